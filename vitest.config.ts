@@ -1,0 +1,29 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+// The workerd tests run against the built Worker (`npm run build` first), so pages, loaders and actions are
+// exercised exactly as they are deployed. Pure modules under app/ are imported directly by the tests.
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations("./migrations");
+  return {
+    resolve: { tsconfigPaths: true },
+    plugins: [
+      cloudflareTest({
+        main: "./build/server/index.js",
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            DEMO_MODE: "true",
+            SESSION_SECRET: "test-session-secret",
+          },
+        },
+      }),
+    ],
+    test: {
+      include: ["tests/**/*.test.ts"],
+      exclude: ["tests/e2e/**"],
+      setupFiles: ["./tests/setup/apply-migrations.ts"],
+    },
+  };
+});

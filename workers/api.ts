@@ -1,0 +1,13 @@
+import { Hono } from "hono";
+
+/** JSON API and webhooks, mounted at /api. */
+export const api = new Hono<{ Bindings: Env }>();
+
+api.get("/health", (c) => c.json({ ok: true }));
+
+api.notFound((c) => c.json({ error: "Not found" }, 404));
+
+api.onError((err, c) => {
+  console.error("api error", err);
+  return c.json({ error: "Internal error" }, 500);
+});
