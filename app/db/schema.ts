@@ -1,0 +1,1049 @@
+/**
+ * The whole data model: one drizzle sqlite-core module for D1. SQL migrations are generated from it
+ * (`drizzle-kit generate`) into migrations/.
+ *
+ * Conventions:
+ * - Ids are text UUIDs (`crypto.randomUUID()`); a person is one `users.id`, and their profile shares it
+ *   (`user_profiles.user_id` is the primary key). Creator/host columns are `host_id`, buyer/fan columns `user_id`.
+ * - Times are integer milliseconds (`timestamp_ms`, a JS Date in drizzle); analytics dates are text 'YYYY-MM-DD'.
+ *   Creation and update times also have an SQL default, so raw SQL inserts get them too.
+ * - Money is integer cents in `*_cents` columns beside a `currency` ISO code (default 'USD'). No floats.
+ * - Uniqueness the product relies on (one like, one membership, one free guess, one open pool, one active group
+ *   buy, one use of a payment source, ...) is enforced here by primary keys and unique indexes.
+ */
+import { sql } from "drizzle-orm";
+import {
+  check,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Column helpers
+
+const id = () =>
+  text("id")
+    .primaryKey()
+    .$defaultFn(() => crypto.randomUUID());
+
+/** Milliseconds since the epoch, computed by SQLite (also used when drizzle omits the value). */
+const nowMs = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
+
+const timestamp = (name: string) => integer(name, { mode: "timestamp_ms" });
+const createdAt = (name = "created_at") => timestamp(name).notNull().default(nowMs);
+const updatedAt = () =>
+  timestamp("updated_at")
+    .notNull()
+    .default(nowMs)
+    .$onUpdateFn(() => new Date());
+
+const cents = (name: string) => integer(name);
+const currency = () => text("currency").notNull().default("USD");
+const bool = (name: string) => integer(name, { mode: "boolean" });
+const count = (name: string) => integer(name).notNull().default(0);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shared value lists
+
+export const USER_ROLES = ["user", "admin"] as const;
+export const PROFILE_STATUSES = ["active", "suspended", "pending"] as const;
+export const POOL_STATUSES = ["open", "closed", "drawn"] as const;
+export const POOL_CLOSE_REASONS = ["target_reached", "timer_expired"] as const;
+export const CONTRIBUTION_SOURCE_TYPES = [
+  "product_purchase",
+  "guess_entry",
+  "ad_revenue",
+  "group_buy_entry",
+  "host_deposit",
+  "manual_adjustment",
+  "refund",
+  "withdrawal",
+] as const;
+export const ENTRY_SOURCE_TYPES = ["product_purchase", "guess_entry", "group_buy_entry", "share_bonus"] as const;
+export const PRIZE_TYPES = ["main", "mini", "special"] as const;
+export const PRODUCT_CATEGORIES = ["physical", "digital", "voucher"] as const;
+export const SHOP_CATEGORIES = ["Home & Lifestyle", "Tech & Gaming", "Fashion & Beauty", "Food & Cooking"] as const;
+export const PRODUCT_STATUSES = ["active", "inactive", "draft", "archived"] as const;
+export const GAME_STATUSES = ["draft", "active", "paused", "completed"] as const;
+export const GUESS_KINDS = ["free", "paid"] as const;
+export const GUESS_PAYMENT_STATUSES = ["pending", "paid", "refunded"] as const;
+export const TRIBE_MEMBER_STATUSES = ["active", "inactive"] as const;
+export const ACTIVITY_TYPES = [
+  "signup",
+  "login",
+  "product_created",
+  "product_sold",
+  "game_created",
+  "prize_won",
+  "guess_submitted",
+  "tribe_joined",
+  "game_shared",
+  "order_placed",
+  "voucher_redeemed",
+  "group_buy_created",
+  "payout_requested",
+  "settings_updated",
+] as const;
+export const ORDER_STATUSES = [
+  "pending",
+  "paid",
+  "processing",
+  "pending_shipping",
+  "shipped",
+  "delivered",
+  "completed",
+  "cancelled",
+  "refunded",
+] as const;
+export const PURCHASE_MODES = ["buy-now", "group-buy"] as const;
+export const GROUP_BUY_STATUSES = ["draft", "active", "completed", "cancelled"] as const;
+export const VOUCHER_STATUSES = ["active", "redeemed", "expired"] as const;
+export const PAYOUT_METHOD_TYPES = ["bank_account"] as const;
+export const PAYOUT_TYPES = ["prize_winner", "host_earnings"] as const;
+export const PAYOUT_STATUSES = ["pending", "processing", "completed", "failed", "cancelled"] as const;
+export const PAYMENT_EVENT_STATUSES = ["received", "processed", "ignored", "failed"] as const;
+export const CHECKOUT_PROVIDERS = ["stripe", "local"] as const;
+export const CHECKOUT_PURPOSES = ["product", "guess_entry", "host_deposit", "group_buy"] as const;
+export const CHECKOUT_STATUSES = ["open", "complete", "expired"] as const;
+export const CHECKOUT_PAYMENT_STATUSES = ["unpaid", "paid"] as const;
+
+/** Postal address as stored on an order (shipping and billing). */
+export type Address = {
+  name: string;
+  street: string;
+  city: string;
+  state: string;
+  postal_code: string;
+  country: string;
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Accounts and authentication
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: id(),
+    /** Always stored lowercase (a CHECK constraint refuses anything else). */
+    email: text("email").notNull(),
+    /** "scrypt$N$r$p$saltB64$hashB64" */
+    passwordHash: text("password_hash").notNull(),
+    role: text("role", { enum: USER_ROLES }).notNull().default("user"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("users_email_unique").on(t.email),
+    check("users_email_lowercase", sql`email = lower(email)`),
+  ],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    /** SHA-256 hex of the cookie token; the token itself is never stored. */
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at").notNull(),
+    createdAt: createdAt(),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+  },
+  (t) => [index("sessions_user_id_idx").on(t.userId), index("sessions_expires_at_idx").on(t.expiresAt)],
+);
+
+export const passwordResetTokens = sqliteTable(
+  "password_reset_tokens",
+  {
+    /** SHA-256 hex of the emailed token. */
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at").notNull(),
+    usedAt: timestamp("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("password_reset_tokens_user_id_idx").on(t.userId)],
+);
+
+export const authThrottle = sqliteTable("auth_throttle", {
+  /** e.g. 'ip:1.2.3.4' or 'email:a@b.c' */
+  key: text("key").primaryKey(),
+  failures: count("failures"),
+  windowStartedAt: timestamp("window_started_at").notNull().default(nowMs),
+  lockedUntil: timestamp("locked_until"),
+});
+
+/** The local development outbox: mail that would have been sent. */
+export const mailOutbox = sqliteTable(
+  "mail_outbox",
+  {
+    id: id(),
+    toAddress: text("to_address").notNull(),
+    subject: text("subject").notNull(),
+    textBody: text("text_body").notNull(),
+    htmlBody: text("html_body"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("mail_outbox_to_address_idx").on(t.toAddress, t.createdAt)],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Profiles
+
+export const userProfiles = sqliteTable(
+  "user_profiles",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Optional readable handle so /profile/{slug} works beside /profile/{uuid}. */
+    slug: text("slug"),
+    creatorName: text("creator_name").notNull(),
+    email: text("email").notNull(),
+    bio: text("bio"),
+    category: text("category").notNull().default("General"),
+    website: text("website"),
+    avatarUrl: text("avatar_url"),
+    coverImageUrl: text("cover_image_url"),
+    verified: bool("verified").notNull().default(false),
+    status: text("status", { enum: PROFILE_STATUSES }).notNull().default("active"),
+    /** Kept in step with tribe_members. */
+    followersCount: count("followers_count"),
+    tribeCount: count("tribe_count"),
+    totalRevenueCents: cents("total_revenue_cents").notNull().default(0),
+    totalSales: count("total_sales"),
+    currency: currency(),
+    prizePoolTargetCents: cents("prize_pool_target_cents").notNull().default(1_000_000),
+    prizePoolAutoRenew: bool("prize_pool_auto_renew").notNull().default(true),
+    withdrawableBalanceCents: cents("withdrawable_balance_cents").notNull().default(0),
+    payoutMethodConfigured: bool("payout_method_configured").notNull().default(false),
+    stripeCustomerId: text("stripe_customer_id"),
+    stripeAccountId: text("stripe_account_id"),
+    emailNotifications: bool("email_notifications").notNull().default(true),
+    pushNotifications: bool("push_notifications").notNull().default(true),
+    winnerNotifications: bool("winner_notifications").notNull().default(true),
+    salesNotifications: bool("sales_notifications").notNull().default(true),
+    profilePublic: bool("profile_public").notNull().default(true),
+    showRevenue: bool("show_revenue").notNull().default(false),
+    showFollowers: bool("show_followers").notNull().default(true),
+    onboardingCompleted: bool("onboarding_completed").notNull().default(false),
+    country: text("country").notNull().default("MY"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("user_profiles_slug_unique").on(t.slug),
+    index("user_profiles_featured_idx").on(t.profilePublic, t.followersCount),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Prize pools
+
+export const prizePools = sqliteTable(
+  "prize_pools",
+  {
+    id: id(),
+    hostId: text("host_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    status: text("status", { enum: POOL_STATUSES }).notNull().default("open"),
+    targetCents: cents("target_cents").notNull(),
+    /** Mirror of the pool's ledger total, written by the pool's Durable Object. */
+    amountCents: cents("amount_cents").notNull().default(0),
+    currency: currency(),
+    /** Mirror of the number of entries, written by the pool's Durable Object. */
+    entriesCount: count("entries_count"),
+    autoRenew: bool("auto_renew").notNull().default(true),
+    startAt: timestamp("start_at").notNull().default(nowMs),
+    endAt: timestamp("end_at").notNull(),
+    closedAt: timestamp("closed_at"),
+    closeReason: text("close_reason", { enum: POOL_CLOSE_REASONS }),
+    /** SHA-256 hex of the frozen entry list, published at closing. */
+    entriesDigest: text("entries_digest"),
+    /** The future Bitcoin block committed to at closing. */
+    drawBlockHeight: integer("draw_block_height"),
+    drawBlockHash: text("draw_block_hash"),
+    winnerEntryNumber: integer("winner_entry_number"),
+    winnerUserId: text("winner_user_id").references(() => users.id, { onDelete: "set null" }),
+    drawnAt: timestamp("drawn_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("prize_pools_one_open_per_host").on(t.hostId).where(sql`status = 'open'`),
+    index("prize_pools_status_end_at_idx").on(t.status, t.endAt),
+    index("prize_pools_host_created_idx").on(t.hostId, t.createdAt),
+  ],
+);
+
+/** The append-only ledger of a pool. amount_cents is negative for refunds and withdrawals. */
+export const prizePoolContributions = sqliteTable(
+  "prize_pool_contributions",
+  {
+    id: id(),
+    poolId: text("pool_id")
+      .notNull()
+      .references(() => prizePools.id, { onDelete: "restrict" }),
+    hostId: text("host_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    sourceType: text("source_type", { enum: CONTRIBUTION_SOURCE_TYPES }).notNull(),
+    /** Payment id / event id: a source counts once. */
+    sourceKey: text("source_key").notNull(),
+    amountCents: cents("amount_cents").notNull(),
+    currency: currency(),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    entryNumber: integer("entry_number"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("prize_pool_contributions_source_key_unique").on(t.sourceKey),
+    index("prize_pool_contributions_pool_id_idx").on(t.poolId),
+    index("prize_pool_contributions_host_id_idx").on(t.hostId),
+  ],
+);
+
+/** Main-prize entries; entry numbers start at 0 and are dense within a pool. */
+export const prizeEntries = sqliteTable(
+  "prize_entries",
+  {
+    id: id(),
+    poolId: text("pool_id")
+      .notNull()
+      .references(() => prizePools.id, { onDelete: "restrict" }),
+    entryNumber: integer("entry_number").notNull(),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    sourceType: text("source_type", { enum: ENTRY_SOURCE_TYPES }),
+    /** What earned the entry (payment id, participant id, ...); one entry per source per pool. */
+    sourceKey: text("source_key").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("prize_entries_pool_entry_number_unique").on(t.poolId, t.entryNumber),
+    uniqueIndex("prize_entries_pool_source_key_unique").on(t.poolId, t.sourceKey),
+    index("prize_entries_user_id_idx").on(t.userId),
+  ],
+);
+
+export const prizeMiniPrizes = sqliteTable(
+  "prize_mini_prizes",
+  {
+    id: id(),
+    poolId: text("pool_id")
+      .notNull()
+      .references(() => prizePools.id, { onDelete: "cascade" }),
+    hostId: text("host_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** Free text such as '100' or '15%'. */
+    amountText: text("amount_text").notNull().default(""),
+    /** Free text such as '10' or 'unlimited'. */
+    quantityText: text("quantity_text").notNull().default(""),
+    createdAt: createdAt(),
+  },
+  (t) => [index("prize_mini_prizes_pool_id_idx").on(t.poolId)],
+);
+
+export const prizeWinners = sqliteTable(
+  "prize_winners",
+  {
+    id: id(),
+    poolId: text("pool_id")
+      .notNull()
+      .references(() => prizePools.id, { onDelete: "restrict" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    winnerName: text("winner_name").notNull(),
+    prizeAmountCents: cents("prize_amount_cents").notNull(),
+    currency: currency(),
+    prizeType: text("prize_type", { enum: PRIZE_TYPES }).notNull(),
+    entryNumber: integer("entry_number"),
+    gameId: text("game_id").references(() => guessWinGames.id, { onDelete: "set null" }),
+    blockHash: text("block_hash"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("prize_winners_one_main_per_pool").on(t.poolId).where(sql`prize_type = 'main'`),
+    index("prize_winners_pool_created_idx").on(t.poolId, t.createdAt),
+    index("prize_winners_user_id_idx").on(t.userId),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Products
+
+export const products = sqliteTable(
+  "products",
+  {
+    id: id(),
+    hostId: text("host_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    category: text("category", { enum: PRODUCT_CATEGORIES }).notNull().default("physical"),
+    /** One of SHOP_CATEGORIES (the shop filter), or null. */
+    shopCategory: text("shop_category", { enum: SHOP_CATEGORIES }),
+    status: text("status", { enum: PRODUCT_STATUSES }).notNull().default("active"),
+    basePriceCents: cents("base_price_cents").notNull().default(0),
+    /** Lowest and highest size price (null without sizes). */
+    priceMinCents: cents("price_min_cents"),
+    priceMaxCents: cents("price_max_cents"),
+    currency: currency(),
+    voucherValueCents: cents("voucher_value_cents"),
+    voucherExpiresAt: timestamp("voucher_expires_at"),
+    /** R2 key of the downloadable file of a digital product. */
+    digitalFileKey: text("digital_file_key"),
+    likeCount: count("like_count"),
+    viewCount: count("view_count"),
+    commentsCount: count("comments_count"),
+    salesCount: count("sales_count"),
+    revenueCents: cents("revenue_cents").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("products_status_created_idx").on(t.status, t.createdAt),
+    index("products_host_status_idx").on(t.hostId, t.status),
+    index("products_shop_category_idx").on(t.shopCategory),
+  ],
+);
+
+export const productSizes = sqliteTable(
+  "product_sizes",
+  {
+    id: id(),
+    productId: text("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    priceCents: cents("price_cents").notNull(),
+    currency: currency(),
+    dimensions: text("dimensions"),
+    availableUnits: count("available_units"),
+    position: count("position"),
+  },
+  (t) => [index("product_sizes_product_idx").on(t.productId, t.position)],
+);
+
+export const productColors = sqliteTable(
+  "product_colors",
+  {
+    id: id(),
+    productId: text("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    hex: text("hex"),
+    availableUnits: count("available_units"),
+    position: count("position"),
+  },
+  (t) => [index("product_colors_product_idx").on(t.productId, t.position)],
+);
+
+export const productImages = sqliteTable(
+  "product_images",
+  {
+    id: id(),
+    productId: text("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    url: text("url").notNull(),
+    r2Key: text("r2_key"),
+    /** 0 is the main image. */
+    position: count("position"),
+  },
+  (t) => [index("product_images_product_idx").on(t.productId, t.position)],
+);
+
+export const productLikes = sqliteTable(
+  "product_likes",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    productId: text("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.productId] }), index("product_likes_product_idx").on(t.productId)],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Guess & Win
+
+export const guessWinGames = sqliteTable(
+  "guess_win_games",
+  {
+    id: id(),
+    hostId: text("host_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    question: text("question").notNull(),
+    description: text("description").notNull().default(""),
+    imageUrl: text("image_url"),
+    videoUrl: text("video_url"),
+    /** R2 key when the video was uploaded rather than linked. */
+    videoKey: text("video_key"),
+    videoDurationSeconds: integer("video_duration_seconds"),
+    /** 2 to 6 answer options. */
+    options: text("options", { mode: "json" }).$type<string[]>().notNull(),
+    /** One of options. */
+    correctAnswer: text("correct_answer").notNull(),
+    /** The minimum entry fee; a player may pay more. */
+    entryFeeCents: cents("entry_fee_cents").notNull(),
+    currency: currency(),
+    status: text("status", { enum: GAME_STATUSES }).notNull().default("active"),
+    viewsCount: count("views_count"),
+    likesCount: count("likes_count"),
+    commentsCount: count("comments_count"),
+    sharesCount: count("shares_count"),
+    participantsCount: count("participants_count"),
+    totalEntryFeesCents: cents("total_entry_fees_cents").notNull().default(0),
+    expiresAt: timestamp("expires_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    publishedAt: timestamp("published_at"),
+    endedAt: timestamp("ended_at"),
+  },
+  (t) => [
+    index("guess_win_games_status_created_idx").on(t.status, t.createdAt),
+    index("guess_win_games_host_idx").on(t.hostId),
+  ],
+);
+
+export const guessWinParticipants = sqliteTable(
+  "guess_win_participants",
+  {
+    id: id(),
+    gameId: text("game_id")
+      .notNull()
+      .references(() => guessWinGames.id, { onDelete: "restrict" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    answer: text("answer").notNull(),
+    isCorrect: bool("is_correct").notNull().default(false),
+    kind: text("kind", { enum: GUESS_KINDS }).notNull(),
+    entryFeeCents: cents("entry_fee_cents").notNull().default(0),
+    currency: currency(),
+    paymentStatus: text("payment_status", { enum: GUESS_PAYMENT_STATUSES }).notNull().default("pending"),
+    /** Checkout session / payment id of a paid guess: a payment makes one guess. */
+    paymentKey: text("payment_key"),
+    poolId: text("pool_id").references(() => prizePools.id, { onDelete: "restrict" }),
+    entryNumber: integer("entry_number"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("guess_win_participants_payment_key_unique").on(t.paymentKey),
+    index("guess_win_participants_game_created_idx").on(t.gameId, t.createdAt),
+    index("guess_win_participants_user_idx").on(t.userId),
+  ],
+);
+
+export const gameLikes = sqliteTable(
+  "game_likes",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    gameId: text("game_id")
+      .notNull()
+      .references(() => guessWinGames.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.gameId] }), index("game_likes_game_idx").on(t.gameId)],
+);
+
+export const gameSaves = sqliteTable(
+  "game_saves",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    gameId: text("game_id")
+      .notNull()
+      .references(() => guessWinGames.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.gameId] }), index("game_saves_game_idx").on(t.gameId)],
+);
+
+export const gameShares = sqliteTable(
+  "game_shares",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    gameId: text("game_id")
+      .notNull()
+      .references(() => guessWinGames.id, { onDelete: "cascade" }),
+    hostId: text("host_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.gameId] }), index("game_shares_game_idx").on(t.gameId)],
+);
+
+/** One free guess per user per game, enforced by the primary key. */
+export const freeGuessUsage = sqliteTable(
+  "free_guess_usage",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    gameId: text("game_id")
+      .notNull()
+      .references(() => guessWinGames.id, { onDelete: "cascade" }),
+    /** The guess the free use was spent on. */
+    participantId: text("participant_id").references(() => guessWinParticipants.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.gameId] })],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Tribe, shipping countries, activity, settings
+
+/** A fan's membership of a host's tribe; a duplicate join is a primary-key violation. */
+export const tribeMembers = sqliteTable(
+  "tribe_members",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    hostId: text("host_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: text("status", { enum: TRIBE_MEMBER_STATUSES }).notNull().default("active"),
+    joinedAt: createdAt("joined_at"),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.hostId] }), index("tribe_members_host_idx").on(t.hostId)],
+);
+
+/** Countries a host ships to (ISO 3166-1 alpha-2). */
+export const userShippingCountries = sqliteTable(
+  "user_shipping_countries",
+  {
+    hostId: text("host_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    countryCode: text("country_code").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hostId, t.countryCode] })],
+);
+
+export const userActivity = sqliteTable(
+  "user_activity",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    activityType: text("activity_type", { enum: ACTIVITY_TYPES }).notNull(),
+    activityData: text("activity_data", { mode: "json" }).$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("user_activity_user_created_idx").on(t.userId, t.createdAt)],
+);
+
+/** Platform-wide settings by key (e.g. 'revenue_distribution_rules'). */
+export const platformSettings = sqliteTable("platform_settings", {
+  settingKey: text("setting_key").primaryKey(),
+  settingValue: text("setting_value", { mode: "json" }).$type<unknown>().notNull(),
+  updatedAt: updatedAt(),
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Group buys
+
+export const groupBuys = sqliteTable(
+  "group_buys",
+  {
+    id: id(),
+    hostId: text("host_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    status: text("status", { enum: GROUP_BUY_STATUSES }).notNull().default("draft"),
+    targetCents: cents("target_cents").notNull(),
+    currency: currency(),
+    currentSalesCents: cents("current_sales_cents").notNull().default(0),
+    currentParticipants: count("current_participants"),
+    endAt: timestamp("end_at").notNull(),
+    /** The tier reached, set when the group buy is finalised. */
+    finalDiscountPercent: integer("final_discount_percent"),
+    finalisedAt: timestamp("finalised_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("group_buys_one_active_per_host").on(t.hostId).where(sql`status = 'active'`),
+    index("group_buys_host_created_idx").on(t.hostId, t.createdAt),
+    index("group_buys_status_end_at_idx").on(t.status, t.endAt),
+  ],
+);
+
+export const groupBuyTiers = sqliteTable(
+  "group_buy_tiers",
+  {
+    id: id(),
+    groupBuyId: text("group_buy_id")
+      .notNull()
+      .references(() => groupBuys.id, { onDelete: "cascade" }),
+    salesThresholdCents: cents("sales_threshold_cents").notNull(),
+    /** Whole percent, 1 to 50. */
+    discountPercent: integer("discount_percent").notNull(),
+    position: count("position"),
+  },
+  (t) => [index("group_buy_tiers_group_buy_idx").on(t.groupBuyId, t.position)],
+);
+
+export const groupBuyProducts = sqliteTable(
+  "group_buy_products",
+  {
+    groupBuyId: text("group_buy_id")
+      .notNull()
+      .references(() => groupBuys.id, { onDelete: "cascade" }),
+    productId: text("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.groupBuyId, t.productId] }),
+    index("group_buy_products_product_idx").on(t.productId),
+  ],
+);
+
+/** A share of a group buy, which earns the double entry (once per user and group buy). */
+export const groupBuyShares = sqliteTable(
+  "group_buy_shares",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    groupBuyId: text("group_buy_id")
+      .notNull()
+      .references(() => groupBuys.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.groupBuyId] })],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Orders, shipping, vouchers
+
+export const orders = sqliteTable(
+  "orders",
+  {
+    id: id(),
+    /** 'ORD-' + last 8 characters (uppercased) of the checkout session id, or of the order id. */
+    orderNumber: text("order_number").notNull(),
+    /** The buyer (null for a guest checkout or a deleted account). */
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    hostId: text("host_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    productId: text("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "restrict" }),
+    groupBuyId: text("group_buy_id").references(() => groupBuys.id, { onDelete: "restrict" }),
+    /** Stripe or local checkout session id. */
+    checkoutSessionId: text("checkout_session_id"),
+    paymentIntentId: text("payment_intent_id"),
+    status: text("status", { enum: ORDER_STATUSES }).notNull().default("processing"),
+    purchaseMode: text("purchase_mode", { enum: PURCHASE_MODES }).notNull().default("buy-now"),
+    amountCents: cents("amount_cents").notNull(),
+    unitPriceCents: cents("unit_price_cents").notNull(),
+    currency: currency(),
+    quantity: integer("quantity").notNull().default(1),
+    sizeName: text("size_name"),
+    colorName: text("color_name"),
+    customerEmail: text("customer_email"),
+    customerName: text("customer_name"),
+    shippingAddress: text("shipping_address", { mode: "json" }).$type<Address>(),
+    billingAddress: text("billing_address", { mode: "json" }).$type<Address>(),
+    // Snapshot of the product at purchase time.
+    productName: text("product_name").notNull(),
+    productImage: text("product_image"),
+    productCategory: text("product_category", { enum: PRODUCT_CATEGORIES }).notNull().default("physical"),
+    trackingNumber: text("tracking_number"),
+    carrier: text("carrier"),
+    estimatedDeliveryAt: timestamp("estimated_delivery_at"),
+    poolId: text("pool_id").references(() => prizePools.id, { onDelete: "restrict" }),
+    entryNumber: integer("entry_number"),
+    refundedCents: cents("refunded_cents").notNull().default(0),
+    metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("orders_order_number_unique").on(t.orderNumber),
+    uniqueIndex("orders_checkout_session_id_unique").on(t.checkoutSessionId),
+    index("orders_user_created_idx").on(t.userId, t.createdAt),
+    index("orders_host_created_idx").on(t.hostId, t.createdAt),
+    index("orders_customer_email_idx").on(t.customerEmail),
+    index("orders_tracking_number_idx").on(t.trackingNumber),
+    index("orders_product_idx").on(t.productId),
+    index("orders_group_buy_idx").on(t.groupBuyId),
+  ],
+);
+
+export const shippingUpdates = sqliteTable(
+  "shipping_updates",
+  {
+    id: id(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ORDER_STATUSES }),
+    description: text("description").notNull(),
+    location: text("location"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("shipping_updates_order_created_idx").on(t.orderId, t.createdAt)],
+);
+
+export const vouchers = sqliteTable(
+  "vouchers",
+  {
+    id: id(),
+    /** 'VCH-' + last 8 characters (uppercased) of the order id. */
+    code: text("code").notNull(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    productId: text("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "restrict" }),
+    hostId: text("host_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    buyerId: text("buyer_id").references(() => users.id, { onDelete: "set null" }),
+    valueCents: cents("value_cents").notNull(),
+    currency: currency(),
+    status: text("status", { enum: VOUCHER_STATUSES }).notNull().default("active"),
+    expiresAt: timestamp("expires_at").notNull(),
+    redeemedAt: timestamp("redeemed_at"),
+    /** The user who redeemed it at the scanner. */
+    redeemedBy: text("redeemed_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("vouchers_code_unique").on(t.code),
+    uniqueIndex("vouchers_order_id_unique").on(t.orderId),
+    index("vouchers_host_created_idx").on(t.hostId, t.createdAt),
+    index("vouchers_buyer_idx").on(t.buyerId),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Chat
+
+export const chatMessages = sqliteTable(
+  "chat_messages",
+  {
+    id: id(),
+    senderId: text("sender_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    recipientId: text("recipient_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+    readAt: timestamp("read_at"),
+  },
+  (t) => [
+    index("chat_messages_thread_idx").on(t.senderId, t.recipientId, t.createdAt),
+    index("chat_messages_recipient_idx").on(t.recipientId, t.createdAt),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Payouts
+
+export const payoutMethods = sqliteTable(
+  "payout_methods",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: text("type", { enum: PAYOUT_METHOD_TYPES }).notNull().default("bank_account"),
+    holderName: text("holder_name").notNull(),
+    /** Only the last four digits are kept. */
+    accountLast4: text("account_last4").notNull(),
+    bankName: text("bank_name").notNull(),
+    verified: bool("verified").notNull().default(false),
+    isDefault: bool("is_default").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("payout_methods_user_idx").on(t.userId),
+    uniqueIndex("payout_methods_one_default_per_user").on(t.userId).where(sql`is_default = 1`),
+  ],
+);
+
+export const payouts = sqliteTable(
+  "payouts",
+  {
+    id: id(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    amountCents: cents("amount_cents").notNull(),
+    currency: currency(),
+    payoutType: text("payout_type", { enum: PAYOUT_TYPES }).notNull(),
+    payoutMethodId: text("payout_method_id").references(() => payoutMethods.id, { onDelete: "set null" }),
+    /** For a prize_winner payout: the prize paid (paid at most once; a retry reuses the row). */
+    prizeWinnerId: text("prize_winner_id").references(() => prizeWinners.id, { onDelete: "restrict" }),
+    status: text("status", { enum: PAYOUT_STATUSES }).notNull().default("pending"),
+    failureReason: text("failure_reason"),
+    externalId: text("external_id"),
+    completedAt: timestamp("completed_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index("payouts_user_created_idx").on(t.userId, t.createdAt),
+    uniqueIndex("payouts_prize_winner_unique").on(t.prizeWinnerId),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Analytics
+
+export const userAnalytics = sqliteTable(
+  "user_analytics",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** 'YYYY-MM-DD' */
+    date: text("date").notNull(),
+    gamesCreated: count("games_created"),
+    productsCreated: count("products_created"),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.date] })],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Payments
+
+/** Webhook events by provider event id: recording an id once makes delivery idempotent. */
+export const paymentEvents = sqliteTable("payment_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  status: text("status", { enum: PAYMENT_EVENT_STATUSES }).notNull().default("received"),
+  error: text("error"),
+  receivedAt: createdAt("received_at"),
+  processedAt: timestamp("processed_at"),
+});
+
+export const checkoutSessions = sqliteTable(
+  "checkout_sessions",
+  {
+    /** Stripe's session id, or a local one. */
+    id: text("id").primaryKey(),
+    provider: text("provider", { enum: CHECKOUT_PROVIDERS }).notNull(),
+    purpose: text("purpose", { enum: CHECKOUT_PURPOSES }).notNull(),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    hostId: text("host_id").references(() => users.id, { onDelete: "set null" }),
+    amountCents: cents("amount_cents").notNull(),
+    currency: currency(),
+    status: text("status", { enum: CHECKOUT_STATUSES }).notNull().default("open"),
+    paymentStatus: text("payment_status", { enum: CHECKOUT_PAYMENT_STATUSES }).notNull().default("unpaid"),
+    paymentIntentId: text("payment_intent_id"),
+    customerEmail: text("customer_email"),
+    successUrl: text("success_url").notNull(),
+    cancelUrl: text("cancel_url").notNull(),
+    url: text("url"),
+    metadata: text("metadata", { mode: "json" })
+      .$type<Record<string, string>>()
+      .notNull()
+      .$defaultFn(() => ({})),
+    expiresAt: timestamp("expires_at"),
+    createdAt: createdAt(),
+    completedAt: timestamp("completed_at"),
+  },
+  (t) => [index("checkout_sessions_user_created_idx").on(t.userId, t.createdAt)],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Inferred row types
+
+export type User = typeof users.$inferSelect;
+export type NewUser = typeof users.$inferInsert;
+export type Session = typeof sessions.$inferSelect;
+export type NewSession = typeof sessions.$inferInsert;
+export type PasswordResetToken = typeof passwordResetTokens.$inferSelect;
+export type NewPasswordResetToken = typeof passwordResetTokens.$inferInsert;
+export type AuthThrottle = typeof authThrottle.$inferSelect;
+export type MailOutboxMessage = typeof mailOutbox.$inferSelect;
+export type NewMailOutboxMessage = typeof mailOutbox.$inferInsert;
+export type UserProfile = typeof userProfiles.$inferSelect;
+export type NewUserProfile = typeof userProfiles.$inferInsert;
+export type PrizePool = typeof prizePools.$inferSelect;
+export type NewPrizePool = typeof prizePools.$inferInsert;
+export type PrizePoolContribution = typeof prizePoolContributions.$inferSelect;
+export type NewPrizePoolContribution = typeof prizePoolContributions.$inferInsert;
+export type PrizeEntry = typeof prizeEntries.$inferSelect;
+export type NewPrizeEntry = typeof prizeEntries.$inferInsert;
+export type PrizeMiniPrize = typeof prizeMiniPrizes.$inferSelect;
+export type NewPrizeMiniPrize = typeof prizeMiniPrizes.$inferInsert;
+export type PrizeWinner = typeof prizeWinners.$inferSelect;
+export type NewPrizeWinner = typeof prizeWinners.$inferInsert;
+export type Product = typeof products.$inferSelect;
+export type NewProduct = typeof products.$inferInsert;
+export type ProductSize = typeof productSizes.$inferSelect;
+export type NewProductSize = typeof productSizes.$inferInsert;
+export type ProductColor = typeof productColors.$inferSelect;
+export type NewProductColor = typeof productColors.$inferInsert;
+export type ProductImage = typeof productImages.$inferSelect;
+export type NewProductImage = typeof productImages.$inferInsert;
+export type ProductLike = typeof productLikes.$inferSelect;
+export type GuessWinGame = typeof guessWinGames.$inferSelect;
+export type NewGuessWinGame = typeof guessWinGames.$inferInsert;
+export type GuessWinParticipant = typeof guessWinParticipants.$inferSelect;
+export type NewGuessWinParticipant = typeof guessWinParticipants.$inferInsert;
+export type GameShare = typeof gameShares.$inferSelect;
+export type FreeGuessUse = typeof freeGuessUsage.$inferSelect;
+export type TribeMember = typeof tribeMembers.$inferSelect;
+export type NewTribeMember = typeof tribeMembers.$inferInsert;
+export type UserActivity = typeof userActivity.$inferSelect;
+export type NewUserActivity = typeof userActivity.$inferInsert;
+export type PlatformSetting = typeof platformSettings.$inferSelect;
+export type Order = typeof orders.$inferSelect;
+export type NewOrder = typeof orders.$inferInsert;
+export type ShippingUpdate = typeof shippingUpdates.$inferSelect;
+export type NewShippingUpdate = typeof shippingUpdates.$inferInsert;
+export type GroupBuy = typeof groupBuys.$inferSelect;
+export type NewGroupBuy = typeof groupBuys.$inferInsert;
+export type GroupBuyTier = typeof groupBuyTiers.$inferSelect;
+export type NewGroupBuyTier = typeof groupBuyTiers.$inferInsert;
+export type Voucher = typeof vouchers.$inferSelect;
+export type NewVoucher = typeof vouchers.$inferInsert;
+export type ChatMessage = typeof chatMessages.$inferSelect;
+export type NewChatMessage = typeof chatMessages.$inferInsert;
+export type PayoutMethod = typeof payoutMethods.$inferSelect;
+export type NewPayoutMethod = typeof payoutMethods.$inferInsert;
+export type Payout = typeof payouts.$inferSelect;
+export type NewPayout = typeof payouts.$inferInsert;
+export type UserAnalytics = typeof userAnalytics.$inferSelect;
+export type PaymentEvent = typeof paymentEvents.$inferSelect;
+export type NewPaymentEvent = typeof paymentEvents.$inferInsert;
+export type CheckoutSession = typeof checkoutSessions.$inferSelect;
+export type NewCheckoutSession = typeof checkoutSessions.$inferInsert;
