@@ -2,6 +2,8 @@ import { Hono } from "hono";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { cloudflareContext } from "~/lib/context";
 import { api } from "./api";
+import { media } from "./media";
+import { isAllowedOrigin } from "./origin-check";
 import { runScheduled } from "./scheduled";
 
 export { PrizePool } from "./prize-pool";
@@ -13,11 +15,17 @@ const handleRequest = createRequestHandler(
 
 const app = new Hono<{ Bindings: Env }>();
 
+app.use("*", async (c, next) => {
+  if (!isAllowedOrigin(c.req.raw)) return c.text("Forbidden: this form was not sent from this site.", 403);
+  await next();
+});
+
 app.route("/api", api);
+app.route("/media", media);
 
 app.all("*", (c) => {
   const context = new RouterContextProvider();
-  context.set(cloudflareContext, { env: c.env, ctx: c.executionCtx });
+  context.set(cloudflareContext, { env: c.env, ctx: c.executionCtx as ExecutionContext });
   return handleRequest(c.req.raw, context);
 });
 

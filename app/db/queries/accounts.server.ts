@@ -1,0 +1,135 @@
+import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { mailOutbox, passwordResetTokens, userActivity, userProfiles, users } from "~/db/schema";
+import { currencyForCountry, DEFAULT_COUNTRY_CODE } from "~/domain/currency";
+
+export type NewAccount = {
+  email: string;
+  passwordHash: string;
+  role?: "user" | "admin";
+  name?: string | null;
+  category?: string | null;
+  website?: string | null;
+  country?: string | null;
+};
+
+/** The spec's default creator name: the part of the e-mail before the at-sign. */
+export function defaultCreatorName(email: string): string {
+  return email.split("@")[0] || email;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const text = String((error as { cause?: unknown })?.cause ?? "") + String((error as Error)?.message ?? "");
+  return text.includes("UNIQUE constraint failed");
+}
+
+/**
+ * Creates the account and its profile (with the spec's defaults) in one batch.
+ * Returns null when the e-mail is already registered.
+ */
+export async function createAccount(db: Db, account: NewAccount): Promise<{ userId: string } | null> {
+  const userId = crypto.randomUUID();
+  const now = new Date();
+  const country = account.country || DEFAULT_COUNTRY_CODE;
+  try {
+    await db.batch([
+      db.insert(users).values({
+        id: userId,
+        email: account.email.toLowerCase(),
+        passwordHash: account.passwordHash,
+        role: account.role ?? "user",
+        createdAt: now,
+        updatedAt: now,
+      }),
+      db.insert(userProfiles).values({
+        userId,
+        creatorName: account.name?.trim() || defaultCreatorName(account.email),
+        email: account.email.toLowerCase(),
+        category: account.category || "General",
+        website: account.website ?? null,
+        country,
+        currency: currencyForCountry(country),
+        bio: "Welcome to my tribe! Join me for group buys, Guess & Win games and a prize pool we grow together.",
+        createdAt: now,
+        updatedAt: now,
+      }),
+      db.insert(userActivity).values({
+        id: crypto.randomUUID(),
+        userId,
+        activityType: "signup",
+        activityData: {},
+        createdAt: now,
+      }),
+    ]);
+  } catch (error) {
+    if (isUniqueViolation(error)) return null;
+    throw error;
+  }
+  return { userId };
+}
+
+export async function findUserByEmail(db: Db, email: string) {
+  const [row] = await db.select().from(users).where(eq(users.email, email.toLowerCase())).limit(1);
+  return row ?? null;
+}
+
+export async function recordActivity(db: Db, userId: string, activityType: "login", data: Record<string, unknown> = {}) {
+  await db.insert(userActivity).values({ id: crypto.randomUUID(), userId, activityType, activityData: data });
+}
+
+export async function setPasswordHash(db: Db, userId: string, passwordHash: string): Promise<void> {
+  await db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
+}
+
+export async function createPasswordResetToken(db: Db, userId: string, tokenHash: string, expiresAt: Date) {
+  await db.insert(passwordResetTokens).values({ tokenHash, userId, expiresAt, createdAt: new Date() });
+}
+
+/** A reset was requested for this user within the last `withinMs`: don't mail again yet. */
+export async function hasRecentResetToken(db: Db, userId: string, now: Date, withinMs: number): Promise<boolean> {
+  const [row] = await db
+    .select({ tokenHash: passwordResetTokens.tokenHash })
+    .from(passwordResetTokens)
+    .where(and(eq(passwordResetTokens.userId, userId), gt(passwordResetTokens.createdAt, new Date(now.getTime() - withinMs))))
+    .limit(1);
+  return Boolean(row);
+}
+
+/** True while the token exists, is unused and has not expired. */
+export async function isResetTokenUsable(db: Db, tokenHash: string, now: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ tokenHash: passwordResetTokens.tokenHash })
+    .from(passwordResetTokens)
+    .where(
+      and(
+        eq(passwordResetTokens.tokenHash, tokenHash),
+        isNull(passwordResetTokens.usedAt),
+        gt(passwordResetTokens.expiresAt, now),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
+/**
+ * Marks the token used in one conditional statement, so two racing requests cannot both use it.
+ * Returns the user id when this call consumed it, else null.
+ */
+export async function consumeResetToken(db: Db, tokenHash: string, now: Date): Promise<string | null> {
+  const rows = await db
+    .update(passwordResetTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(passwordResetTokens.tokenHash, tokenHash),
+        isNull(passwordResetTokens.usedAt),
+        gt(passwordResetTokens.expiresAt, now),
+      ),
+    )
+    .returning({ userId: passwordResetTokens.userId });
+  return rows[0]?.userId ?? null;
+}
+
+export async function listOutbox(db: Db, limit = 50) {
+  return db.select().from(mailOutbox).orderBy(desc(mailOutbox.createdAt)).limit(limit);
+}

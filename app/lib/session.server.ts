@@ -1,0 +1,72 @@
+import { and, eq, gt, lt } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { sessions, userProfiles, users } from "~/db/schema";
+import { hostCookie, readCookie } from "./cookies.server";
+import { randomToken, sha256Hex } from "./crypto.server";
+
+export const SESSION_COOKIE = "__Host-session";
+const SESSION_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The signed-in account as loaders and components see it. */
+export type SessionUser = {
+  id: string;
+  email: string;
+  role: "user" | "admin";
+  creatorName: string;
+  avatarUrl: string | null;
+};
+
+/** Creates a session row and returns the Set-Cookie header that carries its token. */
+export async function createSession(db: Db, userId: string, request: Request): Promise<string> {
+  const token = randomToken();
+  const now = new Date();
+  await db.insert(sessions).values({
+    id: await sha256Hex(token),
+    userId,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + SESSION_DAYS * DAY_MS),
+    ip: request.headers.get("CF-Connecting-IP"),
+    userAgent: request.headers.get("User-Agent")?.slice(0, 300) ?? null,
+  });
+  return hostCookie(SESSION_COOKIE, token, SESSION_DAYS * 24 * 60 * 60);
+}
+
+/** The user behind the request's session cookie, or null when absent, unknown or expired. */
+export async function getSessionUser(db: Db, request: Request): Promise<SessionUser | null> {
+  const token = readCookie(request, SESSION_COOKIE);
+  if (!token) return null;
+  const id = await sha256Hex(token);
+  const [row] = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      role: users.role,
+      creatorName: userProfiles.creatorName,
+      avatarUrl: userProfiles.avatarUrl,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
+    .where(and(eq(sessions.id, id), gt(sessions.expiresAt, new Date())))
+    .limit(1);
+  if (!row) return null;
+  return { ...row, creatorName: row.creatorName ?? row.email.split("@")[0], avatarUrl: row.avatarUrl ?? null };
+}
+
+/** Deletes the request's session server-side and returns the Set-Cookie header that clears the cookie. */
+export async function destroySession(db: Db, request: Request): Promise<string> {
+  const token = readCookie(request, SESSION_COOKIE);
+  if (token) await db.delete(sessions).where(eq(sessions.id, await sha256Hex(token)));
+  return hostCookie(SESSION_COOKIE, "", 0);
+}
+
+/** Ends every session of a user (after a password reset). */
+export async function destroyUserSessions(db: Db, userId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
+}
+
+/** Removes expired sessions; run from the cron. */
+export async function purgeExpiredSessions(db: Db, now: Date): Promise<void> {
+  await db.delete(sessions).where(lt(sessions.expiresAt, now));
+}

@@ -1,0 +1,72 @@
+import { z } from "zod";
+import { SIGNUP_CATEGORIES } from "~/domain/catalog";
+import { isCountryCode } from "~/domain/currency";
+
+/** Field schemas shared by the account forms. Messages are what the user reads. */
+export const EmailSchema = z
+  .string({ error: "Please enter your email address" })
+  .trim()
+  .min(1, "Please enter your email address")
+  .max(254, "Please enter a valid email address")
+  .pipe(z.email({ error: "Please enter a valid email address" }))
+  .transform((v) => v.toLowerCase());
+
+export const PASSWORD_MIN_LENGTH = 8;
+
+export const PasswordSchema = z
+  .string({ error: "Please enter a password" })
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(128, "Password must be at most 128 characters");
+
+const WebsiteSchema = z
+  .string()
+  .trim()
+  .max(300, "Please enter a valid website URL (including https://)")
+  .refine((v) => v === "" || /^https?:\/\/[^\s/$.?#].[^\s]*$/i.test(v), "Please enter a valid website URL (including https://)")
+  .transform((v) => (v === "" ? null : v));
+
+export const SignupSchema = z
+  .object({
+    name: z.string().trim().min(1, "Please enter your name").max(80, "Name must be at most 80 characters"),
+    email: EmailSchema,
+    password: PasswordSchema,
+    confirmPassword: z.string().min(1, "Please confirm your password"),
+    website: WebsiteSchema.optional().default(""),
+    category: z.enum(SIGNUP_CATEGORIES, { error: "Please choose a category" }),
+    country: z.string().refine(isCountryCode, "Please choose your country"),
+    terms: z.literal("on", { error: "Please accept the Terms of Service and Privacy Policy" }),
+  })
+  .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: "Passwords do not match!" });
+
+export const SigninSchema = z.object({
+  email: z.string().trim().min(1),
+  password: z.string().min(1),
+});
+
+export const ResetPasswordSchema = z
+  .object({
+    token: z.string().min(20).max(200),
+    password: PasswordSchema,
+    confirmPassword: z.string().min(1, "Please confirm your password"),
+  })
+  .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: "Passwords do not match!" });
+
+/** First message per field, for rendering next to the inputs. */
+export function fieldErrors(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? "form");
+    out[key] ??= issue.message;
+  }
+  return out;
+}
+
+/** The form's text values (never passwords), to put back into the inputs after an error. */
+export function typedValues(form: FormData, names: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of names) {
+    const v = form.get(name);
+    if (typeof v === "string") out[name] = v.slice(0, 500);
+  }
+  return out;
+}
