@@ -1,0 +1,265 @@
+// Revenue splits per source, the prize-pool distribution, host totals and contribution labels.
+
+import { z } from "zod";
+import { parseMoneyToCents, percentOf, percentToBasisPoints, splitByPercents } from "./money";
+
+// --- revenue split per source ---------------------------------------------------------------------------------
+
+export const REVENUE_SOURCES = ["shop_sales", "guess_win_entries", "ad_revenue", "group_buy_sales"] as const;
+export type RevenueSource = (typeof REVENUE_SOURCES)[number];
+
+/** How one source's money is divided, in percent (at most two decimals each, adding up to 100). */
+export interface RevenueRule {
+  platformFeePercent: number;
+  prizePoolPercent: number;
+  hostPercent: number;
+}
+
+export type RevenueRules = Readonly<Record<RevenueSource, Readonly<RevenueRule>>>;
+
+/** Defaults used when the platform setting is missing or invalid (platform fee / prize pool / host). */
+export const DEFAULT_REVENUE_RULES: RevenueRules = {
+  shop_sales: { platformFeePercent: 0, prizePoolPercent: 10, hostPercent: 90 },
+  guess_win_entries: { platformFeePercent: 0, prizePoolPercent: 100, hostPercent: 0 },
+  ad_revenue: { platformFeePercent: 20, prizePoolPercent: 30, hostPercent: 50 },
+  group_buy_sales: { platformFeePercent: 0, prizePoolPercent: 10, hostPercent: 90 },
+};
+
+/** The platform_settings key whose setting_value overrides the defaults. */
+export const REVENUE_RULES_SETTING_KEY = "revenue_distribution_rules";
+
+/** Host deposits go 100% to the pool. */
+export const HOST_DEPOSIT_POOL_PERCENT = 100;
+
+const percentSchema = z
+  .number()
+  .min(0)
+  .max(100)
+  .refine((value) => {
+    try {
+      percentToBasisPoints(value);
+      return true;
+    } catch {
+      return false;
+    }
+  }, "at most two decimals");
+
+/**
+ * One source in the setting, in the spec's field names: `prize_pool_contribution` and `host_share` percentages and
+ * an optional `platform_fee`. Without a platform fee the platform takes what is left; with one, the three must add
+ * up to exactly 100.
+ */
+const ruleSettingSchema = z
+  .object({
+    prize_pool_contribution: percentSchema,
+    host_share: percentSchema,
+    platform_fee: percentSchema.optional(),
+  })
+  .transform((rule) => ruleFromSetting(rule.prize_pool_contribution, rule.host_share, rule.platform_fee))
+  .refine((rule): rule is RevenueRule => rule !== null, "percentages must add up to 100");
+
+function ruleFromSetting(poolPercent: number, hostPercent: number, platformPercent?: number): RevenueRule | null {
+  const pool = percentToBasisPoints(poolPercent);
+  const host = percentToBasisPoints(hostPercent);
+  const platform = platformPercent === undefined ? 10000 - pool - host : percentToBasisPoints(platformPercent);
+  if (platform < 0 || pool + host + platform !== 10000) return null;
+  return { platformFeePercent: platform / 100, prizePoolPercent: pool / 100, hostPercent: host / 100 };
+}
+
+/** The whole setting: any subset of the sources; sources left out keep their defaults, unknown keys are ignored. */
+export const revenueRulesSettingSchema = z.object({
+  shop_sales: ruleSettingSchema.optional(),
+  guess_win_entries: ruleSettingSchema.optional(),
+  ad_revenue: ruleSettingSchema.optional(),
+  group_buy_sales: ruleSettingSchema.optional(),
+});
+
+/**
+ * The revenue rules in force: the platform setting `revenue_distribution_rules` (an object, or its JSON text as
+ * stored) applied over the defaults. A missing, unparseable or invalid setting (any source failing validation)
+ * gives the defaults unchanged, so a typo never half-applies.
+ */
+export function resolveRevenueRules(settingValue: unknown): RevenueRules {
+  let value = settingValue;
+  if (typeof value === "string") {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return DEFAULT_REVENUE_RULES;
+    }
+  }
+  const parsed = revenueRulesSettingSchema.safeParse(value);
+  if (!parsed.success) return DEFAULT_REVENUE_RULES;
+  const rules = { ...DEFAULT_REVENUE_RULES };
+  for (const source of REVENUE_SOURCES) {
+    const override = parsed.data[source];
+    if (override) rules[source] = override;
+  }
+  return rules;
+}
+
+export interface RevenueSplit {
+  prizePool: number;
+  host: number;
+  platformFee: number;
+}
+
+/**
+ * Divides an amount from one source into prize pool, host and platform fee parts that add up to the amount
+ * exactly (largest-remainder rounding of `splitByPercents`, in the order prize pool, host, platform fee, so a
+ * tied leftover cent goes to the pool first).
+ */
+export function splitRevenue(
+  source: RevenueSource,
+  amountCents: number,
+  rules: RevenueRules = DEFAULT_REVENUE_RULES,
+): RevenueSplit {
+  const rule = rules[source];
+  const [prizePool = 0, host = 0, platformFee = 0] = splitByPercents(amountCents, [
+    rule.prizePoolPercent,
+    rule.hostPercent,
+    rule.platformFeePercent,
+  ]);
+  return { prizePool, host, platformFee };
+}
+
+/** The part of an amount that feeds the prize pool (the `prizePool` part of `splitRevenue`). */
+export function poolContributionCents(
+  source: RevenueSource,
+  amountCents: number,
+  rules: RevenueRules = DEFAULT_REVENUE_RULES,
+): number {
+  return splitRevenue(source, amountCents, rules).prizePool;
+}
+
+// --- prize pool distribution ----------------------------------------------------------------------------------
+
+export const MAIN_PRIZE_PERCENT = 60;
+export const HOST_POOL_SHARE_PERCENT = 25;
+export const PLATFORM_POOL_SHARE_PERCENT = 15;
+
+export interface PoolDistribution {
+  mainPrize: number;
+  hostShare: number;
+  platformShare: number;
+}
+
+/**
+ * Splits a pool into main prize 60%, host 25%, platform 15%. The parts always add up to the pool: each is
+ * rounded down and the leftover cents go to the largest dropped fractions, main prize first on a tie
+ * (`distributePool(1)` -> 1/0/0, `distributePool(101)` -> 61/25/15).
+ */
+export function distributePool(poolCents: number): PoolDistribution {
+  const [mainPrize = 0, hostShare = 0, platformShare = 0] = splitByPercents(poolCents, [
+    MAIN_PRIZE_PERCENT,
+    HOST_POOL_SHARE_PERCENT,
+    PLATFORM_POOL_SHARE_PERCENT,
+  ]);
+  return { mainPrize, hostShare, platformShare };
+}
+
+/** Host total = the host's share of revenue + the host's 25% of the pool (as `distributePool` computes it). */
+export function hostTotal(hostRevenueShareCents: number, poolCents: number): number {
+  return hostRevenueShareCents + distributePool(poolCents).hostShare;
+}
+
+// --- contributions --------------------------------------------------------------------------------------------
+
+export const CONTRIBUTION_TYPES = [
+  "product_purchase",
+  "guess_entry",
+  "ad_revenue",
+  "group_buy_entry",
+  "host_deposit",
+  "manual_adjustment",
+  "refund",
+  "withdrawal",
+] as const;
+export type ContributionType = (typeof CONTRIBUTION_TYPES)[number];
+
+export const CONTRIBUTION_LABELS: Readonly<Record<ContributionType, string>> = {
+  product_purchase: "Store Sales",
+  guess_entry: "Entry Fees",
+  ad_revenue: "Ad Revenue",
+  group_buy_entry: "Group Buy Entries",
+  host_deposit: "Host Deposits",
+  manual_adjustment: "Manual Adjustments",
+  refund: "Refunds",
+  withdrawal: "Withdrawals",
+};
+
+export const OTHER_CONTRIBUTION_LABEL = "Other";
+
+export function isContributionType(type: unknown): type is ContributionType {
+  return typeof type === "string" && (CONTRIBUTION_TYPES as readonly string[]).includes(type);
+}
+
+/** The display label of a contribution source type; anything unknown is 'Other'. */
+export function contributionLabel(type: unknown): string {
+  return isContributionType(type) ? CONTRIBUTION_LABELS[type] : OTHER_CONTRIBUTION_LABEL;
+}
+
+/** Sources listed with zero on the pool management screen when a pool has no contributions yet. */
+export const CONTRIBUTION_PLACEHOLDER_TYPES: readonly ContributionType[] = [
+  "product_purchase",
+  "guess_entry",
+  "ad_revenue",
+  "group_buy_entry",
+  "host_deposit",
+];
+
+/** The revenue rule that governs a contribution type, or null for types not split by a rule (deposits, adjustments). */
+export function revenueSourceForContribution(type: ContributionType): RevenueSource | null {
+  switch (type) {
+    case "product_purchase":
+      return "shop_sales";
+    case "guess_entry":
+      return "guess_win_entries";
+    case "ad_revenue":
+      return "ad_revenue";
+    case "group_buy_entry":
+      return "group_buy_sales";
+    default:
+      return null;
+  }
+}
+
+// --- host balance and sample figures --------------------------------------------------------------------------
+
+/** Platform fee on the host's balance; the withdrawable balance is the balance minus this fee. */
+export const BALANCE_PLATFORM_FEE_PERCENT = 4;
+
+/** The platform fee the orders screens show (a displayed figure; it is not applied to any calculation here). */
+export const SHOWN_PLATFORM_FEE_PERCENT = 3.5;
+
+/** Balance minus the 4% platform fee; the fee is rounded down, in the host's favour. */
+export function withdrawableBalanceCents(balanceCents: number): number {
+  if (balanceCents <= 0) return 0;
+  return balanceCents - percentOf(balanceCents, BALANCE_PLATFORM_FEE_PERCENT);
+}
+
+export const WITHDRAW_INVALID_AMOUNT = "Please enter a valid amount to withdraw";
+export const WITHDRAW_EXCEEDS_BALANCE = "Withdrawal amount cannot exceed your withdrawable balance";
+
+/** Validates a withdrawal amount typed as decimal text against the withdrawable balance (both in cents). */
+export function validateWithdrawal(
+  amountInput: unknown,
+  withdrawableCents: number,
+): { ok: true; amountCents: number } | { ok: false; message: string } {
+  const amountCents = parseMoneyToCents(amountInput);
+  if (amountCents === null || amountCents <= 0) return { ok: false, message: WITHDRAW_INVALID_AMOUNT };
+  if (amountCents > withdrawableCents) return { ok: false, message: WITHDRAW_EXCEEDS_BALANCE };
+  return { ok: true, amountCents };
+}
+
+/**
+ * The home page's hard-coded example monthly totals for the host earnings summary. The spec gives the numbers
+ * (18720, 8758, 2850, 1272; sum 31600) but no currency; they are shown in RM like the other revenue figures.
+ */
+export const HOME_EXAMPLE_CURRENCY = "MYR";
+export const HOME_EXAMPLE_MONTHLY_TOTALS_CENTS: readonly number[] = [1_872_000, 875_800, 285_000, 127_200];
+export const HOME_EXAMPLE_MONTHLY_SUM_CENTS = 3_160_000;
+
+/** The revenue-management screen's hard-coded sample totals (RM): week 200, month 1272, year 15000. */
+export const REVENUE_SAMPLE_CURRENCY = "MYR";
+export const REVENUE_SAMPLE_TOTALS_CENTS = { week: 20_000, month: 127_200, year: 1_500_000 } as const;

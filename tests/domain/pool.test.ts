@@ -1,0 +1,182 @@
+import { describe, expect, it } from "vitest";
+import {
+  canEditPoolTerms,
+  cleanMiniPrizes,
+  DEFAULT_POOL_DURATION_DAYS,
+  DEFAULT_POOL_STATUS,
+  DEFAULT_PROFILE_POOL_TARGET_CENTS,
+  displayedPoolCents,
+  HOST_DEPOSIT_MIN_CENTS,
+  miniPrizeQuantityText,
+  POOL_CURRENCY,
+  POOL_DURATION_DAYS,
+  POOL_MONITOR_INTERVAL_MS,
+  POOL_TARGET_MIN_CENTS,
+  poolCloseReason,
+  poolEndAt,
+  poolProgressPercent,
+  shouldCloseForTarget,
+  TARGET_HIT_CLOSE_DELAY_MS,
+  validateHostDeposit,
+  validatePoolDuration,
+  validatePoolSettings,
+  validatePoolTarget,
+} from "~/domain/pool";
+
+const TARGET_MESSAGE = "Please enter a target amount of at least 1,000 USD.";
+const DEPOSIT_MESSAGE = "Please enter a valid deposit amount (minimum USD 1).";
+const now = new Date("2026-03-01T12:00:00.000Z");
+const DAY = 24 * 60 * 60 * 1000;
+
+describe("constants", () => {
+  it("holds the spec's pool numbers", () => {
+    expect(POOL_DURATION_DAYS).toEqual([7, 14, 30, 60, 90]);
+    expect(DEFAULT_POOL_DURATION_DAYS).toBe(30);
+    expect(POOL_TARGET_MIN_CENTS).toBe(100_000);
+    expect(HOST_DEPOSIT_MIN_CENTS).toBe(100);
+    expect(DEFAULT_PROFILE_POOL_TARGET_CENTS).toBe(1_000_000);
+    expect(TARGET_HIT_CLOSE_DELAY_MS).toBe(1000);
+    expect(POOL_MONITOR_INTERVAL_MS).toBe(60_000);
+    expect(POOL_CURRENCY).toBe("USD");
+    expect(DEFAULT_POOL_STATUS).toBe("open");
+  });
+});
+
+describe("validatePoolTarget", () => {
+  it.each([
+    ["1000", 100_000],
+    ["2000", 200_000],
+    ["10000", 1_000_000],
+    ["1000.00", 100_000],
+    [5000, 500_000],
+  ])("accepts %j", (input, cents) => {
+    expect(validatePoolTarget(input)).toEqual({ ok: true, value: cents });
+  });
+
+  it.each(["", "0", "999", "999.99", "1500", "1000.50", "-1000", "abc", null, undefined])("rejects %j", (input) => {
+    expect(validatePoolTarget(input)).toEqual({ ok: false, message: TARGET_MESSAGE });
+  });
+});
+
+describe("validatePoolDuration", () => {
+  it("accepts the five durations as numbers or text", () => {
+    for (const days of [7, 14, 30, 60, 90]) {
+      expect(validatePoolDuration(days)).toEqual({ ok: true, value: days });
+      expect(validatePoolDuration(String(days))).toEqual({ ok: true, value: days });
+    }
+  });
+
+  it("rejects anything else", () => {
+    for (const bad of [0, 1, 8, 31, 365, "30.0", "", null, "thirty"]) {
+      expect(validatePoolDuration(bad).ok).toBe(false);
+    }
+  });
+});
+
+describe("validateHostDeposit", () => {
+  it("accepts USD 1 or more", () => {
+    expect(validateHostDeposit("1")).toEqual({ ok: true, value: 100 });
+    expect(validateHostDeposit("1.00")).toEqual({ ok: true, value: 100 });
+    expect(validateHostDeposit("25.50")).toEqual({ ok: true, value: 2550 });
+  });
+
+  it.each(["0.99", "0", "", "-5", "abc", "1.001", null])("rejects %j", (input) => {
+    expect(validateHostDeposit(input)).toEqual({ ok: false, message: DEPOSIT_MESSAGE });
+  });
+});
+
+describe("validatePoolSettings", () => {
+  it("checks the target, then the duration, and drops nameless mini prizes", () => {
+    expect(
+      validatePoolSettings({
+        targetAmount: "3000",
+        durationDays: "14",
+        miniPrizes: [
+          { name: " Mug ", amountText: "15%", quantityText: "10" },
+          { name: "  ", amountText: "100", quantityText: "1" },
+          { amountText: "5" },
+        ],
+      }),
+    ).toEqual({
+      ok: true,
+      value: {
+        targetCents: 300_000,
+        durationDays: 14,
+        miniPrizes: [{ name: "Mug", amountText: "15%", quantityText: "10" }],
+      },
+    });
+    expect(validatePoolSettings({ targetAmount: "500", durationDays: "13" })).toEqual({
+      ok: false,
+      message: TARGET_MESSAGE,
+    });
+    expect(validatePoolSettings({ targetAmount: "1000", durationDays: "13" }).ok).toBe(false);
+  });
+
+  it("trims mini prizes", () => {
+    expect(cleanMiniPrizes([{ name: "Cap", amountText: 5, quantityText: undefined }])).toEqual([
+      { name: "Cap", amountText: "", quantityText: "" },
+    ]);
+  });
+
+  it("shows mini prize quantities", () => {
+    expect(miniPrizeQuantityText("10")).toBe("10 left");
+    expect(miniPrizeQuantityText(3)).toBe("3 left");
+    expect(miniPrizeQuantityText("0")).toBe("0 left");
+    expect(miniPrizeQuantityText("unlimited")).toBe("Unlimited");
+    expect(miniPrizeQuantityText("")).toBe("Unlimited");
+    expect(miniPrizeQuantityText(null)).toBe("Unlimited");
+  });
+});
+
+describe("poolProgressPercent", () => {
+  it.each([
+    [0, 1_000_000, 0],
+    [990_000, 1_000_000, 99],
+    [1_000_000, 1_000_000, 100],
+    [1_010_000, 1_000_000, 100],
+    [250_000, 1_000_000, 25],
+    [1, 1_000_000, 0],
+    [100, 0, 0],
+  ])("%i of %i is %i%%", (amount, target, percent) => {
+    expect(poolProgressPercent(amount, target)).toBe(percent);
+  });
+});
+
+describe("closing", () => {
+  it("closes for the target once the amount reaches it", () => {
+    expect(shouldCloseForTarget(99_999, 100_000)).toBe(false);
+    expect(shouldCloseForTarget(100_000, 100_000)).toBe(true);
+    expect(shouldCloseForTarget(100_001, 100_000)).toBe(true);
+    expect(shouldCloseForTarget(0, 0)).toBe(false);
+    expect(shouldCloseForTarget(500, 0)).toBe(false);
+  });
+
+  it("gives the reason", () => {
+    const future = new Date(now.getTime() + DAY);
+    const past = new Date(now.getTime() - 1);
+    expect(poolCloseReason(100_000, 100_000, future, now)).toBe("target_reached");
+    expect(poolCloseReason(100_000, 100_000, past, now)).toBe("target_reached");
+    expect(poolCloseReason(10, 100_000, past, now)).toBe("timer_expired");
+    expect(poolCloseReason(10, 100_000, now, now)).toBe("timer_expired");
+    expect(poolCloseReason(10, 100_000, future, now)).toBeNull();
+    expect(poolCloseReason(10, 100_000, null, now)).toBeNull();
+    expect(poolCloseReason(10, 100_000, "2026-03-01 11:59:59", now)).toBe("timer_expired");
+  });
+
+  it("ends a new pool after its duration", () => {
+    expect(poolEndAt(now).toISOString()).toBe("2026-03-31T12:00:00.000Z");
+    expect(poolEndAt(now, 7).toISOString()).toBe("2026-03-08T12:00:00.000Z");
+  });
+
+  it("allows editing the terms in the first 3 days only", () => {
+    expect(canEditPoolTerms(now, now)).toBe(true);
+    expect(canEditPoolTerms(new Date(now.getTime() - 3 * DAY + 1), now)).toBe(true);
+    expect(canEditPoolTerms(new Date(now.getTime() - 3 * DAY), now)).toBe(false);
+    expect(canEditPoolTerms("not a date", now)).toBe(false);
+  });
+
+  it("shows the larger of the stored amount and the contributions", () => {
+    expect(displayedPoolCents(500, 700)).toBe(700);
+    expect(displayedPoolCents(900, 700)).toBe(900);
+  });
+});
