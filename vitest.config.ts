@@ -24,6 +24,8 @@ export default defineConfig(async () => {
       include: ["tests/**/*.test.ts"],
       exclude: ["tests/e2e/**"],
       setupFiles: ["./tests/setup/apply-migrations.ts"],
+      // Password hashing is deliberately slow (scrypt), so flows with many sign-ins need room.
+      testTimeout: 30_000,
     },
   };
 });

@@ -1,8 +1,29 @@
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
+import { AppShell } from "~/components/app-shell";
+import { ErrorPage, errorTitle } from "~/components/error-page";
+import { getOptionalUser, loadUser } from "~/lib/auth.server";
+import { isDemoMode } from "~/lib/config.server";
+import { getEnv } from "~/lib/context";
+import { clearToastCookie, readFlashToast } from "~/lib/toast.server";
 import "./app.css";
 
+export const middleware: Route.MiddlewareFunction[] = [loadUser];
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  const flashToast = readFlashToast(request);
+  return data(
+    { user: getOptionalUser(context), demoMode: isDemoMode(getEnv(context)), flashToast },
+    flashToast ? { headers: { "Set-Cookie": clearToastCookie() } } : undefined,
+  );
+}
+
+// Child routes set their own title; this one shows while the root error boundary renders.
+export const meta: Route.MetaFunction = ({ error }) => [{ title: error ? `${errorTitle(error)} · Tribe` : "Tribe" }];
+
 export function Layout({ children }: { children: React.ReactNode }) {
+  // Undefined when the root loader itself failed: the shell then renders for a visitor.
+  const rootData = useRouteLoaderData<typeof loader>("root");
   return (
     <html lang="en">
       <head>
@@ -12,7 +33,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body>
-        {children}
+        <AppShell user={rootData?.user ?? null} flashToast={rootData?.flashToast ?? null}>
+          {children}
+        </AppShell>
         <ScrollRestoration />
         <Scripts />
       </body>
@@ -25,10 +48,5 @@ export default function App() {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  return (
-    <main className="mx-auto max-w-xl p-8 text-center">
-      <h1 className="text-2xl font-bold">{notFound ? "Page not found" : "Something went wrong"}</h1>
-    </main>
-  );
+  return <ErrorPage error={error} />;
 }

@@ -1,0 +1,92 @@
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react";
+
+const inputClass =
+  "mt-1 block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 aria-[invalid=true]:border-red-500";
+
+type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; name: string; error?: string };
+
+/** A labelled input with its error message, wired with aria-describedby. */
+export function Field({ label, name, error, id = name, ...input }: FieldProps) {
+  const errorId = `${id}-error`;
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-gray-700">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        className={inputClass}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        {...input}
+      />
+      {error ? (
+        <p id={errorId} className="mt-1 text-sm text-red-600">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+type SelectFieldProps = SelectHTMLAttributes<HTMLSelectElement> & {
+  label: string;
+  name: string;
+  error?: string;
+  options: readonly { value: string; label: string }[];
+  placeholder?: string;
+};
+
+export function SelectField({ label, name, error, options, placeholder, id = name, ...select }: SelectFieldProps) {
+  const errorId = `${id}-error`;
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-gray-700">
+        {label}
+      </label>
+      <select
+        id={id}
+        name={name}
+        className={inputClass}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        {...select}
+      >
+        {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      {error ? (
+        <p id={errorId} className="mt-1 text-sm text-red-600">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A message for the whole form (not one field). */
+export function FormError({ children }: { children?: ReactNode }) {
+  if (!children) return null;
+  return (
+    <div role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
+      {children}
+    </div>
+  );
+}
+
+export function SubmitButton({ children, pending }: { children: ReactNode; pending?: boolean }) {
+  return (
+    <button
+      type="submit"
+      disabled={pending}
+      className="w-full rounded-lg bg-brand-600 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-not-allowed disabled:opacity-60"
+    >
+      {children}
+    </button>
+  );
+}

@@ -1,0 +1,26 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { prizePools, userProfiles } from "~/db/schema";
+
+/** Up to `limit` public host profiles with the most followers, each with its open pool (if any). */
+export async function featuredHosts(db: Db, limit = 3) {
+  return db
+    .select({
+      id: userProfiles.userId,
+      slug: userProfiles.slug,
+      creatorName: userProfiles.creatorName,
+      bio: userProfiles.bio,
+      category: userProfiles.category,
+      avatarUrl: userProfiles.avatarUrl,
+      verified: userProfiles.verified,
+      followersCount: userProfiles.followersCount,
+      poolAmountCents: prizePools.amountCents,
+      poolTargetCents: prizePools.targetCents,
+      poolEndAt: prizePools.endAt,
+    })
+    .from(userProfiles)
+    .leftJoin(prizePools, and(eq(prizePools.hostId, userProfiles.userId), eq(prizePools.status, "open")))
+    .where(eq(userProfiles.profilePublic, true))
+    .orderBy(desc(userProfiles.followersCount), desc(userProfiles.createdAt))
+    .limit(limit);
+}

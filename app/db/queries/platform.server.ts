@@ -1,0 +1,14 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { platformSettings } from "~/db/schema";
+import { resolveRevenueRules, REVENUE_RULES_SETTING_KEY, type RevenueRules } from "~/domain/revenue";
+
+/** The revenue split rules: the platform setting when valid, else the spec's defaults. */
+export async function getRevenueRules(db: Db): Promise<RevenueRules> {
+  const [row] = await db
+    .select({ value: platformSettings.settingValue })
+    .from(platformSettings)
+    .where(eq(platformSettings.settingKey, REVENUE_RULES_SETTING_KEY))
+    .limit(1);
+  return resolveRevenueRules(row?.value);
+}

@@ -1,0 +1,54 @@
+import { Link, redirect } from "react-router";
+import { DateText, EmptyState, Page, pageMeta } from "~/components/page";
+import { getDb } from "~/db/client.server";
+import { listConversations } from "~/db/queries/chat.server";
+import { requireUser } from "~/lib/auth.server";
+import { getEnv } from "~/lib/context";
+import type { Route } from "./+types/chat-index";
+
+const ID_LIKE = /^[A-Za-z0-9_-]{1,64}$/;
+
+export const meta: Route.MetaFunction = () => pageMeta("Messages");
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireUser(context, request);
+  // /chat?creator={id} (the profile page's Chat button) opens that conversation.
+  const creator = new URL(request.url).searchParams.get("creator");
+  if (creator && ID_LIKE.test(creator) && creator !== user.id) throw redirect(`/chat/${creator}`);
+  const conversations = await listConversations(getDb(getEnv(context)), user.id);
+  return { conversations };
+}
+
+export default function ChatIndex({ loaderData }: Route.ComponentProps) {
+  const { conversations } = loaderData;
+  return (
+    <Page title="Messages" width="narrow" back={{ to: "/tribe", label: "Back to Tribe" }}>
+      {conversations.length === 0 ? (
+        <EmptyState title="No conversations yet" message="Start a chat from a creator's profile or from your tribe." action={{ to: "/explore", label: "Explore creators" }} />
+      ) : (
+        <ul className="divide-y divide-gray-100 rounded-xl border border-gray-200 bg-white shadow-sm">
+          {conversations.map((c) => (
+            <li key={c.userId}>
+              <Link to={`/chat/${c.userId}`} className="flex items-center gap-3 px-4 py-3 hover:bg-gray-50">
+                {c.avatarUrl ? (
+                  <img src={c.avatarUrl} alt="" className="h-10 w-10 rounded-full object-cover" />
+                ) : (
+                  <span aria-hidden="true" className="grid h-10 w-10 place-items-center rounded-full bg-brand-100 font-bold text-brand-700">
+                    {c.creatorName.charAt(0).toUpperCase()}
+                  </span>
+                )}
+                <span className="min-w-0 flex-1">
+                  <span className="block truncate font-medium text-gray-900">{c.creatorName}</span>
+                  <span className="block truncate text-sm text-gray-600">{c.lastMessage}</span>
+                </span>
+                <span className="text-xs text-gray-500">
+                  <DateText value={c.lastAt} />
+                </span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Page>
+  );
+}

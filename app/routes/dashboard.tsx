@@ -1,0 +1,64 @@
+import { Tile } from "~/components/cards";
+import { LinkButton, Page, pageMeta } from "~/components/page";
+import { getDb } from "~/db/client.server";
+import { countHostGames } from "~/db/queries/games.server";
+import { countOpenHostOrders } from "~/db/queries/orders.server";
+import { countHostProducts } from "~/db/queries/products.server";
+import { requireUser } from "~/lib/auth.server";
+import { getEnv } from "~/lib/context";
+import type { Route } from "./+types/dashboard";
+
+export const meta: Route.MetaFunction = () => pageMeta("Dashboard");
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireUser(context, request);
+  const db = getDb(getEnv(context));
+  const [products, openOrders, games] = await Promise.all([
+    countHostProducts(db, user.id),
+    countOpenHostOrders(db, user.id),
+    countHostGames(db, user.id),
+  ]);
+  return { creatorName: user.creatorName, counts: { products, openOrders, games } };
+}
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  const { creatorName, counts } = loaderData;
+  return (
+    <Page
+      title="Dashboard"
+      subtitle={`Welcome back, ${creatorName}.`}
+      actions={
+        <>
+          <LinkButton to="/add-product" variant="secondary">
+            Add Product
+          </LinkButton>
+          <LinkButton to="/create-guess-win">Create Game</LinkButton>
+        </>
+      }
+    >
+      <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+        <li>
+          <Tile to="/revenue" title="Revenue" description="Your sales, entry fees and earnings." />
+        </li>
+        <li>
+          <Tile to="/shop-management" title="Shop Management" description="Products you sell." figure={counts.products} />
+        </li>
+        <li>
+          <Tile to="/guess-win-management" title="Guess & Win Management" description="Your Guess & Win games." figure={counts.games} />
+        </li>
+        <li>
+          <Tile to="/prize-pool-management" title="Prize Pool Management" description="Your pool, its sources and winners." />
+        </li>
+        <li>
+          <Tile to="/group-buy-management" title="Group Buy Management" description="Tiered-discount group buys." />
+        </li>
+        <li>
+          <Tile to="/orders" title="Customer Orders" description="Open orders waiting for you." figure={counts.openOrders} />
+        </li>
+        <li>
+          <Tile to="/my-orders" title="My Orders" description="Things you bought." />
+        </li>
+      </ul>
+    </Page>
+  );
+}

@@ -1,0 +1,73 @@
+import { Link } from "react-router";
+import { Page, pageMeta } from "~/components/page";
+import type { Route } from "./+types/privacy";
+
+export const meta: Route.MetaFunction = () => pageMeta("Privacy Policy");
+
+function Clause({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <section className="mt-6 first:mt-0">
+      <h2 className="text-lg font-semibold text-gray-900">{title}</h2>
+      <div className="mt-2 space-y-2 text-gray-700">{children}</div>
+    </section>
+  );
+}
+
+export default function Privacy() {
+  return (
+    <Page title="Privacy Policy" subtitle="What we collect, why, and what you can do about it." width="narrow">
+      <article className="rounded-xl border border-gray-200 bg-white p-6 shadow-sm">
+        <Clause title="What we collect">
+          <p>
+            Your account details (e-mail address, a hash of your password, creator name, and anything you add to your
+            profile such as a bio, website, avatar or cover image), your orders and shipping address, your guesses,
+            tribe memberships and shares, messages you send in chat, and basic security data such as the IP address and
+            browser of a sign-in.
+          </p>
+          <p>
+            Card details go straight to our payment provider. We receive only the result of a payment, never your card
+            number.
+          </p>
+        </Clause>
+        <Clause title="Why we use it">
+          <p>
+            To run your account, process and deliver orders, run prize pools and draws, pay hosts and winners, keep the
+            service secure and prevent fraud, and send the e-mails you need (such as order updates and password resets)
+            or have asked for in your notification settings.
+          </p>
+        </Clause>
+        <Clause title="Who sees it">
+          <p>
+            A host sees what they need to fulfil your order: your name, e-mail, shipping address and what you bought. A
+            public profile shows its name, bio, images and, if you allow it, follower numbers. Prize winners are shown by
+            name on the host's profile. We use service providers for hosting, payments and e-mail; we do not sell your
+            data.
+          </p>
+        </Clause>
+        <Clause title="Cookies">
+          <p>
+            We use a sign-in cookie to keep you signed in and a short-lived cookie to show one-time notices. We do not
+            use advertising or tracking cookies.
+          </p>
+        </Clause>
+        <Clause title="Your choices">
+          <p>
+            You can edit your profile, make it private and change notification settings in{" "}
+            <Link to="/settings" className="font-medium text-brand-700 hover:underline">
+              Settings
+            </Link>
+            , and ask for a copy of your data or for your account to be deleted. Order records needed for accounting
+            and legal duties are kept for as long as the law requires.
+          </p>
+        </Clause>
+        <p className="mt-6 text-sm text-gray-600">
+          See also our{" "}
+          <Link to="/terms" className="font-medium text-brand-700 hover:underline">
+            Terms of Service
+          </Link>
+          .
+        </p>
+      </article>
+    </Page>
+  );
+}

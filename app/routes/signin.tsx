@@ -1,0 +1,137 @@
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { Field, FormError, SubmitButton } from "~/components/form";
+import { getDb } from "~/db/client.server";
+import { findUserByEmail, recordActivity } from "~/db/queries/accounts.server";
+import { getOptionalUser, safeRedirectPath } from "~/lib/auth.server";
+import { isDemoMode } from "~/lib/config.server";
+import { getEnv } from "~/lib/context";
+import { DEMO_FAN_EMAIL, DEMO_HOST_EMAIL } from "~/lib/demo";
+import { verifyPassword } from "~/lib/password.server";
+import { createSession } from "~/lib/session.server";
+import { clearFailures, lockedForMs, recordFailure, throttleKeys } from "~/lib/throttle.server";
+import { flashToastCookie } from "~/lib/toast.server";
+import type { Route } from "./+types/signin";
+
+export const SIGNIN_FAILED = "Failed to sign in. Please check your email and password.";
+const FILL_ALL = "Please fill in all fields!";
+
+// Compared against when the e-mail is unknown, so both paths cost one scrypt derivation.
+const DUMMY_HASH = "scrypt$16384$8$5$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
+
+export const meta: Route.MetaFunction = () => [{ title: "Sign In · Tribe" }];
+
+export function loader({ context, request }: Route.LoaderArgs) {
+  const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
+  if (getOptionalUser(context)) throw redirect(redirectTo);
+  return { demoMode: isDemoMode(getEnv(context)) };
+}
+
+async function signInAs(db: ReturnType<typeof getDb>, userId: string, request: Request, redirectTo: string) {
+  const headers = new Headers();
+  headers.append("Set-Cookie", await createSession(db, userId, request));
+  headers.append("Set-Cookie", flashToastCookie({ message: "Successfully signed in!", type: "success", durationMs: 2000 }));
+  await recordActivity(db, userId, "login");
+  return redirect(redirectTo, { headers });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const env = getEnv(context);
+  const db = getDb(env);
+  const form = await request.formData();
+  const redirectTo = safeRedirectPath(form.get("redirectTo"));
+  const intent = form.get("intent");
+
+  if (intent === "demo-host" || intent === "demo-fan") {
+    if (!isDemoMode(env)) return data({ error: "Demo mode is not available.", email: "" }, { status: 403 });
+    const demo = await findUserByEmail(db, intent === "demo-host" ? DEMO_HOST_EMAIL : DEMO_FAN_EMAIL);
+    if (!demo) return data({ error: "The demo accounts have not been seeded yet.", email: "" }, { status: 404 });
+    return signInAs(db, demo.id, request, redirectTo);
+  }
+
+  const email = String(form.get("email") ?? "").trim().toLowerCase();
+  const password = String(form.get("password") ?? "");
+  if (!email || !password) return data({ error: FILL_ALL, email }, { status: 400 });
+
+  const now = new Date();
+  const keys = throttleKeys(request, email);
+  const waitMs = await lockedForMs(db, keys, now);
+  if (waitMs > 0) {
+    const minutes = Math.ceil(waitMs / 60000);
+    return data(
+      {
+        error: `Too many failed sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+        email,
+      },
+      { status: 429, headers: { "Retry-After": String(Math.ceil(waitMs / 1000)) } },
+    );
+  }
+
+  const user = await findUserByEmail(db, email);
+  const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+  if (!user || !valid) {
+    await recordFailure(db, keys, now);
+    return data({ error: SIGNIN_FAILED, email }, { status: 401 });
+  }
+  await clearFailures(db, email);
+  return signInAs(db, user.id, request, redirectTo);
+}
+
+export default function Signin({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const [params] = useSearchParams();
+  const redirectTo = params.get("redirectTo") ?? "";
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  return (
+    <main className="mx-auto max-w-md px-4 py-10">
+      <div className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-gray-200 sm:p-8">
+        <h1 className="text-2xl font-bold">Welcome Back!</h1>
+        <p className="mt-1 text-sm text-gray-600">Sign in to your shop, games and prize pool.</p>
+        {loaderData.demoMode ? (
+          <div className="mt-4 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+            <p className="font-semibold">Demo Mode Active</p>
+            <p className="mt-1">Try the demo with a seeded account, no password needed.</p>
+            <Form method="post" className="mt-3 flex flex-wrap gap-2">
+              <input type="hidden" name="redirectTo" value={redirectTo} />
+              <button
+                name="intent"
+                value="demo-host"
+                className="rounded-lg bg-amber-600 px-3 py-1.5 font-semibold text-white hover:bg-amber-700"
+              >
+                Try the demo as a host
+              </button>
+              <button
+                name="intent"
+                value="demo-fan"
+                className="rounded-lg border border-amber-600 px-3 py-1.5 font-semibold text-amber-800 hover:bg-amber-100"
+              >
+                Try the demo as a fan
+              </button>
+            </Form>
+          </div>
+        ) : null}
+        <Form method="post" className="mt-6 space-y-4">
+          <input type="hidden" name="redirectTo" value={redirectTo} />
+          <FormError>{actionData?.error}</FormError>
+          <Field label="Email" name="email" type="email" required autoComplete="email" defaultValue={actionData?.email} />
+          <Field label="Password" name="password" type="password" required autoComplete="current-password" />
+          <div className="flex justify-end text-sm">
+            <Link to="/forgot-password" className="text-brand-700 underline">
+              Forgot password?
+            </Link>
+          </div>
+          <SubmitButton pending={busy}>{busy ? "Signing In..." : "Sign In"}</SubmitButton>
+        </Form>
+        <p className="mt-6 text-center text-sm text-gray-600">
+          New here?{" "}
+          <Link to="/signup" className="font-medium text-brand-700 underline">
+            Create an account
+          </Link>{" "}
+          ·{" "}
+          <Link to="/" className="text-brand-700 underline">
+            Back to home
+          </Link>
+        </p>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,150 @@
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { Field, FormError, SelectField, SubmitButton } from "~/components/form";
+import { createAccount } from "~/db/queries/accounts.server";
+import { getDb } from "~/db/client.server";
+import { SIGNUP_CATEGORIES } from "~/domain/catalog";
+import { COUNTRIES, DEFAULT_COUNTRY_CODE } from "~/domain/currency";
+import { getOptionalUser } from "~/lib/auth.server";
+import { getEnv } from "~/lib/context";
+import { hashPassword } from "~/lib/password.server";
+import { fieldErrors, SignupSchema, typedValues } from "~/lib/validation";
+import type { Route } from "./+types/signup";
+
+const TEXT_FIELDS = ["name", "email", "website", "category", "country", "terms"] as const;
+
+export const meta: Route.MetaFunction = () => [{ title: "Create Your Account · Tribe" }];
+
+export function loader({ context }: Route.LoaderArgs) {
+  if (getOptionalUser(context)) throw redirect("/dashboard");
+  return null;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const values = typedValues(form, TEXT_FIELDS);
+  const parsed = SignupSchema.safeParse(Object.fromEntries(form));
+  if (!parsed.success) {
+    return data({ errors: fieldErrors(parsed.error), values }, { status: 400 });
+  }
+  const { name, email, password, website, category, country } = parsed.data;
+  const db = getDb(getEnv(context));
+  const created = await createAccount(db, {
+    email,
+    passwordHash: await hashPassword(password),
+    name,
+    category,
+    website,
+    country,
+  });
+  if (!created) {
+    return data(
+      { errors: { email: "Signup failed: An account with this email already exists. Please sign in instead." }, values },
+      { status: 409 },
+    );
+  }
+  throw redirect("/congratulations");
+}
+
+const categoryOptions = SIGNUP_CATEGORIES.map((c) => ({ value: c, label: c }));
+const countryOptions = COUNTRIES.map((c) => ({ value: c.code, label: `${c.name} (${c.currency})` }));
+
+export default function Signup({ actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const errors: Record<string, string> = actionData?.errors ?? {};
+  const values: Record<string, string> = actionData?.values ?? {};
+  return (
+    <main className="mx-auto max-w-lg px-4 py-10">
+      <div className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-gray-200 sm:p-8">
+        <h1 className="text-2xl font-bold">Create Your Account</h1>
+        <p className="mt-1 text-sm text-gray-600">Open your shop, run Guess &amp; Win games and grow a prize pool with your tribe.</p>
+        <Form method="post" className="mt-6 space-y-4" noValidate={false}>
+          <FormError>{errors.form}</FormError>
+          <Field label="Name" name="name" required autoComplete="name" defaultValue={values.name} error={errors.name} />
+          <Field
+            label="Email"
+            name="email"
+            type="email"
+            required
+            autoComplete="email"
+            defaultValue={values.email}
+            error={errors.email}
+          />
+          <Field
+            label="Password"
+            name="password"
+            type="password"
+            required
+            minLength={8}
+            autoComplete="new-password"
+            error={errors.password}
+          />
+          <Field
+            label="Confirm Password"
+            name="confirmPassword"
+            type="password"
+            required
+            autoComplete="new-password"
+            error={errors.confirmPassword}
+          />
+          <Field
+            label="Website (optional)"
+            name="website"
+            type="url"
+            placeholder="https://"
+            defaultValue={values.website}
+            error={errors.website}
+          />
+          <SelectField
+            label="Category"
+            name="category"
+            required
+            placeholder="Select a category"
+            options={categoryOptions}
+            defaultValue={values.category ?? ""}
+            error={errors.category}
+          />
+          <SelectField
+            label="Country"
+            name="country"
+            required
+            options={countryOptions}
+            defaultValue={values.country ?? DEFAULT_COUNTRY_CODE}
+            error={errors.country}
+          />
+          <div>
+            <label className="flex items-start gap-2 text-sm text-gray-700">
+              <input
+                type="checkbox"
+                name="terms"
+                required
+                defaultChecked={values.terms === "on"}
+                className="mt-0.5"
+                aria-invalid={errors.terms ? true : undefined}
+              />
+              <span>
+                I agree to the{" "}
+                <Link to="/terms" className="text-brand-700 underline">
+                  Terms of Service
+                </Link>{" "}
+                and{" "}
+                <Link to="/privacy" className="text-brand-700 underline">
+                  Privacy Policy
+                </Link>
+              </span>
+            </label>
+            {errors.terms ? <p className="mt-1 text-sm text-red-600">{errors.terms}</p> : null}
+          </div>
+          <SubmitButton pending={navigation.state === "submitting"}>
+            {navigation.state === "submitting" ? "Creating Account..." : "Create Account"}
+          </SubmitButton>
+        </Form>
+        <p className="mt-6 text-center text-sm text-gray-600">
+          Already have an account?{" "}
+          <Link to="/signin" className="font-medium text-brand-700 underline">
+            Sign In
+          </Link>
+        </p>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,291 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { mailOutbox, sessions, userProfiles, users } from "~/db/schema";
+import { cookieFrom, db, get, makeUser, PASSWORD, postForm, randomIp, SESSION, signIn, uniqueEmail } from "./helpers";
+
+const validSignup = () => ({
+  name: "Aisha Rahman",
+  email: uniqueEmail("aisha"),
+  password: "a-long-password",
+  confirmPassword: "a-long-password",
+  website: "https://aisha.example",
+  category: "Food & Cooking",
+  country: "SG",
+  terms: "on",
+});
+
+async function accountExists(email: string) {
+  const rows = await db().select().from(users).where(eq(users.email, email.toLowerCase()));
+  return rows.length > 0;
+}
+
+describe("sign-up", () => {
+  const invalid: [string, Partial<Record<keyof ReturnType<typeof validSignup>, string>>, string][] = [
+    ["missing name", { name: "" }, "Please enter your name"],
+    ["blank name", { name: "   " }, "Please enter your name"],
+    ["missing email", { email: "" }, "Please enter your email address"],
+    ["malformed email", { email: "not-an-email" }, "Please enter a valid email address"],
+    ["short password", { password: "short", confirmPassword: "short" }, "Password must be at least 8 characters"],
+    ["mismatched confirmation", { confirmPassword: "something-else" }, "Passwords do not match!"],
+    ["missing confirmation", { confirmPassword: "" }, "Please confirm your password"],
+    ["website not a URL", { website: "my site" }, "Please enter a valid website URL (including https://)"],
+    ["missing category", { category: "" }, "Please choose a category"],
+    ["unknown category", { category: "Gambling" }, "Please choose a category"],
+    ["missing country", { country: "" }, "Please choose your country"],
+    ["unknown country", { country: "XX" }, "Please choose your country"],
+    ["terms not accepted", { terms: "" }, "Please accept the Terms of Service and Privacy Policy"],
+  ];
+
+  for (const [label, change, message] of invalid) {
+    it(`refuses ${label} with its message, creates nothing and keeps what was typed`, async () => {
+      const fields = { ...validSignup(), ...change };
+      const res = await postForm("/signup", fields);
+      expect(res.status).toBe(400);
+      const html = await res.text();
+      expect(html).toContain(message);
+      if (fields.email) expect(await accountExists(fields.email)).toBe(false);
+      if (fields.name.trim()) expect(html).toContain(`value="${fields.name}"`);
+      if (fields.email) expect(html).toContain(`value="${fields.email}"`);
+      expect(html).not.toContain(fields.password);
+    });
+  }
+
+  it("reports every invalid field at once", async () => {
+    const res = await postForm("/signup", {
+      name: "",
+      email: "nope",
+      password: "x",
+      confirmPassword: "y",
+      website: "bad",
+      category: "",
+      country: "",
+    });
+    expect(res.status).toBe(400);
+    const html = await res.text();
+    for (const message of [
+      "Please enter your name",
+      "Please enter a valid email address",
+      "Password must be at least 8 characters",
+      "Please enter a valid website URL (including https://)",
+      "Please choose a category",
+      "Please choose your country",
+      "Please accept the Terms of Service and Privacy Policy",
+    ]) {
+      expect(html).toContain(message);
+    }
+  });
+
+  it("creates the account and its profile, then lands on /congratulations", async () => {
+    const fields = validSignup();
+    const res = await postForm("/signup", fields);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/congratulations");
+    const [user] = await db().select().from(users).where(eq(users.email, fields.email));
+    expect(user.role).toBe("user");
+    expect(user.passwordHash).toMatch(/^scrypt\$16384\$8\$5\$/);
+    const [profile] = await db().select().from(userProfiles).where(eq(userProfiles.userId, user.id));
+    expect(profile).toMatchObject({
+      creatorName: "Aisha Rahman",
+      category: "Food & Cooking",
+      website: "https://aisha.example",
+      country: "SG",
+      currency: "SGD",
+      prizePoolTargetCents: 1_000_000,
+      prizePoolAutoRenew: true,
+      followersCount: 0,
+      showRevenue: false,
+    });
+    const page = await get("/congratulations");
+    expect(await page.text()).toContain("Sign In to Your Dashboard");
+  });
+
+  it("gives a duplicate e-mail a clear message and no second account", async () => {
+    const fields = validSignup();
+    expect((await postForm("/signup", fields)).status).toBe(302);
+    const again = await postForm("/signup", { ...fields, email: fields.email.toUpperCase() });
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain("An account with this email already exists");
+    const rows = await db().select().from(users).where(eq(users.email, fields.email));
+    expect(rows).toHaveLength(1);
+  });
+
+  it("gives a profile created without a name the e-mail prefix and country MY", async () => {
+    const { id } = await makeUser({ email: "zara.k@example.com" });
+    const [profile] = await db().select().from(userProfiles).where(eq(userProfiles.userId, id));
+    expect(profile.creatorName).toBe("zara.k");
+    expect(profile.country).toBe("MY");
+    expect(profile.currency).toBe("MYR");
+  });
+});
+
+describe("sign-in and sign-out", () => {
+  it("asks for both fields", async () => {
+    const res = await postForm("/signin", { email: "", password: "" });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("Please fill in all fields!");
+  });
+
+  it("refuses a wrong password with the spec's message", async () => {
+    const { email } = await makeUser();
+    const res = await postForm("/signin", { email, password: "wrong-password" });
+    expect(res.status).toBe(401);
+    expect(await res.text()).toContain("Failed to sign in. Please check your email and password.");
+    expect(cookieFrom(res, SESSION)).toBeNull();
+  });
+
+  it("refuses an unknown e-mail with the same message", async () => {
+    const res = await postForm("/signin", { email: uniqueEmail(), password: PASSWORD });
+    expect(res.status).toBe(401);
+    expect(await res.text()).toContain("Failed to sign in. Please check your email and password.");
+  });
+
+  it("signs in, reaches /dashboard, and shows the success toast", async () => {
+    const { email } = await makeUser({ name: "Dana" });
+    const res = await postForm("/signin", { email: email.toUpperCase(), password: PASSWORD });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/dashboard");
+    const session = cookieFrom(res, SESSION)!;
+    const header = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION}=`))!;
+    expect(header).toMatch(/HttpOnly/);
+    expect(header).toMatch(/Secure/);
+    expect(header).toMatch(/SameSite=Lax/);
+    expect(header).toMatch(/Path=\//);
+    const toast = cookieFrom(res, "__Host-toast")!;
+    const dashboard = await get("/dashboard", { cookie: `${session}; ${toast}` });
+    expect(dashboard.status).toBe(200);
+    const html = await dashboard.text();
+    expect(html).toContain("Successfully signed in!");
+    expect(html).toContain("Dana");
+  });
+
+  it("ends the session server-side on sign-out", async () => {
+    const { id, email } = await makeUser();
+    const cookie = await signIn(email);
+    expect((await get("/dashboard", { cookie })).status).toBe(200);
+    const out = await postForm("/signout", {}, { cookie });
+    expect(out.status).toBe(302);
+    expect(out.headers.get("Location")).toBe("/");
+    expect(await db().select().from(sessions).where(eq(sessions.userId, id))).toHaveLength(0);
+    const after = await get("/dashboard", { cookie });
+    expect(after.status).toBe(302);
+    expect(after.headers.get("Location")).toBe("/signin?redirectTo=%2Fdashboard");
+  });
+
+  it("refuses a form posted from another site", async () => {
+    const { email } = await makeUser();
+    const foreign = await postForm("/signin", { email, password: PASSWORD }, { origin: "https://evil.example" });
+    expect(foreign.status).toBe(403);
+    const missing = await postForm("/signin", { email, password: PASSWORD }, { origin: null });
+    expect(missing.status).toBe(403);
+    expect(cookieFrom(foreign, SESSION)).toBeNull();
+  });
+});
+
+describe("guarded routes", () => {
+  for (const path of ["/dashboard", "/add-product", "/create-guess-win", "/settings"]) {
+    it(`sends a visitor from ${path} to /signin and back after sign-in`, async () => {
+      const res = await get(path);
+      expect(res.status).toBe(302);
+      const location = res.headers.get("Location")!;
+      expect(location).toBe(`/signin?redirectTo=${encodeURIComponent(path)}`);
+      const { email } = await makeUser();
+      const redirectTo = new URL(location, "https://x").searchParams.get("redirectTo")!;
+      const signin = await postForm("/signin", { email, password: PASSWORD, redirectTo });
+      expect(signin.status).toBe(302);
+      expect(signin.headers.get("Location")).toBe(path);
+      const page = await get(path, { cookie: cookieFrom(signin, SESSION) });
+      expect(page.status).toBe(200);
+    });
+  }
+
+  it("never follows a redirect to another site after sign-in", async () => {
+    const { email } = await makeUser();
+    const res = await postForm("/signin", { email, password: PASSWORD, redirectTo: "//evil.example/x" });
+    expect(res.headers.get("Location")).toBe("/dashboard");
+  });
+});
+
+describe("throttling", () => {
+  it("refuses sign-in after repeated failures for an account, before checking the password", async () => {
+    const { email } = await makeUser();
+    for (let i = 0; i < 5; i++) {
+      const res = await postForm("/signin", { email, password: `wrong-${i}` }, { ip: randomIp() });
+      expect(res.status).toBe(401);
+    }
+    // The right password, from a fresh address, is still refused while the account is locked.
+    const locked = await postForm("/signin", { email, password: PASSWORD }, { ip: randomIp() });
+    expect(locked.status).toBe(429);
+    expect(await locked.text()).toContain("Too many failed sign-in attempts");
+    expect(cookieFrom(locked, SESSION)).toBeNull();
+  });
+
+  it("refuses sign-in after many failures from one address", async () => {
+    const ip = randomIp();
+    for (let i = 0; i < 20; i++) {
+      const res = await postForm("/signin", { email: uniqueEmail(), password: "whatever-1" }, { ip });
+      expect(res.status).toBe(401);
+    }
+    const { email } = await makeUser();
+    const locked = await postForm("/signin", { email, password: PASSWORD }, { ip });
+    expect(locked.status).toBe(429);
+    const elsewhere = await postForm("/signin", { email, password: PASSWORD }, { ip: randomIp() });
+    expect(elsewhere.status).toBe(302);
+  });
+});
+
+describe("password reset", () => {
+  async function latestLink(email: string): Promise<string> {
+    const rows = await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, email));
+    const text = rows.at(-1)?.textBody ?? "";
+    const link = text.match(/https?:\/\/\S+/)?.[0];
+    if (!link) throw new Error("no reset link mailed");
+    return link;
+  }
+
+  it("mails a single-use link that changes the password and ends old sessions", async () => {
+    const { email } = await makeUser();
+    const oldSession = await signIn(email);
+    const res = await postForm("/forgot-password", { email });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("If an account exists for that email");
+    const link = new URL(await latestLink(email));
+    expect(link.pathname).toBe("/reset-password");
+    const token = link.searchParams.get("token")!;
+
+    const form = await get(`/reset-password?token=${encodeURIComponent(token)}`);
+    expect(form.status).toBe(200);
+    const mismatch = await postForm("/reset-password", { token, password: "brand-new-pass", confirmPassword: "other" });
+    expect(mismatch.status).toBe(400);
+    expect(await mismatch.text()).toContain("Passwords do not match!");
+
+    const done = await postForm("/reset-password", { token, password: "brand-new-pass", confirmPassword: "brand-new-pass" });
+    expect(done.status).toBe(302);
+    expect(done.headers.get("Location")).toBe("/signin");
+    expect((await get("/dashboard", { cookie: oldSession })).status).toBe(302);
+    expect((await postForm("/signin", { email, password: PASSWORD })).status).toBe(401);
+    await signIn(email, "brand-new-pass");
+
+    const reuse = await postForm("/reset-password", { token, password: "another-pass-1", confirmPassword: "another-pass-1" });
+    expect(reuse.status).toBe(400);
+    expect(await reuse.text()).toContain("invalid or has expired");
+    expect((await get(`/reset-password?token=${encodeURIComponent(token)}`)).status).toBe(400);
+  });
+
+  it("answers the same for an unknown e-mail and sends nothing", async () => {
+    const email = uniqueEmail("ghost");
+    const res = await postForm("/forgot-password", { email });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("If an account exists for that email");
+    expect(await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, email))).toHaveLength(0);
+  });
+});
+
+describe("roles and demo mode", () => {
+  it("lets only the platform owner into /admin", async () => {
+    const user = await makeUser();
+    const admin = await makeUser({ role: "admin" });
+    expect((await get("/admin")).status).toBe(302);
+    expect((await get("/admin", { cookie: await signIn(user.email) })).status).toBe(403);
+    expect((await get("/admin", { cookie: await signIn(admin.email) })).status).toBe(200);
+  });
+});

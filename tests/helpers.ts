@@ -1,0 +1,76 @@
+import { SELF, env } from "cloudflare:test";
+import { getDb } from "~/db/client.server";
+import { createAccount } from "~/db/queries/accounts.server";
+import { hashPassword } from "~/lib/password.server";
+
+export const ORIGIN = "https://tribe.test";
+export const db = () => getDb(env);
+
+export function uniqueEmail(prefix = "user"): string {
+  return `${prefix}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+}
+
+/** A random client address, so one test's failed sign-ins never lock another test out. */
+export function randomIp(): string {
+  const b = crypto.getRandomValues(new Uint8Array(3));
+  return `10.${b[0]}.${b[1]}.${b[2]}`;
+}
+
+type Opts = { cookie?: string | null; ip?: string; origin?: string | null; headers?: Record<string, string> };
+
+function baseHeaders(opts: Opts): Headers {
+  const headers = new Headers(opts.headers);
+  if (opts.cookie) headers.set("Cookie", opts.cookie);
+  headers.set("CF-Connecting-IP", opts.ip ?? randomIp());
+  return headers;
+}
+
+export function get(path: string, opts: Opts = {}): Promise<Response> {
+  return SELF.fetch(`${ORIGIN}${path}`, { headers: baseHeaders(opts), redirect: "manual" });
+}
+
+/** A form post as a browser sends it (same-site Origin unless told otherwise). */
+export function postForm(path: string, fields: Record<string, string>, opts: Opts = {}): Promise<Response> {
+  const headers = baseHeaders(opts);
+  if (opts.origin !== null) headers.set("Origin", opts.origin ?? ORIGIN);
+  headers.set("Content-Type", "application/x-www-form-urlencoded");
+  return SELF.fetch(`${ORIGIN}${path}`, {
+    method: "POST",
+    headers,
+    body: new URLSearchParams(fields).toString(),
+    redirect: "manual",
+  });
+}
+
+/** "name=value" of a Set-Cookie header on the response, for sending back. */
+export function cookieFrom(res: Response, name: string): string | null {
+  for (const header of res.headers.getSetCookie()) {
+    const [pair] = header.split(";");
+    if (pair.startsWith(`${name}=`)) return pair;
+  }
+  return null;
+}
+
+export const SESSION = "__Host-session";
+export const PASSWORD = "correct-horse-battery";
+
+/** Creates an account directly (role optional) and returns its id and e-mail. */
+export async function makeUser(opts: { role?: "user" | "admin"; name?: string; email?: string } = {}) {
+  const email = opts.email ?? uniqueEmail(opts.name?.toLowerCase().replace(/\W+/g, "-") ?? "user");
+  const created = await createAccount(db(), {
+    email,
+    passwordHash: await hashPassword(PASSWORD),
+    role: opts.role,
+    name: opts.name,
+  });
+  if (!created) throw new Error(`could not create ${email}`);
+  return { id: created.userId, email };
+}
+
+/** Signs in through the real form and returns the session cookie. */
+export async function signIn(email: string, password = PASSWORD): Promise<string> {
+  const res = await postForm("/signin", { email, password });
+  const cookie = cookieFrom(res, SESSION);
+  if (res.status !== 302 || !cookie) throw new Error(`sign-in failed for ${email}: ${res.status}`);
+  return cookie;
+}
