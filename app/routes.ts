@@ -13,6 +13,7 @@ export default [
   route("group-buy-product-selection/:id", "routes/group-buy-product-selection.tsx"),
   route("explore", "routes/explore.tsx"),
   route("winner-selection", "routes/winner-selection.tsx"),
+  route("winner-selection/:poolId", "routes/draw-verification.tsx"),
   route("official-rules", "routes/official-rules.tsx"),
   route("shipping-tracking", "routes/shipping-tracking.tsx"),
   route("terms", "routes/terms.tsx"),

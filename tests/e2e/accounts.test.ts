@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Browser } from "playwright-core";
+import { launchBrowser, newPage } from "./browser.ts";
+
+let browser: Browser;
+
+before(async () => {
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+test("a visitor uses the mobile menu, signs up, signs in and sees the dashboard", async () => {
+  const page = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await page.goto("/");
+  await page.getByRole("heading", { name: "Group-buy ecommerce with the most transparent prize pool" }).waitFor();
+
+  // The mobile menu opens, shows the visitor links, and closes again.
+  const open = page.getByRole("button", { name: "Open menu" });
+  await open.click();
+  const menu = page.locator("#mobile-menu");
+  await menu.getByRole("link", { name: "Track Your Order" }).waitFor({ state: "visible" });
+  assert.equal(await page.getByRole("button", { name: "Close menu" }).getAttribute("aria-expanded"), "true");
+  await page.getByRole("button", { name: "Close menu" }).click();
+  await menu.waitFor({ state: "hidden" });
+
+  // Sign up through the menu.
+  await page.getByRole("button", { name: "Open menu" }).click();
+  await menu.getByRole("link", { name: "Sign Up" }).click();
+  await page.getByRole("heading", { name: "Create Your Account" }).waitFor();
+
+  const email = `e2e-${Date.now()}@example.com`;
+  await page.getByLabel("Name").fill("Mei Lin");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("a-good-password");
+  await page.getByLabel("Confirm Password").fill("a-different-one");
+  await page.getByLabel("Category").selectOption("Art & Creativity");
+  await page.getByLabel("Country").selectOption("SG");
+  await page.getByRole("checkbox").check();
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await page.getByText("Passwords do not match!").waitFor();
+  assert.equal(await page.getByLabel("Name").inputValue(), "Mei Lin");
+
+  await page.getByLabel("Password", { exact: true }).fill("a-good-password");
+  await page.getByLabel("Confirm Password").fill("a-good-password");
+  await page.getByRole("checkbox").check();
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await page.waitForURL("**/congratulations");
+  await page.getByRole("link", { name: "Sign In to Your Dashboard" }).click();
+
+  await page.getByRole("heading", { name: "Welcome Back!" }).waitFor();
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("a-good-password");
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await page.waitForURL("**/dashboard");
+  await page.getByText("Successfully signed in!").waitFor();
+  await page.getByRole("link", { name: /Customer Orders/ }).waitFor();
+  await page.context().close();
+});
