@@ -1,9 +1,11 @@
 import { Hono } from "hono";
+import { poolsApi } from "./pools-api";
 
 /** JSON API and webhooks, mounted at /api. */
 export const api = new Hono<{ Bindings: Env }>();
 
 api.get("/health", (c) => c.json({ ok: true }));
+api.route("/pools", poolsApi);
 
 api.notFound((c) => c.json({ error: "Not found" }, 404));
 

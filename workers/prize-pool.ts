@@ -1,36 +1,669 @@
 import { DurableObject } from "cloudflare:workers";
+import { CONTRIBUTION_SOURCE_TYPES, ENTRY_SOURCE_TYPES } from "~/db/schema";
+import { entriesDigest } from "~/domain/draw";
+import { POOL_CURRENCY, shouldCloseForTarget, TARGET_HIT_CLOSE_DELAY_MS } from "~/domain/pool";
+import { commitDrawHeight } from "~/lib/draw.server";
+import { openNextPool } from "~/lib/pools.server";
+
+// --- the RPC contract (pools.server.ts, draw.server.ts and the live hook import these types) -----------------
+
+export type PoolStatus = "open" | "closed" | "drawn";
+export type PoolCloseReason = "target_reached" | "timer_expired";
+export type ContributionSourceType = (typeof CONTRIBUTION_SOURCE_TYPES)[number];
+
+export interface PoolInit {
+  poolId: string;
+  hostId: string;
+  targetCents: number;
+  /** Epoch milliseconds or a Date. */
+  endAt: number | Date;
+  /** Defaults to USD. */
+  currency?: string;
+}
+
+export interface ContributionInput {
+  /** Stripe event / payment id or similar: a key seen before is ignored. */
+  sourceKey: string;
+  sourceType: ContributionSourceType;
+  /** Negative for refunds and withdrawals. */
+  amountCents: number;
+  currency: string;
+  userId: string | null;
+  /** Purchases and correct guesses earn an entry number; host deposits and ad revenue do not. */
+  earnsEntry: boolean;
+}
+
+export interface ContributionResult {
+  /** True when the contribution is in this pool's ledger (now, or already for a duplicate). */
+  accepted: boolean;
+  duplicate: boolean;
+  entryNumber: number | null;
+  /** The pool's total after this call (sum of the ledger). */
+  amountCents: number;
+  /** The pool's number of entries after this call. */
+  entries: number;
+  /** Why it was not accepted: the pool has closed (send the money to the host's next pool) or was never set up. */
+  reason?: "closed" | "uninitialised";
+  closeReason?: PoolCloseReason | null;
+}
+
+export interface PoolEntry {
+  entryNumber: number;
+  sourceKey: string;
+  userId: string | null;
+}
+
+export interface PoolWinner {
+  entryNumber: number;
+  userId: string | null;
+  winnerName: string;
+  prizeCents: number;
+  blockHeight: number;
+  blockHash: string;
+}
+
+export interface PoolState {
+  poolId: string;
+  hostId: string;
+  status: PoolStatus;
+  targetCents: number;
+  amountCents: number;
+  entries: number;
+  currency: string;
+  endAt: number;
+  closeReason: PoolCloseReason | null;
+  closedAt: number | null;
+  /** When a target hit will close the pool (epoch ms), or null. */
+  closeAt: number | null;
+  entriesDigest: string | null;
+  winner: PoolWinner | null;
+}
+
+/** What every connected socket receives on connect and after each accepted contribution, close and draw. */
+export interface PoolLiveMessage {
+  type: "pool";
+  poolId: string;
+  amountCents: number;
+  entries: number;
+  status: PoolStatus;
+  targetCents: number;
+  lastEntry?: { entryNumber: number; userId: string | null };
+  winner?: PoolWinner;
+}
+
+// --- storage --------------------------------------------------------------------------------------------------
+
+/** Retry a failed D1 mirror this long after the failure (the alarm flushes it). */
+const MIRROR_RETRY_MS = 10_000;
+/** Rows per D1 batch when mirroring. */
+const MIRROR_CHUNK = 50;
+
+const SCHEMA = [
+  `CREATE TABLE IF NOT EXISTS pool_state (
+    singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+    pool_id TEXT NOT NULL,
+    host_id TEXT NOT NULL,
+    target_cents INTEGER NOT NULL,
+    currency TEXT NOT NULL,
+    end_at INTEGER NOT NULL,
+    status TEXT NOT NULL DEFAULT 'open',
+    close_reason TEXT,
+    closed_at INTEGER,
+    close_at INTEGER,
+    entries_digest TEXT,
+    winner TEXT
+  )`,
+  // The append-only ledger. seq orders it; entry_number is issued from 0 only to contributions that earn one.
+  `CREATE TABLE IF NOT EXISTS ledger (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    source_key TEXT NOT NULL UNIQUE,
+    source_type TEXT NOT NULL,
+    amount_cents INTEGER NOT NULL,
+    currency TEXT NOT NULL,
+    user_id TEXT,
+    entry_number INTEGER UNIQUE,
+    created_at INTEGER NOT NULL,
+    mirrored INTEGER NOT NULL DEFAULT 0
+  )`,
+  `CREATE INDEX IF NOT EXISTS ledger_unmirrored ON ledger (mirrored, seq)`,
+];
+
+type StateRow = {
+  pool_id: string;
+  host_id: string;
+  target_cents: number;
+  currency: string;
+  end_at: number;
+  status: string;
+  close_reason: string | null;
+  closed_at: number | null;
+  close_at: number | null;
+  entries_digest: string | null;
+  winner: string | null;
+};
+
+type LedgerRow = {
+  seq: number;
+  source_key: string;
+  source_type: string;
+  amount_cents: number;
+  currency: string;
+  user_id: string | null;
+  entry_number: number | null;
+  created_at: number;
+};
+
+const SOURCE_TYPES: readonly string[] = CONTRIBUTION_SOURCE_TYPES;
+const ENTRY_TYPES: readonly string[] = ENTRY_SOURCE_TYPES;
+
+function assertContribution(input: ContributionInput): void {
+  if (typeof input.sourceKey !== "string" || input.sourceKey.length === 0 || input.sourceKey.length > 500) {
+    throw new TypeError("A contribution needs a source key of 1 to 500 characters");
+  }
+  if (/[\r\n]/.test(input.sourceKey)) throw new TypeError("A source key cannot contain a line break");
+  if (!SOURCE_TYPES.includes(input.sourceType)) throw new TypeError(`Unknown source type: ${input.sourceType}`);
+  if (!Number.isSafeInteger(input.amountCents)) throw new TypeError("amountCents must be a whole number of cents");
+  if (input.userId !== null && typeof input.userId !== "string") throw new TypeError("userId must be a string or null");
+  if (typeof input.earnsEntry !== "boolean") throw new TypeError("earnsEntry must be a boolean");
+}
+
+function toMs(value: number | Date): number {
+  const ms = value instanceof Date ? value.getTime() : value;
+  if (!Number.isFinite(ms)) throw new TypeError("endAt must be a time");
+  return ms;
+}
 
 /**
- * One instance per prize pool: the only writer of the pool's amount and entry list.
- * Contributions form an append-only ledger keyed by their source, so a source applied twice counts once.
+ * One instance per prize pool (named by the pool id): the only writer of the pool's amount and entry list.
+ *
+ * Contributions form an append-only ledger keyed by their source, so a source applied twice counts once; the
+ * amount is always the sum of the ledger. Every call's ledger write is synchronous SQL done before its first
+ * await, so the input gate serialises concurrent calls and entry numbers are issued 0, 1, 2... exactly once.
+ * D1 (prize_pools, prize_pool_contributions, prize_entries) is a mirror written by one flush queue per object
+ * with absolute totals, so it never goes backwards or loses a row; a failed flush is retried by the alarm.
  */
 export class PrizePool extends DurableObject<Env> {
   private readonly sql: SqlStorage;
+  private mirrorTail: Promise<void> = Promise.resolve();
+  private finishing: Promise<void> | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    ctx.blockConcurrencyWhile(async () => {
-      this.sql.exec(`CREATE TABLE IF NOT EXISTS contributions (
-        source_key TEXT PRIMARY KEY,
-        entry_number INTEGER UNIQUE,
-        source_type TEXT NOT NULL,
-        amount_cents INTEGER NOT NULL,
-        currency TEXT NOT NULL,
-        user_id TEXT,
-        created_at INTEGER NOT NULL
-      )`);
-      this.sql.exec(`CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`);
-    });
+    for (const statement of SCHEMA) this.sql.exec(statement);
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
   }
 
-  /** Sum of the ledger in cents and the number of entries issued so far. */
+  // --- RPC ------------------------------------------------------------------------------------------------------
+
+  /**
+   * Sets the pool up (idempotent). A fresh object first imports whatever D1 already holds for the pool (seeded
+   * data, or storage lost), so entry numbers continue instead of restarting. Called again on an open pool with a
+   * different target or end time (settings edited in the first days), it takes the new terms.
+   */
+  async init(params: PoolInit): Promise<PoolState> {
+    const existing = this.row();
+    if (existing) {
+      if (existing.pool_id !== params.poolId) throw new Error(`This object holds pool ${existing.pool_id}`);
+      if (existing.status === "open") this.updateTerms(params);
+      return this.state();
+    }
+    if (typeof params.poolId !== "string" || params.poolId === "") throw new TypeError("poolId is required");
+    if (typeof params.hostId !== "string" || params.hostId === "") throw new TypeError("hostId is required");
+    if (!Number.isSafeInteger(params.targetCents) || params.targetCents < 0) {
+      throw new TypeError("targetCents must be a whole number of cents");
+    }
+    const endAt = toMs(params.endAt);
+    let failure: unknown = null;
+    // Hold every other event until the import is done; an error is rethrown outside so the object is not reset.
+    await this.ctx.blockConcurrencyWhile(async () => {
+      if (this.row()) return;
+      try {
+        await this.importFromD1({ ...params, endAt });
+      } catch (error) {
+        failure = error;
+      }
+    });
+    if (failure) throw failure;
+    return this.state();
+  }
+
+  /** Records a contribution once per source key. See ContributionResult. */
+  async contribute(input: ContributionInput): Promise<ContributionResult> {
+    const pool = this.row();
+    if (!pool) return { accepted: false, duplicate: false, entryNumber: null, amountCents: 0, entries: 0, reason: "uninitialised" };
+    assertContribution(input);
+
+    // Everything up to the first await is synchronous SQL, so concurrent calls cannot interleave here.
+    const seen = this.sql
+      .exec<{ entry_number: number | null }>("SELECT entry_number FROM ledger WHERE source_key = ?", input.sourceKey)
+      .toArray()[0];
+    if (seen) {
+      return { accepted: true, duplicate: true, entryNumber: seen.entry_number, ...this.totals() };
+    }
+    if (pool.status !== "open") {
+      return {
+        accepted: false,
+        duplicate: false,
+        entryNumber: null,
+        ...this.totals(),
+        reason: "closed",
+        closeReason: pool.close_reason as PoolCloseReason | null,
+      };
+    }
+    const currency = (input.currency || POOL_CURRENCY).toUpperCase();
+    if (currency !== pool.currency) throw new RangeError(`This pool is kept in ${pool.currency}, not ${currency}`);
+
+    const entryNumber = input.earnsEntry
+      ? this.sql.exec<{ next: number }>("SELECT COALESCE(MAX(entry_number) + 1, 0) AS next FROM ledger").one().next
+      : null;
+    this.sql.exec(
+      `INSERT INTO ledger (source_key, source_type, amount_cents, currency, user_id, entry_number, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      input.sourceKey,
+      input.sourceType,
+      input.amountCents,
+      currency,
+      input.userId,
+      entryNumber,
+      Date.now(),
+    );
+    const totals = this.totals();
+    this.broadcast(entryNumber === null ? undefined : { entryNumber, userId: input.userId });
+
+    if (shouldCloseForTarget(totals.amountCents, pool.target_cents) && pool.close_at === null) {
+      const closeAt = Date.now() + TARGET_HIT_CLOSE_DELAY_MS;
+      this.sql.exec("UPDATE pool_state SET close_at = ?", closeAt);
+      await this.ctx.storage.setAlarm(closeAt);
+    }
+
+    try {
+      await this.mirror();
+    } catch (error) {
+      // The ledger (the truth) has the contribution; D1 catches up on the next flush or the retry alarm.
+      console.error("prize pool: D1 mirror failed", pool.pool_id, error);
+      await this.scheduleRetry();
+    }
+    return { accepted: true, duplicate: false, entryNumber, ...totals };
+  }
+
+  /** Sum of the ledger in cents and the number of entries issued so far (zeros before init). */
   totals(): { amountCents: number; entries: number } {
     const row = this.sql
       .exec<{ amount: number; entries: number }>(
-        "SELECT COALESCE(SUM(amount_cents), 0) AS amount, COUNT(entry_number) AS entries FROM contributions",
+        "SELECT COALESCE(SUM(amount_cents), 0) AS amount, COUNT(entry_number) AS entries FROM ledger",
       )
       .one();
     return { amountCents: row.amount, entries: row.entries };
+  }
+
+  state(): PoolState {
+    const pool = this.row();
+    if (!pool) throw new Error("This prize pool has not been set up");
+    return {
+      poolId: pool.pool_id,
+      hostId: pool.host_id,
+      status: pool.status as PoolStatus,
+      targetCents: pool.target_cents,
+      ...this.totals(),
+      currency: pool.currency,
+      endAt: pool.end_at,
+      closeReason: pool.close_reason as PoolCloseReason | null,
+      closedAt: pool.closed_at,
+      closeAt: pool.close_at,
+      entriesDigest: pool.entries_digest,
+      winner: pool.winner ? (JSON.parse(pool.winner) as PoolWinner) : null,
+    };
+  }
+
+  /**
+   * Closes the pool (idempotent; the first reason wins) and freezes its entry list. Then, each time it is called
+   * until it succeeds: writes the closed state and the entries digest to D1, opens the host's next pool, and tries
+   * to commit the draw to a future block height.
+   */
+  async close(reason: PoolCloseReason): Promise<PoolState> {
+    const pool = this.row();
+    if (!pool) throw new Error("This prize pool has not been set up");
+    if (reason !== "target_reached" && reason !== "timer_expired") throw new TypeError(`Unknown close reason: ${reason}`);
+    if (pool.status === "open") {
+      this.sql.exec("UPDATE pool_state SET status = 'closed', close_reason = ?, closed_at = ?", reason, Date.now());
+      this.broadcast();
+    }
+    this.finishing ??= this.finishClose().finally(() => {
+      this.finishing = null;
+    });
+    await this.finishing;
+    return this.state();
+  }
+
+  /** The frozen (or current) entry list for the draw, by entry number. */
+  entries(): PoolEntry[] {
+    return this.sql
+      .exec<{ entry_number: number; source_key: string; user_id: string | null }>(
+        "SELECT entry_number, source_key, user_id FROM ledger WHERE entry_number IS NOT NULL ORDER BY entry_number",
+      )
+      .toArray()
+      .map((row) => ({ entryNumber: row.entry_number, sourceKey: row.source_key, userId: row.user_id }));
+  }
+
+  /** Records the drawn winner (written to D1 by the draw) and tells every socket. Idempotent. */
+  announceWinner(winner: PoolWinner): PoolState {
+    const pool = this.row();
+    if (!pool) throw new Error("This prize pool has not been set up");
+    if (pool.status === "open") throw new Error("An open pool has no winner");
+    if (pool.status !== "drawn") {
+      this.sql.exec("UPDATE pool_state SET status = 'drawn', winner = ?", JSON.stringify(winner));
+    }
+    this.broadcast();
+    return this.state();
+  }
+
+  // --- WebSockets (hibernation API) -----------------------------------------------------------------------------
+
+  async fetch(request: Request): Promise<Response> {
+    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
+      return new Response("Expected a WebSocket upgrade", { status: 426 });
+    }
+    if (!this.row()) return new Response("Unknown pool", { status: 404 });
+    const pair = new WebSocketPair();
+    const [client, server] = [pair[0], pair[1]];
+    this.ctx.acceptWebSocket(server);
+    server.send(JSON.stringify(this.message()));
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    // "ping" is answered by the auto-response without waking the object; "state" asks for a fresh snapshot.
+    if (message === "state" && this.row()) ws.send(JSON.stringify(this.message()));
+  }
+
+  async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    try {
+      ws.close(code, reason);
+    } catch {
+      // Already closed, or a reserved code (1005/1006) that cannot be echoed.
+    }
+  }
+
+  async webSocketError(ws: WebSocket): Promise<void> {
+    try {
+      ws.close(1011, "error");
+    } catch {
+      // Already closed.
+    }
+  }
+
+  // --- alarm: the target-hit close (1 s after the hit) and D1 mirror retries --------------------------------------
+
+  async alarm(): Promise<void> {
+    const pool = this.row();
+    if (!pool) return;
+    await this.mirror();
+    if (pool.status === "open" && pool.close_at !== null) await this.close("target_reached");
+  }
+
+  // --- internals ------------------------------------------------------------------------------------------------
+
+  private row(): StateRow | null {
+    return this.sql.exec<StateRow>("SELECT * FROM pool_state WHERE singleton = 1").toArray()[0] ?? null;
+  }
+
+  private message(lastEntry?: PoolLiveMessage["lastEntry"]): PoolLiveMessage {
+    const state = this.state();
+    const message: PoolLiveMessage = {
+      type: "pool",
+      poolId: state.poolId,
+      amountCents: state.amountCents,
+      entries: state.entries,
+      status: state.status,
+      targetCents: state.targetCents,
+    };
+    if (lastEntry) message.lastEntry = lastEntry;
+    if (state.winner) message.winner = state.winner;
+    return message;
+  }
+
+  private broadcast(lastEntry?: PoolLiveMessage["lastEntry"]): void {
+    const sockets = this.ctx.getWebSockets();
+    if (sockets.length === 0) return;
+    const text = JSON.stringify(this.message(lastEntry));
+    for (const ws of sockets) {
+      try {
+        ws.send(text);
+      } catch {
+        // A socket that is closing; it leaves getWebSockets() on its own.
+      }
+    }
+  }
+
+  private updateTerms(params: PoolInit): void {
+    const pool = this.row();
+    if (!pool || pool.status !== "open") return;
+    const endAt = toMs(params.endAt);
+    if (!Number.isSafeInteger(params.targetCents) || params.targetCents < 0) return;
+    if (params.targetCents === pool.target_cents && endAt === pool.end_at) return;
+    this.sql.exec("UPDATE pool_state SET target_cents = ?, end_at = ?", params.targetCents, endAt);
+    // A lowered target may already be reached.
+    if (pool.close_at === null && shouldCloseForTarget(this.totals().amountCents, params.targetCents)) {
+      const closeAt = Date.now() + TARGET_HIT_CLOSE_DELAY_MS;
+      this.sql.exec("UPDATE pool_state SET close_at = ?", closeAt);
+      void this.ctx.storage.setAlarm(closeAt);
+    }
+    this.broadcast();
+  }
+
+  private async scheduleRetry(): Promise<void> {
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null) await this.ctx.storage.setAlarm(Date.now() + MIRROR_RETRY_MS);
+  }
+
+  /** Imports the D1 rows of a pool the object has never seen, then records its state. */
+  private async importFromD1(params: Omit<PoolInit, "endAt"> & { endAt: number }): Promise<void> {
+    const db = this.env.DB;
+    const [poolRows, contributionRows, entryRows] = await db.batch([
+      db.prepare(
+        `SELECT host_id, status, target_cents, currency, end_at, closed_at, close_reason, entries_digest,
+                draw_block_height, draw_block_hash, winner_entry_number, winner_user_id, amount_cents
+         FROM prize_pools WHERE id = ?`,
+      ).bind(params.poolId),
+      db.prepare(
+        `SELECT source_key, source_type, amount_cents, currency, user_id, entry_number, created_at
+         FROM prize_pool_contributions WHERE pool_id = ?`,
+      ).bind(params.poolId),
+      db.prepare(
+        `SELECT source_key, source_type, user_id, entry_number, created_at FROM prize_entries WHERE pool_id = ?`,
+      ).bind(params.poolId),
+    ]);
+    const d1Pool = (poolRows?.results[0] ?? null) as Record<string, unknown> | null;
+    const ledger = new Map<string, Omit<LedgerRow, "seq">>();
+    for (const row of (contributionRows?.results ?? []) as Record<string, unknown>[]) {
+      ledger.set(String(row.source_key), {
+        source_key: String(row.source_key),
+        source_type: String(row.source_type),
+        amount_cents: Number(row.amount_cents),
+        currency: String(row.currency ?? POOL_CURRENCY),
+        user_id: (row.user_id as string | null) ?? null,
+        entry_number: row.entry_number === null || row.entry_number === undefined ? null : Number(row.entry_number),
+        created_at: Number(row.created_at ?? Date.now()),
+      });
+    }
+    for (const row of (entryRows?.results ?? []) as Record<string, unknown>[]) {
+      const key = String(row.source_key);
+      const known = ledger.get(key);
+      if (known) known.entry_number = Number(row.entry_number);
+      else {
+        // An entry with no money behind it (a free correct guess, a share bonus).
+        ledger.set(key, {
+          source_key: key,
+          source_type: ENTRY_TYPES.includes(String(row.source_type)) ? String(row.source_type) : "product_purchase",
+          amount_cents: 0,
+          currency: String(d1Pool?.currency ?? params.currency ?? POOL_CURRENCY),
+          user_id: (row.user_id as string | null) ?? null,
+          entry_number: Number(row.entry_number),
+          created_at: Number(row.created_at ?? Date.now()),
+        });
+      }
+    }
+
+    const status = (d1Pool?.status as PoolStatus | undefined) ?? "open";
+    const winner: PoolWinner | null =
+      status === "drawn" && d1Pool && d1Pool.winner_entry_number !== null
+        ? {
+            entryNumber: Number(d1Pool.winner_entry_number),
+            userId: (d1Pool.winner_user_id as string | null) ?? null,
+            winnerName: `Entry #${Number(d1Pool.winner_entry_number)}`,
+            prizeCents: 0,
+            blockHeight: Number(d1Pool.draw_block_height),
+            blockHash: String(d1Pool.draw_block_hash),
+          }
+        : null;
+
+    this.ctx.storage.transactionSync(() => {
+      this.sql.exec(
+        `INSERT INTO pool_state (singleton, pool_id, host_id, target_cents, currency, end_at, status, close_reason,
+                                 closed_at, entries_digest, winner)
+         VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        params.poolId,
+        String(d1Pool?.host_id ?? params.hostId),
+        d1Pool ? Number(d1Pool.target_cents) : params.targetCents,
+        String(d1Pool?.currency ?? params.currency ?? POOL_CURRENCY).toUpperCase(),
+        d1Pool ? Number(d1Pool.end_at) : params.endAt,
+        status,
+        (d1Pool?.close_reason as string | null) ?? null,
+        d1Pool?.closed_at === null || d1Pool?.closed_at === undefined ? null : Number(d1Pool.closed_at),
+        (d1Pool?.entries_digest as string | null) ?? null,
+        winner ? JSON.stringify(winner) : null,
+      );
+      const rows = [...ledger.values()].sort(
+        (a, b) => (a.entry_number ?? Infinity) - (b.entry_number ?? Infinity) || a.created_at - b.created_at,
+      );
+      for (const row of rows) {
+        this.sql.exec(
+          `INSERT INTO ledger (source_key, source_type, amount_cents, currency, user_id, entry_number, created_at, mirrored)
+           VALUES (?, ?, ?, ?, ?, ?, ?, 1)`,
+          row.source_key,
+          row.source_type,
+          row.amount_cents,
+          row.currency,
+          row.user_id,
+          row.entry_number,
+          row.created_at,
+        );
+      }
+    });
+    // A seeded pool that is already past its target closes like any other.
+    const pool = this.row();
+    if (pool && pool.status === "open" && shouldCloseForTarget(this.totals().amountCents, pool.target_cents)) {
+      const closeAt = Date.now() + TARGET_HIT_CLOSE_DELAY_MS;
+      this.sql.exec("UPDATE pool_state SET close_at = ?", closeAt);
+      await this.ctx.storage.setAlarm(closeAt);
+    }
+  }
+
+  /** Queues a flush of every unmirrored ledger row; resolves once the rows present now are in D1. */
+  private mirror(): Promise<void> {
+    const run = this.mirrorTail.then(() => this.flushMirror());
+    this.mirrorTail = run.catch(() => undefined);
+    return run;
+  }
+
+  private async flushMirror(): Promise<void> {
+    const pool = this.row();
+    if (!pool) return;
+    const db = this.env.DB;
+    for (;;) {
+      const rows = this.sql
+        .exec<LedgerRow>(
+          `SELECT seq, source_key, source_type, amount_cents, currency, user_id, entry_number, created_at
+           FROM ledger WHERE mirrored = 0 ORDER BY seq LIMIT ?`,
+          MIRROR_CHUNK,
+        )
+        .toArray();
+      if (rows.length === 0) return;
+      const lastSeq = rows[rows.length - 1]!.seq;
+      // Absolute totals of the ledger up to the last row written in this batch: D1 always equals a prefix of it.
+      const totals = this.sql
+        .exec<{ amount: number; entries: number }>(
+          "SELECT COALESCE(SUM(amount_cents), 0) AS amount, COUNT(entry_number) AS entries FROM ledger WHERE seq <= ?",
+          lastSeq,
+        )
+        .one();
+      const statements: D1PreparedStatement[] = [];
+      for (const row of rows) {
+        // A user id that is not (or no longer) an account is stored as null rather than failing the batch.
+        statements.push(
+          db
+            .prepare(
+              `INSERT OR IGNORE INTO prize_pool_contributions
+                 (id, pool_id, host_id, source_type, source_key, amount_cents, currency, user_id, entry_number, created_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT id FROM users WHERE id = ?), ?, ?)`,
+            )
+            .bind(
+              crypto.randomUUID(),
+              pool.pool_id,
+              pool.host_id,
+              row.source_type,
+              row.source_key,
+              row.amount_cents,
+              row.currency,
+              row.user_id,
+              row.entry_number,
+              row.created_at,
+            ),
+        );
+        if (row.entry_number !== null) {
+          statements.push(
+            db
+              .prepare(
+                `INSERT OR IGNORE INTO prize_entries (id, pool_id, entry_number, user_id, source_type, source_key, created_at)
+                 VALUES (?, ?, ?, (SELECT id FROM users WHERE id = ?), ?, ?, ?)`,
+              )
+              .bind(
+                crypto.randomUUID(),
+                pool.pool_id,
+                row.entry_number,
+                row.user_id,
+                ENTRY_TYPES.includes(row.source_type) ? row.source_type : null,
+                row.source_key,
+                row.created_at,
+              ),
+          );
+        }
+      }
+      statements.push(
+        db
+          .prepare("UPDATE prize_pools SET amount_cents = ?, entries_count = ?, updated_at = ? WHERE id = ?")
+          .bind(totals.amount, totals.entries, Date.now(), pool.pool_id),
+      );
+      await db.batch(statements);
+      this.sql.exec("UPDATE ledger SET mirrored = 1 WHERE mirrored = 0 AND seq <= ?", lastSeq);
+    }
+  }
+
+  private async finishClose(): Promise<void> {
+    await this.mirror();
+    let pool = this.row();
+    if (!pool) return;
+    if (pool.entries_digest === null) {
+      const digest = await entriesDigest(this.entries());
+      this.sql.exec("UPDATE pool_state SET entries_digest = ? WHERE entries_digest IS NULL", digest);
+      pool = this.row()!;
+    }
+    const totals = this.totals();
+    await this.env.DB.prepare(
+      `UPDATE prize_pools SET
+         status = CASE WHEN status = 'open' THEN 'closed' ELSE status END,
+         closed_at = COALESCE(closed_at, ?),
+         close_reason = COALESCE(close_reason, ?),
+         entries_digest = COALESCE(entries_digest, ?),
+         amount_cents = ?, entries_count = ?, updated_at = ?
+       WHERE id = ?`,
+    )
+      .bind(pool.closed_at, pool.close_reason, pool.entries_digest, totals.amountCents, totals.entries, Date.now(), pool.pool_id)
+      .run();
+    // Auto-renew is always on: the host's next pool opens now, with the same target, for 30 days.
+    await openNextPool(this.env, { hostId: pool.host_id, targetCents: pool.target_cents });
+    // Commit to a future block; when no explorer answers, the cron commits on its next run.
+    if (totals.entries > 0) await commitDrawHeight(this.env, pool.pool_id);
   }
 }

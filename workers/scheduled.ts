@@ -1,4 +1,17 @@
-/** The cron trigger: runs every minute (see wrangler.toml). */
-export async function runScheduled(_env: Env, _now: Date): Promise<void> {
-  // Pool closing, block fetching and draws are added with the prize-pool work.
+import { runPoolCron } from "~/lib/draw.server";
+
+/**
+ * The cron trigger: runs every minute (see wrangler.toml). Each step catches its own failure so one broken step
+ * never stops the others; whatever failed is retried on the next run.
+ */
+export async function runScheduled(env: Env, now: Date): Promise<void> {
+  // Prize pools: close expired ones, commit their draws to a future Bitcoin block, draw the confirmed ones.
+  try {
+    const pools = await runPoolCron(env, now);
+    if (pools.closed.length + pools.committed.length + pools.drawn.length + pools.errors.length > 0) {
+      console.log("cron: pools", JSON.stringify(pools));
+    }
+  } catch (error) {
+    console.error("cron: pools step failed", error);
+  }
 }

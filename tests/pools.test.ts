@@ -1,0 +1,356 @@
+import {
+  createExecutionContext,
+  createScheduledController,
+  env,
+  runDurableObjectAlarm,
+  runInDurableObject,
+  waitOnExecutionContext,
+} from "cloudflare:test";
+import { and, asc, eq } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { prizeEntries, prizePoolContributions, prizePools } from "~/db/schema";
+import { entriesDigest } from "~/domain/draw";
+import { MS_PER_DAY } from "~/domain/countdown";
+import { addContribution, closePool, getOpenPool, openPool, poolSocketUrl, poolStub } from "~/lib/pools.server";
+import { runScheduled } from "../workers/scheduled";
+import { poolsApi } from "../workers/pools-api";
+import type { PoolLiveMessage } from "../workers/prize-pool";
+import { db, makeUser } from "./helpers";
+
+// The pool objects run in this isolate, so stubbing the global fetch reaches them. No test may touch the
+// network: the block explorers are "down" unless a test says otherwise (a close then waits to commit).
+let explorerCalls: string[] = [];
+beforeEach(() => {
+  explorerCalls = [];
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL) => {
+    explorerCalls.push(input instanceof Request ? input.url : String(input));
+    throw new TypeError("network disabled in tests");
+  });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const sale = (hostId: string, sourceKey: string, amountCents: number, userId: string | null, earnsEntry = true) => ({
+  hostId,
+  sourceType: "product_purchase" as const,
+  sourceKey,
+  amountCents,
+  currency: "USD",
+  userId,
+  earnsEntry,
+});
+
+async function poolRow(poolId: string) {
+  const [row] = await db().select().from(prizePools).where(eq(prizePools.id, poolId));
+  if (!row) throw new Error(`no pool ${poolId}`);
+  return row;
+}
+
+async function d1Ledger(poolId: string) {
+  const contributions = await db()
+    .select()
+    .from(prizePoolContributions)
+    .where(eq(prizePoolContributions.poolId, poolId));
+  const entries = await db()
+    .select()
+    .from(prizeEntries)
+    .where(eq(prizeEntries.poolId, poolId))
+    .orderBy(asc(prizeEntries.entryNumber));
+  return { contributions, entries };
+}
+
+describe("contributions", () => {
+  it("sums 200 concurrent contributions exactly and numbers their entries 0..199 once each", async () => {
+    const host = await makeUser({ name: "Concurrent Host" });
+    const fans = await Promise.all([1, 2, 3, 4, 5].map((n) => makeUser({ name: `Fan ${n}` })));
+    const amounts = Array.from({ length: 200 }, (_, i) => 100 + i * 7);
+    const expectedSum = amounts.reduce((a, b) => a + b, 0);
+
+    // No pool yet: the 200 calls race to open the host's pool too.
+    const results = await Promise.all(
+      amounts.map((amount, i) => addContribution(env, sale(host.id, `pi_conc_${host.id}_${i}`, amount, fans[i % 5]!.id))),
+    );
+
+    const poolIds = new Set(results.map((r) => r.poolId));
+    expect(poolIds.size).toBe(1);
+    const poolId = results[0]!.poolId;
+    expect(results.every((r) => !r.duplicate)).toBe(true);
+    expect(results.map((r) => r.entryNumber).sort((a, b) => a! - b!)).toEqual(Array.from({ length: 200 }, (_, i) => i));
+
+    const state = await poolStub(env, poolId).state();
+    expect(state).toMatchObject({ status: "open", amountCents: expectedSum, entries: 200 });
+
+    const pool = await poolRow(poolId);
+    expect(pool).toMatchObject({ status: "open", amountCents: expectedSum, entriesCount: 200 });
+    const { contributions, entries } = await d1Ledger(poolId);
+    expect(contributions).toHaveLength(200);
+    expect(contributions.reduce((sum, row) => sum + row.amountCents, 0)).toBe(expectedSum);
+    expect(entries.map((e) => e.entryNumber)).toEqual(Array.from({ length: 200 }, (_, i) => i));
+    // Every entry row carries the contribution that earned it.
+    const byKey = new Map(contributions.map((c) => [c.sourceKey, c]));
+    for (const entry of entries) expect(byKey.get(entry.sourceKey)?.entryNumber).toBe(entry.entryNumber);
+  });
+
+  it("counts a source key once, however often it arrives", async () => {
+    const host = await makeUser({ name: "Dedupe Host" });
+    const fan = await makeUser({ name: "Dedupe Fan" });
+    const key = `evt_dup_${host.id}`;
+    const results = await Promise.all(Array.from({ length: 5 }, () => addContribution(env, sale(host.id, key, 1234, fan.id))));
+
+    expect(new Set(results.map((r) => r.entryNumber))).toEqual(new Set([0]));
+    expect(results.filter((r) => !r.duplicate)).toHaveLength(1);
+    // Later, once it is in D1: the original result again.
+    const again = await addContribution(env, sale(host.id, key, 1234, fan.id));
+    expect(again).toEqual({ poolId: results[0]!.poolId, entryNumber: 0, duplicate: true });
+
+    const poolId = results[0]!.poolId;
+    expect(await poolStub(env, poolId).state()).toMatchObject({ amountCents: 1234, entries: 1 });
+    expect(await poolRow(poolId)).toMatchObject({ amountCents: 1234, entriesCount: 1 });
+    const { contributions, entries } = await d1Ledger(poolId);
+    expect(contributions).toHaveLength(1);
+    expect(entries).toHaveLength(1);
+  });
+
+  it("gives entries only to contributions that earn one", async () => {
+    const host = await makeUser({ name: "Deposit Host" });
+    const fan = await makeUser({ name: "Deposit Fan" });
+    const deposit = await addContribution(env, {
+      hostId: host.id,
+      sourceType: "host_deposit",
+      sourceKey: `dep_${host.id}`,
+      amountCents: 5000,
+      currency: "USD",
+      userId: host.id,
+      earnsEntry: false,
+    });
+    const purchase = await addContribution(env, sale(host.id, `pi_first_${host.id}`, 300, fan.id));
+    expect(deposit.entryNumber).toBeNull();
+    expect(purchase.entryNumber).toBe(0);
+    expect(await poolRow(purchase.poolId)).toMatchObject({ amountCents: 5300, entriesCount: 1 });
+  });
+
+  it("refuses a contribution in another currency", async () => {
+    const host = await makeUser({ name: "Currency Host" });
+    await expect(addContribution(env, { ...sale(host.id, `pi_myr_${host.id}`, 100, null), currency: "MYR" })).rejects.toThrow(
+      /USD/,
+    );
+  });
+});
+
+describe("closing", () => {
+  it("closes 1 s after the target is reached, opens the next pool, and sends later money there", async () => {
+    const host = await makeUser({ name: "Target Host" });
+    const fan = await makeUser({ name: "Target Fan" });
+    const first = await openPool(env, { hostId: host.id, targetCents: 100_000, durationDays: 14 });
+    const stub = poolStub(env, first.id);
+
+    await addContribution(env, sale(host.id, `pi_t1_${host.id}`, 60_000, fan.id));
+    expect(await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm())).toBeNull();
+    const hitAt = Date.now();
+    await addContribution(env, sale(host.id, `pi_t2_${host.id}`, 45_000, fan.id));
+    const alarm = await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm());
+    expect(alarm).not.toBeNull();
+    expect(alarm! - hitAt).toBeGreaterThanOrEqual(900);
+    expect(alarm! - hitAt).toBeLessThan(5_000);
+    // Reaching the target does not close at once: a contribution within the second still counts.
+    const late = await addContribution(env, sale(host.id, `pi_t3_${host.id}`, 500, fan.id));
+    expect(late.poolId).toBe(first.id);
+    const frozenBefore = await stub.entries();
+
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+
+    const closed = await poolRow(first.id);
+    expect(closed).toMatchObject({ status: "closed", closeReason: "target_reached", amountCents: 105_500, entriesCount: 3 });
+    expect(closed.closedAt).toBeInstanceOf(Date);
+    expect(closed.entriesDigest).toBe(await entriesDigest(frozenBefore));
+    // The explorers are down: closed, but the block height waits for the cron.
+    expect(closed.drawBlockHeight).toBeNull();
+    expect(explorerCalls.some((url) => url.endsWith("/blocks/tip/height"))).toBe(true);
+
+    const next = await getOpenPool(env, host.id);
+    expect(next).not.toBeNull();
+    expect(next!.id).not.toBe(first.id);
+    expect(next!.targetCents).toBe(100_000);
+    expect(next!.autoRenew).toBe(true);
+    expect(next!.endAt.getTime() - next!.startAt.getTime()).toBe(30 * MS_PER_DAY);
+    expect(Math.abs(next!.startAt.getTime() - Date.now())).toBeLessThan(60_000);
+
+    // Money after the close goes to the new pool; the closed pool's entries never change.
+    const after = await addContribution(env, sale(host.id, `pi_t4_${host.id}`, 700, fan.id));
+    expect(after).toMatchObject({ poolId: next!.id, entryNumber: 0, duplicate: false });
+    const direct = await stub.contribute({ ...sale(host.id, `pi_t5_${host.id}`, 700, fan.id) });
+    expect(direct).toMatchObject({ accepted: false, reason: "closed", closeReason: "target_reached" });
+    expect(await stub.entries()).toEqual(frozenBefore);
+    expect(await poolStub(env, first.id).state()).toMatchObject({ status: "closed", amountCents: 105_500, entries: 3 });
+    expect((await d1Ledger(first.id)).entries).toHaveLength(3);
+    expect(await poolRow(next!.id)).toMatchObject({ amountCents: 700, entriesCount: 1 });
+  });
+
+  it("routes a contribution to the next pool when the pool closed under it", async () => {
+    const host = await makeUser({ name: "Race Host" });
+    const fan = await makeUser({ name: "Race Fan" });
+    const first = await openPool(env, { hostId: host.id, targetCents: 100_000 });
+    // The object closes, but D1 has not heard yet (as if the close were still in flight).
+    await runInDurableObject(poolStub(env, first.id), (_instance, state) => {
+      state.storage.sql.exec("UPDATE pool_state SET status = 'closed', close_reason = 'timer_expired', closed_at = ?", Date.now());
+    });
+    const result = await addContribution(env, sale(host.id, `pi_race_${host.id}`, 900, fan.id));
+    expect(result.poolId).not.toBe(first.id);
+    expect(result.entryNumber).toBe(0);
+    expect(await poolRow(first.id)).toMatchObject({ status: "closed", closeReason: "timer_expired" });
+    expect((await getOpenPool(env, host.id))!.id).toBe(result.poolId);
+  });
+
+  it("closes a pool whose end has passed when the cron runs (timer_expired)", async () => {
+    const host = await makeUser({ name: "Expiry Host" });
+    const fan = await makeUser({ name: "Expiry Fan" });
+    const pool = await openPool(env, { hostId: host.id, targetCents: 500_000, durationDays: 7 });
+    await addContribution(env, sale(host.id, `pi_exp_${host.id}`, 2_500, fan.id));
+    await db()
+      .update(prizePools)
+      .set({ endAt: new Date(Date.now() - 60_000) })
+      .where(eq(prizePools.id, pool.id));
+
+    await runScheduled(env, new Date());
+
+    const closed = await poolRow(pool.id);
+    expect(closed).toMatchObject({ status: "closed", closeReason: "timer_expired", entriesCount: 1, amountCents: 2_500 });
+    expect(closed.entriesDigest).toMatch(/^[0-9a-f]{64}$/);
+    const next = await getOpenPool(env, host.id);
+    expect(next).toMatchObject({ targetCents: 500_000, status: "open" });
+    expect(next!.id).not.toBe(pool.id);
+  });
+
+  it("runs the cron through the Worker's scheduled handler", async () => {
+    const host = await makeUser({ name: "Handler Host" });
+    const pool = await openPool(env, { hostId: host.id, targetCents: 500_000 });
+    await db()
+      .update(prizePools)
+      .set({ endAt: new Date(Date.now() - 1_000) })
+      .where(eq(prizePools.id, pool.id));
+    // The built Worker (vitest.config.ts `main`), loaded by path so the type checker leaves the bundle alone.
+    const main = "../build/server/index.js";
+    const worker = ((await import(/* @vite-ignore */ main)) as { default: ExportedHandler<Env> }).default;
+    const ctx = createExecutionContext();
+    worker.scheduled!(createScheduledController({ scheduledTime: new Date(), cron: "* * * * *" }), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await poolRow(pool.id)).toMatchObject({ status: "closed", closeReason: "timer_expired" });
+  });
+
+  it("leaves a pool without entries closed, with no block and no winner", async () => {
+    const host = await makeUser({ name: "Empty Host" });
+    const pool = await openPool(env, { hostId: host.id, targetCents: 100_000 });
+    await addContribution(env, {
+      hostId: host.id,
+      sourceType: "host_deposit",
+      sourceKey: `dep_empty_${host.id}`,
+      amountCents: 1_000,
+      currency: "USD",
+      userId: host.id,
+      earnsEntry: false,
+    });
+    const state = await closePool(env, pool.id, "timer_expired");
+    expect(state).toMatchObject({ status: "closed", entries: 0, amountCents: 1_000 });
+    // Nothing to commit: no explorer is even asked.
+    expect(explorerCalls).toEqual([]);
+    await runScheduled(env, new Date());
+    const row = await poolRow(pool.id);
+    expect(row).toMatchObject({ status: "closed", drawBlockHeight: null, winnerEntryNumber: null });
+    expect(row.entriesDigest).toBe(await entriesDigest([]));
+    // Closing again changes nothing.
+    expect(await closePool(env, pool.id, "target_reached")).toMatchObject({ status: "closed", closeReason: "timer_expired" });
+  });
+});
+
+describe("live updates", () => {
+  it("answers 400 without an upgrade and 404 for an unknown pool", async () => {
+    const host = await makeUser({ name: "Socket Host" });
+    const pool = await openPool(env, { hostId: host.id, targetCents: 100_000 });
+    expect(poolSocketUrl(pool.id)).toBe(`/api/pools/${pool.id}/live`);
+    expect((await poolsApi.request(`/${pool.id}/live`, {}, env)).status).toBe(400);
+    const unknown = await poolsApi.request(`/${crypto.randomUUID()}/live`, { headers: { Upgrade: "websocket" } }, env);
+    expect(unknown.status).toBe(404);
+    expect((await poolsApi.request(`/${crypto.randomUUID()}`, {}, env)).status).toBe(404);
+  });
+
+  it("sends the state on connect and every accepted contribution to each socket", async () => {
+    const host = await makeUser({ name: "Live Host" });
+    const fan = await makeUser({ name: "Live Fan" });
+    const pool = await openPool(env, { hostId: host.id, targetCents: 100_000 });
+    const res = await poolsApi.request(`/${pool.id}/live`, { headers: { Upgrade: "websocket" } }, env);
+    expect(res.status).toBe(101);
+    const ws = res.webSocket!;
+    const messages: PoolLiveMessage[] = [];
+    const waitFor = (count: number) =>
+      vi.waitFor(() => {
+        if (messages.length < count) throw new Error(`${messages.length} messages so far`);
+      });
+    ws.addEventListener("message", (event) => {
+      messages.push(JSON.parse(String(event.data)));
+    });
+    ws.accept();
+    await waitFor(1);
+    expect(messages[0]).toEqual({ type: "pool", poolId: pool.id, amountCents: 0, entries: 0, status: "open", targetCents: 100_000 });
+
+    await addContribution(env, sale(host.id, `pi_live_${host.id}`, 2_000, fan.id));
+    await addContribution(env, sale(host.id, `pi_live_${host.id}`, 2_000, fan.id)); // duplicate: no message
+    await addContribution(env, { ...sale(host.id, `dep_live_${host.id}`, 3_000, host.id, false), sourceType: "host_deposit" });
+    await closePool(env, pool.id, "timer_expired");
+    await waitFor(4);
+    expect(messages.slice(1)).toEqual([
+      { type: "pool", poolId: pool.id, amountCents: 2_000, entries: 1, status: "open", targetCents: 100_000, lastEntry: { entryNumber: 0, userId: fan.id } },
+      { type: "pool", poolId: pool.id, amountCents: 5_000, entries: 1, status: "open", targetCents: 100_000 },
+      { type: "pool", poolId: pool.id, amountCents: 5_000, entries: 1, status: "closed", targetCents: 100_000 },
+    ]);
+    ws.close(1000, "done");
+
+    const publicState = await (await poolsApi.request(`/${pool.id}`, {}, env)).json();
+    expect(publicState).toMatchObject({
+      id: pool.id,
+      status: "closed",
+      amountCents: 5_000,
+      targetCents: 100_000,
+      entries: 1,
+      closeReason: "timer_expired",
+      drawBlockHeight: null,
+      socketUrl: `/api/pools/${pool.id}/live`,
+    });
+    const frozen = (await (await poolsApi.request(`/${pool.id}/entries`, {}, env)).json()) as { entries: unknown[] };
+    expect(frozen.entries).toEqual([{ entryNumber: 0, sourceKey: `pi_live_${host.id}` }]);
+  });
+});
+
+describe("seeded pools", () => {
+  it("continues the entry numbers of a pool whose rows are only in D1", async () => {
+    const host = await makeUser({ name: "Seeded Host" });
+    const fan = await makeUser({ name: "Seeded Fan" });
+    const poolId = crypto.randomUUID();
+    const now = new Date();
+    await db().insert(prizePools).values({
+      id: poolId,
+      hostId: host.id,
+      targetCents: 1_000_000,
+      amountCents: 1_500,
+      entriesCount: 2,
+      endAt: new Date(now.getTime() + 10 * MS_PER_DAY),
+    });
+    await db().insert(prizePoolContributions).values([
+      { poolId, hostId: host.id, sourceType: "product_purchase", sourceKey: `seed_a_${poolId}`, amountCents: 1_500, userId: fan.id, entryNumber: 0 },
+    ]);
+    await db().insert(prizeEntries).values([
+      { poolId, entryNumber: 0, userId: fan.id, sourceType: "product_purchase", sourceKey: `seed_a_${poolId}` },
+      { poolId, entryNumber: 1, userId: fan.id, sourceType: "guess_entry", sourceKey: `seed_b_${poolId}` },
+    ]);
+    const result = await addContribution(env, sale(host.id, `pi_after_seed_${poolId}`, 500, fan.id));
+    expect(result).toMatchObject({ poolId, entryNumber: 2 });
+    expect(await poolRow(poolId)).toMatchObject({ amountCents: 2_000, entriesCount: 3 });
+    const again = await addContribution(env, sale(host.id, `seed_b_${poolId}`, 0, fan.id));
+    expect(again).toEqual({ poolId, entryNumber: 1, duplicate: true });
+    const rows = await db()
+      .select()
+      .from(prizeEntries)
+      .where(and(eq(prizeEntries.poolId, poolId), eq(prizeEntries.entryNumber, 2)));
+    expect(rows).toHaveLength(1);
+  });
+});
