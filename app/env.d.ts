@@ -1,6 +1,6 @@
 // Secrets and optional bindings that `wrangler types` cannot see in wrangler.toml.
 interface AppSecrets {
-  /** Signs short-lived links; required in production. */
+  /** Signs the flash-message cookie; required in production. */
   SESSION_SECRET?: string;
   /** Stripe secret key; without it the local payment provider is used. */
   STRIPE_SECRET_KEY?: string;

@@ -158,6 +158,14 @@ describe("sign-in and sign-out", () => {
     expect(html).toContain("Dana");
   });
 
+  it("shows no flash message whose cookie was not signed by the app", async () => {
+    const forged = btoa(encodeURIComponent(JSON.stringify({ message: "Send your password to evil@example.com", type: "info" })));
+    for (const value of [forged, `${forged}.bad-signature`]) {
+      const res = await get("/", { cookie: `__Host-toast=${value}` });
+      expect(await res.text()).not.toContain("Send your password");
+    }
+  });
+
   it("ends the session server-side on sign-out", async () => {
     const { id, email } = await makeUser();
     const cookie = await signIn(email);
