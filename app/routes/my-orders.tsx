@@ -1,7 +1,8 @@
-import { Link } from "react-router";
-import { DateText, EmptyState, LinkButton, Page, pageMeta, StatusBadge } from "~/components/page";
+import { Form, Link, useSearchParams } from "react-router";
+import { z } from "zod";
+import { DateText, EmptyState, LinkButton, Page, pageMeta, Pagination, Stat, StatusBadge } from "~/components/page";
 import { getDb } from "~/db/client.server";
-import { listBuyerOrders } from "~/db/queries/orders.server";
+import { buyerOrderStats, listBuyerOrders } from "~/db/queries/orders.server";
 import { formatCents } from "~/domain/money";
 import { physicalOrderAction, voucherUsability } from "~/domain/orders";
 import { requireUser } from "~/lib/auth.server";
@@ -10,10 +11,29 @@ import type { Route } from "./+types/my-orders";
 
 export const meta: Route.MetaFunction = () => pageMeta("My Orders");
 
+const FilterSchema = z.object({
+  q: z.string().trim().max(100).optional().catch(undefined),
+  type: z.enum(["voucher", "physical", "digital"]).optional().catch(undefined),
+  page: z.coerce.number().int().min(1).max(1000).optional().catch(undefined),
+});
+
+const TYPE_OPTIONS = [
+  { value: "", label: "All Types" },
+  { value: "voucher", label: "Vouchers" },
+  { value: "physical", label: "Physical" },
+  { value: "digital", label: "Digital" },
+] as const;
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
-  const orders = await listBuyerOrders(getDb(getEnv(context)), user.id, 20);
-  return { orders };
+  const filter = FilterSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const db = getDb(getEnv(context));
+  const scope = { userId: user.id, email: user.email };
+  const [list, stats] = await Promise.all([
+    listBuyerOrders(db, { ...scope, q: filter.q || undefined, type: filter.type, page: filter.page }),
+    buyerOrderStats(db, scope),
+  ]);
+  return { ...list, stats, filtered: Boolean(filter.q || filter.type) };
 }
 
 type Order = Route.ComponentProps["loaderData"]["orders"][number];
@@ -50,11 +70,53 @@ function OrderAction({ order }: { order: Order }) {
 }
 
 export default function MyOrders({ loaderData }: Route.ComponentProps) {
-  const { orders } = loaderData;
+  const { orders, stats, page, hasNext, filtered } = loaderData;
+  const [params] = useSearchParams();
+  const hrefFor = (p: number) => {
+    const next = new URLSearchParams(params);
+    next.set("page", String(p));
+    return `?${next}`;
+  };
   return (
-    <Page title="My Orders" subtitle="Your latest 20 orders, newest first." actions={<LinkButton to="/shop" variant="secondary">Browse Shop</LinkButton>}>
+    <Page title="My Orders" subtitle="Everything you bought, newest first." actions={<LinkButton to="/shop" variant="secondary">Browse Shop</LinkButton>}>
+      <div className="mb-6 grid grid-cols-2 gap-3 sm:grid-cols-4">
+        <Stat label="Orders" value={stats.total} />
+        <Stat label="Total spent" value={formatCents(stats.spentCents, "USD")} />
+        <Stat label="On the way" value={stats.inTransit} />
+        <Stat label="Prize pool entries" value={stats.entries} />
+      </div>
+      <Form method="get" className="mb-6 flex flex-col gap-2 sm:flex-row" role="search">
+        <label className="sr-only" htmlFor="orders-q">
+          Search by product name or creator
+        </label>
+        <input
+          id="orders-q"
+          name="q"
+          type="search"
+          defaultValue={params.get("q") ?? ""}
+          placeholder="Search by product name or creator"
+          className="flex-1 rounded-lg border border-gray-300 px-3 py-2 text-sm"
+        />
+        <label className="sr-only" htmlFor="orders-type">
+          Type
+        </label>
+        <select id="orders-type" name="type" defaultValue={params.get("type") ?? ""} className="rounded-lg border border-gray-300 px-3 py-2 text-sm">
+          {TYPE_OPTIONS.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+        <button type="submit" className="rounded-lg bg-gray-900 px-4 py-2 text-sm font-semibold text-white hover:bg-gray-800">
+          Search
+        </button>
+      </Form>
       {orders.length === 0 ? (
-        <EmptyState title="No orders found" message="Things you buy appear here." action={{ to: "/shop", label: "Browse Shop" }} />
+        <EmptyState
+          title="No orders found"
+          message={filtered ? "No order matches this search." : "Things you buy appear here."}
+          action={{ to: "/shop", label: "Browse Shop" }}
+        />
       ) : (
         <ul className="space-y-3">
           {orders.map((o) => (
@@ -82,11 +144,18 @@ export default function MyOrders({ loaderData }: Route.ComponentProps) {
                   </p>
                   <OrderAction order={o} />
                 </div>
+                {o.entryNumber !== null ? (
+                  <p className="mt-1 text-xs font-medium text-emerald-700">
+                    Prize pool entry #{o.entryNumber}
+                    {o.hostName ? ` in ${o.hostName}'s pool` : null}
+                  </p>
+                ) : null}
               </div>
             </li>
           ))}
         </ul>
       )}
+      <Pagination page={page} hasNext={hasNext} hrefFor={hrefFor} />
     </Page>
   );
 }

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray } from "drizzle-orm";
+import { and, count, desc, eq, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { orders, shippingUpdates, userProfiles, vouchers } from "~/db/schema";
 
@@ -22,11 +22,45 @@ const orderSummary = {
   createdAt: orders.createdAt,
 };
 
-/** The buyer's own orders, newest first, with the host's name and the voucher code of a voucher order. */
-export function listBuyerOrders(db: Db, userId: string, limit = 20) {
-  return db
+export type BuyerOrderFilter = {
+  userId: string;
+  email: string;
+  /** Matches the product name or the host's name. */
+  q?: string;
+  type?: "voucher" | "physical" | "digital";
+  page?: number;
+  pageSize?: number;
+};
+
+/** A buyer's orders: placed while signed in, or paid with the buyer's e-mail. */
+function buyerScope(f: Pick<BuyerOrderFilter, "userId" | "email">) {
+  return or(eq(orders.userId, f.userId), eq(orders.customerEmail, f.email.toLowerCase()));
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** One page of the buyer's orders, newest first, with host name, voucher code and entry number. */
+export async function listBuyerOrders(db: Db, f: BuyerOrderFilter) {
+  const pageSize = f.pageSize ?? 20;
+  const page = Math.max(1, f.page ?? 1);
+  const conditions = [buyerScope(f)];
+  if (f.type) conditions.push(eq(orders.productCategory, f.type));
+  if (f.q) {
+    const pattern = `%${escapeLike(f.q.toLowerCase())}%`;
+    conditions.push(
+      or(
+        sql`lower(${orders.productName}) LIKE ${pattern} ESCAPE '\\'`,
+        sql`lower(${userProfiles.creatorName}) LIKE ${pattern} ESCAPE '\\'`,
+      )!,
+    );
+  }
+  const rows = await db
     .select({
       ...orderSummary,
+      entryNumber: orders.entryNumber,
+      poolId: orders.poolId,
       hostName: userProfiles.creatorName,
       voucherCode: vouchers.code,
       voucherStatus: vouchers.status,
@@ -34,9 +68,26 @@ export function listBuyerOrders(db: Db, userId: string, limit = 20) {
     .from(orders)
     .leftJoin(userProfiles, eq(userProfiles.userId, orders.hostId))
     .leftJoin(vouchers, eq(vouchers.orderId, orders.id))
-    .where(eq(orders.userId, userId))
+    .where(and(...conditions))
     .orderBy(desc(orders.createdAt), desc(orders.id))
-    .limit(limit);
+    .limit(pageSize + 1)
+    .offset((page - 1) * pageSize);
+  return { orders: rows.slice(0, pageSize), hasNext: rows.length > pageSize, page };
+}
+
+/** The buyer's stat cards, counted in SQL over all their orders. */
+export async function buyerOrderStats(db: Db, f: Pick<BuyerOrderFilter, "userId" | "email">) {
+  const [row] = await db
+    .select({
+      total: count(),
+      spentCents: sql<number>`coalesce(sum(case when ${orders.status} not in ('pending', 'cancelled', 'refunded') then ${orders.amountCents} - ${orders.refundedCents} else 0 end), 0)`,
+      inTransit: sql<number>`coalesce(sum(case when ${orders.status} in ('processing', 'pending_shipping', 'shipped') and ${orders.productCategory} = 'physical' then 1 else 0 end), 0)`,
+      vouchers: sql<number>`coalesce(sum(case when ${orders.productCategory} = 'voucher' then 1 else 0 end), 0)`,
+      entries: sql<number>`coalesce(sum(case when ${orders.entryNumber} is not null then 1 else 0 end), 0)`,
+    })
+    .from(orders)
+    .where(buyerScope(f));
+  return row ?? { total: 0, spentCents: 0, inTransit: 0, vouchers: 0, entries: 0 };
 }
 
 /** Orders for a host's products, newest first. */

@@ -1,0 +1,75 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { orders, products } from "~/db/schema";
+import { db, get, makeUser, signIn } from "./helpers";
+
+let buyer: { id: string; email: string };
+let cookie: string;
+
+async function order(fields: { userId: string | null; email?: string; hostId: string; productId: string; name: string; category: "physical" | "digital" | "voucher"; entry?: number }) {
+  const id = crypto.randomUUID();
+  await db().insert(orders).values({
+    id,
+    orderNumber: `ORD-${id.slice(-8).toUpperCase()}`,
+    userId: fields.userId,
+    customerEmail: fields.email ?? null,
+    hostId: fields.hostId,
+    productId: fields.productId,
+    status: "paid",
+    amountCents: 1250,
+    unitPriceCents: 1250,
+    quantity: 1,
+    currency: "USD",
+    productName: fields.name,
+    productCategory: fields.category,
+    entryNumber: fields.entry ?? null,
+  });
+}
+
+beforeAll(async () => {
+  const host = await makeUser({ name: "Kampung Kitchen" });
+  const other = await makeUser();
+  buyer = await makeUser({ name: "Buyer" });
+  const productId = crypto.randomUUID();
+  await db().insert(products).values({ id: productId, hostId: host.id, name: "Sambal Jar" });
+  await order({ userId: buyer.id, hostId: host.id, productId, name: "Sambal Jar", category: "physical", entry: 7 });
+  await order({ userId: buyer.id, hostId: host.id, productId, name: "Cooking Class Voucher", category: "voucher" });
+  await order({ userId: null, email: buyer.email, hostId: host.id, productId, name: "Recipe E-book", category: "digital" });
+  await order({ userId: other.id, hostId: host.id, productId, name: "Someone Else's Order", category: "physical" });
+  cookie = await signIn(buyer.email);
+});
+
+describe("/my-orders", () => {
+  it("lists the buyer's orders, including those paid with their e-mail, and nobody else's", async () => {
+    const html = await (await get("/my-orders", { cookie })).text();
+    expect(html).toContain("Sambal Jar");
+    expect(html).toContain("Cooking Class Voucher");
+    expect(html).toContain("Recipe E-book");
+    expect(html).not.toContain("Someone Else&#x27;s Order");
+    expect(html).not.toContain("Someone Else's Order");
+    expect(html).toContain("Prize pool entry #<!-- -->7");
+  });
+
+  it("filters by type and searches by product or creator name", async () => {
+    const vouchers = await (await get("/my-orders?type=voucher", { cookie })).text();
+    expect(vouchers).toContain("Cooking Class Voucher");
+    expect(vouchers).not.toContain("Sambal Jar");
+    const byProduct = await (await get("/my-orders?q=e-book", { cookie })).text();
+    expect(byProduct).toContain("Recipe E-book");
+    expect(byProduct).not.toContain("Cooking Class Voucher");
+    const byHost = await (await get("/my-orders?q=kampung", { cookie })).text();
+    expect(byHost).toContain("Sambal Jar");
+    const none = await (await get("/my-orders?q=%25_nothing", { cookie })).text();
+    expect(none).toContain("No orders found");
+  });
+
+  it("shows the empty state to a buyer with no orders", async () => {
+    const { email } = await makeUser();
+    const html = await (await get("/my-orders", { cookie: await signIn(email) })).text();
+    expect(html).toContain("No orders found");
+    expect(html).toContain("Browse Shop");
+  });
+
+  it("ignores a malformed filter instead of failing", async () => {
+    expect((await get("/my-orders?type=weapons&page=-3", { cookie })).status).toBe(200);
+  });
+});
