@@ -1,11 +1,15 @@
 import { Hono } from "hono";
+import { localCheckout } from "./local-checkout";
 import { poolsApi } from "./pools-api";
+import { webhooks } from "./webhooks";
 
 /** JSON API and webhooks, mounted at /api. */
 export const api = new Hono<{ Bindings: Env }>();
 
 api.get("/health", (c) => c.json({ ok: true }));
 api.route("/pools", poolsApi);
+api.route("/webhooks", webhooks);
+api.route("/local-checkout", localCheckout);
 
 api.notFound((c) => c.json({ error: "Not found" }, 404));
 

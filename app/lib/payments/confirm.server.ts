@@ -1,0 +1,96 @@
+import { eq, inArray } from "drizzle-orm";
+import { getDb } from "~/db/client.server";
+import { checkoutSessions, orders, type CheckoutSession } from "~/db/schema";
+import { CheckoutSessionObjectSchema, fulfilCheckoutSession } from "~/lib/fulfilment.server";
+import type { SessionUser } from "~/lib/session.server";
+import { getPaymentProvider, type ProviderOptions } from "./provider.server";
+
+// The payment result page's confirmation (the spec's stripe-confirm call): what was paid for, for the buyer's own
+// session only. With Stripe, a session the webhook has not reached yet is checked with Stripe and fulfilled here
+// (fulfilment is idempotent, so the webhook arriving later changes nothing).
+
+export const CONFIRM_MESSAGES = {
+  noSession: "No session ID found",
+  failed: "Failed to confirm payment",
+} as const;
+
+export type ConfirmedPayment = {
+  ok: true;
+  sessionId: string;
+  /** Amount paid, in cents of `currency` (USD). */
+  amount: number;
+  currency: string;
+  /** The checkout's purpose: 'product', 'host_deposit', 'guess_entry', 'group_buy'. */
+  payment_type: CheckoutSession["purpose"];
+  /** False while a delayed payment (bank transfer) has not arrived. */
+  paid: boolean;
+  description: string;
+  orderNumber?: string;
+  entryNumber?: number | null;
+  game_question?: string;
+  selected_answer?: string;
+};
+export type ConfirmResult = ConfirmedPayment | { ok: false; status: 400 | 401 | 404; message: string };
+
+const SESSION_ID = /^[A-Za-z0-9_]{1,255}$/;
+
+export async function confirmCheckout(
+  env: Env,
+  sessionId: string | null | undefined,
+  user: SessionUser | null,
+  options: ProviderOptions = {},
+): Promise<ConfirmResult> {
+  const id = (sessionId ?? "").trim();
+  if (!id) return { ok: false, status: 400, message: CONFIRM_MESSAGES.noSession };
+  if (!user) return { ok: false, status: 401, message: CONFIRM_MESSAGES.failed };
+  if (!SESSION_ID.test(id)) return { ok: false, status: 404, message: CONFIRM_MESSAGES.failed };
+
+  const db = getDb(env);
+  let [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).limit(1);
+  if (env.STRIPE_SECRET_KEY && (!row || (row.provider === "stripe" && row.paymentStatus === "unpaid"))) {
+    try {
+      const provider = getPaymentProvider(env, "", options);
+      const session = await provider.retrieveSession(id);
+      if (!row && session?.reference) {
+        [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.reference)).limit(1);
+      }
+      if (row && row.userId === user.id && session?.paymentStatus === "paid") {
+        const parsed = CheckoutSessionObjectSchema.safeParse(session.raw);
+        if (parsed.success) {
+          await fulfilCheckoutSession(env, parsed.data);
+          [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, row.id)).limit(1);
+        }
+      }
+    } catch (error) {
+      // The webhook remains the way this payment gets applied; show what we know.
+      console.error("confirm: could not check the session with the provider", { id, error });
+    }
+  }
+  if (!row || row.userId !== user.id) return { ok: false, status: 404, message: CONFIRM_MESSAGES.failed };
+
+  const result: ConfirmedPayment = {
+    ok: true,
+    sessionId: row.id,
+    amount: row.amountCents,
+    currency: row.currency,
+    payment_type: row.purpose,
+    paid: row.paymentStatus === "paid",
+    description: row.metadata.description ?? (row.purpose === "host_deposit" ? "Prize pool deposit" : "Payment"),
+  };
+  const question = row.metadata.game_question ?? row.metadata.question;
+  if (question) result.game_question = question;
+  if (row.metadata.selected_answer) result.selected_answer = row.metadata.selected_answer;
+
+  if (row.purpose === "product" && result.paid) {
+    const [order] = await db
+      .select({ orderNumber: orders.orderNumber, entryNumber: orders.entryNumber })
+      .from(orders)
+      .where(inArray(orders.checkoutSessionId, [id, row.id]))
+      .limit(1);
+    if (order) {
+      result.orderNumber = order.orderNumber;
+      result.entryNumber = order.entryNumber;
+    }
+  }
+  return result;
+}

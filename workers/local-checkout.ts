@@ -1,0 +1,257 @@
+import { eq } from "drizzle-orm";
+import { Hono, type Context } from "hono";
+import { z } from "zod";
+import { getDb } from "~/db/client.server";
+import { checkoutSessions, type CheckoutSession } from "~/db/schema";
+import { formatCents } from "~/domain/money";
+import {
+  deliverLocalEvent,
+  LOCAL_CHECKOUT_PATH,
+  localCheckoutSessionObject,
+  localEvent,
+  type LocalEventType,
+} from "~/lib/payments/local.server";
+import { isLocalPaymentsEnabled, webhookSecret, type ShippingAddress } from "~/lib/payments/provider.server";
+import { webhooks } from "./webhooks";
+
+/**
+ * The local provider's checkout page, mounted at /api/local-checkout: what Stripe's hosted page does, with test
+ * buttons instead of a card form. Each choice becomes a Stripe-format signed event delivered in-process to the
+ * webhook handler, so payments take the same code path as with Stripe. Gone (404) whenever Stripe is configured.
+ */
+export const localCheckout = new Hono<{ Bindings: Env }>();
+
+type Ctx = Context<{ Bindings: Env }>;
+
+localCheckout.use("*", async (c, next) => {
+  if (!isLocalPaymentsEnabled(c.env)) return c.json({ error: "Not found" }, 404);
+  await next();
+  c.header("Cache-Control", "no-store");
+  c.header("X-Frame-Options", "DENY");
+  c.header(
+    "Content-Security-Policy",
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  );
+});
+
+const required = (message: string, max: number) => z.string({ error: message }).trim().min(1, message).max(max);
+
+const ShippingSchema = z.object({
+  name: required("Please enter the recipient's name", 100),
+  street: required("Please enter the street address", 200),
+  city: required("Please enter the city", 100),
+  state: z.string().trim().max(100).default(""),
+  postal_code: required("Please enter the postal code", 20),
+  country: z
+    .string({ error: "Please enter a two-letter country code" })
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z]{2}$/, "Please enter a two-letter country code"),
+});
+
+async function loadSession(env: Env, id: string): Promise<CheckoutSession | undefined> {
+  const [row] = await getDb(env).select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).limit(1);
+  return row?.provider === "local" ? row : undefined;
+}
+
+function isExpired(row: CheckoutSession): boolean {
+  return row.status === "expired" || (row.expiresAt !== null && row.expiresAt.getTime() < Date.now());
+}
+
+function successUrlOf(row: CheckoutSession): string {
+  return row.successUrl.replace("{CHECKOUT_SESSION_ID}", encodeURIComponent(row.id));
+}
+
+function needsShipping(row: CheckoutSession): boolean {
+  return row.purpose === "product" && row.metadata.category === "physical";
+}
+
+/** Signs and delivers one event for this session to the webhook handler; null when it was accepted. */
+async function deliver(
+  c: Ctx,
+  row: CheckoutSession,
+  type: LocalEventType,
+  paymentStatus: "paid" | "unpaid",
+  shipping: ShippingAddress | null,
+): Promise<string | null> {
+  const secret = webhookSecret(c.env);
+  if (!secret) return "No webhook secret is configured.";
+  const event = localEvent(type, localCheckoutSessionObject(row, paymentStatus, shipping));
+  const origin = new URL(c.req.url).origin;
+  const response = await deliverLocalEvent(event, secret, origin, async (request) => {
+    // The webhook app's own routes are relative to its mount point (/api/webhooks).
+    const url = new URL(request.url);
+    url.pathname = url.pathname.replace(/^\/api\/webhooks/, "");
+    return webhooks.fetch(new Request(url, request), c.env);
+  });
+  if (response.status === 200) return null;
+  console.error("local checkout: the webhook refused an event", { type, session: row.id, status: response.status });
+  return `The payment could not be recorded (the webhook answered ${response.status}). Please try again.`;
+}
+
+async function readShipping(c: Ctx, row: CheckoutSession): Promise<{ shipping: ShippingAddress | null; error?: string }> {
+  if (!needsShipping(row)) return { shipping: null };
+  const form = await c.req.parseBody();
+  const parsed = ShippingSchema.safeParse(Object.fromEntries(Object.entries(form).map(([k, v]) => [k, String(v)])));
+  if (!parsed.success) return { shipping: null, error: parsed.error.issues[0]?.message ?? "Please enter your address" };
+  return { shipping: parsed.data };
+}
+
+localCheckout.get("/:id", async (c) => {
+  const row = await loadSession(c.env, c.req.param("id"));
+  if (!row) return c.html(page("Checkout not found", `<p>This checkout does not exist.</p>`), 404);
+  return c.html(checkoutPage(row));
+});
+
+localCheckout.post("/:id/pay", async (c) => {
+  const row = await loadSession(c.env, c.req.param("id"));
+  if (!row) return c.html(page("Checkout not found", `<p>This checkout does not exist.</p>`), 404);
+  if (row.status !== "open" || row.paymentStatus !== "unpaid" || isExpired(row)) return c.redirect(pathOf(row), 303);
+  const { shipping, error } = await readShipping(c, row);
+  if (error) return c.html(checkoutPage(row, error), 400);
+  const failure = await deliver(c, row, "checkout.session.completed", "paid", shipping);
+  if (failure) return c.html(checkoutPage(row, failure), 502);
+  return c.redirect(successUrlOf(row), 303);
+});
+
+localCheckout.post("/:id/bank-transfer", async (c) => {
+  const row = await loadSession(c.env, c.req.param("id"));
+  if (!row) return c.html(page("Checkout not found", `<p>This checkout does not exist.</p>`), 404);
+  if (row.status !== "open" || row.paymentStatus !== "unpaid" || isExpired(row)) return c.redirect(pathOf(row), 303);
+  const { shipping, error } = await readShipping(c, row);
+  if (error) return c.html(checkoutPage(row, error), 400);
+  if (shipping) {
+    // Stripe keeps the collected address on the session for the later event; so do we.
+    row.metadata = { ...row.metadata, local_shipping: JSON.stringify(shipping) };
+    await getDb(c.env)
+      .update(checkoutSessions)
+      .set({ metadata: row.metadata })
+      .where(eq(checkoutSessions.id, row.id));
+  }
+  const failure = await deliver(c, row, "checkout.session.completed", "unpaid", shipping);
+  if (failure) return c.html(checkoutPage(row, failure), 502);
+  return c.redirect(pathOf(row), 303);
+});
+
+localCheckout.post("/:id/bank-transfer/arrive", async (c) => {
+  const row = await loadSession(c.env, c.req.param("id"));
+  if (!row) return c.html(page("Checkout not found", `<p>This checkout does not exist.</p>`), 404);
+  if (row.status !== "complete" || row.paymentStatus !== "unpaid") return c.redirect(pathOf(row), 303);
+  const saved = row.metadata.local_shipping;
+  const shipping = saved ? ShippingSchema.safeParse(JSON.parse(saved)).data ?? null : null;
+  const failure = await deliver(c, row, "checkout.session.async_payment_succeeded", "paid", shipping);
+  if (failure) return c.html(checkoutPage(row, failure), 502);
+  return c.redirect(successUrlOf(row), 303);
+});
+
+localCheckout.post("/:id/cancel", async (c) => {
+  const row = await loadSession(c.env, c.req.param("id"));
+  if (!row) return c.html(page("Checkout not found", `<p>This checkout does not exist.</p>`), 404);
+  return c.redirect(row.cancelUrl, 303);
+});
+
+// --- HTML ------------------------------------------------------------------------------------------------------
+
+function pathOf(row: CheckoutSession): string {
+  return `${LOCAL_CHECKOUT_PATH}/${encodeURIComponent(row.id)}`;
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)}</title>
+<style>
+  body { font-family: system-ui, sans-serif; background: #f4f4f5; color: #18181b; margin: 0; padding: 2rem 1rem; }
+  main { max-width: 28rem; margin: 0 auto; background: #fff; border-radius: 12px; padding: 1.5rem; box-shadow: 0 1px 3px #0002; }
+  h1 { font-size: 1.25rem; margin: 0 0 .25rem; }
+  .banner { background: #fef3c7; border: 1px solid #f59e0b; border-radius: 8px; padding: .5rem .75rem; margin: 0 0 1rem; font-size: .9rem; }
+  .error { background: #fee2e2; border: 1px solid #ef4444; border-radius: 8px; padding: .5rem .75rem; margin: 0 0 1rem; }
+  table { width: 100%; border-collapse: collapse; margin: 1rem 0; }
+  td { padding: .4rem 0; vertical-align: top; } td.amount { text-align: right; white-space: nowrap; }
+  tr.total td { border-top: 1px solid #e4e4e7; font-weight: 600; padding-top: .6rem; }
+  label { display: block; font-size: .85rem; margin: .5rem 0 .2rem; }
+  input { width: 100%; box-sizing: border-box; padding: .45rem; border: 1px solid #d4d4d8; border-radius: 6px; font: inherit; }
+  .buttons { display: grid; gap: .5rem; margin-top: 1rem; }
+  button, a.button { font: inherit; padding: .65rem; border-radius: 8px; border: 1px solid #d4d4d8; background: #fff; cursor: pointer; text-align: center; text-decoration: none; color: inherit; }
+  button.primary { background: #4f46e5; color: #fff; border-color: #4f46e5; }
+  .muted { color: #71717a; font-size: .85rem; }
+</style>
+</head>
+<body><main>${body}</main></body>
+</html>`;
+}
+
+function summary(row: CheckoutSession): string {
+  const quantity = Number(row.metadata.quantity ?? "1") || 1;
+  const unit = Number(row.metadata.unit_price_cents ?? row.amountCents) || row.amountCents;
+  const label = row.metadata.description ?? (row.purpose === "host_deposit" ? "Prize pool deposit" : "Payment");
+  return `<table>
+  <tr><td>${escapeHtml(label)}<br><span class="muted">${quantity} × ${escapeHtml(formatCents(unit, row.currency))}</span></td>
+      <td class="amount">${escapeHtml(formatCents(row.amountCents, row.currency))}</td></tr>
+  <tr class="total"><td>Total</td><td class="amount">${escapeHtml(formatCents(row.amountCents, row.currency))}</td></tr>
+</table>`;
+}
+
+function shippingFields(): string {
+  const field = (name: string, label: string, extra = "") =>
+    `<label for="${name}">${label}</label><input id="${name}" name="${name}" ${extra}>`;
+  return `<fieldset style="border:0;padding:0;margin:0"><legend><strong>Shipping address</strong></legend>
+${field("name", "Full name", 'required autocomplete="name"')}
+${field("street", "Street address", 'required autocomplete="street-address"')}
+${field("city", "City", 'required autocomplete="address-level2"')}
+${field("state", "State / region", 'autocomplete="address-level1"')}
+${field("postal_code", "Postal code", 'required autocomplete="postal-code"')}
+${field("country", "Country (two-letter code, e.g. MY)", 'required maxlength="2" autocomplete="country"')}
+</fieldset>`;
+}
+
+function checkoutPage(row: CheckoutSession, error?: string): string {
+  const base = pathOf(row);
+  const head = `<h1>Test checkout — no real money moves</h1>
+<p class="banner">This is the local payment provider. No card is charged; the buttons below send the same signed
+events Stripe would.</p>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}${summary(row)}`;
+
+  if (row.paymentStatus === "paid") {
+    return page(
+      "Checkout paid",
+      `${head}<p>This checkout has been paid.</p><div class="buttons"><a class="button" href="${escapeHtml(successUrlOf(row))}">View payment</a></div>`,
+    );
+  }
+  if (isExpired(row)) {
+    return page(
+      "Checkout expired",
+      `${head}<p>This checkout has expired. Nothing was charged.</p><div class="buttons"><a class="button" href="${escapeHtml(row.cancelUrl)}">Go back</a></div>`,
+    );
+  }
+  if (row.status === "complete") {
+    return page(
+      "Waiting for bank transfer",
+      `${head}<p><strong>Waiting for your bank transfer.</strong> Nothing is fulfilled until the money arrives.</p>
+<form method="post" action="${base}/bank-transfer/arrive" class="buttons">
+  <button class="primary" type="submit">Simulate bank transfer arrival</button>
+  <a class="button" href="${escapeHtml(successUrlOf(row))}">View payment status</a>
+</form>`,
+    );
+  }
+  return page(
+    "Test checkout",
+    `${head}
+<form method="post" action="${base}/pay">
+  ${row.customerEmail ? `<p class="muted">Receipt to ${escapeHtml(row.customerEmail)}</p>` : ""}
+  ${needsShipping(row) ? shippingFields() : ""}
+  <div class="buttons">
+    <button class="primary" type="submit">Pay with card (test)</button>
+    <button type="submit" formaction="${base}/bank-transfer">Bank transfer (delayed)</button>
+    <button type="submit" formaction="${base}/cancel" formnovalidate>Cancel</button>
+  </div>
+</form>`,
+  );
+}
