@@ -143,6 +143,8 @@ describe("the route table", () => {
           (res.status === 302 && location.startsWith("/signin")) ||
           // /payment without payment data sends the user to the dashboard, as the spec says.
           (res.status === 302 && path === "/payment" && location === "/dashboard") ||
+          // /payment/success without its session_id is bad input: 'No session ID found'.
+          (res.status === 400 && path === "/payment/success") ||
           // a signed-in user opening the sign-up or sign-in page goes to the dashboard.
           (res.status === 302 && (path === "/signup" || path === "/signin") && who !== "visitor" && location === "/dashboard") ||
           // /chat?creator={id} opens that conversation; a host opening a chat with themselves lands on their inbox.

@@ -155,26 +155,26 @@ function absoluteUrl(url: string | null | undefined, origin: string): string | n
   }
 }
 
-/**
- * Starts checkout for one product: validates the choice against the database (size, colour, quantity, stock),
- * prices it from the size row, writes the checkout_sessions row and asks the provider for a hosted session.
- */
-export async function createProductCheckout(
-  env: Env,
-  input: ProductCheckoutInput,
-  options: ProviderOptions = {},
-): Promise<CheckoutResult> {
-  if (!input.user) return fail(401, CHECKOUT_MESSAGES.signIn);
-  const parsed = ProductCheckoutSchema.safeParse(input);
-  if (!parsed.success) {
-    const key = String(parsed.error.issues[0]?.path[0] ?? "");
-    const known = FIELD_MESSAGES[key];
-    return known ? fail(key === "productId" ? 404 : 400, known.message, known.field) : fail(400, CHECKOUT_MESSAGES.failed);
-  }
-  const { productId, sizeName, colorName, quantity, customerEmail, origin, cancelPath } = parsed.data;
-  const user = input.user;
-  const db = getDb(env);
+export type ProductQuote = {
+  ok: true;
+  product: { id: string; hostId: string; name: string; category: string | null; status: string };
+  size: typeof productSizes.$inferSelect;
+  colour: typeof productColors.$inferSelect | undefined;
+  category: ReturnType<typeof productCategory>;
+  imageUrl: string | null;
+  quantity: number;
+  unitPriceCents: number;
+  amountCents: number;
+};
 
+/**
+ * Prices a product choice from the database (size, colour, quantity and stock checked) without starting a
+ * checkout: the payment review page shows it, and createProductCheckout charges it.
+ */
+export async function quoteProduct(
+  db: ReturnType<typeof getDb>,
+  { productId, sizeName, colorName, quantity }: { productId: string; sizeName?: string; colorName?: string; quantity: number },
+): Promise<ProductQuote | CheckoutError> {
   const [product] = await db
     .select({
       id: products.id,
@@ -225,6 +225,34 @@ export async function createProductCheckout(
   const amountCents = unitPriceCents * quantity;
   if (amountCents < MIN_CHARGE_CENTS) return fail(400, CHECKOUT_MESSAGES.belowMinimum);
   if (amountCents > MAX_CHARGE_CENTS) return fail(400, CHECKOUT_MESSAGES.quantity, "quantity");
+
+  return { ok: true, product, size, colour, category, imageUrl: image?.url ?? null, quantity, unitPriceCents, amountCents };
+}
+
+/**
+ * Starts checkout for one product: validates the choice against the database (size, colour, quantity, stock),
+ * prices it from the size row, writes the checkout_sessions row and asks the provider for a hosted session.
+ */
+export async function createProductCheckout(
+  env: Env,
+  input: ProductCheckoutInput,
+  options: ProviderOptions = {},
+): Promise<CheckoutResult> {
+  if (!input.user) return fail(401, CHECKOUT_MESSAGES.signIn);
+  const parsed = ProductCheckoutSchema.safeParse(input);
+  if (!parsed.success) {
+    const key = String(parsed.error.issues[0]?.path[0] ?? "");
+    const known = FIELD_MESSAGES[key];
+    return known ? fail(key === "productId" ? 404 : 400, known.message, known.field) : fail(400, CHECKOUT_MESSAGES.failed);
+  }
+  const { productId, sizeName, colorName, quantity, customerEmail, origin, cancelPath } = parsed.data;
+  const user = input.user;
+  const db = getDb(env);
+
+  const quote = await quoteProduct(db, { productId, sizeName, colorName, quantity });
+  if (!quote.ok) return quote;
+  const { product, size, colour, category, unitPriceCents, amountCents } = quote;
+  const image = quote.imageUrl ? { url: quote.imageUrl } : undefined;
 
   let shippingCountries: string[] | null = null;
   if (category === "physical") {

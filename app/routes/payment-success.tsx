@@ -1,43 +1,60 @@
+import { useEffect } from "react";
+import { data, redirect, useNavigate, useRevalidator } from "react-router";
 import { Card, LinkButton, Page, pageMeta } from "~/components/page";
-import { getDb } from "~/db/client.server";
-import { getCheckoutSummary } from "~/db/queries/checkout.server";
 import { formatCents } from "~/domain/money";
-import { getOptionalUser } from "~/lib/auth.server";
+import { getOptionalUser, signinRedirectUrl } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
+import { confirmCheckout } from "~/lib/payments/confirm.server";
 import type { Route } from "./+types/payment-success";
 
-const SESSION_ID = /^[A-Za-z0-9_-]{1,255}$/;
+/** The spec's delay before the success page moves on. */
+const REDIRECT_DELAY_MS = 3000;
 
 export const meta: Route.MetaFunction = () => pageMeta("Payment");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = getOptionalUser(context);
   const sessionId = new URL(request.url).searchParams.get("session_id");
-  if (!sessionId) return { state: "missing" as const, payment: null };
-  if (!SESSION_ID.test(sessionId)) return { state: "unknown" as const, payment: null };
-  const session = await getCheckoutSummary(getDb(getEnv(context)), sessionId);
-  if (!session) return { state: "unknown" as const, payment: null };
-  // Amounts are shown only to the person who paid; anyone else with the link sees the status alone.
-  const mine = session.userId !== null && session.userId === getOptionalUser(context)?.id;
+  if (sessionId && !user) throw redirect(signinRedirectUrl(request));
+  const result = await confirmCheckout(getEnv(context), sessionId, user);
+  if (!result.ok) return data({ error: result.message, payment: null }, { status: result.status });
   return {
-    state: session.paymentStatus === "paid" ? ("paid" as const) : ("pending" as const),
+    error: null,
     payment: {
-      purpose: session.purpose,
-      amount: mine ? formatCents(session.amountCents, session.currency) : null,
+      paid: result.paid,
+      type: result.payment_type,
+      amount: formatCents(result.amount, result.currency),
+      description: result.description,
+      orderNumber: result.orderNumber ?? null,
+      entryNumber: result.entryNumber ?? null,
+      next: result.payment_type === "guess_entry" ? "/guess-win" : "/dashboard",
     },
   };
 }
 
 export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
-  const { state, payment } = loaderData;
-  const next = payment?.purpose === "guess_entry" ? { to: "/guess-win", label: "Back to Guess & Win" } : { to: "/dashboard", label: "Go to Dashboard" };
-  if (state === "missing" || state === "unknown") {
+  const { error, payment } = loaderData;
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+
+  useEffect(() => {
+    if (!payment) return;
+    // Paid: move on after 3 s. Still being confirmed (a delayed method or a webhook on its way): check again.
+    const timer = payment.paid
+      ? setTimeout(() => navigate(payment.next), REDIRECT_DELAY_MS)
+      : setTimeout(() => revalidator.revalidate(), REDIRECT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [payment, navigate, revalidator]);
+
+  if (!payment) {
     return (
       <Page title="Payment" width="narrow">
         <Card>
           <p role="alert" className="text-gray-800">
-            {state === "missing" ? "No session ID found" : "We couldn't find this payment."}
+            {error === "No session ID found" ? error : "An error occurred while processing your payment"}
           </p>
-          <div className="mt-4 flex gap-3">
+          {error !== "No session ID found" ? <p className="mt-1 text-sm text-gray-600">{error}</p> : null}
+          <div className="mt-4">
             <LinkButton to="/dashboard">Return to Dashboard</LinkButton>
           </div>
         </Card>
@@ -45,16 +62,37 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
     );
   }
   return (
-    <Page title={state === "paid" ? "Payment successful!" : "Confirming your payment"} width="narrow">
+    <Page title={payment.paid ? "Payment successful!" : "Confirming your payment"} width="narrow">
       <Card>
-        <p className="text-gray-800">
-          {state === "paid"
-            ? "Thank you! Your payment went through."
-            : "Your payment is being confirmed with the card provider. This usually takes a few seconds; refresh this page to check again."}
+        <dl className="space-y-2 text-sm">
+          <div className="flex justify-between">
+            <dt className="text-gray-600">Paid for</dt>
+            <dd className="font-medium">{payment.description}</dd>
+          </div>
+          <div className="flex justify-between">
+            <dt className="text-gray-600">Amount</dt>
+            <dd className="font-medium">{payment.amount}</dd>
+          </div>
+          {payment.orderNumber ? (
+            <div className="flex justify-between">
+              <dt className="text-gray-600">Order</dt>
+              <dd className="font-medium">{payment.orderNumber}</dd>
+            </div>
+          ) : null}
+          {payment.entryNumber !== null ? (
+            <div className="flex justify-between">
+              <dt className="text-gray-600">Your prize pool entry number</dt>
+              <dd className="font-bold text-emerald-700">#{payment.entryNumber}</dd>
+            </div>
+          ) : null}
+        </dl>
+        <p className="mt-4 text-sm text-gray-600" role="status">
+          {payment.paid
+            ? `Thank you! Taking you to ${payment.next === "/guess-win" ? "Guess & Win" : "your dashboard"} in 3 seconds...`
+            : "Your payment is being confirmed. A bank transfer is confirmed when it arrives (usually 1-2 business days); this page checks again every few seconds."}
         </p>
-        {payment?.amount ? <p className="mt-2 text-sm text-gray-600">Amount: {payment.amount}</p> : null}
         <div className="mt-4 flex flex-wrap gap-3">
-          <LinkButton to={next.to}>{next.label}</LinkButton>
+          <LinkButton to={payment.next}>{payment.next === "/guess-win" ? "Back to Guess & Win" : "Go to Dashboard"}</LinkButton>
           <LinkButton to="/my-orders" variant="secondary">
             My Orders
           </LinkButton>

@@ -1,29 +1,122 @@
-import { Card, LinkButton, Page, pageMeta } from "~/components/page";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { z } from "zod";
+import { Card, Page, pageMeta } from "~/components/page";
+import { getDb } from "~/db/client.server";
+import { formatCents } from "~/domain/money";
 import { requireUser } from "~/lib/auth.server";
+import { createProductCheckout, quoteProduct } from "~/lib/checkout.server";
+import { getEnv } from "~/lib/context";
 import type { Route } from "./+types/payment";
 
 export const meta: Route.MetaFunction = () => pageMeta("Complete Payment");
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  requireUser(context, request);
-  return null;
+/** The payment data a purchase hands to this page (as URL parameters, so the page survives a reload). */
+const PaymentDataSchema = z.object({
+  product: z.string().trim().min(1).max(100),
+  size: z.string().trim().max(100).optional(),
+  colour: z.string().trim().max(100).optional(),
+  qty: z.coerce.number().int().min(1).max(99).catch(1),
+});
+
+function paymentData(url: URL) {
+  return PaymentDataSchema.safeParse(Object.fromEntries(url.searchParams));
 }
 
-export default function Payment() {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireUser(context, request);
+  const parsed = paymentData(new URL(request.url));
+  // Without payment data there is nothing to pay for: the spec sends the user to the dashboard.
+  if (!parsed.success) throw redirect("/dashboard");
+  const { product, size, colour, qty } = parsed.data;
+  const quote = await quoteProduct(getDb(getEnv(context)), { productId: product, sizeName: size, colorName: colour, quantity: qty });
+  if (!quote.ok) return data({ error: quote.message, review: null }, { status: quote.status });
+  return {
+    error: null,
+    review: {
+      name: quote.product.name,
+      imageUrl: quote.imageUrl,
+      size: quote.size.name,
+      colour: quote.colour?.name ?? null,
+      quantity: quote.quantity,
+      unitPrice: formatCents(quote.unitPriceCents, "USD"),
+      total: formatCents(quote.amountCents, "USD"),
+      physical: quote.category === "physical",
+      backTo: `/buy-now/${quote.product.id}`,
+    },
+  };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  const url = new URL(request.url);
+  const parsed = paymentData(url);
+  if (!parsed.success) throw redirect("/dashboard");
+  const { product, size, colour, qty } = parsed.data;
+  const result = await createProductCheckout(getEnv(context), {
+    user,
+    productId: product,
+    sizeName: size,
+    colorName: colour,
+    quantity: qty,
+    customerEmail: user.email,
+    origin: url.origin,
+    cancelPath: `/payment/cancel?product=${encodeURIComponent(product)}`,
+  });
+  if (!result.ok) return data({ error: `Unable to start checkout: ${result.message}` }, { status: result.status });
+  if (!result.url) return data({ error: "No checkout URL returned" }, { status: 502 });
+  throw redirect(result.url);
+}
+
+export default function Payment({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const { review } = loaderData;
+  const error = actionData?.error ?? loaderData.error;
   return (
-    <Page title="Complete Payment" width="narrow" back={{ to: "/dashboard", label: "Back to Dashboard" }}>
-      <Card>
-        <p className="text-gray-700">
-          A payment starts from a Guess &amp; Win game or a group buy. This page will show what you are paying for and
-          the amount, then hand you over to our card payment provider's secure checkout. We never see your card number.
+    <Page title="Complete Payment" width="narrow" back={{ to: review?.backTo ?? "/shop", label: "Back" }}>
+      {error ? (
+        <p role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-700">
+          {error}
         </p>
-        <div className="mt-4 flex flex-wrap gap-3">
-          <LinkButton to="/guess-win">Guess &amp; Win</LinkButton>
-          <LinkButton to="/shop" variant="secondary">
-            Shop
-          </LinkButton>
-        </div>
-      </Card>
+      ) : null}
+      {review ? (
+        <Card>
+          <div className="flex gap-4">
+            {review.imageUrl ? <img src={review.imageUrl} alt="" width={80} height={80} className="h-20 w-20 rounded-lg object-cover" /> : null}
+            <div>
+              <p className="font-semibold">{review.name}</p>
+              <p className="text-sm text-gray-600">
+                Size {review.size}
+                {review.colour ? ` · Colour ${review.colour}` : null} · Qty {review.quantity} × {review.unitPrice}
+              </p>
+            </div>
+          </div>
+          <dl className="mt-4 flex justify-between border-t pt-4 text-lg font-bold">
+            <dt>Total</dt>
+            <dd>{review.total}</dd>
+          </dl>
+          <p className="mt-3 text-sm text-gray-600">
+            10% of this purchase goes to the host's prize pool, and you get a unique entry number to the main prize.
+          </p>
+          <div className="mt-4 rounded-lg bg-gray-50 p-3 text-sm text-gray-700">
+            <p className="font-medium">Payment method</p>
+            <p className="mt-1">
+              Pay by card (confirmed at once) or by bank transfer (your order is confirmed when the transfer arrives,
+              usually within 1-2 business days). You choose on the secure checkout page; we never see your card number.
+              {review.physical ? " You enter your shipping address there too." : null}
+            </p>
+          </div>
+          <Form method="post" className="mt-4">
+            <button
+              type="submit"
+              disabled={busy}
+              className="w-full rounded-lg bg-brand-600 px-4 py-3 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+            >
+              {busy ? "Starting checkout..." : `Pay ${review.total}`}
+            </button>
+          </Form>
+        </Card>
+      ) : null}
     </Page>
   );
 }
