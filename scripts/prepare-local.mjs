@@ -96,13 +96,19 @@ export async function waitForServer(url, timeoutMs = 60_000, isAlive = () => tru
   throw new Error(`No answer from ${url} after ${timeoutMs / 1000} s`);
 }
 
-/** Copies .dev.vars.example to .dev.vars when there is none (local secrets such as SESSION_SECRET, DEMO_MODE). */
+/**
+ * Copies .dev.vars.example to .dev.vars when there is none (local secrets such as SESSION_SECRET, DEMO_MODE).
+ * `vite preview` reads the copy the build placed in build/server/, so a build made before .dev.vars existed gets it
+ * too.
+ */
 export function ensureDevVars() {
   const target = path.join(root, ".dev.vars");
   if (!existsSync(target)) {
     copyFileSync(path.join(root, ".dev.vars.example"), target);
     console.log("Created .dev.vars from .dev.vars.example");
   }
+  const built = path.join(root, "build", "server");
+  if (existsSync(built)) copyFileSync(target, path.join(built, ".dev.vars"));
 }
 
 /** Applies every pending D1 migration to the local database (non-interactive). */
