@@ -14,6 +14,7 @@ export default [
   route("explore", "routes/explore.tsx"),
   route("winner-selection", "routes/winner-selection.tsx"),
   route("winner-selection/:poolId", "routes/draw-verification.tsx"),
+  route("winner-selection/:poolId/entries.txt", "routes/draw-entries.tsx"),
   route("official-rules", "routes/official-rules.tsx"),
   route("shipping-tracking", "routes/shipping-tracking.tsx"),
   route("terms", "routes/terms.tsx"),

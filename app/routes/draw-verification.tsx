@@ -1,24 +1,489 @@
-import { data } from "react-router";
+import { useState, type ReactNode } from "react";
+import { Link } from "react-router";
+import { Button, Card, DateText, LinkButton, Page, pageMeta, Pagination } from "~/components/page";
 import { getDb } from "~/db/client.server";
-import { prizePools } from "~/db/schema";
-import { eq } from "drizzle-orm";
-import { Page } from "~/components/page";
+import { countPoolEntries, getPoolForVerification, listPoolEntries } from "~/db/queries/pool-screens.server";
+// Only the pure draw module runs in the browser (Web Crypto and BigInt, no zod): the same code that drew the winner.
+import { bytesToHex, hashToDecimal, verifyBlock, winnerIndex, type BitcoinBlock } from "~/domain/draw";
+import { formatCents } from "~/domain/money";
 import { getEnv } from "~/lib/context";
+import { explorerBases } from "~/lib/draw.server";
+import { idParam, notFound, pageParam } from "~/lib/route-params.server";
 import type { Route } from "./+types/draw-verification";
 
-export const meta: Route.MetaFunction = () => [{ title: "Verify a draw · Tribe" }];
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  pageMeta(
+    loaderData?.pool.status === "open" ? "Prize pool still open" : "Verify a draw",
+    "Every input of a prize pool draw, and a check of the result that runs in your browser.",
+  );
 
-export async function loader({ params, context }: Route.LoaderArgs) {
-  if (!/^[0-9a-f-]{36}$/i.test(params.poolId)) throw data(null, { status: 404 });
-  const [pool] = await getDb(getEnv(context)).select({ id: prizePools.id }).from(prizePools).where(eq(prizePools.id, params.poolId)).limit(1);
-  if (!pool) throw data(null, { status: 404 });
-  return { poolId: pool.id };
+const ENTRIES_PER_PAGE = 100;
+/** Public Esplora APIs the browser may ask for a block's header fields (they allow cross-origin reads). */
+const PUBLIC_EXPLORERS = ["https://blockstream.info/api", "https://mempool.space/api"];
+const CLOSE_REASON_TEXT = { target_reached: "Target reached", timer_expired: "Timer expired" } as const;
+
+export function entriesTextPath(poolId: string): string {
+  return `/winner-selection/${encodeURIComponent(poolId)}/entries.txt`;
+}
+
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const poolId = idParam(params.poolId);
+  const env = getEnv(context);
+  const db = getDb(env);
+  const pool = await getPoolForVerification(db, poolId);
+  if (!pool) notFound();
+  const base = {
+    id: pool.id,
+    hostName: pool.hostName ?? "A host",
+    amount: formatCents(pool.amountCents, pool.currency),
+    target: formatCents(pool.targetCents, pool.currency),
+    startAt: pool.startAt.toISOString(),
+    endAt: pool.endAt.toISOString(),
+  };
+  // An open pool has no frozen list and no draw yet: the page says so (200) rather than answering 404.
+  if (pool.status === "open") {
+    return { pool: { ...base, status: "open" as const }, draw: null, entries: null, explorers: [] };
+  }
+
+  const page = pageParam(request, 100_000);
+  const [count, rows] = await Promise.all([
+    countPoolEntries(db, pool.id),
+    listPoolEntries(db, pool.id, { limit: ENTRIES_PER_PAGE, offset: (page - 1) * ENTRIES_PER_PAGE }),
+  ]);
+  // Explorers configured for the draw when they are public https APIs, else the two public ones.
+  const configured = explorerBases(env).filter((url) => url.startsWith("https://"));
+  return {
+    pool: { ...base, status: pool.status },
+    draw: {
+      closedAt: pool.closedAt?.toISOString() ?? null,
+      closeReason: pool.closeReason ? CLOSE_REASON_TEXT[pool.closeReason] : null,
+      entriesCount: count,
+      entriesDigest: pool.entriesDigest,
+      blockHeight: pool.drawBlockHeight,
+      blockHash: pool.drawBlockHash,
+      decimalHash: pool.drawBlockHash ? hashToDecimal(pool.drawBlockHash) : null,
+      winnerEntryNumber: pool.winnerEntryNumber,
+      winnerName: pool.winnerName ?? (pool.winnerEntryNumber !== null ? `Entry #${pool.winnerEntryNumber}` : null),
+      mainPrize: pool.mainPrize ? formatCents(pool.mainPrize.cents, pool.mainPrize.currency) : null,
+      drawnAt: pool.drawnAt?.toISOString() ?? null,
+    },
+    entries: { page, rows, hasNext: page * ENTRIES_PER_PAGE < count },
+    explorers: configured.length >= 2 ? configured.slice(0, 2) : PUBLIC_EXPLORERS,
+  };
+}
+
+// --- browser verification -------------------------------------------------------------------------------------
+
+type CheckStatus = "running" | "ok" | "failed" | "skipped";
+type Check = { title: string; status: CheckStatus; detail: ReactNode };
+
+const BLOCK_FIELDS = ["version", "timestamp", "bits", "nonce"] as const;
+
+/** Block header fields in an explorer's (or our API's) JSON, or null when they are not all there. */
+function headerFields(value: unknown, hash: string): BitcoinBlock | null {
+  if (typeof value !== "object" || value === null) return null;
+  const v = value as Record<string, unknown>;
+  if (!BLOCK_FIELDS.every((k) => typeof v[k] === "number")) return null;
+  if (typeof v.merkle_root !== "string") return null;
+  const previous = typeof v.previousblockhash === "string" ? v.previousblockhash : "0".repeat(64);
+  return {
+    id: typeof v.id === "string" ? v.id.toLowerCase() : hash,
+    height: typeof v.height === "number" ? v.height : undefined,
+    version: v.version as number,
+    timestamp: v.timestamp as number,
+    bits: v.bits as number,
+    nonce: v.nonce as number,
+    merkle_root: v.merkle_root,
+    previousblockhash: previous,
+  };
+}
+
+async function fetchJson(url: string): Promise<unknown> {
+  const response = await fetch(url, { headers: { Accept: "application/json" }, signal: AbortSignal.timeout(8000) });
+  if (!response.ok) throw new Error(`${response.status}`);
+  return response.json();
+}
+
+/** The block's header fields: from our pool API when it publishes them, else from the public explorers. */
+async function findHeader(poolId: string, hash: string, explorers: string[]): Promise<{ block: BitcoinBlock; source: string } | null> {
+  try {
+    const state = (await fetchJson(`/api/pools/${encodeURIComponent(poolId)}`)) as Record<string, unknown>;
+    const block = headerFields(state.block ?? state.drawBlock, hash);
+    if (block) return { block, source: "this site's pool data" };
+  } catch {
+    // Not published here: ask the explorers.
+  }
+  for (const base of explorers) {
+    try {
+      const block = headerFields(await fetchJson(`${base}/block/${hash}`), hash);
+      if (block) return { block, source: new URL(base).host };
+    } catch {
+      // Try the next explorer.
+    }
+  }
+  return null;
+}
+
+type VerifyInput = {
+  poolId: string;
+  digest: string | null;
+  hash: string | null;
+  height: number | null;
+  winner: number | null;
+  explorers: string[];
+};
+
+function useBrowserVerification(input: VerifyInput) {
+  const [checks, setChecks] = useState<Check[] | null>(null);
+  const [running, setRunning] = useState(false);
+
+  const run = async () => {
+    setRunning(true);
+    const results: Check[] = [];
+    const show = (check: Check) => {
+      results.push(check);
+      setChecks([...results]);
+    };
+    const update = (check: Check) => {
+      results[results.length - 1] = check;
+      setChecks([...results]);
+    };
+    setChecks([]);
+
+    // 1. The entry list hashes to the published digest.
+    let count: number | null = null;
+    show({ title: "Entry list matches the published SHA-256 digest", status: "running", detail: "Downloading the entry list..." });
+    try {
+      const response = await fetch(entriesTextPath(input.poolId), { cache: "no-store" });
+      if (!response.ok) throw new Error(`the entry list answered ${response.status}`);
+      const bytes = await response.arrayBuffer();
+      const digest = bytesToHex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
+      const text = new TextDecoder().decode(bytes);
+      count = text === "" ? 0 : text.split("\n").length - 1;
+      const ok = input.digest !== null && digest === input.digest;
+      update({
+        title: "Entry list matches the published SHA-256 digest",
+        status: ok ? "ok" : "failed",
+        detail: (
+          <>
+            SHA-256 of the {count} downloaded {count === 1 ? "entry" : "entries"} ({bytes.byteLength.toLocaleString("en-US")} bytes):{" "}
+            <code className="break-all">{digest}</code>
+            {ok ? " — equals the published digest." : input.digest ? " — does NOT equal the published digest." : " — no digest was published."}
+          </>
+        ),
+      });
+    } catch (error) {
+      update({
+        title: "Entry list matches the published SHA-256 digest",
+        status: "failed",
+        detail: `Could not download the entry list: ${error instanceof Error ? error.message : String(error)}`,
+      });
+    }
+
+    // 2. hash mod entries is the winning entry.
+    if (!input.hash || input.winner === null) {
+      show({ title: "Block hash picks the winning entry", status: "skipped", detail: "The pool has not been drawn yet." });
+    } else if (count === null || count === 0) {
+      show({ title: "Block hash picks the winning entry", status: "failed", detail: "Needs the entry list, which could not be checked." });
+    } else {
+      const index = winnerIndex(input.hash, count);
+      const ok = index === input.winner;
+      show({
+        title: "Block hash picks the winning entry",
+        status: ok ? "ok" : "failed",
+        detail: (
+          <>
+            BigInt("0x{input.hash}") mod {count} = <strong>{index}</strong>
+            {ok ? ` — the published winning entry is #${input.winner}.` : ` — but the published winning entry is #${input.winner}.`}
+          </>
+        ),
+      });
+    }
+
+    // 3. The block header rebuilt from its fields hashes to the block hash.
+    if (!input.hash) {
+      show({ title: "Block header hashes to the block hash", status: "skipped", detail: "No block hash yet." });
+    } else {
+      show({ title: "Block header hashes to the block hash", status: "running", detail: "Fetching the block header fields..." });
+      const found = await findHeader(input.poolId, input.hash, input.explorers);
+      if (!found) {
+        update({
+          title: "Block header hashes to the block hash",
+          status: "skipped",
+          detail: "The block header could not be fetched from here (offline, or the explorers refused). Check the hash on the explorers linked above.",
+        });
+      } else {
+        const verification = await verifyBlock({ ...found.block, id: input.hash });
+        const heightOk = found.block.height === undefined || input.height === null || found.block.height === input.height;
+        const ok = verification.ok && heightOk;
+        update({
+          title: "Block header hashes to the block hash",
+          status: ok ? "ok" : "failed",
+          detail: ok
+            ? `Rebuilt the 80-byte header from ${found.source}'s fields: its double SHA-256 equals the block hash and meets its proof-of-work target${found.block.height !== undefined ? `, at height ${found.block.height}` : ""}.`
+            : verification.ok
+              ? `${found.source} places this block at height ${found.block.height}, not ${input.height}.`
+              : `${found.source}: ${verification.reason}`,
+        });
+      }
+    }
+    setRunning(false);
+  };
+
+  return { checks, running, run };
+}
+
+// --- page -----------------------------------------------------------------------------------------------------
+
+const statusIcon: Record<CheckStatus, { text: string; className: string }> = {
+  running: { text: "…", className: "bg-gray-100 text-gray-600" },
+  ok: { text: "✓", className: "bg-green-100 text-green-800" },
+  failed: { text: "✗", className: "bg-red-100 text-red-800" },
+  skipped: { text: "–", className: "bg-yellow-100 text-yellow-800" },
+};
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid gap-1 py-2 sm:grid-cols-[12rem_1fr] sm:gap-4">
+      <dt className="text-sm text-gray-500">{label}</dt>
+      <dd className="min-w-0 text-sm text-gray-900">{children}</dd>
+    </div>
+  );
+}
+
+function Mono({ children }: { children: ReactNode }) {
+  return <code className="break-all font-mono text-xs">{children}</code>;
+}
+
+function ExplorerLinks({ hash, height }: { hash: string | null; height: number | null }) {
+  if (hash) {
+    return (
+      <span className="ml-2 text-xs">
+        <a href={`https://blockstream.info/block/${hash}`} target="_blank" rel="noreferrer" className="text-brand-700 hover:underline">
+          blockstream.info
+        </a>{" "}
+        ·{" "}
+        <a href={`https://mempool.space/block/${hash}`} target="_blank" rel="noreferrer" className="text-brand-700 hover:underline">
+          mempool.space
+        </a>
+      </span>
+    );
+  }
+  if (height === null) return null;
+  return (
+    <span className="ml-2 text-xs">
+      <a href={`https://blockstream.info/block-height/${height}`} target="_blank" rel="noreferrer" className="text-brand-700 hover:underline">
+        blockstream.info
+      </a>{" "}
+      ·{" "}
+      <a href={`https://mempool.space/block/${height}`} target="_blank" rel="noreferrer" className="text-brand-700 hover:underline">
+        mempool.space
+      </a>
+    </span>
+  );
+}
+
+function drawStatus(draw: NonNullable<Route.ComponentProps["loaderData"]["draw"]>): string {
+  if (draw.blockHash) return "Drawn";
+  if (draw.entriesCount === 0) return "Closed with no entries, so there is nothing to draw.";
+  if (draw.blockHeight === null) return "Closed: the entry list is frozen and the draw is being committed to the next Bitcoin block.";
+  return `Waiting for Bitcoin block #${draw.blockHeight} and its confirmations`;
 }
 
 export default function DrawVerification({ loaderData }: Route.ComponentProps) {
+  const { pool, draw, entries, explorers } = loaderData;
+  const verification = useBrowserVerification({
+    poolId: pool.id,
+    digest: draw?.entriesDigest ?? null,
+    hash: draw?.blockHash ?? null,
+    height: draw?.blockHeight ?? null,
+    winner: draw?.winnerEntryNumber ?? null,
+    explorers,
+  });
+
+  if (!draw || !entries) {
+    return (
+      <Page title="This pool is still open" back={{ to: "/winner-selection", label: "Winner Selection" }}>
+        <Card>
+          <p className="text-sm text-gray-700">
+            {pool.hostName}'s prize pool is still collecting entries ({pool.amount} of {pool.target}). It closes when it reaches its
+            target or on <DateText value={pool.endAt} withTime />, whichever comes first.
+          </p>
+          <p className="mt-2 text-sm text-gray-700">
+            At that moment its entry list is frozen, its SHA-256 digest is published here together with a future Bitcoin block, and
+            once that block is mined the winner is drawn. Come back then to check the draw yourself.
+          </p>
+          <div className="mt-4">
+            <LinkButton to="/winner-selection" variant="secondary">
+              How winners are chosen
+            </LinkButton>
+          </div>
+        </Card>
+      </Page>
+    );
+  }
+
+  const txt = entriesTextPath(pool.id);
   return (
-    <Page title="Verify a draw" back={{ to: "/winner-selection", label: "Winner Selection" }}>
-      <p className="text-gray-600">Pool {loaderData.poolId}</p>
+    <Page
+      title="Verify a draw"
+      subtitle={`${pool.hostName}'s prize pool: every input of the draw, and a check you can run in your browser.`}
+      back={{ to: "/winner-selection", label: "Winner Selection" }}
+    >
+      <Card>
+        <p className={`mb-3 rounded-lg px-3 py-2 text-sm ${draw.blockHash ? "bg-green-50 text-green-800" : "bg-yellow-50 text-yellow-900"}`} role="status">
+          {drawStatus(draw)}
+        </p>
+        <dl className="divide-y divide-gray-100">
+          <Row label="Pool id">
+            <Mono>{pool.id}</Mono>
+          </Row>
+          <Row label="Host">{pool.hostName}</Row>
+          <Row label="Pool amount">{pool.amount}</Row>
+          <Row label="Closed at">
+            <DateText value={draw.closedAt} withTime />
+          </Row>
+          <Row label="Close reason">{draw.closeReason ?? "—"}</Row>
+          <Row label="Entry count">
+            <span data-testid="entry-count">{draw.entriesCount}</span>
+          </Row>
+          <Row label="Entries digest (SHA-256)">{draw.entriesDigest ? <Mono>{draw.entriesDigest}</Mono> : "Not published yet"}</Row>
+          <Row label="Committed block height">
+            {draw.blockHeight !== null ? (
+              <>
+                #{draw.blockHeight}
+                <ExplorerLinks hash={null} height={draw.blockHeight} />
+              </>
+            ) : (
+              "Not committed yet"
+            )}
+          </Row>
+          <Row label="Block hash">
+            {draw.blockHash ? (
+              <>
+                <Mono>{draw.blockHash}</Mono>
+                <ExplorerLinks hash={draw.blockHash} height={draw.blockHeight} />
+              </>
+            ) : draw.blockHeight !== null ? (
+              `Waiting for Bitcoin block #${draw.blockHeight} and its confirmations`
+            ) : (
+              "—"
+            )}
+          </Row>
+          {draw.decimalHash ? (
+            <Row label="Block hash as a number">
+              <Mono>{draw.decimalHash}</Mono>
+            </Row>
+          ) : null}
+          <Row label="Winning entry">
+            {draw.winnerEntryNumber !== null ? (
+              <>
+                <strong>#{draw.winnerEntryNumber}</strong>{" "}
+                <span className="text-gray-500">
+                  = hash mod {draw.entriesCount}
+                  {draw.drawnAt ? (
+                    <>
+                      , drawn <DateText value={draw.drawnAt} withTime />
+                    </>
+                  ) : null}
+                </span>
+              </>
+            ) : (
+              "Not drawn yet"
+            )}
+          </Row>
+          <Row label="Winner">
+            {draw.winnerName ?? "—"}
+            {draw.mainPrize ? <span className="text-gray-500"> · main prize {draw.mainPrize}</span> : null}
+          </Row>
+        </dl>
+      </Card>
+
+      <Card className="mt-6">
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <div>
+            <h2 className="font-semibold text-gray-900">Verify in your browser</h2>
+            <p className="mt-1 text-sm text-gray-600">
+              Downloads the entry list and recomputes its SHA-256, the winning entry from the block hash, and the block hash from its
+              header. Nothing is taken on trust from this page's figures.
+            </p>
+          </div>
+          <Button onClick={verification.run} disabled={verification.running}>
+            {verification.running ? "Verifying..." : "Verify in your browser"}
+          </Button>
+        </div>
+        {verification.checks ? (
+          <ol className="mt-4 space-y-3" aria-live="polite">
+            {verification.checks.map((check) => (
+              <li key={check.title} className="flex gap-3 text-sm">
+                <span
+                  aria-hidden="true"
+                  className={`flex h-6 w-6 shrink-0 items-center justify-center rounded-full font-bold ${statusIcon[check.status].className}`}
+                >
+                  {statusIcon[check.status].text}
+                </span>
+                <span className="min-w-0">
+                  <span className="block font-medium text-gray-900">
+                    {check.title}
+                    <span className="sr-only">: {check.status}</span>
+                  </span>
+                  <span className="block text-gray-600">{check.detail}</span>
+                </span>
+              </li>
+            ))}
+          </ol>
+        ) : null}
+      </Card>
+
+      <section className="mt-8">
+        <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+          <h2 className="text-lg font-semibold text-gray-900">Entry list</h2>
+          <a href={txt} download={`pool-${pool.id}-entries.txt`} className="text-sm font-semibold text-brand-700 hover:underline">
+            Download entries.txt
+          </a>
+        </div>
+        <p className="mb-3 text-sm text-gray-600">
+          One line per entry, <code>entryNumber:sourceKey</code>, sorted by entry number, each ending in a line break. The digest is the
+          SHA-256 of exactly that text.
+        </p>
+        {entries.rows.length === 0 ? (
+          <p className="text-sm text-gray-600">{draw.entriesCount === 0 ? "This pool has no entries." : "No entries on this page."}</p>
+        ) : (
+          <div className="overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm">
+            <table className="w-full text-left text-sm">
+              <thead className="bg-gray-50 text-gray-500">
+                <tr>
+                  <th className="px-3 py-2 font-medium">Entry number</th>
+                  <th className="px-3 py-2 font-medium">Source key</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-gray-100 font-mono text-xs">
+                {entries.rows.map((entry) => (
+                  <tr key={entry.entryNumber} className={entry.entryNumber === draw.winnerEntryNumber ? "bg-brand-50 font-semibold" : undefined}>
+                    <td className="px-3 py-1.5">
+                      {entry.entryNumber}
+                      {entry.entryNumber === draw.winnerEntryNumber ? <span className="ml-2 font-sans text-brand-700">winner</span> : null}
+                    </td>
+                    <td className="break-all px-3 py-1.5">{entry.sourceKey}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <Pagination page={entries.page} hasNext={entries.hasNext} hrefFor={(p) => `/winner-selection/${pool.id}?page=${p}`} />
+      </section>
+
+      <p className="mt-8 text-sm text-gray-600">
+        How this works:{" "}
+        <Link to="/winner-selection" className="font-medium text-brand-700 hover:underline">
+          Winner Selection
+        </Link>{" "}
+        ·{" "}
+        <Link to="/official-rules" className="font-medium text-brand-700 hover:underline">
+          Official Rules
+        </Link>
+      </p>
     </Page>
   );
 }

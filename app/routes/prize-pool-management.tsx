@@ -1,45 +1,59 @@
-import { Link } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { Link, useRevalidator } from "react-router";
 import { Badge, Card, DateText, LinkButton, Page, pageMeta, Stat } from "~/components/page";
+import { usePoolLive } from "~/components/use-pool-live";
 import { getDb } from "~/db/client.server";
-import { getCurrentPool, listContributionTotals, listHostWinners } from "~/db/queries/pools.server";
-import { countdownText } from "~/domain/countdown";
+import { countPoolParticipants, poolContributionSum } from "~/db/queries/pool-screens.server";
+import { listContributionTotals, listHostWinners } from "~/db/queries/pools.server";
+import { COUNTDOWN_TICK_MS, countdownText } from "~/domain/countdown";
 import { formatCents, percentageText, progressPercent } from "~/domain/money";
+import { displayedPoolCents, POOL_CURRENCY } from "~/domain/pool";
 import { CONTRIBUTION_PLACEHOLDER_TYPES, contributionLabel, distributePool } from "~/domain/revenue";
 import { requireUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
+import { getOpenPool } from "~/lib/pools.server";
 import type { Route } from "./+types/prize-pool-management";
 
 export const meta: Route.MetaFunction = () => pageMeta("Prize Pool Management");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
-  const db = getDb(getEnv(context));
-  const [pool, winners] = await Promise.all([getCurrentPool(db, user.id), listHostWinners(db, user.id, 5)]);
-  const totals = pool ? await listContributionTotals(db, pool.id) : [];
-  const currency = pool?.currency ?? "USD";
-  const amountCents = pool?.amountCents ?? 0;
-  const rows = totals.length
-    ? totals
-    : CONTRIBUTION_PLACEHOLDER_TYPES.map((sourceType) => ({ sourceType, totalCents: 0 }));
-  const sum = rows.reduce((s, r) => s + r.totalCents, 0);
-  const split = distributePool(amountCents);
+  const env = getEnv(context);
+  const db = getDb(env);
+  const [pool, winners] = await Promise.all([getOpenPool(env, user.id), listHostWinners(db, user.id, 5)]);
+  const [totals, contributionSumCents, participants] = pool
+    ? await Promise.all([listContributionTotals(db, pool.id), poolContributionSum(db, pool.id), countPoolParticipants(db, pool.id)])
+    : [[], 0, 0];
+  const currency = pool?.currency ?? POOL_CURRENCY;
   const money = (cents: number) => formatCents(cents, currency);
+  const rows = totals.length
+    ? [...totals].sort((a, b) => b.totalCents - a.totalCents)
+    : CONTRIBUTION_PLACEHOLDER_TYPES.map((sourceType) => ({ sourceType, totalCents: 0 }));
+  const sourcesSum = rows.reduce((s, r) => s + r.totalCents, 0);
+  const amountCents = pool ? displayedPoolCents(pool.amountCents, contributionSumCents) : 0;
+  const split = distributePool(amountCents);
   return {
     pool: pool
       ? {
-          amount: money(amountCents),
-          target: money(pool.targetCents),
-          timeLeft: countdownText(pool.endAt, new Date()),
-          entries: pool.entriesCount,
-          progress: progressPercent(amountCents, pool.targetCents),
+          id: pool.id,
           status: pool.status,
+          currency,
+          amountCents: pool.amountCents,
+          contributionSumCents,
+          targetCents: pool.targetCents,
+          entries: pool.entriesCount,
+          participants,
+          endAt: pool.endAt.toISOString(),
+          timeLeft: countdownText(pool.endAt, new Date()),
         }
       : null,
-    split: { mainPrize: money(split.mainPrize), hostShare: money(split.hostShare), platformShare: money(split.platformShare) },
+    // The split of the amount the loader saw; a live amount that differs triggers a reload of this data.
+    split: { amountCents, mainPrize: money(split.mainPrize), hostShare: money(split.hostShare), platformShare: money(split.platformShare) },
     sources: rows.map((r) => ({
+      key: r.sourceType,
       label: contributionLabel(r.sourceType),
       amount: money(r.totalCents),
-      percent: percentageText(r.totalCents, sum),
+      percent: percentageText(r.totalCents, sourcesSum),
     })),
     winners: winners.map((w) => ({
       id: w.id,
@@ -47,13 +61,62 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       game: w.gameQuestion,
       type: w.prizeType,
       prize: formatCents(w.prizeAmountCents, w.currency),
-      date: w.createdAt,
+      date: w.createdAt.toISOString(),
     })),
   };
 }
 
+/** "05D 12H 09M" until the end, recomputed every second in the browser (the server's text first). */
+function useCountdown(endAt: string | null, serverText: string | null): string | null {
+  const [text, setText] = useState(serverText);
+  useEffect(() => {
+    setText(serverText);
+    if (!endAt) return;
+    const tick = () => setText(countdownText(endAt, new Date()));
+    tick();
+    const timer = setInterval(tick, COUNTDOWN_TICK_MS);
+    return () => clearInterval(timer);
+  }, [endAt, serverText]);
+  return text;
+}
+
+const RELOAD_AFTER_UPDATE_MS = 400;
+
 export default function PrizePoolManagement({ loaderData }: Route.ComponentProps) {
   const { pool, split, sources, winners } = loaderData;
+  const revalidator = useRevalidator();
+  const live = usePoolLive(pool?.id, {
+    poolId: pool?.id ?? "",
+    amountCents: pool?.amountCents ?? 0,
+    entries: pool?.entries ?? 0,
+    status: pool?.status ?? "open",
+    targetCents: pool?.targetCents ?? 0,
+  });
+  const timeLeft = useCountdown(pool?.endAt ?? null, pool?.timeLeft ?? null);
+
+  // Any live change (a contribution, an entry, a close) reloads the pool's data shortly after, so the sources,
+  // participants and split follow without a page reload. The first value is the loader's own and is skipped.
+  const seen = useRef<string | null>(null);
+  const liveKey = `${live.poolId}:${live.amountCents}:${live.entries}:${live.status}:${live.targetCents}`;
+  useEffect(() => {
+    if (seen.current === null || !pool) {
+      seen.current = liveKey;
+      return;
+    }
+    if (seen.current === liveKey) return;
+    seen.current = liveKey;
+    const timer = setTimeout(() => revalidator.revalidate(), RELOAD_AFTER_UPDATE_MS);
+    return () => clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [liveKey]);
+
+  const currency = pool?.currency ?? POOL_CURRENCY;
+  const amountCents = pool ? displayedPoolCents(live.amountCents, pool.contributionSumCents) : 0;
+  const targetCents = pool ? live.targetCents || pool.targetCents : 0;
+  const progress = progressPercent(amountCents, targetCents);
+  const splitIsCurrent = split.amountCents === amountCents;
+  const loading = revalidator.state === "loading";
+
   return (
     <Page
       title="Prize Pool Management"
@@ -69,26 +132,40 @@ export default function PrizePoolManagement({ loaderData }: Route.ComponentProps
     >
       {!pool ? (
         <p className="mb-4 rounded-lg bg-brand-50 px-4 py-3 text-sm text-brand-700">
-          You don't have a prize pool yet.{" "}
+          You don't have an open prize pool.{" "}
           <Link to="/prize-pool-settings" className="font-semibold underline">
             Set a target to start one.
           </Link>
         </p>
       ) : null}
-      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-        <Stat label="Current Pool" value={pool?.amount ?? "—"} />
-        <Stat label="Target" value={pool?.target ?? "—"} />
-        <Stat label="Time Left" value={pool?.timeLeft ?? "—"} />
-        <Stat label="Participants" value={pool?.entries ?? 0} />
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4" aria-live="polite">
+        <Stat label="Current Pool (USD)" value={<span data-testid="pool-amount">{pool ? formatCents(amountCents, currency) : "—"}</span>} />
+        <Stat label="Target (USD)" value={pool ? formatCents(targetCents, currency) : "—"} />
+        <Stat label="Time Left" value={timeLeft ?? "—"} hint={pool ? <>Ends <DateText value={pool.endAt} withTime /></> : undefined} />
+        <Stat
+          label="Participants"
+          value={pool?.participants ?? 0}
+          hint={pool ? `${live.entries} ${live.entries === 1 ? "entry" : "entries"} in the draw` : undefined}
+        />
       </div>
 
       <Card className="mt-6">
-        <h2 className="font-semibold text-gray-900">Current Pool Status</h2>
-        <div className="mt-3 h-2 overflow-hidden rounded-full bg-gray-200" role="progressbar" aria-label="Progress to target" aria-valuenow={pool?.progress ?? 0} aria-valuemin={0} aria-valuemax={100}>
-          <div className="h-full bg-brand-500" style={{ width: `${pool?.progress ?? 0}%` }} />
+        <div className="flex items-center justify-between gap-2">
+          <h2 className="font-semibold text-gray-900">Current Pool Status</h2>
+          {loading ? <span className="text-xs text-gray-500">Loading...</span> : null}
         </div>
-        <p className="mt-1 text-sm text-gray-600">{pool?.progress ?? 0}% of target</p>
-        <dl className="mt-4 grid grid-cols-3 gap-3 text-sm">
+        <div
+          className="mt-3 h-2 overflow-hidden rounded-full bg-gray-200"
+          role="progressbar"
+          aria-label="Progress to target"
+          aria-valuenow={progress}
+          aria-valuemin={0}
+          aria-valuemax={100}
+        >
+          <div className="h-full bg-brand-500 transition-[width]" style={{ width: `${Math.min(progress, 100)}%` }} />
+        </div>
+        <p className="mt-1 text-sm text-gray-600">{progress}% of target</p>
+        <dl className={`mt-4 grid grid-cols-3 gap-3 text-sm ${splitIsCurrent ? "" : "opacity-60"}`}>
           <div>
             <dt className="text-gray-500">Main Prize 60%</dt>
             <dd className="font-semibold">{split.mainPrize}</dd>
@@ -109,7 +186,7 @@ export default function PrizePoolManagement({ loaderData }: Route.ComponentProps
           <h2 className="font-semibold text-gray-900">Contribution Sources</h2>
           <ul className="mt-3 divide-y divide-gray-100 text-sm">
             {sources.map((s) => (
-              <li key={s.label} className="flex justify-between py-2">
+              <li key={s.key} className="flex justify-between py-2">
                 <span>{s.label}</span>
                 <span className="font-medium">
                   {s.amount} <span className="text-gray-500">({s.percent}%)</span>
@@ -134,9 +211,9 @@ export default function PrizePoolManagement({ loaderData }: Route.ComponentProps
             <ul className="mt-3 divide-y divide-gray-100 text-sm">
               {winners.map((w) => (
                 <li key={w.id} className="flex items-center justify-between gap-2 py-2">
-                  <span className="min-w-0">
+                  <span className="min-w-0 flex-1">
                     <span className="block font-medium">{w.winner}</span>
-                    {w.game ? <span className="block truncate text-xs text-gray-500">{w.game}</span> : null}
+                    <span className="block truncate text-xs text-gray-500">{w.game ?? "Prize pool draw"}</span>
                   </span>
                   <Badge tone={w.type === "main" ? "brand" : "gray"}>{w.type === "main" ? "Main Prize" : "Mini Prize"}</Badge>
                   <span className="text-right">

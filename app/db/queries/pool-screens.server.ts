@@ -1,0 +1,283 @@
+// Queries of the prize pool screens (settings, management, details, history) and the public draw pages. Every
+// host-scoped function takes the signed-in host's id and filters by it, so a host only ever reads their own pools.
+
+import { and, asc, count, desc, eq, gte, inArray, isNotNull, sql, sum } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import {
+  guessWinGames,
+  prizeEntries,
+  prizeMiniPrizes,
+  prizePoolContributions,
+  prizePools,
+  prizeWinners,
+  userProfiles,
+} from "~/db/schema";
+import type { MiniPrize } from "~/domain/pool";
+
+// --- profile and mini prizes ----------------------------------------------------------------------------------
+
+/** The host's saved pool target (user_profiles.prize_pool_target_cents), or null without a profile. */
+export async function getProfilePoolTarget(db: Db, hostId: string): Promise<number | null> {
+  const [row] = await db
+    .select({ targetCents: userProfiles.prizePoolTargetCents })
+    .from(userProfiles)
+    .where(eq(userProfiles.userId, hostId))
+    .limit(1);
+  return row?.targetCents ?? null;
+}
+
+export async function setProfilePoolTarget(db: Db, hostId: string, targetCents: number): Promise<void> {
+  await db
+    .update(userProfiles)
+    .set({ prizePoolTargetCents: targetCents, updatedAt: new Date() })
+    .where(eq(userProfiles.userId, hostId));
+}
+
+/** A pool's mini prizes in the order they were saved. */
+export function listMiniPrizes(db: Db, poolId: string) {
+  return db
+    .select({ name: prizeMiniPrizes.name, amountText: prizeMiniPrizes.amountText, quantityText: prizeMiniPrizes.quantityText })
+    .from(prizeMiniPrizes)
+    .where(eq(prizeMiniPrizes.poolId, poolId))
+    .orderBy(asc(prizeMiniPrizes.createdAt), asc(prizeMiniPrizes.id))
+    .limit(50);
+}
+
+const MINI_PRIZE_INSERT_CHUNK = 10;
+
+/** Replaces a pool's mini prizes with `rows` in one batch (all or nothing). */
+export async function replaceMiniPrizes(db: Db, poolId: string, hostId: string, rows: readonly MiniPrize[]): Promise<void> {
+  const remove = db.delete(prizeMiniPrizes).where(and(eq(prizeMiniPrizes.poolId, poolId), eq(prizeMiniPrizes.hostId, hostId)));
+  if (rows.length === 0) {
+    await remove;
+    return;
+  }
+  // Distinct creation times keep the saved order (rows are listed by created_at). D1 binds at most 100
+  // parameters per statement, so rows go in chunks (7 values each).
+  const now = Date.now();
+  const values = rows.map((row, i) => ({
+    id: crypto.randomUUID(),
+    poolId,
+    hostId,
+    name: row.name,
+    amountText: row.amountText,
+    quantityText: row.quantityText,
+    createdAt: new Date(now + i),
+  }));
+  const inserts = [];
+  for (let i = 0; i < values.length; i += MINI_PRIZE_INSERT_CHUNK) {
+    inserts.push(db.insert(prizeMiniPrizes).values(values.slice(i, i + MINI_PRIZE_INSERT_CHUNK)));
+  }
+  await db.batch([remove, ...inserts]);
+}
+
+// --- one pool's figures ---------------------------------------------------------------------------------------
+
+/** The sum of a pool's ledger (D1 mirror), in cents. */
+export async function poolContributionSum(db: Db, poolId: string): Promise<number> {
+  const [row] = await db
+    .select({ total: sum(prizePoolContributions.amountCents) })
+    .from(prizePoolContributions)
+    .where(eq(prizePoolContributions.poolId, poolId));
+  return Number(row?.total ?? 0);
+}
+
+/**
+ * The people taking part in a pool: distinct fans with an entry or a contribution in it (the host's own deposits
+ * are not participation).
+ */
+export async function countPoolParticipants(db: Db, poolId: string): Promise<number> {
+  const result = await db.get<{ n: number }>(sql`
+    SELECT COUNT(*) AS n FROM (
+      SELECT ${prizeEntries.userId} AS user_id FROM ${prizeEntries}
+        WHERE ${prizeEntries.poolId} = ${poolId} AND ${prizeEntries.userId} IS NOT NULL
+      UNION
+      SELECT ${prizePoolContributions.userId} FROM ${prizePoolContributions}
+        WHERE ${prizePoolContributions.poolId} = ${poolId} AND ${prizePoolContributions.userId} IS NOT NULL
+          AND ${prizePoolContributions.sourceType} != 'host_deposit'
+    )`);
+  return Number(result?.n ?? 0);
+}
+
+// --- a host's winners, pools and growth -----------------------------------------------------------------------
+
+/** A page of the winners of the host's pools, newest first. */
+export function listHostWinnersPage(db: Db, hostId: string, { limit, offset }: { limit: number; offset: number }) {
+  return db
+    .select({
+      id: prizeWinners.id,
+      poolId: prizeWinners.poolId,
+      winnerName: prizeWinners.winnerName,
+      prizeAmountCents: prizeWinners.prizeAmountCents,
+      currency: prizeWinners.currency,
+      prizeType: prizeWinners.prizeType,
+      entryNumber: prizeWinners.entryNumber,
+      gameQuestion: guessWinGames.question,
+      createdAt: prizeWinners.createdAt,
+    })
+    .from(prizeWinners)
+    .innerJoin(prizePools, eq(prizePools.id, prizeWinners.poolId))
+    .leftJoin(guessWinGames, eq(guessWinGames.id, prizeWinners.gameId))
+    .where(eq(prizePools.hostId, hostId))
+    .orderBy(desc(prizeWinners.createdAt), desc(prizeWinners.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+/**
+ * The host's contributions per UTC day from `since` on (all their pools): total cents and number of
+ * contributions, only days that have any.
+ */
+export async function dailyContributions(db: Db, hostId: string, since: Date) {
+  const day = sql<string>`strftime('%Y-%m-%d', ${prizePoolContributions.createdAt} / 1000, 'unixepoch')`;
+  const rows = await db
+    .select({ day, totalCents: sum(prizePoolContributions.amountCents), contributions: count() })
+    .from(prizePoolContributions)
+    .where(and(eq(prizePoolContributions.hostId, hostId), gte(prizePoolContributions.createdAt, since)))
+    .groupBy(day)
+    .orderBy(day)
+    .limit(100);
+  return rows.map((row) => ({ day: row.day, totalCents: Number(row.totalCents ?? 0), contributions: row.contributions }));
+}
+
+/** A page of the host's pools (open and closed), newest first, with the main winner's name when drawn. */
+export function listHostPools(db: Db, hostId: string, { limit, offset }: { limit: number; offset: number }) {
+  return db
+    .select({
+      id: prizePools.id,
+      status: prizePools.status,
+      targetCents: prizePools.targetCents,
+      amountCents: prizePools.amountCents,
+      currency: prizePools.currency,
+      entriesCount: prizePools.entriesCount,
+      startAt: prizePools.startAt,
+      endAt: prizePools.endAt,
+      closedAt: prizePools.closedAt,
+      closeReason: prizePools.closeReason,
+      drawBlockHeight: prizePools.drawBlockHeight,
+      winnerEntryNumber: prizePools.winnerEntryNumber,
+      winnerName: prizeWinners.winnerName,
+    })
+    .from(prizePools)
+    .leftJoin(prizeWinners, and(eq(prizeWinners.poolId, prizePools.id), eq(prizeWinners.prizeType, "main")))
+    .where(eq(prizePools.hostId, hostId))
+    .orderBy(sql`${prizePools.status} = 'open' desc`, desc(prizePools.createdAt), desc(prizePools.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+/** Ledger sums of several pools at once (for pools whose mirrored amount may lag), by pool id. */
+export async function contributionSums(db: Db, poolIds: readonly string[]): Promise<Map<string, number>> {
+  if (poolIds.length === 0) return new Map();
+  const rows = await db
+    .select({ poolId: prizePoolContributions.poolId, total: sum(prizePoolContributions.amountCents) })
+    .from(prizePoolContributions)
+    .where(inArray(prizePoolContributions.poolId, [...poolIds]))
+    .groupBy(prizePoolContributions.poolId)
+    .limit(poolIds.length);
+  return new Map(rows.map((row) => [row.poolId, Number(row.total ?? 0)]));
+}
+
+// --- public draw pages ----------------------------------------------------------------------------------------
+
+/** The latest drawn pools of every host (public: what anyone can verify). */
+export function listRecentDrawnPools(db: Db, limit: number) {
+  return db
+    .select({
+      id: prizePools.id,
+      hostName: userProfiles.creatorName,
+      entriesCount: prizePools.entriesCount,
+      drawBlockHeight: prizePools.drawBlockHeight,
+      drawBlockHash: prizePools.drawBlockHash,
+      winnerEntryNumber: prizePools.winnerEntryNumber,
+      closeReason: prizePools.closeReason,
+      drawnAt: prizePools.drawnAt,
+    })
+    .from(prizePools)
+    .leftJoin(userProfiles, eq(userProfiles.userId, prizePools.hostId))
+    .where(and(eq(prizePools.status, "drawn"), isNotNull(prizePools.drawBlockHash)))
+    .orderBy(desc(prizePools.drawnAt), desc(prizePools.id))
+    .limit(limit);
+}
+
+/** One pool with everything its public verification page shows, or undefined. */
+export async function getPoolForVerification(db: Db, poolId: string) {
+  const [row] = await db
+    .select({
+      id: prizePools.id,
+      hostId: prizePools.hostId,
+      hostName: userProfiles.creatorName,
+      status: prizePools.status,
+      targetCents: prizePools.targetCents,
+      amountCents: prizePools.amountCents,
+      currency: prizePools.currency,
+      entriesCount: prizePools.entriesCount,
+      startAt: prizePools.startAt,
+      endAt: prizePools.endAt,
+      closedAt: prizePools.closedAt,
+      closeReason: prizePools.closeReason,
+      entriesDigest: prizePools.entriesDigest,
+      drawBlockHeight: prizePools.drawBlockHeight,
+      drawBlockHash: prizePools.drawBlockHash,
+      winnerEntryNumber: prizePools.winnerEntryNumber,
+      winnerUserId: prizePools.winnerUserId,
+      drawnAt: prizePools.drawnAt,
+    })
+    .from(prizePools)
+    .leftJoin(userProfiles, eq(userProfiles.userId, prizePools.hostId))
+    .where(eq(prizePools.id, poolId))
+    .limit(1);
+  if (!row) return undefined;
+  const [winner] = await db
+    .select({ name: prizeWinners.winnerName, prizeAmountCents: prizeWinners.prizeAmountCents, currency: prizeWinners.currency })
+    .from(prizeWinners)
+    .where(and(eq(prizeWinners.poolId, poolId), eq(prizeWinners.prizeType, "main")))
+    .limit(1);
+  let winnerName = winner?.name ?? null;
+  if (!winnerName && row.winnerUserId) {
+    const [profile] = await db
+      .select({ name: userProfiles.creatorName })
+      .from(userProfiles)
+      .where(eq(userProfiles.userId, row.winnerUserId))
+      .limit(1);
+    winnerName = profile?.name ?? null;
+  }
+  return { ...row, winnerName, mainPrize: winner ? { cents: winner.prizeAmountCents, currency: winner.currency } : null };
+}
+
+/** The number of entries in a pool's (frozen) list. */
+export async function countPoolEntries(db: Db, poolId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(prizeEntries).where(eq(prizeEntries.poolId, poolId));
+  return row?.n ?? 0;
+}
+
+/** A page of a pool's entries by entry number: the digest's input, line by line. */
+export function listPoolEntries(db: Db, poolId: string, { limit, offset }: { limit: number; offset: number }) {
+  return db
+    .select({ entryNumber: prizeEntries.entryNumber, sourceKey: prizeEntries.sourceKey })
+    .from(prizeEntries)
+    .where(eq(prizeEntries.poolId, poolId))
+    .orderBy(asc(prizeEntries.entryNumber))
+    .limit(limit)
+    .offset(offset);
+}
+
+/** Rows read per query when a whole entry list is exported. */
+const ENTRY_EXPORT_CHUNK = 5000;
+
+/** A pool's whole entry list by entry number (read in chunks, keyset-paginated on the entry number). */
+export async function allPoolEntries(db: Db, poolId: string): Promise<{ entryNumber: number; sourceKey: string }[]> {
+  const out: { entryNumber: number; sourceKey: string }[] = [];
+  let after = -1;
+  for (;;) {
+    const rows = await db
+      .select({ entryNumber: prizeEntries.entryNumber, sourceKey: prizeEntries.sourceKey })
+      .from(prizeEntries)
+      .where(and(eq(prizeEntries.poolId, poolId), sql`${prizeEntries.entryNumber} > ${after}`))
+      .orderBy(asc(prizeEntries.entryNumber))
+      .limit(ENTRY_EXPORT_CHUNK);
+    out.push(...rows);
+    if (rows.length < ENTRY_EXPORT_CHUNK) return out;
+    after = rows[rows.length - 1]!.entryNumber;
+  }
+}
