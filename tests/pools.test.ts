@@ -8,7 +8,7 @@ import {
 } from "cloudflare:test";
 import { and, asc, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { prizeEntries, prizePoolContributions, prizePools } from "~/db/schema";
+import { prizeEntries, prizePoolContributions, prizePools, userProfiles } from "~/db/schema";
 import { entriesDigest } from "~/domain/draw";
 import { MS_PER_DAY } from "~/domain/countdown";
 import { addContribution, closePool, getOpenPool, openPool, poolSocketUrl, poolStub } from "~/lib/pools.server";
@@ -142,6 +142,7 @@ describe("closing", () => {
   it("closes 1 s after the target is reached, opens the next pool, and sends later money there", async () => {
     const host = await makeUser({ name: "Target Host" });
     const fan = await makeUser({ name: "Target Fan" });
+    await db().update(userProfiles).set({ prizePoolTargetCents: 100_000 }).where(eq(userProfiles.userId, host.id));
     const first = await openPool(env, { hostId: host.id, targetCents: 100_000, durationDays: 14 });
     const stub = poolStub(env, first.id);
 
@@ -187,6 +188,16 @@ describe("closing", () => {
     expect(await poolRow(next!.id)).toMatchObject({ amountCents: 700, entriesCount: 1 });
   });
 
+  it("opens the next pool with the target the host saved while the closed pool's terms were locked", async () => {
+    const host = await makeUser({ name: "Retarget Host" });
+    const first = await openPool(env, { hostId: host.id, targetCents: 1_000_000 });
+    await db().update(userProfiles).set({ prizePoolTargetCents: 2_000_000 }).where(eq(userProfiles.userId, host.id));
+    await closePool(env, first.id, "timer_expired");
+    const next = await getOpenPool(env, host.id);
+    expect(next!.id).not.toBe(first.id);
+    expect(next!.targetCents).toBe(2_000_000);
+  });
+
   it("routes a contribution to the next pool when the pool closed under it", async () => {
     const host = await makeUser({ name: "Race Host" });
     const fan = await makeUser({ name: "Race Fan" });
@@ -205,6 +216,7 @@ describe("closing", () => {
   it("closes a pool whose end has passed when the cron runs (timer_expired)", async () => {
     const host = await makeUser({ name: "Expiry Host" });
     const fan = await makeUser({ name: "Expiry Fan" });
+    await db().update(userProfiles).set({ prizePoolTargetCents: 500_000 }).where(eq(userProfiles.userId, host.id));
     const pool = await openPool(env, { hostId: host.id, targetCents: 500_000, durationDays: 7 });
     await addContribution(env, sale(host.id, `pi_exp_${host.id}`, 2_500, fan.id));
     await db()

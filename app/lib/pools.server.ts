@@ -122,8 +122,18 @@ export async function ensureOpenPool(env: Env, hostId: string): Promise<PoolRow>
 }
 
 /** The automatic next pool after a close: same target, 30 days (auto-renew is always on). */
-export function openNextPool(env: Env, closed: { hostId: string; targetCents: number }): Promise<PoolRow> {
-  return openPool(env, { hostId: closed.hostId, targetCents: closed.targetCents, durationDays: DEFAULT_POOL_DURATION_DAYS });
+/**
+ * Opens the host's next pool after a close: 30 days, with the host's target (the closed pool's target unless the
+ * host saved a new one in prize pool settings while the closed pool's terms were locked).
+ */
+export async function openNextPool(env: Env, closed: { hostId: string; targetCents: number }): Promise<PoolRow> {
+  const [profile] = await getDb(env)
+    .select({ targetCents: userProfiles.prizePoolTargetCents })
+    .from(userProfiles)
+    .where(eq(userProfiles.userId, closed.hostId))
+    .limit(1);
+  const targetCents = profile?.targetCents ?? closed.targetCents;
+  return openPool(env, { hostId: closed.hostId, targetCents, durationDays: DEFAULT_POOL_DURATION_DAYS });
 }
 
 const contributionSchema = z.object({
