@@ -415,6 +415,10 @@ export const products = sqliteTable(
     index("products_status_created_idx").on(t.status, t.createdAt),
     index("products_host_status_idx").on(t.hostId, t.status),
     index("products_shop_category_idx").on(t.shopCategory),
+    // /shop and the host shop pages: newest first within a status, a shop category or a host.
+    index("products_status_created_id_idx").on(t.status, t.createdAt, t.id),
+    index("products_status_category_created_idx").on(t.status, t.shopCategory, t.createdAt, t.id),
+    index("products_host_status_created_idx").on(t.hostId, t.status, t.createdAt, t.id),
   ],
 );
 
@@ -519,6 +523,8 @@ export const guessWinGames = sqliteTable(
   (t) => [
     index("guess_win_games_status_created_idx").on(t.status, t.createdAt),
     index("guess_win_games_host_idx").on(t.hostId),
+    // A host's active games, newest first (profile Guess & Win tab).
+    index("guess_win_games_host_status_created_idx").on(t.hostId, t.status, t.createdAt),
   ],
 );
 
@@ -641,7 +647,11 @@ export const userShippingCountries = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     countryCode: text("country_code").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.hostId, t.countryCode] })],
+  (t) => [
+    primaryKey({ columns: [t.hostId, t.countryCode] }),
+    // The /shop 'Ship to' filter: the hosts that ship to a country.
+    index("user_shipping_countries_country_idx").on(t.countryCode, t.hostId),
+  ],
 );
 
 export const userActivity = sqliteTable(

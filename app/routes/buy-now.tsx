@@ -1,51 +1,364 @@
-import { Link } from "react-router";
-import { priceText } from "~/components/cards";
+import { useState } from "react";
+import { data, Form, Link, redirectDocument, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { buttonClass, Card, LinkButton, Page, pageMeta } from "~/components/page";
+import {
+  displayCents,
+  formatIn,
+  HeartIcon,
+  LikeToggleForm,
+  priceRangeText,
+  QuantityStepper,
+  useProductLike,
+} from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
-import { getProduct, listProductImages } from "~/db/queries/products.server";
+import { getCurrentPool } from "~/db/queries/pools.server";
+import {
+  getProduct,
+  isProductLiked,
+  listMoreFromHost,
+  listProductColors,
+  listProductImages,
+  listProductSizes,
+} from "~/db/queries/products.server";
+import { productCategory } from "~/domain/catalog";
+import type { SupportedCurrency } from "~/domain/currency";
+import { formatCents } from "~/domain/money";
+import { distributePool } from "~/domain/revenue";
 import { getOptionalUser } from "~/lib/auth.server";
+import { CHECKOUT_MESSAGES, createProductCheckout } from "~/lib/checkout.server";
 import { getEnv } from "~/lib/context";
 import { idParam, notFound } from "~/lib/route-params.server";
 import type { Route } from "./+types/buy-now";
 
-export const meta: Route.MetaFunction = ({ loaderData, error }) =>
-  pageMeta(loaderData ? `Buy ${loaderData.product.name}` : errorTitle(error, "Product not found"));
+/** Prices on this page are shown in ringgit (label RM); the checkout itself is in USD. */
+const SHOWN: SupportedCurrency = "MYR";
+const MAX_QUANTITY = 99;
+const KEY_FEATURES = ["High-quality materials", "Fast shipping", "7-day return policy"] as const;
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export const meta: Route.MetaFunction = ({ loaderData, error }) =>
+  pageMeta(loaderData ? `Buy ${loaderData.product.name || "Unnamed Product"}` : errorTitle(error, "Product not found"));
+
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const id = idParam(params.id);
   const db = getDb(getEnv(context));
+  const user = getOptionalUser(context);
   const product = await getProduct(db, id);
-  if (!product || (product.status !== "active" && product.hostId !== getOptionalUser(context)?.id)) notFound();
-  const images = await listProductImages(db, id, 1);
-  return { product, image: images[0]?.url ?? null };
+  if (!product || (product.status !== "active" && product.hostId !== user?.id)) notFound();
+
+  const [sizes, colours, images, more, pool, liked] = await Promise.all([
+    listProductSizes(db, id),
+    listProductColors(db, id),
+    listProductImages(db, id, 8),
+    listMoreFromHost(db, product.hostId, id, 8),
+    getCurrentPool(db, product.hostId),
+    user ? isProductLiked(db, user.id, id) : false,
+  ]);
+  const search = new URL(request.url).searchParams;
+  const openPool = pool?.status === "open" ? pool : null;
+  const quantity = Number(search.get("quantity"));
+  return {
+    product: {
+      id: product.id,
+      name: product.name,
+      description: product.description,
+      hostName: product.hostName,
+      hostHref: `/profile/${product.hostSlug ?? product.hostId}`,
+      price: priceRangeText(product, SHOWN),
+      likeCount: product.likeCount,
+      singleUnit: productCategory(product.category) !== "physical",
+    },
+    pool: openPool
+      ? {
+          amount: formatIn(openPool.amountCents, openPool.currency, SHOWN),
+          target: formatIn(openPool.targetCents, openPool.currency, SHOWN),
+          mainPrize: formatIn(distributePool(openPool.amountCents).mainPrize, openPool.currency, SHOWN),
+        }
+      : null,
+    sizes: sizes.map((s) => ({
+      id: s.id,
+      name: s.name,
+      unitCents: displayCents(s.priceCents, s.currency, SHOWN),
+      availableUnits: s.availableUnits,
+    })),
+    colours: colours.map((c) => ({ id: c.id, name: c.name, hex: c.hex, availableUnits: c.availableUnits })),
+    images: images.map((i) => i.url),
+    more: more.map((m) => ({ id: m.id, name: m.name, image: m.image, price: priceRangeText(m, SHOWN) })),
+    liked,
+    signedIn: user !== null,
+    preselect: {
+      size: search.get("size"),
+      color: search.get("color"),
+      quantity: Number.isInteger(quantity) && quantity >= 1 ? Math.min(quantity, MAX_QUANTITY) : 1,
+    },
+  };
 }
 
-export default function BuyNow({ loaderData }: Route.ComponentProps) {
-  const { product, image } = loaderData;
+type BuyNowActionData = { error: string; signIn?: boolean };
+
+/** Buy Now: starts a hosted checkout (priced from the database, in USD) and sends the browser to it. */
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const id = idParam(params.id);
+  const form = await request.formData();
+  const user = getOptionalUser(context);
+  if (!user) return data<BuyNowActionData>({ error: CHECKOUT_MESSAGES.signIn, signIn: true }, { status: 401 });
+  const result = await createProductCheckout(getEnv(context), {
+    user,
+    productId: id,
+    sizeName: form.get("size"),
+    colorName: form.get("color"),
+    quantity: form.get("quantity"),
+    currency: "usd",
+    customerEmail: user.email,
+    origin: new URL(request.url).origin,
+  });
+  if (!result.ok) {
+    return data<BuyNowActionData>(
+      { error: `Unable to start checkout: ${result.message || "Please try again."}` },
+      { status: result.status },
+    );
+  }
+  // A full page load: the checkout page lives outside this app's routes (Stripe, or the local provider).
+  return redirectDocument(result.url);
+}
+
+/** A like answered by its fetcher needs no reload of the page. */
+export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formData?.get("intent") === "like") return false;
+  return defaultShouldRevalidate;
+}
+
+export default function BuyNow({ loaderData, actionData }: Route.ComponentProps) {
+  const { product, pool, sizes, colours, images, more, liked, signedIn, preselect } = loaderData;
+  const navigation = useNavigation();
+  const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const like = useProductLike(product.id, liked, product.likeCount, signedIn);
+  const name = product.name || "Unnamed Product";
+
+  const pickSize =
+    sizes.find((s) => s.name === preselect.size && s.availableUnits > 0) ?? sizes.find((s) => s.availableUnits > 0);
+  const pickColour =
+    colours.find((c) => c.name === preselect.color && c.availableUnits > 0) ?? colours.find((c) => c.availableUnits > 0);
+  const [sizeId, setSizeId] = useState(pickSize?.id ?? null);
+  const [colourId, setColourId] = useState(pickColour?.id ?? null);
+  const [quantity, setQuantity] = useState(product.singleUnit ? 1 : preselect.quantity);
+  const [imageIndex, setImageIndex] = useState(0);
+
+  const size = sizes.find((s) => s.id === sizeId) ?? null;
+  const colour = colours.find((c) => c.id === colourId) ?? null;
+  const available = Math.min(size?.availableUnits ?? 0, colour ? colour.availableUnits : Number.POSITIVE_INFINITY);
+  const maxQuantity = product.singleUnit ? 1 : Math.max(1, Math.min(MAX_QUANTITY, available));
+  const shownQuantity = Math.min(quantity, maxQuantity);
+  const canBuy = size !== null && available > 0 && (colours.length === 0 || colour !== null);
+  const mainImage = images[imageIndex] ?? images[0] ?? null;
+
   return (
-    <Page title={product.name} subtitle={product.hostName ? `by ${product.hostName}` : undefined} back={{ to: "/shop", label: "Back to Shop" }}>
-      <div className="grid gap-8 md:grid-cols-2">
-        <div className="aspect-square overflow-hidden rounded-xl bg-gray-100">
-          {image ? <img src={image} alt={product.name} className="h-full w-full object-cover" /> : null}
-        </div>
-        <div className="space-y-4">
-          <p className="text-2xl font-bold text-brand-700">{priceText(product)}</p>
-          <Card>
-            <p className="text-sm text-gray-700">
-              This is where you choose size, colour and quantity and pay through a secure hosted checkout. 10% of your
-              purchase goes to {product.hostName ?? "the creator"}'s prize pool and you get an entry number to the main
-              prize, which is 60% of the pool.
-            </p>
-          </Card>
-          <div className="flex flex-wrap gap-3">
-            <Link to={`/product/${product.id}`} className={buttonClass("secondary")}>
-              Product details
+    <Page title={name} subtitle={product.hostName ? `by ${product.hostName}` : undefined} back={{ to: "/shop", label: "Back to Shop" }}>
+      <section aria-label="Host prize pool" className="mb-6 rounded-xl bg-gradient-to-r from-brand-600 to-brand-700 p-4 text-white shadow-sm sm:p-5">
+        <p className="text-sm font-semibold">
+          {product.hostName ? (
+            <Link to={product.hostHref} className="underline-offset-2 hover:underline">
+              {product.hostName}
             </Link>
-            <LinkButton to="/shop" variant="ghost">
+          ) : (
+            "This creator"
+          )}
+          's ongoing prize pool
+        </p>
+        {pool ? (
+          <dl className="mt-3 grid grid-cols-3 gap-3 text-sm">
+            <div>
+              <dt className="text-white/80">Prize Pool</dt>
+              <dd className="text-lg font-bold">{pool.amount}</dd>
+            </div>
+            <div>
+              <dt className="text-white/80">Target</dt>
+              <dd className="text-lg font-bold">{pool.target}</dd>
+            </div>
+            <div>
+              <dt className="text-white/80">Main Prize (60%)</dt>
+              <dd className="text-lg font-bold">{pool.mainPrize}</dd>
+            </div>
+          </dl>
+        ) : (
+          <p className="mt-2 text-sm text-white/90">The next prize pool opens soon.</p>
+        )}
+        <p className="mt-3 text-xs text-white/90">
+          10% of your purchase goes to the prize pool, and you get a unique entry number to the main prize.
+        </p>
+      </section>
+
+      {more.length > 0 ? (
+        <section aria-label={`More from ${product.hostName ?? "this creator"}`} className="mb-6">
+          <h2 className="mb-2 text-sm font-semibold text-gray-900">More from {product.hostName ?? "this creator"}</h2>
+          <ul className="flex gap-3 overflow-x-auto pb-2">
+            {more.map((m) => (
+              <li key={m.id} className="w-28 shrink-0">
+                <Link to={`/buy-now/${m.id}`} className="block rounded-lg border border-gray-200 bg-white p-1.5 text-xs hover:border-brand-500">
+                  <span className="block aspect-square overflow-hidden rounded bg-gray-100">
+                    {m.image ? <img src={m.image} alt="" loading="lazy" className="h-full w-full object-cover" /> : null}
+                  </span>
+                  <span className="mt-1 block truncate font-medium text-gray-900">{m.name || "Unnamed Product"}</span>
+                  <span className="block truncate text-brand-700">{m.price}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      <div className="grid gap-8 md:grid-cols-2">
+        <div>
+          <div className="relative aspect-square overflow-hidden rounded-xl bg-gray-100">
+            {mainImage ? <img src={mainImage} alt={name} className="h-full w-full object-cover" /> : null}
+            <div className="absolute top-3 right-3">
+              <LikeToggleForm
+                like={like}
+                label={like.liked ? "Unlike this product" : "Like this product"}
+                className={`grid h-10 w-10 place-items-center rounded-full bg-white/90 shadow focus-visible:outline-2 focus-visible:outline-brand-500 ${
+                  like.liked ? "text-red-500" : "text-gray-600 hover:text-red-500"
+                }`}
+              >
+                <HeartIcon filled={like.liked} />
+              </LikeToggleForm>
+            </div>
+          </div>
+          {images.length > 1 ? (
+            <ul className="mt-3 grid grid-cols-5 gap-2 sm:grid-cols-8">
+              {images.map((url, index) => (
+                <li key={url + index}>
+                  <button
+                    type="button"
+                    onClick={() => setImageIndex(index)}
+                    aria-label={`Show image ${index + 1}`}
+                    aria-pressed={index === imageIndex}
+                    className={`block aspect-square w-full overflow-hidden rounded-lg border-2 ${
+                      index === imageIndex ? "border-brand-600" : "border-transparent"
+                    }`}
+                  >
+                    <img src={url} alt="" loading="lazy" className="h-full w-full object-cover" />
+                  </button>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          <p className="mt-2 text-xs text-gray-500">{like.count} likes</p>
+        </div>
+
+        <div className="space-y-4">
+          <p className="text-2xl font-bold text-brand-700">{product.price}</p>
+          <p className="whitespace-pre-line text-sm text-gray-700">{product.description || "No description available."}</p>
+
+          <Form method="post" className="space-y-4">
+            <Card>
+              <fieldset>
+                <legend className="text-sm font-semibold text-gray-900">Size</legend>
+                {sizes.length === 0 ? (
+                  <p className="mt-2 text-sm text-gray-600">Sizes not available.</p>
+                ) : (
+                  <div className="mt-2 flex flex-wrap gap-2">
+                    {sizes.map((s) => (
+                      <label
+                        key={s.id}
+                        className={`cursor-pointer rounded-lg border px-3 py-1.5 text-sm has-[:disabled]:cursor-not-allowed has-[:disabled]:opacity-50 ${
+                          s.id === sizeId ? "border-brand-600 bg-brand-50 text-brand-700" : "border-gray-300"
+                        }`}
+                      >
+                        <input
+                          type="radio"
+                          name="size"
+                          value={s.name}
+                          className="sr-only"
+                          checked={s.id === sizeId}
+                          disabled={s.availableUnits <= 0}
+                          onChange={() => setSizeId(s.id)}
+                        />
+                        {`${s.name} · ${formatCents(s.unitCents, SHOWN)}${s.availableUnits <= 0 ? " (sold out)" : ""}`}
+                      </label>
+                    ))}
+                  </div>
+                )}
+              </fieldset>
+              {colours.length > 0 ? (
+                <fieldset className="mt-4">
+                  <legend className="text-sm font-semibold text-gray-900">Colour</legend>
+                  <div className="mt-2 flex flex-wrap gap-2">
+                    {colours.map((c) => (
+                      <label
+                        key={c.id}
+                        className={`inline-flex cursor-pointer items-center gap-2 rounded-lg border px-3 py-1.5 text-sm has-[:disabled]:cursor-not-allowed has-[:disabled]:opacity-50 ${
+                          c.id === colourId ? "border-brand-600 bg-brand-50 text-brand-700" : "border-gray-300"
+                        }`}
+                      >
+                        <input
+                          type="radio"
+                          name="color"
+                          value={c.name}
+                          className="sr-only"
+                          checked={c.id === colourId}
+                          disabled={c.availableUnits <= 0}
+                          onChange={() => setColourId(c.id)}
+                        />
+                        {c.hex ? <span aria-hidden="true" className="h-4 w-4 rounded-full border border-gray-300" style={{ backgroundColor: c.hex }} /> : null}
+                        {`${c.name}${c.availableUnits <= 0 ? " (sold out)" : ""}`}
+                      </label>
+                    ))}
+                  </div>
+                </fieldset>
+              ) : null}
+              <div className="mt-4">
+                <p className="text-sm font-semibold text-gray-900">Quantity</p>
+                <div className="mt-2">
+                  <QuantityStepper value={shownQuantity} onChange={setQuantity} max={maxQuantity} />
+                </div>
+              </div>
+              <p className="mt-4 flex items-baseline justify-between border-t border-gray-100 pt-4 text-sm text-gray-700">
+                <span>Total</span>
+                <span className="text-xl font-bold text-gray-900">{size ? formatCents(size.unitCents * shownQuantity, SHOWN) : "—"}</span>
+              </p>
+              <p className="mt-1 text-xs text-gray-500">Prices are shown in RM; checkout is processed in USD.</p>
+            </Card>
+
+            {actionData ? (
+              <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
+                {actionData.error}
+                {actionData.signIn ? (
+                  <>
+                    {" "}
+                    <Link to={`/signin?redirectTo=${encodeURIComponent(`/buy-now/${product.id}`)}`} className="font-semibold underline">
+                      Sign in
+                    </Link>
+                  </>
+                ) : null}
+              </p>
+            ) : null}
+
+            <button type="submit" disabled={!canBuy || submitting} className={buttonClass("primary", "md", "w-full py-3 text-base")}>
+              {submitting ? "Starting checkout..." : "Buy Now"}
+            </button>
+          </Form>
+
+          <div className="flex flex-wrap gap-3">
+            <LinkButton to="/shop" variant="secondary">
               Back to Shop
             </LinkButton>
+            <LikeToggleForm like={like} label={like.liked ? "Remove from Wishlist" : "Add to Wishlist"} className={buttonClass("ghost")}>
+              <HeartIcon filled={like.liked} className="h-4 w-4" />
+              {like.liked ? "In your Wishlist" : "Add to Wishlist"}
+            </LikeToggleForm>
           </div>
+
+          <Card>
+            <h2 className="text-sm font-semibold text-gray-900">Key features</h2>
+            <ul className="mt-2 list-inside list-disc space-y-1 text-sm text-gray-700">
+              {KEY_FEATURES.map((f) => (
+                <li key={f}>{f}</li>
+              ))}
+            </ul>
+            <p className="mt-3 text-sm text-gray-700">
+              Money-back guarantee: if your order doesn't arrive or isn't as described, you get your money back.
+            </p>
+          </Card>
         </div>
       </div>
     </Page>

@@ -1,68 +1,172 @@
-import { Link } from "react-router";
-import { priceText } from "~/components/cards";
+import { useState } from "react";
+import { data, Link } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { buttonClass, Card, pageMeta } from "~/components/page";
+import { displayCents, LIKE_SIGN_IN_MESSAGE, priceRangeText, QuantityStepper, type LikeActionData } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
-import { getProduct, listProductImages, listProductSizes } from "~/db/queries/products.server";
+import { getProduct, incrementProductViews, listProductImages, listProductSizes, setProductLike } from "~/db/queries/products.server";
+import { getProfileCountry } from "~/db/queries/profiles.server";
+import { currencyForCountry, DEFAULT_CURRENCY, resolveCurrency } from "~/domain/currency";
 import { formatCents } from "~/domain/money";
 import { getOptionalUser } from "~/lib/auth.server";
-import { getEnv } from "~/lib/context";
+import { getCtx, getEnv } from "~/lib/context";
 import { idParam, notFound } from "~/lib/route-params.server";
 import type { Route } from "./+types/product";
 
-export const meta: Route.MetaFunction = ({ loaderData, error }) =>
-  pageMeta(loaderData?.product.name ?? errorTitle(error, "Product not found"));
+const MAX_QUANTITY = 99;
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export const meta: Route.MetaFunction = ({ loaderData, error }) =>
+  pageMeta(loaderData ? loaderData.product.name || "Unnamed Product" : errorTitle(error, "Product not found"));
+
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const id = idParam(params.id);
   const db = getDb(getEnv(context));
-  const product = await getProduct(db, id);
   const user = getOptionalUser(context);
+  const requestedCurrency = new URL(request.url).searchParams.get("currency");
+  const [product, viewerCountry] = await Promise.all([
+    getProduct(db, id),
+    user && !requestedCurrency ? getProfileCountry(db, user.id) : undefined,
+  ]);
   // Drafts and inactive products are visible to their host only.
   if (!product || (product.status !== "active" && product.hostId !== user?.id)) notFound();
+  // One more view, counted after the response so the page is never slowed by it.
+  getCtx(context).waitUntil(
+    incrementProductViews(db, id).catch((error: unknown) => console.error("product: view count failed", { id, error })),
+  );
+
+  const currency = requestedCurrency
+    ? resolveCurrency(requestedCurrency)
+    : viewerCountry
+      ? currencyForCountry(viewerCountry)
+      : DEFAULT_CURRENCY;
   const [sizes, images] = await Promise.all([listProductSizes(db, id), listProductImages(db, id, 1)]);
-  return { product, sizes, image: images[0]?.url ?? null };
+  return {
+    product: {
+      id: product.id,
+      name: product.name,
+      description: product.description,
+      hostName: product.hostName,
+      hostHref: `/profile/${product.hostSlug ?? product.hostId}`,
+      price: priceRangeText(product, currency),
+    },
+    currency,
+    sizes: sizes.map((s) => ({
+      id: s.id,
+      name: s.name,
+      unitCents: displayCents(s.priceCents, s.currency, currency),
+      availableUnits: s.availableUnits,
+    })),
+    image: images[0]?.url ?? null,
+  };
 }
 
-export default function Product({ loaderData }: Route.ComponentProps) {
-  const { product, sizes, image } = loaderData;
+/** POST /product/{id} with intent=like: likes (liked=true) or unlikes (liked=false) for the signed-in user. */
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const id = idParam(params.id);
+  const form = await request.formData();
+  if (form.get("intent") !== "like") return data<LikeActionData>({ ok: false, error: "Unknown action" }, { status: 400 });
+  const user = getOptionalUser(context);
+  if (!user) return data<LikeActionData>({ ok: false, error: LIKE_SIGN_IN_MESSAGE }, { status: 401 });
+  const db = getDb(getEnv(context));
+  const product = await getProduct(db, id);
+  if (!product || (product.status !== "active" && product.hostId !== user.id)) {
+    return data<LikeActionData>({ ok: false, error: "Product not found" }, { status: 404 });
+  }
+  const liked = form.get("liked") !== "false";
+  const likeCount = await setProductLike(db, user.id, id, liked);
+  return data<LikeActionData>({ ok: true, liked, likeCount });
+}
+
+export default function Product({ loaderData, actionData }: Route.ComponentProps) {
+  const { product, sizes, image, currency } = loaderData;
+  const firstAvailable = sizes.find((s) => s.availableUnits > 0) ?? sizes[0];
+  const [sizeId, setSizeId] = useState(firstAvailable?.id ?? null);
+  const [quantity, setQuantity] = useState(1);
+  const size = sizes.find((s) => s.id === sizeId) ?? null;
+  const name = product.name || "Unnamed Product";
+  const buyHref = `/buy-now/${product.id}${size ? `?${new URLSearchParams({ size: size.name, quantity: String(quantity) })}` : ""}`;
+
   return (
     <div className="mx-auto max-w-5xl px-4 py-6 sm:px-6 sm:py-8">
       <Link to="/shop" className="text-sm font-medium text-gray-600 hover:text-gray-900">
         ← BACK TO SHOP
       </Link>
+      {actionData && !actionData.ok ? (
+        <p role="alert" className="mt-4 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
+          {actionData.error}
+          {actionData.error === LIKE_SIGN_IN_MESSAGE ? (
+            <>
+              {" "}
+              <Link to={`/signin?redirectTo=${encodeURIComponent(`/product/${product.id}`)}`} className="font-semibold underline">
+                Sign in
+              </Link>
+            </>
+          ) : null}
+        </p>
+      ) : null}
+      {actionData?.ok ? (
+        <p role="status" className="mt-4 rounded-lg border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800">
+          {actionData.liked ? "Added to your favourites." : "Removed from your favourites."}
+        </p>
+      ) : null}
       <div className="mt-4 grid gap-8 md:grid-cols-2">
         <div className="aspect-square overflow-hidden rounded-xl bg-gray-100">
-          {image ? <img src={image} alt={product.name} className="h-full w-full object-cover" /> : null}
+          {image ? <img src={image} alt={name} className="h-full w-full object-cover" /> : null}
         </div>
         <div>
-          <h1 className="text-2xl font-bold text-gray-900 sm:text-3xl">{product.name || "Unnamed Product"}</h1>
+          <h1 className="text-2xl font-bold text-gray-900 sm:text-3xl">{name}</h1>
           {product.hostName ? (
             <p className="mt-1 text-sm text-gray-600">
               by{" "}
-              <Link to={`/profile/${product.hostSlug ?? product.hostId}`} className="font-medium text-brand-700 hover:underline">
+              <Link to={product.hostHref} className="font-medium text-brand-700 hover:underline">
                 {product.hostName}
               </Link>
             </p>
           ) : null}
-          <p className="mt-4 text-2xl font-bold text-brand-700">{priceText(product)}</p>
+          <p className="mt-4 text-2xl font-bold text-brand-700">{size ? formatCents(size.unitCents, currency) : product.price}</p>
           <p className="mt-4 whitespace-pre-line text-gray-700">{product.description || "No description available."}</p>
           <Card className="mt-6">
-            <h2 className="text-sm font-semibold text-gray-900">Sizes</h2>
-            {sizes.length === 0 ? (
-              <p className="mt-2 text-sm text-gray-600">Sizes not available.</p>
-            ) : (
-              <ul className="mt-2 flex flex-wrap gap-2">
-                {sizes.map((size) => (
-                  <li key={size.id} className="rounded-lg border border-gray-300 px-3 py-1.5 text-sm">
-                    {size.name} · {formatCents(size.priceCents, size.currency)}
-                  </li>
-                ))}
-              </ul>
-            )}
+            <fieldset>
+              <legend className="text-sm font-semibold text-gray-900">Size</legend>
+              {sizes.length === 0 ? (
+                <p className="mt-2 text-sm text-gray-600">Sizes not available.</p>
+              ) : (
+                <div className="mt-2 flex flex-wrap gap-2">
+                  {sizes.map((s) => (
+                    <label
+                      key={s.id}
+                      className={`cursor-pointer rounded-lg border px-3 py-1.5 text-sm has-[:disabled]:cursor-not-allowed has-[:disabled]:opacity-50 ${
+                        s.id === sizeId ? "border-brand-600 bg-brand-50 text-brand-700" : "border-gray-300"
+                      }`}
+                    >
+                      <input
+                        type="radio"
+                        name="size"
+                        value={s.name}
+                        className="sr-only"
+                        checked={s.id === sizeId}
+                        disabled={s.availableUnits <= 0}
+                        onChange={() => setSizeId(s.id)}
+                      />
+                      {`${s.name} · ${formatCents(s.unitCents, currency)}`}
+                    </label>
+                  ))}
+                </div>
+              )}
+            </fieldset>
+            <div className="mt-4">
+              <p className="text-sm font-semibold text-gray-900">Quantity</p>
+              <div className="mt-2">
+                <QuantityStepper value={quantity} onChange={setQuantity} max={Math.min(MAX_QUANTITY, size?.availableUnits ?? MAX_QUANTITY)} />
+              </div>
+            </div>
+            <p className="mt-4 flex items-baseline justify-between border-t border-gray-100 pt-4 text-sm text-gray-700">
+              <span>Total</span>
+              <span className="text-xl font-bold text-gray-900">{size ? formatCents(size.unitCents * quantity, currency) : "—"}</span>
+            </p>
           </Card>
           <div className="mt-6 flex flex-wrap gap-3">
-            <Link to={`/buy-now/${product.id}`} className={buttonClass("primary")}>
+            <Link to={buyHref} className={buttonClass("primary")}>
               BUY NOW
             </Link>
             <Link to="/shop" className={buttonClass("secondary")}>

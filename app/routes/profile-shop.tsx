@@ -1,54 +1,110 @@
-import { Link } from "react-router";
-import { ProductGrid } from "~/components/cards";
+import { Form, Link } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
-import { EmptyState, Page, pageMeta } from "~/components/page";
+import { buttonClass, EmptyState, Page, pageMeta, Pagination } from "~/components/page";
+import { AutoSubmitSelect, CurrencyOptions, ImageBox, priceRangeText, ShipToOptions } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
-import { getProfileByIdOrSlug } from "~/db/queries/profiles.server";
-import { listHostProducts } from "~/db/queries/products.server";
+import { listShopProducts } from "~/db/queries/products.server";
+import { getActiveGroupBuyId, getProfileByIdOrSlug } from "~/db/queries/profiles.server";
+import { countryByCode, isCountryCode, resolveCurrency } from "~/domain/currency";
 import { getOptionalUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
-import { idParam, notFound } from "~/lib/route-params.server";
+import { idParam, notFound, pageParam } from "~/lib/route-params.server";
 import type { Route } from "./+types/profile-shop";
+
+const PAGE_SIZE = 24;
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>
   pageMeta(loaderData ? `${loaderData.profile.creatorName}'s Shop` : errorTitle(error, "Creator Not Found"));
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const key = idParam(params.id);
   const db = getDb(getEnv(context));
   const profile = await getProfileByIdOrSlug(db, key);
   const own = profile?.userId === getOptionalUser(context)?.id;
   if (!profile || (!own && (!profile.profilePublic || profile.status !== "active"))) notFound();
-  const products = await listHostProducts(db, profile.userId, { limit: 48, activeOnly: true });
-  return { profile: { userId: profile.userId, slug: profile.slug, creatorName: profile.creatorName }, products };
+
+  const search = new URL(request.url).searchParams;
+  const page = pageParam(request);
+  const rawShipTo = (search.get("shipTo") ?? "").trim().toUpperCase();
+  const shipTo = isCountryCode(rawShipTo) ? rawShipTo : null;
+  const currency = search.get("currency") ? resolveCurrency(search.get("currency")) : countryByCode(profile.country).currency;
+  const [rows, groupBuyId] = await Promise.all([
+    listShopProducts(db, { hostId: profile.userId, shipTo, limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }),
+    getActiveGroupBuyId(db, profile.userId, new Date()),
+  ]);
+  return {
+    profile: { userId: profile.userId, slug: profile.slug, creatorName: profile.creatorName },
+    products: rows.slice(0, PAGE_SIZE).map((p) => ({ id: p.id, name: p.name, image: p.image, price: priceRangeText(p, currency) })),
+    hasNext: rows.length > PAGE_SIZE,
+    page,
+    groupBuyId: groupBuyId ?? null,
+    filters: { shipTo: shipTo ?? "", currency },
+    shipToName: shipTo ? countryByCode(shipTo).name : null,
+  };
 }
 
 export default function ProfileShop({ loaderData }: Route.ComponentProps) {
-  const { profile, products } = loaderData;
+  const { profile, products, page, hasNext, groupBuyId, filters, shipToName } = loaderData;
   const base = `/profile/${profile.slug ?? profile.userId}`;
+  const hrefFor = (n: number) => {
+    const search = new URLSearchParams();
+    if (filters.shipTo) search.set("shipTo", filters.shipTo);
+    search.set("currency", filters.currency);
+    if (n > 1) search.set("page", String(n));
+    return `${base}/shop?${search.toString()}`;
+  };
   return (
     <Page
       title={`${profile.creatorName}'s Shop`}
       subtitle="Pay in your local currency on the checkout page."
       back={{ to: base, label: `Back to ${profile.creatorName}` }}
     >
+      <Form method="get" className="mb-6 grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
+        <AutoSubmitSelect label="Ship to" name="shipTo" value={filters.shipTo}>
+          <ShipToOptions />
+        </AutoSubmitSelect>
+        <AutoSubmitSelect label="Currency" name="currency" value={filters.currency}>
+          <CurrencyOptions />
+        </AutoSubmitSelect>
+        <button type="submit" className={buttonClass("secondary")}>
+          Apply
+        </button>
+      </Form>
       {products.length === 0 ? (
-        <EmptyState title="No products available yet" />
-      ) : (
-        <ProductGrid
-          products={products}
-          footer={(p) => (
-            <div className="flex justify-between gap-2 text-sm font-semibold">
-              <Link to={`/buy-now/${p.id}`} className="text-brand-700 hover:underline">
-                Buy Now
-              </Link>
-              <Link to={`/product/${p.id}`} className="text-gray-700 hover:underline">
-                View Details
-              </Link>
-            </div>
-          )}
+        <EmptyState
+          title={shipToName ? `Not shipping to ${shipToName} yet` : "No products available yet"}
+          message={shipToName ? `${profile.creatorName} doesn't ship to ${shipToName} yet.` : undefined}
         />
+      ) : (
+        <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
+          {products.map((p) => (
+            <li key={p.id} data-product-card={p.id} className="flex flex-col overflow-hidden rounded-xl border border-gray-200 bg-white shadow-sm">
+              <Link to={`/product/${p.id}`} tabIndex={-1} aria-hidden="true">
+                <ImageBox src={p.image} alt="" />
+              </Link>
+              <div className="flex flex-1 flex-col p-3">
+                <p className="line-clamp-2 text-sm font-semibold text-gray-900">{p.name || "Unnamed Product"}</p>
+                <p className="mt-auto pt-2 text-sm font-bold text-brand-700">{p.price}</p>
+                <div className="mt-3 flex flex-wrap gap-2">
+                  {groupBuyId ? (
+                    <Link to={`/group-buy-product-selection/${groupBuyId}`} className={buttonClass("primary", "sm", "flex-1")}>
+                      Group Buy
+                    </Link>
+                  ) : (
+                    <Link to={`/buy-now/${p.id}`} className={buttonClass("primary", "sm", "flex-1")}>
+                      Buy Now
+                    </Link>
+                  )}
+                  <Link to={`/product/${p.id}`} className={buttonClass("secondary", "sm", "flex-1")}>
+                    View Details
+                  </Link>
+                </div>
+              </div>
+            </li>
+          ))}
+        </ul>
       )}
+      <Pagination page={page} hasNext={hasNext} hrefFor={hrefFor} />
     </Page>
   );
 }

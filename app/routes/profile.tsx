@@ -1,16 +1,30 @@
-import { Link } from "react-router";
-import { GameCard, ProductGrid } from "~/components/cards";
+import { useEffect, useState, type ReactNode } from "react";
+import { data, Form, Link, useFetcher } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
-import { Badge, buttonClass, Card, DateText, EmptyState, pageMeta } from "~/components/page";
+import { Badge, Button, buttonClass, Card, DateText, EmptyState, pageMeta } from "~/components/page";
+import { CurrencyOptions, Countdown, displayCents, formatIn, ImageBox, priceRangeText } from "~/components/shop-ui";
+import { useToast } from "~/components/toaster";
+import { usePoolLive } from "~/components/use-pool-live";
 import { getDb } from "~/db/client.server";
 import { listActiveGames } from "~/db/queries/games.server";
-import { getCurrentPool, listHostWinners } from "~/db/queries/pools.server";
-import { getProfileByIdOrSlug } from "~/db/queries/profiles.server";
-import { listHostProducts } from "~/db/queries/products.server";
+import { getCurrentPool } from "~/db/queries/pools.server";
+import { listShopProducts } from "~/db/queries/products.server";
+import {
+  getActiveGroupBuyId,
+  getProfileByIdOrSlug,
+  getProfileCountry,
+  isTribeMember,
+  joinTribe,
+  listHostPoolWinners,
+  listPoolMiniPrizes,
+  listShippingCountryCodes,
+  listUserEntryNumbers,
+} from "~/db/queries/profiles.server";
 import { countdownText } from "~/domain/countdown";
-import { countryByCode } from "~/domain/currency";
-import { formatCents, progressPercent } from "~/domain/money";
-import { distributePool } from "~/domain/revenue";
+import { countryByCode, resolveCurrency, type SupportedCurrency } from "~/domain/currency";
+import { formatCents, progressPercent, splitByPercents } from "~/domain/money";
+import { miniPrizeQuantityText } from "~/domain/pool";
+import { HOST_POOL_SHARE_PERCENT, MAIN_PRIZE_PERCENT, PLATFORM_POOL_SHARE_PERCENT } from "~/domain/revenue";
 import { getOptionalUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
 import { idParam, notFound } from "~/lib/route-params.server";
@@ -23,50 +37,158 @@ const TABS = [
 ] as const;
 type Tab = (typeof TABS)[number]["id"];
 
+const TRIBE_MESSAGES = {
+  signIn: "Please sign in to join tribe",
+  already: "You are already a member of this tribe!",
+  joined: "Successfully joined the tribe!",
+  failed: "Failed to join tribe. Please try again.",
+  own: "This is your own tribe.",
+} as const;
+
+const COMING_SOON_MESSAGE = "Ahhh! Your country is still in 'coming soon' mode for this brand.";
+
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>
   pageMeta(loaderData?.profile.creatorName ?? errorTitle(error, "Creator Not Found"));
 
-export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const key = idParam(params.id);
+async function loadVisibleProfile(key: string, context: Route.LoaderArgs["context"]) {
   const db = getDb(getEnv(context));
   const profile = await getProfileByIdOrSlug(db, key);
   const viewer = getOptionalUser(context);
   const own = profile?.userId === viewer?.id;
   if (!profile || (!own && (!profile.profilePublic || profile.status !== "active"))) notFound();
+  return { db, profile, viewer, own };
+}
 
-  const requested = new URL(request.url).searchParams.get("tab");
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const { db, profile, viewer, own } = await loadVisibleProfile(idParam(params.id), context);
+  const search = new URL(request.url).searchParams;
+  const requested = search.get("tab");
   const tab: Tab = TABS.some((t) => t.id === requested) ? (requested as Tab) : "shop";
-  const [pool, products, games, winners] = await Promise.all([
-    getCurrentPool(db, profile.userId),
-    tab === "shop" ? listHostProducts(db, profile.userId, { limit: 12, activeOnly: true }) : null,
-    tab === "games" ? listActiveGames(db, { hostId: profile.userId, limit: 12 }) : null,
-    tab === "winner" ? listHostWinners(db, profile.userId, 10) : null,
-  ]);
   const country = countryByCode(profile.country);
+  // The creator's local currency unless the visitor picks another.
+  const currency: SupportedCurrency = search.get("currency") ? resolveCurrency(search.get("currency")) : country.currency;
+  const hostId = profile.userId;
+  const now = new Date();
+
+  const [pool, viewerCountry, shipsTo, member] = await Promise.all([
+    getCurrentPool(db, hostId),
+    viewer && !own ? getProfileCountry(db, viewer.id) : undefined,
+    listShippingCountryCodes(db, hostId),
+    viewer && !own ? isTribeMember(db, viewer.id, hostId) : false,
+  ]);
+  // Coming soon: the signed-in viewer's country is not among the countries this host ships to (when they chose any).
+  const comingSoon = viewerCountry !== undefined && shipsTo.length > 0 && !shipsTo.includes(countryByCode(viewerCountry).code);
+  const openPool = pool?.status === "open" ? pool : null;
+
+  const [products, groupBuyId, games, winners, miniPrizes, entryNumbers] = await Promise.all([
+    tab === "shop" && !comingSoon ? listShopProducts(db, { hostId, limit: 12 }) : null,
+    tab === "shop" && !comingSoon ? getActiveGroupBuyId(db, hostId, now) : undefined,
+    tab === "games" ? listActiveGames(db, { hostId, limit: 12 }) : null,
+    tab === "winner" ? listHostPoolWinners(db, hostId, 20) : null,
+    pool ? listPoolMiniPrizes(db, pool.id) : [],
+    openPool && viewer ? listUserEntryNumbers(db, openPool.id, viewer.id) : ([] as number[]),
+  ]);
+
   return {
-    profile,
+    profile: {
+      userId: profile.userId,
+      slug: profile.slug,
+      creatorName: profile.creatorName,
+      bio: profile.bio,
+      category: profile.category,
+      avatarUrl: profile.avatarUrl,
+      coverImageUrl: profile.coverImageUrl,
+      verified: profile.verified,
+      followersCount: profile.followersCount,
+      showFollowers: profile.showFollowers,
+    },
     own,
+    viewerId: viewer?.id ?? null,
+    member,
     tab,
+    currency,
     country: { name: country.name, currency: country.currency },
+    comingSoon,
     pool: pool
       ? {
+          id: pool.id,
+          status: pool.status,
           amountCents: pool.amountCents,
           targetCents: pool.targetCents,
+          entries: pool.entriesCount,
           currency: pool.currency,
-          timeLeft: countdownText(pool.endAt, new Date()),
-          mainPrizeCents: distributePool(pool.amountCents).mainPrize,
-          progress: progressPercent(pool.amountCents, pool.targetCents),
+          endAt: pool.endAt.getTime(),
+          timeLeft: countdownText(pool.endAt, now),
+          // The pool distribution (main prize first), applied in the browser to live amounts exactly as
+          // distributePool does; the revenue module itself stays on the server (it carries a zod schema).
+          split: [MAIN_PRIZE_PERCENT, HOST_POOL_SHARE_PERCENT, PLATFORM_POOL_SHARE_PERCENT],
         }
       : null,
-    products,
-    games,
-    winners,
+    miniPrizes: miniPrizes.map((m) => ({ id: m.id, name: m.name, quantity: miniPrizeQuantityText(m.quantityText) })),
+    entryNumbers,
+    products:
+      products?.map((p) => ({
+        id: p.id,
+        name: p.name,
+        image: p.image,
+        price: priceRangeText(p, currency),
+      })) ?? null,
+    groupBuyId: groupBuyId ?? null,
+    games:
+      games?.map((g) => ({
+        id: g.id,
+        question: g.question,
+        imageUrl: g.imageUrl,
+        options: g.options,
+        entryFee: formatIn(g.entryFeeCents, g.currency, currency),
+        likesCount: g.likesCount,
+        commentsCount: g.commentsCount,
+        sharesCount: g.sharesCount,
+      })) ?? null,
+    winners:
+      winners?.map((w) => ({
+        id: w.id,
+        poolId: w.poolId,
+        winnerName: w.winnerName,
+        prize: formatIn(w.prizeAmountCents, w.currency, currency),
+        prizeType: w.prizeType,
+        createdAt: w.createdAt.getTime(),
+      })) ?? null,
   };
 }
 
-export default function Profile({ loaderData }: Route.ComponentProps) {
-  const { profile, own, tab, country, pool, products, games, winners } = loaderData;
+type TribeActionData = { ok: boolean; message: string };
+
+/** Join Tribe: one membership per fan and host; followers_count moves with it in the same batch. */
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  if (form.get("intent") !== "join-tribe") return data<TribeActionData>({ ok: false, message: "Unknown action" }, { status: 400 });
+  const viewer = getOptionalUser(context);
+  if (!viewer) return data<TribeActionData>({ ok: false, message: TRIBE_MESSAGES.signIn }, { status: 401 });
+  const { db, profile, own } = await loadVisibleProfile(idParam(params.id), context);
+  if (own) return data<TribeActionData>({ ok: false, message: TRIBE_MESSAGES.own }, { status: 400 });
+  try {
+    const outcome = await joinTribe(db, viewer.id, profile.userId);
+    return outcome === "joined"
+      ? data<TribeActionData>({ ok: true, message: TRIBE_MESSAGES.joined })
+      : data<TribeActionData>({ ok: false, message: TRIBE_MESSAGES.already }, { status: 409 });
+  } catch (error) {
+    console.error("profile: join tribe failed", { hostId: profile.userId, error });
+    return data<TribeActionData>({ ok: false, message: TRIBE_MESSAGES.failed }, { status: 500 });
+  }
+}
+
+export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
+  const { profile, own, tab, country, currency, pool, products, games, winners, comingSoon } = loaderData;
   const base = `/profile/${profile.slug ?? profile.userId}`;
+  const tabHref = (id: Tab) => {
+    const search = new URLSearchParams();
+    if (id !== "shop") search.set("tab", id);
+    if (currency !== country.currency) search.set("currency", currency);
+    const text = search.toString();
+    return text ? `${base}?${text}` : base;
+  };
+
   return (
     <div>
       <div className="h-40 bg-gradient-to-r from-brand-500 to-brand-700 sm:h-56">
@@ -87,44 +209,43 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
               {profile.verified ? <Badge tone="blue">Verified</Badge> : null}
             </h1>
             <p className="text-sm text-gray-600">
-              {profile.category} · {country.name} ({country.currency})
+              {`${profile.category} · ${country.name} (${country.currency})`}
               {profile.showFollowers ? ` · ${profile.followersCount} tribes` : null}
             </p>
           </div>
-          <div className="flex gap-2 pb-1">
-            {own ? (
-              <Link to="/settings" className={buttonClass("secondary", "sm")}>
-                Edit profile
-              </Link>
-            ) : (
-              <Link to={`/chat?creator=${profile.userId}`} className={buttonClass("secondary", "sm")}>
-                Chat
-              </Link>
-            )}
-          </div>
+          <ProfileActions loaderData={loaderData} actionData={actionData} />
         </div>
         {profile.bio ? <p className="mt-4 max-w-3xl whitespace-pre-line text-gray-700">{profile.bio}</p> : null}
 
-        <div className="mt-6 grid grid-cols-2 gap-3 sm:grid-cols-4">
-          <PoolStat label="Prize Pool" value={pool ? formatCents(pool.amountCents, pool.currency) : "—"} />
-          <PoolStat label="Target" value={pool ? formatCents(pool.targetCents, pool.currency) : "—"} />
-          <PoolStat label="Timer" value={pool ? pool.timeLeft : "—"} />
-          <PoolStat label="Main Prize (60%)" value={pool ? formatCents(pool.mainPrizeCents, pool.currency) : "—"} />
-        </div>
-        {pool ? (
-          <div className="mt-3 h-2 overflow-hidden rounded-full bg-gray-200" role="progressbar" aria-label="Prize pool progress" aria-valuenow={pool.progress} aria-valuemin={0} aria-valuemax={100}>
-            <div className="h-full bg-brand-500" style={{ width: `${pool.progress}%` }} />
-          </div>
-        ) : (
-          <p className="mt-3 text-sm text-gray-600">This creator has no prize pool running yet.</p>
-        )}
+        <Form method="get" className="mt-4 flex flex-wrap items-end gap-2">
+          {tab !== "shop" ? <input type="hidden" name="tab" value={tab} /> : null}
+          <label className="text-sm font-medium text-gray-700">
+            Currency
+            <select
+              name="currency"
+              defaultValue={currency}
+              key={currency}
+              onChange={(event) => event.currentTarget.form?.requestSubmit()}
+              className="mt-1 block rounded-lg border border-gray-300 bg-white px-3 py-1.5 text-sm shadow-sm"
+            >
+              <CurrencyOptions />
+            </select>
+          </label>
+          <noscript>
+            <button type="submit" className={buttonClass("secondary", "sm")}>
+              Apply
+            </button>
+          </noscript>
+        </Form>
+
+        <PoolPanel loaderData={loaderData} />
 
         <nav aria-label="Profile sections" className="mt-8 border-b border-gray-200">
           <ul className="-mb-px flex gap-6">
             {TABS.map((t) => (
               <li key={t.id}>
                 <Link
-                  to={t.id === "shop" ? base : `${base}?tab=${t.id}`}
+                  to={tabHref(t.id)}
                   preventScrollReset
                   aria-current={tab === t.id ? "page" : undefined}
                   className={`inline-block border-b-2 px-1 py-3 text-sm font-semibold ${
@@ -139,25 +260,57 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
         </nav>
 
         <div className="py-6">
-          {tab === "shop" && products ? (
-            <>
-              <p className="mb-4 rounded-lg bg-brand-50 px-4 py-3 text-sm text-brand-700">
-                10% sales power up the prize pool + buyer gets a unique entry number to the main prize
-              </p>
-              {products.length === 0 ? (
-                <EmptyState title="No products available yet" />
-              ) : (
-                <>
-                  <ProductGrid products={products} />
-                  <p className="mt-4 text-sm text-gray-600">
-                    <Link to={`${base}/shop`} className="font-semibold text-brand-700 hover:underline">
-                      See the whole shop
-                    </Link>
-                  </p>
-                </>
-              )}
-            </>
+          {tab === "shop" ? (
+            comingSoon ? (
+              <ComingSoon />
+            ) : (
+              <>
+                <p className="mb-4 rounded-lg bg-brand-50 px-4 py-3 text-sm text-brand-700">
+                  10% sales power up the prize pool + buyer gets a unique entry number to the main prize
+                </p>
+                {!products || products.length === 0 ? (
+                  <EmptyState title="No products available yet" />
+                ) : (
+                  <>
+                    <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
+                      {products.map((p) => (
+                        <li key={p.id} data-product-card={p.id} className="flex flex-col overflow-hidden rounded-xl border border-gray-200 bg-white shadow-sm">
+                          <Link to={`/product/${p.id}`} tabIndex={-1} aria-hidden="true">
+                            <ImageBox src={p.image} alt="" />
+                          </Link>
+                          <div className="flex flex-1 flex-col p-3">
+                            <p className="line-clamp-2 text-sm font-semibold text-gray-900">{p.name || "Unnamed Product"}</p>
+                            <p className="mt-auto pt-2 text-sm font-bold text-brand-700">{p.price}</p>
+                            <div className="mt-3 flex gap-2">
+                              {loaderData.groupBuyId ? (
+                                <Link to={`/group-buy-product-selection/${loaderData.groupBuyId}`} className={buttonClass("primary", "sm", "flex-1")}>
+                                  Group Buy
+                                </Link>
+                              ) : (
+                                <Link to={`/buy-now/${p.id}`} className={buttonClass("primary", "sm", "flex-1")}>
+                                  Buy Now
+                                </Link>
+                              )}
+                              <Link to={`/product/${p.id}`} className={buttonClass("secondary", "sm")}>
+                                Details
+                              </Link>
+                            </div>
+                          </div>
+                        </li>
+                      ))}
+                    </ul>
+                    <p className="mt-4 flex flex-wrap justify-between gap-2 text-sm text-gray-600">
+                      <span>Pay in your local currency on the checkout page</span>
+                      <Link to={`${base}/shop`} className="font-semibold text-brand-700 hover:underline">
+                        See the whole shop
+                      </Link>
+                    </p>
+                  </>
+                )}
+              </>
+            )
           ) : null}
+
           {tab === "games" && games ? (
             games.length === 0 ? (
               <EmptyState title="No active Guess & Win games yet" />
@@ -165,24 +318,31 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
               <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
                 {games.map((game) => (
                   <li key={game.id}>
-                    <GameCard game={game} />
+                    <ProfileGameCard game={game} />
                   </li>
                 ))}
               </ul>
             )
           ) : null}
+
           {tab === "winner" && winners ? (
             winners.length === 0 ? (
               <EmptyState title="No winners yet" message="Winners are drawn from a public Bitcoin block when a prize pool closes." action={{ to: "/winner-selection", label: "How winners are chosen" }} />
             ) : (
               <ul className="divide-y divide-gray-100 rounded-xl border border-gray-200 bg-white">
                 {winners.map((w) => (
-                  <li key={w.id} className="flex items-center justify-between gap-4 px-4 py-3 text-sm">
-                    <span className="font-medium text-gray-900">{w.winnerName}</span>
-                    <span className="text-gray-700">{formatCents(w.prizeAmountCents, w.currency)}</span>
+                  <li key={w.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-3 text-sm">
+                    <span className="flex items-center gap-2 font-medium text-gray-900">
+                      {w.winnerName}
+                      <Badge tone={w.prizeType === "main" ? "brand" : "gray"}>{w.prizeType === "main" ? "Main Prize" : "Mini Prize"}</Badge>
+                    </span>
+                    <span className="text-gray-700">{w.prize}</span>
                     <span className="text-gray-500">
                       <DateText value={w.createdAt} />
                     </span>
+                    <Link to={`/winner-selection/${w.poolId}`} className="font-semibold text-brand-700 hover:underline">
+                      Verify draw
+                    </Link>
                   </li>
                 ))}
               </ul>
@@ -194,12 +354,221 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function PoolStat({ label, value }: { label: string; value: string }) {
+function ProfileActions({ loaderData, actionData }: Pick<Route.ComponentProps, "loaderData" | "actionData">) {
+  const { profile, own, member, viewerId } = loaderData;
+  const fetcher = useFetcher<TribeActionData>();
+  const toast = useToast();
+  useEffect(() => {
+    if (fetcher.data) toast({ message: fetcher.data.message, type: fetcher.data.ok ? "success" : "error" });
+  }, [fetcher.data, toast]);
+  const joined = member || fetcher.data?.ok === true || fetcher.data?.message === TRIBE_MESSAGES.already;
+
+  async function share() {
+    const url = window.location.origin + window.location.pathname;
+    if (navigator.share) {
+      try {
+        await navigator.share({ title: profile.creatorName, url });
+        return;
+      } catch (error) {
+        if (error instanceof DOMException && error.name === "AbortError") return;
+      }
+    }
+    try {
+      await navigator.clipboard.writeText(url);
+      toast({ message: "Link copied to clipboard!", type: "success", durationMs: 2000 });
+    } catch {
+      toast({ message: url, type: "info" });
+    }
+  }
+
+  return (
+    <div className="flex flex-col items-end gap-2 pb-1">
+      <div className="flex flex-wrap gap-2">
+        {own ? (
+          <Link to="/settings" className={buttonClass("secondary", "sm")}>
+            Edit profile
+          </Link>
+        ) : (
+          <fetcher.Form
+            method="post"
+            onSubmit={(event) => {
+              if (!viewerId) {
+                event.preventDefault();
+                toast({ message: TRIBE_MESSAGES.signIn, type: "error" });
+              }
+            }}
+          >
+            <input type="hidden" name="intent" value="join-tribe" />
+            <button type="submit" disabled={joined || fetcher.state !== "idle"} className={buttonClass("primary", "sm")}>
+              {joined ? "Tribe Member" : "Join Tribe"}
+            </button>
+          </fetcher.Form>
+        )}
+        <Button variant="secondary" size="sm" onClick={share}>
+          Share
+        </Button>
+        {own ? null : (
+          <Link to={`/chat?creator=${profile.userId}`} className={buttonClass("secondary", "sm")}>
+            Chat
+          </Link>
+        )}
+      </div>
+      {actionData ? (
+        <p role="status" className={`text-sm ${actionData.ok ? "text-green-700" : "text-red-700"}`}>
+          {actionData.message}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function PoolPanel({ loaderData }: { loaderData: Route.ComponentProps["loaderData"] }) {
+  const { pool, currency, miniPrizes, viewerId } = loaderData;
+  const live = usePoolLive(pool?.status === "open" ? pool.id : null, {
+    poolId: pool?.id ?? "",
+    amountCents: pool?.amountCents ?? 0,
+    entries: pool?.entries ?? 0,
+    status: pool?.status ?? "closed",
+    targetCents: pool?.targetCents ?? 0,
+  });
+  const [entryNumbers, setEntryNumbers] = useState<number[]>(loaderData.entryNumbers);
+  useEffect(() => setEntryNumbers(loaderData.entryNumbers), [loaderData.entryNumbers]);
+  const lastEntry = live.lastEntry;
+  useEffect(() => {
+    if (!lastEntry || !viewerId || lastEntry.userId !== viewerId) return;
+    setEntryNumbers((list) => (list.includes(lastEntry.entryNumber) ? list : [...list, lastEntry.entryNumber].sort((a, b) => a - b)));
+  }, [lastEntry, viewerId]);
+
+  if (!pool) {
+    return (
+      <div className="mt-6">
+        <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+          <PoolStat label="Prize Pool" value="—" />
+          <PoolStat label="Target" value="—" />
+          <PoolStat label="Timer" value="—" />
+          <PoolStat label="Main Prize (60%)" value="—" />
+        </div>
+        <p className="mt-3 text-sm text-gray-600">Prize pool inactive: this creator has no prize pool running yet.</p>
+      </div>
+    );
+  }
+  const show = (cents: number) => formatCents(displayCents(cents, pool.currency, currency), currency);
+  const progress = progressPercent(live.amountCents, live.targetCents);
+  return (
+    <div className="mt-6">
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+        <PoolStat label="Prize Pool" value={show(live.amountCents)} live={pool.status === "open"} />
+        <PoolStat label="Target" value={show(live.targetCents)} />
+        <PoolStat label="Timer" value={<Countdown endAt={pool.endAt} initial={pool.timeLeft} />} />
+        <PoolStat label="Main Prize (60%)" value={show(splitByPercents(live.amountCents, pool.split)[0] ?? 0)} />
+      </div>
+      <div
+        className="mt-3 h-2 overflow-hidden rounded-full bg-gray-200"
+        role="progressbar"
+        aria-label="Prize pool progress"
+        aria-valuenow={progress}
+        aria-valuemin={0}
+        aria-valuemax={100}
+      >
+        <div className="h-full bg-brand-500 transition-[width]" style={{ width: `${progress}%` }} />
+      </div>
+      <p className="mt-1 flex justify-between text-xs text-gray-500">
+        <span>{progress}% of target</span>
+        <span>
+          {live.entries} {live.entries === 1 ? "entry" : "entries"}
+          {live.status !== "open" ? ` · ${live.status === "drawn" ? "Winner drawn" : "Closed, drawing soon"}` : ""}
+        </span>
+      </p>
+      {entryNumbers.length > 0 ? (
+        <p className="mt-3 rounded-lg bg-green-50 px-3 py-2 text-sm text-green-800">{`Your entry numbers: ${entryNumbers.join(", ")}`}</p>
+      ) : null}
+      {miniPrizes.length > 0 ? (
+        <Card className="mt-4">
+          <h2 className="text-sm font-semibold text-gray-900">Mini Prizes</h2>
+          <ul className="mt-2 divide-y divide-gray-100 text-sm">
+            {miniPrizes.map((m) => (
+              <li key={m.id} className="flex justify-between gap-4 py-1.5">
+                <span className="text-gray-800">{m.name}</span>
+                <span className="text-gray-500">{m.quantity}</span>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      ) : null}
+    </div>
+  );
+}
+
+function PoolStat({ label, value, live = false }: { label: string; value: ReactNode; live?: boolean }) {
   return (
     <Card className="!p-3">
-      <p className="text-xs text-gray-600">{label}</p>
+      <p className="flex items-center gap-1.5 text-xs text-gray-600">
+        {label}
+        {live ? <span className="h-1.5 w-1.5 rounded-full bg-green-500" aria-label="live" /> : null}
+      </p>
       <p className="mt-0.5 text-lg font-bold text-gray-900">{value}</p>
     </Card>
+  );
+}
+
+function ComingSoon() {
+  const [open, setOpen] = useState(true);
+  return (
+    <>
+      <EmptyState title="Coming soon to your country" message="This brand doesn't ship to your country yet." />
+      {open ? (
+        <div className="fixed inset-0 z-50 grid place-items-center bg-black/40 p-4" role="dialog" aria-modal="true" aria-labelledby="coming-soon-title">
+          <div className="w-full max-w-sm rounded-xl bg-white p-6 text-center shadow-xl">
+            <p id="coming-soon-title" className="text-base font-semibold text-gray-900">
+              {COMING_SOON_MESSAGE}
+            </p>
+            <Button className="mt-4" onClick={() => setOpen(false)} autoFocus>
+              Got it
+            </Button>
+          </div>
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+type GameCard = NonNullable<Route.ComponentProps["loaderData"]["games"]>[number];
+
+function ProfileGameCard({ game }: { game: GameCard }) {
+  const shown = game.options.slice(0, 4);
+  return (
+    <article className="flex h-full flex-col overflow-hidden rounded-xl border border-gray-200 bg-white shadow-sm">
+      {game.imageUrl ? <img src={game.imageUrl} alt="" loading="lazy" className="aspect-video w-full object-cover" /> : null}
+      <div className="flex flex-1 flex-col p-4">
+        <h3 className="font-semibold text-gray-900">{game.question}</h3>
+        <p className="mt-1 text-xs text-gray-500">
+          {game.likesCount} likes · {game.commentsCount} comments · {game.sharesCount} shares
+        </p>
+        {shown.length > 0 ? (
+          <ul className="mt-3 grid grid-cols-2 gap-2">
+            {shown.map((option) => (
+              <li key={option} className="truncate rounded-lg border border-gray-200 px-2 py-1.5 text-sm text-gray-700">
+                {option}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="mt-3 text-sm text-gray-500">No options available</p>
+        )}
+        {game.options.length > shown.length ? <p className="mt-1 text-xs text-gray-500">+{game.options.length - shown.length} more options</p> : null}
+        <p className="mt-4 text-sm text-gray-600">
+          Entry fee <span className="font-semibold text-gray-900">{game.entryFee}</span>
+        </p>
+        <div className="mt-3 flex gap-2">
+          <Link to="/guess-win" className={buttonClass("secondary", "sm", "flex-1")}>
+            Free Guess
+          </Link>
+          <Link to="/guess-win" className={buttonClass("primary", "sm", "flex-1")}>
+            Guess Now
+          </Link>
+        </div>
+      </div>
+    </article>
   );
 }
 

@@ -1,31 +1,155 @@
-import { ProductGrid } from "~/components/cards";
-import { EmptyState, Page, pageMeta, Pagination } from "~/components/page";
+import { Form, type ShouldRevalidateFunctionArgs } from "react-router";
+import { EmptyState, Page, pageMeta, Pagination, buttonClass } from "~/components/page";
+import {
+  AutoSubmitSelect,
+  CurrencyOptions,
+  formatIn,
+  priceRangeText,
+  ShipToOptions,
+  ShopProductCard,
+  type ShopCardData,
+} from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
-import { listShopProducts } from "~/db/queries/products.server";
+import { listLikedProductIds, listShopProducts } from "~/db/queries/products.server";
+import { getProfileCountry } from "~/db/queries/profiles.server";
+import { ALL_SHOP_CATEGORY, SHOP_CATEGORIES } from "~/domain/catalog";
+import { countdownText } from "~/domain/countdown";
+import { currencyForCountry, DEFAULT_CURRENCY, isCountryCode, resolveCurrency } from "~/domain/currency";
+import { derivedRating, derivedReviewCount } from "~/domain/rating";
+import { getOptionalUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
 import { pageParam } from "~/lib/route-params.server";
 import type { Route } from "./+types/shop";
 
 const PAGE_SIZE = 24;
+const MAX_QUERY_LENGTH = 100;
 
 export const meta: Route.MetaFunction = () => pageMeta("Shop", "Products from creators; 10% of every purchase powers up their prize pool.");
 
+type ProductCategoryFilter = Exclude<(typeof SHOP_CATEGORIES)[number], "All">;
+
+function isCategoryFilter(value: string | null): value is ProductCategoryFilter {
+  return value !== null && value !== ALL_SHOP_CATEGORY && (SHOP_CATEGORIES as readonly string[]).includes(value);
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams;
   const page = pageParam(request);
-  const rows = await listShopProducts(getDb(getEnv(context)), { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
-  return { page, products: rows.slice(0, PAGE_SIZE), hasNext: rows.length > PAGE_SIZE };
+  const q = (params.get("q") ?? "").trim().slice(0, MAX_QUERY_LENGTH);
+  const rawCategory = params.get("category");
+  const category = isCategoryFilter(rawCategory) ? rawCategory : null;
+  const rawShipTo = (params.get("shipTo") ?? "").trim().toUpperCase();
+  const shipTo = isCountryCode(rawShipTo) ? rawShipTo : null;
+
+  const db = getDb(getEnv(context));
+  const user = getOptionalUser(context);
+  const [rows, viewerCountry] = await Promise.all([
+    listShopProducts(db, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE, q, category, shipTo }),
+    user && !params.get("currency") ? getProfileCountry(db, user.id) : undefined,
+  ]);
+  // The chosen currency, else the signed-in viewer's local currency, else the default (MYR).
+  const currency = params.get("currency")
+    ? resolveCurrency(params.get("currency"))
+    : viewerCountry
+      ? currencyForCountry(viewerCountry)
+      : DEFAULT_CURRENCY;
+
+  const pageRows = rows.slice(0, PAGE_SIZE);
+  const liked = user ? await listLikedProductIds(db, user.id, pageRows.map((r) => r.id)) : new Set<string>();
+  const now = new Date();
+  const products: ShopCardData[] = pageRows.map((r) => {
+    const hasPool = r.poolId !== null;
+    const poolCurrency = r.poolCurrency ?? r.hostCurrency ?? "USD";
+    return {
+      id: r.id,
+      name: r.name,
+      hostName: r.hostName,
+      hostHref: r.hostName ? `/profile/${r.hostSlug ?? r.hostId}` : null,
+      image: r.image,
+      price: priceRangeText(r, currency),
+      pool: formatIn(hasPool ? (r.poolAmountCents ?? 0) : 0, poolCurrency, currency),
+      target: formatIn(hasPool ? (r.poolTargetCents ?? 0) : (r.hostTargetCents ?? 0), poolCurrency, currency),
+      endAt: r.poolEndAt ? r.poolEndAt.getTime() : null,
+      countdown: countdownText(r.poolEndAt, now),
+      rating: derivedRating(r.likeCount),
+      reviewCount: derivedReviewCount(r.viewCount, r.likeCount),
+      liked: liked.has(r.id),
+      likeCount: r.likeCount,
+    };
+  });
+  return {
+    page,
+    hasNext: rows.length > PAGE_SIZE,
+    products,
+    filters: { q, category: category ?? ALL_SHOP_CATEGORY, shipTo: shipTo ?? "", currency },
+    signedIn: user !== null,
+  };
+}
+
+/** A like answered by its fetcher needs no reload of the whole grid. */
+export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formData?.get("intent") === "like") return false;
+  return defaultShouldRevalidate;
 }
 
 export default function Shop({ loaderData }: Route.ComponentProps) {
-  const { products, page, hasNext } = loaderData;
+  const { products, page, hasNext, filters, signedIn } = loaderData;
+  const hrefFor = (n: number) => {
+    const search = new URLSearchParams();
+    if (filters.q) search.set("q", filters.q);
+    if (filters.category !== ALL_SHOP_CATEGORY) search.set("category", filters.category);
+    if (filters.shipTo) search.set("shipTo", filters.shipTo);
+    search.set("currency", filters.currency);
+    if (n > 1) search.set("page", String(n));
+    return `/shop?${search.toString()}`;
+  };
   return (
     <Page title="Shop" subtitle="10% of every purchase goes to the creator's prize pool, and each buyer gets an entry number to the main prize.">
+      <Form method="get" role="search" className="mb-6 grid gap-3 rounded-xl border border-gray-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end">
+        <label className="block text-sm font-medium text-gray-700">
+          Search
+          <input
+            type="search"
+            name="q"
+            defaultValue={filters.q}
+            key={filters.q}
+            maxLength={MAX_QUERY_LENGTH}
+            placeholder="Search products or creators"
+            className="mt-1 block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30"
+          />
+        </label>
+        <AutoSubmitSelect label="Category" name="category" value={filters.category}>
+          {SHOP_CATEGORIES.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </AutoSubmitSelect>
+        <AutoSubmitSelect label="Ship to" name="shipTo" value={filters.shipTo}>
+          <ShipToOptions />
+        </AutoSubmitSelect>
+        <AutoSubmitSelect label="Currency" name="currency" value={filters.currency}>
+          <CurrencyOptions />
+        </AutoSubmitSelect>
+        <button type="submit" className={buttonClass("primary")}>
+          Search
+        </button>
+      </Form>
+
       {products.length === 0 ? (
-        <EmptyState title="No products found" message="Creators haven't listed any products yet. Check back soon." />
+        <EmptyState
+          title="No products found"
+          message={page > 1 ? "There are no more products on this page." : "Try another search, category or country."}
+          action={page > 1 || filters.q || filters.category !== ALL_SHOP_CATEGORY || filters.shipTo ? { to: "/shop", label: "Clear filters" } : undefined}
+        />
       ) : (
-        <ProductGrid products={products} />
+        <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
+          {products.map((p) => (
+            <ShopProductCard key={p.id} product={p} signedIn={signedIn} />
+          ))}
+        </ul>
       )}
-      <Pagination page={page} hasNext={hasNext} hrefFor={(n) => `/shop?page=${n}`} />
+      <Pagination page={page} hasNext={hasNext} hrefFor={hrefFor} />
     </Page>
   );
 }

@@ -1,6 +1,16 @@
-import { and, asc, count, desc, eq, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { productImages, products, productSizes, userProfiles } from "~/db/schema";
+import {
+  productColors,
+  productImages,
+  productLikes,
+  products,
+  productSizes,
+  prizePools,
+  userProfiles,
+  userShippingCountries,
+  type SHOP_CATEGORIES,
+} from "~/db/schema";
 
 /** The product's main image (position 0 first), as a correlated subquery. */
 const mainImage = sql<string | null>`(select ${productImages.url} from ${productImages} where ${productImages.productId} = ${products.id} order by ${productImages.position} limit 1)`;
@@ -22,16 +32,115 @@ const productCard = {
 
 export type ProductCard = Awaited<ReturnType<typeof listShopProducts>>[number];
 
-/** Active products for the shop, newest first, one page at a time. */
-export function listShopProducts(db: Db, { limit, offset = 0 }: { limit: number; offset?: number }) {
+export type ShopQuery = {
+  limit: number;
+  offset?: number;
+  /** Matches the product name or the host's name (case-insensitive substring). */
+  q?: string | null;
+  /** One of the shop categories; null or undefined for All. */
+  category?: (typeof SHOP_CATEGORIES)[number] | null;
+  /** An ISO country code; null or undefined for All Countries. */
+  shipTo?: string | null;
+  /** Only this host's products (the host's shop page). */
+  hostId?: string;
+};
+
+/** `%text%` for LIKE with `\` as the escape character, so a typed % or _ matches itself. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * A host ships to a country when it is in their user_shipping_countries; a host who has not chosen any ships to
+ * their own profile country only (the rule checkout applies too).
+ */
+function shipsTo(country: string): SQL {
+  return sql`(${products.hostId} in (select ${userShippingCountries.hostId} from ${userShippingCountries} where ${userShippingCountries.countryCode} = ${country})
+    or (${userProfiles.country} = ${country} and not exists (select 1 from ${userShippingCountries} where ${userShippingCountries.hostId} = ${products.hostId})))`;
+}
+
+/**
+ * One page of active products for /shop (or one host's shop), newest first, with the host's name and open pool
+ * joined in: one query, whatever the filters. Ask for `limit + 1` rows to learn whether a next page exists.
+ */
+export function listShopProducts(db: Db, { limit, offset = 0, q, category, shipTo, hostId }: ShopQuery) {
+  const conditions: SQL[] = [eq(products.status, "active")];
+  if (hostId) conditions.push(eq(products.hostId, hostId));
+  if (category) conditions.push(eq(products.shopCategory, category));
+  if (shipTo) conditions.push(shipsTo(shipTo));
+  const text = q?.trim();
+  if (text) {
+    const pattern = containsPattern(text);
+    conditions.push(
+      or(
+        sql`${products.name} like ${pattern} escape '\\'`,
+        sql`${userProfiles.creatorName} like ${pattern} escape '\\'`,
+      )!,
+    );
+  }
   return db
-    .select(productCard)
+    .select({
+      ...productCard,
+      hostSlug: userProfiles.slug,
+      viewCount: products.viewCount,
+      hostTargetCents: userProfiles.prizePoolTargetCents,
+      hostCurrency: userProfiles.currency,
+      poolId: prizePools.id,
+      poolAmountCents: prizePools.amountCents,
+      poolTargetCents: prizePools.targetCents,
+      poolCurrency: prizePools.currency,
+      poolEndAt: prizePools.endAt,
+    })
     .from(products)
     .leftJoin(userProfiles, eq(userProfiles.userId, products.hostId))
-    .where(eq(products.status, "active"))
+    .leftJoin(prizePools, and(eq(prizePools.hostId, products.hostId), eq(prizePools.status, "open")))
+    .where(and(...conditions))
     .orderBy(desc(products.createdAt), desc(products.id))
     .limit(limit)
     .offset(offset);
+}
+
+/** Which of `productIds` the user has liked (one query for a whole page of cards). */
+export async function listLikedProductIds(db: Db, userId: string, productIds: readonly string[]): Promise<Set<string>> {
+  if (productIds.length === 0) return new Set();
+  const rows = await db
+    .select({ productId: productLikes.productId })
+    .from(productLikes)
+    .where(and(eq(productLikes.userId, userId), inArray(productLikes.productId, [...productIds])))
+    .limit(productIds.length);
+  return new Set(rows.map((row) => row.productId));
+}
+
+export async function isProductLiked(db: Db, userId: string, productId: string): Promise<boolean> {
+  return (await listLikedProductIds(db, userId, [productId])).has(productId);
+}
+
+/**
+ * Likes or unlikes a product in one D1 batch: the like row is inserted-or-ignored (deleted), and like_count moves
+ * only when that statement changed a row, so a double click never counts twice. Returns the stored count.
+ */
+export async function setProductLike(db: Db, userId: string, productId: string, liked: boolean): Promise<number> {
+  const write = liked
+    ? db.insert(productLikes).values({ userId, productId }).onConflictDoNothing()
+    : db.delete(productLikes).where(and(eq(productLikes.userId, userId), eq(productLikes.productId, productId)));
+  const [, , after] = await db.batch([
+    write,
+    db
+      .update(products)
+      // updated_at is left alone: a like is not an edit of the product.
+      .set({
+        likeCount: liked ? sql`${products.likeCount} + 1` : sql`max(${products.likeCount} - 1, 0)`,
+        updatedAt: sql`${products.updatedAt}`,
+      })
+      .where(and(eq(products.id, productId), sql`changes() = 1`)),
+    db.select({ likeCount: products.likeCount }).from(products).where(eq(products.id, productId)).limit(1),
+  ]);
+  return after[0]?.likeCount ?? 0;
+}
+
+/** One more view (a cheap UPDATE that leaves updated_at alone). */
+export async function incrementProductViews(db: Db, productId: string): Promise<void> {
+  await db.run(sql`update ${products} set view_count = view_count + 1 where id = ${productId}`);
 }
 
 /** One product with its host's name, or undefined. */
@@ -80,6 +189,21 @@ export function listProductSizes(db: Db, productId: string, limit = 20) {
     .limit(limit);
 }
 
+/** A product's colours in their display order. */
+export function listProductColors(db: Db, productId: string, limit = 20) {
+  return db
+    .select({
+      id: productColors.id,
+      name: productColors.name,
+      hex: productColors.hex,
+      availableUnits: productColors.availableUnits,
+    })
+    .from(productColors)
+    .where(eq(productColors.productId, productId))
+    .orderBy(asc(productColors.position))
+    .limit(limit);
+}
+
 /** A product's images, main image first. */
 export function listProductImages(db: Db, productId: string, limit = 8) {
   return db
@@ -97,6 +221,24 @@ export function listHostProducts(db: Db, hostId: string, { limit, activeOnly = f
     .from(products)
     .leftJoin(userProfiles, eq(userProfiles.userId, products.hostId))
     .where(activeOnly ? and(eq(products.hostId, hostId), eq(products.status, "active")) : eq(products.hostId, hostId))
+    .orderBy(desc(products.createdAt), desc(products.id))
+    .limit(limit);
+}
+
+/** Up to `limit` other active products of the same host, newest first (the buy page's picker). */
+export function listMoreFromHost(db: Db, hostId: string, excludeId: string, limit = 8) {
+  return db
+    .select({
+      id: products.id,
+      name: products.name,
+      basePriceCents: products.basePriceCents,
+      priceMinCents: products.priceMinCents,
+      priceMaxCents: products.priceMaxCents,
+      currency: products.currency,
+      image: mainImage,
+    })
+    .from(products)
+    .where(and(eq(products.hostId, hostId), eq(products.status, "active"), ne(products.id, excludeId)))
     .orderBy(desc(products.createdAt), desc(products.id))
     .limit(limit);
 }

@@ -1,6 +1,15 @@
-import { and, desc, eq, or } from "drizzle-orm";
+import { and, asc, desc, eq, gt, or, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { tribeMembers, userProfiles } from "~/db/schema";
+import {
+  groupBuys,
+  prizeEntries,
+  prizeMiniPrizes,
+  prizePools,
+  prizeWinners,
+  tribeMembers,
+  userProfiles,
+  userShippingCountries,
+} from "~/db/schema";
 
 const publicProfile = {
   userId: userProfiles.userId,
@@ -16,6 +25,8 @@ const publicProfile = {
   showFollowers: userProfiles.showFollowers,
   profilePublic: userProfiles.profilePublic,
   status: userProfiles.status,
+  prizePoolTargetCents: userProfiles.prizePoolTargetCents,
+  currency: userProfiles.currency,
 };
 
 /** A profile by its user id or its slug (the user id wins if both match), or undefined. */
@@ -34,8 +45,21 @@ export async function getOwnProfile(db: Db, userId: string) {
   return row;
 }
 
-/** Public, active profiles for /explore: most followers first, one page at a time. */
-export function listPublicProfiles(db: Db, { limit, offset = 0 }: { limit: number; offset?: number }) {
+/** `%text%` for LIKE with `\` as the escape character, so a typed % or _ matches itself. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * Public, active profiles for /explore: most followers first, one page at a time; optionally only names (or bios)
+ * containing `q` and one category.
+ */
+export function listPublicProfiles(
+  db: Db,
+  { limit, offset = 0, q, category }: { limit: number; offset?: number; q?: string | null; category?: string | null },
+) {
+  const text = q?.trim();
+  const pattern = text ? containsPattern(text) : null;
   return db
     .select({
       userId: userProfiles.userId,
@@ -49,7 +73,19 @@ export function listPublicProfiles(db: Db, { limit, offset = 0 }: { limit: numbe
       showFollowers: userProfiles.showFollowers,
     })
     .from(userProfiles)
-    .where(and(eq(userProfiles.profilePublic, true), eq(userProfiles.status, "active")))
+    .where(
+      and(
+        eq(userProfiles.profilePublic, true),
+        eq(userProfiles.status, "active"),
+        category ? eq(userProfiles.category, category) : undefined,
+        pattern
+          ? or(
+              sql`${userProfiles.creatorName} like ${pattern} escape '\\'`,
+              sql`${userProfiles.bio} like ${pattern} escape '\\'`,
+            )
+          : undefined,
+      ),
+    )
     .orderBy(desc(userProfiles.followersCount), desc(userProfiles.createdAt), desc(userProfiles.userId))
     .limit(limit)
     .offset(offset);
@@ -70,4 +106,102 @@ export function listTribeMembers(db: Db, hostId: string, limit: number) {
     .where(eq(tribeMembers.hostId, hostId))
     .orderBy(desc(tribeMembers.joinedAt))
     .limit(limit);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The profile page
+
+/** A signed-in viewer's profile country (for the display currency and the coming-soon check), or undefined. */
+export async function getProfileCountry(db: Db, userId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ country: userProfiles.country })
+    .from(userProfiles)
+    .where(eq(userProfiles.userId, userId))
+    .limit(1);
+  return row?.country;
+}
+
+/** The countries a host ships to (empty when the host has not chosen any). */
+export async function listShippingCountryCodes(db: Db, hostId: string): Promise<string[]> {
+  const rows = await db
+    .select({ code: userShippingCountries.countryCode })
+    .from(userShippingCountries)
+    .where(eq(userShippingCountries.hostId, hostId))
+    .limit(300);
+  return rows.map((row) => row.code);
+}
+
+export async function isTribeMember(db: Db, userId: string, hostId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ userId: tribeMembers.userId })
+    .from(tribeMembers)
+    .where(and(eq(tribeMembers.userId, userId), eq(tribeMembers.hostId, hostId)))
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * Joins a host's tribe in one D1 batch: the membership row is inserted-or-ignored and followers_count grows only
+ * when it was new. "already" when the user was a member before.
+ */
+export async function joinTribe(db: Db, userId: string, hostId: string): Promise<"joined" | "already"> {
+  const [inserted] = await db.batch([
+    db.insert(tribeMembers).values({ userId, hostId }).onConflictDoNothing().returning({ userId: tribeMembers.userId }),
+    db
+      .update(userProfiles)
+      // updated_at is left alone: a new follower is not an edit of the profile.
+      .set({ followersCount: sql`${userProfiles.followersCount} + 1`, updatedAt: sql`${userProfiles.updatedAt}` })
+      .where(and(eq(userProfiles.userId, hostId), sql`changes() = 1`)),
+  ]);
+  return inserted.length > 0 ? "joined" : "already";
+}
+
+/** The mini prizes of a pool, in the order the host saved them. */
+export function listPoolMiniPrizes(db: Db, poolId: string, limit = 20) {
+  return db
+    .select({ id: prizeMiniPrizes.id, name: prizeMiniPrizes.name, quantityText: prizeMiniPrizes.quantityText })
+    .from(prizeMiniPrizes)
+    .where(eq(prizeMiniPrizes.poolId, poolId))
+    .orderBy(asc(prizeMiniPrizes.createdAt), asc(prizeMiniPrizes.id))
+    .limit(limit);
+}
+
+/** A user's entry numbers in one pool, lowest first. */
+export async function listUserEntryNumbers(db: Db, poolId: string, userId: string, limit = 100): Promise<number[]> {
+  const rows = await db
+    .select({ entryNumber: prizeEntries.entryNumber })
+    .from(prizeEntries)
+    .where(and(eq(prizeEntries.poolId, poolId), eq(prizeEntries.userId, userId)))
+    .orderBy(asc(prizeEntries.entryNumber))
+    .limit(limit);
+  return rows.map((row) => row.entryNumber);
+}
+
+/** The winners of a host's pools, newest first, with the pool each came from (for the draw verification link). */
+export function listHostPoolWinners(db: Db, hostId: string, limit = 20) {
+  return db
+    .select({
+      id: prizeWinners.id,
+      poolId: prizeWinners.poolId,
+      winnerName: prizeWinners.winnerName,
+      prizeAmountCents: prizeWinners.prizeAmountCents,
+      currency: prizeWinners.currency,
+      prizeType: prizeWinners.prizeType,
+      createdAt: prizeWinners.createdAt,
+    })
+    .from(prizeWinners)
+    .innerJoin(prizePools, eq(prizePools.id, prizeWinners.poolId))
+    .where(eq(prizePools.hostId, hostId))
+    .orderBy(desc(prizeWinners.createdAt), desc(prizeWinners.id))
+    .limit(limit);
+}
+
+/** The id of the host's active group buy that has not ended, or undefined (Group Buy buttons show only then). */
+export async function getActiveGroupBuyId(db: Db, hostId: string, now: Date): Promise<string | undefined> {
+  const [row] = await db
+    .select({ id: groupBuys.id })
+    .from(groupBuys)
+    .where(and(eq(groupBuys.hostId, hostId), eq(groupBuys.status, "active"), gt(groupBuys.endAt, now)))
+    .limit(1);
+  return row?.id;
 }

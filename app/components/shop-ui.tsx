@@ -1,0 +1,334 @@
+import { useEffect, useState, type ReactNode } from "react";
+import { Link, useFetcher } from "react-router";
+import { countdownText, COUNTDOWN_TICK_MS } from "~/domain/countdown";
+import { convertCents, CURRENCIES, isSupportedCurrency, SHIPPING_COUNTRIES, type SupportedCurrency } from "~/domain/currency";
+import { formatCents } from "~/domain/money";
+import { useToast } from "./toaster";
+
+// Browser-side pieces of the buyer pages (/shop, /product, /buy-now, /profile): the like toggle, the ticking
+// countdown, the product card with its host's pool, and the currency / ship-to selects. No server modules here.
+
+/** An amount of one currency in minor units of the display currency (an amount outside the table stays as it is). */
+export function displayCents(cents: number, from: string, to: SupportedCurrency): number {
+  return isSupportedCurrency(from) ? convertCents(cents, from, to) : cents;
+}
+
+/** An amount shown in the display currency: `formatIn(1000, "USD", "MYR")` -> "RM 45.45". */
+export function formatIn(cents: number, from: string, to: SupportedCurrency): string {
+  return isSupportedCurrency(from) ? formatCents(convertCents(cents, from, to), to) : formatCents(cents, from);
+}
+
+/** A product's price, or its min–max range across sizes, in the display currency. */
+export function priceRangeText(
+  p: { priceMinCents: number | null; priceMaxCents: number | null; basePriceCents: number; currency: string },
+  to: SupportedCurrency,
+): string {
+  const min = p.priceMinCents ?? p.basePriceCents;
+  const max = Math.max(p.priceMaxCents ?? min, min);
+  return max > min ? `${formatIn(min, p.currency, to)} – ${formatIn(max, p.currency, to)}` : formatIn(min, p.currency, to);
+}
+
+/** What POST /product/{id} with intent=like answers. */
+export type LikeActionData = { ok: true; liked: boolean; likeCount: number } | { ok: false; error: string };
+
+export const LIKE_SIGN_IN_MESSAGE = "Please sign in to like this product";
+
+/**
+ * A product's like state with an optimistic toggle: the change shows at once, the server's answer confirms it, and
+ * a failure puts back the last confirmed state with a toast. Visitors get the sign-in message without a request.
+ * One hook per product per page; every form it renders shares its fetcher.
+ */
+export function useProductLike(productId: string, initialLiked: boolean, initialCount: number, signedIn: boolean) {
+  const fetcher = useFetcher<LikeActionData>();
+  const toast = useToast();
+  const [confirmed, setConfirmed] = useState({ liked: initialLiked, count: initialCount });
+
+  useEffect(() => setConfirmed({ liked: initialLiked, count: initialCount }), [initialLiked, initialCount]);
+  useEffect(() => {
+    const result = fetcher.data;
+    if (!result) return;
+    if (result.ok) setConfirmed({ liked: result.liked, count: result.likeCount });
+    else toast({ message: result.error, type: "error" });
+  }, [fetcher.data, toast]);
+
+  const pending = fetcher.formData?.get("liked");
+  const liked = typeof pending === "string" ? pending === "true" : confirmed.liked;
+  const count = liked === confirmed.liked ? confirmed.count : Math.max(0, confirmed.count + (liked ? 1 : -1));
+
+  const onSubmit = (event: { preventDefault: () => void }) => {
+    if (!signedIn) {
+      event.preventDefault();
+      toast({ message: LIKE_SIGN_IN_MESSAGE, type: "error" });
+    }
+  };
+  return { productId, liked, count, fetcher, onSubmit };
+}
+
+export type ProductLike = ReturnType<typeof useProductLike>;
+
+/** A form that toggles the like of `like` (one submit button with the given look and label). */
+export function LikeToggleForm({
+  like,
+  className,
+  label,
+  children,
+}: {
+  like: ProductLike;
+  className: string;
+  label: string;
+  children: ReactNode;
+}) {
+  return (
+    <like.fetcher.Form method="post" action={`/product/${like.productId}`} onSubmit={like.onSubmit}>
+      <input type="hidden" name="intent" value="like" />
+      <input type="hidden" name="liked" value={like.liked ? "false" : "true"} />
+      <button type="submit" className={className} aria-pressed={like.liked} aria-label={label}>
+        {children}
+      </button>
+    </like.fetcher.Form>
+  );
+}
+
+export function HeartIcon({ filled, className = "h-5 w-5" }: { filled: boolean; className?: string }) {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className={className} fill={filled ? "currentColor" : "none"} stroke="currentColor" strokeWidth={2}>
+      <path d="M12 21s-7.5-4.6-9.6-9.1C.9 8.6 3 5 6.6 5c2.1 0 3.5 1.1 4.4 2.5h2C13.9 6.1 15.3 5 17.4 5 21 5 23.1 8.6 21.6 11.9 19.5 16.4 12 21 12 21Z" />
+    </svg>
+  );
+}
+
+/** A heart button over a product image. */
+export function LikeButton({
+  productId,
+  liked,
+  likeCount,
+  signedIn,
+  productName,
+}: {
+  productId: string;
+  liked: boolean;
+  likeCount: number;
+  signedIn: boolean;
+  productName: string;
+}) {
+  const like = useProductLike(productId, liked, likeCount, signedIn);
+  return (
+    <LikeToggleForm
+      like={like}
+      label={like.liked ? `Remove ${productName} from favourites` : `Add ${productName} to favourites`}
+      className={`grid h-9 w-9 place-items-center rounded-full bg-white/90 shadow focus-visible:outline-2 focus-visible:outline-brand-500 ${
+        like.liked ? "text-red-500" : "text-gray-600 hover:text-red-500"
+      }`}
+    >
+      <HeartIcon filled={like.liked} />
+    </LikeToggleForm>
+  );
+}
+
+/**
+ * The countdown text ('05D 12H 09M' or 'Expired'), recomputed every second in the browser. The first render uses
+ * the text the server computed, so hydration always agrees.
+ */
+export function Countdown({ endAt, initial, className }: { endAt: number | null; initial: string; className?: string }) {
+  const [text, setText] = useState(initial);
+  useEffect(() => {
+    setText(initial);
+    if (endAt === null) return;
+    const timer = setInterval(() => setText(countdownText(endAt, new Date())), COUNTDOWN_TICK_MS);
+    return () => clearInterval(timer);
+  }, [endAt, initial]);
+  return <span className={className}>{text}</span>;
+}
+
+export function ImageBox({ src, alt }: { src: string | null; alt: string }) {
+  return (
+    <div className="aspect-square w-full overflow-hidden bg-gray-100">
+      {src ? (
+        <img src={src} alt={alt} loading="lazy" className="h-full w-full object-cover" />
+      ) : (
+        <div className="grid h-full w-full place-items-center text-gray-400" aria-hidden="true">
+          <svg viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.5} className="h-10 w-10">
+            <path d="M3 16l5-5 4 4 3-3 6 6M3 5h18v14H3z" />
+          </svg>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function Stars({ rating }: { rating: number }) {
+  return (
+    <span className="inline-flex items-center gap-0.5 text-amber-500" aria-hidden="true">
+      <svg viewBox="0 0 20 20" fill="currentColor" className="h-4 w-4">
+        <path d="M10 1.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L10 14.9l-5.2 2.7 1-5.8L1.5 7.7l5.9-.9L10 1.5Z" />
+      </svg>
+      <span className="text-xs font-semibold text-gray-800">{rating.toFixed(1)}</span>
+    </span>
+  );
+}
+
+/** A /shop card as the loader prepares it: every amount already converted and formatted. */
+export type ShopCardData = {
+  id: string;
+  name: string;
+  hostName: string | null;
+  hostHref: string | null;
+  image: string | null;
+  price: string;
+  pool: string;
+  target: string;
+  endAt: number | null;
+  countdown: string;
+  rating: number;
+  reviewCount: number;
+  liked: boolean;
+  likeCount: number;
+};
+
+export function ShopProductCard({ product: p, signedIn }: { product: ShopCardData; signedIn: boolean }) {
+  return (
+    <li data-product-card={p.id} className="flex flex-col overflow-hidden rounded-xl border border-gray-200 bg-white shadow-sm">
+      <div className="relative">
+        <Link to={`/product/${p.id}`} tabIndex={-1} aria-hidden="true">
+          <ImageBox src={p.image} alt="" />
+        </Link>
+        <div className="absolute top-2 right-2">
+          <LikeButton productId={p.id} liked={p.liked} likeCount={p.likeCount} signedIn={signedIn} productName={p.name || "this product"} />
+        </div>
+      </div>
+      <div className="grid grid-cols-3 gap-1 bg-brand-50 px-3 py-2 text-[11px] leading-tight text-brand-700">
+        <span>
+          <span className="block text-gray-500">Prize Pool</span>
+          <span className="font-semibold">{p.pool}</span>
+        </span>
+        <span>
+          <span className="block text-gray-500">Target</span>
+          <span className="font-semibold">{p.target}</span>
+        </span>
+        <span>
+          <span className="block text-gray-500">Ends in</span>
+          <Countdown endAt={p.endAt} initial={p.countdown} className="font-semibold" />
+        </span>
+      </div>
+      <div className="flex flex-1 flex-col p-3">
+        <Link to={`/product/${p.id}`} className="line-clamp-2 text-sm font-semibold text-gray-900 hover:underline">
+          {p.name || "Unnamed Product"}
+        </Link>
+        {p.hostName ? (
+          p.hostHref ? (
+            <Link to={p.hostHref} className="mt-0.5 truncate text-xs text-gray-500 hover:underline">
+              by {p.hostName}
+            </Link>
+          ) : (
+            <p className="mt-0.5 truncate text-xs text-gray-500">by {p.hostName}</p>
+          )
+        ) : null}
+        <p className="mt-2 text-sm font-bold text-brand-700">{p.price}</p>
+        <p className="mt-1 flex items-center gap-1 text-xs text-gray-500">
+          <Stars rating={p.rating} />
+          <span>({p.reviewCount} reviews)</span>
+        </p>
+        <Link
+          to={`/buy-now/${p.id}`}
+          className="mt-3 inline-flex items-center justify-center rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
+        >
+          Add to Cart
+        </Link>
+      </div>
+    </li>
+  );
+}
+
+const selectClass =
+  "block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30";
+
+/** A select that submits its GET form as soon as it changes (the form still has a button for no-JS use). */
+export function AutoSubmitSelect({
+  label,
+  name,
+  value,
+  children,
+}: {
+  label: string;
+  name: string;
+  value: string;
+  children: ReactNode;
+}) {
+  return (
+    <label className="block text-sm font-medium text-gray-700">
+      {label}
+      <select
+        name={name}
+        defaultValue={value}
+        key={value}
+        className={`mt-1 ${selectClass}`}
+        onChange={(event) => event.currentTarget.form?.requestSubmit()}
+      >
+        {children}
+      </select>
+    </label>
+  );
+}
+
+export function CurrencyOptions() {
+  return (
+    <>
+      {CURRENCIES.map((c) => (
+        <option key={c.code} value={c.code}>
+          {c.code} · {c.name}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** 'All Countries' (empty value) and the shipping countries. */
+export function ShipToOptions() {
+  return (
+    <>
+      <option value="">All Countries</option>
+      {SHIPPING_COUNTRIES.map((c) => (
+        <option key={c.code} value={c.code}>
+          {c.name}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** Quantity stepper that never goes below 1 (nor above `max`); a plain number input without JavaScript. */
+export function QuantityStepper({
+  value,
+  onChange,
+  max,
+  name = "quantity",
+}: {
+  value: number;
+  onChange: (next: number) => void;
+  max: number;
+  name?: string;
+}) {
+  const clamp = (n: number) => Math.min(Math.max(1, Number.isFinite(n) ? Math.floor(n) : 1), Math.max(1, max));
+  const button =
+    "grid h-10 w-10 place-items-center text-lg font-semibold text-gray-700 hover:bg-gray-50 disabled:cursor-not-allowed disabled:opacity-40";
+  return (
+    <div className="inline-flex items-center overflow-hidden rounded-lg border border-gray-300 bg-white">
+      <button type="button" className={button} onClick={() => onChange(clamp(value - 1))} disabled={value <= 1} aria-label="Decrease quantity">
+        −
+      </button>
+      <input
+        type="number"
+        name={name}
+        min={1}
+        max={Math.max(1, max)}
+        value={value}
+        onChange={(event) => onChange(clamp(Number(event.currentTarget.value)))}
+        aria-label="Quantity"
+        className="h-10 w-14 border-x border-gray-300 text-center text-sm [appearance:textfield] focus:outline-none"
+      />
+      <button type="button" className={button} onClick={() => onChange(clamp(value + 1))} disabled={value >= max} aria-label="Increase quantity">
+        +
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,79 @@
+import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { guessWinGames, productImages, products, userProfiles } from "~/db/schema";
+
+// /explore: the latest products and active games of public hosts. Creators come from listPublicProfiles.
+
+type ExploreQuery = { limit: number; q?: string | null; category?: string | null };
+
+/** `%text%` for LIKE with `\` as the escape character, so a typed % or _ matches itself. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+const publicHost = and(eq(userProfiles.profilePublic, true), eq(userProfiles.status, "active"));
+
+/** The latest active products of public hosts; `category` matches the product's shop category or the host's category. */
+export function listExploreProducts(db: Db, { limit, q, category }: ExploreQuery) {
+  const conditions: (SQL | undefined)[] = [eq(products.status, "active"), publicHost];
+  if (category) conditions.push(or(sql`${products.shopCategory} = ${category}`, eq(userProfiles.category, category)));
+  const text = q?.trim();
+  if (text) {
+    const pattern = containsPattern(text);
+    conditions.push(
+      or(sql`${products.name} like ${pattern} escape '\\'`, sql`${userProfiles.creatorName} like ${pattern} escape '\\'`),
+    );
+  }
+  return db
+    .select({
+      id: products.id,
+      name: products.name,
+      hostId: products.hostId,
+      hostSlug: userProfiles.slug,
+      hostName: userProfiles.creatorName,
+      basePriceCents: products.basePriceCents,
+      priceMinCents: products.priceMinCents,
+      priceMaxCents: products.priceMaxCents,
+      currency: products.currency,
+      likeCount: products.likeCount,
+      viewCount: products.viewCount,
+      image: sql<string | null>`(select ${productImages.url} from ${productImages} where ${productImages.productId} = ${products.id} order by ${productImages.position} limit 1)`,
+    })
+    .from(products)
+    .innerJoin(userProfiles, eq(userProfiles.userId, products.hostId))
+    .where(and(...conditions))
+    .orderBy(desc(products.createdAt), desc(products.id))
+    .limit(limit);
+}
+
+/** The latest active games of public hosts (never the correct answer); `category` is the host's category. */
+export function listExploreGames(db: Db, { limit, q, category }: ExploreQuery) {
+  const conditions: (SQL | undefined)[] = [eq(guessWinGames.status, "active"), publicHost];
+  if (category) conditions.push(eq(userProfiles.category, category));
+  const text = q?.trim();
+  if (text) {
+    const pattern = containsPattern(text);
+    conditions.push(
+      or(sql`${guessWinGames.question} like ${pattern} escape '\\'`, sql`${userProfiles.creatorName} like ${pattern} escape '\\'`),
+    );
+  }
+  return db
+    .select({
+      id: guessWinGames.id,
+      hostId: guessWinGames.hostId,
+      hostSlug: userProfiles.slug,
+      hostName: userProfiles.creatorName,
+      question: guessWinGames.question,
+      imageUrl: guessWinGames.imageUrl,
+      options: guessWinGames.options,
+      entryFeeCents: guessWinGames.entryFeeCents,
+      currency: guessWinGames.currency,
+      likesCount: guessWinGames.likesCount,
+      participantsCount: guessWinGames.participantsCount,
+    })
+    .from(guessWinGames)
+    .innerJoin(userProfiles, eq(userProfiles.userId, guessWinGames.hostId))
+    .where(and(...conditions))
+    .orderBy(desc(guessWinGames.createdAt), desc(guessWinGames.id))
+    .limit(limit);
+}

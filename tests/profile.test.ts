@@ -1,0 +1,313 @@
+import { and, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  groupBuys,
+  guessWinGames,
+  prizeEntries,
+  prizeMiniPrizes,
+  prizePools,
+  prizeWinners,
+  products,
+  productSizes,
+  tribeMembers,
+  userProfiles,
+  userShippingCountries,
+} from "~/db/schema";
+import { formatPrice } from "~/domain/currency";
+import { db, get, makeUser, postForm, signIn } from "./helpers";
+
+// /profile/{id} (tabs, tribe, coming soon, live pool figures), /profile/{id}/shop and /explore.
+
+async function html(res: Response): Promise<string> {
+  return (await res.text())
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+}
+
+const COMING_SOON = "Ahhh! Your country is still in 'coming soon' mode for this brand.";
+const token = crypto.randomUUID().slice(0, 6);
+
+let host: { id: string; email: string };
+let slug: string;
+let poolId: string;
+let productId: string;
+let gameId: string;
+let fan: { id: string; email: string };
+let fanCookie: string;
+
+beforeAll(async () => {
+  host = await makeUser({ name: `Mireille${token} Home` });
+  slug = `mireille-${token}`;
+  fan = await makeUser({ name: "Profile Fan" });
+  fanCookie = await signIn(fan.email);
+  const d = db();
+  await d
+    .update(userProfiles)
+    .set({ slug, country: "MY", category: "Lifestyle & Family", bio: "Handmade homeware." })
+    .where(eq(userProfiles.userId, host.id));
+
+  const [pool] = await d
+    .insert(prizePools)
+    .values({
+      hostId: host.id,
+      targetCents: 100_000,
+      amountCents: 150_000,
+      currency: "USD",
+      entriesCount: 4,
+      endAt: new Date(Date.now() + 2 * 86_400_000),
+    })
+    .returning({ id: prizePools.id });
+  poolId = pool!.id;
+  await d.insert(prizeMiniPrizes).values([
+    { poolId, hostId: host.id, name: `Tote bag ${token}`, quantityText: "5" },
+    { poolId, hostId: host.id, name: `Sticker ${token}`, quantityText: "unlimited" },
+  ]);
+  await d.insert(prizeEntries).values([
+    { poolId, entryNumber: 0, userId: fan.id, sourceKey: `src-${token}-0`, sourceType: "product_purchase" },
+    { poolId, entryNumber: 1, userId: host.id, sourceKey: `src-${token}-1`, sourceType: "product_purchase" },
+    { poolId, entryNumber: 3, userId: fan.id, sourceKey: `src-${token}-3`, sourceType: "product_purchase" },
+  ]);
+
+  const [product] = await d
+    .insert(products)
+    .values({ hostId: host.id, name: `Linen Throw ${token}`, basePriceCents: 1000, priceMinCents: 1000, priceMaxCents: 2000 })
+    .returning({ id: products.id });
+  productId = product!.id;
+  await d.insert(productSizes).values({ productId, name: "One", priceCents: 1000, availableUnits: 3 });
+
+  const [game] = await d
+    .insert(guessWinGames)
+    .values({
+      hostId: host.id,
+      question: `Which fabric is our bestseller ${token}?`,
+      options: ["Linen", "Cotton", "Wool"],
+      correctAnswer: "Wool",
+      entryFeeCents: 300,
+    })
+    .returning({ id: guessWinGames.id });
+  gameId = game!.id;
+});
+
+describe("/profile/{id}", () => {
+  it("shows the profile with its pool, mini prizes and the shop tab by default", async () => {
+    const res = await get(`/profile/${slug}`);
+    expect(res.status).toBe(200);
+    const page = await html(res);
+    expect(page).toContain(`Mireille${token} Home`);
+    expect(page).toContain("Malaysia (MYR)");
+    expect(page).toContain("0 tribes");
+    expect(page).toContain(formatPrice(150_000, "MYR")); // Prize Pool
+    expect(page).toContain(formatPrice(100_000, "MYR")); // Target
+    expect(page).toContain(formatPrice(90_000, "MYR")); // Main prize, 60%
+    expect(page).toContain('aria-valuenow="100"'); // Progress capped at 100%
+    expect(page).toContain(`Tote bag ${token}`);
+    expect(page).toContain("5 left");
+    expect(page).toContain("Unlimited");
+    expect(page).toContain("10% sales power up the prize pool + buyer gets a unique entry number to the main prize");
+    expect(page).toContain("Pay in your local currency on the checkout page");
+    expect(page).toContain(`Linen Throw ${token}`);
+    expect(page).toContain(`/buy-now/${productId}`);
+    expect(page).toContain(`/product/${productId}`);
+    expect(page).toContain(`/chat?creator=${host.id}`);
+    // A visitor has no entry numbers.
+    expect(page).not.toContain("Your entry numbers");
+  });
+
+  it("answers to the user id as well as the slug, and converts to the chosen currency", async () => {
+    const page = await html(await get(`/profile/${host.id}?currency=USD`));
+    expect(page).toContain("USD 1,500.00");
+    expect(page).toContain("USD 10.00 – USD 20.00");
+  });
+
+  it("offers Group Buy while the host's group buy is active", async () => {
+    const d = db();
+    const [gb] = await d
+      .insert(groupBuys)
+      .values({ hostId: host.id, name: "Autumn", status: "active", targetCents: 100_000, endAt: new Date(Date.now() + 86_400_000) })
+      .returning({ id: groupBuys.id });
+    try {
+      const page = await html(await get(`/profile/${slug}`));
+      expect(page).toContain(`/group-buy-product-selection/${gb!.id}`);
+      expect(page).toContain("Group Buy");
+    } finally {
+      await d.delete(groupBuys).where(eq(groupBuys.id, gb!.id));
+    }
+  });
+
+  it("shows the signed-in fan their entry numbers", async () => {
+    const page = await html(await get(`/profile/${slug}`, { cookie: fanCookie }));
+    expect(page).toContain("Your entry numbers: 0, 3");
+  });
+
+  it("lists the active games without their correct answers", async () => {
+    const res = await get(`/profile/${slug}?tab=games`);
+    const page = await html(res);
+    expect(page).toContain(`Which fabric is our bestseller ${token}?`);
+    expect(page).toContain("Guess Now");
+    expect(page).toContain("Free Guess");
+    expect(page).not.toContain("correctAnswer");
+    expect(page).not.toContain("correct_answer");
+    expect(page).not.toContain("10% sales power up the prize pool");
+    expect(gameId).toBeTruthy();
+  });
+
+  it("says so when there are no games", async () => {
+    const other = await makeUser({ name: "Quiet Host" });
+    const page = await html(await get(`/profile/${other.id}?tab=games`));
+    expect(page).toContain("No active Guess & Win games yet");
+    const shop = await html(await get(`/profile/${other.id}`));
+    expect(shop).toContain("No products available yet");
+  });
+
+  it("lists real winners with a link to the draw verification", async () => {
+    expect(await html(await get(`/profile/${slug}?tab=winner`))).toContain("No winners yet");
+    const d = db();
+    const [closed] = await d
+      .insert(prizePools)
+      .values({ hostId: host.id, status: "drawn", targetCents: 100_000, amountCents: 100_000, endAt: new Date(Date.now() - 86_400_000) })
+      .returning({ id: prizePools.id });
+    await d.insert(prizeWinners).values({
+      poolId: closed!.id,
+      winnerName: `Winnie ${token}`,
+      prizeAmountCents: 60_000,
+      currency: "USD",
+      prizeType: "main",
+    });
+    const page = await html(await get(`/profile/${slug}?tab=winner&currency=USD`));
+    expect(page).toContain(`Winnie ${token}`);
+    expect(page).toContain("USD 600.00");
+    expect(page).toContain(`/winner-selection/${closed!.id}`);
+  });
+
+  it("answers 404 'Creator Not Found' for an unknown or private profile", async () => {
+    const res = await get("/profile/no-such-creator-here");
+    expect(res.status).toBe(404);
+    expect(await html(res)).toContain("Creator Not Found");
+    const hidden = await makeUser({ name: "Hidden Host" });
+    await db().update(userProfiles).set({ profilePublic: false }).where(eq(userProfiles.userId, hidden.id));
+    expect((await get(`/profile/${hidden.id}`)).status).toBe(404);
+  });
+});
+
+describe("joining a tribe", () => {
+  async function followers(id: string) {
+    const [row] = await db().select({ n: userProfiles.followersCount }).from(userProfiles).where(eq(userProfiles.userId, id));
+    return row!.n;
+  }
+
+  it("asks a visitor to sign in", async () => {
+    const res = await postForm(`/profile/${slug}`, { intent: "join-tribe" });
+    expect(res.status).toBe(401);
+    expect(await html(res)).toContain("Please sign in to join tribe");
+  });
+
+  it("joins once, counts the follower once, and disables the button afterwards", async () => {
+    const tribeHost = await makeUser({ name: "Tribe Host" });
+    const joiner = await makeUser({ name: "Joiner" });
+    const cookie = await signIn(joiner.email);
+
+    const first = await postForm(`/profile/${tribeHost.id}`, { intent: "join-tribe" }, { cookie });
+    expect(first.status).toBe(200);
+    expect(await html(first)).toContain("Successfully joined the tribe!");
+    const second = await postForm(`/profile/${tribeHost.id}`, { intent: "join-tribe" }, { cookie });
+    expect(second.status).toBe(409);
+    expect(await html(second)).toContain("You are already a member of this tribe!");
+
+    expect(await followers(tribeHost.id)).toBe(1);
+    const rows = await db()
+      .select()
+      .from(tribeMembers)
+      .where(and(eq(tribeMembers.hostId, tribeHost.id), eq(tribeMembers.userId, joiner.id)));
+    expect(rows).toHaveLength(1);
+
+    const page = await html(await get(`/profile/${tribeHost.id}`, { cookie }));
+    expect(page).toContain("1 tribes");
+    expect(page).toMatch(/<button[^>]*disabled=""[^>]*>Tribe Member<\/button>/);
+  });
+});
+
+describe("coming soon", () => {
+  it("replaces the shop for a viewer whose country the host does not ship to", async () => {
+    const brand = await makeUser({ name: "Brand SG" });
+    await db().insert(products).values({ hostId: brand.id, name: `Kaya Jar ${token}` });
+    await db().insert(userShippingCountries).values({ hostId: brand.id, countryCode: "SG" });
+
+    // The fan's profile country is MY (the default).
+    const blocked = await html(await get(`/profile/${brand.id}`, { cookie: fanCookie }));
+    expect(blocked).toContain(COMING_SOON);
+    expect(blocked).toContain("Got it");
+    expect(blocked).not.toContain(`Kaya Jar ${token}`);
+
+    const sgFan = await makeUser({ name: "SG Fan" });
+    await db().update(userProfiles).set({ country: "SG" }).where(eq(userProfiles.userId, sgFan.id));
+    const open = await html(await get(`/profile/${brand.id}`, { cookie: await signIn(sgFan.email) }));
+    expect(open).not.toContain(COMING_SOON);
+    expect(open).toContain(`Kaya Jar ${token}`);
+
+    // A visitor has no known country.
+    expect(await html(await get(`/profile/${brand.id}`))).not.toContain(COMING_SOON);
+  });
+
+  it("never shows for a host who has not chosen shipping countries", async () => {
+    const page = await html(await get(`/profile/${slug}`, { cookie: fanCookie }));
+    expect(page).not.toContain(COMING_SOON);
+  });
+});
+
+describe("/profile/{id}/shop", () => {
+  it("lists the host's products with a price range and filters by ship-to country", async () => {
+    const brand = await makeUser({ name: "Brand JP" });
+    await db().insert(userShippingCountries).values({ hostId: brand.id, countryCode: "JP" });
+    await db()
+      .insert(products)
+      .values({ hostId: brand.id, name: `Matcha Set ${token}`, basePriceCents: 1000, priceMinCents: 1000, priceMaxCents: 2500 });
+
+    const page = await html(await get(`/profile/${brand.id}/shop?currency=USD`));
+    expect(page).toContain(`Matcha Set ${token}`);
+    expect(page).toContain("USD 10.00 – USD 25.00");
+    expect(page).toContain("Buy Now");
+    expect(page).toContain("View Details");
+    expect(await html(await get(`/profile/${brand.id}/shop?shipTo=JP`))).toContain(`Matcha Set ${token}`);
+    expect(await html(await get(`/profile/${brand.id}/shop?shipTo=SG`))).not.toContain(`Matcha Set ${token}`);
+  });
+});
+
+describe("/explore", () => {
+  it("lists public creators, their products and games, with search, chips and layout in the URL", async () => {
+    const page = await html(await get(`/explore?q=${token}`));
+    expect(page).toContain(`/profile/${slug}`);
+    expect(page).toContain(`/product/${productId}`);
+    expect(page).toContain(`Which fabric is our bestseller ${token}?`);
+    expect(page).not.toContain("correctAnswer");
+
+    const list = await html(await get(`/explore?q=${token}&view=list&category=${encodeURIComponent("Lifestyle & Family")}`));
+    expect(list).toContain(`Mireille${token} Home`);
+    const other = await html(await get(`/explore?q=mireille${token}&category=Education`));
+    expect(other).not.toContain(`/profile/${slug}`);
+  });
+
+  it("loads more content through the URL", async () => {
+    const many = await makeUser({ name: `Prolific${token}` });
+    // D1 binds at most 100 values per statement: a few rows per insert.
+    for (let start = 0; start < 25; start += 5) {
+      await db()
+        .insert(products)
+        .values(
+          Array.from({ length: 5 }, (_, k) => ({
+            hostId: many.id,
+            name: `Bulk${token} ${start + k}`,
+            createdAt: new Date(Date.now() - (start + k) * 1000),
+          })),
+        );
+    }
+    const first = await html(await get(`/explore?q=bulk${token}`));
+    expect(first.match(/Bulk\w+ \d+<\/a>/g)?.length).toBe(20);
+    expect(first).toContain("Load More Content");
+    const more = await html(await get(`/explore?q=bulk${token}&page=2`));
+    expect(more.match(/Bulk\w+ \d+<\/a>/g)?.length).toBe(25);
+    expect(more).not.toContain("Load More Content");
+  });
+});

@@ -1,0 +1,296 @@
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { productColors, productLikes, products, productSizes, prizePools, userProfiles, userShippingCountries } from "~/db/schema";
+import { formatPrice } from "~/domain/currency";
+import { db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
+
+// /shop, /product/{id} (and its like action) and /buy-now/{id}, against the built worker.
+
+/** Text of a page with the few entities React escapes turned back. */
+async function html(res: Response): Promise<string> {
+  return (await res.text())
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+}
+
+/** The product ids of the cards on a page, in order. */
+function cardIds(page: string): string[] {
+  return [...page.matchAll(/data-product-card="([^"]+)"/g)].map((m) => m[1]!);
+}
+
+const token = crypto.randomUUID().slice(0, 6);
+const pageToken = crypto.randomUUID().slice(0, 6);
+const names = {
+  hostA: `Zephyr${token} Crafts`,
+  hostB: `Quillon${token} Studio`,
+  teapot: `Aurelian${token} Teapot`,
+  headset: `Borealis${token} Headset`,
+  pageItem: `Pagitest${pageToken}`,
+};
+
+let hostA: { id: string; email: string };
+let hostB: { id: string; email: string };
+let teapotId: string;
+let headsetId: string;
+let bareId: string;
+
+async function addProduct(values: Partial<typeof products.$inferInsert> & { hostId: string; name: string }) {
+  const [row] = await db().insert(products).values(values).returning({ id: products.id });
+  return row!.id;
+}
+
+beforeAll(async () => {
+  hostA = await makeUser({ name: names.hostA });
+  hostB = await makeUser({ name: names.hostB });
+  const d = db();
+  await d.update(userProfiles).set({ country: "MY" }).where(eq(userProfiles.userId, hostA.id));
+  await d.update(userProfiles).set({ country: "JP" }).where(eq(userProfiles.userId, hostB.id));
+  await d.insert(userShippingCountries).values([
+    { hostId: hostA.id, countryCode: "SG" },
+    { hostId: hostA.id, countryCode: "MY" },
+    { hostId: hostB.id, countryCode: "JP" },
+  ]);
+  await d.insert(prizePools).values({
+    hostId: hostA.id,
+    targetCents: 500_000,
+    amountCents: 12_345,
+    currency: "USD",
+    endAt: new Date(Date.now() + 3 * 86_400_000 + 3_600_000),
+  });
+
+  teapotId = await addProduct({
+    hostId: hostA.id,
+    name: names.teapot,
+    shopCategory: "Home & Lifestyle",
+    basePriceCents: 1000,
+    priceMinCents: 1000,
+    priceMaxCents: 1000,
+    description: "A teapot.",
+  });
+  headsetId = await addProduct({
+    hostId: hostB.id,
+    name: names.headset,
+    shopCategory: "Tech & Gaming",
+    basePriceCents: 2000,
+    priceMinCents: 2000,
+    priceMaxCents: 3000,
+  });
+  await d.insert(productSizes).values([
+    { productId: teapotId, name: "Small", priceCents: 1000, availableUnits: 5, position: 0 },
+    { productId: teapotId, name: "Giant", priceCents: 5000, availableUnits: 0, position: 1 },
+    { productId: headsetId, name: "Standard", priceCents: 2000, availableUnits: 3, position: 0 },
+    { productId: headsetId, name: "Pro", priceCents: 3000, availableUnits: 3, position: 1 },
+  ]);
+  await d.insert(productColors).values({ productId: teapotId, name: "Jade", hex: "#0a0", availableUnits: 5, position: 0 });
+  bareId = await addProduct({ hostId: hostA.id, name: "", description: "" });
+
+  // 30 products for the pagination checks, one second apart so the order is fixed.
+  const base = Date.now() - 60_000;
+  // D1 binds at most 100 values per statement: a few rows per insert.
+  for (let start = 0; start < 30; start += 5) {
+    await d.insert(products).values(
+      Array.from({ length: 5 }, (_, k) => ({
+        hostId: hostB.id,
+        name: `${names.pageItem} item ${start + k}`,
+        basePriceCents: 500,
+        createdAt: new Date(base + (start + k) * 1000),
+      })),
+    );
+  }
+});
+
+describe("/shop", () => {
+  it("searches by product name and by host name", async () => {
+    const byProduct = await html(await get(`/shop?q=${encodeURIComponent(`aurelian${token}`)}`));
+    expect(cardIds(byProduct)).toEqual([teapotId]);
+    expect(byProduct).toContain(names.teapot);
+
+    const byHost = cardIds(await html(await get(`/shop?q=${encodeURIComponent(`Quillon${token}`)}`)));
+    expect(byHost).toContain(headsetId);
+    expect(byHost).not.toContain(teapotId);
+  });
+
+  it("filters by category", async () => {
+    const tech = cardIds(await html(await get(`/shop?q=${token}&category=${encodeURIComponent("Tech & Gaming")}`)));
+    expect(tech).toEqual([headsetId]);
+    const home = cardIds(await html(await get(`/shop?q=${token}&category=${encodeURIComponent("Home & Lifestyle")}`)));
+    expect(home).toEqual([teapotId]);
+    const all = cardIds(await html(await get(`/shop?q=${token}&category=All`)));
+    expect(all).toEqual(expect.arrayContaining([teapotId, headsetId]));
+  });
+
+  it("filters by the countries a host ships to", async () => {
+    const sg = cardIds(await html(await get(`/shop?q=${token}&shipTo=SG`)));
+    expect(sg).toContain(teapotId);
+    expect(sg).not.toContain(headsetId);
+    const jp = cardIds(await html(await get(`/shop?q=${token}&shipTo=JP`)));
+    expect(jp).toContain(headsetId);
+    expect(jp).not.toContain(teapotId);
+    const all = cardIds(await html(await get(`/shop?q=${token}&shipTo=`)));
+    expect(all).toEqual(expect.arrayContaining([teapotId, headsetId]));
+  });
+
+  it("shows prices, the pool and its target in the chosen currency", async () => {
+    const myr = await html(await get(`/shop?q=aurelian${token}&currency=MYR`));
+    expect(myr).toContain(formatPrice(1000, "MYR"));
+    expect(myr).toContain("RM 45.45");
+    expect(myr).toContain(formatPrice(12_345, "MYR"));
+    expect(myr).toContain(formatPrice(500_000, "MYR"));
+    expect(myr).toMatch(/03D 0[01]H \d\dM/);
+
+    const jpy = await html(await get(`/shop?q=aurelian${token}&currency=JPY`));
+    expect(jpy).toContain(formatPrice(1000, "JPY"));
+    const range = await html(await get(`/shop?q=borealis${token}&currency=USD`));
+    expect(range).toContain("USD 20.00 – USD 30.00");
+    // A host without an open pool: the countdown reads Expired.
+    expect(range).toContain("Expired");
+  });
+
+  it("says so when nothing matches", async () => {
+    const page = await html(await get(`/shop?q=nothing-like-this-${token}`));
+    expect(page).toContain("No products found");
+    expect(cardIds(page)).toHaveLength(0);
+  });
+
+  it("pages 24 at a time, each page different", async () => {
+    const first = cardIds(await html(await get(`/shop?q=${names.pageItem}`)));
+    const second = cardIds(await html(await get(`/shop?q=${names.pageItem}&page=2`)));
+    expect(first).toHaveLength(24);
+    expect(second).toHaveLength(6);
+    expect(first.filter((id) => second.includes(id))).toEqual([]);
+    const everything = cardIds(await html(await get("/shop")));
+    expect(everything.length).toBeLessThanOrEqual(24);
+  });
+
+  it("ignores filters it does not know", async () => {
+    const res = await get(`/shop?q=${token}&category=Nope&shipTo=XX&currency=ZZZ&page=abc`);
+    expect(res.status).toBe(200);
+    expect(cardIds(await html(res)).length).toBeGreaterThan(0);
+  });
+});
+
+describe("product likes", () => {
+  async function likeCount(id: string) {
+    const [row] = await db().select({ n: products.likeCount }).from(products).where(eq(products.id, id));
+    return row!.n;
+  }
+
+  it("asks a visitor to sign in", async () => {
+    const res = await postForm(`/product/${teapotId}`, { intent: "like", liked: "true" });
+    expect(res.status).toBe(401);
+    expect(await html(res)).toContain("Please sign in to like this product");
+    expect(await likeCount(teapotId)).toBe(0);
+  });
+
+  it("counts a like once, however often it is sent, and an unlike once", async () => {
+    const fan = await makeUser({ name: "Liker" });
+    const cookie = await signIn(fan.email);
+    const productId = await addProduct({ hostId: hostA.id, name: `Likeable ${token}` });
+
+    expect((await postForm(`/product/${productId}`, { intent: "like", liked: "true" }, { cookie })).status).toBe(200);
+    expect(await likeCount(productId)).toBe(1);
+    await postForm(`/product/${productId}`, { intent: "like", liked: "true" }, { cookie });
+    expect(await likeCount(productId)).toBe(1);
+
+    // The card shows the liked state to this fan.
+    const card = await html(await get(`/shop?q=${encodeURIComponent(`Likeable ${token}`)}`, { cookie }));
+    expect(card).toContain('aria-pressed="true"');
+
+    await postForm(`/product/${productId}`, { intent: "like", liked: "false" }, { cookie });
+    expect(await likeCount(productId)).toBe(0);
+    await postForm(`/product/${productId}`, { intent: "like", liked: "false" }, { cookie });
+    expect(await likeCount(productId)).toBe(0);
+    const rows = await db().select().from(productLikes).where(eq(productLikes.productId, productId));
+    expect(rows).toHaveLength(0);
+  });
+
+  it("answers 404 for an unknown product", async () => {
+    const fan = await makeUser({ name: "Liker" });
+    const cookie = await signIn(fan.email);
+    const res = await postForm("/product/00000000-0000-0000-0000-000000000000", { intent: "like", liked: "true" }, { cookie });
+    expect(res.status).toBe(404);
+  });
+});
+
+describe("/product/{id}", () => {
+  it("shows 'Product not found' for an unknown id", async () => {
+    const res = await get("/product/00000000-0000-0000-0000-000000000000");
+    expect(res.status).toBe(404);
+    expect(await html(res)).toContain("Product not found");
+  });
+
+  it("shows the fallback texts", async () => {
+    const page = await html(await get(`/product/${bareId}`));
+    expect(page).toContain("Unnamed Product");
+    expect(page).toContain("No description available.");
+    expect(page).toContain("Sizes not available.");
+  });
+
+  it("shows sizes, quantity and total, and links to buy now and back to the shop", async () => {
+    const page = await html(await get(`/product/${teapotId}?currency=USD`));
+    expect(page).toContain("Small · USD 10.00");
+    expect(page).toContain("Total");
+    expect(page).toContain(`/buy-now/${teapotId}`);
+    expect(page).toContain("BUY NOW");
+    expect(page).toContain("BACK TO SHOP");
+  });
+
+  it("counts each view", async () => {
+    const id = await addProduct({ hostId: hostA.id, name: `Viewed ${token}` });
+    await get(`/product/${id}`);
+    await get(`/product/${id}`);
+    let views = 0;
+    for (let i = 0; i < 20 && views < 2; i++) {
+      const [row] = await db().select({ n: products.viewCount }).from(products).where(eq(products.id, id));
+      views = row!.n;
+      if (views < 2) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(views).toBe(2);
+  });
+});
+
+describe("/buy-now/{id}", () => {
+  it("shows the host's pool, prices in RM and the key features", async () => {
+    const res = await get(`/buy-now/${teapotId}`);
+    expect(res.status).toBe(200);
+    const page = await html(res);
+    expect(page).toContain(formatPrice(12_345, "MYR"));
+    expect(page).toContain("Main Prize (60%)");
+    expect(page).toContain("RM 45.45");
+    expect(page).toContain("checkout is processed in USD");
+    for (const text of ["High-quality materials", "Fast shipping", "7-day return policy", "Money-back guarantee", "Add to Wishlist", "Back to Shop"]) {
+      expect(page).toContain(text);
+    }
+    // The sold-out size cannot be chosen.
+    expect(page).toMatch(/<input[^>]*value="Giant"[^>]*disabled=""|<input[^>]*disabled=""[^>]*value="Giant"/);
+    // Other products of the same host.
+    expect(page).toContain(`/buy-now/${bareId}`);
+  });
+
+  it("asks a visitor to sign in before paying", async () => {
+    const res = await postForm(`/buy-now/${teapotId}`, { size: "Small", color: "Jade", quantity: "1" });
+    expect(res.status).toBe(401);
+    const page = await html(res);
+    expect(page).toContain("Please sign in to make a payment");
+    expect(page).toContain(`/signin?redirectTo=${encodeURIComponent(`/buy-now/${teapotId}`)}`);
+  });
+
+  it("sends a signed-in buyer to the checkout page", async () => {
+    const fan = await makeUser({ name: "Buyer" });
+    const cookie = await signIn(fan.email);
+    const res = await postForm(`/buy-now/${teapotId}`, { size: "Small", color: "Jade", quantity: "2" }, { cookie });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toMatch(new RegExp(`^${ORIGIN}/api/local-checkout/`));
+  });
+
+  it("shows why checkout could not start", async () => {
+    const fan = await makeUser({ name: "Buyer" });
+    const cookie = await signIn(fan.email);
+    const res = await postForm(`/buy-now/${teapotId}`, { size: "Giant", color: "Jade", quantity: "1" }, { cookie });
+    expect(res.status).toBe(409);
+    expect(await html(res)).toContain("Unable to start checkout: Sorry, this item is out of stock");
+  });
+});
