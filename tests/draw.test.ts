@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { asc, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { prizeEntries, prizePools, prizeWinners } from "~/db/schema";
-import { entriesDigest } from "~/domain/draw";
+import { entriesDigest, verifyBlock } from "~/domain/draw";
 import { distributePool } from "~/domain/revenue";
 import { drawPool, drawResult, explorerBases, fetchVerifiedBlock, runPoolCron, type Fetcher } from "~/lib/draw.server";
 import { addContribution, closePool, openPool, poolStub, publicPoolState } from "~/lib/pools.server";
@@ -221,6 +221,18 @@ describe("the draw", () => {
       winnerUserId: winner.id,
     });
     expect(row.drawnAt).toBeInstanceOf(Date);
+    // The header fields are published, so a browser can rebuild the header and check its hash offline.
+    expect(row.drawBlockHeader).toEqual({
+      id: BLOCK.id,
+      height: BLOCK.height,
+      version: BLOCK.version,
+      previousblockhash: BLOCK.previousblockhash,
+      merkle_root: BLOCK.merkle_root,
+      timestamp: BLOCK.timestamp,
+      bits: BLOCK.bits,
+      nonce: BLOCK.nonce,
+    });
+    expect(await verifyBlock(row.drawBlockHeader!)).toEqual({ ok: true });
     const winners = await winnersOf(pool.id);
     expect(winners).toHaveLength(1);
     expect(winners[0]).toMatchObject({

@@ -12,6 +12,7 @@
  *   buy, one use of a payment source, ...) is enforced here by primary keys and unique indexes.
  */
 import { sql } from "drizzle-orm";
+import type { BitcoinBlock } from "../domain/draw";
 import {
   check,
   index,
@@ -272,6 +273,8 @@ export const prizePools = sqliteTable(
     /** The future Bitcoin block committed to at closing. */
     drawBlockHeight: integer("draw_block_height"),
     drawBlockHash: text("draw_block_hash"),
+    /** The drawn block's header fields as the explorers served them, so anyone can rebuild and hash the header. */
+    drawBlockHeader: text("draw_block_header", { mode: "json" }).$type<BitcoinBlock>(),
     winnerEntryNumber: integer("winner_entry_number"),
     winnerUserId: text("winner_user_id").references(() => users.id, { onDelete: "set null" }),
     drawnAt: timestamp("drawn_at"),

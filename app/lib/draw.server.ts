@@ -159,6 +159,20 @@ export async function fetchVerifiedBlock(
   }
 }
 
+/** The fields a verifier needs to rebuild the 80-byte header (nothing else an explorer sent is kept). */
+export function blockHeaderFields(block: BitcoinBlock): BitcoinBlock {
+  return {
+    id: block.id,
+    height: block.height,
+    version: block.version,
+    previousblockhash: block.previousblockhash,
+    merkle_root: block.merkle_root,
+    timestamp: block.timestamp,
+    bits: block.bits,
+    nonce: block.nonce,
+  };
+}
+
 // --- the result -----------------------------------------------------------------------------------------------
 
 /** The spec's winner RPC shape, less winner_user_id (which needs the entry list). */
@@ -280,10 +294,10 @@ export async function drawPool(
   // One batch (a transaction): the pool row only moves from closed to drawn once; the winner row is unique per pool.
   await env.DB.batch([
     env.DB.prepare(
-      `UPDATE prize_pools SET status = 'drawn', draw_block_hash = ?, winner_entry_number = ?,
+      `UPDATE prize_pools SET status = 'drawn', draw_block_hash = ?, draw_block_header = ?, winner_entry_number = ?,
          winner_user_id = (SELECT id FROM users WHERE id = ?), drawn_at = ?, updated_at = ?
        WHERE id = ? AND status = 'closed' AND draw_block_height = ?`,
-    ).bind(block.hash, entry.entryNumber, entry.userId, now, now, poolId, height),
+    ).bind(block.hash, JSON.stringify(blockHeaderFields(block.block)), entry.entryNumber, entry.userId, now, now, poolId, height),
     env.DB.prepare(
       `INSERT OR IGNORE INTO prize_winners
          (id, pool_id, user_id, winner_name, prize_amount_cents, currency, prize_type, entry_number, block_hash, created_at)

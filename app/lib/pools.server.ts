@@ -13,7 +13,7 @@ import {
   userProfiles,
   type PrizePool as PoolRow,
 } from "~/db/schema";
-import { hashToDecimal } from "~/domain/draw";
+import { hashToDecimal, type BitcoinBlock } from "~/domain/draw";
 import {
   DEFAULT_POOL_DURATION_DAYS,
   DEFAULT_PROFILE_POOL_TARGET_CENTS,
@@ -268,6 +268,8 @@ export interface PublicPoolState {
   entriesDigest: string | null;
   drawBlockHeight: number | null;
   drawBlockHash: string | null;
+  /** The drawn block's header fields, to rebuild and hash the header. */
+  block: BitcoinBlock | null;
   decimalHash: string | null;
   winnerEntryNumber: number | null;
   winnerName: string | null;
@@ -304,6 +306,7 @@ export async function publicPoolState(env: Env, poolId: string): Promise<PublicP
     entriesDigest: pool.entriesDigest,
     drawBlockHeight: pool.drawBlockHeight,
     drawBlockHash: pool.drawBlockHash,
+    block: pool.drawBlockHeader ?? null,
     decimalHash: pool.drawBlockHash ? hashToDecimal(pool.drawBlockHash) : null,
     winnerEntryNumber: pool.winnerEntryNumber,
     winnerName,

@@ -1,0 +1,1 @@
+ALTER TABLE `prize_pools` ADD `draw_block_header` text;
