@@ -16,6 +16,8 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             DEMO_MODE: "true",
             SESSION_SECRET: "test-session-secret",
+            // Tests change data and read pages back at once: no page cache (tests/page-cache.test.ts covers it).
+            PAGE_CACHE_SECONDS: "0",
           },
         },
       }),

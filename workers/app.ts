@@ -4,6 +4,7 @@ import { cloudflareContext } from "~/lib/context";
 import { api } from "./api";
 import { media } from "./media";
 import { isAllowedOrigin } from "./origin-check";
+import { pageCacheSeconds, withPageCache } from "./page-cache";
 import { runScheduled } from "./scheduled";
 
 export { PrizePool } from "./prize-pool";
@@ -24,9 +25,12 @@ app.route("/api", api);
 app.route("/media", media);
 
 app.all("*", (c) => {
-  const context = new RouterContextProvider();
-  context.set(cloudflareContext, { env: c.env, ctx: c.executionCtx as ExecutionContext });
-  return handleRequest(c.req.raw, context);
+  const ctx = c.executionCtx as ExecutionContext;
+  return withPageCache(c.req.raw, ctx, pageCacheSeconds(c.env), () => {
+    const context = new RouterContextProvider();
+    context.set(cloudflareContext, { env: c.env, ctx });
+    return handleRequest(c.req.raw, context);
+  });
 });
 
 export default {

@@ -1,0 +1,52 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { isCacheablePageRequest, pageCacheSeconds, withPageCache } from "../workers/page-cache";
+
+const page = (path: string, init: RequestInit = {}) => new Request(`https://tribe.test${path}`, init);
+
+describe("the public page cache", () => {
+  it("caches only public pages for visitors without a session", () => {
+    expect(isCacheablePageRequest(page("/shop?q=lamp"))).toBe(true);
+    expect(isCacheablePageRequest(page("/profile/nadia-home"))).toBe(true);
+    expect(isCacheablePageRequest(page("/dashboard"))).toBe(false);
+    expect(isCacheablePageRequest(page("/my-orders"))).toBe(false);
+    expect(isCacheablePageRequest(page("/shop", { method: "POST" }))).toBe(false);
+    expect(isCacheablePageRequest(page("/shop", { headers: { Cookie: "a=1; __Host-session=abc" } }))).toBe(false);
+    expect(isCacheablePageRequest(page("/", { headers: { Cookie: "__Host-toast=x" } }))).toBe(false);
+    expect(isCacheablePageRequest(page("/", { headers: { Cookie: "theme=dark" } }))).toBe(true);
+  });
+
+  it("reads its lifetime from PAGE_CACHE_SECONDS, off when unset or invalid", () => {
+    expect(pageCacheSeconds({ PAGE_CACHE_SECONDS: "10" })).toBe(10);
+    expect(pageCacheSeconds({})).toBe(0);
+    expect(pageCacheSeconds({ PAGE_CACHE_SECONDS: "soon" })).toBe(0);
+    expect(pageCacheSeconds({ PAGE_CACHE_SECONDS: "99999" })).toBe(300);
+  });
+
+  it("renders a visitor's page once and serves the copy until it expires; a signed-in user always gets a render", async () => {
+    const cache = await caches.open(`pages-${crypto.randomUUID()}`);
+    let renders = 0;
+    const render = async () => new Response(`<p>render ${++renders}</p>`, { headers: { "Content-Type": "text/html" } });
+    const ask = async (request: Request) => {
+      const ctx = createExecutionContext();
+      const res = await withPageCache(request, ctx, 10, render, cache);
+      const text = await res.text();
+      await waitOnExecutionContext(ctx);
+      return { text, state: res.headers.get("X-Page-Cache") };
+    };
+    expect(await ask(page("/shop"))).toEqual({ text: "<p>render 1</p>", state: "miss" });
+    expect(await ask(page("/shop"))).toEqual({ text: "<p>render 1</p>", state: "hit" });
+    expect(await ask(page("/shop?page=2"))).toEqual({ text: "<p>render 2</p>", state: "miss" });
+    expect(await ask(page("/shop", { headers: { Cookie: "__Host-session=abc" } }))).toEqual({ text: "<p>render 3</p>", state: null });
+  });
+
+  it("never stores an error page or a response that sets a cookie", async () => {
+    const cache = await caches.open(`pages-${crypto.randomUUID()}`);
+    for (const response of [new Response("gone", { status: 404 }), new Response("hi", { headers: { "Set-Cookie": "a=1" } })]) {
+      const ctx = createExecutionContext();
+      await (await withPageCache(page("/product/x"), ctx, 10, async () => response.clone(), cache)).text();
+      await waitOnExecutionContext(ctx);
+      expect(await cache.match(new Request("https://tribe.test/product/x"))).toBeUndefined();
+    }
+  });
+});
