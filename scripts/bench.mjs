@@ -1,0 +1,781 @@
+// `npm run bench`: measures the app against the project's performance targets and writes bench/results.md (the
+// same table is printed). Not part of CI. Steps:
+//
+//  1. `react-router build`, then a private copy of build/ (.wrangler/bench-build) so a rebuild elsewhere cannot
+//     change what is being measured; a fresh state dir (.wrangler/bench-state): migrations, the normal demo seed,
+//     then scripts/bench/scale-data.mjs scales it up (60 hosts, 5,100 active products with sizes, images, likes and
+//     views, one open pool per host).
+//  2. The built app and a trivial ceiling Worker (scripts/bench/ceiling-worker.js, fixed ~20 KB HTML) both served
+//     the same way: Miniflare straight on local workerd (scripts/bench/serve.mjs), no proxy in front.
+//  3. Each key page (/, /shop, /profile/{id}, /buy-now/{id}) under a bounded closed-loop load (BENCH_CONNECTIONS
+//     keep-alive connections for BENCH_SECONDS after BENCH_WARMUP), with a ceiling run before and after each page;
+//     a page's ratio is its requests/s over the mean of those two ceiling runs. Every response must be a 200.
+//     Targets: ratio >= 0.5 and p99 <= 3 x p50. Diagnostic rows (shorter runs: /api/health, Hono without React;
+//     /terms, React rendering without D1; each page's `.data` URL, its loaders without the HTML) and the server's
+//     CPU time per request help read the results.
+//  4. Home page client JavaScript (the module scripts and modulepreload links of /, plus their static imports),
+//     gzip-summed from the files: target <= 100 KB. The Worker bundle (build/server/**/*.js) gzip-summed: <= 3 MB.
+//  5. Diagnostic: each page's loader run in workerd with every D1 query timed (scripts/bench/profile-worker.js).
+//  6. Prize pool throughput: scripts/bench/pool-worker.ts (wrangler.bench.toml, its own migrated state) fires
+//     BENCH_POOL_N concurrent contribute() calls at one pool's Durable Object and checks the exact sum and the entry
+//     numbers 0..n-1. Target: >= 500 contributions/s (median of BENCH_POOL_RUNS runs).
+//
+// Exits 0 when the bench ran, whether or not the targets were met (the table says pass/fail); non-zero only when
+// the bench itself broke. Every child process is stopped at the end, on failure and on Ctrl+C.
+//
+// Environment: BENCH_SECONDS (6), BENCH_WARMUP (2), BENCH_CONNECTIONS (16), BENCH_POOL_N (2000),
+// BENCH_POOL_RUNS (3), BENCH_SKIP_BUILD=1 (measure the existing build/).
+import { spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, closeSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import { load } from "./bench/load.mjs";
+import { childEnv, ensureDevVars, nodeBin, root, tools, waitForServer } from "./prepare-local.mjs";
+
+const num = (name, fallback) => {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+const SECONDS = num("BENCH_SECONDS", 6);
+const WARMUP = num("BENCH_WARMUP", 2);
+const CONNECTIONS = Math.round(num("BENCH_CONNECTIONS", 16));
+const POOL_N = Math.round(num("BENCH_POOL_N", 2000));
+const POOL_RUNS = Math.round(num("BENCH_POOL_RUNS", 3));
+const SKIP_BUILD = process.env.BENCH_SKIP_BUILD === "1";
+/** The diagnostic rows (not held to a target) get shorter runs. */
+const DIAG_SECONDS = Math.max(2, SECONDS / 2);
+
+const TARGET_RATIO = 0.5;
+const TARGET_TAIL = 3;
+const TARGET_POOL_PER_S = 500;
+const TARGET_HOME_JS_KB = 100;
+const TARGET_WORKER_MB = 3;
+
+const STATE_DIR = path.join(root, ".wrangler", "bench-state");
+const POOL_STATE_DIR = path.join(root, ".wrangler", "bench-pool-state");
+const BUILD_COPY = path.join(root, ".wrangler", "bench-build");
+const CEILING_STATE_DIR = path.join(root, ".wrangler", "bench-ceiling-state");
+const LOG_DIR = path.join(root, ".wrangler", "bench-logs");
+const BENCH_DIR = path.join(root, "scripts", "bench");
+const RESULTS = path.join(root, "bench", "results.md");
+
+/** Child environment: no metrics, no fetch of Request.cf from the internet (loopback only). */
+const env = (extra = {}) => childEnv({ CLOUDFLARE_CF_FETCH_ENABLED: "false", ...extra });
+
+// --- child processes ----------------------------------------------------------------------------------------------
+
+/** Every long-running child we started (each leads its own process group, so workerd goes with it). */
+const children = new Set();
+
+function alive(child) {
+  return child.exitCode === null && child.signalCode === null;
+}
+
+function killGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** Stops a child's process group: SIGTERM, then SIGKILL after `graceMs`. */
+async function stop(child, graceMs = 8_000) {
+  if (!child) return;
+  children.delete(child);
+  if (!alive(child)) {
+    killGroup(child, "SIGKILL"); // a workerd left behind by a child that already exited
+    return;
+  }
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  killGroup(child, "SIGTERM");
+  const timer = new Promise((resolve) => setTimeout(resolve, graceMs, "timeout"));
+  if ((await Promise.race([exited, timer])) === "timeout") killGroup(child, "SIGKILL");
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  killGroup(child, "SIGKILL");
+}
+
+function stopAllNow() {
+  for (const child of children) killGroup(child, "SIGKILL");
+  children.clear();
+}
+
+let interrupted = false;
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    console.error(`\nbench: ${signal}, stopping the servers`);
+    for (const child of children) killGroup(child, "SIGTERM");
+    setTimeout(() => {
+      stopAllNow();
+      process.exit(130);
+    }, 1_500).unref();
+  });
+}
+process.on("exit", stopAllNow);
+
+function logFile(name) {
+  mkdirSync(LOG_DIR, { recursive: true });
+  return path.join(LOG_DIR, `${name}.log`);
+}
+
+function tail(file, lines = 40) {
+  try {
+    return readFileSync(file, "utf8").split("\n").slice(-lines).join("\n");
+  } catch {
+    return "";
+  }
+}
+
+/** Starts a long-running child in its own process group, output to .wrangler/bench-logs/<name>.log. */
+function startChild(name, args, { cwd = root, stdin = "ignore" } = {}) {
+  const file = logFile(name);
+  const fd = openSync(file, "w");
+  const child = spawn(nodeBin, args, { cwd, env: env(), stdio: [stdin, fd, fd], detached: true });
+  closeSync(fd);
+  child.logFile = file;
+  child.on("error", () => {});
+  children.add(child);
+  return child;
+}
+
+/** Runs a command to completion (output to a log file); rejects with the log's tail when it fails. */
+function runLogged(name, args, { cwd = root, extraEnv = {}, input } = {}) {
+  const file = logFile(name);
+  const fd = openSync(file, "w");
+  const child = spawn(nodeBin, args, {
+    cwd,
+    env: env(extraEnv),
+    stdio: [input === undefined ? "ignore" : "pipe", fd, fd],
+    detached: true,
+  });
+  closeSync(fd);
+  if (input !== undefined) child.stdin.end(input);
+  children.add(child);
+  return new Promise((resolve, reject) => {
+    child.on("error", reject);
+    child.on("exit", (code, signal) => {
+      children.delete(child);
+      if (code === 0) resolve();
+      else reject(new Error(`${name} failed (${signal ?? `exit ${code}`}); log ${path.relative(root, file)}:\n${tail(file)}`));
+    });
+  });
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(name, args, readyUrl, options) {
+  const child = startChild(name, args, options);
+  try {
+    await waitForServer(readyUrl, 120_000, () => alive(child));
+  } catch (error) {
+    await stop(child);
+    throw new Error(`${name} did not start (${error.message}); log ${path.relative(root, child.logFile)}:\n${tail(child.logFile)}`);
+  }
+  return child;
+}
+
+/** Serves a prebuilt Worker through scripts/bench/serve.mjs (Miniflare on workerd, no proxy). */
+async function serveDirect(name, config, persistDir, readyPath = "/") {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  // stdin is a pipe: serve.mjs exits when it closes, should this process die without cleaning up.
+  const child = await startServer(name, [path.join(BENCH_DIR, "serve.mjs"), config, persistDir, String(port)], url + readyPath, {
+    stdin: "pipe",
+  });
+  return { child, url };
+}
+
+/** `wrangler dev` for the bundled bench Workers (run from scripts/bench, where their configs' paths resolve). */
+async function wranglerDev(name, config, persistDir) {
+  const port = await freePort();
+  const inspectorPort = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const args = [
+    tools.wrangler,
+    "dev",
+    "--config",
+    config,
+    "--local",
+    "--persist-to",
+    persistDir,
+    "--ip",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--inspector-port",
+    String(inspectorPort),
+    "--show-interactive-dev-session=false",
+  ];
+  const child = await startServer(name, args, url + "/", { cwd: BENCH_DIR });
+  return { child, url };
+}
+
+// --- CPU accounting (Linux /proc) ---------------------------------------------------------------------------------
+
+const CLK_TCK = 100;
+
+function processCpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLK_TCK;
+  } catch {
+    return NaN;
+  }
+}
+
+function childPids(pid) {
+  const out = [];
+  let tasks = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const task of tasks) {
+    try {
+      out.push(...readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number));
+    } catch {
+      // Task gone.
+    }
+  }
+  return out;
+}
+
+/** The workerd processes under a child (Miniflare's runtime). */
+function workerdPids(pid) {
+  const found = [];
+  const queue = [pid];
+  while (queue.length) {
+    const next = queue.shift();
+    for (const kid of childPids(next)) {
+      queue.push(kid);
+      try {
+        if (readFileSync(`/proc/${kid}/comm`, "utf8").trim() === "workerd") found.push(kid);
+      } catch {
+        // Gone.
+      }
+    }
+  }
+  return found;
+}
+
+function systemBusyMs() {
+  try {
+    const [, ...values] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/);
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = values.map(Number);
+    return ((user + nice + system + irq + softirq + steal) * 1000) / CLK_TCK;
+  } catch {
+    return NaN;
+  }
+}
+
+function selfCpuMs() {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+// --- measurements -------------------------------------------------------------------------------------------------
+
+/** Warm-up, then a measured closed-loop run; with the server's CPU ms per request and other processes' load. */
+async function measure(label, url, serverChild, { seconds = SECONDS, warmup = WARMUP } = {}) {
+  await load(url, { connections: CONNECTIONS, seconds: warmup });
+  const pids = workerdPids(serverChild.pid);
+  const serverBefore = pids.reduce((sum, pid) => sum + processCpuMs(pid), 0);
+  const busyBefore = systemBusyMs();
+  const selfBefore = selfCpuMs();
+  const result = await load(url, { connections: CONNECTIONS, seconds });
+  const serverMs = pids.reduce((sum, pid) => sum + processCpuMs(pid), 0) - serverBefore;
+  const selfMs = selfCpuMs() - selfBefore;
+  const otherMs = systemBusyMs() - busyBefore - serverMs - selfMs;
+  const responses = result.ok + Object.values(result.non200).reduce((a, b) => a + b, 0);
+  const row = {
+    label,
+    url,
+    ...result,
+    allOk: result.ok === result.requests && result.errors === 0,
+    serverCpuMsPerReq: responses ? serverMs / responses : NaN,
+    clientCpuMsPerReq: responses ? selfMs / responses : NaN,
+    otherCores: Math.max(0, otherMs / (result.seconds * 1000)),
+    htmlKB: result.ok ? result.bytes / responses / 1024 : NaN,
+  };
+  const status = row.allOk ? "all 200" : `NOT all 200: ${JSON.stringify(result.non200)} ${result.errors} errors ${result.firstError ?? ""}`;
+  console.log(
+    `  ${label.padEnd(28)} ${row.rps.toFixed(0).padStart(6)} req/s  p50 ${row.p50.toFixed(1).padStart(6)} ms  p99 ${row.p99
+      .toFixed(1)
+      .padStart(6)} ms  server ${row.serverCpuMsPerReq.toFixed(2)} CPU ms/req  (${status}; other load ${row.otherCores.toFixed(2)} cores)`,
+  );
+  return row;
+}
+
+async function firstCheck(url) {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+    const body = await response.text();
+    return { status: response.status, bytes: body.length, body };
+  } catch (error) {
+    return { status: 0, bytes: 0, body: "", error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+// --- sizes --------------------------------------------------------------------------------------------------------
+
+const gz = (buffer) => gzipSync(buffer).length;
+
+function filesUnder(dir, test) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && test(entry.name))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+/** The JS a browser loads for a page: module scripts, modulepreloads, inline imports, and their static imports. */
+async function pageScripts(origin, html) {
+  const urls = new Set();
+  const add = (ref, base = origin + "/") => {
+    const url = new URL(ref, base);
+    if (url.origin === origin && /\.m?js$/.test(url.pathname)) urls.add(url.pathname);
+  };
+  for (const [tag] of html.matchAll(/<link\b[^>]*>/g)) {
+    if (/\brel=["']?modulepreload/.test(tag)) add(tag.match(/\bhref=["']([^"']+)["']/)?.[1] ?? "");
+  }
+  for (const [, attrs, body] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
+    if (!/type=["']?module/.test(attrs)) continue;
+    const src = attrs.match(/\bsrc=["']([^"']+)["']/)?.[1];
+    if (src) add(src);
+    for (const [, ref] of body.matchAll(/\bimport\s*\(\s*["']([^"']+)["']\s*\)/g)) add(ref);
+    for (const [, ref] of body.matchAll(/\bfrom\s*["']([^"']+)["']/g)) add(ref);
+    for (const [, ref] of body.matchAll(/\bimport\s*["']([^"']+)["']/g)) add(ref);
+  }
+  // Follow static imports (a modulepreload list should already hold them all; this checks it).
+  const files = new Map();
+  const queue = [...urls];
+  while (queue.length) {
+    const pathname = queue.shift();
+    if (files.has(pathname)) continue;
+    const local = path.join(BUILD_COPY, "client", decodeURIComponent(pathname));
+    let content;
+    if (existsSync(local)) content = readFileSync(local);
+    else {
+      const response = await fetch(origin + pathname);
+      if (!response.ok) throw new Error(`${pathname}: HTTP ${response.status}`);
+      content = Buffer.from(await response.arrayBuffer());
+    }
+    files.set(pathname, content);
+    const text = content.toString("utf8");
+    for (const [, ref] of text.matchAll(/(?:\bfrom|\bimport)\s*["']([^"']+\.m?js)["']/g)) {
+      const resolved = new URL(ref, origin + pathname);
+      if (resolved.origin === origin && !files.has(resolved.pathname)) queue.push(resolved.pathname);
+    }
+  }
+  const listed = files.size;
+  const extra = [...files.keys()].filter((p) => !urls.has(p));
+  return {
+    files: [...files].map(([pathname, content]) => ({ pathname, bytes: content.length, gzip: gz(content) })),
+    listed,
+    notPreloaded: extra,
+  };
+}
+
+function workerBundle() {
+  const files = filesUnder(path.join(BUILD_COPY, "server"), (name) => /\.m?js$/.test(name));
+  let bytes = 0;
+  let gzip = 0;
+  for (const file of files) {
+    const content = readFileSync(file);
+    bytes += content.length;
+    gzip += gz(content);
+  }
+  return { files: files.length, bytes, gzip };
+}
+
+// --- output -------------------------------------------------------------------------------------------------------
+
+const f = (value, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : "n/a");
+const verdict = (ok) => (ok ? "pass" : "**FAIL**");
+
+function gitRevision() {
+  try {
+    const head = readFileSync(path.join(root, ".git", "HEAD"), "utf8").trim();
+    if (!head.startsWith("ref: ")) return head.slice(0, 10);
+    const ref = head.slice(5);
+    const loose = path.join(root, ".git", ref);
+    if (existsSync(loose)) return readFileSync(loose, "utf8").trim().slice(0, 10);
+    const packed = readFileSync(path.join(root, ".git", "packed-refs"), "utf8");
+    return packed.split("\n").find((line) => line.endsWith(` ${ref}`))?.slice(0, 10) ?? "unknown";
+  } catch {
+    return "unknown";
+  }
+}
+
+function report(data) {
+  const { pages, ceilings, diagnostics, scripts, bundle, pool, profile, scale, timings, machine } = data;
+  const lines = [];
+  const out = (line = "") => lines.push(line);
+  out("# Bench results");
+  out();
+  out(
+    `Run ${data.startedAt} on commit ${gitRevision()} (working tree as it was; \`npm run bench\`). ${machine.cpus} × ${machine.model}, ` +
+      `load average at start ${machine.loadStart}, at end ${machine.loadEnd}. ${CONNECTIONS} keep-alive connections, ` +
+      `${WARMUP} s warm-up + ${SECONDS} s measured per run (diagnostic rows ${Math.min(WARMUP, 1)} + ${DIAG_SECONDS} s).`,
+  );
+  out();
+  out(
+    `Data: ${scale.hosts} hosts, ${scale.activeProducts} active products (${scale.sizes} sizes, ${scale.images} image rows, ` +
+      `${scale.likes} likes), ${scale.openPools} open pools. Both Workers served the same way: Miniflare straight on local ` +
+      "workerd (scripts/bench/serve.mjs), no proxy in front.",
+  );
+  out();
+  out("## Key pages vs the ceiling Worker");
+  out();
+  out(`Target: each page at least ${TARGET_RATIO * 100}% of the ceiling's requests/s, p99 at most ${TARGET_TAIL}× p50, every response 200.`);
+  out();
+  out("| page | req/s | p50 ms | p99 ms | ratio to ceiling | p99/p50 | HTML KB | server CPU ms/req | all 200 | result |");
+  out("|---|---:|---:|---:|---:|---:|---:|---:|---|---|");
+  const ceilingMean = ceilings.reduce((s, c) => s + c.rps, 0) / ceilings.length;
+  const ceilingP50 = ceilings.map((c) => c.p50).sort((a, b) => a - b)[Math.floor((ceilings.length - 1) / 2)];
+  const ceilingP99 = ceilings.map((c) => c.p99).sort((a, b) => a - b)[Math.floor((ceilings.length - 1) / 2)];
+  const ceilingCpu = ceilings.reduce((s, c) => s + c.serverCpuMsPerReq, 0) / ceilings.length;
+  out(
+    `| ceiling (fixed HTML, ${ceilings.length} runs) | ${f(ceilingMean)} | ${f(ceilingP50, 1)} | ${f(ceilingP99, 1)} | 1.00 | ` +
+      `${f(ceilingP99 / ceilingP50, 1)} | ${f(ceilings[0].htmlKB, 1)} | ${f(ceilingCpu, 2)} | ${ceilings.every((c) => c.allOk) ? "yes" : "no"} | reference |`,
+  );
+  for (const page of pages) {
+    const tailRatio = page.p99 / page.p50;
+    const pass = page.allOk && page.ratio >= TARGET_RATIO && tailRatio <= TARGET_TAIL;
+    const why = [];
+    if (!page.allOk) why.push("non-200");
+    if (!(page.ratio >= TARGET_RATIO)) why.push("throughput");
+    if (!(tailRatio <= TARGET_TAIL)) why.push("tail");
+    out(
+      `| \`${page.label}\` | ${f(page.rps)} | ${f(page.p50, 1)} | ${f(page.p99, 1)} | ${f(page.ratio, 3)} | ${f(tailRatio, 1)} | ` +
+        `${f(page.htmlKB, 1)} | ${f(page.serverCpuMsPerReq, 2)} | ${page.allOk ? "yes" : "no"} | ${pass ? "pass" : `**FAIL** (${why.join(", ")})`} |`,
+    );
+  }
+  for (const diag of diagnostics.filter((d) => !d.dataOf)) {
+    out(
+      `| _${diag.label}_ | ${f(diag.rps)} | ${f(diag.p50, 1)} | ${f(diag.p99, 1)} | ${f(diag.rps / ceilingMean, 3)} | ${f(diag.p99 / diag.p50, 1)} | ` +
+        `${f(diag.htmlKB, 1)} | ${f(diag.serverCpuMsPerReq, 2)} | ${diag.allOk ? "yes" : "no"} | diagnostic |`,
+    );
+  }
+  out();
+  out(
+    "A page's ratio is its req/s over the mean of the ceiling runs just before and after it (ceiling runs: " +
+      ceilings.map((c) => f(c.rps)).join(", ") +
+      " req/s). Server CPU ms/req is the workerd process's CPU time (Worker, D1 and asset routing) per response; " +
+      "on a dedicated core, 1000 / that is the most req/s one core could serve. Other processes used " +
+      `${f(Math.min(...[...ceilings, ...pages].map((r) => r.otherCores)), 2)}–${f(Math.max(...[...ceilings, ...pages].map((r) => r.otherCores)), 2)} ` +
+      `of the ${machine.cpus} cores during the measured runs; the load generator ${f(
+        ceilings.reduce((s, c) => s + c.clientCpuMsPerReq, 0) / ceilings.length,
+        2,
+      )} CPU ms per ceiling request.`,
+  );
+  out();
+
+  out("## Prize pool Durable Object");
+  out();
+  out(
+    `Target: one pool takes at least ${TARGET_POOL_PER_S} contributions/s with exact sums and unique entry numbers. ` +
+      `Each run: a fresh pool, ${POOL_N} concurrent contribute() calls from inside workerd (scripts/bench/pool-worker.ts), ` +
+      "then the object's total and entry count, the entry numbers 0..n-1 once each, and D1's mirror (contributions, entries, pool amount) are checked.",
+  );
+  out();
+  if (pool.error) {
+    out(`Not measured: ${pool.error}`);
+  } else {
+    out("| run | n | elapsed ms | contributions/s | exact sum | entries 0..n-1 once | D1 mirror exact | failures |");
+    out("|---|---:|---:|---:|---|---|---|---:|");
+    pool.runs.forEach((run, i) =>
+      out(
+        `| ${i === 0 ? "warm-up" : i} | ${run.n} | ${f(run.elapsedMs)} | ${f(run.perSecond)} | ${run.sumOk ? "yes" : "**no**"} | ` +
+          `${run.entriesOk ? "yes" : "**no**"} | ${run.mirrorOk ? "yes" : "**no**"} | ${run.failures} |`,
+      ),
+    );
+    out();
+    out(
+      `Median of the measured runs: **${f(pool.median)} contributions/s**, exact: ${pool.allExact ? "yes" : "**no**"} → ` +
+        `${verdict(pool.median >= TARGET_POOL_PER_S && pool.allExact)} (target ${TARGET_POOL_PER_S}/s).`,
+    );
+  }
+  out();
+
+  out("## Sizes");
+  out();
+  out("| what | gzip | target | result |");
+  out("|---|---:|---:|---|");
+  out(
+    `| Home page client JS (${scripts.files.length} files, ${f(scripts.files.reduce((s, x) => s + x.bytes, 0) / 1024, 1)} KB raw) | ` +
+      `${f(scripts.gzipKB, 1)} KB | ${TARGET_HOME_JS_KB} KB | ${verdict(scripts.gzipKB <= TARGET_HOME_JS_KB)} |`,
+  );
+  out(
+    `| Worker bundle (${bundle.files} .js files in build/server, ${f(bundle.bytes / 1024 / 1024, 2)} MB raw) | ` +
+      `${f(bundle.gzip / 1024 / 1024, 2)} MB | ${TARGET_WORKER_MB} MB | ${verdict(bundle.gzip / 1024 / 1024 <= TARGET_WORKER_MB)} |`,
+  );
+  out();
+  out(
+    "Gzip is node:zlib's default level, file by file. Home page files, largest first: " +
+      [...scripts.files]
+        .sort((a, b) => b.gzip - a.gzip)
+        .slice(0, 6)
+        .map((x) => `${path.basename(x.pathname)} ${f(x.gzip / 1024, 1)} KB`)
+        .join(", ") +
+      (scripts.notPreloaded.length ? `; not in the page's modulepreload list: ${scripts.notPreloaded.join(", ")}` : "") +
+      ".",
+  );
+  out();
+
+  out("## Diagnostic: where a page's time goes");
+  out();
+  out(
+    "Server CPU per request for the page (HTML) and for the same route's loaders alone (React Router's `.data` URL: " +
+      "loaders + serialisation, no HTML; same load); their difference is roughly the cost of rendering the HTML. " +
+      "Then each route loader run in workerd against the same data (scripts/bench/profile-worker.js) with every D1 query " +
+      "timed: medians of 30 runs; workerd's clock moves in whole milliseconds and only across I/O, and a loader's " +
+      "queries may run in parallel (so their sum can exceed the loader's time).",
+  );
+  out();
+  out("| page | CPU ms/req, page | CPU ms/req, data only | ≈ HTML rendering | loader ms | D1 ms (sum) | queries | slowest query (ms) |");
+  out("|---|---:|---:|---:|---:|---:|---:|---|");
+  for (const page of pages) {
+    const data = diagnostics.find((d) => d.dataOf === page.label);
+    const item = profile.error ? { error: profile.error } : profile.pages.find((p) => p.label === page.label) ?? { error: "not profiled" };
+    const slowest = item.error ? null : [...item.queries].sort((a, b) => b.ms - a.ms)[0];
+    const dataCpu = data && data.allOk ? data.serverCpuMsPerReq : NaN;
+    out(
+      `| \`${page.label}\` | ${f(page.serverCpuMsPerReq, 2)} | ${f(dataCpu, 2)}${data && !data.allOk ? " (not all 200)" : ""} | ` +
+        `${f(page.serverCpuMsPerReq - dataCpu, 2)} | ` +
+        (item.error
+          ? `n/a | n/a | n/a | ${item.error.split("\n")[0].slice(0, 120)} |`
+          : `${f(item.loaderMs)} | ${f(item.d1Ms)} | ${item.queries.length} | ` +
+            `${slowest ? `${f(slowest.ms)}: \`${slowest.sql.slice(0, 80).replaceAll("|", "\\|").replaceAll('"', "")}…\`` : "none"} |`),
+    );
+  }
+  out();
+  const base = diagnostics.filter((d) => !d.dataOf);
+  if (base.length) {
+    out(
+      "Baselines from the table above: " +
+        base.map((d) => `${d.label} ${f(d.serverCpuMsPerReq, 2)} CPU ms/req`).join("; ") +
+        `; the ceiling ${f(ceilingCpu, 2)}.`,
+    );
+    out();
+  }
+  out("## Timings");
+  out();
+  out(Object.entries(timings).map(([k, v]) => `${k} ${f(v, 1)} s`).join(" · "));
+  out();
+  return lines.join("\n");
+}
+
+// --- main ---------------------------------------------------------------------------------------------------------
+
+const timings = {};
+async function step(name, fn) {
+  const started = Date.now();
+  console.log(`bench: ${name}…`);
+  try {
+    return await fn();
+  } finally {
+    timings[name] = (Date.now() - started) / 1000;
+  }
+}
+
+function buildLooksComplete(dir) {
+  const server = path.join(dir, "server");
+  if (!existsSync(path.join(server, "wrangler.json")) || !existsSync(path.join(server, "index.js"))) return false;
+  if (!existsSync(path.join(dir, "client", "assets"))) return false;
+  // Every relative import of the entry must be there.
+  const entry = readFileSync(path.join(server, "index.js"), "utf8");
+  return [...entry.matchAll(/["'](\.\/assets\/[^"']+\.js)["']/g)].every(([, ref]) => existsSync(path.join(server, ref)));
+}
+
+async function main() {
+  const startedAt = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+  const machine = {
+    cpus: os.cpus().length,
+    model: os.cpus()[0]?.model?.trim() ?? "unknown CPU",
+    loadStart: os.loadavg().map((l) => l.toFixed(2)).join(" "),
+  };
+
+  // 1. Build and state.
+  await step("build", async () => {
+    for (let attempt = 1; ; attempt++) {
+      if (!SKIP_BUILD) await runLogged("build", [tools.reactRouter, "build"]);
+      rmSync(BUILD_COPY, { recursive: true, force: true });
+      cpSync(path.join(root, "build"), BUILD_COPY, { recursive: true });
+      if (buildLooksComplete(BUILD_COPY)) return;
+      if (SKIP_BUILD || attempt >= 2) throw new Error("build/ is incomplete (was it being rebuilt meanwhile?)");
+      console.log("bench: build/ changed under us, building again");
+    }
+  });
+  const ids = await step("data", async () => {
+    rmSync(STATE_DIR, { recursive: true, force: true });
+    ensureDevVars();
+    await runLogged("migrations", [tools.wrangler, "d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE_DIR], {
+      extraEnv: { CI: "true" },
+      input: "y\n",
+    });
+    await runLogged("seed", [tools.tsx, "--tsconfig", "tsconfig.node.json", "scripts/seed.ts"], {
+      extraEnv: { PERSIST_DIR: STATE_DIR, WRANGLER_LOG: "error" },
+    });
+    const out = path.join(STATE_DIR, "bench-data.json");
+    await runLogged("scale-data", [path.join(BENCH_DIR, "scale-data.mjs"), STATE_DIR, out], { extraEnv: { WRANGLER_LOG: "error" } });
+    const data = JSON.parse(readFileSync(out, "utf8"));
+    console.log(`  ${data.hosts} hosts, ${data.activeProducts} active products, ${data.openPools} open pools (scale-up ${data.seconds.toFixed(1)} s)`);
+    return data;
+  });
+
+  // 2–4. Pages against the ceiling, sizes.
+  let app;
+  let ceiling;
+  const pages = [];
+  const ceilings = [];
+  const diagnostics = [];
+  let scripts;
+  try {
+    ({ app, ceiling } = await step("servers", async () => {
+      rmSync(CEILING_STATE_DIR, { recursive: true, force: true });
+      const [appServer, ceilingServer] = await Promise.all([
+        serveDirect("app-server", path.join(BUILD_COPY, "server", "wrangler.json"), STATE_DIR, "/api/health"),
+        serveDirect("ceiling-server", path.join(BENCH_DIR, "wrangler.ceiling.toml"), CEILING_STATE_DIR),
+      ]);
+      return { app: appServer, ceiling: ceilingServer };
+    }));
+
+    // dataPath: React Router's single-fetch URL for the same loaders without the HTML (loader + serialisation).
+    const pageList = [
+      { label: "/", path: "/", dataPath: "/_.data" },
+      { label: "/shop", path: "/shop", dataPath: "/shop.data" },
+      { label: "/profile/{id}", path: `/profile/${ids.profileHostId}`, dataPath: `/profile/${ids.profileHostId}.data` },
+      { label: "/buy-now/{id}", path: `/buy-now/${ids.productId}`, dataPath: `/buy-now/${ids.productId}.data` },
+    ];
+    const diagnosticList = [
+      { label: "/api/health (Hono, no React)", path: "/api/health" },
+      { label: "/terms (React, no D1)", path: "/terms" },
+      { label: "/terms data only (React Router, no D1, no HTML)", path: "/terms.data" },
+      ...pageList.map((item) => ({ label: `${item.label} data only`, path: item.dataPath, dataOf: item.label })),
+    ];
+    for (const item of [...pageList, ...diagnosticList]) {
+      const check = await firstCheck(app.url + item.path);
+      console.log(`  GET ${item.path} → ${check.status} (${check.bytes} bytes)${check.error ? ` ${check.error}` : ""}`);
+    }
+
+    await step("pages", async () => {
+      console.log(`  (${CONNECTIONS} connections, ${WARMUP} s warm-up + ${SECONDS} s per run)`);
+      let before = await measure("ceiling", ceiling.url + "/", ceiling.child);
+      ceilings.push(before);
+      for (const item of pageList) {
+        const row = await measure(item.label, app.url + item.path, app.child);
+        const after = await measure("ceiling", ceiling.url + "/", ceiling.child);
+        ceilings.push(after);
+        row.ratio = row.rps / ((before.rps + after.rps) / 2);
+        pages.push(row);
+        before = after;
+      }
+      for (const item of diagnosticList) {
+        const row = await measure(item.label, app.url + item.path, app.child, { seconds: DIAG_SECONDS, warmup: Math.min(WARMUP, 1) });
+        diagnostics.push({ ...row, dataOf: item.dataOf });
+      }
+    });
+
+    scripts = await step("client js", async () => {
+      const home = await firstCheck(app.url + "/");
+      if (home.status !== 200) throw new Error(`GET / answered ${home.status}`);
+      const found = await pageScripts(app.url, home.body);
+      return { ...found, gzipKB: found.files.reduce((s, x) => s + x.gzip, 0) / 1024 };
+    });
+  } finally {
+    await Promise.all([stop(app?.child), stop(ceiling?.child)]);
+  }
+  const bundle = workerBundle();
+
+  // 5. Loader profile (diagnostic; the bench goes on without it).
+  const profile = await step("loader profile", async () => {
+    let server;
+    try {
+      server = await wranglerDev("profile-server", "wrangler.profile.toml", STATE_DIR);
+      const items = [];
+      for (const [label, pathname] of [
+        ["/", "/"],
+        ["/shop", "/shop"],
+        ["/profile/{id}", `/profile/${ids.profileHostId}`],
+        ["/buy-now/{id}", `/buy-now/${ids.productId}`],
+      ]) {
+        const response = await fetch(`${server.url}/profile?path=${encodeURIComponent(pathname)}&runs=30`, {
+          signal: AbortSignal.timeout(120_000),
+        });
+        items.push({ label, ...(await response.json()) });
+      }
+      return { pages: items };
+    } catch (error) {
+      return { error: (error instanceof Error ? error.message : String(error)).split("\n")[0] };
+    } finally {
+      await stop(server?.child);
+    }
+  });
+
+  // 6. Prize pool throughput.
+  const pool = await step("pool", async () => {
+    let server;
+    try {
+      rmSync(POOL_STATE_DIR, { recursive: true, force: true });
+      await runLogged(
+        "pool-migrations",
+        [tools.wrangler, "d1", "migrations", "apply", "DB", "--local", "--persist-to", POOL_STATE_DIR, "--config", "wrangler.bench.toml"],
+        { cwd: BENCH_DIR, extraEnv: { CI: "true" }, input: "y\n" },
+      );
+      server = await wranglerDev("pool-server", "wrangler.bench.toml", POOL_STATE_DIR);
+      const runs = [];
+      for (const n of [Math.min(200, POOL_N), ...Array.from({ length: POOL_RUNS }, () => POOL_N)]) {
+        const response = await fetch(`${server.url}/run?n=${n}`, { signal: AbortSignal.timeout(300_000) });
+        const run = await response.json();
+        if (!response.ok || run.error) throw new Error(`/run?n=${n}: ${run.error ?? response.status}`);
+        console.log(
+          `  n=${run.n}: ${run.elapsedMs} ms, ${run.perSecond}/s, exact sum ${run.sumOk}, entries ${run.entriesOk}, mirror ${run.mirrorOk}, failures ${run.failures}`,
+        );
+        runs.push(run);
+      }
+      const measured = runs.slice(1);
+      const rates = measured.map((r) => r.perSecond).sort((a, b) => a - b);
+      return { runs, median: rates[Math.floor((rates.length - 1) / 2)], allExact: runs.every((r) => r.ok) };
+    } catch (error) {
+      return { error: (error instanceof Error ? error.message : String(error)).split("\n")[0] };
+    } finally {
+      await stop(server?.child);
+    }
+  });
+
+  machine.loadEnd = os.loadavg().map((l) => l.toFixed(2)).join(" ");
+  const markdown = report({ startedAt, pages, ceilings, diagnostics, scripts, bundle, pool, profile, scale: ids, timings, machine });
+  mkdirSync(path.dirname(RESULTS), { recursive: true });
+  writeFileSync(RESULTS, markdown);
+  console.log(`\n${markdown}`);
+  console.log(`bench: written to ${path.relative(root, RESULTS)} (server logs in ${path.relative(root, LOG_DIR)})`);
+  return 0;
+}
+
+main()
+  .then((code) => process.exit(code))
+  .catch((error) => {
+    stopAllNow();
+    if (interrupted) process.exit(130);
+    console.error(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : error}`);
+    process.exit(1);
+  });
