@@ -34,10 +34,13 @@ describe("the public page cache", () => {
       await waitOnExecutionContext(ctx);
       return { text, state: res.headers.get("X-Page-Cache") };
     };
-    expect(await ask(page("/shop"))).toEqual({ text: "<p>render 1</p>", state: "miss" });
-    expect(await ask(page("/shop"))).toEqual({ text: "<p>render 1</p>", state: "hit" });
-    expect(await ask(page("/shop?page=2"))).toEqual({ text: "<p>render 2</p>", state: "miss" });
-    expect(await ask(page("/shop", { headers: { Cookie: "__Host-session=abc" } }))).toEqual({ text: "<p>render 3</p>", state: null });
+    const path = `/profile/${crypto.randomUUID()}`;
+    expect(await ask(page(path))).toEqual({ text: "<p>render 1</p>", state: "miss" });
+    expect(await ask(page(path))).toEqual({ text: "<p>render 1</p>", state: "hit" });
+    expect(await ask(page(`${path}?tab=winner`))).toEqual({ text: "<p>render 2</p>", state: "miss" });
+    expect(await ask(page(path, { headers: { Cookie: "__Host-session=abc" } }))).toEqual({ text: "<p>render 3</p>", state: null });
+    // The shared cache holds the page too, for other isolates.
+    expect(await (await cache.match(new Request(`https://tribe.test${path}`)))?.text()).toBe("<p>render 1</p>");
   });
 
   it("never stores an error page or a response that sets a cookie", async () => {

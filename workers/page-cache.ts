@@ -34,6 +34,53 @@ export function pageCacheSeconds(env: { PAGE_CACHE_SECONDS?: string }): number {
   return Number.isInteger(seconds) && seconds > 0 ? Math.min(seconds, 300) : 0;
 }
 
+type Stored = { body: string; headers: [string, string][]; expiresAt: number };
+
+/**
+ * The first level: rendered pages kept in this isolate's memory, so a hit costs no I/O at all. Bounded in entries
+ * and bytes; the oldest entry goes first. The second level is the colo's Cache API, shared by all isolates.
+ */
+const memory = new Map<string, Stored>();
+const MEMORY_MAX_ENTRIES = 500;
+const MEMORY_MAX_BYTES = 16 * 1024 * 1024;
+let memoryBytes = 0;
+
+function memoryGet(key: string, now: number): Stored | null {
+  const entry = memory.get(key);
+  if (!entry) return null;
+  if (entry.expiresAt <= now) {
+    memoryDelete(key);
+    return null;
+  }
+  return entry;
+}
+
+function memoryDelete(key: string) {
+  const entry = memory.get(key);
+  if (!entry) return;
+  memoryBytes -= entry.body.length;
+  memory.delete(key);
+}
+
+function memoryPut(key: string, entry: Stored) {
+  memoryDelete(key);
+  if (entry.body.length > MEMORY_MAX_BYTES / 4) return;
+  while (memory.size >= MEMORY_MAX_ENTRIES || memoryBytes + entry.body.length > MEMORY_MAX_BYTES) {
+    const oldest = memory.keys().next().value;
+    if (oldest === undefined) break;
+    memoryDelete(oldest);
+  }
+  memory.set(key, entry);
+  memoryBytes += entry.body.length;
+}
+
+function served(entry: Stored, state: "hit" | "miss"): Response {
+  const response = new Response(entry.body, { status: 200, headers: entry.headers });
+  response.headers.set("X-Page-Cache", state);
+  response.headers.set("Cache-Control", "no-cache");
+  return response;
+}
+
 export async function withPageCache(
   request: Request,
   ctx: Pick<ExecutionContext, "waitUntil">,
@@ -43,21 +90,33 @@ export async function withPageCache(
   cache: Cache = (caches as unknown as { default: Cache }).default,
 ): Promise<Response> {
   if (seconds <= 0 || !isCacheablePageRequest(request)) return render();
+  const url = new URL(request.url).toString();
+  const now = Date.now();
+  const local = memoryGet(url, now);
+  if (local) return served(local, "hit");
+
   // One key per URL, whatever the visitor's headers.
-  const key = new Request(new URL(request.url).toString(), { method: "GET" });
-  const hit = await cache.match(key);
-  if (hit) {
-    const response = new Response(hit.body, hit);
-    response.headers.set("X-Page-Cache", "hit");
-    response.headers.set("Cache-Control", "no-cache");
-    return response;
+  const key = new Request(url, { method: "GET" });
+  const shared = await cache.match(key);
+  if (shared) {
+    const entry: Stored = { body: await shared.text(), headers: [...shared.headers], expiresAt: now + seconds * 1000 };
+    memoryPut(url, entry);
+    return served(entry, "hit");
   }
+
   const response = await render();
   if (response.status !== 200 || response.headers.has("Set-Cookie") || !response.body) return response;
   const [forVisitor, forCache] = response.body.tee();
-  const stored = new Response(forCache, response);
-  stored.headers.set("Cache-Control", `public, max-age=${seconds}`);
-  ctx.waitUntil(cache.put(key, stored));
+  const headers = [...response.headers].filter(([name]) => name.toLowerCase() !== "cache-control");
+  ctx.waitUntil(
+    (async () => {
+      const body = await new Response(forCache).text();
+      memoryPut(url, { body, headers, expiresAt: Date.now() + seconds * 1000 });
+      const stored = new Response(body, { status: 200, headers });
+      stored.headers.set("Cache-Control", `public, max-age=${seconds}`);
+      await cache.put(key, stored);
+    })(),
+  );
   const out = new Response(forVisitor, response);
   out.headers.set("X-Page-Cache", "miss");
   out.headers.set("Cache-Control", "no-cache");
