@@ -3,6 +3,7 @@
 export * from "./money";
 export * from "./currency";
 export * from "./revenue";
+export * from "./revenue-settings";
 export * from "./countdown";
 export * from "./rating";
 export * from "./stock";

@@ -1,7 +1,6 @@
 // Revenue splits per source, the prize-pool distribution, host totals and contribution labels.
 
-import { z } from "zod";
-import { parseMoneyToCents, percentOf, percentToBasisPoints, splitByPercents } from "./money";
+import { parseMoneyToCents, percentOf, splitByPercents } from "./money";
 
 // --- revenue split per source ---------------------------------------------------------------------------------
 
@@ -30,73 +29,6 @@ export const REVENUE_RULES_SETTING_KEY = "revenue_distribution_rules";
 
 /** Host deposits go 100% to the pool. */
 export const HOST_DEPOSIT_POOL_PERCENT = 100;
-
-const percentSchema = z
-  .number()
-  .min(0)
-  .max(100)
-  .refine((value) => {
-    try {
-      percentToBasisPoints(value);
-      return true;
-    } catch {
-      return false;
-    }
-  }, "at most two decimals");
-
-/**
- * One source in the setting, in the spec's field names: `prize_pool_contribution` and `host_share` percentages and
- * an optional `platform_fee`. Without a platform fee the platform takes what is left; with one, the three must add
- * up to exactly 100.
- */
-const ruleSettingSchema = z
-  .object({
-    prize_pool_contribution: percentSchema,
-    host_share: percentSchema,
-    platform_fee: percentSchema.optional(),
-  })
-  .transform((rule) => ruleFromSetting(rule.prize_pool_contribution, rule.host_share, rule.platform_fee))
-  .refine((rule): rule is RevenueRule => rule !== null, "percentages must add up to 100");
-
-function ruleFromSetting(poolPercent: number, hostPercent: number, platformPercent?: number): RevenueRule | null {
-  const pool = percentToBasisPoints(poolPercent);
-  const host = percentToBasisPoints(hostPercent);
-  const platform = platformPercent === undefined ? 10000 - pool - host : percentToBasisPoints(platformPercent);
-  if (platform < 0 || pool + host + platform !== 10000) return null;
-  return { platformFeePercent: platform / 100, prizePoolPercent: pool / 100, hostPercent: host / 100 };
-}
-
-/** The whole setting: any subset of the sources; sources left out keep their defaults, unknown keys are ignored. */
-export const revenueRulesSettingSchema = z.object({
-  shop_sales: ruleSettingSchema.optional(),
-  guess_win_entries: ruleSettingSchema.optional(),
-  ad_revenue: ruleSettingSchema.optional(),
-  group_buy_sales: ruleSettingSchema.optional(),
-});
-
-/**
- * The revenue rules in force: the platform setting `revenue_distribution_rules` (an object, or its JSON text as
- * stored) applied over the defaults. A missing, unparseable or invalid setting (any source failing validation)
- * gives the defaults unchanged, so a typo never half-applies.
- */
-export function resolveRevenueRules(settingValue: unknown): RevenueRules {
-  let value = settingValue;
-  if (typeof value === "string") {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return DEFAULT_REVENUE_RULES;
-    }
-  }
-  const parsed = revenueRulesSettingSchema.safeParse(value);
-  if (!parsed.success) return DEFAULT_REVENUE_RULES;
-  const rules = { ...DEFAULT_REVENUE_RULES };
-  for (const source of REVENUE_SOURCES) {
-    const override = parsed.data[source];
-    if (override) rules[source] = override;
-  }
-  return rules;
-}
 
 export interface RevenueSplit {
   prizePool: number;

@@ -22,9 +22,9 @@ import {
 } from "~/db/queries/profiles.server";
 import { countdownText } from "~/domain/countdown";
 import { countryByCode, resolveCurrency, type SupportedCurrency } from "~/domain/currency";
-import { formatCents, progressPercent, splitByPercents } from "~/domain/money";
+import { formatCents, progressPercent } from "~/domain/money";
 import { miniPrizeQuantityText } from "~/domain/pool";
-import { HOST_POOL_SHARE_PERCENT, MAIN_PRIZE_PERCENT, PLATFORM_POOL_SHARE_PERCENT } from "~/domain/revenue";
+import { distributePool } from "~/domain/revenue";
 import { getOptionalUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
 import { idParam, notFound } from "~/lib/route-params.server";
@@ -119,9 +119,6 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
           currency: pool.currency,
           endAt: pool.endAt.getTime(),
           timeLeft: countdownText(pool.endAt, now),
-          // The pool distribution (main prize first), applied in the browser to live amounts exactly as
-          // distributePool does; the revenue module itself stays on the server (it carries a zod schema).
-          split: [MAIN_PRIZE_PERCENT, HOST_POOL_SHARE_PERCENT, PLATFORM_POOL_SHARE_PERCENT],
         }
       : null,
     miniPrizes: miniPrizes.map((m) => ({ id: m.id, name: m.name, quantity: miniPrizeQuantityText(m.quantityText) })),
@@ -460,7 +457,7 @@ function PoolPanel({ loaderData }: { loaderData: Route.ComponentProps["loaderDat
         <PoolStat label="Prize Pool" value={show(live.amountCents)} live={pool.status === "open"} />
         <PoolStat label="Target" value={show(live.targetCents)} />
         <PoolStat label="Timer" value={<Countdown endAt={pool.endAt} initial={pool.timeLeft} />} />
-        <PoolStat label="Main Prize (60%)" value={show(splitByPercents(live.amountCents, pool.split)[0] ?? 0)} />
+        <PoolStat label="Main Prize (60%)" value={show(distributePool(live.amountCents).mainPrize)} />
       </div>
       <div
         className="mt-3 h-2 overflow-hidden rounded-full bg-gray-200"

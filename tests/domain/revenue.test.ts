@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { resolveRevenueRules } from "~/domain/revenue-settings";
 import {
   BALANCE_PLATFORM_FEE_PERCENT,
   CONTRIBUTION_PLACEHOLDER_TYPES,
@@ -15,7 +16,6 @@ import {
   HOST_POOL_SHARE_PERCENT,
   PLATFORM_POOL_SHARE_PERCENT,
   poolContributionCents,
-  resolveRevenueRules,
   REVENUE_RULES_SETTING_KEY,
   REVENUE_SAMPLE_TOTALS_CENTS,
   REVENUE_SOURCES,

@@ -69,7 +69,7 @@ test("a visitor browses the shop, signs in, buys through the local checkout and 
   // Without a reload, the profile's pool amount grows and the buyer's new entry number appears.
   await profile.waitForFunction(
     (old) => {
-      const label = [...document.querySelectorAll("p")].find((p) => p.textContent?.startsWith("Prize Pool"));
+      const label = Array.from(document.querySelectorAll("p")).find((p) => p.textContent?.startsWith("Prize Pool"));
       return label?.nextElementSibling?.textContent?.trim() !== old;
     },
     before,

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { platformSettings } from "~/db/schema";
-import { resolveRevenueRules, REVENUE_RULES_SETTING_KEY, type RevenueRules } from "~/domain/revenue";
+import { REVENUE_RULES_SETTING_KEY, type RevenueRules } from "~/domain/revenue";
+import { resolveRevenueRules } from "~/domain/revenue-settings";
 
 /** The revenue split rules: the platform setting when valid, else the spec's defaults. */
 export async function getRevenueRules(db: Db): Promise<RevenueRules> {
