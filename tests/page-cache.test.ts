@@ -1,6 +1,6 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { isCacheablePageRequest, pageCacheSeconds, withPageCache } from "../workers/page-cache";
+import { isCacheablePageRequest, pageCacheSeconds, pageFromMemory, withPageCache } from "../workers/page-cache";
 
 const page = (path: string, init: RequestInit = {}) => new Request(`https://tribe.test${path}`, init);
 
@@ -39,6 +39,10 @@ describe("the public page cache", () => {
     expect(await ask(page(path))).toEqual({ text: "<p>render 1</p>", state: "hit" });
     expect(await ask(page(`${path}?tab=winner`))).toEqual({ text: "<p>render 2</p>", state: "miss" });
     expect(await ask(page(path, { headers: { Cookie: "__Host-session=abc" } }))).toEqual({ text: "<p>render 3</p>", state: null });
+    // The Worker's fast path answers from memory before any routing; never for a session or with the cache off.
+    expect(await pageFromMemory(page(path), 10)?.text()).toBe("<p>render 1</p>");
+    expect(pageFromMemory(page(path, { headers: { Cookie: "__Host-session=abc" } }), 10)).toBeNull();
+    expect(pageFromMemory(page(path), 0)).toBeNull();
     // The shared cache holds the page too, for other isolates.
     expect(await (await cache.match(new Request(`https://tribe.test${path}`)))?.text()).toBe("<p>render 1</p>");
   });

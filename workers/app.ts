@@ -4,7 +4,7 @@ import { cloudflareContext } from "~/lib/context";
 import { api } from "./api";
 import { media } from "./media";
 import { isAllowedOrigin } from "./origin-check";
-import { pageCacheSeconds, withPageCache } from "./page-cache";
+import { pageCacheSeconds, pageFromMemory, withPageCache } from "./page-cache";
 import { runScheduled } from "./scheduled";
 
 export { PrizePool } from "./prize-pool";
@@ -34,7 +34,10 @@ app.all("*", (c) => {
 });
 
 export default {
-  fetch: app.fetch,
+  fetch(request, env, ctx) {
+    // A visitor's page rendered moments ago is answered before any routing.
+    return pageFromMemory(request, pageCacheSeconds(env)) ?? app.fetch(request, env, ctx);
+  },
   scheduled(controller, env, ctx) {
     ctx.waitUntil(runScheduled(env, new Date(controller.scheduledTime)));
   },

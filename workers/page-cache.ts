@@ -81,6 +81,13 @@ function served(entry: Stored, state: "hit" | "miss"): Response {
   return response;
 }
 
+/** A visitor's page straight from this isolate's memory, or null: the cheapest answer the Worker can give. */
+export function pageFromMemory(request: Request, seconds: number): Response | null {
+  if (seconds <= 0 || !isCacheablePageRequest(request)) return null;
+  const entry = memoryGet(new URL(request.url).toString(), Date.now());
+  return entry ? served(entry, "hit") : null;
+}
+
 export async function withPageCache(
   request: Request,
   ctx: Pick<ExecutionContext, "waitUntil">,
