@@ -13,6 +13,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { BitcoinBlock } from "../domain/draw";
+import { CONTRIBUTION_TYPES } from "../domain/revenue";
 import {
   check,
   index,
@@ -54,16 +55,8 @@ export const USER_ROLES = ["user", "admin"] as const;
 export const PROFILE_STATUSES = ["active", "suspended", "pending"] as const;
 export const POOL_STATUSES = ["open", "closed", "drawn"] as const;
 export const POOL_CLOSE_REASONS = ["target_reached", "timer_expired"] as const;
-export const CONTRIBUTION_SOURCE_TYPES = [
-  "product_purchase",
-  "guess_entry",
-  "ad_revenue",
-  "group_buy_entry",
-  "host_deposit",
-  "manual_adjustment",
-  "refund",
-  "withdrawal",
-] as const;
+/** The pool contribution sources are the domain's list (one name, one list). */
+export const CONTRIBUTION_SOURCE_TYPES = CONTRIBUTION_TYPES;
 export const ENTRY_SOURCE_TYPES = ["product_purchase", "guess_entry", "group_buy_entry", "share_bonus"] as const;
 export const PRIZE_TYPES = ["main", "mini", "special"] as const;
 export const PRODUCT_CATEGORIES = ["physical", "digital", "voucher"] as const;
