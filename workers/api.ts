@@ -1,6 +1,8 @@
 import { Hono } from "hono";
+import { downloads } from "./downloads";
 import { localCheckout } from "./local-checkout";
 import { poolsApi } from "./pools-api";
+import { uploads } from "./uploads";
 import { webhooks } from "./webhooks";
 
 /** JSON API and webhooks, mounted at /api. */
@@ -10,6 +12,8 @@ api.get("/health", (c) => c.json({ ok: true }));
 api.route("/pools", poolsApi);
 api.route("/webhooks", webhooks);
 api.route("/local-checkout", localCheckout);
+api.route("/uploads", uploads);
+api.route("/downloads", downloads);
 
 api.notFound((c) => c.json({ error: "Not found" }, 404));
 

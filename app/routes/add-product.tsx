@@ -1,28 +1,48 @@
-import { Card, LinkButton, Page, pageMeta } from "~/components/page";
+import { data, redirect } from "react-router";
+import { Page, pageMeta } from "~/components/page";
+import { ProductForm } from "~/components/product-form";
+import { getDb } from "~/db/client.server";
+import { createProduct } from "~/db/queries/product-admin.server";
 import { requireUser } from "~/lib/auth.server";
+import { getEnv } from "~/lib/context";
+import { emptyProductForm, isoDate } from "~/lib/product-form";
+import { readProductSubmission } from "~/lib/product-submit.server";
+import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/add-product";
 
 export const meta: Route.MetaFunction = () => pageMeta("Add Product");
 
 export function loader({ request, context }: Route.LoaderArgs) {
   requireUser(context, request);
-  return null;
+  const now = new Date();
+  return { defaults: emptyProductForm(now), minExpiry: isoDate(new Date(now.getTime() + 86_400_000)) };
 }
 
-export default function AddProduct() {
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  const submission = await readProductSubmission(request, user.id);
+  if (!submission.ok) return data({ errors: submission.errors, values: submission.values }, { status: 400 });
+  try {
+    await createProduct(getDb(getEnv(context)), user.id, submission.input);
+  } catch (err) {
+    console.error("product insert failed", err);
+    return data({ errors: { form: "Unexpected error while creating product" }, values: null }, { status: 500 });
+  }
+  return redirect("/shop", {
+    headers: { "Set-Cookie": flashToastCookie({ message: "Product created successfully!", type: "success" }) },
+  });
+}
+
+export default function AddProduct({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <Page title="Add Product" subtitle="10% of every sale goes to your prize pool." width="narrow" back={{ to: "/dashboard", label: "Back to Dashboard" }}>
-      <Card>
-        <p className="text-gray-700">
-          This page will hold the product form: name, description, category (physical, digital or voucher), sizes with
-          prices and available units, colours, and images (at least 800×800 pixels; the first image is the main one).
-        </p>
-        <div className="mt-4">
-          <LinkButton to="/dashboard" variant="secondary">
-            Cancel
-          </LinkButton>
-        </div>
-      </Card>
+      <ProductForm
+        defaults={actionData?.values ?? loaderData.defaults}
+        errors={actionData?.errors}
+        submitLabel="Add Product"
+        cancelTo="/dashboard"
+        minExpiry={loaderData.minExpiry}
+      />
     </Page>
   );
 }

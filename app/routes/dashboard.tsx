@@ -3,7 +3,9 @@ import { LinkButton, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { countHostGames } from "~/db/queries/games.server";
 import { countOpenHostOrders } from "~/db/queries/orders.server";
-import { countHostProducts } from "~/db/queries/products.server";
+import { countLiveHostProducts } from "~/db/queries/product-admin.server";
+import { formatCents } from "~/domain/money";
+import { getOpenPool } from "~/lib/pools.server";
 import { requireUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
 import type { Route } from "./+types/dashboard";
@@ -12,13 +14,16 @@ export const meta: Route.MetaFunction = () => pageMeta("Dashboard");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
-  const db = getDb(getEnv(context));
-  const [products, openOrders, games] = await Promise.all([
-    countHostProducts(db, user.id),
+  const env = getEnv(context);
+  const db = getDb(env);
+  const [products, openOrders, games, pool] = await Promise.all([
+    countLiveHostProducts(db, user.id),
     countOpenHostOrders(db, user.id),
     countHostGames(db, user.id),
+    getOpenPool(env, user.id),
   ]);
-  return { creatorName: user.creatorName, counts: { products, openOrders, games } };
+  const poolAmount = formatCents(pool?.amountCents ?? 0, pool?.currency ?? "USD");
+  return { creatorName: user.creatorName, counts: { products, openOrders, games, poolAmount } };
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
@@ -47,7 +52,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <Tile to="/guess-win-management" title="Guess & Win Management" description="Your Guess & Win games." figure={counts.games} />
         </li>
         <li>
-          <Tile to="/prize-pool-management" title="Prize Pool Management" description="Your pool, its sources and winners." />
+          <Tile to="/prize-pool-management" title="Prize Pool Management" description="Your pool, its sources and winners." figure={counts.poolAmount} />
         </li>
         <li>
           <Tile to="/group-buy-management" title="Group Buy Management" description="Tiered-discount group buys." />

@@ -1,37 +1,91 @@
+import { useState } from "react";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
-import { Card, LinkButton, Page, pageMeta } from "~/components/page";
+import { Button, Card, LinkButton, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
+import { countProductOrders, deleteOrArchiveProduct } from "~/db/queries/product-admin.server";
 import { getProduct } from "~/db/queries/products.server";
 import { requireUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
 import { assertOwner, idParam, notFound } from "~/lib/route-params.server";
+import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/delete-product";
+
+const CONFIRM_WORD = "DELETE";
+const CONFIRM_MESSAGE = 'Please type "DELETE" to confirm';
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>
   pageMeta(loaderData ? `Delete ${loaderData.product.name}` : errorTitle(error, "Product not found"));
 
-export async function loader({ params, request, context }: Route.LoaderArgs) {
+async function ownedProduct(context: Route.LoaderArgs["context"], request: Request, rawId: string | undefined) {
   const user = requireUser(context, request);
-  const product = await getProduct(getDb(getEnv(context)), idParam(params.id));
-  if (!product) notFound();
+  const db = getDb(getEnv(context));
+  const product = await getProduct(db, idParam(rawId));
+  if (!product || product.status === "archived") notFound();
   assertOwner(product.hostId, user.id);
-  return { product: { id: product.id, name: product.name, salesCount: product.salesCount } };
+  return { user, db, product };
 }
 
-export default function DeleteProduct({ loaderData }: Route.ComponentProps) {
-  const { product } = loaderData;
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const { db, product } = await ownedProduct(context, request, params.id);
+  const orderCount = await countProductOrders(db, product.id);
+  return { product: { id: product.id, name: product.name }, orderCount };
+}
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const { user, db, product } = await ownedProduct(context, request, params.id);
+  const form = await request.formData();
+  if (form.get("confirm") !== CONFIRM_WORD) return data({ error: CONFIRM_MESSAGE }, { status: 400 });
+  const result = await deleteOrArchiveProduct(db, product.id, user.id);
+  if (!result) notFound();
+  if (result.r2Keys.length) await getEnv(context).MEDIA.delete(result.r2Keys);
+  const message = result.outcome === "archived" ? "Product archived: past orders keep their record" : "Product deleted";
+  return redirect("/shop-management", { headers: { "Set-Cookie": flashToastCookie({ message, type: "success" }) } });
+}
+
+export default function DeleteProduct({ loaderData, actionData }: Route.ComponentProps) {
+  const { product, orderCount } = loaderData;
+  const [typed, setTyped] = useState("");
+  const busy = useNavigation().state === "submitting";
   return (
     <Page title="Delete Product" subtitle={product.name} width="narrow" back={{ to: "/dashboard", label: "Back to Dashboard" }}>
       <Card>
         <p className="text-gray-700">
-          Here you will confirm removing <strong>{product.name}</strong> from your shop by typing DELETE. It has{" "}
-          {product.salesCount} {product.salesCount === 1 ? "sale" : "sales"}; orders already placed keep their record.
+          You are about to remove <strong>{product.name}</strong> from your shop.{" "}
+          {orderCount > 0
+            ? `It has ${orderCount} ${orderCount === 1 ? "order" : "orders"}, so it will be archived: hidden from your shop and profile, while past orders keep their product.`
+            : "It has no orders, so it and its images will be deleted. This cannot be undone."}
         </p>
-        <div className="mt-4">
-          <LinkButton to="/dashboard" variant="secondary">
-            Cancel
-          </LinkButton>
-        </div>
+        <Form method="post" className="mt-4 space-y-3">
+          <label htmlFor="confirm" className="block text-sm font-medium text-gray-700">
+            Type DELETE to confirm
+          </label>
+          <input
+            id="confirm"
+            name="confirm"
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            autoComplete="off"
+            required
+            pattern="DELETE"
+            aria-invalid={actionData?.error ? true : undefined}
+            aria-describedby={actionData?.error ? "confirm-error" : undefined}
+            className="block w-full rounded-lg border border-gray-300 px-3 py-2 text-sm"
+          />
+          {actionData?.error ? (
+            <p id="confirm-error" role="alert" className="text-sm text-red-600">
+              {actionData.error}
+            </p>
+          ) : null}
+          <div className="flex gap-3">
+            <LinkButton to="/dashboard" variant="secondary">
+              Cancel
+            </LinkButton>
+            <Button type="submit" variant="danger" disabled={typed !== CONFIRM_WORD || busy}>
+              {busy ? "Deleting..." : "Delete Product"}
+            </Button>
+          </div>
+        </Form>
       </Card>
     </Page>
   );

@@ -1,10 +1,15 @@
+import { data, redirect } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
-import { Card, LinkButton, Page, pageMeta } from "~/components/page";
+import { Page, pageMeta } from "~/components/page";
+import { ProductForm } from "~/components/product-form";
 import { getDb } from "~/db/client.server";
-import { getProduct } from "~/db/queries/products.server";
+import { productFormValuesFor, updateProduct } from "~/db/queries/product-admin.server";
 import { requireUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
+import { isoDate } from "~/lib/product-form";
+import { readProductSubmission } from "~/lib/product-submit.server";
 import { assertOwner, idParam, notFound } from "~/lib/route-params.server";
+import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/edit-product";
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>
@@ -12,30 +17,51 @@ export const meta: Route.MetaFunction = ({ loaderData, error }) =>
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
-  const product = await getProduct(getDb(getEnv(context)), idParam(params.id));
-  if (!product) notFound();
-  assertOwner(product.hostId, user.id);
-  return { product: { id: product.id, name: product.name } };
+  const found = await productFormValuesFor(getDb(getEnv(context)), idParam(params.id));
+  if (!found || found.product.status === "archived") notFound();
+  assertOwner(found.product.hostId, user.id);
+  return {
+    product: { id: found.product.id, name: found.product.name },
+    defaults: found.values,
+    minExpiry: isoDate(new Date(Date.now() + 86_400_000)),
+  };
 }
 
-export default function EditProduct({ loaderData }: Route.ComponentProps) {
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  const env = getEnv(context);
+  const db = getDb(env);
+  const id = idParam(params.id);
+  const found = await productFormValuesFor(db, id);
+  if (!found || found.product.status === "archived") notFound();
+  assertOwner(found.product.hostId, user.id);
+  const submission = await readProductSubmission(request, user.id);
+  if (!submission.ok) return data({ errors: submission.errors, values: submission.values }, { status: 400 });
+  let unused: string[] | null;
+  try {
+    unused = await updateProduct(db, id, user.id, submission.input);
+  } catch (err) {
+    console.error("product update failed", err);
+    return data({ errors: { form: "Error updating product!" }, values: null }, { status: 500 });
+  }
+  if (unused === null) notFound();
+  if (unused.length) await env.MEDIA.delete(unused);
+  return redirect("/shop-management", {
+    headers: { "Set-Cookie": flashToastCookie({ message: "Product updated successfully!", type: "success" }) },
+  });
+}
+
+export default function EditProduct({ loaderData, actionData }: Route.ComponentProps) {
   const { product } = loaderData;
   return (
     <Page title="Edit Product" subtitle={product.name} width="narrow" back={{ to: "/dashboard", label: "Back to Dashboard" }}>
-      <Card>
-        <p className="text-gray-700">
-          This page will hold the product form with the current name, description, category, sizes, colours and
-          images, ready to change and save.
-        </p>
-        <div className="mt-4 flex gap-3">
-          <LinkButton to={`/view-product/${product.id}`} variant="secondary">
-            View product
-          </LinkButton>
-          <LinkButton to="/shop-management" variant="ghost">
-            Shop Management
-          </LinkButton>
-        </div>
-      </Card>
+      <ProductForm
+        defaults={actionData?.values ?? loaderData.defaults}
+        errors={actionData?.errors}
+        submitLabel="Save Changes"
+        cancelTo={`/view-product/${product.id}`}
+        minExpiry={loaderData.minExpiry}
+      />
     </Page>
   );
 }

@@ -1,22 +1,27 @@
 import { Link } from "react-router";
 import { priceText, Table } from "~/components/cards";
-import { EmptyState, LinkButton, Page, pageMeta, StatusBadge } from "~/components/page";
+import { Badge, buttonClass, EmptyState, LinkButton, Page, pageMeta, Pagination, StatusBadge } from "~/components/page";
 import { getDb } from "~/db/client.server";
-import { listHostProducts } from "~/db/queries/products.server";
+import { listManagedProducts } from "~/db/queries/product-admin.server";
 import { requireUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
+import { pageParam } from "~/lib/route-params.server";
 import type { Route } from "./+types/shop-management";
 
 export const meta: Route.MetaFunction = () => pageMeta("Shop Management");
 
+const PAGE_SIZE = 20;
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
-  const products = await listHostProducts(getDb(getEnv(context)), user.id, { limit: 50 });
-  return { products };
+  const page = pageParam(request);
+  const rows = await listManagedProducts(getDb(getEnv(context)), user.id, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
+  return { products: rows.slice(0, PAGE_SIZE), page, hasNext: rows.length > PAGE_SIZE };
 }
 
-export default function ShopManagement({ loaderData }: Route.ComponentProps) {
-  const { products } = loaderData;
+const stockTone = { Digital: "blue", "Out of Stock": "red", "Low Stock": "yellow", "In Stock": "green" } as const;
+
+function Frame({ children }: { children: React.ReactNode }) {
   return (
     <Page
       title="Shop Management"
@@ -30,14 +35,31 @@ export default function ShopManagement({ loaderData }: Route.ComponentProps) {
         </>
       }
     >
-      {products.length === 0 ? (
+      {children}
+    </Page>
+  );
+}
+
+export default function ShopManagement({ loaderData }: Route.ComponentProps) {
+  const { products, page, hasNext } = loaderData;
+  return (
+    <Frame>
+      {products.length === 0 && page === 1 ? (
         <EmptyState title="No products yet" message="Add your first product to start selling." action={{ to: "/add-product", label: "Add Product" }} />
       ) : (
-        <Table head={["Product", "Price", "Status", "Actions"]}>
+        <Table head={["Product", "Price", "Stock", "Status", "Actions"]}>
           {products.map((p) => (
-            <tr key={p.id}>
-              <td className="px-4 py-2 font-medium text-gray-900">{p.name}</td>
+            <tr key={p.id} data-product-row={p.id}>
+              <td className="px-4 py-2 font-medium text-gray-900">
+                <span className="flex items-center gap-3">
+                  {p.image ? <img src={p.image} alt="" className="h-10 w-10 rounded object-cover" /> : null}
+                  {p.name}
+                </span>
+              </td>
               <td className="px-4 py-2 whitespace-nowrap">{priceText(p)}</td>
+              <td className="px-4 py-2">
+                <Badge tone={stockTone[p.stock]}>{p.stock}</Badge>
+              </td>
               <td className="px-4 py-2">
                 <StatusBadge status={p.status} />
               </td>
@@ -46,18 +68,36 @@ export default function ShopManagement({ loaderData }: Route.ComponentProps) {
                   <Link to={`/view-product/${p.id}`} className="text-brand-700 hover:underline">
                     View
                   </Link>
-                  <Link to={`/edit-product/${p.id}`} className="text-gray-700 hover:underline">
-                    Edit
-                  </Link>
-                  <Link to={`/delete-product/${p.id}`} className="text-red-700 hover:underline">
-                    Delete
-                  </Link>
+                  {p.status !== "archived" ? (
+                    <>
+                      <Link to={`/edit-product/${p.id}`} className="text-gray-700 hover:underline">
+                        Edit
+                      </Link>
+                      <Link to={`/delete-product/${p.id}`} className="text-red-700 hover:underline">
+                        Delete
+                      </Link>
+                    </>
+                  ) : null}
                 </span>
               </td>
             </tr>
           ))}
         </Table>
       )}
-    </Page>
+      <Pagination page={page} hasNext={hasNext} hrefFor={(n) => `/shop-management?page=${n}`} />
+    </Frame>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <Frame>
+      <div role="alert" className="rounded-xl border border-red-200 bg-red-50 px-6 py-10 text-center">
+        <p className="font-semibold text-red-800">Error loading products</p>
+        <a href="/shop-management" className={buttonClass("secondary", "md", "mt-4")}>
+          Try Again
+        </a>
+      </div>
+    </Frame>
   );
 }

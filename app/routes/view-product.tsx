@@ -1,9 +1,11 @@
 import { priceText } from "~/components/cards";
 import { ErrorPage, errorTitle } from "~/components/error-page";
-import { Card, DateText, LinkButton, Page, pageMeta, Stat, StatusBadge } from "~/components/page";
+import { Badge, Card, DateText, LinkButton, Page, pageMeta, Stat, StatusBadge } from "~/components/page";
 import { getDb } from "~/db/client.server";
-import { getProduct } from "~/db/queries/products.server";
+import { productSales } from "~/db/queries/product-admin.server";
+import { getProduct, listProductColors, listProductImages, listProductSizes } from "~/db/queries/products.server";
 import { formatCents } from "~/domain/money";
+import { stockLabel, totalAvailableUnits } from "~/domain/stock";
 import { requireUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
 import { assertOwner, idParam, notFound } from "~/lib/route-params.server";
@@ -14,14 +16,25 @@ export const meta: Route.MetaFunction = ({ loaderData, error }) =>
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
-  const product = await getProduct(getDb(getEnv(context)), idParam(params.id));
+  const db = getDb(getEnv(context));
+  const product = await getProduct(db, idParam(params.id));
   if (!product) notFound();
   assertOwner(product.hostId, user.id);
-  return { product };
+  const [sizes, colors, images, sales] = await Promise.all([
+    listProductSizes(db, product.id),
+    listProductColors(db, product.id),
+    listProductImages(db, product.id),
+    productSales(db, product.id),
+  ]);
+  const units = totalAvailableUnits(sizes);
+  return { product, sizes, colors, images, sales, units, stock: stockLabel(product.category, units) };
 }
 
+const stockTone = { Digital: "blue", "Out of Stock": "red", "Low Stock": "yellow", "In Stock": "green" } as const;
+
 export default function ViewProduct({ loaderData }: Route.ComponentProps) {
-  const { product: p } = loaderData;
+  const { product: p, sizes, colors, images, sales, units, stock } = loaderData;
+  const archived = p.status === "archived";
   return (
     <Page
       title={p.name || "Unknown Product"}
@@ -29,32 +42,78 @@ export default function ViewProduct({ loaderData }: Route.ComponentProps) {
       back={{ to: "/dashboard", label: "Back to Dashboard" }}
       actions={
         <>
-          <LinkButton to={`/product/${p.id}`} variant="ghost">
-            Public page
-          </LinkButton>
-          <LinkButton to={`/edit-product/${p.id}`} variant="secondary">
-            Edit
-          </LinkButton>
-          <LinkButton to={`/delete-product/${p.id}`} variant="danger">
-            Delete
-          </LinkButton>
+          {!archived ? (
+            <LinkButton to={`/product/${p.id}`} variant="ghost">
+              Public page
+            </LinkButton>
+          ) : null}
+          {!archived ? (
+            <LinkButton to={`/edit-product/${p.id}`} variant="secondary">
+              Edit
+            </LinkButton>
+          ) : null}
+          {!archived ? (
+            <LinkButton to={`/delete-product/${p.id}`} variant="danger">
+              Delete
+            </LinkButton>
+          ) : null}
         </>
       }
     >
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-        <Stat label="Sales" value={p.salesCount} />
-        <Stat label="Revenue" value={formatCents(p.revenueCents, p.currency)} />
+        <Stat label="Sales" value={sales.sales} hint={`${sales.orders} ${sales.orders === 1 ? "order" : "orders"}`} />
+        <Stat label="Revenue" value={formatCents(sales.revenueCents, p.currency)} />
         <Stat label="Views" value={p.viewCount} />
         <Stat label="Likes" value={p.likeCount} />
       </div>
       <Card className="mt-6">
-        <div className="flex items-center gap-2">
+        <div className="flex flex-wrap items-center gap-2">
           <StatusBadge status={p.status} />
+          <Badge tone={stockTone[stock]}>{stock}</Badge>
+          {stock !== "Digital" ? <span className="text-sm text-gray-600">{units} units</span> : null}
           <span className="text-sm text-gray-600 capitalize">{p.category}</span>
           <span className="ml-auto font-semibold text-brand-700">{priceText(p)}</span>
         </div>
         <p className="mt-3 whitespace-pre-line text-gray-700">{p.description || "No description available."}</p>
       </Card>
+      {images.length ? (
+        <div className="mt-6 grid grid-cols-3 gap-3 sm:grid-cols-6">
+          {images.map((img, i) => (
+            <img key={img.id} src={img.url} alt={i === 0 ? `${p.name} (main image)` : p.name} className="aspect-square w-full rounded-lg object-cover" />
+          ))}
+        </div>
+      ) : null}
+      <div className="mt-6 grid gap-4 sm:grid-cols-2">
+        <Card>
+          <h2 className="font-semibold text-gray-900">Sizes</h2>
+          <ul className="mt-2 divide-y divide-gray-100 text-sm">
+            {sizes.map((s) => (
+              <li key={s.id} className="flex justify-between py-1.5">
+                <span>{s.name}</span>
+                <span>
+                  {formatCents(s.priceCents, s.currency)} · {s.availableUnits} units
+                </span>
+              </li>
+            ))}
+            {sizes.length === 0 ? <li className="py-1.5 text-gray-500">No sizes</li> : null}
+          </ul>
+        </Card>
+        <Card>
+          <h2 className="font-semibold text-gray-900">Colours</h2>
+          <ul className="mt-2 divide-y divide-gray-100 text-sm">
+            {colors.map((c) => (
+              <li key={c.id} className="flex items-center justify-between py-1.5">
+                <span className="flex items-center gap-2">
+                  {c.hex ? <span aria-hidden="true" className="h-3 w-3 rounded-full border" style={{ backgroundColor: c.hex }} /> : null}
+                  {c.name}
+                </span>
+                <span>{c.availableUnits} units</span>
+              </li>
+            ))}
+            {colors.length === 0 ? <li className="py-1.5 text-gray-500">No colours</li> : null}
+          </ul>
+        </Card>
+      </div>
     </Page>
   );
 }
