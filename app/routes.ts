@@ -65,6 +65,7 @@ export default [
   route("group-buy-management", "routes/group-buy-management.tsx"),
   route("orders", "routes/orders.tsx", { id: "orders" }),
   route("voucher-management", "routes/orders.tsx", { id: "voucher-management" }),
+  route("orders/export.csv", "routes/orders-export.tsx"),
   route("voucher-scanner", "routes/voucher-scanner.tsx"),
 
   // Platform owner

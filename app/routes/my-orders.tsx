@@ -1,12 +1,13 @@
-import { Form, Link, useSearchParams } from "react-router";
+import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import { z } from "zod";
 import { DateText, EmptyState, LinkButton, Page, pageMeta, Pagination, Stat, StatusBadge } from "~/components/page";
 import { getDb } from "~/db/client.server";
-import { buyerOrderStats, listBuyerOrders } from "~/db/queries/orders.server";
+import { buyerOrderStats, getOrderById, listBuyerOrders } from "~/db/queries/orders.server";
 import { formatCents } from "~/domain/money";
 import { physicalOrderAction, voucherUsability } from "~/domain/orders";
 import { requireUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
+import { signedDownloadUrl } from "~/lib/downloads.server";
 import type { Route } from "./+types/my-orders";
 
 export const meta: Route.MetaFunction = () => pageMeta("My Orders");
@@ -36,6 +37,31 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return { ...list, stats, filtered: Boolean(filter.q || filter.type) };
 }
 
+/** Orders whose digital file may be downloaded (paid and not closed). */
+const DOWNLOADABLE_STATUSES = new Set(["paid", "processing", "pending_shipping", "shipped", "delivered", "completed"]);
+const DOWNLOAD_UNAVAILABLE = "This download is not available for this order";
+
+type DownloadResult = { ok: false; message: string; orderId: string | null };
+
+/** Download: the buyer's own paid digital order is sent to a short-lived signed link for its file. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  const form = await request.formData();
+  const orderId = form.get("orderId");
+  if (form.get("intent") !== "download" || typeof orderId !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(orderId)) {
+    return data<DownloadResult>({ ok: false, message: "Order not found", orderId: null }, { status: 404 });
+  }
+  const env = getEnv(context);
+  const order = await getOrderById(getDb(env), orderId);
+  const buyer = order && (order.userId === user.id || (order.customerEmail !== null && order.customerEmail === user.email.toLowerCase()));
+  if (!order || !buyer) return data<DownloadResult>({ ok: false, message: "Order not found", orderId: null }, { status: 404 });
+  // The download endpoint serves the account that placed the order, once it is paid.
+  if (order.productCategory !== "digital" || order.userId !== user.id || !DOWNLOADABLE_STATUSES.has(order.status)) {
+    return data<DownloadResult>({ ok: false, message: DOWNLOAD_UNAVAILABLE, orderId: order.id }, { status: 409 });
+  }
+  return redirect(signedDownloadUrl(env, { orderId: order.id, userId: user.id }));
+}
+
 type Order = Route.ComponentProps["loaderData"]["orders"][number];
 
 function OrderAction({ order }: { order: Order }) {
@@ -51,10 +77,15 @@ function OrderAction({ order }: { order: Order }) {
     );
   }
   if (order.productCategory === "digital") {
+    // A native form post (reloadDocument): the action redirects to the signed file link, which the browser downloads.
     return (
-      <Link to={`/order/${order.orderNumber}`} className={link}>
-        View Order
-      </Link>
+      <Form method="post" reloadDocument>
+        <input type="hidden" name="intent" value="download" />
+        <input type="hidden" name="orderId" value={order.id} />
+        <button type="submit" className={link}>
+          Download
+        </button>
+      </Form>
     );
   }
   const action = physicalOrderAction(order.status);
@@ -69,7 +100,7 @@ function OrderAction({ order }: { order: Order }) {
   );
 }
 
-export default function MyOrders({ loaderData }: Route.ComponentProps) {
+export default function MyOrders({ loaderData, actionData }: Route.ComponentProps) {
   const { orders, stats, page, hasNext, filtered } = loaderData;
   const [params] = useSearchParams();
   const hrefFor = (p: number) => {
@@ -85,6 +116,11 @@ export default function MyOrders({ loaderData }: Route.ComponentProps) {
         <Stat label="On the way" value={stats.inTransit} />
         <Stat label="Prize pool entries" value={stats.entries} />
       </div>
+      {actionData ? (
+        <p role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-700">
+          {actionData.message}
+        </p>
+      ) : null}
       <Form method="get" className="mb-6 flex flex-col gap-2 sm:flex-row" role="search">
         <label className="sr-only" htmlFor="orders-q">
           Search by product name or creator

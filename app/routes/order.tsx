@@ -16,8 +16,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const db = getDb(getEnv(context));
   const order = await getOrderByNumber(db, idParam(params.orderNumber));
-  // Only the buyer and the host may see an order; to anyone else it does not exist.
-  if (!order || (order.userId !== user.id && order.hostId !== user.id)) notFound();
+  // Only the buyer (signed in, or paid with their e-mail as on /my-orders) and the host may see an order; to anyone
+  // else it does not exist.
+  const isBuyer = order ? order.userId === user.id || (order.customerEmail !== null && order.customerEmail === user.email.toLowerCase()) : false;
+  if (!order || (!isBuyer && order.hostId !== user.id)) notFound();
   const updates = await listShippingUpdates(db, order.id, 50);
   const isHost = order.hostId === user.id;
   return {
@@ -74,6 +76,32 @@ export default function Order({ loaderData }: Route.ComponentProps) {
           </div>
         </div>
         <dl className="mt-4 grid grid-cols-2 gap-3 text-sm">
+          <div>
+            <dt className="text-gray-500">Amount</dt>
+            <dd className="font-medium">{order.total}</dd>
+          </div>
+          <div>
+            <dt className="text-gray-500">Purchase date</dt>
+            <dd className="font-medium">
+              <DateText value={order.createdAt} withTime />
+            </dd>
+          </div>
+          <div>
+            <dt className="text-gray-500">Quantity</dt>
+            <dd className="font-medium">{order.quantity}</dd>
+          </div>
+          <div>
+            <dt className="text-gray-500">Status</dt>
+            <dd className="font-medium">
+              <StatusBadge status={order.status} />
+            </dd>
+          </div>
+          {order.sizeName || order.colorName ? (
+            <div>
+              <dt className="text-gray-500">Size / colour</dt>
+              <dd className="font-medium">{[order.sizeName, order.colorName].filter(Boolean).join(" / ")}</dd>
+            </div>
+          ) : null}
           {order.customerName ? (
             <div>
               <dt className="text-gray-500">Customer</dt>
@@ -92,13 +120,13 @@ export default function Order({ loaderData }: Route.ComponentProps) {
                   {order.trackingNumber}
                 </Link>
               ) : (
-                "—"
+                "TBD"
               )}
             </dd>
           </div>
           <div>
             <dt className="text-gray-500">Carrier</dt>
-            <dd className="font-medium">{order.carrier ?? "—"}</dd>
+            <dd className="font-medium">{order.carrier ?? "TBD"}</dd>
           </div>
           <div>
             <dt className="text-gray-500">Estimated delivery</dt>
@@ -115,7 +143,8 @@ export default function Order({ loaderData }: Route.ComponentProps) {
         </dl>
       </Card>
       <Card className="mt-4">
-        <h2 className="font-semibold text-gray-900">Tracking History</h2>
+        <h2 className="font-semibold text-gray-900">Shipping updates</h2>
+        <p className="text-xs text-gray-500">Newest first</p>
         {updates.length === 0 ? (
           <p className="mt-2 text-sm text-gray-600">No tracking updates available yet</p>
         ) : (

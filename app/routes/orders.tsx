@@ -1,16 +1,43 @@
-import { Link } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { data, Form, Link, redirect, useFetcher, useNavigation } from "react-router";
 import { Table } from "~/components/cards";
-import { DateText, EmptyState, LinkButton, Page, pageMeta, StatusBadge } from "~/components/page";
+import { useToast } from "~/components/toaster";
+import { buttonClass, DateText, EmptyState, LinkButton, Page, pageMeta, Pagination, StatusBadge } from "~/components/page";
 import { getDb } from "~/db/client.server";
-import { listHostOrders } from "~/db/queries/orders.server";
-import { listHostVouchers } from "~/db/queries/vouchers.server";
+import {
+  countHostOrdersMatching,
+  EXPORT_ROW_CAP,
+  countHostVouchersMatching,
+  getHostOrder,
+  searchHostOrders,
+  searchHostVouchers,
+  updateHostOrderStatus,
+} from "~/db/queries/orders.server";
 import { formatCents } from "~/domain/money";
-import { requireUser } from "~/lib/auth.server";
+import { isOrderLocked, ORDER_LOCKED_MESSAGE, shippingUpdateDescription } from "~/domain/order-updates";
+import { allowedOrderStatuses, orderStatusText, validateOrderStatusUpdate } from "~/domain/orders";
+import { requireUser, safeRedirectPath } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
+import {
+  filterSearch,
+  ORDER_STATUS_FILTERS,
+  type OrdersTab,
+  parseFilters,
+  StatusUpdateSchema,
+  type StatusUpdateResult,
+  VOUCHER_STATUS_FILTERS,
+} from "~/lib/order-filters";
+import { pageParam } from "~/lib/route-params.server";
+import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/orders";
 
-// One screen under two paths: /orders opens on the Orders tab, /voucher-management on the Vouchers tab.
-type Tab = "vouchers" | "orders";
+// One screen under two paths: /orders opens on the Orders tab, /voucher-management on the Vouchers tab (`?tab=`
+// picks either). Rows are the signed-in host's own orders, filtered and paginated in SQL.
+
+const PAGE_SIZE = 20;
+
+const ORDER_NOT_FOUND = "Order not found";
+const ORDER_UPDATE_FAILED = "Failed to update order. Please try again.";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   pageMeta(loaderData?.tab === "vouchers" ? "Voucher Management" : "Customer Orders");
@@ -18,35 +45,282 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const url = new URL(request.url);
-  const requested = url.searchParams.get("tab");
-  const tab: Tab =
-    requested === "vouchers" || requested === "orders" ? requested : url.pathname.startsWith("/voucher-management") ? "vouchers" : "orders";
+  const filter = parseFilters(url);
+  const page = pageParam(request);
   const db = getDb(getEnv(context));
-  const [orders, vouchers] = await Promise.all([
-    tab === "orders" ? listHostOrders(db, user.id, 20) : [],
-    tab === "vouchers" ? listHostVouchers(db, user.id, 20) : [],
-  ]);
-  return { tab, path: url.pathname, orders, vouchers };
+  const window = { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE };
+  if (filter.tab === "vouchers") {
+    const f = { hostId: user.id, q: filter.q, status: filter.status as "active" | "redeemed" | "expired" | undefined, now: new Date() };
+    const [rows, total] = await Promise.all([searchHostVouchers(db, f, window), countHostVouchersMatching(db, f)]);
+    return {
+      ...filter,
+      path: url.pathname,
+      page,
+      total,
+      exportCount: Math.min(total, EXPORT_ROW_CAP),
+      hasNext: rows.length > PAGE_SIZE,
+      vouchers: rows.slice(0, PAGE_SIZE),
+      orders: [],
+    };
+  }
+  const f = { hostId: user.id, q: filter.q, status: filter.status as (typeof ORDER_STATUS_FILTERS)[number] | undefined };
+  const [rows, total] = await Promise.all([searchHostOrders(db, f, window), countHostOrdersMatching(db, f)]);
+  return {
+    ...filter,
+    path: url.pathname,
+    page,
+    total,
+    exportCount: Math.min(total, EXPORT_ROW_CAP),
+    hasNext: rows.length > PAGE_SIZE,
+    orders: rows.slice(0, PAGE_SIZE).map((o) => ({ ...o, allowed: allowedOrderStatuses(o.productCategory) })),
+    vouchers: [],
+  };
 }
 
-export default function Orders({ loaderData }: Route.ComponentProps) {
-  const { tab, path, orders, vouchers } = loaderData;
-  const tabs: { id: Tab; label: string }[] = [
+function failure(message: string, orderId: string | null, status: number) {
+  return data<StatusUpdateResult>({ ok: false, message, orderId }, { status });
+}
+
+/** Inline status change of one of the host's orders (a plain form per row, or a fetcher with JavaScript). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  const form = await request.formData();
+  const parsed = StatusUpdateSchema.safeParse(Object.fromEntries(form));
+  const orderId = typeof form.get("orderId") === "string" ? String(form.get("orderId")).slice(0, 64) : null;
+  if (!parsed.success) {
+    const issue = parsed.error.issues.find((i) => i.path[0] === "trackingNumber" || i.path[0] === "carrier");
+    return failure(issue?.message ?? "Please choose a valid status", orderId, 400);
+  }
+  const input = parsed.data;
+  const db = getDb(getEnv(context));
+  try {
+    // Another host's order is answered exactly like a missing one.
+    const order = await getHostOrder(db, user.id, input.orderId);
+    if (!order) return failure(ORDER_NOT_FOUND, input.orderId, 404);
+    if (isOrderLocked(order.status)) return failure(ORDER_LOCKED_MESSAGE, order.id, 409);
+    const valid = validateOrderStatusUpdate(order.productCategory, input.status, input.trackingNumber);
+    if (!valid.ok) return failure(valid.message, order.id, 400);
+    const carrier = input.carrier === "" ? null : input.carrier;
+    await updateHostOrderStatus(db, {
+      hostId: user.id,
+      orderId: order.id,
+      status: valid.status,
+      trackingNumber: valid.trackingNumber,
+      carrier,
+      description: shippingUpdateDescription(valid.status, valid.trackingNumber, carrier ?? order.carrier),
+    });
+    const back = safeRedirectPath(form.get("redirectTo"), "/orders?tab=orders");
+    return redirect(back, {
+      headers: { "Set-Cookie": flashToastCookie({ message: `Order ${order.orderNumber} updated successfully!`, type: "success" }) },
+    });
+  } catch (error) {
+    console.error("orders: status update failed", { orderId: input.orderId, error });
+    return failure(ORDER_UPDATE_FAILED, input.orderId, 500);
+  }
+}
+
+type LoaderData = Route.ComponentProps["loaderData"];
+type HostOrder = LoaderData["orders"][number];
+
+const inputClass = "rounded-lg border border-gray-300 bg-white px-2 py-1 text-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none";
+
+/** One order's status cell: the badge and Edit, or the inline form (status, tracking number, carrier, Save, Cancel). */
+function StatusEditor({ order, redirectTo, pageError }: { order: HostOrder; redirectTo: string; pageError: string | null }) {
+  const fetcher = useFetcher<StatusUpdateResult>();
+  const [editing, setEditing] = useState(pageError !== null);
+  const [status, setStatus] = useState<string>(order.status);
+  const wasBusy = useRef(false);
+  useEffect(() => {
+    // A successful save redirects (the page reloads its rows and shows the toast): close the editor.
+    if (fetcher.state !== "idle") wasBusy.current = true;
+    else if (wasBusy.current) {
+      wasBusy.current = false;
+      if (!fetcher.data) setEditing(false);
+    }
+  }, [fetcher.state, fetcher.data]);
+  const error = fetcher.state === "idle" && fetcher.data ? fetcher.data.message : pageError;
+
+  if (!editing) {
+    return (
+      <div className="flex items-center gap-2">
+        <StatusBadge status={order.status} />
+        <button type="button" onClick={() => setEditing(true)} className="text-sm font-semibold text-brand-700 hover:underline">
+          Edit
+        </button>
+      </div>
+    );
+  }
+  const fieldId = `order-${order.id}`;
+  return (
+    <fetcher.Form method="post" className="flex min-w-56 flex-col gap-2" aria-label={`Update order ${order.orderNumber}`}>
+      <input type="hidden" name="intent" value="update-status" />
+      <input type="hidden" name="orderId" value={order.id} />
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      <label className="sr-only" htmlFor={`${fieldId}-status`}>
+        Status
+      </label>
+      <select id={`${fieldId}-status`} name="status" value={status} onChange={(e) => setStatus(e.target.value)} className={inputClass}>
+        {(order.allowed as readonly string[]).includes(order.status) ? null : (
+          <option value={order.status} disabled>
+            {orderStatusText(order.status)}
+          </option>
+        )}
+        {order.allowed.map((s) => (
+          <option key={s} value={s}>
+            {orderStatusText(s)}
+          </option>
+        ))}
+      </select>
+      {status === "shipped" ? (
+        <>
+          <label className="sr-only" htmlFor={`${fieldId}-tracking`}>
+            Tracking number
+          </label>
+          <input
+            id={`${fieldId}-tracking`}
+            name="trackingNumber"
+            defaultValue={order.trackingNumber ?? ""}
+            placeholder="Tracking number"
+            required
+            maxLength={64}
+            pattern="[A-Za-z0-9_\-]{1,64}"
+            className={inputClass}
+          />
+          <label className="sr-only" htmlFor={`${fieldId}-carrier`}>
+            Carrier (optional)
+          </label>
+          <input
+            id={`${fieldId}-carrier`}
+            name="carrier"
+            defaultValue={order.carrier ?? ""}
+            placeholder="Carrier (optional)"
+            maxLength={60}
+            className={inputClass}
+          />
+        </>
+      ) : null}
+      {error ? (
+        <p role="alert" className="text-xs text-red-700">
+          {error}
+        </p>
+      ) : null}
+      <div className="flex gap-2">
+        <button type="submit" disabled={fetcher.state !== "idle"} className={buttonClass("primary", "sm")}>
+          {fetcher.state !== "idle" ? "Saving..." : "Save"}
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            setEditing(false);
+            setStatus(order.status);
+          }}
+          className={buttonClass("secondary", "sm")}
+        >
+          Cancel
+        </button>
+      </div>
+    </fetcher.Form>
+  );
+}
+
+/** Without JavaScript every row has a plain form (status select, tracking, carrier, Save). */
+function NoScriptStatusForm({ order, redirectTo }: { order: HostOrder; redirectTo: string }) {
+  return (
+    <noscript>
+      <form method="post" className="mt-2 flex flex-col gap-1">
+        <input type="hidden" name="intent" value="update-status" />
+        <input type="hidden" name="orderId" value={order.id} />
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <select name="status" defaultValue={order.status} aria-label="Status" className={inputClass}>
+          {order.allowed.map((s) => (
+            <option key={s} value={s}>
+              {orderStatusText(s)}
+            </option>
+          ))}
+        </select>
+        <input name="trackingNumber" defaultValue={order.trackingNumber ?? ""} placeholder="Tracking number (for shipped)" aria-label="Tracking number" className={inputClass} />
+        <input name="carrier" defaultValue={order.carrier ?? ""} placeholder="Carrier (optional)" aria-label="Carrier" className={inputClass} />
+        <button type="submit" className={buttonClass("primary", "sm")}>
+          Save
+        </button>
+      </form>
+    </noscript>
+  );
+}
+
+function FilterBar({ loaderData }: { loaderData: LoaderData }) {
+  const { tab, q, status, path, exportCount } = loaderData;
+  const toast = useToast();
+  const statuses: readonly string[] = tab === "vouchers" ? VOUCHER_STATUS_FILTERS : ORDER_STATUS_FILTERS;
+  const searching = useNavigation().state === "loading";
+  const exportHref = `/orders/export.csv?${filterSearch({ tab, q, status })}`;
+  const noun = tab === "vouchers" ? "vouchers" : "orders";
+  return (
+    <div className="mb-6 flex flex-col gap-2 lg:flex-row lg:items-center">
+      <Form method="get" action={path} className="flex flex-1 flex-col gap-2 sm:flex-row" role="search">
+        <input type="hidden" name="tab" value={tab} />
+        <label className="sr-only" htmlFor="orders-q">
+          Search
+        </label>
+        <input
+          id="orders-q"
+          name="q"
+          type="search"
+          defaultValue={q ?? ""}
+          maxLength={100}
+          placeholder={tab === "vouchers" ? "Search code, order, customer or product" : "Search order, customer or product"}
+          className="flex-1 rounded-lg border border-gray-300 px-3 py-2 text-sm"
+        />
+        <label className="sr-only" htmlFor="orders-status">
+          Status
+        </label>
+        <select id="orders-status" name="status" defaultValue={status ?? ""} className="rounded-lg border border-gray-300 px-3 py-2 text-sm">
+          <option value="">All Status</option>
+          {statuses.map((s) => (
+            <option key={s} value={s}>
+              {orderStatusText(s)}
+            </option>
+          ))}
+        </select>
+        <button type="submit" disabled={searching} className={buttonClass("secondary")}>
+          Search
+        </button>
+      </Form>
+      <div className="flex gap-2">
+        <a
+          href={exportHref}
+          download
+          onClick={() => toast({ message: `Exporting ${exportCount} ${noun}...`, type: "info", durationMs: 3000 })}
+          className={buttonClass("secondary")}
+        >
+          Export
+        </a>
+        {tab === "vouchers" ? (
+          <LinkButton to="/voucher-scanner" variant="primary">
+            SCAN
+          </LinkButton>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+export default function Orders({ loaderData, actionData }: Route.ComponentProps) {
+  const { tab, q, status, path, orders, vouchers, page, hasNext, total } = loaderData;
+  const tabs: { id: OrdersTab; label: string }[] = [
     { id: "vouchers", label: "Vouchers" },
     { id: "orders", label: "Orders" },
   ];
+  const current = `${path}?${filterSearch({ tab, q, status }, page > 1 ? { page: String(page) } : {})}`;
+  const hrefFor = (p: number) => `${path}?${filterSearch({ tab, q, status }, { page: String(p) })}`;
+  const filtered = Boolean(q || status);
+  const rowError = (id: string) => (actionData && actionData.orderId === id ? actionData.message : null);
+  const pageError = actionData && !orders.some((o) => o.id === actionData.orderId) ? actionData.message : null;
   return (
     <Page
       title={tab === "vouchers" ? "Voucher Management" : "Customer Orders"}
       subtitle="Orders and vouchers for your products, newest first."
       back={{ to: "/dashboard", label: "Back to Dashboard" }}
-      actions={
-        tab === "vouchers" ? (
-          <LinkButton to="/voucher-scanner" variant="secondary">
-            SCAN
-          </LinkButton>
-        ) : null
-      }
     >
       <nav aria-label="Order sections" className="mb-6 border-b border-gray-200">
         <ul className="-mb-px flex gap-6">
@@ -66,13 +340,28 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
         </ul>
       </nav>
 
+      <FilterBar loaderData={loaderData} />
+
+      {pageError ? (
+        <p role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-700">
+          {pageError}
+        </p>
+      ) : null}
+
+      <p className="mb-2 text-sm text-gray-600">
+        {total} {tab === "vouchers" ? (total === 1 ? "voucher" : "vouchers") : total === 1 ? "order" : "orders"}
+      </p>
+
       {tab === "orders" ? (
         orders.length === 0 ? (
-          <EmptyState title="No orders found" message="Orders for your products appear here." />
+          <EmptyState
+            title="No orders found"
+            message={filtered ? "No order matches this search." : "Orders for your products appear here."}
+          />
         ) : (
           <Table head={["Order", "Date", "Customer", "Product", "Total", "Status", "Tracking"]}>
             {orders.map((o) => (
-              <tr key={o.id}>
+              <tr key={o.id} className="align-top">
                 <td className="px-4 py-2 whitespace-nowrap">
                   <Link to={`/order/${o.orderNumber}`} className="font-medium text-brand-700 hover:underline">
                     {o.orderNumber}
@@ -81,24 +370,41 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
                 <td className="px-4 py-2 whitespace-nowrap">
                   <DateText value={o.createdAt} />
                 </td>
-                <td className="px-4 py-2">{o.customerName ?? o.customerEmail ?? "—"}</td>
+                <td className="px-4 py-2">
+                  <p>{o.customerName ?? "—"}</p>
+                  {o.customerEmail ? <p className="text-xs text-gray-500">{o.customerEmail}</p> : null}
+                </td>
                 <td className="px-4 py-2">
                   {o.productName}
                   {o.quantity > 1 ? ` × ${o.quantity}` : null}
+                  <p className="text-xs text-gray-500 capitalize">{o.productCategory}</p>
                 </td>
                 <td className="px-4 py-2 whitespace-nowrap">{formatCents(o.amountCents, o.currency)}</td>
                 <td className="px-4 py-2">
-                  <StatusBadge status={o.status} />
+                  <StatusEditor key={`${o.id}:${o.status}`} order={o} redirectTo={current} pageError={rowError(o.id)} />
+                  <NoScriptStatusForm order={o} redirectTo={current} />
                 </td>
-                <td className="px-4 py-2 whitespace-nowrap">{o.trackingNumber ?? "—"}</td>
+                <td className="px-4 py-2 whitespace-nowrap">
+                  {o.trackingNumber ? (
+                    <Link to={`/shipping-tracking?tracking=${encodeURIComponent(o.trackingNumber)}`} className="text-brand-700 hover:underline">
+                      {o.trackingNumber}
+                    </Link>
+                  ) : (
+                    "—"
+                  )}
+                  {o.carrier ? <p className="text-xs text-gray-500">{o.carrier}</p> : null}
+                </td>
               </tr>
             ))}
           </Table>
         )
       ) : vouchers.length === 0 ? (
-        <EmptyState title="No vouchers found" message="Vouchers bought from your shop appear here." />
+        <EmptyState
+          title="No vouchers found"
+          message={filtered ? "No voucher matches this search." : "Vouchers bought from your shop appear here."}
+        />
       ) : (
-        <Table head={["Code", "Product", "Customer", "Value", "Status", "Expires"]}>
+        <Table head={["Code", "Order", "Product", "Customer", "Value", "Status", "Expires"]}>
           {vouchers.map((v) => (
             <tr key={v.id}>
               <td className="px-4 py-2 whitespace-nowrap">
@@ -106,8 +412,16 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
                   {v.code}
                 </Link>
               </td>
+              <td className="px-4 py-2 whitespace-nowrap">
+                <Link to={`/order/${v.orderNumber}`} className="text-brand-700 hover:underline">
+                  {v.orderNumber}
+                </Link>
+              </td>
               <td className="px-4 py-2">{v.productName}</td>
-              <td className="px-4 py-2">{v.customerName ?? "—"}</td>
+              <td className="px-4 py-2">
+                <p>{v.customerName ?? "—"}</p>
+                {v.customerEmail ? <p className="text-xs text-gray-500">{v.customerEmail}</p> : null}
+              </td>
               <td className="px-4 py-2 whitespace-nowrap">{formatCents(v.valueCents, v.currency)}</td>
               <td className="px-4 py-2">
                 <StatusBadge status={v.status} />
@@ -119,6 +433,7 @@ export default function Orders({ loaderData }: Route.ComponentProps) {
           ))}
         </Table>
       )}
+      <Pagination page={page} hasNext={hasNext} hrefFor={hrefFor} />
     </Page>
   );
 }

@@ -1,11 +1,19 @@
-import { Form, useNavigation } from "react-router";
-import { Card, DateText, EmptyState, Page, pageMeta, StatusBadge } from "~/components/page";
+import { data, Form, useNavigation } from "react-router";
+import { Badge, Card, DateText, EmptyState, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { getTrackedOrder, listShippingUpdates } from "~/db/queries/orders.server";
+import { orderStatusText, trackingStatusTone } from "~/domain/orders";
 import { getEnv } from "~/lib/context";
+import { TRACKING_NUMBER } from "~/lib/order-filters";
 import type { Route } from "./+types/shipping-tracking";
 
-const TRACKING = /^[A-Za-z0-9_-]{1,64}$/;
+const TRACK_FAILED = "Failed to track order. Please try again.";
+
+/** The spec's tracking colours: delivered green, shipped blue, processing yellow, cancelled red, else grey. */
+function TrackingStatus({ status }: { status: string }) {
+  const tone = trackingStatusTone(status);
+  return <Badge tone={tone === "grey" ? "gray" : tone}>{orderStatusText(status)}</Badge>;
+}
 
 export const meta: Route.MetaFunction = () => pageMeta("Track Your Order", "Follow a shipment with its tracking number.");
 
@@ -15,12 +23,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const tracking = raw.trim();
   if (!tracking) return { tracking, error: "Please enter a tracking number", order: null, updates: [] };
   const notFound = { tracking, error: "No order found with this tracking number", order: null, updates: [] };
-  if (!TRACKING.test(tracking)) return notFound;
+  if (!TRACKING_NUMBER.test(tracking)) return notFound;
   const db = getDb(getEnv(context));
-  const order = await getTrackedOrder(db, tracking);
-  if (!order) return notFound;
-  const updates = await listShippingUpdates(db, order.id, 50);
-  return { tracking, error: null, order, updates };
+  try {
+    // Exact match on the indexed tracking_number column (never a LIKE); names, e-mails and streets are not selected.
+    const order = await getTrackedOrder(db, tracking);
+    if (!order) return notFound;
+    const updates = await listShippingUpdates(db, order.id, 50);
+    return { tracking, error: null, order, updates };
+  } catch (error) {
+    console.error("shipping-tracking: lookup failed", { error });
+    return data({ tracking, error: TRACK_FAILED, order: null, updates: [] }, { status: 500 });
+  }
 }
 
 export default function ShippingTracking({ loaderData }: Route.ComponentProps) {
@@ -35,6 +49,8 @@ export default function ShippingTracking({ loaderData }: Route.ComponentProps) {
         <input
           id="tracking"
           name="tracking"
+          // Keyed by the searched number so the box shows the trimmed value after each search.
+          key={tracking}
           defaultValue={tracking}
           placeholder="TRK-12345"
           autoComplete="off"
@@ -45,7 +61,7 @@ export default function ShippingTracking({ loaderData }: Route.ComponentProps) {
           disabled={searching}
           className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-700 disabled:opacity-60"
         >
-          Track
+          {searching ? "Tracking..." : "Track"}
         </button>
       </Form>
 
@@ -62,7 +78,7 @@ export default function ShippingTracking({ loaderData }: Route.ComponentProps) {
                   <p className="text-xs text-gray-500">Order {order.orderNumber}</p>
                   <p className="font-semibold text-gray-900">{order.productName}</p>
                 </div>
-                <StatusBadge status={order.status} />
+                <TrackingStatus status={order.status} />
               </div>
               <dl className="mt-4 grid grid-cols-2 gap-3 text-sm">
                 <div>
@@ -71,13 +87,17 @@ export default function ShippingTracking({ loaderData }: Route.ComponentProps) {
                 </div>
                 <div>
                   <dt className="text-gray-500">Carrier</dt>
-                  <dd className="font-medium">{order.carrier ?? "—"}</dd>
+                  <dd className="font-medium">{order.carrier ?? "TBD"}</dd>
                 </div>
                 <div>
                   <dt className="text-gray-500">Ordered</dt>
                   <dd className="font-medium">
                     <DateText value={order.createdAt} />
                   </dd>
+                </div>
+                <div>
+                  <dt className="text-gray-500">Shipping to</dt>
+                  <dd className="font-medium">{[order.shipCity, order.shipCountry].filter(Boolean).join(", ") || "—"}</dd>
                 </div>
                 <div>
                   <dt className="text-gray-500">Estimated delivery</dt>
@@ -87,6 +107,7 @@ export default function ShippingTracking({ loaderData }: Route.ComponentProps) {
             </Card>
             <Card>
               <h2 className="font-semibold text-gray-900">Tracking History</h2>
+              <p className="text-xs text-gray-500">Newest first</p>
               {updates.length === 0 ? (
                 <p className="mt-2 text-sm text-gray-600">No tracking updates available yet</p>
               ) : (

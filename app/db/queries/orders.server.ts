@@ -1,6 +1,6 @@
-import { and, count, desc, eq, inArray, or, sql } from "drizzle-orm";
+import { and, type AnyColumn, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { orders, shippingUpdates, userProfiles, vouchers } from "~/db/schema";
+import { orders, shippingUpdates, userProfiles, vouchers, type ORDER_STATUSES } from "~/db/schema";
 
 const orderSummary = {
   id: orders.id,
@@ -144,7 +144,10 @@ export async function getOrderById(db: Db, id: string) {
   return row;
 }
 
-/** What the public tracking page may show for a tracking number: no names, e-mails or street addresses. */
+/**
+ * What the public tracking page may show for a tracking number: no names, e-mails or street addresses (only the
+ * destination city and country). The lookup is an exact match on the indexed tracking_number column.
+ */
 export async function getTrackedOrder(db: Db, trackingNumber: string) {
   const [row] = await db
     .select({
@@ -157,9 +160,12 @@ export async function getTrackedOrder(db: Db, trackingNumber: string) {
       trackingNumber: orders.trackingNumber,
       estimatedDeliveryAt: orders.estimatedDeliveryAt,
       createdAt: orders.createdAt,
+      shipCity: sql<string | null>`json_extract(${orders.shippingAddress}, '$.city')`,
+      shipCountry: sql<string | null>`json_extract(${orders.shippingAddress}, '$.country')`,
     })
     .from(orders)
     .where(eq(orders.trackingNumber, trackingNumber))
+    .orderBy(desc(orders.updatedAt))
     .limit(1);
   return row;
 }
@@ -176,7 +182,8 @@ export function listShippingUpdates(db: Db, orderId: string, limit = 50) {
     })
     .from(shippingUpdates)
     .where(eq(shippingUpdates.orderId, orderId))
-    .orderBy(desc(shippingUpdates.createdAt))
+    // rowid breaks ties between updates written in the same millisecond (insertion order).
+    .orderBy(desc(shippingUpdates.createdAt), desc(sql`${shippingUpdates}.rowid`))
     .limit(limit);
 }
 
@@ -191,4 +198,158 @@ export function listHostSales(db: Db, hostId: string, limit = 20) {
     .where(and(eq(orders.hostId, hostId), inArray(orders.status, [...STORE_SALE_STATUSES])))
     .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(limit);
+}
+
+// --- the host's order and voucher lists (/orders, /voucher-management and their CSV export) ----------------------
+
+type StoredOrderStatus = (typeof ORDER_STATUSES)[number];
+
+/** Export files stop at this many rows. */
+export const EXPORT_ROW_CAP = 10_000;
+
+export type HostOrderFilter = {
+  hostId: string;
+  /** Matches the order number, the customer's name or e-mail, or the product name. */
+  q?: string;
+  status?: StoredOrderStatus;
+};
+
+/** A `lower(column) LIKE %q%` match over any of the columns (q is lowercased and its wildcards escaped). */
+function matchesAny(q: string, columns: AnyColumn[]): SQL {
+  const pattern = `%${escapeLike(q.toLowerCase())}%`;
+  return or(...columns.map((c) => sql`lower(${c}) LIKE ${pattern} ESCAPE '\\'`))!;
+}
+
+function hostOrderWhere(f: HostOrderFilter) {
+  const conditions: SQL[] = [eq(orders.hostId, f.hostId)];
+  if (f.status) conditions.push(eq(orders.status, f.status));
+  if (f.q) conditions.push(matchesAny(f.q, [orders.orderNumber, orders.customerName, orders.customerEmail, orders.productName]));
+  return and(...conditions);
+}
+
+/** The host's orders matching the filter, newest first: one page (limit/offset) or the export (no offset). */
+export function searchHostOrders(db: Db, f: HostOrderFilter, { limit, offset = 0 }: { limit: number; offset?: number }) {
+  return db
+    .select({
+      ...orderSummary,
+      customerName: orders.customerName,
+      customerEmail: orders.customerEmail,
+      carrier: orders.carrier,
+      updatedAt: orders.updatedAt,
+    })
+    .from(orders)
+    .where(hostOrderWhere(f))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+export async function countHostOrdersMatching(db: Db, f: HostOrderFilter): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(orders).where(hostOrderWhere(f));
+  return row?.n ?? 0;
+}
+
+export type HostVoucherFilter = {
+  hostId: string;
+  /** Matches the voucher code, the order number, the customer's name or e-mail, or the product name. */
+  q?: string;
+  /** Active means not yet expired; expired includes active vouchers past their expiry. */
+  status?: "active" | "redeemed" | "expired";
+  now: Date;
+};
+
+/** A voucher's status as shown: an active voucher past its expiry is expired. */
+function voucherShownStatus(now: Date) {
+  return sql<"active" | "redeemed" | "expired">`case when ${vouchers.status} = 'active' and ${vouchers.expiresAt} < ${now.getTime()} then 'expired' else ${vouchers.status} end`;
+}
+
+function hostVoucherWhere(f: HostVoucherFilter) {
+  const conditions: SQL[] = [eq(vouchers.hostId, f.hostId)];
+  if (f.status) conditions.push(sql`${voucherShownStatus(f.now)} = ${f.status}`);
+  if (f.q) {
+    conditions.push(
+      matchesAny(f.q, [vouchers.code, orders.orderNumber, orders.customerName, orders.customerEmail, orders.productName]),
+    );
+  }
+  return and(...conditions);
+}
+
+export function searchHostVouchers(db: Db, f: HostVoucherFilter, { limit, offset = 0 }: { limit: number; offset?: number }) {
+  return db
+    .select({
+      id: vouchers.id,
+      code: vouchers.code,
+      valueCents: vouchers.valueCents,
+      currency: vouchers.currency,
+      status: voucherShownStatus(f.now),
+      expiresAt: vouchers.expiresAt,
+      redeemedAt: vouchers.redeemedAt,
+      createdAt: vouchers.createdAt,
+      orderNumber: orders.orderNumber,
+      productName: orders.productName,
+      customerName: orders.customerName,
+      customerEmail: orders.customerEmail,
+    })
+    .from(vouchers)
+    .innerJoin(orders, eq(orders.id, vouchers.orderId))
+    .where(hostVoucherWhere(f))
+    .orderBy(desc(vouchers.createdAt), desc(vouchers.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+export async function countHostVouchersMatching(db: Db, f: HostVoucherFilter): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(vouchers)
+    .innerJoin(orders, eq(orders.id, vouchers.orderId))
+    .where(hostVoucherWhere(f));
+  return row?.n ?? 0;
+}
+
+/** The host's own order (by id) with what a status change needs, or undefined (missing or another host's). */
+export async function getHostOrder(db: Db, hostId: string, orderId: string) {
+  const [row] = await db
+    .select({
+      id: orders.id,
+      orderNumber: orders.orderNumber,
+      status: orders.status,
+      productCategory: orders.productCategory,
+      trackingNumber: orders.trackingNumber,
+      carrier: orders.carrier,
+    })
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.hostId, hostId)))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Sets an order's status (and tracking number and carrier when given) and records the change in its shipping
+ * history, in one batch (one transaction in D1).
+ */
+export async function updateHostOrderStatus(
+  db: Db,
+  u: {
+    hostId: string;
+    orderId: string;
+    status: StoredOrderStatus;
+    trackingNumber: string | null;
+    carrier: string | null;
+    description: string;
+  },
+) {
+  const now = new Date();
+  await db.batch([
+    db
+      .update(orders)
+      .set({
+        status: u.status,
+        ...(u.trackingNumber ? { trackingNumber: u.trackingNumber } : {}),
+        ...(u.carrier ? { carrier: u.carrier } : {}),
+        updatedAt: now,
+      })
+      .where(and(eq(orders.id, u.orderId), eq(orders.hostId, u.hostId))),
+    db.insert(shippingUpdates).values({ orderId: u.orderId, status: u.status, description: u.description, createdAt: now }),
+  ]);
 }

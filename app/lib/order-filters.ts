@@ -1,0 +1,80 @@
+// The host's order and voucher list filters (shared by /orders, /voucher-management and the CSV export, so the
+// export is exactly what the screen shows) and the inline status-update form.
+
+import { z } from "zod";
+import type { ORDER_STATUSES, VOUCHER_STATUSES } from "~/db/schema";
+
+export type OrdersTab = "vouchers" | "orders";
+
+// The stored statuses (type-only import: the schema module stays out of the browser bundle).
+export const ORDER_STATUS_FILTERS = [
+  "pending",
+  "paid",
+  "processing",
+  "pending_shipping",
+  "shipped",
+  "delivered",
+  "completed",
+  "cancelled",
+  "refunded",
+] as const satisfies readonly (typeof ORDER_STATUSES)[number][];
+export const VOUCHER_STATUS_FILTERS = ["active", "redeemed", "expired"] as const satisfies readonly (typeof VOUCHER_STATUSES)[number][];
+
+const q = z.string().trim().max(100).optional().catch(undefined);
+
+export const OrderFilterSchema = z.object({
+  q,
+  status: z.enum(ORDER_STATUS_FILTERS).optional().catch(undefined),
+});
+
+export const VoucherFilterSchema = z.object({
+  q,
+  status: z.enum(VOUCHER_STATUS_FILTERS).optional().catch(undefined),
+});
+
+export type OrderFilter = z.infer<typeof OrderFilterSchema>;
+export type VoucherFilter = z.infer<typeof VoucherFilterSchema>;
+
+/** The tab from `?tab=`, else the one the path opens on (/voucher-management: vouchers; anything else: orders). */
+export function ordersTab(url: URL): OrdersTab {
+  const requested = url.searchParams.get("tab");
+  if (requested === "vouchers" || requested === "orders") return requested;
+  return url.pathname.startsWith("/voucher-management") ? "vouchers" : "orders";
+}
+
+export function parseFilters(url: URL) {
+  const raw = Object.fromEntries(url.searchParams);
+  const tab = ordersTab(url);
+  const filter = tab === "vouchers" ? VoucherFilterSchema.parse(raw) : OrderFilterSchema.parse(raw);
+  return { tab, q: filter.q || undefined, status: filter.status };
+}
+
+/** The query string for a tab and its filters (empty values left out). */
+export function filterSearch(f: { tab: OrdersTab; q?: string; status?: string }, extra: Record<string, string> = {}) {
+  const search = new URLSearchParams({ tab: f.tab });
+  if (f.q) search.set("q", f.q);
+  if (f.status) search.set("status", f.status);
+  for (const [k, v] of Object.entries(extra)) search.set(k, v);
+  return search.toString();
+}
+
+/** Tracking numbers: letters, digits, '-' and '_', up to 64 characters (the tracking page looks them up exactly). */
+export const TRACKING_NUMBER = /^[A-Za-z0-9_-]{1,64}$/;
+export const TRACKING_FORMAT_MESSAGE = "Tracking numbers may only contain letters, digits, '-' and '_' (up to 64)";
+
+export const StatusUpdateSchema = z.object({
+  intent: z.literal("update-status"),
+  orderId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  status: z.string().max(40),
+  trackingNumber: z
+    .string()
+    .trim()
+    .max(64, TRACKING_FORMAT_MESSAGE)
+    .refine((v) => v === "" || TRACKING_NUMBER.test(v), TRACKING_FORMAT_MESSAGE)
+    .optional()
+    .default(""),
+  carrier: z.string().trim().max(60, "Carrier must be at most 60 characters").optional().default(""),
+});
+
+/** The host's result of an inline status change, for the row (fetcher) or the page (no JavaScript). */
+export type StatusUpdateResult = { ok: false; message: string; orderId: string | null };
