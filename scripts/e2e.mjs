@@ -11,7 +11,8 @@ import { childEnv, nodeBin, prepareLocal, root, tools, waitForServer } from "./p
 const STATE_DIR = ".wrangler/e2e-state";
 const SERVER_LOG = path.join(root, ".wrangler", "e2e-server.log");
 const TAP_FILE = path.join(root, ".wrangler", "e2e-results.tap");
-const TEST_GLOB = "tests/e2e/**/*.test.{ts,mjs}";
+// `npm run test:e2e -- tests/e2e/some.test.ts` runs only the files named.
+const TEST_GLOB = process.argv.length > 2 ? process.argv.slice(2) : ["tests/e2e/**/*.test.{ts,mjs}"];
 
 /** A TCP port that is free right now (the OS picks it). */
 function freePort() {
@@ -93,7 +94,7 @@ async function main() {
       "--test-reporter-destination=stdout",
       "--test-reporter=tap",
       `--test-reporter-destination=${TAP_FILE}`,
-      TEST_GLOB,
+      ...TEST_GLOB,
     ],
     { cwd: root, env: childEnv({ E2E_BASE_URL: baseUrl }), stdio: ["ignore", "inherit", "inherit"] },
   );
