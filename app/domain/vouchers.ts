@@ -1,0 +1,64 @@
+// Voucher rules shared by the voucher page and the scanner: effective status, scanner messages, camera errors.
+
+/** Codes as stored: letters, digits, '-' and '_', at most 64 characters. */
+export const VOUCHER_CODE_PATTERN = /^[A-Z0-9_-]{1,64}$/;
+
+/** A scanned or typed code as looked up: trimmed and uppercased. */
+export function normalizeVoucherCode(input: unknown): string {
+  return typeof input === "string" ? input.trim().toUpperCase() : "";
+}
+
+export type VoucherStatus = "active" | "redeemed" | "expired";
+
+/** An active voucher whose expiry has passed shows, and counts, as expired. */
+export function effectiveVoucherStatus(status: VoucherStatus, expiresAt: Date | number | string, now: Date | number = Date.now()): VoucherStatus {
+  if (status !== "active") return status;
+  return new Date(expiresAt).getTime() <= new Date(now).getTime() ? "expired" : "active";
+}
+
+export const SCANNER_MESSAGES = {
+  emptyCode: "Please enter a voucher code",
+  notFound: "Voucher not found",
+  notFoundTitle: "Voucher Not Found",
+  valid: "Valid Voucher",
+  alreadyRedeemed: "Already Redeemed",
+  onceOnly: "Each code can only be redeemed once",
+  expired: "Voucher Expired",
+  expiredDetail: "This voucher has expired and can no longer be redeemed.",
+  redeemed: "Voucher redeemed successfully!",
+} as const;
+
+/** Scanner timings from the spec. */
+export const SCANNER_RESET_MS = 1000;
+export const CAMERA_FALLBACK_MS = 3000;
+export const COPY_CONFIRMATION_MS = 2000;
+
+export const CAMERA_ERROR_TITLE = "Camera Access Issue";
+
+export const CAMERA_ERRORS = {
+  denied: "Camera access was denied. Please allow camera access in your browser settings or use manual entry.",
+  missing: "No camera found on this device. Please use manual entry.",
+  unsupported: "Camera is not supported on this device. Please use manual entry.",
+  other: "Unable to access camera. Please use manual entry.",
+} as const;
+
+/**
+ * The message for a failed camera start, from the DOMException name of getUserMedia's rejection.
+ * `undefined` error (no navigator.mediaDevices at all) counts as unsupported.
+ */
+export function cameraErrorMessage(error: unknown): string {
+  if (error === undefined) return CAMERA_ERRORS.unsupported;
+  const name = typeof error === "object" && error !== null && "name" in error ? String((error as { name: unknown }).name) : "";
+  switch (name) {
+    case "NotAllowedError":
+    case "PermissionDeniedError":
+      return CAMERA_ERRORS.denied;
+    case "NotFoundError":
+    case "DevicesNotFoundError":
+      return CAMERA_ERRORS.missing;
+    case "NotSupportedError":
+      return CAMERA_ERRORS.unsupported;
+    default:
+      return CAMERA_ERRORS.other;
+  }
+}
