@@ -11,7 +11,8 @@ import {
   userShippingCountries,
   type NewCheckoutSession,
 } from "~/db/schema";
-import { productCategory } from "~/domain/catalog";
+import { getActiveGameForGuess } from "~/db/queries/games.server";
+import { GAME_ENTRY_FEE_MAX_CENTS, productCategory } from "~/domain/catalog";
 import { convertCents, isSupportedCurrency } from "~/domain/currency";
 import type { SessionUser } from "~/lib/session.server";
 import { randomId } from "./payments/local.server";
@@ -347,6 +348,96 @@ export async function createHostDepositCheckout(
     ],
     shippingCountries: null,
     cancelUrl: `${origin}${safePath(input.cancelPath, "/payment/cancel")}`,
+    failureMessage: CHECKOUT_MESSAGES.paymentInitFailed,
+  });
+}
+
+export const GUESS_MESSAGES = {
+  signIn: "Please sign in to play",
+  gameNotFound: "This game is not open for guesses",
+  chooseAnswer: "Please select an answer first!",
+  fee: "Please enter an entry fee from the game's minimum up to USD 100",
+} as const;
+
+/** The most a fan may pay for one guess (USD 100). */
+export const MAX_GUESS_FEE_CENTS = GAME_ENTRY_FEE_MAX_CENTS;
+
+export type GuessQuote =
+  | {
+      ok: true;
+      game: NonNullable<Awaited<ReturnType<typeof getActiveGameForGuess>>>;
+      answer: string;
+      minFeeCents: number;
+      feeCents: number;
+    }
+  | CheckoutError;
+
+/**
+ * Checks a paid guess against the database: the game is active, the answer is one of its options, and the fee is
+ * a whole number of cents from the game's entry fee (in USD) up to USD 100. No fee means the minimum.
+ */
+export async function quoteGuess(
+  db: ReturnType<typeof getDb>,
+  { gameId, answer, feeCents }: { gameId: unknown; answer: unknown; feeCents?: unknown },
+): Promise<GuessQuote> {
+  const id = typeof gameId === "string" ? gameId.trim() : "";
+  if (!id || id.length > 100) return fail(404, GUESS_MESSAGES.gameNotFound);
+  const game = await getActiveGameForGuess(db, id);
+  if (!game) return fail(404, GUESS_MESSAGES.gameNotFound);
+  const chosen = typeof answer === "string" ? answer : "";
+  if (!chosen || !game.options.includes(chosen)) return fail(400, GUESS_MESSAGES.chooseAnswer);
+  const minFeeCents = Math.max(MIN_CHARGE_CENTS, toUsdCents(game.entryFeeCents, game.currency));
+  const raw = feeCents === undefined || feeCents === null || feeCents === "" ? minFeeCents : Number(feeCents);
+  if (!Number.isSafeInteger(raw) || raw < minFeeCents || raw > MAX_GUESS_FEE_CENTS) {
+    return fail(400, GUESS_MESSAGES.fee, "amountCents");
+  }
+  return { ok: true, game, answer: chosen, minFeeCents, feeCents: raw };
+}
+
+/**
+ * Starts checkout for a paid guess: 100% of the fee goes to the host's prize pool when it is paid; whether the
+ * answer is correct is decided by fulfilment on the server and never sent to the browser.
+ */
+export async function createGuessCheckout(
+  env: Env,
+  input: { user: SessionUser | null; gameId: unknown; answer: unknown; feeCents?: unknown; origin: string },
+  options: ProviderOptions = {},
+): Promise<CheckoutResult> {
+  if (!input.user) return fail(401, GUESS_MESSAGES.signIn);
+  const origin = originSchema.safeParse(input.origin);
+  if (!origin.success) return fail(400, CHECKOUT_MESSAGES.paymentInitFailed);
+  const user = input.user;
+  const quote = await quoteGuess(getDb(env), input);
+  if (!quote.ok) return quote;
+  const { game, answer, feeCents } = quote;
+  const description = game.question.slice(0, 450);
+  return startCheckout(env, origin.data, options, {
+    purpose: "guess_entry",
+    user,
+    hostId: game.hostId,
+    amountCents: feeCents,
+    customerEmail: user.email,
+    metadata: {
+      purpose: "guess_entry",
+      game_id: game.id,
+      answer,
+      host_id: game.hostId,
+      user_id: user.id,
+      description,
+      game_question: game.question.slice(0, 450),
+      selected_answer: answer.slice(0, 450),
+    },
+    lineItems: [
+      {
+        name: `Guess & Win entry: ${game.question}`.slice(0, 250),
+        description: `Your answer: ${answer}`.slice(0, 250),
+        imageUrl: absoluteUrl(game.imageUrl, origin.data),
+        unitAmountCents: feeCents,
+        quantity: 1,
+      },
+    ],
+    shippingCountries: null,
+    cancelUrl: `${origin.data}/guess-win`,
     failureMessage: CHECKOUT_MESSAGES.paymentInitFailed,
   });
 }

@@ -4,6 +4,8 @@ import { getDb, type Db } from "~/db/client.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import {
   checkoutSessions,
+  guessWinGames,
+  guessWinParticipants,
   orders,
   paymentEvents,
   prizePoolContributions,
@@ -148,6 +150,8 @@ export async function fulfilCheckoutSession(env: Env, session: CheckoutSessionOb
       return fulfilProduct(env, db, row, session);
     case "host_deposit":
       return fulfilHostDeposit(env, db, row, session);
+    case "guess_entry":
+      return fulfilGuessEntry(env, db, row, session);
     default:
       throw new FulfilmentDataError(`checkout ${row.id} has purpose ${row.purpose}, which this handler does not fulfil`);
   }
@@ -368,6 +372,90 @@ async function fulfilHostDeposit(
     poolId: contribution.poolId,
     entryNumber: null,
   };
+}
+
+/**
+ * A paid guess: one atomic batch claims the session, inserts the participant (payment_key = session id, unique, so
+ * a repeat inserts nothing) with is_correct decided here, and bumps the game's counters only when the row is new.
+ * Then 100% of the fee goes to the host's pool (keyed by the session); only a correct guess earns an entry.
+ */
+async function fulfilGuessEntry(env: Env, db: Db, row: CheckoutSession, session: CheckoutSessionObject): Promise<FulfilOutcome> {
+  const meta = row.metadata;
+  if (!meta.game_id || !meta.answer || !row.hostId || !row.userId) {
+    throw new FulfilmentDataError(`guess checkout ${row.id} lacks the game, answer, host or user`);
+  }
+  const [game] = await db
+    .select({ id: guessWinGames.id, hostId: guessWinGames.hostId, correctAnswer: guessWinGames.correctAnswer })
+    .from(guessWinGames)
+    .where(eq(guessWinGames.id, meta.game_id))
+    .limit(1);
+  if (!game) throw new FulfilmentDataError(`game ${meta.game_id} of checkout ${row.id} no longer exists`);
+  const isCorrect = meta.answer === game.correctAnswer;
+  const now = new Date();
+  const participantId = crypto.randomUUID();
+  const isNewParticipant = exists(
+    db.select({ one: sql`1` }).from(guessWinParticipants).where(eq(guessWinParticipants.id, participantId)),
+  );
+
+  const [claimed, inserted] = await db.batch([
+    claimStatement(db, row, session, now),
+    db
+      .insert(guessWinParticipants)
+      .values({
+        id: participantId,
+        gameId: game.id,
+        userId: row.userId,
+        answer: meta.answer,
+        isCorrect,
+        kind: "paid",
+        entryFeeCents: row.amountCents,
+        currency: row.currency,
+        paymentStatus: "paid",
+        paymentKey: session.id,
+        createdAt: now,
+      })
+      .onConflictDoNothing({ target: guessWinParticipants.paymentKey })
+      .returning({ id: guessWinParticipants.id }),
+    db
+      .update(guessWinGames)
+      .set({
+        participantsCount: sql`${guessWinGames.participantsCount} + 1`,
+        totalEntryFeesCents: sql`${guessWinGames.totalEntryFeesCents} + ${row.amountCents}`,
+        updatedAt: sql`${guessWinGames.updatedAt}`,
+      })
+      .where(and(eq(guessWinGames.id, game.id), isNewParticipant)),
+  ]);
+  const isNew = inserted.length === 1;
+  if (!isNew && claimed.length === 1) {
+    console.warn("fulfilment: guess checkout claimed but its participant already existed", { checkout: row.id });
+  }
+
+  const [participant] = await db
+    .select({ id: guessWinParticipants.id, poolId: guessWinParticipants.poolId, entryNumber: guessWinParticipants.entryNumber })
+    .from(guessWinParticipants)
+    .where(eq(guessWinParticipants.paymentKey, session.id))
+    .limit(1);
+  if (!participant) throw new Error(`participant for checkout ${row.id} is missing after fulfilment`);
+
+  let { poolId, entryNumber } = participant;
+  if (poolId === null) {
+    const contribution = await contribute(env, db, {
+      hostId: row.hostId,
+      sourceType: "guess_entry",
+      sourceKey: contributionKey(session.id),
+      amountCents: row.amountCents,
+      currency: row.currency,
+      userId: row.userId,
+      earnsEntry: isCorrect,
+    });
+    poolId = contribution.poolId;
+    entryNumber = isCorrect ? contribution.entryNumber : null;
+    await db
+      .update(guessWinParticipants)
+      .set({ poolId, entryNumber })
+      .where(and(eq(guessWinParticipants.id, participant.id), isNull(guessWinParticipants.poolId)));
+  }
+  return { kind: isNew ? "fulfilled" : "already_fulfilled", checkoutId: row.id, purpose: row.purpose, poolId, entryNumber };
 }
 
 /** The pool ledger's source key of a checkout payment. */

@@ -27,7 +27,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       description: result.description,
       orderNumber: result.orderNumber ?? null,
       entryNumber: result.entryNumber ?? null,
-      next: result.payment_type === "guess_entry" ? "/guess-win" : "/dashboard",
+      toGame: result.payment_type === "guess_entry",
+      next: result.payment_type === "guess_entry" ? `/guess-win?paid=${encodeURIComponent(result.sessionId)}` : "/dashboard",
     },
   };
 }
@@ -88,11 +89,11 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
         </dl>
         <p className="mt-4 text-sm text-gray-600" role="status">
           {payment.paid
-            ? `Thank you! Taking you to ${payment.next === "/guess-win" ? "Guess & Win" : "your dashboard"} in 3 seconds...`
+            ? `Thank you! Taking you to ${payment.toGame ? "Guess & Win" : "your dashboard"} in 3 seconds...`
             : "Your payment is being confirmed. A bank transfer is confirmed when it arrives (usually 1-2 business days); this page checks again every few seconds."}
         </p>
         <div className="mt-4 flex flex-wrap gap-3">
-          <LinkButton to={payment.next}>{payment.next === "/guess-win" ? "Back to Guess & Win" : "Go to Dashboard"}</LinkButton>
+          <LinkButton to={payment.next}>{payment.toGame ? "Back to Guess & Win" : "Go to Dashboard"}</LinkButton>
           <LinkButton to="/my-orders" variant="secondary">
             My Orders
           </LinkButton>

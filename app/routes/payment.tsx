@@ -4,7 +4,7 @@ import { Card, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { formatCents } from "~/domain/money";
 import { requireUser } from "~/lib/auth.server";
-import { createProductCheckout, quoteProduct } from "~/lib/checkout.server";
+import { createGuessCheckout, createProductCheckout, MAX_GUESS_FEE_CENTS, quoteGuess, quoteProduct } from "~/lib/checkout.server";
 import { getEnv } from "~/lib/context";
 import type { Route } from "./+types/payment";
 
@@ -22,16 +22,58 @@ function paymentData(url: URL) {
   return PaymentDataSchema.safeParse(Object.fromEntries(url.searchParams));
 }
 
+/** A paid guess's review data: ?game={id}&answer={text}&fee={cents, optional}. */
+const GuessDataSchema = z.object({
+  game: z.string().trim().min(1).max(100),
+  answer: z.string().max(500),
+  fee: z.string().max(12).optional(),
+});
+
+function guessData(url: URL) {
+  return url.searchParams.has("game") ? GuessDataSchema.safeParse(Object.fromEntries(url.searchParams)) : null;
+}
+
+/** The fee field of the guess form (USD, e.g. "5" or "5.50") in cents; NaN when it is not a money amount. */
+function feeFromForm(value: FormDataEntryValue | null): number | undefined {
+  if (value === null || value === "") return undefined;
+  const text = String(value).trim();
+  if (!/^\d{1,5}(\.\d{1,2})?$/.test(text)) return Number.NaN;
+  const [whole, fraction = ""] = text.split(".");
+  return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireUser(context, request);
+  const guess = guessData(new URL(request.url));
+  if (guess) {
+    if (!guess.success) throw redirect("/dashboard");
+    const quote = await quoteGuess(getDb(getEnv(context)), { gameId: guess.data.game, answer: guess.data.answer, feeCents: guess.data.fee });
+    if (!quote.ok) return data({ error: quote.message, review: null, guess: null }, { status: quote.status });
+    return {
+      error: null,
+      review: null,
+      guess: {
+        question: quote.game.question,
+        answer: quote.answer,
+        hostName: quote.game.hostName ?? "Host",
+        hostAvatarUrl: quote.game.hostAvatarUrl,
+        imageUrl: quote.game.imageUrl,
+        minFee: formatCents(quote.minFeeCents, "USD"),
+        minFeeUsd: (quote.minFeeCents / 100).toFixed(2),
+        feeUsd: (quote.feeCents / 100).toFixed(2),
+        maxFeeUsd: (MAX_GUESS_FEE_CENTS / 100).toFixed(2),
+      },
+    };
+  }
   const parsed = paymentData(new URL(request.url));
   // Without payment data there is nothing to pay for: the spec sends the user to the dashboard.
   if (!parsed.success) throw redirect("/dashboard");
   const { product, size, colour, qty } = parsed.data;
   const quote = await quoteProduct(getDb(getEnv(context)), { productId: product, sizeName: size, colorName: colour, quantity: qty });
-  if (!quote.ok) return data({ error: quote.message, review: null }, { status: quote.status });
+  if (!quote.ok) return data({ error: quote.message, review: null, guess: null }, { status: quote.status });
   return {
     error: null,
+    guess: null,
     review: {
       name: quote.product.name,
       imageUrl: quote.imageUrl,
@@ -49,6 +91,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context, request);
   const url = new URL(request.url);
+  const guess = guessData(url);
+  if (guess) {
+    if (!guess.success) throw redirect("/dashboard");
+    const form = await request.formData();
+    const fromForm = feeFromForm(form.get("amount"));
+    const result = await createGuessCheckout(getEnv(context), {
+      user,
+      gameId: guess.data.game,
+      answer: guess.data.answer,
+      feeCents: fromForm ?? guess.data.fee,
+      origin: url.origin,
+    });
+    if (!result.ok) return data({ error: result.message }, { status: result.status });
+    if (!result.url) return data({ error: "No checkout URL returned" }, { status: 502 });
+    throw redirect(result.url);
+  }
   const parsed = paymentData(url);
   if (!parsed.success) throw redirect("/dashboard");
   const { product, size, colour, qty } = parsed.data;
@@ -70,14 +128,59 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Payment({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const { review } = loaderData;
+  const { review, guess } = loaderData;
   const error = actionData?.error ?? loaderData.error;
   return (
-    <Page title="Complete Payment" width="narrow" back={{ to: review?.backTo ?? "/shop", label: "Back" }}>
+    <Page title="Complete Payment" width="narrow" back={{ to: guess ? "/guess-win" : (review?.backTo ?? "/shop"), label: "Back" }}>
       {error ? (
         <p role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-700">
           {error}
         </p>
+      ) : null}
+      {guess ? (
+        <Card>
+          <div className="flex gap-4">
+            {guess.imageUrl ? <img src={guess.imageUrl} alt="" width={80} height={80} className="h-20 w-20 rounded-lg object-cover" /> : null}
+            <div className="min-w-0">
+              <p className="flex items-center gap-2 text-sm text-gray-600">
+                {guess.hostAvatarUrl ? <img src={guess.hostAvatarUrl} alt="" width={24} height={24} className="h-6 w-6 rounded-full object-cover" /> : null}
+                {guess.hostName}
+              </p>
+              <p className="mt-1 font-semibold">{guess.question}</p>
+              <p className="mt-1 text-sm text-gray-700">
+                Your answer: <span className="font-semibold">{guess.answer}</span>
+              </p>
+            </div>
+          </div>
+          <Form method="post" className="mt-4">
+            <label className="block text-sm font-medium text-gray-800" htmlFor="guess-amount">
+              Entry fee (USD)
+            </label>
+            <input
+              id="guess-amount"
+              name="amount"
+              type="number"
+              inputMode="decimal"
+              min={guess.minFeeUsd}
+              max={guess.maxFeeUsd}
+              step="0.01"
+              defaultValue={guess.feeUsd}
+              required
+              className="mt-1 w-full rounded-lg border border-gray-300 px-3 py-2"
+            />
+            <p className="mt-1 text-xs text-gray-500">
+              Minimum {guess.minFee}; you may pay more, up to USD {guess.maxFeeUsd}.
+            </p>
+            <p className="mt-3 text-sm text-gray-600">100% of entry fees go to the prize pool; only a correct guess earns an entry number.</p>
+            <button
+              type="submit"
+              disabled={busy}
+              className="mt-4 w-full rounded-lg bg-brand-600 px-4 py-3 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+            >
+              {busy ? "Starting checkout..." : "Pay entry fee"}
+            </button>
+          </Form>
+        </Card>
       ) : null}
       {review ? (
         <Card>

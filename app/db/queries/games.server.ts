@@ -1,6 +1,16 @@
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { guessWinGames, userProfiles } from "~/db/schema";
+import {
+  freeGuessUsage,
+  gameLikes,
+  gameSaves,
+  gameShares,
+  guessWinGames,
+  guessWinParticipants,
+  prizePools,
+  tribeMembers,
+  userProfiles,
+} from "~/db/schema";
 
 /** What anyone may see of a game: never the correct answer. */
 const publicGame = {
@@ -73,4 +83,216 @@ export function listHostGames(db: Db, hostId: string, limit: number) {
 export async function countHostGames(db: Db, hostId: string): Promise<number> {
   const [row] = await db.select({ n: count() }).from(guessWinGames).where(eq(guessWinGames.hostId, hostId));
   return row?.n ?? 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Guess & Win feed (fan side)
+
+/** Counters moving is not an edit of the game: updated_at is left alone. */
+const keepUpdatedAt = () => ({ updatedAt: sql`${guessWinGames.updatedAt}` });
+
+/** Games per page of the /guess-win feed. */
+export const FEED_PAGE_SIZE = 12;
+
+/** One page of active games, newest first, paged in SQL (one extra row tells whether a next page exists). */
+export async function listActiveGamesPage(db: Db, { page, pageSize = FEED_PAGE_SIZE }: { page: number; pageSize?: number }) {
+  const rows = await db
+    .select(publicGame)
+    .from(guessWinGames)
+    .leftJoin(userProfiles, eq(userProfiles.userId, guessWinGames.hostId))
+    .where(eq(guessWinGames.status, "active"))
+    .orderBy(desc(guessWinGames.createdAt), desc(guessWinGames.id))
+    .limit(pageSize + 1)
+    .offset((page - 1) * pageSize);
+  return { games: rows.slice(0, pageSize), hasMore: rows.length > pageSize };
+}
+
+/** The open pool (amount, target, end) of each host, for the feed's pool strip. */
+export async function listOpenPoolsForHosts(db: Db, hostIds: string[]) {
+  if (hostIds.length === 0) return [];
+  return db
+    .select({
+      hostId: prizePools.hostId,
+      amountCents: prizePools.amountCents,
+      targetCents: prizePools.targetCents,
+      currency: prizePools.currency,
+      endAt: prizePools.endAt,
+    })
+    .from(prizePools)
+    .where(and(inArray(prizePools.hostId, hostIds), eq(prizePools.status, "open")))
+    .limit(hostIds.length);
+}
+
+/** What the signed-in fan has done with these games and hosts (likes, saves, shares, free guesses, tribes). */
+export async function getFanGameState(db: Db, userId: string, gameIds: string[], hostIds: string[]) {
+  if (gameIds.length === 0) return { liked: [], saved: [], shared: [], freeUsed: [], tribes: [] };
+  const [liked, saved, shared, freeUsed, tribes] = await Promise.all([
+    db
+      .select({ id: gameLikes.gameId })
+      .from(gameLikes)
+      .where(and(eq(gameLikes.userId, userId), inArray(gameLikes.gameId, gameIds))),
+    db
+      .select({ id: gameSaves.gameId })
+      .from(gameSaves)
+      .where(and(eq(gameSaves.userId, userId), inArray(gameSaves.gameId, gameIds))),
+    db
+      .select({ id: gameShares.gameId })
+      .from(gameShares)
+      .where(and(eq(gameShares.userId, userId), inArray(gameShares.gameId, gameIds))),
+    db
+      .select({ id: freeGuessUsage.gameId })
+      .from(freeGuessUsage)
+      .where(and(eq(freeGuessUsage.userId, userId), inArray(freeGuessUsage.gameId, gameIds))),
+    hostIds.length === 0
+      ? Promise.resolve([])
+      : db
+          .select({ id: tribeMembers.hostId })
+          .from(tribeMembers)
+          .where(and(eq(tribeMembers.userId, userId), inArray(tribeMembers.hostId, hostIds))),
+  ]);
+  const ids = (rows: { id: string }[]) => rows.map((r) => r.id);
+  return { liked: ids(liked), saved: ids(saved), shared: ids(shared), freeUsed: ids(freeUsed), tribes: ids(tribes) };
+}
+
+/** An active game with what a guess needs (the correct answer stays on the server), or undefined. */
+export async function getActiveGameForGuess(db: Db, gameId: string) {
+  const [row] = await db
+    .select({
+      id: guessWinGames.id,
+      hostId: guessWinGames.hostId,
+      question: guessWinGames.question,
+      options: guessWinGames.options,
+      correctAnswer: guessWinGames.correctAnswer,
+      entryFeeCents: guessWinGames.entryFeeCents,
+      currency: guessWinGames.currency,
+      imageUrl: guessWinGames.imageUrl,
+      hostName: userProfiles.creatorName,
+      hostAvatarUrl: userProfiles.avatarUrl,
+    })
+    .from(guessWinGames)
+    .leftJoin(userProfiles, eq(userProfiles.userId, guessWinGames.hostId))
+    .where(and(eq(guessWinGames.id, gameId), eq(guessWinGames.status, "active")))
+    .limit(1);
+  return row;
+}
+
+/** Like or unlike (the wanted state, so a repeat changes nothing); likes_count moves in the same batch. */
+export async function setGameLike(db: Db, userId: string, gameId: string, on: boolean): Promise<number> {
+  const change = on
+    ? db.insert(gameLikes).values({ userId, gameId }).onConflictDoNothing()
+    : db.delete(gameLikes).where(and(eq(gameLikes.userId, userId), eq(gameLikes.gameId, gameId)));
+  await db.batch([
+    change,
+    db
+      .update(guessWinGames)
+      .set({ ...keepUpdatedAt(), likesCount: on ? sql`${guessWinGames.likesCount} + 1` : sql`max(${guessWinGames.likesCount} - 1, 0)` })
+      .where(and(eq(guessWinGames.id, gameId), sql`changes() = 1`)),
+  ]);
+  const [row] = await db.select({ n: guessWinGames.likesCount }).from(guessWinGames).where(eq(guessWinGames.id, gameId)).limit(1);
+  return row?.n ?? 0;
+}
+
+/** Save or unsave (the wanted state). */
+export async function setGameSave(db: Db, userId: string, gameId: string, on: boolean): Promise<void> {
+  if (on) await db.insert(gameSaves).values({ userId, gameId }).onConflictDoNothing();
+  else await db.delete(gameSaves).where(and(eq(gameSaves.userId, userId), eq(gameSaves.gameId, gameId)));
+}
+
+/** Records a share once per fan and game; shares_count grows only when the row is new (one batch). */
+export async function recordGameShare(db: Db, userId: string, game: { id: string; hostId: string }): Promise<number> {
+  await db.batch([
+    db.insert(gameShares).values({ userId, gameId: game.id, hostId: game.hostId }).onConflictDoNothing(),
+    db
+      .update(guessWinGames)
+      .set({ ...keepUpdatedAt(), sharesCount: sql`${guessWinGames.sharesCount} + 1` })
+      .where(and(eq(guessWinGames.id, game.id), sql`changes() = 1`)),
+  ]);
+  const [row] = await db.select({ n: guessWinGames.sharesCount }).from(guessWinGames).where(eq(guessWinGames.id, game.id)).limit(1);
+  return row?.n ?? 0;
+}
+
+export type FreeGuessEligibility = "eligible" | "not_member" | "not_shared" | "used";
+
+/** The spec's rule: a tribe member of the host who has shared the game and not yet used its free guess. */
+export async function freeGuessEligibility(db: Db, userId: string, game: { id: string; hostId: string }): Promise<FreeGuessEligibility> {
+  const [[member], [shared], [used]] = await Promise.all([
+    db
+      .select({ one: sql`1` })
+      .from(tribeMembers)
+      .where(and(eq(tribeMembers.userId, userId), eq(tribeMembers.hostId, game.hostId), eq(tribeMembers.status, "active")))
+      .limit(1),
+    db
+      .select({ one: sql`1` })
+      .from(gameShares)
+      .where(and(eq(gameShares.userId, userId), eq(gameShares.gameId, game.id)))
+      .limit(1),
+    db
+      .select({ one: sql`1` })
+      .from(freeGuessUsage)
+      .where(and(eq(freeGuessUsage.userId, userId), eq(freeGuessUsage.gameId, game.id)))
+      .limit(1),
+  ]);
+  if (used) return "used";
+  if (!member) return "not_member";
+  if (!shared) return "not_shared";
+  return "eligible";
+}
+
+/**
+ * Spends the fan's free guess on a game: the participant row (kind free), the free_guess_usage row and
+ * participants_count +1 in ONE batch. The usage primary key (user, game) makes a second or racing request fail
+ * as a whole: null is returned and nothing changed.
+ */
+export async function insertFreeGuess(
+  db: Db,
+  input: { userId: string; gameId: string; answer: string; isCorrect: boolean; currency: string },
+): Promise<{ participantId: string } | null> {
+  const participantId = crypto.randomUUID();
+  try {
+    await db.batch([
+      db.insert(guessWinParticipants).values({
+        id: participantId,
+        gameId: input.gameId,
+        userId: input.userId,
+        answer: input.answer,
+        isCorrect: input.isCorrect,
+        kind: "free",
+        entryFeeCents: 0,
+        currency: input.currency,
+        paymentStatus: "paid",
+        paymentKey: freeGuessKey(input.gameId, input.userId),
+      }),
+      db.insert(freeGuessUsage).values({ userId: input.userId, gameId: input.gameId, participantId }),
+      db
+        .update(guessWinGames)
+        .set({ ...keepUpdatedAt(), participantsCount: sql`${guessWinGames.participantsCount} + 1` })
+        .where(eq(guessWinGames.id, input.gameId)),
+    ]);
+  } catch (error) {
+    const message = error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : String(error);
+    if (/UNIQUE constraint|PRIMARY KEY|SQLITE_CONSTRAINT/i.test(message)) return null;
+    throw error;
+  }
+  return { participantId };
+}
+
+/** The pool source key (and participant payment key) of a fan's free guess on a game. */
+export function freeGuessKey(gameId: string, userId: string): string {
+  return `free:${gameId}:${userId}`;
+}
+
+/** Stores the pool entry a guess earned. */
+export async function setParticipantEntry(db: Db, participantId: string, entry: { poolId: string; entryNumber: number | null }) {
+  await db
+    .update(guessWinParticipants)
+    .set({ poolId: entry.poolId, entryNumber: entry.entryNumber })
+    .where(eq(guessWinParticipants.id, participantId));
+}
+
+/** One view of a game: for /view-game, called in ctx.waitUntil (the feed does not count views). */
+export async function recordGameView(db: Db, gameId: string): Promise<void> {
+  await db
+    .update(guessWinGames)
+    .set({ ...keepUpdatedAt(), viewsCount: sql`${guessWinGames.viewsCount} + 1` })
+    .where(eq(guessWinGames.id, gameId));
 }

@@ -77,9 +77,12 @@ export async function confirmCheckout(
     paid: row.paymentStatus === "paid",
     description: row.metadata.description ?? (row.purpose === "host_deposit" ? "Prize pool deposit" : "Payment"),
   };
-  const question = row.metadata.game_question ?? row.metadata.question;
+  const guess = row.purpose === "guess_entry";
+  const question = row.metadata.game_question ?? row.metadata.question ?? (guess ? row.metadata.description : undefined);
   if (question) result.game_question = question;
-  if (row.metadata.selected_answer) result.selected_answer = row.metadata.selected_answer;
+  const answer = row.metadata.selected_answer ?? (guess ? row.metadata.answer : undefined);
+  if (answer) result.selected_answer = answer;
+  // A guess's entry number is not returned: it would tell whether the answer was right while the game runs.
 
   if (row.purpose === "product" && result.paid) {
     const [order] = await db
