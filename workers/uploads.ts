@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { getDb } from "~/db/client.server";
 import { getSessionUser } from "~/lib/session.server";
 import {
@@ -10,6 +10,13 @@ import {
   storeDigitalFile,
   storeProductImage,
   UploadError,
+  abortVideoUpload,
+  completeVideoUpload,
+  putVideoPart,
+  startVideoUpload,
+  VIDEO_PART_MAX_BYTES,
+  VIDEO_SIZE_MESSAGE,
+  VideoUploadError,
 } from "~/lib/uploads.server";
 
 /** /api/uploads: product images (public under /media) and digital product files (private). Signed-in users only. */
@@ -38,3 +45,53 @@ uploads.post("/file", async (c) => {
     throw err;
   }
 });
+
+// Guess & Win videos (up to 500 MB) in R2 multipart uploads: start, send parts, complete (duration checked), abort.
+async function videoRoute(c: Context<{ Bindings: Env }>, run: (userId: string) => Promise<Response>) {
+  const user = await getSessionUser(getDb(c.env), c.req.raw);
+  if (!user) return c.json({ error: "Please sign in to upload files" }, 401);
+  try {
+    return await run(user.id);
+  } catch (err) {
+    if (err instanceof VideoUploadError) return c.json({ error: err.message }, err.status);
+    throw err;
+  }
+}
+
+async function jsonBody(c: Context<{ Bindings: Env }>): Promise<Record<string, unknown>> {
+  try {
+    const body = await c.req.json();
+    return body && typeof body === "object" ? (body as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+uploads.post("/video", (c) =>
+  videoRoute(c, async (userId) => c.json(await startVideoUpload(c.env, userId, await jsonBody(c)), 201)),
+);
+
+uploads.put("/video/:uploadId/parts/:n", (c) =>
+  videoRoute(c, async (userId) => {
+    const declared = Number(c.req.header("Content-Length"));
+    if (Number.isFinite(declared) && declared > VIDEO_PART_MAX_BYTES) return c.json({ error: VIDEO_SIZE_MESSAGE }, 413);
+    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    const part = await putVideoPart(c.env, userId, c.req.query("key") ?? null, c.req.param("uploadId"), Number(c.req.param("n")), bytes);
+    return c.json(part);
+  }),
+);
+
+uploads.post("/video/:uploadId/complete", (c) =>
+  videoRoute(c, async (userId) => {
+    const body = await jsonBody(c);
+    const key = c.req.query("key") ?? (typeof body.key === "string" ? body.key : null);
+    return c.json(await completeVideoUpload(c.env, userId, key, c.req.param("uploadId"), body.parts));
+  }),
+);
+
+uploads.delete("/video/:uploadId", (c) =>
+  videoRoute(c, async (userId) => {
+    await abortVideoUpload(c.env, userId, c.req.query("key") ?? null, c.req.param("uploadId"));
+    return c.body(null, 204);
+  }),
+);

@@ -1,8 +1,10 @@
 // Uploads to R2 through the Worker (DESIGN decision 7): product images are typed from their bytes and limited to
 // 5 MB; digital product files are any type up to 50 MB and live under private/, which /media never serves.
-import { IMAGE_MAX_BYTES } from "~/domain/catalog";
+import { IMAGE_MAX_BYTES, isVideoLongEnough, VIDEO_MAX_BYTES, videoTooShortMessage } from "~/domain/catalog";
+import { z } from "zod";
+import { mp4Duration, sniffVideoType, videoDuration } from "~/lib/video-duration";
 
-export { IMAGE_MAX_BYTES };
+export { IMAGE_MAX_BYTES, VIDEO_MAX_BYTES };
 
 /** 50 MB: the largest downloadable file of a digital product. */
 export const DIGITAL_FILE_MAX_BYTES = 52_428_800;
@@ -124,4 +126,187 @@ export async function storeDigitalFile(env: Pick<Env, "MEDIA">, userId: string, 
 /** True when a digital file key belongs to this user (so a form cannot point at someone else's file). */
 export function isOwnDigitalFileKey(key: string, userId: string): boolean {
   return key.startsWith(`private/digital/${userId}/`) && /^[A-Za-z0-9._\-/]+$/.test(key) && !key.includes("..");
+}
+
+// --- Guess & Win videos: multipart uploads to R2 through the Worker ---------------------------------------------
+
+
+export const VIDEO_TYPE_MESSAGE = "Please select a valid video file";
+export const VIDEO_SIZE_MESSAGE = "Video file size must be less than 500MB";
+export const VIDEO_UNREADABLE_MESSAGE = "Unable to process video file. Please try a different format.";
+/** R2 needs every part but the last to be at least 5 MiB; the browser sends 10 MiB chunks. */
+export const VIDEO_PART_MIN_BYTES = 5 * 1_048_576;
+export const VIDEO_PART_BYTES = 10 * 1_048_576;
+/** The largest part accepted (Workers take request bodies up to 100 MB). */
+export const VIDEO_PART_MAX_BYTES = 95 * 1_048_576;
+/** How much of a file's start and (for an MP4 with `moov` at the end) its tail are read for the duration. */
+const VIDEO_HEAD_BYTES = 1_048_576;
+const VIDEO_TAIL_BYTES = 4 * 1_048_576;
+
+/**
+ * Where the verified duration of an uploaded video is kept: R2 cannot change an object's customMetadata after a
+ * multipart upload completes (no copy in the Workers API), so a tiny private sidecar object carries it as
+ * customMetadata, read with MEDIA.head. private/ is never served by /media.
+ */
+export function videoMetaKey(videoKey: string): string {
+  return `private/video-meta/${videoKey}`;
+}
+
+export class VideoUploadError extends Error {
+  constructor(
+    message: string,
+    readonly status: 400 | 403 | 404 | 413 | 415 | 422,
+  ) {
+    super(message);
+  }
+}
+
+/** True when an R2 key is one of this user's Guess & Win videos. */
+export function isOwnVideoKey(key: string, userId: string): boolean {
+  return key.startsWith(`guess-win-videos/${userId}/`) && /^[A-Za-z0-9._\-/]+$/.test(key) && !key.includes("..");
+}
+
+/** The R2 key behind a /media URL of our own Guess & Win video (relative or absolute on `origin`), or null. */
+export function videoKeyFromUrl(url: string, origin: string): string | null {
+  let path = url.trim();
+  if (/^https?:\/\//i.test(path)) {
+    let parsed: URL;
+    try {
+      parsed = new URL(path);
+    } catch {
+      return null;
+    }
+    if (parsed.protocol !== "https:" || parsed.origin !== origin || parsed.search || parsed.hash) return null;
+    path = parsed.pathname;
+  }
+  const match = /^\/media\/(guess-win-videos\/[A-Za-z0-9._\-/]+)$/.exec(path);
+  if (!match || match[1]!.includes("..")) return null;
+  return match[1]!;
+}
+
+const VideoStartSchema = z.object({
+  fileName: z.string().max(500).optional(),
+  size: z.number().int().positive(),
+  contentType: z.string().max(200).optional(),
+});
+
+const VideoPartsSchema = z
+  .array(z.object({ partNumber: z.number().int().min(1).max(10_000), etag: z.string().min(1).max(200) }))
+  .min(1)
+  .max(10_000);
+
+/** Starts a multipart video upload of `size` bytes; refuses more than 500 MB (413). */
+export async function startVideoUpload(env: Pick<Env, "MEDIA">, userId: string, input: { fileName?: unknown; size?: unknown; contentType?: unknown }) {
+  const parsed = VideoStartSchema.safeParse(input);
+  if (!parsed.success) throw new VideoUploadError(VIDEO_TYPE_MESSAGE, 400);
+  if (parsed.data.size > VIDEO_MAX_BYTES) throw new VideoUploadError(VIDEO_SIZE_MESSAGE, 413);
+  if (parsed.data.contentType && !/^video\//i.test(parsed.data.contentType)) throw new VideoUploadError(VIDEO_TYPE_MESSAGE, 415);
+  const named = safeExtension(parsed.data.fileName ?? null);
+  const ext = named === "webm" ? "webm" : "mp4";
+  const key = uploadKey(`guess-win-videos/${userId}`, ext);
+  const upload = await env.MEDIA.createMultipartUpload(key, {
+    httpMetadata: { contentType: ext === "webm" ? "video/webm" : "video/mp4", cacheControl: "public, max-age=31536000, immutable" },
+  });
+  return { uploadId: upload.uploadId, key, partSize: VIDEO_PART_BYTES };
+}
+
+function ownKeyOrThrow(key: string | null | undefined, userId: string): string {
+  if (!key || !isOwnVideoKey(key, userId)) throw new VideoUploadError("Forbidden", 403);
+  return key;
+}
+
+/** Stores one part; the first part's bytes must be an MP4 or WebM, else the upload is aborted (415). */
+export async function putVideoPart(env: Pick<Env, "MEDIA">, userId: string, key: string | null, uploadId: string, partNumber: number, bytes: Uint8Array) {
+  const own = ownKeyOrThrow(key, userId);
+  if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000) throw new VideoUploadError("Invalid part number", 400);
+  if (bytes.length === 0) throw new VideoUploadError(VIDEO_TYPE_MESSAGE, 400);
+  if (bytes.length > VIDEO_PART_MAX_BYTES) throw new VideoUploadError(VIDEO_SIZE_MESSAGE, 413);
+  const upload = env.MEDIA.resumeMultipartUpload(own, uploadId);
+  if (partNumber === 1 && !sniffVideoType(bytes)) {
+    await upload.abort().catch(() => undefined);
+    throw new VideoUploadError(VIDEO_TYPE_MESSAGE, 415);
+  }
+  try {
+    const part = await upload.uploadPart(partNumber, bytes);
+    return { partNumber: part.partNumber, etag: part.etag };
+  } catch {
+    throw new VideoUploadError("Failed to upload video. Please try again.", 400);
+  }
+}
+
+/** Reads the duration of a stored video: its start, then (MP4 with `moov` at the end) its tail. */
+export async function readStoredVideoDuration(env: Pick<Env, "MEDIA">, key: string, size: number): Promise<number | null> {
+  const head = await env.MEDIA.get(key, { range: { offset: 0, length: Math.min(size, VIDEO_HEAD_BYTES) } });
+  if (!head) return null;
+  const headBytes = new Uint8Array(await head.arrayBuffer());
+  const kind = sniffVideoType(headBytes);
+  if (!kind) return null;
+  const fromHead = videoDuration(headBytes);
+  if (fromHead !== null || kind.ext !== "mp4" || size <= VIDEO_HEAD_BYTES) return fromHead;
+  const tail = await env.MEDIA.get(key, { range: { suffix: Math.min(size, VIDEO_TAIL_BYTES) } });
+  if (!tail) return null;
+  return mp4Duration(new Uint8Array(await tail.arrayBuffer()));
+}
+
+/**
+ * Completes an upload, then checks the stored video: unreadable or under 30 seconds deletes it (422); otherwise
+ * records its verified duration and answers its public URL.
+ */
+export async function completeVideoUpload(
+  env: Pick<Env, "MEDIA">,
+  userId: string,
+  key: string | null,
+  uploadId: string,
+  parts: unknown,
+) {
+  const own = ownKeyOrThrow(key, userId);
+  const parsed = VideoPartsSchema.safeParse(parts);
+  if (!parsed.success) throw new VideoUploadError("Failed to upload video. Please try again.", 400);
+  const list = parsed.data;
+  let object: R2Object;
+  try {
+    object = await env.MEDIA.resumeMultipartUpload(own, uploadId).complete(list);
+  } catch {
+    throw new VideoUploadError("Failed to upload video. Please try again.", 400);
+  }
+  if (object.size > VIDEO_MAX_BYTES) {
+    await env.MEDIA.delete(own);
+    throw new VideoUploadError(VIDEO_SIZE_MESSAGE, 413);
+  }
+  const seconds = await readStoredVideoDuration(env, own, object.size);
+  if (seconds === null) {
+    await env.MEDIA.delete(own);
+    throw new VideoUploadError(VIDEO_UNREADABLE_MESSAGE, 422);
+  }
+  if (!isVideoLongEnough(seconds)) {
+    await env.MEDIA.delete(own);
+    throw new VideoUploadError(videoTooShortMessage(seconds), 422);
+  }
+  await env.MEDIA.put(videoMetaKey(own), "", {
+    customMetadata: { durationSeconds: String(seconds), etag: object.etag, userId },
+  });
+  return { key: own, url: `/media/${own}`, durationSeconds: seconds, size: object.size };
+}
+
+/** Aborts an unfinished upload of this user. */
+export async function abortVideoUpload(env: Pick<Env, "MEDIA">, userId: string, key: string | null, uploadId: string) {
+  const own = ownKeyOrThrow(key, userId);
+  await env.MEDIA.resumeMultipartUpload(own, uploadId)
+    .abort()
+    .catch(() => undefined);
+}
+
+/** The verified duration of one of this user's uploaded videos, or null when it is not theirs, missing or unverified. */
+export async function verifiedVideoDuration(env: Pick<Env, "MEDIA">, userId: string, key: string): Promise<number | null> {
+  if (!isOwnVideoKey(key, userId)) return null;
+  const [object, meta] = await Promise.all([env.MEDIA.head(key), env.MEDIA.head(videoMetaKey(key))]);
+  if (!object || !meta) return null;
+  if (meta.customMetadata?.etag && meta.customMetadata.etag !== object.etag) return null;
+  const seconds = Number(meta.customMetadata?.durationSeconds);
+  return Number.isFinite(seconds) ? seconds : null;
+}
+
+/** Removes an uploaded video and its duration record. */
+export async function deleteVideo(env: Pick<Env, "MEDIA">, key: string) {
+  await env.MEDIA.delete([key, videoMetaKey(key)]);
 }

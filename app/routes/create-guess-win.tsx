@@ -1,28 +1,50 @@
-import { Card, LinkButton, Page, pageMeta } from "~/components/page";
-import { requireUser } from "~/lib/auth.server";
+import { data, redirect } from "react-router";
+import { GameForm } from "~/components/game-form";
+import { Page, pageMeta } from "~/components/page";
+import { getDb } from "~/db/client.server";
+import { createGame } from "~/db/queries/game-host.server";
+import { getOptionalUser, requireUser } from "~/lib/auth.server";
+import { getEnv } from "~/lib/context";
+import { emptyGameForm, GAME_MESSAGES } from "~/lib/game-form";
+import { readGameSubmission } from "~/lib/game-submit.server";
+import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/create-guess-win";
 
 export const meta: Route.MetaFunction = () => pageMeta("Create Guess & Win");
 
 export function loader({ request, context }: Route.LoaderArgs) {
   requireUser(context, request);
-  return null;
+  return { defaults: emptyGameForm() };
 }
 
-export default function CreateGuessWin() {
+export async function action({ request, context }: Route.ActionArgs) {
+  if (!getOptionalUser(context)) return data({ errors: { form: GAME_MESSAGES.signIn }, values: null }, { status: 401 });
+  const user = requireUser(context, request);
+  const env = getEnv(context);
+  const submission = await readGameSubmission(request, env, user.id);
+  if (!submission.ok) return data({ errors: submission.errors, values: submission.values }, { status: 400 });
+  let gameId: string;
+  try {
+    gameId = await createGame(getDb(env), user.id, submission.input);
+  } catch (err) {
+    console.error("game insert failed", err);
+    return data({ errors: { form: GAME_MESSAGES.createFailed }, values: submission.values }, { status: 500 });
+  }
+  return redirect(`/guess-win?game=${encodeURIComponent(gameId)}`, {
+    headers: { "Set-Cookie": flashToastCookie({ message: "Game created successfully!", type: "success" }) },
+  });
+}
+
+export default function CreateGuessWin({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <Page title="Create Guess & Win" subtitle="100% of entry fees go to your prize pool." width="narrow" back={{ to: "/dashboard", label: "Back to Dashboard" }}>
-      <Card>
-        <p className="text-gray-700">
-          This page will hold the game form: a question and description, a video of at least 30 seconds (upload or
-          link), 2 to 6 answer options with the correct one marked, and a minimum entry fee of USD 1 to 100.
-        </p>
-        <div className="mt-4">
-          <LinkButton to="/dashboard" variant="secondary">
-            Cancel
-          </LinkButton>
-        </div>
-      </Card>
+    <Page title="Create Guess & Win" subtitle="100% of entry fees go to your prize pool." back={{ to: "/dashboard", label: "Back to Dashboard" }}>
+      <GameForm
+        defaults={actionData?.values ?? loaderData.defaults}
+        errors={actionData?.errors}
+        submitLabel="Create Game"
+        pendingLabel="Creating Game..."
+        cancelTo="/dashboard"
+      />
     </Page>
   );
 }

@@ -1,38 +1,75 @@
+import { data, redirect } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
-import { Card, LinkButton, Page, pageMeta } from "~/components/page";
+import { GameForm } from "~/components/game-form";
+import { Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
-import { getGame } from "~/db/queries/games.server";
+import { getHostGame, isVideoKeyUsed, updateGame } from "~/db/queries/game-host.server";
+import { deleteVideo } from "~/lib/uploads.server";
 import { requireUser } from "~/lib/auth.server";
-import { getEnv } from "~/lib/context";
+import { getCtx, getEnv } from "~/lib/context";
+import type { GameFormValues } from "~/lib/game-form";
+import { readGameSubmission } from "~/lib/game-submit.server";
 import { assertOwner, idParam, notFound } from "~/lib/route-params.server";
+import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/edit-game";
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>
   pageMeta(loaderData ? "Edit Game" : errorTitle(error, "Game not found"));
 
-export async function loader({ params, request, context }: Route.LoaderArgs) {
+async function ownedGame(context: Route.LoaderArgs["context"], request: Request, rawId: string | undefined) {
   const user = requireUser(context, request);
-  const game = await getGame(getDb(getEnv(context)), idParam(params.id));
+  const env = getEnv(context);
+  const db = getDb(env);
+  const game = await getHostGame(db, idParam(rawId));
   if (!game) notFound();
   assertOwner(game.hostId, user.id);
-  return { game: { id: game.id, question: game.question } };
+  return { user, env, db, game };
 }
 
-export default function EditGame({ loaderData }: Route.ComponentProps) {
-  const { game } = loaderData;
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const { game } = await ownedGame(context, request, params.id);
+  const defaults: GameFormValues = {
+    question: game.question,
+    description: game.description,
+    videoKey: "",
+    videoUrl: "",
+    options: game.options,
+    correctAnswer: game.correctAnswer,
+    entryFee: (game.entryFeeCents / 100).toFixed(2),
+  };
+  return {
+    game: { id: game.id, question: game.question },
+    defaults,
+    currentVideo: game.videoUrl ? { url: game.videoUrl, seconds: game.videoDurationSeconds } : null,
+  };
+}
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const { user, env, db, game } = await ownedGame(context, request, params.id);
+  const submission = await readGameSubmission(request, env, user.id, game);
+  if (!submission.ok) return data({ errors: submission.errors, values: submission.values }, { status: 400 });
+  const saved = await updateGame(db, game.id, user.id, submission.input);
+  if (!saved) notFound();
+  // A replaced upload of ours is no longer used by the game.
+  if (game.videoKey && game.videoKey !== submission.input.videoKey && !(await isVideoKeyUsed(db, game.videoKey))) {
+    const oldKey = game.videoKey;
+    getCtx(context).waitUntil(deleteVideo(env, oldKey).catch((err) => console.error("old video delete failed", err)));
+  }
+  return redirect("/dashboard", { headers: { "Set-Cookie": flashToastCookie({ message: "Game updated successfully!", type: "success" }) } });
+}
+
+export default function EditGame({ loaderData, actionData }: Route.ComponentProps) {
+  const { game, defaults, currentVideo } = loaderData;
   return (
-    <Page title="Edit Game" subtitle={game.question} width="narrow" back={{ to: `/view-game/${game.id}`, label: "Back to game" }}>
-      <Card>
-        <p className="text-gray-700">
-          This page will hold the game form with the current question, description, video, answer options, correct
-          answer and entry fee, ready to change and save.
-        </p>
-        <div className="mt-4">
-          <LinkButton to={`/view-game/${game.id}`} variant="secondary">
-            Cancel
-          </LinkButton>
-        </div>
-      </Card>
+    <Page title="Edit Game" subtitle={game.question} back={{ to: `/view-game/${game.id}`, label: "Back" }}>
+      <GameForm
+        defaults={actionData?.values ?? defaults}
+        errors={actionData?.errors}
+        currentVideo={currentVideo}
+        submitLabel="Save Changes"
+        pendingLabel="Saving..."
+        cancelTo={`/view-game/${game.id}`}
+      />
     </Page>
   );
 }

@@ -1,22 +1,134 @@
-import { Link } from "react-router";
+import { useEffect, useRef } from "react";
+import { data, Link, useFetcher } from "react-router";
 import { Table } from "~/components/cards";
 import { DateText, EmptyState, LinkButton, Page, pageMeta, StatusBadge } from "~/components/page";
+import { useToast } from "~/components/toaster";
 import { getDb } from "~/db/client.server";
-import { listHostGames } from "~/db/queries/games.server";
+import { deleteOrEndGame, getHostGame, listHostGamesWithStats, togglePause } from "~/db/queries/game-host.server";
+import { gameStatusLabel, nextPauseStatus } from "~/domain/catalog";
 import { formatCents } from "~/domain/money";
 import { requireUser } from "~/lib/auth.server";
-import { getEnv } from "~/lib/context";
+import { getCtx, getEnv } from "~/lib/context";
+import { forbidden, idParam, notFound } from "~/lib/route-params.server";
+import { deleteVideo } from "~/lib/uploads.server";
 import type { Route } from "./+types/guess-win-management";
 
 export const meta: Route.MetaFunction = () => pageMeta("Guess & Win Management");
 
+const DELETE_CONFIRM = "Are you sure you want to delete this game? This action cannot be undone.";
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
-  const games = await listHostGames(getDb(getEnv(context)), user.id, 50);
+  const games = await listHostGamesWithStats(getDb(getEnv(context)), user.id, 50);
   return { games };
 }
 
-export default function GuessWinManagement({ loaderData }: Route.ComponentProps) {
+type ActionResult = { ok: boolean; intent: string; gameId: string; message: string; status?: string; outcome?: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  const env = getEnv(context);
+  const db = getDb(env);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+  const gameId = idParam(typeof form.get("gameId") === "string" ? (form.get("gameId") as string) : undefined);
+  const game = await getHostGame(db, gameId);
+  if (!game) notFound();
+  if (game.hostId !== user.id) forbidden();
+
+  if (intent === "toggle-pause") {
+    const status = await togglePause(db, gameId, user.id);
+    if (!status) {
+      const message = `Failed to update game status: ${game.status === "completed" ? "This game has ended" : "Please try again."}`;
+      return data<ActionResult>({ ok: false, intent, gameId, message }, { status: 409 });
+    }
+    const message = status === "paused" ? "Game paused successfully" : "Game resumed successfully";
+    return data<ActionResult>({ ok: true, intent, gameId, message, status });
+  }
+  if (intent === "delete") {
+    const result = await deleteOrEndGame(db, gameId, user.id);
+    if (!result) return data<ActionResult>({ ok: false, intent, gameId, message: "Failed to delete game: Please try again." }, { status: 409 });
+    if (result.videoKey) {
+      const key = result.videoKey;
+      getCtx(context).waitUntil(deleteVideo(env, key).catch((err) => console.error("game video delete failed", err)));
+    }
+    const message = result.outcome === "ended" ? "Game ended: it has paid participants, who keep their entries" : "Game deleted successfully";
+    return data<ActionResult>({ ok: true, intent, gameId, message, outcome: result.outcome });
+  }
+  return data<ActionResult>({ ok: false, intent, gameId, message: "Unknown action" }, { status: 400 });
+}
+
+type Game = Route.ComponentProps["loaderData"]["games"][number];
+
+function GameRow({ game }: { game: Game }) {
+  const pause = useFetcher<ActionResult>();
+  const remove = useFetcher<ActionResult>();
+  const toast = useToast();
+  const shown = useRef(new WeakSet<object>());
+
+  // Optimistic status while the toggle is in flight; the loader's value returns (rollback) when it fails.
+  const status = pause.state !== "idle" && game.status !== "completed" ? nextPauseStatus(game.status) : game.status;
+
+  useEffect(() => {
+    for (const f of [pause, remove]) {
+      if (f.state === "idle" && f.data && !shown.current.has(f.data)) {
+        shown.current.add(f.data);
+        toast({ message: f.data.message, type: f.data.ok ? "success" : "error" });
+      }
+    }
+  }, [pause.state, pause.data, remove.state, remove.data, toast, pause, remove]);
+
+  if (remove.state !== "idle" && remove.formData?.get("intent") === "delete") return null;
+
+  return (
+    <tr>
+      <td className="px-4 py-2 font-medium text-gray-900">{game.question}</td>
+      <td className="px-4 py-2">
+        <StatusBadge status={status} />
+        <span className="sr-only">{gameStatusLabel(status)}</span>
+      </td>
+      <td className="px-4 py-2 whitespace-nowrap">{formatCents(game.entryFeeCents, game.currency)}</td>
+      <td className="px-4 py-2">{game.participantsCount}</td>
+      <td className="px-4 py-2 whitespace-nowrap">{formatCents(game.totalEntryFeesCents, game.currency)}</td>
+      <td className="px-4 py-2">{game.viewsCount}</td>
+      <td className="px-4 py-2">{game.likesCount}</td>
+      <td className="px-4 py-2 whitespace-nowrap">
+        <DateText value={game.createdAt} />
+      </td>
+      <td className="px-4 py-2 whitespace-nowrap">
+        <span className="flex items-center gap-3 text-sm font-semibold">
+          <Link to={`/view-game/${game.id}`} className="text-brand-700 hover:underline">
+            View
+          </Link>
+          <Link to={`/edit-game/${game.id}`} className="text-gray-700 hover:underline">
+            Edit
+          </Link>
+          {game.status !== "completed" ? (
+            <pause.Form method="post">
+              <input type="hidden" name="gameId" value={game.id} />
+              <button type="submit" name="intent" value="toggle-pause" className="text-amber-700 hover:underline">
+                {status === "paused" ? "Resume" : "Pause"}
+              </button>
+            </pause.Form>
+          ) : null}
+          <remove.Form
+            method="post"
+            onSubmit={(e) => {
+              if (!window.confirm(DELETE_CONFIRM)) e.preventDefault();
+            }}
+          >
+            <input type="hidden" name="gameId" value={game.id} />
+            <button type="submit" name="intent" value="delete" className="text-red-600 hover:underline">
+              Delete
+            </button>
+          </remove.Form>
+        </span>
+      </td>
+    </tr>
+  );
+}
+
+export default function GuessWinManagement({ loaderData, actionData }: Route.ComponentProps) {
   const { games } = loaderData;
   return (
     <Page
@@ -24,33 +136,17 @@ export default function GuessWinManagement({ loaderData }: Route.ComponentProps)
       back={{ to: "/dashboard", label: "Back to Dashboard" }}
       actions={<LinkButton to="/create-guess-win">Create Game</LinkButton>}
     >
+      {actionData?.message ? (
+        <p role="status" className={`mb-4 rounded-lg px-3 py-2 text-sm ${actionData.ok ? "bg-green-50 text-green-800" : "bg-red-50 text-red-700"}`}>
+          {actionData.message}
+        </p>
+      ) : null}
       {games.length === 0 ? (
         <EmptyState title="No games yet" message="Create a Guess & Win game; 100% of entry fees go to your prize pool." action={{ to: "/create-guess-win", label: "Create Game" }} />
       ) : (
-        <Table head={["Question", "Status", "Entry fee", "Participants", "Entry fees", "Created", "Actions"]}>
+        <Table head={["Question", "Status", "Entry fee", "Participants", "Entry fees", "Views", "Likes", "Created", "Actions"]}>
           {games.map((g) => (
-            <tr key={g.id}>
-              <td className="px-4 py-2 font-medium text-gray-900">{g.question}</td>
-              <td className="px-4 py-2">
-                <StatusBadge status={g.status} />
-              </td>
-              <td className="px-4 py-2 whitespace-nowrap">{formatCents(g.entryFeeCents, g.currency)}</td>
-              <td className="px-4 py-2">{g.participantsCount}</td>
-              <td className="px-4 py-2 whitespace-nowrap">{formatCents(g.totalEntryFeesCents, g.currency)}</td>
-              <td className="px-4 py-2 whitespace-nowrap">
-                <DateText value={g.createdAt} />
-              </td>
-              <td className="px-4 py-2 whitespace-nowrap">
-                <span className="flex gap-3 text-sm font-semibold">
-                  <Link to={`/view-game/${g.id}`} className="text-brand-700 hover:underline">
-                    View
-                  </Link>
-                  <Link to={`/edit-game/${g.id}`} className="text-gray-700 hover:underline">
-                    Edit
-                  </Link>
-                </span>
-              </td>
-            </tr>
+            <GameRow key={g.id} game={g} />
           ))}
         </Table>
       )}

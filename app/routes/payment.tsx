@@ -1,4 +1,4 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, redirectDocument, useNavigation } from "react-router";
 import { z } from "zod";
 import { Card, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
@@ -105,7 +105,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
     if (!result.ok) return data({ error: result.message }, { status: result.status });
     if (!result.url) return data({ error: "No checkout URL returned" }, { status: 502 });
-    throw redirect(result.url);
+    // A full page load: the checkout page is not a route of this app.
+    throw redirectDocument(result.url);
   }
   const parsed = paymentData(url);
   if (!parsed.success) throw redirect("/dashboard");
@@ -122,7 +123,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   });
   if (!result.ok) return data({ error: `Unable to start checkout: ${result.message}` }, { status: result.status });
   if (!result.url) return data({ error: "No checkout URL returned" }, { status: 502 });
-  throw redirect(result.url);
+  throw redirectDocument(result.url);
 }
 
 export default function Payment({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,30 +1,72 @@
-import { Link } from "react-router";
+import { useState } from "react";
+import { Form, Link } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
-import { Badge, Card, DateText, LinkButton, Page, pageMeta, Stat, StatusBadge } from "~/components/page";
+import { Badge, Card, DateText, EmptyState, LinkButton, Page, Pagination, pageMeta, Stat, StatusBadge } from "~/components/page";
 import { getDb } from "~/db/client.server";
+import { dailyParticipation, listGameParticipants, recordGameView } from "~/db/queries/game-host.server";
 import { getGame } from "~/db/queries/games.server";
 import { formatCents } from "~/domain/money";
 import { getOptionalUser } from "~/lib/auth.server";
-import { getEnv } from "~/lib/context";
-import { idParam, notFound } from "~/lib/route-params.server";
+import { getCtx, getEnv } from "~/lib/context";
+import { idParam, notFound, pageParam } from "~/lib/route-params.server";
 import type { Route } from "./+types/view-game";
+
+const TABS = [
+  { id: "overview", label: "Overview" },
+  { id: "participants", label: "Participants" },
+  { id: "analytics", label: "Analytics" },
+] as const;
+type Tab = (typeof TABS)[number]["id"];
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>
   pageMeta(loaderData?.game.question ?? errorTitle(error, "Game not found"));
 
-export async function loader({ params, context }: Route.LoaderArgs) {
-  const game = await getGame(getDb(getEnv(context)), idParam(params.id));
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const env = getEnv(context);
+  const db = getDb(env);
+  const game = await getGame(db, idParam(params.id));
   const user = getOptionalUser(context);
   const own = !!game && game.hostId === user?.id;
   // Anyone may read an active or finished game; drafts and paused games only their host.
   if (!game || (!own && game.status !== "active" && game.status !== "completed")) notFound();
+  const requested = new URL(request.url).searchParams.get("tab");
+  // Participants and Analytics are the host's; anyone else sees the Overview.
+  const tab: Tab = own && TABS.some((t) => t.id === requested) ? (requested as Tab) : "overview";
+  const page = pageParam(request);
+  const [participants, daily] = await Promise.all([
+    tab === "participants" ? listGameParticipants(db, game.id, page) : null,
+    tab === "analytics" ? dailyParticipation(db, game.id, 7) : null,
+  ]);
+  if (!own) getCtx(context).waitUntil(recordGameView(db, game.id).catch((err) => console.error("view count failed", err)));
   const { correctAnswer, ...publicFields } = game;
   // The correct answer never leaves the server except to the game's host.
-  return { game: publicFields, own, correctAnswer: own ? correctAnswer : null };
+  return { game: publicFields, own, signedIn: !!user, correctAnswer: own ? correctAnswer : null, tab, page, participants, daily };
+}
+
+function DailyChart({ daily }: { daily: { date: string; count: number }[] }) {
+  const max = Math.max(1, ...daily.map((d) => d.count));
+  return (
+    <figure>
+      <div className="flex h-48 items-end gap-2" role="img" aria-label="Guesses per day over the last 7 days">
+        {daily.map((d) => (
+          <div key={d.date} className="flex h-full flex-1 flex-col items-center justify-end gap-1">
+            <span className="text-xs font-medium text-gray-700">{d.count}</span>
+            <div className="w-full rounded-t bg-brand-500" style={{ height: `${(d.count / max) * 100}%`, minHeight: d.count ? 4 : 1 }} />
+            <span className="text-xs text-gray-500">{d.date.slice(5)}</span>
+          </div>
+        ))}
+      </div>
+      <figcaption className="mt-2 text-sm text-gray-600">Guesses per day (UTC), last 7 days</figcaption>
+    </figure>
+  );
 }
 
 export default function ViewGame({ loaderData }: Route.ComponentProps) {
-  const { game, own, correctAnswer } = loaderData;
+  const { game, own, correctAnswer, tab, page, participants, daily } = loaderData;
+  const [chosen, setChosen] = useState("");
+  const [chooseError, setChooseError] = useState<string | null>(null);
+  const canGuess = !own && game.status === "active";
+  const tabHref = (id: Tab) => (id === "overview" ? `/view-game/${game.id}` : `/view-game/${game.id}?tab=${id}`);
   return (
     <Page
       title={game.question}
@@ -38,7 +80,7 @@ export default function ViewGame({ loaderData }: Route.ComponentProps) {
           </>
         ) : undefined
       }
-      back={own ? { to: "/dashboard", label: "Back to Dashboard" } : { to: "/guess-win", label: "Back to Guess & Win" }}
+      back={own ? { to: "/guess-win-management", label: "Back to Guess & Win Management" } : { to: "/guess-win", label: "Back to Guess & Win" }}
       actions={
         <>
           <StatusBadge status={game.status} />
@@ -50,41 +92,140 @@ export default function ViewGame({ loaderData }: Route.ComponentProps) {
         </>
       }
     >
-      <div className="grid gap-6 lg:grid-cols-3">
-        <div className="space-y-4 lg:col-span-2">
-          {game.videoUrl ? (
-            <video src={game.videoUrl} controls preload="metadata" className="aspect-video w-full rounded-xl bg-black" />
-          ) : game.imageUrl ? (
-            <img src={game.imageUrl} alt="" className="aspect-video w-full rounded-xl object-cover" />
-          ) : null}
-          {game.description ? <p className="whitespace-pre-line text-gray-700">{game.description}</p> : null}
-          <Card>
-            <h2 className="font-semibold text-gray-900">Answer options</h2>
-            {game.options.length === 0 ? (
-              <p className="mt-2 text-sm text-gray-600">No options available</p>
-            ) : (
-              <ul className="mt-3 grid gap-2 sm:grid-cols-2">
-                {game.options.map((option) => (
-                  <li key={option} className="flex items-center justify-between rounded-lg border border-gray-200 px-3 py-2 text-sm">
-                    {option}
-                    {correctAnswer === option ? <Badge tone="green">Correct</Badge> : null}
-                  </li>
-                ))}
-              </ul>
-            )}
-            <p className="mt-3 text-sm text-gray-600">
-              Entry from {formatCents(game.entryFeeCents, game.currency)}. 100% of entry fees go to the prize pool; only a
-              correct guess earns an entry number.
-            </p>
-          </Card>
+      {own ? (
+        <nav aria-label="Game tabs" className="mb-6 flex gap-2 border-b border-gray-200">
+          {TABS.map((t) => (
+            <Link
+              key={t.id}
+              to={tabHref(t.id)}
+              aria-current={tab === t.id ? "page" : undefined}
+              className={`-mb-px border-b-2 px-3 py-2 text-sm font-semibold ${tab === t.id ? "border-brand-600 text-brand-700" : "border-transparent text-gray-600 hover:text-gray-900"}`}
+            >
+              {t.label}
+            </Link>
+          ))}
+        </nav>
+      ) : null}
+
+      {tab === "overview" ? (
+        <div className="grid gap-6 lg:grid-cols-3">
+          <div className="space-y-4 lg:col-span-2">
+            {game.videoUrl ? (
+              <video src={game.videoUrl} controls preload="metadata" playsInline className="aspect-video w-full rounded-xl bg-black" />
+            ) : game.imageUrl ? (
+              <img src={game.imageUrl} alt="" className="aspect-video w-full rounded-xl object-cover" />
+            ) : null}
+            {game.description ? <p className="whitespace-pre-line text-gray-700">{game.description}</p> : null}
+            <Card>
+              <h2 className="font-semibold text-gray-900">Answer options</h2>
+              {game.options.length === 0 ? (
+                <p className="mt-2 text-sm text-gray-600">No options available</p>
+              ) : (
+                <Form
+                  method="get"
+                  action="/payment"
+                  onSubmit={(e) => {
+                    if (!chosen) {
+                      e.preventDefault();
+                      setChooseError("Please select an answer first.");
+                    }
+                  }}
+                >
+                  <input type="hidden" name="game" value={game.id} />
+                  <ul className="mt-3 grid gap-2 sm:grid-cols-2">
+                    {game.options.map((option) => (
+                      <li key={option}>
+                        <label className="flex items-center justify-between gap-2 rounded-lg border border-gray-200 px-3 py-2 text-sm">
+                          <span className="flex items-center gap-2">
+                            {canGuess ? (
+                              <input
+                                type="radio"
+                                name="answer"
+                                value={option}
+                                checked={chosen === option}
+                                onChange={() => {
+                                  setChosen(option);
+                                  setChooseError(null);
+                                }}
+                              />
+                            ) : null}
+                            {option}
+                          </span>
+                          {correctAnswer === option ? <Badge tone="green">Correct</Badge> : null}
+                        </label>
+                      </li>
+                    ))}
+                  </ul>
+                  {chooseError ? (
+                    <p role="alert" className="mt-2 text-sm text-red-600">
+                      {chooseError}
+                    </p>
+                  ) : null}
+                  {canGuess ? (
+                    <button type="submit" className="mt-4 w-full rounded-lg bg-brand-600 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
+                      Guess Now
+                    </button>
+                  ) : null}
+                </Form>
+              )}
+              <p className="mt-3 text-sm text-gray-600">
+                Entry from {formatCents(game.entryFeeCents, game.currency)}. 100% of entry fees go to the prize pool; only a
+                correct guess earns an entry number.
+              </p>
+            </Card>
+          </div>
+          <div className="grid grid-cols-2 content-start gap-3 lg:grid-cols-1">
+            <Stat label="Participants" value={game.participantsCount} />
+            <Stat label="Entry fees collected" value={formatCents(game.totalEntryFeesCents, game.currency)} />
+            <Stat label="Views" value={game.viewsCount} />
+            <Stat label="Likes" value={game.likesCount} hint={<>Published <DateText value={game.createdAt} /></>} />
+          </div>
         </div>
-        <div className="grid grid-cols-2 content-start gap-3 lg:grid-cols-1">
-          <Stat label="Participants" value={game.participantsCount} />
-          <Stat label="Entry fees collected" value={formatCents(game.totalEntryFeesCents, game.currency)} />
-          <Stat label="Views" value={game.viewsCount} />
-          <Stat label="Likes" value={game.likesCount} hint={<>Published <DateText value={game.createdAt} /></>} />
-        </div>
-      </div>
+      ) : null}
+
+      {tab === "participants" && participants ? (
+        participants.participants.length === 0 && page === 1 ? (
+          <EmptyState title="No participants yet" message="Guesses on this game will show here." />
+        ) : (
+          <>
+            <div className="overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm">
+              <table className="min-w-full divide-y divide-gray-200 text-sm">
+                <thead className="bg-gray-50">
+                  <tr>
+                    {["Participant", "Answer", "Kind", "Fee", "Correct", "Date"].map((h) => (
+                      <th key={h} scope="col" className="px-4 py-2 text-left font-semibold text-gray-700">
+                        {h}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-gray-100">
+                  {participants.participants.map((p) => (
+                    <tr key={p.id}>
+                      <td className="px-4 py-2">{p.name ?? "Participant"}</td>
+                      <td className="px-4 py-2">{p.answer}</td>
+                      <td className="px-4 py-2">{p.kind === "paid" ? "Paid" : "Free"}</td>
+                      <td className="px-4 py-2 whitespace-nowrap">{formatCents(p.entryFeeCents, p.currency)}</td>
+                      <td className="px-4 py-2">{p.isCorrect ? <Badge tone="green">Correct</Badge> : <span className="text-gray-500">No</span>}</td>
+                      <td className="px-4 py-2 whitespace-nowrap">
+                        <DateText value={p.createdAt} withTime />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pagination page={page} hasNext={participants.hasNext} hrefFor={(p) => `/view-game/${game.id}?tab=participants&page=${p}`} />
+          </>
+        )
+      ) : null}
+
+      {tab === "analytics" && daily ? (
+        <Card>
+          <h2 className="mb-4 font-semibold text-gray-900">Daily participation</h2>
+          <DailyChart daily={daily} />
+        </Card>
+      ) : null}
     </Page>
   );
 }

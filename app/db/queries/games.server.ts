@@ -288,11 +288,3 @@ export async function setParticipantEntry(db: Db, participantId: string, entry: 
     .set({ poolId: entry.poolId, entryNumber: entry.entryNumber })
     .where(eq(guessWinParticipants.id, participantId));
 }
-
-/** One view of a game: for /view-game, called in ctx.waitUntil (the feed does not count views). */
-export async function recordGameView(db: Db, gameId: string): Promise<void> {
-  await db
-    .update(guessWinGames)
-    .set({ ...keepUpdatedAt(), viewsCount: sql`${guessWinGames.viewsCount} + 1` })
-    .where(eq(guessWinGames.id, gameId));
-}

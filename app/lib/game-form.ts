@@ -1,0 +1,146 @@
+// The Guess & Win game form's rules and messages (spec 2 §5), shared by the browser and the server.
+import { z } from "zod";
+import { GAME_ENTRY_FEE_DEFAULT_CENTS, GAME_ENTRY_FEE_MAX_CENTS, GAME_ENTRY_FEE_MIN_CENTS, GAME_OPTIONS_MAX, GAME_OPTIONS_MIN } from "~/domain/catalog";
+
+export const GAME_MESSAGES = {
+  question: "Please enter a question",
+  description: "Please enter a description",
+  video: "Please upload a video or provide a video URL",
+  videoTooShort: "Video must be at least 30 seconds long",
+  options: "Please provide at least 2 answer options",
+  optionsMax: `Please provide at most ${GAME_OPTIONS_MAX} answer options`,
+  correctMissing: "Please select which option is the correct answer",
+  correctInvalid: "Please select a correct answer from the available options",
+  entryFeeMin: "Entry fee must be at least USD 1",
+  entryFeeMax: `Entry fee must be at most USD ${GAME_ENTRY_FEE_MAX_CENTS / 100}`,
+  signIn: "Please sign in to create a game",
+  createFailed: "Failed to create game. Please try again.",
+  uploadFailed: "Failed to upload video. Please try again.",
+} as const;
+
+export const QUESTION_MAX = 300;
+export const DESCRIPTION_MAX = 5000;
+export const OPTION_MAX = 200;
+
+export type GameFormValues = {
+  question: string;
+  description: string;
+  videoKey: string;
+  videoUrl: string;
+  options: string[];
+  correctAnswer: string;
+  /** USD as typed. */
+  entryFee: string;
+};
+
+export const emptyGameForm = (): GameFormValues => ({
+  question: "",
+  description: "",
+  videoKey: "",
+  videoUrl: "",
+  options: ["", ""],
+  correctAnswer: "",
+  entryFee: String(GAME_ENTRY_FEE_DEFAULT_CENTS / 100),
+});
+
+/** Form values from posted fields (`option` repeated). */
+export function readGameForm(form: FormData): GameFormValues {
+  const text = (name: string) => {
+    const v = form.get(name);
+    return typeof v === "string" ? v : "";
+  };
+  return {
+    question: text("question").slice(0, QUESTION_MAX + 1),
+    description: text("description").slice(0, DESCRIPTION_MAX + 1),
+    videoKey: text("videoKey").trim(),
+    videoUrl: text("videoUrl").trim(),
+    options: form
+      .getAll("option")
+      .filter((v): v is string => typeof v === "string")
+      .slice(0, 20)
+      .map((v) => v.slice(0, OPTION_MAX + 1)),
+    correctAnswer: text("correctAnswer"),
+    entryFee: text("entryFee").trim(),
+  };
+}
+
+const schema = z
+  .object({
+    question: z.string().trim().min(1, GAME_MESSAGES.question).max(QUESTION_MAX, `Question must be at most ${QUESTION_MAX} characters`),
+    description: z.string().trim().min(1, GAME_MESSAGES.description).max(DESCRIPTION_MAX, `Description must be at most ${DESCRIPTION_MAX} characters`),
+    video: z.string().min(1, GAME_MESSAGES.video),
+    options: z
+      .array(z.string().trim().max(OPTION_MAX, `Options must be at most ${OPTION_MAX} characters`))
+      .transform((list) => list.filter((o) => o.length > 0))
+      .pipe(z.array(z.string()).min(GAME_OPTIONS_MIN, GAME_MESSAGES.options).max(GAME_OPTIONS_MAX, GAME_MESSAGES.optionsMax)),
+    correctAnswer: z.string().trim().min(1, GAME_MESSAGES.correctMissing),
+    entryFee: z
+      .string()
+      .trim()
+      .min(1, GAME_MESSAGES.entryFeeMin)
+      .transform((v) => Number(v))
+      .pipe(
+        z
+          .number({ message: GAME_MESSAGES.entryFeeMin })
+          .refine((n) => Number.isFinite(n), GAME_MESSAGES.entryFeeMin)
+          .refine((n) => Math.round(n * 100) >= GAME_ENTRY_FEE_MIN_CENTS, GAME_MESSAGES.entryFeeMin)
+          .refine((n) => Math.round(n * 100) <= GAME_ENTRY_FEE_MAX_CENTS, GAME_MESSAGES.entryFeeMax),
+      ),
+  })
+  .superRefine((v, ctx) => {
+    if (v.correctAnswer && !v.options.includes(v.correctAnswer)) {
+      ctx.addIssue({ code: "custom", path: ["correctAnswer"], message: GAME_MESSAGES.correctInvalid });
+    }
+  });
+
+export type ValidGame = {
+  question: string;
+  description: string;
+  options: string[];
+  correctAnswer: string;
+  entryFeeCents: number;
+};
+
+export type GameFormResult = { ok: true; game: ValidGame } | { ok: false; errors: Record<string, string> };
+
+/**
+ * Checks the form in the spec's order. `hasVideo` says whether a video is present (a fresh upload or URL, or the
+ * game's current one when editing); the server verifies the video itself separately.
+ */
+export function validateGameForm(values: GameFormValues, hasVideo: boolean): GameFormResult {
+  const parsed = schema.safeParse({
+    question: values.question,
+    description: values.description,
+    video: hasVideo ? "yes" : "",
+    options: values.options,
+    correctAnswer: values.correctAnswer,
+    entryFee: values.entryFee,
+  });
+  if (!parsed.success) {
+    const errors: Record<string, string> = {};
+    for (const issue of parsed.error.issues) {
+      const key = String(issue.path[0] ?? "form");
+      errors[key] ??= issue.message;
+    }
+    return { ok: false, errors };
+  }
+  const v = parsed.data;
+  return {
+    ok: true,
+    game: {
+      question: v.question,
+      description: v.description,
+      options: v.options,
+      correctAnswer: v.correctAnswer.trim(),
+      entryFeeCents: Math.round(v.entryFee * 100),
+    },
+  };
+}
+
+/** The first message in the spec's field order. */
+export function firstGameError(errors: Record<string, string>): string | undefined {
+  for (const key of ["question", "description", "video", "options", "correctAnswer", "entryFee", "form"]) {
+    if (errors[key]) return errors[key];
+  }
+  return Object.values(errors)[0];
+}

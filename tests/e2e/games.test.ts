@@ -1,0 +1,193 @@
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, newPage } from "./browser.ts";
+
+// The create-game form in a real browser: option rows, the correct-answer radio, the browser's duration check and
+// the multipart upload of a real WebM made with ffmpeg (which .ci/run installs), and the whole game journey.
+
+// The seeded demo host (app/lib/demo.ts).
+const DEMO_HOST_EMAIL = "host@demo.tribe";
+const DEMO_PASSWORD = "demo-password-2026";
+
+let browser: Browser;
+let dir: string;
+
+before(async () => {
+  browser = await launchBrowser();
+  dir = await mkdtemp(path.join(tmpdir(), "games-e2e-"));
+});
+
+after(async () => {
+  await browser?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+function makeWebm(seconds: number): string {
+  const file = path.join(dir, `clip-${seconds}.webm`);
+  execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", `color=c=blue:s=32x32:r=5:d=${seconds}`, "-c:v", "libvpx", "-b:v", "20k", file]);
+  return file;
+}
+
+async function signIn(page: Page, to: string) {
+  await page.goto(`/signin?redirectTo=${encodeURIComponent(to)}`);
+  await page.getByLabel("Email").fill(DEMO_HOST_EMAIL);
+  await page.getByLabel("Password").fill(DEMO_PASSWORD);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await page.waitForURL(`**${to}`);
+  await page.waitForLoadState("networkidle");
+}
+
+test("a host builds a game: options, correct answer, a too-short video refused, a 35 s video uploaded, created", async () => {
+  const page = await newPage(browser);
+  await signIn(page, "/create-guess-win");
+  const submit = page.locator("#game-form button[type=submit]");
+  assert.equal((await submit.textContent())?.trim(), "Video Required (30+ sec)");
+  assert.equal(await submit.isDisabled(), true);
+
+  // Options: 2 rows, no Remove; Add up to 6, then no Add Option.
+  assert.equal(await page.getByRole("button", { name: "Remove" }).count(), 0);
+  for (let i = 0; i < 4; i++) await page.getByRole("button", { name: "Add Option" }).click();
+  assert.equal(await page.getByRole("button", { name: "Add Option" }).count(), 0);
+  assert.equal(await page.getByRole("button", { name: "Remove" }).count(), 6);
+  for (let i = 0; i < 4; i++) await page.getByRole("button", { name: "Remove" }).last().click();
+  assert.equal(await page.getByRole("button", { name: "Remove" }).count(), 0);
+
+  // The Correct radio is disabled for an empty option; removing the correct option clears the choice.
+  assert.equal(await page.getByLabel("Option 1 is correct").isDisabled(), true);
+  await page.getByText("Please select which option is the correct answer").waitFor();
+  await page.getByLabel("Option 1", { exact: true }).fill("Red");
+  await page.getByLabel("Option 2", { exact: true }).fill("Blue");
+  await page.getByRole("button", { name: "Add Option" }).click();
+  await page.getByLabel("Option 3", { exact: true }).fill("Green");
+  await page.getByLabel("Option 3 is correct").check();
+  assert.equal(await page.getByText("Please select which option is the correct answer").count(), 0);
+  await page.getByRole("button", { name: "Remove" }).nth(2).click();
+  await page.getByText("Please select which option is the correct answer").waitFor();
+  await page.getByLabel("Option 2 is correct").check();
+
+  await page.getByLabel("Question", { exact: true }).fill("Which colour is the screen?");
+  await page.getByLabel("Description").fill("A calm blue screen.");
+
+  const short = makeWebm(12);
+  const long = makeWebm(35);
+  await page.getByLabel("Upload video").setInputFiles(short);
+  await page.getByText("Video is only 0:12 long. Must be at least 30 seconds.", { exact: false }).waitFor();
+  assert.equal(await submit.isDisabled(), true);
+
+  await page.getByLabel("Upload video").setInputFiles(long);
+  await page.getByText(/Video uploaded \(0:35\)/).waitFor({ timeout: 30_000 });
+  assert.equal((await submit.textContent())?.trim(), "Create Game");
+  await submit.click();
+  await page.waitForURL("**/guess-win?game=*");
+  await page.getByText("Game created successfully!").waitFor();
+});
+
+test("a host pauses and resumes a game from the management page", async () => {
+  const page = await newPage(browser);
+  await signIn(page, "/guess-win-management");
+  const row = page.locator("tbody tr", { has: page.getByRole("button", { name: "Pause" }) }).first();
+  const question = (await row.locator("td").first().textContent())?.trim() ?? "";
+  await row.getByRole("button", { name: "Pause" }).click();
+  await page.getByText("Game paused successfully").first().waitFor();
+  const same = page.locator("tbody tr", { hasText: question }).first();
+  await same.getByRole("button", { name: "Resume" }).click();
+  await page.getByText("Game resumed successfully").first().waitFor();
+  await same.getByRole("button", { name: "Pause" }).waitFor();
+});
+
+test("a fan must choose an answer before Guess Now, then goes to payment with it", async () => {
+  const page = await newPage(browser);
+  await page.goto(`/signin?redirectTo=${encodeURIComponent("/guess-win")}`);
+  await page.getByLabel("Email").fill("fan@demo.tribe");
+  await page.getByLabel("Password").fill(DEMO_PASSWORD);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await page.waitForURL("**/guess-win");
+  // An active game of the demo host, found from the host's management page.
+  const host = await newPage(browser);
+  await signIn(host, "/guess-win-management");
+  const activeRow = host.locator("tbody tr", { has: host.getByRole("button", { name: "Pause" }) }).first();
+  const href = await activeRow.getByRole("link", { name: "View" }).getAttribute("href");
+  assert.ok(href, "the demo host has an active game");
+  await page.goto(href);
+  await page.waitForLoadState("networkidle");
+  assert.equal(await page.getByText("Correct", { exact: true }).count(), 0);
+  await page.getByRole("button", { name: "Guess Now" }).click();
+  await page.getByText("Please select an answer first.").waitFor();
+  const option = page.locator('input[type=radio][name="answer"]').first();
+  const answer = await option.getAttribute("value");
+  await option.check();
+  await page.getByRole("button", { name: "Guess Now" }).click();
+  await page.waitForURL((url) => url.pathname === "/payment" && url.searchParams.get("answer") === answer && !!url.searchParams.get("game"));
+});
+
+test("a host creates a game that a new fan joins, shares, guesses free and then pays to guess", async () => {
+  const question = `How many cushions did we sew in week ${Date.now() % 100000}?`;
+  const host = await newPage(browser);
+  await signIn(host, "/create-guess-win");
+  await host.getByLabel("Question", { exact: true }).fill(question);
+  await host.getByLabel("Description").fill("Count the stack behind me in the video.");
+  await host.getByLabel("Option 1", { exact: true }).fill("12");
+  await host.getByLabel("Option 2", { exact: true }).fill("24");
+  await host.getByRole("button", { name: "Add Option" }).click();
+  await host.getByLabel("Option 3", { exact: true }).fill("36");
+  await host.getByLabel("Option 2 is correct").check();
+  await host.getByLabel("Upload video").setInputFiles(makeWebm(31));
+  await host.getByText(/Video uploaded \(0:31\)/).waitFor({ timeout: 30_000 });
+  await host.locator("#game-form button[type=submit]").click();
+  await host.waitForURL("**/guess-win?game=*");
+  await host.getByRole("heading", { name: question }).waitFor();
+  await host.context().close();
+
+  // A brand-new fan: not in the host's tribe, has shared nothing.
+  const context = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  const fan = await context.newPage();
+  const email = `guesser-${Date.now()}@example.com`;
+  await fan.goto("/signup");
+  await fan.getByLabel("Name").fill("Guess Fan");
+  await fan.getByLabel("Email").fill(email);
+  await fan.getByLabel("Password", { exact: true }).fill("a-good-password");
+  await fan.getByLabel("Confirm Password").fill("a-good-password");
+  await fan.getByLabel("Category").selectOption("Other");
+  await fan.getByRole("checkbox").check();
+  await fan.getByRole("button", { name: "Create Account" }).click();
+  await fan.waitForURL("**/congratulations");
+  await fan.goto("/signin?redirectTo=%2Fguess-win");
+  await fan.getByLabel("Email").fill(email);
+  await fan.getByLabel("Password").fill("a-good-password");
+  await fan.getByRole("button", { name: "Sign In", exact: true }).click();
+  await fan.waitForURL("**/guess-win");
+  await fan.waitForLoadState("networkidle");
+
+  const card = () => fan.locator("article", { has: fan.getByRole("heading", { name: question }) });
+  await card().waitFor();
+  await card().getByText("Share = 1 free guess").waitFor();
+  await card().getByRole("button", { name: "Join Tribe" }).click();
+  await fan.getByText("Successfully joined the tribe!").waitFor();
+  await card().getByRole("button", { name: /shares/ }).click();
+  await fan.getByText("Link copied to clipboard!").waitFor();
+  await card().getByRole("button", { name: "Free Guess" }).waitFor();
+
+  await card().locator("label", { hasText: /^24$/ }).click();
+  await card().getByRole("button", { name: "Free Guess" }).click();
+  await fan.getByText('Free guess submitted with answer: "24". Good luck!').waitFor();
+  await card().getByText("Free guess used").waitFor();
+
+  // A paid guess goes through the payment page and the checkout, and comes back to the feed.
+  await card().locator("label", { hasText: /^36$/ }).click();
+  await card().getByRole("button", { name: "Paid Guess" }).click();
+  await fan.waitForURL("**/payment?game=*");
+  await fan.getByText(question).first().waitFor();
+  await fan.getByRole("button", { name: "Pay entry fee" }).click();
+  await fan.getByRole("heading", { name: /Test checkout/ }).waitFor();
+  await fan.getByRole("button", { name: "Pay with card (test)" }).click();
+  await fan.getByRole("heading", { name: "Payment successful!" }).waitFor();
+  await fan.waitForURL("**/guess-win?paid=*", { timeout: 15_000 });
+  await fan.getByText(`Payment successful! You've entered the game "${question}" with answer "36". Good luck!`).waitFor();
+  await context.close();
+});
