@@ -1,5 +1,6 @@
 // The Guess & Win game form's rules and messages (spec 2 §5), shared by the browser and the server.
 import { z } from "zod";
+import { parseMoneyToCents } from "~/domain/money";
 import { GAME_ENTRY_FEE_DEFAULT_CENTS, GAME_ENTRY_FEE_MAX_CENTS, GAME_ENTRY_FEE_MIN_CENTS, GAME_OPTIONS_MAX, GAME_OPTIONS_MIN } from "~/domain/catalog";
 
 export const GAME_MESSAGES = {
@@ -78,13 +79,13 @@ const schema = z
       .string()
       .trim()
       .min(1, GAME_MESSAGES.entryFeeMin)
-      .transform((v) => Number(v))
+      // Money is parsed as text into integer cents, never through a float.
+      .transform((v) => parseMoneyToCents(v))
       .pipe(
         z
           .number({ message: GAME_MESSAGES.entryFeeMin })
-          .refine((n) => Number.isFinite(n), GAME_MESSAGES.entryFeeMin)
-          .refine((n) => Math.round(n * 100) >= GAME_ENTRY_FEE_MIN_CENTS, GAME_MESSAGES.entryFeeMin)
-          .refine((n) => Math.round(n * 100) <= GAME_ENTRY_FEE_MAX_CENTS, GAME_MESSAGES.entryFeeMax),
+          .refine((cents) => cents >= GAME_ENTRY_FEE_MIN_CENTS, GAME_MESSAGES.entryFeeMin)
+          .refine((cents) => cents <= GAME_ENTRY_FEE_MAX_CENTS, GAME_MESSAGES.entryFeeMax),
       ),
   })
   .superRefine((v, ctx) => {
@@ -132,7 +133,7 @@ export function validateGameForm(values: GameFormValues, hasVideo: boolean): Gam
       description: v.description,
       options: v.options,
       correctAnswer: v.correctAnswer.trim(),
-      entryFeeCents: Math.round(v.entryFee * 100),
+      entryFeeCents: v.entryFee,
     },
   };
 }

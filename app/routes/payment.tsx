@@ -2,7 +2,7 @@ import { data, Form, redirect, redirectDocument, useNavigation } from "react-rou
 import { z } from "zod";
 import { Card, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
-import { formatCents } from "~/domain/money";
+import { formatCents, parseMoneyToCents } from "~/domain/money";
 import { requireUser } from "~/lib/auth.server";
 import { createGuessCheckout, createProductCheckout, MAX_GUESS_FEE_CENTS, quoteGuess, quoteProduct } from "~/lib/checkout.server";
 import { getEnv } from "~/lib/context";
@@ -36,10 +36,7 @@ function guessData(url: URL) {
 /** The fee field of the guess form (USD, e.g. "5" or "5.50") in cents; NaN when it is not a money amount. */
 function feeFromForm(value: FormDataEntryValue | null): number | undefined {
   if (value === null || value === "") return undefined;
-  const text = String(value).trim();
-  if (!/^\d{1,5}(\.\d{1,2})?$/.test(text)) return Number.NaN;
-  const [whole, fraction = ""] = text.split(".");
-  return Number(whole) * 100 + Number(fraction.padEnd(2, "0"));
+  return parseMoneyToCents(value) ?? Number.NaN;
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
