@@ -440,7 +440,9 @@ function report(data) {
   out(
     `Data: ${scale.hosts} hosts, ${scale.activeProducts} active products (${scale.sizes} sizes, ${scale.images} image rows, ` +
       `${scale.likes} likes), ${scale.openPools} open pools. Both Workers served the same way: Miniflare straight on local ` +
-      "workerd (scripts/bench/serve.mjs), no proxy in front.",
+      "workerd (scripts/bench/serve.mjs), no proxy in front, and both behind the same static-asset routing (the ceiling " +
+      "serves the app's build/client as its assets), as on Cloudflare where asset routing runs before every Worker. " +
+      "Visitors' public pages are served from the 10 s page cache (PAGE_CACHE_SECONDS), as in production.",
   );
   out();
   out("## Key pages vs the ceiling Worker");
