@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { Card, DateText, Page, pageMeta, StatusBadge } from "~/components/page";
+import { ShippingTimeline } from "~/components/shipping-timeline";
 import { getDb } from "~/db/client.server";
 import { getOrderByNumber, listShippingUpdates } from "~/db/queries/orders.server";
 import { formatCents } from "~/domain/money";
@@ -142,25 +143,9 @@ export default function Order({ loaderData }: Route.ComponentProps) {
           ) : null}
         </dl>
       </Card>
-      <Card className="mt-4">
-        <h2 className="font-semibold text-gray-900">Shipping updates</h2>
-        <p className="text-xs text-gray-500">Newest first</p>
-        {updates.length === 0 ? (
-          <p className="mt-2 text-sm text-gray-600">No tracking updates available yet</p>
-        ) : (
-          <ol className="mt-3 space-y-3 border-l-2 border-gray-200 pl-4">
-            {updates.map((u) => (
-              <li key={u.id} className="text-sm">
-                <p className="font-medium text-gray-900">{u.description}</p>
-                <p className="text-gray-500">
-                  <DateText value={u.createdAt} withTime />
-                  {u.location ? ` · ${u.location}` : null}
-                </p>
-              </li>
-            ))}
-          </ol>
-        )}
-      </Card>
+      <div className="mt-4">
+        <ShippingTimeline title="Shipping updates" updates={updates} />
+      </div>
     </Page>
   );
 }

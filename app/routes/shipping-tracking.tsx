@@ -1,5 +1,6 @@
 import { data, Form, useNavigation } from "react-router";
 import { Badge, Card, DateText, EmptyState, Page, pageMeta } from "~/components/page";
+import { ShippingTimeline } from "~/components/shipping-timeline";
 import { getDb } from "~/db/client.server";
 import { getTrackedOrder, listShippingUpdates } from "~/db/queries/orders.server";
 import { orderStatusText, trackingStatusTone } from "~/domain/orders";
@@ -105,25 +106,7 @@ export default function ShippingTracking({ loaderData }: Route.ComponentProps) {
                 </div>
               </dl>
             </Card>
-            <Card>
-              <h2 className="font-semibold text-gray-900">Tracking History</h2>
-              <p className="text-xs text-gray-500">Newest first</p>
-              {updates.length === 0 ? (
-                <p className="mt-2 text-sm text-gray-600">No tracking updates available yet</p>
-              ) : (
-                <ol className="mt-3 space-y-3 border-l-2 border-gray-200 pl-4">
-                  {updates.map((u) => (
-                    <li key={u.id} className="text-sm">
-                      <p className="font-medium text-gray-900">{u.description}</p>
-                      <p className="text-gray-500">
-                        <DateText value={u.createdAt} withTime />
-                        {u.location ? ` · ${u.location}` : null}
-                      </p>
-                    </li>
-                  ))}
-                </ol>
-              )}
-            </Card>
+            <ShippingTimeline title="Tracking History" updates={updates} />
           </div>
         ) : (
           <EmptyState title="Start Tracking" message="Enter your tracking number above to see where your order is." />
