@@ -29,7 +29,7 @@ describe("the public page cache", () => {
     const render = async () => new Response(`<p>render ${++renders}</p>`, { headers: { "Content-Type": "text/html" } });
     const ask = async (request: Request) => {
       const ctx = createExecutionContext();
-      const res = await withPageCache(request, ctx, 10, render, cache);
+      const res = await withPageCache(request, ctx, 10, render, { cache });
       const text = await res.text();
       await waitOnExecutionContext(ctx);
       return { text, state: res.headers.get("X-Page-Cache") };
@@ -43,15 +43,25 @@ describe("the public page cache", () => {
     expect(await pageFromMemory(page(path), 10)?.text()).toBe("<p>render 1</p>");
     expect(pageFromMemory(page(path, { headers: { Cookie: "__Host-session=abc" } }), 10)).toBeNull();
     expect(pageFromMemory(page(path), 0)).toBeNull();
-    // The shared cache holds the page too, for other isolates.
+    // The shared cache holds the page too, for other isolates (keyed by build when the build is known).
     expect(await (await cache.match(new Request(`https://tribe.test${path}`)))?.text()).toBe("<p>render 1</p>");
+  });
+
+  it("keys the shared cache by build, so a deploy never serves pages that name old asset files", async () => {
+    const cache = await caches.open(`pages-${crypto.randomUUID()}`);
+    const path = `/product/${crypto.randomUUID()}`;
+    const ctx = createExecutionContext();
+    await (await withPageCache(page(path), ctx, 10, async () => new Response("v1 page"), { cache, version: "v1" })).text();
+    await waitOnExecutionContext(ctx);
+    expect(await (await cache.match(new Request(`https://tribe.test${path}?__build=v1`)))?.text()).toBe("v1 page");
+    expect(await cache.match(new Request(`https://tribe.test${path}?__build=v2`))).toBeUndefined();
   });
 
   it("never stores an error page or a response that sets a cookie", async () => {
     const cache = await caches.open(`pages-${crypto.randomUUID()}`);
     for (const response of [new Response("gone", { status: 404 }), new Response("hi", { headers: { "Set-Cookie": "a=1" } })]) {
       const ctx = createExecutionContext();
-      await (await withPageCache(page("/product/x"), ctx, 10, async () => response.clone(), cache)).text();
+      await (await withPageCache(page("/product/x"), ctx, 10, async () => response.clone(), { cache })).text();
       await waitOnExecutionContext(ctx);
       expect(await cache.match(new Request("https://tribe.test/product/x"))).toBeUndefined();
     }

@@ -9,10 +9,8 @@ import { runScheduled } from "./scheduled";
 
 export { PrizePool } from "./prize-pool";
 
-const handleRequest = createRequestHandler(
-  () => import("virtual:react-router/server-build"),
-  import.meta.env.MODE,
-);
+const serverBuild = () => import("virtual:react-router/server-build");
+const handleRequest = createRequestHandler(serverBuild, import.meta.env.MODE);
 
 const app = new Hono<{ Bindings: Env }>();
 
@@ -24,13 +22,17 @@ app.use("*", async (c, next) => {
 app.route("/api", api);
 app.route("/media", media);
 
-app.all("*", (c) => {
+app.all("*", async (c) => {
   const ctx = c.executionCtx as ExecutionContext;
-  return withPageCache(c.req.raw, ctx, pageCacheSeconds(c.env), () => {
+  const render = () => {
     const context = new RouterContextProvider();
     context.set(cloudflareContext, { env: c.env, ctx });
     return handleRequest(c.req.raw, context);
-  });
+  };
+  const seconds = pageCacheSeconds(c.env);
+  if (seconds <= 0) return render();
+  const { assets } = await serverBuild();
+  return withPageCache(c.req.raw, ctx, seconds, render, { version: assets.version });
 });
 
 export default {

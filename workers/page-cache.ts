@@ -93,17 +93,24 @@ export async function withPageCache(
   ctx: Pick<ExecutionContext, "waitUntil">,
   seconds: number,
   render: () => Promise<Response>,
-  // (The DOM lib in this tsconfig hides workerd's `caches.default`.)
-  cache: Cache = (caches as unknown as { default: Cache }).default,
+  options: {
+    /** The build's version: the shared cache outlives a deploy, and old pages name old asset files. */
+    version?: string;
+    // (The DOM lib in this tsconfig hides workerd's `caches.default`.)
+    cache?: Cache;
+  } = {},
 ): Promise<Response> {
+  const cache = options.cache ?? (caches as unknown as { default: Cache }).default;
   if (seconds <= 0 || !isCacheablePageRequest(request)) return render();
   const url = new URL(request.url).toString();
   const now = Date.now();
   const local = memoryGet(url, now);
   if (local) return served(local, "hit");
 
-  // One key per URL, whatever the visitor's headers.
-  const key = new Request(url, { method: "GET" });
+  // One key per URL and build, whatever the visitor's headers. (Memory dies with the isolate, so with the build.)
+  const keyUrl = new URL(url);
+  if (options.version) keyUrl.searchParams.set("__build", options.version);
+  const key = new Request(keyUrl.toString(), { method: "GET" });
   const shared = await cache.match(key);
   if (shared) {
     const entry: Stored = { body: await shared.text(), headers: [...shared.headers], expiresAt: now + seconds * 1000 };

@@ -196,17 +196,18 @@ export function ShopProductCard({ product: p, signedIn }: { product: ShopCardDat
           <LikeButton productId={p.id} liked={p.liked} likeCount={p.likeCount} signedIn={signedIn} productName={p.name || "this product"} />
         </div>
       </div>
-      <div className="grid grid-cols-3 gap-1 bg-brand-50 px-3 py-2 text-[11px] leading-tight text-brand-700">
-        <span>
-          <span className="block text-gray-500">Prize Pool</span>
+      {/* Stacked rows on narrow cards, three columns where there is room. */}
+      <div className="grid grid-cols-1 gap-0.5 bg-brand-50 px-3 py-2 text-[11px] leading-tight text-brand-700 sm:grid-cols-3 sm:gap-1">
+        <span className="flex justify-between gap-2 sm:block">
+          <span className="text-gray-500 sm:block">Prize Pool</span>
           <span className="font-semibold">{p.pool}</span>
         </span>
-        <span>
-          <span className="block text-gray-500">Target</span>
+        <span className="flex justify-between gap-2 sm:block">
+          <span className="text-gray-500 sm:block">Target</span>
           <span className="font-semibold">{p.target}</span>
         </span>
-        <span>
-          <span className="block text-gray-500">Ends in</span>
+        <span className="flex justify-between gap-2 sm:block">
+          <span className="text-gray-500 sm:block">Ends in</span>
           <Countdown endAt={p.endAt} initial={p.countdown} className="font-semibold" />
         </span>
       </div>
