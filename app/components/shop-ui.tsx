@@ -333,3 +333,47 @@ export function QuantityStepper({
     </div>
   );
 }
+
+/** The size choice of a product page: one radio per size with its price; sold-out sizes are disabled. */
+export function SizePicker({
+  sizes,
+  selectedId,
+  onSelect,
+  currency,
+}: {
+  sizes: readonly { id: string; name: string; unitCents: number; availableUnits: number }[];
+  selectedId: string | null;
+  onSelect: (id: string) => void;
+  currency: string;
+}) {
+  return (
+    <fieldset>
+      <legend className="text-sm font-semibold text-gray-900">Size</legend>
+      {sizes.length === 0 ? (
+        <p className="mt-2 text-sm text-gray-600">Sizes not available.</p>
+      ) : (
+        <div className="mt-2 flex flex-wrap gap-2">
+          {sizes.map((s) => (
+            <label
+              key={s.id}
+              className={`cursor-pointer rounded-lg border px-3 py-1.5 text-sm has-[:disabled]:cursor-not-allowed has-[:disabled]:opacity-50 ${
+                s.id === selectedId ? "border-brand-600 bg-brand-50 text-brand-700" : "border-gray-300"
+              }`}
+            >
+              <input
+                type="radio"
+                name="size"
+                value={s.name}
+                className="sr-only"
+                checked={s.id === selectedId}
+                disabled={s.availableUnits <= 0}
+                onChange={() => onSelect(s.id)}
+              />
+              {`${s.name} · ${formatCents(s.unitCents, currency)}${s.availableUnits <= 0 ? " (sold out)" : ""}`}
+            </label>
+          ))}
+        </div>
+      )}
+    </fieldset>
+  );
+}

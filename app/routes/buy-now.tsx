@@ -9,6 +9,7 @@ import {
   LikeToggleForm,
   priceRangeText,
   QuantityStepper,
+  SizePicker,
   useProductLike,
 } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
@@ -251,34 +252,7 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
 
           <Form method="post" className="space-y-4">
             <Card>
-              <fieldset>
-                <legend className="text-sm font-semibold text-gray-900">Size</legend>
-                {sizes.length === 0 ? (
-                  <p className="mt-2 text-sm text-gray-600">Sizes not available.</p>
-                ) : (
-                  <div className="mt-2 flex flex-wrap gap-2">
-                    {sizes.map((s) => (
-                      <label
-                        key={s.id}
-                        className={`cursor-pointer rounded-lg border px-3 py-1.5 text-sm has-[:disabled]:cursor-not-allowed has-[:disabled]:opacity-50 ${
-                          s.id === sizeId ? "border-brand-600 bg-brand-50 text-brand-700" : "border-gray-300"
-                        }`}
-                      >
-                        <input
-                          type="radio"
-                          name="size"
-                          value={s.name}
-                          className="sr-only"
-                          checked={s.id === sizeId}
-                          disabled={s.availableUnits <= 0}
-                          onChange={() => setSizeId(s.id)}
-                        />
-                        {`${s.name} · ${formatCents(s.unitCents, SHOWN)}${s.availableUnits <= 0 ? " (sold out)" : ""}`}
-                      </label>
-                    ))}
-                  </div>
-                )}
-              </fieldset>
+              <SizePicker sizes={sizes} selectedId={sizeId} onSelect={setSizeId} currency={SHOWN} />
               {colours.length > 0 ? (
                 <fieldset className="mt-4">
                   <legend className="text-sm font-semibold text-gray-900">Colour</legend>

@@ -2,7 +2,7 @@ import { useState } from "react";
 import { data, Link } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { buttonClass, Card, pageMeta } from "~/components/page";
-import { displayCents, LIKE_SIGN_IN_MESSAGE, priceRangeText, QuantityStepper, type LikeActionData } from "~/components/shop-ui";
+import { displayCents, LIKE_SIGN_IN_MESSAGE, priceRangeText, QuantityStepper, SizePicker, type LikeActionData } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
 import { getProduct, incrementProductViews, listProductImages, listProductSizes, setProductLike } from "~/db/queries/products.server";
 import { getProfileCountry } from "~/db/queries/profiles.server";
@@ -126,34 +126,7 @@ export default function Product({ loaderData, actionData }: Route.ComponentProps
           <p className="mt-4 text-2xl font-bold text-brand-700">{size ? formatCents(size.unitCents, currency) : product.price}</p>
           <p className="mt-4 whitespace-pre-line text-gray-700">{product.description || "No description available."}</p>
           <Card className="mt-6">
-            <fieldset>
-              <legend className="text-sm font-semibold text-gray-900">Size</legend>
-              {sizes.length === 0 ? (
-                <p className="mt-2 text-sm text-gray-600">Sizes not available.</p>
-              ) : (
-                <div className="mt-2 flex flex-wrap gap-2">
-                  {sizes.map((s) => (
-                    <label
-                      key={s.id}
-                      className={`cursor-pointer rounded-lg border px-3 py-1.5 text-sm has-[:disabled]:cursor-not-allowed has-[:disabled]:opacity-50 ${
-                        s.id === sizeId ? "border-brand-600 bg-brand-50 text-brand-700" : "border-gray-300"
-                      }`}
-                    >
-                      <input
-                        type="radio"
-                        name="size"
-                        value={s.name}
-                        className="sr-only"
-                        checked={s.id === sizeId}
-                        disabled={s.availableUnits <= 0}
-                        onChange={() => setSizeId(s.id)}
-                      />
-                      {`${s.name} · ${formatCents(s.unitCents, currency)}`}
-                    </label>
-                  ))}
-                </div>
-              )}
-            </fieldset>
+            <SizePicker sizes={sizes} selectedId={sizeId} onSelect={setSizeId} currency={currency} />
             <div className="mt-4">
               <p className="text-sm font-semibold text-gray-900">Quantity</p>
               <div className="mt-2">
