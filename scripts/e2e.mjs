@@ -1,12 +1,13 @@
 // `npm run test:e2e`: the browser tests against the built app (run `npm run build` first).
 // Fresh throw-away state in PERSIST_DIR=.wrangler/e2e-state (deleted first), migrations and seed into it,
 // `vite preview` on a free port, then `node --test` over tests/e2e/ with E2E_BASE_URL set. Exits with the test
-// runner's code, and with 1 when no test ran at all.
+// runner's code, and with 1 when no test ran at all. Chromium and ffmpeg are found or installed first
+// (ensureBrowserTools in prepare-local.mjs), or the run stops at once with the command to run.
 import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { childEnv, nodeBin, prepareLocal, root, tools, waitForServer } from "./prepare-local.mjs";
+import { childEnv, ensureBrowserTools, nodeBin, prepareLocal, root, tools, waitForServer } from "./prepare-local.mjs";
 
 const STATE_DIR = ".wrangler/e2e-state";
 const SERVER_LOG = path.join(root, ".wrangler", "e2e-server.log");
@@ -56,6 +57,8 @@ async function main() {
     console.error("No build found: run `npm run build` before `npm run test:e2e`.");
     return 1;
   }
+  // Chromium and ffmpeg: found, installed (as root or with passwordless sudo), or a stop with the command to run.
+  const chromePath = ensureBrowserTools();
 
   rmSync(path.join(root, STATE_DIR), { recursive: true, force: true });
   await prepareLocal(STATE_DIR);
@@ -96,7 +99,7 @@ async function main() {
       `--test-reporter-destination=${TAP_FILE}`,
       ...TEST_GLOB,
     ],
-    { cwd: root, env: childEnv({ E2E_BASE_URL: baseUrl }), stdio: ["ignore", "inherit", "inherit"] },
+    { cwd: root, env: childEnv({ E2E_BASE_URL: baseUrl, CHROME_PATH: chromePath }), stdio: ["ignore", "inherit", "inherit"] },
   );
   const code = await exitCode(tests);
 

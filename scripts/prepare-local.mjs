@@ -4,8 +4,8 @@
 // and Durable Object data under `<PERSIST_DIR>/v3`, so what the seed writes is what the app reads.
 //
 // Run directly (`node scripts/prepare-local.mjs`) it prepares the default directory and exits.
-import { spawn } from "node:child_process";
-import { copyFileSync, existsSync, realpathSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { accessSync, constants, copyFileSync, existsSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -134,7 +134,94 @@ export async function prepareLocal(dir = persistDir()) {
   await seed(dir);
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+/** The first executable file among `candidates`, or the first `names` found on PATH; undefined when none is. */
+function findExecutable(candidates, names) {
+  const executable = (file) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  };
+  const onPath = (process.env.PATH ?? "").split(path.delimiter).filter(Boolean);
+  return (
+    candidates.find(executable) ??
+    names.flatMap((name) => onPath.map((dir) => path.join(dir, name))).find(executable)
+  );
+}
+
+/** Chromium for the browser tests: CHROME_PATH when set, else the system's Chromium (Debian's `chromium` package). */
+export function findChromium() {
+  if (process.env.CHROME_PATH) return findExecutable([process.env.CHROME_PATH], []);
+  return findExecutable(["/usr/bin/chromium", "/usr/bin/chromium-browser"], ["chromium", "chromium-browser"]);
+}
+
+/** ffmpeg, which makes the short real videos the Guess & Win browser tests upload. */
+export function findFfmpeg() {
+  return findExecutable([], ["ffmpeg"]);
+}
+
+/** Runs a command with inherited output; true when it exits 0. */
+function runQuietly(command, args) {
+  return spawnSync(command, args, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } }).status === 0;
+}
+
+/**
+ * Makes sure the browser tests have Chromium and ffmpeg, and returns the Chromium path (for CHROME_PATH).
+ * When one is missing it installs the Debian packages with apt-get, as root or through passwordless sudo; when it may
+ * not (or apt-get fails) it throws at once with the exact command to run.
+ */
+export function ensureBrowserTools() {
+  const missing = [];
+  if (!findChromium()) missing.push("chromium");
+  if (!findFfmpeg()) missing.push("ffmpeg");
+  if (missing.length === 0) return findChromium();
+
+  if (process.env.CHROME_PATH && missing.includes("chromium")) {
+    throw new Error(`CHROME_PATH is set to "${process.env.CHROME_PATH}", which is not an executable file: fix or unset it.`);
+  }
+  const packages = missing.join(" ");
+  const install = `apt-get update && apt-get install -y ${packages}`;
+  const isRoot = typeof process.getuid !== "function" || process.getuid() === 0;
+  const command = isRoot ? install : `sudo apt-get update && sudo apt-get install -y ${packages}`;
+  const refuse = (why) =>
+    new Error(
+      `The browser tests need ${missing.join(" and ")} (${why}). Run:\n\n` +
+        `  ${command}\n\n` +
+        "then `npm test` again. On other systems install Chromium and ffmpeg and set CHROME_PATH to the browser.",
+    );
+  const hasAptGet = Boolean(findExecutable(["/usr/bin/apt-get"], ["apt-get"]));
+  if (!hasAptGet) throw refuse("this system has no apt-get");
+
+  let prefix = [];
+  if (!isRoot) {
+    const sudo = findExecutable([], ["sudo"]);
+    if (!sudo || spawnSync(sudo, ["-n", "true"], { stdio: "ignore" }).status !== 0) {
+      throw refuse("not running as root and sudo asks for a password");
+    }
+    prefix = [sudo, "-n"];
+  }
+  console.log(`Installing ${packages} for the browser tests: ${install}`);
+  const apt = (...args) =>
+    prefix.length ? runQuietly(prefix[0], [...prefix.slice(1), "apt-get", ...args]) : runQuietly("apt-get", args);
+  if (!apt("update") || !apt("install", "-y", ...missing)) throw refuse("apt-get failed");
+  const chromium = findChromium();
+  if (!chromium || !findFfmpeg()) throw refuse("they are still missing after apt-get");
+  return chromium;
+}
+
+const invokedDirectly = import.meta.url === pathToFileURL(process.argv[1] ?? "").href;
+
+if (invokedDirectly && process.argv.includes("--browser-tools")) {
+  // `npm test` runs this first (the `pretest` script), so a machine without Chromium stops before the long steps.
+  try {
+    console.log(`Browser tests will use ${ensureBrowserTools()} and ${findFfmpeg()}`);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+} else if (invokedDirectly) {
   prepareLocal().catch((error) => {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);

@@ -1,5 +1,6 @@
 // Helpers for the browser tests (run by scripts/e2e.mjs with Node's test runner against `vite preview` on seeded
-// throw-away state). Chromium comes from the system (/usr/bin/chromium, or CHROME_PATH); playwright-core drives it.
+// throw-away state). Chromium comes from the system (scripts/e2e.mjs finds or installs it and sets CHROME_PATH);
+// playwright-core drives it.
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
 
 export const CHROME_PATH = process.env.CHROME_PATH || "/usr/bin/chromium";
