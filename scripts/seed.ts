@@ -14,6 +14,7 @@ import { drizzle } from "drizzle-orm/d1";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { getPlatformProxy } from "wrangler";
 import * as schema from "../app/db/schema";
+import { conversationPair } from "../app/domain/chat";
 import { entriesDigest, winnerIndex } from "../app/domain/draw";
 import { orderNumber, voucherCode } from "../app/domain/orders";
 import { distributePool, poolContributionCents, REVENUE_RULES_SETTING_KEY } from "../app/domain/revenue";
@@ -1172,6 +1173,7 @@ type Rows = {
   prizeEntries: schema.NewPrizeEntry[];
   prizeWinners: schema.NewPrizeWinner[];
   payoutMethods: schema.NewPayoutMethod[];
+  chatConversations: (typeof schema.chatConversations.$inferInsert)[];
   chatMessages: schema.NewChatMessage[];
   userActivity: schema.NewUserActivity[];
   platformSettings: (typeof schema.platformSettings.$inferInsert)[];
@@ -1235,6 +1237,7 @@ async function buildRows(media: R2Like) {
     prizeEntries: [],
     prizeWinners: [],
     payoutMethods: [],
+    chatConversations: [],
     chatMessages: [],
     userActivity: [],
     platformSettings: [],
@@ -1939,8 +1942,12 @@ async function buildRows(media: R2Like) {
     [demoFan, demoHost, "Perfect, ordering two for the Raya group buy then.", 28],
     [demoHost, demoFan, "Yay! Your tracking number is on the order page once it ships.", 5],
   ];
+  const [userLowId, userHighId] = conversationPair(demoFan.id, demoHost.id);
+  const conversationId = crypto.randomUUID();
+  rows.chatConversations.push({ id: conversationId, userLowId, userHighId, createdAt: new Date(NOW - 30 * HOUR), lastMessageAt: new Date(NOW - 5 * HOUR) });
   for (const [from, to, body, hoursAgo] of chat) {
     rows.chatMessages.push({
+      conversationId,
       senderId: from.id,
       recipientId: to.id,
       body,
@@ -2042,6 +2049,7 @@ async function main() {
     insert(schema.prizeEntries, rows.prizeEntries);
     insert(schema.prizeWinners, rows.prizeWinners);
     insert(schema.payoutMethods, rows.payoutMethods);
+    insert(schema.chatConversations, rows.chatConversations);
     insert(schema.chatMessages, rows.chatMessages);
     insert(schema.userActivity, rows.userActivity);
     insert(schema.platformSettings, rows.platformSettings);

@@ -13,6 +13,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { BitcoinBlock } from "../domain/draw";
+import { ADMIN_AUDIT_ACTIONS } from "../domain/admin";
 import { CONTRIBUTION_TYPES } from "../domain/revenue";
 import {
   check,
@@ -230,6 +231,8 @@ export const userProfiles = sqliteTable(
     showFollowers: bool("show_followers").notNull().default(true),
     onboardingCompleted: bool("onboarding_completed").notNull().default(false),
     country: text("country").notNull().default("MY"),
+    /** Set by the platform owner while the account is suspended: no payout may be started for it. */
+    payoutsHeld: bool("payouts_held").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -671,6 +674,22 @@ export const platformSettings = sqliteTable("platform_settings", {
   updatedAt: updatedAt(),
 });
 
+/** Every action the platform owner takes, newest first on /admin. */
+export const adminAuditLog = sqliteTable(
+  "admin_audit_log",
+  {
+    id: id(),
+    adminId: text("admin_id").references(() => users.id, { onDelete: "set null" }),
+    action: text("action", { enum: ADMIN_AUDIT_ACTIONS }).notNull(),
+    targetUserId: text("target_user_id").references(() => users.id, { onDelete: "set null" }),
+    targetGameId: text("target_game_id").references(() => guessWinGames.id, { onDelete: "set null" }),
+    /** What changed (e.g. from/to status, the new rules, and what the change did). */
+    detail: text("detail", { mode: "json" }).$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("admin_audit_log_created_idx").on(t.createdAt)],
+);
+
 // ---------------------------------------------------------------------------------------------------------------
 // Group buys
 
@@ -858,10 +877,32 @@ export const vouchers = sqliteTable(
 // ---------------------------------------------------------------------------------------------------------------
 // Chat
 
+/** One conversation per pair of accounts (user_low_id < user_high_id); its live updates come from a ChatRoom object. */
+export const chatConversations = sqliteTable(
+  "chat_conversations",
+  {
+    id: id(),
+    userLowId: text("user_low_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    userHighId: text("user_high_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    lastMessageAt: timestamp("last_message_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("chat_conversations_pair_unique").on(t.userLowId, t.userHighId),
+    index("chat_conversations_high_idx").on(t.userHighId, t.lastMessageAt),
+    index("chat_conversations_low_idx").on(t.userLowId, t.lastMessageAt),
+  ],
+);
+
 export const chatMessages = sqliteTable(
   "chat_messages",
   {
     id: id(),
+    conversationId: text("conversation_id").references(() => chatConversations.id, { onDelete: "cascade" }),
     senderId: text("sender_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -875,6 +916,8 @@ export const chatMessages = sqliteTable(
   (t) => [
     index("chat_messages_thread_idx").on(t.senderId, t.recipientId, t.createdAt),
     index("chat_messages_recipient_idx").on(t.recipientId, t.createdAt),
+    index("chat_messages_conversation_idx").on(t.conversationId, t.createdAt),
+    index("chat_messages_unread_idx").on(t.recipientId).where(sql`read_at IS NULL`),
   ],
 );
 
@@ -1043,6 +1086,8 @@ export type NewGroupBuyTier = typeof groupBuyTiers.$inferInsert;
 export type Voucher = typeof vouchers.$inferSelect;
 export type NewVoucher = typeof vouchers.$inferInsert;
 export type ChatMessage = typeof chatMessages.$inferSelect;
+export type ChatConversation = typeof chatConversations.$inferSelect;
+export type AdminAuditRow = typeof adminAuditLog.$inferSelect;
 export type NewChatMessage = typeof chatMessages.$inferInsert;
 export type PayoutMethod = typeof payoutMethods.$inferSelect;
 export type NewPayoutMethod = typeof payoutMethods.$inferInsert;

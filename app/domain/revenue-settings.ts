@@ -3,7 +3,7 @@
 
 import { z } from "zod";
 import { percentToBasisPoints } from "./money";
-import { DEFAULT_REVENUE_RULES, REVENUE_SOURCES, type RevenueRule, type RevenueRules } from "./revenue";
+import { DEFAULT_REVENUE_RULES, REVENUE_SOURCES, type RevenueRule, type RevenueRules, type RevenueSource } from "./revenue";
 
 const percentSchema = z
   .number()
@@ -72,3 +72,52 @@ export function resolveRevenueRules(settingValue: unknown): RevenueRules {
   return rules;
 }
 
+
+export const REVENUE_SOURCE_LABELS: Record<RevenueSource, string> = {
+  shop_sales: "Shop sales",
+  guess_win_entries: "Guess & Win entries",
+  group_buy_sales: "Group buy sales",
+  ad_revenue: "Ad revenue",
+};
+
+/** The three shares of one source as the admin form names its fields: `{source}.pool`, `.host`, `.platform`. */
+export const REVENUE_SHARE_FIELDS = ["pool", "host", "platform"] as const;
+
+export type RevenueRulesFormResult =
+  | { ok: true; setting: Record<RevenueSource, { prize_pool_contribution: number; host_share: number; platform_fee: number }>; rules: RevenueRules }
+  | { ok: false; errors: Partial<Record<RevenueSource, string>> };
+
+/**
+ * Validates the admin's revenue distribution form: every source needs three percentages from 0 to 100 with at
+ * most two decimals, and each source's shares must add up to exactly 100%. Returns the setting in the spec's field
+ * names (what platform_settings stores) or one message per failing source.
+ */
+export function parseRevenueRulesForm(read: (field: string) => unknown): RevenueRulesFormResult {
+  const errors: Partial<Record<RevenueSource, string>> = {};
+  const setting = {} as Record<RevenueSource, { prize_pool_contribution: number; host_share: number; platform_fee: number }>;
+  for (const source of REVENUE_SOURCES) {
+    const label = REVENUE_SOURCE_LABELS[source];
+    const values: number[] = [];
+    for (const field of REVENUE_SHARE_FIELDS) {
+      const raw = read(`${source}.${field}`);
+      const text = typeof raw === "string" ? raw.trim() : "";
+      const value = text === "" ? Number.NaN : Number(text);
+      const parsed = percentSchema.safeParse(value);
+      if (!parsed.success) {
+        errors[source] = `${label}: each share must be a number from 0 to 100 with at most two decimals.`;
+        break;
+      }
+      values.push(parsed.data);
+    }
+    if (errors[source]) continue;
+    const [pool = 0, host = 0, platform = 0] = values;
+    const totalBasisPoints = percentToBasisPoints(pool) + percentToBasisPoints(host) + percentToBasisPoints(platform);
+    if (totalBasisPoints !== 10000) {
+      errors[source] = `${label}: the shares must add up to 100% (now ${totalBasisPoints / 100}%).`;
+      continue;
+    }
+    setting[source] = { prize_pool_contribution: pool, host_share: host, platform_fee: platform };
+  }
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return { ok: true, setting, rules: resolveRevenueRules(setting) };
+}

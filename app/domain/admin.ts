@@ -1,0 +1,67 @@
+// The platform owner's page: account statuses, the user list's sort orders and page size, and the audit log's actions.
+
+import { z } from "zod";
+
+export const ACCOUNT_STATUSES = ["active", "suspended", "pending"] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+
+/** The spec's sort options: join date, revenue, followers, name. */
+export const ADMIN_USER_SORTS = ["joined", "revenue", "followers", "name"] as const;
+export type AdminUserSort = (typeof ADMIN_USER_SORTS)[number];
+export const ADMIN_USER_SORT_LABELS: Record<AdminUserSort, string> = {
+  joined: "Join date",
+  revenue: "Revenue",
+  followers: "Followers",
+  name: "Name",
+};
+
+export const ADMIN_PAGE_SIZE = 20;
+export const ADMIN_AUDIT_PAGE_SIZE = 20;
+
+/** Every action the platform owner can take; each one writes an audit row. */
+export const ADMIN_AUDIT_ACTIONS = ["user_status_changed", "game_paused", "game_resumed", "revenue_rules_updated"] as const;
+export type AdminAuditAction = (typeof ADMIN_AUDIT_ACTIONS)[number];
+
+export const ADMIN_MESSAGES = {
+  userNotFound: "User not found",
+  gameNotFound: "Game not found",
+  invalidStatus: "Please choose a status: active, suspended or pending.",
+  ownAccount: "You cannot change the status of your own account.",
+  statusUnchanged: "The account already has this status.",
+  gamePaused: "Game paused successfully",
+  gameResumed: "Game resumed successfully",
+  gameNotPausable: "Only an active or paused game can be paused or resumed.",
+  rulesSaved: "Revenue distribution rules saved.",
+  unknownAction: "Unknown action.",
+} as const;
+
+export function statusChangedMessage(name: string, status: AccountStatus): string {
+  return `${name} is now ${status}.`;
+}
+
+/** The list's query string: search text, sort and page, each falling back to its default when invalid. */
+export const adminUserQuerySchema = z.object({
+  q: z
+    .string()
+    .nullish()
+    .transform((v) => (v ?? "").trim().slice(0, 100)),
+  sort: z.enum(ADMIN_USER_SORTS).catch("joined"),
+  page: z.coerce.number().int().min(1).max(10_000).catch(1),
+});
+export type AdminUserQuery = z.infer<typeof adminUserQuerySchema>;
+
+export const statusChangeSchema = z.object({
+  userId: z.string().trim().min(1, ADMIN_MESSAGES.userNotFound).max(64, ADMIN_MESSAGES.userNotFound),
+  status: z.enum(ACCOUNT_STATUSES, { error: ADMIN_MESSAGES.invalidStatus }),
+});
+
+export const gamePauseSchema = z.object({
+  gameId: z.string().trim().min(1, ADMIN_MESSAGES.gameNotFound).max(64, ADMIN_MESSAGES.gameNotFound),
+});
+
+/** The spec's pause toggle: paused becomes active, an active game becomes paused; anything else is refused. */
+export function nextPauseStatus(status: string): "active" | "paused" | null {
+  if (status === "paused") return "active";
+  if (status === "active") return "paused";
+  return null;
+}
