@@ -8,7 +8,7 @@ import { openNextPool } from "~/lib/pools.server";
 // --- the RPC contract (pools.server.ts, draw.server.ts and the live hook import these types) -----------------
 
 export type PoolStatus = "open" | "closed" | "drawn";
-export type PoolCloseReason = "target_reached" | "timer_expired";
+export type PoolCloseReason = "target_reached" | "timer_expired" | "closed_early";
 export type ContributionSourceType = (typeof CONTRIBUTION_SOURCE_TYPES)[number];
 
 export interface PoolInit {
@@ -324,7 +324,7 @@ export class PrizePool extends DurableObject<Env> {
   async close(reason: PoolCloseReason): Promise<PoolState> {
     const pool = this.row();
     if (!pool) throw new Error("This prize pool has not been set up");
-    if (reason !== "target_reached" && reason !== "timer_expired") throw new TypeError(`Unknown close reason: ${reason}`);
+    if (reason !== "target_reached" && reason !== "timer_expired" && reason !== "closed_early") throw new TypeError(`Unknown close reason: ${reason}`);
     if (pool.status === "open") {
       this.sql.exec("UPDATE pool_state SET status = 'closed', close_reason = ?, closed_at = ?", reason, Date.now());
       this.broadcast();

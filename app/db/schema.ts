@@ -55,7 +55,7 @@ const count = (name: string) => integer(name).notNull().default(0);
 export const USER_ROLES = ["user", "admin"] as const;
 export const PROFILE_STATUSES = ["active", "suspended", "pending"] as const;
 export const POOL_STATUSES = ["open", "closed", "drawn"] as const;
-export const POOL_CLOSE_REASONS = ["target_reached", "timer_expired"] as const;
+export const POOL_CLOSE_REASONS = ["target_reached", "timer_expired", "closed_early"] as const;
 /** The pool contribution sources are the domain's list (one name, one list). */
 export const CONTRIBUTION_SOURCE_TYPES = CONTRIBUTION_TYPES;
 export const ENTRY_SOURCE_TYPES = ["product_purchase", "guess_entry", "group_buy_entry", "share_bonus"] as const;

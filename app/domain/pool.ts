@@ -128,7 +128,8 @@ export function shouldCloseForTarget(amountCents: number, targetCents: number): 
   return targetCents > 0 && amountCents >= targetCents;
 }
 
-export type PoolCloseReason = "target_reached" | "timer_expired";
+/** closed_early: the platform owner suspended the host (the pool is drawn as usual). */
+export type PoolCloseReason = "target_reached" | "timer_expired" | "closed_early";
 
 /**
  * Why a pool should close now, or null: 'target_reached' when the amount has reached a positive target (checked

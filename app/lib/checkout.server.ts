@@ -11,6 +11,7 @@ import {
   userShippingCountries,
   type NewCheckoutSession,
 } from "~/db/schema";
+import { isAccountSuspended } from "~/db/queries/admin.server";
 import { getActiveGameForGuess } from "~/db/queries/games.server";
 import { GAME_ENTRY_FEE_MAX_CENTS, productCategory } from "~/domain/catalog";
 import { convertCents, isSupportedCurrency } from "~/domain/currency";
@@ -45,6 +46,8 @@ export const CHECKOUT_MESSAGES = {
   paymentInitFailed: "Payment initialization failed. Please try again.",
   noUrl: "No checkout URL returned",
   notConfigured: "Payments are not configured",
+  /** The host's account is suspended by the platform owner. */
+  hostSuspended: "This shop is not available right now, so it cannot take payments.",
 } as const;
 
 export function onlyLeftMessage(units: number): string {
@@ -62,7 +65,7 @@ export const MAX_CHARGE_CENTS = 99_999_999;
 
 export type CheckoutError = {
   ok: false;
-  status: 400 | 401 | 404 | 409 | 502 | 503;
+  status: 400 | 401 | 403 | 404 | 409 | 502 | 503;
   message: string;
   field?: "productId" | "sizeName" | "colorName" | "quantity" | "customerEmail" | "amountCents";
 };
@@ -461,6 +464,7 @@ type StartCheckout = {
  * (checkout_id) and client_reference_id, so the webhook finds the row even if re-keying never happened.
  */
 async function startCheckout(env: Env, origin: string, options: ProviderOptions, c: StartCheckout): Promise<CheckoutResult> {
+  if (c.hostId && (await isAccountSuspended(getDb(env), c.hostId))) return fail(403, CHECKOUT_MESSAGES.hostSuspended);
   let provider: PaymentProvider;
   try {
     provider = getPaymentProvider(env, origin, options);

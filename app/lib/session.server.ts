@@ -1,6 +1,6 @@
-import { and, eq, gt, lt } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { sessions, userProfiles, users } from "~/db/schema";
+import { chatMessages, sessions, userProfiles, users } from "~/db/schema";
 import { hostCookie, readCookie } from "./cookies.server";
 import { randomToken, sha256Hex } from "./crypto.server";
 
@@ -15,6 +15,8 @@ export type SessionUser = {
   role: "user" | "admin";
   creatorName: string;
   avatarUrl: string | null;
+  /** Chat messages sent to this account and not read yet (the nav bar's count). */
+  unreadMessages?: number;
 };
 
 /** Creates a session row and returns the Set-Cookie header that carries its token. */
@@ -44,14 +46,18 @@ export async function getSessionUser(db: Db, request: Request): Promise<SessionU
       role: users.role,
       creatorName: userProfiles.creatorName,
       avatarUrl: userProfiles.avatarUrl,
+      status: userProfiles.status,
+      unreadMessages: sql<number>`(select count(*) from ${chatMessages} where ${chatMessages.recipientId} = ${users.id} and ${chatMessages.readAt} is null)`,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
     .where(and(eq(sessions.id, id), gt(sessions.expiresAt, new Date())))
     .limit(1);
-  if (!row) return null;
-  return { ...row, creatorName: row.creatorName ?? row.email.split("@")[0], avatarUrl: row.avatarUrl ?? null };
+  // A suspended account's sessions end at once, even one created just before the suspension.
+  if (!row || row.status === "suspended") return null;
+  const { status: _status, ...user } = row;
+  return { ...user, unreadMessages: Number(user.unreadMessages) || 0, creatorName: user.creatorName ?? user.email.split("@")[0], avatarUrl: user.avatarUrl ?? null };
 }
 
 /** Deletes the request's session server-side and returns the Set-Cookie header that clears the cookie. */

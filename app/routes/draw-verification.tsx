@@ -20,7 +20,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
 const ENTRIES_PER_PAGE = 100;
 /** Public Esplora APIs the browser may ask for a block's header fields (they allow cross-origin reads). */
 const PUBLIC_EXPLORERS = ["https://blockstream.info/api", "https://mempool.space/api"];
-const CLOSE_REASON_TEXT = { target_reached: "Target reached", timer_expired: "Timer expired" } as const;
+const CLOSE_REASON_TEXT = { target_reached: "Target reached", timer_expired: "Timer expired", closed_early: "Closed early" } as const;
 
 export function entriesTextPath(poolId: string): string {
   return `/winner-selection/${encodeURIComponent(poolId)}/entries.txt`;

@@ -14,7 +14,7 @@ export const meta: Route.MetaFunction = () => pageMeta("Prize Pool");
 
 const POOLS_PER_PAGE = 20;
 
-const CLOSE_REASON_TEXT = { target_reached: "Target reached", timer_expired: "Timer expired" } as const;
+const CLOSE_REASON_TEXT = { target_reached: "Target reached", timer_expired: "Timer expired", closed_early: "Closed early" } as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);

@@ -2,6 +2,7 @@ import { data, Form, Link, redirect, useNavigation, useSearchParams } from "reac
 import { Field, FormError, SubmitButton } from "~/components/form";
 import { getDb } from "~/db/client.server";
 import { findUserByEmail, recordActivity } from "~/db/queries/accounts.server";
+import { isAccountSuspended } from "~/db/queries/admin.server";
 import { getOptionalUser, safeRedirectPath } from "~/lib/auth.server";
 import { isDemoMode } from "~/lib/config.server";
 import { getEnv } from "~/lib/context";
@@ -14,6 +15,7 @@ import type { Route } from "./+types/signin";
 
 export const SIGNIN_FAILED = "Failed to sign in. Please check your email and password.";
 const FILL_ALL = "Please fill in all fields!";
+export const ACCOUNT_SUSPENDED = "This account has been suspended. Please contact support.";
 
 // Compared against when the e-mail is unknown, so both paths cost one scrypt derivation.
 const DUMMY_HASH = "scrypt$16384$8$5$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
@@ -27,6 +29,8 @@ export function loader({ context, request }: Route.LoaderArgs) {
 }
 
 async function signInAs(db: ReturnType<typeof getDb>, userId: string, request: Request, redirectTo: string) {
+  // A suspended account cannot sign in (the platform owner's status selector on /admin).
+  if (await isAccountSuspended(db, userId)) return data({ error: ACCOUNT_SUSPENDED, email: "" }, { status: 403 });
   const headers = new Headers();
   headers.append("Set-Cookie", await createSession(db, userId, request));
   headers.append("Set-Cookie", flashToastCookie({ message: "Successfully signed in!", type: "success", durationMs: 2000 }));

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { hostNotSuspended } from "~/db/queries/admin.server";
 import type { Db } from "~/db/client.server";
 import {
   freeGuessUsage,
@@ -40,7 +41,7 @@ export type PublicGame = Awaited<ReturnType<typeof listActiveGames>>[number];
 
 /** Active games, newest first; optionally one host's. */
 export function listActiveGames(db: Db, { limit, hostId }: { limit: number; hostId?: string }) {
-  const active = eq(guessWinGames.status, "active");
+  const active = and(eq(guessWinGames.status, "active"), hostNotSuspended(guessWinGames.hostId));
   return db
     .select(publicGame)
     .from(guessWinGames)
@@ -56,7 +57,7 @@ export async function getGame(db: Db, id: string) {
     .select({ ...publicGame, correctAnswer: guessWinGames.correctAnswer })
     .from(guessWinGames)
     .leftJoin(userProfiles, eq(userProfiles.userId, guessWinGames.hostId))
-    .where(eq(guessWinGames.id, id))
+    .where(and(eq(guessWinGames.id, id), hostNotSuspended(guessWinGames.hostId)))
     .limit(1);
   return row;
 }
@@ -100,7 +101,7 @@ export async function listActiveGamesPage(db: Db, { page, pageSize = FEED_PAGE_S
     .select(publicGame)
     .from(guessWinGames)
     .leftJoin(userProfiles, eq(userProfiles.userId, guessWinGames.hostId))
-    .where(eq(guessWinGames.status, "active"))
+    .where(and(eq(guessWinGames.status, "active"), hostNotSuspended(guessWinGames.hostId)))
     .orderBy(desc(guessWinGames.createdAt), desc(guessWinGames.id))
     .limit(pageSize + 1)
     .offset((page - 1) * pageSize);
@@ -171,7 +172,7 @@ export async function getActiveGameForGuess(db: Db, gameId: string) {
     })
     .from(guessWinGames)
     .leftJoin(userProfiles, eq(userProfiles.userId, guessWinGames.hostId))
-    .where(and(eq(guessWinGames.id, gameId), eq(guessWinGames.status, "active")))
+    .where(and(eq(guessWinGames.id, gameId), eq(guessWinGames.status, "active"), hostNotSuspended(guessWinGames.hostId)))
     .limit(1);
   return row;
 }

@@ -1,4 +1,5 @@
-import { asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { hostNotSuspended } from "~/db/queries/admin.server";
 import type { Db } from "~/db/client.server";
 import { groupBuyProducts, groupBuys, groupBuyTiers, productImages, products, userProfiles } from "~/db/schema";
 
@@ -20,7 +21,7 @@ export async function getGroupBuy(db: Db, id: string) {
     })
     .from(groupBuys)
     .leftJoin(userProfiles, eq(userProfiles.userId, groupBuys.hostId))
-    .where(eq(groupBuys.id, id))
+    .where(and(eq(groupBuys.id, id), hostNotSuspended(groupBuys.hostId)))
     .limit(1);
   return row;
 }

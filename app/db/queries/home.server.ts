@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, ne } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { prizePools, userProfiles } from "~/db/schema";
 
@@ -20,7 +20,7 @@ export async function featuredHosts(db: Db, limit = 3) {
     })
     .from(userProfiles)
     .leftJoin(prizePools, and(eq(prizePools.hostId, userProfiles.userId), eq(prizePools.status, "open")))
-    .where(eq(userProfiles.profilePublic, true))
+    .where(and(eq(userProfiles.profilePublic, true), ne(userProfiles.status, "suspended")))
     .orderBy(desc(userProfiles.followersCount), desc(userProfiles.createdAt))
     .limit(limit);
 }

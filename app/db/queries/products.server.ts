@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
+import { hostNotSuspended } from "~/db/queries/admin.server";
 import type { Db } from "~/db/client.server";
 import {
   productColors,
@@ -64,7 +65,7 @@ function shipsTo(country: string): SQL {
  * joined in: one query, whatever the filters. Ask for `limit + 1` rows to learn whether a next page exists.
  */
 export function listShopProducts(db: Db, { limit, offset = 0, q, category, shipTo, hostId }: ShopQuery) {
-  const conditions: SQL[] = [eq(products.status, "active")];
+  const conditions: SQL[] = [eq(products.status, "active"), hostNotSuspended(products.hostId)];
   if (hostId) conditions.push(eq(products.hostId, hostId));
   if (category) conditions.push(eq(products.shopCategory, category));
   if (shipTo) conditions.push(shipsTo(shipTo));
@@ -168,7 +169,7 @@ export async function getProduct(db: Db, id: string) {
     })
     .from(products)
     .leftJoin(userProfiles, eq(userProfiles.userId, products.hostId))
-    .where(eq(products.id, id))
+    .where(and(eq(products.id, id), hostNotSuspended(products.hostId)))
     .limit(1);
   return row;
 }

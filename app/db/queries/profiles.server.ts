@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, ne, or, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import {
   groupBuys,
@@ -29,12 +29,12 @@ const publicProfile = {
   currency: userProfiles.currency,
 };
 
-/** A profile by its user id or its slug (the user id wins if both match), or undefined. */
+/** A profile by its user id or its slug (the user id wins if both match), or undefined (also for a suspended account). */
 export async function getProfileByIdOrSlug(db: Db, idOrSlug: string) {
   const rows = await db
     .select(publicProfile)
     .from(userProfiles)
-    .where(or(eq(userProfiles.userId, idOrSlug), eq(userProfiles.slug, idOrSlug)))
+    .where(and(or(eq(userProfiles.userId, idOrSlug), eq(userProfiles.slug, idOrSlug)), ne(userProfiles.status, "suspended")))
     .limit(2);
   return rows.find((row) => row.userId === idOrSlug) ?? rows[0];
 }
