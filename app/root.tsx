@@ -1,10 +1,12 @@
-import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
+import { useEffect } from "react";
+import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/root";
 import { AppShell } from "~/components/app-shell";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { getOptionalUser, loadUser } from "~/lib/auth.server";
 import { isDemoMode } from "~/lib/config.server";
 import { getEnv } from "~/lib/context";
+import { shouldHydrate } from "~/lib/hydration";
 import { clearToastCookie, readFlashToast } from "~/lib/toast.server";
 import "./app.css";
 
@@ -24,8 +26,15 @@ export const meta: Route.MetaFunction = ({ error }) => [{ title: error ? `${erro
 export function Layout({ children }: { children: React.ReactNode }) {
   // Undefined when the root loader itself failed: the shell then renders for a visitor.
   const rootData = useRouteLoaderData<typeof loader>("root");
+  const matches = useMatches();
+  // The same rule decides in entry.server.tsx whether the loader data is streamed for hydration.
+  const hydrate = shouldHydrate({
+    signedIn: Boolean(rootData?.user),
+    flashToast: Boolean(rootData?.flashToast),
+    handles: matches.map((match) => match.handle),
+  });
   return (
-    <html lang="en">
+    <html lang="en" data-hydrate={hydrate ? "" : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -36,14 +45,50 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <AppShell user={rootData?.user ?? null} flashToast={rootData?.flashToast ?? null}>
           {children}
         </AppShell>
-        <ScrollRestoration />
-        <Scripts />
+        {hydrate ? (
+          <>
+            <ScrollRestoration />
+            <Scripts />
+          </>
+        ) : (
+          <script type="speculationrules" dangerouslySetInnerHTML={{ __html: SPECULATION_RULES }} />
+        )}
+        <script type="module" src={PAGE_SCRIPT} />
       </body>
     </html>
   );
 }
 
+/**
+ * A visitor's static page prefetches the page a link points to when the pointer rests on it (Chromium's
+ * speculation rules; other browsers ignore the script). Sign-out, the API and downloads are never prefetched.
+ */
+const SPECULATION_RULES = JSON.stringify({
+  prefetch: [
+    {
+      where: {
+        and: [
+          { href_matches: "/*" },
+          { not: { href_matches: "/signout" } },
+          { not: { href_matches: "/api/*" } },
+          { not: { href_matches: "/*.csv" } },
+          { not: { href_matches: "/*.txt" } },
+        ],
+      },
+      eagerness: "moderate",
+    },
+  ],
+});
+
+/** The one small script of every page: live pool figures over one WebSocket, and a static page's few behaviours. */
+const PAGE_SCRIPT = "/page.js";
+
 export default function App() {
+  useEffect(() => {
+    // /page.js waits for this before touching text React rendered.
+    document.documentElement.dataset.hydrated = "true";
+    window.dispatchEvent(new Event("tribe:hydrated"));
+  }, []);
   return <Outlet />;
 }
 

@@ -1,11 +1,114 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { frozenEntries, getPool, initPoolObject, poolStub, publicPoolState } from "~/lib/pools.server";
+import { isSupportedCurrency, type SupportedCurrency } from "~/domain/currency";
+import { poolDisplay } from "~/domain/pool-display";
+import { frozenEntries, getPool, getPools, initPoolObject, poolStub, publicPoolState, type PoolRow } from "~/lib/pools.server";
+import type { PoolLiveMessage } from "./prize-pool";
 
 /** Public prize pool endpoints, mounted at /api/pools: live updates and every input of a pool's draw. */
 export const poolsApi = new Hono<{ Bindings: Env }>();
 
 const poolId = z.string().min(1).max(100);
+
+/** Most pools one page follows over /api/pools/live (a shop page shows 24 cards). */
+export const MAX_LIVE_POOLS = 48;
+
+const liveQuery = z.object({
+  ids: z
+    .string({ error: "ids is required" })
+    .max(MAX_LIVE_POOLS * 101, "Too many pools")
+    .transform((text) => [...new Set(text.split(",").filter(Boolean))])
+    .pipe(z.array(poolId).min(1, "ids is required").max(MAX_LIVE_POOLS, `At most ${MAX_LIVE_POOLS} pools`)),
+  currency: z
+    .string()
+    .default("USD")
+    .refine((code): code is SupportedCurrency => isSupportedCurrency(code), "Unknown currency"),
+});
+
+/** A message of one pool's object, as the multiplexed socket forwards it: unchanged, plus the page's figures. */
+export type MultiplexedPoolMessage = PoolLiveMessage & { display: ReturnType<typeof poolDisplay> };
+
+function isPoolMessage(value: unknown): value is PoolLiveMessage {
+  const message = value as Partial<PoolLiveMessage> | null;
+  return typeof message === "object" && message !== null && message.type === "pool" && typeof message.amountCents === "number";
+}
+
+/** Opens the pool object's own live socket (setting the object up from D1 first if it has never run). */
+async function openPoolSocket(env: Env, pool: PoolRow): Promise<WebSocket | null> {
+  const upgrade = () =>
+    poolStub(env, pool.id).fetch(new Request("https://pool/live", { headers: { Upgrade: "websocket" } }));
+  let response = await upgrade();
+  if (response.status === 404) {
+    await initPoolObject(env, pool);
+    response = await upgrade();
+  }
+  return response.webSocket ?? null;
+}
+
+/**
+ * One WebSocket for every pool on a page: /api/pools/live?ids=a,b,c&currency=MYR. The Worker holds one socket to
+ * each pool's object and forwards its messages unchanged in shape (each names its poolId), adding `display`: the
+ * figures formatted in the page's currency exactly as the page rendered them. "ping" is answered "pong". When any
+ * pool's socket drops, the page's socket closes (1012) and the page reconnects.
+ */
+poolsApi.get("/live", async (c) => {
+  if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
+    return c.json({ error: "Expected a WebSocket upgrade" }, 400);
+  }
+  const query = liveQuery.safeParse({ ids: c.req.query("ids"), currency: c.req.query("currency") });
+  if (!query.success) return c.json({ error: query.error.issues[0]?.message ?? "Invalid request" }, 400);
+  const { ids, currency } = query.data;
+  const pools = await getPools(c.env, ids);
+  if (pools.length === 0) return c.json({ error: "Pool not found" }, 404);
+
+  const upstreams = (await Promise.all(pools.map((pool) => openPoolSocket(c.env, pool)))).map((socket, index) => ({
+    socket,
+    pool: pools[index]!,
+  }));
+  const { 0: client, 1: server } = new WebSocketPair();
+  server.accept();
+  let closed = false;
+  const closeAll = (code: number, reason: string) => {
+    if (closed) return;
+    closed = true;
+    for (const { socket } of upstreams) {
+      try {
+        socket?.close(1000, "done");
+      } catch {
+        // Already closing.
+      }
+    }
+    try {
+      server.close(code, reason);
+    } catch {
+      // Already closing.
+    }
+  };
+  for (const { socket, pool } of upstreams) {
+    if (!socket) continue;
+    socket.accept();
+    socket.addEventListener("message", (event) => {
+      if (closed || typeof event.data !== "string") return;
+      let message: unknown;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (!isPoolMessage(message)) return;
+      const out: MultiplexedPoolMessage = { ...message, display: poolDisplay(message, pool.currency, currency) };
+      server.send(JSON.stringify(out));
+    });
+    socket.addEventListener("close", () => closeAll(1012, "pool socket closed"));
+    socket.addEventListener("error", () => closeAll(1011, "pool socket failed"));
+  }
+  server.addEventListener("message", (event) => {
+    if (event.data === "ping") server.send("pong");
+  });
+  server.addEventListener("close", () => closeAll(1000, "done"));
+  server.addEventListener("error", () => closeAll(1011, "failed"));
+  return new Response(null, { status: 101, webSocket: client });
+});
 
 /** WebSocket of live pool updates (served by the pool's Durable Object, hibernating). */
 poolsApi.get("/:id/live", async (c) => {

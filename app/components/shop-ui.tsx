@@ -1,22 +1,16 @@
 import { useEffect, useState, type ReactNode } from "react";
 import { Link, useFetcher } from "react-router";
 import { countdownText, COUNTDOWN_TICK_MS } from "~/domain/countdown";
-import { convertCents, CURRENCIES, isSupportedCurrency, SHIPPING_COUNTRIES, type SupportedCurrency } from "~/domain/currency";
+import { CURRENCIES, formatIn, SHIPPING_COUNTRIES, type SupportedCurrency } from "~/domain/currency";
 import { formatCents } from "~/domain/money";
+import { livePoolAttributes } from "~/domain/pool-display";
 import { useToast } from "./toaster";
 
 // Browser-side pieces of the buyer pages (/shop, /product, /buy-now, /profile): the like toggle, the ticking
 // countdown, the product card with its host's pool, and the currency / ship-to selects. No server modules here.
 
-/** An amount of one currency in minor units of the display currency (an amount outside the table stays as it is). */
-export function displayCents(cents: number, from: string, to: SupportedCurrency): number {
-  return isSupportedCurrency(from) ? convertCents(cents, from, to) : cents;
-}
-
-/** An amount shown in the display currency: `formatIn(1000, "USD", "MYR")` -> "RM 45.45". */
-export function formatIn(cents: number, from: string, to: SupportedCurrency): string {
-  return isSupportedCurrency(from) ? formatCents(convertCents(cents, from, to), to) : formatCents(cents, from);
-}
+// (Kept here for the pages that import them with the card components; they live with the rate table.)
+export { displayCents, formatIn } from "~/domain/currency";
 
 /** A product's price, or its min–max range across sizes, in the display currency. */
 export function priceRangeText(
@@ -156,17 +150,6 @@ export function ImageBox({ src, alt }: { src: string | null; alt: string }) {
   );
 }
 
-function Stars({ rating }: { rating: number }) {
-  return (
-    <span className="inline-flex items-center gap-0.5 text-amber-500" aria-hidden="true">
-      <svg viewBox="0 0 20 20" fill="currentColor" className="h-4 w-4">
-        <path d="M10 1.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L10 14.9l-5.2 2.7 1-5.8L1.5 7.7l5.9-.9L10 1.5Z" />
-      </svg>
-      <span className="text-xs font-semibold text-gray-800">{rating.toFixed(1)}</span>
-    </span>
-  );
-}
-
 /** A /shop card as the loader prepares it: every amount already converted and formatted. */
 export type ShopCardData = {
   id: string;
@@ -175,6 +158,8 @@ export type ShopCardData = {
   hostHref: string | null;
   image: string | null;
   price: string;
+  /** The host's open pool (its figures follow it live), or null. */
+  poolId: string | null;
   pool: string;
   target: string;
   endAt: number | null;
@@ -185,54 +170,87 @@ export type ShopCardData = {
   likeCount: number;
 };
 
-export function ShopProductCard({ product: p, signedIn }: { product: ShopCardData; signedIn: boolean }) {
+/**
+ * The icons a grid of cards repeats, drawn once per page (`<use href="#icon-heart">`): a page of 24 cards would
+ * otherwise carry 48 copies of the same paths.
+ */
+export function CardIconSprite() {
   return (
-    <li data-product-card={p.id} className="flex flex-col overflow-hidden rounded-xl border border-gray-200 bg-white shadow-sm">
+    <svg aria-hidden="true" className="hidden">
+      <symbol id="icon-heart" viewBox="0 0 24 24">
+        <path d="M12 21s-7.5-4.6-9.6-9.1C.9 8.6 3 5 6.6 5c2.1 0 3.5 1.1 4.4 2.5h2C13.9 6.1 15.3 5 17.4 5 21 5 23.1 8.6 21.6 11.9 19.5 16.4 12 21 12 21Z" />
+      </symbol>
+      <symbol id="icon-star" viewBox="0 0 20 20">
+        <path d="M10 1.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L10 14.9l-5.2 2.7 1-5.8L1.5 7.7l5.9-.9L10 1.5Z" />
+      </symbol>
+    </svg>
+  );
+}
+
+/** A product card of /shop (styles in app.css under "shop card": one class per part keeps a page of cards small). */
+export function ShopProductCard({
+  product: p,
+  signedIn,
+  currency,
+}: {
+  product: ShopCardData;
+  signedIn: boolean;
+  currency: SupportedCurrency;
+}) {
+  const like = useProductLike(p.id, p.liked, p.likeCount, signedIn);
+  const name = p.name || "Unnamed Product";
+  return (
+    <li data-product-card={p.id} className="shop-card">
       <div className="relative">
         <Link to={`/product/${p.id}`} tabIndex={-1} aria-hidden="true">
           <ImageBox src={p.image} alt="" />
         </Link>
-        <div className="absolute top-2 right-2">
-          <LikeButton productId={p.id} liked={p.liked} likeCount={p.likeCount} signedIn={signedIn} productName={p.name || "this product"} />
-        </div>
+        <LikeToggleForm
+          like={like}
+          label={like.liked ? `Remove ${name} from favourites` : `Add ${name} to favourites`}
+          className="shop-card-like"
+        >
+          <svg aria-hidden="true" fill={like.liked ? "currentColor" : "none"}>
+            <use href="#icon-heart" />
+          </svg>
+        </LikeToggleForm>
       </div>
       {/* Stacked rows on narrow cards, three columns where there is room. */}
-      <div className="grid grid-cols-1 gap-0.5 bg-brand-50 px-3 py-2 text-[11px] leading-tight text-brand-700 sm:grid-cols-3 sm:gap-1">
-        <span className="flex justify-between gap-2 sm:block">
-          <span className="text-gray-500 sm:block">Prize Pool</span>
-          <span className="font-semibold">{p.pool}</span>
+      <div className="pool-strip">
+        <span>
+          <span>Prize Pool</span>
+          <b {...livePoolAttributes(p.poolId, "amount", currency)}>{p.pool}</b>
         </span>
-        <span className="flex justify-between gap-2 sm:block">
-          <span className="text-gray-500 sm:block">Target</span>
-          <span className="font-semibold">{p.target}</span>
+        <span>
+          <span>Target</span>
+          <b {...livePoolAttributes(p.poolId, "target", currency)}>{p.target}</b>
         </span>
-        <span className="flex justify-between gap-2 sm:block">
-          <span className="text-gray-500 sm:block">Ends in</span>
+        <span>
+          <span>Ends in</span>
           <Countdown endAt={p.endAt} initial={p.countdown} className="font-semibold" />
         </span>
       </div>
-      <div className="flex flex-1 flex-col p-3">
-        <Link to={`/product/${p.id}`} className="line-clamp-2 text-sm font-semibold text-gray-900 hover:underline">
-          {p.name || "Unnamed Product"}
+      <div className="shop-card-body">
+        <Link to={`/product/${p.id}`} className="shop-card-name">
+          {name}
         </Link>
         {p.hostName ? (
           p.hostHref ? (
-            <Link to={p.hostHref} className="mt-0.5 truncate text-xs text-gray-500 hover:underline">
+            <Link to={p.hostHref} className="shop-card-host">
               by {p.hostName}
             </Link>
           ) : (
-            <p className="mt-0.5 truncate text-xs text-gray-500">by {p.hostName}</p>
+            <p className="shop-card-host">by {p.hostName}</p>
           )
         ) : null}
-        <p className="mt-2 text-sm font-bold text-brand-700">{p.price}</p>
-        <p className="mt-1 flex items-center gap-1 text-xs text-gray-500">
-          <Stars rating={p.rating} />
-          <span>({p.reviewCount} reviews)</span>
+        <p className="shop-card-price">{p.price}</p>
+        <p className="shop-card-rating">
+          <svg aria-hidden="true">
+            <use href="#icon-star" />
+          </svg>
+          <b>{p.rating.toFixed(1)}</b> ({p.reviewCount} reviews)
         </p>
-        <Link
-          to={`/buy-now/${p.id}`}
-          className="mt-3 inline-flex items-center justify-center rounded-lg bg-brand-600 px-3 py-1.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500"
-        >
+        <Link to={`/buy-now/${p.id}`} className="shop-card-buy">
           Add to Cart
         </Link>
       </div>
@@ -264,6 +282,7 @@ export function AutoSubmitSelect({
         key={value}
         className={`mt-1 ${selectClass}`}
         onChange={(event) => event.currentTarget.form?.requestSubmit()}
+        data-auto-submit
       >
         {children}
       </select>
@@ -313,8 +332,8 @@ export function QuantityStepper({
   const button =
     "grid h-10 w-10 place-items-center text-lg font-semibold text-gray-700 hover:bg-gray-50 disabled:cursor-not-allowed disabled:opacity-40";
   return (
-    <div className="inline-flex items-center overflow-hidden rounded-lg border border-gray-300 bg-white">
-      <button type="button" className={button} onClick={() => onChange(clamp(value - 1))} disabled={value <= 1} aria-label="Decrease quantity">
+    <div data-stepper className="inline-flex items-center overflow-hidden rounded-lg border border-gray-300 bg-white">
+      <button type="button" data-step="-1" className={button} onClick={() => onChange(clamp(value - 1))} disabled={value <= 1} aria-label="Decrease quantity">
         −
       </button>
       <input
@@ -327,12 +346,19 @@ export function QuantityStepper({
         aria-label="Quantity"
         className="h-10 w-14 border-x border-gray-300 text-center text-sm [appearance:textfield] focus:outline-none"
       />
-      <button type="button" className={button} onClick={() => onChange(clamp(value + 1))} disabled={value >= max} aria-label="Increase quantity">
+      <button type="button" data-step="1" className={button} onClick={() => onChange(clamp(value + 1))} disabled={value >= max} aria-label="Increase quantity">
         +
       </button>
     </div>
   );
 }
+
+/**
+ * A radio choice drawn as a chip; the checked look comes from CSS (`:has(:checked)`), so it also follows a choice
+ * made on a page sent without hydration.
+ */
+export const choiceClass =
+  "cursor-pointer rounded-lg border border-gray-300 px-3 py-1.5 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:checked]:text-brand-700 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-500 has-[:disabled]:cursor-not-allowed has-[:disabled]:opacity-50";
 
 /** The size choice of a product page: one radio per size with its price; sold-out sizes are disabled. */
 export function SizePicker({
@@ -356,9 +382,7 @@ export function SizePicker({
           {sizes.map((s) => (
             <label
               key={s.id}
-              className={`cursor-pointer rounded-lg border px-3 py-1.5 text-sm has-[:disabled]:cursor-not-allowed has-[:disabled]:opacity-50 ${
-                s.id === selectedId ? "border-brand-600 bg-brand-50 text-brand-700" : "border-gray-300"
-              }`}
+              className={choiceClass}
             >
               <input
                 type="radio"

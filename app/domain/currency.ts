@@ -309,3 +309,13 @@ export function convertLocalCents(localCents: number, toCurrency: SupportedCurre
 export function formatPrice(usdCents: number, currency: SupportedCurrency): string {
   return formatCents(convertUsdCents(usdCents, currency), currency);
 }
+
+/** An amount of one currency in minor units of the display currency (an amount outside the table stays as it is). */
+export function displayCents(cents: number, from: string, to: SupportedCurrency): number {
+  return isSupportedCurrency(from) ? convertCents(cents, from, to) : cents;
+}
+
+/** An amount shown in the display currency: `formatIn(1000, "USD", "MYR")` -> "RM 45.45". */
+export function formatIn(cents: number, from: string, to: SupportedCurrency): string {
+  return isSupportedCurrency(from) ? formatCents(convertCents(cents, from, to), to) : formatCents(cents, from);
+}

@@ -2,7 +2,7 @@
 // Each pool's amount and entry list are written by its PrizePool Durable Object (workers/prize-pool.ts); D1's
 // prize_pools row is the index (one open pool per host) and a mirror of the object's totals.
 
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import {
@@ -46,6 +46,12 @@ export function poolStub(env: Pick<Env, "PRIZE_POOL">, poolId: string): DurableO
 export async function getPool(env: Pick<Env, "DB">, poolId: string): Promise<PoolRow | null> {
   const [row] = await getDb(env).select().from(prizePools).where(eq(prizePools.id, poolId)).limit(1);
   return row ?? null;
+}
+
+/** The D1 rows of the given pools (unknown ids are left out). */
+export async function getPools(env: Pick<Env, "DB">, poolIds: readonly string[]): Promise<PoolRow[]> {
+  if (poolIds.length === 0) return [];
+  return getDb(env).select().from(prizePools).where(inArray(prizePools.id, [...poolIds]));
 }
 
 /** The host's open pool (from D1), or null. */

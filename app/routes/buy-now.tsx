@@ -8,6 +8,7 @@ import {
   HeartIcon,
   LikeToggleForm,
   priceRangeText,
+  choiceClass,
   QuantityStepper,
   SizePicker,
   useProductLike,
@@ -24,11 +25,13 @@ import {
 } from "~/db/queries/products.server";
 import { productCategory } from "~/domain/catalog";
 import type { SupportedCurrency } from "~/domain/currency";
+import { livePoolAttributes } from "~/domain/pool-display";
 import { formatCents } from "~/domain/money";
 import { distributePool } from "~/domain/revenue";
 import { getOptionalUser } from "~/lib/auth.server";
 import { CHECKOUT_MESSAGES, createProductCheckout } from "~/lib/checkout.server";
 import { getEnv } from "~/lib/context";
+import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import { idParam, notFound } from "~/lib/route-params.server";
 import type { Route } from "./+types/buy-now";
 
@@ -36,6 +39,8 @@ import type { Route } from "./+types/buy-now";
 const SHOWN: SupportedCurrency = "MYR";
 const MAX_QUANTITY = 99;
 const KEY_FEATURES = ["High-quality materials", "Fast shipping", "7-day return policy"] as const;
+
+export const handle = STATIC_FOR_VISITORS;
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>
   pageMeta(loaderData ? `Buy ${loaderData.product.name || "Unnamed Product"}` : errorTitle(error, "Product not found"));
@@ -71,6 +76,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     },
     pool: openPool
       ? {
+          id: openPool.id,
           amount: formatIn(openPool.amountCents, openPool.currency, SHOWN),
           target: formatIn(openPool.targetCents, openPool.currency, SHOWN),
           mainPrize: formatIn(distributePool(openPool.amountCents).mainPrize, openPool.currency, SHOWN),
@@ -170,15 +176,21 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
           <dl className="mt-3 grid grid-cols-3 gap-3 text-sm">
             <div>
               <dt className="text-white/80">Prize Pool</dt>
-              <dd className="text-lg font-bold">{pool.amount}</dd>
+              <dd className="text-lg font-bold" {...livePoolAttributes(pool.id, "amount", SHOWN)}>
+                {pool.amount}
+              </dd>
             </div>
             <div>
               <dt className="text-white/80">Target</dt>
-              <dd className="text-lg font-bold">{pool.target}</dd>
+              <dd className="text-lg font-bold" {...livePoolAttributes(pool.id, "target", SHOWN)}>
+                {pool.target}
+              </dd>
             </div>
             <div>
               <dt className="text-white/80">Main Prize (60%)</dt>
-              <dd className="text-lg font-bold">{pool.mainPrize}</dd>
+              <dd className="text-lg font-bold" {...livePoolAttributes(pool.id, "mainPrize", SHOWN)}>
+                {pool.mainPrize}
+              </dd>
             </div>
           </dl>
         ) : (
@@ -211,7 +223,7 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
       <div className="grid gap-8 md:grid-cols-2">
         <div>
           <div className="relative aspect-square overflow-hidden rounded-xl bg-gray-100">
-            {mainImage ? <img src={mainImage} alt={name} className="h-full w-full object-cover" /> : null}
+            {mainImage ? <img data-main-image src={mainImage} alt={name} className="h-full w-full object-cover" /> : null}
             <div className="absolute top-3 right-3">
               <LikeToggleForm
                 like={like}
@@ -231,6 +243,7 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
                   <button
                     type="button"
                     onClick={() => setImageIndex(index)}
+                    data-show-image={url}
                     aria-label={`Show image ${index + 1}`}
                     aria-pressed={index === imageIndex}
                     className={`block aspect-square w-full overflow-hidden rounded-lg border-2 ${
@@ -260,9 +273,7 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
                     {colours.map((c) => (
                       <label
                         key={c.id}
-                        className={`inline-flex cursor-pointer items-center gap-2 rounded-lg border px-3 py-1.5 text-sm has-[:disabled]:cursor-not-allowed has-[:disabled]:opacity-50 ${
-                          c.id === colourId ? "border-brand-600 bg-brand-50 text-brand-700" : "border-gray-300"
-                        }`}
+                        className={`inline-flex items-center gap-2 ${choiceClass}`}
                       >
                         <input
                           type="radio"

@@ -9,6 +9,7 @@ import { DEFAULT_CURRENCY } from "~/domain/currency";
 import { derivedRating } from "~/domain/rating";
 import { getEnv } from "~/lib/context";
 import { pageParam } from "~/lib/route-params.server";
+import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import type { Route } from "./+types/explore";
 
 /** Per 'Load More Content': 12 more creators, 20 more products (the spec's latest 20) and 20 more games. */
@@ -18,6 +19,8 @@ const GAMES_STEP = 20;
 /** Load More grows the lists up to this many steps. */
 const MAX_PAGES = 10;
 const MAX_QUERY_LENGTH = 100;
+
+export const handle = STATIC_FOR_VISITORS;
 
 export const meta: Route.MetaFunction = () => pageMeta("Explore", "Discover creators, their shops and their Guess & Win games.");
 

@@ -4,6 +4,8 @@ import { featuredHosts } from "~/db/queries/home.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { formatCents } from "~/domain/money";
 import { poolProgressPercent } from "~/domain/pool";
+import { livePoolAttributes } from "~/domain/pool-display";
+import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import { getEnv } from "~/lib/context";
 import type { Route } from "./+types/home";
 
@@ -31,6 +33,8 @@ const SOURCE_LABELS = {
   group_buy_sales: "Group buy sales",
 } as const;
 
+export const handle = STATIC_FOR_VISITORS;
+
 export async function loader({ context }: Route.LoaderArgs) {
   const db = getDb(getEnv(context));
   const [hosts, rules] = await Promise.all([featuredHosts(db, 3), getRevenueRules(db)]);
@@ -45,6 +49,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       followers: h.followersCount,
       pool: h.poolTargetCents
         ? {
+            id: h.poolId,
             amount: formatCents(h.poolAmountCents ?? 0, "USD"),
             target: formatCents(h.poolTargetCents, "USD"),
             percent: poolProgressPercent(h.poolAmountCents ?? 0, h.poolTargetCents),
@@ -130,11 +135,19 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                 {host.pool ? (
                   <div className="mt-4">
                     <div className="flex justify-between text-sm">
-                      <span className="font-medium">Prize pool {host.pool.amount}</span>
-                      <span className="text-gray-500">Target {host.pool.target}</span>
+                      <span className="font-medium">
+                        Prize pool <span {...livePoolAttributes(host.pool.id, "amount", "USD")}>{host.pool.amount}</span>
+                      </span>
+                      <span className="text-gray-500">
+                        Target <span {...livePoolAttributes(host.pool.id, "target", "USD")}>{host.pool.target}</span>
+                      </span>
                     </div>
                     <div className="mt-1 h-2 rounded-full bg-gray-100" aria-hidden="true">
-                      <div className="h-2 rounded-full bg-brand-500" style={{ width: `${host.pool.percent}%` }} />
+                      <div
+                        className="h-2 rounded-full bg-brand-500"
+                        style={{ width: `${host.pool.percent}%` }}
+                        {...livePoolAttributes(host.pool.id, "bar", "USD")}
+                      />
                     </div>
                   </div>
                 ) : null}

@@ -11,9 +11,12 @@ import { formatCents } from "~/domain/money";
 import { getOptionalUser } from "~/lib/auth.server";
 import { getCtx, getEnv } from "~/lib/context";
 import { idParam, notFound } from "~/lib/route-params.server";
+import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import type { Route } from "./+types/product";
 
 const MAX_QUANTITY = 99;
+
+export const handle = STATIC_FOR_VISITORS;
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>
   pageMeta(loaderData ? loaderData.product.name || "Unnamed Product" : errorTitle(error, "Product not found"));

@@ -9,9 +9,12 @@ import { countryByCode, isCountryCode, resolveCurrency } from "~/domain/currency
 import { getOptionalUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
 import { idParam, notFound, pageParam } from "~/lib/route-params.server";
+import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import type { Route } from "./+types/profile-shop";
 
 const PAGE_SIZE = 24;
+
+export const handle = STATIC_FOR_VISITORS;
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>
   pageMeta(loaderData ? `${loaderData.profile.creatorName}'s Shop` : errorTitle(error, "Creator Not Found"));

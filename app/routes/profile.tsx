@@ -24,9 +24,11 @@ import { countdownText } from "~/domain/countdown";
 import { countryByCode, resolveCurrency, type SupportedCurrency } from "~/domain/currency";
 import { formatCents, progressPercent } from "~/domain/money";
 import { miniPrizeQuantityText } from "~/domain/pool";
+import { livePoolAttributes, type PoolDisplayField } from "~/domain/pool-display";
 import { distributePool } from "~/domain/revenue";
 import { getOptionalUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
+import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import { idParam, notFound } from "~/lib/route-params.server";
 import type { Route } from "./+types/profile";
 
@@ -46,6 +48,8 @@ const TRIBE_MESSAGES = {
 } as const;
 
 const COMING_SOON_MESSAGE = "Ahhh! Your country is still in 'coming soon' mode for this brand.";
+
+export const handle = STATIC_FOR_VISITORS;
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>
   pageMeta(loaderData?.profile.creatorName ?? errorTitle(error, "Creator Not Found"));
@@ -223,6 +227,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
               defaultValue={currency}
               key={currency}
               onChange={(event) => event.currentTarget.form?.requestSubmit()}
+              data-auto-submit
               className="mt-1 block rounded-lg border border-gray-300 bg-white px-3 py-1.5 text-sm shadow-sm"
             >
               <CurrencyOptions />
@@ -401,7 +406,7 @@ function ProfileActions({ loaderData, actionData }: Pick<Route.ComponentProps, "
             </button>
           </fetcher.Form>
         )}
-        <Button variant="secondary" size="sm" onClick={share}>
+        <Button variant="secondary" size="sm" onClick={share} data-share="">
           Share
         </Button>
         {own ? null : (
@@ -451,13 +456,17 @@ function PoolPanel({ loaderData }: { loaderData: Route.ComponentProps["loaderDat
   }
   const show = (cents: number) => formatCents(displayCents(cents, pool.currency, currency), currency);
   const progress = progressPercent(live.amountCents, live.targetCents);
+  // A signed-in viewer's page is hydrated and follows the pool with usePoolLive (entry numbers too); a visitor's
+  // page is static, and /page.js keeps these figures current.
+  const follow = (field: PoolDisplayField) =>
+    viewerId || pool.status !== "open" ? {} : livePoolAttributes(pool.id, field, currency);
   return (
     <div className="mt-6">
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-        <PoolStat label="Prize Pool" value={show(live.amountCents)} live={pool.status === "open"} />
+        <PoolStat label="Prize Pool" value={<span {...follow("amount")}>{show(live.amountCents)}</span>} live={pool.status === "open"} />
         <PoolStat label="Target" value={show(live.targetCents)} />
         <PoolStat label="Timer" value={<Countdown endAt={pool.endAt} initial={pool.timeLeft} />} />
-        <PoolStat label="Main Prize (60%)" value={show(distributePool(live.amountCents).mainPrize)} />
+        <PoolStat label="Main Prize (60%)" value={<span {...follow("mainPrize")}>{show(distributePool(live.amountCents).mainPrize)}</span>} />
       </div>
       <div
         className="mt-3 h-2 overflow-hidden rounded-full bg-gray-200"
@@ -467,10 +476,12 @@ function PoolPanel({ loaderData }: { loaderData: Route.ComponentProps["loaderDat
         aria-valuemin={0}
         aria-valuemax={100}
       >
-        <div className="h-full bg-brand-500 transition-[width]" style={{ width: `${progress}%` }} />
+        <div className="h-full bg-brand-500 transition-[width]" style={{ width: `${progress}%` }} {...follow("bar")} />
       </div>
       <p className="mt-1 flex justify-between text-xs text-gray-500">
-        <span>{progress}% of target</span>
+        <span>
+          <span {...follow("percent")}>{progress}%</span> of target
+        </span>
         <span>
           {live.entries} {live.entries === 1 ? "entry" : "entries"}
           {live.status !== "open" ? ` · ${live.status === "drawn" ? "Winner drawn" : "Closed, drawing soon"}` : ""}
@@ -508,23 +519,28 @@ function PoolStat({ label, value, live = false }: { label: string; value: ReactN
   );
 }
 
+/** The notice closes with a native dialog form, so it works on a page sent without hydration too. */
 function ComingSoon() {
-  const [open, setOpen] = useState(true);
   return (
     <>
       <EmptyState title="Coming soon to your country" message="This brand doesn't ship to your country yet." />
-      {open ? (
-        <div className="fixed inset-0 z-50 grid place-items-center bg-black/40 p-4" role="dialog" aria-modal="true" aria-labelledby="coming-soon-title">
-          <div className="w-full max-w-sm rounded-xl bg-white p-6 text-center shadow-xl">
-            <p id="coming-soon-title" className="text-base font-semibold text-gray-900">
-              {COMING_SOON_MESSAGE}
-            </p>
-            <Button className="mt-4" onClick={() => setOpen(false)} autoFocus>
+      <dialog
+        open
+        aria-modal="true"
+        aria-labelledby="coming-soon-title"
+        className="fixed inset-0 z-50 hidden h-full max-h-none w-full max-w-none place-items-center bg-black/40 p-4 open:grid"
+      >
+        <div className="w-full max-w-sm rounded-xl bg-white p-6 text-center shadow-xl">
+          <p id="coming-soon-title" className="text-base font-semibold text-gray-900">
+            {COMING_SOON_MESSAGE}
+          </p>
+          <form method="dialog">
+            <button type="submit" className={buttonClass("primary", "md", "mt-4")} autoFocus>
               Got it
-            </Button>
-          </div>
+            </button>
+          </form>
         </div>
-      ) : null}
+      </dialog>
     </>
   );
 }

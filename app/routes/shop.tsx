@@ -2,6 +2,7 @@ import { Form, type ShouldRevalidateFunctionArgs } from "react-router";
 import { EmptyState, Page, pageMeta, Pagination, buttonClass } from "~/components/page";
 import {
   AutoSubmitSelect,
+  CardIconSprite,
   CurrencyOptions,
   formatIn,
   priceRangeText,
@@ -18,11 +19,14 @@ import { currencyForCountry, DEFAULT_CURRENCY, isCountryCode, resolveCurrency } 
 import { derivedRating, derivedReviewCount } from "~/domain/rating";
 import { getOptionalUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
+import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import { pageParam } from "~/lib/route-params.server";
 import type { Route } from "./+types/shop";
 
 const PAGE_SIZE = 24;
 const MAX_QUERY_LENGTH = 100;
+
+export const handle = STATIC_FOR_VISITORS;
 
 export const meta: Route.MetaFunction = () => pageMeta("Shop", "Products from creators; 10% of every purchase powers up their prize pool.");
 
@@ -67,6 +71,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       hostHref: r.hostName ? `/profile/${r.hostSlug ?? r.hostId}` : null,
       image: r.image,
       price: priceRangeText(r, currency),
+      poolId: r.poolId,
       pool: formatIn(hasPool ? (r.poolAmountCents ?? 0) : 0, poolCurrency, currency),
       target: formatIn(hasPool ? (r.poolTargetCents ?? 0) : (r.hostTargetCents ?? 0), poolCurrency, currency),
       endAt: r.poolEndAt ? r.poolEndAt.getTime() : null,
@@ -143,11 +148,14 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
           action={page > 1 || filters.q || filters.category !== ALL_SHOP_CATEGORY || filters.shipTo ? { to: "/shop", label: "Clear filters" } : undefined}
         />
       ) : (
-        <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
-          {products.map((p) => (
-            <ShopProductCard key={p.id} product={p} signedIn={signedIn} />
-          ))}
-        </ul>
+        <>
+          <CardIconSprite />
+          <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
+            {products.map((p) => (
+              <ShopProductCard key={p.id} product={p} signedIn={signedIn} currency={filters.currency} />
+            ))}
+          </ul>
+        </>
       )}
       <Pagination page={page} hasNext={hasNext} hrefFor={hrefFor} />
     </Page>

@@ -1,6 +1,9 @@
 import { Link } from "react-router";
 import { Page, pageMeta } from "~/components/page";
+import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import type { Route } from "./+types/terms";
+
+export const handle = STATIC_FOR_VISITORS;
 
 export const meta: Route.MetaFunction = () => pageMeta("Terms of Service");
 

@@ -14,6 +14,7 @@ export async function featuredHosts(db: Db, limit = 3) {
       avatarUrl: userProfiles.avatarUrl,
       verified: userProfiles.verified,
       followersCount: userProfiles.followersCount,
+      poolId: prizePools.id,
       poolAmountCents: prizePools.amountCents,
       poolTargetCents: prizePools.targetCents,
       poolEndAt: prizePools.endAt,

@@ -1,0 +1,33 @@
+import { formatIn, type SupportedCurrency } from "./currency";
+import { poolProgressPercent } from "./pool";
+import { distributePool } from "./revenue";
+
+/** A pool's figures as a page shows them, in the page's display currency. */
+export type PoolDisplay = { amount: string; target: string; mainPrize: string; percent: number };
+
+/** Which figure an element marked `data-pool` shows (its `data-pool-show`); "bar" is a progress bar's width. */
+export const POOL_DISPLAY_FIELDS = ["amount", "target", "mainPrize", "percent", "bar"] as const;
+export type PoolDisplayField = (typeof POOL_DISPLAY_FIELDS)[number];
+
+/** The texts a page renders for a pool, and that /api/pools/live sends with every update so the two always agree. */
+export function poolDisplay(
+  pool: { amountCents: number; targetCents: number },
+  poolCurrency: string,
+  to: SupportedCurrency,
+): PoolDisplay {
+  return {
+    amount: formatIn(pool.amountCents, poolCurrency, to),
+    target: formatIn(pool.targetCents, poolCurrency, to),
+    mainPrize: formatIn(distributePool(pool.amountCents).mainPrize, poolCurrency, to),
+    percent: poolProgressPercent(pool.amountCents, pool.targetCents),
+  };
+}
+
+/**
+ * The attributes that make an element follow a pool live (public/page.js): its text (or, for "bar", its
+ * width) is replaced with the pool's figure on every update. Every element of a page uses the same `currency`.
+ */
+export function livePoolAttributes(poolId: string | null | undefined, show: PoolDisplayField, currency: SupportedCurrency) {
+  if (!poolId) return {};
+  return { "data-pool": poolId, "data-pool-show": show, "data-pool-currency": currency };
+}

@@ -1,0 +1,144 @@
+// The one small script every page loads (app/root.tsx). On pages sent without hydration (a visitor's home, shop,
+// product, profile…) it does the little the page needs in the browser: selects that submit their form, the
+// quantity stepper, the image gallery, the share button. On every page it keeps pool figures live.
+//
+// Live pools: every pool figure on a page follows ONE WebSocket, whatever the number of cards: each element marked
+// data-pool="<poolId>" data-pool-show="amount|target|mainPrize|percent|bar" data-pool-currency="<code>" gets the
+// pool's figure from /api/pools/live?ids=…&currency=… (the server formats it exactly as the page did). Works on
+// pages sent without hydration; on hydrated pages it waits until React has hydrated, and follows navigations.
+(() => {
+  const MAX_POOLS = 48;
+  const FIRST_RETRY_MS = 1000;
+  const MAX_RETRY_MS = 30000;
+  const PING_MS = 30000;
+  const root = document.documentElement;
+  let ready = !root.hasAttribute("data-hydrate") || root.dataset.hydrated === "true";
+  /** @type {Map<string, {amount: string, target: string, mainPrize: string, percent: number}>} */
+  const latest = new Map();
+  /** @type {WebSocket | null} */
+  let socket = null;
+  let key = "";
+  let retryMs = FIRST_RETRY_MS;
+  let retryTimer = 0;
+  let pingTimer = 0;
+
+  function apply(poolId) {
+    const display = latest.get(poolId);
+    if (!ready || !display) return;
+    for (const element of document.querySelectorAll("[data-pool]")) {
+      if (!(element instanceof HTMLElement) || element.dataset.pool !== poolId) continue;
+      const show = element.dataset.poolShow;
+      if (show === "bar") {
+        element.style.width = `${display.percent}%`;
+      } else if (show === "percent") {
+        element.textContent = `${display.percent}%`;
+      } else if (show && typeof display[show] === "string" && element.textContent !== display[show]) {
+        element.textContent = display[show];
+      }
+    }
+  }
+
+  function wanted() {
+    const elements = [...document.querySelectorAll("[data-pool]")].filter((e) => e instanceof HTMLElement);
+    const ids = [...new Set(elements.map((e) => e.dataset.pool).filter(Boolean))].sort().slice(0, MAX_POOLS);
+    const currency = elements.find((e) => e.dataset.poolCurrency)?.dataset.poolCurrency ?? "USD";
+    return { ids, currency };
+  }
+
+  function disconnect() {
+    clearTimeout(retryTimer);
+    clearInterval(pingTimer);
+    const old = socket;
+    socket = null;
+    if (old) old.close(1000, "done");
+  }
+
+  function connect(force) {
+    const { ids, currency } = wanted();
+    const next = `${currency}:${ids.join(",")}`;
+    if (!force && next === key && socket) return;
+    disconnect();
+    key = next;
+    if (ids.length === 0) return;
+    const url = new URL("/api/pools/live", location.href);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    url.searchParams.set("ids", ids.join(","));
+    url.searchParams.set("currency", currency);
+    const current = new WebSocket(url);
+    socket = current;
+    current.addEventListener("open", () => {
+      retryMs = FIRST_RETRY_MS;
+      pingTimer = setInterval(() => current.readyState === WebSocket.OPEN && current.send("ping"), PING_MS);
+    });
+    current.addEventListener("message", (event) => {
+      if (typeof event.data !== "string" || event.data === "pong") return;
+      try {
+        const message = JSON.parse(event.data);
+        if (message?.type !== "pool" || typeof message.poolId !== "string" || !message.display) return;
+        latest.set(message.poolId, message.display);
+        apply(message.poolId);
+      } catch {
+        // Not JSON: ignore.
+      }
+    });
+    current.addEventListener("close", (event) => {
+      if (socket !== current) return;
+      socket = null;
+      clearInterval(pingTimer);
+      // 4xx answers (unknown pools, bad input) come back as an immediate close too; the backoff keeps them rare.
+      retryTimer = setTimeout(() => connect(true), retryMs);
+      retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+      void event;
+    });
+  }
+
+  if (!root.hasAttribute("data-hydrate")) enhanceStaticPage();
+
+  window.addEventListener("tribe:hydrated", () => {
+    ready = true;
+    for (const poolId of latest.keys()) apply(poolId);
+  });
+  // Client-side navigations (hydrated pages) bring other cards: follow the set of pools on the page.
+  let scan = 0;
+  new MutationObserver(() => {
+    clearTimeout(scan);
+    scan = setTimeout(() => connect(false), 200);
+  }).observe(document.body, { childList: true, subtree: true });
+  window.addEventListener("pagehide", disconnect);
+  window.addEventListener("pageshow", (event) => event.persisted && connect(true));
+  connect(false);
+
+  /** What React does on a hydrated page, done by event delegation on a static one. */
+  function enhanceStaticPage() {
+    document.addEventListener("change", (event) => {
+      const target = event.target;
+      if (target instanceof HTMLSelectElement && target.hasAttribute("data-auto-submit")) target.form?.requestSubmit();
+    });
+    document.addEventListener("click", (event) => {
+      const target = event.target instanceof Element ? event.target.closest("button") : null;
+      if (!target) return;
+      if (target.dataset.step) {
+        const input = target.closest("[data-stepper]")?.querySelector("input[type=number]");
+        if (!(input instanceof HTMLInputElement)) return;
+        const max = Number(input.max) || Infinity;
+        const next = Math.min(Math.max(1, (Number(input.value) || 1) + Number(target.dataset.step)), max);
+        input.value = String(next);
+        for (const button of target.closest("[data-stepper]").querySelectorAll("button[data-step]")) {
+          button.disabled = Number(button.dataset.step) < 0 ? next <= 1 : next >= max;
+        }
+      } else if (target.dataset.showImage) {
+        const main = document.querySelector("img[data-main-image]");
+        if (main instanceof HTMLImageElement) main.src = target.dataset.showImage;
+        for (const thumb of document.querySelectorAll("button[data-show-image]")) {
+          thumb.setAttribute("aria-pressed", String(thumb === target));
+          thumb.classList.toggle("border-brand-600", thumb === target);
+          thumb.classList.toggle("border-transparent", thumb !== target);
+        }
+      } else if (target.hasAttribute("data-share")) {
+        const url = location.origin + location.pathname;
+        if (navigator.share) navigator.share({ title: document.title, url }).catch(() => {});
+        else navigator.clipboard?.writeText(url).then(() => (target.textContent = "Link copied!"), () => {});
+      }
+    });
+  }
+})();
