@@ -114,6 +114,24 @@
       const target = event.target;
       if (target instanceof HTMLSelectElement && target.hasAttribute("data-auto-submit")) target.form?.requestSubmit();
     });
+    // The mobile menu (a <details>): its button says whether it is open; Escape closes it.
+    document.addEventListener(
+      "toggle",
+      (event) => {
+        const menu = event.target;
+        if (!(menu instanceof HTMLDetailsElement) || !menu.hasAttribute("data-menu")) return;
+        const summary = menu.querySelector("summary");
+        summary?.setAttribute("aria-expanded", String(menu.open));
+        summary?.setAttribute("aria-label", menu.open ? "Close menu" : "Open menu");
+      },
+      true,
+    );
+    document.addEventListener("keydown", (event) => {
+      const menu = document.querySelector("details[data-menu][open]");
+      if (event.key !== "Escape" || !menu) return;
+      menu.open = false;
+      menu.querySelector("summary")?.focus();
+    });
     document.addEventListener("click", (event) => {
       const target = event.target instanceof Element ? event.target.closest("button") : null;
       if (!target) return;

@@ -220,8 +220,9 @@ function MobileMenu({ user }: { user: SessionUser | null }) {
 
   if (!hydrated) {
     return (
-      <details className="group ml-auto md:hidden">
-        <summary aria-label="Open menu" className={mobileButton}>
+      // A page sent without hydration keeps this version: /page.js updates its label and state on toggle.
+      <details className="group ml-auto md:hidden" data-menu>
+        <summary role="button" aria-expanded="false" aria-controls="mobile-menu" aria-label="Open menu" className={mobileButton}>
           <span className="group-open:hidden">
             <MenuIcon open={false} />
           </span>
@@ -229,7 +230,7 @@ function MobileMenu({ user }: { user: SessionUser | null }) {
             <MenuIcon open />
           </span>
         </summary>
-        <MobilePanel user={user} />
+        <MobilePanel user={user} id="mobile-menu" />
       </details>
     );
   }
