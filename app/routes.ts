@@ -27,6 +27,7 @@ export default [
   route("congratulations", "routes/congratulations.tsx"),
   route("forgot-password", "routes/forgot-password.tsx"),
   route("reset-password", "routes/reset-password.tsx"),
+  route("confirm-email", "routes/confirm-email.tsx"),
   route("dev/outbox", "routes/dev-outbox.tsx"),
 
   // Payments

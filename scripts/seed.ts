@@ -1301,7 +1301,7 @@ async function buildRows(media: R2Like) {
   people.forEach((p) => {
     const own = demoEmails.indexOf(p.email);
     const passwordHash = own >= 0 ? demoHashes[own]! : sharedHash!;
-    rows.users.push({ id: p.id, email: p.email, passwordHash, role: p.role, createdAt: p.createdAt, updatedAt: p.createdAt });
+    rows.users.push({ id: p.id, email: p.email, passwordHash, role: p.role, emailConfirmedAt: p.createdAt, createdAt: p.createdAt, updatedAt: p.createdAt });
     rows.userActivity.push({ userId: p.id, activityType: "signup", activityData: { country: p.country }, createdAt: p.createdAt });
   });
 

@@ -99,14 +99,48 @@ describe("sign-up", () => {
     expect(await page.text()).toContain("Sign In to Your Dashboard");
   });
 
-  it("gives a duplicate e-mail a clear message and no second account", async () => {
+  it("answers a sign-up with an existing e-mail like a new one, mails the owner, and makes no second account", async () => {
     const fields = validSignup();
-    expect((await postForm("/signup", fields)).status).toBe(302);
-    const again = await postForm("/signup", { ...fields, email: fields.email.toUpperCase() });
-    expect(again.status).toBe(409);
-    expect(await again.text()).toContain("An account with this email already exists");
+    const first = await postForm("/signup", fields);
+    const again = await postForm("/signup", { ...fields, email: fields.email.toUpperCase(), password: "another-password", confirmPassword: "another-password" });
+    // Same status, same place, same page: nothing tells the visitor the address was taken.
+    expect(again.status).toBe(first.status);
+    expect(again.headers.get("Location")).toBe(first.headers.get("Location"));
+    expect(first.headers.get("Location")).toBe("/congratulations");
+    expect(again.headers.getSetCookie()).toEqual(first.headers.getSetCookie());
     const rows = await db().select().from(users).where(eq(users.email, fields.email));
     expect(rows).toHaveLength(1);
+    // The first sign-up got its confirmation link, the second one a note to the owner; the password is unchanged.
+    const mail = await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, fields.email));
+    expect(mail.map((m) => m.subject).sort()).toEqual(["Confirm your Tribe account", "Someone tried to sign up with your email"]);
+    await signIn(fields.email, fields.password);
+  });
+
+  it("confirms a new account's e-mail only through the mailed link, once", async () => {
+    const fields = validSignup();
+    await postForm("/signup", fields);
+    const [account] = await db().select().from(users).where(eq(users.email, fields.email));
+    expect(account.emailConfirmedAt).toBeNull();
+    const [mail] = await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, fields.email));
+    const link = new URL(mail.textBody.match(/https?:\/\/\S+\/confirm-email\?token=\S+/)![0]);
+
+    // Opening the link shows the button and changes nothing (mail scanners open links too).
+    const page = await get(link.pathname + link.search);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Confirm my email");
+    expect((await db().select().from(users).where(eq(users.id, account.id)))[0].emailConfirmedAt).toBeNull();
+
+    const wrong = await postForm("/confirm-email", { token: "x".repeat(43) });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.text()).toContain("This confirmation link is invalid, used or expired.");
+
+    const token = link.searchParams.get("token")!;
+    const done = await postForm("/confirm-email", { token });
+    expect(done.status).toBe(302);
+    expect(done.headers.get("Location")).toBe("/signin");
+    expect((await db().select().from(users).where(eq(users.id, account.id)))[0].emailConfirmedAt).toBeInstanceOf(Date);
+    expect((await postForm("/confirm-email", { token })).status).toBe(400);
+    expect((await get(link.pathname + link.search)).status).toBe(400);
   });
 
   it("gives a profile created without a name the e-mail prefix and country MY", async () => {

@@ -15,7 +15,7 @@ import { db, makeUser, ORIGIN } from "./helpers";
 
 async function buyer(): Promise<SessionUser> {
   const { id, email } = await makeUser({ name: "Buyer" });
-  return { id, email, role: "user", creatorName: "Buyer", avatarUrl: null };
+  return { id, email, role: "user", creatorName: "Buyer", avatarUrl: null, emailConfirmed: true };
 }
 
 /** A host with a physical product: Small USD 25.00 / Large USD 40.00, colour Red, the given stock. */

@@ -95,7 +95,7 @@ async function newGame(hostId: string, overrides: Partial<typeof guessWinGames.$
 async function fan(name = "Fan") {
   const user = await makeUser({ name });
   const cookie = await signIn(user.email);
-  const session: SessionUser = { id: user.id, email: user.email, role: "user", creatorName: name, avatarUrl: null };
+  const session: SessionUser = { id: user.id, email: user.email, role: "user", creatorName: name, avatarUrl: null, emailConfirmed: true };
   return { ...user, cookie, session };
 }
 

@@ -54,14 +54,17 @@ export function cookieFrom(res: Response, name: string): string | null {
 export const SESSION = "__Host-session";
 export const PASSWORD = "correct-horse-battery";
 
-/** Creates an account directly (role optional) and returns its id and e-mail. */
-export async function makeUser(opts: { role?: "user" | "admin"; name?: string; email?: string } = {}) {
+/** Creates an account directly (role optional; e-mail confirmed unless told otherwise) and returns its id and e-mail. */
+export async function makeUser(
+  opts: { role?: "user" | "admin"; name?: string; email?: string; emailConfirmed?: boolean } = {},
+) {
   const email = opts.email ?? uniqueEmail(opts.name?.toLowerCase().replace(/\W+/g, "-") ?? "user");
   const created = await createAccount(db(), {
     email,
     passwordHash: await hashPassword(PASSWORD),
     role: opts.role,
     name: opts.name,
+    emailConfirmed: opts.emailConfirmed ?? true,
   });
   if (!created) throw new Error(`could not create ${email}`);
   return { id: created.userId, email };

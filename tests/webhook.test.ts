@@ -45,7 +45,7 @@ async function deliver(payload: string, opts: { secret?: string; timestamp?: num
 
 async function buyer(): Promise<SessionUser> {
   const { id, email } = await makeUser({ name: "Buyer" });
-  return { id, email, role: "user", creatorName: "Buyer", avatarUrl: null };
+  return { id, email, role: "user", creatorName: "Buyer", avatarUrl: null, emailConfirmed: true };
 }
 
 type Category = "physical" | "digital" | "voucher";

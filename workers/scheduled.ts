@@ -1,3 +1,5 @@
+import { getDb } from "~/db/client.server";
+import { purgeExpiredAuthRows } from "~/db/queries/accounts.server";
 import { runPoolCron } from "~/lib/draw.server";
 
 /**
@@ -13,5 +15,12 @@ export async function runScheduled(env: Env, now: Date): Promise<void> {
     }
   } catch (error) {
     console.error("cron: pools step failed", error);
+  }
+
+  // Expired sessions, password-reset links and e-mail confirmation links.
+  try {
+    await purgeExpiredAuthRows(getDb(env), now);
+  } catch (error) {
+    console.error("cron: purge step failed", error);
   }
 }

@@ -128,6 +128,8 @@ export const users = sqliteTable(
     /** "scrypt$N$r$p$saltB64$hashB64" */
     passwordHash: text("password_hash").notNull(),
     role: text("role", { enum: USER_ROLES }).notNull().default("user"),
+    /** When the owner opened the confirmation link (or reset the password by e-mail); null until then. */
+    emailConfirmedAt: timestamp("email_confirmed_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -165,7 +167,28 @@ export const passwordResetTokens = sqliteTable(
     usedAt: timestamp("used_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("password_reset_tokens_user_id_idx").on(t.userId)],
+  (t) => [
+    index("password_reset_tokens_user_id_idx").on(t.userId),
+    index("password_reset_tokens_expires_at_idx").on(t.expiresAt),
+  ],
+);
+
+export const emailConfirmationTokens = sqliteTable(
+  "email_confirmation_tokens",
+  {
+    /** SHA-256 hex of the emailed token. */
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: timestamp("expires_at").notNull(),
+    usedAt: timestamp("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("email_confirmation_tokens_user_id_idx").on(t.userId),
+    index("email_confirmation_tokens_expires_at_idx").on(t.expiresAt),
+  ],
 );
 
 export const authThrottle = sqliteTable("auth_throttle", {

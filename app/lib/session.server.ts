@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { chatMessages, sessions, userProfiles, users } from "~/db/schema";
 import { hostCookie, readCookie } from "./cookies.server";
@@ -17,6 +17,8 @@ export type SessionUser = {
   avatarUrl: string | null;
   /** Chat messages sent to this account and not read yet (the nav bar's count). */
   unreadMessages?: number;
+  /** The owner confirmed the e-mail address: free guesses count and prizes are paid only then. */
+  emailConfirmed: boolean;
 };
 
 /** Creates a session row and returns the Set-Cookie header that carries its token. */
@@ -44,6 +46,7 @@ export async function getSessionUser(db: Db, request: Request): Promise<SessionU
       id: users.id,
       email: users.email,
       role: users.role,
+      emailConfirmedAt: users.emailConfirmedAt,
       creatorName: userProfiles.creatorName,
       avatarUrl: userProfiles.avatarUrl,
       status: userProfiles.status,
@@ -56,8 +59,14 @@ export async function getSessionUser(db: Db, request: Request): Promise<SessionU
     .limit(1);
   // A suspended account's sessions end at once, even one created just before the suspension.
   if (!row || row.status === "suspended") return null;
-  const { status: _status, ...user } = row;
-  return { ...user, unreadMessages: Number(user.unreadMessages) || 0, creatorName: user.creatorName ?? user.email.split("@")[0], avatarUrl: user.avatarUrl ?? null };
+  const { status: _status, emailConfirmedAt, ...user } = row;
+  return {
+    ...user,
+    unreadMessages: Number(user.unreadMessages) || 0,
+    creatorName: user.creatorName ?? user.email.split("@")[0],
+    avatarUrl: user.avatarUrl ?? null,
+    emailConfirmed: emailConfirmedAt !== null,
+  };
 }
 
 /** Deletes the request's session server-side and returns the Set-Cookie header that clears the cookie. */
@@ -70,9 +79,4 @@ export async function destroySession(db: Db, request: Request): Promise<string> 
 /** Ends every session of a user (after a password reset). */
 export async function destroyUserSessions(db: Db, userId: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.userId, userId));
-}
-
-/** Removes expired sessions; run from the cron. */
-export async function purgeExpiredSessions(db: Db, now: Date): Promise<void> {
-  await db.delete(sessions).where(lt(sessions.expiresAt, now));
 }

@@ -11,6 +11,10 @@ export default function Congratulations() {
           🎉
         </p>
         <h1 className="mt-4 text-2xl font-bold">Congratulations! Your account is ready.</h1>
+        <p role="status" className="mt-3 font-medium text-gray-800">
+          We have sent a link to your email. Open it to confirm your address: free guesses count and prizes are paid
+          only to confirmed accounts.
+        </p>
         <p className="mt-3 text-gray-600">
           Your creator profile has been created. Open your shop, run Guess &amp; Win games and grow a prize pool with your
           tribe. Every winner is chosen transparently from a public Bitcoin block hash.

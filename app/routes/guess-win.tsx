@@ -44,6 +44,7 @@ export const GUESS_WIN_MESSAGES = {
   shareForFree: "Share = 1 free guess",
   freeUsed: "Free guess already used for this game",
   freeFailed: "Failed to submit free guess. Please try again.",
+  confirmEmail: "Please confirm your email to play a free guess: open the link we sent you when you signed up.",
   linkCopied: "Link copied to clipboard!",
   noOptions: "No options available",
   gameNotFound: "This game is not open for guesses",
@@ -208,6 +209,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!answer || !game.options.includes(answer)) {
     return reply({ ok: false, intent, gameId, message: GUESS_WIN_MESSAGES.selectAnswer }, 400);
   }
+  // A free guess counts only for a confirmed account, so throw-away sign-ups cannot collect entries.
+  if (!user.emailConfirmed) return reply({ ok: false, intent, gameId, message: GUESS_WIN_MESSAGES.confirmEmail }, 403);
   const eligibility = await freeGuessEligibility(db, user.id, game);
   if (eligibility === "used") return reply({ ok: false, intent, gameId, message: GUESS_WIN_MESSAGES.freeUsed }, 409);
   if (eligibility !== "eligible") return reply({ ok: false, intent, gameId, message: GUESS_WIN_MESSAGES.shareForFree }, 403);

@@ -1,7 +1,7 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { Field, FormError, SubmitButton } from "~/components/form";
 import { getDb } from "~/db/client.server";
-import { consumeResetToken, isResetTokenUsable, setPasswordHash } from "~/db/queries/accounts.server";
+import { consumeResetToken, isResetTokenUsable, markEmailConfirmed, setPasswordHash } from "~/db/queries/accounts.server";
 import { getEnv } from "~/lib/context";
 import { sha256Hex } from "~/lib/crypto.server";
 import { hashPassword } from "~/lib/password.server";
@@ -29,6 +29,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const userId = await consumeResetToken(db, await sha256Hex(parsed.data.token), new Date());
   if (!userId) return data({ errors: { form: LINK_INVALID } as Record<string, string> }, { status: 400 });
   await setPasswordHash(db, userId, passwordHash);
+  // The link came by e-mail, so opening it proves the address as a confirmation link does.
+  await markEmailConfirmed(db, userId, new Date());
   await destroyUserSessions(db, userId);
   throw redirect("/signin", {
     headers: { "Set-Cookie": flashToastCookie({ message: "Your password has been changed. Please sign in.", type: "success" }) },

@@ -4,6 +4,7 @@ import { createAccount } from "~/db/queries/accounts.server";
 import { getDb } from "~/db/client.server";
 import { SIGNUP_CATEGORIES } from "~/domain/catalog";
 import { COUNTRIES, DEFAULT_COUNTRY_CODE } from "~/domain/currency";
+import { sendConfirmationMail, sendExistingAccountMail } from "~/lib/account-mail.server";
 import { getOptionalUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
 import { hashPassword } from "~/lib/password.server";
@@ -27,7 +28,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ errors: fieldErrors(parsed.error), values }, { status: 400 });
   }
   const { name, email, password, website, category, country } = parsed.data;
-  const db = getDb(getEnv(context));
+  const env = getEnv(context);
+  const db = getDb(env);
+  const origin = new URL(request.url).origin;
   const created = await createAccount(db, {
     email,
     passwordHash: await hashPassword(password),
@@ -36,12 +39,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     website,
     country,
   });
-  if (!created) {
-    return data(
-      { errors: { email: "Signup failed: An account with this email already exists. Please sign in instead." }, values },
-      { status: 409 },
-    );
-  }
+  // The same answer whether or not the address has an account: a new account gets its confirmation link, an
+  // existing owner a note saying someone tried, so the form never tells who is registered.
+  if (created) await sendConfirmationMail(env, db, { userId: created.userId, email }, origin);
+  else await sendExistingAccountMail(env, db, email, origin);
   throw redirect("/congratulations");
 }
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser } from "playwright-core";
-import { launchBrowser, newPage } from "./browser.ts";
+import { confirmEmailFromOutbox, launchBrowser, newPage } from "./browser.ts";
 
 let browser: Browser;
 
@@ -13,7 +13,7 @@ after(async () => {
   await browser?.close();
 });
 
-test("a visitor uses the mobile menu, signs up, signs in and sees the dashboard", async () => {
+test("a visitor uses the mobile menu, signs up, confirms the e-mail, signs in and sees the dashboard", async () => {
   const page = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   await page.goto("/");
   await page.getByRole("heading", { name: "Group-buy ecommerce with the most transparent prize pool" }).waitFor();
@@ -49,8 +49,11 @@ test("a visitor uses the mobile menu, signs up, signs in and sees the dashboard"
   await page.getByRole("checkbox").check();
   await page.getByRole("button", { name: "Create Account" }).click();
   await page.waitForURL("**/congratulations");
-  await page.getByRole("link", { name: "Sign In to Your Dashboard" }).click();
+  await page.getByText("We have sent a link to your email.").waitFor();
+  await page.getByRole("link", { name: "Sign In to Your Dashboard" }).waitFor();
 
+  // The confirmation link from the mail (the dev outbox in demo mode) confirms the address and leads to sign-in.
+  await confirmEmailFromOutbox(page, email);
   await page.getByRole("heading", { name: "Welcome Back!" }).waitFor();
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("a-good-password");

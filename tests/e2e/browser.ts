@@ -37,3 +37,51 @@ export async function newPage(browser: Browser, options: BrowserContextOptions =
   context.setDefaultNavigationTimeout(30_000);
   return context.newPage();
 }
+
+/** A new account as the sign-up form takes it (category and country default to "Other" and the form's default). */
+export type NewAccount = { name: string; email: string; password: string; category?: string; country?: string };
+
+/** The newest link in the dev outbox (/dev/outbox, demo mode) from a mail to `email` with this subject. */
+export async function linkFromOutbox(page: Page, email: string, subject: string): Promise<string> {
+  await page.goto("/dev/outbox");
+  const mail = page.locator("li", { hasText: `To ${email}` }).filter({ hasText: subject }).first();
+  await mail.waitFor();
+  const href = await mail.locator("a").first().getAttribute("href");
+  if (!href) throw new Error(`no link in the mail "${subject}" to ${email}`);
+  return href;
+}
+
+/**
+ * Signs up through the real form, opens the confirmation link the app mailed (read from the dev outbox) and
+ * confirms the e-mail address. Ends on /signin (not signed in) with the confirmation toast shown.
+ */
+export async function signUpAndConfirm(page: Page, account: NewAccount): Promise<void> {
+  await page.goto("/signup");
+  await page.getByLabel("Name").fill(account.name);
+  await page.getByLabel("Email").fill(account.email);
+  await page.getByLabel("Password", { exact: true }).fill(account.password);
+  await page.getByLabel("Confirm Password").fill(account.password);
+  await page.getByLabel("Category").selectOption(account.category ?? "Other");
+  if (account.country) await page.getByLabel("Country").selectOption(account.country);
+  await page.getByRole("checkbox").check();
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await page.waitForURL("**/congratulations");
+  await confirmEmailFromOutbox(page, account.email);
+}
+
+/** Opens the confirmation link mailed to `email` and confirms; ends on /signin with the confirmation toast. */
+export async function confirmEmailFromOutbox(page: Page, email: string): Promise<void> {
+  await page.goto(await linkFromOutbox(page, email, "Confirm your Tribe account"));
+  await page.getByRole("button", { name: "Confirm my email" }).click();
+  await page.waitForURL("**/signin");
+  await page.getByText("Your email is confirmed. Please sign in.").waitFor();
+}
+
+/** Signs in through the form (optionally with ?redirectTo=) and waits for the page it leads to. */
+export async function signInWithForm(page: Page, email: string, password: string, redirectTo?: string): Promise<void> {
+  await page.goto(redirectTo ? `/signin?redirectTo=${encodeURIComponent(redirectTo)}` : "/signin");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await page.waitForURL((url) => url.pathname !== "/signin");
+}

@@ -5,10 +5,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, newPage } from "./browser.ts";
+import { launchBrowser, newPage, signInWithForm, signUpAndConfirm } from "./browser.ts";
 
 // The create-game form in a real browser: option rows, the correct-answer radio, the browser's duration check and
-// the multipart upload of a real WebM made with ffmpeg (which .ci/run installs), and the whole game journey.
+// the multipart upload of a real WebM made with ffmpeg (which `npm test` provides), and the whole game journey.
 
 // The seeded demo host (app/lib/demo.ts).
 const DEMO_HOST_EMAIL = "host@demo.tribe";
@@ -148,19 +148,8 @@ test("a host creates a game that a new fan joins, shares, guesses free and then 
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const fan = await context.newPage();
   const email = `guesser-${Date.now()}@example.com`;
-  await fan.goto("/signup");
-  await fan.getByLabel("Name").fill("Guess Fan");
-  await fan.getByLabel("Email").fill(email);
-  await fan.getByLabel("Password", { exact: true }).fill("a-good-password");
-  await fan.getByLabel("Confirm Password").fill("a-good-password");
-  await fan.getByLabel("Category").selectOption("Other");
-  await fan.getByRole("checkbox").check();
-  await fan.getByRole("button", { name: "Create Account" }).click();
-  await fan.waitForURL("**/congratulations");
-  await fan.goto("/signin?redirectTo=%2Fguess-win");
-  await fan.getByLabel("Email").fill(email);
-  await fan.getByLabel("Password").fill("a-good-password");
-  await fan.getByRole("button", { name: "Sign In", exact: true }).click();
+  await signUpAndConfirm(fan, { name: "Guess Fan", email, password: "a-good-password" });
+  await signInWithForm(fan, email, "a-good-password", "/guess-win");
   await fan.waitForURL("**/guess-win");
   await fan.waitForLoadState("networkidle");
 

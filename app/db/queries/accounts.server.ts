@@ -1,6 +1,6 @@
-import { and, desc, eq, gt, isNull } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, lte } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { mailOutbox, passwordResetTokens, userActivity, userProfiles, users } from "~/db/schema";
+import { emailConfirmationTokens, mailOutbox, passwordResetTokens, sessions, userActivity, userProfiles, users } from "~/db/schema";
 import { currencyForCountry, DEFAULT_COUNTRY_CODE } from "~/domain/currency";
 
 export type NewAccount = {
@@ -11,6 +11,8 @@ export type NewAccount = {
   category?: string | null;
   website?: string | null;
   country?: string | null;
+  /** Accounts made by the platform (seed, tests, admin tools) may start confirmed; sign-ups never do. */
+  emailConfirmed?: boolean;
 };
 
 /** The spec's default creator name: the part of the e-mail before the at-sign. */
@@ -38,6 +40,7 @@ export async function createAccount(db: Db, account: NewAccount): Promise<{ user
         email: account.email.toLowerCase(),
         passwordHash: account.passwordHash,
         role: account.role ?? "user",
+        emailConfirmedAt: account.emailConfirmed ? now : null,
         createdAt: now,
         updatedAt: now,
       }),
@@ -128,6 +131,79 @@ export async function consumeResetToken(db: Db, tokenHash: string, now: Date): P
     )
     .returning({ userId: passwordResetTokens.userId });
   return rows[0]?.userId ?? null;
+}
+
+/** True once the account's owner has confirmed the e-mail address (free guesses and prizes need it). */
+export async function isEmailConfirmed(db: Db, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ confirmedAt: users.emailConfirmedAt })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  return Boolean(row?.confirmedAt);
+}
+
+export async function createEmailConfirmationToken(db: Db, userId: string, tokenHash: string, expiresAt: Date) {
+  await db.insert(emailConfirmationTokens).values({ tokenHash, userId, expiresAt, createdAt: new Date() });
+}
+
+/** True while the confirmation token exists, is unused and has not expired. */
+export async function isEmailConfirmationTokenUsable(db: Db, tokenHash: string, now: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ tokenHash: emailConfirmationTokens.tokenHash })
+    .from(emailConfirmationTokens)
+    .where(
+      and(
+        eq(emailConfirmationTokens.tokenHash, tokenHash),
+        isNull(emailConfirmationTokens.usedAt),
+        gt(emailConfirmationTokens.expiresAt, now),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
+/**
+ * Uses the confirmation token (one conditional statement, so it works once) and marks the account's e-mail
+ * confirmed. Returns the user id, or null when the token is unknown, used or expired.
+ */
+export async function confirmEmailWithToken(db: Db, tokenHash: string, now: Date): Promise<string | null> {
+  const rows = await db
+    .update(emailConfirmationTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(emailConfirmationTokens.tokenHash, tokenHash),
+        isNull(emailConfirmationTokens.usedAt),
+        gt(emailConfirmationTokens.expiresAt, now),
+      ),
+    )
+    .returning({ userId: emailConfirmationTokens.userId });
+  const userId = rows[0]?.userId;
+  if (!userId) return null;
+  await markEmailConfirmed(db, userId, now);
+  return userId;
+}
+
+/** Records that the owner proved the address (a confirmation link, or a password reset by e-mail); first time wins. */
+export async function markEmailConfirmed(db: Db, userId: string, now: Date): Promise<void> {
+  await db
+    .update(users)
+    .set({ emailConfirmedAt: now, updatedAt: now })
+    .where(and(eq(users.id, userId), isNull(users.emailConfirmedAt)));
+}
+
+/** The cron's clean-up: expired sessions, reset links and confirmation links. Returns how many rows went. */
+export async function purgeExpiredAuthRows(db: Db, now: Date): Promise<number> {
+  const [gone, resets, confirmations] = await db.batch([
+    db.delete(sessions).where(lt(sessions.expiresAt, now)).returning({ id: sessions.id }),
+    db.delete(passwordResetTokens).where(lte(passwordResetTokens.expiresAt, now)).returning({ id: passwordResetTokens.tokenHash }),
+    db
+      .delete(emailConfirmationTokens)
+      .where(lte(emailConfirmationTokens.expiresAt, now))
+      .returning({ id: emailConfirmationTokens.tokenHash }),
+  ]);
+  return gone.length + resets.length + confirmations.length;
 }
 
 export async function listOutbox(db: Db, limit = 50) {
