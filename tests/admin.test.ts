@@ -128,7 +128,7 @@ describe("suspending an account", () => {
     const hostCookie = await signIn(host.email);
     const pool = await ensureOpenPool(env, host.id);
     const fan = await makeUser({ name: "Loyal Fan" });
-    const fanUser = { id: fan.id, email: fan.email, role: "user" as const, creatorName: "Loyal Fan", avatarUrl: null };
+    const fanUser = { id: fan.id, email: fan.email, role: "user" as const, creatorName: "Loyal Fan", avatarUrl: null, emailConfirmed: true };
 
     expect((await get(`/product/${product.id}`)).status).toBe(200);
     expect((await get("/dashboard", { cookie: hostCookie })).status).toBe(200);
