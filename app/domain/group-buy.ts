@@ -2,7 +2,7 @@
 // Buyers are charged the original price; when the group buy ends, the final tier's discount is refunded per order.
 
 import { parseInstant } from "./countdown";
-import { parseMoneyToCents, percentToBasisPoints, progressPercent } from "./money";
+import { divideRoundHalfUp, parseMoneyToCents, percentToBasisPoints, progressPercent } from "./money";
 
 /** Group buy amounts are shown in RM. */
 export const GROUP_BUY_CURRENCY = "MYR";
@@ -241,3 +241,159 @@ export function validateGroupBuyForm(input: GroupBuyFormInput, now: Date): Group
 
   return { ok: true, value: { name, description, targetCents, endAt, tiers } };
 }
+
+// --- finalisation -------------------------------------------------------------------------------------------------
+
+/** One paid order of a group buy as finalisation sees it (all amounts in the order's own minor units). */
+export interface GroupBuyOrderMoney {
+  orderId: string;
+  /** What the buyer was charged (the original price times quantity). */
+  paidCents: number;
+  /** What was refunded before finalisation (host refunds, returns, lost disputes). */
+  refundedCents: number;
+  /** The RM value of `paidCents`, converted with the rate table at payment and stored on the order. */
+  salesRmCents: number;
+  /** The pool percent recorded on the order at payment (the group-buy share of the platform settings). */
+  poolPercent: number;
+}
+
+/** What one order gets at finalisation. */
+export interface GroupBuyOrderRefund {
+  orderId: string;
+  /** The refund to send now; 0 means no refund (never negative). */
+  refundCents: number;
+  /** What the buyer finally pays: paid minus every refund. */
+  finalPriceCents: number;
+  /** The pool share to reverse for this refund (the share of the net before minus the share of the net after). */
+  poolReversalCents: number;
+}
+
+export interface GroupBuyFinalisation {
+  /** Sales in RM net of earlier refunds, the figure the tier and the target are judged on. */
+  netSalesRmCents: number;
+  targetMet: boolean;
+  /** The discount of the final tier when the target was met; 0 otherwise (the original price stands). */
+  finalDiscountPercent: number;
+  refunds: GroupBuyOrderRefund[];
+}
+
+function assertOrderMoney(order: GroupBuyOrderMoney): void {
+  for (const [name, value] of [
+    ["paidCents", order.paidCents],
+    ["refundedCents", order.refundedCents],
+    ["salesRmCents", order.salesRmCents],
+  ] as const) {
+    if (!Number.isSafeInteger(value) || value < 0) throw new RangeError(`${name} must be a non-negative integer`);
+  }
+  if (order.refundedCents > order.paidCents) throw new RangeError("refundedCents cannot exceed paidCents");
+}
+
+/**
+ * The RM value of what is left of an order after earlier refunds: its RM value at payment scaled by the share not
+ * refunded, rounded half up once per order. An order refunded in full counts 0.
+ */
+export function netSalesRmCents(order: GroupBuyOrderMoney): number {
+  assertOrderMoney(order);
+  if (order.paidCents === 0) return 0;
+  const net = BigInt(order.paidCents - order.refundedCents);
+  return Number(divideRoundHalfUp(BigInt(order.salesRmCents) * net, BigInt(order.paidCents)));
+}
+
+/**
+ * The pool share of an amount at a recorded pool percent. Rounding rule (one rule for every order, documented in
+ * docs/decisions/060-group-buy-finalisation.md): the exact share rounded half up, per order, never per cart or per
+ * group buy. It equals the pool part of `splitRevenue` when the platform fee is 0 (the default split 0/10/90).
+ */
+export function poolShareCents(netCents: number, poolPercent: number): number {
+  if (!Number.isSafeInteger(netCents) || netCents < 0) throw new RangeError("netCents must be a non-negative integer");
+  const basisPoints = BigInt(Math.min(10000, Math.max(0, percentToBasisPoints(poolPercent))));
+  return Number(divideRoundHalfUp(BigInt(netCents) * basisPoints, 10000n));
+}
+
+/** The refund of one order taking it from its current net amount down to `targetNetCents` (never below 0). */
+function refundTo(order: GroupBuyOrderMoney, targetNetCents: number): GroupBuyOrderRefund {
+  const netBefore = order.paidCents - order.refundedCents;
+  const finalPriceCents = Math.max(0, Math.min(netBefore, targetNetCents));
+  const refundCents = netBefore - finalPriceCents;
+  return {
+    orderId: order.orderId,
+    refundCents,
+    finalPriceCents,
+    poolReversalCents: poolShareCents(netBefore, order.poolPercent) - poolShareCents(finalPriceCents, order.poolPercent),
+  };
+}
+
+/**
+ * Finalises a group buy: the final tier is judged on net RM sales; when the target is met, every order is refunded
+ * what it paid net of earlier refunds minus its price at the final tier (the original paid amount minus
+ * `perOrderRefundCents`, so the discount is rounded in the buyer's favour), never a negative amount. When the
+ * target is not met the original price stands and nothing is refunded. Money conserves to the cent:
+ * sum(paid) - sum(earlier refunds) - sum(refunds) = sum(final prices).
+ */
+export function planGroupBuyFinalisation(
+  tiers: readonly GroupBuyTier[],
+  targetRmCents: number,
+  orders: readonly GroupBuyOrderMoney[],
+): GroupBuyFinalisation {
+  const netSales = orders.reduce((sum, order) => sum + netSalesRmCents(order), 0);
+  const targetMet = netSales >= targetRmCents;
+  const discount = finalDiscountPercent(tiers, netSales, targetRmCents);
+  const refunds = orders.map((order) =>
+    refundTo(order, order.paidCents - perOrderRefundCents(order.paidCents, discount)),
+  );
+  return { netSalesRmCents: netSales, targetMet, finalDiscountPercent: discount, refunds };
+}
+
+/** A cancelled group buy refunds every order in full (whatever is left after earlier refunds). */
+export function planGroupBuyCancellation(orders: readonly GroupBuyOrderMoney[]): GroupBuyOrderRefund[] {
+  return orders.map((order) => {
+    assertOrderMoney(order);
+    return refundTo(order, 0);
+  });
+}
+
+/** The host may complete a group buy early only once its target is met (net RM sales at or above the target). */
+export function canCompleteEarly(netSalesRm: number, targetRmCents: number): boolean {
+  return netSalesRm >= targetRmCents;
+}
+
+export const GROUP_BUY_ACTION_MESSAGES = {
+  onlyOneActive: "Only one group buy can be active at a time",
+  completedNotEditable: "A completed group buy cannot be edited",
+  cancelledNotEditable: "A cancelled group buy cannot be edited",
+  lessFavourable: "Once a fan has joined, the target and tiers cannot become less favourable",
+  earlyBelowTarget: "The group buy can be completed early only once its target is met",
+  deleteConfirm: "Are you sure you want to delete this group buy? This action cannot be undone.",
+  ended: "This group buy has ended",
+  notActive: "This group buy is not open for orders",
+  selectProduct: "Please select at least one product",
+  productsRequired: "Please choose at least one of your products",
+  linkCopied: "Link Copied!",
+} as const;
+
+/**
+ * Once a fan has joined, an edit may not make the terms less favourable to them: the target may not rise (a higher
+ * target is harder to meet), and at every sales level the discount the new tiers give must be at least the old one.
+ */
+export function isLessFavourable(
+  before: { targetCents: number; tiers: readonly GroupBuyTier[] },
+  after: { targetCents: number; tiers: readonly GroupBuyTier[] },
+): boolean {
+  if (after.targetCents > before.targetCents) return true;
+  const levels = new Set<number>([...before.tiers, ...after.tiers].map((t) => t.salesThresholdCents));
+  for (const level of levels) {
+    const old = currentTier(before.tiers, level)?.discountPercent ?? 0;
+    const next = currentTier(after.tiers, level)?.discountPercent ?? 0;
+    if (next < old) return true;
+  }
+  return false;
+}
+
+/** Share for 2x Entry: the checkout earns one entry, two when the fan shared this group buy. */
+export const GROUP_BUY_ENTRIES_PER_CHECKOUT = 1;
+export const GROUP_BUY_SHARED_ENTRIES_PER_CHECKOUT = 2;
+export function groupBuyEntriesForCheckout(shared: boolean): number {
+  return shared ? GROUP_BUY_SHARED_ENTRIES_PER_CHECKOUT : GROUP_BUY_ENTRIES_PER_CHECKOUT;
+}
+/** How long 'Link Copied!' shows after Share for 2x Entry. */
+export const LINK_COPIED_MS = 2000;

@@ -1,6 +1,8 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   amountToNextTier,
+  canCompleteEarly,
   currentTier,
   DEFAULT_GROUP_BUY_TIERS,
   finalDiscountPercent,
@@ -11,7 +13,15 @@ import {
   GROUP_BUY_TIERS_MAX,
   GROUP_BUY_TIERS_MIN,
   groupBuyProgressPercent,
+  groupBuyEntriesForCheckout,
+  type GroupBuyOrderMoney,
+  type GroupBuyOrderRefund,
   groupBuyStatusLabel,
+  isLessFavourable,
+  netSalesRmCents,
+  planGroupBuyCancellation,
+  planGroupBuyFinalisation,
+  poolShareCents,
   type GroupBuyFormInput,
   type GroupBuyTier,
   nextDefaultTier,
@@ -413,5 +423,139 @@ describe("validateGroupBuyForm", () => {
       field: "tiers",
       message: "A group buy can have at most 6 discount tiers",
     });
+  });
+});
+
+describe("finalisation (property-based)", () => {
+  const tierSet = fc
+    .array(fc.tuple(fc.integer({ min: 1, max: 500 }), fc.integer({ min: 1, max: 9 })), { minLength: 1, maxLength: 5 })
+    .map((steps) => {
+      const out: GroupBuyTier[] = [{ salesThresholdCents: 0, discountPercent: 1 + (steps[0]?.[1] ?? 1) }];
+      for (const [gap, rise] of steps) {
+        const last = out[out.length - 1] as GroupBuyTier;
+        if (last.discountPercent + rise > 50) break;
+        out.push({ salesThresholdCents: last.salesThresholdCents + gap * 10_000, discountPercent: last.discountPercent + rise });
+      }
+      return out;
+    });
+  const order = fc
+    .record({
+      paidCents: fc.integer({ min: 0, max: 5_000_000 }),
+      refundedShare: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 1, noNaN: true })),
+      rmPerUnit: fc.constantFrom(1, 4.5454, 0.0067, 0.03, 1.3),
+      poolPercent: fc.constantFrom(10, 0, 12.5, 100, 7.25),
+    })
+    .map((o) => ({
+      paidCents: o.paidCents,
+      refundedCents: Math.floor(o.paidCents * o.refundedShare),
+      salesRmCents: Math.round(o.paidCents * o.rmPerUnit),
+      poolPercent: o.poolPercent,
+    }));
+  const orders = fc
+    .array(order, { maxLength: 30 })
+    .map((list) => list.map((o, i) => ({ ...o, orderId: `o${i}` }) satisfies GroupBuyOrderMoney));
+  const target = fc.integer({ min: 1, max: 50 }).map((n) => n * 100_000);
+
+  it("picks the tier of net RM sales when the target is met, and 0 otherwise", () => {
+    fc.assert(
+      fc.property(tierSet, target, orders, (t, targetCents, list) => {
+        const plan = planGroupBuyFinalisation(t, targetCents, list);
+        const net = list.reduce((sum, o) => sum + netSalesRmCents(o), 0);
+        expect(plan.netSalesRmCents).toBe(net);
+        expect(plan.targetMet).toBe(net >= targetCents);
+        expect(plan.finalDiscountPercent).toBe(net >= targetCents ? (currentTier(t, net)?.discountPercent ?? 0) : 0);
+        if (!plan.targetMet) expect(plan.refunds.every((r) => r.refundCents === 0 && r.poolReversalCents === 0)).toBe(true);
+      }),
+    );
+  });
+
+  it("refunds each order paid net minus its price at the final tier, never negative, and conserves money to the cent", () => {
+    fc.assert(
+      fc.property(tierSet, target, orders, (t, targetCents, list) => {
+        const plan = planGroupBuyFinalisation(t, targetCents, list);
+        let charged = 0;
+        let refunded = 0;
+        let finals = 0;
+        list.forEach((o, i) => {
+          const r = plan.refunds[i] as GroupBuyOrderRefund;
+          const priceAtTier = o.paidCents - perOrderRefundCents(o.paidCents, plan.finalDiscountPercent);
+          const net = o.paidCents - o.refundedCents;
+          expect(r.orderId).toBe(o.orderId);
+          expect(r.refundCents).toBe(Math.max(0, net - priceAtTier));
+          expect(r.refundCents).toBeGreaterThanOrEqual(0);
+          expect(r.finalPriceCents).toBe(net - r.refundCents);
+          // The pool share left on the order is the recorded rate times its final net, rounded per order.
+          expect(poolShareCents(net, o.poolPercent) - r.poolReversalCents).toBe(poolShareCents(r.finalPriceCents, o.poolPercent));
+          expect(r.poolReversalCents).toBeGreaterThanOrEqual(0);
+          charged += o.paidCents;
+          refunded += o.refundedCents + r.refundCents;
+          finals += r.finalPriceCents;
+        });
+        expect(charged - refunded).toBe(finals);
+      }),
+    );
+  });
+
+  it("is idempotent: finalising again after the refunds refunds nothing more", () => {
+    fc.assert(
+      fc.property(tierSet, target, orders, (t, targetCents, list) => {
+        const first = planGroupBuyFinalisation(t, targetCents, list);
+        const after = list.map((o, i) => ({ ...o, refundedCents: o.refundedCents + (first.refunds[i]?.refundCents ?? 0) }));
+        const again = planGroupBuyFinalisation(t, targetCents, after);
+        expect(again.refunds.every((r) => r.refundCents === 0 && r.poolReversalCents === 0)).toBe(true);
+      }),
+    );
+  });
+
+  it("cancellation refunds every order what is left of it and reverses its whole pool share", () => {
+    fc.assert(
+      fc.property(orders, (list) => {
+        const refunds = planGroupBuyCancellation(list);
+        list.forEach((o, i) => {
+          const r = refunds[i] as GroupBuyOrderRefund;
+          expect(r.refundCents).toBe(o.paidCents - o.refundedCents);
+          expect(r.finalPriceCents).toBe(0);
+          expect(r.poolReversalCents).toBe(poolShareCents(o.paidCents - o.refundedCents, o.poolPercent));
+        });
+      }),
+    );
+  });
+
+  it("worked example: RM 10,000 target met with RM 10,500 of sales gives 15% off", () => {
+    const plan = planGroupBuyFinalisation(tiers, 1_000_000, [
+      { orderId: "a", paidCents: 999, refundedCents: 0, salesRmCents: 500_000, poolPercent: 10 },
+      { orderId: "b", paidCents: 20_000, refundedCents: 19_000, salesRmCents: 1_100_000, poolPercent: 10 },
+    ]);
+    // b's net RM: 1,100,000 x 1,000 / 20,000 = 55,000; total 555,000 < 1,000,000: target not met.
+    expect(plan).toMatchObject({ netSalesRmCents: 555_000, targetMet: false, finalDiscountPercent: 0 });
+    const met = planGroupBuyFinalisation(tiers, 500_000, [
+      { orderId: "a", paidCents: 999, refundedCents: 0, salesRmCents: 850_000, poolPercent: 10 },
+      { orderId: "b", paidCents: 20_000, refundedCents: 19_000, salesRmCents: 200_000, poolPercent: 10 },
+    ]);
+    expect(met.finalDiscountPercent).toBe(15);
+    // a: price at 15% floors 849.15 to 849, refund 150; pool share 100 -> 85, reversal 15.
+    expect(met.refunds[0]).toEqual({ orderId: "a", refundCents: 150, finalPriceCents: 849, poolReversalCents: 15 });
+    // b: price at 15% is 17,000 but only 1,000 is left: nothing more is refunded.
+    expect(met.refunds[1]).toEqual({ orderId: "b", refundCents: 0, finalPriceCents: 1_000, poolReversalCents: 0 });
+  });
+});
+
+describe("isLessFavourable and early completion", () => {
+  it("refuses a higher target or any lower discount at some sales level", () => {
+    const before = { targetCents: 500_000, tiers: [...tiers] };
+    expect(isLessFavourable(before, before)).toBe(false);
+    expect(isLessFavourable(before, { ...before, targetCents: 600_000 })).toBe(true);
+    expect(isLessFavourable(before, { ...before, targetCents: 400_000 })).toBe(false);
+    expect(isLessFavourable(before, { ...before, tiers: tiers.map((t) => ({ ...t, discountPercent: t.discountPercent + 1 })) })).toBe(false);
+    expect(isLessFavourable(before, { ...before, tiers: tiers.map((t) => ({ ...t, salesThresholdCents: t.salesThresholdCents * 2 })) })).toBe(true);
+    expect(isLessFavourable(before, { ...before, tiers: tiers.slice(0, 3) })).toBe(true);
+  });
+  it("completes early only at or above the target", () => {
+    expect(canCompleteEarly(499_999, 500_000)).toBe(false);
+    expect(canCompleteEarly(500_000, 500_000)).toBe(true);
+  });
+  it("gives two entries per checkout after a share, else one", () => {
+    expect(groupBuyEntriesForCheckout(true)).toBe(2);
+    expect(groupBuyEntriesForCheckout(false)).toBe(1);
   });
 });
