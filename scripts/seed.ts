@@ -16,6 +16,8 @@ import { getPlatformProxy } from "wrangler";
 import * as schema from "../app/db/schema";
 import { conversationPair } from "../app/domain/chat";
 import { entriesDigest, winnerIndex } from "../app/domain/draw";
+import { convertCents } from "../app/domain/currency";
+import { GROUP_BUY_CURRENCY } from "../app/domain/group-buy";
 import { orderNumber, voucherCode } from "../app/domain/orders";
 import { distributePool, poolContributionCents, REVENUE_RULES_SETTING_KEY } from "../app/domain/revenue";
 import { DEMO_ADMIN_EMAIL, DEMO_FAN_EMAIL, DEMO_HOST_EMAIL, DEMO_PASSWORD } from "../app/lib/demo";
@@ -1519,6 +1521,7 @@ async function buildRows(media: R2Like) {
       hostId: host.id,
       productId: product.id,
       groupBuyId: groupBuyId ?? null,
+      salesRmCents: groupBuyId ? convertCents(amountCents, "USD", GROUP_BUY_CURRENCY) : null,
       checkoutSessionId: sessionId,
       paymentIntentId,
       status,
@@ -1813,7 +1816,7 @@ async function buildRows(media: R2Like) {
         "Dress the whole house for Hari Raya together: the more the tribe buys, the bigger everyone's discount. You pay the normal price today and get the difference back automatically when we unlock a higher tier.",
       status: "active",
       targetCents: 1_000_000,
-      currency: "USD",
+      currency: GROUP_BUY_CURRENCY,
       endAt: daysAhead(12),
       createdAt: startAt,
       updatedAt: startAt,
@@ -1840,7 +1843,7 @@ async function buildRows(media: R2Like) {
         status: n === 0 ? "processing" : pick(["paid", "processing"] as const),
         groupBuyId,
       });
-      sales += order.amountCents;
+      sales += order.salesRmCents ?? 0;
     });
     const groupBuy = rows.groupBuys[0]!;
     groupBuy.currentSalesCents = sales;

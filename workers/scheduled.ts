@@ -1,6 +1,7 @@
 import { getDb } from "~/db/client.server";
 import { purgeExpiredAuthRows } from "~/db/queries/accounts.server";
 import { runPoolCron } from "~/lib/draw.server";
+import { runGroupBuyCron } from "~/lib/payments/group-buy-close.server";
 
 /**
  * The cron trigger: runs every minute (see wrangler.toml). Each step catches its own failure so one broken step
@@ -22,5 +23,13 @@ export async function runScheduled(env: Env, now: Date): Promise<void> {
     await purgeExpiredAuthRows(getDb(env), now);
   } catch (error) {
     console.error("cron: purge step failed", error);
+  }
+
+  // Group buys: finalise those past their end date (final tier, refunds, pool reversals) and resume unfinished ones.
+  try {
+    const groupBuys = await runGroupBuyCron(env, now);
+    if (groupBuys.closed.length + groupBuys.errors.length > 0) console.log("cron: group buys", JSON.stringify(groupBuys));
+  } catch (error) {
+    console.error("cron: group buys step failed", error);
   }
 }

@@ -96,6 +96,7 @@ export const ORDER_STATUSES = [
 ] as const;
 export const PURCHASE_MODES = ["buy-now", "group-buy"] as const;
 export const GROUP_BUY_STATUSES = ["draft", "active", "completed", "cancelled"] as const;
+export const GROUP_BUY_REFUND_KINDS = ["final_tier", "cancellation"] as const;
 export const VOUCHER_STATUSES = ["active", "redeemed", "expired"] as const;
 export const PAYOUT_METHOD_TYPES = ["bank_account"] as const;
 export const PAYOUT_TYPES = ["prize_winner", "host_earnings"] as const;
@@ -790,6 +791,32 @@ export const groupBuyShares = sqliteTable(
   (t) => [primaryKey({ columns: [t.userId, t.groupBuyId] })],
 );
 
+/**
+ * The one refund a group buy's end gives an order: the final tier's difference, or the whole amount when the group
+ * buy is cancelled. The primary key makes it once per order, also when two finalisations race; `refund_id` is
+ * null until the provider has accepted the refund (idempotency key `group-buy:<order id>`), so a retry resumes.
+ */
+export const groupBuyRefunds = sqliteTable(
+  "group_buy_refunds",
+  {
+    orderId: text("order_id")
+      .primaryKey()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    groupBuyId: text("group_buy_id")
+      .notNull()
+      .references(() => groupBuys.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: GROUP_BUY_REFUND_KINDS }).notNull(),
+    amountCents: cents("amount_cents").notNull(),
+    currency: currency(),
+    /** The pool share of this refund, reversed in the order's pool (0 when nothing goes back). */
+    poolReversalCents: cents("pool_reversal_cents").notNull().default(0),
+    refundId: text("refund_id"),
+    createdAt: createdAt(),
+    completedAt: timestamp("completed_at"),
+  },
+  (t) => [index("group_buy_refunds_group_buy_idx").on(t.groupBuyId, t.refundId)],
+);
+
 // ---------------------------------------------------------------------------------------------------------------
 // Orders, shipping, vouchers
 
@@ -833,6 +860,8 @@ export const orders = sqliteTable(
     poolId: text("pool_id").references(() => prizePools.id, { onDelete: "restrict" }),
     entryNumber: integer("entry_number"),
     refundedCents: cents("refunded_cents").notNull().default(0),
+    /** A group-buy order's value in RM (the group buy's currency), converted with the rate table at payment. */
+    salesRmCents: cents("sales_rm_cents"),
     metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown>>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

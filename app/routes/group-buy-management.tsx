@@ -1,37 +1,381 @@
-import { Link } from "react-router";
-import { Badge, Card, DateText, EmptyState, Page, pageMeta } from "~/components/page";
+import { useState } from "react";
+import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { Field, FormError, SelectField, SubmitButton } from "~/components/form";
+import { Badge, Button, Card, DateText, EmptyState, LinkButton, Page, pageMeta, Stat } from "~/components/page";
 import { getDb } from "~/db/client.server";
-import { listHostGroupBuys } from "~/db/queries/group-buys.server";
-import { groupBuyProgressPercent, groupBuyStatusLabel } from "~/domain/group-buy";
+import {
+  createGroupBuy,
+  deleteUnjoinedGroupBuy,
+  getGroupBuy,
+  hostGroupBuyStats,
+  hostHasActiveGroupBuy,
+  listGroupBuyProductIds,
+  listGroupBuyTiers,
+  listHostGroupBuys,
+  listHostProductChoices,
+  updateGroupBuy,
+} from "~/db/queries/group-buys.server";
+import {
+  DEFAULT_GROUP_BUY_TIERS,
+  GROUP_BUY_ACTION_MESSAGES,
+  GROUP_BUY_DISCOUNT_MAX,
+  GROUP_BUY_DISCOUNT_MIN,
+  GROUP_BUY_STATUSES,
+  GROUP_BUY_TARGET_MIN_CENTS,
+  GROUP_BUY_TARGET_STEP_CENTS,
+  GROUP_BUY_THRESHOLD_STEP_CENTS,
+  GROUP_BUY_TIERS_MAX,
+  GROUP_BUY_TIERS_MIN,
+  type GroupBuyField,
+  type GroupBuyStatus,
+  groupBuyProgressPercent,
+  groupBuyStatusLabel,
+  nextDefaultTier,
+  parseTierNumber,
+  validateGroupBuyForm,
+} from "~/domain/group-buy";
 import { formatCents } from "~/domain/money";
 import { requireUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
+import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
+import { forbidden, idParam, notFound } from "~/lib/route-params.server";
+import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/group-buy-management";
 
 export const meta: Route.MetaFunction = () => pageMeta("Group Buy Management");
 
+const STATUS_FILTERS = [{ value: "all", label: "All Status" }, ...GROUP_BUY_STATUSES.map((s) => ({ value: s, label: groupBuyStatusLabel(s) }))];
+
+function statusFilter(value: string | null): GroupBuyStatus | "all" {
+  return (GROUP_BUY_STATUSES as readonly string[]).includes(value ?? "") ? (value as GroupBuyStatus) : "all";
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
-  const groupBuys = await listHostGroupBuys(getDb(getEnv(context)), user.id, 50);
-  return { groupBuys };
+  const db = getDb(getEnv(context));
+  const url = new URL(request.url);
+  const search = (url.searchParams.get("q") ?? "").slice(0, 100);
+  const status = statusFilter(url.searchParams.get("status"));
+  const editParam = url.searchParams.get("edit");
+  const [groupBuys, stats, hasActive, productChoices] = await Promise.all([
+    listHostGroupBuys(db, user.id, 100, { search, status }),
+    hostGroupBuyStats(db, user.id),
+    hostHasActiveGroupBuy(db, user.id),
+    listHostProductChoices(db, user.id),
+  ]);
+  let editing = null;
+  if (editParam) {
+    const id = idParam(editParam);
+    const g = await getGroupBuy(db, id);
+    if (!g) notFound();
+    if (g.hostId !== user.id) forbidden();
+    const [tiers, productIds] = await Promise.all([listGroupBuyTiers(db, id), listGroupBuyProductIds(db, id)]);
+    editing = {
+      id: g.id,
+      name: g.name,
+      description: g.description,
+      status: g.status,
+      targetCents: g.targetCents,
+      endAt: g.endAt,
+      participants: g.currentParticipants,
+      tiers,
+      productIds,
+    };
+  }
+  return { groupBuys, stats, hasActive, productChoices, editing, search, status };
+}
+
+type ActionResult = { ok: false; field?: GroupBuyField | "products" | "form"; message: string; values?: Record<string, unknown> };
+
+function formValues(form: FormData) {
+  return {
+    name: form.get("name"),
+    description: form.get("description"),
+    targetAmount: form.get("targetAmount"),
+    endDate: form.get("endDate"),
+    tiers: form.getAll("tierThreshold").map((threshold, i) => ({
+      salesThreshold: threshold,
+      discountPercentage: form.getAll("tierDiscount")[i],
+    })),
+  };
+}
+
+const WRITE_MESSAGES = {
+  one_active: GROUP_BUY_ACTION_MESSAGES.onlyOneActive,
+  no_products: GROUP_BUY_ACTION_MESSAGES.productsRequired,
+  not_editable: GROUP_BUY_ACTION_MESSAGES.completedNotEditable,
+  less_favourable: GROUP_BUY_ACTION_MESSAGES.lessFavourable,
+} as const;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  const env = getEnv(context);
+  const db = getDb(env);
+  const form = await request.formData();
+  const intent = String(form.get("intent") ?? "");
+
+  if (intent === "create" || intent === "update") {
+    const input = formValues(form);
+    // The first tier's threshold is fixed at 0, whatever the request says.
+    if (input.tiers[0]) input.tiers[0] = { ...input.tiers[0], salesThreshold: "0" };
+    const checked = validateGroupBuyForm(input, new Date());
+    const productIds = form.getAll("productId").filter((v): v is string => typeof v === "string").slice(0, 200);
+    if (!checked.ok) return data<ActionResult>({ ok: false, field: checked.field, message: checked.message }, { status: 400 });
+    if (productIds.length === 0) {
+      return data<ActionResult>({ ok: false, field: "products", message: GROUP_BUY_ACTION_MESSAGES.productsRequired }, { status: 400 });
+    }
+    let result;
+    if (intent === "create") {
+      result = await createGroupBuy(db, user.id, checked.value, productIds);
+    } else {
+      const id = idParam(String(form.get("groupBuyId") ?? ""));
+      const existing = await getGroupBuy(db, id);
+      if (!existing) notFound();
+      if (existing.hostId !== user.id) forbidden();
+      result = await updateGroupBuy(db, user.id, id, checked.value, productIds);
+      if (!result.ok && result.reason === "not_editable" && existing.status === "cancelled") {
+        return data<ActionResult>({ ok: false, field: "form", message: GROUP_BUY_ACTION_MESSAGES.cancelledNotEditable }, { status: 409 });
+      }
+    }
+    if (!result.ok) {
+      if (result.reason === "not_found") notFound();
+      const status = result.reason === "no_products" ? 400 : 409;
+      return data<ActionResult>({ ok: false, field: result.reason === "no_products" ? "products" : "form", message: WRITE_MESSAGES[result.reason] }, { status });
+    }
+    const message = intent === "create" ? "Group buy created successfully!" : "Group buy updated successfully!";
+    return redirect("/group-buy-management", { headers: { "Set-Cookie": flashToastCookie({ message, type: "success" }) } });
+  }
+
+  if (intent === "delete" || intent === "complete") {
+    const id = idParam(String(form.get("groupBuyId") ?? ""));
+    const existing = await getGroupBuy(db, id);
+    if (!existing) notFound();
+    if (existing.hostId !== user.id) forbidden();
+    if (intent === "delete") {
+      if (await deleteUnjoinedGroupBuy(db, user.id, id)) {
+        return redirect("/group-buy-management", {
+          headers: { "Set-Cookie": flashToastCookie({ message: "Group buy deleted successfully!", type: "success" }) },
+        });
+      }
+      // Fans joined: the group buy is cancelled, never deleted, and every participant is refunded in full.
+      const closed = await closeGroupBuy(env, id, { mode: "cancel", hostId: user.id });
+      if (!closed.ok) return data<ActionResult>({ ok: false, field: "form", message: closed.message }, { status: 409 });
+      return redirect("/group-buy-management", {
+        headers: {
+          "Set-Cookie": flashToastCookie({ message: "Group buy cancelled: every participant is refunded in full", type: "success" }),
+        },
+      });
+    }
+    const closed = await closeGroupBuy(env, id, { mode: "early", hostId: user.id });
+    if (!closed.ok) return data<ActionResult>({ ok: false, field: "form", message: closed.message }, { status: 409 });
+    return redirect(`/group-buy-management`, {
+      headers: { "Set-Cookie": flashToastCookie({ message: "Group buy completed: refunds for the final tier are on their way", type: "success" }) },
+    });
+  }
+  return data<ActionResult>({ ok: false, field: "form", message: "Unknown action" }, { status: 400 });
 }
 
 const tones = { active: "green", completed: "blue", cancelled: "red", draft: "gray" } as const;
 
-export default function GroupBuyManagement({ loaderData }: Route.ComponentProps) {
-  const { groupBuys } = loaderData;
+type LoaderData = Route.ComponentProps["loaderData"];
+type TierRow = { threshold: string; discount: string };
+
+function dateInputValue(value: Date | string | number): string {
+  return new Date(value).toISOString().slice(0, 10);
+}
+
+function GroupBuyForm({
+  editing,
+  productChoices,
+  error,
+}: {
+  editing: LoaderData["editing"];
+  productChoices: LoaderData["productChoices"];
+  error: ActionResult | undefined;
+}) {
+  const busy = useNavigation().state === "submitting";
+  const initialTiers = (editing?.tiers ?? DEFAULT_GROUP_BUY_TIERS).map((t) => ({
+    threshold: String(t.salesThresholdCents / 100),
+    discount: String(t.discountPercent),
+  }));
+  const [tiers, setTiers] = useState<TierRow[]>(initialTiers);
+  const chosen = new Set(editing?.productIds ?? []);
+  const today = new Date().toISOString().slice(0, 10);
+  const fieldError = (field: string) => (error && error.field === field ? error.message : undefined);
+
+  function addTier() {
+    const last = tiers[tiers.length - 1];
+    const next = nextDefaultTier(
+      last ? { salesThresholdCents: parseTierNumber(last.threshold) * 100, discountPercent: parseTierNumber(last.discount) } : null,
+    );
+    setTiers([...tiers, { threshold: String(next.salesThresholdCents / 100), discount: String(next.discountPercent) }]);
+  }
+
+  return (
+    <Card className="mb-6">
+      <h2 className="text-lg font-semibold text-gray-900">{editing ? `Edit ${editing.name}` : "Create Group Buy"}</h2>
+      {editing && editing.participants > 0 ? (
+        <p className="mt-1 text-sm text-gray-600">Fans have joined: the target and tiers can only become more favourable.</p>
+      ) : null}
+      <Form method="post" className="mt-4 space-y-4" noValidate>
+        <input type="hidden" name="intent" value={editing ? "update" : "create"} />
+        {editing ? <input type="hidden" name="groupBuyId" value={editing.id} /> : null}
+        {error && (error.field === "form" || error.field === "tiers") ? <FormError>{error.message}</FormError> : null}
+        <Field label="Group buy name" name="name" defaultValue={editing?.name ?? ""} maxLength={120} error={fieldError("name")} />
+        <div>
+          <label htmlFor="description" className="block text-sm font-medium text-gray-700">
+            Description
+          </label>
+          <textarea
+            id="description"
+            name="description"
+            rows={3}
+            maxLength={2000}
+            defaultValue={editing?.description ?? ""}
+            className="mt-1 block w-full rounded-lg border border-gray-300 px-3 py-2 text-sm"
+            aria-invalid={fieldError("description") ? true : undefined}
+          />
+          {fieldError("description") ? <p className="mt-1 text-sm text-red-600">{fieldError("description")}</p> : null}
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field
+            label="Target amount (RM)"
+            name="targetAmount"
+            type="number"
+            min={GROUP_BUY_TARGET_MIN_CENTS / 100}
+            step={GROUP_BUY_TARGET_STEP_CENTS / 100}
+            defaultValue={editing ? String(editing.targetCents / 100) : ""}
+            error={fieldError("targetAmount")}
+          />
+          <Field label="End date" name="endDate" type="date" min={today} defaultValue={editing ? dateInputValue(editing.endAt) : ""} error={fieldError("endDate")} />
+        </div>
+
+        <fieldset>
+          <legend className="text-sm font-medium text-gray-700">Discount tiers (sales in RM, discount in %)</legend>
+          <ul className="mt-2 space-y-2">
+            {tiers.map((tier, i) => (
+              <li key={i} className="flex flex-wrap items-end gap-2">
+                <label className="text-sm">
+                  <span className="block text-gray-600">Tier {i + 1} sales threshold (RM)</span>
+                  <input
+                    name="tierThreshold"
+                    type="number"
+                    min={0}
+                    step={GROUP_BUY_THRESHOLD_STEP_CENTS / 100}
+                    value={i === 0 ? "0" : tier.threshold}
+                    readOnly={i === 0}
+                    onChange={(e) => setTiers(tiers.map((t, j) => (j === i ? { ...t, threshold: e.target.value } : t)))}
+                    className="mt-1 w-36 rounded-lg border border-gray-300 px-2 py-1"
+                  />
+                </label>
+                <label className="text-sm">
+                  <span className="block text-gray-600">Tier {i + 1} discount (%)</span>
+                  <input
+                    name="tierDiscount"
+                    type="number"
+                    min={GROUP_BUY_DISCOUNT_MIN}
+                    max={GROUP_BUY_DISCOUNT_MAX}
+                    step={1}
+                    value={tier.discount}
+                    onChange={(e) => setTiers(tiers.map((t, j) => (j === i ? { ...t, discount: e.target.value } : t)))}
+                    className="mt-1 w-24 rounded-lg border border-gray-300 px-2 py-1"
+                  />
+                </label>
+                {i > 0 && tiers.length > GROUP_BUY_TIERS_MIN ? (
+                  <Button type="button" variant="secondary" size="sm" onClick={() => setTiers(tiers.filter((_, j) => j !== i))}>
+                    Remove tier {i + 1}
+                  </Button>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+          {tiers.length < GROUP_BUY_TIERS_MAX ? (
+            <Button type="button" variant="secondary" size="sm" className="mt-2" onClick={addTier}>
+              Add Tier
+            </Button>
+          ) : null}
+        </fieldset>
+
+        <fieldset>
+          <legend className="text-sm font-medium text-gray-700">Products in this group buy</legend>
+          {productChoices.length === 0 ? (
+            <p className="mt-1 text-sm text-gray-600">
+              You have no active products yet. <Link to="/add-product" className="font-semibold text-brand-700 underline">Add a product</Link> first.
+            </p>
+          ) : (
+            <ul className="mt-2 grid gap-1 sm:grid-cols-2">
+              {productChoices.map((p) => (
+                <li key={p.id}>
+                  <label className="flex items-center gap-2 text-sm">
+                    <input type="checkbox" name="productId" value={p.id} defaultChecked={chosen.has(p.id)} />
+                    {p.name} · {formatCents(p.basePriceCents, p.currency)}
+                  </label>
+                </li>
+              ))}
+            </ul>
+          )}
+          {fieldError("products") ? <p className="mt-1 text-sm text-red-600">{fieldError("products")}</p> : null}
+        </fieldset>
+
+        <div className="flex gap-2">
+          <SubmitButton pending={busy}>{editing ? "Save Changes" : "Create Group Buy"}</SubmitButton>
+          <LinkButton to="/group-buy-management" variant="secondary">
+            Cancel
+          </LinkButton>
+        </div>
+      </Form>
+    </Card>
+  );
+}
+
+export default function GroupBuyManagement({ loaderData, actionData }: Route.ComponentProps) {
+  const { groupBuys, stats, hasActive, productChoices, editing, search, status } = loaderData;
+  const [params] = useSearchParams();
+  const creating = params.get("new") === "1" || (actionData !== undefined && !editing);
+  const showForm = editing !== null || creating;
   return (
     <Page
       title="Group Buy Management"
-      subtitle="Only one group buy can be active at a time."
+      subtitle="Create group buys with tiered discounts for your tribe."
       back={{ to: "/dashboard", label: "Back to Dashboard" }}
+      actions={
+        <div className="text-right">
+          {hasActive ? (
+            <span className={`inline-block cursor-not-allowed rounded-lg bg-gray-300 px-4 py-2 text-sm font-semibold text-gray-600`} aria-disabled="true">
+              Create Group Buy
+            </span>
+          ) : (
+            <LinkButton to="/group-buy-management?new=1">Create Group Buy</LinkButton>
+          )}
+          <p className="mt-1 text-xs text-gray-500">{GROUP_BUY_ACTION_MESSAGES.onlyOneActive}</p>
+        </div>
+      }
     >
+      <div className="mb-6 grid grid-cols-2 gap-3 lg:grid-cols-4">
+        <Stat label="Total group buys" value={stats.total} />
+        <Stat label="Active" value={stats.active} />
+        <Stat label="Total sales" value={formatCents(stats.salesCents, stats.currency)} />
+        <Stat label="Participants" value={stats.participants} />
+      </div>
+
+      {showForm ? <GroupBuyForm key={editing?.id ?? "new"} editing={editing} productChoices={productChoices} error={actionData} /> : null}
+      {!showForm && actionData ? <FormError>{actionData.message}</FormError> : null}
+
+      <Form method="get" className="mb-4 flex flex-wrap items-end gap-3" role="search">
+        <Field label="Search group buys" name="q" type="search" defaultValue={search} placeholder="Search by name or description" />
+        <SelectField label="Status" name="status" options={STATUS_FILTERS} defaultValue={status} />
+        <Button type="submit" variant="secondary">
+          Filter
+        </Button>
+      </Form>
+
       {groupBuys.length === 0 ? (
-        <EmptyState title="No group buys found" message="Group buys give your buyers tiered discounts; the difference is refunded automatically when a higher tier is reached." />
+        <EmptyState title="No group buys found" message="Group buys give your tribe tiered discounts; the difference is refunded automatically when a higher tier is reached." />
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {groupBuys.map((g) => {
             const progress = groupBuyProgressPercent(g.currentSalesCents, g.targetCents);
+            const editable = g.status === "active" || g.status === "draft";
             return (
               <li key={g.id}>
                 <Card className="h-full">
@@ -40,24 +384,73 @@ export default function GroupBuyManagement({ loaderData }: Route.ComponentProps)
                     <Badge tone={tones[g.status]}>{groupBuyStatusLabel(g.status)}</Badge>
                   </div>
                   <p className="mt-2 text-sm text-gray-600">
-                    {formatCents(g.currentSalesCents, g.currency)} of {formatCents(g.targetCents, g.currency)} ·{" "}
-                    {g.currentParticipants} participants
+                    {formatCents(g.currentSalesCents, g.currency)} of {formatCents(g.targetCents, g.currency)} · {g.currentParticipants} participants
                   </p>
                   <div className="mt-2 h-2 overflow-hidden rounded-full bg-gray-200" role="progressbar" aria-label={`${g.name} progress`} aria-valuenow={progress} aria-valuemin={0} aria-valuemax={100}>
-                    <div className="h-full bg-brand-500" style={{ width: `${progress}%` }} />
+                    <div className="h-full bg-brand-500" style={{ width: `${Math.min(100, progress)}%` }} />
                   </div>
                   <p className="mt-2 text-xs text-gray-500">
-                    Ends <DateText value={g.endAt} />
+                    {g.status === "active" ? (
+                      <>
+                        Ends <DateText value={g.endAt} />
+                      </>
+                    ) : g.finalDiscountPercent !== null ? (
+                      `Final discount ${g.finalDiscountPercent}%`
+                    ) : null}
                   </p>
-                  <Link to={`/group-buy-detail/${g.id}`} className="mt-3 inline-block text-sm font-semibold text-brand-700 hover:underline">
-                    View
-                  </Link>
+                  <div className="mt-3 flex flex-wrap items-center gap-3 text-sm">
+                    <Link to={`/group-buy-detail/${g.id}`} className="font-semibold text-brand-700 hover:underline">
+                      View
+                    </Link>
+                    {editable ? (
+                      <Link to={`/group-buy-management?edit=${g.id}`} className="font-semibold text-brand-700 hover:underline">
+                        Edit
+                      </Link>
+                    ) : (
+                      <span className="cursor-not-allowed text-gray-400" aria-disabled="true">
+                        Edit
+                      </span>
+                    )}
+                    {g.status === "active" && g.currentSalesCents >= g.targetCents ? (
+                      <Form method="post">
+                        <input type="hidden" name="intent" value="complete" />
+                        <input type="hidden" name="groupBuyId" value={g.id} />
+                        <button type="submit" className="font-semibold text-green-700 hover:underline">
+                          Complete now
+                        </button>
+                      </Form>
+                    ) : null}
+                    {g.status === "active" || g.status === "draft" ? (
+                      <Form
+                        method="post"
+                        onSubmit={(e) => {
+                          if (!window.confirm(GROUP_BUY_ACTION_MESSAGES.deleteConfirm)) e.preventDefault();
+                        }}
+                      >
+                        <input type="hidden" name="intent" value="delete" />
+                        <input type="hidden" name="groupBuyId" value={g.id} />
+                        <button type="submit" className="font-semibold text-red-700 hover:underline">
+                          Delete
+                        </button>
+                      </Form>
+                    ) : null}
+                  </div>
                 </Card>
               </li>
             );
           })}
         </ul>
       )}
+
+      <Card className="mt-8">
+        <h2 className="font-semibold text-gray-900">Group buy policy and benefits</h2>
+        <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-gray-700">
+          <li>10% of all sales contribute to the prize pool.</li>
+          <li>Double-entry bonus for fans who share the group buy.</li>
+          <li>Automatic refunds if a higher tier is reached.</li>
+          <li>Revenue is finalised after completion and refunds.</li>
+        </ul>
+      </Card>
     </Page>
   );
 }

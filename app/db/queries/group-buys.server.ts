@@ -1,7 +1,18 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import { hostNotSuspended } from "~/db/queries/admin.server";
 import type { Db } from "~/db/client.server";
-import { groupBuyProducts, groupBuys, groupBuyTiers, productImages, products, userProfiles } from "~/db/schema";
+import {
+  groupBuyProducts,
+  groupBuyRefunds,
+  groupBuys,
+  groupBuyShares,
+  groupBuyTiers,
+  orders,
+  productImages,
+  products,
+  userProfiles,
+} from "~/db/schema";
+import { GROUP_BUY_CURRENCY, type GroupBuyForm, type GroupBuyStatus, isLessFavourable } from "~/domain/group-buy";
 
 /** One group buy with its host's name, or undefined. */
 export async function getGroupBuy(db: Db, id: string) {
@@ -18,6 +29,8 @@ export async function getGroupBuy(db: Db, id: string) {
       currentParticipants: groupBuys.currentParticipants,
       currency: groupBuys.currency,
       endAt: groupBuys.endAt,
+      finalDiscountPercent: groupBuys.finalDiscountPercent,
+      finalisedAt: groupBuys.finalisedAt,
     })
     .from(groupBuys)
     .leftJoin(userProfiles, eq(userProfiles.userId, groupBuys.hostId))
@@ -39,12 +52,13 @@ export function listGroupBuyTiers(db: Db, groupBuyId: string) {
     .limit(6);
 }
 
-/** The products offered in a group buy. */
+/** The products offered in a group buy (active ones only: an archived product cannot be joined). */
 export function listGroupBuyProducts(db: Db, groupBuyId: string, limit = 50) {
   return db
     .select({
       id: products.id,
       name: products.name,
+      description: products.description,
       category: products.category,
       basePriceCents: products.basePriceCents,
       priceMinCents: products.priceMinCents,
@@ -55,26 +69,415 @@ export function listGroupBuyProducts(db: Db, groupBuyId: string, limit = 50) {
     })
     .from(groupBuyProducts)
     .innerJoin(products, eq(products.id, groupBuyProducts.productId))
-    .where(eq(groupBuyProducts.groupBuyId, groupBuyId))
+    .where(and(eq(groupBuyProducts.groupBuyId, groupBuyId), eq(products.status, "active")))
     .orderBy(asc(products.name))
     .limit(limit);
 }
 
-/** A host's group buys, newest first. */
-export function listHostGroupBuys(db: Db, hostId: string, limit: number) {
+/** The ids of the products a group buy offers (for the edit form). */
+export async function listGroupBuyProductIds(db: Db, groupBuyId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: groupBuyProducts.productId })
+    .from(groupBuyProducts)
+    .where(eq(groupBuyProducts.groupBuyId, groupBuyId))
+    .limit(200);
+  return rows.map((r) => r.id);
+}
+
+/** A host's active products the create/edit form offers to pick from. */
+export function listHostProductChoices(db: Db, hostId: string) {
+  return db
+    .select({ id: products.id, name: products.name, basePriceCents: products.basePriceCents, currency: products.currency })
+    .from(products)
+    .where(and(eq(products.hostId, hostId), eq(products.status, "active")))
+    .orderBy(asc(products.name))
+    .limit(200);
+}
+
+export interface HostGroupBuyFilter {
+  search?: string;
+  status?: GroupBuyStatus | "all";
+}
+
+/** A host's group buys, newest first, filtered by a name/description search and a status. */
+export function listHostGroupBuys(db: Db, hostId: string, limit: number, filter: HostGroupBuyFilter = {}) {
+  const conditions = [eq(groupBuys.hostId, hostId)];
+  if (filter.status && filter.status !== "all") conditions.push(eq(groupBuys.status, filter.status));
+  const search = filter.search?.trim();
+  if (search) {
+    const pattern = `%${search.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+    const match = or(
+      sql`${groupBuys.name} like ${pattern} escape '\\'`,
+      sql`${groupBuys.description} like ${pattern} escape '\\'`,
+    );
+    if (match) conditions.push(match);
+  }
   return db
     .select({
       id: groupBuys.id,
       name: groupBuys.name,
+      description: groupBuys.description,
       status: groupBuys.status,
       targetCents: groupBuys.targetCents,
       currentSalesCents: groupBuys.currentSalesCents,
       currentParticipants: groupBuys.currentParticipants,
       currency: groupBuys.currency,
       endAt: groupBuys.endAt,
+      finalDiscountPercent: groupBuys.finalDiscountPercent,
     })
     .from(groupBuys)
-    .where(eq(groupBuys.hostId, hostId))
+    .where(and(...conditions))
     .orderBy(desc(groupBuys.createdAt), desc(groupBuys.id))
     .limit(limit);
+}
+
+/** The stats cards of /group-buy-management: counts by status, total sales and participants. */
+export async function hostGroupBuyStats(db: Db, hostId: string) {
+  const [row] = await db
+    .select({
+      total: sql<number>`count(*)`,
+      active: sql<number>`coalesce(sum(case when ${groupBuys.status} = 'active' then 1 else 0 end), 0)`,
+      completed: sql<number>`coalesce(sum(case when ${groupBuys.status} = 'completed' then 1 else 0 end), 0)`,
+      salesCents: sql<number>`coalesce(sum(case when ${groupBuys.status} in ('active', 'completed') then ${groupBuys.currentSalesCents} else 0 end), 0)`,
+      participants: sql<number>`coalesce(sum(case when ${groupBuys.status} in ('active', 'completed') then ${groupBuys.currentParticipants} else 0 end), 0)`,
+    })
+    .from(groupBuys)
+    .where(eq(groupBuys.hostId, hostId));
+  return {
+    total: Number(row?.total ?? 0),
+    active: Number(row?.active ?? 0),
+    completed: Number(row?.completed ?? 0),
+    salesCents: Number(row?.salesCents ?? 0),
+    participants: Number(row?.participants ?? 0),
+    currency: GROUP_BUY_CURRENCY,
+  };
+}
+
+/** Whether the host has an active group buy (other than `exceptId`). */
+export async function hostHasActiveGroupBuy(db: Db, hostId: string, exceptId?: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: groupBuys.id })
+    .from(groupBuys)
+    .where(and(eq(groupBuys.hostId, hostId), eq(groupBuys.status, "active")))
+    .limit(2);
+  return row !== undefined && row.id !== exceptId;
+}
+
+/** Whether any group buy is active on the platform (the banner of the revenue screens). */
+export async function anyActiveGroupBuy(db: Db, hostId?: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: groupBuys.id })
+    .from(groupBuys)
+    .where(hostId ? and(eq(groupBuys.status, "active"), eq(groupBuys.hostId, hostId)) : eq(groupBuys.status, "active"))
+    .limit(1);
+  return row !== undefined;
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const text = error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? "")}` : String(error);
+  return /UNIQUE constraint|SQLITE_CONSTRAINT/i.test(text);
+}
+
+/** Keeps only ids of the host's own active products (anything else in a request is ignored, never linked). */
+async function ownProductIds(db: Db, hostId: string, productIds: readonly string[]): Promise<string[]> {
+  if (productIds.length === 0) return [];
+  const rows = await db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(eq(products.hostId, hostId), eq(products.status, "active"), inArray(products.id, [...new Set(productIds)].slice(0, 200))))
+    .limit(200);
+  return rows.map((r) => r.id);
+}
+
+export type GroupBuyWriteResult =
+  | { ok: true; id: string }
+  | { ok: false; reason: "one_active" | "no_products" | "not_found" | "not_editable" | "less_favourable" };
+
+/**
+ * Creates an active group buy with its tiers and products in one batch. The partial unique index
+ * `group_buys_one_active_per_host` makes a second active group buy of the same host fail, also when two tabs race.
+ */
+export async function createGroupBuy(
+  db: Db,
+  hostId: string,
+  form: GroupBuyForm,
+  productIds: readonly string[],
+): Promise<GroupBuyWriteResult> {
+  const own = await ownProductIds(db, hostId, productIds);
+  if (own.length === 0) return { ok: false, reason: "no_products" };
+  const id = crypto.randomUUID();
+  try {
+    await db.batch([
+      db.insert(groupBuys).values({
+        id,
+        hostId,
+        name: form.name,
+        description: form.description,
+        status: "active",
+        targetCents: form.targetCents,
+        currency: GROUP_BUY_CURRENCY,
+        endAt: form.endAt,
+      }),
+      db.insert(groupBuyTiers).values(
+        form.tiers.map((t, position) => ({ groupBuyId: id, salesThresholdCents: t.salesThresholdCents, discountPercent: t.discountPercent, position })),
+      ),
+      db.insert(groupBuyProducts).values(own.map((productId) => ({ groupBuyId: id, productId }))),
+    ]);
+  } catch (error) {
+    if (isUniqueViolation(error)) return { ok: false, reason: "one_active" };
+    throw error;
+  }
+  return { ok: true, id };
+}
+
+/**
+ * Edits a group buy of the host. Completed and cancelled ones cannot be edited; once a fan has joined, the target and
+ * tiers may not become less favourable (the update is guarded on the participant count it was judged on, so a join
+ * racing the edit makes it fail rather than slip through).
+ */
+export async function updateGroupBuy(
+  db: Db,
+  hostId: string,
+  id: string,
+  form: GroupBuyForm,
+  productIds: readonly string[],
+): Promise<GroupBuyWriteResult> {
+  const current = await getGroupBuy(db, id);
+  if (!current || current.hostId !== hostId) return { ok: false, reason: "not_found" };
+  if (current.status === "completed" || current.status === "cancelled") return { ok: false, reason: "not_editable" };
+  const tiers = await listGroupBuyTiers(db, id);
+  if (
+    current.currentParticipants > 0 &&
+    isLessFavourable({ targetCents: current.targetCents, tiers }, { targetCents: form.targetCents, tiers: form.tiers })
+  ) {
+    return { ok: false, reason: "less_favourable" };
+  }
+  const own = await ownProductIds(db, hostId, productIds);
+  if (own.length === 0) return { ok: false, reason: "no_products" };
+  const guard = and(
+    eq(groupBuys.id, id),
+    eq(groupBuys.hostId, hostId),
+    eq(groupBuys.currentParticipants, current.currentParticipants),
+    inArray(groupBuys.status, ["active", "draft"]),
+  );
+  const updated = await db
+    .update(groupBuys)
+    .set({ name: form.name, description: form.description, targetCents: form.targetCents, endAt: form.endAt, updatedAt: new Date() })
+    .where(guard)
+    .returning({ id: groupBuys.id });
+  if (updated.length === 0) return { ok: false, reason: "not_editable" };
+  await db.batch([
+    db.delete(groupBuyTiers).where(eq(groupBuyTiers.groupBuyId, id)),
+    db.insert(groupBuyTiers).values(
+      form.tiers.map((t, position) => ({ groupBuyId: id, salesThresholdCents: t.salesThresholdCents, discountPercent: t.discountPercent, position })),
+    ),
+    db.delete(groupBuyProducts).where(eq(groupBuyProducts.groupBuyId, id)),
+    db.insert(groupBuyProducts).values(own.map((productId) => ({ groupBuyId: id, productId }))),
+  ]);
+  return { ok: true, id };
+}
+
+/** Whether any order (paid, or refunded since) was placed in the group buy: then it is cancelled, never deleted. */
+export async function groupBuyHasOrders(db: Db, id: string): Promise<boolean> {
+  const [row] = await db.select({ id: orders.id }).from(orders).where(eq(orders.groupBuyId, id)).limit(1);
+  return row !== undefined;
+}
+
+/** Deletes a group buy nobody joined (tiers, products and shares go with it). False when it has orders. */
+export async function deleteUnjoinedGroupBuy(db: Db, hostId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .delete(groupBuys)
+    .where(
+      and(
+        eq(groupBuys.id, id),
+        eq(groupBuys.hostId, hostId),
+        eq(groupBuys.currentParticipants, 0),
+        sql`not exists (select 1 from ${orders} where ${orders.groupBuyId} = ${groupBuys.id})`,
+      ),
+    )
+    .returning({ id: groupBuys.id });
+  return rows.length > 0;
+}
+
+/** Records Share for 2x Entry once per fan and group buy; true when this call recorded it. */
+export async function recordGroupBuyShare(db: Db, userId: string, groupBuyId: string): Promise<boolean> {
+  const rows = await db
+    .insert(groupBuyShares)
+    .values({ userId, groupBuyId })
+    .onConflictDoNothing()
+    .returning({ userId: groupBuyShares.userId });
+  return rows.length > 0;
+}
+
+/** Whether the fan shared this group buy (their checkout then earns two entries). */
+export async function hasSharedGroupBuy(db: Db, userId: string, groupBuyId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ userId: groupBuyShares.userId })
+    .from(groupBuyShares)
+    .where(and(eq(groupBuyShares.userId, userId), eq(groupBuyShares.groupBuyId, groupBuyId)))
+    .limit(1);
+  return row !== undefined;
+}
+
+// --- closing: finalisation and cancellation ------------------------------------------------------------------------
+
+/** Order statuses of a group-buy order whose payment went through (what finalisation refunds from). */
+const PAID_ORDER_STATUSES = ["paid", "processing", "pending_shipping", "shipped", "delivered", "completed", "refunded"] as const;
+
+/** The paid orders of a group buy with what finalisation needs (amounts, RM value, payment, pool). */
+export function listGroupBuyPaidOrders(db: Db, groupBuyId: string) {
+  return db
+    .select({
+      id: orders.id,
+      orderNumber: orders.orderNumber,
+      userId: orders.userId,
+      hostId: orders.hostId,
+      customerEmail: orders.customerEmail,
+      productName: orders.productName,
+      amountCents: orders.amountCents,
+      refundedCents: orders.refundedCents,
+      currency: orders.currency,
+      salesRmCents: orders.salesRmCents,
+      paymentIntentId: orders.paymentIntentId,
+      checkoutSessionId: orders.checkoutSessionId,
+      poolId: orders.poolId,
+      metadata: orders.metadata,
+    })
+    .from(orders)
+    .where(and(eq(orders.groupBuyId, groupBuyId), inArray(orders.status, [...PAID_ORDER_STATUSES])))
+    .orderBy(asc(orders.createdAt), asc(orders.id))
+    .limit(10_000);
+}
+
+/**
+ * Moves an active group buy to completed (with its final discount) or cancelled, once: the update is guarded on
+ * `status = 'active'`, so of two racing closes one wins. Returns false when it was not active any more.
+ */
+export async function claimGroupBuyClose(
+  db: Db,
+  id: string,
+  next: { status: "completed" | "cancelled"; finalDiscountPercent: number },
+): Promise<boolean> {
+  const rows = await db
+    .update(groupBuys)
+    .set({ status: next.status, finalDiscountPercent: next.finalDiscountPercent, updatedAt: new Date() })
+    .where(and(eq(groupBuys.id, id), eq(groupBuys.status, "active")))
+    .returning({ id: groupBuys.id });
+  return rows.length > 0;
+}
+
+export interface PlannedGroupBuyRefund {
+  orderId: string;
+  kind: "final_tier" | "cancellation";
+  amountCents: number;
+  currency: string;
+  poolReversalCents: number;
+}
+
+/** Records each order's one end-of-group-buy refund; an order that already has one keeps it (primary key). */
+export async function recordGroupBuyRefunds(db: Db, groupBuyId: string, rows: readonly PlannedGroupBuyRefund[]): Promise<void> {
+  const positive = rows.filter((r) => r.amountCents > 0);
+  for (let i = 0; i < positive.length; i += 10) {
+    await db
+      .insert(groupBuyRefunds)
+      .values(positive.slice(i, i + 10).map((r) => ({ ...r, groupBuyId })))
+      .onConflictDoNothing();
+  }
+}
+
+/** Refunds recorded for a group buy that the provider has not accepted yet, with the payment to refund. */
+export function listPendingGroupBuyRefunds(db: Db, groupBuyId: string) {
+  return db
+    .select({
+      orderId: groupBuyRefunds.orderId,
+      kind: groupBuyRefunds.kind,
+      amountCents: groupBuyRefunds.amountCents,
+      currency: groupBuyRefunds.currency,
+      poolReversalCents: groupBuyRefunds.poolReversalCents,
+      paymentIntentId: orders.paymentIntentId,
+      checkoutSessionId: orders.checkoutSessionId,
+      poolId: orders.poolId,
+      hostId: orders.hostId,
+      userId: orders.userId,
+      orderNumber: orders.orderNumber,
+      customerEmail: orders.customerEmail,
+      productName: orders.productName,
+    })
+    .from(groupBuyRefunds)
+    .innerJoin(orders, eq(orders.id, groupBuyRefunds.orderId))
+    .where(and(eq(groupBuyRefunds.groupBuyId, groupBuyId), isNull(groupBuyRefunds.refundId)))
+    .limit(200);
+}
+
+/**
+ * Stores the provider's refund id and adds the amount to the order's refunded total, in one batch that applies
+ * once: both statements are guarded on the refund id still being empty. Returns false when it was already stored.
+ */
+export async function completeGroupBuyRefund(db: Db, orderId: string, refundId: string): Promise<boolean> {
+  const pending = and(eq(groupBuyRefunds.orderId, orderId), isNull(groupBuyRefunds.refundId));
+  const [, stored] = await db.batch([
+    db
+      .update(orders)
+      .set({
+        refundedCents: sql`${orders.refundedCents} + (select ${groupBuyRefunds.amountCents} from ${groupBuyRefunds} where ${pending})`,
+        status: sql`case when ${orders.refundedCents} + (select ${groupBuyRefunds.amountCents} from ${groupBuyRefunds} where ${pending}) >= ${orders.amountCents} then 'refunded' else ${orders.status} end`,
+        updatedAt: new Date(),
+      })
+      .where(and(eq(orders.id, orderId), sql`exists (select 1 from ${groupBuyRefunds} where ${pending})`)),
+    db
+      .update(groupBuyRefunds)
+      .set({ refundId, completedAt: new Date() })
+      .where(pending)
+      .returning({ orderId: groupBuyRefunds.orderId }),
+  ]);
+  return stored.length > 0;
+}
+
+/** Marks a closed group buy finalised once no refund of it is waiting for the provider. */
+export async function markGroupBuyFinalised(db: Db, id: string): Promise<boolean> {
+  const rows = await db
+    .update(groupBuys)
+    .set({ finalisedAt: new Date(), updatedAt: new Date() })
+    .where(
+      and(
+        eq(groupBuys.id, id),
+        inArray(groupBuys.status, ["completed", "cancelled"]),
+        isNull(groupBuys.finalisedAt),
+        sql`not exists (select 1 from ${groupBuyRefunds} where ${groupBuyRefunds.groupBuyId} = ${groupBuys.id} and ${groupBuyRefunds.refundId} is null)`,
+      ),
+    )
+    .returning({ id: groupBuys.id });
+  return rows.length > 0;
+}
+
+/** Group buys the cron must close (active past their end) or finish (closed, refunds not all done). */
+export async function listGroupBuysToClose(db: Db, now: Date, limit = 20) {
+  const due = await db
+    .select({ id: groupBuys.id })
+    .from(groupBuys)
+    .where(and(eq(groupBuys.status, "active"), lte(groupBuys.endAt, now)))
+    .limit(limit);
+  const unfinished = await db
+    .select({ id: groupBuys.id })
+    .from(groupBuys)
+    .where(and(inArray(groupBuys.status, ["completed", "cancelled"]), isNull(groupBuys.finalisedAt)))
+    .limit(limit);
+  return { due: due.map((r) => r.id), unfinished: unfinished.map((r) => r.id) };
+}
+
+/** The end-of-group-buy refunds of a buyer's orders (for /my-orders and the order page). */
+export function listGroupBuyRefundsForOrders(db: Db, orderIds: readonly string[]) {
+  if (orderIds.length === 0) return Promise.resolve([]);
+  return db
+    .select({
+      orderId: groupBuyRefunds.orderId,
+      kind: groupBuyRefunds.kind,
+      amountCents: groupBuyRefunds.amountCents,
+      currency: groupBuyRefunds.currency,
+      refundId: groupBuyRefunds.refundId,
+      completedAt: groupBuyRefunds.completedAt,
+    })
+    .from(groupBuyRefunds)
+    .where(inArray(groupBuyRefunds.orderId, [...orderIds].slice(0, 100)))
+    .limit(100);
 }

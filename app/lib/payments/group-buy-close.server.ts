@@ -1,0 +1,191 @@
+// The end of a group buy: finalisation (at the end date on the cron, or early by the host once the target is met) and
+// cancellation (a deleted group buy that fans joined). Both refund through the payment provider, one refund per order
+// with the idempotency key `group-buy:<order id>`, and reverse the pool share of each refund; a tier refund never
+// voids an entry. Every step can be repeated: the close is claimed once, each order's refund is recorded once
+// (primary key), and a refund the provider has not confirmed is retried by the next cron run with the same key.
+
+import { getDb } from "~/db/client.server";
+import {
+  claimGroupBuyClose,
+  completeGroupBuyRefund,
+  getGroupBuy,
+  listGroupBuyPaidOrders,
+  listGroupBuyTiers,
+  listGroupBuysToClose,
+  listPendingGroupBuyRefunds,
+  markGroupBuyFinalised,
+  recordGroupBuyRefunds,
+} from "~/db/queries/group-buys.server";
+import { getRevenueRules } from "~/db/queries/platform.server";
+import {
+  canCompleteEarly,
+  GROUP_BUY_ACTION_MESSAGES,
+  type GroupBuyOrderMoney,
+  planGroupBuyCancellation,
+  planGroupBuyFinalisation,
+} from "~/domain/group-buy";
+import { formatCents } from "~/domain/money";
+import { sendMail } from "~/lib/mail.server";
+import { getPaymentProvider } from "~/lib/payments/provider.server";
+import { poolStub } from "~/lib/pools.server";
+
+export type CloseMode = "end" | "early" | "cancel";
+export type CloseResult = { ok: true; refunded: number } | { ok: false; message: string };
+
+/** The pool percent recorded on a group-buy order at payment (metadata `pool_percent`), else the current setting. */
+function recordedPoolPercent(metadata: Record<string, unknown> | null, fallback: number): number {
+  const value = metadata?.pool_percent;
+  return typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= 100 ? value : fallback;
+}
+
+/** The idempotency key of an order's one end-of-group-buy refund. */
+export function groupBuyRefundKey(orderId: string): string {
+  return `group-buy:${orderId}`;
+}
+
+async function orderMoney(env: Env, groupBuyId: string) {
+  const db = getDb(env);
+  const [rows, rules] = await Promise.all([listGroupBuyPaidOrders(db, groupBuyId), getRevenueRules(db)]);
+  const fallback = rules.group_buy_sales.prizePoolPercent;
+  return rows.map(
+    (o): GroupBuyOrderMoney & { currency: string } => ({
+      orderId: o.id,
+      paidCents: o.amountCents,
+      refundedCents: Math.min(o.refundedCents, o.amountCents),
+      salesRmCents: o.salesRmCents ?? 0,
+      poolPercent: recordedPoolPercent(o.metadata ?? null, fallback),
+      currency: o.currency,
+    }),
+  );
+}
+
+/**
+ * Closes a group buy. `end`: the cron, at or after the end date; `early`: the host, only once net sales reach the
+ * target; `cancel`: the host deleting a group buy fans joined (everyone refunded in full). A `hostId` limits it to
+ * that host's group buy. Calling it again (or concurrently) resumes the refunds and never repeats one.
+ */
+export async function closeGroupBuy(
+  env: Env,
+  groupBuyId: string,
+  options: { mode: CloseMode; hostId?: string; now?: Date },
+): Promise<CloseResult> {
+  const db = getDb(env);
+  const now = options.now ?? new Date();
+  const groupBuy = await getGroupBuy(db, groupBuyId);
+  if (!groupBuy || (options.hostId && groupBuy.hostId !== options.hostId)) return { ok: false, message: "Group buy not found" };
+
+  if (groupBuy.status === "active") {
+    const money = await orderMoney(env, groupBuyId);
+    if (options.mode === "cancel") {
+      const refunds = planGroupBuyCancellation(money);
+      if (await claimGroupBuyClose(db, groupBuyId, { status: "cancelled", finalDiscountPercent: 0 })) {
+        await recordGroupBuyRefunds(
+          db,
+          groupBuyId,
+          refunds.map((r, i) => ({ orderId: r.orderId, kind: "cancellation", amountCents: r.refundCents, currency: money[i]!.currency, poolReversalCents: r.poolReversalCents })),
+        );
+      }
+    } else {
+      const tiers = await listGroupBuyTiers(db, groupBuyId);
+      const plan = planGroupBuyFinalisation(tiers, groupBuy.targetCents, money);
+      if (options.mode === "early" && !canCompleteEarly(plan.netSalesRmCents, groupBuy.targetCents)) {
+        return { ok: false, message: GROUP_BUY_ACTION_MESSAGES.earlyBelowTarget };
+      }
+      if (options.mode === "end" && groupBuy.endAt.getTime() > now.getTime()) return { ok: false, message: "This group buy has not ended yet" };
+      if (await claimGroupBuyClose(db, groupBuyId, { status: "completed", finalDiscountPercent: plan.finalDiscountPercent })) {
+        await recordGroupBuyRefunds(
+          db,
+          groupBuyId,
+          plan.refunds.map((r, i) => ({ orderId: r.orderId, kind: "final_tier", amountCents: r.refundCents, currency: money[i]!.currency, poolReversalCents: r.poolReversalCents })),
+        );
+      }
+    }
+  } else if (options.mode !== "end" && groupBuy.finalisedAt) {
+    return { ok: false, message: groupBuy.status === "cancelled" ? "This group buy was already cancelled" : "This group buy is already completed" };
+  } else if (groupBuy.status === "draft") {
+    return { ok: false, message: GROUP_BUY_ACTION_MESSAGES.notActive };
+  }
+  const refunded = await sendPendingRefunds(env, groupBuyId, groupBuy.name);
+  await markGroupBuyFinalised(db, groupBuyId);
+  return { ok: true, refunded };
+}
+
+/**
+ * Sends the recorded refunds the provider has not accepted yet. The provider call carries the order's idempotency
+ * key, so a retry after a crash returns the same refund; the order's refunded total grows once, with the refund id.
+ */
+async function sendPendingRefunds(env: Env, groupBuyId: string, groupBuyName: string): Promise<number> {
+  const db = getDb(env);
+  const pending = await listPendingGroupBuyRefunds(db, groupBuyId);
+  if (pending.length === 0) return 0;
+  const provider = getPaymentProvider(env, "");
+  let sent = 0;
+  for (const refund of pending) {
+    const paymentIntentId = refund.paymentIntentId ?? refund.checkoutSessionId;
+    if (!paymentIntentId) continue;
+    try {
+      const result = await provider.refund({
+        paymentIntentId,
+        amountCents: refund.amountCents,
+        idempotencyKey: groupBuyRefundKey(refund.orderId),
+        reason: "requested_by_customer",
+      });
+      if (!(await completeGroupBuyRefund(db, refund.orderId, result.id))) continue;
+      sent++;
+      if (refund.poolId && refund.poolReversalCents > 0) {
+        await reversePoolShare(env, refund.poolId, result.id, refund.poolReversalCents, refund.userId);
+      }
+      if (refund.customerEmail) {
+        const why =
+          refund.kind === "cancellation"
+            ? `The group buy "${groupBuyName}" was cancelled, so your payment is refunded in full.`
+            : `The group buy "${groupBuyName}" has ended and reached a discount tier, so the difference is refunded to you.`;
+        await sendMail(env, db, {
+          to: refund.customerEmail,
+          subject: `Refund of ${formatCents(refund.amountCents, refund.currency)} for order ${refund.orderNumber}`,
+          text: `${why}\n\nOrder ${refund.orderNumber} (${refund.productName}): ${formatCents(refund.amountCents, refund.currency)} refunded to your card. Refunds take 3-5 business days to appear.\n`,
+        });
+      }
+    } catch (error) {
+      // Left pending: the next cron run retries with the same idempotency key.
+      console.error(`group buy ${groupBuyId}: refund of order ${refund.orderId} failed`, error);
+    }
+  }
+  return sent;
+}
+
+/**
+ * Takes the pool share of a refund back out of the order's pool, keyed by the refund id (a replay changes nothing).
+ * A tier refund never voids the buyer's entry. A pool that has closed keeps its frozen amount.
+ */
+async function reversePoolShare(env: Env, poolId: string, refundId: string, amountCents: number, userId: string | null) {
+  const result = await poolStub(env, poolId).contribute({
+    sourceKey: `refund:${refundId}`,
+    sourceType: "refund",
+    amountCents: -amountCents,
+    currency: "USD",
+    userId,
+    earnsEntry: false,
+  });
+  if (!result.accepted && result.reason !== "closed") {
+    console.error(`pool ${poolId}: reversal of refund ${refundId} refused (${result.reason ?? "unknown"})`);
+  }
+}
+
+/** The cron step: closes group buys past their end and resumes closes whose refunds are not all done. */
+export async function runGroupBuyCron(env: Env, now: Date) {
+  const db = getDb(env);
+  const { due, unfinished } = await listGroupBuysToClose(db, now);
+  const closed: string[] = [];
+  const errors: string[] = [];
+  for (const id of [...new Set([...due, ...unfinished])]) {
+    try {
+      const result = await closeGroupBuy(env, id, { mode: "end", now });
+      if (result.ok) closed.push(id);
+    } catch (error) {
+      console.error(`cron: group buy ${id} close failed`, error);
+      errors.push(id);
+    }
+  }
+  return { closed, errors };
+}

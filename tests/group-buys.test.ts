@@ -1,0 +1,330 @@
+import { env, SELF } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { groupBuyProducts, groupBuyRefunds, groupBuys, groupBuyTiers, mailOutbox, orders, products } from "~/db/schema";
+import { GROUP_BUY_ACTION_MESSAGES, GROUP_BUY_MESSAGES } from "~/domain/group-buy";
+import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
+import { runScheduled } from "../workers/scheduled";
+import { db, get, makeUser, ORIGIN, randomIp, signIn } from "./helpers";
+
+// Group buys on the host's side: the create/edit form's rules (server-checked, each with its message), one active
+// group buy per host (the database decides, also for two racing tabs), ownership, and the end: final-tier refunds,
+// cancellation refunds in full, target not met refunds nothing, early completion only at the target, and a close run
+// twice at once refunds each order once.
+
+const DAY = 24 * 60 * 60 * 1000;
+const future = () => new Date(Date.now() + 10 * DAY).toISOString().slice(0, 10);
+
+function post(path: string, fields: [string, string][], cookie: string) {
+  return SELF.fetch(`${ORIGIN}${path}`, {
+    method: "POST",
+    headers: { Cookie: cookie, Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": randomIp() },
+    body: new URLSearchParams(fields).toString(),
+    redirect: "manual",
+  });
+}
+
+type FormOver = Partial<Record<"name" | "description" | "targetAmount" | "endDate", string>> & {
+  tiers?: [string, string][];
+  productIds?: string[];
+};
+
+function formFields(productId: string, over: FormOver = {}, intent = "create"): [string, string][] {
+  const fields: [string, string][] = [
+    ["intent", intent],
+    ["name", over.name ?? "Kitchen Group Buy"],
+    ["description", over.description ?? "Everything for the kitchen, cheaper together."],
+    ["targetAmount", over.targetAmount ?? "5000"],
+    ["endDate", over.endDate ?? future()],
+  ];
+  for (const [threshold, discount] of over.tiers ?? [["0", "5"], ["2000", "8"], ["5000", "12"]]) {
+    fields.push(["tierThreshold", threshold], ["tierDiscount", discount]);
+  }
+  for (const id of over.productIds ?? [productId]) fields.push(["productId", id]);
+  return fields;
+}
+
+async function makeHost(name: string) {
+  const host = await makeUser({ name });
+  const cookie = await signIn(host.email);
+  const [product] = await db().insert(products).values({ hostId: host.id, name: `${name} Mug`, basePriceCents: 2000 }).returning();
+  return { ...host, cookie, productId: product!.id };
+}
+
+async function hostGroupBuys(hostId: string) {
+  return db().select().from(groupBuys).where(eq(groupBuys.hostId, hostId));
+}
+
+/** A paid group-buy order: `usd` charged, worth `rm` RM cents at payment. */
+async function paidOrder(host: { id: string; productId: string }, groupBuyId: string, buyer: { id: string; email: string }, usd: number, rm: number, refunded = 0) {
+  const id = crypto.randomUUID();
+  await db()
+    .insert(orders)
+    .values({
+      id,
+      orderNumber: `ORD-${id.slice(-8).toUpperCase()}`,
+      userId: buyer.id,
+      hostId: host.id,
+      productId: host.productId,
+      groupBuyId,
+      checkoutSessionId: `cs_local_${id}`,
+      paymentIntentId: `pi_local_${id}`,
+      status: "paid",
+      purchaseMode: "group-buy",
+      amountCents: usd,
+      unitPriceCents: usd,
+      currency: "USD",
+      customerEmail: buyer.email,
+      productName: "Mug",
+      refundedCents: refunded,
+      salesRmCents: rm,
+    });
+  await db().update(groupBuys).set({ currentSalesCents: rm, currentParticipants: 1 }).where(eq(groupBuys.id, groupBuyId));
+  return id;
+}
+
+/** A group buy inserted directly: target RM 5,000, tiers 0 at 5%, 2,000 at 10%, 5,000 at 20%. */
+async function directGroupBuy(hostId: string, productId: string, opts: { endAt?: Date } = {}) {
+  const [g] = await db()
+    .insert(groupBuys)
+    .values({ hostId, name: "Direct", status: "active", targetCents: 500_000, currency: "MYR", endAt: opts.endAt ?? new Date(Date.now() + DAY) })
+    .returning();
+  await db().insert(groupBuyTiers).values([
+    { groupBuyId: g!.id, salesThresholdCents: 0, discountPercent: 5, position: 0 },
+    { groupBuyId: g!.id, salesThresholdCents: 200_000, discountPercent: 10, position: 1 },
+    { groupBuyId: g!.id, salesThresholdCents: 500_000, discountPercent: 20, position: 2 },
+  ]);
+  await db().insert(groupBuyProducts).values({ groupBuyId: g!.id, productId });
+  return g!.id;
+}
+
+const refundsOf = (orderId: string) => db().select().from(groupBuyRefunds).where(eq(groupBuyRefunds.orderId, orderId));
+const orderRow = async (id: string) => (await db().select().from(orders).where(eq(orders.id, id)))[0]!;
+
+describe("create/edit form rules, checked by the server", () => {
+  let host: Awaited<ReturnType<typeof makeHost>>;
+  beforeAll(async () => {
+    host = await makeHost("Rules Host");
+  });
+
+  const cases: [string, FormOver, string][] = [
+    ["a missing name", { name: " " }, GROUP_BUY_MESSAGES.name],
+    ["a missing description", { description: "" }, GROUP_BUY_MESSAGES.description],
+    ["a target below RM 1,000", { targetAmount: "900" }, GROUP_BUY_MESSAGES.target],
+    ["a target off the RM 1,000 step", { targetAmount: "1500" }, GROUP_BUY_MESSAGES.target],
+    ["a missing end date", { endDate: "" }, GROUP_BUY_MESSAGES.endDateMissing],
+    ["an end date in the past", { endDate: "2020-01-01" }, GROUP_BUY_MESSAGES.endDatePast],
+    ["one valid tier", { tiers: [["0", "5"], ["2000", "0"]] }, GROUP_BUY_MESSAGES.tiersTooFew],
+    ["a discount above 50 (not counted)", { tiers: [["0", "5"], ["2000", "60"]] }, GROUP_BUY_MESSAGES.tiersTooFew],
+    ["thresholds not rising", { tiers: [["0", "5"], ["2000", "8"], ["2000", "12"]] }, GROUP_BUY_MESSAGES.thresholdOrder],
+    ["discounts not rising", { tiers: [["0", "5"], ["2000", "8"], ["5000", "8"]] }, GROUP_BUY_MESSAGES.discountOrder],
+    ["invalid tier input (becomes 0)", { tiers: [["0", "5"], ["abc", "8"]] }, GROUP_BUY_MESSAGES.thresholdOrder],
+    [
+      "seven tiers",
+      { tiers: [["0", "5"], ["1000", "8"], ["2000", "10"], ["3000", "12"], ["4000", "14"], ["5000", "16"], ["6000", "18"]] },
+      GROUP_BUY_MESSAGES.tiersTooMany,
+    ],
+    ["no product chosen", { productIds: [] }, GROUP_BUY_ACTION_MESSAGES.productsRequired],
+    ["only another host's product", { productIds: ["not-mine"] }, GROUP_BUY_ACTION_MESSAGES.productsRequired],
+  ];
+  for (const [what, over, message] of cases) {
+    it(`refuses ${what} with '${message}' and creates nothing`, async () => {
+      const res = await post("/group-buy-management", formFields(host.productId, over), host.cookie);
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(await res.text()).toContain(message.replace(/'/g, "&#x27;"));
+      expect(await hostGroupBuys(host.id)).toHaveLength(0);
+    });
+  }
+
+  it("fixes the first tier's threshold at 0 and stores the group buy in RM with its tiers and products", async () => {
+    const res = await post("/group-buy-management", formFields(host.productId, { tiers: [["500", "5"], ["2000", "8"]] }), host.cookie);
+    expect(res.status).toBe(302);
+    const [g] = await hostGroupBuys(host.id);
+    expect(g).toMatchObject({ status: "active", currency: "MYR", targetCents: 500_000, name: "Kitchen Group Buy" });
+    const tiers = await db().select().from(groupBuyTiers).where(eq(groupBuyTiers.groupBuyId, g!.id));
+    expect(tiers.map((t) => [t.salesThresholdCents, t.discountPercent]).sort((a, b) => a[0]! - b[0]!)).toEqual([
+      [0, 5],
+      [200_000, 8],
+    ]);
+    const html = await (await get("/group-buy-management", { cookie: host.cookie })).text();
+    expect(html).toContain("Kitchen Group Buy");
+    expect(html).toContain(GROUP_BUY_ACTION_MESSAGES.onlyOneActive);
+    await db().delete(groupBuys).where(eq(groupBuys.hostId, host.id));
+  });
+});
+
+describe("one active group buy per host", () => {
+  it("refuses a second, also when two tabs create at once: exactly one succeeds", async () => {
+    const host = await makeHost("Two Tabs");
+    const [a, b] = await Promise.all([
+      post("/group-buy-management", formFields(host.productId, { name: "Tab A" }), host.cookie),
+      post("/group-buy-management", formFields(host.productId, { name: "Tab B" }), host.cookie),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([302, 409]);
+    expect(await (a.status === 409 ? a : b).text()).toContain(GROUP_BUY_ACTION_MESSAGES.onlyOneActive);
+    const rows = await hostGroupBuys(host.id);
+    expect(rows.filter((r) => r.status === "active")).toHaveLength(1);
+    const again = await post("/group-buy-management", formFields(host.productId, { name: "Third" }), host.cookie);
+    expect(again.status).toBe(409);
+    expect(await hostGroupBuys(host.id)).toHaveLength(1);
+  });
+});
+
+describe("ownership and edits", () => {
+  it("another host cannot edit, complete or delete it (403), and nothing changes", async () => {
+    const owner = await makeHost("Owner Host");
+    const other = await makeHost("Other Host");
+    const id = await directGroupBuy(owner.id, owner.productId);
+    for (const fields of [
+      [...formFields(other.productId, { name: "Hijacked" }, "update"), ["groupBuyId", id]] as [string, string][],
+      [["intent", "complete"], ["groupBuyId", id]] as [string, string][],
+      [["intent", "delete"], ["groupBuyId", id]] as [string, string][],
+    ]) {
+      const res = await post("/group-buy-management", fields, other.cookie);
+      expect(res.status).toBe(403);
+    }
+    expect((await get(`/group-buy-management?edit=${id}`, { cookie: other.cookie })).status).toBe(403);
+    const [g] = await db().select().from(groupBuys).where(eq(groupBuys.id, id));
+    expect(g).toMatchObject({ name: "Direct", status: "active" });
+  });
+
+  it("once a fan joined, a higher target or a lower tier is refused; a more favourable edit is accepted", async () => {
+    const host = await makeHost("Edit Host");
+    const fan = await makeUser({ name: "Edit Fan" });
+    const id = await directGroupBuy(host.id, host.productId);
+    await paidOrder(host, id, fan, 1000, 4545);
+    const edit = (over: FormOver) => post("/group-buy-management", [...formFields(host.productId, over, "update"), ["groupBuyId", id]], host.cookie);
+    const higher = await edit({ targetAmount: "6000", tiers: [["0", "5"], ["2000", "10"], ["5000", "20"]] });
+    expect(higher.status).toBe(409);
+    expect(await higher.text()).toContain(GROUP_BUY_ACTION_MESSAGES.lessFavourable);
+    const lower = await edit({ targetAmount: "5000", tiers: [["0", "5"], ["2000", "10"], ["5000", "15"]] });
+    expect(lower.status).toBe(409);
+    const better = await edit({ name: "Better Deal", targetAmount: "4000", tiers: [["0", "6"], ["2000", "10"], ["5000", "20"]] });
+    expect(better.status).toBe(302);
+    const [g] = await db().select().from(groupBuys).where(eq(groupBuys.id, id));
+    expect(g).toMatchObject({ name: "Better Deal", targetCents: 400_000 });
+  });
+
+  it("a completed group buy cannot be edited", async () => {
+    const host = await makeHost("Done Host");
+    const id = await directGroupBuy(host.id, host.productId);
+    await db().update(groupBuys).set({ status: "completed" }).where(eq(groupBuys.id, id));
+    const res = await post("/group-buy-management", [...formFields(host.productId, {}, "update"), ["groupBuyId", id]], host.cookie);
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain(GROUP_BUY_ACTION_MESSAGES.completedNotEditable);
+  });
+});
+
+describe("delete, cancel and finalise", () => {
+  it("deletes a group buy nobody joined", async () => {
+    const host = await makeHost("Delete Host");
+    const id = await directGroupBuy(host.id, host.productId);
+    const res = await post("/group-buy-management", [["intent", "delete"], ["groupBuyId", id]], host.cookie);
+    expect(res.status).toBe(302);
+    expect(await db().select().from(groupBuys).where(eq(groupBuys.id, id))).toHaveLength(0);
+  });
+
+  it("cancels (never deletes) one with participants and refunds every participant in full, with a mail", async () => {
+    const host = await makeHost("Cancel Host");
+    const fans = [await makeUser({ name: "Cancel Fan A" }), await makeUser({ name: "Cancel Fan B" })];
+    const id = await directGroupBuy(host.id, host.productId);
+    const a = await paidOrder(host, id, fans[0]!, 3000, 13_636);
+    const b = await paidOrder(host, id, fans[1]!, 5000, 22_727, 1000);
+    const res = await post("/group-buy-management", [["intent", "delete"], ["groupBuyId", id]], host.cookie);
+    expect(res.status).toBe(302);
+    const [g] = await db().select().from(groupBuys).where(eq(groupBuys.id, id));
+    expect(g).toMatchObject({ status: "cancelled" });
+    expect(g!.finalisedAt).not.toBeNull();
+    expect(await orderRow(a)).toMatchObject({ refundedCents: 3000, status: "refunded" });
+    expect(await orderRow(b)).toMatchObject({ refundedCents: 5000, status: "refunded" });
+    expect((await refundsOf(a))[0]).toMatchObject({ kind: "cancellation", amountCents: 3000 });
+    expect((await refundsOf(a))[0]!.refundId).toBeTruthy();
+    const mails = await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, fans[0]!.email));
+    expect(mails.some((m) => m.subject.includes("Refund of USD 30.00"))).toBe(true);
+  });
+
+  it("early completion below the target is refused and changes nothing", async () => {
+    const host = await makeHost("Early Host");
+    const fan = await makeUser({ name: "Early Fan" });
+    const id = await directGroupBuy(host.id, host.productId);
+    await paidOrder(host, id, fan, 10_000, 45_454);
+    const res = await post("/group-buy-management", [["intent", "complete"], ["groupBuyId", id]], host.cookie);
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain(GROUP_BUY_ACTION_MESSAGES.earlyBelowTarget);
+    const [g] = await db().select().from(groupBuys).where(eq(groupBuys.id, id));
+    expect(g!.status).toBe("active");
+  });
+
+  it("the host completes early once the target is met: the final tier's refund per order", async () => {
+    const host = await makeHost("Target Host");
+    const fans = [await makeUser({ name: "Target Fan A" }), await makeUser({ name: "Target Fan B" })];
+    const id = await directGroupBuy(host.id, host.productId);
+    const a = await paidOrder(host, id, fans[0]!, 99_999, 454_541);
+    const b = await paidOrder(host, id, fans[1]!, 11_001, 50_005);
+    const res = await post("/group-buy-management", [["intent", "complete"], ["groupBuyId", id]], host.cookie);
+    expect(res.status).toBe(302);
+    const [g] = await db().select().from(groupBuys).where(eq(groupBuys.id, id));
+    expect(g).toMatchObject({ status: "completed", finalDiscountPercent: 20 });
+    // 20% off 999.99 is 799.992, floored to 799.99: refund 200.00. 20% off 110.01 is 88.008 -> 88.00: refund 22.01.
+    expect(await orderRow(a)).toMatchObject({ refundedCents: 20_000, status: "paid" });
+    expect(await orderRow(b)).toMatchObject({ refundedCents: 2_201 });
+  });
+
+  it("the target not met: the cron completes it at its end with no discount and refunds nothing", async () => {
+    const host = await makeHost("Missed Host");
+    const fan = await makeUser({ name: "Missed Fan" });
+    const id = await directGroupBuy(host.id, host.productId, { endAt: new Date(Date.now() - 1000) });
+    const a = await paidOrder(host, id, fan, 10_000, 45_454);
+    await runScheduled(env, new Date());
+    const [g] = await db().select().from(groupBuys).where(eq(groupBuys.id, id));
+    expect(g).toMatchObject({ status: "completed", finalDiscountPercent: 0 });
+    expect(g!.finalisedAt).not.toBeNull();
+    expect(await orderRow(a)).toMatchObject({ refundedCents: 0 });
+    expect(await refundsOf(a)).toHaveLength(0);
+  });
+
+  it("two finalisations at once below the target: nothing refunded, the earlier refund kept", async () => {
+    const host = await makeHost("Race Host");
+    const fans = [await makeUser({ name: "Race Fan A" }), await makeUser({ name: "Race Fan B" })];
+    const id = await directGroupBuy(host.id, host.productId, { endAt: new Date(Date.now() - 1000) });
+    const a = await paidOrder(host, id, fans[0]!, 60_000, 272_727);
+    const b = await paidOrder(host, id, fans[1]!, 50_000, 227_273, 5_000);
+    const now = new Date();
+    await Promise.all([
+      closeGroupBuy(env, id, { mode: "end", now }),
+      closeGroupBuy(env, id, { mode: "end", now }),
+      runScheduled(env, now),
+    ]);
+    await closeGroupBuy(env, id, { mode: "end", now });
+    // Net RM: 272,727 + 227,273 x 45,000/50,000 = 272,727 + 204,546 = 477,273, below the RM 5,000 target.
+    const [g] = await db().select().from(groupBuys).where(eq(groupBuys.id, id));
+    expect(g).toMatchObject({ status: "completed", finalDiscountPercent: 0 });
+    expect(await orderRow(a)).toMatchObject({ refundedCents: 0 });
+    expect(await orderRow(b)).toMatchObject({ refundedCents: 5_000 });
+  });
+
+  it("two finalisations at once with the target met: each order refunded once, money conserved to the cent", async () => {
+    const host = await makeHost("Race Met Host");
+    const fans = [await makeUser({ name: "Met Fan A" }), await makeUser({ name: "Met Fan B" })];
+    const id = await directGroupBuy(host.id, host.productId, { endAt: new Date(Date.now() - 1000) });
+    const a = await paidOrder(host, id, fans[0]!, 70_001, 318_186);
+    const b = await paidOrder(host, id, fans[1]!, 50_000, 227_273, 5_000);
+    const now = new Date();
+    await Promise.all([closeGroupBuy(env, id, { mode: "end", now }), closeGroupBuy(env, id, { mode: "end", now }), runScheduled(env, now)]);
+    await runScheduled(env, now);
+    const [g] = await db().select().from(groupBuys).where(eq(groupBuys.id, id));
+    // Net RM 318,186 + 204,546 = 522,732 >= 500,000: 20% off.
+    expect(g).toMatchObject({ status: "completed", finalDiscountPercent: 20 });
+    const ra = await orderRow(a);
+    const rb = await orderRow(b);
+    // a: 20% of 700.01 = 140.002; price 560.008 floors to 560.00, refund 140.01.
+    expect(ra.refundedCents).toBe(14_001);
+    // b: price at 20% is 400.00; 450.00 was left after the earlier 50.00 refund: 50.00 more.
+    expect(rb.refundedCents).toBe(10_000);
+    expect(await refundsOf(a)).toHaveLength(1);
+    expect(await refundsOf(b)).toHaveLength(1);
+    const charged = 70_001 + 50_000;
+    expect(charged - ra.refundedCents - rb.refundedCents).toBe(56_000 + 40_000);
+  });
+});
