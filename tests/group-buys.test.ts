@@ -244,6 +244,20 @@ describe("delete, cancel and finalise", () => {
     expect(mails.some((m) => m.subject.includes("Refund of USD 30.00"))).toBe(true);
   });
 
+  it("a group buy cancelled elsewhere (the admin suspending its host) is refunded in full by the cron", async () => {
+    const host = await makeHost("Suspended Host");
+    const fan = await makeUser({ name: "Suspended Fan" });
+    const id = await directGroupBuy(host.id, host.productId);
+    const a = await paidOrder(host, id, fan, 4_200, 19_091);
+    await db().update(groupBuys).set({ status: "cancelled" }).where(eq(groupBuys.id, id));
+    await runScheduled(env, new Date());
+    await runScheduled(env, new Date());
+    expect(await orderRow(a)).toMatchObject({ refundedCents: 4_200, status: "refunded" });
+    expect(await refundsOf(a)).toHaveLength(1);
+    const [g] = await db().select().from(groupBuys).where(eq(groupBuys.id, id));
+    expect(g!.finalisedAt).not.toBeNull();
+  });
+
   it("early completion below the target is refused and changes nothing", async () => {
     const host = await makeHost("Early Host");
     const fan = await makeUser({ name: "Early Fan" });

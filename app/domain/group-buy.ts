@@ -338,10 +338,18 @@ export function planGroupBuyFinalisation(
   const netSales = orders.reduce((sum, order) => sum + netSalesRmCents(order), 0);
   const targetMet = netSales >= targetRmCents;
   const discount = finalDiscountPercent(tiers, netSales, targetRmCents);
-  const refunds = orders.map((order) =>
-    refundTo(order, order.paidCents - perOrderRefundCents(order.paidCents, discount)),
-  );
-  return { netSalesRmCents: netSales, targetMet, finalDiscountPercent: discount, refunds };
+  return { netSalesRmCents: netSales, targetMet, finalDiscountPercent: discount, refunds: planTierRefunds(orders, discount) };
+}
+
+/**
+ * The refunds of a final discount already decided (stored when the group buy was closed): what a resumed close
+ * records for orders that have no end refund yet.
+ */
+export function planTierRefunds(orders: readonly GroupBuyOrderMoney[], discountPercent: number): GroupBuyOrderRefund[] {
+  return orders.map((order) => {
+    assertOrderMoney(order);
+    return refundTo(order, order.paidCents - perOrderRefundCents(order.paidCents, discountPercent));
+  });
 }
 
 /** A cancelled group buy refunds every order in full (whatever is left after earlier refunds). */

@@ -349,6 +349,25 @@ export function listGroupBuyPaidOrders(db: Db, groupBuyId: string) {
     .limit(10_000);
 }
 
+/** A group buy as closing it needs, also when its host is suspended (their fans are still refunded). */
+export async function getGroupBuyForClose(db: Db, id: string) {
+  const [row] = await db
+    .select({
+      id: groupBuys.id,
+      hostId: groupBuys.hostId,
+      name: groupBuys.name,
+      status: groupBuys.status,
+      targetCents: groupBuys.targetCents,
+      endAt: groupBuys.endAt,
+      finalDiscountPercent: groupBuys.finalDiscountPercent,
+      finalisedAt: groupBuys.finalisedAt,
+    })
+    .from(groupBuys)
+    .where(eq(groupBuys.id, id))
+    .limit(1);
+  return row;
+}
+
 /**
  * Moves an active group buy to completed (with its final discount) or cancelled, once: the update is guarded on
  * `status = 'active'`, so of two racing closes one wins. Returns false when it was not active any more.

@@ -8,7 +8,7 @@ import { getDb } from "~/db/client.server";
 import {
   claimGroupBuyClose,
   completeGroupBuyRefund,
-  getGroupBuy,
+  getGroupBuyForClose,
   listGroupBuyPaidOrders,
   listGroupBuyTiers,
   listGroupBuysToClose,
@@ -23,6 +23,7 @@ import {
   type GroupBuyOrderMoney,
   planGroupBuyCancellation,
   planGroupBuyFinalisation,
+  planTierRefunds,
 } from "~/domain/group-buy";
 import { formatCents } from "~/domain/money";
 import { sendMail } from "~/lib/mail.server";
@@ -71,40 +72,46 @@ export async function closeGroupBuy(
 ): Promise<CloseResult> {
   const db = getDb(env);
   const now = options.now ?? new Date();
-  const groupBuy = await getGroupBuy(db, groupBuyId);
+  const groupBuy = await getGroupBuyForClose(db, groupBuyId);
   if (!groupBuy || (options.hostId && groupBuy.hostId !== options.hostId)) return { ok: false, message: "Group buy not found" };
 
+  if (groupBuy.status === "draft") return { ok: false, message: GROUP_BUY_ACTION_MESSAGES.notActive };
   if (groupBuy.status === "active") {
-    const money = await orderMoney(env, groupBuyId);
     if (options.mode === "cancel") {
-      const refunds = planGroupBuyCancellation(money);
-      if (await claimGroupBuyClose(db, groupBuyId, { status: "cancelled", finalDiscountPercent: 0 })) {
-        await recordGroupBuyRefunds(
-          db,
-          groupBuyId,
-          refunds.map((r, i) => ({ orderId: r.orderId, kind: "cancellation", amountCents: r.refundCents, currency: money[i]!.currency, poolReversalCents: r.poolReversalCents })),
-        );
-      }
+      await claimGroupBuyClose(db, groupBuyId, { status: "cancelled", finalDiscountPercent: 0 });
     } else {
-      const tiers = await listGroupBuyTiers(db, groupBuyId);
+      if (options.mode === "end" && groupBuy.endAt.getTime() > now.getTime()) return { ok: false, message: "This group buy has not ended yet" };
+      const [tiers, money] = await Promise.all([listGroupBuyTiers(db, groupBuyId), orderMoney(env, groupBuyId)]);
       const plan = planGroupBuyFinalisation(tiers, groupBuy.targetCents, money);
       if (options.mode === "early" && !canCompleteEarly(plan.netSalesRmCents, groupBuy.targetCents)) {
         return { ok: false, message: GROUP_BUY_ACTION_MESSAGES.earlyBelowTarget };
       }
-      if (options.mode === "end" && groupBuy.endAt.getTime() > now.getTime()) return { ok: false, message: "This group buy has not ended yet" };
-      if (await claimGroupBuyClose(db, groupBuyId, { status: "completed", finalDiscountPercent: plan.finalDiscountPercent })) {
-        await recordGroupBuyRefunds(
-          db,
-          groupBuyId,
-          plan.refunds.map((r, i) => ({ orderId: r.orderId, kind: "final_tier", amountCents: r.refundCents, currency: money[i]!.currency, poolReversalCents: r.poolReversalCents })),
-        );
-      }
+      await claimGroupBuyClose(db, groupBuyId, { status: "completed", finalDiscountPercent: plan.finalDiscountPercent });
     }
   } else if (options.mode !== "end" && groupBuy.finalisedAt) {
     return { ok: false, message: groupBuy.status === "cancelled" ? "This group buy was already cancelled" : "This group buy is already completed" };
-  } else if (groupBuy.status === "draft") {
-    return { ok: false, message: GROUP_BUY_ACTION_MESSAGES.notActive };
   }
+
+  // Whoever claimed the close (this call, a racing one, or the admin suspending the host), the stored outcome
+  // decides: each order without an end refund gets one now; orders that have one keep it (primary key).
+  const closed = await getGroupBuyForClose(db, groupBuyId);
+  if (!closed || closed.finalisedAt || (closed.status !== "completed" && closed.status !== "cancelled")) {
+    return { ok: true, refunded: 0 };
+  }
+  const money = await orderMoney(env, groupBuyId);
+  const refunds =
+    closed.status === "cancelled" ? planGroupBuyCancellation(money) : planTierRefunds(money, closed.finalDiscountPercent ?? 0);
+  await recordGroupBuyRefunds(
+    db,
+    groupBuyId,
+    refunds.map((r, i) => ({
+      orderId: r.orderId,
+      kind: closed.status === "cancelled" ? "cancellation" : "final_tier",
+      amountCents: r.refundCents,
+      currency: money[i]!.currency,
+      poolReversalCents: r.poolReversalCents,
+    })),
+  );
   const refunded = await sendPendingRefunds(env, groupBuyId, groupBuy.name);
   await markGroupBuyFinalised(db, groupBuyId);
   return { ok: true, refunded };
