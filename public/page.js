@@ -98,12 +98,12 @@
     ready = true;
     for (const poolId of latest.keys()) apply(poolId);
   });
-  // Client-side navigations (hydrated pages) bring other cards: follow the set of pools on the page.
+  // Client-side navigations (hydrated pages) bring other cards, and a currency switch other texts: follow them.
   let scan = 0;
   new MutationObserver(() => {
     clearTimeout(scan);
     scan = setTimeout(() => connect(false), 200);
-  }).observe(document.body, { childList: true, subtree: true });
+  }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-pool", "data-pool-currency"] });
   window.addEventListener("pagehide", disconnect);
   window.addEventListener("pageshow", (event) => event.persisted && connect(true));
   connect(false);

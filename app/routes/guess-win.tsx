@@ -24,6 +24,8 @@ import { getOptionalUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
 import { confirmCheckout } from "~/lib/payments/confirm.server";
 import { addContribution } from "~/lib/pools.server";
+import { poolProgressPercent } from "~/domain/pool";
+import { livePoolAttributes, type PoolDisplayField } from "~/domain/pool-display";
 import type { Route } from "./+types/guess-win";
 
 export const meta: Route.MetaFunction = () => pageMeta("Guess & Win", "Answer a host's question; a correct guess earns an entry to the main prize.");
@@ -119,7 +121,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         participantsCount: game.participantsCount,
         createdAt: game.createdAt.getTime(),
         pool: pool
-          ? { amountCents: pool.amountCents, targetCents: pool.targetCents, currency: pool.currency, endAt: pool.endAt.getTime() }
+          ? { id: pool.id, amountCents: pool.amountCents, targetCents: pool.targetCents, currency: pool.currency, endAt: pool.endAt.getTime() }
           : null,
         liked: fan?.liked.includes(game.id) ?? false,
         saved: fan?.saved.includes(game.id) ?? false,
@@ -478,7 +480,9 @@ function FeedCard({
   const shares = share.data?.ok && typeof share.data.count === "number" ? share.data.count : game.sharesCount;
   const options = expanded ? game.options : game.options.slice(0, SHOWN_OPTIONS);
   const pool = game.pool;
-  const progress = pool && pool.targetCents > 0 ? Math.min(100, Math.round((pool.amountCents / pool.targetCents) * 100)) : 0;
+  const progress = pool ? poolProgressPercent(pool.amountCents, pool.targetCents) : 0;
+  // The strip follows the pool live over the page's one socket (public/page.js).
+  const follow = (field: PoolDisplayField) => livePoolAttributes(pool?.id, field, currency);
 
   return (
     <article className="flex h-full flex-col overflow-hidden rounded-xl border border-gray-200 bg-white shadow-sm">
@@ -517,11 +521,15 @@ function FeedCard({
       <div className="grid grid-cols-3 gap-2 border-y border-gray-100 bg-gray-50 px-3 py-2 text-xs">
         <div>
           <p className="text-gray-500">Prize pool</p>
-          <p className="font-semibold text-gray-900">{pool ? money(pool.amountCents, pool.currency, currency) : "Inactive"}</p>
+          <p className="font-semibold text-gray-900" {...follow("amount")}>
+            {pool ? money(pool.amountCents, pool.currency, currency) : "Inactive"}
+          </p>
         </div>
         <div>
           <p className="text-gray-500">Target</p>
-          <p className="font-semibold text-gray-900">{pool ? money(pool.targetCents, pool.currency, currency) : "—"}</p>
+          <p className="font-semibold text-gray-900" {...follow("target")}>
+            {pool ? money(pool.targetCents, pool.currency, currency) : "—"}
+          </p>
         </div>
         <div>
           <p className="text-gray-500">Ends in</p>
@@ -529,7 +537,7 @@ function FeedCard({
         </div>
         {pool ? (
           <div className="col-span-3 h-1.5 overflow-hidden rounded-full bg-gray-200" aria-hidden="true">
-            <div className="h-full bg-brand-600" style={{ width: `${progress}%` }} />
+            <div className="h-full bg-brand-600" style={{ width: `${progress}%` }} {...follow("bar")} />
           </div>
         ) : null}
       </div>

@@ -113,6 +113,7 @@ export async function listOpenPoolsForHosts(db: Db, hostIds: string[]) {
   if (hostIds.length === 0) return [];
   return db
     .select({
+      id: prizePools.id,
       hostId: prizePools.hostId,
       amountCents: prizePools.amountCents,
       targetCents: prizePools.targetCents,
