@@ -1,10 +1,11 @@
 import { Hono } from "hono";
 import { createRequestHandler, RouterContextProvider } from "react-router";
+import { openDbSession } from "~/db/client.server";
 import { cloudflareContext } from "~/lib/context";
 import { api } from "./api";
 import { media } from "./media";
 import { isAllowedOrigin } from "./origin-check";
-import { pageCacheSeconds, pageFromMemory, withPageCache } from "./page-cache";
+import { isCacheablePageRequest, pageCacheSeconds, pageFromMemory, withPageCache } from "./page-cache";
 import { runScheduled } from "./scheduled";
 
 export { PrizePool } from "./prize-pool";
@@ -36,9 +37,20 @@ app.all("*", async (c) => {
 });
 
 export default {
-  fetch(request, env, ctx) {
+  async fetch(request, env, ctx) {
     // A visitor's page rendered moments ago is answered before any routing.
-    return pageFromMemory(request, pageCacheSeconds(env)) ?? app.fetch(request, env, ctx);
+    const cached = pageFromMemory(request, pageCacheSeconds(env));
+    if (cached) return cached;
+    // Every read and write of this request goes through one D1 session (read replication, app/db/client.server.ts).
+    const db = openDbSession(env, request);
+    const response = await app.fetch(request, db.env, ctx);
+    // The browser keeps its newest bookmark; a visitor's cacheable page never carries one (it is shared).
+    if (response.status === 101 || isCacheablePageRequest(request)) return response;
+    const cookie = db.bookmarkCookie();
+    if (!cookie) return response;
+    const out = new Response(response.body, response);
+    out.headers.append("Set-Cookie", cookie);
+    return out;
   },
   scheduled(controller, env, ctx) {
     ctx.waitUntil(runScheduled(env, new Date(controller.scheduledTime)));
