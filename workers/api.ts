@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { chatApi } from "./chat-api";
 import { downloads } from "./downloads";
 import { localCheckout } from "./local-checkout";
 import { poolsApi } from "./pools-api";
@@ -10,6 +11,7 @@ export const api = new Hono<{ Bindings: Env }>();
 
 api.get("/health", (c) => c.json({ ok: true }));
 api.route("/pools", poolsApi);
+api.route("/chat", chatApi);
 api.route("/webhooks", webhooks);
 api.route("/local-checkout", localCheckout);
 api.route("/uploads", uploads);

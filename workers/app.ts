@@ -8,6 +8,7 @@ import { isAllowedOrigin } from "./origin-check";
 import { isCacheablePageRequest, pageCacheSeconds, pageFromMemory, withPageCache } from "./page-cache";
 import { runScheduled } from "./scheduled";
 
+export { ChatRoom } from "./chat-room";
 export { PrizePool } from "./prize-pool";
 
 const serverBuild = () => import("virtual:react-router/server-build");

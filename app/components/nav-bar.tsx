@@ -68,7 +68,10 @@ export function NavBar({ user }: { user: SessionUser | null }) {
 
         <div className="ml-auto hidden items-center gap-2 md:flex">
           {user ? (
-            <AccountMenu user={user} />
+            <>
+              <MessagesLink unread={user.unreadMessages ?? 0} />
+              <AccountMenu user={user} />
+            </>
           ) : (
             <>
               <Link
@@ -96,6 +99,27 @@ export function NavBar({ user }: { user: SessionUser | null }) {
         <MobileMenu user={user} />
       </nav>
     </header>
+  );
+}
+
+/** Messages (/chat) with the number of unread chat messages. */
+function MessagesLink({ unread, className = "" }: { unread: number; className?: string }) {
+  return (
+    <Link
+      to="/chat"
+      aria-label={unread > 0 ? `Messages, ${unread} unread` : "Messages"}
+      className={`relative inline-flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-medium text-gray-700 hover:bg-gray-100 hover:text-gray-900 focus-visible:outline-2 focus-visible:outline-brand-500 ${className}`}
+    >
+      <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="h-5 w-5">
+        <path d="M3 4.5A2.5 2.5 0 0 1 5.5 2h9A2.5 2.5 0 0 1 17 4.5v7a2.5 2.5 0 0 1-2.5 2.5H9l-4 3.5V14h.5A2.5 2.5 0 0 1 3 11.5v-7Z" />
+      </svg>
+      <span className="md:sr-only">Messages</span>
+      {unread > 0 ? (
+        <span data-testid="unread-count" className="min-w-5 rounded-full bg-brand-600 px-1.5 text-center text-xs font-bold text-white">
+          {unread > 99 ? "99+" : unread}
+        </span>
+      ) : null}
+    </Link>
   );
 }
 
@@ -294,6 +318,9 @@ function MobilePanel({
             </div>
           </div>
           <ul className="space-y-1">
+            <li onClick={onNavigate}>
+              <MessagesLink unread={user.unreadMessages ?? 0} className="w-full px-3 py-3 text-base text-gray-800" />
+            </li>
             {links(accountLinks(user))}
             <li>
               <SignOutButton className={`${item} w-full cursor-pointer text-left`} />

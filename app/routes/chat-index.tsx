@@ -15,8 +15,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // /chat?creator={id} (the profile page's Chat button) opens that conversation.
   const creator = new URL(request.url).searchParams.get("creator");
   if (creator && ID_LIKE.test(creator) && creator !== user.id) throw redirect(`/chat/${creator}`);
-  const conversations = await listConversations(getDb(getEnv(context)), user.id);
-  return { conversations };
+  const rows = await listConversations(getDb(getEnv(context)), user.id);
+  return { conversations: rows.map((c) => ({ ...c, unread: Number(c.unread) || 0, lastMessage: c.lastMessage ?? "" })) };
 }
 
 export default function ChatIndex({ loaderData }: Route.ComponentProps) {
@@ -28,8 +28,8 @@ export default function ChatIndex({ loaderData }: Route.ComponentProps) {
       ) : (
         <ul className="divide-y divide-gray-100 rounded-xl border border-gray-200 bg-white shadow-sm">
           {conversations.map((c) => (
-            <li key={c.userId}>
-              <Link to={`/chat/${c.userId}`} className="flex items-center gap-3 px-4 py-3 hover:bg-gray-50">
+            <li key={c.id}>
+              <Link to={`/chat/${c.id}`} className="flex items-center gap-3 px-4 py-3 hover:bg-gray-50">
                 {c.avatarUrl ? (
                   <img src={c.avatarUrl} alt="" className="h-10 w-10 rounded-full object-cover" />
                 ) : (
@@ -38,11 +38,16 @@ export default function ChatIndex({ loaderData }: Route.ComponentProps) {
                   </span>
                 )}
                 <span className="min-w-0 flex-1">
-                  <span className="block truncate font-medium text-gray-900">{c.creatorName}</span>
+                  <span className={`block truncate text-gray-900 ${c.unread > 0 ? "font-bold" : "font-medium"}`}>{c.creatorName}</span>
                   <span className="block truncate text-sm text-gray-600">{c.lastMessage}</span>
                 </span>
-                <span className="text-xs text-gray-500">
+                <span className="flex flex-col items-end gap-1 text-xs text-gray-500">
                   <DateText value={c.lastAt} />
+                  {c.unread > 0 ? (
+                    <span className="rounded-full bg-brand-600 px-2 py-0.5 font-semibold text-white">
+                      {c.unread} <span className="sr-only">unread</span>
+                    </span>
+                  ) : null}
                 </span>
               </Link>
             </li>

@@ -1,58 +1,269 @@
-import { redirect } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { data, redirect, useFetcher } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { DateText, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
-import { listThread } from "~/db/queries/chat.server";
-import { getProfileByIdOrSlug } from "~/db/queries/profiles.server";
+import {
+  canStartConversation,
+  getChatPartner,
+  getConversationForUser,
+  getOrCreateConversation,
+  listThreadMessages,
+  markConversationRead,
+} from "~/db/queries/chat.server";
+import { CHAT_MESSAGE_MAX_LENGTH, CHAT_MESSAGES, CHAT_THREAD_PAGE_SIZE, isSendKey } from "~/domain/chat";
 import { requireUser } from "~/lib/auth.server";
+import { chatSocketPath, isChatLiveMessage, type ChatLiveEntry } from "~/lib/chat-live";
+import { sendChatMessage } from "~/lib/chat.server";
 import { getEnv } from "~/lib/context";
 import { idParam, notFound } from "~/lib/route-params.server";
 import type { Route } from "./+types/chat";
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>
-  pageMeta(loaderData ? `Chat with ${loaderData.other.creatorName}` : errorTitle(error, "Member not found"));
+  pageMeta(loaderData ? `Chat with ${loaderData.other.creatorName}` : errorTitle(error, "Conversation not found"));
 
+/**
+ * /chat/{id}: `id` is a conversation of the signed-in user, or the user id of someone they may write to (a member
+ * of their tribe, the host of a tribe they joined, or a host with a public profile), which opens (or creates) the
+ * pair's conversation. Anyone else gets 404.
+ */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const id = idParam(params.id);
   if (id === user.id) throw redirect("/chat");
   const db = getDb(getEnv(context));
-  const other = await getProfileByIdOrSlug(db, id);
-  if (!other || other.userId !== id) notFound();
-  const messages = await listThread(db, user.id, other.userId, 50);
+  const conversation = await getConversationForUser(db, id, user.id);
+  if (!conversation) {
+    const partner = await getChatPartner(db, id);
+    if (!partner || !(await canStartConversation(db, user.id, partner.userId, partner.profilePublic))) notFound();
+    throw redirect(`/chat/${await getOrCreateConversation(db, user.id, partner.userId)}`);
+  }
+  const other = await getChatPartner(db, conversation.otherId);
+  if (!other) notFound();
+  const [messages] = await Promise.all([
+    listThreadMessages(db, conversation.id, CHAT_THREAD_PAGE_SIZE),
+    markConversationRead(db, conversation.id, user.id),
+  ]);
   return {
+    conversationId: conversation.id,
+    me: user.id,
     other: { userId: other.userId, creatorName: other.creatorName, avatarUrl: other.avatarUrl },
-    messages: messages.map((m) => ({ id: m.id, mine: m.senderId === user.id, body: m.body, createdAt: m.createdAt })),
+    messages: messages.map((m) => ({ id: m.id, senderId: m.senderId, body: m.body, createdAt: m.createdAt.getTime() })),
   };
 }
 
-export default function Chat({ loaderData }: Route.ComponentProps) {
-  const { other, messages } = loaderData;
+type ActionData = { ok: true; message?: ChatLiveEntry } | { ok: false; error: string };
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  const id = idParam(params.id);
+  const env = getEnv(context);
+  const form = await request.formData();
+  if (form.get("intent") === "read") {
+    const db = getDb(env);
+    const conversation = await getConversationForUser(db, id, user.id);
+    if (!conversation) return data<ActionData>({ ok: false, error: CHAT_MESSAGES.notFound }, { status: 404 });
+    await markConversationRead(db, conversation.id, user.id);
+    return data<ActionData>({ ok: true });
+  }
+  const result = await sendChatMessage(env, user.id, id, form.get("body"));
+  if (!result.ok) return data<ActionData>({ ok: false, error: result.error }, { status: result.status });
+  return data<ActionData>({ ok: true, message: result.message });
+}
+
+function mergeMessages(a: readonly ChatLiveEntry[], b: readonly ChatLiveEntry[]): ChatLiveEntry[] {
+  const byId = new Map<string, ChatLiveEntry>();
+  for (const m of [...a, ...b]) byId.set(m.id, m);
+  return [...byId.values()].sort((x, y) => x.createdAt - y.createdAt || x.id.localeCompare(y.id));
+}
+
+const FIRST_RETRY_MS = 1_000;
+const MAX_RETRY_MS = 30_000;
+const PING_INTERVAL_MS = 30_000;
+
+/** Opens the conversation's WebSocket and hands every live message to `onMessage`; reconnects after a drop. */
+function useChatLive(conversationId: string, onMessage: (message: ChatLiveEntry) => void) {
+  const handler = useRef(onMessage);
+  handler.current = onMessage;
+  const [connected, setConnected] = useState(false);
+  useEffect(() => {
+    if (typeof WebSocket === "undefined") return;
+    const url = new URL(chatSocketPath(conversationId), window.location.href);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    let socket: WebSocket | null = null;
+    let retryMs = FIRST_RETRY_MS;
+    let retryTimer: ReturnType<typeof setTimeout> | undefined;
+    let pingTimer: ReturnType<typeof setInterval> | undefined;
+    let stopped = false;
+    const connect = () => {
+      if (stopped) return;
+      socket = new WebSocket(url);
+      socket.addEventListener("open", () => {
+        retryMs = FIRST_RETRY_MS;
+        setConnected(true);
+        pingTimer = setInterval(() => socket?.readyState === WebSocket.OPEN && socket.send("ping"), PING_INTERVAL_MS);
+      });
+      socket.addEventListener("message", (event) => {
+        if (typeof event.data !== "string" || event.data === "pong") return;
+        try {
+          const parsed: unknown = JSON.parse(event.data);
+          if (isChatLiveMessage(parsed, conversationId)) handler.current(parsed.message);
+        } catch {
+          // Not JSON: ignore.
+        }
+      });
+      socket.addEventListener("close", () => {
+        clearInterval(pingTimer);
+        setConnected(false);
+        if (stopped) return;
+        retryTimer = setTimeout(connect, retryMs);
+        retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
+      });
+    };
+    connect();
+    return () => {
+      stopped = true;
+      clearTimeout(retryTimer);
+      clearInterval(pingTimer);
+      socket?.close();
+    };
+  }, [conversationId]);
+  return connected;
+}
+
+export default function Chat({ loaderData, actionData }: Route.ComponentProps) {
+  const { conversationId, me, other } = loaderData;
+  const [messages, setMessages] = useState<ChatLiveEntry[]>(loaderData.messages);
+  const [draftError, setDraftError] = useState<string | null>(null);
+  const send = useFetcher<ActionData>();
+  const read = useFetcher<ActionData>();
+  const formRef = useRef<HTMLFormElement>(null);
+  const listEnd = useRef<HTMLLIElement>(null);
+
+  // Revalidated loader data (after a send, or a reload) joins what arrived live.
+  useEffect(() => setMessages((current) => mergeMessages(current, loaderData.messages)), [loaderData.messages]);
+
+  const connected = useChatLive(conversationId, (message) => {
+    setMessages((current) => mergeMessages(current, [message]));
+    if (message.senderId !== me) read.submit({ intent: "read" }, { method: "post" });
+  });
+
+  // The composer clears as soon as a message is sent; a refused message comes back for editing.
+  const pendingBody = useRef<string | null>(null);
+  useEffect(() => {
+    const result = send.data;
+    if (send.state !== "idle" || !result) return;
+    if (result.ok && result.message) {
+      const sent = result.message;
+      setMessages((current) => mergeMessages(current, [sent]));
+    } else if (!result.ok && pendingBody.current !== null) {
+      const box = formRef.current?.elements.namedItem("body");
+      if (box instanceof HTMLTextAreaElement && box.value === "") box.value = pendingBody.current;
+    }
+    pendingBody.current = null;
+  }, [send.state, send.data]);
+
+  useEffect(() => {
+    listEnd.current?.scrollIntoView({ block: "end" });
+  }, [messages.length]);
+
+  // A send answered through the fetcher (JavaScript), or a plain form post (actionData).
+  const answer = send.data ?? actionData;
+  const serverError = answer && !answer.ok ? answer.error : null;
+  const error = draftError ?? serverError;
+
+  function submitIfFilled(form: HTMLFormElement) {
+    const body = new FormData(form).get("body");
+    if (typeof body !== "string" || body.trim() === "") {
+      setDraftError(CHAT_MESSAGES.blank);
+      return;
+    }
+    setDraftError(null);
+    pendingBody.current = body;
+    send.submit(new FormData(form), { method: "post" });
+    form.reset();
+  }
+
   return (
     <Page title={other.creatorName} subtitle="Direct messages" width="narrow" back={{ to: "/tribe", label: "Back to Tribe" }}>
       <div className="rounded-xl border border-gray-200 bg-white p-4 shadow-sm">
         {messages.length === 0 ? (
           <p className="py-8 text-center text-sm text-gray-600">No messages yet. Say hello!</p>
         ) : (
-          <ol className="space-y-3" aria-label="Messages">
-            {messages.map((m) => (
-              <li key={m.id} className={`flex ${m.mine ? "justify-end" : "justify-start"}`}>
-                <div className={`max-w-[80%] rounded-2xl px-4 py-2 text-sm ${m.mine ? "bg-brand-600 text-white" : "bg-gray-100 text-gray-900"}`}>
-                  <p className="whitespace-pre-line break-words">{m.body}</p>
-                  <p className={`mt-1 text-[11px] ${m.mine ? "text-brand-100" : "text-gray-500"}`}>
-                    <DateText value={m.createdAt} withTime />
-                  </p>
-                </div>
-              </li>
-            ))}
+          <ol className="max-h-[60vh] space-y-3 overflow-y-auto" aria-label="Messages" aria-live="polite">
+            {messages.map((m) => {
+              const mine = m.senderId === me;
+              return (
+                <li key={m.id} className={`flex ${mine ? "justify-end" : "justify-start"}`}>
+                  <div className={`max-w-[80%] rounded-2xl px-4 py-2 text-sm ${mine ? "bg-brand-600 text-white" : "bg-gray-100 text-gray-900"}`}>
+                    <p className="break-words whitespace-pre-line">{m.body}</p>
+                    <p className={`mt-1 text-[11px] ${mine ? "text-brand-100" : "text-gray-500"}`}>
+                      <DateText value={m.createdAt} withTime />
+                    </p>
+                  </div>
+                </li>
+              );
+            })}
+            <li ref={listEnd} aria-hidden="true" />
           </ol>
         )}
       </div>
-      <p className="mt-3 text-xs text-gray-500">Sending messages will be added to this page.</p>
+      <send.Form
+        ref={formRef}
+        method="post"
+        className="mt-3"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submitIfFilled(event.currentTarget);
+        }}
+      >
+        <label htmlFor="chat-body" className="sr-only">
+          Message to {other.creatorName}
+        </label>
+        <div className="flex items-end gap-2">
+          <textarea
+            id="chat-body"
+            name="body"
+            rows={2}
+            maxLength={CHAT_MESSAGE_MAX_LENGTH}
+            placeholder="Type a message…"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? "chat-error" : "chat-hint"}
+            onChange={() => draftError && setDraftError(null)}
+            onKeyDown={(event) => {
+              if (!isSendKey({ key: event.key, shiftKey: event.shiftKey, isComposing: event.nativeEvent.isComposing })) return;
+              event.preventDefault();
+              submitIfFilled(event.currentTarget.form!);
+            }}
+            className="block min-h-[2.75rem] w-full resize-y rounded-lg border border-gray-300 px-3 py-2 text-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none aria-[invalid=true]:border-red-500"
+          />
+          <button
+            type="submit"
+            disabled={send.state !== "idle"}
+            className="rounded-lg bg-brand-600 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700 disabled:opacity-60"
+          >
+            Send
+          </button>
+        </div>
+        {error ? (
+          <p id="chat-error" role="alert" className="mt-1 text-sm text-red-600">
+            {error}
+          </p>
+        ) : (
+          <p id="chat-hint" className="mt-1 text-xs text-gray-500">
+            Enter sends, Shift+Enter adds a line.{connected ? "" : " Connecting for live messages…"}
+          </p>
+        )}
+      </send.Form>
     </Page>
   );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <ErrorPage error={error} notFound={{ title: "Member not found", message: "This member doesn't exist.", action: { to: "/chat", label: "Back to Messages" } }} />;
+  return (
+    <ErrorPage
+      error={error}
+      notFound={{ title: "Conversation not found", message: "This conversation doesn't exist or isn't yours.", action: { to: "/chat", label: "Back to Messages" } }}
+    />
+  );
 }
