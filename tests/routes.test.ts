@@ -147,8 +147,11 @@ describe("the route table", () => {
           (res.status === 400 && path === "/payment/success") ||
           // a signed-in user opening the sign-up or sign-in page goes to the dashboard.
           (res.status === 302 && (path === "/signup" || path === "/signin") && who !== "visitor" && location === "/dashboard") ||
-          // /chat?creator={id} opens that conversation; a host opening a chat with themselves lands on their inbox.
-          (res.status === 302 && path.startsWith("/chat") && (location === `/chat/${fx.ids.hostId}` || location === "/chat"));
+          // /chat?creator={id} and /chat/{userId} open (or create) the pair's conversation, /chat/{conversationId};
+          // a host opening a chat with themselves lands on their inbox.
+          (res.status === 302 &&
+            path.startsWith("/chat") &&
+            (location === `/chat/${fx.ids.hostId}` || location === "/chat" || /^\/chat\/[0-9a-f-]{36}$/.test(location ?? "")));
         if (!ok) failures.push(`${path} → ${res.status} ${location}`);
         await res.body?.cancel();
       }
