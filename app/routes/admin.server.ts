@@ -3,10 +3,10 @@
 
 import { getDb } from "~/db/client.server";
 import {
-  cancelActiveGroupBuys,
   getAdminTarget,
   getGameStatus,
   getRevenueRulesSetting,
+  listActiveGroupBuyIds,
   recordAudit,
   saveRevenueRulesSetting,
   setAccountStatus,
@@ -15,6 +15,7 @@ import {
 import { ADMIN_MESSAGES, gamePauseSchema, nextPauseStatus, statusChangedMessage, statusChangeSchema } from "~/domain/admin";
 import { parseRevenueRulesForm } from "~/domain/revenue-settings";
 import type { SessionUser } from "~/lib/auth.server";
+import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
 import { closePool, getOpenPool } from "~/lib/pools.server";
 
 export type AdminActionResult =
@@ -54,9 +55,14 @@ export async function changeAccountStatus(env: Env, admin: SessionUser, form: Fo
         await closePool(env, pool.id, "closed_early");
         detail.poolClosed = pool.id;
       }
-      // No refund-on-cancel function exists for group buys yet: the rows are cancelled, paid orders keep their
-      // payments until the group-buy finaliser learns to refund cancelled buys (see docs/decisions/030).
-      detail.groupBuysCancelled = await cancelActiveGroupBuys(db, userId);
+      // Cancelled by the group buy's own rule: every paid order refunded in full (resumable, one refund per order).
+      const cancelled: string[] = [];
+      for (const groupBuyId of await listActiveGroupBuyIds(db, userId)) {
+        const result = await closeGroupBuy(env, groupBuyId, { mode: "cancel" });
+        if (result.ok) cancelled.push(groupBuyId);
+        else console.error("group buy cancel on suspension failed", groupBuyId, result.message);
+      }
+      detail.groupBuysCancelled = cancelled;
     } else if (target.status === "suspended") {
       detail.payoutsReleased = true;
     }

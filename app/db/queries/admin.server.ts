@@ -204,13 +204,13 @@ export async function saveRevenueRulesSetting(db: Db, adminId: string, setting: 
   ]);
 }
 
-/** Marks a host's active group buys cancelled; returns their ids. */
-export async function cancelActiveGroupBuys(db: Db, hostId: string): Promise<string[]> {
+/** A host's active group buys (ids), to cancel them on suspension. */
+export async function listActiveGroupBuyIds(db: Db, hostId: string, limit = 50): Promise<string[]> {
   const rows = await db
-    .update(groupBuys)
-    .set({ status: "cancelled", updatedAt: new Date() })
+    .select({ id: groupBuys.id })
+    .from(groupBuys)
     .where(and(eq(groupBuys.hostId, hostId), eq(groupBuys.status, "active")))
-    .returning({ id: groupBuys.id });
+    .limit(limit);
   return rows.map((r) => r.id);
 }
 
