@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { groupBuyProducts, groupBuyRefunds, groupBuys, groupBuyTiers, mailOutbox, orders, products } from "~/db/schema";
+import { groupBuyProducts, groupBuyRefunds, groupBuys, groupBuyShares, groupBuyTiers, mailOutbox, orders, products } from "~/db/schema";
 import { GROUP_BUY_ACTION_MESSAGES, GROUP_BUY_MESSAGES } from "~/domain/group-buy";
 import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
 import { runScheduled } from "../workers/scheduled";
@@ -340,5 +340,43 @@ describe("delete, cancel and finalise", () => {
     expect(await refundsOf(b)).toHaveLength(1);
     const charged = 70_001 + 50_000;
     expect(charged - ra.refundedCents - rb.refundedCents).toBe(56_000 + 40_000);
+  });
+});
+
+describe("/group-buy-detail", () => {
+  it("shows the real figures: sales, target, CURRENT tier, 'to go' for the tiers above, and the pool rate", async () => {
+    const host = await makeHost("Detail Host");
+    const fan = await makeUser({ name: "Detail Fan" });
+    const id = await directGroupBuy(host.id, host.productId);
+    await paidOrder(host, id, fan, 66_000, 300_000);
+    const html = await (await get(`/group-buy-detail/${id}`)).text();
+    expect(html).toContain("RM 3,000.00");
+    expect(html).toContain("RM 5,000.00");
+    expect(html).toContain("CURRENT");
+    expect(html).toContain("RM 2,000.00 to go");
+    expect(html).toContain("10% of every sale goes to the creator");
+    expect(html).toContain("Share for 2x Entry");
+  });
+
+  it("Share for 2x Entry records one share per fan and group buy; a visitor is asked to sign in", async () => {
+    const host = await makeHost("Share Host");
+    const fan = await makeUser({ name: "Share Fan" });
+    const cookie = await signIn(fan.email);
+    const id = await directGroupBuy(host.id, host.productId);
+    const first = await post(`/group-buy-detail/${id}`, [["intent", "share"]], cookie);
+    const second = await post(`/group-buy-detail/${id}`, [["intent", "share"]], cookie);
+    expect(first.status).toBe(200);
+    expect(second.status).toBe(200);
+    const shares = await db().select().from(groupBuyShares).where(eq(groupBuyShares.groupBuyId, id));
+    expect(shares).toHaveLength(1);
+    expect(shares[0]!.userId).toBe(fan.id);
+    const visitor = await SELF.fetch(`${ORIGIN}/group-buy-detail/${id}`, {
+      method: "POST",
+      headers: { Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": randomIp() },
+      body: "intent=share",
+      redirect: "manual",
+    });
+    expect(visitor.status).toBe(401);
+    expect(await db().select().from(groupBuyShares).where(eq(groupBuyShares.groupBuyId, id))).toHaveLength(1);
   });
 });

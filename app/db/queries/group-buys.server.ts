@@ -8,8 +8,10 @@ import {
   groupBuyShares,
   groupBuyTiers,
   orders,
+  productColors,
   productImages,
   products,
+  productSizes,
   userProfiles,
 } from "~/db/schema";
 import { GROUP_BUY_CURRENCY, type GroupBuyForm, type GroupBuyStatus, isLessFavourable } from "~/domain/group-buy";
@@ -499,4 +501,37 @@ export function listGroupBuyRefundsForOrders(db: Db, orderIds: readonly string[]
     .from(groupBuyRefunds)
     .where(inArray(groupBuyRefunds.orderId, [...orderIds].slice(0, 100)))
     .limit(100);
+}
+
+/** The sizes and colours (with stock) of a group buy's products, by product id. */
+export async function listGroupBuyVariants(db: Db, productIds: readonly string[]) {
+  const ids = [...productIds].slice(0, 50);
+  if (ids.length === 0) return new Map<string, { sizes: VariantRow[]; colours: VariantRow[] }>();
+  const [sizes, colours] = await Promise.all([
+    db
+      .select({ productId: productSizes.productId, name: productSizes.name, priceCents: productSizes.priceCents, currency: productSizes.currency, availableUnits: productSizes.availableUnits })
+      .from(productSizes)
+      .where(inArray(productSizes.productId, ids))
+      .orderBy(asc(productSizes.position))
+      .limit(1000),
+    db
+      .select({ productId: productColors.productId, name: productColors.name, hex: productColors.hex, availableUnits: productColors.availableUnits })
+      .from(productColors)
+      .where(inArray(productColors.productId, ids))
+      .orderBy(asc(productColors.position))
+      .limit(1000),
+  ]);
+  const out = new Map<string, { sizes: VariantRow[]; colours: VariantRow[] }>();
+  for (const id of ids) out.set(id, { sizes: [], colours: [] });
+  for (const s of sizes) out.get(s.productId)?.sizes.push({ name: s.name, priceCents: s.priceCents, currency: s.currency, availableUnits: s.availableUnits, hex: null });
+  for (const c of colours) out.get(c.productId)?.colours.push({ name: c.name, priceCents: null, currency: null, availableUnits: c.availableUnits, hex: c.hex });
+  return out;
+}
+
+export interface VariantRow {
+  name: string;
+  priceCents: number | null;
+  currency: string | null;
+  availableUnits: number;
+  hex: string | null;
 }
