@@ -91,23 +91,6 @@ export function listPublicProfiles(
     .offset(offset);
 }
 
-/** A host's tribe, newest members first. */
-export function listTribeMembers(db: Db, hostId: string, limit: number) {
-  return db
-    .select({
-      userId: tribeMembers.userId,
-      status: tribeMembers.status,
-      joinedAt: tribeMembers.joinedAt,
-      creatorName: userProfiles.creatorName,
-      avatarUrl: userProfiles.avatarUrl,
-    })
-    .from(tribeMembers)
-    .leftJoin(userProfiles, eq(userProfiles.userId, tribeMembers.userId))
-    .where(eq(tribeMembers.hostId, hostId))
-    .orderBy(desc(tribeMembers.joinedAt))
-    .limit(limit);
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // The profile page
 
