@@ -6,6 +6,8 @@ interface AppSecrets {
   STRIPE_SECRET_KEY?: string;
   /** Stripe webhook signing secret (whsec_…). */
   STRIPE_WEBHOOK_SECRET?: string;
+  /** Signing secret (whsec_…) of the Stripe Connect webhook endpoint (/api/webhooks/stripe-connect). */
+  STRIPE_CONNECT_WEBHOOK_SECRET?: string;
   /** Cloudflare `send_email` binding for outgoing mail (production). */
   EMAIL?: SendEmail;
 }

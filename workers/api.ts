@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { chatApi } from "./chat-api";
+import { connectWebhooks } from "./connect-webhooks";
 import { downloads } from "./downloads";
 import { localCheckout } from "./local-checkout";
 import { poolsApi } from "./pools-api";
@@ -13,6 +14,7 @@ api.get("/health", (c) => c.json({ ok: true }));
 api.route("/pools", poolsApi);
 api.route("/chat", chatApi);
 api.route("/webhooks", webhooks);
+api.route("/webhooks", connectWebhooks);
 api.route("/local-checkout", localCheckout);
 api.route("/uploads", uploads);
 api.route("/downloads", downloads);

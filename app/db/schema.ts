@@ -14,6 +14,9 @@
 import { sql } from "drizzle-orm";
 import type { BitcoinBlock } from "../domain/draw";
 import { ADMIN_AUDIT_ACTIONS } from "../domain/admin";
+import { EARNING_KINDS } from "../domain/earnings";
+import { BANK_PAYOUT_STATUSES, PAYOUT_STATUS_VALUES, PAYOUT_TYPE_VALUES } from "../domain/payouts";
+import type { RevenueRule } from "../domain/revenue";
 import { CONTRIBUTION_TYPES } from "../domain/revenue";
 import {
   check,
@@ -99,8 +102,8 @@ export const GROUP_BUY_STATUSES = ["draft", "active", "completed", "cancelled"] 
 export const GROUP_BUY_REFUND_KINDS = ["final_tier", "cancellation"] as const;
 export const VOUCHER_STATUSES = ["active", "redeemed", "expired"] as const;
 export const PAYOUT_METHOD_TYPES = ["bank_account"] as const;
-export const PAYOUT_TYPES = ["prize_winner", "host_earnings"] as const;
-export const PAYOUT_STATUSES = ["pending", "processing", "completed", "failed", "cancelled"] as const;
+export const PAYOUT_TYPES = PAYOUT_TYPE_VALUES;
+export const PAYOUT_STATUSES = PAYOUT_STATUS_VALUES;
 export const PAYMENT_EVENT_STATUSES = ["received", "processed", "ignored", "failed"] as const;
 export const CHECKOUT_PROVIDERS = ["stripe", "local"] as const;
 export const CHECKOUT_PURPOSES = ["product", "guess_entry", "host_deposit", "group_buy"] as const;
@@ -990,10 +993,17 @@ export const payoutMethods = sqliteTable(
     bankName: text("bank_name").notNull(),
     verified: bool("verified").notNull().default(false),
     isDefault: bool("is_default").notNull().default(false),
+    /** The Stripe Connect (Express) account the money is transferred to (`acct_...`, or `acct_local_...`). */
+    connectedAccountId: text("connected_account_id"),
+    /** Two-letter country of the connected account. */
+    country: text("country"),
+    /** The `created` time of the last `account.updated` event applied, so an older event arriving late is ignored. */
+    accountEventAt: timestamp("account_event_at"),
     createdAt: createdAt(),
   },
   (t) => [
     index("payout_methods_user_idx").on(t.userId),
+    uniqueIndex("payout_methods_connected_account_unique").on(t.connectedAccountId),
     uniqueIndex("payout_methods_one_default_per_user").on(t.userId).where(sql`is_default = 1`),
   ],
 );
@@ -1014,13 +1024,117 @@ export const payouts = sqliteTable(
     status: text("status", { enum: PAYOUT_STATUSES }).notNull().default("pending"),
     failureReason: text("failure_reason"),
     externalId: text("external_id"),
+    /** The platform fee taken with this withdrawal (0 for a prize). */
+    feeCents: cents("fee_cents").notNull().default(0),
+    /** 0 for the first try; a retry of a failed payout counts up (and uses a new transfer idempotency key). */
+    attempt: integer("attempt").notNull().default(0),
+    /** The connected account the transfer goes to. */
+    connectedAccountId: text("connected_account_id"),
+    /** The Stripe transfer of the current attempt. */
+    transferId: text("transfer_id"),
+    /** The bank payout from the connected account (Stripe's schedule), for information. */
+    bankPayoutId: text("bank_payout_id"),
+    bankPayoutStatus: text("bank_payout_status", { enum: BANK_PAYOUT_STATUSES }),
+    estimatedArrivalAt: timestamp("estimated_arrival_at"),
+    /** A prize the admin settled by hand: how it was paid. */
+    manualNote: text("manual_note"),
     completedAt: timestamp("completed_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     index("payouts_user_created_idx").on(t.userId, t.createdAt),
+    index("payouts_transfer_idx").on(t.transferId),
     uniqueIndex("payouts_prize_winner_unique").on(t.prizeWinnerId),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------------------------
+// Earnings
+
+/**
+ * The host earnings ledger: one row per money event, never edited (domain/earnings.ts). amount_cents is what the
+ * row adds to (or takes from) the host's balance; gross/pool/platform record the whole event at the rates in force.
+ */
+export const earningsLedger = sqliteTable(
+  "earnings_ledger",
+  {
+    id: id(),
+    hostId: text("host_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    kind: text("kind", { enum: EARNING_KINDS }).notNull(),
+    /** What the row books ('sale:<order id>', 'withdrawal:<payout id>:<attempt>', ...): an event counts once. */
+    sourceKey: text("source_key").notNull(),
+    amountCents: cents("amount_cents").notNull(),
+    grossCents: cents("gross_cents").notNull().default(0),
+    poolCents: cents("pool_cents").notNull().default(0),
+    platformCents: cents("platform_cents").notNull().default(0),
+    currency: currency(),
+    /** The revenue rule in force when the money was paid. */
+    rates: text("rates", { mode: "json" }).$type<RevenueRule>(),
+    description: text("description").notNull().default(""),
+    orderId: text("order_id").references(() => orders.id, { onDelete: "restrict" }),
+    payoutId: text("payout_id").references(() => payouts.id, { onDelete: "restrict" }),
+    poolId: text("pool_id").references(() => prizePools.id, { onDelete: "restrict" }),
+    /** The guess participant or ad revenue report the row books. */
+    referenceId: text("reference_id"),
+    /** When the money becomes available; null for a physical order until it is delivered (see earnings.ts). */
+    availableAt: timestamp("available_at"),
+    occurredAt: timestamp("occurred_at").notNull().default(nowMs),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("earnings_ledger_source_key_unique").on(t.sourceKey),
+    index("earnings_ledger_host_occurred_idx").on(t.hostId, t.occurredAt),
+    index("earnings_ledger_order_idx").on(t.orderId),
+    index("earnings_ledger_payout_idx").on(t.payoutId),
+  ],
+);
+
+/** Ad revenue the platform owner records per host and period (no ad network): split by the distribution rules. */
+export const adRevenueReports = sqliteTable(
+  "ad_revenue_reports",
+  {
+    id: id(),
+    hostId: text("host_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    periodStart: text("period_start").notNull(),
+    periodEnd: text("period_end").notNull(),
+    amountCents: cents("amount_cents").notNull(),
+    currency: currency(),
+    impressions: integer("impressions").notNull().default(0),
+    clicks: integer("clicks").notNull().default(0),
+    recordedBy: text("recorded_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("ad_revenue_reports_host_period_unique").on(t.hostId, t.periodStart, t.periodEnd),
+    index("ad_revenue_reports_host_idx").on(t.hostId, t.periodStart),
+  ],
+);
+
+/** Mini prize winners drawn from the block hash (domain/mini-prizes.ts); the host marks each delivered. */
+export const miniPrizeWinners = sqliteTable(
+  "mini_prize_winners",
+  {
+    id: id(),
+    miniPrizeId: text("mini_prize_id")
+      .notNull()
+      .references(() => prizeMiniPrizes.id, { onDelete: "cascade" }),
+    poolId: text("pool_id")
+      .notNull()
+      .references(() => prizePools.id, { onDelete: "restrict" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    entryNumber: integer("entry_number").notNull(),
+    deliveredAt: timestamp("delivered_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("mini_prize_winners_prize_entry_unique").on(t.miniPrizeId, t.entryNumber),
+    index("mini_prize_winners_pool_idx").on(t.poolId),
+    index("mini_prize_winners_user_idx").on(t.userId),
   ],
 );
 
@@ -1146,6 +1260,10 @@ export type NewPayoutMethod = typeof payoutMethods.$inferInsert;
 export type Payout = typeof payouts.$inferSelect;
 export type NewPayout = typeof payouts.$inferInsert;
 export type UserAnalytics = typeof userAnalytics.$inferSelect;
+export type EarningsLedgerRow = typeof earningsLedger.$inferSelect;
+export type NewEarningsLedgerRow = typeof earningsLedger.$inferInsert;
+export type AdRevenueReport = typeof adRevenueReports.$inferSelect;
+export type MiniPrizeWinner = typeof miniPrizeWinners.$inferSelect;
 export type PaymentEvent = typeof paymentEvents.$inferSelect;
 export type NewPaymentEvent = typeof paymentEvents.$inferInsert;
 export type CheckoutSession = typeof checkoutSessions.$inferSelect;

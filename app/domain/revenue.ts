@@ -164,10 +164,13 @@ export const BALANCE_PLATFORM_FEE_PERCENT = 4;
 /** The platform fee the orders screens show (a displayed figure; it is not applied to any calculation here). */
 export const SHOWN_PLATFORM_FEE_PERCENT = 3.5;
 
-/** Balance minus the 4% platform fee; the fee is rounded down, in the host's favour. */
-export function withdrawableBalanceCents(balanceCents: number): number {
+/**
+ * Balance minus the platform fee (4%, or the platform setting); the fee is rounded down, in the host's favour.
+ * Nothing is withdrawable from a zero or negative balance (a negative balance blocks withdrawals).
+ */
+export function withdrawableBalanceCents(balanceCents: number, feePercent: number = BALANCE_PLATFORM_FEE_PERCENT): number {
   if (balanceCents <= 0) return 0;
-  return balanceCents - percentOf(balanceCents, BALANCE_PLATFORM_FEE_PERCENT);
+  return balanceCents - percentOf(balanceCents, feePercent);
 }
 
 export const WITHDRAW_INVALID_AMOUNT = "Please enter a valid amount to withdraw";

@@ -1,6 +1,7 @@
 import { and, asc, eq, exists, gte, isNull, ne, sql } from "drizzle-orm";
 import { z } from "zod";
 import { getDb, type Db } from "~/db/client.server";
+import { bookGuessEntry, bookShopSale } from "~/db/queries/earnings.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import {
   checkoutSessions,
@@ -316,9 +317,16 @@ async function fulfilProduct(env: Env, db: Db, row: CheckoutSession, session: Ch
       .onConflictDoNothing({ target: vouchers.orderId });
   }
 
+  const rules = await getRevenueRules(db);
+  // The host's share into the earnings ledger, once per order (a resumed delivery books nothing new).
+  await bookShopSale(
+    db,
+    { ...order, hostId: row.hostId, productName: product.name, productCategory: category, paidAt: row.completedAt ?? now },
+    rules.shop_sales,
+  );
+
   let { poolId, entryNumber } = order;
   if (poolId === null) {
-    const rules = await getRevenueRules(db);
     const contribution = await contribute(env, db, {
       hostId: row.hostId,
       sourceType: "product_purchase",
@@ -385,7 +393,12 @@ async function fulfilGuessEntry(env: Env, db: Db, row: CheckoutSession, session:
     throw new FulfilmentDataError(`guess checkout ${row.id} lacks the game, answer, host or user`);
   }
   const [game] = await db
-    .select({ id: guessWinGames.id, hostId: guessWinGames.hostId, correctAnswer: guessWinGames.correctAnswer })
+    .select({
+      id: guessWinGames.id,
+      hostId: guessWinGames.hostId,
+      correctAnswer: guessWinGames.correctAnswer,
+      question: guessWinGames.question,
+    })
     .from(guessWinGames)
     .where(eq(guessWinGames.id, meta.game_id))
     .limit(1);
@@ -436,6 +449,20 @@ async function fulfilGuessEntry(env: Env, db: Db, row: CheckoutSession, session:
     .where(eq(guessWinParticipants.paymentKey, session.id))
     .limit(1);
   if (!participant) throw new Error(`participant for checkout ${row.id} is missing after fulfilment`);
+
+  const rules = await getRevenueRules(db);
+  await bookGuessEntry(
+    db,
+    {
+      participantId: participant.id,
+      hostId: row.hostId,
+      amountCents: row.amountCents,
+      currency: row.currency,
+      question: game.question,
+      paidAt: row.completedAt ?? now,
+    },
+    rules.guess_win_entries,
+  );
 
   let { poolId, entryNumber } = participant;
   if (poolId === null) {

@@ -1,9 +1,11 @@
 import { data, Form, Link, useNavigation } from "react-router";
+import { AdRevenueForm } from "~/components/ad-revenue-form";
 import { Table } from "~/components/cards";
 import { FormError } from "~/components/form";
 import { Badge, Button, DateText, Page, pageMeta, Pagination, Section, Stat } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { listAdminUsers, listAuditLog, listPausableGames, platformCounts } from "~/db/queries/admin.server";
+import { listHostsForAdRevenue } from "~/db/queries/earnings.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import {
   ACCOUNT_STATUSES,
@@ -19,6 +21,7 @@ import { formatCents } from "~/domain/money";
 import { REVENUE_SOURCES } from "~/domain/revenue";
 import { REVENUE_SOURCE_LABELS } from "~/domain/revenue-settings";
 import { requireAdmin } from "~/lib/auth.server";
+import { recordAdRevenue } from "~/lib/ad-revenue.server";
 import { getEnv } from "~/lib/context";
 import { type AdminActionResult, changeAccountStatus, saveRevenueRules, toggleGamePause } from "./admin.server";
 import type { Route } from "./+types/admin";
@@ -31,14 +34,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = adminUserQuerySchema.parse({ q: params.get("q"), sort: params.get("sort"), page: params.get("page") });
   const auditPage = adminUserQuerySchema.shape.page.parse(params.get("auditPage"));
   const db = getDb(getEnv(context));
-  const [counts, users, audit, games, rules] = await Promise.all([
+  const [counts, users, audit, games, rules, adHosts] = await Promise.all([
     platformCounts(db),
     listAdminUsers(db, query, ADMIN_PAGE_SIZE),
     listAuditLog(db, { page: auditPage, pageSize: ADMIN_AUDIT_PAGE_SIZE }),
     listPausableGames(db, 20),
     getRevenueRules(db),
+    listHostsForAdRevenue(db),
   ]);
-  return { counts, users, audit, auditPage, games, rules, query };
+  return { counts, users, audit, auditPage, games, rules, query, adHosts };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -53,7 +57,9 @@ export async function action({ request, context }: Route.ActionArgs) {
         ? await toggleGamePause(env, admin, form)
         : intent === "rules"
           ? await saveRevenueRules(env, admin, form)
-          : { ok: false, status: 400, message: ADMIN_MESSAGES.unknownAction };
+          : intent === "record-ad-revenue"
+            ? await recordAdRevenue(env, admin.id, Object.fromEntries(form))
+            : { ok: false, status: 400, message: ADMIN_MESSAGES.unknownAction };
   if (!result.ok) {
     return data(
       { ok: false as const, intent: String(intent ?? ""), message: result.message, fieldErrors: result.fieldErrors ?? {} },
@@ -286,6 +292,13 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
             Save rules
           </Button>
         </Form>
+      </Section>
+
+      <Section title="Ad revenue">
+        <AdRevenueForm
+          hosts={loaderData.adHosts}
+          fieldErrors={actionData?.intent === "record-ad-revenue" ? actionData.fieldErrors : {}}
+        />
       </Section>
 
       <Section title="Audit log">

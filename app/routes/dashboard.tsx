@@ -46,6 +46,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <Tile to="/revenue" title="Revenue" description="Your sales, entry fees and earnings." />
         </li>
         <li>
+          <Tile to="/revenue-management" title="Earnings & Withdrawals" description="Available balance, revenue sources and payouts." />
+        </li>
+        <li>
           <Tile to="/shop-management" title="Shop Management" description="Products you sell." figure={counts.products} />
         </li>
         <li>

@@ -1,0 +1,403 @@
+import { and, asc, count, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import {
+  adRevenueReports,
+  earningsLedger,
+  groupBuys,
+  orders,
+  platformSettings,
+  users,
+  userProfiles,
+  type NewEarningsLedgerRow,
+} from "~/db/schema";
+import { MS_PER_DAY } from "~/domain/countdown";
+import {
+  HOST_REFUND_WINDOW_DAYS,
+  RETURN_WINDOW_DAYS,
+  REVENUE_KINDS,
+  saleAvailableAt,
+  saleShares,
+  WITHDRAWAL_FEE_SETTING_KEY,
+  type DateRange,
+  type EarningKind,
+  type RevenueKind,
+} from "~/domain/earnings";
+import { BALANCE_PLATFORM_FEE_PERCENT, type RevenueRule } from "~/domain/revenue";
+
+// The host earnings ledger (domain/earnings.ts): append-only rows keyed by their source, balances as sums.
+
+const L = earningsLedger;
+
+/** Books one ledger row once: a repeat with the same source key adds nothing. Returns whether it was new. */
+export async function bookEarning(db: Db, row: NewEarningsLedgerRow): Promise<boolean> {
+  const inserted = await db
+    .insert(earningsLedger)
+    .values(row)
+    .onConflictDoNothing({ target: earningsLedger.sourceKey })
+    .returning({ id: earningsLedger.id });
+  return inserted.length === 1;
+}
+
+/** The ledger's source key of a paid order (a shop sale). */
+export const saleSourceKey = (orderId: string) => `sale:${orderId}`;
+
+/**
+ * Books the host's share of a paid buy-now order at the rule in force when it was paid. Digital products and
+ * vouchers are delivered at payment; a physical order's money stays pending until it is delivered.
+ */
+export function bookShopSale(
+  db: Db,
+  order: { id: string; hostId: string; amountCents: number; currency: string; productName: string; productCategory: string; paidAt: Date },
+  rule: RevenueRule,
+): Promise<boolean> {
+  const shares = saleShares(order.amountCents, rule);
+  const deliveredAtPayment = order.productCategory !== "physical";
+  return bookEarning(db, {
+    hostId: order.hostId,
+    kind: "shop_sale",
+    sourceKey: saleSourceKey(order.id),
+    amountCents: shares.hostCents,
+    grossCents: shares.grossCents,
+    poolCents: shares.poolCents,
+    platformCents: shares.platformCents,
+    currency: order.currency,
+    rates: rule,
+    description: order.productName,
+    orderId: order.id,
+    availableAt: deliveredAtPayment ? saleAvailableAt(order.paidAt, order.paidAt) : null,
+    occurredAt: order.paidAt,
+  });
+}
+
+/** Books a paid Guess & Win entry fee (available at once; by default all of it went to the pool). */
+export function bookGuessEntry(
+  db: Db,
+  entry: { participantId: string; hostId: string; amountCents: number; currency: string; question: string; paidAt: Date },
+  rule: RevenueRule,
+): Promise<boolean> {
+  const shares = saleShares(entry.amountCents, rule);
+  return bookEarning(db, {
+    hostId: entry.hostId,
+    kind: "guess_entry",
+    sourceKey: `guess:${entry.participantId}`,
+    amountCents: shares.hostCents,
+    grossCents: shares.grossCents,
+    poolCents: shares.poolCents,
+    platformCents: shares.platformCents,
+    currency: entry.currency,
+    rates: rule,
+    description: entry.question,
+    referenceId: entry.participantId,
+    availableAt: entry.paidAt,
+    occurredAt: entry.paidAt,
+  });
+}
+
+/** Books the host's 25% of a drawn pool (once per pool). */
+export function bookPoolShare(
+  db: Db,
+  pool: { id: string; hostId: string; amountCents: number; hostShareCents: number; currency: string; drawnAt: Date },
+): Promise<boolean> {
+  return bookEarning(db, {
+    hostId: pool.hostId,
+    kind: "pool_share",
+    sourceKey: `pool-share:${pool.id}`,
+    amountCents: pool.hostShareCents,
+    currency: pool.currency,
+    description: "Host share (25%) of a drawn prize pool",
+    poolId: pool.id,
+    availableAt: pool.drawnAt,
+    occurredAt: pool.drawnAt,
+  });
+}
+
+// --- availability and balances ----------------------------------------------------------------------------------
+
+/**
+ * When a row's money is available (ms), in SQL: its own available_at, else (a physical order) the later of the
+ * host's refund window after payment and the buyer's return window after delivery; NULL while undelivered.
+ */
+const availableAtSql = sql<number | null>`coalesce(${L.availableAt}, (
+  select max(${L.occurredAt} + ${HOST_REFUND_WINDOW_DAYS * MS_PER_DAY}, d.delivered_at + ${RETURN_WINDOW_DAYS * MS_PER_DAY})
+  from (
+    select coalesce(
+      (select min(su.created_at) from shipping_updates su where su.order_id = o.id and su.status = 'delivered'),
+      case when o.status in ('delivered', 'completed') then o.updated_at end
+    ) as delivered_at
+    from orders o where o.id = ${L.orderId}
+  ) d
+))`;
+
+/** The available balance of a host at `now`, as an SQL scalar (for the atomic withdrawal step). */
+export function availableBalanceSql(hostId: string, now: Date): SQL<number> {
+  return sql<number>`(select coalesce(sum(${L.amountCents}), 0) from ${L} where ${L.hostId} = ${hostId}
+    and (${L.amountCents} < 0 or ${availableAtSql} <= ${now.getTime()}))`;
+}
+
+export interface HostBalances {
+  /** Everything in the ledger. */
+  balanceCents: number;
+  /** Money the host may withdraw from (before the fee). Debits count at once. */
+  availableCents: number;
+  /** Credits still inside the return and refund windows (or waiting for delivery). */
+  pendingCents: number;
+  currency: string;
+}
+
+export async function hostBalances(db: Db, hostId: string, now: Date): Promise<HostBalances> {
+  const [row] = await db
+    .select({
+      balance: sql<number>`coalesce(sum(${L.amountCents}), 0)`,
+      available: sql<number>`coalesce(sum(case when ${L.amountCents} < 0 or ${availableAtSql} <= ${now.getTime()} then ${L.amountCents} else 0 end), 0)`,
+      currency: sql<string | null>`max(${L.currency})`,
+    })
+    .from(L)
+    .where(eq(L.hostId, hostId));
+  const balanceCents = Number(row?.balance ?? 0);
+  const availableCents = Number(row?.available ?? 0);
+  return { balanceCents, availableCents, pendingCents: balanceCents - availableCents, currency: row?.currency ?? "USD" };
+}
+
+/** The platform fee on withdrawals in percent: the platform setting `withdrawal_fee_percent`, else 4. */
+export async function getWithdrawalFeePercent(db: Db): Promise<number> {
+  const [row] = await db
+    .select({ value: platformSettings.settingValue })
+    .from(platformSettings)
+    .where(eq(platformSettings.settingKey, WITHDRAWAL_FEE_SETTING_KEY))
+    .limit(1);
+  const value = typeof row?.value === "string" ? Number(row.value) : typeof row?.value === "number" ? row.value : NaN;
+  return Number.isFinite(value) && value >= 0 && value < 100 && Math.round(value * 100) === value * 100
+    ? value
+    : BALANCE_PLATFORM_FEE_PERCENT;
+}
+
+// --- revenue by period ------------------------------------------------------------------------------------------
+
+const inRange = (range: DateRange) => and(gte(L.occurredAt, range.start), lt(L.occurredAt, range.end));
+
+/** The revenue kind a row counts toward: its own, or for a refund the kind of what it refunds. */
+const revenueKindSql = sql<string>`case when ${L.kind} = 'refund' then (
+  case when ${L.orderId} is null then 'guess_entry'
+       when (select o.purchase_mode from orders o where o.id = ${L.orderId}) = 'group-buy' then 'group_buy_sale'
+       else 'shop_sale' end) else ${L.kind} end`;
+
+const revenueRows = inArray(L.kind, [...REVENUE_KINDS, "refund"]);
+
+export type RevenueTotals = Record<RevenueKind, { grossCents: number; hostCents: number }>;
+
+/** Gross revenue and the host's part per source in a range, net of refunds. */
+export async function revenueTotals(db: Db, hostId: string, range: DateRange): Promise<RevenueTotals> {
+  const rows = await db
+    .select({
+      kind: revenueKindSql,
+      gross: sql<number>`coalesce(sum(${L.grossCents}), 0)`,
+      host: sql<number>`coalesce(sum(${L.amountCents}), 0)`,
+    })
+    .from(L)
+    .where(and(eq(L.hostId, hostId), revenueRows, inRange(range)))
+    .groupBy(revenueKindSql);
+  const totals = Object.fromEntries(REVENUE_KINDS.map((k) => [k, { grossCents: 0, hostCents: 0 }])) as RevenueTotals;
+  for (const row of rows) {
+    if (row.kind in totals) totals[row.kind as RevenueKind] = { grossCents: Number(row.gross), hostCents: Number(row.host) };
+  }
+  return totals;
+}
+
+/** Gross revenue per UTC day ('YYYY-MM-DD') in a range, net of refunds. */
+export async function dailyRevenue(db: Db, hostId: string, range: DateRange): Promise<Map<string, number>> {
+  const day = sql<string>`strftime('%Y-%m-%d', ${L.occurredAt} / 1000, 'unixepoch')`;
+  const rows = await db
+    .select({ day, gross: sql<number>`coalesce(sum(${L.grossCents}), 0)` })
+    .from(L)
+    .where(and(eq(L.hostId, hostId), revenueRows, inRange(range)))
+    .groupBy(day);
+  return new Map(rows.map((r) => [r.day, Number(r.gross)]));
+}
+
+/** The host's part of everything in a range by kind (fees, withdrawals, pool shares included). */
+export async function earningsByKind(db: Db, hostId: string, range: DateRange): Promise<Map<EarningKind, number>> {
+  const rows = await db
+    .select({ kind: L.kind, host: sql<number>`coalesce(sum(${L.amountCents}), 0)` })
+    .from(L)
+    .where(and(eq(L.hostId, hostId), inRange(range)))
+    .groupBy(L.kind);
+  return new Map(rows.map((r) => [r.kind, Number(r.host)]));
+}
+
+/**
+ * Group-buy sales not finalised yet (the revenue pages show them as Pending): paid group-buy orders whose group buy
+ * has not completed, net of refunds.
+ */
+export async function pendingGroupBuyCents(db: Db, hostId: string): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<number>`coalesce(sum(${orders.amountCents} - ${orders.refundedCents}), 0)` })
+    .from(orders)
+    .innerJoin(groupBuys, eq(groupBuys.id, orders.groupBuyId))
+    .where(
+      and(
+        eq(orders.hostId, hostId),
+        eq(orders.purchaseMode, "group-buy"),
+        inArray(orders.status, ["paid", "processing", "pending_shipping", "shipped", "delivered", "completed"]),
+        sql`${groupBuys.status} <> 'completed'`,
+      ),
+    );
+  return Number(row?.total ?? 0);
+}
+
+// --- transactions -----------------------------------------------------------------------------------------------
+
+const ledgerColumns = {
+  id: L.id,
+  kind: L.kind,
+  sourceKey: L.sourceKey,
+  amountCents: L.amountCents,
+  grossCents: L.grossCents,
+  poolCents: L.poolCents,
+  platformCents: L.platformCents,
+  currency: L.currency,
+  description: L.description,
+  orderId: L.orderId,
+  payoutId: L.payoutId,
+  poolId: L.poolId,
+  referenceId: L.referenceId,
+  occurredAt: L.occurredAt,
+  availableAt: sql<number | null>`${availableAtSql}`,
+  orderNumber: orders.orderNumber,
+};
+
+export type LedgerListRow = Awaited<ReturnType<typeof listLedger>>["rows"][number];
+
+/** One page of a host's ledger rows in a range (optionally one kind), newest first, with the total count. */
+export async function listLedger(
+  db: Db,
+  hostId: string,
+  range: DateRange,
+  options: { kind?: EarningKind; limit: number; offset: number },
+) {
+  const where = and(eq(L.hostId, hostId), inRange(range), options.kind ? eq(L.kind, options.kind) : undefined);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select(ledgerColumns)
+      .from(L)
+      .leftJoin(orders, eq(orders.id, L.orderId))
+      .where(where)
+      .orderBy(desc(L.occurredAt), desc(L.id))
+      .limit(options.limit)
+      .offset(options.offset),
+    db.select({ n: count() }).from(L).where(where),
+  ]);
+  return { rows, total: total?.n ?? 0 };
+}
+
+/** Every row of a range for the CSV export, oldest first (capped). */
+export function exportLedger(db: Db, hostId: string, range: DateRange, cap = 10_000) {
+  return db
+    .select(ledgerColumns)
+    .from(L)
+    .leftJoin(orders, eq(orders.id, L.orderId))
+    .where(and(eq(L.hostId, hostId), inRange(range)))
+    .orderBy(asc(L.occurredAt), asc(L.id))
+    .limit(cap);
+}
+
+/** One ledger row of a host by its id (or, for old links, by the order it books); undefined for anyone else's. */
+export async function getLedgerRow(db: Db, hostId: string, id: string) {
+  const [row] = await db
+    .select({ ...ledgerColumns, rates: L.rates, customerName: orders.customerName, quantity: orders.quantity, purchaseMode: orders.purchaseMode })
+    .from(L)
+    .leftJoin(orders, eq(orders.id, L.orderId))
+    .where(and(eq(L.hostId, hostId), sql`(${L.id} = ${id} or (${L.orderId} = ${id} and ${L.kind} in ('shop_sale', 'group_buy_sale')))`))
+    .orderBy(asc(L.occurredAt))
+    .limit(1);
+  return row;
+}
+
+/** The other rows booked against the same order, payout or pool (refunds of a sale, the fee of a withdrawal). */
+export function relatedLedgerRows(db: Db, hostId: string, row: { id: string; orderId: string | null; payoutId: string | null; poolId: string | null }) {
+  const links: SQL[] = [];
+  if (row.orderId) links.push(eq(L.orderId, row.orderId));
+  if (row.payoutId) links.push(eq(L.payoutId, row.payoutId));
+  if (row.poolId) links.push(eq(L.poolId, row.poolId));
+  if (links.length === 0) return Promise.resolve([]);
+  return db
+    .select({ id: L.id, kind: L.kind, amountCents: L.amountCents, currency: L.currency, occurredAt: L.occurredAt })
+    .from(L)
+    .where(and(eq(L.hostId, hostId), sql`${L.id} <> ${row.id}`, sql`(${sql.join(links, sql` or `)})`))
+    .orderBy(asc(L.occurredAt))
+    .limit(20);
+}
+
+// --- ad revenue -------------------------------------------------------------------------------------------------
+
+/** Records a host's ad revenue for a period; null when that host and period already have a report. */
+export async function insertAdRevenueReport(
+  db: Db,
+  report: { hostId: string; periodStart: string; periodEnd: string; amountCents: number; impressions: number; clicks: number; recordedBy: string },
+): Promise<{ id: string; createdAt: Date } | null> {
+  const [row] = await db
+    .insert(adRevenueReports)
+    .values({ ...report, currency: "USD" })
+    .onConflictDoNothing({ target: [adRevenueReports.hostId, adRevenueReports.periodStart, adRevenueReports.periodEnd] })
+    .returning({ id: adRevenueReports.id, createdAt: adRevenueReports.createdAt });
+  return row ?? null;
+}
+
+/** Books the host's share of an ad revenue report. */
+export function bookAdRevenue(
+  db: Db,
+  report: { id: string; hostId: string; amountCents: number; currency: string; periodStart: string; periodEnd: string; recordedAt: Date },
+  rule: RevenueRule,
+): Promise<boolean> {
+  const shares = saleShares(report.amountCents, rule);
+  return bookEarning(db, {
+    hostId: report.hostId,
+    kind: "ad_revenue",
+    sourceKey: `ad:${report.id}`,
+    amountCents: shares.hostCents,
+    grossCents: shares.grossCents,
+    poolCents: shares.poolCents,
+    platformCents: shares.platformCents,
+    currency: report.currency,
+    rates: rule,
+    description: `Ad revenue ${report.periodStart} to ${report.periodEnd}`,
+    referenceId: report.id,
+    availableAt: report.recordedAt,
+    occurredAt: report.recordedAt,
+  });
+}
+
+/** A host's ad revenue reports, newest period first, with the host's share booked for each. */
+export function listAdRevenueReports(db: Db, hostId: string, limit = 50) {
+  return db
+    .select({
+      id: adRevenueReports.id,
+      periodStart: adRevenueReports.periodStart,
+      periodEnd: adRevenueReports.periodEnd,
+      amountCents: adRevenueReports.amountCents,
+      currency: adRevenueReports.currency,
+      impressions: adRevenueReports.impressions,
+      clicks: adRevenueReports.clicks,
+      hostCents: L.amountCents,
+      createdAt: adRevenueReports.createdAt,
+    })
+    .from(adRevenueReports)
+    .leftJoin(L, eq(L.sourceKey, sql`'ad:' || ${adRevenueReports.id}`))
+    .where(eq(adRevenueReports.hostId, hostId))
+    .orderBy(desc(adRevenueReports.periodStart), desc(adRevenueReports.createdAt))
+    .limit(limit);
+}
+
+/** Hosts the platform owner can record ad revenue for (those with a creator profile), by name. */
+export function listHostsForAdRevenue(db: Db, limit = 500) {
+  return db
+    .select({ id: users.id, email: users.email, name: userProfiles.creatorName })
+    .from(users)
+    .innerJoin(userProfiles, eq(userProfiles.userId, users.id))
+    .orderBy(asc(userProfiles.creatorName))
+    .limit(limit);
+}
+
+export async function hostExists(db: Db, hostId: string): Promise<boolean> {
+  const [row] = await db.select({ id: userProfiles.userId }).from(userProfiles).where(eq(userProfiles.userId, hostId)).limit(1);
+  return Boolean(row);
+}
