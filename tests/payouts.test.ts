@@ -358,7 +358,7 @@ describe("fulfilment books the host's share once", () => {
     const [product] = await db().insert(productsTable).values({ hostId: host.id, name: "E-book", category: "digital" }).returning();
     await db().insert(productSizes).values({ productId: product!.id, name: "PDF", priceCents: 1999, availableUnits: 10, position: 0 });
     const started = await createProductCheckout(env, {
-      user: { id: fan.id, email: fan.email, role: "user", creatorName: "Fan", avatarUrl: null },
+      user: { id: fan.id, email: fan.email, role: "user", creatorName: "Fan", avatarUrl: null, emailConfirmed: true },
       productId: product!.id,
       sizeName: "PDF",
       colorName: null,
