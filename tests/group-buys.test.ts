@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { groupBuyProducts, groupBuyRefunds, groupBuys, groupBuyShares, groupBuyTiers, mailOutbox, orders, products } from "~/db/schema";
+import { earningsLedger, groupBuyProducts, groupBuyRefunds, groupBuys, groupBuyShares, groupBuyTiers, mailOutbox, orders, products } from "~/db/schema";
 import { GROUP_BUY_ACTION_MESSAGES, GROUP_BUY_MESSAGES } from "~/domain/group-buy";
 import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
 import { runScheduled } from "../workers/scheduled";
@@ -340,6 +340,12 @@ describe("delete, cancel and finalise", () => {
     expect(await refundsOf(b)).toHaveLength(1);
     const charged = 70_001 + 50_000;
     expect(charged - ra.refundedCents - rb.refundedCents).toBe(56_000 + 40_000);
+    // Finalised: the host's earnings ledger books each sale once and its tier refund once; gross = host + pool + platform.
+    const ledger = await db().select().from(earningsLedger).where(eq(earningsLedger.hostId, host.id));
+    expect(ledger.filter((r) => r.kind === "group_buy_sale")).toHaveLength(2);
+    expect(ledger.filter((r) => r.kind === "refund").map((r) => r.grossCents).sort()).toEqual([-14_001, -5_000]);
+    expect(ledger.reduce((sum, r) => sum + r.grossCents, 0)).toBe(charged - 14_001 - 5_000);
+    for (const r of ledger) expect(r.amountCents + r.poolCents + r.platformCents).toBe(r.grossCents);
   });
 });
 

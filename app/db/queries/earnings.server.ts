@@ -3,9 +3,11 @@ import type { Db } from "~/db/client.server";
 import {
   adRevenueReports,
   earningsLedger,
+  groupBuyRefunds,
   groupBuys,
   orders,
   platformSettings,
+  prizePools,
   users,
   userProfiles,
   type NewEarningsLedgerRow,
@@ -13,6 +15,7 @@ import {
 import { MS_PER_DAY } from "~/domain/countdown";
 import {
   HOST_REFUND_WINDOW_DAYS,
+  refundShares,
   RETURN_WINDOW_DAYS,
   REVENUE_KINDS,
   saleAvailableAt,
@@ -400,4 +403,82 @@ export function listHostsForAdRevenue(db: Db, limit = 500) {
 export async function hostExists(db: Db, hostId: string): Promise<boolean> {
   const [row] = await db.select({ id: userProfiles.userId }).from(userProfiles).where(eq(userProfiles.userId, hostId)).limit(1);
   return Boolean(row);
+}
+
+// --- group buys -------------------------------------------------------------------------------------------------
+
+/**
+ * Books a finalised group buy into the earnings ledger, per paid order: the sale at the rule in force when it was
+ * paid (the pool percent recorded on the order), and its end-of-group-buy refund once the provider confirmed it
+ * (the pool's part as the group buy reversed it while the pool was open; after the pool closed the host carries
+ * it). An order whose refund is still pending is booked by a later call. Safe to call any number of times.
+ */
+export async function bookGroupBuySales(db: Db, groupBuyId: string, rule: RevenueRule): Promise<number> {
+  const rows = await db
+    .select({
+      id: orders.id,
+      hostId: orders.hostId,
+      amountCents: orders.amountCents,
+      currency: orders.currency,
+      productName: orders.productName,
+      productCategory: orders.productCategory,
+      createdAt: orders.createdAt,
+      metadata: orders.metadata,
+      poolStatus: prizePools.status,
+      refundCents: groupBuyRefunds.amountCents,
+      refundPoolCents: groupBuyRefunds.poolReversalCents,
+      refundId: groupBuyRefunds.refundId,
+      refundedAt: groupBuyRefunds.completedAt,
+    })
+    .from(orders)
+    .leftJoin(groupBuyRefunds, eq(groupBuyRefunds.orderId, orders.id))
+    .leftJoin(prizePools, eq(prizePools.id, orders.poolId))
+    .where(and(eq(orders.groupBuyId, groupBuyId), inArray(orders.status, ["paid", "processing", "pending_shipping", "shipped", "delivered", "completed"])));
+  let booked = 0;
+  for (const o of rows) {
+    if (o.refundCents !== null && !o.refundedAt) continue;
+    const recorded = o.metadata?.pool_percent;
+    const poolPercent = typeof recorded === "number" && recorded >= 0 && recorded <= 100 ? recorded : rule.prizePoolPercent;
+    const orderRule: RevenueRule = { prizePoolPercent: poolPercent, platformFeePercent: rule.platformFeePercent, hostPercent: Math.round((100 - poolPercent - rule.platformFeePercent) * 100) / 100 };
+    const sale = saleShares(o.amountCents, orderRule);
+    const deliveredAtPayment = o.productCategory !== "physical";
+    if (
+      await bookEarning(db, {
+        hostId: o.hostId,
+        kind: "group_buy_sale",
+        sourceKey: saleSourceKey(o.id),
+        amountCents: sale.hostCents,
+        grossCents: sale.grossCents,
+        poolCents: sale.poolCents,
+        platformCents: sale.platformCents,
+        currency: o.currency,
+        rates: orderRule,
+        description: o.productName,
+        orderId: o.id,
+        availableAt: deliveredAtPayment ? saleAvailableAt(o.createdAt, o.createdAt) : null,
+        occurredAt: o.createdAt,
+      })
+    )
+      booked++;
+    if (o.refundCents !== null && o.refundCents > 0 && o.refundedAt) {
+      const split = refundShares(Math.min(o.refundCents, o.amountCents), sale, 0, false);
+      const poolCents = o.poolStatus === "open" ? -Math.min(o.refundPoolCents ?? 0, o.refundCents) : 0;
+      await bookEarning(db, {
+        hostId: o.hostId,
+        kind: "refund",
+        sourceKey: `refund:group-buy:${o.id}`,
+        amountCents: split.grossCents - poolCents - split.platformCents,
+        grossCents: split.grossCents,
+        poolCents,
+        platformCents: split.platformCents,
+        currency: o.currency,
+        rates: orderRule,
+        description: `Group buy tier refund: ${o.productName}`,
+        orderId: o.id,
+        availableAt: o.refundedAt,
+        occurredAt: o.refundedAt,
+      });
+    }
+  }
+  return booked;
 }

@@ -16,6 +16,7 @@ import {
   markGroupBuyFinalised,
   recordGroupBuyRefunds,
 } from "~/db/queries/group-buys.server";
+import { bookGroupBuySales } from "~/db/queries/earnings.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import {
   canCompleteEarly,
@@ -96,6 +97,8 @@ export async function closeGroupBuy(
   // decides: each order without an end refund gets one now; orders that have one keep it (primary key).
   const closed = await getGroupBuyForClose(db, groupBuyId);
   if (!closed || closed.finalisedAt || (closed.status !== "completed" && closed.status !== "cancelled")) {
+    // Resumed: the host's earnings of orders whose refund has since been confirmed.
+    if (closed?.finalisedAt && closed.status === "completed") await bookGroupBuyEarnings(env, groupBuyId);
     return { ok: true, refunded: 0 };
   }
   const money = await orderMoney(env, groupBuyId);
@@ -114,7 +117,15 @@ export async function closeGroupBuy(
   );
   const refunded = await sendPendingRefunds(env, groupBuyId, groupBuy.name);
   await markGroupBuyFinalised(db, groupBuyId);
+  if (closed.status === "completed") await bookGroupBuyEarnings(env, groupBuyId);
   return { ok: true, refunded };
+}
+
+/** Group-buy revenue counts once finalised: each order's sale and tier refund into the host's earnings ledger. */
+async function bookGroupBuyEarnings(env: Env, groupBuyId: string): Promise<void> {
+  const db = getDb(env);
+  const rules = await getRevenueRules(db);
+  await bookGroupBuySales(db, groupBuyId, rules.group_buy_sales);
 }
 
 /**
