@@ -233,6 +233,14 @@ describe("Game Pause", () => {
     expect(await latestAudit()).toMatchObject({ action: "game_resumed", targetGameId: game.id });
 
     expect((await postForm("/admin", { intent: "pause", gameId: "nope" }, { cookie: admin.cookie })).status).toBe(404);
+
+    // A completed game stays completed.
+    await db().update(guessWinGames).set({ status: "completed" }).where(eq(guessWinGames.id, game.id));
+    const refused = await postForm("/admin", { intent: "pause", gameId: game.id }, { cookie: admin.cookie });
+    expect(refused.status).toBe(409);
+    expect(await pageText(refused)).toContain(ADMIN_MESSAGES.gameNotPausable);
+    const [after] = await db().select().from(guessWinGames).where(eq(guessWinGames.id, game.id));
+    expect(after!.status).toBe("completed");
   });
 });
 

@@ -30,7 +30,7 @@ export const ADMIN_MESSAGES = {
   statusUnchanged: "The account already has this status.",
   gamePaused: "Game paused successfully",
   gameResumed: "Game resumed successfully",
-  gameNotPausable: "Only an active or paused game can be paused or resumed.",
+  gameNotPausable: "A completed game cannot be paused or resumed.",
   rulesSaved: "Revenue distribution rules saved.",
   unknownAction: "Unknown action.",
 } as const;
@@ -58,10 +58,3 @@ export const statusChangeSchema = z.object({
 export const gamePauseSchema = z.object({
   gameId: z.string().trim().min(1, ADMIN_MESSAGES.gameNotFound).max(64, ADMIN_MESSAGES.gameNotFound),
 });
-
-/** The spec's pause toggle: paused becomes active, an active game becomes paused; anything else is refused. */
-export function nextPauseStatus(status: string): "active" | "paused" | null {
-  if (status === "paused") return "active";
-  if (status === "active") return "paused";
-  return null;
-}

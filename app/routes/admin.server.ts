@@ -12,7 +12,8 @@ import {
   setAccountStatus,
   setGameStatusByAdmin,
 } from "~/db/queries/admin.server";
-import { ADMIN_MESSAGES, gamePauseSchema, nextPauseStatus, statusChangedMessage, statusChangeSchema } from "~/domain/admin";
+import { ADMIN_MESSAGES, gamePauseSchema, statusChangedMessage, statusChangeSchema } from "~/domain/admin";
+import { nextPauseStatus } from "~/domain/catalog";
 import { parseRevenueRulesForm } from "~/domain/revenue-settings";
 import type { SessionUser } from "~/lib/auth.server";
 import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
@@ -72,17 +73,16 @@ export async function changeAccountStatus(env: Env, admin: SessionUser, form: Fo
   return { ok: true, message: statusChangedMessage(target.creatorName, status) };
 }
 
-/** Game Pause: an active game is paused, a paused one resumed (the spec's toggle); anything else is refused. */
+/** Game Pause, the host's toggle rule: a paused game resumes, any other becomes paused; a completed one is refused. */
 export async function toggleGamePause(env: Env, admin: SessionUser, form: FormData): Promise<AdminActionResult> {
   const parsed = gamePauseSchema.safeParse({ gameId: form.get("gameId") });
   if (!parsed.success) return refuse(400, ADMIN_MESSAGES.gameNotFound);
   const db = getDb(env);
   const game = await getGameStatus(db, parsed.data.gameId);
   if (!game) return refuse(404, ADMIN_MESSAGES.gameNotFound);
+  if (game.status === "completed") return refuse(409, ADMIN_MESSAGES.gameNotPausable);
   const next = nextPauseStatus(game.status);
-  if (!next) return refuse(409, ADMIN_MESSAGES.gameNotPausable);
-  const from = game.status as "active" | "paused";
-  const changed = await setGameStatusByAdmin(db, { adminId: admin.id, gameId: game.id, from, to: next });
+  const changed = await setGameStatusByAdmin(db, { adminId: admin.id, gameId: game.id, from: game.status, to: next });
   if (!changed) return refuse(409, ADMIN_MESSAGES.gameNotPausable);
   return { ok: true, message: next === "paused" ? ADMIN_MESSAGES.gamePaused : ADMIN_MESSAGES.gameResumed };
 }

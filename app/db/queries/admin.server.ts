@@ -158,15 +158,13 @@ export async function getGameStatus(db: Db, gameId: string) {
 /** Pauses or resumes a game (only from the status read, so two admins cannot flip it twice) and audits it. */
 export async function setGameStatusByAdmin(
   db: Db,
-  input: { adminId: string; gameId: string; from: "active" | "paused"; to: "active" | "paused" },
+  input: { adminId: string; gameId: string; from: (typeof guessWinGames.$inferSelect)["status"]; to: "active" | "paused" },
 ): Promise<boolean> {
-  const [updated] = await db.batch([
-    db
-      .update(guessWinGames)
-      .set({ status: input.to, updatedAt: new Date() })
-      .where(and(eq(guessWinGames.id, input.gameId), eq(guessWinGames.status, input.from)))
-      .returning({ id: guessWinGames.id }),
-  ]);
+  const updated = await db
+    .update(guessWinGames)
+    .set({ status: input.to, updatedAt: new Date() })
+    .where(and(eq(guessWinGames.id, input.gameId), eq(guessWinGames.status, input.from)))
+    .returning({ id: guessWinGames.id });
   if (updated.length !== 1) return false;
   await recordAudit(db, {
     adminId: input.adminId,

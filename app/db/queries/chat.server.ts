@@ -140,6 +140,7 @@ export function listConversations(db: Db, userId: string, limit = 50) {
     .innerJoin(userProfiles, eq(userProfiles.userId, otherId))
     .where(
       and(
+        ne(userProfiles.status, "suspended"),
         or(eq(chatConversations.userLowId, userId), eq(chatConversations.userHighId, userId)),
         isNotNull(chatConversations.lastMessageAt),
       ),
