@@ -7,6 +7,7 @@ import {
   getGameStatus,
   getRevenueRulesSetting,
   listActiveGroupBuyIds,
+  listPendingPayoutIds,
   recordAudit,
   saveRevenueRulesSetting,
   setAccountStatus,
@@ -17,6 +18,7 @@ import { nextPauseStatus } from "~/domain/catalog";
 import { parseRevenueRulesForm } from "~/domain/revenue-settings";
 import type { SessionUser } from "~/lib/auth.server";
 import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
+import { processPayout } from "~/lib/payments/payouts.server";
 import { closePool, getOpenPool } from "~/lib/pools.server";
 
 export type AdminActionResult =
@@ -35,7 +37,7 @@ const refuse = (status: 400 | 404 | 409, message: string, fieldErrors?: Record<s
  * status), payouts held, shop/games/group buys hidden (listing queries), checkouts refused, the open pool closed
  * and drawn as usual, active group buys cancelled. Re-activating releases the hold and shows everything again.
  */
-export async function changeAccountStatus(env: Env, admin: SessionUser, form: FormData): Promise<AdminActionResult> {
+export async function changeAccountStatus(env: Env, admin: SessionUser, form: FormData, origin: string): Promise<AdminActionResult> {
   const parsed = statusChangeSchema.safeParse({ userId: form.get("userId"), status: form.get("status") });
   if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? ADMIN_MESSAGES.invalidStatus);
   const { userId, status } = parsed.data;
@@ -65,7 +67,9 @@ export async function changeAccountStatus(env: Env, admin: SessionUser, form: Fo
       }
       detail.groupBuysCancelled = cancelled;
     } else if (target.status === "suspended") {
+      // The hold ends: payouts that waited during the suspension start now.
       detail.payoutsReleased = true;
+      for (const payoutId of await listPendingPayoutIds(db, userId)) await processPayout(env, origin, payoutId);
     }
   } finally {
     await recordAudit(db, { adminId: admin.id, action: "user_status_changed", targetUserId: userId, detail });

@@ -52,7 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = form.get("intent");
   const result: AdminActionResult =
     intent === "status"
-      ? await changeAccountStatus(env, admin, form)
+      ? await changeAccountStatus(env, admin, form, new URL(request.url).origin)
       : intent === "pause"
         ? await toggleGamePause(env, admin, form)
         : intent === "rules"

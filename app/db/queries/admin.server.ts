@@ -6,6 +6,7 @@ import {
   groupBuys,
   guessWinGames,
   orders,
+  payouts,
   platformSettings,
   products,
   sessions,
@@ -208,6 +209,27 @@ export async function listActiveGroupBuyIds(db: Db, hostId: string, limit = 50):
     .select({ id: groupBuys.id })
     .from(groupBuys)
     .where(and(eq(groupBuys.hostId, hostId), eq(groupBuys.status, "active")))
+    .limit(limit);
+  return rows.map((r) => r.id);
+}
+
+/** True while the platform owner holds the account's payouts (it is suspended): no payout may start. */
+export async function arePayoutsHeld(db: Db, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ held: userProfiles.payoutsHeld })
+    .from(userProfiles)
+    .where(eq(userProfiles.userId, userId))
+    .limit(1);
+  return row?.held === true;
+}
+
+/** The account's payouts still waiting to start (held during a suspension), oldest first. */
+export async function listPendingPayoutIds(db: Db, userId: string, limit = 50): Promise<string[]> {
+  const rows = await db
+    .select({ id: payouts.id })
+    .from(payouts)
+    .where(and(eq(payouts.userId, userId), eq(payouts.status, "pending")))
+    .orderBy(asc(payouts.createdAt))
     .limit(limit);
   return rows.map((r) => r.id);
 }

@@ -1,3 +1,4 @@
+import { arePayoutsHeld } from "~/db/queries/admin.server";
 import { getDb } from "~/db/client.server";
 import { getWithdrawalFeePercent, hostBalances } from "~/db/queries/earnings.server";
 import {
@@ -105,6 +106,8 @@ export async function processPayout(env: Env, origin: string, payoutId: string, 
   const db = getDb(env);
   const payout = await getPayout(db, payoutId);
   if (!payout) return null;
+  // A suspended account's payouts are held by the platform owner: they wait, pending, until it is re-activated.
+  if (payout.status === "pending" && (await arePayoutsHeld(db, payout.userId))) return payout;
   let current: Payout | null = payout;
   if (payout.status === "pending") current = await applyPayoutEvent(db, payout, "start", now);
   if (!current || current.status !== "processing") return (await getPayout(db, payoutId)) ?? null;
