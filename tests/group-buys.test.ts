@@ -283,6 +283,20 @@ describe("delete, cancel and finalise", () => {
     // 20% off 999.99 is 799.992, floored to 799.99: refund 200.00. 20% off 110.01 is 88.008 -> 88.00: refund 22.01.
     expect(await orderRow(a)).toMatchObject({ refundedCents: 20_000, status: "paid" });
     expect(await orderRow(b)).toMatchObject({ refundedCents: 2_201 });
+    // The host's revenue shows the final figure: charged 1,110.00 minus 222.01 refunded is 887.99.
+    const revenue = await (await get("/revenue", { cookie: host.cookie })).text();
+    expect(revenue).toContain("USD 887.99");
+    expect(revenue).not.toContain("A group buy is active");
+  });
+
+  it("group-buy revenue is 'Pending' with a banner while the group buy is active", async () => {
+    const host = await makeHost("Pending Host");
+    const fan = await makeUser({ name: "Pending Fan" });
+    const id = await directGroupBuy(host.id, host.productId);
+    await paidOrder(host, id, fan, 10_000, 45_454);
+    const revenue = await (await get("/revenue", { cookie: host.cookie })).text();
+    expect(revenue).toContain("Pending");
+    expect(revenue).toContain("A group buy is active: its revenue is pending");
   });
 
   it("the target not met: the cron completes it at its end with no discount and refunds nothing", async () => {

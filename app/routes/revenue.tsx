@@ -3,6 +3,7 @@ import { Table } from "~/components/cards";
 import { FormError } from "~/components/form";
 import { Badge, DateText, EmptyState, Page, pageMeta, Pagination, Section, Stat } from "~/components/page";
 import { getDb } from "~/db/client.server";
+import { hostGroupBuyRevenue } from "~/db/queries/group-buys.server";
 import { hostBalances, listLedger, pendingGroupBuyCents, revenueTotals } from "~/db/queries/earnings.server";
 import {
   choosePeriod,
@@ -35,11 +36,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const rawKind = url.searchParams.get("type");
   const kind = isEarningKind(rawKind) ? rawKind : undefined;
   const page = pageParam(request);
-  const [totals, balances, pendingGroupBuy, list] = await Promise.all([
+  const [totals, balances, pendingGroupBuy, list, groupBuys] = await Promise.all([
     revenueTotals(db, user.id, choice.range),
     hostBalances(db, user.id, now),
     pendingGroupBuyCents(db, user.id),
     listLedger(db, user.id, choice.range, { kind, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE }),
+    hostGroupBuyRevenue(db, user.id),
   ]);
   const currency = balances.currency;
   const money = (cents: number) => formatCents(cents, currency);
@@ -58,6 +60,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     totalRevenue: money(REVENUE_KINDS.reduce((s, k) => s + totals[k].grossCents, 0)),
     yourEarnings: money(REVENUE_KINDS.reduce((s, k) => s + totals[k].hostCents, 0)),
     pendingGroupBuy: pendingGroupBuy > 0 ? money(pendingGroupBuy) : null,
+    groupBuys,
+    groupBuyActive: groupBuys.some((g) => g.status === "active"),
     rows: list.rows.map((r) => ({
       id: r.id,
       date: r.occurredAt,
@@ -88,6 +92,11 @@ export default function Revenue({ loaderData: d }: Route.ComponentProps) {
         </>
       }
     >
+      {d.groupBuyActive ? (
+        <div role="status" className="mb-4 rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+          A group buy is active: its revenue is pending until it ends and the final discounts are refunded.
+        </div>
+      ) : null}
       <div className="flex flex-wrap items-end gap-2">
         {REVENUE_PERIODS.map((p) => (
           <Link
@@ -167,6 +176,30 @@ export default function Revenue({ loaderData: d }: Route.ComponentProps) {
         )}
         <Pagination page={d.page} hasNext={d.hasNext} hrefFor={base} />
       </Section>
+      {d.groupBuys.length > 0 ? (
+        <section className="mt-6" aria-labelledby="group-buy-revenue">
+          <h2 id="group-buy-revenue" className="mb-2 font-semibold text-gray-900">
+            Group buy revenue
+          </h2>
+          <Table head={["Group buy", "Orders", "Charged", "Refunded", "Total"]}>
+            {d.groupBuys.map((g) => (
+              <tr key={g.id}>
+                <td className="px-4 py-2">
+                  <Link to={`/group-buy-detail/${g.id}`} className="font-medium text-brand-700 hover:underline">
+                    {g.name}
+                  </Link>
+                </td>
+                <td className="px-4 py-2">{g.orderCount}</td>
+                <td className="px-4 py-2 whitespace-nowrap">{formatCents(g.paidCents, g.currency)}</td>
+                <td className="px-4 py-2 whitespace-nowrap">{formatCents(g.refundedCents, g.currency)}</td>
+                <td className="px-4 py-2 whitespace-nowrap" data-testid={`group-buy-total-${g.id}`}>
+                  {g.netCents === null ? "Pending" : formatCents(g.netCents, g.currency)}
+                </td>
+              </tr>
+            ))}
+          </Table>
+        </section>
+      ) : null}
     </Page>
   );
 }

@@ -535,3 +535,34 @@ export interface VariantRow {
   availableUnits: number;
   hex: string | null;
 }
+
+/**
+ * The host's group-buy revenue: per group buy, what its paid orders brought in net of refunds. Until a group buy is
+ * finalised (ended and every refund done) its total is unknown and shown as 'Pending'.
+ */
+export async function hostGroupBuyRevenue(db: Db, hostId: string, limit = 20) {
+  const rows = await db
+    .select({
+      id: groupBuys.id,
+      name: groupBuys.name,
+      status: groupBuys.status,
+      finalisedAt: groupBuys.finalisedAt,
+      finalDiscountPercent: groupBuys.finalDiscountPercent,
+      paidCents: sql<number>`coalesce((select sum(${orders.amountCents}) from ${orders} where ${orders.groupBuyId} = ${groupBuys.id} and ${orders.status} in ${[...PAID_ORDER_STATUSES]}), 0)`,
+      refundedCents: sql<number>`coalesce((select sum(${orders.refundedCents}) from ${orders} where ${orders.groupBuyId} = ${groupBuys.id} and ${orders.status} in ${[...PAID_ORDER_STATUSES]}), 0)`,
+      orderCount: sql<number>`(select count(*) from ${orders} where ${orders.groupBuyId} = ${groupBuys.id} and ${orders.status} in ${[...PAID_ORDER_STATUSES]})`,
+    })
+    .from(groupBuys)
+    .where(and(eq(groupBuys.hostId, hostId), inArray(groupBuys.status, ["active", "completed", "cancelled"])))
+    .orderBy(desc(groupBuys.createdAt))
+    .limit(limit);
+  return rows.map((r) => ({
+    ...r,
+    paidCents: Number(r.paidCents),
+    refundedCents: Number(r.refundedCents),
+    orderCount: Number(r.orderCount),
+    /** Null while pending: the final figure exists only once the group buy is finalised. */
+    netCents: r.finalisedAt ? Number(r.paidCents) - Number(r.refundedCents) : null,
+    currency: "USD",
+  }));
+}
