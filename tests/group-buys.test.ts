@@ -258,6 +258,19 @@ describe("delete, cancel and finalise", () => {
     expect(g!.finalisedAt).not.toBeNull();
   });
 
+  it("a group buy with an order is never deleted, even if its participant counter says 0", async () => {
+    const host = await makeHost("Counter Host");
+    const fan = await makeUser({ name: "Counter Fan" });
+    const id = await directGroupBuy(host.id, host.productId);
+    const a = await paidOrder(host, id, fan, 2_500, 11_364);
+    await db().update(groupBuys).set({ currentParticipants: 0 }).where(eq(groupBuys.id, id));
+    const res = await post("/group-buy-management", [["intent", "delete"], ["groupBuyId", id]], host.cookie);
+    expect(res.status).toBe(302);
+    const [g] = await db().select().from(groupBuys).where(eq(groupBuys.id, id));
+    expect(g!.status).toBe("cancelled");
+    expect(await orderRow(a)).toMatchObject({ refundedCents: 2_500 });
+  });
+
   it("early completion below the target is refused and changes nothing", async () => {
     const host = await makeHost("Early Host");
     const fan = await makeUser({ name: "Early Fan" });

@@ -16,6 +16,12 @@ import {
 } from "~/db/schema";
 import { GROUP_BUY_CURRENCY, type GroupBuyForm, type GroupBuyStatus, isLessFavourable } from "~/domain/group-buy";
 
+/**
+ * The outer group buy's id inside a correlated subquery: drizzle leaves a column unqualified when the outer query has
+ * one table, and an unqualified "id" would name the subquery's own table.
+ */
+const OUTER_GROUP_BUY_ID = sql.raw(`"group_buys"."id"`);
+
 /** One group buy with its host's name, or undefined. */
 export async function getGroupBuy(db: Db, id: string) {
   const [row] = await db
@@ -294,7 +300,7 @@ export async function deleteUnjoinedGroupBuy(db: Db, hostId: string, id: string)
         eq(groupBuys.id, id),
         eq(groupBuys.hostId, hostId),
         eq(groupBuys.currentParticipants, 0),
-        sql`not exists (select 1 from ${orders} where ${orders.groupBuyId} = ${groupBuys.id})`,
+        sql`not exists (select 1 from ${orders} where ${orders.groupBuyId} = ${OUTER_GROUP_BUY_ID})`,
       ),
     )
     .returning({ id: groupBuys.id });
@@ -464,7 +470,7 @@ export async function markGroupBuyFinalised(db: Db, id: string): Promise<boolean
         eq(groupBuys.id, id),
         inArray(groupBuys.status, ["completed", "cancelled"]),
         isNull(groupBuys.finalisedAt),
-        sql`not exists (select 1 from ${groupBuyRefunds} where ${groupBuyRefunds.groupBuyId} = ${groupBuys.id} and ${groupBuyRefunds.refundId} is null)`,
+        sql`not exists (select 1 from ${groupBuyRefunds} where ${groupBuyRefunds.groupBuyId} = ${OUTER_GROUP_BUY_ID} and ${groupBuyRefunds.refundId} is null)`,
       ),
     )
     .returning({ id: groupBuys.id });
@@ -541,6 +547,10 @@ export interface VariantRow {
  * finalised (ended and every refund done) its total is unknown and shown as 'Pending'.
  */
 export async function hostGroupBuyRevenue(db: Db, hostId: string, limit = 20) {
+  const paidStatuses = sql.join(
+    PAID_ORDER_STATUSES.map((status) => sql`${status}`),
+    sql`, `,
+  );
   const rows = await db
     .select({
       id: groupBuys.id,
@@ -548,9 +558,9 @@ export async function hostGroupBuyRevenue(db: Db, hostId: string, limit = 20) {
       status: groupBuys.status,
       finalisedAt: groupBuys.finalisedAt,
       finalDiscountPercent: groupBuys.finalDiscountPercent,
-      paidCents: sql<number>`coalesce((select sum(${orders.amountCents}) from ${orders} where ${orders.groupBuyId} = ${groupBuys.id} and ${orders.status} in ${[...PAID_ORDER_STATUSES]}), 0)`,
-      refundedCents: sql<number>`coalesce((select sum(${orders.refundedCents}) from ${orders} where ${orders.groupBuyId} = ${groupBuys.id} and ${orders.status} in ${[...PAID_ORDER_STATUSES]}), 0)`,
-      orderCount: sql<number>`(select count(*) from ${orders} where ${orders.groupBuyId} = ${groupBuys.id} and ${orders.status} in ${[...PAID_ORDER_STATUSES]})`,
+      paidCents: sql<number>`coalesce((select sum(${orders.amountCents}) from ${orders} where ${orders.groupBuyId} = ${OUTER_GROUP_BUY_ID} and ${orders.status} in (${paidStatuses})), 0)`,
+      refundedCents: sql<number>`coalesce((select sum(${orders.refundedCents}) from ${orders} where ${orders.groupBuyId} = ${OUTER_GROUP_BUY_ID} and ${orders.status} in (${paidStatuses})), 0)`,
+      orderCount: sql<number>`(select count(*) from ${orders} where ${orders.groupBuyId} = ${OUTER_GROUP_BUY_ID} and ${orders.status} in (${paidStatuses}))`,
     })
     .from(groupBuys)
     .where(and(eq(groupBuys.hostId, hostId), inArray(groupBuys.status, ["active", "completed", "cancelled"])))
