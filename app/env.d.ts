@@ -8,6 +8,11 @@ interface AppSecrets {
   STRIPE_WEBHOOK_SECRET?: string;
   /** Signing secret (whsec_…) of the Stripe Connect webhook endpoint (/api/webhooks/stripe-connect). */
   STRIPE_CONNECT_WEBHOOK_SECRET?: string;
+  /** Web Push (VAPID, RFC 8292): the P-256 public key (65 bytes) and private key (32 bytes), base64url. */
+  VAPID_PUBLIC_KEY?: string;
+  VAPID_PRIVATE_KEY?: string;
+  /** The contact push services see, e.g. "mailto:ops@example.com" (default: mailto: MAIL_FROM). */
+  VAPID_SUBJECT?: string;
   /** Cloudflare `send_email` binding for outgoing mail (production). */
   EMAIL?: SendEmail;
 }

@@ -3,6 +3,7 @@ import { data, Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useR
 import type { Route } from "./+types/root";
 import { AppShell } from "~/components/app-shell";
 import { ErrorPage, errorTitle } from "~/components/error-page";
+import { InstallBanner } from "~/components/install-banner";
 import { getOptionalUser, loadUser } from "~/lib/auth.server";
 import { isDemoMode } from "~/lib/config.server";
 import { getEnv } from "~/lib/context";
@@ -38,6 +39,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="theme-color" content="#ea580c" />
+        <link rel="manifest" href="/manifest.webmanifest" />
+        <link rel="icon" href="/icons/icon-192.png" type="image/png" />
+        <link rel="apple-touch-icon" href="/icons/apple-touch-icon.png" />
         <Meta />
         <Links />
       </head>
@@ -45,6 +50,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <AppShell user={rootData?.user ?? null} flashToast={rootData?.flashToast ?? null}>
           {children}
         </AppShell>
+        <InstallBanner />
         {hydrate ? (
           <>
             <ScrollRestoration />
@@ -54,6 +60,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
           <script type="speculationrules" dangerouslySetInnerHTML={{ __html: SPECULATION_RULES }} />
         )}
         <script type="module" src={PAGE_SCRIPT} />
+        <script type="module" src="/pwa.js" />
       </body>
     </html>
   );

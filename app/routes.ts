@@ -45,6 +45,8 @@ export default [
   // Host tools
   route("dashboard", "routes/dashboard.tsx"),
   route("settings", "routes/settings.tsx"),
+  route("settings/export", "routes/settings-export.tsx"),
+  route("settings/confirm-email", "routes/settings-confirm-email.tsx"),
   route("prize-pool-settings", "routes/prize-pool-settings.tsx"),
   route("prize-pool-details", "routes/prize-pool-details.tsx"),
   route("prize-pool", "routes/prize-pool.tsx"),

@@ -182,13 +182,17 @@ describe("/profile/{id}", () => {
     expect(page).toContain(`/winner-selection/${closed!.id}`);
   });
 
-  it("answers 404 'Creator Not Found' for an unknown or private profile", async () => {
+  it("answers 404 'Creator Not Found' for an unknown profile, and a private notice for a private one", async () => {
     const res = await get("/profile/no-such-creator-here");
     expect(res.status).toBe(404);
     expect(await html(res)).toContain("Creator Not Found");
     const hidden = await makeUser({ name: "Hidden Host" });
-    await db().update(userProfiles).set({ profilePublic: false }).where(eq(userProfiles.userId, hidden.id));
-    expect((await get(`/profile/${hidden.id}`)).status).toBe(404);
+    await db().update(userProfiles).set({ profilePublic: false, bio: "Secret bio" }).where(eq(userProfiles.userId, hidden.id));
+    const privateRes = await get(`/profile/${hidden.id}`);
+    expect(privateRes.status).toBe(403);
+    const page = await html(privateRes);
+    expect(page).toContain("This profile is private");
+    expect(page).not.toContain("Secret bio");
   });
 });
 

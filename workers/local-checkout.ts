@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
+import { listShipToCountries } from "~/db/queries/profiles.server";
 import { checkoutSessions, type CheckoutSession } from "~/db/schema";
 import { formatCents } from "~/domain/money";
 import {
@@ -94,6 +95,11 @@ async function readShipping(c: Ctx, row: CheckoutSession): Promise<{ shipping: S
   const form = await c.req.parseBody();
   const parsed = ShippingSchema.safeParse(Object.fromEntries(Object.entries(form).map(([k, v]) => [k, String(v)])));
   if (!parsed.success) return { shipping: null, error: parsed.error.issues[0]?.message ?? "Please enter your address" };
+  // Like Stripe's allowed_countries: only the countries the host ships to.
+  const allowed = row.hostId ? await listShipToCountries(getDb(c.env), row.hostId) : [];
+  if (!allowed.includes(parsed.data.country)) {
+    return { shipping: null, error: `This shop does not ship to ${parsed.data.country}. It ships to: ${allowed.join(", ")}.` };
+  }
   return { shipping: parsed.data };
 }
 

@@ -661,7 +661,7 @@ export class PrizePool extends DurableObject<Env> {
     )
       .bind(pool.closed_at, pool.close_reason, pool.entries_digest, totals.amountCents, totals.entries, Date.now(), pool.pool_id)
       .run();
-    // Auto-renew is always on: the host's next pool opens now, with the same target, for 30 days.
+    // Auto-renew (on unless the host's account was deleted): the host's next pool opens now, for 30 days.
     await openNextPool(this.env, { hostId: pool.host_id, targetCents: pool.target_cents });
     // Commit to a future block; when no explorer answers, the cron commits on its next run.
     if (totals.entries > 0) await commitDrawHeight(this.env, pool.pool_id);

@@ -32,8 +32,35 @@ function useHydrated() {
   );
 }
 
+/**
+ * The signed-in user as the bar shows it: the loader's data, with what a `profileUpdated` event (fired by Settings
+ * after a save, detail { creatorName?, avatarUrl? }) changed applied at once, before the loaders re-run.
+ */
+function useDisplayedUser(user: SessionUser | null): SessionUser | null {
+  const [changed, setChanged] = useState<{ for: SessionUser | null; creatorName?: string; avatarUrl?: string | null }>({ for: user });
+  useEffect(() => {
+    const onUpdated = (event: Event) => {
+      const detail = (event as CustomEvent<{ creatorName?: unknown; avatarUrl?: unknown }>).detail ?? {};
+      setChanged({
+        for: user,
+        ...(typeof detail.creatorName === "string" ? { creatorName: detail.creatorName } : {}),
+        ...(typeof detail.avatarUrl === "string" ? { avatarUrl: detail.avatarUrl } : {}),
+      });
+    };
+    window.addEventListener("profileUpdated", onUpdated);
+    return () => window.removeEventListener("profileUpdated", onUpdated);
+  }, [user]);
+  if (!user || changed.for !== user) return user;
+  return {
+    ...user,
+    creatorName: changed.creatorName ?? user.creatorName,
+    avatarUrl: changed.avatarUrl !== undefined ? changed.avatarUrl : user.avatarUrl,
+  };
+}
+
 /** Sticky top bar: brand, the three main links, and an account menu (signed in) or the visitor links. */
-export function NavBar({ user }: { user: SessionUser | null }) {
+export function NavBar({ user: loadedUser }: { user: SessionUser | null }) {
+  const user = useDisplayedUser(loadedUser);
   return (
     <header className="sticky top-0 z-50 border-b border-gray-200 bg-white/95 backdrop-blur">
       <nav aria-label="Main" className="relative mx-auto flex h-16 max-w-7xl items-center gap-6 px-4 sm:px-6">

@@ -134,6 +134,8 @@ export const users = sqliteTable(
     role: text("role", { enum: USER_ROLES }).notNull().default("user"),
     /** When the owner opened the confirmation link (or reset the password by e-mail); null until then. */
     emailConfirmedAt: timestamp("email_confirmed_at"),
+    /** Set when the account was deleted: personal data is erased, rows others rely on (orders, ledgers) stay. */
+    deletedAt: timestamp("deleted_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -202,6 +204,39 @@ export const authThrottle = sqliteTable("auth_throttle", {
   windowStartedAt: timestamp("window_started_at").notNull().default(nowMs),
   lockedUntil: timestamp("locked_until"),
 });
+
+/** A requested change of e-mail address, applied when the link mailed to the new address is opened. */
+export const emailChangeTokens = sqliteTable(
+  "email_change_tokens",
+  {
+    /** SHA-256 hex of the mailed token. */
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    newEmail: text("new_email").notNull(),
+    expiresAt: timestamp("expires_at").notNull(),
+    usedAt: timestamp("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("email_change_tokens_user_id_idx").on(t.userId)],
+);
+
+/** A browser's Web Push subscription (one row per endpoint). */
+export const pushSubscriptions = sqliteTable(
+  "push_subscriptions",
+  {
+    endpoint: text("endpoint").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The subscription's P-256 public key and auth secret, base64url as the browser gives them. */
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("push_subscriptions_user_id_idx").on(t.userId)],
+);
 
 /** The local development outbox: mail that would have been sent. */
 export const mailOutbox = sqliteTable(
@@ -1207,6 +1242,8 @@ export type NewSession = typeof sessions.$inferInsert;
 export type PasswordResetToken = typeof passwordResetTokens.$inferSelect;
 export type NewPasswordResetToken = typeof passwordResetTokens.$inferInsert;
 export type AuthThrottle = typeof authThrottle.$inferSelect;
+export type EmailChangeToken = typeof emailChangeTokens.$inferSelect;
+export type PushSubscription = typeof pushSubscriptions.$inferSelect;
 export type MailOutboxMessage = typeof mailOutbox.$inferSelect;
 export type NewMailOutboxMessage = typeof mailOutbox.$inferInsert;
 export type UserProfile = typeof userProfiles.$inferSelect;

@@ -1,14 +1,13 @@
 import { asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
+import { listShipToCountries } from "~/db/queries/profiles.server";
 import {
   checkoutSessions,
   productColors,
   productImages,
   products,
   productSizes,
-  userProfiles,
-  userShippingCountries,
   type NewCheckoutSession,
 } from "~/db/schema";
 import { isAccountSuspended } from "~/db/queries/admin.server";
@@ -258,23 +257,7 @@ export async function createProductCheckout(
   const { product, size, colour, category, unitPriceCents, amountCents } = quote;
   const image = quote.imageUrl ? { url: quote.imageUrl } : undefined;
 
-  let shippingCountries: string[] | null = null;
-  if (category === "physical") {
-    const rows = await db
-      .select({ code: userShippingCountries.countryCode })
-      .from(userShippingCountries)
-      .where(eq(userShippingCountries.hostId, product.hostId))
-      .limit(250);
-    if (rows.length > 0) shippingCountries = rows.map((r) => r.code);
-    else {
-      const [profile] = await db
-        .select({ country: userProfiles.country })
-        .from(userProfiles)
-        .where(eq(userProfiles.userId, product.hostId))
-        .limit(1);
-      shippingCountries = [profile?.country ?? "MY"];
-    }
-  }
+  const shippingCountries = category === "physical" ? await listShipToCountries(db, product.hostId) : null;
 
   const variant = colour ? `${size.name}, ${colour.name}` : size.name;
   const description = `${product.name} (${variant})${quantity > 1 ? ` x ${quantity}` : ""}`;

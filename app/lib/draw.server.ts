@@ -10,7 +10,9 @@ import { getDb } from "~/db/client.server";
 import { prizePools, userProfiles } from "~/db/schema";
 import { entriesDigest, FIRST_ENTRY_NUMBER, hashToDecimal, verifyBlock, winnerIndex, type BitcoinBlock } from "~/domain/draw";
 import { poolCloseReason } from "~/domain/pool";
+import { formatCents } from "~/domain/money";
 import { distributePool } from "~/domain/revenue";
+import { notify } from "~/lib/notify.server";
 import { closePool, getPool, initPoolObject, poolStub } from "~/lib/pools.server";
 
 /** Confirmations a committed block needs before it is used, when BLOCK_CONFIRMATIONS is unset or invalid. */
@@ -292,7 +294,7 @@ export async function drawPool(
   const winnerName = profile?.name ?? `Entry #${entry.entryNumber}`;
   const now = Date.now();
   // One batch (a transaction): the pool row only moves from closed to drawn once; the winner row is unique per pool.
-  await env.DB.batch([
+  const [drawn] = await env.DB.batch([
     env.DB.prepare(
       `UPDATE prize_pools SET status = 'drawn', draw_block_hash = ?, draw_block_header = ?, winner_entry_number = ?,
          winner_user_id = (SELECT id FROM users WHERE id = ?), drawn_at = ?, updated_at = ?
@@ -325,6 +327,14 @@ export async function drawPool(
     blockHeight: height,
     blockHash: block.hash,
   });
+  // The winner hears of it once: only the run that moved the pool to drawn tells them.
+  if (entry.userId && drawn?.meta.changes === 1) {
+    await notify(env, entry.userId, "winner", {
+      subject: "You won the main prize!",
+      text: `Your entry #${entry.entryNumber} won the main prize of ${formatCents(prizeCents, state.currency)}. See how it was drawn: /winner-selection/${poolId}`,
+      url: `/winner-selection/${poolId}`,
+    });
+  }
   return { status: "drawn", poolId, blockHash: block.hash, entryNumber: entry.entryNumber, userId: entry.userId, result };
 }
 

@@ -22,6 +22,8 @@ import {
 import { productCategory } from "~/domain/catalog";
 import { orderNumber, voucherCode } from "~/domain/orders";
 import { poolContributionCents } from "~/domain/revenue";
+import { formatCents } from "~/domain/money";
+import { notify } from "~/lib/notify.server";
 import { addContribution } from "~/lib/pools.server";
 
 // Applying payment events exactly once. A webhook event is recorded by id in payment_events; a checkout session is
@@ -342,6 +344,14 @@ async function fulfilProduct(env: Env, db: Db, row: CheckoutSession, session: Ch
       .update(orders)
       .set({ poolId, entryNumber })
       .where(and(eq(orders.id, order.id), isNull(orders.poolId)));
+  }
+
+  if (isNew) {
+    await notify(env, row.hostId, "sale", {
+      subject: `New order ${order.orderNumber}: ${product.name}`,
+      text: `You sold ${quantity} x ${product.name} (${formatCents(order.amountCents, order.currency)}). Order ${order.orderNumber} is waiting in Customer Orders.`,
+      url: "/orders",
+    });
   }
 
   return {

@@ -129,15 +129,17 @@ export async function ensureOpenPool(env: Env, hostId: string): Promise<PoolRow>
 
 /** The automatic next pool after a close: same target, 30 days (auto-renew is always on). */
 /**
- * Opens the host's next pool after a close: 30 days, with the host's target (the closed pool's target unless the
+ * Opens the host's next pool after a close (unless the host's auto-renew is off): 30 days, with the host's target (the closed pool's target unless the
  * host saved a new one in prize pool settings while the closed pool's terms were locked).
  */
-export async function openNextPool(env: Env, closed: { hostId: string; targetCents: number }): Promise<PoolRow> {
+export async function openNextPool(env: Env, closed: { hostId: string; targetCents: number }): Promise<PoolRow | null> {
   const [profile] = await getDb(env)
-    .select({ targetCents: userProfiles.prizePoolTargetCents })
+    .select({ targetCents: userProfiles.prizePoolTargetCents, autoRenew: userProfiles.prizePoolAutoRenew })
     .from(userProfiles)
     .where(eq(userProfiles.userId, closed.hostId))
     .limit(1);
+  // Auto-renew stops when the host's account is deleted (the profile's switch is turned off then).
+  if (profile && !profile.autoRenew) return null;
   const targetCents = profile?.targetCents ?? closed.targetCents;
   return openPool(env, { hostId: closed.hostId, targetCents, durationDays: DEFAULT_POOL_DURATION_DAYS });
 }

@@ -100,11 +100,32 @@ export async function readUpload(request: Request, maxBytes: number, sizeMessage
 }
 
 /** Stores a product image of a user; the type comes from the bytes, never from the name or header. */
-export async function storeProductImage(env: Pick<Env, "MEDIA">, userId: string, body: UploadBody) {
+export function storeProductImage(env: Pick<Env, "MEDIA">, userId: string, body: UploadBody) {
+  return storeImage(env, `products/${userId}`, body);
+}
+
+/** The spec's folders for profile pictures and cover photos. */
+export const PROFILE_IMAGE_FOLDERS = { avatar: "profile-pic", cover: "cover-photo" } as const;
+
+/** Stores a user's avatar or cover under profile-pic/{userId}/ or cover-photo/{userId}/ (typed from the bytes). */
+export function storeProfileImage(env: Pick<Env, "MEDIA">, userId: string, kind: "avatar" | "cover", body: UploadBody) {
+  return storeImage(env, `${PROFILE_IMAGE_FOLDERS[kind]}/${userId}`, body);
+}
+
+/** The R2 key behind one of this user's avatar or cover URLs, or null (so only our own files are ever removed). */
+export function profileImageKey(url: string, userId: string): string | null {
+  const match = /^\/media\/((?:profile-pic|cover-photo)\/[A-Za-z0-9._\-/]+)$/.exec(url);
+  const key = match?.[1];
+  if (!key || key.includes("..") || key.split("/")[1] !== userId) return null;
+  return key;
+}
+
+/** Stores an image at 5 MB at most; the type comes from the bytes, never from the name or header. */
+async function storeImage(env: Pick<Env, "MEDIA">, prefix: string, body: UploadBody) {
   if (body.bytes.length > IMAGE_MAX_BYTES) throw new UploadError(IMAGE_SIZE_MESSAGE, 413);
   const type = sniffImageType(body.bytes);
   if (!type) throw new UploadError(IMAGE_TYPE_MESSAGE, 415);
-  const key = uploadKey(`products/${userId}`, type.ext);
+  const key = uploadKey(prefix, type.ext);
   await env.MEDIA.put(key, body.bytes, {
     httpMetadata: { contentType: type.contentType, cacheControl: "public, max-age=31536000, immutable" },
   });

@@ -18,7 +18,7 @@ export const PasswordSchema = z
   .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(128, "Password must be at most 128 characters");
 
-const WebsiteSchema = z
+export const WebsiteSchema = z
   .string()
   .trim()
   .max(300, "Please enter a valid website URL (including https://)")

@@ -66,6 +66,33 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         <li>
           <Tile to="/my-orders" title="My Orders" description="Things you bought." />
         </li>
+        <li>
+          <Tile to="/revenue-management" title="Revenue Management" description="Your balance, withdrawals and revenue by period." />
+        </li>
+        <li>
+          <Tile to="/ads-revenue" title="Ads Revenue" description="Ad earnings and their share of your pool." />
+        </li>
+        <li>
+          <Tile to="/tribe" title="Tribe" description="Your members, top contributors and recent winners." />
+        </li>
+        <li>
+          <Tile to="/prize-pool" title="Prize Pool" description="Your pools, past and present." />
+        </li>
+        <li>
+          <Tile to="/prize-pool-details" title="Prize Pool Details" description="Entries, mini prizes and winners." />
+        </li>
+        <li>
+          <Tile to="/prize-pool-settings" title="Prize Pool Settings" description="Target, end date and mini prizes." />
+        </li>
+        <li>
+          <Tile to="/voucher-scanner" title="Voucher Scanner" description="Redeem your customers' vouchers." />
+        </li>
+        <li>
+          <Tile to="/chat" title="Chat" description="Messages with your tribe." />
+        </li>
+        <li>
+          <Tile to="/settings" title="Settings" description="Profile, shipping, notifications, privacy and account." />
+        </li>
       </ul>
     </Page>
   );

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from "react";
-import { data, Form, Link, useFetcher } from "react-router";
+import { data, Form, isRouteErrorResponse, Link, useFetcher } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { Badge, Button, buttonClass, Card, DateText, EmptyState, pageMeta } from "~/components/page";
 import { CurrencyOptions, Countdown, displayCents, formatIn, ImageBox, priceRangeText } from "~/components/shop-ui";
@@ -59,7 +59,9 @@ async function loadVisibleProfile(key: string, context: Route.LoaderArgs["contex
   const profile = await getProfileByIdOrSlug(db, key);
   const viewer = getOptionalUser(context);
   const own = profile?.userId === viewer?.id;
-  if (!profile || (!own && (!profile.profilePublic || profile.status !== "active"))) notFound();
+  if (!profile || (!own && profile.status !== "active")) notFound();
+  // A private profile: others see a notice that it is private, nothing more.
+  if (!own && !profile.profilePublic) throw data({ privateProfile: true, creatorName: profile.creatorName }, { status: 403 });
   return { db, profile, viewer, own };
 }
 
@@ -105,6 +107,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       verified: profile.verified,
       followersCount: profile.followersCount,
       showFollowers: profile.showFollowers,
+      revenue: profile.showRevenue ? formatCents(profile.totalRevenueCents, profile.currency) : null,
     },
     own,
     viewerId: viewer?.id ?? null,
@@ -212,6 +215,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             <p className="text-sm text-gray-600">
               {`${profile.category} · ${country.name} (${country.currency})`}
               {profile.showFollowers ? ` · ${profile.followersCount} tribes` : null}
+              {profile.revenue ? ` · ${profile.revenue} revenue` : null}
             </p>
           </div>
           <ProfileActions loaderData={loaderData} actionData={actionData} />
@@ -586,6 +590,17 @@ function ProfileGameCard({ game }: { game: GameCard }) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 403 && error.data?.privateProfile) {
+    return (
+      <div className="mx-auto max-w-xl px-4 py-16 text-center">
+        <h1 className="text-2xl font-bold text-gray-900">This profile is private</h1>
+        <p className="mt-2 text-gray-600">{`${String(error.data.creatorName)} keeps their profile private.`}</p>
+        <Link to="/" className={buttonClass("secondary", "md", "mt-6")}>
+          Back to Home
+        </Link>
+      </div>
+    );
+  }
   return (
     <ErrorPage
       error={error}

@@ -72,10 +72,11 @@ export function listShopProducts(db: Db, { limit, offset = 0, q, category, shipT
   const text = q?.trim();
   if (text) {
     const pattern = containsPattern(text);
+    // A host with a private profile is not found by name (their products still are, by their own names).
     conditions.push(
       or(
         sql`${products.name} like ${pattern} escape '\\'`,
-        sql`${userProfiles.creatorName} like ${pattern} escape '\\'`,
+        and(eq(userProfiles.profilePublic, true), sql`${userProfiles.creatorName} like ${pattern} escape '\\'`),
       )!,
     );
   }

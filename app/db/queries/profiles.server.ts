@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, ne, or, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import {
   groupBuys,
@@ -9,6 +9,7 @@ import {
   tribeMembers,
   userProfiles,
   userShippingCountries,
+  users,
 } from "~/db/schema";
 
 const publicProfile = {
@@ -27,14 +28,23 @@ const publicProfile = {
   status: userProfiles.status,
   prizePoolTargetCents: userProfiles.prizePoolTargetCents,
   currency: userProfiles.currency,
+  showRevenue: userProfiles.showRevenue,
+  totalRevenueCents: userProfiles.totalRevenueCents,
 };
 
-/** A profile by its user id or its slug (the user id wins if both match), or undefined (also for a suspended account). */
+/** A profile by its user id or its slug (the user id wins if both match), or undefined (also for a suspended or deleted account). */
 export async function getProfileByIdOrSlug(db: Db, idOrSlug: string) {
   const rows = await db
     .select(publicProfile)
     .from(userProfiles)
-    .where(and(or(eq(userProfiles.userId, idOrSlug), eq(userProfiles.slug, idOrSlug)), ne(userProfiles.status, "suspended")))
+    .innerJoin(users, eq(users.id, userProfiles.userId))
+    .where(
+      and(
+        or(eq(userProfiles.userId, idOrSlug), eq(userProfiles.slug, idOrSlug)),
+        ne(userProfiles.status, "suspended"),
+        isNull(users.deletedAt),
+      ),
+    )
     .limit(2);
   return rows.find((row) => row.userId === idOrSlug) ?? rows[0];
 }
@@ -112,6 +122,21 @@ export async function listShippingCountryCodes(db: Db, hostId: string): Promise<
     .where(eq(userShippingCountries.hostId, hostId))
     .limit(300);
   return rows.map((row) => row.code);
+}
+
+/**
+ * The countries a host's physical products can be shipped to: their chosen shipping countries, or their own profile
+ * country when they chose none (the rule of the shop filter, the coming-soon check and checkout).
+ */
+export async function listShipToCountries(db: Db, hostId: string): Promise<string[]> {
+  const chosen = await listShippingCountryCodes(db, hostId);
+  if (chosen.length > 0) return chosen;
+  const [profile] = await db
+    .select({ country: userProfiles.country })
+    .from(userProfiles)
+    .where(eq(userProfiles.userId, hostId))
+    .limit(1);
+  return [profile?.country ?? "MY"];
 }
 
 export async function isTribeMember(db: Db, userId: string, hostId: string): Promise<boolean> {

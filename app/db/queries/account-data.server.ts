@@ -1,0 +1,301 @@
+import { and, eq, inArray, or, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import {
+  chatMessages,
+  checkoutSessions,
+  emailChangeTokens,
+  emailConfirmationTokens,
+  freeGuessUsage,
+  gameLikes,
+  gameSaves,
+  gameShares,
+  groupBuyProducts,
+  groupBuys,
+  groupBuyShares,
+  groupBuyTiers,
+  guessWinGames,
+  guessWinParticipants,
+  orders,
+  passwordResetTokens,
+  payoutMethods,
+  payouts,
+  prizeEntries,
+  prizeMiniPrizes,
+  prizePoolContributions,
+  prizePools,
+  prizeWinners,
+  productColors,
+  productImages,
+  productLikes,
+  products,
+  productSizes,
+  pushSubscriptions,
+  sessions,
+  shippingUpdates,
+  tribeMembers,
+  userActivity,
+  userAnalytics,
+  userProfiles,
+  userShippingCountries,
+  users,
+  vouchers,
+} from "~/db/schema";
+
+// An account's data: every record of it for the data export, and the erasure when the account is deleted.
+
+export type AccountRecords = Record<string, Record<string, unknown>[]>;
+
+/**
+ * Every record of the account, by table: what it is (account, profile, sessions), what it made as a host (products,
+ * games, pools, group buys, orders received, vouchers issued) and what it did as a fan (orders, guesses, entries,
+ * wins, likes, memberships), its messages and payouts. Secrets (password hash, session and token hashes) are left out.
+ */
+export async function collectAccountRecords(db: Db, userId: string): Promise<AccountRecords> {
+  const ownProducts = db.select({ id: products.id }).from(products).where(eq(products.hostId, userId));
+  const ownGroupBuys = db.select({ id: groupBuys.id }).from(groupBuys).where(eq(groupBuys.hostId, userId));
+  const ownOrders = db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(or(eq(orders.userId, userId), eq(orders.hostId, userId)));
+  const [
+    account,
+    profile,
+    sessionRows,
+    shipping,
+    tribe,
+    activity,
+    analytics,
+    productRows,
+    sizes,
+    colors,
+    images,
+    productLikeRows,
+    games,
+    guesses,
+    gameLikeRows,
+    gameSaveRows,
+    gameShareRows,
+    freeGuesses,
+    pools,
+    contributions,
+    entries,
+    miniPrizes,
+    winners,
+    groupBuyRows,
+    tiers,
+    groupBuyProductRows,
+    groupBuyShareRows,
+    orderRows,
+    shippingUpdateRows,
+    voucherRows,
+    messages,
+    payoutMethodRows,
+    payoutRows,
+    checkouts,
+    pushRows,
+  ] = await db.batch([
+    db
+      .select({ id: users.id, email: users.email, role: users.role, createdAt: users.createdAt, updatedAt: users.updatedAt })
+      .from(users)
+      .where(eq(users.id, userId)),
+    db.select().from(userProfiles).where(eq(userProfiles.userId, userId)),
+    db
+      .select({ createdAt: sessions.createdAt, expiresAt: sessions.expiresAt, ip: sessions.ip, userAgent: sessions.userAgent })
+      .from(sessions)
+      .where(eq(sessions.userId, userId)),
+    db.select().from(userShippingCountries).where(eq(userShippingCountries.hostId, userId)),
+    db
+      .select()
+      .from(tribeMembers)
+      .where(or(eq(tribeMembers.userId, userId), eq(tribeMembers.hostId, userId))),
+    db.select().from(userActivity).where(eq(userActivity.userId, userId)),
+    db.select().from(userAnalytics).where(eq(userAnalytics.userId, userId)),
+    db.select().from(products).where(eq(products.hostId, userId)),
+    db.select().from(productSizes).where(inArray(productSizes.productId, ownProducts)),
+    db.select().from(productColors).where(inArray(productColors.productId, ownProducts)),
+    db.select().from(productImages).where(inArray(productImages.productId, ownProducts)),
+    db.select().from(productLikes).where(eq(productLikes.userId, userId)),
+    db.select().from(guessWinGames).where(eq(guessWinGames.hostId, userId)),
+    db.select().from(guessWinParticipants).where(eq(guessWinParticipants.userId, userId)),
+    db.select().from(gameLikes).where(eq(gameLikes.userId, userId)),
+    db.select().from(gameSaves).where(eq(gameSaves.userId, userId)),
+    db.select().from(gameShares).where(eq(gameShares.userId, userId)),
+    db.select().from(freeGuessUsage).where(eq(freeGuessUsage.userId, userId)),
+    db.select().from(prizePools).where(eq(prizePools.hostId, userId)),
+    db
+      .select()
+      .from(prizePoolContributions)
+      .where(or(eq(prizePoolContributions.hostId, userId), eq(prizePoolContributions.userId, userId))),
+    db.select().from(prizeEntries).where(eq(prizeEntries.userId, userId)),
+    db.select().from(prizeMiniPrizes).where(eq(prizeMiniPrizes.hostId, userId)),
+    db.select().from(prizeWinners).where(eq(prizeWinners.userId, userId)),
+    db.select().from(groupBuys).where(eq(groupBuys.hostId, userId)),
+    db.select().from(groupBuyTiers).where(inArray(groupBuyTiers.groupBuyId, ownGroupBuys)),
+    db.select().from(groupBuyProducts).where(inArray(groupBuyProducts.groupBuyId, ownGroupBuys)),
+    db.select().from(groupBuyShares).where(eq(groupBuyShares.userId, userId)),
+    db
+      .select()
+      .from(orders)
+      .where(or(eq(orders.userId, userId), eq(orders.hostId, userId))),
+    db.select().from(shippingUpdates).where(inArray(shippingUpdates.orderId, ownOrders)),
+    db
+      .select()
+      .from(vouchers)
+      .where(or(eq(vouchers.buyerId, userId), eq(vouchers.hostId, userId))),
+    db
+      .select()
+      .from(chatMessages)
+      .where(or(eq(chatMessages.senderId, userId), eq(chatMessages.recipientId, userId))),
+    db.select().from(payoutMethods).where(eq(payoutMethods.userId, userId)),
+    db.select().from(payouts).where(eq(payouts.userId, userId)),
+    db
+      .select()
+      .from(checkoutSessions)
+      .where(or(eq(checkoutSessions.userId, userId), eq(checkoutSessions.hostId, userId))),
+    db
+      .select({ endpoint: pushSubscriptions.endpoint, createdAt: pushSubscriptions.createdAt })
+      .from(pushSubscriptions)
+      .where(eq(pushSubscriptions.userId, userId)),
+  ]);
+  return {
+    account,
+    profile,
+    sessions: sessionRows,
+    shipping_countries: shipping,
+    tribe_members: tribe,
+    activity,
+    analytics,
+    products: productRows,
+    product_sizes: sizes,
+    product_colors: colors,
+    product_images: images,
+    product_likes: productLikeRows,
+    games,
+    guesses,
+    game_likes: gameLikeRows,
+    game_saves: gameSaveRows,
+    game_shares: gameShareRows,
+    free_guesses: freeGuesses,
+    prize_pools: pools,
+    pool_contributions: contributions,
+    prize_entries: entries,
+    mini_prizes: miniPrizes,
+    prizes_won: winners,
+    group_buys: groupBuyRows,
+    group_buy_tiers: tiers,
+    group_buy_products: groupBuyProductRows,
+    group_buy_shares: groupBuyShareRows,
+    orders: orderRows,
+    shipping_updates: shippingUpdateRows,
+    vouchers: voucherRows,
+    chat_messages: messages,
+    payout_methods: payoutMethodRows,
+    payouts: payoutRows,
+    checkout_sessions: checkouts,
+    push_subscriptions: pushRows,
+  } as AccountRecords;
+}
+
+/** What a host still runs when the account is deleted: its open pool. */
+export async function getOpenPoolId(db: Db, hostId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ id: prizePools.id })
+    .from(prizePools)
+    .where(and(eq(prizePools.hostId, hostId), eq(prizePools.status, "open")))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/** The account's current avatar and cover URLs (to remove the files after erasure). */
+export async function getProfileImageUrls(db: Db, userId: string): Promise<string[]> {
+  const [row] = await db
+    .select({ avatar: userProfiles.avatarUrl, cover: userProfiles.coverImageUrl })
+    .from(userProfiles)
+    .where(eq(userProfiles.userId, userId))
+    .limit(1);
+  return [row?.avatar, row?.cover].filter((url): url is string => Boolean(url));
+}
+
+/** The address a deleted account keeps: unique, not deliverable (.invalid), and naming no one. */
+export function deletedAccountEmail(userId: string): string {
+  return `deleted-${userId}@deleted.invalid`;
+}
+
+export const DELETED_ACCOUNT_NAME = "Deleted account";
+
+/**
+ * Erases an account in one batch. Sessions, tokens, push subscriptions, activity, likes, saves and memberships go;
+ * the profile is blanked and hidden; the sign-in address becomes a placeholder and the password unusable. What
+ * others rely on stays: orders (bought and sold), pool ledgers and entries, winners, vouchers, chat threads,
+ * payouts and payout methods (money owed is still paid out). As a host: auto-renew stops, products are archived,
+ * running games end, and the active group buy ends now so it is finalised by its own rules.
+ */
+export async function eraseAccount(db: Db, userId: string, now = new Date()): Promise<boolean> {
+  const email = deletedAccountEmail(userId);
+  const [marked] = await db.batch([
+    db
+      .update(users)
+      .set({ email, passwordHash: "deleted", deletedAt: now, updatedAt: now })
+      .where(and(eq(users.id, userId), sql`${users.deletedAt} is null`))
+      .returning({ id: users.id }),
+    db.delete(sessions).where(eq(sessions.userId, userId)),
+    db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, userId)),
+    db.delete(emailChangeTokens).where(eq(emailChangeTokens.userId, userId)),
+    db.delete(emailConfirmationTokens).where(eq(emailConfirmationTokens.userId, userId)),
+    db.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)),
+    // Hosts this fan followed lose a follower; the fan's own followers are removed with the memberships.
+    db
+      .update(userProfiles)
+      .set({ followersCount: sql`max(${userProfiles.followersCount} - 1, 0)` })
+      .where(inArray(userProfiles.userId, db.select({ id: tribeMembers.hostId }).from(tribeMembers).where(eq(tribeMembers.userId, userId)))),
+    db.delete(tribeMembers).where(or(eq(tribeMembers.userId, userId), eq(tribeMembers.hostId, userId))),
+    db.delete(userActivity).where(eq(userActivity.userId, userId)),
+    db.delete(userAnalytics).where(eq(userAnalytics.userId, userId)),
+    db.delete(productLikes).where(eq(productLikes.userId, userId)),
+    db.delete(gameLikes).where(eq(gameLikes.userId, userId)),
+    db.delete(gameSaves).where(eq(gameSaves.userId, userId)),
+    db.delete(userShippingCountries).where(eq(userShippingCountries.hostId, userId)),
+    db
+      .update(userProfiles)
+      .set({
+        creatorName: DELETED_ACCOUNT_NAME,
+        email,
+        slug: null,
+        bio: null,
+        website: null,
+        avatarUrl: null,
+        coverImageUrl: null,
+        stripeCustomerId: null,
+        followersCount: 0,
+        tribeCount: 0,
+        profilePublic: false,
+        showRevenue: false,
+        showFollowers: false,
+        emailNotifications: false,
+        pushNotifications: false,
+        winnerNotifications: false,
+        salesNotifications: false,
+        prizePoolAutoRenew: false,
+        updatedAt: now,
+      })
+      .where(eq(userProfiles.userId, userId)),
+    db.update(prizePools).set({ autoRenew: false, updatedAt: now }).where(and(eq(prizePools.hostId, userId), eq(prizePools.status, "open"))),
+    db
+      .update(products)
+      .set({ status: "archived", updatedAt: now })
+      .where(and(eq(products.hostId, userId), sql`${products.status} <> 'archived'`)),
+    db
+      .update(guessWinGames)
+      .set({ status: "completed", endedAt: now, updatedAt: now })
+      .where(and(eq(guessWinGames.hostId, userId), inArray(guessWinGames.status, ["active", "paused", "draft"]))),
+    db
+      .update(groupBuys)
+      .set({ endAt: now, updatedAt: now })
+      .where(and(eq(groupBuys.hostId, userId), eq(groupBuys.status, "active"), sql`${groupBuys.endAt} > ${now.getTime()}`)),
+    db
+      .update(groupBuys)
+      .set({ status: "cancelled", updatedAt: now })
+      .where(and(eq(groupBuys.hostId, userId), eq(groupBuys.status, "draft"))),
+  ]);
+  return marked.length === 1;
+}

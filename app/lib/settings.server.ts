@@ -1,0 +1,142 @@
+// What /settings does beyond one query: image uploads (R2, old file removed), password and e-mail changes, the
+// data export and the deletion of an account.
+import { getDb } from "~/db/client.server";
+import {
+  collectAccountRecords,
+  eraseAccount,
+  getOpenPoolId,
+  getProfileImageUrls,
+} from "~/db/queries/account-data.server";
+import {
+  confirmEmailChange,
+  createEmailChangeToken,
+  endOtherSessions,
+  getPasswordHash,
+  isEmailTaken,
+  setProfileImage,
+} from "~/db/queries/settings.server";
+import { setPasswordHash } from "~/db/queries/accounts.server";
+import { toCsv, type CsvCell } from "~/lib/csv";
+import { randomToken, sha256Hex } from "~/lib/crypto.server";
+import { notify } from "~/lib/notify.server";
+import { hashPassword, verifyPassword } from "~/lib/password.server";
+import { closePool } from "~/lib/pools.server";
+import { readCookie } from "~/lib/cookies.server";
+import { SESSION_COOKIE } from "~/lib/session.server";
+import { SETTINGS_MESSAGES } from "~/lib/settings-form";
+import { profileImageKey, storeProfileImage, type UploadBody } from "~/lib/uploads.server";
+import { zip } from "~/lib/zip";
+
+/** How long an e-mail change link works. */
+export const EMAIL_CHANGE_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Stores a new avatar or cover, points the profile at it and removes the file it replaced. */
+export async function replaceProfileImage(env: Env, userId: string, kind: "avatar" | "cover", body: UploadBody) {
+  const stored = await storeProfileImage(env, userId, kind, body);
+  const saved = await setProfileImage(getDb(env), userId, kind, stored.url);
+  if (!saved) {
+    await env.MEDIA.delete(stored.key);
+    throw new Error("No authenticated user found");
+  }
+  const oldKey = saved.previous ? profileImageKey(saved.previous, userId) : null;
+  if (oldKey && oldKey !== stored.key) await env.MEDIA.delete(oldKey);
+  return { url: stored.url };
+}
+
+/** True when `password` is the account's current password. */
+export async function isCurrentPassword(env: Env, userId: string, password: string): Promise<boolean> {
+  const hash = await getPasswordHash(getDb(env), userId);
+  return hash !== null && (await verifyPassword(password, hash));
+}
+
+/** The session id (hash of the cookie token) of the request, to keep it when other sessions end. */
+async function currentSessionId(request: Request): Promise<string | null> {
+  const token = readCookie(request, SESSION_COOKIE);
+  return token ? sha256Hex(token) : null;
+}
+
+/** Sets a new password and signs out every other device. */
+export async function changePassword(env: Env, request: Request, userId: string, newPassword: string): Promise<void> {
+  const db = getDb(env);
+  await setPasswordHash(db, userId, await hashPassword(newPassword));
+  await endOtherSessions(db, userId, await currentSessionId(request));
+}
+
+export type EmailChangeRequest = { ok: true } | { ok: false; field: "newEmail"; message: string };
+
+/** Mails a confirmation link to the new address; the address changes only when the link is opened. */
+export async function requestEmailChange(
+  env: Env,
+  origin: string,
+  user: { id: string; email: string },
+  newEmail: string,
+): Promise<EmailChangeRequest> {
+  const db = getDb(env);
+  if (newEmail === user.email) return { ok: false, field: "newEmail", message: SETTINGS_MESSAGES.emailSame };
+  if (await isEmailTaken(db, newEmail, user.id)) return { ok: false, field: "newEmail", message: SETTINGS_MESSAGES.emailTaken };
+  const token = randomToken();
+  await createEmailChangeToken(db, user.id, await sha256Hex(token), newEmail, new Date(Date.now() + EMAIL_CHANGE_TTL_MS));
+  const link = `${origin}/settings/confirm-email?token=${encodeURIComponent(token)}`;
+  await notify(env, user.id, "email_confirmation", {
+    to: newEmail,
+    subject: "Confirm your new Tribe email address",
+    text: `Someone (hopefully you) asked to change the email address of a Tribe account to this one.\n\nConfirm the change within 24 hours:\n${link}\n\nIf this wasn't you, ignore this email: nothing changes.`,
+  });
+  return { ok: true };
+}
+
+/** Applies a confirmed e-mail change and tells the old address. */
+export async function applyEmailChange(env: Env, token: string) {
+  if (token.length < 20 || token.length > 200) return { ok: false as const, reason: "invalid" as const };
+  const outcome = await confirmEmailChange(getDb(env), await sha256Hex(token), new Date());
+  if (outcome.ok) {
+    await notify(env, outcome.userId, "email_confirmation", {
+      to: outcome.oldEmail,
+      subject: "Your Tribe email address was changed",
+      text: `The email address of your Tribe account is now ${outcome.newEmail}. If you did not make this change, reset your password at once.`,
+    });
+  }
+  return outcome;
+}
+
+// --- data export -------------------------------------------------------------------------------------------------
+
+function cell(value: unknown): CsvCell {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
+  return JSON.stringify(value);
+}
+
+/** Every record of the account: one JSON document, or a ZIP with one CSV per table. */
+export async function exportAccount(env: Env, userId: string, format: "json" | "zip", now = new Date()) {
+  const records = await collectAccountRecords(getDb(env), userId);
+  const stamp = now.toISOString().slice(0, 10);
+  if (format === "json") {
+    const body = JSON.stringify({ exportedAt: now.toISOString(), userId, records }, null, 2);
+    return { body: new TextEncoder().encode(body), contentType: "application/json; charset=utf-8", fileName: `tribe-data-${stamp}.json` };
+  }
+  const files = Object.entries(records).map(([table, rows]) => {
+    const header = [...new Set(rows.flatMap((row) => Object.keys(row)))];
+    return { name: `${table}.csv`, data: toCsv(header, rows.map((row) => header.map((key) => cell(row[key])))) };
+  });
+  return { body: await zip(files, now), contentType: "application/zip", fileName: `tribe-data-${stamp}.zip` };
+}
+
+// --- account deletion --------------------------------------------------------------------------------------------
+
+/**
+ * Deletes an account: erases its personal data and ends its sessions (eraseAccount), removes its images, and for a
+ * host closes the open pool now so it is drawn as usual, without opening a next one (auto-renew is off).
+ */
+export async function deleteAccount(env: Env, userId: string, now = new Date()): Promise<boolean> {
+  const db = getDb(env);
+  const [images, openPoolId] = await Promise.all([getProfileImageUrls(db, userId), getOpenPoolId(db, userId)]);
+  const erased = await eraseAccount(db, userId, now);
+  if (!erased) return false;
+  const keys = images.map((url) => profileImageKey(url, userId)).filter((key): key is string => key !== null);
+  if (keys.length > 0) await env.MEDIA.delete(keys);
+  // The open pool closes now and is drawn as usual (auto-renew is off, so no next pool opens).
+  if (openPoolId) await closePool(env, openPoolId, "closed_early");
+  return true;
+}
