@@ -2,6 +2,8 @@ import { env, SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
+  groupBuys,
+  guessWinGames,
   mailOutbox,
   orders,
   prizePools,
@@ -424,6 +426,14 @@ describe("Account tab", () => {
     await upload("avatar", PNG, "me.png", h.cookie);
     const avatarKey = (await profileOf(h.id)).avatarUrl!.replace("/media/", "");
     const pool = await openPool(env, { hostId: h.id, targetCents: 1_000_000 });
+    const [groupBuy] = await db()
+      .insert(groupBuys)
+      .values({ hostId: h.id, name: "Spring bundle", status: "active", targetCents: 100_000, endAt: new Date(Date.now() + 7 * 86_400_000) })
+      .returning();
+    const [game] = await db()
+      .insert(guessWinGames)
+      .values({ hostId: h.id, question: "Which colour?", options: ["Red", "Blue"], correctAnswer: "Red", entryFeeCents: 100, status: "active" })
+      .returning();
     const fan = await makeUser({ name: "Loyal Fan" });
     const sessionId = await startCheckout(fan, product.id);
     await payLocally(sessionId, "SG");
@@ -461,6 +471,9 @@ describe("Account tab", () => {
     expect(pools.find((p) => p.id === pool.id)!.status).toBe("closed");
     expect(pools.filter((p) => p.status === "open")).toHaveLength(0);
     expect(await db().select().from(userShippingCountries).where(and(eq(userShippingCountries.hostId, h.id)))).toHaveLength(0);
+    // The running game ended and the group buy was cancelled by its rule (fans refunded in full).
+    expect((await db().select().from(guessWinGames).where(eq(guessWinGames.id, game!.id)))[0]!.status).toBe("completed");
+    expect((await db().select().from(groupBuys).where(eq(groupBuys.id, groupBuy!.id)))[0]!.status).toBe("cancelled");
   });
 });
 

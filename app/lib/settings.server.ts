@@ -16,10 +16,12 @@ import {
   setProfileImage,
 } from "~/db/queries/settings.server";
 import { setPasswordHash } from "~/db/queries/accounts.server";
+import { getActiveGroupBuyId } from "~/db/queries/profiles.server";
 import { toCsv, type CsvCell } from "~/lib/csv";
 import { randomToken, sha256Hex } from "~/lib/crypto.server";
 import { notify } from "~/lib/notify.server";
 import { hashPassword, verifyPassword } from "~/lib/password.server";
+import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
 import { closePool } from "~/lib/pools.server";
 import { readCookie } from "~/lib/cookies.server";
 import { SESSION_COOKIE } from "~/lib/session.server";
@@ -127,16 +129,30 @@ export async function exportAccount(env: Env, userId: string, format: "json" | "
 
 /**
  * Deletes an account: erases its personal data and ends its sessions (eraseAccount), removes its images, and for a
- * host closes the open pool now so it is drawn as usual, without opening a next one (auto-renew is off).
+ * host closes the open pool now so it is drawn as usual, without opening a next one (auto-renew is off), and
+ * cancels the running group buy with full refunds.
  */
 export async function deleteAccount(env: Env, userId: string, now = new Date()): Promise<boolean> {
   const db = getDb(env);
-  const [images, openPoolId] = await Promise.all([getProfileImageUrls(db, userId), getOpenPoolId(db, userId)]);
+  const [images, openPoolId, groupBuyId] = await Promise.all([
+    getProfileImageUrls(db, userId),
+    getOpenPoolId(db, userId),
+    getActiveGroupBuyId(db, userId, now),
+  ]);
   const erased = await eraseAccount(db, userId, now);
   if (!erased) return false;
   const keys = images.map((url) => profileImageKey(url, userId)).filter((key): key is string => key !== null);
   if (keys.length > 0) await env.MEDIA.delete(keys);
   // The open pool closes now and is drawn as usual (auto-renew is off, so no next pool opens).
   if (openPoolId) await closePool(env, openPoolId, "closed_early");
+  // The running group buy is cancelled by its own rule: every fan who joined is refunded in full (the cron resumes
+  // unfinished refunds if this stops half-way).
+  if (groupBuyId) {
+    try {
+      await closeGroupBuy(env, groupBuyId, { mode: "cancel", hostId: userId, now });
+    } catch (error) {
+      console.error("account deletion: group buy cancellation will be resumed by the cron", { userId, groupBuyId, error });
+    }
+  }
   return true;
 }

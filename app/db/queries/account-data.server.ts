@@ -228,7 +228,7 @@ export const DELETED_ACCOUNT_NAME = "Deleted account";
  * the profile is blanked and hidden; the sign-in address becomes a placeholder and the password unusable. What
  * others rely on stays: orders (bought and sold), pool ledgers and entries, winners, vouchers, chat threads,
  * payouts and payout methods (money owed is still paid out). As a host: auto-renew stops, products are archived,
- * running games end, and the active group buy ends now so it is finalised by its own rules.
+ * running games end and draft group buys are cancelled (the active one is cancelled with refunds by the caller).
  */
 export async function eraseAccount(db: Db, userId: string, now = new Date()): Promise<boolean> {
   const email = deletedAccountEmail(userId);
@@ -288,10 +288,6 @@ export async function eraseAccount(db: Db, userId: string, now = new Date()): Pr
       .update(guessWinGames)
       .set({ status: "completed", endedAt: now, updatedAt: now })
       .where(and(eq(guessWinGames.hostId, userId), inArray(guessWinGames.status, ["active", "paused", "draft"]))),
-    db
-      .update(groupBuys)
-      .set({ endAt: now, updatedAt: now })
-      .where(and(eq(groupBuys.hostId, userId), eq(groupBuys.status, "active"), sql`${groupBuys.endAt} > ${now.getTime()}`)),
     db
       .update(groupBuys)
       .set({ status: "cancelled", updatedAt: now })
