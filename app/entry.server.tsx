@@ -1,8 +1,12 @@
 import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
-import type { EntryContext } from "react-router";
+import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
+import { getEnv } from "~/lib/context";
+import { explorerBases } from "~/lib/draw.server";
 import { shouldHydrate } from "~/lib/hydration";
+import { NonceContext } from "~/lib/nonce";
+import { httpsOrigins, newNonce, pagePolicy } from "~/lib/security-headers";
 
 type RootData = { user?: unknown; flashToast?: unknown } | undefined;
 
@@ -22,6 +26,7 @@ export default async function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
+  loadContext: RouterContextProvider,
 ) {
   let shellRendered = false;
   const userAgent = request.headers.get("user-agent");
@@ -33,7 +38,21 @@ export default async function handleRequest(
     void stream.cancel().catch(() => {});
   }
 
-  const body = await renderToReadableStream(<ServerRouter context={routerContext} url={request.url} />, {
+  // A fresh nonce per page: React Router puts it on its inline scripts (hydration data, route modules, scroll
+  // restoration), our own inline scripts read it through NonceContext, and the policy allows only those.
+  const nonce = newNonce();
+  responseHeaders.set(
+    "Content-Security-Policy",
+    pagePolicy(nonce, { connectOrigins: httpsOrigins(explorerBases(getEnv(loadContext))) }),
+  );
+
+  const page = (
+    <NonceContext.Provider value={nonce}>
+      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+    </NonceContext.Provider>
+  );
+  const body = await renderToReadableStream(page, {
+    nonce,
     onError(error: unknown) {
       responseStatusCode = 500;
       if (shellRendered) console.error(error);

@@ -8,6 +8,7 @@ import { getOptionalUser, loadUser } from "~/lib/auth.server";
 import { isDemoMode } from "~/lib/config.server";
 import { getEnv } from "~/lib/context";
 import { shouldHydrate } from "~/lib/hydration";
+import { useNonce } from "~/lib/nonce";
 import { clearToastCookie, readFlashToast } from "~/lib/toast.server";
 import "./app.css";
 
@@ -28,6 +29,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // Undefined when the root loader itself failed: the shell then renders for a visitor.
   const rootData = useRouteLoaderData<typeof loader>("root");
   const matches = useMatches();
+  const nonce = useNonce();
   // The same rule decides in entry.server.tsx whether the loader data is streamed for hydration.
   const hydrate = shouldHydrate({
     signedIn: Boolean(rootData?.user),
@@ -57,7 +59,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <Scripts />
           </>
         ) : (
-          <script type="speculationrules" dangerouslySetInnerHTML={{ __html: SPECULATION_RULES }} />
+          <script type="speculationrules" nonce={nonce} dangerouslySetInnerHTML={{ __html: SPECULATION_RULES }} />
         )}
         <script type="module" src={PAGE_SCRIPT} />
         <script type="module" src="/pwa.js" />

@@ -1,5 +1,6 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { pagePolicy } from "~/lib/security-headers";
 import { isCacheablePageRequest, pageCacheSeconds, pageFromMemory, withPageCache } from "../workers/page-cache";
 
 const page = (path: string, init: RequestInit = {}) => new Request(`https://tribe.test${path}`, init);
@@ -45,6 +46,33 @@ describe("the public page cache", () => {
     expect(pageFromMemory(page(path), 0)).toBeNull();
     // The shared cache holds the page too, for other isolates (keyed by build when the build is known).
     expect(await (await cache.match(new Request(`https://tribe.test${path}`)))?.text()).toBe("<p>render 1</p>");
+  });
+
+  it("stamps a fresh CSP nonce into every answer of a stored page, in the header and in every nonce attribute", async () => {
+    const cache = await caches.open(`pages-${crypto.randomUUID()}`);
+    const policy = pagePolicy("rendered0nonce");
+    const html = '<html><head><link rel="modulepreload" href="/a.js" nonce="rendered0nonce"></head><body><p>Shop</p>' +
+      '<script nonce="rendered0nonce">window.__ctx = 1</script><script type="module" nonce="rendered0nonce">import "/a.js"</script></body></html>';
+    const render = async () => new Response(html, { headers: { "Content-Type": "text/html", "Content-Security-Policy": policy } });
+    const path = `/shop?nonce-test=${crypto.randomUUID()}`;
+    const answers: { nonce: string; body: string }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const ctx = createExecutionContext();
+      const res = i === 2 ? pageFromMemory(page(path), 10)! : await withPageCache(page(path), ctx, 10, render, { cache });
+      const body = await res.text();
+      await waitOnExecutionContext(ctx);
+      const header = res.headers.get("Content-Security-Policy")!;
+      const nonce = header.match(/'nonce-([^']+)'/)![1];
+      expect(header).toBe(pagePolicy(nonce));
+      answers.push({ nonce, body });
+    }
+    // The render's own answer keeps its nonce; each cached answer has a new one, used by every attribute.
+    expect(answers[0]!.nonce).toBe("rendered0nonce");
+    expect(new Set(answers.map((a) => a.nonce)).size).toBe(3);
+    for (const { nonce, body } of answers) {
+      expect(body.match(/nonce="([^"]*)"/g)).toEqual([`nonce="${nonce}"`, `nonce="${nonce}"`, `nonce="${nonce}"`]);
+      expect(body).toContain("<p>Shop</p>");
+    }
   });
 
   it("keys the shared cache by build, so a deploy never serves pages that name old asset files", async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { emailConfirmationTokens, freeGuessUsage, guessWinGames, passwordResetTokens, sessions } from "~/db/schema";
 import { markEmailConfirmed } from "~/db/queries/accounts.server";
 import { runScheduled } from "../workers/scheduled";
-import { db, makeUser, postForm, signIn } from "./helpers";
+import { db, get, makeUser, ORIGIN, PASSWORD, postForm, signIn } from "./helpers";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -67,5 +67,108 @@ describe("the cron's clean-up", () => {
       .from(emailConfirmationTokens)
       .where(eq(emailConfirmationTokens.userId, userId));
     expect(confirmationsLeft.map((r) => r.id)).toEqual([liveConfirm]);
+  });
+});
+
+describe("the security headers", () => {
+  const expectBaseline = (res: Response) => {
+    expect(res.headers.get("Strict-Transport-Security")).toBe("max-age=63072000; includeSubDomains");
+    expect(res.headers.get("Referrer-Policy")).toBe("strict-origin-when-cross-origin");
+    expect(res.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(res.headers.get("X-Frame-Options")).toBe("DENY");
+    expect(res.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'none'");
+  };
+
+  it("gives every page a nonce policy that its inline scripts, and only they, carry", async () => {
+    const host = await makeUser({ name: "Header Host" });
+    const cookie = await signIn(host.email);
+    const pages: [string, string | undefined][] = [
+      ["/", undefined],
+      ["/shop", undefined],
+      ["/signin", undefined],
+      ["/signup", undefined],
+      ["/no-such-page", undefined],
+      ["/dashboard", cookie],
+      ["/shop", cookie],
+    ];
+    const nonces = new Set<string>();
+    for (const [path, session] of pages) {
+      const res = await get(path, { cookie: session });
+      expect(res.headers.get("Content-Type"), path).toContain("text/html");
+      expectBaseline(res);
+      const policy = res.headers.get("Content-Security-Policy")!;
+      const nonce = policy.match(/script-src 'self' 'nonce-([A-Za-z0-9_-]{22})'(?:;|$)/)?.[1];
+      expect(nonce, `${path}: ${policy}`).toBeDefined();
+      nonces.add(nonce!);
+      expect(policy).toContain("form-action 'self' https://checkout.stripe.com");
+      expect(policy).toContain("object-src 'none'");
+      expect(policy).toContain("base-uri 'none'");
+      expect(res.headers.get("Permissions-Policy")).toContain("camera=()");
+      const html = await res.text();
+      // Every inline script carries this response's nonce; other scripts are files from this site.
+      for (const tag of html.match(/<script\b[^>]*>/g) ?? []) {
+        if (/\ssrc="\//.test(tag)) continue;
+        expect(tag, `${path}: ${tag}`).toContain(`nonce="${nonce}"`);
+      }
+      for (const attribute of html.match(/nonce="[^"]*"/g) ?? []) expect(attribute).toBe(`nonce="${nonce}"`);
+    }
+    expect(nonces.size).toBe(pages.length);
+  });
+
+  it("puts the baseline on API answers, redirects and files, with a policy that runs nothing", async () => {
+    for (const res of [await get("/api/health"), await get("/dashboard"), await postForm("/signin", {})]) {
+      expectBaseline(res);
+    }
+    const api = await get("/api/health");
+    expect(api.headers.get("Content-Security-Policy")).toContain("default-src 'none'");
+  });
+
+  it("grants the camera to the voucher scanner only", async () => {
+    const host = await makeUser({ name: "Scanner Host" });
+    const cookie = await signIn(host.email);
+    const scanner = await get("/voucher-scanner", { cookie });
+    expect(scanner.status).toBe(200);
+    expect(scanner.headers.get("Permissions-Policy")).toContain("camera=(self)");
+    for (const path of ["/orders", "/", "/voucher-scanner/../shop"]) {
+      expect((await get(path, { cookie })).headers.get("Permissions-Policy")).toContain("camera=()");
+    }
+  });
+});
+
+describe("redirects after sign-in", () => {
+  const payloads = [
+    "//evil.example/x",
+    "/\\evil.example",
+    "/\t/evil.example",
+    "/%09/evil.example",
+    "/\n/evil.example",
+    "\t//evil.example",
+    "/./\\evil.example",
+    "/.//evil.example",
+    "/..//evil.example",
+    "https://evil.example/",
+    "http:evil.example",
+    "javascript:alert(1)",
+    "evil.example",
+    "",
+  ];
+
+  it.each(payloads)("stays on the site for redirectTo=%j", async (payload) => {
+    const { email } = await makeUser();
+    const res = await postForm("/signin", { email, password: PASSWORD, redirectTo: payload });
+    expect(res.status).toBe(302);
+    const location = res.headers.get("Location")!;
+    expect(location.startsWith("/") && !location.startsWith("//") && !location.startsWith("/\\")).toBe(true);
+    expect(new URL(location, ORIGIN).origin).toBe(ORIGIN);
+    // A signed-in visit to /signin?redirectTo=… (the query string decodes %09 to a tab) stays on the site too.
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0]!;
+    const again = await get(`/signin?redirectTo=${encodeURIComponent(payload)}`, { cookie });
+    expect(new URL(again.headers.get("Location")!, ORIGIN).origin).toBe(ORIGIN);
+  });
+
+  it("keeps a path on the site, with its query, as the place to go back to", async () => {
+    const { email } = await makeUser();
+    const res = await postForm("/signin", { email, password: PASSWORD, redirectTo: "/orders?tab=orders&q=a%20b#list" });
+    expect(res.headers.get("Location")).toBe("/orders?tab=orders&q=a%20b#list");
   });
 });

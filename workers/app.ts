@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { openDbSession } from "~/db/client.server";
 import { cloudflareContext } from "~/lib/context";
+import { applySecurityHeaders } from "~/lib/security-headers";
 import { api } from "./api";
 import { media } from "./media";
 import { isAllowedOrigin } from "./origin-check";
@@ -37,21 +38,34 @@ app.all("*", async (c) => {
   return withPageCache(c.req.raw, ctx, seconds, render, { version: assets.version });
 });
 
+/** Every answer carries the security headers (a page already has its nonce policy; anything else gets a strict one). */
+function secured(response: Response, request: Request): Response {
+  // A WebSocket upgrade is not a document and cannot be copied.
+  if (response.status === 101 || response.webSocket) return response;
+  const out = new Response(response.body, response);
+  applySecurityHeaders(out.headers, new URL(request.url).pathname);
+  return out;
+}
+
+async function answer(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+  // A visitor's page rendered moments ago is answered before any routing.
+  const cached = pageFromMemory(request, pageCacheSeconds(env));
+  if (cached) return cached;
+  // Every read and write of this request goes through one D1 session (read replication, app/db/client.server.ts).
+  const db = openDbSession(env, request);
+  const response = await app.fetch(request, db.env, ctx);
+  // The browser keeps its newest bookmark; a visitor's cacheable page never carries one (it is shared).
+  if (response.status === 101 || isCacheablePageRequest(request)) return response;
+  const cookie = db.bookmarkCookie();
+  if (!cookie) return response;
+  const out = new Response(response.body, response);
+  out.headers.append("Set-Cookie", cookie);
+  return out;
+}
+
 export default {
   async fetch(request, env, ctx) {
-    // A visitor's page rendered moments ago is answered before any routing.
-    const cached = pageFromMemory(request, pageCacheSeconds(env));
-    if (cached) return cached;
-    // Every read and write of this request goes through one D1 session (read replication, app/db/client.server.ts).
-    const db = openDbSession(env, request);
-    const response = await app.fetch(request, db.env, ctx);
-    // The browser keeps its newest bookmark; a visitor's cacheable page never carries one (it is shared).
-    if (response.status === 101 || isCacheablePageRequest(request)) return response;
-    const cookie = db.bookmarkCookie();
-    if (!cookie) return response;
-    const out = new Response(response.body, response);
-    out.headers.append("Set-Cookie", cookie);
-    return out;
+    return secured(await answer(request, env, ctx), request);
   },
   scheduled(controller, env, ctx) {
     ctx.waitUntil(runScheduled(env, new Date(controller.scheduledTime)));

@@ -1,3 +1,5 @@
+import { newNonce, withNonce } from "~/lib/security-headers";
+
 /**
  * A short edge cache for the public pages a visitor (no session) sees. Every visitor gets the same HTML for the
  * same URL, so rendering it once per few seconds and serving it from the colo's cache keeps busy pages fast; the
@@ -74,11 +76,26 @@ function memoryPut(key: string, entry: Stored) {
   memoryBytes += entry.body.length;
 }
 
+/**
+ * A stored page answered again. Its Content-Security-Policy nonce must not repeat (anyone who saw the page knows
+ * it), so each answer gets a fresh one: in the policy header and, through HTMLRewriter as the body streams out, in
+ * every `nonce` attribute the render put on its inline scripts.
+ */
 function served(entry: Stored, state: "hit" | "miss"): Response {
   const response = new Response(entry.body, { status: 200, headers: entry.headers });
   response.headers.set("X-Page-Cache", state);
   response.headers.set("Cache-Control", "no-cache");
-  return response;
+  const policy = response.headers.get("Content-Security-Policy");
+  if (!policy?.includes("'nonce-")) return response;
+  const nonce = newNonce();
+  response.headers.set("Content-Security-Policy", withNonce(policy, nonce));
+  return new HTMLRewriter()
+    .on("[nonce]", {
+      element(element) {
+        element.setAttribute("nonce", nonce);
+      },
+    })
+    .transform(response);
 }
 
 /** A visitor's page straight from this isolate's memory, or null: the cheapest answer the Worker can give. */

@@ -39,8 +39,26 @@ export function requireAdmin(context: Ctx, request: Request): SessionUser {
   return user;
 }
 
-/** Only same-site relative paths are followed after sign-in, never another origin. */
+// Any origin works as the base: only whether a target stays on it matters, and the path is what we send back.
+const REDIRECT_BASE = "https://tribe.invalid";
+
+/**
+ * Where to send the browser after sign-in (or a form): the target resolved against the site's origin exactly as a
+ * browser resolves a Location header (tabs and newlines dropped, "\\" read as "/", dot segments removed), accepted
+ * only when it stays on the site, and returned as that normalised absolute path. Anything else gives `fallback`:
+ * "//evil.example", "/\\evil.example", "/\t/evil.example" (a decoded "/%09/…"), absolute URLs, "javascript:".
+ */
 export function safeRedirectPath(to: FormDataEntryValue | string | null | undefined, fallback = "/dashboard"): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  return to;
+  if (typeof to !== "string" || !to.startsWith("/") || to.length > 2048) return fallback;
+  let url: URL;
+  try {
+    url = new URL(to, REDIRECT_BASE);
+  } catch {
+    return fallback;
+  }
+  if (url.origin !== REDIRECT_BASE) return fallback;
+  const path = url.pathname + url.search + url.hash;
+  // A path that itself starts with two slashes would be read as another host when sent back.
+  if (!path.startsWith("/") || path.startsWith("//") || path.startsWith("/\\")) return fallback;
+  return path;
 }

@@ -1,0 +1,119 @@
+// The Content-Security-Policy in a real browser: pages run (static pages' speculation rules and /page.js, the
+// hydrated app for a signed-in fan) with no violation, and form-action lets checkout hand over to the local
+// checkout page and to Stripe's hosted checkout while refusing any other site.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, newPage, signInWithForm } from "./browser.ts";
+
+let browser: Browser;
+
+before(async () => {
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** Chromium reports every CSP violation on the console ("Refused to …"); collect them per page. */
+function watchViolations(page: Page): string[] {
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    const text = message.text();
+    if (/Content Security Policy|Refused to/i.test(text)) violations.push(text);
+  });
+  return violations;
+}
+
+async function firstBuyNowPath(page: Page): Promise<string> {
+  await page.goto("/shop");
+  const href = await page.locator('a[href^="/buy-now/"]').first().getAttribute("href");
+  assert.ok(href, "the shop links to a buy-now page");
+  return href;
+}
+
+test("pages run under the CSP: a visitor's static pages and a signed-in fan's hydrated app, no violations", async () => {
+  const page = await newPage(browser);
+  const violations = watchViolations(page);
+  const home = await page.goto("/");
+  const policy = home?.headers()["content-security-policy"] ?? "";
+  assert.match(policy, /script-src 'self' 'nonce-[A-Za-z0-9_-]+'/);
+  assert.match(policy, /frame-ancestors 'none'/);
+  await page.goto("/shop");
+  await page.waitForLoadState("networkidle");
+
+  await signInWithForm(page, "fan@demo.tribe", "demo-password-2026", "/shop");
+  // The app hydrated (root.tsx marks it) and client-side navigation works.
+  await page.waitForSelector("html[data-hydrated=true]");
+  await page.getByRole("link", { name: /Add to Cart/ }).first().click();
+  await page.waitForURL("**/buy-now/**");
+  await page.getByRole("button", { name: "Buy Now" }).waitFor();
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.hydrated), "true");
+  await page.goto("/my-orders");
+  await page.waitForSelector("html[data-hydrated=true]");
+  assert.deepEqual(violations, []);
+  await page.context().close();
+});
+
+test("form-action: a native checkout form is redirected to the local checkout page", async () => {
+  // Without JavaScript the Buy Now form is a plain form post, so the browser itself follows the action's redirect.
+  const page = await newPage(browser, { javaScriptEnabled: false });
+  const violations = watchViolations(page);
+  await page.goto("/signin");
+  await page.getByLabel("Email").fill("fan@demo.tribe");
+  await page.getByLabel("Password").fill("demo-password-2026");
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await page.waitForURL("**/dashboard");
+  await page.goto(await firstBuyNowPath(page));
+  const radio = page.getByRole("radio").first();
+  if (await radio.count()) await radio.check();
+  await page.getByRole("button", { name: "Buy Now" }).click();
+  await page.waitForURL("**/api/local-checkout/**");
+  await page.getByRole("heading", { name: /Test checkout/ }).waitFor();
+  assert.deepEqual(violations, []);
+  await page.context().close();
+});
+
+test("form-action: a form's redirect to Stripe Checkout is followed, to any other site refused", async () => {
+  const page = await newPage(browser);
+  const violations = watchViolations(page);
+  const path = await firstBuyNowPath(page);
+  // The page (and its policy) comes from the app; the form's answer is what Stripe mode answers: a 303 to Stripe.
+  let target = "https://checkout.stripe.com/c/pay/cs_test_a1b2c3";
+  await page.route(`**${path}`, (route) =>
+    route.request().method() === "POST" ? route.fulfill({ status: 303, headers: { Location: target } }) : route.continue(),
+  );
+  // Tests run offline: whether the browser goes on to ask the other site for the page is what the policy decides.
+  const asked: string[] = [];
+  page.on("request", (request) => {
+    if (!request.url().startsWith(new URL(page.url() || "http://x").origin)) asked.push(request.url());
+  });
+  const submit = () =>
+    page.evaluate(() => {
+      const form = document.createElement("form");
+      form.method = "post";
+      form.action = location.pathname;
+      document.body.append(form);
+      form.submit();
+    });
+
+  await page.goto(path);
+  const toStripe = page.waitForEvent("request", (request) => request.url() === target);
+  await submit();
+  const stripeRequest = await toStripe;
+  assert.equal(stripeRequest.isNavigationRequest(), true);
+  assert.deepEqual(violations, []);
+
+  target = "https://evil.example/steal";
+  await page.goto(path);
+  await submit();
+  await page.waitForEvent("console", (message) => message.text().includes("form-action"));
+  assert.ok(!asked.some((url) => url.startsWith("https://evil.example")), `the browser never asked evil.example (${asked.join(", ")})`);
+  assert.ok(
+    // Chromium names the form's own URL in the report (it hides where a redirect pointed).
+    violations.some((v) => v.includes("form-action") && v.includes("has been blocked")),
+    `a form-action violation was reported: ${violations.join(" | ")}`,
+  );
+  await page.context().close();
+});
