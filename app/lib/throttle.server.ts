@@ -1,16 +1,16 @@
-import { eq, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { authThrottle } from "~/db/schema";
+import { countThrottleAttempts, deleteThrottleKey, refundThrottleAttempt } from "~/db/queries/throttle.server";
 
-/** Failed sign-ins allowed per window before a key is locked, and for how long. */
+/** Sign-in attempts allowed per window for an account and for an address; a successful one does not count. */
 export const THROTTLE_RULES = {
-  email: { maxFailures: 5, windowMs: 15 * 60 * 1000, lockMs: 15 * 60 * 1000 },
-  ip: { maxFailures: 20, windowMs: 15 * 60 * 1000, lockMs: 15 * 60 * 1000 },
+  email: { maxAttempts: 5, windowMs: 15 * 60 * 1000 },
+  ip: { maxAttempts: 20, windowMs: 15 * 60 * 1000 },
 } as const;
 
 type Kind = keyof typeof THROTTLE_RULES;
+export type ThrottleKey = { kind: Kind; key: string };
 
-export function throttleKeys(request: Request, email: string): { kind: Kind; key: string }[] {
+export function throttleKeys(request: Request, email: string): ThrottleKey[] {
   const ip = request.headers.get("CF-Connecting-IP") ?? "unknown";
   return [
     { kind: "email", key: `email:${email.toLowerCase()}` },
@@ -18,39 +18,31 @@ export function throttleKeys(request: Request, email: string): { kind: Kind; key
   ];
 }
 
-/** Milliseconds until the first locked key opens again, or 0 when sign-in may proceed. */
-export async function lockedForMs(db: Db, keys: { key: string }[], now: Date): Promise<number> {
-  let wait = 0;
-  for (const { key } of keys) {
-    const [row] = await db.select().from(authThrottle).where(eq(authThrottle.key, key)).limit(1);
-    if (row?.lockedUntil && row.lockedUntil.getTime() > now.getTime()) {
-      wait = Math.max(wait, row.lockedUntil.getTime() - now.getTime());
+/**
+ * Counts this sign-in attempt against the account and the address in one atomic step, before the password is
+ * checked. Returns 0 when the attempt may go on, else the milliseconds until the first key over its limit opens.
+ */
+export async function takeSignInAttempt(db: Db, keys: readonly ThrottleKey[], now: Date): Promise<number> {
+  const counts = await countThrottleAttempts(
+    db,
+    keys.map(({ kind, key }) => ({ key, rule: THROTTLE_RULES[kind] })),
+    now,
+  );
+  let waitMs = 0;
+  counts.forEach((count, i) => {
+    const rule = THROTTLE_RULES[keys[i]!.kind];
+    if (count.attempts > rule.maxAttempts) {
+      const until = count.lockedUntil?.getTime() ?? now.getTime() + rule.windowMs;
+      waitMs = Math.max(waitMs, until - now.getTime(), 1000);
     }
-  }
-  return wait;
+  });
+  return waitMs;
 }
 
-/** Counts one failed attempt against every key; a key that reaches its limit is locked. */
-export async function recordFailure(db: Db, keys: { kind: Kind; key: string }[], now: Date): Promise<void> {
+/** A successful sign-in: the account starts afresh, and the address gets its attempt back. */
+export async function signInSucceeded(db: Db, keys: readonly ThrottleKey[]): Promise<void> {
   for (const { kind, key } of keys) {
-    const rule = THROTTLE_RULES[kind];
-    const windowStart = new Date(now.getTime() - rule.windowMs);
-    // One statement per key: a fresh window restarts the count, otherwise it grows; the lock is set on the limit.
-    await db
-      .insert(authThrottle)
-      .values({ key, failures: 1, windowStartedAt: now, lockedUntil: null })
-      .onConflictDoUpdate({
-        target: authThrottle.key,
-        set: {
-          failures: sql`CASE WHEN ${authThrottle.windowStartedAt} < ${windowStart.getTime()} THEN 1 ELSE ${authThrottle.failures} + 1 END`,
-          windowStartedAt: sql`CASE WHEN ${authThrottle.windowStartedAt} < ${windowStart.getTime()} THEN ${now.getTime()} ELSE ${authThrottle.windowStartedAt} END`,
-          lockedUntil: sql`CASE WHEN ${authThrottle.windowStartedAt} >= ${windowStart.getTime()} AND ${authThrottle.failures} + 1 >= ${rule.maxFailures} THEN ${now.getTime() + rule.lockMs} ELSE ${authThrottle.lockedUntil} END`,
-        },
-      });
+    if (kind === "email") await deleteThrottleKey(db, key);
+    else await refundThrottleAttempt(db, key);
   }
-}
-
-/** A successful sign-in clears the account's counter (the address keeps its own). */
-export async function clearFailures(db: Db, email: string): Promise<void> {
-  await db.delete(authThrottle).where(eq(authThrottle.key, `email:${email.toLowerCase()}`));
 }

@@ -296,7 +296,7 @@ function FilterBar({ loaderData }: { loaderData: LoaderData }) {
           Export
         </a>
         {tab === "vouchers" ? (
-          <LinkButton to="/voucher-scanner" variant="primary" reloadDocument>
+          <LinkButton to="/voucher-scanner" variant="primary">
             SCAN
           </LinkButton>
         ) : null}

@@ -47,6 +47,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
+/**
+ * The camera is granted only to a document loaded at this path (its Permissions-Policy; every other page says
+ * camera=()). Arriving by a client-side navigation (a link, or sign-in's redirect) keeps the previous page's
+ * document, so the scanner is loaded as a page of its own instead.
+ */
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  if (new URL(document.URL).pathname !== new URL(request.url).pathname) {
+    window.location.assign(request.url);
+    return new Promise<never>(() => {});
+  }
+  return serverLoader();
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context, request);
   const form = await request.formData();

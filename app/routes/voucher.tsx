@@ -226,7 +226,7 @@ export default function Voucher({ loaderData }: Route.ComponentProps) {
             {shared ?? "Share"}
           </Button>
           {isSeller && v.status === "active" ? (
-            <LinkButton to={`/voucher-scanner?code=${encodeURIComponent(v.code)}`} reloadDocument>Redeem via scanner</LinkButton>
+            <LinkButton to={`/voucher-scanner?code=${encodeURIComponent(v.code)}`}>Redeem via scanner</LinkButton>
           ) : null}
         </div>
         {problem ? (
