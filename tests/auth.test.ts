@@ -261,6 +261,29 @@ describe("throttling", () => {
     expect(cookieFrom(locked, SESSION)).toBeNull();
   });
 
+  it("checks at most the allowed number of passwords in a burst of 20 parallel wrong ones", async () => {
+    const { email } = await makeUser();
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => postForm("/signin", { email, password: `wrong-${i}` }, { ip: randomIp() })),
+    );
+    const statuses = burst.map((res) => res.status);
+    // 401 means the password was checked; the rest were refused before that.
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(15);
+    for (const res of burst.filter((r) => r.status === 429)) expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
+    // The right password is refused too while the account is over its limit.
+    expect((await postForm("/signin", { email, password: PASSWORD }, { ip: randomIp() })).status).toBe(429);
+  });
+
+  it("lets a right password through after a few wrong ones, and starts the account afresh", async () => {
+    const { email } = await makeUser();
+    const ip = randomIp();
+    for (let i = 0; i < 4; i++) expect((await postForm("/signin", { email, password: `wrong-${i}` }, { ip })).status).toBe(401);
+    expect((await postForm("/signin", { email, password: PASSWORD }, { ip })).status).toBe(302);
+    for (let i = 0; i < 5; i++) expect((await postForm("/signin", { email, password: `again-${i}` }, { ip })).status).toBe(401);
+    expect((await postForm("/signin", { email, password: `again-5` }, { ip })).status).toBe(429);
+  });
+
   it("refuses sign-in after many failures from one address", async () => {
     const ip = randomIp();
     for (let i = 0; i < 20; i++) {

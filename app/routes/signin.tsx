@@ -9,7 +9,7 @@ import { getEnv } from "~/lib/context";
 import { DEMO_FAN_EMAIL, DEMO_HOST_EMAIL } from "~/lib/demo";
 import { verifyPassword } from "~/lib/password.server";
 import { createSession } from "~/lib/session.server";
-import { clearFailures, lockedForMs, recordFailure, throttleKeys } from "~/lib/throttle.server";
+import { signInSucceeded, takeSignInAttempt, throttleKeys } from "~/lib/throttle.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/signin";
 
@@ -21,6 +21,12 @@ export const ACCOUNT_SUSPENDED = "This account has been suspended. Please contac
 const DUMMY_HASH = "scrypt$16384$8$5$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
 
 export const meta: Route.MetaFunction = () => [{ title: "Sign In · Tribe" }];
+
+/** A refused attempt says when to come back (Retry-After), on the page's own response too. */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get("Retry-After");
+  return retryAfter ? { "Retry-After": retryAfter } : new Headers();
+};
 
 export function loader({ context, request }: Route.LoaderArgs) {
   const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
@@ -58,7 +64,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const now = new Date();
   const keys = throttleKeys(request, email);
-  const waitMs = await lockedForMs(db, keys, now);
+  // Counted and checked in one atomic step before the password is looked at, so a burst gets no extra tries.
+  const waitMs = await takeSignInAttempt(db, keys, now);
   if (waitMs > 0) {
     const minutes = Math.ceil(waitMs / 60000);
     return data(
@@ -73,10 +80,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await findUserByEmail(db, email);
   const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !valid) {
-    await recordFailure(db, keys, now);
     return data({ error: SIGNIN_FAILED, email }, { status: 401 });
   }
-  await clearFailures(db, email);
+  await signInSucceeded(db, keys);
   return signInAs(db, user.id, request, redirectTo);
 }
 
