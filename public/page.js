@@ -41,7 +41,8 @@
   function wanted() {
     const elements = [...document.querySelectorAll("[data-pool]")].filter((e) => e instanceof HTMLElement);
     const ids = [...new Set(elements.map((e) => e.dataset.pool).filter(Boolean))].sort().slice(0, MAX_POOLS);
-    const currency = elements.find((e) => e.dataset.poolCurrency)?.dataset.poolCurrency ?? "USD";
+    const named = elements.map((e) => e.closest("[data-pool-currency]")).find(Boolean);
+    const currency = named instanceof HTMLElement ? (named.dataset.poolCurrency ?? "USD") : "USD";
     return { ids, currency };
   }
 

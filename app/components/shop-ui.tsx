@@ -188,23 +188,14 @@ export function CardIconSprite() {
 }
 
 /** A product card of /shop (styles in app.css under "shop card": one class per part keeps a page of cards small). */
-export function ShopProductCard({
-  product: p,
-  signedIn,
-  currency,
-}: {
-  product: ShopCardData;
-  signedIn: boolean;
-  currency: SupportedCurrency;
-}) {
+/** A /shop card; its pool figures follow the pool live in the currency its grid names (`data-pool-currency`). */
+export function ShopProductCard({ product: p, signedIn }: { product: ShopCardData; signedIn: boolean }) {
   const like = useProductLike(p.id, p.liked, p.likeCount, signedIn);
   const name = p.name || "Unnamed Product";
   return (
     <li data-product-card={p.id} className="shop-card">
       <div className="relative">
-        <Link to={`/product/${p.id}`} tabIndex={-1} aria-hidden="true">
-          <ImageBox src={p.image} alt="" />
-        </Link>
+        {p.image ? <img src={p.image} alt="" loading="lazy" className="shop-card-image" /> : <ImageBox src={null} alt="" />}
         <LikeToggleForm
           like={like}
           label={like.liked ? `Remove ${name} from favourites` : `Add ${name} to favourites`}
@@ -219,11 +210,11 @@ export function ShopProductCard({
       <div className="pool-strip">
         <span>
           <span>Prize Pool</span>
-          <b {...livePoolAttributes(p.poolId, "amount", currency)}>{p.pool}</b>
+          <b {...livePoolAttributes(p.poolId, "amount")}>{p.pool}</b>
         </span>
         <span>
           <span>Target</span>
-          <b {...livePoolAttributes(p.poolId, "target", currency)}>{p.target}</b>
+          <b {...livePoolAttributes(p.poolId, "target")}>{p.target}</b>
         </span>
         <span>
           <span>Ends in</span>
@@ -231,16 +222,16 @@ export function ShopProductCard({
         </span>
       </div>
       <div className="shop-card-body">
-        <Link to={`/product/${p.id}`} className="shop-card-name">
+        <Link to={`/product/${p.id}`} className="shop-card-name" discover="none">
           {name}
         </Link>
         {p.hostName ? (
           p.hostHref ? (
-            <Link to={p.hostHref} className="shop-card-host">
-              by {p.hostName}
+            <Link to={p.hostHref} className="shop-card-host" discover="none">
+              {`by ${p.hostName}`}
             </Link>
           ) : (
-            <p className="shop-card-host">by {p.hostName}</p>
+            <p className="shop-card-host">{`by ${p.hostName}`}</p>
           )
         ) : null}
         <p className="shop-card-price">{p.price}</p>
@@ -248,9 +239,10 @@ export function ShopProductCard({
           <svg aria-hidden="true">
             <use href="#icon-star" />
           </svg>
-          <b>{p.rating.toFixed(1)}</b> ({p.reviewCount} reviews)
+          <b>{p.rating.toFixed(1)}</b>
+          {` (${p.reviewCount} reviews)`}
         </p>
-        <Link to={`/buy-now/${p.id}`} className="shop-card-buy">
+        <Link to={`/buy-now/${p.id}`} className="shop-card-buy" discover="none">
           Add to Cart
         </Link>
       </div>

@@ -24,10 +24,11 @@ export function poolDisplay(
 }
 
 /**
- * The attributes that make an element follow a pool live (public/page.js): its text (or, for "bar", its
- * width) is replaced with the pool's figure on every update. Every element of a page uses the same `currency`.
+ * The attributes that make an element follow a pool live (public/page.js): its text (or, for "bar", its width) is
+ * replaced with the pool's figure on every update. The display currency is the element's `data-pool-currency`, or
+ * that of its nearest ancestor carrying one (a grid of cards names it once); one page uses one currency.
  */
-export function livePoolAttributes(poolId: string | null | undefined, show: PoolDisplayField, currency: SupportedCurrency) {
+export function livePoolAttributes(poolId: string | null | undefined, show: PoolDisplayField, currency?: SupportedCurrency) {
   if (!poolId) return {};
-  return { "data-pool": poolId, "data-pool-show": show, "data-pool-currency": currency };
+  return currency ? { "data-pool": poolId, "data-pool-show": show, "data-pool-currency": currency } : { "data-pool": poolId, "data-pool-show": show };
 }

@@ -150,9 +150,9 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
       ) : (
         <>
           <CardIconSprite />
-          <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
+          <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4" data-pool-currency={filters.currency}>
             {products.map((p) => (
-              <ShopProductCard key={p.id} product={p} signedIn={signedIn} currency={filters.currency} />
+              <ShopProductCard key={p.id} product={p} signedIn={signedIn} />
             ))}
           </ul>
         </>
