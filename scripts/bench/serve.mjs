@@ -57,21 +57,15 @@ async function main() {
     path: path.resolve(file),
   }));
   const persist = path.resolve(dirArg, "v3");
-  // With BENCH_INSPECTOR_PORT, the Worker's V8 inspector is reachable there as ws://127.0.0.1:<port>/bench
-  // (scripts/bench/cpu.mjs profiles the Worker's isolate through it).
-  const inspectorPort = Number(process.env.BENCH_INSPECTOR_PORT) || undefined;
   mf = new Miniflare(
     convertV4MiniflareOptions({
       rootPath: process.cwd(),
       host: "127.0.0.1",
       port: Number(portArg),
       logRequests: false,
-      ...(inspectorPort ? { inspectorPort } : {}),
       resourcePersistencePath: persist,
       resourceTmpPath: path.resolve(dirArg, "tmp"),
-      workers: [
-        { ...workerOptions, rootPath: undefined, name: "bench", modulesRoot, modules, ...(inspectorPort ? { unsafeInspectorProxy: true } : {}) },
-      ],
+      workers: [{ ...workerOptions, rootPath: undefined, name: "bench", modulesRoot, modules }],
     }),
   );
   const url = await mf.ready;
