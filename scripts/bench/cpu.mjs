@@ -1,0 +1,75 @@
+// CPU time per request of a local workerd, request by request: one request at a time, and the CPU time of every
+// thread of the workerd processes read from /proc/<pid>/task/<tid>/schedstat (nanoseconds) before it is sent and
+// after its last byte arrived. Sequential requests keep other requests' work out of each sample; what remains
+// is the Worker, its local D1 (SQLite inside the same workerd under Miniflare) and the runtime's own work.
+import { readdirSync, readFileSync } from "node:fs";
+
+/** Nanoseconds of CPU used so far by every thread of the given processes. */
+export function cpuNs(pids) {
+  let total = 0;
+  for (const pid of pids) {
+    let tasks = [];
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const task of tasks) {
+      try {
+        total += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0]);
+      } catch {
+        // Thread gone.
+      }
+    }
+  }
+  return total;
+}
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+
+/**
+ * `warmup` requests, then `samples` measured ones, each alone. Resolves with the median and p99 CPU ms per
+ * request, the mean HTML size, and whether every answer was a 200.
+ */
+export async function cpuPerRequest(url, pids, { headers = {}, warmup = 30, samples = 200 } = {}) {
+  for (let i = 0; i < warmup; i++) await (await fetch(url, { headers, redirect: "manual" })).arrayBuffer();
+  const ms = [];
+  let bytes = 0;
+  let non200 = 0;
+  for (let i = 0; i < samples; i++) {
+    const before = cpuNs(pids);
+    const response = await fetch(url, { headers, redirect: "manual" });
+    const body = await response.arrayBuffer();
+    const after = cpuNs(pids);
+    if (response.status !== 200) non200 += 1;
+    bytes += body.byteLength;
+    ms.push((after - before) / 1e6);
+  }
+  const sorted = [...ms].sort((a, b) => a - b);
+  return {
+    samples,
+    medianMs: quantile(sorted, 0.5),
+    p99Ms: quantile(sorted, 0.99),
+    maxMs: sorted.at(-1),
+    htmlKB: bytes / samples / 1024,
+    allOk: non200 === 0,
+  };
+}
+
+/** Signs in through the real form; resolves with the Cookie header value of the session. */
+export async function signInCookie(origin, email, password) {
+  const response = await fetch(`${origin}/signin`, {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin },
+    body: new URLSearchParams({ email, password }).toString(),
+    redirect: "manual",
+  });
+  const cookies = response.headers
+    .getSetCookie()
+    .map((header) => header.split(";")[0])
+    .filter((pair) => pair.startsWith("__Host-session=") || pair.startsWith("__Host-d1-bookmark="));
+  if (response.status !== 302 || !cookies.some((c) => c.startsWith("__Host-session="))) {
+    throw new Error(`sign-in as ${email} answered ${response.status}`);
+  }
+  return cookies.join("; ");
+}
