@@ -236,7 +236,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <p className="mx-auto mt-3 max-w-xl text-gray-300">
           Open a shop, run group buys and Guess &amp; Win games, and give your fans a prize pool they can verify.
         </p>
-        <Link to="/signup" className="mt-6 inline-block rounded-lg bg-brand-500 px-6 py-3 font-semibold text-white hover:bg-brand-600">
+        <Link to="/signup" className="mt-6 inline-block rounded-lg bg-brand-600 px-6 py-3 font-semibold text-white hover:bg-brand-700">
           Sign Up Now
         </Link>
       </section>

@@ -516,7 +516,7 @@ function PoolStat({ label, value, live = false }: { label: string; value: ReactN
     <Card className="!p-3">
       <p className="flex items-center gap-1.5 text-xs text-gray-600">
         {label}
-        {live ? <span className="h-1.5 w-1.5 rounded-full bg-green-500" aria-label="live" /> : null}
+        {live ? <span role="img" className="h-1.5 w-1.5 rounded-full bg-green-500" aria-label="live" /> : null}
       </p>
       <p className="mt-0.5 text-lg font-bold text-gray-900">{value}</p>
     </Card>

@@ -105,7 +105,7 @@ export default function Signin({ loaderData, actionData }: Route.ComponentProps)
               <button
                 name="intent"
                 value="demo-host"
-                className="rounded-lg bg-amber-600 px-3 py-1.5 font-semibold text-white hover:bg-amber-700"
+                className="rounded-lg bg-amber-700 px-3 py-1.5 font-semibold text-white hover:bg-amber-800"
               >
                 Try the demo as a host
               </button>
