@@ -15,7 +15,7 @@ import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { getPlatformProxy } from "wrangler";
 import * as schema from "../app/db/schema";
 import { conversationPair } from "../app/domain/chat";
-import { entriesDigest, winnerIndex } from "../app/domain/draw";
+import { blockDifficulty, entriesDigest, MIN_BLOCK_DIFFICULTY, winnerIndex } from "../app/domain/draw";
 import { convertCents } from "../app/domain/currency";
 import { GROUP_BUY_CURRENCY } from "../app/domain/group-buy";
 import { orderNumber, voucherCode } from "../app/domain/orders";
@@ -1174,6 +1174,7 @@ type Rows = {
   prizePoolContributions: schema.NewPrizePoolContribution[];
   prizeEntries: schema.NewPrizeEntry[];
   prizeWinners: schema.NewPrizeWinner[];
+  prizeDraws: (typeof schema.prizeDraws.$inferInsert)[];
   payoutMethods: schema.NewPayoutMethod[];
   chatConversations: (typeof schema.chatConversations.$inferInsert)[];
   chatMessages: schema.NewChatMessage[];
@@ -1238,6 +1239,7 @@ async function buildRows(media: R2Like) {
     prizePoolContributions: [],
     prizeEntries: [],
     prizeWinners: [],
+    prizeDraws: [],
     payoutMethods: [],
     chatConversations: [],
     chatMessages: [],
@@ -1674,7 +1676,9 @@ async function buildRows(media: R2Like) {
         // Nothing is owed for a free guess.
         paymentStatus: "paid",
         paymentKey,
-        poolId: correct || !free ? poolId : null,
+        // Sealed: a correct guess holds an entry only once its game has ended (at its pool round's close).
+        poolId: correct && status === "completed" ? poolId : null,
+        confirmedAt: at,
         createdAt: at,
       };
       if (free) {
@@ -1686,14 +1690,25 @@ async function buildRows(media: R2Like) {
       rows.userActivity.push({ userId: player.id, activityType: "guess_submitted", activityData: { game_id: gameId, amount: fee }, createdAt: at });
       game.participantsCount! += 1;
       game.totalEntryFeesCents! += fee;
-      if (fee > 0 || correct) {
+      // The fee reaches the pool at payment; the entry of a correct guess is appended when the round closes.
+      if (paymentKey && fee > 0) {
         addEvent(poolId, {
           at,
           userId: player.id,
           sourceType: "guess_entry",
-          sourceKey: paymentKey ?? participantId,
+          sourceKey: `checkout:${paymentKey}`,
           contributionCents: poolContributionCents("guess_win_entries", fee),
-          earnsEntry: correct,
+          earnsEntry: false,
+        });
+      }
+      if (correct && status === "completed") {
+        addEvent(poolId, {
+          at: until,
+          userId: player.id,
+          sourceType: "guess_entry",
+          sourceKey: `guess:${participantId}`,
+          contributionCents: 0,
+          earnsEntry: true,
           onEntry: (n) => {
             participant.entryNumber = n;
           },
@@ -1704,7 +1719,8 @@ async function buildRows(media: R2Like) {
   }
 
   // --- drawn pools on real Bitcoin blocks (three hosts) ---------------------------------------------------------
-  const blocks = bitcoinBlocks.blocks;
+  // Only blocks a draw accepts (difficulty at least MIN_BLOCK_DIFFICULTY): the early blocks in the fixture are not.
+  const blocks = bitcoinBlocks.blocks.filter((block) => blockDifficulty(block.bits) >= MIN_BLOCK_DIFFICULTY);
   const drawnHosts = [demoHost, hosts[1]!, hosts[2]!];
   for (const [i, host] of drawnHosts.entries()) {
     const block = blocks[i % blocks.length]!;
@@ -1764,6 +1780,16 @@ async function buildRows(media: R2Like) {
       updatedAt: drawnAt,
     } satisfies Partial<schema.NewPrizePool>);
     const winnerName = personById.get(winner.userId ?? "")?.name ?? "Anonymous";
+    rows.prizeDraws.push({
+      poolId,
+      attempt: 0,
+      blockHeight: block.height,
+      blockHash: block.id,
+      blockHeader: pool.drawBlockHeader!,
+      winnerEntryNumber: winningNumber,
+      winnerUserId: winner.userId,
+      drawnAt,
+    });
     rows.prizeWinners.push({
       poolId,
       userId: winner.userId,
@@ -2051,6 +2077,7 @@ async function main() {
     insert(schema.prizePoolContributions, rows.prizePoolContributions);
     insert(schema.prizeEntries, rows.prizeEntries);
     insert(schema.prizeWinners, rows.prizeWinners);
+    insert(schema.prizeDraws, rows.prizeDraws);
     insert(schema.payoutMethods, rows.payoutMethods);
     insert(schema.chatConversations, rows.chatConversations);
     insert(schema.chatMessages, rows.chatMessages);

@@ -2,12 +2,22 @@ import { env } from "cloudflare:test";
 import { asc, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { prizeEntries, prizePools, prizeWinners } from "~/db/schema";
-import { entriesDigest, verifyBlock } from "~/domain/draw";
+import { entriesDigest, sha256Hex, verifyBlock } from "~/domain/draw";
 import { distributePool } from "~/domain/revenue";
-import { drawPool, drawResult, explorerBases, fetchVerifiedBlock, runPoolCron, type Fetcher } from "~/lib/draw.server";
-import { addContribution, closePool, openPool, poolStub, publicPoolState } from "~/lib/pools.server";
+import {
+  DEFAULT_BLOCK_EXPLORERS,
+  DRAW_COMMIT_MARGIN,
+  commitDrawHeight,
+  drawPool,
+  drawResult,
+  explorerBases,
+  fetchVerifiedBlock,
+  runPoolCron,
+  type Fetcher,
+} from "~/lib/draw.server";
+import type { PoolLiveMessage } from "~/lib/pool-contract";
+import { addContribution, applyPaymentReversal, closePool, openPool, poolStub, publicPoolState } from "~/lib/pools.server";
 import { poolsApi } from "../workers/pools-api";
-import type { PoolLiveMessage } from "../workers/prize-pool";
 import { runScheduled } from "../workers/scheduled";
 import fixture from "./fixtures/bitcoin-blocks.json";
 import { db, makeUser } from "./helpers";
@@ -23,6 +33,8 @@ const [EXPLORER_A, EXPLORER_B] = explorerBases(env) as [string, string];
 
 interface FakeExplorer {
   tip?: number;
+  /** What /block-height/{h} answers for heights up to the tip it has no block for (default: one chain shared by all). */
+  chain?: string;
   /** "reject": the request fails (network); a number: that HTTP status for everything. */
   down?: "reject" | number;
   /** Blocks it knows, by height (their ids are what /block-height/{h} answers). */
@@ -44,8 +56,12 @@ function fakeExplorers(config: Record<string, FakeExplorer>): Fetcher & { calls:
     if (path === "/blocks/tip/height" && explorer.tip !== undefined) return new Response(String(explorer.tip));
     const atHeight = /^\/block-height\/(\d+)$/.exec(path);
     if (atHeight) {
-      const block = explorer.blocks?.[Number(atHeight[1])];
-      return block ? new Response(block.id) : new Response("Block not found", { status: 404 });
+      const height = Number(atHeight[1]);
+      const block = explorer.blocks?.[height];
+      if (block) return new Response(block.id);
+      // Every other block up to the tip: a hash of the explorer's chain (the same chain unless told otherwise).
+      if (explorer.tip !== undefined && height <= explorer.tip) return new Response(await sha256Hex(`${explorer.chain ?? "main"}:${height}`));
+      return new Response("Block not found", { status: 404 });
     }
     const byHash = /^\/block\/([0-9a-f]{64})$/.exec(path);
     if (byHash) {
@@ -113,7 +129,8 @@ async function committedPool(count = 7) {
     earnsEntry: false,
   });
   vi.restoreAllMocks();
-  stubGlobalFetch(bothHealthy(BLOCK.height - 1));
+  // The agreed tip is 3 below the fixture block, so the draw commits to it.
+  stubGlobalFetch(bothHealthy(BLOCK.height - DRAW_COMMIT_MARGIN));
   await closePool(env, pool.id, "timer_expired");
   vi.restoreAllMocks();
   stubGlobalFetch(fakeExplorers({ [EXPLORER_A]: { down: "reject" }, [EXPLORER_B]: { down: "reject" } }));
@@ -149,7 +166,7 @@ describe("drawResult", () => {
 });
 
 describe("commitment at close", () => {
-  it("freezes the entry list, publishes its digest and commits to the next block", async () => {
+  it("freezes the entry list, publishes its digest and commits 3 blocks past the agreed tip", async () => {
     const { pool } = await committedPool(4);
     const row = await poolRow(pool.id);
     const entries = await db()
@@ -183,9 +200,45 @@ describe("commitment at close", () => {
     const summary = await runPoolCron(env, new Date(), {
       fetcher: fakeExplorers({ [EXPLORER_A]: { tip }, [EXPLORER_B]: { tip: tip - 2 } }),
     });
-    // The highest tip reported, plus one: a block nobody has seen yet.
-    expect(summary.committed).toContainEqual({ poolId: pool.id, height: tip + 1 });
+    // The tip both explorers have (the lower one, same hash on both), plus 3: a block nobody has mined yet.
+    expect(summary.committed).toContainEqual({ poolId: pool.id, height: tip - 2 + 3 });
     expect(await poolRow(pool.id)).toMatchObject({ status: "closed", drawBlockHeight: tip + 1, winnerEntryNumber: null });
+  });
+
+  it("never commits on a tip only one explorer reports, or on explorers that disagree", async () => {
+    const host = await makeUser({ name: "Tip Host" });
+    const pool = await openPool(env, { hostId: host.id, targetCents: 10_000_000 });
+    await addContribution(env, {
+      hostId: host.id,
+      sourceType: "product_purchase",
+      sourceKey: `pi_tip_${pool.id}`,
+      amountCents: 900,
+      currency: "USD",
+      userId: null,
+      earnsEntry: true,
+    });
+    await closePool(env, pool.id, "timer_expired");
+    const tip = BLOCK.height + 50;
+    // Only one explorer answers.
+    const lonely = fakeExplorers({ [EXPLORER_A]: { tip }, [EXPLORER_B]: { down: "reject" } });
+    expect(await commitDrawHeight(env, pool.id, { fetcher: lonely })).toBeNull();
+    // Both answer, but on different chains at the tip.
+    const forked = fakeExplorers({ [EXPLORER_A]: { tip }, [EXPLORER_B]: { tip, chain: "fork" } });
+    expect(await commitDrawHeight(env, pool.id, { fetcher: forked })).toBeNull();
+    const summary = await runPoolCron(env, new Date(), { fetcher: forked });
+    expect(summary.waiting.find((w) => w.poolId === pool.id)?.reason).toMatch(/disagree/);
+    expect(await poolRow(pool.id)).toMatchObject({ drawBlockHeight: null });
+    // Agreeing explorers: committed at least 3 past the tip they agree on.
+    expect(await commitDrawHeight(env, pool.id, { fetcher: bothHealthy(tip) })).toBe(tip + DRAW_COMMIT_MARGIN);
+  });
+
+  it("asks the explorers in code; configuration can only add to them", () => {
+    expect(explorerBases({})).toEqual([...DEFAULT_BLOCK_EXPLORERS]);
+    expect(explorerBases({ BLOCK_EXPLORER_URLS: "" })).toEqual([...DEFAULT_BLOCK_EXPLORERS]);
+    expect(explorerBases({ BLOCK_EXPLORER_URLS: "https://explorer.example/api/, http://insecure.example" })).toEqual([
+      ...DEFAULT_BLOCK_EXPLORERS,
+      "https://explorer.example/api",
+    ]);
   });
 });
 
@@ -253,8 +306,10 @@ describe("the draw", () => {
       poolId: pool.id,
       status: "drawn",
       entries: 7,
-      winner: { entryNumber: expectedEntry, userId: winner.id, blockHash: BLOCK.id, blockHeight: BLOCK.height },
+      winner: { entryNumber: expectedEntry, blockHash: BLOCK.id, blockHeight: BLOCK.height },
     });
+    // Live messages are public: no user id anywhere.
+    expect(JSON.stringify(messages)).not.toContain(winner.id);
     ws.close(1000, "done");
 
     expect(await publicPoolState(env, pool.id)).toMatchObject({
@@ -351,7 +406,7 @@ describe("the draw", () => {
   it("needs two explorers", async () => {
     const { pool } = await committedPool(2);
     const outcome = await drawPool(env, pool.id, { fetcher: bothHealthy(CONFIRMED_TIP), explorers: [EXPLORER_A] });
-    expect(outcome).toMatchObject({ status: "waiting", reason: "two different block explorers are needed" });
+    expect(outcome).toMatchObject({ status: "waiting", reason: "1 of 2 block explorers answered" });
     await expectNoWinner(pool.id);
   });
 
@@ -378,11 +433,110 @@ describe("the draw", () => {
 });
 
 describe("block verification", () => {
-  it("accepts the genesis block, whose previous hash explorers leave out", async () => {
+  it("refuses a block whose hash verifies but whose difficulty is 1 (genesis, with no previous hash)", async () => {
     const genesis = { ...GENESIS, previousblockhash: null as unknown as string };
     const result = await fetchVerifiedBlock(env, 0, {
       fetcher: fakeExplorers({ [EXPLORER_A]: healthy(100, { 0: genesis }), [EXPLORER_B]: healthy(100, { 0: genesis }) }),
     });
-    expect(result).toMatchObject({ ok: true, hash: GENESIS.id });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.reason).toMatch(/difficulty 1 is below the draw's minimum/);
+  });
+
+  it("has no winner when the committed block is a valid-hash difficulty-1 header", async () => {
+    const { pool } = await committedPool(3);
+    const easy = { ...OTHER_BLOCK, height: BLOCK.height };
+    const outcome = await drawPool(env, pool.id, {
+      fetcher: fakeExplorers({
+        [EXPLORER_A]: healthy(CONFIRMED_TIP, { [BLOCK.height]: easy }),
+        [EXPLORER_B]: healthy(CONFIRMED_TIP, { [BLOCK.height]: easy }),
+      }),
+    });
+    expect(outcome).toMatchObject({ status: "waiting" });
+    expect((outcome as { reason: string }).reason).toMatch(/below the draw's minimum/);
+    await expectNoWinner(pool.id);
+  });
+});
+
+describe("void entries and redraws", () => {
+  /** The fixture block served at a later height too (the explorers agree on it), for a redraw's next block. */
+  const servesNext = (tip: number) => {
+    const { height: _height, ...unplaced } = BLOCK;
+    const blocks = { [BLOCK.height + 1]: unplaced as FixtureBlock };
+    return fakeExplorers({ [EXPLORER_A]: healthy(tip, blocks), [EXPLORER_B]: healthy(tip, blocks) });
+  };
+
+  it("a winning entry refunded before payout is redrawn from the next block; the refund is booked to the host", async () => {
+    const { pool, host } = await committedPool(7);
+    const first = await drawPool(env, pool.id, { fetcher: bothHealthy(CONFIRMED_TIP) });
+    expect(first.status).toBe("drawn");
+    const winning = (first as { entryNumber: number }).entryNumber;
+    const winnerKey = `pi_draw_${pool.id}_${winning}`;
+    const before = await poolRow(pool.id);
+
+    // The winner's payment is refunded in full (replayed): a host debit, and a redraw set up once.
+    const refund = { sourceKey: winnerKey, reversalKey: `re_winner_${pool.id}`, reversedCents: 10_000, paymentCents: 10_000, cumulativeReversedCents: 10_000 };
+    const outcomes = [];
+    for (let i = 0; i < 5; i++) outcomes.push(await applyPaymentReversal(env, refund));
+    expect(outcomes[0]).toMatchObject({ kind: "host_debit", hostId: host.id, redrawn: true });
+    expect(outcomes.slice(1).every((o) => o.kind === "host_debit" && !o.booked && !o.redrawn)).toBe(true);
+
+    const reopened = await poolRow(pool.id);
+    expect(reopened).toMatchObject({
+      status: "closed",
+      drawBlockHeight: BLOCK.height + 1,
+      winnerEntryNumber: null,
+      entriesDigest: before.entriesDigest,
+      amountCents: before.amountCents,
+    });
+    expect(await winnersOf(pool.id)).toEqual([]);
+
+    // The next block: the same rule over the valid entries, the refunded winner left out.
+    const second = await drawPool(env, pool.id, { fetcher: servesNext(CONFIRMED_TIP) });
+    expect(second.status).toBe("drawn");
+    const valid = [0, 1, 2, 3, 4, 5, 6].filter((n) => n !== winning);
+    const expected = valid[Number(BigInt(`0x${BLOCK.id}`) % BigInt(valid.length))];
+    expect((second as { entryNumber: number }).entryNumber).toBe(expected);
+    const draws = await publicPoolState(env, pool.id);
+    expect(draws?.draws.map((d) => [d.blockHeight, d.winnerEntryNumber, d.voided])).toEqual([
+      [BLOCK.height, winning, true],
+      [BLOCK.height + 1, expected, false],
+    ]);
+    expect(await winnersOf(pool.id)).toHaveLength(1);
+  });
+
+  it("an entry voided while the pool was open is marked void in the frozen list and never wins", async () => {
+    const host = await makeUser({ name: "Void Host" });
+    const pool = await openPool(env, { hostId: host.id, targetCents: 10_000_000 });
+    for (let i = 0; i < 4; i++) {
+      await addContribution(env, {
+        hostId: host.id,
+        sourceType: "product_purchase",
+        sourceKey: `pi_void_${pool.id}_${i}`,
+        amountCents: 1_000,
+        currency: "USD",
+        userId: null,
+        earnsEntry: true,
+      });
+    }
+    const winnerWithAll = Number(BigInt(`0x${BLOCK.id}`) % 4n);
+    await applyPaymentReversal(env, {
+      sourceKey: `pi_void_${pool.id}_${winnerWithAll}`,
+      reversalKey: `re_void_${pool.id}`,
+      reversedCents: 10_000,
+      paymentCents: 10_000,
+      cumulativeReversedCents: 10_000,
+    });
+    vi.restoreAllMocks();
+    stubGlobalFetch(bothHealthy(BLOCK.height - DRAW_COMMIT_MARGIN));
+    await closePool(env, pool.id, "timer_expired");
+    const row = await poolRow(pool.id);
+    expect(row).toMatchObject({ entriesCount: 3, amountCents: 3_000, drawBlockHeight: BLOCK.height });
+    const entries = await poolStub(env, pool.id).entries();
+    expect(row.entriesDigest).toBe(await entriesDigest(entries));
+    expect(entries.filter((e) => e.voided).map((e) => e.entryNumber)).toEqual([winnerWithAll]);
+
+    const outcome = await drawPool(env, pool.id, { fetcher: bothHealthy(CONFIRMED_TIP) });
+    const valid = [0, 1, 2, 3].filter((n) => n !== winnerWithAll);
+    expect(outcome).toMatchObject({ status: "drawn", entryNumber: valid[Number(BigInt(`0x${BLOCK.id}`) % 3n)] });
   });
 });

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import Stripe from "stripe";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import {
   checkoutSessions,
   freeGuessUsage,
@@ -15,7 +15,7 @@ import {
 import { insertFreeGuess } from "~/db/queries/games.server";
 import { createGuessCheckout } from "~/lib/checkout.server";
 import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
-import { poolStub } from "~/lib/pools.server";
+import { closePool, ensureOpenPool, poolStub } from "~/lib/pools.server";
 import type { SessionUser } from "~/lib/session.server";
 import { db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
 
@@ -263,34 +263,61 @@ describe("free guess eligibility", () => {
     expect(await res.text()).toContain("Please select an answer first!");
   });
 
-  it("a correct free guess earns an entry (no money); two racing requests spend it once", async () => {
+  it("a correct free guess is sealed until the pool round closes, then holds an entry; two racing requests spend it once", async () => {
     const raceHost = await makeUser({ name: "Race Host" });
     const game = await newGame(raceHost.id);
     const f = await fan();
-    await db().insert(tribeMembers).values({ userId: f.id, hostId: raceHost.id });
-    await db().insert(gameShares).values({ userId: f.id, gameId: game.id, hostId: raceHost.id });
+    const other = await fan();
+    await db().insert(tribeMembers).values([
+      { userId: f.id, hostId: raceHost.id },
+      { userId: other.id, hostId: raceHost.id },
+    ]);
+    await db().insert(gameShares).values([
+      { userId: f.id, gameId: game.id, hostId: raceHost.id },
+      { userId: other.id, gameId: game.id, hostId: raceHost.id },
+    ]);
 
     const [a, b] = await Promise.all([
       act({ intent: "free-guess", gameId: game.id, answer: CORRECT }, f.cookie),
       act({ intent: "free-guess", gameId: game.id, answer: CORRECT }, f.cookie),
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const wrong = await act({ intent: "free-guess", gameId: game.id, answer: WRONG }, other.cookie);
+    expect(wrong.status).toBe(200);
+    // The right and the wrong guess get the same page, but for the answer itself.
+    const okPage = (await (a.status === 200 ? a : b).text()).replaceAll(CORRECT, "X");
+    const wrongPage = (await wrong.text()).replaceAll(WRONG, "X");
+    expect(okPage.length).toBeGreaterThan(0);
+    expect(okPage.includes("correct") || okPage.includes("Correct")).toBe(wrongPage.includes("correct") || wrongPage.includes("Correct"));
+
     const rows = await participants(game.id);
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ kind: "free", isCorrect: true });
-    expect(rows[0]!.poolId).not.toBeNull();
-    expect(rows[0]!.entryNumber).not.toBeNull();
+    expect(rows).toHaveLength(2);
+    const mine = rows.find((r) => r.userId === f.id)!;
+    expect(mine).toMatchObject({ kind: "free", isCorrect: true, poolId: null, entryNumber: null });
+    expect(mine.confirmedAt).toBeInstanceOf(Date);
     const [counted] = await db().select().from(guessWinGames).where(eq(guessWinGames.id, game.id));
-    expect(counted!.participantsCount).toBe(1);
-    const state = await poolStub(env, rows[0]!.poolId!).state();
-    expect(state.amountCents).toBe(0);
-    expect(state.entries).toBe(1);
-    const entries = await poolStub(env, rows[0]!.poolId!).entries();
-    expect(entries.filter((e) => e.sourceKey === `free:${game.id}:${f.id}`)).toHaveLength(1);
+    expect(counted!.participantsCount).toBe(2);
+    // While the game runs the host's pool holds no entry at all: nothing tells whether a guess was right.
+    const pool = await ensureOpenPool(env, raceHost.id);
+    expect(await poolStub(env, pool.id).state()).toMatchObject({ amountCents: 0, entries: 0 });
+
+    // The round closes: the game ends (answer public) and the correct guess holds an entry in that pool.
+    // (No network in tests: the block explorers are unreachable, so the draw waits to commit a height.)
+    const offline = vi.spyOn(globalThis, "fetch").mockRejectedValue(new TypeError("network disabled in tests"));
+    await closePool(env, pool.id, "timer_expired");
+    offline.mockRestore();
+    const [ended] = await db().select().from(guessWinGames).where(eq(guessWinGames.id, game.id));
+    expect(ended).toMatchObject({ status: "completed" });
+    expect(ended!.endedAt).toBeInstanceOf(Date);
+    const entries = await poolStub(env, pool.id).entries();
+    expect(entries.map((e) => [e.sourceKey, e.userId])).toEqual([[`guess:${mine.id}`, f.id]]);
+    const after = await participants(game.id);
+    expect(after.find((r) => r.userId === f.id)).toMatchObject({ poolId: pool.id, entryNumber: 0 });
+    expect(after.find((r) => r.userId === other.id)).toMatchObject({ poolId: null, entryNumber: null });
 
     const third = await act({ intent: "free-guess", gameId: game.id, answer: WRONG }, f.cookie);
-    expect(third.status).toBe(409);
-    expect(await participants(game.id)).toHaveLength(1);
+    expect([404, 409]).toContain(third.status);
+    expect(await participants(game.id)).toHaveLength(2);
   });
 });
 

@@ -11,7 +11,7 @@ import {
   type NewPrizePoolContribution,
 } from "~/db/schema";
 import { MS_PER_DAY } from "~/domain/countdown";
-import { canonicalEntriesText, entriesDigest, sha256Hex, winnerIndex, type DrawEntry } from "~/domain/draw";
+import { canonicalEntriesText, entriesDigest, frozenEntryList, sha256Hex, winnerIndex, type DrawEntry } from "~/domain/draw";
 import { POOL_MESSAGES } from "~/domain/pool";
 import fixture from "./fixtures/bitcoin-blocks.json";
 import { db, get, makeUser, postForm, signIn } from "./helpers";
@@ -434,7 +434,7 @@ describe("/winner-selection/{poolId}", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toMatch(/^text\/plain/);
     const text = await res.text();
-    expect(text).toBe(canonicalEntriesText(entries));
+    expect(text).toBe(canonicalEntriesText(await frozenEntryList(entries)));
     expect(await sha256Hex(text)).toBe(digest);
   });
 

@@ -8,13 +8,22 @@ import {
 } from "cloudflare:test";
 import { and, asc, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { prizeEntries, prizePoolContributions, prizePools, userProfiles } from "~/db/schema";
-import { entriesDigest } from "~/domain/draw";
+import { hostDebits, prizeEntries, prizePoolContributions, prizePools, userProfiles } from "~/db/schema";
+import { entriesDigest, sha256Hex } from "~/domain/draw";
 import { MS_PER_DAY } from "~/domain/countdown";
-import { addContribution, closePool, getOpenPool, openPool, poolSocketUrl, poolStub } from "~/lib/pools.server";
+import {
+  addContribution,
+  applyPaymentReversal,
+  closePool,
+  getOpenPool,
+  openPool,
+  poolSocketUrl,
+  poolStub,
+  reapplyReservations,
+} from "~/lib/pools.server";
 import { runScheduled } from "../workers/scheduled";
 import { poolsApi } from "../workers/pools-api";
-import type { PoolLiveMessage } from "../workers/prize-pool";
+import type { PoolLiveMessage } from "~/lib/pool-contract";
 import { db, makeUser } from "./helpers";
 
 // The pool objects run in this isolate, so stubbing the global fetch reaches them. No test may touch the
@@ -263,7 +272,8 @@ describe("closing", () => {
       earnsEntry: false,
     });
     const state = await closePool(env, pool.id, "timer_expired");
-    expect(state).toMatchObject({ status: "closed", entries: 0, amountCents: 1_000 });
+    // No entry to draw: the amount moved on to the host's next pool.
+    expect(state).toMatchObject({ status: "closed", entries: 0, amountCents: 0 });
     // Nothing to commit: no explorer is even asked.
     expect(explorerCalls).toEqual([]);
     await runScheduled(env, new Date());
@@ -311,7 +321,8 @@ describe("live updates", () => {
     await closePool(env, pool.id, "timer_expired");
     await waitFor(4);
     expect(messages.slice(1)).toEqual([
-      { type: "pool", poolId: pool.id, amountCents: 2_000, entries: 1, status: "open", targetCents: 100_000, lastEntry: { entryNumber: 0, userId: fan.id } },
+      // Public: the entry number, never who holds it.
+      { type: "pool", poolId: pool.id, amountCents: 2_000, entries: 1, status: "open", targetCents: 100_000, lastEntry: { entryNumber: 0 } },
       { type: "pool", poolId: pool.id, amountCents: 5_000, entries: 1, status: "open", targetCents: 100_000 },
       { type: "pool", poolId: pool.id, amountCents: 5_000, entries: 1, status: "closed", targetCents: 100_000 },
     ]);
@@ -329,7 +340,8 @@ describe("live updates", () => {
       socketUrl: `/api/pools/${pool.id}/live`,
     });
     const frozen = (await (await poolsApi.request(`/${pool.id}/entries`, {}, env)).json()) as { entries: unknown[] };
-    expect(frozen.entries).toEqual([{ entryNumber: 0, sourceKey: `pi_live_${host.id}` }]);
+    // Published with the opaque key (SHA-256 of the source key), never the payment id itself.
+    expect(frozen.entries).toEqual([{ entryNumber: 0, key: await sha256Hex(`pi_live_${host.id}`), voided: false }]);
   });
 });
 
@@ -364,5 +376,156 @@ describe("seeded pools", () => {
       .from(prizeEntries)
       .where(and(eq(prizeEntries.poolId, poolId), eq(prizeEntries.entryNumber, 2)));
     expect(rows).toHaveLength(1);
+  });
+});
+
+describe("refunds and disputes against the pool (applyPaymentReversal)", () => {
+  /** A host's open pool with three purchases of USD 100 each (10% = 1,000 cents in the pool, one entry each). */
+  async function poolWithPurchases() {
+    const host = await makeUser({ name: "Refund Host" });
+    const fans = await Promise.all([0, 1, 2].map((i) => makeUser({ name: `Refund Fan ${i}` })));
+    const keys = fans.map((_, i) => `checkout:cs_refund_${host.id}_${i}`);
+    const results = [];
+    for (const [i, fan] of fans.entries()) results.push(await addContribution(env, sale(host.id, keys[i]!, 1_000, fan.id)));
+    return { host, fans, keys, poolId: results[0]!.poolId };
+  }
+
+  it("while the pool is open: a negative row keyed by the refund, the entry voided above half, once under replay", async () => {
+    const { keys, poolId } = await poolWithPurchases();
+    const partial = { sourceKey: keys[0]!, reversalKey: "re_partial_1", reversedCents: 4_000, paymentCents: 10_000, cumulativeReversedCents: 4_000 };
+    // Replayed 5 times, concurrently: one row, entry still valid (40% refunded).
+    const first = await Promise.all(Array.from({ length: 5 }, () => applyPaymentReversal(env, partial)));
+    expect(first.filter((r) => r.kind === "pool" && r.result.outcome === "applied")).toHaveLength(1);
+    expect(await poolStub(env, poolId).state()).toMatchObject({ amountCents: 2_600, entries: 3 });
+
+    // A second refund takes it above half: the entry is void, its number kept.
+    const second = { ...partial, reversalKey: "re_partial_2", reversedCents: 2_000, cumulativeReversedCents: 6_000 };
+    for (let i = 0; i < 5; i++) await applyPaymentReversal(env, second);
+    const state = await poolStub(env, poolId).state();
+    expect(state).toMatchObject({ amountCents: 2_400, entries: 2 });
+    const entries = await poolStub(env, poolId).entries();
+    expect(entries.map((e) => [e.entryNumber, e.voided])).toEqual([
+      [0, true],
+      [1, false],
+      [2, false],
+    ]);
+
+    // The D1 mirror: the reversal rows keyed by the refund ids, the entry marked void, totals of valid entries.
+    const { contributions, entries: d1Entries } = await d1Ledger(poolId);
+    const reversals = contributions.filter((c) => c.reversesKey === keys[0]);
+    expect(reversals.map((c) => [c.sourceKey, c.amountCents]).sort()).toEqual([
+      ["re_partial_1", -400],
+      ["re_partial_2", -200],
+    ]);
+    expect(d1Entries.find((e) => e.entryNumber === 0)?.voidedAt).not.toBeNull();
+    expect(await poolRow(poolId)).toMatchObject({ amountCents: 2_400, entriesCount: 2 });
+
+    // A new purchase never reuses the void number.
+    const next = await addContribution(env, sale((await poolRow(poolId)).hostId, `checkout:cs_after_void_${poolId}`, 500, null));
+    expect(next.entryNumber).toBe(3);
+  });
+
+  it("a failed refund restores the money and un-voids the entry while the pool is open", async () => {
+    const { keys, poolId } = await poolWithPurchases();
+    await applyPaymentReversal(env, { sourceKey: keys[1]!, reversalKey: "re_full", reversedCents: 10_000, paymentCents: 10_000, cumulativeReversedCents: 10_000 });
+    expect(await poolStub(env, poolId).state()).toMatchObject({ amountCents: 2_000, entries: 2 });
+    const restore = { sourceKey: keys[1]!, reversalKey: "re_full:restore", reversedCents: -10_000, paymentCents: 10_000, cumulativeReversedCents: 0 };
+    await Promise.all(Array.from({ length: 5 }, () => applyPaymentReversal(env, restore)));
+    expect(await poolStub(env, poolId).state()).toMatchObject({ amountCents: 3_000, entries: 3 });
+    expect((await poolStub(env, poolId).entries()).every((e) => !e.voided)).toBe(true);
+  });
+
+  it("after the close: the pool share is a host debit, the frozen list and amount never change", async () => {
+    const { host, keys, poolId } = await poolWithPurchases();
+    await closePool(env, poolId, "timer_expired");
+    const frozen = await poolStub(env, poolId).entries();
+    const before = await poolRow(poolId);
+
+    const refund = { sourceKey: keys[2]!, reversalKey: "re_after_close", reversedCents: 10_000, paymentCents: 10_000, cumulativeReversedCents: 10_000 };
+    const results = await Promise.all(Array.from({ length: 5 }, () => applyPaymentReversal(env, refund)));
+    expect(results.every((r) => r.kind === "host_debit" && r.debitCents === 1_000)).toBe(true);
+    expect(results.filter((r) => r.kind === "host_debit" && r.booked)).toHaveLength(1);
+
+    const debits = await db().select().from(hostDebits).where(eq(hostDebits.hostId, host.id));
+    expect(debits).toHaveLength(1);
+    expect(debits[0]).toMatchObject({ poolId, reversalKey: "re_after_close", sourceKey: keys[2], amountCents: 1_000, reason: "refund_after_close" });
+    expect(await poolStub(env, poolId).entries()).toEqual(frozen);
+    const after = await poolRow(poolId);
+    expect(after).toMatchObject({ amountCents: before.amountCents, entriesCount: before.entriesCount, entriesDigest: before.entriesDigest });
+    expect((await d1Ledger(poolId)).contributions.some((c) => c.sourceKey === "re_after_close")).toBe(false);
+  });
+
+  it("does nothing for a payment that never reached a pool", async () => {
+    expect(
+      await applyPaymentReversal(env, { sourceKey: "checkout:cs_unknown", reversalKey: "re_x", reversedCents: 1, paymentCents: 1, cumulativeReversedCents: 1 }),
+    ).toEqual({ kind: "no_contribution" });
+  });
+});
+
+describe("nothing lost or counted twice", () => {
+  it("the pool object failing after the payment's D1 batch: the cron re-applies the money once", async () => {
+    const host = await makeUser({ name: "Recovery Host" });
+    const fan = await makeUser({ name: "Recovery Fan" });
+    const pool = await openPool(env, { hostId: host.id, targetCents: 1_000_000 });
+    // The object fails on the first call (after the reservation is written).
+    const original = env.PRIZE_POOL.get.bind(env.PRIZE_POOL);
+    const spy = vi.spyOn(env.PRIZE_POOL, "get").mockImplementationOnce(() => {
+      throw new Error("pool object unavailable");
+    });
+    const key = `checkout:cs_recover_${host.id}`;
+    await expect(addContribution(env, sale(host.id, key, 700, fan.id))).rejects.toThrow("pool object unavailable");
+    spy.mockRestore();
+    void original;
+    expect(await poolStub(env, pool.id).state()).toMatchObject({ amountCents: 0, entries: 0 });
+
+    // Two cron runs (a minute later): applied once.
+    const later = new Date(Date.now() + 2 * 60_000);
+    await reapplyReservations(env, later);
+    await reapplyReservations(env, later);
+    expect(await poolStub(env, pool.id).state()).toMatchObject({ amountCents: 700, entries: 1 });
+    expect((await d1Ledger(pool.id)).contributions.filter((c) => c.sourceKey === key)).toHaveLength(1);
+  });
+
+  it("a payment racing a target close counts in one pool", async () => {
+    const host = await makeUser({ name: "Race Host" });
+    const first = await openPool(env, { hostId: host.id, targetCents: 1_000 });
+    // Reaching the target schedules the close; the close happens while the same payment arrives twice more.
+    await addContribution(env, sale(host.id, `checkout:cs_hit_${host.id}`, 1_000, null));
+    const key = `checkout:cs_race_${host.id}`;
+    const [a, , b] = await Promise.all([
+      addContribution(env, sale(host.id, key, 300, null)),
+      closePool(env, first.id, "target_reached"),
+      addContribution(env, sale(host.id, key, 300, null)),
+    ]);
+    expect(a.poolId).toBe(b.poolId);
+    const rows = await db().select().from(prizePoolContributions).where(eq(prizePoolContributions.sourceKey, key));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.poolId).toBe(a.poolId);
+    // In whichever pool it landed, it is counted there once and nowhere else.
+    const firstEntries = await poolStub(env, first.id).entries();
+    const next = await getOpenPool(env, host.id);
+    const nextEntries = next ? await poolStub(env, next.id).entries() : [];
+    expect([...firstEntries, ...nextEntries].filter((e) => e.sourceKey === key)).toHaveLength(1);
+  });
+
+  it("refuses contributions after the pool's end time (they go to the host's next pool)", async () => {
+    const host = await makeUser({ name: "Late Host" });
+    const pool = await openPool(env, { hostId: host.id, targetCents: 1_000_000, durationDays: 7, now: new Date(Date.now() - 8 * MS_PER_DAY) });
+    const result = await addContribution(env, sale(host.id, `checkout:cs_late_${host.id}`, 500, null));
+    expect(result.poolId).not.toBe(pool.id);
+    expect(await poolStub(env, pool.id).state()).toMatchObject({ status: "closed", closeReason: "timer_expired", amountCents: 0 });
+  });
+
+  it("a pool that closes with no entries carries its amount to the host's next pool", async () => {
+    const host = await makeUser({ name: "Carry Host" });
+    const pool = await openPool(env, { hostId: host.id, targetCents: 1_000_000 });
+    await addContribution(env, { ...sale(host.id, `dep_carry_${host.id}`, 2_500, host.id, false), sourceType: "host_deposit" });
+    await closePool(env, pool.id, "timer_expired");
+    expect(await poolRow(pool.id)).toMatchObject({ status: "closed", amountCents: 0, entriesCount: 0, drawBlockHeight: null });
+    const next = await getOpenPool(env, host.id);
+    expect(next).not.toBeNull();
+    expect(await poolStub(env, next!.id).state()).toMatchObject({ amountCents: 2_500 });
+    const carried = await db().select().from(prizePoolContributions).where(eq(prizePoolContributions.poolId, next!.id));
+    expect(carried.map((c) => [c.sourceType, c.amountCents])).toEqual([["carry_over", 2_500]]);
   });
 });

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { isSupportedCurrency, type SupportedCurrency } from "~/domain/currency";
 import { poolDisplay } from "~/domain/pool-display";
 import { frozenEntries, getPool, getPools, initPoolObject, poolStub, publicPoolState, type PoolRow } from "~/lib/pools.server";
-import type { PoolLiveMessage } from "./prize-pool";
+import type { PoolLiveMessage } from "~/lib/pool-contract";
 
 /** Public prize pool endpoints, mounted at /api/pools: live updates and every input of a pool's draw. */
 export const poolsApi = new Hono<{ Bindings: Env }>();

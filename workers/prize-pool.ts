@@ -1,95 +1,25 @@
 import { DurableObject } from "cloudflare:workers";
 import { CONTRIBUTION_SOURCE_TYPES, ENTRY_SOURCE_TYPES } from "~/db/schema";
 import { entriesDigest } from "~/domain/draw";
-import { POOL_CURRENCY, shouldCloseForTarget, TARGET_HIT_CLOSE_DELAY_MS } from "~/domain/pool";
+import { POOL_CURRENCY, reversalShareCents, reversalVoidsEntry, shouldCloseForTarget, TARGET_HIT_CLOSE_DELAY_MS } from "~/domain/pool";
 import { commitDrawHeight } from "~/lib/draw.server";
-import { openNextPool } from "~/lib/pools.server";
+import type {
+  ContributionInput,
+  ContributionResult,
+  PoolCloseReason,
+  PoolEntry,
+  PoolInit,
+  PoolLiveMessage,
+  PoolState,
+  PoolStatus,
+  PoolWinner,
+  ReversalInput,
+  ReversalResult,
+} from "~/lib/pool-contract";
+import { addContribution, carryOverKey, hostAutoRenews, linkSealedGuesses, openNextPool, sealRound } from "~/lib/pools.server";
 
-// --- the RPC contract (pools.server.ts, draw.server.ts and the live hook import these types) -----------------
-
-export type PoolStatus = "open" | "closed" | "drawn";
-export type PoolCloseReason = "target_reached" | "timer_expired" | "closed_early";
-export type ContributionSourceType = (typeof CONTRIBUTION_SOURCE_TYPES)[number];
-
-export interface PoolInit {
-  poolId: string;
-  hostId: string;
-  targetCents: number;
-  /** Epoch milliseconds or a Date. */
-  endAt: number | Date;
-  /** Defaults to USD. */
-  currency?: string;
-}
-
-export interface ContributionInput {
-  /** Stripe event / payment id or similar: a key seen before is ignored. */
-  sourceKey: string;
-  sourceType: ContributionSourceType;
-  /** Negative for refunds and withdrawals. */
-  amountCents: number;
-  currency: string;
-  userId: string | null;
-  /** Purchases and correct guesses earn an entry number; host deposits and ad revenue do not. */
-  earnsEntry: boolean;
-}
-
-export interface ContributionResult {
-  /** True when the contribution is in this pool's ledger (now, or already for a duplicate). */
-  accepted: boolean;
-  duplicate: boolean;
-  entryNumber: number | null;
-  /** The pool's total after this call (sum of the ledger). */
-  amountCents: number;
-  /** The pool's number of entries after this call. */
-  entries: number;
-  /** Why it was not accepted: the pool has closed (send the money to the host's next pool) or was never set up. */
-  reason?: "closed" | "uninitialised";
-  closeReason?: PoolCloseReason | null;
-}
-
-export interface PoolEntry {
-  entryNumber: number;
-  sourceKey: string;
-  userId: string | null;
-}
-
-export interface PoolWinner {
-  entryNumber: number;
-  userId: string | null;
-  winnerName: string;
-  prizeCents: number;
-  blockHeight: number;
-  blockHash: string;
-}
-
-export interface PoolState {
-  poolId: string;
-  hostId: string;
-  status: PoolStatus;
-  targetCents: number;
-  amountCents: number;
-  entries: number;
-  currency: string;
-  endAt: number;
-  closeReason: PoolCloseReason | null;
-  closedAt: number | null;
-  /** When a target hit will close the pool (epoch ms), or null. */
-  closeAt: number | null;
-  entriesDigest: string | null;
-  winner: PoolWinner | null;
-}
-
-/** What every connected socket receives on connect and after each accepted contribution, close and draw. */
-export interface PoolLiveMessage {
-  type: "pool";
-  poolId: string;
-  amountCents: number;
-  entries: number;
-  status: PoolStatus;
-  targetCents: number;
-  lastEntry?: { entryNumber: number; userId: string | null };
-  winner?: PoolWinner;
-}
+// The RPC and live-message contract lives in app/lib/pool-contract.ts (imported by both sides).
+export type * from "~/lib/pool-contract";
 
 // --- storage --------------------------------------------------------------------------------------------------
 
@@ -123,10 +53,18 @@ const SCHEMA = [
     user_id TEXT,
     entry_number INTEGER UNIQUE,
     created_at INTEGER NOT NULL,
-    mirrored INTEGER NOT NULL DEFAULT 0
+    mirrored INTEGER NOT NULL DEFAULT 0,
+    voided_at INTEGER,
+    reverses_key TEXT
   )`,
   `CREATE INDEX IF NOT EXISTS ledger_unmirrored ON ledger (mirrored, seq)`,
 ];
+
+/** Columns added after the first release, for objects whose ledger table predates them. */
+const LEDGER_ADDED_COLUMNS: Record<string, string> = {
+  voided_at: "ALTER TABLE ledger ADD COLUMN voided_at INTEGER",
+  reverses_key: "ALTER TABLE ledger ADD COLUMN reverses_key TEXT",
+};
 
 type StateRow = {
   pool_id: string;
@@ -151,6 +89,8 @@ type LedgerRow = {
   user_id: string | null;
   entry_number: number | null;
   created_at: number;
+  voided_at: number | null;
+  reverses_key: string | null;
 };
 
 const SOURCE_TYPES: readonly string[] = CONTRIBUTION_SOURCE_TYPES;
@@ -191,6 +131,10 @@ export class PrizePool extends DurableObject<Env> {
     super(ctx, env);
     this.sql = ctx.storage.sql;
     for (const statement of SCHEMA) this.sql.exec(statement);
+    const columns = new Set(this.sql.exec<{ name: string }>("PRAGMA table_info(ledger)").toArray().map((c) => c.name));
+    for (const [column, statement] of Object.entries(LEDGER_ADDED_COLUMNS)) {
+      if (!columns.has(column)) this.sql.exec(statement);
+    }
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
   }
 
@@ -241,14 +185,18 @@ export class PrizePool extends DurableObject<Env> {
     if (seen) {
       return { accepted: true, duplicate: true, entryNumber: seen.entry_number, ...this.totals() };
     }
-    if (pool.status !== "open") {
+    if (pool.status === "open" && Date.now() >= pool.end_at) {
+      // Past its end time the pool takes nothing more: it closes now (the cron would a moment later).
+      this.markClosed("timer_expired");
+    }
+    if (this.row()!.status !== "open") {
       return {
         accepted: false,
         duplicate: false,
         entryNumber: null,
         ...this.totals(),
         reason: "closed",
-        closeReason: pool.close_reason as PoolCloseReason | null,
+        closeReason: this.row()!.close_reason as PoolCloseReason | null,
       };
     }
     const currency = (input.currency || POOL_CURRENCY).toUpperCase();
@@ -269,7 +217,7 @@ export class PrizePool extends DurableObject<Env> {
       Date.now(),
     );
     const totals = this.totals();
-    this.broadcast(entryNumber === null ? undefined : { entryNumber, userId: input.userId });
+    this.broadcast(entryNumber === null ? undefined : { entryNumber });
 
     if (shouldCloseForTarget(totals.amountCents, pool.target_cents) && pool.close_at === null) {
       const closeAt = Date.now() + TARGET_HIT_CLOSE_DELAY_MS;
@@ -287,11 +235,86 @@ export class PrizePool extends DurableObject<Env> {
     return { accepted: true, duplicate: false, entryNumber, ...totals };
   }
 
-  /** Sum of the ledger in cents and the number of entries issued so far (zeros before init). */
+  /**
+   * Applies a refund or dispute event to the payment's contribution while the pool is open: one ledger row keyed by
+   * the reversal key (the pool share at the contribution's own rate, never more than the contribution in total)
+   * and the entry voided while more than half the payment is reversed. Once the pool has closed nothing changes
+   * here: the result says "closed" with the share the host owes instead. Idempotent per reversal key.
+   */
+  async reverse(input: ReversalInput): Promise<ReversalResult> {
+    const pool = this.row();
+    const base = { shareCents: 0, entryNumber: null, entryVoided: false, amountCents: 0, poolReversedCents: 0 };
+    if (!pool) return { outcome: "uninitialised", ...base };
+    if (typeof input.reversalKey !== "string" || input.reversalKey === "" || input.reversalKey.length > 500) {
+      throw new TypeError("A reversal needs a key of 1 to 500 characters");
+    }
+    for (const value of [input.reversedCents, input.paymentCents, input.cumulativeReversedCents]) {
+      if (!Number.isSafeInteger(value)) throw new TypeError("Reversal amounts must be whole numbers of cents");
+    }
+    const original = this.sql
+      .exec<LedgerRow>("SELECT * FROM ledger WHERE source_key = ? AND reverses_key IS NULL", input.sourceKey)
+      .toArray()[0];
+    if (!original) return { outcome: "unknown_source", ...base, amountCents: this.totals().amountCents };
+    const reversedInPool = () =>
+      -this.sql
+        .exec<{ total: number }>("SELECT COALESCE(SUM(amount_cents), 0) AS total FROM ledger WHERE reverses_key = ?", input.sourceKey)
+        .one().total;
+    const reversedSoFar = reversedInPool();
+    const shareCents = reversalShareCents({
+      contributionCents: original.amount_cents,
+      alreadyReversedCents: reversedSoFar,
+      reversedCents: input.reversedCents,
+      paymentCents: input.paymentCents,
+      cumulativeReversedCents: input.cumulativeReversedCents,
+    });
+    const seen = this.sql.exec("SELECT 1 FROM ledger WHERE source_key = ?", input.reversalKey).toArray().length > 0;
+    const result = (outcome: ReversalResult["outcome"], share: number): ReversalResult => ({
+      outcome,
+      shareCents: share,
+      entryNumber: original.entry_number,
+      entryVoided: this.sql.exec<{ v: number | null }>("SELECT voided_at AS v FROM ledger WHERE seq = ?", original.seq).one().v !== null,
+      poolReversedCents: reversedInPool(),
+      amountCents: this.totals().amountCents,
+    });
+    if (seen) return result("duplicate", 0);
+    if (pool.status !== "open") return result("closed", 0);
+
+    const now = Date.now();
+    this.sql.exec(
+      `INSERT INTO ledger (source_key, source_type, amount_cents, currency, user_id, entry_number, created_at, reverses_key)
+       VALUES (?, 'refund', ?, ?, ?, NULL, ?, ?)`,
+      input.reversalKey,
+      -shareCents,
+      original.currency,
+      original.user_id,
+      now,
+      input.sourceKey,
+    );
+    if (original.entry_number !== null) {
+      const voids = reversalVoidsEntry(input.cumulativeReversedCents, input.paymentCents);
+      this.sql.exec(
+        "UPDATE ledger SET voided_at = ?, mirrored = 0 WHERE seq = ?",
+        voids ? (original.voided_at ?? now) : null,
+        original.seq,
+      );
+    }
+    this.broadcast();
+    try {
+      await this.mirror();
+    } catch (error) {
+      console.error("prize pool: D1 mirror failed", pool.pool_id, error);
+      await this.scheduleRetry();
+    }
+    return result("applied", shareCents);
+  }
+
+  /** Sum of the ledger in cents and the number of valid entries (zeros before init). */
   totals(): { amountCents: number; entries: number } {
     const row = this.sql
       .exec<{ amount: number; entries: number }>(
-        "SELECT COALESCE(SUM(amount_cents), 0) AS amount, COUNT(entry_number) AS entries FROM ledger",
+        `SELECT COALESCE(SUM(amount_cents), 0) AS amount,
+                COUNT(CASE WHEN entry_number IS NOT NULL AND voided_at IS NULL THEN 1 END) AS entries
+         FROM ledger`,
       )
       .one();
     return { amountCents: row.amount, entries: row.entries };
@@ -324,11 +347,10 @@ export class PrizePool extends DurableObject<Env> {
   async close(reason: PoolCloseReason): Promise<PoolState> {
     const pool = this.row();
     if (!pool) throw new Error("This prize pool has not been set up");
-    if (reason !== "target_reached" && reason !== "timer_expired" && reason !== "closed_early") throw new TypeError(`Unknown close reason: ${reason}`);
-    if (pool.status === "open") {
-      this.sql.exec("UPDATE pool_state SET status = 'closed', close_reason = ?, closed_at = ?", reason, Date.now());
-      this.broadcast();
+    if (reason !== "target_reached" && reason !== "timer_expired" && reason !== "closed_early") {
+      throw new TypeError(`Unknown close reason: ${reason}`);
     }
+    this.markClosed(reason);
     this.finishing ??= this.finishClose().finally(() => {
       this.finishing = null;
     });
@@ -336,14 +358,30 @@ export class PrizePool extends DurableObject<Env> {
     return this.state();
   }
 
-  /** The frozen (or current) entry list for the draw, by entry number. */
+  /** The frozen (or current) entry list for the draw, by entry number; void entries keep their line. */
   entries(): PoolEntry[] {
     return this.sql
-      .exec<{ entry_number: number; source_key: string; user_id: string | null }>(
-        "SELECT entry_number, source_key, user_id FROM ledger WHERE entry_number IS NOT NULL ORDER BY entry_number",
+      .exec<{ entry_number: number; source_key: string; user_id: string | null; voided_at: number | null }>(
+        "SELECT entry_number, source_key, user_id, voided_at FROM ledger WHERE entry_number IS NOT NULL ORDER BY entry_number",
       )
       .toArray()
-      .map((row) => ({ entryNumber: row.entry_number, sourceKey: row.source_key, userId: row.user_id }));
+      .map((row) => ({
+        entryNumber: row.entry_number,
+        sourceKey: row.source_key,
+        userId: row.user_id,
+        voided: row.voided_at !== null,
+      }));
+  }
+
+  /** A drawn winner was disqualified (its payment reversed before the prize settled): back to closed, no winner. */
+  reopenDraw(): PoolState {
+    const pool = this.row();
+    if (!pool) throw new Error("This prize pool has not been set up");
+    if (pool.status === "drawn") {
+      this.sql.exec("UPDATE pool_state SET status = 'closed', winner = NULL");
+      this.broadcast();
+    }
+    return this.state();
   }
 
   /** Records the drawn winner (written to D1 by the draw) and tells every socket. Idempotent. */
@@ -351,7 +389,7 @@ export class PrizePool extends DurableObject<Env> {
     const pool = this.row();
     if (!pool) throw new Error("This prize pool has not been set up");
     if (pool.status === "open") throw new Error("An open pool has no winner");
-    if (pool.status !== "drawn") {
+    if (pool.status !== "drawn" || pool.winner !== JSON.stringify(winner)) {
       this.sql.exec("UPDATE pool_state SET status = 'drawn', winner = ?", JSON.stringify(winner));
     }
     this.broadcast();
@@ -404,6 +442,14 @@ export class PrizePool extends DurableObject<Env> {
 
   // --- internals ------------------------------------------------------------------------------------------------
 
+  /** Stops taking contributions (the first reason wins). Synchronous, so nothing can slip in after it. */
+  private markClosed(reason: PoolCloseReason): void {
+    const pool = this.row();
+    if (!pool || pool.status !== "open") return;
+    this.sql.exec("UPDATE pool_state SET status = 'closed', close_reason = ?, closed_at = ?", reason, Date.now());
+    this.broadcast();
+  }
+
   private row(): StateRow | null {
     return this.sql.exec<StateRow>("SELECT * FROM pool_state WHERE singleton = 1").toArray()[0] ?? null;
   }
@@ -418,8 +464,11 @@ export class PrizePool extends DurableObject<Env> {
       status: state.status,
       targetCents: state.targetCents,
     };
-    if (lastEntry) message.lastEntry = lastEntry;
-    if (state.winner) message.winner = state.winner;
+    if (lastEntry) message.lastEntry = { entryNumber: lastEntry.entryNumber };
+    if (state.winner) {
+      const { entryNumber, winnerName, prizeCents, blockHeight, blockHash } = state.winner;
+      message.winner = { entryNumber, winnerName, prizeCents, blockHeight, blockHash };
+    }
     return message;
   }
 
@@ -467,11 +516,11 @@ export class PrizePool extends DurableObject<Env> {
          FROM prize_pools WHERE id = ?`,
       ).bind(params.poolId),
       db.prepare(
-        `SELECT source_key, source_type, amount_cents, currency, user_id, entry_number, created_at
+        `SELECT source_key, source_type, amount_cents, currency, user_id, entry_number, created_at, reverses_key
          FROM prize_pool_contributions WHERE pool_id = ?`,
       ).bind(params.poolId),
       db.prepare(
-        `SELECT source_key, source_type, user_id, entry_number, created_at FROM prize_entries WHERE pool_id = ?`,
+        `SELECT source_key, source_type, user_id, entry_number, created_at, voided_at FROM prize_entries WHERE pool_id = ?`,
       ).bind(params.poolId),
     ]);
     const d1Pool = (poolRows?.results[0] ?? null) as Record<string, unknown> | null;
@@ -485,13 +534,18 @@ export class PrizePool extends DurableObject<Env> {
         user_id: (row.user_id as string | null) ?? null,
         entry_number: row.entry_number === null || row.entry_number === undefined ? null : Number(row.entry_number),
         created_at: Number(row.created_at ?? Date.now()),
+        voided_at: null,
+        reverses_key: (row.reverses_key as string | null) ?? null,
       });
     }
     for (const row of (entryRows?.results ?? []) as Record<string, unknown>[]) {
       const key = String(row.source_key);
       const known = ledger.get(key);
-      if (known) known.entry_number = Number(row.entry_number);
-      else {
+      const voidedAt = row.voided_at === null || row.voided_at === undefined ? null : Number(row.voided_at);
+      if (known) {
+        known.entry_number = Number(row.entry_number);
+        known.voided_at = voidedAt;
+      } else {
         // An entry with no money behind it (a free correct guess, a share bonus).
         ledger.set(key, {
           source_key: key,
@@ -501,6 +555,8 @@ export class PrizePool extends DurableObject<Env> {
           user_id: (row.user_id as string | null) ?? null,
           entry_number: Number(row.entry_number),
           created_at: Number(row.created_at ?? Date.now()),
+          voided_at: voidedAt,
+          reverses_key: null,
         });
       }
     }
@@ -539,8 +595,9 @@ export class PrizePool extends DurableObject<Env> {
       );
       for (const row of rows) {
         this.sql.exec(
-          `INSERT INTO ledger (source_key, source_type, amount_cents, currency, user_id, entry_number, created_at, mirrored)
-           VALUES (?, ?, ?, ?, ?, ?, ?, 1)`,
+          `INSERT INTO ledger (source_key, source_type, amount_cents, currency, user_id, entry_number, created_at, mirrored,
+                               voided_at, reverses_key)
+           VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
           row.source_key,
           row.source_type,
           row.amount_cents,
@@ -548,6 +605,8 @@ export class PrizePool extends DurableObject<Env> {
           row.user_id,
           row.entry_number,
           row.created_at,
+          row.voided_at,
+          row.reverses_key,
         );
       }
     });
@@ -574,7 +633,8 @@ export class PrizePool extends DurableObject<Env> {
     for (;;) {
       const rows = this.sql
         .exec<LedgerRow>(
-          `SELECT seq, source_key, source_type, amount_cents, currency, user_id, entry_number, created_at
+          `SELECT seq, source_key, source_type, amount_cents, currency, user_id, entry_number, created_at, voided_at,
+                  reverses_key
            FROM ledger WHERE mirrored = 0 ORDER BY seq LIMIT ?`,
           MIRROR_CHUNK,
         )
@@ -584,7 +644,9 @@ export class PrizePool extends DurableObject<Env> {
       // Absolute totals of the ledger up to the last row written in this batch: D1 always equals a prefix of it.
       const totals = this.sql
         .exec<{ amount: number; entries: number }>(
-          "SELECT COALESCE(SUM(amount_cents), 0) AS amount, COUNT(entry_number) AS entries FROM ledger WHERE seq <= ?",
+          `SELECT COALESCE(SUM(amount_cents), 0) AS amount,
+                  COUNT(CASE WHEN entry_number IS NOT NULL AND voided_at IS NULL THEN 1 END) AS entries
+           FROM ledger WHERE seq <= ?`,
           lastSeq,
         )
         .one();
@@ -595,8 +657,9 @@ export class PrizePool extends DurableObject<Env> {
           db
             .prepare(
               `INSERT OR IGNORE INTO prize_pool_contributions
-                 (id, pool_id, host_id, source_type, source_key, amount_cents, currency, user_id, entry_number, created_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT id FROM users WHERE id = ?), ?, ?)`,
+                 (id, pool_id, host_id, source_type, source_key, amount_cents, currency, user_id, entry_number, created_at,
+                  reverses_key)
+               VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT id FROM users WHERE id = ?), ?, ?, ?)`,
             )
             .bind(
               crypto.randomUUID(),
@@ -609,6 +672,7 @@ export class PrizePool extends DurableObject<Env> {
               row.user_id,
               row.entry_number,
               row.created_at,
+              row.reverses_key,
             ),
         );
         if (row.entry_number !== null) {
@@ -627,6 +691,10 @@ export class PrizePool extends DurableObject<Env> {
                 row.source_key,
                 row.created_at,
               ),
+            // A void (or restored) entry: the row is re-queued with its new state.
+            db
+              .prepare("UPDATE prize_entries SET voided_at = ? WHERE pool_id = ? AND entry_number = ?")
+              .bind(row.voided_at, pool.pool_id, row.entry_number),
           );
         }
       }
@@ -640,15 +708,57 @@ export class PrizePool extends DurableObject<Env> {
     }
   }
 
+  /**
+   * The rest of the close, retried until it succeeds (each step is idempotent): ends the host's running games of
+   * this round and appends one entry per correct guess confirmed before its game ended; with no valid entry, moves
+   * the amount out (carried to the host's next pool); freezes the list (its digest); mirrors to D1; opens the
+   * host's next pool; carries the amount over; commits the draw to a future block.
+   */
   private async finishClose(): Promise<void> {
-    await this.mirror();
     let pool = this.row();
     if (!pool) return;
     if (pool.entries_digest === null) {
-      const digest = await entriesDigest(this.entries());
-      this.sql.exec("UPDATE pool_state SET entries_digest = ? WHERE entries_digest IS NULL", digest);
+      const guesses = await sealRound(this.env, { hostId: pool.host_id, poolId: pool.pool_id, closedAt: pool.closed_at ?? Date.now() });
+      // With no next pool (auto-renew off: the host's account was deleted) there is nowhere to carry an amount to.
+      const renews = await hostAutoRenews(this.env, pool.host_id);
       pool = this.row()!;
+      if (pool.entries_digest === null) {
+        const before = this.totals();
+        this.ctx.storage.transactionSync(() => {
+          const next = () => this.sql.exec<{ next: number }>("SELECT COALESCE(MAX(entry_number) + 1, 0) AS next FROM ledger").one().next;
+          for (const guess of guesses) {
+            const seen = this.sql.exec("SELECT 1 FROM ledger WHERE source_key = ?", guess.sourceKey).toArray().length > 0;
+            if (seen) continue;
+            this.sql.exec(
+              `INSERT INTO ledger (source_key, source_type, amount_cents, currency, user_id, entry_number, created_at)
+               VALUES (?, 'guess_entry', 0, ?, ?, ?, ?)`,
+              guess.sourceKey,
+              pool!.currency,
+              guess.userId,
+              next(),
+              Date.now(),
+            );
+          }
+          const totals = this.totals();
+          if (renews && totals.entries === 0 && totals.amountCents > 0) {
+            this.sql.exec(
+              `INSERT OR IGNORE INTO ledger (source_key, source_type, amount_cents, currency, user_id, entry_number, created_at)
+               VALUES (?, 'carry_over', ?, ?, NULL, NULL, ?)`,
+              carryOverKey(pool!.pool_id, "out"),
+              -totals.amountCents,
+              pool!.currency,
+              Date.now(),
+            );
+          }
+        });
+        const digest = await entriesDigest(this.entries());
+        this.sql.exec("UPDATE pool_state SET entries_digest = ? WHERE entries_digest IS NULL", digest);
+        pool = this.row()!;
+        const after = this.totals();
+        if (after.entries !== before.entries || after.amountCents !== before.amountCents) this.broadcast();
+      }
     }
+    await this.mirror();
     const totals = this.totals();
     await this.env.DB.prepare(
       `UPDATE prize_pools SET
@@ -661,8 +771,24 @@ export class PrizePool extends DurableObject<Env> {
     )
       .bind(pool.closed_at, pool.close_reason, pool.entries_digest, totals.amountCents, totals.entries, Date.now(), pool.pool_id)
       .run();
+    await linkSealedGuesses(this.env, pool.pool_id);
     // Auto-renew (on unless the host's account was deleted): the host's next pool opens now, for 30 days.
-    await openNextPool(this.env, { hostId: pool.host_id, targetCents: pool.target_cents });
+    const next = await openNextPool(this.env, { hostId: pool.host_id, targetCents: pool.target_cents });
+    const carried = this.sql
+      .exec<{ amount: number }>("SELECT amount_cents AS amount FROM ledger WHERE source_key = ?", carryOverKey(pool.pool_id, "out"))
+      .toArray()[0];
+    if (carried && next) {
+      // A pool that closed with no entries hands its amount to the host's next pool (the cron retries a failure).
+      await addContribution(this.env, {
+        hostId: pool.host_id,
+        sourceType: "carry_over",
+        sourceKey: carryOverKey(pool.pool_id, "in"),
+        amountCents: -carried.amount,
+        currency: pool.currency,
+        userId: null,
+        earnsEntry: false,
+      });
+    }
     // Commit to a future block; when no explorer answers, the cron commits on its next run.
     if (totals.entries > 0) await commitDrawHeight(this.env, pool.pool_id);
   }

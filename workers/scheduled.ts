@@ -8,10 +8,11 @@ import { runGroupBuyCron } from "~/lib/payments/group-buy-close.server";
  * never stops the others; whatever failed is retried on the next run.
  */
 export async function runScheduled(env: Env, now: Date): Promise<void> {
-  // Prize pools: close expired ones, commit their draws to a future Bitcoin block, draw the confirmed ones.
+  // Prize pools: re-apply contributions the pool objects never confirmed, close expired pools, commit their draws
+  // to a future Bitcoin block, draw the confirmed ones.
   try {
     const pools = await runPoolCron(env, now);
-    if (pools.closed.length + pools.committed.length + pools.drawn.length + pools.errors.length > 0) {
+    if (pools.reapplied.length + pools.closed.length + pools.committed.length + pools.drawn.length + pools.errors.length > 0) {
       console.log("cron: pools", JSON.stringify(pools));
     }
   } catch (error) {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import type { PoolLiveMessage } from "../../workers/prize-pool";
+import type { PoolLiveMessage } from "~/lib/pool-contract";
 
 export type { PoolLiveMessage };
 

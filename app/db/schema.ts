@@ -59,6 +59,7 @@ export const USER_ROLES = ["user", "admin"] as const;
 export const PROFILE_STATUSES = ["active", "suspended", "pending"] as const;
 export const POOL_STATUSES = ["open", "closed", "drawn"] as const;
 export const POOL_CLOSE_REASONS = ["target_reached", "timer_expired", "closed_early"] as const;
+export const HOST_DEBIT_REASONS = ["refund_after_close", "refund_restored"] as const;
 /** The pool contribution sources are the domain's list (one name, one list). */
 export const CONTRIBUTION_SOURCE_TYPES = CONTRIBUTION_TYPES;
 export const ENTRY_SOURCE_TYPES = ["product_purchase", "guess_entry", "group_buy_entry", "share_bonus"] as const;
@@ -364,10 +365,13 @@ export const prizePoolContributions = sqliteTable(
     currency: currency(),
     userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
     entryNumber: integer("entry_number"),
+    /** For a reversal row (refund or dispute): the source key of the payment it reverses. */
+    reversesKey: text("reverses_key"),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("prize_pool_contributions_source_key_unique").on(t.sourceKey),
+    index("prize_pool_contributions_reverses_key_idx").on(t.reversesKey),
     index("prize_pool_contributions_pool_id_idx").on(t.poolId),
     index("prize_pool_contributions_host_id_idx").on(t.hostId),
   ],
@@ -386,6 +390,8 @@ export const prizeEntries = sqliteTable(
     sourceType: text("source_type", { enum: ENTRY_SOURCE_TYPES }),
     /** What earned the entry (payment id, participant id, ...); one entry per source per pool. */
     sourceKey: text("source_key").notNull(),
+    /** Set while the entry's payment is refunded (or lost in a dispute) above half; its number is never reused. */
+    voidedAt: timestamp("voided_at"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -393,6 +399,105 @@ export const prizeEntries = sqliteTable(
     uniqueIndex("prize_entries_pool_source_key_unique").on(t.poolId, t.sourceKey),
     index("prize_entries_user_id_idx").on(t.userId),
   ],
+);
+
+/**
+ * Each contribution's source key, reserved once (with the request) before the pool object is called: one payment
+ * counts in one pool even when the webhook and the success page race a closing pool, and the cron re-applies a
+ * reservation whose pool object never confirmed it (applied_at null).
+ */
+export const poolContributionKeys = sqliteTable(
+  "pool_contribution_keys",
+  {
+    sourceKey: text("source_key").primaryKey(),
+    hostId: text("host_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    /** The pool the contribution is bound for; moves to the host's next pool only when that pool refused it. */
+    poolId: text("pool_id").references(() => prizePools.id, { onDelete: "restrict" }),
+    sourceType: text("source_type", { enum: CONTRIBUTION_SOURCE_TYPES }).notNull(),
+    amountCents: cents("amount_cents").notNull(),
+    currency: currency(),
+    userId: text("user_id"),
+    earnsEntry: bool("earns_entry").notNull().default(false),
+    createdAt: createdAt(),
+    appliedAt: timestamp("applied_at"),
+  },
+  (t) => [index("pool_contribution_keys_unapplied_idx").on(t.appliedAt, t.createdAt)],
+);
+
+/**
+ * The pool share of a refund or lost dispute that arrived after its pool closed: the frozen pool keeps its amount
+ * and entries, and the host's earnings carry the debit (issue 10's earnings ledger takes these rows over).
+ * amount_cents is positive for a debit and negative for a restoring (failed refund) event.
+ */
+export const hostDebits = sqliteTable(
+  "host_debits",
+  {
+    id: id(),
+    hostId: text("host_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "restrict" }),
+    poolId: text("pool_id")
+      .notNull()
+      .references(() => prizePools.id, { onDelete: "restrict" }),
+    /** The refund or dispute id (+ ':restore'): a reversal is booked once. */
+    reversalKey: text("reversal_key").notNull(),
+    /** The contribution source key of the reversed payment. */
+    sourceKey: text("source_key").notNull(),
+    amountCents: cents("amount_cents").notNull(),
+    currency: currency(),
+    reason: text("reason", { enum: HOST_DEBIT_REASONS }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("host_debits_reversal_key_unique").on(t.reversalKey),
+    index("host_debits_host_created_idx").on(t.hostId, t.createdAt),
+    index("host_debits_source_key_idx").on(t.sourceKey),
+  ],
+);
+
+/**
+ * Every draw of a pool's main prize. Attempt 0 uses the committed block; when a winning entry's payment is
+ * reversed before the prize settles, that draw is voided and attempt n+1 uses the next block, by the same rule
+ * over the valid entries less every voided winner.
+ */
+export const prizeDraws = sqliteTable(
+  "prize_draws",
+  {
+    id: id(),
+    poolId: text("pool_id")
+      .notNull()
+      .references(() => prizePools.id, { onDelete: "restrict" }),
+    attempt: integer("attempt").notNull(),
+    blockHeight: integer("block_height").notNull(),
+    blockHash: text("block_hash").notNull(),
+    blockHeader: text("block_header", { mode: "json" }).$type<BitcoinBlock>().notNull(),
+    winnerEntryNumber: integer("winner_entry_number").notNull(),
+    winnerUserId: text("winner_user_id").references(() => users.id, { onDelete: "set null" }),
+    drawnAt: timestamp("drawn_at").notNull(),
+    voidedAt: timestamp("voided_at"),
+    voidReason: text("void_reason"),
+  },
+  (t) => [uniqueIndex("prize_draws_pool_attempt_unique").on(t.poolId, t.attempt)],
+);
+
+/**
+ * A frozen entry whose payment was refunded or lost in a dispute (above half) after its pool closed: the list and
+ * its digest never change, but the draw passes over it (redrawn from the next block) until the prize settles.
+ */
+export const prizeEntryDisqualifications = sqliteTable(
+  "prize_entry_disqualifications",
+  {
+    poolId: text("pool_id")
+      .notNull()
+      .references(() => prizePools.id, { onDelete: "restrict" }),
+    entryNumber: integer("entry_number").notNull(),
+    /** The refund or dispute id that disqualified it. */
+    reversalKey: text("reversal_key").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.poolId, t.entryNumber] })],
 );
 
 export const prizeMiniPrizes = sqliteTable(
@@ -609,6 +714,8 @@ export const guessWinParticipants = sqliteTable(
     paymentKey: text("payment_key"),
     poolId: text("pool_id").references(() => prizePools.id, { onDelete: "restrict" }),
     entryNumber: integer("entry_number"),
+    /** When our server confirmed the guess (its payment, or at once for a free guess); sealed until the game ends. */
+    confirmedAt: timestamp("confirmed_at"),
     createdAt: createdAt(),
   },
   (t) => [

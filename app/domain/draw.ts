@@ -1,7 +1,8 @@
-// The verifiable draw. When a pool closes its entry list is frozen and its SHA-256 digest published; the winner is
-// the entry numbered BigInt(block hash) mod entry count, from a later Bitcoin block whose header is rebuilt from its
-// fields and checked (double SHA-256 equals the id, hash within the proof-of-work target). Uses only Web Crypto, so
-// the same code runs in the Worker and in the browser on the public verification page.
+// The verifiable draw. When a pool closes its entry list is frozen and published as entries.txt (entry numbers and
+// opaque keys, void entries marked) with its SHA-256 digest; the winner is the valid entry at position
+// BigInt(block hash) mod (valid entries) of a later Bitcoin block whose header is rebuilt from its fields and checked
+// (double SHA-256 equals the id, hash within the proof-of-work target, difficulty at least MIN_BLOCK_DIFFICULTY).
+// Uses only Web Crypto, so the same code runs in the Worker and in the browser on the public verification page.
 
 /** Entry numbers start at 0, so the winner index is the winning entry number. */
 export const FIRST_ENTRY_NUMBER = 0;
@@ -76,16 +77,44 @@ export async function sha256Hex(text: string): Promise<string> {
 export interface DrawEntry {
   /** Whole number from 0. */
   entryNumber: number;
-  /** The contribution's unique source key (Stripe event or payment id). */
+  /** The contribution's unique source key (payment id, guess id...): private, published only as its hash. */
   sourceKey: string;
+  /** A void entry (its payment refunded or lost in a dispute above half before the close) keeps its line. */
+  voided?: boolean;
 }
 
-/**
- * The canonical text of an entry list: one line "entryNumber:sourceKey\n" per entry, sorted by entry number
- * (decimal, no padding). Throws for a negative or fractional entry number, a repeated entry number, or a source key
- * containing a line break (which would make the text ambiguous).
- */
-export function canonicalEntriesText(entries: readonly DrawEntry[]): string {
+/** One line of the published entries.txt: the entry number, the opaque key, and whether it is void. */
+export interface FrozenEntry {
+  entryNumber: number;
+  /** SHA-256 hex of the entry's source key: a buyer who knows their payment id can find their line. */
+  key: string;
+  voided: boolean;
+}
+
+/** The opaque key published for a source key: SHA-256 hex of it. */
+export function opaqueEntryKey(sourceKey: string): Promise<string> {
+  return sha256Hex(sourceKey);
+}
+
+/** The frozen list of entries as published (opaque keys), by entry number. */
+export async function frozenEntryList(entries: readonly DrawEntry[]): Promise<FrozenEntry[]> {
+  for (const entry of entries) {
+    if (typeof entry.sourceKey !== "string" || /[\r\n]/.test(entry.sourceKey)) {
+      throw new RangeError(`Invalid source key for entry ${entry.entryNumber}`);
+    }
+  }
+  const lines = await Promise.all(
+    entries.map(async (entry) => ({
+      entryNumber: entry.entryNumber,
+      key: await opaqueEntryKey(entry.sourceKey),
+      voided: entry.voided === true,
+    })),
+  );
+  checkEntryNumbers(lines);
+  return lines.sort((a, b) => a.entryNumber - b.entryNumber);
+}
+
+function checkEntryNumbers(entries: readonly { entryNumber: number }[]): void {
   const seen = new Set<number>();
   for (const entry of entries) {
     if (!Number.isSafeInteger(entry.entryNumber) || entry.entryNumber < FIRST_ENTRY_NUMBER) {
@@ -93,19 +122,74 @@ export function canonicalEntriesText(entries: readonly DrawEntry[]): string {
     }
     if (seen.has(entry.entryNumber)) throw new RangeError(`Duplicate entry number: ${entry.entryNumber}`);
     seen.add(entry.entryNumber);
-    if (typeof entry.sourceKey !== "string" || /[\r\n]/.test(entry.sourceKey)) {
-      throw new RangeError(`Invalid source key for entry ${entry.entryNumber}`);
-    }
+  }
+}
+
+/** The text marking a void line of entries.txt. */
+export const VOID_MARK = "void";
+
+/**
+ * entries.txt, the canonical text of a frozen entry list: one line per entry, sorted by entry number,
+ * "entryNumber:key\n" for a valid entry and "entryNumber:key:void\n" for a void one (decimal, no padding; key =
+ * SHA-256 hex of the source key).
+ */
+export function canonicalEntriesText(entries: readonly FrozenEntry[]): string {
+  checkEntryNumbers(entries);
+  for (const entry of entries) {
+    if (!HASH_HEX.test(entry.key)) throw new RangeError(`Invalid opaque key for entry ${entry.entryNumber}`);
   }
   return [...entries]
     .sort((a, b) => a.entryNumber - b.entryNumber)
-    .map((entry) => `${entry.entryNumber}:${entry.sourceKey}\n`)
+    .map((entry) => `${entry.entryNumber}:${entry.key.toLowerCase()}${entry.voided ? `:${VOID_MARK}` : ""}\n`)
     .join("");
 }
 
-/** SHA-256 hex of `canonicalEntriesText(entries)`: the digest published when a pool's entries are frozen. */
+/** Parses entries.txt back into its lines; throws RangeError on anything that is not exactly that format. */
+export function parseEntriesText(text: string): FrozenEntry[] {
+  if (text === "") return [];
+  if (!text.endsWith("\n")) throw new RangeError("entries.txt must end with a line break");
+  const entries = text
+    .slice(0, -1)
+    .split("\n")
+    .map((line) => {
+      const match = /^(0|[1-9]\d*):([0-9a-f]{64})(:void)?$/.exec(line);
+      if (!match) throw new RangeError(`Not an entries.txt line: ${line.slice(0, 80)}`);
+      return { entryNumber: Number(match[1]), key: match[2]!, voided: match[3] !== undefined };
+    });
+  checkEntryNumbers(entries);
+  return entries;
+}
+
+/** SHA-256 hex of entries.txt for these entries: the digest published when a pool's entries are frozen. */
 export async function entriesDigest(entries: readonly DrawEntry[]): Promise<string> {
-  return sha256Hex(canonicalEntriesText(entries));
+  return sha256Hex(canonicalEntriesText(await frozenEntryList(entries)));
+}
+
+export interface DrawPick {
+  /** Position among the valid entries (in entry-number order). */
+  index: number;
+  entryNumber: number;
+  /** How many entries were eligible. */
+  validCount: number;
+}
+
+/**
+ * The winner of a frozen list for a block hash: the valid (not void, not excluded) entry at position
+ * BigInt(hash) mod (number of valid entries), in entry-number order. `excluded` lists earlier winners whose prize was
+ * redrawn. Throws 'No participants available for winner selection' when no entry is eligible.
+ */
+export function pickWinner(
+  entries: readonly { entryNumber: number; voided: boolean }[],
+  blockHashHex: string,
+  excluded: readonly number[] = [],
+): DrawPick {
+  const skip = new Set(excluded);
+  const valid = entries
+    .filter((entry) => !entry.voided && !skip.has(entry.entryNumber))
+    .map((entry) => entry.entryNumber)
+    .sort((a, b) => a - b);
+  const index = winnerIndex(blockHashHex, valid.length);
+  return { index, entryNumber: valid[index]!, validCount: valid.length };
 }
 
 // --- Bitcoin block headers ------------------------------------------------------------------------------------
@@ -128,6 +212,25 @@ export interface BitcoinBlock extends BlockHeaderFields {
 
 /** Bitcoin mainnet's proof-of-work limit: no valid block has a target above this. */
 export const POW_LIMIT = (1n << 224n) - 1n;
+
+/** The target of difficulty 1 (bits 0x1d00ffff); a block's difficulty is this divided by its target. */
+export const DIFFICULTY_1_TARGET = 0xffffn << 208n;
+
+/**
+ * The least difficulty a draw block may have: 10^12. Bitcoin's difficulty passed it in January 2018 and has not
+ * been below it since (it is about 10^14 today), while a header at difficulty 10^12 costs about 4.3 * 10^21 double
+ * SHA-256s to forge: a made-up block with a valid hash (difficulty 1, seconds of work) is refused.
+ */
+export const MIN_BLOCK_DIFFICULTY = 1_000_000_000_000n;
+
+/** The largest target (easiest block) a draw accepts: the difficulty-1 target / MIN_BLOCK_DIFFICULTY. */
+export const MAX_DRAW_TARGET = DIFFICULTY_1_TARGET / MIN_BLOCK_DIFFICULTY;
+
+/** A block's difficulty (whole part) from its bits. */
+export function blockDifficulty(bits: number): bigint {
+  const target = bitsToTarget(bits);
+  return target > 0n ? DIFFICULTY_1_TARGET / target : 0n;
+}
 
 function assertUint32(value: number, name: string): void {
   if (!Number.isInteger(value) || value < 0 || value > 0xffffffff) {
@@ -208,6 +311,22 @@ export async function verifyBlock(block: BitcoinBlock): Promise<BlockVerificatio
   }
   if (BigInt(`0x${hash}`) > target) {
     return { ok: false, reason: "Block hash does not meet its proof-of-work target" };
+  }
+  return { ok: true };
+}
+
+/**
+ * verifyBlock, and the block's difficulty is at least MIN_BLOCK_DIFFICULTY: the check every draw block passes (on
+ * the server before drawing, and in the browser on the verification page).
+ */
+export async function verifyDrawBlock(block: BitcoinBlock): Promise<BlockVerification> {
+  const verification = await verifyBlock(block);
+  if (!verification.ok) return verification;
+  if (bitsToTarget(block.bits) > MAX_DRAW_TARGET) {
+    return {
+      ok: false,
+      reason: `Block difficulty ${blockDifficulty(block.bits)} is below the draw's minimum of ${MIN_BLOCK_DIFFICULTY}`,
+    };
   }
   return { ok: true };
 }

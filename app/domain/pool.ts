@@ -163,3 +163,61 @@ export function canEditPoolTerms(startAt: Date | string | number, now: Date): bo
 export function displayedPoolCents(storedCents: number, contributionSumCents: number): number {
   return Math.max(storedCents, contributionSumCents);
 }
+
+// --- refunds and disputes against a pool contribution ---------------------------------------------------------
+
+/** A payment's entry is void while more than half of it is reversed (a full refund always is). */
+export function reversalVoidsEntry(cumulativeReversedCents: number, paymentCents: number): boolean {
+  if (paymentCents <= 0) return cumulativeReversedCents > 0;
+  return cumulativeReversedCents * 2 > paymentCents || cumulativeReversedCents >= paymentCents;
+}
+
+export interface ReversalShareInput {
+  /** The payment's contribution to the pool (its pool share at the rate in force when it was paid). */
+  contributionCents: number;
+  /** The pool share already reversed for this payment (net of restores). */
+  alreadyReversedCents: number;
+  /** This event's amount of the payment; negative restores (a failed refund). */
+  reversedCents: number;
+  paymentCents: number;
+  /** The payment's reversed amount after this event. */
+  cumulativeReversedCents: number;
+}
+
+/**
+ * The pool share of one refund or dispute event: the event's amount at the contribution's own rate
+ * (contribution / payment), rounded half away from zero; a fully reversed payment reverses exactly the rest of the
+ * contribution, and the total reversed always stays between 0 and the contribution. Positive reverses, negative
+ * restores.
+ */
+export function reversalShareCents(input: ReversalShareInput): number {
+  const contribution = Math.max(0, input.contributionCents);
+  const already = Math.min(Math.max(0, input.alreadyReversedCents), contribution);
+  let share: number;
+  if (input.paymentCents > 0 && input.cumulativeReversedCents >= input.paymentCents && input.reversedCents > 0) {
+    share = contribution - already;
+  } else if (input.paymentCents <= 0) {
+    share = 0;
+  } else {
+    const numerator = BigInt(Math.abs(input.reversedCents)) * BigInt(contribution);
+    const denominator = BigInt(input.paymentCents);
+    const rounded = Number((numerator * 2n + denominator) / (denominator * 2n));
+    share = input.reversedCents < 0 ? -rounded : rounded;
+  }
+  // Never reverse more than the contribution, never restore more than was reversed.
+  return Math.min(Math.max(share, -already), contribution - already);
+}
+
+/** Days after a draw before its main prize is paid: a refund or lost dispute of the winning payment within them redraws. */
+export const PRIZE_SETTLEMENT_DAYS = 30;
+
+/** When a prize drawn at `drawnAt` settles (may be paid). */
+export function prizeSettlesAt(drawnAt: Date | number): Date {
+  const ms = drawnAt instanceof Date ? drawnAt.getTime() : drawnAt;
+  return new Date(ms + PRIZE_SETTLEMENT_DAYS * MS_PER_DAY);
+}
+
+/** Whether a drawn prize is still within its settlement period at `now` (a reversal then redraws it). */
+export function isPrizeUnsettled(drawnAt: Date | number, now: Date): boolean {
+  return now.getTime() < prizeSettlesAt(drawnAt).getTime();
+}

@@ -106,6 +106,7 @@ export const CONTRIBUTION_TYPES = [
   "manual_adjustment",
   "refund",
   "withdrawal",
+  "carry_over",
 ] as const;
 export type ContributionType = (typeof CONTRIBUTION_TYPES)[number];
 
@@ -118,6 +119,7 @@ export const CONTRIBUTION_LABELS: Readonly<Record<ContributionType, string>> = {
   manual_adjustment: "Manual Adjustments",
   refund: "Refunds",
   withdrawal: "Withdrawals",
+  carry_over: "Carried Over",
 };
 
 export const OTHER_CONTRIBUTION_LABEL = "Other";

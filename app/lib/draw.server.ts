@@ -1,19 +1,50 @@
-// The close-and-draw cycle (DESIGN decision 5). At close a pool's entry list is frozen, its digest published and
-// the draw committed to the next Bitcoin block (tip + 1). Once that block has enough confirmations, it is fetched
-// from two independent Esplora-style explorers, which must agree on its hash; its header is rebuilt and checked
-// (double SHA-256 and proof of work), and the winner is BigInt(hash) mod entries. Anything missing or wrong means
-// no winner this run: the next cron run retries. There is never a made-up block.
+// The close-and-draw cycle (DESIGN decision 5, docs/decisions/004-the-draw.md). At close a pool's entry list is
+// frozen, its digest published and the draw committed to a block DRAW_COMMIT_MARGIN past the chain tip that at least
+// two independent explorers agree on. Once that block has enough confirmations it is fetched from every explorer;
+// the ones that answer (at least two, on different hosts) must agree on its hash, its header is rebuilt and checked
+// (double SHA-256, proof of work, difficulty at least MIN_BLOCK_DIFFICULTY), and the winner is the valid entry at
+// position BigInt(hash) mod (valid entries). Anything missing or wrong means no winner this run: the next cron run
+// retries. There is never a made-up block.
 
-import { and, eq, gt, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
-import { z } from "zod";
 import { getDb } from "~/db/client.server";
-import { prizePools, userProfiles } from "~/db/schema";
-import { entriesDigest, FIRST_ENTRY_NUMBER, hashToDecimal, verifyBlock, winnerIndex, type BitcoinBlock } from "~/domain/draw";
-import { poolCloseReason } from "~/domain/pool";
+import {
+  insertDisqualification,
+  listCommittedPools,
+  listDisqualifiedEntries,
+  listPoolDraws,
+  listPoolsDueToClose,
+  listUncommittedPools,
+  recordDraw,
+  setDrawHeightIfMissing,
+  setEntriesDigestIfMissing,
+  voidWinningDraw,
+} from "~/db/queries/draw.server";
+import { getDisplayName } from "~/db/queries/pools.server";
+import { z } from "zod";
+import {
+  entriesDigest,
+  FIRST_ENTRY_NUMBER,
+  hashToDecimal,
+  pickWinner,
+  verifyDrawBlock,
+  winnerIndex,
+  type BitcoinBlock,
+} from "~/domain/draw";
+import { isPrizeUnsettled, poolCloseReason } from "~/domain/pool";
 import { formatCents } from "~/domain/money";
 import { distributePool } from "~/domain/revenue";
 import { notify } from "~/lib/notify.server";
-import { closePool, getPool, initPoolObject, poolStub } from "~/lib/pools.server";
+import { closePool, getPool, initPoolObject, poolStub, reapplyReservations } from "~/lib/pools.server";
+
+/**
+ * The block explorers every draw asks (Esplora-style APIs run by different operators). Configuration
+ * (BLOCK_EXPLORER_URLS) can only add to these.
+ */
+export const DEFAULT_BLOCK_EXPLORERS: readonly string[] = ["https://blockstream.info/api", "https://mempool.space/api"];
+/** The committed block is at least this many blocks past the tip both explorers agree on. */
+export const DRAW_COMMIT_MARGIN = 3;
+/** Explorers (on different hosts) that must answer and agree, for a tip and for a block. */
+export const MIN_AGREEING_EXPLORERS = 2;
 
 /** Confirmations a committed block needs before it is used, when BLOCK_CONFIRMATIONS is unset or invalid. */
 export const DEFAULT_BLOCK_CONFIRMATIONS = 6;
@@ -36,12 +67,34 @@ export interface ExplorerOptions {
 
 type Resolved = { fetcher: Fetcher; explorers: string[]; confirmations: number; timeoutMs: number };
 
-/** The explorers configured in BLOCK_EXPLORER_URLS (comma-separated base URLs, without trailing slashes). */
+/**
+ * The explorers a draw asks: the defaults, then any https URL in BLOCK_EXPLORER_URLS (comma-separated) that is not
+ * one of them. Configuration never removes a default.
+ */
 export function explorerBases(env: Partial<Pick<Env, "BLOCK_EXPLORER_URLS">>): string[] {
-  return (env.BLOCK_EXPLORER_URLS ?? "")
+  const configured = (env.BLOCK_EXPLORER_URLS ?? "")
     .split(",")
     .map((url) => url.trim().replace(/\/+$/, ""))
-    .filter((url) => url !== "");
+    .filter((url) => /^https:\/\/[^\s/]+/.test(url));
+  return [...new Set([...DEFAULT_BLOCK_EXPLORERS, ...configured])];
+}
+
+/** Explorers on the same host are one source: keep the first of each host. */
+function independentExplorers(bases: readonly string[]): string[] {
+  const hosts = new Set<string>();
+  const out: string[] = [];
+  for (const base of bases) {
+    let host: string;
+    try {
+      host = new URL(base).hostname;
+    } catch {
+      continue;
+    }
+    if (hosts.has(host)) continue;
+    hosts.add(host);
+    out.push(base);
+  }
+  return out;
 }
 
 /** BLOCK_CONFIRMATIONS as a whole number of at least 1, else 6. */
@@ -53,7 +106,7 @@ export function requiredConfirmations(env: Partial<Pick<Env, "BLOCK_CONFIRMATION
 function resolve(env: Partial<Pick<Env, "BLOCK_EXPLORER_URLS" | "BLOCK_CONFIRMATIONS">>, options: ExplorerOptions = {}): Resolved {
   return {
     fetcher: options.fetcher ?? ((input, init) => fetch(input, init)),
-    explorers: (options.explorers ?? explorerBases(env)).map((url) => url.replace(/\/+$/, "")),
+    explorers: independentExplorers((options.explorers ?? explorerBases(env)).map((url) => url.replace(/\/+$/, ""))),
     confirmations: options.confirmations ?? requiredConfirmations(env),
     timeoutMs: options.timeoutMs ?? EXPLORER_TIMEOUT_MS,
   };
@@ -104,46 +157,71 @@ export async function fetchBlock(base: string, hash: string, options: Resolved):
   return { ...block, id: block.id.toLowerCase(), previousblockhash: block.previousblockhash ?? ZERO_HASH };
 }
 
-/** The chain tip: the highest height any configured explorer reports, or null when none answers. */
-export async function currentTipHeight(env: Env, options?: ExplorerOptions): Promise<number | null> {
-  const resolved = resolve(env, options);
+/** Every explorer's tip height; the ones that did not answer are left out (and logged). */
+async function explorerTips(resolved: Resolved): Promise<{ base: string; tip: number }[]> {
   const results = await Promise.allSettled(resolved.explorers.map((base) => fetchTipHeight(base, resolved)));
-  const heights = results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
-  for (const result of results) {
-    if (result.status === "rejected") console.warn("draw: explorer tip unavailable", String(result.reason));
-  }
-  return heights.length > 0 ? Math.max(...heights) : null;
+  const tips: { base: string; tip: number }[] = [];
+  results.forEach((result, index) => {
+    if (result.status === "fulfilled") tips.push({ base: resolved.explorers[index]!, tip: result.value });
+    else console.warn("draw: explorer tip unavailable", String(result.reason));
+  });
+  return tips;
 }
 
-/** The two explorers a draw uses: the first two different ones configured. */
-function drawExplorers(resolved: Resolved): string[] {
-  return [...new Set(resolved.explorers)].slice(0, 2);
+export type AgreedTip = { ok: true; height: number; hash: string; explorers: string[] } | { ok: false; reason: string };
+
+/**
+ * The chain tip that at least two independent explorers agree on: the lowest tip among the explorers that answered,
+ * with the same block hash at that height from each of them. A tip only one explorer reports is never used.
+ */
+export async function agreedTip(env: Env, options?: ExplorerOptions): Promise<AgreedTip> {
+  const resolved = resolve(env, options);
+  const tips = await explorerTips(resolved);
+  if (tips.length < MIN_AGREEING_EXPLORERS) {
+    return { ok: false, reason: `${tips.length} of ${MIN_AGREEING_EXPLORERS} block explorers answered for the tip` };
+  }
+  const height = Math.min(...tips.map((t) => t.tip));
+  try {
+    const hashes = await Promise.all(tips.map((t) => fetchBlockHashAt(t.base, height, resolved)));
+    if (new Set(hashes).size !== 1) return { ok: false, reason: `explorers disagree on block ${height}` };
+    return { ok: true, height, hash: hashes[0]!, explorers: tips.map((t) => t.base) };
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** The height a closing pool commits to: DRAW_COMMIT_MARGIN blocks past the agreed tip (null when there is none). */
+export async function currentTipHeight(env: Env, options?: ExplorerOptions): Promise<number | null> {
+  const tip = await agreedTip(env, options);
+  return tip.ok ? tip.height : null;
 }
 
 export type VerifiedBlock = { ok: true; hash: string; block: BitcoinBlock } | { ok: false; reason: string };
 
 /**
- * The block at `height`, fetched from the first two explorers and accepted only when both have it with at least
- * `confirmations` confirmations, agree on its hash, and both copies' rebuilt headers hash to it and meet their
- * proof-of-work target.
+ * The block at `height`, accepted only when at least two independent explorers answer, every explorer that answers
+ * has it with at least `confirmations` confirmations and the same hash, and every copy's rebuilt header hashes to it,
+ * meets its proof-of-work target and has at least the draw's minimum difficulty.
  */
 export async function fetchVerifiedBlock(
   env: Env,
   height: number,
-  options?: ExplorerOptions & { tips?: number[] },
+  options?: ExplorerOptions & { tips?: { base: string; tip: number }[] },
 ): Promise<VerifiedBlock> {
   const resolved = resolve(env, options);
-  const explorers = drawExplorers(resolved);
-  if (explorers.length < 2) return { ok: false, reason: "two different block explorers are needed" };
   try {
-    const tips = options?.tips ?? (await Promise.all(explorers.map((base) => fetchTipHeight(base, resolved))));
-    const confirmations = Math.min(...tips) - height + 1;
+    const tips = options?.tips ?? (await explorerTips(resolved));
+    if (tips.length < MIN_AGREEING_EXPLORERS) {
+      return { ok: false, reason: `${tips.length} of ${MIN_AGREEING_EXPLORERS} block explorers answered` };
+    }
+    const confirmations = Math.min(...tips.map((t) => t.tip)) - height + 1;
     if (confirmations < resolved.confirmations) {
       return { ok: false, reason: `block ${height} has ${Math.max(confirmations, 0)} of ${resolved.confirmations} confirmations` };
     }
+    const explorers = tips.map((t) => t.base);
     const hashes = await Promise.all(explorers.map((base) => fetchBlockHashAt(base, height, resolved)));
-    if (hashes[0] !== hashes[1]) {
-      return { ok: false, reason: `explorers disagree on block ${height}: ${hashes[0]} / ${hashes[1]}` };
+    if (new Set(hashes).size !== 1) {
+      return { ok: false, reason: `explorers disagree on block ${height}: ${hashes.join(" / ")}` };
     }
     const hash = hashes[0]!;
     const blocks = await Promise.all(explorers.map((base) => fetchBlock(base, hash, resolved)));
@@ -152,7 +230,7 @@ export async function fetchVerifiedBlock(
       if (block.height !== undefined && block.height !== height) {
         return { ok: false, reason: `${explorers[index]} says block ${hash} is at height ${block.height}, not ${height}` };
       }
-      const verification = await verifyBlock(block);
+      const verification = await verifyDrawBlock(block);
       if (!verification.ok) return { ok: false, reason: `${explorers[index]}: ${verification.reason}` };
     }
     return { ok: true, hash, block: blocks[0]! };
@@ -197,9 +275,9 @@ export function drawResult(entriesCount: number, blockHash: string): DrawResult 
 // --- commitment and draw --------------------------------------------------------------------------------------
 
 /**
- * Commits a closed pool with entries to the next block (tip + 1) unless it already has a height. Returns the
- * committed height, or null when there is nothing to commit or no explorer answered (the cron retries).
- * `tipHeight` lets the cron fetch the tip once for many pools. Never throws for explorer failures.
+ * Commits a closed pool with entries to block (agreed tip + DRAW_COMMIT_MARGIN) unless it already has a height.
+ * Returns the committed height, or null when there is nothing to commit or no two explorers agreed on a tip (the
+ * cron retries). `tipHeight` lets the cron agree on the tip once for many pools. Never throws for explorer failures.
  */
 export async function commitDrawHeight(
   env: Env,
@@ -209,52 +287,49 @@ export async function commitDrawHeight(
   const pool = await getPool(env, poolId);
   if (!pool || pool.status !== "closed" || pool.entriesCount <= 0) return null;
   if (pool.drawBlockHeight !== null) return pool.drawBlockHeight;
+  const db = getDb(env);
   if (pool.entriesDigest === null) {
     // Normally published at close; a pool closed some other way (imported data) gets it now, before any height.
     await initPoolObject(env, pool);
-    const digest = await entriesDigest(await poolStub(env, poolId).entries());
-    await getDb(env)
-      .update(prizePools)
-      .set({ entriesDigest: digest, updatedAt: new Date() })
-      .where(and(eq(prizePools.id, poolId), isNull(prizePools.entriesDigest)));
+    await setEntriesDigestIfMissing(db, poolId, await entriesDigest(await poolStub(env, poolId).entries()));
   }
   const tip = options?.tipHeight ?? (await currentTipHeight(env, options));
-  if (tip === null) {
-    console.warn("draw: no explorer answered; pool", poolId, "waits for the next run to commit a block height");
+  if (tip === null || tip === undefined) {
+    console.warn("draw: no two explorers agreed on the tip; pool", poolId, "waits for the next run to commit a block height");
     return null;
   }
-  const height = tip + 1;
-  await getDb(env)
-    .update(prizePools)
-    .set({ drawBlockHeight: height, updatedAt: new Date() })
-    .where(and(eq(prizePools.id, poolId), eq(prizePools.status, "closed"), isNull(prizePools.drawBlockHeight)));
+  await setDrawHeightIfMissing(db, poolId, tip + DRAW_COMMIT_MARGIN);
   return (await getPool(env, poolId))?.drawBlockHeight ?? null;
 }
 
 export type DrawOutcome =
   | { status: "drawn"; poolId: string; blockHash: string; entryNumber: number; userId: string | null; result: DrawResult }
+  | { status: "redrawn"; poolId: string; blockHash: string; entryNumber: number; nextHeight: number }
   | { status: "waiting"; poolId: string; reason: string }
   | { status: "skipped"; poolId: string; reason: string };
 
 /**
- * Draws a committed pool's winner when its block is available and verified: records prize_pools (status drawn,
- * block hash, winning entry and user, drawn_at) and the main prize_winners row (60% of the pool), then tells
- * the pool's sockets. Any failure leaves the pool closed and committed for the next run.
+ * Draws a committed pool's winner when its block is available and verified: the valid entry at position
+ * hash mod (valid entries), leaving out every earlier winner whose draw was voided. Records the draw, the pool
+ * (status drawn, block, winning entry and user) and the main prize row (60% of the pool), then tells the pool's
+ * sockets. A winner whose payment was reversed after the close is recorded as a void draw and the next block is
+ * committed. Any failure leaves the pool closed and committed for the next run.
  */
 export async function drawPool(
   env: Env,
   poolId: string,
-  options?: ExplorerOptions & { tips?: number[] },
+  options?: ExplorerOptions & { tips?: { base: string; tip: number }[] },
 ): Promise<DrawOutcome> {
   const pool = await getPool(env, poolId);
   if (!pool) return { status: "skipped", poolId, reason: "unknown pool" };
   if (pool.status !== "closed") return { status: "skipped", poolId, reason: `pool is ${pool.status}` };
   if (pool.drawBlockHeight === null) return { status: "skipped", poolId, reason: "no block height committed yet" };
+  const height = pool.drawBlockHeight;
   if (options?.tips && options.tips.length > 0) {
-    const confirmations = Math.min(...options.tips) - pool.drawBlockHeight + 1;
+    const confirmations = Math.min(...options.tips.map((t) => t.tip)) - height + 1;
     const needed = resolve(env, options).confirmations;
     if (confirmations < needed) {
-      return { status: "waiting", poolId, reason: `block ${pool.drawBlockHeight} has ${Math.max(confirmations, 0)} of ${needed} confirmations` };
+      return { status: "waiting", poolId, reason: `block ${height} has ${Math.max(confirmations, 0)} of ${needed} confirmations` };
     }
   }
 
@@ -269,56 +344,40 @@ export async function drawPool(
     return { status: "waiting", poolId, reason: "entry list does not match the published digest" };
   }
 
-  const height = pool.drawBlockHeight;
+  const db = getDb(env);
+  const draws = await listPoolDraws(db, poolId);
+  const excluded = draws.filter((draw) => draw.voidedAt !== null).map((draw) => draw.winnerEntryNumber);
+  if (entries.filter((entry) => !entry.voided && !excluded.includes(entry.entryNumber)).length === 0) {
+    return { status: "skipped", poolId, reason: "no valid entries left" };
+  }
   const block = await fetchVerifiedBlock(env, height, options);
   if (!block.ok) {
     console.warn("draw: no winner yet for pool", poolId, "at block", height, "-", block.reason);
     return { status: "waiting", poolId, reason: block.reason };
   }
 
-  const result = drawResult(entries.length, block.hash);
-  const entry = entries[result.winner_index];
-  if (!entry || entry.entryNumber !== result.winner_entry_number) {
-    return { status: "waiting", poolId, reason: "entry numbers are not dense" };
-  }
+  const pick = pickWinner(entries, block.hash, excluded);
+  const entry = entries.find((candidate) => candidate.entryNumber === pick.entryNumber)!;
+  const disqualified = (await listDisqualifiedEntries(db, poolId)).includes(entry.entryNumber);
   const state = await stub.state();
   const prizeCents = distributePool(state.amountCents).mainPrize;
-  const db = getDb(env);
-  const [profile] = entry.userId
-    ? await db
-        .select({ name: userProfiles.creatorName })
-        .from(userProfiles)
-        .where(eq(userProfiles.userId, entry.userId))
-        .limit(1)
-    : [];
-  const winnerName = profile?.name ?? `Entry #${entry.entryNumber}`;
-  const now = Date.now();
-  // One batch (a transaction): the pool row only moves from closed to drawn once; the winner row is unique per pool.
-  const [drawn] = await env.DB.batch([
-    env.DB.prepare(
-      `UPDATE prize_pools SET status = 'drawn', draw_block_hash = ?, draw_block_header = ?, winner_entry_number = ?,
-         winner_user_id = (SELECT id FROM users WHERE id = ?), drawn_at = ?, updated_at = ?
-       WHERE id = ? AND status = 'closed' AND draw_block_height = ?`,
-    ).bind(block.hash, JSON.stringify(blockHeaderFields(block.block)), entry.entryNumber, entry.userId, now, now, poolId, height),
-    env.DB.prepare(
-      `INSERT OR IGNORE INTO prize_winners
-         (id, pool_id, user_id, winner_name, prize_amount_cents, currency, prize_type, entry_number, block_hash, created_at)
-       SELECT ?, ?, (SELECT id FROM users WHERE id = ?), ?, ?, ?, 'main', ?, ?, ?
-       WHERE EXISTS (SELECT 1 FROM prize_pools WHERE id = ? AND status = 'drawn' AND draw_block_hash = ?)`,
-    ).bind(
-      crypto.randomUUID(),
-      poolId,
-      entry.userId,
-      winnerName,
-      prizeCents,
-      state.currency,
-      entry.entryNumber,
-      block.hash,
-      now,
-      poolId,
-      block.hash,
-    ),
-  ]);
+  const winnerName = (entry.userId ? await getDisplayName(db, entry.userId) : null) ?? `Entry #${entry.entryNumber}`;
+  const drawn = await recordDraw(db, {
+    poolId,
+    attempt: draws.length,
+    height,
+    hash: block.hash,
+    header: blockHeaderFields(block.block),
+    entryNumber: entry.entryNumber,
+    userId: entry.userId,
+    winnerName,
+    prizeCents,
+    currency: state.currency,
+    voidReason: disqualified ? "the winning entry's payment was refunded or lost in a dispute" : null,
+  });
+  if (disqualified) {
+    return { status: "redrawn", poolId, blockHash: block.hash, entryNumber: entry.entryNumber, nextHeight: height + 1 };
+  }
   await stub.announceWinner({
     entryNumber: entry.entryNumber,
     userId: entry.userId,
@@ -328,14 +387,38 @@ export async function drawPool(
     blockHash: block.hash,
   });
   // The winner hears of it once: only the run that moved the pool to drawn tells them.
-  if (entry.userId && drawn?.meta.changes === 1) {
+  if (entry.userId && drawn) {
     await notify(env, entry.userId, "winner", {
       subject: "You won the main prize!",
       text: `Your entry #${entry.entryNumber} won the main prize of ${formatCents(prizeCents, state.currency)}. See how it was drawn: /winner-selection/${poolId}`,
       url: `/winner-selection/${poolId}`,
     });
   }
+  const result: DrawResult = {
+    winner_index: pick.index,
+    winner_entry_number: entry.entryNumber,
+    decimal_hash: hashToDecimal(block.hash),
+  };
   return { status: "drawn", poolId, blockHash: block.hash, entryNumber: entry.entryNumber, userId: entry.userId, result };
+}
+
+/**
+ * A frozen entry's payment was reversed (above half) after its pool closed: it can no longer win. When it already
+ * won and the prize has not settled (nor been paid), the draw is voided and the prize is redrawn from the next
+ * block. Returns true when a redraw was set up.
+ */
+export async function disqualifyWinner(env: Env, poolId: string, entryNumber: number, reversalKey: string): Promise<boolean> {
+  const db = getDb(env);
+  await insertDisqualification(db, poolId, entryNumber, reversalKey);
+  const pool = await getPool(env, poolId);
+  if (!pool || pool.status !== "drawn" || pool.winnerEntryNumber !== entryNumber || !pool.drawnAt) return false;
+  if (!isPrizeUnsettled(pool.drawnAt, new Date())) return false;
+  const voided = await voidWinningDraw(db, poolId, entryNumber, "the winning entry's payment was refunded or lost in a dispute");
+  if (voided) {
+    await initPoolObject(env, pool);
+    await poolStub(env, poolId).reopenDraw();
+  }
+  return voided;
 }
 
 // --- the cron -------------------------------------------------------------------------------------------------
@@ -346,35 +429,28 @@ export interface PoolCronSummary {
   drawn: string[];
   waiting: { poolId: string; reason: string }[];
   errors: { poolId: string; error: string }[];
+  reapplied: string[];
 }
 
 /**
- * One cron run: closes open pools that are past their end (timer_expired) or at their target (target_reached,
- * normally done by the object's alarm already), commits block heights for closed pools lacking one, and draws
- * committed pools whose block is ready. A zero-entry pool stays 'closed' with no height and no winner.
+ * One cron run: re-applies contributions no pool object confirmed (and pending carry-overs), closes open pools that
+ * are past their end (timer_expired) or at their target (target_reached, normally done by the object's alarm
+ * already), commits block heights for closed pools lacking one, and draws committed pools whose block is ready. A
+ * zero-entry pool stays 'closed' with no height and no winner (its amount went to the host's next pool).
  */
 export async function runPoolCron(env: Env, now: Date, options?: ExplorerOptions): Promise<PoolCronSummary> {
-  const summary: PoolCronSummary = { closed: [], committed: [], drawn: [], waiting: [], errors: [] };
+  const summary: PoolCronSummary = { closed: [], committed: [], drawn: [], waiting: [], errors: [], reapplied: [] };
   const db = getDb(env);
   const fail = (poolId: string, error: unknown) => {
     console.error("pool cron:", poolId, error);
     summary.errors.push({ poolId, error: error instanceof Error ? error.message : String(error) });
   };
 
-  const due = await db
-    .select()
-    .from(prizePools)
-    .where(
-      and(
-        eq(prizePools.status, "open"),
-        or(
-          lte(prizePools.endAt, now),
-          and(gt(prizePools.targetCents, 0), sql`${prizePools.amountCents} >= ${prizePools.targetCents}`),
-        ),
-      ),
-    )
-    .limit(CRON_BATCH);
-  for (const pool of due) {
+  const recovery = await reapplyReservations(env, now, CRON_BATCH);
+  summary.reapplied = recovery.reapplied;
+  for (const failure of recovery.errors) fail(failure.sourceKey, failure.error);
+
+  for (const pool of await listPoolsDueToClose(db, now, CRON_BATCH)) {
     const reason = poolCloseReason(pool.amountCents, pool.targetCents, pool.endAt, now);
     if (!reason) continue;
     try {
@@ -385,20 +461,16 @@ export async function runPoolCron(env: Env, now: Date, options?: ExplorerOptions
     }
   }
 
-  const uncommitted = await db
-    .select({ id: prizePools.id })
-    .from(prizePools)
-    .where(and(eq(prizePools.status, "closed"), isNull(prizePools.drawBlockHeight), gt(prizePools.entriesCount, 0)))
-    .limit(CRON_BATCH);
+  const uncommitted = await listUncommittedPools(db, CRON_BATCH);
   if (uncommitted.length > 0) {
-    const tipHeight = await currentTipHeight(env, options);
+    const tip = await agreedTip(env, options);
     for (const pool of uncommitted) {
-      if (tipHeight === null) {
-        summary.waiting.push({ poolId: pool.id, reason: "no explorer answered for the tip height" });
+      if (!tip.ok) {
+        summary.waiting.push({ poolId: pool.id, reason: tip.reason });
         continue;
       }
       try {
-        const height = await commitDrawHeight(env, pool.id, { ...options, tipHeight });
+        const height = await commitDrawHeight(env, pool.id, { ...options, tipHeight: tip.height });
         if (height !== null) summary.committed.push({ poolId: pool.id, height });
       } catch (error) {
         fail(pool.id, error);
@@ -406,20 +478,12 @@ export async function runPoolCron(env: Env, now: Date, options?: ExplorerOptions
     }
   }
 
-  const committed = await db
-    .select({ id: prizePools.id })
-    .from(prizePools)
-    .where(and(eq(prizePools.status, "closed"), isNotNull(prizePools.drawBlockHeight)))
-    .orderBy(prizePools.drawBlockHeight)
-    .limit(CRON_BATCH);
+  const committed = await listCommittedPools(db, CRON_BATCH);
   if (committed.length === 0) return summary;
-  // Both explorers' tips once per run: most committed pools are only waiting for confirmations.
-  const resolved = resolve(env, options);
-  let tips: number[];
-  try {
-    tips = await Promise.all(drawExplorers(resolved).map((base) => fetchTipHeight(base, resolved)));
-  } catch (error) {
-    const reason = `block explorers unavailable: ${error instanceof Error ? error.message : String(error)}`;
+  // Every explorer's tip once per run: most committed pools are only waiting for confirmations.
+  const tips = await explorerTips(resolve(env, options));
+  if (tips.length < MIN_AGREEING_EXPLORERS) {
+    const reason = `block explorers unavailable: ${tips.length} of ${MIN_AGREEING_EXPLORERS} answered`;
     console.warn("pool cron:", reason);
     for (const pool of committed) summary.waiting.push({ poolId: pool.id, reason });
     return summary;
@@ -428,6 +492,7 @@ export async function runPoolCron(env: Env, now: Date, options?: ExplorerOptions
     try {
       const outcome = await drawPool(env, pool.id, { ...options, tips });
       if (outcome.status === "drawn") summary.drawn.push(pool.id);
+      else if (outcome.status === "redrawn") summary.waiting.push({ poolId: pool.id, reason: `redraw at block ${outcome.nextHeight}` });
       else summary.waiting.push({ poolId: pool.id, reason: outcome.reason });
     } catch (error) {
       fail(pool.id, error);

@@ -2,30 +2,50 @@
 // Each pool's amount and entry list are written by its PrizePool Durable Object (workers/prize-pool.ts); D1's
 // prize_pools row is the index (one open pool per host) and a mirror of the object's totals.
 
-import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import {
-  CONTRIBUTION_SOURCE_TYPES,
-  prizeEntries,
-  prizePoolContributions,
-  prizePools,
-  userProfiles,
-  type PrizePool as PoolRow,
-} from "~/db/schema";
-import { hashToDecimal, type BitcoinBlock } from "~/domain/draw";
+  bindReservation,
+  findRecordedSource,
+  getDisplayName,
+  getHostPoolSettings,
+  getHostPoolTarget,
+  getOpenPoolForHost,
+  getPaymentContribution,
+  getPoolById,
+  getPoolsByIds,
+  insertHostDebit,
+  insertOpenPool,
+  linkGuessEntries,
+  listPendingCarryOvers,
+  listUnappliedReservations,
+  markReservationApplied,
+  reserveContributionKey,
+  sumHostDebitsForSource,
+  updateOpenPoolTerms,
+  type PoolRow,
+} from "~/db/queries/pools.server";
+import { listPoolDraws } from "~/db/queries/draw.server";
+import { endRoundGames, listSealedGuessEntries } from "~/db/queries/games.server";
+import { CONTRIBUTION_SOURCE_TYPES } from "~/db/schema";
+import { frozenEntryList, hashToDecimal, type BitcoinBlock, type FrozenEntry } from "~/domain/draw";
 import {
   DEFAULT_POOL_DURATION_DAYS,
   DEFAULT_PROFILE_POOL_TARGET_CENTS,
   POOL_CURRENCY,
   poolEndAt,
+  reversalShareCents,
+  reversalVoidsEntry,
 } from "~/domain/pool";
-import type {
-  ContributionSourceType,
-  PoolCloseReason,
-  PoolState,
-  PrizePool as PrizePoolObject,
-} from "../../workers/prize-pool";
+import { disqualifyWinner } from "~/lib/draw.server";
+import {
+  poolSocketPath,
+  type ContributionSourceType,
+  type PoolCloseReason,
+  type PoolState,
+  type ReversalResult,
+  type SealedGuessEntry,
+} from "~/lib/pool-contract";
 
 export type { ContributionSourceType, PoolCloseReason, PoolRow, PoolState };
 
@@ -33,35 +53,27 @@ export type { ContributionSourceType, PoolCloseReason, PoolRow, PoolState };
 const MAX_CONTRIBUTION_ATTEMPTS = 5;
 
 /** The WebSocket path of a pool's live updates (served by workers/pools-api.ts). */
-export function poolSocketUrl(poolId: string): string {
-  return `/api/pools/${encodeURIComponent(poolId)}/live`;
-}
+export const poolSocketUrl = poolSocketPath;
 
 /** The pool's Durable Object, named by the pool id. */
-export function poolStub(env: Pick<Env, "PRIZE_POOL">, poolId: string): DurableObjectStub<PrizePoolObject> {
+export function poolStub(env: Pick<Env, "PRIZE_POOL">, poolId: string) {
   return env.PRIZE_POOL.get(env.PRIZE_POOL.idFromName(poolId));
 }
 
 /** A pool's D1 row by id, or null. */
-export async function getPool(env: Pick<Env, "DB">, poolId: string): Promise<PoolRow | null> {
-  const [row] = await getDb(env).select().from(prizePools).where(eq(prizePools.id, poolId)).limit(1);
-  return row ?? null;
+export function getPool(env: Pick<Env, "DB">, poolId: string): Promise<PoolRow | null> {
+  return getPoolById(getDb(env), poolId);
 }
 
 /** The D1 rows of the given pools (unknown ids are left out). */
 export async function getPools(env: Pick<Env, "DB">, poolIds: readonly string[]): Promise<PoolRow[]> {
   if (poolIds.length === 0) return [];
-  return getDb(env).select().from(prizePools).where(inArray(prizePools.id, [...poolIds]));
+  return getPoolsByIds(getDb(env), poolIds);
 }
 
 /** The host's open pool (from D1), or null. */
-export async function getOpenPool(env: Pick<Env, "DB">, hostId: string): Promise<PoolRow | null> {
-  const [row] = await getDb(env)
-    .select()
-    .from(prizePools)
-    .where(and(eq(prizePools.hostId, hostId), eq(prizePools.status, "open")))
-    .limit(1);
-  return row ?? null;
+export function getOpenPool(env: Pick<Env, "DB">, hostId: string): Promise<PoolRow | null> {
+  return getOpenPoolForHost(getDb(env), hostId);
 }
 
 /** Sets up (or re-syncs the terms of) the pool's Durable Object from its D1 row. Idempotent. */
@@ -89,58 +101,45 @@ export async function openPool(
   const durationDays = input.durationDays ?? DEFAULT_POOL_DURATION_DAYS;
   if (!Number.isInteger(durationDays) || durationDays <= 0) throw new TypeError("durationDays must be a whole number");
   const now = input.now ?? new Date();
-  const db = getDb(env);
-  await db
-    .insert(prizePools)
-    .values({
-      id: crypto.randomUUID(),
-      hostId: input.hostId,
-      status: "open",
-      targetCents: input.targetCents,
-      currency: POOL_CURRENCY,
-      autoRenew: true,
-      startAt: now,
-      endAt: poolEndAt(now, durationDays),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoNothing();
+  await insertOpenPool(getDb(env), {
+    hostId: input.hostId,
+    targetCents: input.targetCents,
+    currency: POOL_CURRENCY,
+    startAt: now,
+    endAt: poolEndAt(now, durationDays),
+  });
   const pool = await getOpenPool(env, input.hostId);
   if (!pool) throw new Error(`Could not open a prize pool for host ${input.hostId}`);
   await initPoolObject(env, pool);
   return pool;
 }
 
+/** Whether the host's pools renew after a close (off once their account is deleted). */
+export async function hostAutoRenews(env: Env, hostId: string): Promise<boolean> {
+  return (await getHostPoolSettings(getDb(env), hostId))?.autoRenew ?? true;
+}
+
 /** The host's open pool, opening one (the profile's target, 30 days) when there is none. */
 export async function ensureOpenPool(env: Env, hostId: string): Promise<PoolRow> {
   const open = await getOpenPool(env, hostId);
   if (open) return open;
-  const [profile] = await getDb(env)
-    .select({ targetCents: userProfiles.prizePoolTargetCents })
-    .from(userProfiles)
-    .where(eq(userProfiles.userId, hostId))
-    .limit(1);
+  const targetCents = await getHostPoolTarget(getDb(env), hostId);
   return openPool(env, {
     hostId,
-    targetCents: profile?.targetCents ?? DEFAULT_PROFILE_POOL_TARGET_CENTS,
+    targetCents: targetCents ?? DEFAULT_PROFILE_POOL_TARGET_CENTS,
     durationDays: DEFAULT_POOL_DURATION_DAYS,
   });
 }
 
-/** The automatic next pool after a close: same target, 30 days (auto-renew is always on). */
 /**
  * Opens the host's next pool after a close (unless the host's auto-renew is off): 30 days, with the host's target (the closed pool's target unless the
  * host saved a new one in prize pool settings while the closed pool's terms were locked).
  */
 export async function openNextPool(env: Env, closed: { hostId: string; targetCents: number }): Promise<PoolRow | null> {
-  const [profile] = await getDb(env)
-    .select({ targetCents: userProfiles.prizePoolTargetCents, autoRenew: userProfiles.prizePoolAutoRenew })
-    .from(userProfiles)
-    .where(eq(userProfiles.userId, closed.hostId))
-    .limit(1);
+  const settings = await getHostPoolSettings(getDb(env), closed.hostId);
   // Auto-renew stops when the host's account is deleted (the profile's switch is turned off then).
-  if (profile && !profile.autoRenew) return null;
-  const targetCents = profile?.targetCents ?? closed.targetCents;
+  if (settings && !settings.autoRenew) return null;
+  const targetCents = settings?.targetCents ?? closed.targetCents;
   return openPool(env, { hostId: closed.hostId, targetCents, durationDays: DEFAULT_POOL_DURATION_DAYS });
 }
 
@@ -171,63 +170,211 @@ export interface ContributionOutcome {
   duplicate: boolean;
 }
 
-/** Where a source key was recorded, in any pool (D1's ledger mirror), or null. */
-async function findRecorded(env: Env, sourceKey: string): Promise<ContributionOutcome | null> {
-  const db = getDb(env);
-  const [contribution] = await db
-    .select({ poolId: prizePoolContributions.poolId, entryNumber: prizePoolContributions.entryNumber })
-    .from(prizePoolContributions)
-    .where(eq(prizePoolContributions.sourceKey, sourceKey))
-    .limit(1);
-  if (contribution) return { ...contribution, duplicate: true };
-  // Entries without money behind them (seeded free guesses) are only in prize_entries.
-  const [entry] = await db
-    .select({ poolId: prizeEntries.poolId, entryNumber: prizeEntries.entryNumber })
-    .from(prizeEntries)
-    .where(eq(prizeEntries.sourceKey, sourceKey))
-    .limit(1);
-  return entry ? { ...entry, duplicate: true } : null;
-}
-
 /**
- * Adds money (and, when `earnsEntry`, an entry) to the host's open pool, opening one if needed. A source key
- * already recorded in any pool returns the original result and adds nothing. When the pool closes under the
- * call (target reached a moment ago), the contribution goes to the host's next pool.
+ * Adds money (and, when `earnsEntry`, an entry) to the host's open pool, opening one if needed. The source key is
+ * first reserved once in D1 with the request, bound to one pool: the webhook and the success page racing a closing
+ * pool both call that pool's object (which counts the key once), and a pool that refused it (closed) hands the
+ * reservation on to the host's next pool. A source key recorded before returns the original result. When the pool
+ * object fails, the reservation stays unapplied and the cron re-applies it (`reapplyReservations`).
  */
 export async function addContribution(env: Env, request: ContributionRequest): Promise<ContributionOutcome> {
   const input = contributionSchema.parse(request);
-  const recorded = await findRecorded(env, input.sourceKey);
-  if (recorded) return recorded;
-
+  const db = getDb(env);
+  const open = await ensureOpenPool(env, input.hostId);
+  const reserved = await reserveContributionKey(db, {
+    sourceKey: input.sourceKey,
+    hostId: input.hostId,
+    poolId: open.id,
+    sourceType: input.sourceType,
+    amountCents: input.amountCents,
+    currency: input.currency,
+    userId: input.userId,
+    earnsEntry: input.earnsEntry,
+  });
+  const reservation = reserved.row;
+  if (!reserved.created && reservation.appliedAt !== null) {
+    const recorded = await findRecordedSource(db, reservation.sourceKey);
+    if (recorded) return { ...recorded, duplicate: true };
+  }
+  // The first request wins: a second call with other terms still applies the reserved ones.
+  const contribution = {
+    sourceKey: reservation.sourceKey,
+    sourceType: reservation.sourceType,
+    amountCents: reservation.amountCents,
+    currency: reservation.currency,
+    userId: reservation.userId,
+    earnsEntry: reservation.earnsEntry,
+  };
+  let poolId = reservation.poolId ?? (await bindReservation(db, reservation.sourceKey, null, open.id));
   for (let attempt = 0; attempt < MAX_CONTRIBUTION_ATTEMPTS; attempt++) {
-    const pool = await ensureOpenPool(env, input.hostId);
-    if (input.currency !== pool.currency) {
-      throw new RangeError(`Prize pools are kept in ${pool.currency}; convert the ${input.currency} amount first`);
+    if (poolId === null) throw new Error(`Reservation ${reservation.sourceKey} has no pool`);
+    const pool = poolId === open.id ? open : await getPool(env, poolId);
+    if (!pool) throw new Error(`Unknown prize pool: ${poolId}`);
+    if (contribution.currency !== pool.currency) {
+      throw new RangeError(`Prize pools are kept in ${pool.currency}; convert the ${contribution.currency} amount first`);
     }
     const stub = poolStub(env, pool.id);
-    const contribution = {
-      sourceKey: input.sourceKey,
-      sourceType: input.sourceType,
-      amountCents: input.amountCents,
-      currency: input.currency,
-      userId: input.userId,
-      earnsEntry: input.earnsEntry,
-    };
     let result = await stub.contribute(contribution);
     if (result.reason === "uninitialised") {
       await initPoolObject(env, pool);
       result = await stub.contribute(contribution);
     }
-    if (result.accepted) return { poolId: pool.id, entryNumber: result.entryNumber, duplicate: result.duplicate };
+    if (result.accepted) {
+      await markReservationApplied(db, reservation.sourceKey, pool.id);
+      return { poolId: pool.id, entryNumber: result.entryNumber, duplicate: result.duplicate || !reserved.created };
+    }
     if (result.reason === "closed") {
       // The object closed the pool; if D1 still lists it as open, finish the close (which opens the next pool).
-      const stillOpen = await getOpenPool(env, input.hostId);
-      if (stillOpen?.id === pool.id) await closePool(env, pool.id, result.closeReason ?? "target_reached");
+      if ((await getPool(env, pool.id))?.status === "open") await closePool(env, pool.id, result.closeReason ?? "timer_expired");
+      const next = await ensureOpenPool(env, reservation.hostId);
+      poolId = await bindReservation(db, reservation.sourceKey, pool.id, next.id);
       continue;
     }
     throw new Error(`Prize pool ${pool.id} refused the contribution (${result.reason ?? "unknown"})`);
   }
   throw new Error(`Could not add contribution ${input.sourceKey}: the host's pools kept closing`);
+}
+
+/** How long a reservation may stay unapplied before the cron re-applies it (a call may still be under way). */
+export const REAPPLY_AFTER_MS = 60_000;
+
+/**
+ * The cron's recovery step: re-applies every reserved contribution no pool object has confirmed (the object failed
+ * after the payment's D1 batch), and hands every no-entry pool's carried amount to the host's next pool. Each
+ * counts once (the reservation and the object's ledger are keyed by source).
+ */
+export async function reapplyReservations(
+  env: Env,
+  now: Date,
+  limit = 25,
+): Promise<{ reapplied: string[]; errors: { sourceKey: string; error: string }[] }> {
+  const db = getDb(env);
+  const summary = { reapplied: [] as string[], errors: [] as { sourceKey: string; error: string }[] };
+  const pending = await listUnappliedReservations(db, new Date(now.getTime() - REAPPLY_AFTER_MS), limit);
+  for (const carry of await listPendingCarryOvers(db, limit)) {
+    pending.push({
+      sourceKey: carryOverKey(carry.poolId, "in"),
+      hostId: carry.hostId,
+      poolId: null,
+      sourceType: "carry_over",
+      amountCents: -carry.amountCents,
+      currency: carry.currency,
+      userId: null,
+      earnsEntry: false,
+      createdAt: now,
+      appliedAt: null,
+    });
+  }
+  for (const row of pending) {
+    try {
+      await addContribution(env, {
+        hostId: row.hostId,
+        sourceType: row.sourceType,
+        sourceKey: row.sourceKey,
+        amountCents: row.amountCents,
+        currency: row.currency,
+        userId: row.userId,
+        earnsEntry: row.earnsEntry,
+      });
+      summary.reapplied.push(row.sourceKey);
+    } catch (error) {
+      summary.errors.push({ sourceKey: row.sourceKey, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return summary;
+}
+
+/** The ledger keys of a no-entry pool's amount moving out of it and into the host's next pool. */
+export function carryOverKey(poolId: string, direction: "out" | "in"): string {
+  return `carry:${poolId}:${direction}`;
+}
+
+/**
+ * The games part of a pool's close (called by its object): ends the host's running games of the round (answers
+ * published) and lists the correct guesses confirmed before their game ended, which the object appends as entries.
+ */
+export async function sealRound(
+  env: Env,
+  round: { hostId: string; poolId: string; closedAt: number },
+): Promise<SealedGuessEntry[]> {
+  const db = getDb(env);
+  await endRoundGames(db, round.hostId, new Date(round.closedAt));
+  return listSealedGuessEntries(db, round.hostId);
+}
+
+/** After a close is mirrored: each sealed guess in the pool points at its entry. */
+export function linkSealedGuesses(env: Env, poolId: string): Promise<void> {
+  return linkGuessEntries(getDb(env), poolId);
+}
+
+// --- refunds and disputes ---------------------------------------------------------------------------------------
+
+const reversalSchema = z
+  .object({
+    sourceKey: z.string().min(1).max(500),
+    reversalKey: z.string().min(1).max(500),
+    reversedCents: z.number().int().refine(Number.isSafeInteger),
+    paymentCents: z.number().int().nonnegative().refine(Number.isSafeInteger),
+    cumulativeReversedCents: z.number().int().nonnegative().refine(Number.isSafeInteger),
+  })
+  .refine((value) => value.cumulativeReversedCents <= value.paymentCents, "cannot reverse more than the payment");
+
+export type PaymentReversal = z.input<typeof reversalSchema>;
+
+export type ReversalOutcome =
+  | { kind: "no_contribution" }
+  | { kind: "pool"; poolId: string; result: ReversalResult }
+  | { kind: "host_debit"; poolId: string; hostId: string; debitCents: number; booked: boolean; redrawn: boolean };
+
+/**
+ * Applies a refund or dispute event (or a restoring event: key + ':restore', negative amount) to the pool the
+ * payment contributed to. While that pool is open its object appends a negative ledger row keyed by the reversal
+ * key (the pool share at the contribution's own rate) and voids the buyer's entry while more than half the payment
+ * is reversed (restores un-void it). Once the pool has closed, the frozen list and the pool amount never change: the
+ * pool share is booked as a host debit keyed by the reversal key; and if the payment holds the drawn winning entry
+ * and the prize has not settled, the prize is redrawn from the next block. Idempotent per reversal key.
+ */
+export async function applyPaymentReversal(env: Env, reversal: PaymentReversal): Promise<ReversalOutcome> {
+  const input = reversalSchema.parse(reversal);
+  const db = getDb(env);
+  const contribution = await getPaymentContribution(db, input.sourceKey);
+  if (!contribution) return { kind: "no_contribution" };
+  const pool = await getPool(env, contribution.poolId);
+  if (!pool) return { kind: "no_contribution" };
+  await initPoolObject(env, pool);
+  const result = await poolStub(env, pool.id).reverse({
+    reversalKey: input.reversalKey,
+    sourceKey: input.sourceKey,
+    reversedCents: input.reversedCents,
+    paymentCents: input.paymentCents,
+    cumulativeReversedCents: input.cumulativeReversedCents,
+  });
+  if (result.outcome === "unknown_source" || result.outcome === "uninitialised") return { kind: "no_contribution" };
+  if (result.outcome !== "closed") return { kind: "pool", poolId: pool.id, result };
+
+  // Closed: the share of this event, computed against everything reversed so far (in the pool and as debits).
+  const alreadyDebited = await sumHostDebitsForSource(db, input.sourceKey);
+  const debitCents = reversalShareCents({
+    contributionCents: contribution.amountCents,
+    alreadyReversedCents: result.poolReversedCents + alreadyDebited,
+    reversedCents: input.reversedCents,
+    paymentCents: input.paymentCents,
+    cumulativeReversedCents: input.cumulativeReversedCents,
+  });
+  const booked = await insertHostDebit(db, {
+    hostId: contribution.hostId,
+    poolId: pool.id,
+    reversalKey: input.reversalKey,
+    sourceKey: input.sourceKey,
+    amountCents: debitCents,
+    currency: contribution.currency,
+    reason: debitCents < 0 ? "refund_restored" : "refund_after_close",
+  });
+  let redrawn = false;
+  if (contribution.entryNumber !== null && reversalVoidsEntry(input.cumulativeReversedCents, input.paymentCents)) {
+    redrawn = await disqualifyWinner(env, pool.id, contribution.entryNumber, input.reversalKey);
+  }
+  return { kind: "host_debit", poolId: pool.id, hostId: contribution.hostId, debitCents, booked, redrawn };
 }
 
 /**
@@ -250,11 +397,7 @@ export async function updatePoolTerms(
   poolId: string,
   terms: { targetCents?: number; endAt?: Date },
 ): Promise<PoolRow | null> {
-  const [row] = await getDb(env)
-    .update(prizePools)
-    .set({ targetCents: terms.targetCents, endAt: terms.endAt, updatedAt: new Date() })
-    .where(and(eq(prizePools.id, poolId), eq(prizePools.status, "open")))
-    .returning();
+  const row = await updateOpenPoolTerms(getDb(env), poolId, terms);
   if (!row) return null;
   await initPoolObject(env, row);
   return row;
@@ -282,22 +425,35 @@ export interface PublicPoolState {
   winnerEntryNumber: number | null;
   winnerName: string | null;
   drawnAt: string | null;
+  /** Every draw, first first: a void one was redrawn from the next block (its winning payment was reversed). */
+  draws: PublicDraw[];
   socketUrl: string;
 }
 
+export interface PublicDraw {
+  attempt: number;
+  blockHeight: number;
+  blockHash: string;
+  block: BitcoinBlock;
+  winnerEntryNumber: number;
+  voided: boolean;
+  voidReason: string | null;
+}
+
 export async function publicPoolState(env: Env, poolId: string): Promise<PublicPoolState | null> {
-  const db = getDb(env);
   const pool = await getPool(env, poolId);
   if (!pool) return null;
-  let winnerName: string | null = null;
-  if (pool.winnerUserId) {
-    const [profile] = await db
-      .select({ name: userProfiles.creatorName })
-      .from(userProfiles)
-      .where(eq(userProfiles.userId, pool.winnerUserId))
-      .limit(1);
-    winnerName = profile?.name ?? null;
-  }
+  const db = getDb(env);
+  const winnerName = pool.winnerUserId ? await getDisplayName(db, pool.winnerUserId) : null;
+  const draws = (await listPoolDraws(db, pool.id)).map((draw) => ({
+    attempt: draw.attempt,
+    blockHeight: draw.blockHeight,
+    blockHash: draw.blockHash,
+    block: draw.blockHeader,
+    winnerEntryNumber: draw.winnerEntryNumber,
+    voided: draw.voidedAt !== null,
+    voidReason: draw.voidReason,
+  }));
   const iso = (date: Date | null) => (date ? date.toISOString() : null);
   return {
     id: pool.id,
@@ -319,18 +475,15 @@ export async function publicPoolState(env: Env, poolId: string): Promise<PublicP
     winnerEntryNumber: pool.winnerEntryNumber,
     winnerName,
     drawnAt: iso(pool.drawnAt),
+    draws,
     socketUrl: poolSocketUrl(pool.id),
   };
 }
 
-/** A closed pool's frozen entry list (entry number and source key: the digest's input), or null while open. */
-export async function frozenEntries(
-  env: Env,
-  poolId: string,
-): Promise<{ entryNumber: number; sourceKey: string }[] | null> {
+/** A closed pool's frozen entry list as published (entry number, opaque key, void), or null while open. */
+export async function frozenEntries(env: Env, poolId: string): Promise<FrozenEntry[] | null> {
   const pool = await getPool(env, poolId);
   if (!pool || pool.status === "open") return null;
   await initPoolObject(env, pool);
-  const entries = await poolStub(env, poolId).entries();
-  return entries.map(({ entryNumber, sourceKey }) => ({ entryNumber, sourceKey }));
+  return frozenEntryList(await poolStub(env, poolId).entries());
 }

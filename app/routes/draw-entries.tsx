@@ -1,21 +1,22 @@
 import { getDb } from "~/db/client.server";
 import { allPoolEntries, getPoolForVerification } from "~/db/queries/pool-screens.server";
-import { canonicalEntriesText } from "~/domain/draw";
+import { canonicalEntriesText, frozenEntryList } from "~/domain/draw";
 import { getEnv } from "~/lib/context";
 import { idParam, notFound } from "~/lib/route-params.server";
 import type { Route } from "./+types/draw-entries";
 
 /**
  * GET /winner-selection/{poolId}/entries.txt: a closed pool's frozen entry list in its canonical text form (one
- * "entryNumber:sourceKey\n" line per entry, by entry number). Its SHA-256 is the digest published at closing, so
- * anyone can download it and check. An open pool has no frozen list yet: 404.
+ * "entryNumber:key\n" line per entry by entry number, "entryNumber:key:void\n" for a void one; key = SHA-256 of the
+ * entry's private source key). Its SHA-256 is the digest published at closing, so anyone can download it and check,
+ * and the verification page recomputes the winner from it. An open pool has no frozen list yet: 404.
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const poolId = idParam(params.poolId);
   const db = getDb(getEnv(context));
   const pool = await getPoolForVerification(db, poolId);
   if (!pool || pool.status === "open") notFound();
-  const text = canonicalEntriesText(await allPoolEntries(db, pool.id));
+  const text = canonicalEntriesText(await frozenEntryList(await allPoolEntries(db, pool.id)));
   return new Response(text, {
     headers: {
       "Content-Type": "text/plain; charset=utf-8",

@@ -5,7 +5,6 @@ import { useToast } from "~/components/toaster";
 import { getDb } from "~/db/client.server";
 import {
   freeGuessEligibility,
-  freeGuessKey,
   getActiveGameForGuess,
   getFanGameState,
   insertFreeGuess,
@@ -14,7 +13,6 @@ import {
   recordGameShare,
   setGameLike,
   setGameSave,
-  setParticipantEntry,
 } from "~/db/queries/games.server";
 import { joinTribe } from "~/db/queries/profiles.server";
 import { countdownText } from "~/domain/countdown";
@@ -23,7 +21,6 @@ import { formatCents } from "~/domain/money";
 import { getOptionalUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
 import { confirmCheckout } from "~/lib/payments/confirm.server";
-import { addContribution } from "~/lib/pools.server";
 import { poolProgressPercent } from "~/domain/pool";
 import { livePoolAttributes, type PoolDisplayField } from "~/domain/pool-display";
 import type { Route } from "./+types/guess-win";
@@ -225,23 +222,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return reply({ ok: false, intent, gameId, message: GUESS_WIN_MESSAGES.freeFailed }, 500);
   }
   if (!spent) return reply({ ok: false, intent, gameId, message: GUESS_WIN_MESSAGES.freeUsed }, 409);
-  if (isCorrect) {
-    try {
-      const entry = await addContribution(env, {
-        hostId: game.hostId,
-        sourceType: "guess_entry",
-        sourceKey: freeGuessKey(game.id, user.id),
-        amountCents: 0,
-        currency: "USD",
-        userId: user.id,
-        earnsEntry: true,
-      });
-      await setParticipantEntry(db, spent.participantId, entry);
-    } catch (error) {
-      // The guess is recorded; the entry is keyed by the free-guess key, so adding it again later is safe.
-      console.error("guess-win: free guess entry not added", { gameId, participant: spent.participantId, error });
-    }
-  }
+  // Sealed: no entry now. A correct guess earns its entry when the host's pool round closes (the pool object
+  // appends one per correct guess confirmed before its game ended).
   // The same answer whether right or wrong: correctness stays on the server while the game runs.
   return reply({ ok: true, intent, gameId, message: freeGuessSubmittedMessage(answer) });
 }

@@ -437,13 +437,8 @@ function PoolPanel({ loaderData }: { loaderData: Route.ComponentProps["loaderDat
     status: pool?.status ?? "closed",
     targetCents: pool?.targetCents ?? 0,
   });
-  const [entryNumbers, setEntryNumbers] = useState<number[]>(loaderData.entryNumbers);
-  useEffect(() => setEntryNumbers(loaderData.entryNumbers), [loaderData.entryNumbers]);
-  const lastEntry = live.lastEntry;
-  useEffect(() => {
-    if (!lastEntry || !viewerId || lastEntry.userId !== viewerId) return;
-    setEntryNumbers((list) => (list.includes(lastEntry.entryNumber) ? list : [...list, lastEntry.entryNumber].sort((a, b) => a - b)));
-  }, [lastEntry, viewerId]);
+  // The viewer's own entry numbers come from the loader: live messages are public and carry no user id.
+  const entryNumbers = loaderData.entryNumbers;
 
   if (!pool) {
     return (

@@ -6,13 +6,20 @@ import {
   blockHashFromHeader,
   buildBlockHeader,
   bytesToHex,
+  blockDifficulty,
   canonicalEntriesText,
   DEMO_PARTICIPANTS_DEFAULT,
   entriesDigest,
+  frozenEntryList,
   hashToDecimal,
+  MIN_BLOCK_DIFFICULTY,
   parseDemoParticipants,
+  parseEntriesText,
+  pickWinner,
   POW_LIMIT,
+  sha256Hex,
   verifyBlock,
+  verifyDrawBlock,
   winnerIndex,
 } from "~/domain/draw";
 
@@ -90,49 +97,93 @@ describe("parseDemoParticipants", () => {
   });
 });
 
-describe("entriesDigest", () => {
+describe("entriesDigest and entries.txt", () => {
   const entries = [
     { entryNumber: 0, sourceKey: "evt_a" },
-    { entryNumber: 1, sourceKey: "evt_b" },
+    { entryNumber: 1, sourceKey: "evt_b", voided: true },
     { entryNumber: 2, sourceKey: "evt_c" },
   ];
 
-  it("hashes one line per entry, sorted by entry number", async () => {
-    expect(canonicalEntriesText(entries)).toBe("0:evt_a\n1:evt_b\n2:evt_c\n");
-    // sha256 of that text, computed independently
-    expect(await entriesDigest(entries)).toBe("9525a3759b3ebec25e0aa210dbeba07ce674fecdf54e2b11fb4c573f91cbc105");
-    const shuffled = [entries[2], entries[0], entries[1]] as typeof entries;
-    expect(await entriesDigest(shuffled)).toBe(await entriesDigest(entries));
+  it("publishes one line per entry with the SHA-256 of its source key, void entries marked, by entry number", async () => {
+    const lines = await frozenEntryList([entries[2]!, entries[0]!, entries[1]!]);
+    expect(lines.map((line) => line.entryNumber)).toEqual([0, 1, 2]);
+    expect(lines[0]!.key).toBe(await sha256Hex("evt_a"));
+    // sha256("evt_a"), computed independently (printf evt_a | sha256sum).
+    expect(lines[0]!.key).toBe("eff4ea5d5a29d2c6f9f25802b8dffbfdefbeab3d77688f9d1dddf97c0629c8fc");
+    const text = canonicalEntriesText(lines);
+    expect(text).toBe(`0:${await sha256Hex("evt_a")}\n1:${await sha256Hex("evt_b")}:void\n2:${await sha256Hex("evt_c")}\n`);
+    // The source keys themselves never appear.
+    expect(text).not.toMatch(/evt_/);
+    expect(await entriesDigest(entries)).toBe(await sha256Hex(text));
+    expect(parseEntriesText(text)).toEqual(lines);
   });
 
-  it("sorts numerically, not as text", () => {
-    const text = canonicalEntriesText([
-      { entryNumber: 10, sourceKey: "k10" },
-      { entryNumber: 9, sourceKey: "k9" },
-    ]);
-    expect(text).toBe("9:k9\n10:k10\n");
+  it("sorts numerically, not as text", async () => {
+    const text = canonicalEntriesText(
+      await frozenEntryList([
+        { entryNumber: 10, sourceKey: "k10" },
+        { entryNumber: 9, sourceKey: "k9" },
+      ]),
+    );
+    expect(text.split("\n").map((line) => line.split(":")[0])).toEqual(["9", "10", ""]);
   });
 
-  it("changes when any entry changes", async () => {
+  it("changes when any entry changes, or is voided", async () => {
     const changed = [...entries.slice(0, 2), { entryNumber: 2, sourceKey: "evt_x" }];
     expect(await entriesDigest(changed)).not.toBe(await entriesDigest(entries));
+    const voided = [entries[0]!, entries[1]!, { ...entries[2]!, voided: true }];
+    expect(await entriesDigest(voided)).not.toBe(await entriesDigest(entries));
   });
 
   it("digests an empty list as the empty text", async () => {
     expect(await entriesDigest([])).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   });
 
-  it("rejects ambiguous lists", () => {
-    expect(() => canonicalEntriesText([{ entryNumber: -1, sourceKey: "a" }])).toThrow(RangeError);
-    expect(() => canonicalEntriesText([{ entryNumber: 1.5, sourceKey: "a" }])).toThrow(RangeError);
-    expect(() =>
-      canonicalEntriesText([
+  it("rejects ambiguous lists and malformed text", async () => {
+    await expect(frozenEntryList([{ entryNumber: -1, sourceKey: "a" }])).rejects.toThrow(RangeError);
+    await expect(frozenEntryList([{ entryNumber: 1.5, sourceKey: "a" }])).rejects.toThrow(RangeError);
+    await expect(
+      frozenEntryList([
         { entryNumber: 1, sourceKey: "a" },
         { entryNumber: 1, sourceKey: "b" },
       ]),
-    ).toThrow(RangeError);
-    expect(() => canonicalEntriesText([{ entryNumber: 0, sourceKey: "a\nb" }])).toThrow(RangeError);
-    expect(() => canonicalEntriesText([{ entryNumber: 0, sourceKey: "a\rb" }])).toThrow(RangeError);
+    ).rejects.toThrow(RangeError);
+    await expect(frozenEntryList([{ entryNumber: 0, sourceKey: "a\nb" }])).rejects.toThrow(RangeError);
+    expect(() => parseEntriesText("0:abc\n")).toThrow(RangeError);
+    expect(() => parseEntriesText(`0:${"a".repeat(64)}`)).toThrow(RangeError);
+    expect(() => parseEntriesText(`0:${"a".repeat(64)}\n0:${"b".repeat(64)}\n`)).toThrow(RangeError);
+  });
+});
+
+describe("pickWinner", () => {
+  const hash = (blocks[2] as BitcoinBlock).id;
+
+  it("is the valid entry at position hash mod (valid entries), in entry-number order", () => {
+    const entries = Array.from({ length: 10 }, (_, i) => ({ entryNumber: i, voided: i === 3 || i === 7 }));
+    const valid = [0, 1, 2, 4, 5, 6, 8, 9];
+    const pick = pickWinner(entries, hash);
+    expect(pick.validCount).toBe(8);
+    expect(pick.index).toBe(Number(BigInt(`0x${hash}`) % 8n));
+    expect(pick.entryNumber).toBe(valid[pick.index]);
+  });
+
+  it("with no void entry equals winnerIndex", () => {
+    for (const count of [1, 2, 7, 200]) {
+      const entries = Array.from({ length: count }, (_, i) => ({ entryNumber: i, voided: false }));
+      expect(pickWinner(entries, hash).entryNumber).toBe(winnerIndex(hash, count));
+    }
+  });
+
+  it("leaves out earlier winners of a redraw", () => {
+    const entries = Array.from({ length: 5 }, (_, i) => ({ entryNumber: i, voided: false }));
+    const first = pickWinner(entries, hash);
+    const second = pickWinner(entries, hash, [first.entryNumber]);
+    expect(second.entryNumber).not.toBe(first.entryNumber);
+    expect(second.validCount).toBe(4);
+  });
+
+  it("refuses a list with no valid entry", () => {
+    expect(() => pickWinner([{ entryNumber: 0, voided: true }], hash)).toThrow("No participants available for winner selection");
   });
 });
 
@@ -251,6 +302,17 @@ describe("verifyBlock", () => {
     const result = await verifyBlock({ ...easy, id });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.reason).toMatch(/out of range/);
+  });
+
+  it("verifyDrawBlock refuses a valid-hash block below the minimum difficulty (difficulty 1)", async () => {
+    expect(await verifyBlock(genesis)).toEqual({ ok: true });
+    const result = await verifyDrawBlock(genesis);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.reason).toMatch(/below the draw's minimum/);
+    expect(blockDifficulty(genesis.bits)).toBe(1n);
+    const recent = blocks.find((block) => block.height === 503252)!;
+    expect(blockDifficulty(recent.bits) >= MIN_BLOCK_DIFFICULTY).toBe(true);
+    expect(await verifyDrawBlock(recent)).toEqual({ ok: true });
   });
 
   it("reports malformed blocks instead of throwing", async () => {

@@ -1,6 +1,12 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   canEditPoolTerms,
+  isPrizeUnsettled,
+  PRIZE_SETTLEMENT_DAYS,
+  prizeSettlesAt,
+  reversalShareCents,
+  reversalVoidsEntry,
   cleanMiniPrizes,
   DEFAULT_POOL_DURATION_DAYS,
   DEFAULT_POOL_STATUS,
@@ -178,5 +184,60 @@ describe("closing", () => {
   it("shows the larger of the stored amount and the contributions", () => {
     expect(displayedPoolCents(500, 700)).toBe(700);
     expect(displayedPoolCents(900, 700)).toBe(900);
+  });
+});
+
+describe("reversals against a pool contribution", () => {
+  it("voids the entry only above half of the payment, or for a full refund", () => {
+    expect(reversalVoidsEntry(0, 1_000)).toBe(false);
+    expect(reversalVoidsEntry(500, 1_000)).toBe(false);
+    expect(reversalVoidsEntry(501, 1_000)).toBe(true);
+    expect(reversalVoidsEntry(1_000, 1_000)).toBe(true);
+    expect(reversalVoidsEntry(1, 1)).toBe(true);
+  });
+
+  it("reverses the pool share at the contribution's own rate, the rest exactly on a full refund", () => {
+    // A 10% contribution of a USD 33.33 payment: 333 cents.
+    const base = { contributionCents: 333, alreadyReversedCents: 0, paymentCents: 3_333 };
+    expect(reversalShareCents({ ...base, reversedCents: 1_000, cumulativeReversedCents: 1_000 })).toBe(100);
+    expect(reversalShareCents({ ...base, alreadyReversedCents: 100, reversedCents: 2_333, cumulativeReversedCents: 3_333 })).toBe(233);
+    // Three partial refunds that add up to the payment reverse exactly the contribution.
+    let reversed = 0;
+    let cumulative = 0;
+    for (const part of [1_111, 1_111, 1_111]) {
+      cumulative += part;
+      reversed += reversalShareCents({ ...base, alreadyReversedCents: reversed, reversedCents: part, cumulativeReversedCents: cumulative });
+    }
+    expect(reversed).toBe(333);
+  });
+
+  it("never reverses more than the contribution nor restores more than was reversed", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 0, max: 1_000_000 }),
+        fc.integer({ min: -1_000_000, max: 1_000_000 }),
+        (contribution, payment, already, event) => {
+          const share = reversalShareCents({
+            contributionCents: contribution,
+            alreadyReversedCents: Math.min(already, contribution),
+            reversedCents: event,
+            paymentCents: payment,
+            cumulativeReversedCents: Math.min(Math.max(event, 0), payment),
+          });
+          const after = Math.min(already, contribution) + share;
+          return Number.isSafeInteger(share) && after >= 0 && after <= contribution;
+        },
+      ),
+    );
+  });
+
+  it("settles a drawn prize after the documented period", () => {
+    const drawnAt = new Date("2026-01-01T00:00:00Z");
+    expect(PRIZE_SETTLEMENT_DAYS).toBe(30);
+    expect(prizeSettlesAt(drawnAt).toISOString()).toBe("2026-01-31T00:00:00.000Z");
+    expect(isPrizeUnsettled(drawnAt, new Date("2026-01-30T23:59:59Z"))).toBe(true);
+    expect(isPrizeUnsettled(drawnAt, new Date("2026-01-31T00:00:00Z"))).toBe(false);
   });
 });

@@ -201,8 +201,10 @@ describe("contribution labels", () => {
   });
 
   it("knows its types", () => {
-    expect(CONTRIBUTION_TYPES).toHaveLength(8);
+    expect(CONTRIBUTION_TYPES).toHaveLength(9);
     expect(isContributionType("refund")).toBe(true);
+    // A no-entry pool's amount moving to the host's next pool.
+    expect(contributionLabel("carry_over")).toBe("Carried Over");
     expect(isContributionType("REFUND")).toBe(false);
     expect(CONTRIBUTION_PLACEHOLDER_TYPES.map(contributionLabel)).toEqual([
       "Store Sales",

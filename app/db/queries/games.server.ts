@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { hostNotSuspended } from "~/db/queries/admin.server";
 import type { Db } from "~/db/client.server";
 import {
@@ -263,6 +263,8 @@ export async function insertFreeGuess(
         currency: input.currency,
         paymentStatus: "paid",
         paymentKey: freeGuessKey(input.gameId, input.userId),
+        // A free guess is confirmed when it is made; it stays sealed until its game ends.
+        confirmedAt: new Date(),
       }),
       db.insert(freeGuessUsage).values({ userId: input.userId, gameId: input.gameId, participantId }),
       db
@@ -283,10 +285,48 @@ export function freeGuessKey(gameId: string, userId: string): string {
   return `free:${gameId}:${userId}`;
 }
 
-/** Stores the pool entry a guess earned. */
-export async function setParticipantEntry(db: Db, participantId: string, entry: { poolId: string; entryNumber: number | null }) {
-  await db
-    .update(guessWinParticipants)
-    .set({ poolId: entry.poolId, entryNumber: entry.entryNumber })
-    .where(eq(guessWinParticipants.id, participantId));
+
+// --- pool rounds: a game runs inside one round of its host's pool ----------------------------------------------
+
+/** The pool source key of a guess's entry, granted when its pool round closes. */
+export function guessEntryKey(participantId: string): string {
+  return `guess:${participantId}`;
+}
+
+/**
+ * Ends the host's running games at the close of their pool round (the answer is then public): status completed,
+ * ended at the earlier of the game's own end date and the close.
+ */
+export async function endRoundGames(db: Db, hostId: string, closedAt: Date): Promise<void> {
+  const at = closedAt.getTime();
+  await db.run(sql`
+    UPDATE guess_win_games
+    SET status = 'completed',
+        ended_at = COALESCE(ended_at, CASE WHEN expires_at IS NOT NULL AND expires_at < ${at} THEN expires_at ELSE ${at} END),
+        updated_at = updated_at
+    WHERE host_id = ${hostId} AND (status IN ('active', 'paused') OR ended_at IS NULL AND status = 'completed')`);
+}
+
+/**
+ * The correct guesses on the host's ended games that earn an entry in the closing round: paid (or free), not
+ * refunded, confirmed by our server at or before their game ended, and not yet holding an entry. Oldest first.
+ */
+export async function listSealedGuessEntries(db: Db, hostId: string): Promise<{ sourceKey: string; userId: string }[]> {
+  const rows = await db
+    .select({ id: guessWinParticipants.id, userId: guessWinParticipants.userId })
+    .from(guessWinParticipants)
+    .innerJoin(guessWinGames, eq(guessWinGames.id, guessWinParticipants.gameId))
+    .where(
+      and(
+        eq(guessWinGames.hostId, hostId),
+        eq(guessWinGames.status, "completed"),
+        eq(guessWinParticipants.isCorrect, true),
+        eq(guessWinParticipants.paymentStatus, "paid"),
+        isNull(guessWinParticipants.poolId),
+        sql`${guessWinParticipants.confirmedAt} IS NOT NULL AND ${guessWinGames.endedAt} IS NOT NULL
+            AND ${guessWinParticipants.confirmedAt} <= ${guessWinGames.endedAt}`,
+      ),
+    )
+    .orderBy(guessWinParticipants.confirmedAt, guessWinParticipants.id);
+  return rows.map((row) => ({ sourceKey: guessEntryKey(row.id), userId: row.userId }));
 }

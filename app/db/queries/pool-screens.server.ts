@@ -266,17 +266,20 @@ export function listPoolEntries(db: Db, poolId: string, { limit, offset }: { lim
 const ENTRY_EXPORT_CHUNK = 5000;
 
 /** A pool's whole entry list by entry number (read in chunks, keyset-paginated on the entry number). */
-export async function allPoolEntries(db: Db, poolId: string): Promise<{ entryNumber: number; sourceKey: string }[]> {
-  const out: { entryNumber: number; sourceKey: string }[] = [];
+export async function allPoolEntries(
+  db: Db,
+  poolId: string,
+): Promise<{ entryNumber: number; sourceKey: string; voided: boolean }[]> {
+  const out: { entryNumber: number; sourceKey: string; voided: boolean }[] = [];
   let after = -1;
   for (;;) {
     const rows = await db
-      .select({ entryNumber: prizeEntries.entryNumber, sourceKey: prizeEntries.sourceKey })
+      .select({ entryNumber: prizeEntries.entryNumber, sourceKey: prizeEntries.sourceKey, voidedAt: prizeEntries.voidedAt })
       .from(prizeEntries)
       .where(and(eq(prizeEntries.poolId, poolId), sql`${prizeEntries.entryNumber} > ${after}`))
       .orderBy(asc(prizeEntries.entryNumber))
       .limit(ENTRY_EXPORT_CHUNK);
-    out.push(...rows);
+    out.push(...rows.map((row) => ({ entryNumber: row.entryNumber, sourceKey: row.sourceKey, voided: row.voidedAt !== null })));
     if (rows.length < ENTRY_EXPORT_CHUNK) return out;
     after = rows[rows.length - 1]!.entryNumber;
   }

@@ -1,6 +1,18 @@
-import { desc, eq, sql, sum } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, sql, sum } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { guessWinGames, prizePoolContributions, prizePools, prizeWinners } from "~/db/schema";
+import {
+  guessWinGames,
+  hostDebits,
+  poolContributionKeys,
+  prizeEntries,
+  prizePoolContributions,
+  prizePools,
+  prizeWinners,
+  userProfiles,
+  type PrizePool as PoolRow,
+} from "~/db/schema";
+
+export type { PoolRow };
 
 /** The host's open pool, or else their latest one, or undefined when they never had one. */
 export async function getCurrentPool(db: Db, hostId: string) {
@@ -55,4 +67,232 @@ export function listHostWinners(db: Db, hostId: string, limit = 5) {
     .where(eq(prizePools.hostId, hostId))
     .orderBy(desc(prizeWinners.createdAt))
     .limit(limit);
+}
+
+// --- the pool service's reads and writes (app/lib/pools.server.ts) --------------------------------------------
+
+/** A pool's row by id, or null. */
+export async function getPoolById(db: Db, poolId: string): Promise<PoolRow | null> {
+  const [row] = await db.select().from(prizePools).where(eq(prizePools.id, poolId)).limit(1);
+  return row ?? null;
+}
+
+/** The rows of the given pools (unknown ids are left out). */
+export async function getPoolsByIds(db: Db, poolIds: readonly string[]): Promise<PoolRow[]> {
+  if (poolIds.length === 0) return [];
+  return db.select().from(prizePools).where(inArray(prizePools.id, [...poolIds]));
+}
+
+/** The host's open pool, or null. */
+export async function getOpenPoolForHost(db: Db, hostId: string): Promise<PoolRow | null> {
+  const [row] = await db
+    .select()
+    .from(prizePools)
+    .where(and(eq(prizePools.hostId, hostId), eq(prizePools.status, "open")))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Inserts an open pool unless the host has one (the partial unique index allows one open pool per host). */
+export async function insertOpenPool(
+  db: Db,
+  values: { hostId: string; targetCents: number; currency: string; startAt: Date; endAt: Date },
+): Promise<void> {
+  await db
+    .insert(prizePools)
+    .values({
+      id: crypto.randomUUID(),
+      hostId: values.hostId,
+      status: "open",
+      targetCents: values.targetCents,
+      currency: values.currency,
+      autoRenew: true,
+      startAt: values.startAt,
+      endAt: values.endAt,
+      createdAt: values.startAt,
+      updatedAt: values.startAt,
+    })
+    .onConflictDoNothing();
+}
+
+/** The host's saved pool target (prize pool settings), or null. */
+export async function getHostPoolTarget(db: Db, hostId: string): Promise<number | null> {
+  const [profile] = await db
+    .select({ targetCents: userProfiles.prizePoolTargetCents })
+    .from(userProfiles)
+    .where(eq(userProfiles.userId, hostId))
+    .limit(1);
+  return profile?.targetCents ?? null;
+}
+
+/** The host's pool settings (target, auto-renew), or null without a profile. */
+export async function getHostPoolSettings(db: Db, hostId: string): Promise<{ targetCents: number; autoRenew: boolean } | null> {
+  const [profile] = await db
+    .select({ targetCents: userProfiles.prizePoolTargetCents, autoRenew: userProfiles.prizePoolAutoRenew })
+    .from(userProfiles)
+    .where(eq(userProfiles.userId, hostId))
+    .limit(1);
+  return profile ?? null;
+}
+
+/** Changes an open pool's target and/or end; returns the row, or null when the pool is not open. */
+export async function updateOpenPoolTerms(
+  db: Db,
+  poolId: string,
+  terms: { targetCents?: number; endAt?: Date },
+): Promise<PoolRow | null> {
+  const [row] = await db
+    .update(prizePools)
+    .set({ targetCents: terms.targetCents, endAt: terms.endAt, updatedAt: new Date() })
+    .where(and(eq(prizePools.id, poolId), eq(prizePools.status, "open")))
+    .returning();
+  return row ?? null;
+}
+
+/** The public display name of a user (their profile's creator name), or null. */
+export async function getDisplayName(db: Db, userId: string): Promise<string | null> {
+  const [profile] = await db
+    .select({ name: userProfiles.creatorName })
+    .from(userProfiles)
+    .where(eq(userProfiles.userId, userId))
+    .limit(1);
+  return profile?.name ?? null;
+}
+
+/** Where a source key was recorded (D1's mirror of every pool's ledger), or null. */
+export async function findRecordedSource(db: Db, sourceKey: string): Promise<{ poolId: string; entryNumber: number | null } | null> {
+  const [contribution] = await db
+    .select({ poolId: prizePoolContributions.poolId, entryNumber: prizePoolContributions.entryNumber })
+    .from(prizePoolContributions)
+    .where(eq(prizePoolContributions.sourceKey, sourceKey))
+    .limit(1);
+  if (contribution) return contribution;
+  // Entries without money behind them (free guesses) are only in prize_entries.
+  const [entry] = await db
+    .select({ poolId: prizeEntries.poolId, entryNumber: prizeEntries.entryNumber })
+    .from(prizeEntries)
+    .where(eq(prizeEntries.sourceKey, sourceKey))
+    .limit(1);
+  return entry ?? null;
+}
+
+export type ContributionReservation = typeof poolContributionKeys.$inferSelect;
+
+/** Reserves a source key with its request (the first caller wins); returns the reservation and whether it is new. */
+export async function reserveContributionKey(
+  db: Db,
+  values: Omit<typeof poolContributionKeys.$inferInsert, "createdAt" | "appliedAt">,
+): Promise<{ row: ContributionReservation; created: boolean }> {
+  const [inserted] = await db.insert(poolContributionKeys).values(values).onConflictDoNothing().returning();
+  if (inserted) return { row: inserted, created: true };
+  const [row] = await db.select().from(poolContributionKeys).where(eq(poolContributionKeys.sourceKey, values.sourceKey)).limit(1);
+  if (!row) throw new Error(`Could not reserve contribution ${values.sourceKey}`);
+  return { row, created: false };
+}
+
+/** Binds a reservation to a pool: sets it when unset, or moves it from a pool that refused it (closed). */
+export async function bindReservation(db: Db, sourceKey: string, from: string | null, to: string): Promise<string | null> {
+  await db
+    .update(poolContributionKeys)
+    .set({ poolId: to })
+    .where(
+      and(
+        eq(poolContributionKeys.sourceKey, sourceKey),
+        from === null ? isNull(poolContributionKeys.poolId) : eq(poolContributionKeys.poolId, from),
+        isNull(poolContributionKeys.appliedAt),
+      ),
+    );
+  const [row] = await db
+    .select({ poolId: poolContributionKeys.poolId })
+    .from(poolContributionKeys)
+    .where(eq(poolContributionKeys.sourceKey, sourceKey))
+    .limit(1);
+  return row?.poolId ?? null;
+}
+
+/** Marks a reservation applied (its pool object confirmed it). */
+export async function markReservationApplied(db: Db, sourceKey: string, poolId: string): Promise<void> {
+  await db
+    .update(poolContributionKeys)
+    .set({ appliedAt: new Date(), poolId })
+    .where(and(eq(poolContributionKeys.sourceKey, sourceKey), isNull(poolContributionKeys.appliedAt)));
+}
+
+/** Reservations no pool object has confirmed, created before `before` (the cron re-applies them). */
+export function listUnappliedReservations(db: Db, before: Date, limit: number) {
+  return db
+    .select()
+    .from(poolContributionKeys)
+    .where(and(isNull(poolContributionKeys.appliedAt), lt(poolContributionKeys.createdAt, before)))
+    .orderBy(poolContributionKeys.createdAt)
+    .limit(limit);
+}
+
+/** The contribution a payment made (not a reversal row), or null. */
+export async function getPaymentContribution(db: Db, sourceKey: string) {
+  const [row] = await db
+    .select({
+      poolId: prizePoolContributions.poolId,
+      hostId: prizePoolContributions.hostId,
+      amountCents: prizePoolContributions.amountCents,
+      currency: prizePoolContributions.currency,
+      entryNumber: prizePoolContributions.entryNumber,
+    })
+    .from(prizePoolContributions)
+    .where(and(eq(prizePoolContributions.sourceKey, sourceKey), isNull(prizePoolContributions.reversesKey)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Books a host debit once per reversal key; returns whether it was new. */
+export async function insertHostDebit(
+  db: Db,
+  values: Omit<typeof hostDebits.$inferInsert, "id" | "createdAt">,
+): Promise<boolean> {
+  const rows = await db.insert(hostDebits).values(values).onConflictDoNothing().returning({ id: hostDebits.id });
+  return rows.length === 1;
+}
+
+/** The host debits booked for a payment (net, positive = owed by the host). */
+export async function sumHostDebitsForSource(db: Db, sourceKey: string): Promise<number> {
+  const [row] = await db
+    .select({ total: sum(hostDebits.amountCents) })
+    .from(hostDebits)
+    .where(eq(hostDebits.sourceKey, sourceKey));
+  return Number(row?.total ?? 0);
+}
+
+/** A host's recorded debits, newest first. */
+export function listHostDebits(db: Db, hostId: string, limit = 100) {
+  return db
+    .select()
+    .from(hostDebits)
+    .where(eq(hostDebits.hostId, hostId))
+    .orderBy(desc(hostDebits.createdAt))
+    .limit(limit);
+}
+
+/** Closed pools that moved their amount out (no entries) whose next pool has not received it yet. */
+export async function listPendingCarryOvers(db: Db, limit: number) {
+  return db
+    .select({ poolId: prizePoolContributions.poolId, hostId: prizePoolContributions.hostId, amountCents: prizePoolContributions.amountCents, currency: prizePoolContributions.currency })
+    .from(prizePoolContributions)
+    .where(
+      and(
+        eq(prizePoolContributions.sourceType, "carry_over"),
+        lt(prizePoolContributions.amountCents, 0),
+        sql`NOT EXISTS (SELECT 1 FROM pool_contribution_keys k WHERE k.source_key = 'carry:' || ${prizePoolContributions.poolId} || ':in')`,
+      ),
+    )
+    .limit(limit);
+}
+
+/** Points each sealed guess of a closed pool at its entry (guess:{participant id} keys). */
+export async function linkGuessEntries(db: Db, poolId: string): Promise<void> {
+  await db.run(sql`
+    UPDATE guess_win_participants
+    SET pool_id = ${poolId},
+        entry_number = (SELECT e.entry_number FROM prize_entries e WHERE e.pool_id = ${poolId} AND e.source_key = 'guess:' || guess_win_participants.id)
+    WHERE pool_id IS NULL
+      AND id IN (SELECT substr(e.source_key, 7) FROM prize_entries e WHERE e.pool_id = ${poolId} AND e.source_key LIKE 'guess:%')`);
 }
