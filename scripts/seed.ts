@@ -16,6 +16,7 @@ import { getPlatformProxy } from "wrangler";
 import * as schema from "../app/db/schema";
 import { conversationPair } from "../app/domain/chat";
 import { blockDifficulty, entriesDigest, MIN_BLOCK_DIFFICULTY, winnerIndex } from "../app/domain/draw";
+import type { OrderStatus as StoredOrderStatus } from "../app/domain/orders";
 import { convertCents } from "../app/domain/currency";
 import { GROUP_BUY_CURRENCY } from "../app/domain/group-buy";
 import { orderNumber, voucherCode } from "../app/domain/orders";
@@ -1561,7 +1562,7 @@ async function buildRows(media: R2Like) {
 
     if (tracked) {
       const buyerCity = (ADDRESSES[buyer.country] ?? ADDRESSES.MY!).city;
-      const steps: [number, (typeof schema.ORDER_STATUSES)[number], string, string | null][] = [
+      const steps: [number, StoredOrderStatus, string, string | null][] = [
         [0.05, "paid", "Order confirmed and payment received", null],
         [1, "processing", "Packed and labelled at the studio", host.spec.city],
         [1.6, "shipped", `Handed to ${carrier}`, host.spec.city],

@@ -16,7 +16,8 @@ import {
 } from "~/db/schema";
 import { ADMIN_MESSAGES } from "~/domain/admin";
 import { REVENUE_RULES_SETTING_KEY } from "~/domain/revenue";
-import { CHECKOUT_MESSAGES, createProductCheckout } from "~/lib/checkout.server";
+import { createProductCheckout } from "~/lib/payments/checkout-session.server";
+import { CHECKOUT_MESSAGES } from "~/lib/payments/quote.server";
 import { processPayout } from "~/lib/payments/payouts.server";
 import { ensureOpenPool } from "~/lib/pools.server";
 import { db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";

@@ -3,12 +3,8 @@ import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { checkoutSessions, orders, productColors, products, productSizes } from "~/db/schema";
-import {
-  CHECKOUT_MESSAGES,
-  createHostDepositCheckout,
-  createProductCheckout,
-  onlyLeftMessage,
-} from "~/lib/checkout.server";
+import { createHostDepositCheckout, createProductCheckout } from "~/lib/payments/checkout-session.server";
+import { CHECKOUT_MESSAGES, onlyLeftMessage } from "~/lib/payments/quote.server";
 import { confirmCheckout } from "~/lib/payments/confirm.server";
 import type { SessionUser } from "~/lib/session.server";
 import { db, makeUser, ORIGIN } from "./helpers";

@@ -13,7 +13,7 @@ import {
   userProfiles,
 } from "~/db/schema";
 import { insertFreeGuess } from "~/db/queries/games.server";
-import { createGuessCheckout } from "~/lib/checkout.server";
+import { createGuessCheckout } from "~/lib/payments/checkout-session.server";
 import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
 import { closePool, ensureOpenPool, poolStub } from "~/lib/pools.server";
 import type { SessionUser } from "~/lib/session.server";

@@ -11,7 +11,7 @@ import {
   productSizes,
   vouchers,
 } from "~/db/schema";
-import { createHostDepositCheckout, createProductCheckout } from "~/lib/checkout.server";
+import { createHostDepositCheckout, createProductCheckout } from "~/lib/payments/checkout-session.server";
 import { confirmCheckout } from "~/lib/payments/confirm.server";
 import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
 import { poolStub } from "~/lib/pools.server";

@@ -7,7 +7,7 @@ import { poolsApi } from "./pools-api";
 import { uploads } from "./uploads";
 import { webhooks } from "./webhooks";
 
-/** JSON API and webhooks, mounted at /api. */
+/** JSON API and webhooks, mounted at /api. Routes that read the signed-in user take it from `withUser` (workers/session-user.ts). */
 export const api = new Hono<{ Bindings: Env }>();
 
 api.get("/health", (c) => c.json({ ok: true }));

@@ -1,22 +1,21 @@
-import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { getDb } from "~/db/client.server";
-import { orders, products } from "~/db/schema";
+import { getOrderDownload } from "~/db/queries/orders.server";
+import { DOWNLOADABLE_ORDER_STATUSES } from "~/domain/orders";
 import { verifyDownloadSignature } from "~/lib/downloads.server";
-import { getSessionUser } from "~/lib/session.server";
 import { safeExtension } from "~/lib/uploads.server";
+import { withUser, type UserApi } from "./session-user";
 
-/** Order statuses after payment (the file may be downloaded). */
-const PAID_STATUSES = new Set(["paid", "processing", "pending_shipping", "shipped", "delivered", "completed"]);
+const DOWNLOADABLE = new Set<string>(DOWNLOADABLE_ORDER_STATUSES);
 
 /** /api/downloads/:orderId?exp&sig — a digital product's file for its buyer, through a signed, expiring link. */
-export const downloads = new Hono<{ Bindings: Env }>();
+export const downloads = new Hono<UserApi>();
+downloads.use("*", withUser);
 
 downloads.get("/:orderId", async (c) => {
   const orderId = c.req.param("orderId");
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(orderId)) return c.json({ error: "Not found" }, 404);
-  const db = getDb(c.env);
-  const user = await getSessionUser(db, c.req.raw);
+  const user = c.get("user");
   if (!user) return c.json({ error: "Forbidden" }, 403);
   const valid = verifyDownloadSignature(c.env, {
     orderId,
@@ -26,19 +25,12 @@ downloads.get("/:orderId", async (c) => {
   });
   if (!valid) return c.json({ error: "This download link is invalid or has expired" }, 403);
 
-  const [row] = await db
-    .select({
-      userId: orders.userId,
-      status: orders.status,
-      productName: orders.productName,
-      fileKey: products.digitalFileKey,
-    })
-    .from(orders)
-    .innerJoin(products, eq(products.id, orders.productId))
-    .where(eq(orders.id, orderId))
-    .limit(1);
+  const row = await getOrderDownload(getDb(c.env), orderId);
   if (!row) return c.json({ error: "Not found" }, 404);
-  if (row.userId !== user.id || !PAID_STATUSES.has(row.status)) return c.json({ error: "Forbidden" }, 403);
+  // A fully refunded order's link is void.
+  if (row.userId !== user.id || !DOWNLOADABLE.has(row.status) || row.refundState === "full") {
+    return c.json({ error: "Forbidden" }, 403);
+  }
   if (!row.fileKey || !row.fileKey.startsWith("private/digital/")) return c.json({ error: "Not found" }, 404);
 
   const object = await c.env.MEDIA.get(row.fileKey);

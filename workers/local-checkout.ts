@@ -1,19 +1,18 @@
-import { eq } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { listShipToCountries } from "~/db/queries/profiles.server";
-import { checkoutSessions, type CheckoutSession } from "~/db/schema";
+import { getCheckoutSession, setCheckoutMetadata } from "~/db/queries/checkout.server";
+import type { CheckoutSession } from "~/db/schema";
 import { formatCents } from "~/domain/money";
+import { deliverLocalEvent } from "~/lib/payments/local-events.server";
 import {
-  deliverLocalEvent,
   LOCAL_CHECKOUT_PATH,
   localCheckoutSessionObject,
   localEvent,
   type LocalEventType,
 } from "~/lib/payments/local.server";
-import { isLocalPaymentsEnabled, webhookSecret, type ShippingAddress } from "~/lib/payments/provider.server";
-import { webhooks } from "./webhooks";
+import { isLocalPaymentsEnabled, type ShippingAddress } from "~/lib/payments/provider.server";
 
 /**
  * The local provider's checkout page, mounted at /api/local-checkout: what Stripe's hosted page does, with test
@@ -51,7 +50,7 @@ const ShippingSchema = z.object({
 });
 
 async function loadSession(env: Env, id: string): Promise<CheckoutSession | undefined> {
-  const [row] = await getDb(env).select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).limit(1);
+  const row = await getCheckoutSession(getDb(env), id);
   return row?.provider === "local" ? row : undefined;
 }
 
@@ -75,16 +74,8 @@ async function deliver(
   paymentStatus: "paid" | "unpaid",
   shipping: ShippingAddress | null,
 ): Promise<string | null> {
-  const secret = webhookSecret(c.env);
-  if (!secret) return "No webhook secret is configured.";
   const event = localEvent(type, localCheckoutSessionObject(row, paymentStatus, shipping));
-  const origin = new URL(c.req.url).origin;
-  const response = await deliverLocalEvent(event, secret, origin, async (request) => {
-    // The webhook app's own routes are relative to its mount point (/api/webhooks).
-    const url = new URL(request.url);
-    url.pathname = url.pathname.replace(/^\/api\/webhooks/, "");
-    return webhooks.fetch(new Request(url, request), c.env);
-  });
+  const response = await deliverLocalEvent(c.env, event);
   if (response.status === 200) return null;
   console.error("local checkout: the webhook refused an event", { type, session: row.id, status: response.status });
   return `The payment could not be recorded (the webhook answered ${response.status}). Please try again.`;
@@ -129,10 +120,7 @@ localCheckout.post("/:id/bank-transfer", async (c) => {
   if (shipping) {
     // Stripe keeps the collected address on the session for the later event; so do we.
     row.metadata = { ...row.metadata, local_shipping: JSON.stringify(shipping) };
-    await getDb(c.env)
-      .update(checkoutSessions)
-      .set({ metadata: row.metadata })
-      .where(eq(checkoutSessions.id, row.id));
+    await setCheckoutMetadata(getDb(c.env), row.id, row.metadata);
   }
   const failure = await deliver(c, row, "checkout.session.completed", "unpaid", shipping);
   if (failure) return c.html(checkoutPage(row, failure), 502);

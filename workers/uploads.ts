@@ -1,6 +1,5 @@
 import { type Context, Hono } from "hono";
-import { getDb } from "~/db/client.server";
-import { getSessionUser } from "~/lib/session.server";
+import { withUser, type UserApi } from "./session-user";
 import {
   DIGITAL_FILE_MAX_BYTES,
   DIGITAL_FILE_SIZE_MESSAGE,
@@ -20,10 +19,11 @@ import {
 } from "~/lib/uploads.server";
 
 /** /api/uploads: product images (public under /media) and digital product files (private). Signed-in users only. */
-export const uploads = new Hono<{ Bindings: Env }>();
+export const uploads = new Hono<UserApi>();
+uploads.use("*", withUser);
 
 uploads.post("/image", async (c) => {
-  const user = await getSessionUser(getDb(c.env), c.req.raw);
+  const user = c.get("user");
   if (!user) return c.json({ error: "Please sign in to upload files" }, 401);
   try {
     const body = await readUpload(c.req.raw, IMAGE_MAX_BYTES, IMAGE_SIZE_MESSAGE);
@@ -35,7 +35,7 @@ uploads.post("/image", async (c) => {
 });
 
 uploads.post("/file", async (c) => {
-  const user = await getSessionUser(getDb(c.env), c.req.raw);
+  const user = c.get("user");
   if (!user) return c.json({ error: "Please sign in to upload files" }, 401);
   try {
     const body = await readUpload(c.req.raw, DIGITAL_FILE_MAX_BYTES, DIGITAL_FILE_SIZE_MESSAGE);
@@ -47,8 +47,8 @@ uploads.post("/file", async (c) => {
 });
 
 // Guess & Win videos (up to 500 MB) in R2 multipart uploads: start, send parts, complete (duration checked), abort.
-async function videoRoute(c: Context<{ Bindings: Env }>, run: (userId: string) => Promise<Response>) {
-  const user = await getSessionUser(getDb(c.env), c.req.raw);
+async function videoRoute(c: Context<UserApi>, run: (userId: string) => Promise<Response>) {
+  const user = c.get("user");
   if (!user) return c.json({ error: "Please sign in to upload files" }, 401);
   try {
     return await run(user.id);
@@ -58,7 +58,7 @@ async function videoRoute(c: Context<{ Bindings: Env }>, run: (userId: string) =
   }
 }
 
-async function jsonBody(c: Context<{ Bindings: Env }>): Promise<Record<string, unknown>> {
+async function jsonBody(c: Context<UserApi>): Promise<Record<string, unknown>> {
   try {
     const body = await c.req.json();
     return body && typeof body === "object" ? (body as Record<string, unknown>) : {};

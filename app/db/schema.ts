@@ -18,6 +18,20 @@ import { EARNING_KINDS } from "../domain/earnings";
 import { BANK_PAYOUT_STATUSES, PAYOUT_STATUS_VALUES, PAYOUT_TYPE_VALUES } from "../domain/payouts";
 import type { RevenueRule } from "../domain/revenue";
 import { CONTRIBUTION_TYPES } from "../domain/revenue";
+import { ORDER_STATUSES } from "../domain/orders";
+import {
+  CHECKOUT_PAYMENT_STATUSES,
+  CHECKOUT_PROVIDERS,
+  CHECKOUT_PURPOSES,
+  CHECKOUT_STATUSES,
+  PAYMENT_EVENT_STATUSES,
+  REFUND_ORIGINS,
+  REFUND_STATES,
+  REFUND_STATUSES,
+  RETURN_REQUEST_STATUSES,
+} from "../domain/payments";
+import type { RevenueRules } from "../domain/revenue";
+import { VOUCHER_STATUSES } from "../domain/vouchers";
 import {
   check,
   index,
@@ -87,29 +101,12 @@ export const ACTIVITY_TYPES = [
   "payout_requested",
   "settings_updated",
 ] as const;
-export const ORDER_STATUSES = [
-  "pending",
-  "paid",
-  "processing",
-  "pending_shipping",
-  "shipped",
-  "delivered",
-  "completed",
-  "cancelled",
-  "refunded",
-] as const;
 export const PURCHASE_MODES = ["buy-now", "group-buy"] as const;
 export const GROUP_BUY_STATUSES = ["draft", "active", "completed", "cancelled"] as const;
 export const GROUP_BUY_REFUND_KINDS = ["final_tier", "cancellation"] as const;
-export const VOUCHER_STATUSES = ["active", "redeemed", "expired"] as const;
 export const PAYOUT_METHOD_TYPES = ["bank_account"] as const;
 export const PAYOUT_TYPES = PAYOUT_TYPE_VALUES;
 export const PAYOUT_STATUSES = PAYOUT_STATUS_VALUES;
-export const PAYMENT_EVENT_STATUSES = ["received", "processed", "ignored", "failed"] as const;
-export const CHECKOUT_PROVIDERS = ["stripe", "local"] as const;
-export const CHECKOUT_PURPOSES = ["product", "guess_entry", "host_deposit", "group_buy"] as const;
-export const CHECKOUT_STATUSES = ["open", "complete", "expired"] as const;
-export const CHECKOUT_PAYMENT_STATUSES = ["unpaid", "paid"] as const;
 
 /** Postal address as stored on an order (shipping and billing). */
 export type Address = {
@@ -1004,9 +1001,16 @@ export const orders = sqliteTable(
     estimatedDeliveryAt: timestamp("estimated_delivery_at"),
     poolId: text("pool_id").references(() => prizePools.id, { onDelete: "restrict" }),
     entryNumber: integer("entry_number"),
+    /** Succeeded (or pending) refunds plus lost disputes of this order's payment, in cents. */
     refundedCents: cents("refunded_cents").notNull().default(0),
     /** A group-buy order's value in RM (the group buy's currency), converted with the rate table at payment. */
     salesRmCents: cents("sales_rm_cents"),
+    /** none, partial or full: kept apart from the fulfilment status. */
+    refundState: text("refund_state", { enum: REFUND_STATES }).notNull().default("none"),
+    /** Why the order was refunded without being fulfilled (shown to the buyer), or null. */
+    refundReason: text("refund_reason"),
+    /** When the buyer received it (delivered/completed; payment for items that are never shipped): the return window starts here. */
+    deliveredAt: timestamp("delivered_at"),
     metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown>>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -1335,8 +1339,87 @@ export const checkoutSessions = sqliteTable(
     expiresAt: timestamp("expires_at"),
     createdAt: createdAt(),
     completedAt: timestamp("completed_at"),
+    /** The platform's revenue rules in force when it was paid (a later settings change never rewrites the past). */
+    rates: text("rates", { mode: "json" }).$type<RevenueRules>(),
+    /** Refunds plus lost disputes of this payment, in cents, and the resulting state. */
+    refundedCents: cents("refunded_cents").notNull().default(0),
+    refundState: text("refund_state", { enum: REFUND_STATES }).notNull().default("none"),
   },
-  (t) => [index("checkout_sessions_user_created_idx").on(t.userId, t.createdAt)],
+  (t) => [
+    index("checkout_sessions_user_created_idx").on(t.userId, t.createdAt),
+    index("checkout_sessions_payment_intent_idx").on(t.paymentIntentId),
+  ],
+);
+
+/** One provider refund of a payment, by the provider's id; its latest status as the events reported it. */
+export const refunds = sqliteTable(
+  "refunds",
+  {
+    /** Stripe's refund id (re_…), or the local provider's. */
+    id: text("id").primaryKey(),
+    checkoutSessionId: text("checkout_session_id").notNull(),
+    paymentIntentId: text("payment_intent_id").notNull(),
+    /** The order it refunds (product purchases), else null. */
+    orderId: text("order_id"),
+    amountCents: cents("amount_cents").notNull(),
+    currency: currency(),
+    status: text("status", { enum: REFUND_STATUSES }).notNull(),
+    origin: text("origin", { enum: REFUND_ORIGINS }).notNull().default("provider"),
+    reason: text("reason"),
+    /** none -> applying -> applied -> restoring -> restored: the pool reversal, claimed step by step. */
+    reversal: text("reversal").notNull().default("none"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("refunds_checkout_idx").on(t.checkoutSessionId), index("refunds_order_idx").on(t.orderId)],
+);
+
+/** A chargeback on a payment, by the provider's dispute id. A lost dispute counts as a refund. */
+export const disputes = sqliteTable(
+  "disputes",
+  {
+    id: text("id").primaryKey(),
+    checkoutSessionId: text("checkout_session_id").notNull(),
+    paymentIntentId: text("payment_intent_id").notNull(),
+    orderId: text("order_id"),
+    amountCents: cents("amount_cents").notNull(),
+    currency: currency(),
+    /** Stripe's dispute status (needs_response, under_review, won, lost, …). */
+    status: text("status").notNull(),
+    fundsWithdrawn: bool("funds_withdrawn").notNull().default(false),
+    fundsReinstated: bool("funds_reinstated").notNull().default(false),
+    /** The pool reversal of a lost dispute, claimed like a refund's. */
+    reversal: text("reversal").notNull().default("none"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("disputes_checkout_idx").on(t.checkoutSessionId)],
+);
+
+/** A buyer's request to return an order (within the return window); the host approves (a refund) or declines. */
+export const returnRequests = sqliteTable(
+  "return_requests",
+  {
+    id: id(),
+    orderId: text("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    hostId: text("host_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    reason: text("reason").notNull(),
+    status: text("status", { enum: RETURN_REQUEST_STATUSES }).notNull().default("requested"),
+    declineReason: text("decline_reason"),
+    refundId: text("refund_id"),
+    createdAt: createdAt(),
+    decidedAt: timestamp("decided_at"),
+  },
+  (t) => [
+    index("return_requests_host_idx").on(t.hostId, t.status),
+    /** At most one open request per order. */
+    uniqueIndex("return_requests_open_unique").on(t.orderId).where(sql`status = 'requested'`),
+  ],
 );
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -1411,4 +1494,7 @@ export type MiniPrizeWinner = typeof miniPrizeWinners.$inferSelect;
 export type PaymentEvent = typeof paymentEvents.$inferSelect;
 export type NewPaymentEvent = typeof paymentEvents.$inferInsert;
 export type CheckoutSession = typeof checkoutSessions.$inferSelect;
+export type Refund = typeof refunds.$inferSelect;
+export type Dispute = typeof disputes.$inferSelect;
+export type ReturnRequest = typeof returnRequests.$inferSelect;
 export type NewCheckoutSession = typeof checkoutSessions.$inferInsert;

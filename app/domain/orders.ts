@@ -26,18 +26,17 @@ export function voucherCode(orderId: string): string {
 
 // --- order statuses -------------------------------------------------------------------------------------------
 
-/** Every status an order can show. */
+/** Every status an order is stored with (its fulfilment state; the refund state is kept apart). */
 export const ORDER_STATUSES = [
+  "pending",
+  "paid",
   "processing",
   "pending_shipping",
   "shipped",
-  "completed",
-  "paid",
-  "active",
-  "redeemed",
-  "expired",
   "delivered",
+  "completed",
   "cancelled",
+  "refunded",
 ] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
@@ -83,7 +82,23 @@ export function validateOrderStatusUpdate(
 }
 
 /** Orders in these statuses count as store sales. */
-export const STORE_SALE_STATUSES: readonly OrderStatus[] = ["paid", "completed", "shipped", "delivered"];
+export const STORE_SALE_STATUSES = ["paid", "completed", "shipped", "delivered"] as const satisfies readonly OrderStatus[];
+
+/** Orders a host still has to act on (the dashboard's open orders). */
+export const OPEN_ORDER_STATUSES = ["paid", "processing", "pending_shipping"] as const satisfies readonly OrderStatus[];
+
+/** Orders whose digital file may be downloaded (paid for, not cancelled or refunded). */
+export const DOWNLOADABLE_ORDER_STATUSES = [
+  "paid",
+  "processing",
+  "pending_shipping",
+  "shipped",
+  "delivered",
+  "completed",
+] as const satisfies readonly OrderStatus[];
+
+/** The most units of one product in one checkout. */
+export const MAX_ORDER_QUANTITY = 99;
 
 export function isStoreSale(status: unknown): boolean {
   return typeof status === "string" && (STORE_SALE_STATUSES as readonly string[]).includes(status);
@@ -122,10 +137,10 @@ export function orderStatusText(status: string): string {
 
 export type VoucherUsability = { usable: true; label: "Use Voucher" } | { usable: false; label: "Used" | "Expired" };
 
-/** A buyer's voucher is usable when its status is active or paid; otherwise 'Used' if used, else 'Expired'. */
+/** A buyer's voucher is usable when its status is active; 'Used' once redeemed, otherwise 'Expired'. */
 export function voucherUsability(status: unknown): VoucherUsability {
-  if (status === "active" || status === "paid") return { usable: true, label: "Use Voucher" };
-  return { usable: false, label: status === "used" ? "Used" : "Expired" };
+  if (status === "active") return { usable: true, label: "Use Voucher" };
+  return { usable: false, label: status === "redeemed" ? "Used" : "Expired" };
 }
 
 /** A buyer's physical order offers 'Track Order' when shipped or processing, else 'View Order'. */

@@ -8,7 +8,9 @@ export function normalizeVoucherCode(input: unknown): string {
   return typeof input === "string" ? input.trim().toUpperCase() : "";
 }
 
-export type VoucherStatus = "active" | "redeemed" | "expired";
+/** Every status a voucher is stored with; 'void' is a voucher whose order was refunded in full before use. */
+export const VOUCHER_STATUSES = ["active", "redeemed", "expired", "void"] as const;
+export type VoucherStatus = (typeof VOUCHER_STATUSES)[number];
 
 /** An active voucher whose expiry has passed shows, and counts, as expired. */
 export function effectiveVoucherStatus(status: VoucherStatus, expiresAt: Date | number | string, now: Date | number = Date.now()): VoucherStatus {

@@ -1,4 +1,4 @@
-import { createContext, redirect, type RouterContextProvider } from "react-router";
+import { createContext, type RouterContextProvider } from "react-router";
 import { getDb } from "~/db/client.server";
 import { getEnv } from "./context";
 import { getSessionUser, type SessionUser } from "./session.server";
@@ -17,26 +17,6 @@ export async function loadUser({ request, context }: { request: Request; context
 
 export function getOptionalUser(context: Ctx): SessionUser | null {
   return context.get(userContext);
-}
-
-/** Where a guarded page sends a visitor: /signin, then back to the page asked for. */
-export function signinRedirectUrl(request: Request): string {
-  const url = new URL(request.url);
-  return `/signin?redirectTo=${encodeURIComponent(url.pathname + url.search)}`;
-}
-
-/** The signed-in user, or a redirect to /signin?redirectTo=… for a visitor. */
-export function requireUser(context: Ctx, request: Request): SessionUser {
-  const user = context.get(userContext);
-  if (!user) throw redirect(signinRedirectUrl(request));
-  return user;
-}
-
-/** The platform owner, or 403 for anyone else (a visitor is sent to sign in first). */
-export function requireAdmin(context: Ctx, request: Request): SessionUser {
-  const user = requireUser(context, request);
-  if (user.role !== "admin") throw new Response("Forbidden", { status: 403 });
-  return user;
 }
 
 // Any origin works as the base: only whether a target stays on it matters, and the path is what we send back.

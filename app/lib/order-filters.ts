@@ -2,7 +2,8 @@
 // export is exactly what the screen shows) and the inline status-update form.
 
 import { z } from "zod";
-import type { ORDER_STATUSES, VOUCHER_STATUSES } from "~/db/schema";
+import type { ORDER_STATUSES } from "~/domain/orders";
+import type { VOUCHER_STATUSES } from "~/domain/vouchers";
 
 export type OrdersTab = "vouchers" | "orders";
 

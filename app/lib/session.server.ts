@@ -1,6 +1,10 @@
-import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { chatMessages, sessions, userProfiles, users } from "~/db/schema";
+import {
+  deleteSession,
+  deleteUserSessions,
+  getSessionAccount,
+  insertSession,
+} from "~/db/queries/sessions.server";
 import { hostCookie, readCookie } from "./cookies.server";
 import { randomToken, sha256Hex } from "./crypto.server";
 
@@ -25,7 +29,7 @@ export type SessionUser = {
 export async function createSession(db: Db, userId: string, request: Request): Promise<string> {
   const token = randomToken();
   const now = new Date();
-  await db.insert(sessions).values({
+  await insertSession(db, {
     id: await sha256Hex(token),
     userId,
     createdAt: now,
@@ -41,22 +45,7 @@ export async function getSessionUser(db: Db, request: Request): Promise<SessionU
   const token = readCookie(request, SESSION_COOKIE);
   if (!token) return null;
   const id = await sha256Hex(token);
-  const [row] = await db
-    .select({
-      id: users.id,
-      email: users.email,
-      role: users.role,
-      emailConfirmedAt: users.emailConfirmedAt,
-      creatorName: userProfiles.creatorName,
-      avatarUrl: userProfiles.avatarUrl,
-      status: userProfiles.status,
-      unreadMessages: sql<number>`(select count(*) from ${chatMessages} where ${chatMessages.recipientId} = ${users.id} and ${chatMessages.readAt} is null)`,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
-    .where(and(eq(sessions.id, id), gt(sessions.expiresAt, new Date())))
-    .limit(1);
+  const row = await getSessionAccount(db, id, new Date());
   // A suspended account's sessions end at once, even one created just before the suspension.
   if (!row || row.status === "suspended") return null;
   const { status: _status, emailConfirmedAt, ...user } = row;
@@ -72,11 +61,11 @@ export async function getSessionUser(db: Db, request: Request): Promise<SessionU
 /** Deletes the request's session server-side and returns the Set-Cookie header that clears the cookie. */
 export async function destroySession(db: Db, request: Request): Promise<string> {
   const token = readCookie(request, SESSION_COOKIE);
-  if (token) await db.delete(sessions).where(eq(sessions.id, await sha256Hex(token)));
+  if (token) await deleteSession(db, await sha256Hex(token));
   return hostCookie(SESSION_COOKIE, "", 0);
 }
 
 /** Ends every session of a user (after a password reset). */
 export async function destroyUserSessions(db: Db, userId: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.userId, userId));
+  await deleteUserSessions(db, userId);
 }

@@ -70,3 +70,32 @@ export function typedValues(form: FormData, names: readonly string[]): Record<st
   }
   return out;
 }
+
+/** A text field of a submitted form, at most `max` characters; null when absent or a file. */
+export function formText(form: FormData, name: string, max = 2000): string | null {
+  const value = form.get(name);
+  return typeof value === "string" ? value.slice(0, max) : null;
+}
+
+export type Submission<T> =
+  | { ok: true; value: T }
+  | { ok: false; fieldErrors: Record<string, string>; formError: string | null; values: Record<string, string> };
+
+/**
+ * The one way an action reads a form: the named text fields through a zod schema. Success gives the typed value;
+ * failure gives the first message per field, a form-level message (an issue with no field, or `formMessage`), and
+ * the typed text to put back into the inputs.
+ */
+export function parseSubmission<S extends z.ZodType>(
+  schema: S,
+  form: FormData,
+  names: readonly string[],
+  formMessage: string | null = null,
+): Submission<z.output<S>> {
+  const values = typedValues(form, names);
+  const parsed = schema.safeParse(values);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const errors = fieldErrors(parsed.error);
+  const { form: formLevel, ...fields } = errors;
+  return { ok: false, fieldErrors: fields, formError: formLevel ?? formMessage, values };
+}

@@ -3,7 +3,7 @@ import { Page, pageMeta } from "~/components/page";
 import { ProductForm } from "~/components/product-form";
 import { getDb } from "~/db/client.server";
 import { createProduct } from "~/db/queries/product-admin.server";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { emptyProductForm, isoDate } from "~/lib/product-form";
 import { readProductSubmission } from "~/lib/product-submit.server";

@@ -20,7 +20,7 @@ import {
 import { formatCents } from "~/domain/money";
 import { REVENUE_SOURCES } from "~/domain/revenue";
 import { REVENUE_SOURCE_LABELS } from "~/domain/revenue-settings";
-import { requireAdmin } from "~/lib/auth.server";
+import { requireAdmin } from "~/lib/guards.server";
 import { recordAdRevenue } from "~/lib/ad-revenue.server";
 import { getEnv } from "~/lib/context";
 import { type AdminActionResult, changeAccountStatus, saveRevenueRules, toggleGamePause } from "./admin.server";

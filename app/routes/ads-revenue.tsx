@@ -5,7 +5,7 @@ import { listAdRevenueReports } from "~/db/queries/earnings.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { clickThroughRateText } from "~/domain/earnings";
 import { formatCents } from "~/domain/money";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import type { Route } from "./+types/ads-revenue";
 

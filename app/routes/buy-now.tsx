@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { data, Form, Link, redirectDocument, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Form, Link, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { buttonClass, Card, LinkButton, Page, pageMeta } from "~/components/page";
 import {
@@ -29,10 +29,12 @@ import { livePoolAttributes } from "~/domain/pool-display";
 import { formatCents } from "~/domain/money";
 import { distributePool } from "~/domain/revenue";
 import { getOptionalUser } from "~/lib/auth.server";
-import { CHECKOUT_MESSAGES, createProductCheckout } from "~/lib/checkout.server";
+import { idParam, notFound } from "~/lib/guards.server";
+import { createProductCheckout, redirectToCheckout } from "~/lib/payments/checkout-session.server";
+import { CHECKOUT_MESSAGES } from "~/lib/payments/quote.server";
+import { formText } from "~/lib/validation";
 import { getEnv } from "~/lib/context";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
-import { idParam, notFound } from "~/lib/route-params.server";
 import type { Route } from "./+types/buy-now";
 
 /** Prices on this page are shown in ringgit (label RM); the checkout itself is in USD. */
@@ -112,10 +114,9 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const result = await createProductCheckout(getEnv(context), {
     user,
     productId: id,
-    sizeName: form.get("size"),
-    colorName: form.get("color"),
-    quantity: form.get("quantity"),
-    currency: "usd",
+    sizeName: formText(form, "size"),
+    colorName: formText(form, "color"),
+    quantity: formText(form, "quantity"),
     customerEmail: user.email,
     origin: new URL(request.url).origin,
   });
@@ -125,8 +126,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       { status: result.status },
     );
   }
-  // A full page load: the checkout page lives outside this app's routes (Stripe, or the local provider).
-  return redirectDocument(result.url);
+  return redirectToCheckout(result);
 }
 
 /** A like answered by its fetcher needs no reload of the page. */

@@ -2,7 +2,7 @@ import { Link, redirect } from "react-router";
 import { DateText, EmptyState, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { listConversations } from "~/db/queries/chat.server";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import type { Route } from "./+types/chat-index";
 

@@ -12,11 +12,10 @@ import {
   markConversationRead,
 } from "~/db/queries/chat.server";
 import { CHAT_MESSAGE_MAX_LENGTH, CHAT_MESSAGES, CHAT_THREAD_PAGE_SIZE, isSendKey } from "~/domain/chat";
-import { requireUser } from "~/lib/auth.server";
+import { idParam, notFound, requireUser } from "~/lib/guards.server";
 import { chatSocketPath, isChatLiveMessage, type ChatLiveEntry } from "~/lib/chat-live";
 import { sendChatMessage } from "~/lib/chat.server";
 import { getEnv } from "~/lib/context";
-import { idParam, notFound } from "~/lib/route-params.server";
 import type { Route } from "./+types/chat";
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>

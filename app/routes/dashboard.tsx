@@ -6,7 +6,7 @@ import { countOpenHostOrders } from "~/db/queries/orders.server";
 import { countLiveHostProducts } from "~/db/queries/product-admin.server";
 import { formatCents } from "~/domain/money";
 import { getOpenPool } from "~/lib/pools.server";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import type { Route } from "./+types/dashboard";
 

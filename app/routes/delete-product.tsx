@@ -5,9 +5,8 @@ import { Button, Card, LinkButton, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { countProductOrders, deleteOrArchiveProduct } from "~/db/queries/product-admin.server";
 import { getProduct } from "~/db/queries/products.server";
-import { requireUser } from "~/lib/auth.server";
+import { assertOwner, idParam, notFound, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
-import { assertOwner, idParam, notFound } from "~/lib/route-params.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/delete-product";
 

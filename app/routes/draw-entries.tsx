@@ -2,7 +2,7 @@ import { getDb } from "~/db/client.server";
 import { allPoolEntries, getPoolForVerification } from "~/db/queries/pool-screens.server";
 import { canonicalEntriesText, frozenEntryList } from "~/domain/draw";
 import { getEnv } from "~/lib/context";
-import { idParam, notFound } from "~/lib/route-params.server";
+import { idParam, notFound } from "~/lib/guards.server";
 import type { Route } from "./+types/draw-entries";
 
 /**

@@ -8,7 +8,7 @@ import { bytesToHex, hashToDecimal, verifyBlock, winnerIndex, type BitcoinBlock 
 import { formatCents } from "~/domain/money";
 import { getEnv } from "~/lib/context";
 import { explorerBases } from "~/lib/draw.server";
-import { idParam, notFound, pageParam } from "~/lib/route-params.server";
+import { idParam, notFound, pageParam } from "~/lib/guards.server";
 import type { Route } from "./+types/draw-verification";
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>

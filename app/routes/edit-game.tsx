@@ -5,11 +5,10 @@ import { Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { getHostGame, isVideoKeyUsed, updateGame } from "~/db/queries/game-host.server";
 import { deleteVideo } from "~/lib/uploads.server";
-import { requireUser } from "~/lib/auth.server";
+import { assertOwner, idParam, notFound, requireUser } from "~/lib/guards.server";
 import { getCtx, getEnv } from "~/lib/context";
 import type { GameFormValues } from "~/lib/game-form";
 import { readGameSubmission } from "~/lib/game-submit.server";
-import { assertOwner, idParam, notFound } from "~/lib/route-params.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/edit-game";
 

@@ -4,11 +4,10 @@ import { Page, pageMeta } from "~/components/page";
 import { ProductForm } from "~/components/product-form";
 import { getDb } from "~/db/client.server";
 import { productFormValuesFor, updateProduct } from "~/db/queries/product-admin.server";
-import { requireUser } from "~/lib/auth.server";
+import { assertOwner, idParam, notFound, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { isoDate } from "~/lib/product-form";
 import { readProductSubmission } from "~/lib/product-submit.server";
-import { assertOwner, idParam, notFound } from "~/lib/route-params.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/edit-product";
 

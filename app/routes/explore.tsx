@@ -8,8 +8,8 @@ import { isSignupCategory, SIGNUP_CATEGORIES } from "~/domain/catalog";
 import { DEFAULT_CURRENCY } from "~/domain/currency";
 import { derivedRating } from "~/domain/rating";
 import { getEnv } from "~/lib/context";
-import { pageParam } from "~/lib/route-params.server";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
+import { pageParam } from "~/lib/guards.server";
 import type { Route } from "./+types/explore";
 
 /** Per 'Load More Content': 12 more creators, 20 more products (the spec's latest 20) and 20 more games. */

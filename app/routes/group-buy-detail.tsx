@@ -17,8 +17,8 @@ import {
 } from "~/domain/group-buy";
 import { formatCents, progressPercent } from "~/domain/money";
 import { getOptionalUser } from "~/lib/auth.server";
+import { idParam, notFound } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
-import { idParam, notFound } from "~/lib/route-params.server";
 import type { Route } from "./+types/group-buy-detail";
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>

@@ -35,10 +35,9 @@ import {
   validateGroupBuyForm,
 } from "~/domain/group-buy";
 import { formatCents } from "~/domain/money";
-import { requireUser } from "~/lib/auth.server";
+import { forbidden, idParam, notFound, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
-import { forbidden, idParam, notFound } from "~/lib/route-params.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/group-buy-management";
 

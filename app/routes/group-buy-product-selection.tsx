@@ -4,8 +4,8 @@ import { EmptyState, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { getGroupBuy, listGroupBuyProducts } from "~/db/queries/group-buys.server";
 import { getOptionalUser } from "~/lib/auth.server";
+import { idParam, notFound } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
-import { idParam, notFound } from "~/lib/route-params.server";
 import type { Route } from "./+types/group-buy-product-selection";
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>

@@ -7,9 +7,8 @@ import { getDb } from "~/db/client.server";
 import { deleteOrEndGame, getHostGame, listHostGamesWithStats, togglePause } from "~/db/queries/game-host.server";
 import { gameStatusLabel, nextPauseStatus } from "~/domain/catalog";
 import { formatCents } from "~/domain/money";
-import { requireUser } from "~/lib/auth.server";
+import { forbidden, idParam, notFound, requireUser } from "~/lib/guards.server";
 import { getCtx, getEnv } from "~/lib/context";
-import { forbidden, idParam, notFound } from "~/lib/route-params.server";
 import { deleteVideo } from "~/lib/uploads.server";
 import type { Route } from "./+types/guess-win-management";
 

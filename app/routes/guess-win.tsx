@@ -20,7 +20,8 @@ import { convertCents, CURRENCIES, isSupportedCurrency, type SupportedCurrency }
 import { formatCents } from "~/domain/money";
 import { getOptionalUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
-import { confirmCheckout } from "~/lib/payments/confirm.server";
+import { describeCheckout } from "~/lib/payments/confirm.server";
+import { GUESS_MESSAGES } from "~/lib/payments/quote.server";
 import { poolProgressPercent } from "~/domain/pool";
 import { livePoolAttributes, type PoolDisplayField } from "~/domain/pool-display";
 import type { Route } from "./+types/guess-win";
@@ -83,7 +84,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   let banner: string | null = null;
   const paid = url.searchParams.get("paid");
   if (paid && user) {
-    const confirmed = await confirmCheckout(env, paid, user);
+    const confirmed = await describeCheckout(env, paid, user);
     if (confirmed.ok && confirmed.payment_type === "guess_entry" && confirmed.paid) {
       banner = paymentBannerMessage(confirmed.game_question ?? confirmed.description, confirmed.selected_answer ?? "");
     }
@@ -204,6 +205,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 
   // free-guess
+  if (game.hostId === user.id) return reply({ ok: false, intent, gameId, message: GUESS_MESSAGES.ownGame }, 403);
   const answer = field(form, "answer");
   if (!answer || !game.options.includes(answer)) {
     return reply({ ok: false, intent, gameId, message: GUESS_WIN_MESSAGES.selectAnswer }, 400);

@@ -5,7 +5,7 @@ import { getDb } from "~/db/client.server";
 import { buyerOrderStats, getOrderById, listBuyerOrders } from "~/db/queries/orders.server";
 import { formatCents } from "~/domain/money";
 import { physicalOrderAction, voucherUsability } from "~/domain/orders";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { signedDownloadUrl } from "~/lib/downloads.server";
 import type { Route } from "./+types/my-orders";

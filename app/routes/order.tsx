@@ -5,9 +5,8 @@ import { ShippingTimeline } from "~/components/shipping-timeline";
 import { getDb } from "~/db/client.server";
 import { getOrderByNumber, listShippingUpdates } from "~/db/queries/orders.server";
 import { formatCents } from "~/domain/money";
-import { requireUser } from "~/lib/auth.server";
+import { idParam, notFound, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
-import { idParam, notFound } from "~/lib/route-params.server";
 import type { Route } from "./+types/order";
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>

@@ -1,7 +1,7 @@
 import { getDb } from "~/db/client.server";
 import { EXPORT_ROW_CAP, searchHostOrders, searchHostVouchers } from "~/db/queries/orders.server";
 import { minorUnitDigits } from "~/domain/money";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { centsToDecimal, toCsv } from "~/lib/csv";
 import { ORDER_STATUS_FILTERS, parseFilters } from "~/lib/order-filters";

@@ -16,7 +16,8 @@ import {
 import { formatCents } from "~/domain/money";
 import { isOrderLocked, ORDER_LOCKED_MESSAGE, shippingUpdateDescription } from "~/domain/order-updates";
 import { allowedOrderStatuses, orderStatusText, validateOrderStatusUpdate } from "~/domain/orders";
-import { requireUser, safeRedirectPath } from "~/lib/auth.server";
+import { safeRedirectPath } from "~/lib/auth.server";
+import { pageParam, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import {
   filterSearch,
@@ -27,7 +28,6 @@ import {
   type StatusUpdateResult,
   VOUCHER_STATUS_FILTERS,
 } from "~/lib/order-filters";
-import { pageParam } from "~/lib/route-params.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/orders";
 

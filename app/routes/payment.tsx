@@ -1,36 +1,27 @@
-import { data, Form, redirect, redirectDocument, useNavigation } from "react-router";
-import { z } from "zod";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { Card, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { formatCents, parseMoneyToCents } from "~/domain/money";
-import { requireUser } from "~/lib/auth.server";
-import { createGuessCheckout, createProductCheckout, MAX_GUESS_FEE_CENTS, quoteGuess, quoteProduct } from "~/lib/checkout.server";
+import { requireUser } from "~/lib/guards.server";
+import { createGuessCheckout, createProductCheckout, redirectToCheckout } from "~/lib/payments/checkout-session.server";
+import { MAX_GUESS_FEE_CENTS, parseGuessChoice, parseProductChoice, quoteGuess, quoteProduct } from "~/lib/payments/quote.server";
 import { getEnv } from "~/lib/context";
 import type { Route } from "./+types/payment";
 
 export const meta: Route.MetaFunction = () => pageMeta("Complete Payment");
 
 /** The payment data a purchase hands to this page (as URL parameters, so the page survives a reload). */
-const PaymentDataSchema = z.object({
-  product: z.string().trim().min(1).max(100),
-  size: z.string().trim().max(100).optional(),
-  colour: z.string().trim().max(100).optional(),
-  qty: z.coerce.number().int().min(1).max(99).catch(1),
-});
-
 function paymentData(url: URL) {
-  return PaymentDataSchema.safeParse(Object.fromEntries(url.searchParams));
+  const q = url.searchParams;
+  if (!q.has("product")) return null;
+  return parseProductChoice({ productId: q.get("product"), sizeName: q.get("size"), colorName: q.get("colour"), quantity: q.get("qty") });
 }
 
 /** A paid guess's review data: ?game={id}&answer={text}&fee={cents, optional}. */
-const GuessDataSchema = z.object({
-  game: z.string().trim().min(1).max(100),
-  answer: z.string().max(500),
-  fee: z.string().max(12).optional(),
-});
-
 function guessData(url: URL) {
-  return url.searchParams.has("game") ? GuessDataSchema.safeParse(Object.fromEntries(url.searchParams)) : null;
+  const q = url.searchParams;
+  if (!q.has("game")) return null;
+  return parseGuessChoice({ gameId: q.get("game"), answer: q.get("answer") ?? "", feeCents: q.get("fee") });
 }
 
 /** The fee field of the guess form (USD, e.g. "5" or "5.50") in cents; NaN when it is not a money amount. */
@@ -40,11 +31,11 @@ function feeFromForm(value: FormDataEntryValue | null): number | undefined {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireUser(context, request);
+  const user = requireUser(context, request);
   const guess = guessData(new URL(request.url));
   if (guess) {
-    if (!guess.success) throw redirect("/dashboard");
-    const quote = await quoteGuess(getDb(getEnv(context)), { gameId: guess.data.game, answer: guess.data.answer, feeCents: guess.data.fee });
+    if (!guess.ok) return data({ error: guess.message, review: null, guess: null }, { status: guess.status });
+    const quote = await quoteGuess(getDb(getEnv(context)), guess.value, user.id);
     if (!quote.ok) return data({ error: quote.message, review: null, guess: null }, { status: quote.status });
     return {
       error: null,
@@ -64,9 +55,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   const parsed = paymentData(new URL(request.url));
   // Without payment data there is nothing to pay for: the spec sends the user to the dashboard.
-  if (!parsed.success) throw redirect("/dashboard");
-  const { product, size, colour, qty } = parsed.data;
-  const quote = await quoteProduct(getDb(getEnv(context)), { productId: product, sizeName: size, colorName: colour, quantity: qty });
+  if (!parsed) throw redirect("/dashboard");
+  if (!parsed.ok) return data({ error: parsed.message, review: null, guess: null }, { status: parsed.status });
+  const quote = await quoteProduct(getDb(getEnv(context)), parsed.value, user.id);
   if (!quote.ok) return data({ error: quote.message, review: null, guess: null }, { status: quote.status });
   return {
     error: null,
@@ -90,37 +81,32 @@ export async function action({ request, context }: Route.ActionArgs) {
   const url = new URL(request.url);
   const guess = guessData(url);
   if (guess) {
-    if (!guess.success) throw redirect("/dashboard");
+    if (!guess.ok) return data({ error: guess.message }, { status: guess.status });
     const form = await request.formData();
     const fromForm = feeFromForm(form.get("amount"));
     const result = await createGuessCheckout(getEnv(context), {
       user,
-      gameId: guess.data.game,
-      answer: guess.data.answer,
-      feeCents: fromForm ?? guess.data.fee,
+      gameId: guess.value.gameId,
+      answer: guess.value.answer,
+      feeCents: fromForm ?? guess.value.feeCents,
       origin: url.origin,
     });
     if (!result.ok) return data({ error: result.message }, { status: result.status });
-    if (!result.url) return data({ error: "No checkout URL returned" }, { status: 502 });
-    // A full page load: the checkout page is not a route of this app.
-    throw redirectDocument(result.url);
+    throw redirectToCheckout(result);
   }
   const parsed = paymentData(url);
-  if (!parsed.success) throw redirect("/dashboard");
-  const { product, size, colour, qty } = parsed.data;
+  if (!parsed) throw redirect("/dashboard");
+  if (!parsed.ok) return data({ error: `Unable to start checkout: ${parsed.message}` }, { status: parsed.status });
+  const choice = parsed.value;
   const result = await createProductCheckout(getEnv(context), {
     user,
-    productId: product,
-    sizeName: size,
-    colorName: colour,
-    quantity: qty,
+    ...choice,
     customerEmail: user.email,
     origin: url.origin,
-    cancelPath: `/payment/cancel?product=${encodeURIComponent(product)}`,
+    cancelPath: `/payment/cancel?product=${encodeURIComponent(choice.productId)}`,
   });
   if (!result.ok) return data({ error: `Unable to start checkout: ${result.message}` }, { status: result.status });
-  if (!result.url) return data({ error: "No checkout URL returned" }, { status: 502 });
-  throw redirectDocument(result.url);
+  throw redirectToCheckout(result);
 }
 
 export default function Payment({ loaderData, actionData }: Route.ComponentProps) {

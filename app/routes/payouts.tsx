@@ -7,11 +7,10 @@ import { getDb } from "~/db/client.server";
 import { listPayoutMethods, listPayouts, setDefaultPayoutMethod } from "~/db/queries/payouts.server";
 import { formatCents } from "~/domain/money";
 import { maskedAccount, PAYOUT_HISTORY_PAGE_SIZE, PAYOUT_MESSAGES, PAYOUT_STATUS_LABELS, withdrawalFailedText } from "~/domain/payouts";
-import { requireUser } from "~/lib/auth.server";
+import { pageParam, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { PaymentsNotConfiguredError } from "~/lib/payments/provider.server";
 import { cancelPayout, retryPayout, startPayoutOnboarding } from "~/lib/payments/payouts.server";
-import { pageParam } from "~/lib/route-params.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/payouts";
 

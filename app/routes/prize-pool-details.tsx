@@ -18,9 +18,8 @@ import {
   isContributionType,
   revenueSourceForContribution,
 } from "~/domain/revenue";
-import { requireUser } from "~/lib/auth.server";
+import { pageParam, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
-import { pageParam } from "~/lib/route-params.server";
 import type { Route } from "./+types/prize-pool-details";
 
 export const meta: Route.MetaFunction = () => pageMeta("Prize Pool Details");

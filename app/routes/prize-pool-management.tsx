@@ -9,7 +9,7 @@ import { COUNTDOWN_TICK_MS, countdownText } from "~/domain/countdown";
 import { formatCents, percentageText, progressPercent } from "~/domain/money";
 import { displayedPoolCents, POOL_CURRENCY } from "~/domain/pool";
 import { CONTRIBUTION_PLACEHOLDER_TYPES, contributionLabel, distributePool } from "~/domain/revenue";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { getOpenPool } from "~/lib/pools.server";
 import type { Route } from "./+types/prize-pool-management";

@@ -19,8 +19,8 @@ import {
   validateHostDeposit,
   validatePoolSettings,
 } from "~/domain/pool";
-import { requireUser } from "~/lib/auth.server";
-import { createHostDepositCheckout } from "~/lib/checkout.server";
+import { requireUser } from "~/lib/guards.server";
+import { createHostDepositCheckout, redirectToCheckout } from "~/lib/payments/checkout-session.server";
 import { getEnv } from "~/lib/context";
 import { getOpenPool, openPool, updatePoolTerms } from "~/lib/pools.server";
 import { flashToastCookie } from "~/lib/toast.server";
@@ -135,7 +135,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       cancelPath: "/prize-pool-settings",
     });
     if (!checkout.ok) return refuse({ intent: "deposit", error: checkout.message, depositAmount }, checkout.status);
-    return redirect(checkout.url);
+    return redirectToCheckout(checkout);
   }
 
   const rows = miniPrizeRows(form);

@@ -5,9 +5,8 @@ import { contributionSums, listHostPools } from "~/db/queries/pool-screens.serve
 import { countdownText } from "~/domain/countdown";
 import { formatCents, progressPercent } from "~/domain/money";
 import { displayedPoolCents } from "~/domain/pool";
-import { requireUser } from "~/lib/auth.server";
+import { pageParam, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
-import { pageParam } from "~/lib/route-params.server";
 import type { Route } from "./+types/prize-pool";
 
 export const meta: Route.MetaFunction = () => pageMeta("Prize Pool");

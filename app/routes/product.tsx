@@ -9,8 +9,8 @@ import { getProfileCountry } from "~/db/queries/profiles.server";
 import { currencyForCountry, DEFAULT_CURRENCY, resolveCurrency } from "~/domain/currency";
 import { formatCents } from "~/domain/money";
 import { getOptionalUser } from "~/lib/auth.server";
+import { idParam, notFound } from "~/lib/guards.server";
 import { getCtx, getEnv } from "~/lib/context";
-import { idParam, notFound } from "~/lib/route-params.server";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import type { Route } from "./+types/product";
 

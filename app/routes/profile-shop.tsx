@@ -7,8 +7,8 @@ import { listShopProducts } from "~/db/queries/products.server";
 import { getActiveGroupBuyId, getProfileByIdOrSlug } from "~/db/queries/profiles.server";
 import { countryByCode, isCountryCode, resolveCurrency } from "~/domain/currency";
 import { getOptionalUser } from "~/lib/auth.server";
+import { idParam, notFound, pageParam } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
-import { idParam, notFound, pageParam } from "~/lib/route-params.server";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import type { Route } from "./+types/profile-shop";
 

@@ -27,9 +27,9 @@ import { miniPrizeQuantityText } from "~/domain/pool";
 import { livePoolAttributes, type PoolDisplayField } from "~/domain/pool-display";
 import { distributePool } from "~/domain/revenue";
 import { getOptionalUser } from "~/lib/auth.server";
+import { idParam, notFound } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
-import { idParam, notFound } from "~/lib/route-params.server";
 import type { Route } from "./+types/profile";
 
 const TABS = [

@@ -1,7 +1,7 @@
 import { getDb } from "~/db/client.server";
 import { exportLedger } from "~/db/queries/earnings.server";
 import { choosePeriod, dayKey } from "~/domain/earnings";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { earningsCsv } from "~/lib/earnings-csv";
 import type { Route } from "./+types/revenue-export";

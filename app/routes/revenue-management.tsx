@@ -20,7 +20,7 @@ import { choosePeriod, dailySeries, periodQuery, REVENUE_KIND_LABELS, REVENUE_KI
 import { formatCents } from "~/domain/money";
 import { DEFAULT_ESTIMATED_ARRIVAL_TEXT, maskedAccount, PAYOUT_MESSAGES, payoutMethodProblem, withdrawalFailedText } from "~/domain/payouts";
 import { distributePool, withdrawableBalanceCents, type RevenueSource } from "~/domain/revenue";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { requestWithdrawal } from "~/lib/payments/payouts.server";
 import { getOpenPool } from "~/lib/pools.server";

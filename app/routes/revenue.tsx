@@ -17,10 +17,10 @@ import {
   REVENUE_PERIODS,
 } from "~/domain/earnings";
 import { formatCents } from "~/domain/money";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { earningsStatus } from "~/lib/earnings-csv";
-import { pageParam } from "~/lib/route-params.server";
+import { pageParam } from "~/lib/guards.server";
 import type { Route } from "./+types/revenue";
 
 export const meta: Route.MetaFunction = () => pageMeta("Revenue");

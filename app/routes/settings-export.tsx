@@ -1,4 +1,4 @@
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { exportAccount } from "~/lib/settings.server";
 import type { Route } from "./+types/settings-export";

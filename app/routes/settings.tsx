@@ -15,7 +15,7 @@ import {
 } from "~/db/queries/settings.server";
 import { IMAGE_MAX_BYTES } from "~/domain/catalog";
 import { countryByCode, SHIPPING_COUNTRIES } from "~/domain/currency";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { hostCookie } from "~/lib/cookies.server";
 import { SESSION_COOKIE } from "~/lib/session.server";

@@ -3,9 +3,8 @@ import { priceText, Table } from "~/components/cards";
 import { Badge, buttonClass, EmptyState, LinkButton, Page, pageMeta, Pagination, StatusBadge } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { listManagedProducts } from "~/db/queries/product-admin.server";
-import { requireUser } from "~/lib/auth.server";
+import { pageParam, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
-import { pageParam } from "~/lib/route-params.server";
 import type { Route } from "./+types/shop-management";
 
 export const meta: Route.MetaFunction = () => pageMeta("Shop Management");

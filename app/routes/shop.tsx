@@ -18,9 +18,9 @@ import { countdownText } from "~/domain/countdown";
 import { currencyForCountry, DEFAULT_CURRENCY, isCountryCode, resolveCurrency } from "~/domain/currency";
 import { derivedRating, derivedReviewCount } from "~/domain/rating";
 import { getOptionalUser } from "~/lib/auth.server";
+import { pageParam } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
-import { pageParam } from "~/lib/route-params.server";
 import type { Route } from "./+types/shop";
 
 const PAGE_SIZE = 24;

@@ -7,10 +7,9 @@ import { getPayout } from "~/db/queries/payouts.server";
 import { EARNING_KIND_LABELS } from "~/domain/earnings";
 import { formatCents } from "~/domain/money";
 import { PAYOUT_STATUS_LABELS } from "~/domain/payouts";
-import { requireUser } from "~/lib/auth.server";
+import { idParam, notFound, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { earningsStatus } from "~/lib/earnings-csv";
-import { idParam, notFound } from "~/lib/route-params.server";
 import type { Route } from "./+types/transaction";
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>

@@ -14,7 +14,7 @@ import {
   tribeQuerySchema,
   type TribeQuery,
 } from "~/domain/tribe";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import type { Route } from "./+types/tribe";
 

@@ -7,8 +7,8 @@ import { dailyParticipation, listGameParticipants, recordGameView } from "~/db/q
 import { getGame } from "~/db/queries/games.server";
 import { formatCents } from "~/domain/money";
 import { getOptionalUser } from "~/lib/auth.server";
+import { idParam, notFound, pageParam } from "~/lib/guards.server";
 import { getCtx, getEnv } from "~/lib/context";
-import { idParam, notFound, pageParam } from "~/lib/route-params.server";
 import type { Route } from "./+types/view-game";
 
 const TABS = [

@@ -6,9 +6,8 @@ import { productSales } from "~/db/queries/product-admin.server";
 import { getProduct, listProductColors, listProductImages, listProductSizes } from "~/db/queries/products.server";
 import { formatCents } from "~/domain/money";
 import { stockLabel, totalAvailableUnits } from "~/domain/stock";
-import { requireUser } from "~/lib/auth.server";
+import { assertOwner, idParam, notFound, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
-import { assertOwner, idParam, notFound } from "~/lib/route-params.server";
 import type { Route } from "./+types/view-product";
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>

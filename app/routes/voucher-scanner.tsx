@@ -14,7 +14,7 @@ import {
   SCANNER_RESET_MS,
   VOUCHER_CODE_PATTERN,
 } from "~/domain/vouchers";
-import { requireUser } from "~/lib/auth.server";
+import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import type { Route } from "./+types/voucher-scanner";
 

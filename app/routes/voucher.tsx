@@ -5,10 +5,9 @@ import { getDb } from "~/db/client.server";
 import { getVoucherByCode } from "~/db/queries/vouchers.server";
 import { formatCents } from "~/domain/money";
 import { COPY_CONFIRMATION_MS, effectiveVoucherStatus } from "~/domain/vouchers";
-import { requireUser } from "~/lib/auth.server";
+import { idParam, notFound, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { qrSvg } from "~/lib/qr.server";
-import { idParam, notFound } from "~/lib/route-params.server";
 import type { Route } from "./+types/voucher";
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>

@@ -140,9 +140,8 @@ describe("order status helpers", () => {
 describe("buyer actions", () => {
   it.each([
     ["active", { usable: true, label: "Use Voucher" }],
-    ["paid", { usable: true, label: "Use Voucher" }],
-    ["used", { usable: false, label: "Used" }],
-    ["redeemed", { usable: false, label: "Expired" }],
+    ["redeemed", { usable: false, label: "Used" }],
+    ["void", { usable: false, label: "Expired" }],
     ["expired", { usable: false, label: "Expired" }],
     ["processing", { usable: false, label: "Expired" }],
     [undefined, { usable: false, label: "Expired" }],

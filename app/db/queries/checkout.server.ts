@@ -1,6 +1,114 @@
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { checkoutSessions } from "~/db/schema";
+import { checkoutSessions, paymentEvents, type CheckoutSession, type NewCheckoutSession } from "~/db/schema";
+import type { RevenueRules } from "~/domain/revenue";
+import { refundState } from "~/domain/payments";
+
+// Checkout sessions (one row per hosted checkout, provider 'stripe' or 'local') and webhook events by id.
+
+export async function insertCheckoutSession(db: Db, row: NewCheckoutSession): Promise<void> {
+  await db.insert(checkoutSessions).values(row);
+}
+
+export async function getCheckoutSession(db: Db, id: string): Promise<CheckoutSession | undefined> {
+  const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).limit(1);
+  return row;
+}
+
+/** The checkout of a payment, by the provider's payment intent id. */
+export async function getCheckoutByPaymentIntent(db: Db, paymentIntentId: string): Promise<CheckoutSession | undefined> {
+  const [row] = await db
+    .select()
+    .from(checkoutSessions)
+    .where(eq(checkoutSessions.paymentIntentId, paymentIntentId))
+    .limit(1);
+  return row;
+}
+
+/** Our checkout row for a provider session: by the session id, else by the reference carried in its metadata. */
+export async function findCheckoutRow(db: Db, sessionId: string, reference: string | null | undefined) {
+  const byId = await getCheckoutSession(db, sessionId);
+  if (byId || !reference) return byId;
+  return getCheckoutSession(db, reference);
+}
+
+/** A checkout that could not be created at the provider will never be paid. */
+export async function expireCheckoutSession(db: Db, id: string): Promise<void> {
+  await db.update(checkoutSessions).set({ status: "expired" }).where(eq(checkoutSessions.id, id));
+}
+
+/** Re-keys a checkout row from our reference to the provider's session id. */
+export async function rekeyCheckoutSession(
+  db: Db,
+  reference: string,
+  session: { id: string; url: string | null; expiresAt: Date | null },
+): Promise<void> {
+  await db
+    .update(checkoutSessions)
+    .set({ id: session.id, url: session.url, expiresAt: session.expiresAt })
+    .where(eq(checkoutSessions.id, reference));
+}
+
+/**
+ * The gate of fulfilment, as a statement for a D1 batch: an unpaid checkout becomes paid (once), recording the
+ * payment intent and the revenue rules in force. Returns the id when this call made it paid.
+ */
+export function claimCheckoutStatement(
+  db: Db,
+  id: string,
+  claim: { paymentIntentId: string | null; now: Date; rates: RevenueRules | null },
+) {
+  return db
+    .update(checkoutSessions)
+    .set({
+      status: "complete",
+      paymentStatus: "paid",
+      completedAt: claim.now,
+      paymentIntentId: claim.paymentIntentId,
+      ...(claim.rates ? { rates: claim.rates } : {}),
+    })
+    .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.paymentStatus, "unpaid")))
+    .returning({ id: checkoutSessions.id });
+}
+
+/** Claims an unpaid checkout as paid on its own (a purpose with nothing else to write in the same batch). */
+export async function claimCheckout(
+  db: Db,
+  id: string,
+  claim: { paymentIntentId: string | null; now: Date; rates: RevenueRules | null },
+): Promise<boolean> {
+  const claimed = await claimCheckoutStatement(db, id, claim);
+  return claimed.length === 1;
+}
+
+/** Keeps extra metadata on a checkout row (the local provider keeps a collected address for a later event). */
+export async function setCheckoutMetadata(db: Db, id: string, metadata: Record<string, string>): Promise<void> {
+  await db.update(checkoutSessions).set({ metadata }).where(eq(checkoutSessions.id, id));
+}
+
+/** A completed checkout whose payment is still to come (bank transfer). */
+export async function markCheckoutAwaitingPayment(db: Db, id: string, paymentIntentId: string | null): Promise<void> {
+  await db
+    .update(checkoutSessions)
+    .set({ status: "complete", paymentIntentId })
+    .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.paymentStatus, "unpaid")));
+}
+
+/** An unpaid checkout that will never be paid (expired, or its delayed payment failed). */
+export async function markUnpaidCheckoutExpired(db: Db, id: string): Promise<void> {
+  await db
+    .update(checkoutSessions)
+    .set({ status: "expired" })
+    .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.paymentStatus, "unpaid")));
+}
+
+/** Sets a payment's refunded total and refund state (recomputed from its refunds and disputes). */
+export async function setCheckoutRefunded(db: Db, id: string, amountCents: number, refundedCents: number): Promise<void> {
+  await db
+    .update(checkoutSessions)
+    .set({ refundedCents, refundState: refundState(amountCents, refundedCents) })
+    .where(eq(checkoutSessions.id, id));
+}
 
 /** What the payment result page shows of a checkout session, or undefined. */
 export async function getCheckoutSummary(db: Db, id: string) {
@@ -19,3 +127,47 @@ export async function getCheckoutSummary(db: Db, id: string) {
     .limit(1);
   return row;
 }
+
+/** Paid checkouts of some ids (the sessions of a list of payments). */
+export function listCheckoutsByIds(db: Db, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.select().from(checkoutSessions).where(inArray(checkoutSessions.id, [...ids])).limit(ids.length);
+}
+
+// --- webhook events --------------------------------------------------------------------------------------------
+
+/**
+ * Records an event id once. Returns "new" for the first delivery, else the recorded status ("processed" and
+ * "ignored" mean done; "received" and "failed" are applied again, which every handler makes harmless).
+ */
+export async function recordPaymentEvent(db: Db, id: string, type: string): Promise<"new" | CheckoutEventStatus> {
+  const recorded = await db
+    .insert(paymentEvents)
+    .values({ id, type, status: "received" })
+    .onConflictDoNothing({ target: paymentEvents.id })
+    .returning({ id: paymentEvents.id });
+  if (recorded.length === 1) return "new";
+  const [existing] = await db
+    .select({ status: paymentEvents.status })
+    .from(paymentEvents)
+    .where(eq(paymentEvents.id, id))
+    .limit(1);
+  return existing?.status ?? "received";
+}
+type CheckoutEventStatus = "received" | "processed" | "ignored" | "failed";
+
+export async function setPaymentEventOutcome(
+  db: Db,
+  id: string,
+  outcome: { status: CheckoutEventStatus; error: string | null; processed: boolean },
+): Promise<void> {
+  await db
+    .update(paymentEvents)
+    .set({
+      status: outcome.status,
+      error: outcome.error,
+      ...(outcome.processed ? { processedAt: new Date() } : {}),
+    })
+    .where(eq(paymentEvents.id, id));
+}
+

@@ -1,6 +1,9 @@
-import { and, type AnyColumn, count, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
+import { and, type AnyColumn, count, desc, eq, exists, gte, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { orders, shippingUpdates, userProfiles, vouchers, type ORDER_STATUSES } from "~/db/schema";
+import { orders, productColors, products, productSizes, shippingUpdates, userProfiles, vouchers, type NewOrder } from "~/db/schema";
+import { claimCheckoutStatement } from "~/db/queries/checkout.server";
+import type { RevenueRules } from "~/domain/revenue";
+import { OPEN_ORDER_STATUSES, STORE_SALE_STATUSES, type OrderStatus } from "~/domain/orders";
 
 const orderSummary = {
   id: orders.id,
@@ -100,9 +103,6 @@ export function listHostOrders(db: Db, hostId: string, limit = 20) {
     .limit(limit);
 }
 
-/** Statuses of an order the host still has to act on. */
-export const OPEN_ORDER_STATUSES = ["paid", "processing", "pending_shipping"] as const;
-
 export async function countOpenHostOrders(db: Db, hostId: string): Promise<number> {
   const [row] = await db
     .select({ n: count() })
@@ -187,9 +187,6 @@ export function listShippingUpdates(db: Db, orderId: string, limit = 50) {
     .limit(limit);
 }
 
-/** Store sales: orders with status paid, completed, shipped or delivered. */
-export const STORE_SALE_STATUSES = ["paid", "completed", "shipped", "delivered"] as const;
-
 /** A host's latest store sales (the revenue page's transactions). */
 export function listHostSales(db: Db, hostId: string, limit = 20) {
   return db
@@ -202,8 +199,6 @@ export function listHostSales(db: Db, hostId: string, limit = 20) {
 
 // --- the host's order and voucher lists (/orders, /voucher-management and their CSV export) ----------------------
 
-type StoredOrderStatus = (typeof ORDER_STATUSES)[number];
-
 /** Export files stop at this many rows. */
 export const EXPORT_ROW_CAP = 10_000;
 
@@ -211,7 +206,7 @@ export type HostOrderFilter = {
   hostId: string;
   /** Matches the order number, the customer's name or e-mail, or the product name. */
   q?: string;
-  status?: StoredOrderStatus;
+  status?: OrderStatus;
 };
 
 /** A `lower(column) LIKE %q%` match over any of the columns (q is lowercased and its wildcards escaped). */
@@ -333,7 +328,7 @@ export async function updateHostOrderStatus(
   u: {
     hostId: string;
     orderId: string;
-    status: StoredOrderStatus;
+    status: OrderStatus;
     trackingNumber: string | null;
     carrier: string | null;
     description: string;
@@ -347,9 +342,179 @@ export async function updateHostOrderStatus(
         status: u.status,
         ...(u.trackingNumber ? { trackingNumber: u.trackingNumber } : {}),
         ...(u.carrier ? { carrier: u.carrier } : {}),
+        // The return window starts when the buyer has it (the first delivered/completed status).
+        ...(u.status === "delivered" || u.status === "completed" ? { deliveredAt: sql`coalesce(${orders.deliveredAt}, ${now.getTime()})` } : {}),
         updatedAt: now,
       })
       .where(and(eq(orders.id, u.orderId), eq(orders.hostId, u.hostId))),
     db.insert(shippingUpdates).values({ orderId: u.orderId, status: u.status, description: u.description, createdAt: now }),
   ]);
+}
+
+/** What a download needs: the order's buyer and status and the product's private file. */
+export async function getOrderDownload(db: Db, orderId: string) {
+  const [row] = await db
+    .select({
+      userId: orders.userId,
+      status: orders.status,
+      refundState: orders.refundState,
+      productName: orders.productName,
+      fileKey: products.digitalFileKey,
+    })
+    .from(orders)
+    .innerJoin(products, eq(products.id, orders.productId))
+    .where(eq(orders.id, orderId))
+    .limit(1);
+  return row;
+}
+
+// --- fulfilment ------------------------------------------------------------------------------------------------
+
+/**
+ * Fulfils a paid product checkout in ONE D1 batch: claims the checkout (unpaid -> paid, recording the rates in
+ * force), inserts the order (unique per checkout session, so a repeat inserts nothing), and only when the order is
+ * new takes the stock (never below zero) and counts the sale. Returns whether this call claimed the checkout,
+ * inserted the order, and took the stock.
+ */
+export async function insertPaidOrder(
+  db: Db,
+  input: {
+    checkoutId: string;
+    paymentIntentId: string | null;
+    rates: RevenueRules | null;
+    order: NewOrder & { id: string; checkoutSessionId: string; hostId: string; quantity: number; amountCents: number };
+    sizeId: string | null;
+    colourId: string | null;
+    now: Date;
+  },
+) {
+  const { order, now } = input;
+  const isNewOrder = exists(db.select({ one: sql`1` }).from(orders).where(eq(orders.id, order.id)));
+  const [claimed, inserted, sizeTaken, colourTaken] = await db.batch([
+    claimCheckoutStatement(db, input.checkoutId, { paymentIntentId: input.paymentIntentId, now, rates: input.rates }),
+    db.insert(orders).values(order).onConflictDoNothing({ target: orders.checkoutSessionId }).returning({ id: orders.id }),
+    db
+      .update(productSizes)
+      .set({ availableUnits: sql`${productSizes.availableUnits} - ${order.quantity}` })
+      .where(and(eq(productSizes.id, input.sizeId ?? ""), gte(productSizes.availableUnits, order.quantity), isNewOrder))
+      .returning({ id: productSizes.id }),
+    db
+      .update(productColors)
+      .set({ availableUnits: sql`${productColors.availableUnits} - ${order.quantity}` })
+      .where(and(eq(productColors.id, input.colourId ?? ""), gte(productColors.availableUnits, order.quantity), isNewOrder))
+      .returning({ id: productColors.id }),
+    db
+      .update(products)
+      .set({
+        salesCount: sql`${products.salesCount} + ${order.quantity}`,
+        revenueCents: sql`${products.revenueCents} + ${order.amountCents}`,
+      })
+      .where(and(eq(products.id, order.productId), isNewOrder)),
+    db
+      .update(userProfiles)
+      .set({
+        totalSales: sql`${userProfiles.totalSales} + ${order.quantity}`,
+        totalRevenueCents: sql`${userProfiles.totalRevenueCents} + ${order.amountCents}`,
+      })
+      .where(and(eq(userProfiles.userId, order.hostId), isNewOrder)),
+  ]);
+  return {
+    claimed: claimed.length === 1,
+    inserted: inserted.length === 1,
+    stockTaken: sizeTaken.length === 1 && (input.colourId === null || colourTaken.length === 1),
+  };
+}
+
+/**
+ * An order that was paid but cannot be delivered (the item is gone or its stock ran out): it is cancelled with the
+ * reason the buyer reads, and its sale is taken back from the counters. Only the first call changes anything.
+ */
+export async function cancelUndeliverableOrder(db: Db, orderId: string, reason: string): Promise<boolean> {
+  const [order] = await db
+    .select({ id: orders.id, productId: orders.productId, hostId: orders.hostId, quantity: orders.quantity, amountCents: orders.amountCents })
+    .from(orders)
+    .where(and(eq(orders.id, orderId), isNull(orders.refundReason)))
+    .limit(1);
+  if (!order) return false;
+  const cancelled = await db
+    .update(orders)
+    .set({ status: "cancelled", refundReason: reason, updatedAt: new Date() })
+    .where(and(eq(orders.id, orderId), isNull(orders.refundReason)))
+    .returning({ id: orders.id });
+  if (cancelled.length === 0) return false;
+  await db.batch([
+    db
+      .update(products)
+      .set({
+        salesCount: sql`max(0, ${products.salesCount} - ${order.quantity})`,
+        revenueCents: sql`max(0, ${products.revenueCents} - ${order.amountCents})`,
+      })
+      .where(eq(products.id, order.productId)),
+    db
+      .update(userProfiles)
+      .set({
+        totalSales: sql`max(0, ${userProfiles.totalSales} - ${order.quantity})`,
+        totalRevenueCents: sql`max(0, ${userProfiles.totalRevenueCents} - ${order.amountCents})`,
+      })
+      .where(eq(userProfiles.userId, order.hostId)),
+  ]);
+  return true;
+}
+
+/** The order a checkout session created, with what fulfilment and refunds need. */
+export async function getOrderForCheckout(db: Db, sessionIds: readonly string[]) {
+  const [row] = await db
+    .select({
+      id: orders.id,
+      orderNumber: orders.orderNumber,
+      userId: orders.userId,
+      hostId: orders.hostId,
+      status: orders.status,
+      poolId: orders.poolId,
+      entryNumber: orders.entryNumber,
+      amountCents: orders.amountCents,
+      currency: orders.currency,
+      refundReason: orders.refundReason,
+      productName: orders.productName,
+      customerEmail: orders.customerEmail,
+    })
+    .from(orders)
+    .where(inArray(orders.checkoutSessionId, [...sessionIds]))
+    .limit(1);
+  return row;
+}
+
+/** Stores the pool and entry an order's contribution got (once). */
+export async function setOrderPoolEntry(db: Db, orderId: string, entry: { poolId: string; entryNumber: number | null }) {
+  await db
+    .update(orders)
+    .set({ poolId: entry.poolId, entryNumber: entry.entryNumber })
+    .where(and(eq(orders.id, orderId), isNull(orders.poolId)));
+}
+
+/** Whether another checkout's order already has this order number. */
+export async function isOrderNumberTaken(db: Db, orderNumber: string, sessionId: string): Promise<boolean> {
+  const [taken] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.orderNumber, orderNumber), ne(orders.checkoutSessionId, sessionId)))
+    .limit(1);
+  return taken !== undefined;
+}
+
+/** Sets an order's refunded total and refund state (recomputed from its payment's refunds and disputes). */
+export async function setOrderRefunded(
+  db: Db,
+  orderId: string,
+  refund: { refundedCents: number; refundState: "none" | "partial" | "full" },
+): Promise<void> {
+  await db
+    .update(orders)
+    .set({ refundedCents: refund.refundedCents, refundState: refund.refundState, updatedAt: new Date() })
+    .where(eq(orders.id, orderId));
+}
+
+/** Marks an order paid without enough stock (the host must act). */
+export async function flagOrderStockShortfall(db: Db, orderId: string): Promise<void> {
+  await db.update(orders).set({ metadata: { stock_shortfall: true } }).where(eq(orders.id, orderId));
 }

@@ -3,7 +3,7 @@ import { and, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { orders, productColors, productImages, products, productSizes, userActivity } from "~/db/schema";
 import { stockLabel, totalAvailableUnits } from "~/domain/stock";
-import { STORE_SALE_STATUSES } from "~/db/queries/orders.server";
+import { STORE_SALE_STATUSES } from "~/domain/orders";
 import type { ProductFormValues, ProductInput } from "~/lib/product-form";
 import { productImageKey } from "~/lib/uploads.server";
 import { formatAmount } from "~/domain/money";

@@ -249,3 +249,32 @@ export async function countHostProducts(db: Db, hostId: string): Promise<number>
   const [row] = await db.select({ n: count() }).from(products).where(eq(products.hostId, hostId));
   return row?.n ?? 0;
 }
+
+/**
+ * A product with everything a purchase is priced and fulfilled from: its host, status and voucher terms, its sizes
+ * and colours (with stock) in display order, and its main image. Undefined when the product does not exist.
+ */
+export async function getProductVariants(db: Db, productId: string) {
+  const [[product], sizes, colours, [image]] = await Promise.all([
+    db
+      .select({
+        id: products.id,
+        hostId: products.hostId,
+        name: products.name,
+        category: products.category,
+        status: products.status,
+        currency: products.currency,
+        voucherValueCents: products.voucherValueCents,
+        voucherExpiresAt: products.voucherExpiresAt,
+      })
+      .from(products)
+      .where(eq(products.id, productId))
+      .limit(1),
+    listProductSizes(db, productId, 50),
+    listProductColors(db, productId, 50),
+    listProductImages(db, productId, 1),
+  ]);
+  if (!product) return undefined;
+  return { product, sizes, colours, imageUrl: image?.url ?? null };
+}
+export type ProductVariants = NonNullable<Awaited<ReturnType<typeof getProductVariants>>>;

@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, lte, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
-import { orders, userActivity, userProfiles, users, vouchers } from "~/db/schema";
+import { orders, userActivity, userProfiles, users, vouchers, type NewVoucher } from "~/db/schema";
 
 const voucherView = {
   id: vouchers.id,
@@ -112,4 +112,26 @@ export function listHostVouchers(db: Db, hostId: string, limit = 20) {
     .where(eq(vouchers.hostId, hostId))
     .orderBy(desc(vouchers.createdAt), desc(vouchers.id))
     .limit(limit);
+}
+
+/** Whether a voucher code is taken already. */
+export async function isVoucherCodeTaken(db: Db, code: string): Promise<boolean> {
+  const [taken] = await db.select({ id: vouchers.id }).from(vouchers).where(eq(vouchers.code, code)).limit(1);
+  return taken !== undefined;
+}
+
+/** Issues the voucher of a paid order (once per order). */
+export async function insertOrderVoucher(db: Db, voucher: NewVoucher): Promise<void> {
+  await db.insert(vouchers).values(voucher).onConflictDoNothing({ target: vouchers.orderId });
+}
+
+/**
+ * A full refund voids the order's voucher if it has not been used; when the order is no longer fully refunded (a
+ * refund failed), a voided voucher is active again. A redeemed voucher never changes.
+ */
+export async function setOrderVoucherVoided(db: Db, orderId: string, voided: boolean): Promise<void> {
+  await db
+    .update(vouchers)
+    .set({ status: voided ? "void" : "active" })
+    .where(and(eq(vouchers.orderId, orderId), eq(vouchers.status, voided ? "active" : "void")));
 }

@@ -1,8 +1,10 @@
-import { eq, inArray } from "drizzle-orm";
 import { getDb } from "~/db/client.server";
-import { checkoutSessions, orders, type CheckoutSession } from "~/db/schema";
-import { CheckoutSessionObjectSchema, fulfilCheckoutSession } from "~/lib/fulfilment.server";
+import { getCheckoutSession } from "~/db/queries/checkout.server";
+import { getOrderForCheckout } from "~/db/queries/orders.server";
+import type { CheckoutSession } from "~/db/schema";
 import type { SessionUser } from "~/lib/session.server";
+import { CheckoutSessionObjectSchema } from "./events.server";
+import { fulfilCheckoutSession } from "./fulfil.server";
 import { getPaymentProvider, type ProviderOptions } from "./provider.server";
 
 // The payment result page's confirmation (the spec's stripe-confirm call): what was paid for, for the buyer's own
@@ -34,11 +36,29 @@ export type ConfirmResult = ConfirmedPayment | { ok: false; status: 400 | 401 | 
 
 const SESSION_ID = /^[A-Za-z0-9_]{1,255}$/;
 
-export async function confirmCheckout(
+/**
+ * The payment success page's confirmation: with Stripe, a paid session the webhook has not reached yet is fulfilled
+ * here. The one place besides the webhook that fulfils.
+ */
+export function confirmCheckout(
   env: Env,
   sessionId: string | null | undefined,
   user: SessionUser | null,
   options: ProviderOptions = {},
+): Promise<ConfirmResult> {
+  return readCheckout(env, sessionId, user, { fulfil: true, options });
+}
+
+/** What a buyer's own checkout paid for, as recorded (never asks the provider, never fulfils): for feed banners. */
+export function describeCheckout(env: Env, sessionId: string | null | undefined, user: SessionUser | null): Promise<ConfirmResult> {
+  return readCheckout(env, sessionId, user, { fulfil: false, options: {} });
+}
+
+async function readCheckout(
+  env: Env,
+  sessionId: string | null | undefined,
+  user: SessionUser | null,
+  { fulfil, options }: { fulfil: boolean; options: ProviderOptions },
 ): Promise<ConfirmResult> {
   const id = (sessionId ?? "").trim();
   if (!id) return { ok: false, status: 400, message: CONFIRM_MESSAGES.noSession };
@@ -46,19 +66,19 @@ export async function confirmCheckout(
   if (!SESSION_ID.test(id)) return { ok: false, status: 404, message: CONFIRM_MESSAGES.failed };
 
   const db = getDb(env);
-  let [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).limit(1);
-  if (env.STRIPE_SECRET_KEY && (!row || (row.provider === "stripe" && row.paymentStatus === "unpaid"))) {
+  let row = await getCheckoutSession(db, id);
+  if (fulfil && env.STRIPE_SECRET_KEY && (!row || (row.provider === "stripe" && row.paymentStatus === "unpaid"))) {
     try {
       const provider = getPaymentProvider(env, "", options);
       const session = await provider.retrieveSession(id);
       if (!row && session?.reference) {
-        [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.reference)).limit(1);
+        row = await getCheckoutSession(db, session.reference);
       }
       if (row && row.userId === user.id && session?.paymentStatus === "paid") {
         const parsed = CheckoutSessionObjectSchema.safeParse(session.raw);
         if (parsed.success) {
           await fulfilCheckoutSession(env, parsed.data);
-          [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, row.id)).limit(1);
+          row = await getCheckoutSession(db, row.id);
         }
       }
     } catch (error) {
@@ -85,11 +105,7 @@ export async function confirmCheckout(
   // A guess's entry number is not returned: it would tell whether the answer was right while the game runs.
 
   if (row.purpose === "product" && result.paid) {
-    const [order] = await db
-      .select({ orderNumber: orders.orderNumber, entryNumber: orders.entryNumber })
-      .from(orders)
-      .where(inArray(orders.checkoutSessionId, [id, row.id]))
-      .limit(1);
+    const order = await getOrderForCheckout(db, [id, row.id]);
     if (order) {
       result.orderNumber = order.orderNumber;
       result.entryNumber = order.entryNumber;

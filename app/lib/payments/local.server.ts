@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { getDb } from "~/db/client.server";
-import { checkoutSessions, type CheckoutSession } from "~/db/schema";
+import { getCheckoutSession } from "~/db/queries/checkout.server";
+import type { CheckoutSession } from "~/db/schema";
 import type { PaymentProvider, ProviderSession, ShippingAddress } from "./provider.server";
 
 // The local payment provider: what Stripe Checkout does, on this machine, with no money involved. Sessions live in
@@ -50,13 +50,13 @@ export function createLocalProvider(env: Pick<Env, "DB">, origin: string): Payme
   return {
     name: "local",
 
-    async createCheckoutSession() {
+    async createCheckoutSession(input) {
       const id = randomId("cs_local_");
-      return { id, url: localCheckoutUrl(origin, id), expiresAt: new Date(Date.now() + LOCAL_SESSION_TTL_MS) };
+      return { id, url: localCheckoutUrl(origin, id), expiresAt: input.expiresAt ?? new Date(Date.now() + LOCAL_SESSION_TTL_MS) };
     },
 
     async retrieveSession(id) {
-      const [row] = await getDb(env).select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).limit(1);
+      const row = await getCheckoutSession(getDb(env), id);
       return row && row.provider === "local" ? toProviderSession(row) : null;
     },
 
@@ -141,27 +141,4 @@ export function signPayload(payload: string, secret: string, timestamp = Math.fl
     timestamp,
     cryptoProvider: Stripe.createSubtleCryptoProvider(),
   });
-}
-
-/**
- * Signs an event and hands it to the webhook handler in-process (`deliver` is the webhook app's fetch), exactly as
- * Stripe would POST it to /api/webhooks/stripe. Returns the handler's response.
- */
-export async function deliverLocalEvent(
-  event: ReturnType<typeof localEvent>,
-  secret: string,
-  origin: string,
-  deliver: (request: Request) => Promise<Response>,
-): Promise<Response> {
-  const payload = JSON.stringify(event, null, 2);
-  const request = new Request(`${origin}/api/webhooks/stripe`, {
-    method: "POST",
-    headers: {
-      "Content-Type": "application/json; charset=utf-8",
-      "Stripe-Signature": await signPayload(payload, secret),
-      "User-Agent": "Stripe/1.0 (+https://stripe.com/docs/webhooks) local",
-    },
-    body: payload,
-  });
-  return deliver(request);
 }

@@ -1,10 +1,9 @@
 import type Stripe from "stripe";
 import { isDemoMode } from "~/lib/config.server";
-import type { CHECKOUT_PURPOSES } from "~/db/schema";
+import type { CheckoutPurpose } from "~/domain/payments";
 import { createLocalProvider } from "./local.server";
 import { createStripeProvider } from "./stripe.server";
 
-export type CheckoutPurpose = (typeof CHECKOUT_PURPOSES)[number];
 
 /** One line of a checkout, priced on the server in minor units of the checkout currency. */
 export type CheckoutLineItem = {
@@ -39,6 +38,8 @@ export type CreateCheckoutSessionInput = {
   shippingCountries: string[] | null;
   successUrl: string;
   cancelUrl: string;
+  /** When the session stops taking payment; the provider's default (24 hours) when absent. */
+  expiresAt?: Date;
 };
 
 /** A provider's view of a checkout session, in Stripe's terms. */

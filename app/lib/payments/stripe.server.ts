@@ -36,6 +36,7 @@ export function checkoutSessionParams(input: CreateCheckoutSessionInput): Stripe
     cancel_url: input.cancelUrl,
   };
   if (input.customerEmail) params.customer_email = input.customerEmail;
+  if (input.expiresAt) params.expires_at = Math.floor(input.expiresAt.getTime() / 1000);
   const countries = (input.shippingCountries ?? []).map((c) => c.toUpperCase()).filter((c) => !UNSHIPPABLE_COUNTRIES.has(c));
   if (countries.length > 0) {
     params.shipping_address_collection = {

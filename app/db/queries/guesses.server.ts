@@ -1,0 +1,95 @@
+import { and, eq, exists, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { claimCheckoutStatement } from "~/db/queries/checkout.server";
+import { guessWinGames, guessWinParticipants } from "~/db/schema";
+import type { RevenueRules } from "~/domain/revenue";
+
+// Paid guesses (guess_win_participants of kind 'paid', keyed by their checkout session).
+
+/** A game's host and answer (what judging a guess needs), whatever its status, or undefined. */
+export async function getGameForJudging(db: Db, gameId: string) {
+  const [row] = await db
+    .select({
+      id: guessWinGames.id,
+      hostId: guessWinGames.hostId,
+      correctAnswer: guessWinGames.correctAnswer,
+      question: guessWinGames.question,
+    })
+    .from(guessWinGames)
+    .where(eq(guessWinGames.id, gameId))
+    .limit(1);
+  return row;
+}
+
+/**
+ * A paid guess in ONE batch: claims the checkout, inserts the participant (payment_key = session id, unique, so a
+ * repeat inserts nothing) and bumps the game's counters only when the row is new.
+ */
+export async function insertPaidGuess(
+  db: Db,
+  input: {
+    checkoutId: string;
+    paymentIntentId: string | null;
+    rates: RevenueRules | null;
+    sessionId: string;
+    gameId: string;
+    userId: string;
+    answer: string;
+    isCorrect: boolean;
+    feeCents: number;
+    currency: string;
+    now: Date;
+  },
+): Promise<{ claimed: boolean; inserted: boolean }> {
+  const participantId = crypto.randomUUID();
+  const isNewParticipant = exists(
+    db.select({ one: sql`1` }).from(guessWinParticipants).where(eq(guessWinParticipants.id, participantId)),
+  );
+  const [claimed, inserted] = await db.batch([
+    claimCheckoutStatement(db, input.checkoutId, { paymentIntentId: input.paymentIntentId, now: input.now, rates: input.rates }),
+    db
+      .insert(guessWinParticipants)
+      .values({
+        id: participantId,
+        gameId: input.gameId,
+        userId: input.userId,
+        answer: input.answer,
+        isCorrect: input.isCorrect,
+        kind: "paid",
+        entryFeeCents: input.feeCents,
+        currency: input.currency,
+        paymentStatus: "paid",
+        paymentKey: input.sessionId,
+        createdAt: input.now,
+      })
+      .onConflictDoNothing({ target: guessWinParticipants.paymentKey })
+      .returning({ id: guessWinParticipants.id }),
+    db
+      .update(guessWinGames)
+      .set({
+        participantsCount: sql`${guessWinGames.participantsCount} + 1`,
+        totalEntryFeesCents: sql`${guessWinGames.totalEntryFeesCents} + ${input.feeCents}`,
+        updatedAt: sql`${guessWinGames.updatedAt}`,
+      })
+      .where(and(eq(guessWinGames.id, input.gameId), isNewParticipant)),
+  ]);
+  return { claimed: claimed.length === 1, inserted: inserted.length === 1 };
+}
+
+/** The participant a paid checkout created. */
+export async function getParticipantByPaymentKey(db: Db, paymentKey: string) {
+  const [row] = await db
+    .select({ id: guessWinParticipants.id, poolId: guessWinParticipants.poolId, entryNumber: guessWinParticipants.entryNumber })
+    .from(guessWinParticipants)
+    .where(eq(guessWinParticipants.paymentKey, paymentKey))
+    .limit(1);
+  return row;
+}
+
+/** Stores the pool (and entry) a paid guess's contribution got, once. */
+export async function setPaidGuessPool(db: Db, participantId: string, entry: { poolId: string; entryNumber: number | null }) {
+  await db
+    .update(guessWinParticipants)
+    .set({ poolId: entry.poolId, entryNumber: entry.entryNumber })
+    .where(and(eq(guessWinParticipants.id, participantId), sql`${guessWinParticipants.poolId} is null`));
+}

@@ -1,0 +1,76 @@
+// Payment enums, limits and the pure rules of money flowing back (refund state, return window).
+
+/** Who created a checkout session: Stripe, or the local provider that stands in for it offline. */
+export const CHECKOUT_PROVIDERS = ["stripe", "local"] as const;
+export type CheckoutProvider = (typeof CHECKOUT_PROVIDERS)[number];
+/** What a checkout pays for. */
+export const CHECKOUT_PURPOSES = ["product", "guess_entry", "host_deposit", "group_buy"] as const;
+export type CheckoutPurpose = (typeof CHECKOUT_PURPOSES)[number];
+export const CHECKOUT_STATUSES = ["open", "complete", "expired"] as const;
+export const CHECKOUT_PAYMENT_STATUSES = ["unpaid", "paid"] as const;
+/** A webhook event's processing state (recorded by event id). */
+export const PAYMENT_EVENT_STATUSES = ["received", "processed", "ignored", "failed"] as const;
+
+/** Checkout is created in USD (the spec); prices are stored in USD. */
+export const CHECKOUT_CURRENCY = "USD" as const;
+/** Stripe's smallest USD card charge. */
+export const MIN_CHARGE_CENTS = 50;
+/** Stripe's largest USD Checkout amount (999,999.99). */
+export const MAX_CHARGE_CENTS = 99_999_999;
+/** The smallest host deposit into their own prize pool (USD 1). */
+export const MIN_DEPOSIT_CENTS = 100;
+/** A guess checkout can be paid for 30 minutes (Stripe's minimum session lifetime). */
+export const GUESS_CHECKOUT_TTL_MS = 30 * 60 * 1000;
+
+// --- refunds ---------------------------------------------------------------------------------------------------
+
+/** An order's refund state, kept apart from its fulfilment status. */
+export const REFUND_STATES = ["none", "partial", "full"] as const;
+export type RefundState = (typeof REFUND_STATES)[number];
+/** A provider refund's status (Stripe's values). */
+export const REFUND_STATUSES = ["pending", "requires_action", "succeeded", "failed", "canceled"] as const;
+export type RefundStatus = (typeof REFUND_STATUSES)[number];
+/** Where a refund came from. */
+export const REFUND_ORIGINS = ["host", "return", "dispute", "unfulfillable", "provider"] as const;
+export type RefundOrigin = (typeof REFUND_ORIGINS)[number];
+/** A buyer's return request. */
+export const RETURN_REQUEST_STATUSES = ["requested", "approved", "declined"] as const;
+export type ReturnRequestStatus = (typeof RETURN_REQUEST_STATUSES)[number];
+/** A dispute's state as Stripe reports it, reduced to what moves money. */
+export const DISPUTE_OUTCOMES = ["open", "funds_withdrawn", "won", "lost"] as const;
+export type DisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
+
+/** The spec's return policy: a buyer may ask for a return within 7 days of delivery. */
+export const RETURN_WINDOW_DAYS = 7;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The refund state of a payment of `amountCents` after `refundedCents` have been given back. */
+export function refundState(amountCents: number, refundedCents: number): RefundState {
+  if (refundedCents <= 0) return "none";
+  return refundedCents >= amountCents ? "full" : "partial";
+}
+
+/** How much of a payment can still be refunded. */
+export function refundableCents(amountCents: number, refundedCents: number): number {
+  return Math.max(0, amountCents - Math.max(0, refundedCents));
+}
+
+/** Whether a succeeded refund total of `refundedCents` voids the buyer's entry: a full refund, or more than half. */
+export function refundVoidsEntry(amountCents: number, refundedCents: number): boolean {
+  return refundedCents >= amountCents || refundedCents * 2 > amountCents;
+}
+
+/**
+ * A return may be asked for from delivery (or, for items that are never shipped, from payment) until 7 days later.
+ * `deliveredAt` null means not delivered yet: no return.
+ */
+export function returnWindowOpen(deliveredAt: Date | null, now: Date = new Date()): boolean {
+  if (!deliveredAt) return false;
+  const age = now.getTime() - deliveredAt.getTime();
+  return age >= 0 && age <= RETURN_WINDOW_DAYS * DAY_MS;
+}
+
+/** The last moment a return may be asked for. */
+export function returnDeadline(deliveredAt: Date): Date {
+  return new Date(deliveredAt.getTime() + RETURN_WINDOW_DAYS * DAY_MS);
+}

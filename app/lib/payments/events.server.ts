@@ -1,0 +1,112 @@
+import { z } from "zod";
+import type { Address } from "~/db/schema";
+
+// The provider objects the pipeline reads, in Stripe's shape (the local provider sends the same): the fields we
+// use, validated; anything else is ignored.
+
+/** Bad or unusable data in an event: acknowledged and recorded as failed, never retried. */
+export class FulfilmentDataError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "FulfilmentDataError";
+  }
+}
+
+const AddressSchema = z.object({
+  line1: z.string().nullish(),
+  line2: z.string().nullish(),
+  city: z.string().nullish(),
+  state: z.string().nullish(),
+  postal_code: z.string().nullish(),
+  country: z.string().nullish(),
+});
+
+const IdOrObject = z.union([z.string(), z.object({ id: z.string() }), z.null()]).optional();
+
+/** The id of an expandable field (a string id, or the expanded object). */
+export function idOf(value: z.infer<typeof IdOrObject>): string | null {
+  return typeof value === "string" ? value : (value?.id ?? null);
+}
+
+/** The fields of a Stripe `checkout.session` object that fulfilment reads. */
+export const CheckoutSessionObjectSchema = z.object({
+  id: z.string().min(1).max(255),
+  object: z.literal("checkout.session"),
+  amount_total: z.number().int().nullish(),
+  currency: z.string().nullish(),
+  payment_status: z.string(),
+  status: z.string().nullish(),
+  mode: z.string().nullish(),
+  client_reference_id: z.string().nullish(),
+  metadata: z.record(z.string(), z.string()).nullish(),
+  payment_intent: IdOrObject,
+  customer_email: z.string().nullish(),
+  customer_details: z
+    .object({ email: z.string().nullish(), name: z.string().nullish(), address: AddressSchema.nullish() })
+    .nullish(),
+  collected_information: z
+    .object({
+      shipping_details: z.object({ name: z.string().nullish(), address: AddressSchema.nullish() }).nullish(),
+    })
+    .nullish(),
+});
+export type CheckoutSessionObject = z.infer<typeof CheckoutSessionObjectSchema>;
+
+/** A Stripe `refund` object. */
+export const RefundObjectSchema = z.object({
+  id: z.string().min(1).max(255),
+  object: z.literal("refund"),
+  amount: z.number().int().nonnegative(),
+  currency: z.string().min(3).max(3),
+  status: z.string().nullish(),
+  payment_intent: IdOrObject,
+  charge: IdOrObject,
+  metadata: z.record(z.string(), z.string()).nullish(),
+  failure_reason: z.string().nullish(),
+});
+export type RefundObject = z.infer<typeof RefundObjectSchema>;
+
+/** A Stripe `charge` object, as `charge.refunded` carries it (its refunds, when expanded). */
+export const ChargeObjectSchema = z.object({
+  id: z.string().min(1).max(255),
+  object: z.literal("charge"),
+  payment_intent: IdOrObject,
+  refunds: z.object({ data: z.array(z.unknown()) }).nullish(),
+});
+
+/** A Stripe `dispute` object. */
+export const DisputeObjectSchema = z.object({
+  id: z.string().min(1).max(255),
+  object: z.literal("dispute"),
+  amount: z.number().int().nonnegative(),
+  currency: z.string().min(3).max(3),
+  status: z.string().min(1).max(50),
+  payment_intent: IdOrObject,
+  charge: IdOrObject,
+});
+export type DisputeObject = z.infer<typeof DisputeObjectSchema>;
+
+export const EventEnvelopeSchema = z.object({
+  id: z.string().min(1).max(255),
+  type: z.string().min(1).max(255),
+  data: z.object({ object: z.unknown() }),
+});
+
+export function paymentIntentOf(session: CheckoutSessionObject): string | null {
+  return idOf(session.payment_intent);
+}
+
+/** The shipping address a session collected, as stored on an order, or null. */
+export function shippingOf(session: CheckoutSessionObject): Address | null {
+  const details = session.collected_information?.shipping_details;
+  const address = details?.address ?? session.customer_details?.address;
+  if (!address?.line1 && !address?.city) return null;
+  return {
+    name: details?.name ?? session.customer_details?.name ?? "",
+    street: [address.line1, address.line2].filter(Boolean).join(", "),
+    city: address.city ?? "",
+    state: address.state ?? "",
+    postal_code: address.postal_code ?? "",
+    country: address.country ?? "",
+  };
+}

@@ -1,0 +1,170 @@
+import type { Db } from "~/db/client.server";
+import { bookShopSale } from "~/db/queries/earnings.server";
+import { getRevenueRules } from "~/db/queries/platform.server";
+import {
+  flagOrderStockShortfall,
+  getOrderForCheckout,
+  insertPaidOrder,
+  isOrderNumberTaken,
+  setOrderPoolEntry,
+} from "~/db/queries/orders.server";
+import { getProductVariants } from "~/db/queries/products.server";
+import { insertOrderVoucher, isVoucherCodeTaken } from "~/db/queries/vouchers.server";
+import type { CheckoutSession } from "~/db/schema";
+import { productCategory } from "~/domain/catalog";
+import { formatCents } from "~/domain/money";
+import { orderNumber, voucherCode } from "~/domain/orders";
+import { poolContributionCents } from "~/domain/revenue";
+import { FulfilmentDataError, paymentIntentOf, shippingOf, type CheckoutSessionObject } from "./events.server";
+import type { FulfilOutcome } from "./fulfil.server";
+import { notify } from "~/lib/notify.server";
+import { contribute, contributionKey } from "./pool-ledger.server";
+
+function positiveInt(value: string | undefined): number | null {
+  const n = Number(value);
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
+/**
+ * A paid product checkout: one atomic batch creates the order, takes the stock and counts the sale (once); then the
+ * voucher (vouchers) and the pool contribution (the platform's pool share, an entry for the buyer) follow, each
+ * idempotent and resumed by any later delivery.
+ */
+export async function fulfilProduct(env: Env, db: Db, row: CheckoutSession, session: CheckoutSessionObject): Promise<FulfilOutcome> {
+  const meta = row.metadata;
+  const quantity = positiveInt(meta.quantity);
+  const unitPriceCents = positiveInt(meta.unit_price_cents);
+  if (!meta.product_id || !meta.size || !quantity || !unitPriceCents || !row.hostId) {
+    throw new FulfilmentDataError(`checkout ${row.id} lacks the product, size, quantity, price or host`);
+  }
+  const found = await getProductVariants(db, meta.product_id);
+  if (!found) throw new FulfilmentDataError(`product ${meta.product_id} of checkout ${row.id} no longer exists`);
+  const { product } = found;
+  const size = found.sizes.find((s) => s.name === meta.size);
+  const colour = meta.color ? found.colours.find((c) => c.name === meta.color) : undefined;
+
+  const category = productCategory(product.category);
+  const orderId = await freshOrderId(db, category === "voucher");
+  const number = await freeOrderNumber(db, session.id, orderId);
+  const now = new Date();
+  const rates = await getRevenueRules(db);
+
+  const result = await insertPaidOrder(db, {
+    checkoutId: row.id,
+    paymentIntentId: paymentIntentOf(session),
+    rates,
+    sizeId: size?.id ?? null,
+    colourId: meta.color ? (colour?.id ?? null) : null,
+    now,
+    order: {
+      id: orderId,
+      orderNumber: number,
+      userId: row.userId,
+      hostId: row.hostId,
+      productId: product.id,
+      checkoutSessionId: session.id,
+      paymentIntentId: paymentIntentOf(session),
+      status: category === "physical" ? "processing" : "paid",
+      purchaseMode: "buy-now",
+      amountCents: row.amountCents,
+      unitPriceCents,
+      currency: row.currency,
+      quantity,
+      sizeName: meta.size,
+      colorName: meta.color ?? null,
+      customerEmail: session.customer_details?.email ?? session.customer_email ?? row.customerEmail,
+      customerName: session.customer_details?.name ?? null,
+      shippingAddress: category === "physical" ? shippingOf(session) : null,
+      productName: product.name,
+      productImage: found.imageUrl,
+      productCategory: category,
+      // Digital items and vouchers are delivered at payment: their return window starts now.
+      deliveredAt: category === "physical" ? null : now,
+      createdAt: now,
+      updatedAt: now,
+    },
+  });
+  if (result.inserted && !result.stockTaken) {
+    // Paid for, but the stock ran out (or the variant vanished) between checkout and payment: the host must act.
+    console.warn("fulfilment: order paid without enough stock", { orderId, checkout: row.id, product: product.id });
+    await flagOrderStockShortfall(db, orderId);
+  }
+  if (!result.inserted && result.claimed) {
+    console.warn("fulfilment: checkout claimed but its order already existed", { checkout: row.id });
+  }
+
+  const order = await getOrderForCheckout(db, [session.id]);
+  if (!order) throw new Error(`order for checkout ${row.id} is missing after fulfilment`);
+
+  if (category === "voucher") {
+    await insertOrderVoucher(db, {
+      code: voucherCode(order.id),
+      orderId: order.id,
+      productId: product.id,
+      hostId: row.hostId,
+      buyerId: row.userId,
+      valueCents: product.voucherValueCents ?? unitPriceCents,
+      currency: product.currency,
+      status: "active",
+      expiresAt: product.voucherExpiresAt ?? new Date(now.getTime() + 365 * 24 * 60 * 60 * 1000),
+    });
+  }
+
+  // The rates in force when it was paid (recorded on the checkout by the claim).
+  const rules = row.rates ?? rates;
+  // The host's share into the earnings ledger, once per order (a resumed delivery books nothing new).
+  await bookShopSale(
+    db,
+    { ...order, hostId: row.hostId, productName: product.name, productCategory: category, paidAt: row.completedAt ?? now },
+    rules.shop_sales,
+  );
+
+  let { poolId, entryNumber } = order;
+  if (poolId === null) {
+    const contribution = await contribute(env, db, {
+      hostId: row.hostId,
+      sourceType: "product_purchase",
+      sourceKey: contributionKey(session.id),
+      amountCents: poolContributionCents("shop_sales", order.amountCents, rules),
+      currency: order.currency,
+      userId: row.userId,
+      earnsEntry: true,
+    });
+    poolId = contribution.poolId;
+    entryNumber = contribution.entryNumber;
+    await setOrderPoolEntry(db, order.id, { poolId, entryNumber });
+  }
+
+  if (result.inserted) {
+    await notify(env, row.hostId, "sale", {
+      subject: `New order ${order.orderNumber}: ${product.name}`,
+      text: `You sold ${quantity} x ${product.name} (${formatCents(order.amountCents, order.currency)}). Order ${order.orderNumber} is waiting in Customer Orders.`,
+      url: "/orders",
+    });
+  }
+
+  return {
+    kind: result.inserted ? "fulfilled" : "already_fulfilled",
+    checkoutId: row.id,
+    purpose: row.purpose,
+    orderId: order.id,
+    orderNumber: order.orderNumber,
+    poolId,
+    entryNumber,
+  };
+}
+
+/** A new order id; for a voucher, one whose voucher code ('VCH-' + last 8) is not taken yet. */
+async function freshOrderId(db: Db, needsVoucherCode: boolean): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    const id = crypto.randomUUID();
+    if (!needsVoucherCode || attempt >= 5) return id;
+    if (!(await isVoucherCodeTaken(db, voucherCode(id)))) return id;
+  }
+}
+
+/** The order number from the session id, unless another checkout's order already has it (then from the order id). */
+async function freeOrderNumber(db: Db, sessionId: string, orderId: string): Promise<string> {
+  const preferred = orderNumber(sessionId, orderId);
+  return (await isOrderNumberTaken(db, preferred, sessionId)) ? orderNumber(null, orderId) : preferred;
+}

@@ -1,0 +1,79 @@
+import { getDb } from "~/db/client.server";
+import { findCheckoutRow, markCheckoutAwaitingPayment, markUnpaidCheckoutExpired } from "~/db/queries/checkout.server";
+import type { CheckoutSession } from "~/db/schema";
+import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
+import { fulfilHostDeposit } from "./fulfil-deposit.server";
+import { fulfilGuessEntry } from "./fulfil-guess.server";
+import { fulfilProduct } from "./fulfil-product.server";
+
+// Applying a paid checkout exactly once, per purpose. Each purpose's first step is one atomic D1 batch whose gate
+// is a conditional UPDATE (payment_status 'unpaid' -> 'paid') plus a unique key of what it creates, so racing or
+// repeated deliveries create one thing; the steps after it (voucher, pool contribution) are idempotent and resumed
+// by any later delivery. Fulfilment starts only from the webhook and the payment success page's confirmation.
+
+export type FulfilOutcome =
+  | {
+      kind: "fulfilled" | "already_fulfilled";
+      checkoutId: string;
+      purpose: CheckoutSession["purpose"];
+      orderId?: string;
+      orderNumber?: string;
+      poolId?: string | null;
+      entryNumber?: number | null;
+    }
+  | { kind: "awaiting_payment" | "expired" | "unknown_session"; checkoutId?: string };
+
+function findRow(env: Env, session: CheckoutSessionObject) {
+  return findCheckoutRow(getDb(env), session.id, session.metadata?.checkout_id ?? session.client_reference_id);
+}
+
+function checkAmount(row: CheckoutSession, session: CheckoutSessionObject): void {
+  if (typeof session.amount_total === "number" && session.amount_total !== row.amountCents) {
+    throw new FulfilmentDataError(
+      `amount ${session.amount_total} of session ${session.id} does not match checkout ${row.id} (${row.amountCents})`,
+    );
+  }
+  if (session.currency && session.currency.toUpperCase() !== row.currency.toUpperCase()) {
+    throw new FulfilmentDataError(`currency ${session.currency} of session ${session.id} is not ${row.currency}`);
+  }
+}
+
+/**
+ * Fulfils a paid checkout session (`checkout.session.completed` with payment_status 'paid', or
+ * `checkout.session.async_payment_succeeded`). Safe to call any number of times, concurrently, from the webhook and
+ * from the success page: the first call fulfils, later calls finish any step left undone and report
+ * 'already_fulfilled'.
+ */
+export async function fulfilCheckoutSession(env: Env, session: CheckoutSessionObject): Promise<FulfilOutcome> {
+  const db = getDb(env);
+  const row = await findRow(env, session);
+  if (!row) return { kind: "unknown_session" };
+  checkAmount(row, session);
+  switch (row.purpose) {
+    case "product":
+      return fulfilProduct(env, db, row, session);
+    case "host_deposit":
+      return fulfilHostDeposit(env, db, row, session);
+    case "guess_entry":
+      return fulfilGuessEntry(env, db, row, session);
+    default:
+      throw new FulfilmentDataError(`checkout ${row.id} has purpose ${row.purpose}, which this handler does not fulfil`);
+  }
+}
+
+/** `checkout.session.completed` with payment still to come (bank transfer): the session is complete, unpaid. */
+export async function markAwaitingPayment(env: Env, session: CheckoutSessionObject): Promise<FulfilOutcome> {
+  const row = await findRow(env, session);
+  if (!row) return { kind: "unknown_session" };
+  checkAmount(row, session);
+  await markCheckoutAwaitingPayment(getDb(env), row.id, paymentIntentOf(session));
+  return { kind: "awaiting_payment", checkoutId: row.id };
+}
+
+/** `checkout.session.expired` or `async_payment_failed`: an unpaid session will never be paid. */
+export async function markUnpaidSessionExpired(env: Env, session: CheckoutSessionObject): Promise<FulfilOutcome> {
+  const row = await findRow(env, session);
+  if (!row) return { kind: "unknown_session" };
+  await markUnpaidCheckoutExpired(getDb(env), row.id);
+  return { kind: "expired", checkoutId: row.id };
+}

@@ -1,0 +1,133 @@
+import Stripe from "stripe";
+import { z } from "zod";
+import { getDb } from "~/db/client.server";
+import { recordPaymentEvent, setPaymentEventOutcome } from "~/db/queries/checkout.server";
+import { CheckoutSessionObjectSchema, EventEnvelopeSchema, FulfilmentDataError, type CheckoutSessionObject } from "./events.server";
+import { fulfilCheckoutSession, markAwaitingPayment, markUnpaidSessionExpired, type FulfilOutcome } from "./fulfil.server";
+import { webhookSecret } from "./provider.server";
+
+// The webhook step: a verified provider event is recorded by id once and dispatched to its handler. Stripe's
+// deliveries and the local provider's (signed the same way) come through handleStripeWebhook.
+
+/** A signature older than this (seconds) is refused, so a captured delivery cannot be replayed later. */
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+/** Stripe's events are a few kilobytes; anything far larger is not one. */
+export const MAX_WEBHOOK_BODY_BYTES = 512 * 1024;
+
+const cryptoProvider = Stripe.createSubtleCryptoProvider();
+
+export type WebhookResult = {
+  status: 200 | 400 | 413 | 500;
+  body: { received: true; duplicate?: true; ignored?: string; failed?: true } | { error: string };
+};
+
+/** Verifies a delivery's signature and applies its event. */
+export async function handleStripeWebhook(env: Env, body: string, signature: string | null | undefined): Promise<WebhookResult> {
+  const secret = webhookSecret(env);
+  if (!secret) {
+    console.error("webhook: STRIPE_WEBHOOK_SECRET is not set; refusing events until it is");
+    return { status: 500, body: { error: "Webhook secret not configured" } };
+  }
+  if (!signature) return { status: 400, body: { error: "Missing Stripe-Signature header" } };
+  if (body.length > MAX_WEBHOOK_BODY_BYTES) return { status: 413, body: { error: "Payload too large" } };
+  let event: unknown;
+  try {
+    event = await Stripe.webhooks.constructEventAsync(body, signature, secret, WEBHOOK_TOLERANCE_SECONDS, cryptoProvider);
+  } catch (error) {
+    if (error instanceof Stripe.errors.StripeSignatureVerificationError) return { status: 400, body: { error: "Invalid signature" } };
+    // The signature was verified before parsing, so this is a signed body that is not an event: acknowledge it.
+    console.warn("webhook: signed payload is not a JSON event", { error: String(error) });
+    return { status: 200, body: { received: true, ignored: "malformed payload" } };
+  }
+  return processStripeEvent(env, event);
+}
+
+/** Whether a retry of the same event could succeed (D1 or a Durable Object briefly unavailable), not bad data. */
+export function isRetryableError(error: unknown): boolean {
+  if (error instanceof FulfilmentDataError || error instanceof z.ZodError || error instanceof SyntaxError) return false;
+  const message = error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : String(error);
+  return !/constraint failed|SQLITE_CONSTRAINT|FOREIGN KEY|NOT NULL constraint|CHECK constraint/i.test(message);
+}
+
+export type Handled = { outcome: "processed" | "ignored"; duplicate?: boolean; note?: string };
+
+type Handler = { schema: z.ZodType; apply: (env: Env, object: never) => Promise<Handled> };
+
+function sessionHandler(run: (env: Env, session: CheckoutSessionObject) => Promise<FulfilOutcome>): Handler {
+  return {
+    schema: CheckoutSessionObjectSchema,
+    apply: async (env, session: CheckoutSessionObject) => {
+      const result = await run(env, session);
+      if (result.kind === "unknown_session") return { outcome: "ignored", note: `unknown checkout session ${session.id}` };
+      return { outcome: "processed", duplicate: result.kind === "already_fulfilled" };
+    },
+  };
+}
+
+/** Every event type the pipeline applies, with the object it carries. */
+const HANDLERS: Record<string, Handler> = {
+  "checkout.session.completed": sessionHandler((env, session) =>
+    session.payment_status === "paid" || session.payment_status === "no_payment_required"
+      ? fulfilCheckoutSession(env, session)
+      : markAwaitingPayment(env, session),
+  ),
+  "checkout.session.async_payment_succeeded": sessionHandler(fulfilCheckoutSession),
+  "checkout.session.async_payment_failed": sessionHandler(markUnpaidSessionExpired),
+  "checkout.session.expired": sessionHandler(markUnpaidSessionExpired),
+};
+
+async function dispatch(env: Env, type: string, object: unknown): Promise<Handled> {
+  const handler = HANDLERS[type];
+  if (!handler) return { outcome: "ignored", note: `unhandled event type ${type}` };
+  const parsed = handler.schema.safeParse(object);
+  if (!parsed.success) return { outcome: "ignored", note: `malformed ${type} object` };
+  return handler.apply(env, parsed.data as never);
+}
+
+/**
+ * Applies one verified webhook event: records its id once, dispatches it, and records the outcome. Repeats of a
+ * processed event are acknowledged as duplicates; an event being (or having failed to be) processed is applied
+ * again, which every handler makes harmless. 500 only when a retry could help.
+ */
+export async function processStripeEvent(env: Env, event: unknown): Promise<WebhookResult> {
+  const envelope = EventEnvelopeSchema.safeParse(event);
+  if (!envelope.success) {
+    console.warn("webhook: acknowledged an event without id, type or data");
+    return { status: 200, body: { received: true, ignored: "malformed event" } };
+  }
+  const { id, type, data } = envelope.data;
+  const db = getDb(env);
+  try {
+    const recorded = await recordPaymentEvent(db, id, type);
+    if (recorded === "processed" || recorded === "ignored") return { status: 200, body: { received: true, duplicate: true } };
+  } catch (error) {
+    console.error("webhook: could not record event", { id, type, error });
+    return { status: 500, body: { error: "Temporarily unable to record the event" } };
+  }
+
+  try {
+    const handled = await dispatch(env, type, data.object);
+    if (handled.outcome === "ignored") console.info("webhook: ignored event", { id, type, note: handled.note });
+    await setPaymentEventOutcome(db, id, { status: handled.outcome, error: handled.note ?? null, processed: true });
+    return {
+      status: 200,
+      body: {
+        received: true,
+        ...(handled.duplicate ? { duplicate: true as const } : {}),
+        ...(handled.outcome === "ignored" ? { ignored: handled.note ?? "ignored" } : {}),
+      },
+    };
+  } catch (error) {
+    const retry = isRetryableError(error);
+    const message = error instanceof Error ? error.message : String(error);
+    console.error("webhook: event failed", { id, type, retry, error });
+    try {
+      await setPaymentEventOutcome(db, id, { status: "failed", error: message.slice(0, 1000), processed: false });
+    } catch (recordError) {
+      console.error("webhook: could not record the failure", { id, recordError });
+    }
+    return retry
+      ? { status: 500, body: { error: "Temporary failure; please retry" } }
+      : { status: 200, body: { received: true, failed: true } };
+  }
+}
