@@ -290,6 +290,28 @@ describe("managing games", () => {
     expect(await statusOf(id)).toMatchObject({ question: "New question?", options: ["Yes", "No"], correctAnswer: "No", entryFeeCents: 500, videoUrl: "/media/guess-win-videos/x/y.mp4" });
   });
 
+  it("refuses to change the answer or options once someone has guessed (409, unchanged); other fields still save", async () => {
+    const id = await addGame();
+    const before = await statusOf(id);
+    await db().insert(guessWinParticipants).values({ gameId: id, userId: fan.id, answer: before!.options[0]!, kind: "free", paymentStatus: "paid" });
+    for (const change of [
+      { correctAnswer: before!.options.find((o) => o !== before!.correctAnswer)! },
+      { options: [...before!.options, "Zulu"] },
+    ]) {
+      const res = await postFields(`/edit-game/${id}`, gameFields({ options: before!.options, correctAnswer: before!.correctAnswer, ...change }), hostCookie);
+      expect(res.status).toBe(409);
+      expect(await res.text()).toContain("The answer and options can&#x27;t be changed once someone has guessed.");
+      expect(await statusOf(id)).toEqual(before);
+    }
+    const same = await postFields(
+      `/edit-game/${id}`,
+      gameFields({ question: "A clearer question?", options: before!.options, correctAnswer: before!.correctAnswer }),
+      hostCookie,
+    );
+    expect(same.status).toBe(302);
+    expect(await statusOf(id)).toMatchObject({ question: "A clearer question?", options: before!.options, correctAnswer: before!.correctAnswer });
+  });
+
   it("ends (not deletes) a game with paid participants, keeping them", async () => {
     const id = await addGame();
     await db().insert(guessWinParticipants).values({ gameId: id, userId: fan.id, answer: "Bravo", isCorrect: true, kind: "paid", entryFeeCents: 300, paymentStatus: "paid" });

@@ -4,6 +4,8 @@ import { parseMoneyToCents } from "~/domain/money";
 import { GAME_ENTRY_FEE_DEFAULT_CENTS, GAME_ENTRY_FEE_MAX_CENTS, GAME_ENTRY_FEE_MIN_CENTS, GAME_OPTIONS_MAX, GAME_OPTIONS_MIN } from "~/domain/catalog";
 
 export const GAME_MESSAGES = {
+  /** Sealed guesses: the answer and options a guess was made against never change. */
+  answerLocked: "The answer and options can't be changed once someone has guessed.",
   question: "Please enter a question",
   description: "Please enter a description",
   video: "Please upload a video or provide a video URL",

@@ -10,6 +10,7 @@ import { getCtx, getEnv } from "~/lib/context";
 import type { GameFormValues } from "~/lib/game-form";
 import { readGameSubmission } from "~/lib/game-submit.server";
 import { flashToastCookie } from "~/lib/toast.server";
+import { GAME_MESSAGES } from "~/lib/game-form";
 import type { Route } from "./+types/edit-game";
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>
@@ -48,7 +49,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const submission = await readGameSubmission(request, env, user.id, game);
   if (!submission.ok) return data({ errors: submission.errors, values: submission.values }, { status: 400 });
   const saved = await updateGame(db, game.id, user.id, submission.input);
-  if (!saved) notFound();
+  if (saved === "not_found") notFound();
+  if (saved === "locked") {
+    return data({ errors: { correctAnswer: GAME_MESSAGES.answerLocked }, values: submission.values }, { status: 409 });
+  }
   // A replaced upload of ours is no longer used by the game.
   if (game.videoKey && game.videoKey !== submission.input.videoKey && !(await isVideoKeyUsed(db, game.videoKey))) {
     const oldKey = game.videoKey;

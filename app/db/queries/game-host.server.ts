@@ -62,8 +62,22 @@ export async function getHostGame(db: Db, id: string) {
   return row;
 }
 
-/** Saves a host's edit; the video fields change only when a new video is given. True when a row changed. */
-export async function updateGame(db: Db, id: string, hostId: string, input: GameInput): Promise<boolean> {
+/**
+ * Saves a host's edit; the video fields change only when a new video is given. The answer and options change only
+ * while nobody has guessed (checked in the same statement, so a guess racing the edit cannot slip between):
+ * "locked" when they would change after a guess, "not_found" when the game is not the host's.
+ */
+export async function updateGame(
+  db: Db,
+  id: string,
+  hostId: string,
+  input: GameInput,
+): Promise<"saved" | "locked" | "not_found"> {
+  const sameAnswer = and(
+    eq(guessWinGames.correctAnswer, input.correctAnswer),
+    sql`${guessWinGames.options} = ${JSON.stringify(input.options)}`,
+  );
+  const noGuess = sql`NOT EXISTS (SELECT 1 FROM guess_win_participants p WHERE p.game_id = ${guessWinGames.id})`;
   const result = await db
     .update(guessWinGames)
     .set({
@@ -77,9 +91,15 @@ export async function updateGame(db: Db, id: string, hostId: string, input: Game
       entryFeeCents: input.entryFeeCents,
       updatedAt: new Date(),
     })
-    .where(and(eq(guessWinGames.id, id), eq(guessWinGames.hostId, hostId)))
+    .where(and(eq(guessWinGames.id, id), eq(guessWinGames.hostId, hostId), or(sameAnswer, noGuess)))
     .run();
-  return result.meta.changes > 0;
+  if (result.meta.changes > 0) return "saved";
+  const [mine] = await db
+    .select({ id: guessWinGames.id })
+    .from(guessWinGames)
+    .where(and(eq(guessWinGames.id, id), eq(guessWinGames.hostId, hostId)))
+    .limit(1);
+  return mine ? "locked" : "not_found";
 }
 
 /** Pause ↔ resume a host's game; answers the new status, or null when it is not theirs or already completed. */
