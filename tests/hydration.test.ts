@@ -44,9 +44,12 @@ describe("which pages hydrate", () => {
       expect(res.status, path).toBe(200);
       const page = await res.text();
       expect(usesReact(page), path).toBe(false);
-      // Only the small page script (live pools, a static page's few behaviours) is loaded.
-      expect(moduleScripts(page), path).toEqual([expect.stringContaining('src="/page.js"')]);
-      expect(page, path).toContain('<script type="speculationrules">');
+      // Only the small scripts of public/ (page.js: live pools and a static page's few behaviours; the service
+      // worker's registration) are loaded, none of the built client.
+      const scripts = moduleScripts(page);
+      expect(scripts, path).toContainEqual(expect.stringContaining('src="/page.js"'));
+      for (const script of scripts) expect(script, path).toMatch(/src="\/[\w-]+\.js"/);
+      expect(page, path).toContain('<script type="speculationrules"');
       expect(page, path).not.toContain("data-hydrate");
     }
   });
