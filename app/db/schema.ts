@@ -1003,6 +1003,8 @@ export const orders = sqliteTable(
     entryNumber: integer("entry_number"),
     /** Succeeded (or pending) refunds plus lost disputes of this order's payment, in cents. */
     refundedCents: cents("refunded_cents").notNull().default(0),
+    /** The line of its checkout (a group-buy or cart checkout pays several orders; 0 for one-order checkouts). */
+    line: integer("line").notNull().default(0),
     /** A group-buy order's value in RM (the group buy's currency), converted with the rate table at payment. */
     salesRmCents: cents("sales_rm_cents"),
     /** none, partial or full: kept apart from the fulfilment status. */
@@ -1017,7 +1019,7 @@ export const orders = sqliteTable(
   },
   (t) => [
     uniqueIndex("orders_order_number_unique").on(t.orderNumber),
-    uniqueIndex("orders_checkout_session_id_unique").on(t.checkoutSessionId),
+    uniqueIndex("orders_checkout_session_line_unique").on(t.checkoutSessionId, t.line),
     index("orders_user_created_idx").on(t.userId, t.createdAt),
     index("orders_host_created_idx").on(t.hostId, t.createdAt),
     index("orders_customer_email_idx").on(t.customerEmail),

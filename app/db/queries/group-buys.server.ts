@@ -1,4 +1,5 @@
-import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { hostNotSuspended } from "~/db/queries/admin.server";
 import type { Db } from "~/db/client.server";
 import {
@@ -13,6 +14,7 @@ import {
   products,
   productSizes,
   userProfiles,
+  type NewOrder,
 } from "~/db/schema";
 import { GROUP_BUY_CURRENCY, type GroupBuyForm, type GroupBuyStatus, isLessFavourable } from "~/domain/group-buy";
 
@@ -575,4 +577,105 @@ export async function hostGroupBuyRevenue(db: Db, hostId: string, limit = 20) {
     netCents: r.finalisedAt ? Number(r.paidCents) - Number(r.refundedCents) : null,
     currency: "USD",
   }));
+}
+
+// --- paying: a group-buy checkout's orders -------------------------------------------------------------------------
+
+export interface GroupBuyOrderLine {
+  order: NewOrder & { id: string; checkoutSessionId: string; productId: string; quantity: number; amountCents: number };
+  sizeId: string | null;
+  colourId: string | null;
+}
+
+/**
+ * Fulfils a paid group-buy checkout in ONE D1 batch: claims the checkout (`claim`, unpaid -> paid), inserts one order
+ * per line (unique per checkout session and line, so a repeat inserts nothing), and only when this call inserted
+ * them takes the stock, counts the sales, adds the RM value to the group buy's sales and, when the fan had no earlier
+ * paid order in it, one participant.
+ */
+export async function insertPaidGroupBuyOrders(
+  db: Db,
+  input: {
+    claim: BatchItem<"sqlite">;
+    groupBuyId: string;
+    userId: string | null;
+    salesRmCents: number;
+    lines: readonly GroupBuyOrderLine[];
+  },
+) {
+  const first = input.lines[0];
+  if (!first) throw new RangeError("a group-buy checkout has at least one line");
+  const ids = input.lines.map((l) => l.order.id);
+  const isNew = sql`exists (select 1 from ${orders} where ${orders.id} = ${first.order.id})`;
+  const statements: BatchItem<"sqlite">[] = [
+    input.claim,
+    db
+      .insert(orders)
+      .values(input.lines.map((l) => l.order))
+      .onConflictDoNothing({ target: [orders.checkoutSessionId, orders.line] })
+      .returning({ id: orders.id }),
+  ];
+  for (const line of input.lines) {
+    const q = line.order.quantity;
+    if (line.sizeId) {
+      statements.push(
+        db
+          .update(productSizes)
+          .set({ availableUnits: sql`${productSizes.availableUnits} - ${q}` })
+          .where(and(eq(productSizes.id, line.sizeId), gte(productSizes.availableUnits, q), isNew)),
+      );
+    }
+    if (line.colourId) {
+      statements.push(
+        db
+          .update(productColors)
+          .set({ availableUnits: sql`${productColors.availableUnits} - ${q}` })
+          .where(and(eq(productColors.id, line.colourId), gte(productColors.availableUnits, q), isNew)),
+      );
+    }
+    statements.push(
+      db
+        .update(products)
+        .set({ salesCount: sql`${products.salesCount} + ${q}`, revenueCents: sql`${products.revenueCents} + ${line.order.amountCents}` })
+        .where(and(eq(products.id, line.order.productId), isNew)),
+    );
+  }
+  const earlier = input.userId
+    ? sql`not exists (select 1 from ${orders} where ${orders.groupBuyId} = ${input.groupBuyId} and ${orders.userId} = ${input.userId} and ${orders.id} not in (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )}))`
+    : sql`1`;
+  statements.push(
+    db
+      .update(groupBuys)
+      .set({
+        currentSalesCents: sql`${groupBuys.currentSalesCents} + ${input.salesRmCents}`,
+        currentParticipants: sql`${groupBuys.currentParticipants} + (case when ${earlier} then 1 else 0 end)`,
+      })
+      .where(and(eq(groupBuys.id, input.groupBuyId), isNew)),
+  );
+  const [claimed, inserted] = (await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown as [
+    unknown[],
+    unknown[],
+  ];
+  return { claimed: claimed.length === 1, inserted: inserted.length > 0 };
+}
+
+/** The orders of a group-buy checkout, line by line. */
+export function listCheckoutOrders(db: Db, checkoutSessionId: string) {
+  return db
+    .select({
+      id: orders.id,
+      orderNumber: orders.orderNumber,
+      amountCents: orders.amountCents,
+      currency: orders.currency,
+      poolId: orders.poolId,
+      entryNumber: orders.entryNumber,
+      metadata: orders.metadata,
+    })
+    .from(orders)
+    .where(eq(orders.checkoutSessionId, checkoutSessionId))
+    .orderBy(asc(orders.line))
+    .limit(50);
 }

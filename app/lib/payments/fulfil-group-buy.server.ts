@@ -1,0 +1,152 @@
+import type { Db } from "~/db/client.server";
+import { claimCheckoutStatement } from "~/db/queries/checkout.server";
+import { getGroupBuy, insertPaidGroupBuyOrders, listCheckoutOrders } from "~/db/queries/group-buys.server";
+import { setOrderPoolEntry } from "~/db/queries/orders.server";
+import { getRevenueRules } from "~/db/queries/platform.server";
+import { getProductVariants } from "~/db/queries/products.server";
+import type { CheckoutSession } from "~/db/schema";
+import { productCategory } from "~/domain/catalog";
+import { convertCents } from "~/domain/currency";
+import { GROUP_BUY_CURRENCY, groupBuyEntriesForCheckout, poolShareCents } from "~/domain/group-buy";
+import { orderNumber } from "~/domain/orders";
+import { FulfilmentDataError, paymentIntentOf, shippingOf, type CheckoutSessionObject } from "./events.server";
+import type { FulfilOutcome } from "./fulfil.server";
+import { decodeGroupBuyLines } from "./group-buy-checkout.server";
+import { contribute, contributionKey } from "./pool-ledger.server";
+
+/** The pool ledger's key of the second entry a shared group buy's checkout earns. */
+export function shareBonusKey(sessionId: string): string {
+  return `${contributionKey(sessionId)}:share`;
+}
+
+/**
+ * A paid group-buy checkout: one batch creates an order per line (each with its RM value, converted at payment with
+ * the rate table, and the pool percent in force), takes the stock, and adds the sales and the participant to the
+ * group buy, once. Then the pool gets the group-buy share of each order (rounded per order) keyed by the checkout,
+ * with one entry, and a second entry when the fan had shared the group buy.
+ */
+export async function fulfilGroupBuy(env: Env, db: Db, row: CheckoutSession, session: CheckoutSessionObject): Promise<FulfilOutcome> {
+  const meta = row.metadata;
+  const lines = decodeGroupBuyLines(meta.items);
+  const groupBuyId = meta.group_buy_id;
+  if (!lines || lines.length === 0 || !groupBuyId || !row.hostId) {
+    throw new FulfilmentDataError(`checkout ${row.id} lacks the group buy, its lines or the host`);
+  }
+  const groupBuy = await getGroupBuy(db, groupBuyId);
+  if (!groupBuy) throw new FulfilmentDataError(`group buy ${groupBuyId} of checkout ${row.id} no longer exists`);
+  const rates = row.rates ?? (await getRevenueRules(db));
+  const poolPercent = rates.group_buy_sales.prizePoolPercent;
+  const now = new Date();
+  const paymentIntentId = paymentIntentOf(session);
+
+  let salesRmCents = 0;
+  const orderLines = [];
+  for (const [index, [productId, sizeName, colourName, quantity, unitCents]] of lines.entries()) {
+    const found = await getProductVariants(db, productId);
+    if (!found) throw new FulfilmentDataError(`product ${productId} of checkout ${row.id} no longer exists`);
+    const size = found.sizes.find((s) => s.name === sizeName);
+    const colour = colourName ? found.colours.find((c) => c.name === colourName) : undefined;
+    const category = productCategory(found.product.category);
+    const amountCents = unitCents * quantity;
+    const rm = convertCents(amountCents, "USD", GROUP_BUY_CURRENCY);
+    salesRmCents += rm;
+    const id = crypto.randomUUID();
+    orderLines.push({
+      sizeId: size?.id ?? null,
+      colourId: colourName ? (colour?.id ?? null) : null,
+      order: {
+        id,
+        orderNumber: index === 0 ? orderNumber(session.id, id) : `${orderNumber(session.id, id)}-${index + 1}`,
+        line: index,
+        userId: row.userId,
+        hostId: row.hostId,
+        productId,
+        groupBuyId,
+        checkoutSessionId: session.id,
+        paymentIntentId,
+        status: category === "physical" ? ("processing" as const) : ("paid" as const),
+        purchaseMode: "group-buy" as const,
+        amountCents,
+        unitPriceCents: unitCents,
+        currency: row.currency,
+        quantity,
+        sizeName,
+        colorName: colourName || null,
+        customerEmail: session.customer_details?.email ?? session.customer_email ?? row.customerEmail,
+        customerName: session.customer_details?.name ?? null,
+        shippingAddress: category === "physical" ? shippingOf(session) : null,
+        productName: found.product.name,
+        productImage: found.imageUrl,
+        productCategory: category,
+        salesRmCents: rm,
+        metadata: { pool_percent: poolPercent },
+        deliveredAt: category === "physical" ? null : now,
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+  }
+
+  const result = await insertPaidGroupBuyOrders(db, {
+    claim: claimCheckoutStatement(db, row.id, { paymentIntentId, now, rates }),
+    groupBuyId,
+    userId: row.userId,
+    salesRmCents,
+    lines: orderLines,
+  });
+  const orders = await listCheckoutOrders(db, session.id);
+  const first = orders[0];
+  if (!first) throw new Error(`orders of checkout ${row.id} are missing after fulfilment`);
+
+  let { poolId, entryNumber } = first;
+  if (poolId === null) {
+    const recorded = (o: (typeof orders)[number]) => {
+      const p = o.metadata?.pool_percent;
+      return typeof p === "number" ? p : poolPercent;
+    };
+    const contribution = await contribute(env, db, {
+      hostId: row.hostId,
+      sourceType: "group_buy_entry",
+      sourceKey: contributionKey(session.id),
+      amountCents: orders.reduce((sum, o) => sum + poolShareCents(o.amountCents, recorded(o)), 0),
+      currency: first.currency,
+      userId: row.userId,
+      earnsEntry: true,
+    });
+    poolId = contribution.poolId;
+    entryNumber = contribution.entryNumber;
+    if (groupBuyEntriesForCheckout(meta.shared === "1") === 2) {
+      await contribute(env, db, {
+        hostId: row.hostId,
+        sourceType: "group_buy_entry",
+        sourceKey: shareBonusKey(session.id),
+        amountCents: 0,
+        currency: first.currency,
+        userId: row.userId,
+        earnsEntry: true,
+      });
+    }
+    for (const o of orders) await setOrderPoolEntry(db, o.id, { poolId, entryNumber: o.id === first.id ? entryNumber : null });
+  } else if (meta.shared === "1") {
+    // A delivery after a crash between the two contributions: the share's entry (idempotent by its key) is added.
+    await contribute(env, db, {
+      hostId: row.hostId,
+      sourceType: "group_buy_entry",
+      sourceKey: shareBonusKey(session.id),
+      amountCents: 0,
+      currency: first.currency,
+      userId: row.userId,
+      earnsEntry: true,
+    });
+  }
+
+  return {
+    kind: result.inserted ? "fulfilled" : "already_fulfilled",
+    checkoutId: row.id,
+    purpose: row.purpose,
+    orderId: first.id,
+    orderNumber: first.orderNumber,
+    poolId,
+    entryNumber,
+  };
+}

@@ -1,0 +1,129 @@
+import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { checkoutSessions, groupBuyProducts, groupBuys, groupBuyShares, groupBuyTiers, orders, prizeEntries, productColors, products, productSizes } from "~/db/schema";
+import { GROUP_BUY_ACTION_MESSAGES } from "~/domain/group-buy";
+import { fulfilCheckoutSession } from "~/lib/payments/fulfil.server";
+import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/group-buy-checkout.server";
+import type { SessionUser } from "~/lib/session.server";
+import { db, makeUser, ORIGIN } from "./helpers";
+
+// Joining a group buy: one checkout for several products at the original price (priced on the server), a paid
+// checkout adds its RM value to sales and one participant, the group-buy share to the host's pool, and one entry,
+// two after a share; a repeated delivery counts once; a join after the end or on one's own group buy is refused.
+
+const DAY = 24 * 60 * 60 * 1000;
+
+async function fan(name: string): Promise<SessionUser> {
+  const { id, email } = await makeUser({ name });
+  return { id, email, role: "user", creatorName: name, avatarUrl: null, emailConfirmed: true };
+}
+
+async function fixture(opts: { endAt?: Date } = {}) {
+  const host = await makeUser({ name: "GB Host" });
+  const made = [];
+  for (const [name, price] of [["Mug", 2_000], ["Apron", 3_500]] as const) {
+    const [p] = await db().insert(products).values({ hostId: host.id, name, category: "physical" }).returning();
+    await db().insert(productSizes).values({ productId: p!.id, name: "One Size", priceCents: price, availableUnits: 10, position: 0 });
+    await db().insert(productColors).values({ productId: p!.id, name: "Blue", availableUnits: 10 });
+    made.push(p!);
+  }
+  const [g] = await db()
+    .insert(groupBuys)
+    .values({ hostId: host.id, name: "Kitchen", status: "active", targetCents: 100_000, currency: "MYR", endAt: opts.endAt ?? new Date(Date.now() + DAY) })
+    .returning();
+  await db().insert(groupBuyTiers).values([
+    { groupBuyId: g!.id, salesThresholdCents: 0, discountPercent: 5, position: 0 },
+    { groupBuyId: g!.id, salesThresholdCents: 100_000, discountPercent: 10, position: 1 },
+  ]);
+  await db().insert(groupBuyProducts).values(made.map((p) => ({ groupBuyId: g!.id, productId: p.id })));
+  return { host, groupBuyId: g!.id, mug: made[0]!, apron: made[1]! };
+}
+
+function items(f: Awaited<ReturnType<typeof fixture>>, mugs: number, aprons: number) {
+  return GroupBuySelectionSchema.parse({
+    items: [
+      { productId: f.mug.id, sizeName: "One Size", colorName: "Blue", quantity: String(mugs) },
+      { productId: f.apron.id, sizeName: "One Size", colorName: "Blue", quantity: String(aprons) },
+    ],
+  }).items;
+}
+
+async function pay(sessionId: string) {
+  const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId));
+  const session = {
+    id: row!.id,
+    object: "checkout.session",
+    amount_total: row!.amountCents,
+    currency: "usd",
+    client_reference_id: row!.metadata.checkout_id,
+    customer_email: row!.customerEmail,
+    customer_details: { email: row!.customerEmail, name: "Fan", address: null },
+    metadata: row!.metadata,
+    payment_intent: `pi_test_${row!.id.slice(-12)}`,
+    payment_status: "paid",
+    status: "complete",
+  };
+  return fulfilCheckoutSession(env, session as Parameters<typeof fulfilCheckoutSession>[1]);
+}
+
+describe("joining a group buy", () => {
+  it("refuses an empty selection with 'Please select at least one product'", () => {
+    const parsed = GroupBuySelectionSchema.safeParse({ items: [{ productId: "x", quantity: "0" }] });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.message).toBe(GROUP_BUY_ACTION_MESSAGES.selectProduct);
+  });
+
+  it("prices several products on the server in one checkout and, once paid, counts sales, one participant and one entry", async () => {
+    const f = await fixture();
+    const buyer = await fan("Joiner");
+    const result = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: f.groupBuyId, items: items(f, 2, 1), origin: ORIGIN });
+    if (!result.ok) throw new Error(result.message);
+    expect(result.amountCents).toBe(2 * 2_000 + 3_500);
+    await pay(result.sessionId);
+    await pay(result.sessionId);
+    const rows = await db().select().from(orders).where(eq(orders.checkoutSessionId, result.sessionId));
+    expect(rows).toHaveLength(2);
+    expect(rows.every((o) => o.groupBuyId === f.groupBuyId && o.purchaseMode === "group-buy")).toBe(true);
+    // USD 40.00 -> RM 181.82 and USD 35.00 -> RM 159.09 (rate table, half up), counted once.
+    const [g] = await db().select().from(groupBuys).where(eq(groupBuys.id, f.groupBuyId));
+    expect(g).toMatchObject({ currentSalesCents: 18_182 + 15_909, currentParticipants: 1 });
+    const entries = await db().select().from(prizeEntries).where(eq(prizeEntries.userId, buyer.id));
+    expect(entries).toHaveLength(1);
+    const stock = await db().select().from(productSizes).where(eq(productSizes.productId, f.mug.id));
+    expect(stock[0]!.availableUnits).toBe(8);
+    // A second checkout by the same fan adds sales but not a participant.
+    const again = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: f.groupBuyId, items: items(f, 1, 0), origin: ORIGIN });
+    if (!again.ok) throw new Error(again.message);
+    await pay(again.sessionId);
+    const [g2] = await db().select().from(groupBuys).where(eq(groupBuys.id, f.groupBuyId));
+    expect(g2).toMatchObject({ currentSalesCents: 18_182 + 15_909 + 9_091, currentParticipants: 1 });
+  });
+
+  it("Share for 2x Entry gives two entries per checkout", async () => {
+    const f = await fixture();
+    const buyer = await fan("Sharer");
+    await db().insert(groupBuyShares).values({ userId: buyer.id, groupBuyId: f.groupBuyId });
+    const result = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: f.groupBuyId, items: items(f, 1, 0), origin: ORIGIN });
+    if (!result.ok) throw new Error(result.message);
+    await pay(result.sessionId);
+    await pay(result.sessionId);
+    const entries = await db().select().from(prizeEntries).where(eq(prizeEntries.userId, buyer.id));
+    expect(entries).toHaveLength(2);
+  });
+
+  it("refuses a join after the end, the host's own group buy, and a product it does not offer", async () => {
+    const ended = await fixture({ endAt: new Date(Date.now() - 1000) });
+    const buyer = await fan("Late");
+    const late = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: ended.groupBuyId, items: items(ended, 1, 0), origin: ORIGIN });
+    expect(late).toMatchObject({ ok: false, status: 409, message: GROUP_BUY_ACTION_MESSAGES.ended });
+    const f = await fixture();
+    const hostUser: SessionUser = { id: f.host.id, email: f.host.email, role: "user", creatorName: "GB Host", avatarUrl: null, emailConfirmed: true };
+    const own = await createGroupBuyCheckout(env, { user: hostUser, groupBuyId: f.groupBuyId, items: items(f, 1, 0), origin: ORIGIN });
+    expect(own).toMatchObject({ ok: false, status: 403 });
+    const other = await fixture();
+    const foreign = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: f.groupBuyId, items: items(other, 1, 0), origin: ORIGIN });
+    expect(foreign).toMatchObject({ ok: false, status: 404 });
+    expect(await db().select().from(checkoutSessions).where(eq(checkoutSessions.userId, buyer.id))).toHaveLength(0);
+  });
+});
