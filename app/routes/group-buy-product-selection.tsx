@@ -1,11 +1,18 @@
-import { ProductGrid } from "~/components/cards";
+import { useState } from "react";
+import { data, Form, useNavigation } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
-import { EmptyState, Page, pageMeta } from "~/components/page";
+import { FormError } from "~/components/form";
+import { Button, Card, EmptyState, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
-import { getGroupBuy, listGroupBuyProducts } from "~/db/queries/group-buys.server";
+import { getGroupBuy, listGroupBuyProducts, listGroupBuyVariants } from "~/db/queries/group-buys.server";
+import { convertCents } from "~/domain/currency";
+import { GROUP_BUY_ACTION_MESSAGES, GROUP_BUY_CURRENCY } from "~/domain/group-buy";
+import { formatCents } from "~/domain/money";
 import { getOptionalUser } from "~/lib/auth.server";
-import { idParam, notFound } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
+import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/group-buy-checkout.server";
+import { redirectToCheckout } from "~/lib/payments/checkout-session.server";
+import { idParam, notFound } from "~/lib/guards.server";
 import type { Route } from "./+types/group-buy-product-selection";
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>
@@ -17,24 +24,185 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const groupBuy = await getGroupBuy(db, id);
   if (!groupBuy || (groupBuy.status === "draft" && groupBuy.hostId !== getOptionalUser(context)?.id)) notFound();
   const products = await listGroupBuyProducts(db, id, 50);
+  const variants = await listGroupBuyVariants(
+    db,
+    products.map((p) => p.id),
+  );
   return {
-    groupBuy: { id: groupBuy.id, name: groupBuy.name, status: groupBuy.status, hostName: groupBuy.hostName },
-    products: products.map((p) => ({ ...p, hostName: groupBuy.hostName, priceMaxCents: null })),
+    groupBuy: { id: groupBuy.id, name: groupBuy.name, status: groupBuy.status, hostName: groupBuy.hostName, endAt: groupBuy.endAt },
+    products: products.map((p) => ({ ...p, sizes: variants.get(p.id)?.sizes ?? [], colours: variants.get(p.id)?.colours ?? [] })),
   };
 }
 
-export default function GroupBuyProductSelection({ loaderData }: Route.ComponentProps) {
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const id = idParam(params.id);
+  const form = await request.formData();
+  const parsed = GroupBuySelectionSchema.safeParse({
+    items: form.getAll("productId").map((productId, i) => ({
+      productId,
+      sizeName: form.getAll("sizeName")[i] ?? "",
+      colorName: form.getAll("colorName")[i] ?? "",
+      quantity: form.getAll("quantity")[i] ?? "0",
+    })),
+  });
+  if (!parsed.success) return data({ message: parsed.error.issues[0]?.message ?? GROUP_BUY_ACTION_MESSAGES.selectProduct }, { status: 400 });
+  const result = await createGroupBuyCheckout(getEnv(context), {
+    user: getOptionalUser(context),
+    groupBuyId: id,
+    items: parsed.data.items,
+    origin: new URL(request.url).origin,
+  });
+  if (!result.ok) return data({ message: result.message }, { status: result.status });
+  return redirectToCheckout(result);
+}
+
+type Product = Route.ComponentProps["loaderData"]["products"][number];
+type Choice = { sizeName: string; colorName: string; quantity: number };
+
+function unitPrice(p: Product, choice: Choice): number {
+  const size = p.sizes.find((s) => s.name === choice.sizeName);
+  return size?.priceCents ?? p.priceMinCents ?? p.basePriceCents;
+}
+
+function available(p: Product, choice: Choice): number {
+  const size = p.sizes.find((s) => s.name === choice.sizeName);
+  const colour = p.colours.find((c) => c.name === choice.colorName);
+  return Math.min(size ? size.availableUnits : 0, p.colours.length > 0 ? (colour?.availableUnits ?? 0) : Number.POSITIVE_INFINITY);
+}
+
+export default function GroupBuyProductSelection({ loaderData, actionData }: Route.ComponentProps) {
   const { groupBuy, products } = loaderData;
+  const busy = useNavigation().state !== "idle";
+  const [choices, setChoices] = useState<Record<string, Choice>>(() =>
+    Object.fromEntries(
+      products.map((p) => {
+        const size = p.sizes.find((s) => s.availableUnits > 0) ?? p.sizes[0];
+        const colour = p.colours.find((c) => c.availableUnits > 0) ?? p.colours[0];
+        return [p.id, { sizeName: size?.name ?? "", colorName: colour?.name ?? "", quantity: 0 }];
+      }),
+    ),
+  );
+  const [clientError, setClientError] = useState<string | null>(null);
+  const update = (id: string, patch: Partial<Choice>) => setChoices((all) => ({ ...all, [id]: { ...(all[id] as Choice), ...patch } }));
+  const chosen = products.filter((p) => (choices[p.id]?.quantity ?? 0) > 0);
+  const totalUsd = chosen.reduce((sum, p) => sum + unitPrice(p, choices[p.id]!) * choices[p.id]!.quantity, 0);
+  const totalItems = chosen.reduce((sum, p) => sum + choices[p.id]!.quantity, 0);
+  const error = clientError ?? actionData?.message ?? null;
+
   return (
     <Page
       title="Choose your products"
-      subtitle={`${groupBuy.name}: pick quantities, then join the group buy. You pay the original price now and get the tier discount refunded when it ends.`}
+      subtitle={`${groupBuy.name}: pick sizes, colours and quantities, then join. You pay the original price now and get the tier discount refunded when it ends.`}
       back={{ to: `/group-buy-detail/${groupBuy.id}`, label: "Back to group buy" }}
     >
       {products.length === 0 ? (
         <EmptyState title="No products in this group buy yet" />
       ) : (
-        <ProductGrid products={products} />
+        <Form
+          method="post"
+          onSubmit={(e) => {
+            if (chosen.length === 0) {
+              e.preventDefault();
+              setClientError(GROUP_BUY_ACTION_MESSAGES.selectProduct);
+            } else setClientError(null);
+          }}
+        >
+          {error ? <FormError>{error}</FormError> : null}
+          <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
+            {products.map((p) => {
+              const choice = choices[p.id] as Choice;
+              const left = available(p, choice);
+              return (
+                <li key={p.id}>
+                  <Card className="h-full">
+                    {p.image ? <img src={p.image} alt="" className="mb-3 aspect-square w-full rounded-lg object-cover" loading="lazy" /> : null}
+                    <h2 className="font-semibold text-gray-900">{p.name}</h2>
+                    <p className="text-sm text-gray-700">
+                      {formatCents(unitPrice(p, choice), "USD")} · {formatCents(convertCents(unitPrice(p, choice), "USD", GROUP_BUY_CURRENCY), GROUP_BUY_CURRENCY)}
+                    </p>
+                    {p.sizes.length > 0 ? (
+                      <label className="mt-2 block text-sm">
+                        <span className="text-gray-600">Size</span>
+                        <select
+                          className="mt-1 block w-full rounded-lg border border-gray-300 px-2 py-1"
+                          value={choice.sizeName}
+                          onChange={(e) => update(p.id, { sizeName: e.target.value })}
+                          aria-label={`${p.name} size`}
+                        >
+                          {p.sizes.map((s) => (
+                            <option key={s.name} value={s.name} disabled={s.availableUnits <= 0}>
+                              {s.name} ({s.availableUnits > 0 ? `${s.availableUnits} left` : "sold out"})
+                            </option>
+                          ))}
+                        </select>
+                      </label>
+                    ) : null}
+                    {p.colours.length > 0 ? (
+                      <label className="mt-2 block text-sm">
+                        <span className="text-gray-600">Colour</span>
+                        <select
+                          className="mt-1 block w-full rounded-lg border border-gray-300 px-2 py-1"
+                          value={choice.colorName}
+                          onChange={(e) => update(p.id, { colorName: e.target.value })}
+                          aria-label={`${p.name} colour`}
+                        >
+                          {p.colours.map((c) => (
+                            <option key={c.name} value={c.name} disabled={c.availableUnits <= 0}>
+                              {c.name} ({c.availableUnits > 0 ? `${c.availableUnits} left` : "sold out"})
+                            </option>
+                          ))}
+                        </select>
+                      </label>
+                    ) : null}
+                    <div className="mt-3 flex items-center gap-3" role="group" aria-label={`${p.name} quantity`}>
+                      <Button type="button" variant="secondary" size="sm" aria-label={`Fewer ${p.name}`} disabled={choice.quantity <= 0} onClick={() => update(p.id, { quantity: Math.max(0, choice.quantity - 1) })}>
+                        −
+                      </Button>
+                      <span className="w-8 text-center font-semibold" aria-live="polite" data-testid={`qty-${p.id}`}>
+                        {choice.quantity}
+                      </span>
+                      <Button type="button" variant="secondary" size="sm" aria-label={`More ${p.name}`} disabled={choice.quantity >= left} onClick={() => update(p.id, { quantity: Math.min(left, choice.quantity + 1) })}>
+                        +
+                      </Button>
+                    </div>
+                    {choice.quantity > 0 ? (
+                      <>
+                        <input type="hidden" name="productId" value={p.id} />
+                        <input type="hidden" name="sizeName" value={choice.sizeName} />
+                        <input type="hidden" name="colorName" value={choice.colorName} />
+                        <input type="hidden" name="quantity" value={choice.quantity} />
+                      </>
+                    ) : null}
+                  </Card>
+                </li>
+              );
+            })}
+          </ul>
+          <Card className="mt-6">
+            <h2 className="font-semibold text-gray-900">Summary</h2>
+            {chosen.length === 0 ? (
+              <p className="mt-2 text-sm text-gray-600">No products selected yet.</p>
+            ) : (
+              <ul className="mt-2 space-y-1 text-sm text-gray-700">
+                {chosen.map((p) => {
+                  const c = choices[p.id]!;
+                  return (
+                    <li key={p.id}>
+                      {p.name} ({[c.sizeName, c.colorName].filter(Boolean).join(", ")}) × {c.quantity}: {formatCents(unitPrice(p, c) * c.quantity, "USD")}
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+            <p className="mt-3 font-semibold text-gray-900">
+              {totalItems} item{totalItems === 1 ? "" : "s"} · Total {formatCents(totalUsd, "USD")} ({formatCents(convertCents(totalUsd, "USD", GROUP_BUY_CURRENCY), GROUP_BUY_CURRENCY)})
+            </p>
+            <p className="mt-1 text-xs text-gray-600">You pay the original price now; the final tier's discount is refunded when the group buy ends.</p>
+            <Button type="submit" className="mt-4" disabled={busy || groupBuy.status !== "active"}>
+              Join Group Buy
+            </Button>
+          </Card>
+        </Form>
       )}
     </Page>
   );

@@ -392,7 +392,7 @@ export async function insertPaidOrder(
   const isNewOrder = exists(db.select({ one: sql`1` }).from(orders).where(eq(orders.id, order.id)));
   const [claimed, inserted, sizeTaken, colourTaken] = await db.batch([
     claimCheckoutStatement(db, input.checkoutId, { paymentIntentId: input.paymentIntentId, now, rates: input.rates }),
-    db.insert(orders).values(order).onConflictDoNothing({ target: orders.checkoutSessionId }).returning({ id: orders.id }),
+    db.insert(orders).values(order).onConflictDoNothing({ target: [orders.checkoutSessionId, orders.line] }).returning({ id: orders.id }),
     db
       .update(productSizes)
       .set({ availableUnits: sql`${productSizes.availableUnits} - ${order.quantity}` })

@@ -3,6 +3,7 @@ import { findCheckoutRow, markCheckoutAwaitingPayment, markUnpaidCheckoutExpired
 import type { CheckoutSession } from "~/db/schema";
 import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
 import { fulfilHostDeposit } from "./fulfil-deposit.server";
+import { fulfilGroupBuy } from "./fulfil-group-buy.server";
 import { fulfilGuessEntry } from "./fulfil-guess.server";
 import { fulfilProduct } from "./fulfil-product.server";
 
@@ -56,6 +57,8 @@ export async function fulfilCheckoutSession(env: Env, session: CheckoutSessionOb
       return fulfilHostDeposit(env, db, row, session);
     case "guess_entry":
       return fulfilGuessEntry(env, db, row, session);
+    case "group_buy":
+      return fulfilGroupBuy(env, db, row, session);
     default:
       throw new FulfilmentDataError(`checkout ${row.id} has purpose ${row.purpose}, which this handler does not fulfil`);
   }

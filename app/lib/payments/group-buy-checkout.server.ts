@@ -28,12 +28,8 @@ export const GroupBuySelectionSchema = z.object({
     .array(lineSchema)
     .max(50)
     .transform((items) => items.filter((i) => i.quantity > 0))
-    .pipe(
-      z
-        .array(lineSchema)
-        .min(1, GROUP_BUY_ACTION_MESSAGES.selectProduct)
-        .max(MAX_GROUP_BUY_LINES, `Please choose at most ${MAX_GROUP_BUY_LINES} products in one checkout`),
-    ),
+    .refine((items) => items.length > 0, GROUP_BUY_ACTION_MESSAGES.selectProduct)
+    .refine((items) => items.length <= MAX_GROUP_BUY_LINES, `Please choose at most ${MAX_GROUP_BUY_LINES} products in one checkout`),
 });
 export type GroupBuySelection = z.output<typeof GroupBuySelectionSchema>["items"];
 
