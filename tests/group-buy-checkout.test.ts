@@ -6,7 +6,7 @@ import { GROUP_BUY_ACTION_MESSAGES } from "~/domain/group-buy";
 import { fulfilCheckoutSession } from "~/lib/payments/fulfil.server";
 import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/group-buy-checkout.server";
 import type { SessionUser } from "~/lib/session.server";
-import { db, makeUser, ORIGIN } from "./helpers";
+import { db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
 
 // Joining a group buy: one checkout for several products at the original price (priced on the server), a paid
 // checkout adds its RM value to sales and one participant, the group-buy share to the host's pool, and one entry,
@@ -125,5 +125,28 @@ describe("joining a group buy", () => {
     const foreign = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: f.groupBuyId, items: items(other, 1, 0), origin: ORIGIN });
     expect(foreign).toMatchObject({ ok: false, status: 404 });
     expect(await db().select().from(checkoutSessions).where(eq(checkoutSessions.userId, buyer.id))).toHaveLength(0);
+  });
+});
+
+describe("/group-buy-product-selection", () => {
+  it("shows each product's sizes and colours with stock and a stepper; an empty join is refused with the message", async () => {
+    const f = await fixture();
+    const html = await (await get(`/group-buy-product-selection/${f.groupBuyId}`)).text();
+    expect(html).toContain("Mug");
+    expect(html).toContain("One Size (10 left)");
+    expect(html).toContain("Blue (10 left)");
+    expect(html).toContain("Join Group Buy");
+    const buyer = await makeUser({ name: "Empty Joiner" });
+    const cookie = await signIn(buyer.email);
+    const res = await postForm(`/group-buy-product-selection/${f.groupBuyId}`, {}, { cookie });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain(GROUP_BUY_ACTION_MESSAGES.selectProduct);
+    const ok = await postForm(
+      `/group-buy-product-selection/${f.groupBuyId}`,
+      { productId: f.mug.id, sizeName: "One Size", colorName: "Blue", quantity: "2" },
+      { cookie },
+    );
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get("Location")).toContain("/api/local-checkout/");
   });
 });

@@ -131,7 +131,7 @@ export default function GroupBuyProductSelection({ loaderData, actionData }: Rou
                         >
                           {p.sizes.map((s) => (
                             <option key={s.name} value={s.name} disabled={s.availableUnits <= 0}>
-                              {s.name} ({s.availableUnits > 0 ? `${s.availableUnits} left` : "sold out"})
+                              {`${s.name} (${s.availableUnits > 0 ? `${s.availableUnits} left` : "sold out"})`}
                             </option>
                           ))}
                         </select>
@@ -148,7 +148,7 @@ export default function GroupBuyProductSelection({ loaderData, actionData }: Rou
                         >
                           {p.colours.map((c) => (
                             <option key={c.name} value={c.name} disabled={c.availableUnits <= 0}>
-                              {c.name} ({c.availableUnits > 0 ? `${c.availableUnits} left` : "sold out"})
+                              {`${c.name} (${c.availableUnits > 0 ? `${c.availableUnits} left` : "sold out"})`}
                             </option>
                           ))}
                         </select>
