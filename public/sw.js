@@ -30,6 +30,16 @@ function isShellAsset(url) {
   return url.pathname.startsWith("/assets/") || url.pathname.startsWith("/icons/") || url.pathname === "/manifest.webmanifest" || url.pathname === "/favicon.ico";
 }
 
+/**
+ * The offline page from the cache, as a fresh response: the static host may have answered /offline.html through a
+ * redirect (to /offline), and a browser refuses a redirected response for a navigation.
+ */
+async function offlinePage() {
+  const cached = await caches.match(OFFLINE_URL);
+  if (!cached) return Response.error();
+  return new Response(await cached.blob(), { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   if (request.method !== "GET") return;
@@ -38,7 +48,7 @@ self.addEventListener("fetch", (event) => {
 
   if (request.mode === "navigate") {
     // Pages: network only, never stored. Offline: the offline page.
-    event.respondWith(fetch(request).catch(() => caches.match(OFFLINE_URL).then((cached) => cached || Response.error())));
+    event.respondWith(fetch(request).catch(offlinePage));
     return;
   }
 

@@ -116,6 +116,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     currency,
     country: { name: country.name, currency: country.currency },
     comingSoon,
+    shipsTo: shipsTo.map((code) => countryByCode(code).name),
     pool: pool
       ? {
           id: pool.id,
@@ -221,6 +222,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
           <ProfileActions loaderData={loaderData} actionData={actionData} />
         </div>
         {profile.bio ? <p className="mt-4 max-w-3xl whitespace-pre-line text-gray-700">{profile.bio}</p> : null}
+        {loaderData.shipsTo.length > 0 ? <p className="mt-2 text-sm text-gray-600">{`Ships to: ${loaderData.shipsTo.join(", ")}`}</p> : null}
 
         <Form method="get" className="mt-4 flex flex-wrap items-end gap-2">
           {tab !== "shop" ? <input type="hidden" name="tab" value={tab} /> : null}
