@@ -1,0 +1,148 @@
+import { SELF } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { ORIGIN, randomIp, signIn } from "./helpers";
+import { apiMutations, makeWorld, type Mutation, ownerFields, pageMutations, snapshot, urlOf, type World } from "./support/mutations";
+
+// Every page action and API mutation, sent as a visitor, a fan, another host, the owner of the things it names and
+// the platform owner (admin): the status is checked, and where a role may not change anything, nothing in D1
+// changed. The list of mutations comes from the source (tests/support/mutations.ts): one without a row here fails.
+
+type Role = "visitor" | "fan" | "otherHost" | "owner" | "admin";
+const ROLES: Role[] = ["visitor", "fan", "otherHost", "owner", "admin"];
+
+/**
+ * Who may change something through the mutation: anyone; any signed-in account (its own things); only the owner of
+ * the host's things it names; only the buyer of the order it names (the fan); only the admin; or only someone
+ * holding a secret (token, signature, checkout id) the test does not send, so nobody.
+ */
+type Who = "anyone" | "signed-in" | "owner" | "buyer" | "admin" | "secret";
+
+const RULES: Record<string, Who> = {
+  "routes/add-product.tsx": "signed-in",
+  "routes/admin.tsx": "admin",
+  "routes/buy-now.tsx": "signed-in",
+  "routes/chat.tsx": "signed-in",
+  "routes/confirm-email.tsx": "secret",
+  "routes/create-guess-win.tsx": "signed-in",
+  "routes/delete-product.tsx": "owner",
+  "routes/edit-game.tsx": "owner",
+  "routes/edit-product.tsx": "owner",
+  "routes/forgot-password.tsx": "anyone",
+  "routes/group-buy-detail.tsx": "signed-in",
+  "routes/group-buy-management.tsx": "owner",
+  "routes/guess-win-management.tsx": "owner",
+  "routes/guess-win.tsx": "signed-in",
+  "routes/my-orders.tsx": "buyer",
+  "routes/orders.tsx": "owner",
+  "routes/payment.tsx": "signed-in",
+  "routes/payouts-local-onboarding.tsx": "secret",
+  "routes/payouts.tsx": "signed-in",
+  "routes/prize-pool-settings.tsx": "signed-in",
+  "routes/product.tsx": "signed-in",
+  "routes/profile.tsx": "signed-in",
+  "routes/reset-password.tsx": "secret",
+  "routes/revenue-management.tsx": "signed-in",
+  "routes/settings.tsx": "signed-in",
+  "routes/signin.tsx": "anyone",
+  "routes/signout.tsx": "anyone",
+  "routes/signup.tsx": "anyone",
+  "routes/voucher-scanner.tsx": "owner",
+  "POST /api/webhooks/stripe": "secret",
+  "POST /api/webhooks/stripe-connect": "secret",
+  "POST /api/local-checkout/:id/pay": "secret",
+  "POST /api/local-checkout/:id/bank-transfer": "secret",
+  "POST /api/local-checkout/:id/bank-transfer/arrive": "secret",
+  "POST /api/local-checkout/:id/cancel": "secret",
+  "POST /api/uploads/image": "signed-in",
+  "POST /api/uploads/file": "signed-in",
+  "POST /api/uploads/video": "signed-in",
+  "PUT /api/uploads/video/:uploadId/parts/:n": "secret",
+  "POST /api/uploads/video/:uploadId/complete": "secret",
+  "DELETE /api/uploads/video/:uploadId": "secret",
+};
+
+function mayChange(who: Who, role: Role): boolean {
+  switch (who) {
+    case "anyone":
+      return true;
+    case "signed-in":
+      return role !== "visitor";
+    case "owner":
+      return role === "owner";
+    case "buyer":
+      return role === "fan";
+    case "admin":
+      return role === "admin";
+    case "secret":
+      return false;
+  }
+}
+
+const mutations = [...pageMutations(), ...apiMutations()];
+let world: World;
+
+beforeAll(async () => {
+  world = await makeWorld();
+});
+
+async function send(m: Mutation, role: Role, fields: Record<string, string>): Promise<Response> {
+  const headers = new Headers({ Origin: ORIGIN, "CF-Connecting-IP": randomIp() });
+  if (role !== "visitor") headers.set("Cookie", world[role].cookie);
+  let body: string;
+  if (m.key.startsWith("routes/")) {
+    headers.set("Content-Type", "application/x-www-form-urlencoded");
+    body = new URLSearchParams(fields).toString();
+  } else {
+    headers.set("Content-Type", "application/json");
+    body = JSON.stringify(fields);
+  }
+  return SELF.fetch(`${ORIGIN}${urlOf(m, world)}`, { method: m.method, headers, body: m.method === "GET" ? undefined : body, redirect: "manual" });
+}
+
+describe("every mutation against every role", () => {
+  it("finds the app's mutations in the source", () => {
+    expect(mutations.length).toBeGreaterThan(30);
+    expect(mutations.map((m) => m.key)).toContain("routes/edit-product.tsx");
+    expect(mutations.map((m) => m.key)).toContain("POST /api/uploads/image");
+  });
+
+  it("has a row for every mutation (a new action needs one)", () => {
+    const missing = mutations.map((m) => m.key).filter((key) => !(key in RULES));
+    expect(missing, "add these to RULES in tests/roles.test.ts").toEqual([]);
+    const stale = Object.keys(RULES).filter((key) => !mutations.some((m) => m.key === key));
+    expect(stale, "these mutations no longer exist").toEqual([]);
+  });
+
+  it(
+    "answers each role as its row says and changes nothing where the role may not: 0 leaks",
+    async () => {
+      const leaks: string[] = [];
+      for (const m of mutations) {
+        const who = RULES[m.key];
+        if (!who) continue;
+        for (const intent of [undefined, ...m.intents]) {
+          for (const role of ROLES) {
+            const before = await snapshot();
+            const res = await send(m, role, ownerFields(world, intent));
+            const after = await snapshot();
+            const label = `${m.key}${intent ? ` intent=${intent}` : ""} as ${role}: ${res.status}`;
+            if (res.status >= 500) leaks.push(`${label} (server error)`);
+            if (!mayChange(who, role)) {
+              if (before !== after) leaks.push(`${label} changed data it must not`);
+              if (res.status < 300) leaks.push(`${label} answered as if it was allowed`);
+              const location = res.headers.get("Location") ?? "";
+              if (role === "visitor" && who !== "secret" && res.status >= 300 && res.status < 400 && !location.startsWith("/signin")) {
+                leaks.push(`${label} redirected a visitor to ${location} instead of sign-in`);
+              }
+            }
+            await res.body?.cancel();
+            // Signing out ends the session the next rows need.
+            if (m.key === "routes/signout.tsx" && role !== "visitor") world[role].cookie = await signIn(world[role].email);
+          }
+        }
+      }
+      expect(leaks).toEqual([]);
+    },
+    600_000,
+  );
+});
