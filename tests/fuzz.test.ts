@@ -11,9 +11,10 @@ import { apiMutations, makeWorld, type Mutation, ownerFields, pageMutations, sna
 const mutations = [...pageMutations(), ...apiMutations()];
 let world: World;
 
+// Four sign-ins (scrypt) while other test files run: more than the default hook time.
 beforeAll(async () => {
   world = await makeWorld();
-});
+}, 120_000);
 
 const FIELD_NAMES = ["intent", "id", "productId", "gameId", "groupBuyId", "orderId", "code", "hostId", "status", "name",
   "email", "password", "confirmPassword", "price", "quantity", "size", "color", "answer", "message", "amount", "token",

@@ -81,9 +81,10 @@ function mayChange(who: Who, role: Role): boolean {
 const mutations = [...pageMutations(), ...apiMutations()];
 let world: World;
 
+// Four sign-ins (scrypt) while other test files run: more than the default hook time.
 beforeAll(async () => {
   world = await makeWorld();
-});
+}, 120_000);
 
 async function send(m: Mutation, role: Role, fields: Record<string, string>): Promise<Response> {
   const headers = new Headers({ Origin: ORIGIN, "CF-Connecting-IP": randomIp() });
