@@ -30,6 +30,7 @@ const RULES: Record<string, Who> = {
   "routes/forgot-password.tsx": "anyone",
   "routes/group-buy-detail.tsx": "signed-in",
   "routes/group-buy-management.tsx": "owner",
+  "routes/group-buy-product-selection.tsx": "signed-in",
   "routes/guess-win-management.tsx": "owner",
   "routes/guess-win.tsx": "signed-in",
   "routes/my-orders.tsx": "buyer",
