@@ -2,6 +2,7 @@ import { getDb } from "~/db/client.server";
 import { purgeExpiredAuthRows } from "~/db/queries/accounts.server";
 import { runPoolCron } from "~/lib/draw.server";
 import { runGroupBuyCron } from "~/lib/payments/group-buy-close.server";
+import { runPrizeCron } from "~/lib/payments/prizes.server";
 
 /**
  * The cron trigger: runs every minute (see wrangler.toml). Each step catches its own failure so one broken step
@@ -32,5 +33,13 @@ export async function runScheduled(env: Env, now: Date): Promise<void> {
     if (groupBuys.closed.length + groupBuys.errors.length > 0) console.log("cron: group buys", JSON.stringify(groupBuys));
   } catch (error) {
     console.error("cron: group buys step failed", error);
+  }
+
+  // Winners paid: announce new main prizes, transfer those past the settlement period, book the hosts' 25%.
+  try {
+    const prizes = await runPrizeCron(env, now);
+    if (prizes.announced + prizes.paid + prizes.hostShares > 0) console.log("cron: prizes", JSON.stringify(prizes));
+  } catch (error) {
+    console.error("cron: prizes step failed", error);
   }
 }

@@ -1186,6 +1186,8 @@ export const payouts = sqliteTable(
     estimatedArrivalAt: timestamp("estimated_arrival_at"),
     /** A prize the admin settled by hand: how it was paid. */
     manualNote: text("manual_note"),
+    /** A prize is transferred only from this time on (the pool's settlement period after the draw). */
+    payableAt: timestamp("payable_at"),
     completedAt: timestamp("completed_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

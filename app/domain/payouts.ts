@@ -13,7 +13,7 @@ export type PayoutStatus = (typeof PAYOUT_STATUS_VALUES)[number];
 export const PAYOUT_TYPE_VALUES = ["prize_winner", "host_earnings"] as const;
 export type PayoutType = (typeof PAYOUT_TYPE_VALUES)[number];
 
-export const PAYOUT_EVENTS = ["start", "transfer_created", "transfer_failed", "transfer_reversed", "cancel", "retry"] as const;
+export const PAYOUT_EVENTS = ["start", "transfer_created", "transfer_failed", "transfer_reversed", "cancel", "retry", "settle_manually"] as const;
 export type PayoutEvent = (typeof PAYOUT_EVENTS)[number];
 
 const TRANSITIONS: Readonly<Record<PayoutEvent, { from: readonly PayoutStatus[]; to: PayoutStatus }>> = {
@@ -23,6 +23,8 @@ const TRANSITIONS: Readonly<Record<PayoutEvent, { from: readonly PayoutStatus[];
   transfer_reversed: { from: ["processing", "completed"], to: "failed" },
   cancel: { from: ["pending"], to: "cancelled" },
   retry: { from: ["failed"], to: "pending" },
+  /** A prize Stripe cannot pay (the winner's country): the admin pays it another way and records how. */
+  settle_manually: { from: ["pending", "failed"], to: "completed" },
 };
 
 /** The statuses an event may move a payout from (the WHERE of the conditional update). */
@@ -52,6 +54,28 @@ export const PAYOUT_STATUS_LABELS: Readonly<Record<PayoutStatus, string>> = {
 /** The bank payout from the connected account (Stripe's schedule): shown for information. */
 export const BANK_PAYOUT_STATUSES = ["paid", "failed"] as const;
 export type BankPayoutStatus = (typeof BANK_PAYOUT_STATUSES)[number];
+
+/**
+ * Days after the draw before the main prize is transferred and the host's 25% is booked: refunds and disputes of
+ * the winning payment arrive within the host's 14-day refund window, and a reversed winning payment is redrawn
+ * before then (the money-integrity issue's settlement period).
+ */
+export const PRIZE_SETTLEMENT_DAYS = 14;
+
+export const PRIZE_MESSAGES = {
+  addMethod: "Add a payout method to receive your prize.",
+  settling: "Your prize is paid once the draw's settlement period ends.",
+  manualNote: "Please describe how the prize was paid (at least 5 characters).",
+  notSettleable: "Only an unpaid prize can be settled by hand.",
+} as const;
+
+/** The winner's mail when a pool is drawn. */
+export function winnerMail(winnerName: string, prize: string, payableOn: string): { subject: string; text: string } {
+  return {
+    subject: `You won ${prize} in a Tribe prize pool!`,
+    text: `Congratulations ${winnerName}!\n\nYour entry won the main prize of ${prize}. It is paid to your payout account after the draw's settlement period, from ${payableOn}.\nIf you have no payout method yet, add one under Payouts on Tribe.\n`,
+  };
+}
 
 /** Payout history page size (the spec's default payout-list limit). */
 export const PAYOUT_HISTORY_PAGE_SIZE = 50;

@@ -1,11 +1,13 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { AdRevenueForm } from "~/components/ad-revenue-form";
+import { UnclaimedPrizes } from "~/components/unclaimed-prizes";
 import { Table } from "~/components/cards";
 import { FormError } from "~/components/form";
 import { Badge, Button, DateText, Page, pageMeta, Pagination, Section, Stat } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { listAdminUsers, listAuditLog, listPausableGames, platformCounts } from "~/db/queries/admin.server";
 import { listHostsForAdRevenue } from "~/db/queries/earnings.server";
+import { listUnclaimedPrizes } from "~/db/queries/payouts.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import {
   ACCOUNT_STATUSES,
@@ -22,6 +24,7 @@ import { REVENUE_SOURCES } from "~/domain/revenue";
 import { REVENUE_SOURCE_LABELS } from "~/domain/revenue-settings";
 import { requireAdmin } from "~/lib/guards.server";
 import { recordAdRevenue } from "~/lib/ad-revenue.server";
+import { settlePrizeByHand } from "~/lib/payments/prizes.server";
 import { getEnv } from "~/lib/context";
 import { type AdminActionResult, changeAccountStatus, saveRevenueRules, toggleGamePause } from "./admin.server";
 import type { Route } from "./+types/admin";
@@ -34,15 +37,27 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = adminUserQuerySchema.parse({ q: params.get("q"), sort: params.get("sort"), page: params.get("page") });
   const auditPage = adminUserQuerySchema.shape.page.parse(params.get("auditPage"));
   const db = getDb(getEnv(context));
-  const [counts, users, audit, games, rules, adHosts] = await Promise.all([
+  const [counts, users, audit, games, rules, adHosts, unclaimed] = await Promise.all([
     platformCounts(db),
     listAdminUsers(db, query, ADMIN_PAGE_SIZE),
     listAuditLog(db, { page: auditPage, pageSize: ADMIN_AUDIT_PAGE_SIZE }),
     listPausableGames(db, 20),
     getRevenueRules(db),
     listHostsForAdRevenue(db),
+    listUnclaimedPrizes(db, new Date()),
   ]);
-  return { counts, users, audit, auditPage, games, rules, query, adHosts };
+  const unclaimedPrizes = unclaimed.map((p) => ({
+    payoutId: p.payoutId,
+    winner: p.winnerName,
+    email: p.email,
+    amount: formatCents(p.amountCents, p.currency),
+    status: p.status,
+    reason: p.failureReason,
+    country: p.country,
+    payableAt: p.payableAt,
+    poolId: p.poolId,
+  }));
+  return { counts, users, audit, auditPage, games, rules, query, adHosts, unclaimedPrizes };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -59,7 +74,9 @@ export async function action({ request, context }: Route.ActionArgs) {
           ? await saveRevenueRules(env, admin, form)
           : intent === "record-ad-revenue"
             ? await recordAdRevenue(env, admin.id, Object.fromEntries(form))
-            : { ok: false, status: 400, message: ADMIN_MESSAGES.unknownAction };
+            : intent === "settle-prize"
+              ? await settlePrizeByHand(env, String(form.get("payoutId") ?? ""), String(form.get("note") ?? ""))
+              : { ok: false, status: 400, message: ADMIN_MESSAGES.unknownAction };
   if (!result.ok) {
     return data(
       { ok: false as const, intent: String(intent ?? ""), message: result.message, fieldErrors: result.fieldErrors ?? {} },
@@ -299,6 +316,10 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
           hosts={loaderData.adHosts}
           fieldErrors={actionData?.intent === "record-ad-revenue" ? actionData.fieldErrors : {}}
         />
+      </Section>
+
+      <Section title="Unclaimed prizes">
+        <UnclaimedPrizes prizes={loaderData.unclaimedPrizes} fieldErrors={{}} />
       </Section>
 
       <Section title="Audit log">

@@ -25,7 +25,7 @@ import {
   type EarningKind,
   type RevenueKind,
 } from "~/domain/earnings";
-import { BALANCE_PLATFORM_FEE_PERCENT, type RevenueRule } from "~/domain/revenue";
+import { BALANCE_PLATFORM_FEE_PERCENT, distributePool, type RevenueRule } from "~/domain/revenue";
 
 // The host earnings ledger (domain/earnings.ts): append-only rows keyed by their source, balances as sums.
 
@@ -96,21 +96,28 @@ export function bookGuessEntry(
   });
 }
 
-/** Books the host's 25% of a drawn pool (once per pool). */
+/**
+ * Books the host's 25% of a drawn pool (once per pool), recording the whole split on the row: gross = the pool,
+ * pool = the main prize (60%, the winner's), platform = 15%.
+ */
 export function bookPoolShare(
   db: Db,
-  pool: { id: string; hostId: string; amountCents: number; hostShareCents: number; currency: string; drawnAt: Date },
+  pool: { id: string; hostId: string; amountCents: number; currency: string; settledAt: Date },
 ): Promise<boolean> {
+  const split = distributePool(pool.amountCents);
   return bookEarning(db, {
     hostId: pool.hostId,
     kind: "pool_share",
     sourceKey: `pool-share:${pool.id}`,
-    amountCents: pool.hostShareCents,
+    amountCents: split.hostShare,
+    grossCents: pool.amountCents,
+    poolCents: split.mainPrize,
+    platformCents: split.platformShare,
     currency: pool.currency,
     description: "Host share (25%) of a drawn prize pool",
     poolId: pool.id,
-    availableAt: pool.drawnAt,
-    occurredAt: pool.drawnAt,
+    availableAt: pool.settledAt,
+    occurredAt: pool.settledAt,
   });
 }
 

@@ -1,7 +1,18 @@
 import { and, count, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
-import { earningsLedger, paymentEvents, payoutMethods, payouts, type Payout, type PayoutMethod } from "~/db/schema";
+import {
+  earningsLedger,
+  paymentEvents,
+  payoutMethods,
+  payouts,
+  prizePools,
+  prizeWinners,
+  userProfiles,
+  users,
+  type Payout,
+  type PayoutMethod,
+} from "~/db/schema";
 import { eventReturnsMoney, payoutEventFrom, type BankPayoutStatus, type PayoutEvent, type PayoutType } from "~/domain/payouts";
 import { availableBalanceSql } from "./earnings.server";
 
@@ -170,12 +181,12 @@ export async function createWithdrawal(
   return (created?.meta.changes ?? 0) === 1;
 }
 
-/** A prize payout (payout type prize_winner), once per prize. Returns the payout id. */
+/** A prize payout (payout type prize_winner), once per prize, payable from `payableAt`. Returns whether it is new. */
 export async function createPrizePayout(
   db: Db,
-  p: { winnerId: string; userId: string; amountCents: number; currency: string; methodId: string | null; accountId: string | null },
-): Promise<string> {
-  await db
+  p: { winnerId: string; userId: string; amountCents: number; currency: string; payableAt: Date },
+): Promise<boolean> {
+  const inserted = await db
     .insert(payouts)
     .values({
       userId: p.userId,
@@ -183,13 +194,114 @@ export async function createPrizePayout(
       currency: p.currency,
       payoutType: "prize_winner",
       prizeWinnerId: p.winnerId,
-      payoutMethodId: p.methodId,
-      connectedAccountId: p.accountId,
       status: "pending",
+      payableAt: p.payableAt,
     })
-    .onConflictDoNothing({ target: payouts.prizeWinnerId });
-  const [row] = await db.select({ id: payouts.id }).from(payouts).where(eq(payouts.prizeWinnerId, p.winnerId)).limit(1);
-  return row!.id;
+    .onConflictDoNothing({ target: payouts.prizeWinnerId })
+    .returning({ id: payouts.id });
+  return inserted.length === 1;
+}
+
+/** Main prizes of drawn pools that have no payout yet, with what the winner's notice and mail need. */
+export function listNewMainPrizes(db: Db, limit = 20) {
+  return db
+    .select({
+      winnerId: prizeWinners.id,
+      userId: prizeWinners.userId,
+      winnerName: prizeWinners.winnerName,
+      amountCents: prizeWinners.prizeAmountCents,
+      currency: prizeWinners.currency,
+      poolId: prizePools.id,
+      drawnAt: prizePools.drawnAt,
+      email: users.email,
+      winnerNotifications: userProfiles.winnerNotifications,
+    })
+    .from(prizeWinners)
+    .innerJoin(prizePools, eq(prizePools.id, prizeWinners.poolId))
+    .leftJoin(users, eq(users.id, prizeWinners.userId))
+    .leftJoin(userProfiles, eq(userProfiles.userId, prizeWinners.userId))
+    .leftJoin(payouts, eq(payouts.prizeWinnerId, prizeWinners.id))
+    .where(and(eq(prizeWinners.prizeType, "main"), eq(prizePools.status, "drawn"), isNull(payouts.id), sql`${prizeWinners.userId} is not null`))
+    .limit(limit);
+}
+
+/** Pending prize payouts whose settlement period is over (the winner's pool still drawn to them). */
+export function listPayablePrizePayouts(db: Db, now: Date, limit = 20) {
+  return db
+    .select({ payout: payouts, poolWinner: prizePools.winnerUserId, poolStatus: prizePools.status })
+    .from(payouts)
+    .innerJoin(prizeWinners, eq(prizeWinners.id, payouts.prizeWinnerId))
+    .innerJoin(prizePools, eq(prizePools.id, prizeWinners.poolId))
+    .where(and(eq(payouts.payoutType, "prize_winner"), eq(payouts.status, "pending"), sql`${payouts.payableAt} <= ${now.getTime()}`))
+    .limit(limit);
+}
+
+/** Points a pending prize at the winner's default payout account. */
+export async function setPrizeDestination(db: Db, payoutId: string, methodId: string, accountId: string): Promise<void> {
+  await db
+    .update(payouts)
+    .set({ payoutMethodId: methodId, connectedAccountId: accountId })
+    .where(and(eq(payouts.id, payoutId), eq(payouts.status, "pending")));
+}
+
+/** Prizes (main prizes) of a user with their pool and payout state, newest first. */
+export function listUserPrizes(db: Db, userId: string, limit = 20) {
+  return db
+    .select({
+      payoutId: payouts.id,
+      status: payouts.status,
+      amountCents: payouts.amountCents,
+      currency: payouts.currency,
+      payableAt: payouts.payableAt,
+      failureReason: payouts.failureReason,
+      manualNote: payouts.manualNote,
+      poolId: prizeWinners.poolId,
+      createdAt: payouts.createdAt,
+    })
+    .from(payouts)
+    .innerJoin(prizeWinners, eq(prizeWinners.id, payouts.prizeWinnerId))
+    .where(and(eq(payouts.userId, userId), eq(payouts.payoutType, "prize_winner")))
+    .orderBy(desc(payouts.createdAt))
+    .limit(limit);
+}
+
+/** Prizes past their settlement period and still unpaid (pending or failed): the admin's list. */
+export function listUnclaimedPrizes(db: Db, now: Date, limit = 50) {
+  return db
+    .select({
+      payoutId: payouts.id,
+      status: payouts.status,
+      amountCents: payouts.amountCents,
+      currency: payouts.currency,
+      payableAt: payouts.payableAt,
+      failureReason: payouts.failureReason,
+      winnerName: prizeWinners.winnerName,
+      email: users.email,
+      country: payoutMethods.country,
+      poolId: prizeWinners.poolId,
+    })
+    .from(payouts)
+    .innerJoin(prizeWinners, eq(prizeWinners.id, payouts.prizeWinnerId))
+    .leftJoin(users, eq(users.id, payouts.userId))
+    .leftJoin(payoutMethods, and(eq(payoutMethods.userId, payouts.userId), eq(payoutMethods.isDefault, true)))
+    .where(and(eq(payouts.payoutType, "prize_winner"), sql`${payouts.status} in ('pending', 'failed')`, sql`${payouts.payableAt} <= ${now.getTime()}`))
+    .orderBy(desc(payouts.payableAt))
+    .limit(limit);
+}
+
+/** Drawn pools past their settlement period whose host share is not in the earnings ledger yet. */
+export function listSettledPoolsWithoutHostShare(db: Db, before: Date, limit = 20) {
+  return db
+    .select({ id: prizePools.id, hostId: prizePools.hostId, amountCents: prizePools.amountCents, currency: prizePools.currency, drawnAt: prizePools.drawnAt })
+    .from(prizePools)
+    .where(
+      and(
+        eq(prizePools.status, "drawn"),
+        sql`${prizePools.drawnAt} <= ${before.getTime()}`,
+        sql`not exists (select 1 from earnings_ledger l where l.source_key = 'pool-share:' || ${prizePools.id})`,
+      ),
+    )
+    .limit(limit);
 }
 
 export async function getPayout(db: Db, id: string): Promise<Payout | undefined> {
@@ -212,13 +324,14 @@ export async function applyPayoutEvent(
   payout: Payout,
   event: PayoutEvent,
   now: Date,
-  extra: { transferId?: string; failureReason?: string; estimatedArrivalAt?: Date; matchTransferId?: string } = {},
+  extra: { transferId?: string; failureReason?: string; estimatedArrivalAt?: Date; matchTransferId?: string; manualNote?: string } = {},
 ): Promise<Payout | null> {
   const status = nextPayoutStatusFor(event);
   const from = sql.join(payoutEventFrom(event).map((s) => sql`${s}`), sql`, `);
   const sets: SQL[] = [sql`status = ${status}`, sql`updated_at = ${now.getTime()}`];
   if (extra.transferId) sets.push(sql`transfer_id = ${extra.transferId}`);
-  if (event === "transfer_created") sets.push(sql`completed_at = ${now.getTime()}`, sql`failure_reason = null`);
+  if (event === "transfer_created" || event === "settle_manually") sets.push(sql`completed_at = ${now.getTime()}`, sql`failure_reason = null`);
+  if (extra.manualNote) sets.push(sql`manual_note = ${extra.manualNote}`);
   if (extra.estimatedArrivalAt) sets.push(sql`estimated_arrival_at = ${extra.estimatedArrivalAt.getTime()}`);
   if (extra.failureReason) sets.push(sql`failure_reason = ${extra.failureReason}`);
   const update = sql`update payouts set ${sql.join(sets, sql`, `)}
@@ -234,7 +347,7 @@ export async function applyPayoutEvent(
 }
 
 function nextPayoutStatusFor(event: PayoutEvent) {
-  const to = { start: "processing", transfer_created: "completed", transfer_failed: "failed", transfer_reversed: "failed", cancel: "cancelled", retry: "pending" } as const;
+  const to = { start: "processing", transfer_created: "completed", transfer_failed: "failed", transfer_reversed: "failed", cancel: "cancelled", retry: "pending", settle_manually: "completed" } as const;
   return to[event];
 }
 

@@ -70,7 +70,8 @@ export function localAccountObject(accountId: string, opts: { payoutsEnabled: bo
 /** A signed request as Stripe would POST it to /api/webhooks/stripe-connect. */
 export async function signedConnectRequest(origin: string, event: unknown, secret: string): Promise<Request> {
   const payload = JSON.stringify(event, null, 2);
-  return new Request(`${origin}/api/webhooks/stripe-connect`, {
+  // Delivered in-process, so the address only has to be well formed (the cron has no request origin).
+  return new Request(new URL("/api/webhooks/stripe-connect", origin || "http://localhost"), {
     method: "POST",
     headers: { "Content-Type": "application/json; charset=utf-8", "Stripe-Signature": await signPayload(payload, secret) },
     body: payload,

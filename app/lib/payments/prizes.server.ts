@@ -1,0 +1,115 @@
+import { getDb } from "~/db/client.server";
+import { bookPoolShare } from "~/db/queries/earnings.server";
+import {
+  applyPayoutEvent,
+  createPrizePayout,
+  getDefaultPayoutMethod,
+  getPayout,
+  listNewMainPrizes,
+  listPayablePrizePayouts,
+  listUserPrizes,
+  listSettledPoolsWithoutHostShare,
+  setPrizeDestination,
+} from "~/db/queries/payouts.server";
+import { MS_PER_DAY } from "~/domain/countdown";
+import { formatCents } from "~/domain/money";
+import { PRIZE_MESSAGES, PRIZE_SETTLEMENT_DAYS, payoutMethodProblem, winnerMail } from "~/domain/payouts";
+import { sendMail } from "~/lib/mail.server";
+import { processPayout } from "./payouts.server";
+
+// Winners are paid: a drawn pool's main prize becomes a prize_winner payout (the winner is told at once, by a notice
+// on their pages and a mail unless they switched winner notifications off); after the settlement period it is
+// transferred to the winner's own connected account through the payout state machine, and the host's 25% enters
+// the earnings ledger (the platform's 15% recorded on the same row). A winner without a payout method keeps a
+// pending prize and is asked to add one; the admin can settle a prize by hand.
+
+export interface PrizeCronSummary {
+  announced: number;
+  paid: number;
+  waitingForMethod: number;
+  hostShares: number;
+}
+
+export async function runPrizeCron(env: Env, now: Date): Promise<PrizeCronSummary> {
+  const db = getDb(env);
+  const summary: PrizeCronSummary = { announced: 0, paid: 0, waitingForMethod: 0, hostShares: 0 };
+
+  for (const prize of await listNewMainPrizes(db)) {
+    if (!prize.userId || !prize.drawnAt) continue;
+    const payableAt = new Date(prize.drawnAt.getTime() + PRIZE_SETTLEMENT_DAYS * MS_PER_DAY);
+    const created = await createPrizePayout(db, {
+      winnerId: prize.winnerId,
+      userId: prize.userId,
+      amountCents: prize.amountCents,
+      currency: prize.currency,
+      payableAt,
+    });
+    if (!created) continue;
+    summary.announced++;
+    if (prize.email && prize.winnerNotifications !== false) {
+      const mail = winnerMail(prize.winnerName, formatCents(prize.amountCents, prize.currency), payableAt.toISOString().slice(0, 10));
+      await sendMail(env, db, { to: prize.email, ...mail });
+    }
+  }
+
+  for (const { payout, poolWinner, poolStatus } of await listPayablePrizePayouts(db, now)) {
+    // The pool was redrawn (its winning payment reversed before settlement): this prize is no longer owed.
+    if (poolStatus !== "drawn" || poolWinner !== payout.userId) {
+      await applyPayoutEvent(db, payout, "cancel", now);
+      continue;
+    }
+    const method = await getDefaultPayoutMethod(db, payout.userId);
+    if (payoutMethodProblem(method) || !method?.connectedAccountId) {
+      summary.waitingForMethod++;
+      continue;
+    }
+    await setPrizeDestination(db, payout.id, method.id, method.connectedAccountId);
+    const done = await processPayout(env, "", payout.id, now);
+    if (done?.status === "completed") summary.paid++;
+  }
+
+  const settledBefore = new Date(now.getTime() - PRIZE_SETTLEMENT_DAYS * MS_PER_DAY);
+  for (const pool of await listSettledPoolsWithoutHostShare(db, settledBefore)) {
+    const settledAt = new Date((pool.drawnAt?.getTime() ?? now.getTime()) + PRIZE_SETTLEMENT_DAYS * MS_PER_DAY);
+    if (await bookPoolShare(db, { ...pool, settledAt })) summary.hostShares++;
+  }
+  return summary;
+}
+
+/** The admin settles an unpaid prize by hand (Stripe cannot pay the winner's country) and records how. */
+export async function settlePrizeByHand(
+  env: Env,
+  payoutId: string,
+  note: string,
+  now = new Date(),
+): Promise<{ ok: true; message: string } | { ok: false; status: 400 | 404 | 409; message: string }> {
+  const text = note.trim();
+  if (text.length < 5 || text.length > 500) return { ok: false, status: 400, message: PRIZE_MESSAGES.manualNote };
+  const db = getDb(env);
+  const payout = await getPayout(db, payoutId);
+  if (!payout || payout.payoutType !== "prize_winner") return { ok: false, status: 404, message: "Prize not found" };
+  const done = await applyPayoutEvent(db, payout, "settle_manually", now, { manualNote: text });
+  return done ? { ok: true, message: "Prize recorded as paid by hand." } : { ok: false, status: 409, message: PRIZE_MESSAGES.notSettleable };
+}
+
+/** The signed-in user's unpaid main prizes as notices (settling, waiting for a payout method, being paid, failed). */
+export async function prizeNotices(env: Env, userId: string, now = new Date()) {
+  const db = getDb(env);
+  const [prizes, method] = await Promise.all([listUserPrizes(db, userId), getDefaultPayoutMethod(db, userId)]);
+  const hasMethod = payoutMethodProblem(method) === null;
+  return prizes
+    .filter((p) => p.status === "pending" || p.status === "processing" || p.status === "failed")
+    .map((p) => ({
+      amount: formatCents(p.amountCents, p.currency),
+      poolId: p.poolId,
+      status: (p.status === "failed"
+        ? "failed"
+        : p.status === "processing"
+          ? "paying"
+          : !hasMethod
+            ? "add_method"
+            : p.payableAt && p.payableAt.getTime() > now.getTime()
+              ? "settling"
+              : "paying") as "settling" | "add_method" | "paying" | "failed",
+    }));
+}

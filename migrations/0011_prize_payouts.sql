@@ -1,0 +1,1 @@
+ALTER TABLE `payouts` ADD `payable_at` integer;

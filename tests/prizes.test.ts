@@ -1,0 +1,129 @@
+import { env, SELF } from "cloudflare:test";
+import { and, eq } from "drizzle-orm";
+import Stripe from "stripe";
+import { describe, expect, it } from "vitest";
+import { earningsLedger, mailOutbox, payoutMethods, payouts, prizePools, prizeWinners, userProfiles } from "~/db/schema";
+import { distributePool } from "~/domain/revenue";
+import { LOCAL_CONNECT_WEBHOOK_SECRET } from "~/lib/payments/connect.server";
+import { localAccountObject, localConnectEvent } from "~/lib/payments/connect-local.server";
+import { runPrizeCron } from "~/lib/payments/prizes.server";
+import { db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
+
+const DAY = 86_400_000;
+const cryptoProvider = Stripe.createSubtleCryptoProvider();
+
+async function drawnPool(opts: { amountCents: number; drawnAt: Date }) {
+  const host = await makeUser({ name: "Pool Host" });
+  const winner = await makeUser({ name: "Lucky Fan" });
+  const poolId = crypto.randomUUID();
+  await db().insert(prizePools).values({
+    id: poolId,
+    hostId: host.id,
+    status: "drawn",
+    targetCents: 100_000,
+    amountCents: opts.amountCents,
+    endAt: new Date(opts.drawnAt.getTime() - DAY),
+    closedAt: new Date(opts.drawnAt.getTime() - DAY),
+    drawBlockHash: "00000000000000000002a7c4c1e48d76c5a37902165a270156b7a8d72728a054",
+    winnerEntryNumber: 0,
+    winnerUserId: winner.id,
+    drawnAt: opts.drawnAt,
+  });
+  await db().insert(prizeWinners).values({
+    poolId,
+    userId: winner.id,
+    winnerName: "Lucky Fan",
+    prizeAmountCents: distributePool(opts.amountCents).mainPrize,
+    prizeType: "main",
+    entryNumber: 0,
+  });
+  return { host, winner, poolId };
+}
+
+async function connectVerified(userId: string) {
+  const accountId = `acct_local_${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
+  await db().insert(payoutMethods).values({ userId, holderName: "Lucky Fan", accountLast4: "", bankName: "", connectedAccountId: accountId });
+  const payload = JSON.stringify(localConnectEvent("account.updated", localAccountObject(accountId, { payoutsEnabled: true, holderName: "Lucky Fan", country: "US" }), accountId));
+  const signature = await Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: LOCAL_CONNECT_WEBHOOK_SECRET, cryptoProvider });
+  const res = await SELF.fetch(`${ORIGIN}/api/webhooks/stripe-connect`, { method: "POST", headers: { "Stripe-Signature": signature }, body: payload });
+  expect(res.status).toBe(200);
+}
+
+const prizeOf = async (userId: string) => (await db().select().from(payouts).where(and(eq(payouts.userId, userId), eq(payouts.payoutType, "prize_winner"))))[0];
+
+describe("winners are paid", () => {
+  it("a drawn pool: the winner is told at once, paid 60% after the settlement period, the host gets 25% once", async () => {
+    const drawnAt = new Date();
+    const { host, winner } = await drawnPool({ amountCents: 10_000, drawnAt });
+    await runPrizeCron(env, drawnAt);
+    await runPrizeCron(env, drawnAt);
+    const prize = await prizeOf(winner.id);
+    expect(prize).toMatchObject({ status: "pending", amountCents: 6_000 });
+    expect(prize!.payableAt!.getTime()).toBe(drawnAt.getTime() + 14 * DAY);
+    const mails = await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, winner.email));
+    expect(mails.filter((m) => m.subject.startsWith("You won"))).toHaveLength(1);
+    const cookie = await signIn(winner.email);
+    const dashboard = await (await get("/dashboard", { cookie })).text();
+    expect(dashboard).toContain("You won the main prize of USD 60.00!");
+    expect(dashboard).toContain("Add a payout method to receive your prize.");
+    // Nothing is paid or booked before the settlement period ends.
+    expect(await db().select().from(earningsLedger).where(eq(earningsLedger.hostId, host.id))).toHaveLength(0);
+
+    const later = new Date(drawnAt.getTime() + 15 * DAY);
+    const waiting = await runPrizeCron(env, later);
+    expect(waiting.waitingForMethod).toBeGreaterThanOrEqual(1);
+    expect((await prizeOf(winner.id))!.status).toBe("pending");
+    const shares = await db().select().from(earningsLedger).where(eq(earningsLedger.hostId, host.id));
+    expect(shares).toHaveLength(1);
+    expect(shares[0]).toMatchObject({ kind: "pool_share", amountCents: 2_500, grossCents: 10_000, poolCents: 6_000, platformCents: 1_500 });
+
+    await connectVerified(winner.id);
+    await runPrizeCron(env, later);
+    await runPrizeCron(env, later);
+    const paid = await prizeOf(winner.id);
+    expect(paid).toMatchObject({ status: "completed", amountCents: 6_000, feeCents: 0 });
+    expect(paid!.transferId).toMatch(/^tr_local_/);
+    expect(await db().select().from(earningsLedger).where(eq(earningsLedger.hostId, host.id))).toHaveLength(1);
+    const page = await (await get("/payouts", { cookie })).text();
+    expect(page).not.toContain("You won the main prize");
+    expect(page).toContain("Prize");
+    expect(page).toContain("Completed");
+  });
+
+  it("no mail when the winner switched winner notifications off", async () => {
+    const { winner } = await drawnPool({ amountCents: 5_000, drawnAt: new Date() });
+    await db().update(userProfiles).set({ winnerNotifications: false }).where(eq(userProfiles.userId, winner.id));
+    await runPrizeCron(env, new Date());
+    expect(await prizeOf(winner.id)).toBeDefined();
+    expect(await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, winner.email))).toHaveLength(0);
+  });
+
+  it("a redrawn pool cancels the old winner's unpaid prize", async () => {
+    const drawnAt = new Date(Date.now() - 20 * DAY);
+    const { winner, poolId } = await drawnPool({ amountCents: 5_000, drawnAt });
+    await runPrizeCron(env, new Date(drawnAt.getTime() + DAY));
+    const other = await makeUser();
+    await db().update(prizePools).set({ winnerUserId: other.id }).where(eq(prizePools.id, poolId));
+    await runPrizeCron(env, new Date());
+    expect((await prizeOf(winner.id))!.status).toBe("cancelled");
+  });
+
+  it("the admin sees unclaimed prizes and settles one by hand, recording how", async () => {
+    const drawnAt = new Date(Date.now() - 30 * DAY);
+    const { winner } = await drawnPool({ amountCents: 20_000, drawnAt });
+    await runPrizeCron(env, new Date(drawnAt.getTime() + DAY));
+    const admin = await makeUser({ role: "admin" });
+    const cookie = await signIn(admin.email);
+    const page = await (await get("/admin", { cookie })).text();
+    expect(page).toContain("Unclaimed prizes");
+    expect(page).toContain(winner.email);
+    const prize = await prizeOf(winner.id);
+    const short = await postForm("/admin", { intent: "settle-prize", payoutId: prize!.id, note: "ok" }, { cookie });
+    expect(short.status).toBe(400);
+    const done = await postForm("/admin", { intent: "settle-prize", payoutId: prize!.id, note: "Paid by Wise transfer, ref W-1234" }, { cookie });
+    expect(done.status).toBe(200);
+    expect(await prizeOf(winner.id)).toMatchObject({ status: "completed", manualNote: "Paid by Wise transfer, ref W-1234" });
+    const again = await postForm("/admin", { intent: "settle-prize", payoutId: prize!.id, note: "Paid twice by mistake" }, { cookie });
+    expect(again.status).toBe(409);
+  });
+});
