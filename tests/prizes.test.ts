@@ -4,6 +4,7 @@ import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { earningsLedger, mailOutbox, payoutMethods, payouts, prizePools, prizeWinners, userProfiles } from "~/db/schema";
 import { distributePool } from "~/domain/revenue";
+import { PRIZE_SETTLEMENT_DAYS } from "~/domain/pool";
 import { LOCAL_CONNECT_WEBHOOK_SECRET } from "~/lib/payments/connect.server";
 import { localAccountObject, localConnectEvent } from "~/lib/payments/connect-local.server";
 import { runPrizeCron } from "~/lib/payments/prizes.server";
@@ -59,7 +60,7 @@ describe("winners are paid", () => {
     await runPrizeCron(env, drawnAt);
     const prize = await prizeOf(winner.id);
     expect(prize).toMatchObject({ status: "pending", amountCents: 6_000 });
-    expect(prize!.payableAt!.getTime()).toBe(drawnAt.getTime() + 14 * DAY);
+    expect(prize!.payableAt!.getTime()).toBe(drawnAt.getTime() + PRIZE_SETTLEMENT_DAYS * DAY);
     const mails = await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, winner.email));
     expect(mails.filter((m) => m.subject.startsWith("You won"))).toHaveLength(1);
     const cookie = await signIn(winner.email);
@@ -69,7 +70,7 @@ describe("winners are paid", () => {
     // Nothing is paid or booked before the settlement period ends.
     expect(await db().select().from(earningsLedger).where(eq(earningsLedger.hostId, host.id))).toHaveLength(0);
 
-    const later = new Date(drawnAt.getTime() + 15 * DAY);
+    const later = new Date(drawnAt.getTime() + (PRIZE_SETTLEMENT_DAYS + 1) * DAY);
     const waiting = await runPrizeCron(env, later);
     expect(waiting.waitingForMethod).toBeGreaterThanOrEqual(1);
     expect((await prizeOf(winner.id))!.status).toBe("pending");
@@ -109,7 +110,7 @@ describe("winners are paid", () => {
   });
 
   it("the admin sees unclaimed prizes and settles one by hand, recording how", async () => {
-    const drawnAt = new Date(Date.now() - 30 * DAY);
+    const drawnAt = new Date(Date.now() - (PRIZE_SETTLEMENT_DAYS + 10) * DAY);
     const { winner } = await drawnPool({ amountCents: 20_000, drawnAt });
     await runPrizeCron(env, new Date(drawnAt.getTime() + DAY));
     const admin = await makeUser({ role: "admin" });

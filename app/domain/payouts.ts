@@ -55,12 +55,6 @@ export const PAYOUT_STATUS_LABELS: Readonly<Record<PayoutStatus, string>> = {
 export const BANK_PAYOUT_STATUSES = ["paid", "failed"] as const;
 export type BankPayoutStatus = (typeof BANK_PAYOUT_STATUSES)[number];
 
-/**
- * Days after the draw before the main prize is transferred and the host's 25% is booked: refunds and disputes of
- * the winning payment arrive within the host's 14-day refund window, and a reversed winning payment is redrawn
- * before then (the money-integrity issue's settlement period).
- */
-export const PRIZE_SETTLEMENT_DAYS = 14;
 
 export const PRIZE_MESSAGES = {
   addMethod: "Add a payout method to receive your prize.",

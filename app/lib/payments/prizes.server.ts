@@ -13,7 +13,8 @@ import {
 } from "~/db/queries/payouts.server";
 import { MS_PER_DAY } from "~/domain/countdown";
 import { formatCents } from "~/domain/money";
-import { PRIZE_MESSAGES, PRIZE_SETTLEMENT_DAYS, payoutMethodProblem, winnerMail } from "~/domain/payouts";
+import { PRIZE_MESSAGES, payoutMethodProblem, winnerMail } from "~/domain/payouts";
+import { PRIZE_SETTLEMENT_DAYS } from "~/domain/pool";
 import { sendMail } from "~/lib/mail.server";
 import { processPayout } from "./payouts.server";
 
