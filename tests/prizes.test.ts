@@ -100,7 +100,7 @@ describe("winners are paid", () => {
   });
 
   it("a redrawn pool cancels the old winner's unpaid prize", async () => {
-    const drawnAt = new Date(Date.now() - 20 * DAY);
+    const drawnAt = new Date(Date.now() - (PRIZE_SETTLEMENT_DAYS + 5) * DAY);
     const { winner, poolId } = await drawnPool({ amountCents: 5_000, drawnAt });
     await runPrizeCron(env, new Date(drawnAt.getTime() + DAY));
     const other = await makeUser();
