@@ -22,9 +22,11 @@ describe("payout state machine", () => {
     "completed/transfer_reversed": "failed",
     "pending/cancel": "cancelled",
     "failed/retry": "pending",
+    "pending/settle_manually": "completed",
+    "failed/settle_manually": "completed",
   };
 
-  it("allows exactly the spec's transitions (cancel pending, retry failed, reversal fails a completed payout)", () => {
+  it("allows exactly the spec's transitions (cancel pending, retry failed, reversal fails a completed payout, an unpaid prize settled by hand)", () => {
     for (const status of PAYOUT_STATUS_VALUES) {
       for (const event of PAYOUT_EVENTS) {
         expect(nextPayoutStatus(status, event), `${status}/${event}`).toBe(allowed[`${status}/${event}`] ?? null);
