@@ -4,7 +4,7 @@ import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { bookEarning, hostBalances } from "~/db/queries/earnings.server";
 import { createWithdrawal, getPayout } from "~/db/queries/payouts.server";
-import { earningsLedger, paymentEvents, payoutMethods, payouts, prizePoolContributions } from "~/db/schema";
+import { adminAuditLog, earningsLedger, paymentEvents, payoutMethods, payouts, prizePoolContributions } from "~/db/schema";
 import { withdrawalFeeCents } from "~/domain/earnings";
 import { withdrawableBalanceCents } from "~/domain/revenue";
 import { LOCAL_CONNECT_WEBHOOK_SECRET } from "~/lib/payments/connect.server";
@@ -278,6 +278,11 @@ describe("ad revenue recorded by the platform owner", () => {
     expect(row).toMatchObject({ grossCents: 10_000, poolCents: 3_000, platformCents: 2_000 });
     const [contribution] = await db().select().from(prizePoolContributions).where(eq(prizePoolContributions.hostId, host.id));
     expect(contribution).toMatchObject({ sourceType: "ad_revenue", amountCents: 3_000 });
+    // The platform owner's action is in the audit log, once (the duplicate changed nothing).
+    const audit = await db().select().from(adminAuditLog).where(eq(adminAuditLog.targetUserId, host.id));
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ action: "ad_revenue_recorded", adminId: admin.id });
+    expect(await (await get("/admin", { cookie })).text()).toContain("Recorded ad revenue");
     // A fan cannot record ad revenue.
     expect((await postForm("/admin", fields, { cookie: await signIn(host.email) })).status).toBe(403);
     const ads = await (await get("/ads-revenue", { cookie: await signIn(host.email) })).text();

@@ -2,7 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
-import { earningsLedger, mailOutbox, payoutMethods, payouts, prizePools, prizeWinners, userProfiles } from "~/db/schema";
+import { adminAuditLog, earningsLedger, mailOutbox, payoutMethods, payouts, prizePools, prizeWinners, userProfiles } from "~/db/schema";
 import { distributePool } from "~/domain/revenue";
 import { PRIZE_SETTLEMENT_DAYS } from "~/domain/pool";
 import { LOCAL_CONNECT_WEBHOOK_SECRET } from "~/lib/payments/connect.server";
@@ -126,5 +126,9 @@ describe("winners are paid", () => {
     expect(await prizeOf(winner.id)).toMatchObject({ status: "completed", manualNote: "Paid by Wise transfer, ref W-1234" });
     const again = await postForm("/admin", { intent: "settle-prize", payoutId: prize!.id, note: "Paid twice by mistake" }, { cookie });
     expect(again.status).toBe(409);
+    const audit = await db().select().from(adminAuditLog).where(eq(adminAuditLog.targetUserId, winner.id));
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ action: "prize_settled_by_hand", detail: { note: "Paid by Wise transfer, ref W-1234" } });
+    expect(await (await get("/admin", { cookie })).text()).toContain("Settled a prize by hand");
   });
 });

@@ -19,7 +19,14 @@ export const ADMIN_PAGE_SIZE = 20;
 export const ADMIN_AUDIT_PAGE_SIZE = 20;
 
 /** Every action the platform owner can take; each one writes an audit row. */
-export const ADMIN_AUDIT_ACTIONS = ["user_status_changed", "game_paused", "game_resumed", "revenue_rules_updated"] as const;
+export const ADMIN_AUDIT_ACTIONS = [
+  "user_status_changed",
+  "game_paused",
+  "game_resumed",
+  "revenue_rules_updated",
+  "ad_revenue_recorded",
+  "prize_settled_by_hand",
+] as const;
 export type AdminAuditAction = (typeof ADMIN_AUDIT_ACTIONS)[number];
 
 export const ADMIN_MESSAGES = {

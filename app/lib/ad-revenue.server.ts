@@ -6,6 +6,7 @@ import { AD_REVENUE_MESSAGES, customRange } from "~/domain/earnings";
 import { parseMoneyToCents } from "~/domain/money";
 import { saleShares } from "~/domain/earnings";
 import { addContribution } from "./pools.server";
+import { recordAudit } from "~/db/queries/admin.server";
 
 // Ad revenue without an ad network: the platform owner records a host's revenue, impressions and clicks for a
 // period; it is split by the distribution rules in force (50% host into the earnings ledger, 30% into the host's
@@ -83,5 +84,11 @@ export async function recordAdRevenue(env: Env, adminId: string, form: Record<st
       earnsEntry: false,
     });
   }
+  await recordAudit(db, {
+    adminId,
+    action: "ad_revenue_recorded",
+    targetUserId: v.hostId,
+    detail: { reportId: report.id, amountCents: v.amount, impressions: v.impressions, clicks: v.clicks, periodStart: v.periodStart, periodEnd: v.periodEnd },
+  });
   return { ok: true, message: "Ad revenue recorded." };
 }

@@ -75,7 +75,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           : intent === "record-ad-revenue"
             ? await recordAdRevenue(env, admin.id, Object.fromEntries(form))
             : intent === "settle-prize"
-              ? await settlePrizeByHand(env, String(form.get("payoutId") ?? ""), String(form.get("note") ?? ""))
+              ? await settlePrizeByHand(env, admin.id, String(form.get("payoutId") ?? ""), String(form.get("note") ?? ""))
               : { ok: false, status: 400, message: ADMIN_MESSAGES.unknownAction };
   if (!result.ok) {
     return data(
@@ -101,6 +101,8 @@ const ACTION_TEXT = {
   game_paused: "Paused a game",
   game_resumed: "Resumed a game",
   revenue_rules_updated: "Updated the revenue distribution rules",
+  ad_revenue_recorded: "Recorded ad revenue",
+  prize_settled_by_hand: "Settled a prize by hand",
 } as const;
 
 function auditSummary(row: { action: keyof typeof ACTION_TEXT; detail: Record<string, unknown> }): string {
@@ -117,6 +119,8 @@ function auditSummary(row: { action: keyof typeof ACTION_TEXT; detail: Record<st
     return parts.join(", ");
   }
   if (row.action === "game_paused" || row.action === "game_resumed") return `${String(d.from)} → ${String(d.to)}`;
+  if (row.action === "ad_revenue_recorded") return `${String(d.periodStart)} to ${String(d.periodEnd)}: ${String(d.impressions)} impressions, ${String(d.clicks)} clicks`;
+  if (row.action === "prize_settled_by_hand") return `Paid outside Stripe: ${String(d.note)}`;
   return "Shares per source saved";
 }
 

@@ -17,6 +17,7 @@ import { PRIZE_MESSAGES, payoutMethodProblem, winnerMail } from "~/domain/payout
 import { PRIZE_SETTLEMENT_DAYS } from "~/domain/pool";
 import { sendMail } from "~/lib/mail.server";
 import { processPayout } from "./payouts.server";
+import { recordAudit } from "~/db/queries/admin.server";
 
 // Winners are paid: a drawn pool's main prize becomes a prize_winner payout (the winner is told at once, by a notice
 // on their pages and a mail unless they switched winner notifications off); after the settlement period it is
@@ -80,6 +81,7 @@ export async function runPrizeCron(env: Env, now: Date): Promise<PrizeCronSummar
 /** The admin settles an unpaid prize by hand (Stripe cannot pay the winner's country) and records how. */
 export async function settlePrizeByHand(
   env: Env,
+  adminId: string,
   payoutId: string,
   note: string,
   now = new Date(),
@@ -90,6 +92,14 @@ export async function settlePrizeByHand(
   const payout = await getPayout(db, payoutId);
   if (!payout || payout.payoutType !== "prize_winner") return { ok: false, status: 404, message: "Prize not found" };
   const done = await applyPayoutEvent(db, payout, "settle_manually", now, { manualNote: text });
+  if (done) {
+    await recordAudit(db, {
+      adminId,
+      action: "prize_settled_by_hand",
+      targetUserId: payout.userId,
+      detail: { payoutId: payout.id, amountCents: payout.amountCents, currency: payout.currency, note: text },
+    });
+  }
   return done ? { ok: true, message: "Prize recorded as paid by hand." } : { ok: false, status: 409, message: PRIZE_MESSAGES.notSettleable };
 }
 
