@@ -23,13 +23,13 @@ const EXAMPLE_MONTH = [
   { label: "Shop sales (your 90%)", cents: 1_872_000 },
   { label: "Your 25% of the prize pool", cents: 875_800 },
   { label: "Group buy sales", cents: 285_000 },
-  { label: "Ad revenue (coming soon)", cents: 127_200 },
+  { label: "Ad revenue", cents: 127_200 },
 ] as const;
 
 const SOURCE_LABELS = {
   shop_sales: "Shop sales",
   guess_win_entries: "Guess & Win entries",
-  ad_revenue: "Ad revenue (coming soon)",
+  ad_revenue: "Ad revenue",
   group_buy_sales: "Group buy sales",
 } as const;
 
