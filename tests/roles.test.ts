@@ -38,6 +38,7 @@ const RULES: Record<string, Who> = {
   "routes/payment.tsx": "signed-in",
   "routes/payouts-local-onboarding.tsx": "secret",
   "routes/payouts.tsx": "signed-in",
+  "routes/prize-pool-management.tsx": "owner",
   "routes/prize-pool-settings.tsx": "signed-in",
   "routes/product.tsx": "signed-in",
   "routes/profile.tsx": "signed-in",

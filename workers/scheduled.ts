@@ -35,10 +35,11 @@ export async function runScheduled(env: Env, now: Date): Promise<void> {
     console.error("cron: group buys step failed", error);
   }
 
-  // Winners paid: announce new main prizes, transfer those past the settlement period, book the hosts' 25%.
+  // Winners paid: draw mini prizes, announce new main prizes, transfer those past the settlement period, book the
+  // hosts' 25%.
   try {
     const prizes = await runPrizeCron(env, now);
-    if (prizes.announced + prizes.paid + prizes.hostShares > 0) console.log("cron: prizes", JSON.stringify(prizes));
+    if (prizes.announced + prizes.paid + prizes.hostShares + prizes.miniPrizeWinners > 0) console.log("cron: prizes", JSON.stringify(prizes));
   } catch (error) {
     console.error("cron: prizes step failed", error);
   }

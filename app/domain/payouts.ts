@@ -58,6 +58,7 @@ export type BankPayoutStatus = (typeof BANK_PAYOUT_STATUSES)[number];
 
 export const PRIZE_MESSAGES = {
   addMethod: "Add a payout method to receive your prize.",
+  confirmEmail: "Confirm your email address to receive your prize.",
   settling: "Your prize is paid once the draw's settlement period ends.",
   manualNote: "Please describe how the prize was paid (at least 5 characters).",
   notSettleable: "Only an unpaid prize can be settled by hand.",

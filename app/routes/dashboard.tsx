@@ -8,7 +8,7 @@ import { formatCents } from "~/domain/money";
 import { getOpenPool } from "~/lib/pools.server";
 import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
-import { prizeNotices } from "~/lib/payments/prizes.server";
+import { miniPrizeNotices, prizeNotices } from "~/lib/payments/prizes.server";
 import { PrizeNotice } from "~/components/prize-notice";
 import type { Route } from "./+types/dashboard";
 
@@ -18,19 +18,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const env = getEnv(context);
   const db = getDb(env);
-  const [products, openOrders, games, pool, prizes] = await Promise.all([
+  const [products, openOrders, games, pool, prizes, miniPrizes] = await Promise.all([
     countLiveHostProducts(db, user.id),
     countOpenHostOrders(db, user.id),
     countHostGames(db, user.id),
     getOpenPool(env, user.id),
     prizeNotices(env, user.id),
+    miniPrizeNotices(env, user.id),
   ]);
   const poolAmount = formatCents(pool?.amountCents ?? 0, pool?.currency ?? "USD");
-  return { creatorName: user.creatorName, counts: { products, openOrders, games, poolAmount }, prizes };
+  return { creatorName: user.creatorName, counts: { products, openOrders, games, poolAmount }, prizes, miniPrizes };
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { creatorName, counts, prizes } = loaderData;
+  const { creatorName, counts, prizes, miniPrizes } = loaderData;
   return (
     <Page
       title="Dashboard"
@@ -44,7 +45,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         </>
       }
     >
-      <PrizeNotice prizes={prizes} />
+      <PrizeNotice prizes={prizes} miniPrizes={miniPrizes} />
       <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         <li>
           <Tile to="/revenue" title="Revenue" description="Your sales, entry fees and earnings." />

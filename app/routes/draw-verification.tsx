@@ -1,7 +1,9 @@
 import { useState, type ReactNode } from "react";
 import { Link } from "react-router";
+import { MiniPrizeVerification } from "~/components/mini-prize-verification";
 import { Button, Card, DateText, LinkButton, Page, pageMeta, Pagination } from "~/components/page";
 import { getDb } from "~/db/client.server";
+import { getMiniPrizeVerification } from "~/db/queries/mini-prizes.server";
 import { countPoolEntries, getPoolForVerification, listPoolEntries } from "~/db/queries/pool-screens.server";
 // Only the pure draw module runs in the browser (Web Crypto and BigInt, no zod): the same code that drew the winner.
 import { bytesToHex, hashToDecimal, verifyBlock, winnerIndex, type BitcoinBlock } from "~/domain/draw";
@@ -42,7 +44,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
   // An open pool has no frozen list and no draw yet: the page says so (200) rather than answering 404.
   if (pool.status === "open") {
-    return { pool: { ...base, status: "open" as const }, draw: null, entries: null, explorers: [] };
+    return { pool: { ...base, status: "open" as const }, draw: null, entries: null, explorers: [], miniPrizes: null };
   }
 
   const page = pageParam(request, 100_000);
@@ -69,6 +71,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     },
     entries: { page, rows, hasNext: page * ENTRIES_PER_PAGE < count },
     explorers: configured.length >= 2 ? configured.slice(0, 2) : PUBLIC_EXPLORERS,
+    miniPrizes: pool.status === "drawn" ? await getMiniPrizeVerification(db, pool.id, pool.winnerUserId) : null,
   };
 }
 
@@ -291,7 +294,7 @@ function drawStatus(draw: NonNullable<Route.ComponentProps["loaderData"]["draw"]
 }
 
 export default function DrawVerification({ loaderData }: Route.ComponentProps) {
-  const { pool, draw, entries, explorers } = loaderData;
+  const { pool, draw, entries, explorers, miniPrizes } = loaderData;
   const verification = useBrowserVerification({
     poolId: pool.id,
     digest: draw?.entriesDigest ?? null,
@@ -434,6 +437,8 @@ export default function DrawVerification({ loaderData }: Route.ComponentProps) {
           </ol>
         ) : null}
       </Card>
+
+      <MiniPrizeVerification blockHash={draw.blockHash} data={miniPrizes} />
 
       <section className="mt-8">
         <div className="mb-3 flex flex-wrap items-center justify-between gap-2">

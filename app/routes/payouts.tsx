@@ -11,7 +11,7 @@ import { pageParam, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { PaymentsNotConfiguredError } from "~/lib/payments/provider.server";
 import { cancelPayout, retryPayout, startPayoutOnboarding } from "~/lib/payments/payouts.server";
-import { prizeNotices } from "~/lib/payments/prizes.server";
+import { miniPrizeNotices, prizeNotices } from "~/lib/payments/prizes.server";
 import { PrizeNotice } from "~/components/prize-notice";
 import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/payouts";
@@ -23,13 +23,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const env = getEnv(context);
   const db = getDb(env);
   const page = pageParam(request);
-  const [prizes, methods, history] = await Promise.all([
+  const [prizes, miniPrizes, methods, history] = await Promise.all([
     prizeNotices(env, user.id),
+    miniPrizeNotices(env, user.id),
     listPayoutMethods(db, user.id),
     listPayouts(db, user.id, { limit: PAYOUT_HISTORY_PAGE_SIZE, offset: (page - 1) * PAYOUT_HISTORY_PAGE_SIZE }),
   ]);
   return {
     prizes,
+    miniPrizes,
     page,
     hasNext: page * PAYOUT_HISTORY_PAGE_SIZE < history.total,
     methods: methods.map((m) => ({
@@ -102,12 +104,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 const STATUS_TONE = { pending: "yellow", processing: "blue", completed: "green", failed: "red", cancelled: "gray" } as const;
 
 export default function Payouts({ loaderData, actionData }: Route.ComponentProps) {
-  const { methods, payouts, page, hasNext, prizes } = loaderData;
+  const { methods, payouts, page, hasNext, prizes, miniPrizes } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   return (
     <Page title="Payouts" subtitle="Where your earnings and prizes are paid, and every payout so far." back={{ to: "/revenue-management", label: "Back to Revenue Management" }}>
-      <PrizeNotice prizes={prizes} />
+      <PrizeNotice prizes={prizes} miniPrizes={miniPrizes} />
       {actionData?.error ? <FormError>{actionData.error}</FormError> : null}
       <Section title="Payout methods">
         <Card>

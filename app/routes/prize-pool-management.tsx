@@ -1,8 +1,11 @@
 import { useEffect, useRef, useState } from "react";
-import { Link, useRevalidator } from "react-router";
+import { data, Link, redirect, useRevalidator } from "react-router";
+import { z } from "zod";
+import { MiniPrizeDeliveries } from "~/components/mini-prize-deliveries";
 import { Badge, Card, DateText, LinkButton, Page, pageMeta, Stat } from "~/components/page";
 import { usePoolLive } from "~/components/use-pool-live";
 import { getDb } from "~/db/client.server";
+import { listHostMiniPrizeWinners, markMiniPrizeDelivered } from "~/db/queries/mini-prizes.server";
 import { countPoolParticipants, poolContributionSum } from "~/db/queries/pool-screens.server";
 import { listContributionTotals, listHostWinners } from "~/db/queries/pools.server";
 import { COUNTDOWN_TICK_MS, countdownText } from "~/domain/countdown";
@@ -12,6 +15,7 @@ import { CONTRIBUTION_PLACEHOLDER_TYPES, contributionLabel, distributePool } fro
 import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { getOpenPool } from "~/lib/pools.server";
+import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/prize-pool-management";
 
 export const meta: Route.MetaFunction = () => pageMeta("Prize Pool Management");
@@ -20,7 +24,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const env = getEnv(context);
   const db = getDb(env);
-  const [pool, winners] = await Promise.all([getOpenPool(env, user.id), listHostWinners(db, user.id, 5)]);
+  const [pool, winners, miniWinners] = await Promise.all([
+    getOpenPool(env, user.id),
+    listHostWinners(db, user.id, 5),
+    listHostMiniPrizeWinners(db, user.id),
+  ]);
   const [totals, contributionSumCents, participants] = pool
     ? await Promise.all([listContributionTotals(db, pool.id), poolContributionSum(db, pool.id), countPoolParticipants(db, pool.id)])
     : [[], 0, 0];
@@ -63,7 +71,31 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       prize: formatCents(w.prizeAmountCents, w.currency),
       date: w.createdAt.toISOString(),
     })),
+    miniWinners: miniWinners.map((w) => ({
+      id: w.id,
+      poolId: w.poolId,
+      name: w.name,
+      amountText: w.amountText,
+      entryNumber: w.entryNumber,
+      winnerName: w.winnerName ?? `Entry #${w.entryNumber}`,
+      deliveredAt: w.deliveredAt?.toISOString() ?? null,
+    })),
   };
+}
+
+const ActionSchema = z.object({ intent: z.literal("mark-delivered"), miniPrizeWinnerId: z.string().uuid() });
+
+/** The host marks a mini prize delivered: only their own pools' winners (404 otherwise), once (409 after). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  const parsed = ActionSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) return data({ error: "That request is not valid." }, { status: 400 });
+  const result = await markMiniPrizeDelivered(getDb(getEnv(context)), user.id, parsed.data.miniPrizeWinnerId, new Date());
+  if (result === "not_found") return data({ error: "Mini prize winner not found." }, { status: 404 });
+  if (result === "already") return data({ error: "This mini prize is marked delivered already." }, { status: 409 });
+  return redirect("/prize-pool-management", {
+    headers: { "Set-Cookie": flashToastCookie({ message: "Mini prize marked delivered.", type: "success" }) },
+  });
 }
 
 /** "05D 12H 09M" until the end, recomputed every second in the browser (the server's text first). */
@@ -82,8 +114,8 @@ function useCountdown(endAt: string | null, serverText: string | null): string |
 
 const RELOAD_AFTER_UPDATE_MS = 400;
 
-export default function PrizePoolManagement({ loaderData }: Route.ComponentProps) {
-  const { pool, split, sources, winners } = loaderData;
+export default function PrizePoolManagement({ loaderData, actionData }: Route.ComponentProps) {
+  const { pool, split, sources, winners, miniWinners } = loaderData;
   const revalidator = useRevalidator();
   const live = usePoolLive(pool?.id, {
     poolId: pool?.id ?? "",
@@ -228,6 +260,7 @@ export default function PrizePoolManagement({ loaderData }: Route.ComponentProps
           )}
         </Card>
       </div>
+      <MiniPrizeDeliveries winners={miniWinners} error={actionData?.error} />
     </Page>
   );
 }

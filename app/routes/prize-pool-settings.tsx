@@ -179,7 +179,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   } else {
     locked = pool.targetCents !== targetCents || pool.endAt.getTime() !== poolEndAt(pool.startAt, durationDays).getTime();
   }
-  if (pool) await replaceMiniPrizes(db, pool.id, user.id, miniPrizes);
+  // Mini prizes are fixed when the pool closes: a pool that closed a moment ago keeps the ones it had.
+  if (pool && !(await replaceMiniPrizes(db, pool.id, user.id, miniPrizes))) locked = true;
 
   const toast = locked
     ? flashToastCookie({ message: `${SETTINGS_SAVED}. ${TERMS_LOCKED_NOTE}`, type: "info", durationMs: 8000 })

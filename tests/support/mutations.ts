@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { groupBuys, guessWinGames, orders, products, productSizes, vouchers } from "~/db/schema";
+import { groupBuys, guessWinGames, miniPrizeWinners, orders, prizeMiniPrizes, prizePools, products, productSizes, vouchers } from "~/db/schema";
 import { orderNumber, voucherCode } from "~/domain/orders";
 import { db, makeUser, signIn } from "../helpers";
 
@@ -61,10 +61,13 @@ export type World = {
   fan: { id: string; email: string; cookie: string };
   otherHost: { id: string; email: string; cookie: string };
   admin: { id: string; email: string; cookie: string };
-  ids: { productId: string; gameId: string; groupBuyId: string; orderId: string; orderNumber: string; code: string };
+  ids: { productId: string; gameId: string; groupBuyId: string; orderId: string; orderNumber: string; code: string; miniPrizeWinnerId: string };
 };
 
-/** The owner (a host with a product, a game, a group buy, a sold order and its voucher), a fan, another host, an admin. */
+/**
+ * The owner (a host with a product, a game, a group buy, a sold order and its voucher, a drawn pool whose mini prize
+ * the fan won), a fan, another host, an admin.
+ */
 export async function makeWorld(): Promise<World> {
   const owner = await makeUser({ name: "Owner Host" });
   const fan = await makeUser({ name: "Plain Fan" });
@@ -91,13 +94,22 @@ export async function makeWorld(): Promise<World> {
     id: crypto.randomUUID(), code, orderId, productId, hostId: owner.id, buyerId: fan.id, valueCents: 2500,
     expiresAt: new Date(Date.now() + 30 * 86_400_000),
   });
+  const poolId = crypto.randomUUID();
+  const miniPrizeId = crypto.randomUUID();
+  const miniPrizeWinnerId = crypto.randomUUID();
+  await d.insert(prizePools).values({
+    id: poolId, hostId: owner.id, status: "drawn", targetCents: 10_000, amountCents: 10_000, endAt: new Date(Date.now() - 86_400_000),
+    drawBlockHash: "00000000000000000002a7c4c1e48d76c5a37902165a270156b7a8d72728a054", drawnAt: new Date(),
+  });
+  await d.insert(prizeMiniPrizes).values({ id: miniPrizeId, poolId, hostId: owner.id, name: "Owner poster", quantityText: "1" });
+  await d.insert(miniPrizeWinners).values({ id: miniPrizeWinnerId, miniPrizeId, poolId, userId: fan.id, entryNumber: 1 });
   const withCookie = async (u: { id: string; email: string }) => ({ ...u, cookie: await signIn(u.email) });
   return {
     owner: await withCookie(owner),
     fan: await withCookie(fan),
     otherHost: await withCookie(otherHost),
     admin: await withCookie(admin),
-    ids: { productId, gameId, groupBuyId, orderId, orderNumber: number, code },
+    ids: { productId, gameId, groupBuyId, orderId, orderNumber: number, code, miniPrizeWinnerId },
   };
 }
 
@@ -129,6 +141,7 @@ export function ownerFields(w: World, intent?: string): Record<string, string> {
     orderId: w.ids.orderId,
     orderNumber: w.ids.orderNumber,
     code: w.ids.code,
+    miniPrizeWinnerId: w.ids.miniPrizeWinnerId,
     hostId: w.owner.id,
     userId: w.owner.id,
     status: "shipped",

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, gt, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { payouts, prizeDraws, prizeEntryDisqualifications, prizePools, prizeWinners } from "~/db/schema";
+import { miniPrizeWinners, payouts, prizeDraws, prizeEntryDisqualifications, prizePools, prizeWinners } from "~/db/schema";
 import type { BitcoinBlock } from "~/domain/draw";
 
 /** Publishes a digest for a closed pool that has none yet. */
@@ -162,7 +162,7 @@ export async function recordDraw(db: Db, draw: DrawRecord): Promise<boolean> {
 
 /**
  * Voids a drawn pool's winning draw (its payment reversed before the prize was paid): the draw row is marked void,
- * the main prize row removed, and the pool goes back to closed, committed to the next block. Returns false (and
+ * the main prize row and the mini prize winners removed, and the pool goes back to closed, committed to the next block. Returns false (and
  * changes nothing) unless the pool is drawn with that winning entry and its prize has no payout.
  */
 export async function voidWinningDraw(db: Db, poolId: string, entryNumber: number, reason: string): Promise<boolean> {
@@ -185,6 +185,8 @@ export async function voidWinningDraw(db: Db, poolId: string, entryNumber: numbe
       .set({ voidedAt: now, voidReason: reason })
       .where(and(eq(prizeDraws.poolId, poolId), eq(prizeDraws.blockHeight, pool.height), isNull(prizeDraws.voidedAt))),
     db.delete(prizeWinners).where(and(eq(prizeWinners.poolId, poolId), eq(prizeWinners.prizeType, "main"))),
+    // The mini prizes are drawn again from the next block too (their candidates exclude the new main winner).
+    db.delete(miniPrizeWinners).where(eq(miniPrizeWinners.poolId, poolId)),
     db
       .update(prizePools)
       .set({

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, isNull, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import {
   adRevenueReports,
@@ -236,7 +236,8 @@ export async function earningsByKind(db: Db, hostId: string, range: DateRange): 
 
 /**
  * Group-buy sales not finalised yet (the revenue pages show them as Pending): paid group-buy orders whose group buy
- * has not completed, net of refunds.
+ * has no finalised time yet, net of refunds. Finalisation books them into the ledger (or refunds them), so each
+ * sale counts either here or there, never both.
  */
 export async function pendingGroupBuyCents(db: Db, hostId: string): Promise<number> {
   const [row] = await db
@@ -248,7 +249,7 @@ export async function pendingGroupBuyCents(db: Db, hostId: string): Promise<numb
         eq(orders.hostId, hostId),
         eq(orders.purchaseMode, "group-buy"),
         inArray(orders.status, ["paid", "processing", "pending_shipping", "shipped", "delivered", "completed"]),
-        sql`${groupBuys.status} <> 'completed'`,
+        isNull(groupBuys.finalisedAt),
       ),
     );
   return Number(row?.total ?? 0);

@@ -43,32 +43,31 @@ export function listMiniPrizes(db: Db, poolId: string) {
     .limit(50);
 }
 
-const MINI_PRIZE_INSERT_CHUNK = 10;
-
-/** Replaces a pool's mini prizes with `rows` in one batch (all or nothing). */
-export async function replaceMiniPrizes(db: Db, poolId: string, hostId: string, rows: readonly MiniPrize[]): Promise<void> {
-  const remove = db.delete(prizeMiniPrizes).where(and(eq(prizeMiniPrizes.poolId, poolId), eq(prizeMiniPrizes.hostId, hostId)));
-  if (rows.length === 0) {
-    await remove;
-    return;
-  }
-  // Distinct creation times keep the saved order (rows are listed by created_at). D1 binds at most 100
-  // parameters per statement, so rows go in chunks (7 values each).
+/**
+ * Replaces a pool's mini prizes with `rows` in one batch (all or nothing), only while the pool is open: they are
+ * fixed when it closes (its draw awards them). Returns false, changing nothing, once the pool has closed.
+ */
+export async function replaceMiniPrizes(db: Db, poolId: string, hostId: string, rows: readonly MiniPrize[]): Promise<boolean> {
+  const poolOpen = sql`exists (select 1 from ${prizePools} where ${prizePools.id} = ${poolId} and ${prizePools.hostId} = ${hostId} and ${prizePools.status} = 'open')`;
+  const remove = db
+    .delete(prizeMiniPrizes)
+    .where(and(eq(prizeMiniPrizes.poolId, poolId), eq(prizeMiniPrizes.hostId, hostId), poolOpen))
+    .returning({ id: prizeMiniPrizes.id });
+  // Distinct creation times keep the saved order (rows are listed by created_at). Each row is inserted only while
+  // the pool is open, in the same batch as the delete, so a pool closing meanwhile keeps its mini prizes as fixed.
   const now = Date.now();
-  const values = rows.map((row, i) => ({
-    id: crypto.randomUUID(),
-    poolId,
-    hostId,
-    name: row.name,
-    amountText: row.amountText,
-    quantityText: row.quantityText,
-    createdAt: new Date(now + i),
-  }));
-  const inserts = [];
-  for (let i = 0; i < values.length; i += MINI_PRIZE_INSERT_CHUNK) {
-    inserts.push(db.insert(prizeMiniPrizes).values(values.slice(i, i + MINI_PRIZE_INSERT_CHUNK)));
-  }
-  await db.batch([remove, ...inserts]);
+  const inserts = rows.map((row, i) =>
+    db
+      .insert(prizeMiniPrizes)
+      .select(
+        sql`select ${crypto.randomUUID()}, ${poolId}, ${hostId}, ${row.name}, ${row.amountText}, ${row.quantityText}, ${now + i} where ${poolOpen}`,
+      )
+      .returning({ id: prizeMiniPrizes.id }),
+  );
+  const [, ...inserted] = await db.batch([remove, ...inserts]);
+  if (rows.length > 0) return inserted.some((r) => r.length > 0);
+  const [open] = await db.select({ id: prizePools.id }).from(prizePools).where(and(eq(prizePools.id, poolId), poolOpen)).limit(1);
+  return open !== undefined;
 }
 
 // --- one pool's figures ---------------------------------------------------------------------------------------

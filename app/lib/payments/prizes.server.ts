@@ -1,4 +1,5 @@
 import { getDb } from "~/db/client.server";
+import { isEmailConfirmed } from "~/db/queries/accounts.server";
 import { bookPoolShare } from "~/db/queries/earnings.server";
 import {
   applyPayoutEvent,
@@ -11,7 +12,15 @@ import {
   listSettledPoolsWithoutHostShare,
   setPrizeDestination,
 } from "~/db/queries/payouts.server";
+import {
+  listUserMiniPrizes,
+  listPoolEntryHolders,
+  listPoolMiniPrizes,
+  listPoolsAwaitingMiniPrizeDraw,
+  recordMiniPrizeWinners,
+} from "~/db/queries/mini-prizes.server";
 import { MS_PER_DAY } from "~/domain/countdown";
+import { drawMiniPrizes, miniPrizeCandidates } from "~/domain/mini-prizes";
 import { formatCents } from "~/domain/money";
 import { PRIZE_MESSAGES, payoutMethodProblem, winnerMail } from "~/domain/payouts";
 import { PRIZE_SETTLEMENT_DAYS } from "~/domain/pool";
@@ -29,12 +38,16 @@ export interface PrizeCronSummary {
   announced: number;
   paid: number;
   waitingForMethod: number;
+  waitingForConfirmation: number;
   hostShares: number;
+  miniPrizeWinners: number;
 }
 
 export async function runPrizeCron(env: Env, now: Date): Promise<PrizeCronSummary> {
   const db = getDb(env);
-  const summary: PrizeCronSummary = { announced: 0, paid: 0, waitingForMethod: 0, hostShares: 0 };
+  const summary: PrizeCronSummary = { announced: 0, paid: 0, waitingForMethod: 0, waitingForConfirmation: 0, hostShares: 0, miniPrizeWinners: 0 };
+
+  summary.miniPrizeWinners = await drawPendingMiniPrizes(env);
 
   for (const prize of await listNewMainPrizes(db)) {
     if (!prize.userId || !prize.drawnAt) continue;
@@ -60,6 +73,11 @@ export async function runPrizeCron(env: Env, now: Date): Promise<PrizeCronSummar
       await applyPayoutEvent(db, payout, "cancel", now);
       continue;
     }
+    // A prize is paid only to a confirmed account (the winner's e-mail address proven theirs).
+    if (!(await isEmailConfirmed(db, payout.userId))) {
+      summary.waitingForConfirmation++;
+      continue;
+    }
     const method = await getDefaultPayoutMethod(db, payout.userId);
     if (payoutMethodProblem(method) || !method?.connectedAccountId) {
       summary.waitingForMethod++;
@@ -76,6 +94,22 @@ export async function runPrizeCron(env: Env, now: Date): Promise<PrizeCronSummar
     if (await bookPoolShare(db, { ...pool, settledAt })) summary.hostShares++;
   }
   return summary;
+}
+
+/**
+ * Draws the mini prizes of drawn pools that have none drawn yet, from the pool's block hash by the rule of
+ * app/domain/mini-prizes.ts (the verification page recomputes it in the browser). Returns the winners recorded.
+ */
+export async function drawPendingMiniPrizes(env: Env): Promise<number> {
+  const db = getDb(env);
+  let recorded = 0;
+  for (const pool of await listPoolsAwaitingMiniPrizeDraw(db)) {
+    if (!pool.blockHash) continue;
+    const [prizes, entries] = await Promise.all([listPoolMiniPrizes(db, pool.id), listPoolEntryHolders(db, pool.id)]);
+    const awards = await drawMiniPrizes(pool.blockHash, prizes, miniPrizeCandidates(entries, pool.winnerUserId));
+    recorded += await recordMiniPrizeWinners(db, pool.id, pool.blockHash, prizes.map((p) => p.id), awards);
+  }
+  return recorded;
 }
 
 /** The admin settles an unpaid prize by hand (Stripe cannot pay the winner's country) and records how. */
@@ -103,10 +137,16 @@ export async function settlePrizeByHand(
   return done ? { ok: true, message: "Prize recorded as paid by hand." } : { ok: false, status: 409, message: PRIZE_MESSAGES.notSettleable };
 }
 
+export type PrizeNoticeStatus = "settling" | "confirm_email" | "add_method" | "paying" | "failed";
+
 /** The signed-in user's unpaid main prizes as notices (settling, waiting for a payout method, being paid, failed). */
 export async function prizeNotices(env: Env, userId: string, now = new Date()) {
   const db = getDb(env);
-  const [prizes, method] = await Promise.all([listUserPrizes(db, userId), getDefaultPayoutMethod(db, userId)]);
+  const [prizes, method, confirmed] = await Promise.all([
+    listUserPrizes(db, userId),
+    getDefaultPayoutMethod(db, userId),
+    isEmailConfirmed(db, userId),
+  ]);
   const hasMethod = payoutMethodProblem(method) === null;
   return prizes
     .filter((p) => p.status === "pending" || p.status === "processing" || p.status === "failed")
@@ -117,10 +157,31 @@ export async function prizeNotices(env: Env, userId: string, now = new Date()) {
         ? "failed"
         : p.status === "processing"
           ? "paying"
-          : !hasMethod
+          : !confirmed
+            ? "confirm_email"
+            : !hasMethod
             ? "add_method"
             : p.payableAt && p.payableAt.getTime() > now.getTime()
               ? "settling"
-              : "paying") as "settling" | "add_method" | "paying" | "failed",
+              : "paying") as PrizeNoticeStatus,
+    }));
+}
+
+/** How long a delivered mini prize stays in the winner's notices. */
+const DELIVERED_NOTICE_DAYS = 14;
+
+/** The signed-in user's mini prizes: those not delivered yet, and those delivered in the last two weeks. */
+export async function miniPrizeNotices(env: Env, userId: string, now = new Date()) {
+  const rows = await listUserMiniPrizes(getDb(env), userId);
+  return rows
+    .filter((m) => !m.deliveredAt || now.getTime() - m.deliveredAt.getTime() < DELIVERED_NOTICE_DAYS * MS_PER_DAY)
+    .map((m) => ({
+      id: m.id,
+      poolId: m.poolId,
+      name: m.name,
+      amountText: m.amountText,
+      hostName: m.hostName ?? "Your host",
+      entryNumber: m.entryNumber,
+      deliveredAt: m.deliveredAt?.toISOString() ?? null,
     }));
 }
