@@ -19,6 +19,13 @@ export default defineConfig(async () => {
             // Tests change data and read pages back at once: no page cache (tests/page-cache.test.ts covers it).
             PAGE_CACHE_SECONDS: "0",
           },
+          // Mutation rate limits (production values in wrangler.toml). Tests send each request from a random address
+          // unless they say otherwise (at most 21 from one, the sign-in throttle's test); the fuzz test sends every
+          // mutation four times from one account (about 180). tests/security.test.ts goes over both.
+          ratelimits: {
+            RATE_LIMIT_ADDRESS: { namespace_id: "1201", simple: { limit: 40, period: 60 } },
+            RATE_LIMIT_ACCOUNT: { namespace_id: "1202", simple: { limit: 200, period: 60 } },
+          },
         },
       }),
     ],

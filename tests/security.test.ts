@@ -1,10 +1,21 @@
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { emailConfirmationTokens, freeGuessUsage, guessWinGames, passwordResetTokens, sessions } from "~/db/schema";
+import {
+  emailConfirmationTokens,
+  freeGuessUsage,
+  guessWinGames,
+  passwordResetTokens,
+  paymentEvents,
+  sessions,
+  users,
+} from "~/db/schema";
 import { markEmailConfirmed } from "~/db/queries/accounts.server";
 import { runScheduled } from "../workers/scheduled";
-import { db, get, makeUser, ORIGIN, PASSWORD, postForm, signIn } from "./helpers";
+import { BODY_TOO_LARGE_MESSAGE, FORM_MAX_BYTES } from "~/lib/body-limit";
+import { isCountedMutation, RATE_LIMITED_MESSAGE } from "~/lib/rate-limit.server";
+import { IMAGE_MAX_BYTES, IMAGE_SIZE_MESSAGE } from "~/lib/uploads.server";
+import { db, get, makeUser, ORIGIN, PASSWORD, postForm, randomIp, signIn, uniqueEmail } from "./helpers";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -171,4 +182,140 @@ describe("redirects after sign-in", () => {
     const res = await postForm("/signin", { email, password: PASSWORD, redirectTo: "/orders?tab=orders&q=a%20b#list" });
     expect(res.headers.get("Location")).toBe("/orders?tab=orders&q=a%20b#list");
   });
+});
+
+/** A body streamed in chunks of `chunk` bytes with no Content-Length; `pulled()` says how many bytes were asked for. */
+function chunkedBody(head: string, totalBytes: number, chunk = 64 * 1024) {
+  const encoder = new TextEncoder();
+  let sent = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent >= totalBytes) return controller.close();
+      const bytes = sent === 0 ? encoder.encode(head.padEnd(chunk, "x")) : new Uint8Array(chunk).fill(0x78);
+      sent += bytes.byteLength;
+      controller.enqueue(bytes);
+    },
+  });
+  return { stream, pulled: () => sent };
+}
+
+describe("body size caps", () => {
+  it("refuses a chunked form over the cap with 413 before reading it all, and creates nothing", async () => {
+    const email = uniqueEmail("big-form");
+    const fields = new URLSearchParams({
+      name: "Big Form",
+      email,
+      password: "a-long-password",
+      confirmPassword: "a-long-password",
+      category: "Food & Cooking",
+      country: "SG",
+      terms: "on",
+    });
+    const total = 8 * 1024 * 1024;
+    const body = chunkedBody(`${fields}&pad=`, total);
+    const res = await SELF.fetch(`${ORIGIN}/signup`, {
+      method: "POST",
+      headers: { Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": randomIp() },
+      body: body.stream,
+      redirect: "manual",
+    });
+    expect(res.status).toBe(413);
+    expect(await res.text()).toBe(BODY_TOO_LARGE_MESSAGE);
+    expect(await db().select().from(users).where(eq(users.email, email))).toHaveLength(0);
+    // The Worker stopped at the cap: most of the 8 MB were never asked for.
+    expect(body.pulled()).toBeLessThan(total / 2);
+  });
+
+  it("refuses a declared Content-Length over the cap at once", async () => {
+    const res = await SELF.fetch(`${ORIGIN}/signin`, {
+      method: "POST",
+      headers: { Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": randomIp() },
+      body: `email=a%40b.example&password=${"x".repeat(FORM_MAX_BYTES)}`,
+      redirect: "manual",
+    });
+    expect(res.status).toBe(413);
+    expect(await res.text()).toBe(BODY_TOO_LARGE_MESSAGE);
+  });
+
+  it("refuses a chunked webhook over its cap with a JSON 413 and records no event", async () => {
+    const before = (await db().select({ id: paymentEvents.id }).from(paymentEvents)).length;
+    const body = chunkedBody('{"id":"evt_big","type":"checkout.session.completed","pad":"', 2 * 1024 * 1024);
+    const res = await SELF.fetch(`${ORIGIN}/api/webhooks/stripe`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Stripe-Signature": "t=1,v1=00" },
+      body: body.stream,
+    });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ error: BODY_TOO_LARGE_MESSAGE });
+    expect((await db().select({ id: paymentEvents.id }).from(paymentEvents)).length).toBe(before);
+  });
+
+  it("refuses a chunked image upload over 5 MB with the size message and stores nothing", async () => {
+    const host = await makeUser({ name: "Chunky Uploader" });
+    const cookie = await signIn(host.email);
+    const png = "\x89PNG\r\n\x1a\n";
+    const body = chunkedBody(png, IMAGE_MAX_BYTES + 512 * 1024);
+    const res = await SELF.fetch(`${ORIGIN}/api/uploads/image`, {
+      method: "POST",
+      headers: { Origin: ORIGIN, "Content-Type": "image/png", Cookie: cookie, "CF-Connecting-IP": randomIp() },
+      body: body.stream,
+    });
+    expect(res.status).toBe(413);
+    expect(await res.json()).toEqual({ error: IMAGE_SIZE_MESSAGE });
+    expect((await env.MEDIA.list({ prefix: `products/${host.id}/` })).objects).toHaveLength(0);
+  });
+});
+
+describe("rate limits on mutations", () => {
+  // The test limits (vitest.config.ts): 40 mutations a minute per address, 200 per account. The limiter's windows
+  // are whole minutes, so a burst that spans a minute's end needs more requests: send until the first 429.
+  const exhaust = async (limit: number, send: () => Promise<Response>) => {
+    let accepted = 0;
+    while (accepted < 3 * limit) {
+      const batch = await Promise.all(Array.from({ length: 25 }, send));
+      for (const res of batch) await res.body?.cancel();
+      const statuses = batch.map((res) => res.status);
+      accepted += statuses.filter((s) => s !== 429).length;
+      if (statuses.includes(429)) break;
+    }
+    return accepted;
+  };
+
+  it("answers 429 with a message once one address sends too many, and the refused sign-up creates nothing", async () => {
+    const ip = randomIp();
+    expect(await exhaust(40, () => postForm("/api/uploads/video/none/complete", {}, { ip }))).toBeGreaterThanOrEqual(40);
+    const email = uniqueEmail("limited");
+    const refused = await postForm(
+      "/signup",
+      { name: "Too Many", email, password: "a-long-password", confirmPassword: "a-long-password", category: "Food & Cooking", country: "SG", terms: "on" },
+      { ip },
+    );
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("Retry-After")).toBe("60");
+    expect(await refused.text()).toBe(RATE_LIMITED_MESSAGE);
+    expect(await db().select().from(users).where(eq(users.email, email))).toHaveLength(0);
+    // Reading is never limited, and another address is counted on its own.
+    expect((await get("/signup", { ip })).status).toBe(200);
+    expect((await postForm("/signin", { email: "nobody@example.com", password: "whatever-1" })).status).toBe(401);
+  });
+
+  it(
+    "answers 429 once one account sends too many from any addresses, and the refused sign-out changes nothing",
+    async () => {
+      const fan = await makeUser({ name: "Busy Fan" });
+      const cookie = await signIn(fan.email);
+      expect(await exhaust(200, () => postForm("/api/uploads/video/none/complete", {}, { cookie }))).toBeGreaterThanOrEqual(200);
+      const refused = await postForm("/signout", {}, { cookie });
+      expect(refused.status).toBe(429);
+      expect(await refused.text()).toBe(RATE_LIMITED_MESSAGE);
+      const api = await postForm("/api/uploads/video", {}, { cookie });
+      expect(api.status).toBe(429);
+      expect(await api.json()).toEqual({ error: RATE_LIMITED_MESSAGE });
+      // Still signed in: the session the refused sign-out would have ended is there.
+      expect((await get("/my-orders", { cookie })).status).toBe(200);
+      // The payment provider's webhooks are never counted.
+      expect(isCountedMutation("POST", "/api/webhooks/stripe")).toBe(false);
+    },
+    120_000,
+  );
 });

@@ -1,6 +1,8 @@
 import { Hono } from "hono";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { openDbSession } from "~/db/client.server";
+import { limitRequestBody } from "~/lib/body-limit";
+import { isCountedMutation, rateLimitedResponse, takeMutation } from "~/lib/rate-limit.server";
 import { cloudflareContext } from "~/lib/context";
 import { applySecurityHeaders } from "~/lib/security-headers";
 import { api } from "./api";
@@ -53,6 +55,15 @@ async function answer(request: Request, env: Env, ctx: ExecutionContext): Promis
   if (cached) return cached;
   // Every read and write of this request goes through one D1 session (read replication, app/db/client.server.ts).
   const db = openDbSession(env, request);
+  // Mutations are counted per address and account before anything is read (app/lib/rate-limit.server.ts).
+  const { pathname } = new URL(request.url);
+  if (isCountedMutation(request.method, pathname) && !(await takeMutation(db.env, request))) {
+    return rateLimitedResponse(pathname);
+  }
+  // Every body is capped as it streams in, before any route reads it (app/lib/body-limit.ts).
+  const limited = await limitRequestBody(request);
+  if (limited instanceof Response) return limited;
+  request = limited;
   const response = await app.fetch(request, db.env, ctx);
   // The browser keeps its newest bookmark; a visitor's cacheable page never carries one (it is shared).
   if (response.status === 101 || isCacheablePageRequest(request)) return response;

@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import { withUser, type UserApi } from "./session-user";
+import { BodyTooLargeError, readBodyWithin } from "~/lib/body-limit";
 import {
   DIGITAL_FILE_MAX_BYTES,
   DIGITAL_FILE_SIZE_MESSAGE,
@@ -73,9 +74,13 @@ uploads.post("/video", (c) =>
 
 uploads.put("/video/:uploadId/parts/:n", (c) =>
   videoRoute(c, async (userId) => {
-    const declared = Number(c.req.header("Content-Length"));
-    if (Number.isFinite(declared) && declared > VIDEO_PART_MAX_BYTES) return c.json({ error: VIDEO_SIZE_MESSAGE }, 413);
-    const bytes = new Uint8Array(await c.req.arrayBuffer());
+    let bytes: Uint8Array;
+    try {
+      bytes = await readBodyWithin(c.req.raw, VIDEO_PART_MAX_BYTES);
+    } catch (err) {
+      if (err instanceof BodyTooLargeError) return c.json({ error: VIDEO_SIZE_MESSAGE }, 413);
+      throw err;
+    }
     const part = await putVideoPart(c.env, userId, c.req.query("key") ?? null, c.req.param("uploadId"), Number(c.req.param("n")), bytes);
     return c.json(part);
   }),

@@ -86,6 +86,10 @@ export const VIDEO_MIN_SECONDS = 30;
 export const VIDEO_MAX_BYTES = 524_288_000;
 /** 5 MB (avatars, covers, product images). */
 export const IMAGE_MAX_BYTES = 5_242_880;
+/** 50 MB: the largest downloadable file of a digital product. */
+export const DIGITAL_FILE_MAX_BYTES = 52_428_800;
+/** The largest part of a video upload accepted (Workers take request bodies up to 100 MB). */
+export const VIDEO_PART_MAX_BYTES = 95 * 1_048_576;
 export const BYTES_PER_MEGABYTE = 1_048_576;
 
 /** Seconds as m:ss, rounded down to whole seconds: 75 -> "1:15", 30 -> "0:30", 3600 -> "60:00"; invalid -> "0:00". */

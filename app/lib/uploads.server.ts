@@ -1,13 +1,18 @@
 // Uploads to R2 through the Worker (DESIGN decision 7): product images are typed from their bytes and limited to
 // 5 MB; digital product files are any type up to 50 MB and live under private/, which /media never serves.
-import { IMAGE_MAX_BYTES, isVideoLongEnough, VIDEO_MAX_BYTES, videoTooShortMessage } from "~/domain/catalog";
+import {
+  DIGITAL_FILE_MAX_BYTES,
+  IMAGE_MAX_BYTES,
+  isVideoLongEnough,
+  VIDEO_MAX_BYTES,
+  VIDEO_PART_MAX_BYTES,
+  videoTooShortMessage,
+} from "~/domain/catalog";
+import { BodyTooLargeError, MULTIPART_OVERHEAD_BYTES, readBodyWithin } from "~/lib/body-limit";
 import { z } from "zod";
 import { mp4Duration, sniffVideoType, videoDuration } from "~/lib/video-duration";
 
-export { IMAGE_MAX_BYTES, VIDEO_MAX_BYTES };
-
-/** 50 MB: the largest downloadable file of a digital product. */
-export const DIGITAL_FILE_MAX_BYTES = 52_428_800;
+export { DIGITAL_FILE_MAX_BYTES, IMAGE_MAX_BYTES, VIDEO_MAX_BYTES, VIDEO_PART_MAX_BYTES };
 
 export const IMAGE_TYPE_MESSAGE = "Please select an image file";
 export const IMAGE_SIZE_MESSAGE = "File size must be less than 5MB";
@@ -66,14 +71,20 @@ export class UploadError extends Error {
  * (the name may come in an `X-File-Name` header). Refuses more than `maxBytes` with 413 before storing anything.
  */
 export async function readUpload(request: Request, maxBytes: number, sizeMessage: string): Promise<UploadBody> {
-  const declared = Number(request.headers.get("Content-Length"));
   const type = request.headers.get("Content-Type") ?? "";
-  if (type.toLowerCase().startsWith("multipart/form-data")) {
-    // A multipart body carries a little framing beyond the file itself.
-    if (Number.isFinite(declared) && declared > maxBytes + 64 * 1024) throw new UploadError(sizeMessage, 413);
+  const multipart = type.toLowerCase().startsWith("multipart/form-data");
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    // Read against the cap as it streams in (with or without a Content-Length): nothing past it is held.
+    bytes = await readBodyWithin(request, multipart ? maxBytes + MULTIPART_OVERHEAD_BYTES : maxBytes);
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) throw new UploadError(sizeMessage, 413);
+    throw err;
+  }
+  if (multipart) {
     let form: FormData;
     try {
-      form = await request.formData();
+      form = await new Response(bytes, { headers: { "Content-Type": type } }).formData();
     } catch {
       throw new UploadError("Please choose a file to upload", 400);
     }
@@ -83,9 +94,6 @@ export async function readUpload(request: Request, maxBytes: number, sizeMessage
     if (file.size === 0) throw new UploadError("Please choose a file to upload", 400);
     return { bytes: new Uint8Array(await file.arrayBuffer()), fileName: file.name || null, contentType: file.type || null };
   }
-  if (Number.isFinite(declared) && declared > maxBytes) throw new UploadError(sizeMessage, 413);
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.length > maxBytes) throw new UploadError(sizeMessage, 413);
   if (bytes.length === 0) throw new UploadError("Please choose a file to upload", 400);
   const rawName = request.headers.get("X-File-Name");
   let fileName: string | null = null;
@@ -158,8 +166,6 @@ export const VIDEO_UNREADABLE_MESSAGE = "Unable to process video file. Please tr
 /** R2 needs every part but the last to be at least 5 MiB; the browser sends 10 MiB chunks. */
 export const VIDEO_PART_MIN_BYTES = 5 * 1_048_576;
 export const VIDEO_PART_BYTES = 10 * 1_048_576;
-/** The largest part accepted (Workers take request bodies up to 100 MB). */
-export const VIDEO_PART_MAX_BYTES = 95 * 1_048_576;
 /** How much of a file's start and (for an MP4 with `moov` at the end) its tail are read for the duration. */
 const VIDEO_HEAD_BYTES = 1_048_576;
 const VIDEO_TAIL_BYTES = 4 * 1_048_576;
