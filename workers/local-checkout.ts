@@ -5,7 +5,7 @@ import { listShipToCountries } from "~/db/queries/profiles.server";
 import { getCheckoutSession, setCheckoutMetadata } from "~/db/queries/checkout.server";
 import type { CheckoutSession } from "~/db/schema";
 import { formatCents } from "~/domain/money";
-import { deliverLocalEvent } from "~/lib/payments/local-events.server";
+import { deliverLocalEvent, LOCAL_DISPUTE_OUTCOMES, simulateLocalDispute } from "~/lib/payments/local-events.server";
 import {
   LOCAL_CHECKOUT_PATH,
   localCheckoutSessionObject,
@@ -138,6 +138,22 @@ localCheckout.post("/:id/bank-transfer/arrive", async (c) => {
   return c.redirect(successUrlOf(row), 303);
 });
 
+const DisputeSchema = z.object({
+  outcome: z.enum(LOCAL_DISPUTE_OUTCOMES, { error: "Choose how the dispute ends" }),
+});
+
+/** Demo only: the buyer's bank disputes a paid payment, ending lost or won (Stripe's charge.dispute.* events). */
+localCheckout.post("/:id/dispute", async (c) => {
+  const row = await loadSession(c.env, c.req.param("id"));
+  if (!row) return c.html(page("Checkout not found", `<p>This checkout does not exist.</p>`), 404);
+  const form = await c.req.parseBody();
+  const parsed = DisputeSchema.safeParse({ outcome: typeof form.outcome === "string" ? form.outcome : undefined });
+  if (!parsed.success) return c.html(checkoutPage(row, parsed.error.issues[0]?.message ?? "Choose how the dispute ends"), 400);
+  const result = await simulateLocalDispute(c.env, { checkoutSessionId: row.id, outcome: parsed.data.outcome });
+  if (!result.ok) return c.html(checkoutPage(row, result.message), 409);
+  return c.html(checkoutPage(row, undefined, `Dispute ${result.disputeId} ${parsed.data.outcome === "lost" ? "lost: the payment counts as refunded" : "won: the funds were reinstated"}.`));
+});
+
 localCheckout.post("/:id/cancel", async (c) => {
   const row = await loadSession(c.env, c.req.param("id"));
   if (!row) return c.html(page("Checkout not found", `<p>This checkout does not exist.</p>`), 404);
@@ -207,16 +223,21 @@ ${field("country", "Country (two-letter code, e.g. MY)", 'required maxlength="2"
 </fieldset>`;
 }
 
-function checkoutPage(row: CheckoutSession, error?: string): string {
+function checkoutPage(row: CheckoutSession, error?: string, notice?: string): string {
   const base = pathOf(row);
   const head = `<h1>Test checkout — no real money moves</h1>
 <p class="banner">This is the local payment provider. No card is charged; the buttons below send the same signed
-events Stripe would.</p>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}${summary(row)}`;
+events Stripe would.</p>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}${notice ? `<p class="banner" role="status">${escapeHtml(notice)}</p>` : ""}${summary(row)}`;
 
   if (row.paymentStatus === "paid") {
     return page(
       "Checkout paid",
-      `${head}<p>This checkout has been paid.</p><div class="buttons"><a class="button" href="${escapeHtml(successUrlOf(row))}">View payment</a></div>`,
+      `${head}<p>This checkout has been paid.</p><div class="buttons"><a class="button" href="${escapeHtml(successUrlOf(row))}">View payment</a></div>
+<form method="post" action="${base}/dispute" class="buttons">
+  <p class="muted">Test a chargeback: the buyer's bank disputes this payment.</p>
+  <button type="submit" name="outcome" value="lost">Simulate a dispute the shop loses</button>
+  <button type="submit" name="outcome" value="won">Simulate a dispute the shop wins</button>
+</form>`,
     );
   }
   if (isExpired(row)) {

@@ -290,7 +290,7 @@ export class PrizePool extends DurableObject<Env> {
       now,
       input.sourceKey,
     );
-    if (original.entry_number !== null) {
+    if (original.entry_number !== null && input.keepEntry !== true) {
       const voids = reversalVoidsEntry(input.cumulativeReversedCents, input.paymentCents);
       this.sql.exec(
         "UPDATE ledger SET voided_at = ?, mirrored = 0 WHERE seq = ?",

@@ -30,8 +30,8 @@ export type RefundState = (typeof REFUND_STATES)[number];
 /** A provider refund's status (Stripe's values). */
 export const REFUND_STATUSES = ["pending", "requires_action", "succeeded", "failed", "canceled"] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
-/** Where a refund came from. */
-export const REFUND_ORIGINS = ["host", "return", "dispute", "unfulfillable", "provider"] as const;
+/** Where a refund came from ("group_buy": a group buy's end-of-group-buy refund, which never voids an entry). */
+export const REFUND_ORIGINS = ["host", "return", "dispute", "unfulfillable", "provider", "group_buy"] as const;
 export type RefundOrigin = (typeof REFUND_ORIGINS)[number];
 /** A buyer's return request. */
 export const RETURN_REQUEST_STATUSES = ["requested", "approved", "declined"] as const;
@@ -74,3 +74,70 @@ export function returnWindowOpen(deliveredAt: Date | null, now: Date = new Date(
 export function returnDeadline(deliveredAt: Date): Date {
   return new Date(deliveredAt.getTime() + RETURN_WINDOW_DAYS * DAY_MS);
 }
+
+/** Refund statuses whose money counts as given back (Stripe's pending refunds are committed; failed ones are not). */
+export const COUNTED_REFUND_STATUSES = ["pending", "requires_action", "succeeded"] as const satisfies readonly RefundStatus[];
+/** Refund statuses no later event changes. */
+export const FINAL_REFUND_STATUSES = ["failed", "canceled"] as const satisfies readonly RefundStatus[];
+
+/** Whether a refund in this status counts in the payment's refunded total. */
+export function refundCounts(status: string): boolean {
+  return (COUNTED_REFUND_STATUSES as readonly string[]).includes(status);
+}
+
+/**
+ * The order a refund's statuses follow: pending/requires_action (0) -> succeeded (1) -> failed/canceled (2). An event
+ * carrying a lower rank than the stored status is older news (events arrive out of order) and changes nothing.
+ */
+export function refundStatusRank(status: string): number {
+  if ((FINAL_REFUND_STATUSES as readonly string[]).includes(status)) return 2;
+  return status === "succeeded" ? 1 : 0;
+}
+
+export function isRefundStatus(value: unknown): value is RefundStatus {
+  return typeof value === "string" && (REFUND_STATUSES as readonly string[]).includes(value);
+}
+
+export function isRefundOrigin(value: unknown): value is RefundOrigin {
+  return typeof value === "string" && (REFUND_ORIGINS as readonly string[]).includes(value);
+}
+
+/** Stripe's dispute statuses after which nothing changes (a won or lost dispute, or a closed inquiry). */
+export const FINAL_DISPUTE_STATUSES = ["won", "lost", "warning_closed"] as const;
+/** Dispute statuses under which withdrawn funds stay with the buyer. */
+export const DISPUTE_RETURNED_STATUSES = ["won", "warning_closed"] as const;
+
+/**
+ * Whether a dispute's amount counts as given back: a lost dispute always; otherwise while its funds are withdrawn
+ * and not reinstated (a won dispute's funds come back).
+ */
+export function disputeCounts(dispute: { status: string; fundsWithdrawn: boolean; fundsReinstated: boolean }): boolean {
+  if (dispute.status === "lost") return true;
+  if ((DISPUTE_RETURNED_STATUSES as readonly string[]).includes(dispute.status)) return false;
+  return dispute.fundsWithdrawn && !dispute.fundsReinstated;
+}
+
+/** The outcome a dispute's state stands for (what moves money). */
+export function disputeOutcome(dispute: { status: string; fundsWithdrawn: boolean; fundsReinstated: boolean }): DisputeOutcome {
+  if (dispute.status === "lost") return "lost";
+  if ((DISPUTE_RETURNED_STATUSES as readonly string[]).includes(dispute.status)) return "won";
+  return dispute.fundsWithdrawn && !dispute.fundsReinstated ? "funds_withdrawn" : "open";
+}
+
+/**
+ * A refund's or dispute's pool reversal, claimed step by step so each provider event moves it at most once:
+ * none -> applying -> applied (-> restoring -> restored when it stops counting). A refund or dispute that never
+ * counted stays at none.
+ */
+export const REVERSAL_STEPS = ["none", "applying", "applied", "restoring", "restored"] as const;
+export type ReversalStep = (typeof REVERSAL_STEPS)[number];
+
+/** The messages requestRefund answers a refund it cannot make with. */
+export const REFUND_MESSAGES = {
+  notPositive: "Enter a refund amount greater than 0.",
+  notPaid: "This payment cannot be refunded: it was not paid.",
+  notFound: "This payment or order was not found.",
+  nothingLeft: "This order has already been refunded in full.",
+  tooMuch: (refundable: string) => `You can refund at most ${refundable}.`,
+  providerFailed: "The payment provider could not make the refund. Please try again.",
+} as const;

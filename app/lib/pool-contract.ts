@@ -56,6 +56,8 @@ export interface ReversalInput {
   paymentCents: number;
   /** The payment's reversed amount after this event. */
   cumulativeReversedCents: number;
+  /** True for a reversal that never voids (or restores) the entry: a group buy's tier refund. */
+  keepEntry?: boolean;
 }
 
 export interface ReversalResult {

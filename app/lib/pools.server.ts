@@ -316,6 +316,8 @@ const reversalSchema = z
     reversedCents: z.number().int().refine(Number.isSafeInteger),
     paymentCents: z.number().int().nonnegative().refine(Number.isSafeInteger),
     cumulativeReversedCents: z.number().int().nonnegative().refine(Number.isSafeInteger),
+    /** A reversal that never voids the entry (a group buy's tier refund). */
+    keepEntry: z.boolean().default(false),
   })
   .refine((value) => value.cumulativeReversedCents <= value.paymentCents, "cannot reverse more than the payment");
 
@@ -332,7 +334,8 @@ export type ReversalOutcome =
  * key (the pool share at the contribution's own rate) and voids the buyer's entry while more than half the payment
  * is reversed (restores un-void it). Once the pool has closed, the frozen list and the pool amount never change: the
  * pool share is booked as a host debit keyed by the reversal key; and if the payment holds the drawn winning entry
- * and the prize has not settled, the prize is redrawn from the next block. Idempotent per reversal key.
+ * and the prize has not settled, the prize is redrawn from the next block. `keepEntry` (a group buy's tier refund)
+ * moves only money, never the entry. Idempotent per reversal key.
  */
 export async function applyPaymentReversal(env: Env, reversal: PaymentReversal): Promise<ReversalOutcome> {
   const input = reversalSchema.parse(reversal);
@@ -348,6 +351,7 @@ export async function applyPaymentReversal(env: Env, reversal: PaymentReversal):
     reversedCents: input.reversedCents,
     paymentCents: input.paymentCents,
     cumulativeReversedCents: input.cumulativeReversedCents,
+    keepEntry: input.keepEntry,
   });
   if (result.outcome === "unknown_source" || result.outcome === "uninitialised") return { kind: "no_contribution" };
   if (result.outcome !== "closed") return { kind: "pool", poolId: pool.id, result };
@@ -371,7 +375,7 @@ export async function applyPaymentReversal(env: Env, reversal: PaymentReversal):
     reason: debitCents < 0 ? "refund_restored" : "refund_after_close",
   });
   let redrawn = false;
-  if (contribution.entryNumber !== null && reversalVoidsEntry(input.cumulativeReversedCents, input.paymentCents)) {
+  if (contribution.entryNumber !== null && !input.keepEntry && reversalVoidsEntry(input.cumulativeReversedCents, input.paymentCents)) {
     redrawn = await disqualifyWinner(env, pool.id, contribution.entryNumber, input.reversalKey);
   }
   return { kind: "host_debit", poolId: pool.id, hostId: contribution.hostId, debitCents, booked, redrawn };

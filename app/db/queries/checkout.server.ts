@@ -2,7 +2,6 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { checkoutSessions, paymentEvents, type CheckoutSession, type NewCheckoutSession } from "~/db/schema";
 import type { RevenueRules } from "~/domain/revenue";
-import { refundState } from "~/domain/payments";
 
 // Checkout sessions (one row per hosted checkout, provider 'stripe' or 'local') and webhook events by id.
 
@@ -12,16 +11,6 @@ export async function insertCheckoutSession(db: Db, row: NewCheckoutSession): Pr
 
 export async function getCheckoutSession(db: Db, id: string): Promise<CheckoutSession | undefined> {
   const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).limit(1);
-  return row;
-}
-
-/** The checkout of a payment, by the provider's payment intent id. */
-export async function getCheckoutByPaymentIntent(db: Db, paymentIntentId: string): Promise<CheckoutSession | undefined> {
-  const [row] = await db
-    .select()
-    .from(checkoutSessions)
-    .where(eq(checkoutSessions.paymentIntentId, paymentIntentId))
-    .limit(1);
   return row;
 }
 
@@ -100,14 +89,6 @@ export async function markUnpaidCheckoutExpired(db: Db, id: string): Promise<voi
     .update(checkoutSessions)
     .set({ status: "expired" })
     .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.paymentStatus, "unpaid")));
-}
-
-/** Sets a payment's refunded total and refund state (recomputed from its refunds and disputes). */
-export async function setCheckoutRefunded(db: Db, id: string, amountCents: number, refundedCents: number): Promise<void> {
-  await db
-    .update(checkoutSessions)
-    .set({ refundedCents, refundState: refundState(amountCents, refundedCents) })
-    .where(eq(checkoutSessions.id, id));
 }
 
 /** What the payment result page shows of a checkout session, or undefined. */

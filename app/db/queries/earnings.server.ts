@@ -490,3 +490,22 @@ export async function bookGroupBuySales(db: Db, groupBuyId: string, rule: Revenu
   }
   return booked;
 }
+
+// --- refunds and disputes ---------------------------------------------------------------------------------------
+
+/** A ledger row by its source key (the sale a refund takes back, or a refund a restore undoes). */
+export async function getLedgerRowByKey(db: Db, sourceKey: string) {
+  const [row] = await db.select().from(L).where(eq(L.sourceKey, sourceKey)).limit(1);
+  return row;
+}
+
+/** The gross already given back (refund rows net of restores) of an order's or a guess participant's sale. */
+export async function refundedGrossCents(db: Db, sale: { orderId: string | null; referenceId: string | null }): Promise<number> {
+  const target = sale.orderId ? eq(L.orderId, sale.orderId) : sale.referenceId ? eq(L.referenceId, sale.referenceId) : undefined;
+  if (!target) return 0;
+  const [row] = await db
+    .select({ total: sql<number>`coalesce(sum(${L.grossCents}), 0)` })
+    .from(L)
+    .where(and(eq(L.kind, "refund"), target));
+  return Math.max(0, -(row?.total ?? 0));
+}

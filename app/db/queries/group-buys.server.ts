@@ -439,7 +439,8 @@ export function listPendingGroupBuyRefunds(db: Db, groupBuyId: string) {
 }
 
 /**
- * Stores the provider's refund id and adds the amount to the order's refunded total, in one batch that applies
+ * Stores the provider's refund id on the group buy's refund (the refund itself, with the order's refunded total,
+ * was applied through the refunds pipeline) and marks a fully refunded order refunded, in one batch that applies
  * once: both statements are guarded on the refund id still being empty. Returns false when it was already stored.
  */
 export async function completeGroupBuyRefund(db: Db, orderId: string, refundId: string): Promise<boolean> {
@@ -448,8 +449,7 @@ export async function completeGroupBuyRefund(db: Db, orderId: string, refundId: 
     db
       .update(orders)
       .set({
-        refundedCents: sql`${orders.refundedCents} + (select ${groupBuyRefunds.amountCents} from ${groupBuyRefunds} where ${pending})`,
-        status: sql`case when ${orders.refundedCents} + (select ${groupBuyRefunds.amountCents} from ${groupBuyRefunds} where ${pending}) >= ${orders.amountCents} then 'refunded' else ${orders.status} end`,
+        status: sql`case when ${orders.refundedCents} >= ${orders.amountCents} then 'refunded' else ${orders.status} end`,
         updatedAt: new Date(),
       })
       .where(and(eq(orders.id, orderId), sql`exists (select 1 from ${groupBuyRefunds} where ${pending})`)),

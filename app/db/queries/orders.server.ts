@@ -502,18 +502,6 @@ export async function isOrderNumberTaken(db: Db, orderNumber: string, sessionId:
   return taken !== undefined;
 }
 
-/** Sets an order's refunded total and refund state (recomputed from its payment's refunds and disputes). */
-export async function setOrderRefunded(
-  db: Db,
-  orderId: string,
-  refund: { refundedCents: number; refundState: "none" | "partial" | "full" },
-): Promise<void> {
-  await db
-    .update(orders)
-    .set({ refundedCents: refund.refundedCents, refundState: refund.refundState, updatedAt: new Date() })
-    .where(eq(orders.id, orderId));
-}
-
 /** Marks an order paid without enough stock (the host must act). */
 export async function flagOrderStockShortfall(db: Db, orderId: string): Promise<void> {
   await db.update(orders).set({ metadata: { stock_shortfall: true } }).where(eq(orders.id, orderId));

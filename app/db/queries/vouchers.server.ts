@@ -125,13 +125,3 @@ export async function insertOrderVoucher(db: Db, voucher: NewVoucher): Promise<v
   await db.insert(vouchers).values(voucher).onConflictDoNothing({ target: vouchers.orderId });
 }
 
-/**
- * A full refund voids the order's voucher if it has not been used; when the order is no longer fully refunded (a
- * refund failed), a voided voucher is active again. A redeemed voucher never changes.
- */
-export async function setOrderVoucherVoided(db: Db, orderId: string, voided: boolean): Promise<void> {
-  await db
-    .update(vouchers)
-    .set({ status: voided ? "void" : "active" })
-    .where(and(eq(vouchers.orderId, orderId), eq(vouchers.status, voided ? "active" : "void")));
-}

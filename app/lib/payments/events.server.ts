@@ -73,6 +73,7 @@ export const ChargeObjectSchema = z.object({
   payment_intent: IdOrObject,
   refunds: z.object({ data: z.array(z.unknown()) }).nullish(),
 });
+export type ChargeObject = z.infer<typeof ChargeObjectSchema>;
 
 /** A Stripe `dispute` object. */
 export const DisputeObjectSchema = z.object({

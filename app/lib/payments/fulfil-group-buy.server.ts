@@ -12,12 +12,7 @@ import { orderNumber } from "~/domain/orders";
 import { FulfilmentDataError, paymentIntentOf, shippingOf, type CheckoutSessionObject } from "./events.server";
 import type { FulfilOutcome } from "./fulfil.server";
 import { decodeGroupBuyLines } from "./group-buy-checkout.server";
-import { contribute, contributionKey } from "./pool-ledger.server";
-
-/** The pool ledger's key of the second entry a shared group buy's checkout earns. */
-export function shareBonusKey(sessionId: string): string {
-  return `${contributionKey(sessionId)}:share`;
-}
+import { contribute, contributionKey, shareBonusKey } from "./pool-ledger.server";
 
 /**
  * A paid group-buy checkout: one batch creates an order per line (each with its RM value, converted at payment with

@@ -1,7 +1,7 @@
 // The end of a group buy: finalisation (at the end date on the cron, or early by the host once the target is met) and
 // cancellation (a deleted group buy that fans joined). Both refund through the payment provider, one refund per order
-// with the idempotency key `group-buy:<order id>`, and reverse the pool share of each refund; a tier refund never
-// voids an entry. Every step can be repeated: the close is claimed once, each order's refund is recorded once
+// with the idempotency key `group-buy:<order id>`, applied like every refund (refunds.server.ts: the order's refunded
+// total, the pool share reversed, or booked to the host once the pool has closed); a tier refund never voids an entry. Every step can be repeated: the close is claimed once, each order's refund is recorded once
 // (primary key), and a refund the provider has not confirmed is retried by the next cron run with the same key.
 
 import { getDb } from "~/db/client.server";
@@ -28,8 +28,7 @@ import {
 } from "~/domain/group-buy";
 import { formatCents } from "~/domain/money";
 import { sendMail } from "~/lib/mail.server";
-import { getPaymentProvider } from "~/lib/payments/provider.server";
-import { poolStub } from "~/lib/pools.server";
+import { sendRefund } from "~/lib/payments/refunds.server";
 
 export type CloseMode = "end" | "early" | "cancel";
 export type CloseResult = { ok: true; refunded: number } | { ok: false; message: string };
@@ -136,23 +135,29 @@ async function sendPendingRefunds(env: Env, groupBuyId: string, groupBuyName: st
   const db = getDb(env);
   const pending = await listPendingGroupBuyRefunds(db, groupBuyId);
   if (pending.length === 0) return 0;
-  const provider = getPaymentProvider(env, "");
   let sent = 0;
   for (const refund of pending) {
-    const paymentIntentId = refund.paymentIntentId ?? refund.checkoutSessionId;
-    if (!paymentIntentId) continue;
+    const checkoutSessionId = refund.checkoutSessionId;
+    if (!checkoutSessionId) continue;
     try {
-      const result = await provider.refund({
-        paymentIntentId,
+      const result = await sendRefund(env, {
+        checkoutSessionId,
+        orderId: refund.orderId,
+        paymentIntentId: refund.paymentIntentId ?? checkoutSessionId,
+        currency: refund.currency,
         amountCents: refund.amountCents,
+        origin: "group_buy",
+        reason:
+          refund.kind === "cancellation"
+            ? `The group buy "${groupBuyName}" was cancelled.`
+            : `The group buy "${groupBuyName}" reached a discount tier.`,
         idempotencyKey: groupBuyRefundKey(refund.orderId),
-        reason: "requested_by_customer",
       });
-      if (!(await completeGroupBuyRefund(db, refund.orderId, result.id))) continue;
+      if (!result.ok) throw new Error(result.message);
+      // The refund (its order's refunded total, the pool share, with the order's pool closed a host debit) was
+      // applied by sendRefund; this stores its id on the group buy's record, once.
+      if (!(await completeGroupBuyRefund(db, refund.orderId, result.refundId))) continue;
       sent++;
-      if (refund.poolId && refund.poolReversalCents > 0) {
-        await reversePoolShare(env, refund.poolId, result.id, refund.poolReversalCents, refund.userId);
-      }
       if (refund.customerEmail) {
         const why =
           refund.kind === "cancellation"
@@ -170,24 +175,6 @@ async function sendPendingRefunds(env: Env, groupBuyId: string, groupBuyName: st
     }
   }
   return sent;
-}
-
-/**
- * Takes the pool share of a refund back out of the order's pool, keyed by the refund id (a replay changes nothing).
- * A tier refund never voids the buyer's entry. A pool that has closed keeps its frozen amount.
- */
-async function reversePoolShare(env: Env, poolId: string, refundId: string, amountCents: number, userId: string | null) {
-  const result = await poolStub(env, poolId).contribute({
-    sourceKey: `refund:${refundId}`,
-    sourceType: "refund",
-    amountCents: -amountCents,
-    currency: "USD",
-    userId,
-    earnsEntry: false,
-  });
-  if (!result.accepted && result.reason !== "closed") {
-    console.error(`pool ${poolId}: reversal of refund ${refundId} refused (${result.reason ?? "unknown"})`);
-  }
 }
 
 /** The cron step: closes group buys past their end and resumes closes whose refunds are not all done. */

@@ -1,5 +1,7 @@
-import { signPayload } from "./local.server";
-import { webhookSecret } from "./provider.server";
+import { getDb } from "~/db/client.server";
+import { getCheckoutSession } from "~/db/queries/checkout.server";
+import { localDisputeObject, localEvent, localPaymentIntentId, randomId, signPayload, type LocalEventType } from "./local.server";
+import { isLocalPaymentsEnabled, webhookSecret } from "./provider.server";
 import { handleStripeWebhook, type WebhookResult } from "./webhook.server";
 
 /**
@@ -11,4 +13,42 @@ export async function deliverLocalEvent(env: Env, event: { id: string; type: str
   if (!secret) return { status: 500, body: { error: "Webhook secret not configured" } };
   const payload = JSON.stringify(event, null, 2);
   return handleStripeWebhook(env, payload, await signPayload(payload, secret));
+}
+
+/** How a simulated dispute ends: the bank sides with the buyer (lost) or with the shop (won). */
+export const LOCAL_DISPUTE_OUTCOMES = ["lost", "won"] as const;
+export type LocalDisputeOutcome = (typeof LOCAL_DISPUTE_OUTCOMES)[number];
+
+export type LocalDisputeResult = { ok: true; disputeId: string } | { ok: false; message: string };
+
+/**
+ * Demo mode only: a chargeback on a paid local payment, as Stripe reports one. It sends the signed events Stripe
+ * sends, in order: charge.dispute.created, charge.dispute.funds_withdrawn, then for a won dispute
+ * charge.dispute.funds_reinstated, and charge.dispute.closed with the outcome.
+ */
+export async function simulateLocalDispute(
+  env: Env,
+  input: { checkoutSessionId: string; outcome: LocalDisputeOutcome; amountCents?: number },
+): Promise<LocalDisputeResult> {
+  if (!isLocalPaymentsEnabled(env)) return { ok: false, message: "Disputes can only be simulated with the local payment provider." };
+  const row = await getCheckoutSession(getDb(env), input.checkoutSessionId);
+  if (!row || row.provider !== "local") return { ok: false, message: "This checkout does not exist." };
+  if (row.paymentStatus !== "paid") return { ok: false, message: "Only a paid checkout can be disputed." };
+  const amountCents = input.amountCents ?? row.amountCents;
+  if (!Number.isSafeInteger(amountCents) || amountCents <= 0 || amountCents > row.amountCents) {
+    return { ok: false, message: "A dispute is for more than 0 and at most the amount paid." };
+  }
+  const id = randomId("dp_local_");
+  const base = { id, paymentIntentId: row.paymentIntentId ?? localPaymentIntentId(row.id), amountCents, currency: row.currency };
+  const steps: [LocalEventType, string][] = [
+    ["charge.dispute.created", "needs_response"],
+    ["charge.dispute.funds_withdrawn", "needs_response"],
+    ...(input.outcome === "won" ? ([["charge.dispute.funds_reinstated", "won"]] as [LocalEventType, string][]) : []),
+    ["charge.dispute.closed", input.outcome],
+  ];
+  for (const [type, status] of steps) {
+    const response = await deliverLocalEvent(env, localEvent(type, localDisputeObject({ ...base, status })));
+    if (response.status !== 200) return { ok: false, message: `The webhook answered ${response.status}; please try again.` };
+  }
+  return { ok: true, disputeId: id };
 }

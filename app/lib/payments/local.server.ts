@@ -46,7 +46,15 @@ function toProviderSession(row: CheckoutSession): ProviderSession {
   };
 }
 
-export function createLocalProvider(env: Pick<Env, "DB">, origin: string): PaymentProvider {
+/** The local refund id of an idempotency key: the same key always answers the same refund, as Stripe's does. */
+export async function localRefundId(idempotencyKey: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`refund:${idempotencyKey}`)));
+  let out = "re_local_";
+  for (const byte of digest.slice(0, 24)) out += ALPHABET[byte % ALPHABET.length];
+  return out;
+}
+
+export function createLocalProvider(env: Env, origin: string): PaymentProvider {
   return {
     name: "local",
 
@@ -60,9 +68,18 @@ export function createLocalProvider(env: Pick<Env, "DB">, origin: string): Payme
       return row && row.provider === "local" ? toProviderSession(row) : null;
     },
 
-    async refund() {
-      // No money moved, so there is nothing to give back; report what Stripe would.
-      return { id: randomId("re_local_"), status: "succeeded" };
+    async refund(input) {
+      // No money moved, so nothing goes back; the refund is recorded through the same signed events Stripe sends
+      // (refund.created while pending, refund.updated once it succeeded), delivered to the same webhook.
+      const id = await localRefundId(input.idempotencyKey);
+      const refund = localRefundObject({ id, ...input });
+      const { deliverLocalEvent } = await import("./local-events.server");
+      for (const status of ["pending", "succeeded"] as const) {
+        const type = status === "pending" ? "refund.created" : "refund.updated";
+        const response = await deliverLocalEvent(env, localEvent(type, { ...refund, status }, `evt_local_${id}_${status}`));
+        if (response.status !== 200) throw new Error(`local refund ${id}: the webhook answered ${response.status}`);
+      }
+      return { id, status: "succeeded" };
     },
   };
 }
@@ -72,7 +89,14 @@ export function createLocalProvider(env: Pick<Env, "DB">, origin: string): Payme
 export type LocalEventType =
   | "checkout.session.completed"
   | "checkout.session.async_payment_succeeded"
-  | "checkout.session.async_payment_failed";
+  | "checkout.session.async_payment_failed"
+  | "refund.created"
+  | "refund.updated"
+  | "refund.failed"
+  | "charge.dispute.created"
+  | "charge.dispute.funds_withdrawn"
+  | "charge.dispute.funds_reinstated"
+  | "charge.dispute.closed";
 
 /**
  * The `checkout.session` object Stripe sends for a session: the fields the webhook reads, in Stripe's shape.
@@ -118,14 +142,54 @@ export function localCheckoutSessionObject(
   };
 }
 
-/** A Stripe-format event wrapping a session object. */
-export function localEvent(type: LocalEventType, session: ReturnType<typeof localCheckoutSessionObject>) {
+/** The `refund` object Stripe sends in refund events, for a local refund. */
+export function localRefundObject(input: {
+  id: string;
+  paymentIntentId: string;
+  amountCents: number;
+  currency: string;
+  metadata: Record<string, string>;
+  status?: string;
+}) {
   return {
-    id: randomId("evt_local_"),
+    id: input.id,
+    object: "refund" as const,
+    amount: input.amountCents,
+    currency: input.currency.toLowerCase(),
+    status: input.status ?? "pending",
+    payment_intent: input.paymentIntentId,
+    charge: null,
+    metadata: input.metadata,
+    created: Math.floor(Date.now() / 1000),
+    reason: null,
+    failure_reason: null,
+  };
+}
+
+/** The `dispute` object Stripe sends in charge.dispute.* events, for a local payment. */
+export function localDisputeObject(input: { id: string; paymentIntentId: string; amountCents: number; currency: string; status: string }) {
+  return {
+    id: input.id,
+    object: "dispute" as const,
+    amount: input.amountCents,
+    currency: input.currency.toLowerCase(),
+    status: input.status,
+    payment_intent: input.paymentIntentId,
+    charge: null,
+    reason: "general",
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+  };
+}
+
+/** A Stripe-format event wrapping a provider object (a session, refund or dispute). */
+export function localEvent<T extends { id: string; object: string }>(type: LocalEventType, object: T, id = randomId("evt_local_")) {
+  return {
+    id,
     object: "event" as const,
     api_version: Stripe.API_VERSION,
     created: Math.floor(Date.now() / 1000),
-    data: { object: session },
+    data: { object },
     livemode: false,
     pending_webhooks: 1,
     request: { id: null, idempotency_key: null },

@@ -10,6 +10,11 @@ export function contributionKey(sessionId: string): string {
   return `checkout:${sessionId}`;
 }
 
+/** The source key of the second entry a shared group-buy checkout earns (no money). */
+export function shareBonusKey(sessionId: string): string {
+  return `${contributionKey(sessionId)}:share`;
+}
+
 type ContributionInput = Parameters<typeof addContribution>[1];
 
 /** addContribution, with the ledger's own record as the answer when a repeat does not report the entry. */

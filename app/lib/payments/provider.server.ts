@@ -60,7 +60,14 @@ export type ProviderSession = {
   raw?: unknown;
 };
 
-export type RefundInput = { paymentIntentId: string; amountCents: number; idempotencyKey: string; reason?: string };
+export type RefundInput = {
+  paymentIntentId: string;
+  amountCents: number;
+  currency: string;
+  idempotencyKey: string;
+  /** Our references (checkout session, order, origin, the reason the buyer sees), carried back in the refund's events. */
+  metadata: Record<string, string>;
+};
 
 export interface PaymentProvider {
   readonly name: "stripe" | "local";
@@ -68,7 +75,7 @@ export interface PaymentProvider {
   createCheckoutSession(input: CreateCheckoutSessionInput): Promise<{ id: string; url: string | null; expiresAt: Date | null }>;
   /** The session as the provider knows it, or null when it does not exist. */
   retrieveSession(id: string): Promise<ProviderSession | null>;
-  /** A (partial) refund of a paid payment, idempotent per key. */
+  /** A (partial) refund of a paid payment, idempotent per key: the same key answers the same refund. */
   refund(input: RefundInput): Promise<{ id: string; status: string }>;
 }
 
@@ -83,7 +90,8 @@ export class PaymentsNotConfiguredError extends Error {
 /** The signing secret of the local provider's events, used only when no Stripe key is configured. */
 export const LOCAL_WEBHOOK_SECRET = "whsec_local_development_only_not_a_real_secret";
 
-type PaymentEnv = Pick<Env, "DB" | "DEMO_MODE" | "STRIPE_SECRET_KEY" | "STRIPE_WEBHOOK_SECRET">;
+/** The local provider delivers its events to the webhook in-process, so it needs the whole environment. */
+type PaymentEnv = Env;
 
 /**
  * The local provider stands in for Stripe only where nobody can lose money: no Stripe key configured and demo

@@ -93,7 +93,7 @@ export function createStripeProvider(secretKey: string, httpClient?: Stripe.Http
         {
           payment_intent: input.paymentIntentId,
           amount: input.amountCents,
-          ...(input.reason ? { metadata: { reason: input.reason } } : {}),
+          metadata: input.metadata,
         },
         { idempotencyKey: input.idempotencyKey },
       );

@@ -2,9 +2,21 @@ import Stripe from "stripe";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { recordPaymentEvent, setPaymentEventOutcome } from "~/db/queries/checkout.server";
-import { CheckoutSessionObjectSchema, EventEnvelopeSchema, FulfilmentDataError, type CheckoutSessionObject } from "./events.server";
+import {
+  ChargeObjectSchema,
+  CheckoutSessionObjectSchema,
+  DisputeObjectSchema,
+  EventEnvelopeSchema,
+  FulfilmentDataError,
+  RefundObjectSchema,
+  type ChargeObject,
+  type CheckoutSessionObject,
+  type DisputeObject,
+  type RefundObject,
+} from "./events.server";
 import { fulfilCheckoutSession, markAwaitingPayment, markUnpaidSessionExpired, type FulfilOutcome } from "./fulfil.server";
 import { webhookSecret } from "./provider.server";
+import { applyDispute, applyRefund, type ApplyOutcome, type DisputeEventKind } from "./refunds.server";
 
 // The webhook step: a verified provider event is recorded by id once and dispatched to its handler. Stripe's
 // deliveries and the local provider's (signed the same way) come through handleStripeWebhook.
@@ -64,6 +76,45 @@ function sessionHandler(run: (env: Env, session: CheckoutSessionObject) => Promi
   };
 }
 
+function handled(result: ApplyOutcome): Handled {
+  return result.kind === "ignored" ? { outcome: "ignored", note: result.note } : { outcome: "processed" };
+}
+
+/** A refund event: the refund's status as the object reports it (`refund.failed`: failed, whatever it says). */
+function refundHandler(forced?: "failed"): Handler {
+  return {
+    schema: RefundObjectSchema,
+    apply: async (env, refund: RefundObject) => handled(await applyRefund(env, forced ? { ...refund, status: forced } : refund)),
+  };
+}
+
+/**
+ * `charge.refunded` repeats what the refund events say; the refunds it lists (when expanded) are applied like
+ * theirs, which changes nothing for a refund already applied.
+ */
+const chargeRefundedHandler: Handler = {
+  schema: ChargeObjectSchema,
+  apply: async (env, charge: ChargeObject) => {
+    const listed = (charge.refunds?.data ?? []).flatMap((item) => {
+      const parsed = RefundObjectSchema.safeParse(item);
+      return parsed.success ? [parsed.data] : [];
+    });
+    if (listed.length === 0) return { outcome: "ignored", note: `charge ${charge.id}: its refunds come as refund events` };
+    const results = [];
+    for (const refund of listed) {
+      results.push(await applyRefund(env, { ...refund, payment_intent: refund.payment_intent ?? charge.payment_intent }));
+    }
+    return results.some((r) => r.kind === "applied") ? { outcome: "processed" } : handled(results[0]!);
+  },
+};
+
+function disputeHandler(kind: DisputeEventKind): Handler {
+  return {
+    schema: DisputeObjectSchema,
+    apply: async (env, dispute: DisputeObject) => handled(await applyDispute(env, dispute, kind)),
+  };
+}
+
 /** Every event type the pipeline applies, with the object it carries. */
 const HANDLERS: Record<string, Handler> = {
   "checkout.session.completed": sessionHandler((env, session) =>
@@ -74,6 +125,15 @@ const HANDLERS: Record<string, Handler> = {
   "checkout.session.async_payment_succeeded": sessionHandler(fulfilCheckoutSession),
   "checkout.session.async_payment_failed": sessionHandler(markUnpaidSessionExpired),
   "checkout.session.expired": sessionHandler(markUnpaidSessionExpired),
+  "refund.created": refundHandler(),
+  "refund.updated": refundHandler(),
+  "refund.failed": refundHandler("failed"),
+  "charge.refunded": chargeRefundedHandler,
+  "charge.dispute.created": disputeHandler("created"),
+  "charge.dispute.updated": disputeHandler("updated"),
+  "charge.dispute.funds_withdrawn": disputeHandler("funds_withdrawn"),
+  "charge.dispute.funds_reinstated": disputeHandler("funds_reinstated"),
+  "charge.dispute.closed": disputeHandler("closed"),
 };
 
 async function dispatch(env: Env, type: string, object: unknown): Promise<Handled> {

@@ -1,0 +1,315 @@
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "~/db/client.server";
+import { checkoutSessions, disputes, orders, refunds, vouchers } from "~/db/schema";
+import {
+  COUNTED_REFUND_STATUSES,
+  DISPUTE_RETURNED_STATUSES,
+  FINAL_DISPUTE_STATUSES,
+  FINAL_REFUND_STATUSES,
+  refundCounts,
+  refundStatusRank,
+  type RefundOrigin,
+  type RefundStatus,
+  type ReversalStep,
+} from "~/domain/payments";
+
+// Refunds and disputes of a payment (by the provider's ids) and the refunded totals they make on its order and
+// checkout. The event's row and the totals change in one batch: the totals move by the difference the event makes
+// to what counts (computed from the row as it was before the batch), so a replay, an older event arriving late or a
+// concurrent delivery moves them by nothing.
+
+const list = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
+const COUNTED = list(COUNTED_REFUND_STATUSES);
+const FINAL_REFUND = list(FINAL_REFUND_STATUSES);
+const FINAL_DISPUTE = list(FINAL_DISPUTE_STATUSES);
+const RETURNED_DISPUTE = list(DISPUTE_RETURNED_STATUSES);
+
+/** SQL rank of a refund status (refundStatusRank in the domain). */
+const rank = (status: SQL) => sql`(case when ${status} in (${FINAL_REFUND}) then 2 when ${status} = 'succeeded' then 1 else 0 end)`;
+
+/** Whether a dispute with these columns counts as money given back (disputeCounts in the domain). */
+const disputeCountsSql = (status: SQL, withdrawn: SQL, reinstated: SQL) =>
+  sql`(${status} = 'lost' or (${status} not in (${RETURNED_DISPUTE}) and ${withdrawn} = 1 and ${reinstated} = 0))`;
+
+/**
+ * The statements that move an order's and its checkout's refunded totals by `delta` (an SQL expression over the
+ * stored event row, evaluated before the row changes) and set their refund states; a fully refunded order's
+ * unredeemed voucher is void, and active again once the order is not (a refund failed).
+ */
+function totalsStatements(db: Db, payment: { checkoutSessionId: string; orderId: string | null }, delta: SQL<number>) {
+  const statements: BatchItem<"sqlite">[] = [];
+  if (payment.orderId) {
+    const refunded = sql<number>`max(0, ${orders.refundedCents} + ${delta})`;
+    statements.push(
+      db
+        .update(orders)
+        .set({
+          refundedCents: refunded,
+          refundState: sql`(case when ${refunded} <= 0 then 'none' when ${refunded} >= ${orders.amountCents} then 'full' else 'partial' end)`,
+          updatedAt: new Date(),
+        })
+        .where(and(eq(orders.id, payment.orderId), sql`${delta} <> 0`)),
+    );
+  }
+  const refunded = sql<number>`max(0, ${checkoutSessions.refundedCents} + ${delta})`;
+  statements.push(
+    db
+      .update(checkoutSessions)
+      .set({
+        refundedCents: refunded,
+        refundState: sql`(case when ${refunded} <= 0 then 'none' when ${refunded} >= ${checkoutSessions.amountCents} then 'full' else 'partial' end)`,
+      })
+      .where(and(eq(checkoutSessions.id, payment.checkoutSessionId), sql`${delta} <> 0`)),
+  );
+  return statements;
+}
+
+/** A full refund voids the order's unredeemed voucher; once it is no longer full (a refund failed) it is active again. */
+function voucherStatements(db: Db, orderId: string | null): BatchItem<"sqlite">[] {
+  if (!orderId) return [];
+  const state = sql`(select o.refund_state from orders o where o.id = ${orderId})`;
+  return [
+    db
+      .update(vouchers)
+      .set({ status: "void" })
+      .where(and(eq(vouchers.orderId, orderId), eq(vouchers.status, "active"), sql`${state} = 'full'`)),
+    db
+      .update(vouchers)
+      .set({ status: "active" })
+      .where(and(eq(vouchers.orderId, orderId), eq(vouchers.status, "void"), sql`${state} <> 'full'`)),
+  ];
+}
+
+export type RefundRowInput = {
+  id: string;
+  checkoutSessionId: string;
+  paymentIntentId: string;
+  orderId: string | null;
+  amountCents: number;
+  currency: string;
+  status: RefundStatus;
+  origin: RefundOrigin;
+  reason: string | null;
+};
+
+/**
+ * Stores a provider refund (once by id) and its status with the totals, in one batch. A status only moves forward
+ * (pending -> succeeded -> failed/canceled): an older event arriving late changes nothing. The totals move by the
+ * refund's amount when it starts counting and back when it stops. A row first stored from an event without our
+ * metadata (origin 'provider') takes the origin and reason a later one carries. The order's refund reason is the
+ * newest counted refund's.
+ */
+export async function storeRefund(db: Db, row: RefundRowInput): Promise<void> {
+  const now = new Date();
+  const newRank = refundStatusRank(row.status);
+  const newCounts = refundCounts(row.status) ? 1 : 0;
+  const stored = sql`(select r.status from refunds r where r.id = ${row.id})`;
+  const storedAmount = sql`(select r.amount_cents from refunds r where r.id = ${row.id})`;
+  const storedCounts = sql`(${stored} in (${COUNTED}))`;
+  const delta = sql<number>`(case when ${stored} is null then ${newCounts} * ${row.amountCents}
+    when ${newRank} > ${rank(stored)} then (${newCounts} - ${storedCounts}) * ${storedAmount}
+    else 0 end)`;
+  const newer = sql`${rank(sql`excluded.status`)} > ${rank(sql`${refunds.status}`)}`;
+  const statements: BatchItem<"sqlite">[] = [
+    ...totalsStatements(db, row, delta),
+    db
+      .insert(refunds)
+      .values({ ...row, reversal: "none", createdAt: now, updatedAt: now })
+      .onConflictDoUpdate({
+        target: refunds.id,
+        set: {
+          status: sql`case when ${newer} then excluded.status else ${refunds.status} end`,
+          origin: sql`case when ${refunds.origin} = 'provider' then excluded.origin else ${refunds.origin} end`,
+          reason: sql`coalesce(${refunds.reason}, excluded.reason)`,
+          updatedAt: now,
+        },
+        setWhere: sql`${newer} or (${refunds.origin} = 'provider' and excluded.origin <> 'provider') or (${refunds.reason} is null and excluded.reason is not null)`,
+      }),
+    ...(row.orderId
+      ? [
+          db
+            .update(orders)
+            .set({
+              refundReason: sql`coalesce((select r.reason from refunds r where r.order_id = ${row.orderId} and r.status in (${COUNTED}) and r.reason is not null order by r.created_at desc limit 1), ${orders.refundReason})`,
+            })
+            .where(eq(orders.id, row.orderId)),
+        ]
+      : []),
+    ...voucherStatements(db, row.orderId),
+  ];
+  await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+}
+
+export type DisputeRowInput = {
+  id: string;
+  checkoutSessionId: string;
+  paymentIntentId: string;
+  orderId: string | null;
+  amountCents: number;
+  currency: string;
+  status: string;
+  fundsWithdrawn: boolean;
+  fundsReinstated: boolean;
+};
+
+/**
+ * Stores a dispute event (once by id) with the totals, in one batch. A final status (won, lost) is never replaced;
+ * withdrawn and reinstated funds are flags that stay set, so events in any order end at the same row. The totals
+ * move by the disputed amount when it starts counting (funds withdrawn, or lost) and back when it stops (funds
+ * reinstated, or won).
+ */
+export async function storeDispute(db: Db, row: DisputeRowInput): Promise<void> {
+  const now = new Date();
+  const d = (column: string) => sql`(select d.${sql.raw(column)} from disputes d where d.id = ${row.id})`;
+  const storedStatus = d("status");
+  const effStatus = sql`(case when ${storedStatus} in (${FINAL_DISPUTE}) then ${storedStatus} else ${row.status} end)`;
+  const effWithdrawn = sql`max(${d("funds_withdrawn")}, ${row.fundsWithdrawn ? 1 : 0})`;
+  const effReinstated = sql`max(${d("funds_reinstated")}, ${row.fundsReinstated ? 1 : 0})`;
+  const before = disputeCountsSql(storedStatus, d("funds_withdrawn"), d("funds_reinstated"));
+  const after = disputeCountsSql(effStatus, effWithdrawn, effReinstated);
+  const fresh = disputeCountsSql(sql`${row.status}`, sql`${row.fundsWithdrawn ? 1 : 0}`, sql`${row.fundsReinstated ? 1 : 0}`);
+  const delta = sql<number>`(case when ${storedStatus} is null then (case when ${fresh} then ${row.amountCents} else 0 end)
+    else ((case when ${after} then 1 else 0 end) - (case when ${before} then 1 else 0 end)) * ${d("amount_cents")} end)`;
+  const statements: BatchItem<"sqlite">[] = [
+    ...totalsStatements(db, row, delta),
+    db
+      .insert(disputes)
+      .values({ ...row, reversal: "none", createdAt: now, updatedAt: now })
+      .onConflictDoUpdate({
+        target: disputes.id,
+        set: {
+          status: sql`case when ${disputes.status} in (${FINAL_DISPUTE}) then ${disputes.status} else excluded.status end`,
+          fundsWithdrawn: sql`max(${disputes.fundsWithdrawn}, excluded.funds_withdrawn)`,
+          fundsReinstated: sql`max(${disputes.fundsReinstated}, excluded.funds_reinstated)`,
+          updatedAt: now,
+        },
+      }),
+    ...voucherStatements(db, row.orderId),
+  ];
+  await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+}
+
+export async function getRefund(db: Db, id: string) {
+  const [row] = await db.select().from(refunds).where(eq(refunds.id, id)).limit(1);
+  return row;
+}
+
+export async function getDispute(db: Db, id: string) {
+  const [row] = await db.select().from(disputes).where(eq(disputes.id, id)).limit(1);
+  return row;
+}
+
+/**
+ * Moves a refund's or dispute's pool reversal from one of `from` to `to`; true for the one caller that moved it.
+ * `counting` (true/false) also requires the row to count (or not) as money given back right now.
+ */
+export async function claimReversalStep(
+  db: Db,
+  kind: "refund" | "dispute",
+  id: string,
+  from: readonly ReversalStep[],
+  to: ReversalStep,
+  counting?: boolean,
+): Promise<boolean> {
+  if (kind === "refund") {
+    const counts = sql`${refunds.status} in (${COUNTED})`;
+    const rows = await db
+      .update(refunds)
+      .set({ reversal: to, updatedAt: new Date() })
+      .where(
+        and(
+          eq(refunds.id, id),
+          inArray(refunds.reversal, [...from]),
+          counting === undefined ? undefined : counting ? counts : sql`not ${counts}`,
+        ),
+      )
+      .returning({ id: refunds.id });
+    return rows.length > 0;
+  }
+  const counts = sql`(${disputes.status} = 'lost' or (${disputes.status} not in (${RETURNED_DISPUTE}) and ${disputes.fundsWithdrawn} = 1 and ${disputes.fundsReinstated} = 0))`;
+  const rows = await db
+    .update(disputes)
+    .set({ reversal: to, updatedAt: new Date() })
+    .where(
+      and(
+        eq(disputes.id, id),
+        inArray(disputes.reversal, [...from]),
+        counting === undefined ? undefined : counting ? counts : sql`not ${counts}`,
+      ),
+    )
+    .returning({ id: disputes.id });
+  return rows.length > 0;
+}
+
+/** The payment a refund or dispute belongs to, with what the reversal needs. */
+export async function getPaymentForRefund(db: Db, checkoutSessionId: string) {
+  const [row] = await db
+    .select({
+      id: checkoutSessions.id,
+      purpose: checkoutSessions.purpose,
+      hostId: checkoutSessions.hostId,
+      amountCents: checkoutSessions.amountCents,
+      currency: checkoutSessions.currency,
+      paymentStatus: checkoutSessions.paymentStatus,
+      paymentIntentId: checkoutSessions.paymentIntentId,
+      refundedCents: checkoutSessions.refundedCents,
+      rates: checkoutSessions.rates,
+    })
+    .from(checkoutSessions)
+    .where(eq(checkoutSessions.id, checkoutSessionId))
+    .limit(1);
+  return row;
+}
+
+/** An order's payment (checkout session id), or undefined when the order does not exist. */
+export async function getOrderPayment(db: Db, orderId: string) {
+  const [row] = await db
+    .select({ id: orders.id, checkoutSessionId: orders.checkoutSessionId, paymentIntentId: orders.paymentIntentId })
+    .from(orders)
+    .where(eq(orders.id, orderId))
+    .limit(1);
+  return row;
+}
+
+/** Our checkout session id of a provider payment intent, or null. */
+export async function findCheckoutIdByPaymentIntent(db: Db, paymentIntentId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ id: checkoutSessions.id })
+    .from(checkoutSessions)
+    .where(eq(checkoutSessions.paymentIntentId, paymentIntentId))
+    .limit(1);
+  return row?.id ?? null;
+}
+
+/** The orders a checkout paid for (id, amount and refund totals), by line. */
+export function listPaymentOrders(db: Db, checkoutSessionId: string) {
+  return db
+    .select({
+      id: orders.id,
+      hostId: orders.hostId,
+      groupBuyId: orders.groupBuyId,
+      amountCents: orders.amountCents,
+      currency: orders.currency,
+      refundedCents: orders.refundedCents,
+      refundState: orders.refundState,
+      poolId: orders.poolId,
+      entryNumber: orders.entryNumber,
+      productName: orders.productName,
+      orderNumber: orders.orderNumber,
+    })
+    .from(orders)
+    .where(eq(orders.checkoutSessionId, checkoutSessionId))
+    .orderBy(orders.line)
+    .limit(100);
+}
+
+/** The refunds of an order (or of a payment when `orderId` is null), newest first. */
+export function listRefunds(db: Db, filter: { orderId: string } | { checkoutSessionId: string }) {
+  return db
+    .select()
+    .from(refunds)
+    .where("orderId" in filter ? eq(refunds.orderId, filter.orderId) : eq(refunds.checkoutSessionId, filter.checkoutSessionId))
+    .orderBy(sql`${refunds.createdAt} desc`)
+    .limit(100);
+}

@@ -1,0 +1,275 @@
+import { getDb } from "~/db/client.server";
+import {
+  claimReversalStep,
+  findCheckoutIdByPaymentIntent,
+  getDispute,
+  getOrderPayment,
+  getPaymentForRefund,
+  getRefund,
+  listPaymentOrders,
+  storeDispute,
+  storeRefund,
+} from "~/db/queries/refunds.server";
+import { formatCents } from "~/domain/money";
+import {
+  disputeCounts,
+  isRefundOrigin,
+  isRefundStatus,
+  REFUND_MESSAGES,
+  refundableCents,
+  refundCounts,
+  type RefundOrigin,
+  type RefundStatus,
+} from "~/domain/payments";
+import { applyPaymentReversal, type ReversalOutcome } from "~/lib/pools.server";
+import { idOf, type DisputeObject, type RefundObject } from "./events.server";
+import { contributionKey, shareBonusKey } from "./pool-ledger.server";
+import { getPaymentProvider } from "./provider.server";
+import { bookRefundEarnings } from "./refund-earnings.server";
+
+// The pipeline's last step: money flowing back. A refund (asked for here or reported by the provider) and a dispute
+// are stored by the provider's id; the order's and checkout's refunded totals are recomputed from the stored rows in
+// the same batch; the pool share is reversed once per refund or dispute id (keyed by that id, restored with
+// '<id>:restore' when a refund fails or a dispute is won). See docs/decisions/080-refunds-and-disputes.md.
+
+export type RefundRequest = {
+  /** Our checkout_sessions id of the payment being refunded. */
+  checkoutSessionId: string;
+  /** The order it refunds (product purchases; one order of a multi-item checkout), else null (guess fee, deposit). */
+  orderId: string | null;
+  /** > 0 and at most what is still refundable of that order (or of the payment when orderId is null). */
+  amountCents: number;
+  origin: RefundOrigin;
+  /** Shown to the buyer (order page, /my-orders, mail), or null. */
+  reason: string | null;
+  /** One key per intended refund, reused on retry (see the conventions in refund-contract / decision 080). */
+  idempotencyKey: string;
+};
+
+export type RefundRequestResult = { ok: true; refundId: string; status: RefundStatus } | { ok: false; message: string };
+
+/** The metadata our refunds carry to the provider (and back in its events), so an event finds its order. */
+export const REFUND_METADATA_KEYS = {
+  checkoutSessionId: "checkout_session_id",
+  orderId: "order_id",
+  origin: "origin",
+  reason: "reason",
+} as const;
+
+/** Stripe's limit on a metadata value. */
+const METADATA_VALUE_MAX = 500;
+
+/** Asks the provider for the refund and applies what it reports (the same code path as the refund webhook events). */
+export async function requestRefund(env: Env, request: RefundRequest): Promise<RefundRequestResult> {
+  if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) return { ok: false, message: REFUND_MESSAGES.notPositive };
+  if (!request.idempotencyKey || request.idempotencyKey.length > 255) throw new RangeError("A refund needs an idempotency key of 1 to 255 characters");
+  const db = getDb(env);
+  const payment = await getPaymentForRefund(db, request.checkoutSessionId);
+  if (!payment) return { ok: false, message: REFUND_MESSAGES.notFound };
+  if (payment.paymentStatus !== "paid") return { ok: false, message: REFUND_MESSAGES.notPaid };
+  let refundable = refundableCents(payment.amountCents, payment.refundedCents);
+  if (request.orderId !== null) {
+    const order = (await listPaymentOrders(db, payment.id)).find((o) => o.id === request.orderId);
+    if (!order) return { ok: false, message: REFUND_MESSAGES.notFound };
+    refundable = Math.min(refundable, refundableCents(order.amountCents, order.refundedCents));
+  }
+  if (refundable <= 0) return { ok: false, message: REFUND_MESSAGES.nothingLeft };
+  if (request.amountCents > refundable) return { ok: false, message: REFUND_MESSAGES.tooMuch(formatCents(refundable, payment.currency)) };
+
+  const sent = await sendRefund(env, {
+    ...request,
+    paymentIntentId: payment.paymentIntentId ?? payment.id,
+    currency: payment.currency,
+  });
+  if (!sent.ok) return sent;
+  const stored = await getRefund(db, sent.refundId);
+  return { ok: true, refundId: sent.refundId, status: (stored?.status as RefundStatus | undefined) ?? sent.status };
+}
+
+/**
+ * The provider call and its application, without requestRefund's checks: for a caller that recorded (and checked)
+ * the refund itself before, such as a group buy's end, whose retry must resume a refund already applied.
+ */
+export async function sendRefund(
+  env: Env,
+  input: RefundRequest & { paymentIntentId: string; currency: string },
+): Promise<RefundRequestResult> {
+  const metadata: Record<string, string> = {
+    [REFUND_METADATA_KEYS.checkoutSessionId]: input.checkoutSessionId,
+    [REFUND_METADATA_KEYS.origin]: input.origin,
+    ...(input.orderId ? { [REFUND_METADATA_KEYS.orderId]: input.orderId } : {}),
+    ...(input.reason ? { [REFUND_METADATA_KEYS.reason]: input.reason.slice(0, METADATA_VALUE_MAX) } : {}),
+  };
+  let answer: { id: string; status: string };
+  try {
+    answer = await getPaymentProvider(env, "").refund({
+      paymentIntentId: input.paymentIntentId,
+      amountCents: input.amountCents,
+      currency: input.currency,
+      idempotencyKey: input.idempotencyKey,
+      metadata,
+    });
+  } catch (error) {
+    console.error("refunds: the provider refused a refund", { checkout: input.checkoutSessionId, key: input.idempotencyKey, error });
+    return { ok: false, message: REFUND_MESSAGES.providerFailed };
+  }
+  const status: RefundStatus = isRefundStatus(answer.status) ? answer.status : "pending";
+  await applyRefund(env, {
+    id: answer.id,
+    object: "refund",
+    amount: input.amountCents,
+    currency: input.currency.toLowerCase(),
+    status,
+    payment_intent: input.paymentIntentId,
+    charge: null,
+    metadata,
+  });
+  return { ok: true, refundId: answer.id, status };
+}
+
+export type ApplyOutcome =
+  | { kind: "ignored"; note: string }
+  | { kind: "applied"; id: string; checkoutSessionId: string; orderId: string | null };
+
+/**
+ * The payment (our checkout id) and order an event's object belongs to: the order our metadata names (and its
+ * checkout), else the checkout our metadata names, else the checkout of its payment intent.
+ */
+async function locatePayment(
+  env: Env,
+  object: { payment_intent?: RefundObject["payment_intent"]; metadata?: Record<string, string> | null },
+): Promise<{ checkoutSessionId: string; paymentIntentId: string; orderId: string | null } | null> {
+  const db = getDb(env);
+  const metadata = object.metadata ?? {};
+  const intent = idOf(object.payment_intent);
+  const named = metadata[REFUND_METADATA_KEYS.orderId];
+  if (named) {
+    const order = await getOrderPayment(db, named);
+    if (order?.checkoutSessionId) {
+      return { checkoutSessionId: order.checkoutSessionId, paymentIntentId: intent ?? order.paymentIntentId ?? order.checkoutSessionId, orderId: order.id };
+    }
+  }
+  let checkoutSessionId: string | null = null;
+  const fromMetadata = metadata[REFUND_METADATA_KEYS.checkoutSessionId];
+  if (fromMetadata && (await getPaymentForRefund(db, fromMetadata))) checkoutSessionId = fromMetadata;
+  if (!checkoutSessionId && intent) checkoutSessionId = await findCheckoutIdByPaymentIntent(db, intent);
+  if (!checkoutSessionId) return null;
+  // A refund from the provider's dashboard (no metadata) refunds the payment's only order, if it has one.
+  const orders = await listPaymentOrders(db, checkoutSessionId);
+  const orderId = orders.length === 1 ? orders[0]!.id : null;
+  return { checkoutSessionId, paymentIntentId: intent ?? checkoutSessionId, orderId };
+}
+
+/**
+ * Applies a provider refund's status exactly once per (refund id, status transition): stores the refund with its
+ * order, recomputes the order's and checkout's refunded totals and refund states (a full refund voids the download
+ * link and an unredeemed voucher; a failed one restores them), reverses the pool share (restored when it fails) and
+ * books it in the host's earnings. Replays, reordered events and concurrent deliveries end in the same state.
+ */
+export async function applyRefund(env: Env, refund: RefundObject): Promise<ApplyOutcome> {
+  const status = refund.status ?? "pending";
+  if (!isRefundStatus(status)) return { kind: "ignored", note: `refund ${refund.id} has an unknown status ${status}` };
+  const payment = await locatePayment(env, refund);
+  if (!payment) return { kind: "ignored", note: `refund ${refund.id} is not of a payment we know` };
+  const origin = refund.metadata?.[REFUND_METADATA_KEYS.origin];
+  await storeRefund(getDb(env), {
+    id: refund.id,
+    checkoutSessionId: payment.checkoutSessionId,
+    paymentIntentId: payment.paymentIntentId,
+    orderId: payment.orderId,
+    amountCents: refund.amount,
+    currency: refund.currency.toUpperCase(),
+    status,
+    origin: isRefundOrigin(origin) ? origin : "provider",
+    reason: refund.metadata?.[REFUND_METADATA_KEYS.reason] ?? null,
+  });
+  await settleReversal(env, "refund", refund.id);
+  return { kind: "applied", id: refund.id, ...payment };
+}
+
+/** What a dispute event says happened, beyond the object's own status. */
+export type DisputeEventKind = "created" | "updated" | "funds_withdrawn" | "funds_reinstated" | "closed";
+
+/**
+ * Applies a dispute event once: the dispute is stored by id (its final status and withdrawn/reinstated flags only
+ * ever move forward); while its funds are withdrawn, or once it is lost, it counts like a refund of the disputed
+ * amount (totals, voids and pool reversal); reinstated funds or a won dispute restore.
+ */
+export async function applyDispute(env: Env, dispute: DisputeObject, event: DisputeEventKind): Promise<ApplyOutcome> {
+  const payment = await locatePayment(env, { payment_intent: dispute.payment_intent, metadata: null });
+  if (!payment) return { kind: "ignored", note: `dispute ${dispute.id} is not of a payment we know` };
+  await storeDispute(getDb(env), {
+    id: dispute.id,
+    checkoutSessionId: payment.checkoutSessionId,
+    paymentIntentId: payment.paymentIntentId,
+    orderId: payment.orderId,
+    amountCents: dispute.amount,
+    currency: dispute.currency.toUpperCase(),
+    status: dispute.status,
+    fundsWithdrawn: event === "funds_withdrawn",
+    fundsReinstated: event === "funds_reinstated",
+  });
+  await settleReversal(env, "dispute", dispute.id);
+  return { kind: "applied", id: dispute.id, ...payment };
+}
+
+/**
+ * Brings a refund's or dispute's pool reversal in line with whether it counts now. Each step is claimed in D1
+ * first (none/applying -> applying -> applied; applied -> restoring -> restored), and the pool calls are keyed by
+ * the id (and '<id>:restore'), so a step interrupted by a crash is finished by the next delivery and never doubled.
+ */
+async function settleReversal(env: Env, kind: "refund" | "dispute", id: string): Promise<void> {
+  const db = getDb(env);
+  for (let step = 0; step < 4; step++) {
+    const row = kind === "refund" ? await getRefund(db, id) : await getDispute(db, id);
+    if (!row) return;
+    const counts = kind === "refund" ? refundCounts(row.status) : disputeCounts(row as { status: string; fundsWithdrawn: boolean; fundsReinstated: boolean });
+    const origin = kind === "refund" ? ((row as { origin: RefundOrigin }).origin ?? "provider") : "dispute";
+    if (counts && (row.reversal === "none" || row.reversal === "applying")) {
+      if (!(await claimReversalStep(db, kind, id, ["none", "applying"], "applying", true))) continue;
+      const outcome = await reverse(env, row, row.id, row.amountCents, origin);
+      await bookRefundEarnings(env, { kind, id: row.id, checkoutSessionId: row.checkoutSessionId, orderId: row.orderId, amountCents: row.amountCents, currency: row.currency, origin, reversal: outcome, restore: false });
+      await claimReversalStep(db, kind, id, ["applying"], "applied");
+      continue;
+    }
+    if (!counts && (row.reversal === "applied" || row.reversal === "restoring")) {
+      if (!(await claimReversalStep(db, kind, id, ["applied", "restoring"], "restoring", false))) continue;
+      const outcome = await reverse(env, row, `${row.id}:restore`, -row.amountCents, origin);
+      await bookRefundEarnings(env, { kind, id: row.id, checkoutSessionId: row.checkoutSessionId, orderId: row.orderId, amountCents: row.amountCents, currency: row.currency, origin, reversal: outcome, restore: true });
+      await claimReversalStep(db, kind, id, ["restoring"], "restored");
+      continue;
+    }
+    return;
+  }
+}
+
+/**
+ * Reverses (or, with a negative amount, restores) the pool share of `amountCents` of a payment, keyed by
+ * `reversalKey`. The payment is the whole checkout (one contribution per checkout): its share is taken at the
+ * contribution's own rate and its entry is void while more than half of the checkout is refunded. A group buy's
+ * tier refund never voids an entry.
+ */
+async function reverse(
+  env: Env,
+  row: { checkoutSessionId: string },
+  reversalKey: string,
+  amountCents: number,
+  origin: RefundOrigin,
+): Promise<ReversalOutcome> {
+  const payment = await getPaymentForRefund(getDb(env), row.checkoutSessionId);
+  if (!payment) return { kind: "no_contribution" };
+  const cumulative = Math.min(payment.amountCents, Math.max(0, payment.refundedCents));
+  const reversal = {
+    reversedCents: amountCents,
+    paymentCents: payment.amountCents,
+    cumulativeReversedCents: cumulative,
+    // A group buy's tier refund moves money only; its cancellation (the whole payment back) voids like any other.
+    keepEntry: origin === "group_buy" && cumulative < payment.amountCents,
+  };
+  const outcome = await applyPaymentReversal(env, { ...reversal, sourceKey: contributionKey(payment.id), reversalKey });
+  if (payment.purpose === "group_buy") {
+    // The second entry a shared group buy earned goes with the first (it holds no money).
+    await applyPaymentReversal(env, { ...reversal, sourceKey: shareBonusKey(payment.id), reversalKey: `${reversalKey}:share` });
+  }
+  return outcome;
+}

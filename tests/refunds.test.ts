@@ -1,0 +1,316 @@
+import { env, SELF } from "cloudflare:test";
+import { and, eq } from "drizzle-orm";
+import Stripe from "stripe";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  checkoutSessions,
+  disputes,
+  earningsLedger,
+  hostDebits,
+  orders,
+  products,
+  productSizes,
+  refunds,
+  vouchers,
+} from "~/db/schema";
+import { REFUND_MESSAGES } from "~/domain/payments";
+import { createProductCheckout } from "~/lib/payments/checkout-session.server";
+import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
+import { requestRefund } from "~/lib/payments/refunds.server";
+import { closePool, poolStub } from "~/lib/pools.server";
+import type { SessionUser } from "~/lib/session.server";
+import { db, makeUser, ORIGIN } from "./helpers";
+
+// Money flowing back: requestRefund (the API the returns and sealed-guess features call), the refund and dispute
+// webhook events, and what they reverse: the order's refunded total and state, its download and voucher, the pool
+// share and entry (or, once the pool has closed, a host debit and the host's earnings).
+
+const cryptoProvider = Stripe.createSubtleCryptoProvider();
+
+// No test touches the network: the block explorers a pool's close asks are "down" (the close then waits to commit).
+beforeEach(() => {
+  vi.spyOn(globalThis, "fetch").mockImplementation(async () => {
+    throw new TypeError("network disabled in tests");
+  });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+async function deliver(event: object): Promise<Response> {
+  const payload = JSON.stringify(event);
+  const signature = await Stripe.webhooks.generateTestHeaderStringAsync({
+    payload,
+    secret: LOCAL_WEBHOOK_SECRET,
+    timestamp: Math.floor(Date.now() / 1000),
+    cryptoProvider,
+  });
+  return SELF.fetch(`${ORIGIN}/api/webhooks/stripe`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
+    body: payload,
+  });
+}
+
+const eventId = () => `evt_test_${crypto.randomUUID().replace(/-/g, "")}`;
+
+function event(type: string, object: object, id = eventId()) {
+  return { id, object: "event", api_version: "2025-01-01", created: Math.floor(Date.now() / 1000), livemode: false, type, data: { object } };
+}
+
+type Category = "physical" | "digital" | "voucher";
+
+/** A paid buy-now order of USD 40.00 (a host's product, one unit), through a checkout and its signed webhook event. */
+async function paidOrder(category: Category = "voucher") {
+  const host = await makeUser({ name: "Refund Host" });
+  const { id: buyerId, email } = await makeUser({ name: "Refund Buyer" });
+  const user: SessionUser = { id: buyerId, email, role: "user", creatorName: "Refund Buyer", avatarUrl: null, emailConfirmed: true };
+  const [product] = await db()
+    .insert(products)
+    .values({
+      hostId: host.id,
+      name: category === "voucher" ? "Pottery Class" : "Field Guide",
+      category,
+      voucherValueCents: category === "voucher" ? 4000 : null,
+      voucherExpiresAt: category === "voucher" ? new Date(Date.now() + 90 * 86_400_000) : null,
+    })
+    .returning();
+  await db().insert(productSizes).values({ productId: product!.id, name: "Standard", priceCents: 4000, availableUnits: 10, position: 0 });
+  const started = await createProductCheckout(env, { user, productId: product!.id, sizeName: "Standard", colorName: null, quantity: 1, origin: ORIGIN });
+  if (!started.ok) throw new Error(started.message);
+  const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, started.sessionId));
+  const paymentIntent = `pi_test_${crypto.randomUUID().replace(/-/g, "")}`;
+  const res = await deliver(
+    event("checkout.session.completed", {
+      id: row!.id,
+      object: "checkout.session",
+      amount_total: row!.amountCents,
+      currency: "usd",
+      client_reference_id: row!.metadata.checkout_id,
+      customer_email: email,
+      customer_details: { email, name: "Refund Buyer", address: null },
+      metadata: row!.metadata,
+      mode: "payment",
+      payment_intent: paymentIntent,
+      payment_status: "paid",
+      status: "complete",
+    }),
+  );
+  expect(res.status).toBe(200);
+  const [order] = await db().select().from(orders).where(eq(orders.checkoutSessionId, row!.id));
+  expect(order?.poolId).toBeTruthy();
+  return { host, user, product: product!, sessionId: row!.id, paymentIntent, order: order! };
+}
+
+async function orderRow(id: string) {
+  const [row] = await db().select().from(orders).where(eq(orders.id, id));
+  return row!;
+}
+
+async function voucherOf(orderId: string) {
+  const [row] = await db().select().from(vouchers).where(eq(vouchers.orderId, orderId));
+  return row;
+}
+
+async function poolOf(poolId: string) {
+  const stub = poolStub(env, poolId);
+  const [state, entries] = await Promise.all([stub.state(), stub.entries()]);
+  return { amountCents: state.amountCents, entries: state.entries, voided: entries.filter((e) => e.voided).map((e) => e.entryNumber) };
+}
+
+function refundObject(p: { id: string; amount: number; status: string; paymentIntent: string; metadata?: Record<string, string> }) {
+  return { id: p.id, object: "refund", amount: p.amount, currency: "usd", status: p.status, payment_intent: p.paymentIntent, charge: null, metadata: p.metadata ?? {} };
+}
+
+function disputeObject(p: { id: string; amount: number; status: string; paymentIntent: string }) {
+  return { id: p.id, object: "dispute", amount: p.amount, currency: "usd", status: p.status, payment_intent: p.paymentIntent, charge: null };
+}
+
+describe("requestRefund", () => {
+  it("refuses 0, more than is refundable, and an unknown order with a clear message, changing nothing", async () => {
+    const { sessionId, order } = await paidOrder();
+    const base = { checkoutSessionId: sessionId, orderId: order.id, origin: "host" as const, reason: null };
+    expect(await requestRefund(env, { ...base, amountCents: 0, idempotencyKey: "k0" })).toEqual({ ok: false, message: REFUND_MESSAGES.notPositive });
+    expect(await requestRefund(env, { ...base, amountCents: 4001, idempotencyKey: "k1" })).toEqual({
+      ok: false,
+      message: REFUND_MESSAGES.tooMuch("USD 40.00"),
+    });
+    expect(await requestRefund(env, { ...base, orderId: "nope", amountCents: 100, idempotencyKey: "k2" })).toEqual({
+      ok: false,
+      message: REFUND_MESSAGES.notFound,
+    });
+    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 0, refundState: "none" });
+    expect(await db().select().from(refunds).where(eq(refunds.orderId, order.id))).toHaveLength(0);
+  });
+
+  it("a partial refund through the local provider: stored with its order, the pool share reversed once, the entry kept", async () => {
+    const { sessionId, order, host } = await paidOrder();
+    const before = await poolOf(order.poolId!);
+    const request = { checkoutSessionId: sessionId, orderId: order.id, amountCents: 1000, origin: "host" as const, reason: "Scratched box", idempotencyKey: `host:${order.id}:n1` };
+    const first = await requestRefund(env, request);
+    expect(first).toMatchObject({ ok: true, status: "succeeded" });
+    // A retry with the same key answers the same refund and changes nothing.
+    const again = await requestRefund(env, request);
+    expect(again).toEqual(first);
+    const stored = await db().select().from(refunds).where(eq(refunds.orderId, order.id));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ amountCents: 1000, status: "succeeded", origin: "host", reason: "Scratched box", reversal: "applied" });
+    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 1000, refundState: "partial", refundReason: "Scratched box" });
+    const after = await poolOf(order.poolId!);
+    // The pool share of USD 10.00 at the contribution's 10%: USD 1.00.
+    expect(after.amountCents).toBe(before.amountCents - 100);
+    expect(after.voided).toEqual([]);
+    expect((await voucherOf(order.id))?.status).toBe("active");
+    // The host's earnings take back the host's part of USD 10.00, once.
+    const ledger = await db().select().from(earningsLedger).where(and(eq(earningsLedger.hostId, host.id), eq(earningsLedger.kind, "refund")));
+    expect(ledger).toHaveLength(1);
+    expect(ledger[0]).toMatchObject({ grossCents: -1000, poolCents: -100, orderId: order.id });
+    expect(ledger[0]!.amountCents + ledger[0]!.poolCents + ledger[0]!.platformCents).toBe(-1000);
+  });
+});
+
+describe("refund events", () => {
+  it("replayed 5 times, reordered and concurrent: the order, pool and entry change once; a failed refund restores all", async () => {
+    const { order, paymentIntent } = await paidOrder("voucher");
+    const before = await poolOf(order.poolId!);
+    const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
+    const succeeded = event("refund.updated", refundObject({ id, amount: 4000, status: "succeeded", paymentIntent }));
+    const created = event("refund.created", refundObject({ id, amount: 4000, status: "pending", paymentIntent }));
+    // The update arrives first, then five copies of each concurrently.
+    expect((await deliver(succeeded)).status).toBe(200);
+    const responses = await Promise.all([...Array(5)].flatMap(() => [deliver(created), deliver(succeeded)]));
+    expect(responses.every((r) => r.status === 200)).toBe(true);
+    // A dashboard refund (no metadata) of a one-order payment is that order's.
+    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 4000, refundState: "full" });
+    const [row] = await db().select().from(refunds).where(eq(refunds.id, id));
+    expect(row).toMatchObject({ status: "succeeded", orderId: order.id, origin: "provider", reversal: "applied" });
+    expect((await voucherOf(order.id))?.status).toBe("void");
+    const refunded = await poolOf(order.poolId!);
+    expect(refunded.amountCents).toBe(before.amountCents - 400);
+    expect(refunded.voided).toEqual([order.entryNumber]);
+    expect(refunded.entries).toBe(before.entries - 1);
+
+    // The refund fails after all (replayed and concurrent): everything it voided comes back, once.
+    const failed = event("refund.failed", refundObject({ id, amount: 4000, status: "failed", paymentIntent }));
+    await Promise.all([...Array(5)].map(() => deliver(failed)));
+    await deliver(created);
+    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 0, refundState: "none" });
+    expect((await voucherOf(order.id))?.status).toBe("active");
+    const restored = await poolOf(order.poolId!);
+    expect(restored).toEqual(before);
+    const [after] = await db().select().from(refunds).where(eq(refunds.id, id));
+    expect(after).toMatchObject({ status: "failed", reversal: "restored" });
+  });
+
+  it("a redeemed voucher stays redeemed under a full refund", async () => {
+    const { order, paymentIntent } = await paidOrder("voucher");
+    await db().update(vouchers).set({ status: "redeemed", redeemedAt: new Date() }).where(eq(vouchers.orderId, order.id));
+    await deliver(event("refund.created", refundObject({ id: `re_test_${crypto.randomUUID()}`, amount: 4000, status: "succeeded", paymentIntent })));
+    expect((await voucherOf(order.id))?.status).toBe("redeemed");
+    expect(await orderRow(order.id)).toMatchObject({ refundState: "full" });
+  });
+
+  it("charge.refunded applies the refunds it lists once and ignores one that lists none", async () => {
+    const { order, paymentIntent } = await paidOrder("digital");
+    const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
+    const charge = { id: `ch_test_${id}`, object: "charge", payment_intent: paymentIntent, refunds: { data: [refundObject({ id, amount: 500, status: "succeeded", paymentIntent })] } };
+    for (let i = 0; i < 3; i++) expect((await deliver(event("charge.refunded", charge))).status).toBe(200);
+    await deliver(event("refund.updated", refundObject({ id, amount: 500, status: "succeeded", paymentIntent })));
+    const empty = await deliver(event("charge.refunded", { ...charge, refunds: null }));
+    expect(await empty.json()).toMatchObject({ received: true, ignored: expect.stringContaining("refund events") });
+    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 500, refundState: "partial" });
+  });
+
+  it("a refund after the pool closed is booked to the host (host debit and earnings), not the pool", async () => {
+    const { order, paymentIntent, host } = await paidOrder("digital");
+    await closePool(env, order.poolId!, "closed_early");
+    const before = await poolOf(order.poolId!);
+    const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
+    const refund = event("refund.created", refundObject({ id, amount: 4000, status: "succeeded", paymentIntent }));
+    await Promise.all([...Array(5)].map(() => deliver(refund)));
+    expect(await poolOf(order.poolId!)).toEqual(before);
+    const debits = await db().select().from(hostDebits).where(eq(hostDebits.reversalKey, id));
+    expect(debits).toHaveLength(1);
+    expect(debits[0]).toMatchObject({ hostId: host.id, amountCents: 400, reason: "refund_after_close" });
+    const [row] = await db().select().from(earningsLedger).where(eq(earningsLedger.sourceKey, `refund:${id}`));
+    // The host carries the pool's part too: the whole sale's host and pool parts come back off their balance.
+    expect(row).toMatchObject({ hostId: host.id, grossCents: -4000, poolCents: 0 });
+    const [sale] = await db().select().from(earningsLedger).where(eq(earningsLedger.sourceKey, `sale:${order.id}`));
+    expect(row!.amountCents).toBe(-(sale!.amountCents + sale!.poolCents));
+  });
+});
+
+describe("dispute events", () => {
+  it("a lost dispute counts like a refund once, whatever the order and repetition of its events", async () => {
+    const { order, paymentIntent } = await paidOrder("voucher");
+    const before = await poolOf(order.poolId!);
+    const id = `dp_test_${crypto.randomUUID().replace(/-/g, "")}`;
+    const dispute = (status: string) => disputeObject({ id, amount: 4000, status, paymentIntent });
+    // Closed (lost) first, then the rest, each five times at once.
+    const events = [
+      event("charge.dispute.closed", dispute("lost")),
+      event("charge.dispute.created", dispute("needs_response")),
+      event("charge.dispute.funds_withdrawn", dispute("needs_response")),
+    ];
+    for (const e of events) await Promise.all([...Array(5)].map(() => deliver(e)));
+    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 4000, refundState: "full" });
+    expect((await voucherOf(order.id))?.status).toBe("void");
+    const [row] = await db().select().from(disputes).where(eq(disputes.id, id));
+    expect(row).toMatchObject({ status: "lost", fundsWithdrawn: true, reversal: "applied" });
+    const after = await poolOf(order.poolId!);
+    expect(after.amountCents).toBe(before.amountCents - 400);
+    expect(after.voided).toEqual([order.entryNumber]);
+  });
+
+  it("a won dispute restores what its withdrawn funds reversed", async () => {
+    const { order, paymentIntent } = await paidOrder("digital");
+    const before = await poolOf(order.poolId!);
+    const id = `dp_test_${crypto.randomUUID().replace(/-/g, "")}`;
+    const dispute = (status: string) => disputeObject({ id, amount: 4000, status, paymentIntent });
+    await deliver(event("charge.dispute.created", dispute("needs_response")));
+    await deliver(event("charge.dispute.funds_withdrawn", dispute("needs_response")));
+    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 4000, refundState: "full" });
+    expect((await poolOf(order.poolId!)).voided).toEqual([order.entryNumber]);
+    const closed = event("charge.dispute.closed", dispute("won"));
+    const reinstated = event("charge.dispute.funds_reinstated", dispute("won"));
+    await Promise.all([...Array(5)].flatMap(() => [deliver(closed), deliver(reinstated)]));
+    // A late copy of the withdrawal changes nothing after the win.
+    await deliver(event("charge.dispute.funds_withdrawn", dispute("needs_response")));
+    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 0, refundState: "none" });
+    expect(await poolOf(order.poolId!)).toEqual(before);
+  });
+});
+
+describe("local provider disputes (demo mode)", () => {
+  const dispute = (sessionId: string, outcome: string) =>
+    SELF.fetch(`${ORIGIN}/api/local-checkout/${sessionId}/dispute`, {
+      method: "POST",
+      headers: { Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ outcome }),
+    });
+
+  it("a simulated lost dispute sends Stripe's signed events: the payment counts as refunded; a won one restores", async () => {
+    const lost = await paidOrder("voucher");
+    const res = await dispute(lost.sessionId, "lost");
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("lost: the payment counts as refunded");
+    expect(await orderRow(lost.order.id)).toMatchObject({ refundedCents: 4000, refundState: "full" });
+    expect((await voucherOf(lost.order.id))?.status).toBe("void");
+    const [row] = await db().select().from(disputes).where(eq(disputes.checkoutSessionId, lost.sessionId));
+    expect(row).toMatchObject({ status: "lost", fundsWithdrawn: true, orderId: lost.order.id });
+
+    const won = await paidOrder("voucher");
+    expect((await dispute(won.sessionId, "won")).status).toBe(200);
+    expect(await orderRow(won.order.id)).toMatchObject({ refundedCents: 0, refundState: "none" });
+    expect((await voucherOf(won.order.id))?.status).toBe("active");
+  });
+
+  it("refuses an outcome it does not know and an unknown checkout, changing nothing", async () => {
+    const { sessionId, order } = await paidOrder("voucher");
+    const bad = await dispute(sessionId, "maybe");
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("Choose how the dispute ends");
+    expect((await dispute("cs_local_unknown", "lost")).status).toBe(404);
+    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 0, refundState: "none" });
+  });
+});
