@@ -14,10 +14,14 @@ import { markEmailConfirmed } from "~/db/queries/accounts.server";
 import { runScheduled } from "../workers/scheduled";
 import { BODY_TOO_LARGE_MESSAGE, FORM_MAX_BYTES } from "~/lib/body-limit";
 import { isCountedMutation, RATE_LIMITED_MESSAGE } from "~/lib/rate-limit.server";
+import { STATIC_ASSET_POLICY, staticHeadersFile } from "~/lib/security-headers";
 import { IMAGE_MAX_BYTES, IMAGE_SIZE_MESSAGE } from "~/lib/uploads.server";
 import { db, get, makeUser, ORIGIN, PASSWORD, postForm, randomIp, signIn, uniqueEmail } from "./helpers";
 
 const HOUR = 60 * 60 * 1000;
+const publicFiles = import.meta.glob<string>("/public/{_headers,offline.html}", { query: "?raw", import: "default", eager: true });
+const STATIC_HEADERS_FILE = publicFiles["/public/_headers"]!;
+const OFFLINE_PAGE = publicFiles["/public/offline.html"]!;
 
 describe("accounts that have not confirmed their e-mail", () => {
   it("cannot spend a free guess; the same fan can once confirmed", async () => {
@@ -132,6 +136,18 @@ describe("the security headers", () => {
     }
     const api = await get("/api/health");
     expect(api.headers.get("Content-Security-Policy")).toContain("default-src 'none'");
+  });
+
+  it("gives every static file the same baseline through public/_headers (asset routing answers before the Worker)", async () => {
+    expect(STATIC_HEADERS_FILE).toBe(staticHeadersFile());
+    for (const line of ["Strict-Transport-Security: max-age=63072000; includeSubDomains", "X-Frame-Options: DENY", "frame-ancestors 'none'"]) {
+      expect(STATIC_HEADERS_FILE).toContain(line);
+    }
+    // The offline page's one inline handler is the only inline script the static policy allows.
+    const handler = /onclick="([^"]*)"/.exec(OFFLINE_PAGE)?.[1];
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(handler!)));
+    expect(STATIC_ASSET_POLICY).toContain(`'sha256-${btoa(String.fromCharCode(...digest))}'`);
+    expect(STATIC_ASSET_POLICY.split("; ").find((d) => d.startsWith("script-src"))).not.toContain("'unsafe-inline'");
   });
 
   it("grants the camera to the voucher scanner only", async () => {

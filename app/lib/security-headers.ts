@@ -67,12 +67,50 @@ export function permissionsPolicy(pathname: string): string {
   return [camera, "microphone=()", "geolocation=()", "payment=()", "usb=()", "serial=()", "bluetooth=()"].join(", ");
 }
 
+/** The headers every response carries besides its CSP. */
+function baselineHeaders(pathname: string): [string, string][] {
+  return [
+    ["Strict-Transport-Security", "max-age=63072000; includeSubDomains"],
+    ["Referrer-Policy", "strict-origin-when-cross-origin"],
+    ["Permissions-Policy", permissionsPolicy(pathname)],
+    ["X-Content-Type-Options", "nosniff"],
+    ["X-Frame-Options", "DENY"],
+  ];
+}
+
 /** The headers every response carries (the CSP only when the response has none of its own). */
 export function applySecurityHeaders(headers: Headers, pathname: string): void {
   if (!headers.has("Content-Security-Policy")) headers.set("Content-Security-Policy", RESOURCE_POLICY);
-  headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
-  headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
-  headers.set("Permissions-Policy", permissionsPolicy(pathname));
-  headers.set("X-Content-Type-Options", "nosniff");
-  headers.set("X-Frame-Options", "DENY");
+  for (const [name, value] of baselineHeaders(pathname)) headers.set(name, value);
+}
+
+/**
+ * The policy of the static files (public/ and the build's assets), served by Cloudflare's asset routing before the
+ * Worker runs: scripts, styles and images of this site only. The one document among them, the offline page, has
+ * inline styles and one inline handler (its "Try again" button), allowed by its hash.
+ */
+export const STATIC_ASSET_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-hashes' 'sha256-9gOBGqEQINNDuds+tkXbNzih6klbz+KeCyxEj4KRLeM='",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/**
+ * public/_headers (Cloudflare's static-asset header rules): the same baseline for every static file. Kept equal to
+ * this text by tests/security.test.ts, so one change here and a copy there stay together.
+ */
+export function staticHeadersFile(): string {
+  const lines = [["Content-Security-Policy", STATIC_ASSET_POLICY], ...baselineHeaders("/")].map(([n, v]) => `  ${n}: ${v}`);
+  return [
+    "# Security headers of every static file (scripts, styles, icons, manifest, offline page), generated from",
+    "# staticHeadersFile() in app/lib/security-headers.ts; tests/security.test.ts checks they are the same.",
+    "/*",
+    ...lines,
+    "",
+  ].join("\n");
 }

@@ -126,3 +126,32 @@ test("form-action: a form's redirect to Stripe Checkout is followed, to any othe
   );
   await page.context().close();
 });
+
+test("static files carry the security baseline (public/_headers); the offline page's button runs under it", async () => {
+  const page = await newPage(browser);
+  const violations = watchViolations(page);
+  await page.goto("/");
+  const stylesheet = await page.locator('link[rel="stylesheet"]').first().getAttribute("href");
+  assert.ok(stylesheet?.startsWith("/assets/"), "the home page links its built stylesheet");
+  for (const path of ["/sw.js", "/pwa.js", "/page.js", "/manifest.webmanifest", "/icons/icon-192.png", stylesheet!]) {
+    const res = await page.request.get(path);
+    assert.equal(res.status(), 200, path);
+    const headers = res.headers();
+    assert.match(headers["content-security-policy"] ?? "", /frame-ancestors 'none'/, path);
+    assert.match(headers["content-security-policy"] ?? "", /object-src 'none'/, path);
+    assert.equal(headers["x-frame-options"], "DENY", path);
+    assert.equal(headers["strict-transport-security"], "max-age=63072000; includeSubDomains", path);
+    assert.equal(headers["referrer-policy"], "strict-origin-when-cross-origin", path);
+    assert.equal(headers["x-content-type-options"], "nosniff", path);
+    assert.match(headers["permissions-policy"] ?? "", /camera=\(\)/, path);
+  }
+  const offline = await page.goto("/offline.html");
+  assert.equal(offline?.status(), 200);
+  assert.match(offline?.headers()["content-security-policy"] ?? "", /frame-ancestors 'none'/);
+  await page.getByRole("heading", { name: "You're offline" }).waitFor();
+  const reloaded = page.waitForEvent("load");
+  await page.getByRole("button", { name: "Try again" }).click();
+  await reloaded;
+  assert.deepEqual(violations, []);
+  await page.context().close();
+});
