@@ -160,7 +160,13 @@ describe("the route table", () => {
           // a transaction is its host's only: the buyer gets 'Transaction Not Found'.
           (res.status === 404 && path.startsWith("/transaction/") && who === "fan");
         if (!ok) failures.push(`${path} → ${res.status} ${location}`);
-        await res.body?.cancel();
+        // One main landmark per page: the app shell's (a page's own content never wraps itself in another).
+        if (res.status === 200 && (res.headers.get("Content-Type") ?? "").includes("text/html")) {
+          const mains = (await res.text()).match(/<main[\s>]/g)?.length ?? 0;
+          if (mains !== 1) failures.push(`${path} → ${mains} <main> elements`);
+        } else {
+          await res.body?.cancel();
+        }
       }
       expect(failures).toEqual([]);
     });

@@ -34,7 +34,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function ConfirmEmail({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   return (
-    <main className="mx-auto max-w-md px-4 py-10">
+    <div className="mx-auto max-w-md px-4 py-10">
       <div className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-gray-200 sm:p-8">
         <h1 className="text-2xl font-bold">Confirm your email</h1>
         {loaderData.token ? (
@@ -55,6 +55,6 @@ export default function ConfirmEmail({ loaderData, actionData }: Route.Component
           </Link>
         </p>
       </div>
-    </main>
+    </div>
   );
 }

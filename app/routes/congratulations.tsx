@@ -5,7 +5,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Welcome to the tribe ·
 
 export default function Congratulations() {
   return (
-    <main className="mx-auto max-w-lg px-4 py-16 text-center">
+    <div className="mx-auto max-w-lg px-4 py-16 text-center">
       <div className="rounded-2xl bg-white p-8 shadow-sm ring-1 ring-gray-200">
         <p className="text-5xl" aria-hidden="true">
           🎉
@@ -31,6 +31,6 @@ export default function Congratulations() {
           </Link>
         </div>
       </div>
-    </main>
+    </div>
   );
 }

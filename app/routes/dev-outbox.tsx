@@ -31,7 +31,7 @@ function linkify(text: string) {
 
 export default function DevOutbox({ loaderData }: Route.ComponentProps) {
   return (
-    <main className="mx-auto max-w-3xl px-4 py-10">
+    <div className="mx-auto max-w-3xl px-4 py-10">
       <h1 className="text-2xl font-bold">Dev outbox</h1>
       <p className="mt-1 text-sm text-gray-600">Local runs send no e-mail: messages land here instead (newest first).</p>
       {loaderData.messages.length === 0 ? (
@@ -49,6 +49,6 @@ export default function DevOutbox({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       )}
-    </main>
+    </div>
   );
 }

@@ -42,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   return (
-    <main className="mx-auto max-w-md px-4 py-10">
+    <div className="mx-auto max-w-md px-4 py-10">
       <div className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-gray-200 sm:p-8">
         <h1 className="text-2xl font-bold">Forgot your password?</h1>
         <p className="mt-1 text-sm text-gray-600">Enter your account's email and we'll send you a link to choose a new one.</p>
@@ -63,6 +63,6 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
           </Link>
         </p>
       </div>
-    </main>
+    </div>
   );
 }

@@ -41,7 +41,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   const navigation = useNavigation();
   const errors: Record<string, string> = actionData?.errors ?? {};
   return (
-    <main className="mx-auto max-w-md px-4 py-10">
+    <div className="mx-auto max-w-md px-4 py-10">
       <div className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-gray-200 sm:p-8">
         <h1 className="text-2xl font-bold">Choose a new password</h1>
         {loaderData.token ? (
@@ -63,6 +63,6 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           </Link>
         </p>
       </div>
-    </main>
+    </div>
   );
 }

@@ -92,7 +92,7 @@ export default function Signin({ loaderData, actionData }: Route.ComponentProps)
   const redirectTo = params.get("redirectTo") ?? "";
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   return (
-    <main className="mx-auto max-w-md px-4 py-10">
+    <div className="mx-auto max-w-md px-4 py-10">
       <div className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-gray-200 sm:p-8">
         <h1 className="text-2xl font-bold">Welcome Back!</h1>
         <p className="mt-1 text-sm text-gray-600">Sign in to your shop, games and prize pool.</p>
@@ -142,6 +142,6 @@ export default function Signin({ loaderData, actionData }: Route.ComponentProps)
           </Link>
         </p>
       </div>
-    </main>
+    </div>
   );
 }

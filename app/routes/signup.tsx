@@ -54,7 +54,7 @@ export default function Signup({ actionData }: Route.ComponentProps) {
   const errors: Record<string, string> = actionData?.errors ?? {};
   const values: Record<string, string> = actionData?.values ?? {};
   return (
-    <main className="mx-auto max-w-lg px-4 py-10">
+    <div className="mx-auto max-w-lg px-4 py-10">
       <div className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-gray-200 sm:p-8">
         <h1 className="text-2xl font-bold">Create Your Account</h1>
         <p className="mt-1 text-sm text-gray-600">Open your shop, run Guess &amp; Win games and grow a prize pool with your tribe.</p>
@@ -146,6 +146,6 @@ export default function Signup({ actionData }: Route.ComponentProps) {
           </Link>
         </p>
       </div>
-    </main>
+    </div>
   );
 }
