@@ -5,6 +5,7 @@ import { AppShell } from "~/components/app-shell";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { InstallBanner } from "~/components/install-banner";
 import { getOptionalUser, loadUser } from "~/lib/auth.server";
+import { cartCount } from "~/lib/cart.server";
 import { isDemoMode } from "~/lib/config.server";
 import { getEnv } from "~/lib/context";
 import { shouldHydrate } from "~/lib/hydration";
@@ -16,8 +17,9 @@ export const middleware: Route.MiddlewareFunction[] = [loadUser];
 
 export function loader({ request, context }: Route.LoaderArgs) {
   const flashToast = readFlashToast(request);
+  const user = getOptionalUser(context);
   return data(
-    { user: getOptionalUser(context), demoMode: isDemoMode(getEnv(context)), flashToast },
+    { user, cartCount: cartCount(user, request), demoMode: isDemoMode(getEnv(context)), flashToast },
     flashToast ? { headers: { "Set-Cookie": clearToastCookie() } } : undefined,
   );
 }
@@ -49,7 +51,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body>
-        <AppShell user={rootData?.user ?? null} flashToast={rootData?.flashToast ?? null}>
+        <AppShell user={rootData?.user ?? null} cartCount={rootData?.cartCount ?? 0} flashToast={rootData?.flashToast ?? null}>
           {children}
         </AppShell>
         <InstallBanner />

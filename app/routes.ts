@@ -31,6 +31,7 @@ export default [
   route("dev/outbox", "routes/dev-outbox.tsx"),
 
   // Payments
+  route("cart", "routes/cart.tsx"),
   route("payment", "routes/payment.tsx"),
   route("payment/success", "routes/payment-success.tsx"),
   route("payment/cancel", "routes/payment-cancel.tsx"),

@@ -63,7 +63,7 @@ function successUrlOf(row: CheckoutSession): string {
 }
 
 function needsShipping(row: CheckoutSession): boolean {
-  return row.purpose === "product" && row.metadata.category === "physical";
+  return (row.purpose === "product" && row.metadata.category === "physical") || (row.purpose === "cart" && Boolean(row.metadata.ship_to));
 }
 
 /** Signs and delivers one event for this session to the webhook handler; null when it was accepted. */
@@ -87,7 +87,8 @@ async function readShipping(c: Ctx, row: CheckoutSession): Promise<{ shipping: S
   const parsed = ShippingSchema.safeParse(Object.fromEntries(Object.entries(form).map(([k, v]) => [k, String(v)])));
   if (!parsed.success) return { shipping: null, error: parsed.error.issues[0]?.message ?? "Please enter your address" };
   // Like Stripe's allowed_countries: only the countries the host ships to.
-  const allowed = row.hostId ? await listShipToCountries(getDb(c.env), row.hostId) : [];
+  // A cart (several hosts) ships to the one country the fan chose on /cart, which every host of it ships to.
+  const allowed = row.purpose === "cart" ? [row.metadata.ship_to ?? ""] : row.hostId ? await listShipToCountries(getDb(c.env), row.hostId) : [];
   if (!allowed.includes(parsed.data.country)) {
     return { shipping: null, error: `This shop does not ship to ${parsed.data.country}. It ships to: ${allowed.join(", ")}.` };
   }

@@ -21,7 +21,8 @@ const PUBLIC_PAGES = [
   /^\/profile\/[^/]+\/shop$/,
 ];
 
-const PERSONAL_COOKIE = /(?:^|;\s*)__Host-(?:session|toast)=/;
+// A visitor with a cart sees its count in the nav bar: their pages are theirs.
+const PERSONAL_COOKIE = /(?:^|;\s*)__Host-(?:session|toast|cart)=/;
 
 export function isCacheablePageRequest(request: Request): boolean {
   if (request.method !== "GET") return false;

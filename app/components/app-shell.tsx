@@ -15,10 +15,13 @@ const footerLinks = [
 /** The frame around every page: toasts, the navigation bar, the page itself and the footer. */
 export function AppShell({
   user,
+  cartCount = 0,
   flashToast,
   children,
 }: {
   user: SessionUser | null;
+  /** Units in the cart (the account's or the visitor's). */
+  cartCount?: number;
   flashToast?: ToastInput | null;
   children: ReactNode;
 }) {
@@ -31,7 +34,7 @@ export function AppShell({
         >
           Skip to content
         </a>
-        <NavBar user={user} />
+        <NavBar user={user} cartCount={cartCount} />
         <main id="main" className="flex-1">
           {children}
         </main>

@@ -59,7 +59,7 @@ function useDisplayedUser(user: SessionUser | null): SessionUser | null {
 }
 
 /** Sticky top bar: brand, the three main links, and an account menu (signed in) or the visitor links. */
-export function NavBar({ user: loadedUser }: { user: SessionUser | null }) {
+export function NavBar({ user: loadedUser, cartCount = 0 }: { user: SessionUser | null; cartCount?: number }) {
   const user = useDisplayedUser(loadedUser);
   return (
     <header className="sticky top-0 z-50 border-b border-gray-200 bg-white/95 backdrop-blur">
@@ -93,7 +93,9 @@ export function NavBar({ user: loadedUser }: { user: SessionUser | null }) {
           ))}
         </ul>
 
-        <div className="ml-auto hidden items-center gap-2 md:flex">
+        <CartLink count={cartCount} />
+
+        <div className="hidden items-center gap-2 md:flex">
           {user ? (
             <>
               <MessagesLink unread={user.unreadMessages ?? 0} />
@@ -126,6 +128,27 @@ export function NavBar({ user: loadedUser }: { user: SessionUser | null }) {
         <MobileMenu user={user} />
       </nav>
     </header>
+  );
+}
+
+/** The cart (/cart) with the number of items in it (the account's cart, or a visitor's from their cookie). */
+function CartLink({ count }: { count: number }) {
+  return (
+    <Link
+      to="/cart"
+      aria-label={count > 0 ? `Cart, ${count} item${count === 1 ? "" : "s"}` : "Cart"}
+      className="relative ml-auto inline-flex items-center gap-1 rounded-lg px-3 py-2 text-sm font-medium text-gray-700 hover:bg-gray-100 hover:text-gray-900 focus-visible:outline-2 focus-visible:outline-brand-500"
+    >
+      <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="h-5 w-5">
+        <path d="M2 3h2.2l.4 2H17l-1.6 7.2a1.5 1.5 0 0 1-1.5 1.2H7.1a1.5 1.5 0 0 1-1.5-1.2L3.6 4.6 3.4 4H2V3Zm5 13.5a1.5 1.5 0 1 0 3 0 1.5 1.5 0 0 0-3 0Zm6 0a1.5 1.5 0 1 0 3 0 1.5 1.5 0 0 0-3 0Z" />
+      </svg>
+      <span className="sr-only md:not-sr-only">Cart</span>
+      {count > 0 ? (
+        <span data-testid="cart-count" className="min-w-5 rounded-full bg-brand-600 px-1.5 text-center text-xs font-bold text-white">
+          {count > 99 ? "99+" : count}
+        </span>
+      ) : null}
+    </Link>
   );
 }
 
@@ -272,7 +295,7 @@ function MobileMenu({ user }: { user: SessionUser | null }) {
   if (!hydrated) {
     return (
       // A page sent without hydration keeps this version: /page.js updates its label and state on toggle.
-      <details className="group ml-auto md:hidden" data-menu>
+      <details className="group md:hidden" data-menu>
         <summary role="button" aria-expanded="false" aria-controls="mobile-menu" aria-label="Open menu" className={mobileButton}>
           <span className="group-open:hidden">
             <MenuIcon open={false} />
@@ -287,7 +310,7 @@ function MobileMenu({ user }: { user: SessionUser | null }) {
   }
 
   return (
-    <div className="ml-auto md:hidden">
+    <div className="md:hidden">
       <button
         ref={buttonRef}
         type="button"

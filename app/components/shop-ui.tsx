@@ -242,9 +242,13 @@ export function ShopProductCard({ product: p, signedIn }: { product: ShopCardDat
           <b>{p.rating.toFixed(1)}</b>
           {` (${p.reviewCount} reviews)`}
         </p>
-        <Link to={`/buy-now/${p.id}`} className="shop-card-buy" discover="none">
-          Add to Cart
-        </Link>
+        {/* A plain post (the page may be sent without hydration): the first size and colour in stock, one unit. */}
+        <form method="post" action="/cart">
+          <input type="hidden" name="productId" value={p.id} />
+          <button name="intent" value="add" className="shop-card-buy" aria-label={`Add ${name} to cart`}>
+            Add to Cart
+          </button>
+        </form>
       </div>
     </li>
   );

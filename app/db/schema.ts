@@ -962,6 +962,28 @@ export const groupBuyRefunds = sqliteTable(
 // ---------------------------------------------------------------------------------------------------------------
 // Orders, shipping, vouchers
 
+/**
+ * A signed-in fan's cart: one row per product, size and colour (empty text when the product has none), with the
+ * quantity wanted. Prices are never stored here: checkout prices every line from the database.
+ */
+export const cartItems = sqliteTable(
+  "cart_items",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    productId: text("product_id")
+      .notNull()
+      .references(() => products.id, { onDelete: "cascade" }),
+    sizeName: text("size_name").notNull().default(""),
+    colorName: text("color_name").notNull().default(""),
+    quantity: integer("quantity").notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.productId, t.sizeName, t.colorName] })],
+);
+
 export const orders = sqliteTable(
   "orders",
   {

@@ -4,7 +4,7 @@
 export const CHECKOUT_PROVIDERS = ["stripe", "local"] as const;
 export type CheckoutProvider = (typeof CHECKOUT_PROVIDERS)[number];
 /** What a checkout pays for. */
-export const CHECKOUT_PURPOSES = ["product", "guess_entry", "host_deposit", "group_buy"] as const;
+export const CHECKOUT_PURPOSES = ["product", "guess_entry", "host_deposit", "group_buy", "cart"] as const;
 export type CheckoutPurpose = (typeof CHECKOUT_PURPOSES)[number];
 export const CHECKOUT_STATUSES = ["open", "complete", "expired"] as const;
 export const CHECKOUT_PAYMENT_STATUSES = ["unpaid", "paid"] as const;

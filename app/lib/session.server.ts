@@ -21,6 +21,8 @@ export type SessionUser = {
   avatarUrl: string | null;
   /** Chat messages sent to this account and not read yet (the nav bar's count). */
   unreadMessages?: number;
+  /** Units in the fan's cart (the nav bar's count). */
+  cartItems?: number;
   /** The owner confirmed the e-mail address: free guesses count and prizes are paid only then. */
   emailConfirmed: boolean;
 };
@@ -52,6 +54,7 @@ export async function getSessionUser(db: Db, request: Request): Promise<SessionU
   return {
     ...user,
     unreadMessages: Number(user.unreadMessages) || 0,
+    cartItems: Number(user.cartItems) || 0,
     creatorName: user.creatorName ?? user.email.split("@")[0],
     avatarUrl: user.avatarUrl ?? null,
     emailConfirmed: emailConfirmedAt !== null,

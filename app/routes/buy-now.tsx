@@ -264,6 +264,7 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
           <p className="whitespace-pre-line text-sm text-gray-700">{product.description || "No description available."}</p>
 
           <Form method="post" className="space-y-4">
+            <input type="hidden" name="productId" value={product.id} />
             <Card>
               <SizePicker sizes={sizes} selectedId={sizeId} onSelect={setSizeId} currency={SHOWN} />
               {colours.length > 0 ? (
@@ -320,6 +321,16 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
 
             <button type="submit" disabled={!canBuy || submitting} className={buttonClass("primary", "md", "w-full py-3 text-base")}>
               {submitting ? "Starting checkout..." : "Buy Now"}
+            </button>
+            <button
+              type="submit"
+              formAction="/cart"
+              name="intent"
+              value="add"
+              disabled={!canBuy || submitting}
+              className={buttonClass("secondary", "md", "w-full py-3 text-base")}
+            >
+              Add to Cart
             </button>
           </Form>
 

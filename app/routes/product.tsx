@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { data, Link } from "react-router";
+import { data, Form, Link } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { buttonClass, Card, pageMeta } from "~/components/page";
 import { displayCents, LIKE_SIGN_IN_MESSAGE, priceRangeText, QuantityStepper, SizePicker, type LikeActionData } from "~/components/shop-ui";
@@ -128,27 +128,33 @@ export default function Product({ loaderData, actionData }: Route.ComponentProps
           ) : null}
           <p className="mt-4 text-2xl font-bold text-brand-700">{size ? formatCents(size.unitCents, currency) : product.price}</p>
           <p className="mt-4 whitespace-pre-line text-gray-700">{product.description || "No description available."}</p>
-          <Card className="mt-6">
-            <SizePicker sizes={sizes} selectedId={sizeId} onSelect={setSizeId} currency={currency} />
-            <div className="mt-4">
-              <p className="text-sm font-semibold text-gray-900">Quantity</p>
-              <div className="mt-2">
-                <QuantityStepper value={quantity} onChange={setQuantity} max={Math.min(MAX_QUANTITY, size?.availableUnits ?? MAX_QUANTITY)} />
+          <Form method="post" action="/cart">
+            <input type="hidden" name="productId" value={product.id} />
+            <Card className="mt-6">
+              <SizePicker sizes={sizes} selectedId={sizeId} onSelect={setSizeId} currency={currency} />
+              <div className="mt-4">
+                <p className="text-sm font-semibold text-gray-900">Quantity</p>
+                <div className="mt-2">
+                  <QuantityStepper value={quantity} onChange={setQuantity} max={Math.min(MAX_QUANTITY, size?.availableUnits ?? MAX_QUANTITY)} />
+                </div>
               </div>
+              <p className="mt-4 flex items-baseline justify-between border-t border-gray-100 pt-4 text-sm text-gray-700">
+                <span>Total</span>
+                <span className="text-xl font-bold text-gray-900">{size ? formatCents(size.unitCents * quantity, currency) : "—"}</span>
+              </p>
+            </Card>
+            <div className="mt-6 flex flex-wrap gap-3">
+              <Link to={buyHref} className={buttonClass("primary")}>
+                BUY NOW
+              </Link>
+              <button type="submit" name="intent" value="add" disabled={!size || size.availableUnits <= 0} className={buttonClass("secondary")}>
+                Add to Cart
+              </button>
+              <Link to="/shop" className={buttonClass("secondary")}>
+                BACK TO SHOP
+              </Link>
             </div>
-            <p className="mt-4 flex items-baseline justify-between border-t border-gray-100 pt-4 text-sm text-gray-700">
-              <span>Total</span>
-              <span className="text-xl font-bold text-gray-900">{size ? formatCents(size.unitCents * quantity, currency) : "—"}</span>
-            </p>
-          </Card>
-          <div className="mt-6 flex flex-wrap gap-3">
-            <Link to={buyHref} className={buttonClass("primary")}>
-              BUY NOW
-            </Link>
-            <Link to="/shop" className={buttonClass("secondary")}>
-              BACK TO SHOP
-            </Link>
-          </div>
+          </Form>
         </div>
       </div>
     </div>

@@ -8,6 +8,7 @@ import { isDemoMode } from "~/lib/config.server";
 import { getEnv } from "~/lib/context";
 import { DEMO_FAN_EMAIL, DEMO_HOST_EMAIL } from "~/lib/demo";
 import { verifyPassword } from "~/lib/password.server";
+import { mergeVisitorCart } from "~/lib/cart.server";
 import { createSession } from "~/lib/session.server";
 import { signInSucceeded, takeSignInAttempt, throttleKeys } from "~/lib/throttle.server";
 import { flashToastCookie } from "~/lib/toast.server";
@@ -39,6 +40,9 @@ async function signInAs(db: ReturnType<typeof getDb>, userId: string, request: R
   if (await isAccountSuspended(db, userId)) return data({ error: ACCOUNT_SUSPENDED, email: "" }, { status: 403 });
   const headers = new Headers();
   headers.append("Set-Cookie", await createSession(db, userId, request));
+  // What the visitor put in their cart joins the account's cart.
+  const clearCart = await mergeVisitorCart(db, userId, request);
+  if (clearCart) headers.append("Set-Cookie", clearCart);
   headers.append("Set-Cookie", flashToastCookie({ message: "Successfully signed in!", type: "success", durationMs: 2000 }));
   await recordActivity(db, userId, "login");
   return redirect(redirectTo, { headers });

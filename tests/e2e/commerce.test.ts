@@ -50,7 +50,9 @@ test("a host adds a product with an uploaded image, a fan buys it, the host ship
   const image = fan.locator("img[src^='/media/products/']").first();
   await image.waitFor();
   assert.ok(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 64), "the uploaded image is served");
-  await fan.getByRole("link", { name: /Add to Cart/ }).first().click();
+  // Add to Cart puts the item in the cart; the product page's BUY NOW leads to the purchase page.
+  await fan.locator("li[data-product-card] a.shop-card-name").first().click();
+  await fan.getByRole("link", { name: "BUY NOW" }).click();
   await fan.waitForURL("**/buy-now/**");
   await fan.getByRole("button", { name: "Buy Now" }).click();
   await fan.getByRole("heading", { name: /Test checkout/ }).waitFor();

@@ -27,7 +27,9 @@ test("a visitor browses the shop, signs in, buys through the local checkout and 
   await shop.getByRole("searchbox").first().fill("Rattan Storage");
   await shop.keyboard.press("Enter");
   await shop.getByText(PRODUCT).first().waitFor();
-  await shop.getByRole("link", { name: /Add to Cart/ }).first().click();
+  // Add to Cart puts the item in the cart; the product page's BUY NOW leads to the purchase page.
+  await shop.locator("li[data-product-card] a.shop-card-name").first().click();
+  await shop.getByRole("link", { name: "BUY NOW" }).click();
   await shop.waitForURL("**/buy-now/**");
   await shop.getByRole("heading", { name: PRODUCT }).waitFor();
 

@@ -42,7 +42,9 @@ test("a fan buys a voucher, shows its QR code, and the host redeems it exactly o
   await fan.getByRole("searchbox").first().fill("Kuih Workshop");
   await fan.keyboard.press("Enter");
   await fan.getByText(PRODUCT).first().waitFor();
-  await fan.getByRole("link", { name: /Add to Cart/ }).first().click();
+  // Add to Cart puts the item in the cart; the product page's BUY NOW leads to the purchase page.
+  await fan.locator("li[data-product-card] a.shop-card-name").first().click();
+  await fan.getByRole("link", { name: "BUY NOW" }).click();
   await fan.waitForURL("**/buy-now/**");
   await fan.getByRole("heading", { name: PRODUCT }).waitFor();
   await fan.locator("label", { hasText: "Single seat" }).first().click();

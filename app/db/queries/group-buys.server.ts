@@ -662,12 +662,20 @@ export async function insertPaidGroupBuyOrders(
   return { claimed: claimed.length === 1, inserted: inserted.length > 0 };
 }
 
-/** The orders of a group-buy checkout, line by line. */
+/** The orders of a checkout that pays several (a group buy's or a cart's), line by line. */
 export function listCheckoutOrders(db: Db, checkoutSessionId: string) {
   return db
     .select({
       id: orders.id,
       orderNumber: orders.orderNumber,
+      hostId: orders.hostId,
+      productId: orders.productId,
+      productName: orders.productName,
+      productCategory: orders.productCategory,
+      quantity: orders.quantity,
+      sizeName: orders.sizeName,
+      colorName: orders.colorName,
+      unitPriceCents: orders.unitPriceCents,
       amountCents: orders.amountCents,
       currency: orders.currency,
       poolId: orders.poolId,

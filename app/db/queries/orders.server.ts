@@ -1,3 +1,4 @@
+import type { BatchItem } from "drizzle-orm/batch";
 import { and, type AnyColumn, count, desc, eq, exists, gte, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { orders, productColors, products, productSizes, shippingUpdates, userProfiles, vouchers, type NewOrder } from "~/db/schema";
@@ -422,6 +423,78 @@ export async function insertPaidOrder(
     claimed: claimed.length === 1,
     inserted: inserted.length === 1,
     stockTaken: sizeTaken.length === 1 && (input.colourId === null || colourTaken.length === 1),
+  };
+}
+
+/** One order of a paid cart checkout, with the size and colour rows whose stock it takes. */
+export interface CartOrderLine {
+  order: NewOrder & { id: string; checkoutSessionId: string; hostId: string; productId: string; quantity: number; amountCents: number };
+  sizeId: string | null;
+  colourId: string | null;
+}
+
+/**
+ * Fulfils a paid cart checkout in ONE D1 batch: claims the checkout (`claim`, unpaid -> paid), inserts one order per
+ * line (unique per checkout session and line, so a repeat inserts nothing) and, only when this call inserted them,
+ * takes each line's stock and counts each sale on the product and the host. Reports which lines got their stock.
+ */
+export async function insertPaidCartOrders(db: Db, input: { claim: BatchItem<"sqlite">; lines: readonly CartOrderLine[] }) {
+  const first = input.lines[0];
+  if (!first) throw new RangeError("a cart checkout has at least one line");
+  const isNew = sql`exists (select 1 from ${orders} where ${orders.id} = ${first.order.id})`;
+  const statements: BatchItem<"sqlite">[] = [
+    input.claim,
+    db
+      .insert(orders)
+      .values(input.lines.map((l) => l.order))
+      .onConflictDoNothing({ target: [orders.checkoutSessionId, orders.line] })
+      .returning({ id: orders.id }),
+  ];
+  const stockAt: { size: number | null; colour: number | null }[] = [];
+  for (const line of input.lines) {
+    const q = line.order.quantity;
+    const at = { size: null as number | null, colour: null as number | null };
+    if (line.sizeId) {
+      at.size = statements.length;
+      statements.push(
+        db
+          .update(productSizes)
+          .set({ availableUnits: sql`${productSizes.availableUnits} - ${q}` })
+          .where(and(eq(productSizes.id, line.sizeId), gte(productSizes.availableUnits, q), isNew))
+          .returning({ id: productSizes.id }),
+      );
+    }
+    if (line.colourId) {
+      at.colour = statements.length;
+      statements.push(
+        db
+          .update(productColors)
+          .set({ availableUnits: sql`${productColors.availableUnits} - ${q}` })
+          .where(and(eq(productColors.id, line.colourId), gte(productColors.availableUnits, q), isNew))
+          .returning({ id: productColors.id }),
+      );
+    }
+    stockAt.push(at);
+    statements.push(
+      db
+        .update(products)
+        .set({ salesCount: sql`${products.salesCount} + ${q}`, revenueCents: sql`${products.revenueCents} + ${line.order.amountCents}` })
+        .where(and(eq(products.id, line.order.productId), isNew)),
+      db
+        .update(userProfiles)
+        .set({
+          totalSales: sql`${userProfiles.totalSales} + ${q}`,
+          totalRevenueCents: sql`${userProfiles.totalRevenueCents} + ${line.order.amountCents}`,
+        })
+        .where(and(eq(userProfiles.userId, line.order.hostId), isNew)),
+    );
+  }
+  const results = (await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown as unknown[][];
+  const taken = (index: number | null) => index === null || (results[index]?.length ?? 0) === 1;
+  return {
+    claimed: results[0]?.length === 1,
+    inserted: (results[1]?.length ?? 0) > 0,
+    stockTaken: stockAt.map((at, i) => ({ orderId: input.lines[i]!.order.id, taken: at.size !== null && taken(at.size) && taken(at.colour) })),
   };
 }
 

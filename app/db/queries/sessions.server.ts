@@ -1,6 +1,7 @@
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { chatMessages, sessions, userProfiles, users, type NewSession } from "~/db/schema";
+import { cartCountColumn } from "./cart.server";
 
 export async function insertSession(db: Db, row: NewSession): Promise<void> {
   await db.insert(sessions).values(row);
@@ -8,7 +9,7 @@ export async function insertSession(db: Db, row: NewSession): Promise<void> {
 
 /**
  * The account behind an unexpired session id (the token's hash), with its display name, avatar, profile status and
- * count of unread chat messages.
+ * count of unread chat messages and the units in the cart (the nav bar's counts, in this one query).
  */
 export async function getSessionAccount(db: Db, sessionId: string, now: Date) {
   const [row] = await db
@@ -21,6 +22,7 @@ export async function getSessionAccount(db: Db, sessionId: string, now: Date) {
       avatarUrl: userProfiles.avatarUrl,
       status: userProfiles.status,
       unreadMessages: sql<number>`(select count(*) from ${chatMessages} where ${chatMessages.recipientId} = ${users.id} and ${chatMessages.readAt} is null)`,
+      cartItems: cartCountColumn(users.id),
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))

@@ -22,7 +22,7 @@ export type ConfirmedPayment = {
   /** Amount paid, in cents of `currency` (USD). */
   amount: number;
   currency: string;
-  /** The checkout's purpose: 'product', 'host_deposit', 'guess_entry', 'group_buy'. */
+  /** The checkout's purpose: 'product', 'host_deposit', 'guess_entry', 'group_buy', 'cart'. */
   payment_type: CheckoutSession["purpose"];
   /** False while a delayed payment (bank transfer) has not arrived. */
   paid: boolean;

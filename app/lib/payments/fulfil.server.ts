@@ -2,6 +2,7 @@ import { getDb } from "~/db/client.server";
 import { findCheckoutRow, markCheckoutAwaitingPayment, markUnpaidCheckoutExpired } from "~/db/queries/checkout.server";
 import type { CheckoutSession } from "~/db/schema";
 import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
+import { fulfilCart } from "./fulfil-cart.server";
 import { fulfilHostDeposit } from "./fulfil-deposit.server";
 import { fulfilGroupBuy } from "./fulfil-group-buy.server";
 import { fulfilGuessEntry } from "./fulfil-guess.server";
@@ -59,6 +60,8 @@ export async function fulfilCheckoutSession(env: Env, session: CheckoutSessionOb
       return fulfilGuessEntry(env, db, row, session);
     case "group_buy":
       return fulfilGroupBuy(env, db, row, session);
+    case "cart":
+      return fulfilCart(env, db, row, session);
     default:
       throw new FulfilmentDataError(`checkout ${row.id} has purpose ${row.purpose}, which this handler does not fulfil`);
   }

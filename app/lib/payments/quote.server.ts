@@ -124,7 +124,19 @@ export type ProductQuote = {
  * checkout. `buyerId` refuses a host's own product.
  */
 export async function quoteProduct(db: Db, choice: ProductChoice, buyerId?: string): Promise<ProductQuote | CheckoutError> {
-  const found = await getProductVariants(db, choice.productId);
+  const quote = quoteVariants(await getProductVariants(db, choice.productId), choice, buyerId);
+  if (!quote.ok) return quote;
+  if (quote.amountCents < MIN_CHARGE_CENTS) return fail(400, CHECKOUT_MESSAGES.belowMinimum);
+  if (quote.amountCents > MAX_CHARGE_CENTS) return fail(400, CHECKOUT_MESSAGES.quantity, "quantity");
+  return quote;
+}
+
+/**
+ * Prices one line of a purchase from its product as loaded (size, colour, quantity and stock checked; `buyerId`
+ * refuses a host's own product), without the card-charge limits: a cart prices each line with this and checks the
+ * limits on its total.
+ */
+export function quoteVariants(found: ProductVariants | undefined, choice: ProductChoice, buyerId?: string): ProductQuote | CheckoutError {
   if (!found || found.product.status !== "active") return fail(404, CHECKOUT_MESSAGES.productNotFound, "productId");
   const { product, sizes, colours, imageUrl } = found;
   if (buyerId && product.hostId === buyerId) return fail(403, CHECKOUT_MESSAGES.ownProduct, "productId");
@@ -144,9 +156,6 @@ export async function quoteProduct(db: Db, choice: ProductChoice, buyerId?: stri
 
   const unitPriceCents = toUsdCents(size.priceCents, size.currency);
   const amountCents = unitPriceCents * quantity;
-  if (amountCents < MIN_CHARGE_CENTS) return fail(400, CHECKOUT_MESSAGES.belowMinimum);
-  if (amountCents > MAX_CHARGE_CENTS) return fail(400, CHECKOUT_MESSAGES.quantity, "quantity");
-
   return { ok: true, product, size, colour, category, imageUrl, quantity, unitPriceCents, amountCents };
 }
 

@@ -1,0 +1,105 @@
+import { getDb } from "~/db/client.server";
+import { listCartLines } from "~/db/queries/cart.server";
+import { CART_MESSAGES } from "~/domain/cart";
+import { isCountryCode } from "~/domain/currency";
+import { priceCart } from "~/lib/cart.server";
+import type { SessionUser } from "~/lib/session.server";
+import { type CheckoutResult, startCheckout } from "./checkout-session.server";
+import { decodeGroupBuyLines, encodeGroupBuyLines, type GroupBuyLine } from "./group-buy-checkout.server";
+import type { CheckoutLineItem, ProviderOptions } from "./provider.server";
+import { CHECKOUT_MESSAGES, fail } from "./quote.server";
+
+// The cart purpose's checkout: one checkout for every line of a fan's cart, across hosts, each line priced on the
+// server from the database (the cart itself holds no prices). Lines travel in the checkout's metadata in the
+// group-buy checkout's line format, split over as many 500-character values as they need.
+
+/** A cart checkout's lines: [product, size, colour, quantity, unit cents], as a group-buy checkout stores them. */
+export type CartCheckoutLine = GroupBuyLine;
+
+const CHUNK_LIMIT = 500;
+const MAX_CHUNKS = 10;
+
+/** The metadata values that carry the lines: `items`, then `items_2`, `items_3`… each at most 500 characters. */
+export function encodeCartCheckoutLines(lines: readonly CartCheckoutLine[]): Record<string, string> | null {
+  const chunks: CartCheckoutLine[][] = [];
+  for (const line of lines) {
+    const last = chunks.at(-1);
+    if (last && encodeGroupBuyLines([...last, line]).length <= CHUNK_LIMIT) last.push(line);
+    else chunks.push([line]);
+  }
+  if (chunks.length > MAX_CHUNKS || chunks.some((c) => encodeGroupBuyLines(c).length > CHUNK_LIMIT)) return null;
+  return Object.fromEntries(chunks.map((c, i) => [i === 0 ? "items" : `items_${i + 1}`, encodeGroupBuyLines(c)]));
+}
+
+export function decodeCartCheckoutLines(metadata: Record<string, string>): CartCheckoutLine[] | null {
+  const lines: CartCheckoutLine[] = [];
+  for (let i = 0; i < MAX_CHUNKS; i++) {
+    const value = metadata[i === 0 ? "items" : `items_${i + 1}`];
+    if (value === undefined) break;
+    const chunk = decodeGroupBuyLines(value);
+    if (!chunk) return null;
+    lines.push(...chunk);
+  }
+  return lines.length > 0 ? lines : null;
+}
+
+/**
+ * Starts one checkout for the signed-in fan's whole cart: every line must be payable now (for sale, not the fan's
+ * own, in stock, within the limits, shipped to the chosen country), and the total within the card limits. Physical
+ * items are shipped to the chosen country, which the checkout page then requires.
+ */
+export async function createCartCheckout(
+  env: Env,
+  input: { user: SessionUser | null; shipTo?: string | null; origin: string },
+  options: ProviderOptions = {},
+): Promise<CheckoutResult> {
+  if (!input.user) return fail(401, CART_MESSAGES.signIn);
+  const user = input.user;
+  const db = getDb(env);
+  const shipTo = typeof input.shipTo === "string" && isCountryCode(input.shipTo.trim().toUpperCase()) ? input.shipTo.trim().toUpperCase() : null;
+  const cart = await priceCart(db, { lines: await listCartLines(db, user.id), buyerId: user.id, shipTo });
+  if (cart.lines.length === 0) return fail(400, CART_MESSAGES.empty);
+  const broken = cart.lines.find((l) => l.problem);
+  if (broken) {
+    const name = broken.product?.name ?? "An item";
+    return fail(broken.problem === CHECKOUT_MESSAGES.ownProduct ? 403 : 409, `${name}: ${broken.problem}`);
+  }
+  if (cart.problem) return fail(400, cart.problem);
+
+  const lines: CartCheckoutLine[] = [];
+  const lineItems: CheckoutLineItem[] = [];
+  for (const l of cart.lines) {
+    const q = l.quote!;
+    lines.push([q.product.id, q.size.name, q.colour?.name ?? "", q.quantity, q.unitPriceCents]);
+    lineItems.push({
+      name: q.product.name,
+      description: q.colour ? `Size ${q.size.name} · Colour ${q.colour.name}` : `Size ${q.size.name}`,
+      imageUrl: null,
+      unitAmountCents: q.unitPriceCents,
+      quantity: q.quantity,
+    });
+  }
+  const items = encodeCartCheckoutLines(lines);
+  if (!items) return fail(400, "Please check out fewer items at once");
+  const hosts = cart.groups.map((g) => g.hostName);
+  const description = `Cart: ${cart.itemCount} item${cart.itemCount === 1 ? "" : "s"} from ${hosts.join(", ")}`.slice(0, 450);
+
+  return startCheckout(env, input.origin, options, {
+    purpose: "cart",
+    user,
+    hostId: null,
+    amountCents: cart.totalCents,
+    customerEmail: user.email,
+    metadata: {
+      purpose: "cart",
+      ...items,
+      ...(cart.needsShipping && cart.shipTo ? { ship_to: cart.shipTo } : {}),
+      user_id: user.id,
+      description,
+    },
+    lineItems,
+    shippingCountries: cart.needsShipping && cart.shipTo ? [cart.shipTo] : null,
+    cancelUrl: `${input.origin}/cart${cart.shipTo ? `?shipTo=${cart.shipTo}` : ""}`,
+    failureMessage: CHECKOUT_MESSAGES.failed,
+  });
+}

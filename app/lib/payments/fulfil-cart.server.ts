@@ -1,0 +1,180 @@
+import type { Db } from "~/db/client.server";
+import { removePurchasedCartLines } from "~/db/queries/cart.server";
+import { claimCheckoutStatement } from "~/db/queries/checkout.server";
+import { bookShopSale } from "~/db/queries/earnings.server";
+import { listCheckoutOrders } from "~/db/queries/group-buys.server";
+import { flagOrderStockShortfall, insertPaidCartOrders, setOrderPoolEntry, type CartOrderLine } from "~/db/queries/orders.server";
+import { getRevenueRules } from "~/db/queries/platform.server";
+import { getProductVariants } from "~/db/queries/products.server";
+import { insertOrderVoucher } from "~/db/queries/vouchers.server";
+import type { CheckoutSession } from "~/db/schema";
+import { groupByHost } from "~/domain/cart";
+import { productCategory } from "~/domain/catalog";
+import { formatCents } from "~/domain/money";
+import { orderNumber, voucherCode } from "~/domain/orders";
+import { poolContributionCents } from "~/domain/revenue";
+import { notify } from "~/lib/notify.server";
+import { decodeCartCheckoutLines } from "./cart-checkout.server";
+import { FulfilmentDataError, paymentIntentOf, shippingOf, type CheckoutSessionObject } from "./events.server";
+import type { FulfilOutcome } from "./fulfil.server";
+import { contribute, contributionKey } from "./pool-ledger.server";
+
+/**
+ * The pool ledger's key of one host's share of a cart checkout: a cart pays several hosts, and each host's pool
+ * gets one contribution (with one entry for the buyer) per checkout.
+ */
+export function cartContributionKey(sessionId: string, hostId: string): string {
+  return `${contributionKey(sessionId)}:host:${hostId}`;
+}
+
+/**
+ * A paid cart checkout, the group-buy way: one batch creates an order per line (each with its host), takes the
+ * stock and counts the sales, once. Then, each step idempotent and resumed by any later delivery: vouchers, each
+ * order's host share in the earnings ledger, and per host one pool contribution (the shop-sales pool share of each
+ * of that host's orders, rounded per order) with one entry for the buyer. The paid lines leave the buyer's cart.
+ */
+export async function fulfilCart(env: Env, db: Db, row: CheckoutSession, session: CheckoutSessionObject): Promise<FulfilOutcome> {
+  const lines = decodeCartCheckoutLines(row.metadata);
+  if (!lines) throw new FulfilmentDataError(`checkout ${row.id} lacks its cart lines`);
+  const rates = row.rates ?? (await getRevenueRules(db));
+  const poolPercent = rates.shop_sales.prizePoolPercent;
+  const now = new Date();
+  const paymentIntentId = paymentIntentOf(session);
+
+  const orderLines: CartOrderLine[] = [];
+  for (const [index, [productId, sizeName, colourName, quantity, unitCents]] of lines.entries()) {
+    const found = await getProductVariants(db, productId);
+    if (!found) throw new FulfilmentDataError(`product ${productId} of checkout ${row.id} no longer exists`);
+    const size = found.sizes.find((s) => s.name === sizeName);
+    const colour = colourName ? found.colours.find((c) => c.name === colourName) : undefined;
+    const category = productCategory(found.product.category);
+    const id = crypto.randomUUID();
+    orderLines.push({
+      sizeId: size?.id ?? null,
+      colourId: colourName ? (colour?.id ?? null) : null,
+      order: {
+        id,
+        orderNumber: index === 0 ? orderNumber(session.id, id) : `${orderNumber(session.id, id)}-${index + 1}`,
+        line: index,
+        userId: row.userId,
+        hostId: found.product.hostId,
+        productId,
+        checkoutSessionId: session.id,
+        paymentIntentId,
+        status: category === "physical" ? "processing" : "paid",
+        purchaseMode: "buy-now",
+        amountCents: unitCents * quantity,
+        unitPriceCents: unitCents,
+        currency: row.currency,
+        quantity,
+        sizeName,
+        colorName: colourName || null,
+        customerEmail: session.customer_details?.email ?? session.customer_email ?? row.customerEmail,
+        customerName: session.customer_details?.name ?? null,
+        shippingAddress: category === "physical" ? shippingOf(session) : null,
+        productName: found.product.name,
+        productImage: found.imageUrl,
+        productCategory: category,
+        metadata: { pool_percent: poolPercent, cart: true },
+        // Digital items and vouchers are delivered at payment: their return window starts now.
+        deliveredAt: category === "physical" ? null : now,
+        createdAt: now,
+        updatedAt: now,
+      },
+    });
+  }
+
+  const result = await insertPaidCartOrders(db, {
+    claim: claimCheckoutStatement(db, row.id, { paymentIntentId, now, rates }),
+    lines: orderLines,
+  });
+  if (result.inserted) {
+    for (const { orderId, taken } of result.stockTaken) {
+      if (taken) continue;
+      // Paid for, but the stock ran out between checkout and payment: the host must act.
+      console.warn("fulfilment: cart order paid without enough stock", { orderId, checkout: row.id });
+      await flagOrderStockShortfall(db, orderId);
+    }
+  }
+
+  const orders = await listCheckoutOrders(db, session.id);
+  const first = orders[0];
+  if (!first) throw new Error(`orders of checkout ${row.id} are missing after fulfilment`);
+  const paidAt = row.completedAt ?? now;
+  const percentOf = (o: (typeof orders)[number]) => {
+    const p = o.metadata?.pool_percent;
+    return typeof p === "number" ? p : poolPercent;
+  };
+  const rule = (o: (typeof orders)[number]) => ({ ...rates.shop_sales, prizePoolPercent: percentOf(o) });
+
+  for (const o of orders) {
+    if (productCategory(o.productCategory) === "voucher") {
+      const found = await getProductVariants(db, o.productId);
+      await insertOrderVoucher(db, {
+        code: voucherCode(o.id),
+        orderId: o.id,
+        productId: o.productId,
+        hostId: o.hostId,
+        buyerId: row.userId,
+        valueCents: found?.product.voucherValueCents ?? o.unitPriceCents,
+        currency: found?.product.currency ?? o.currency,
+        status: "active",
+        expiresAt: found?.product.voucherExpiresAt ?? new Date(now.getTime() + 365 * 24 * 60 * 60 * 1000),
+      });
+    }
+    // The host's share into the earnings ledger, once per order (a resumed delivery books nothing new).
+    await bookShopSale(db, { ...o, paidAt }, rule(o));
+  }
+
+  let outcome = { poolId: first.poolId, entryNumber: first.entryNumber };
+  for (const group of groupByHost(orders)) {
+    const lead = group.items[0]!;
+    let { poolId, entryNumber } = lead;
+    if (poolId === null) {
+      const contribution = await contribute(env, db, {
+        hostId: group.hostId,
+        sourceType: "product_purchase",
+        sourceKey: cartContributionKey(session.id, group.hostId),
+        amountCents: group.items.reduce((sum, o) => sum + poolContributionCents("shop_sales", o.amountCents, { ...rates, shop_sales: rule(o) }), 0),
+        currency: lead.currency,
+        userId: row.userId,
+        earnsEntry: true,
+      });
+      poolId = contribution.poolId;
+      entryNumber = contribution.entryNumber;
+      for (const o of group.items) await setOrderPoolEntry(db, o.id, { poolId, entryNumber: o.id === lead.id ? entryNumber : null });
+    }
+    if (lead.id === first.id) outcome = { poolId, entryNumber };
+  }
+
+  if (result.inserted) {
+    if (row.userId) {
+      await removePurchasedCartLines(
+        db,
+        row.userId,
+        lines.map(([productId, sizeName, colorName, quantity]) => ({ productId, sizeName, colorName, quantity })),
+      );
+    }
+    for (const group of groupByHost(orders)) {
+      const total = group.items.reduce((sum, o) => sum + o.amountCents, 0);
+      const units = group.items.reduce((sum, o) => sum + o.quantity, 0);
+      await notify(env, group.hostId, "sale", {
+        subject: `New order ${group.items[0]!.orderNumber}: ${group.items.map((o) => o.productName).join(", ")}`.slice(0, 200),
+        text: `You sold ${units} item${units === 1 ? "" : "s"} (${formatCents(total, group.items[0]!.currency)}) in one checkout: ${group.items
+          .map((o) => `${o.quantity} x ${o.productName} (${o.orderNumber})`)
+          .join(", ")}. They are waiting in Customer Orders.`,
+        url: "/orders",
+      });
+    }
+  }
+
+  return {
+    kind: result.inserted ? "fulfilled" : "already_fulfilled",
+    checkoutId: row.id,
+    purpose: row.purpose,
+    orderId: first.id,
+    orderNumber: first.orderNumber,
+    poolId: outcome.poolId,
+    entryNumber: outcome.entryNumber,
+  };
+}

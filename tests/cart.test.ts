@@ -1,0 +1,341 @@
+import { env, SELF } from "cloudflare:test";
+import { and, eq, like } from "drizzle-orm";
+import Stripe from "stripe";
+import { describe, expect, it } from "vitest";
+import { listCartLines } from "~/db/queries/cart.server";
+import {
+  cartItems,
+  checkoutSessions,
+  earningsLedger,
+  orders,
+  prizeEntries,
+  prizePoolContributions,
+  productColors,
+  products,
+  productSizes,
+  userProfiles,
+  userShippingCountries,
+  vouchers,
+} from "~/db/schema";
+import { CART_MESSAGES } from "~/domain/cart";
+import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
+import { CHECKOUT_MESSAGES } from "~/lib/payments/quote.server";
+import { cookieFrom, db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
+
+// The cart: a visitor's in a signed cookie, a fan's in D1, merged at sign-in; Add to Cart and /cart check stock,
+// limits and shipping on the server; one checkout pays a cart across hosts, each host's pool gets its share once
+// with one entry for the buyer, and a replayed webhook changes nothing.
+
+const CART = "__Host-cart";
+
+async function host(name: string, opts: { country?: string; shipsTo?: string[] } = {}) {
+  const h = await makeUser({ name });
+  await db().update(userProfiles).set({ country: opts.country ?? "MY" }).where(eq(userProfiles.userId, h.id));
+  if (opts.shipsTo?.length) await db().insert(userShippingCountries).values(opts.shipsTo.map((countryCode) => ({ hostId: h.id, countryCode })));
+  return h;
+}
+
+async function product(
+  hostId: string,
+  name: string,
+  opts: { priceCents?: number; units?: number; colour?: string; category?: "physical" | "digital" | "voucher" } = {},
+) {
+  const [p] = await db()
+    .insert(products)
+    .values({ hostId, name, category: opts.category ?? "physical", voucherValueCents: opts.category === "voucher" ? 5_000 : null })
+    .returning();
+  await db()
+    .insert(productSizes)
+    .values({ productId: p!.id, name: "One Size", priceCents: opts.priceCents ?? 2_000, availableUnits: opts.units ?? 10, position: 0 });
+  if (opts.colour) await db().insert(productColors).values({ productId: p!.id, name: opts.colour, availableUnits: opts.units ?? 10 });
+  return p!;
+}
+
+function add(productId: string, fields: Record<string, string> = {}, cookie?: string | null) {
+  return postForm("/cart", { intent: "add", productId, ...fields }, { cookie });
+}
+
+/** The cookies a browser would send back after these responses (the last value of each wins). */
+function jar(...pairs: (string | null)[]): string {
+  const byName = new Map<string, string>();
+  for (const pair of pairs) if (pair) byName.set(pair.split("=")[0]!, pair);
+  return [...byName.values()].join("; ");
+}
+
+const cryptoProvider = Stripe.createSubtleCryptoProvider();
+
+/** The provider's `checkout.session.completed` for a checkout row, signed like Stripe's, to the webhook. */
+async function deliverPaid(row: typeof checkoutSessions.$inferSelect, eventId: string): Promise<Response> {
+  const payload = JSON.stringify({
+    id: eventId,
+    object: "event",
+    api_version: "2025-01-01",
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type: "checkout.session.completed",
+    data: {
+      object: {
+        id: row.id,
+        object: "checkout.session",
+        amount_subtotal: row.amountCents,
+        amount_total: row.amountCents,
+        client_reference_id: row.metadata.checkout_id,
+        currency: "usd",
+        customer_email: row.customerEmail,
+        customer_details: {
+          email: row.customerEmail,
+          name: "Cart Buyer",
+          address: { line1: "1 Jalan Test", line2: null, city: "George Town", state: "Penang", postal_code: "10200", country: "MY" },
+        },
+        livemode: false,
+        metadata: row.metadata,
+        mode: "payment",
+        payment_intent: `pi_test_${row.id.slice(-12)}`,
+        payment_status: "paid",
+        status: "complete",
+      },
+    },
+  });
+  const header = await Stripe.webhooks.generateTestHeaderStringAsync({
+    payload,
+    secret: LOCAL_WEBHOOK_SECRET,
+    timestamp: Math.floor(Date.now() / 1000),
+    cryptoProvider,
+  });
+  return SELF.fetch(`${ORIGIN}/api/webhooks/stripe`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Stripe-Signature": header },
+    body: payload,
+  });
+}
+
+describe("a visitor's cart", () => {
+  it("Add to Cart from a /shop card (no choice) adds the first size and colour in stock; the nav bar counts it from the cookie", async () => {
+    const h = await host("Cookie Host");
+    const mug = await product(h.id, "Visitor Mug", { colour: "Blue" });
+    const res = await add(mug.id);
+    expect(res.status).toBe(303);
+    expect(res.headers.get("Location")).toBe("/cart");
+    const cart = cookieFrom(res, CART);
+    expect(cart).toBeTruthy();
+    const again = await add(mug.id, { size: "One Size", color: "Blue", quantity: "2" }, cart);
+    const cookie = cookieFrom(again, CART);
+    const page = await (await get("/cart", { cookie })).text();
+    expect(page).toContain("Visitor Mug");
+    expect(page).toContain("Size One Size · Colour Blue");
+    expect(page).toContain('value="3"');
+    expect(page).toContain("Sign in to check out");
+    const shop = await (await get("/shop", { cookie })).text();
+    expect(shop).toContain("Cart, 3 items");
+  });
+
+  it("a forged or tampered cookie is an empty cart", async () => {
+    const h = await host("Forge Host");
+    const mug = await product(h.id, "Forged Mug");
+    const real = cookieFrom(await add(mug.id), CART)!;
+    const [name, value] = real.split("=") as [string, string];
+    const [payload] = value.split(".");
+    const forged = `${name}=${Buffer.from(JSON.stringify([[mug.id, "One Size", "", 50]])).toString("base64url")}.${value.split(".")[1]}`;
+    const page = await (await get("/cart", { cookie: forged })).text();
+    expect(page).toContain(CART_MESSAGES.empty);
+    const unsigned = await (await get("/cart", { cookie: `${name}=${payload}` })).text();
+    expect(unsigned).toContain(CART_MESSAGES.empty);
+  });
+
+  it("is merged into the account's cart at sign-in: the same line adds up, the cookie is cleared", async () => {
+    const h = await host("Merge Host");
+    const mug = await product(h.id, "Merge Mug");
+    const apron = await product(h.id, "Merge Apron");
+    const fan = await makeUser({ name: "Merging Fan" });
+    const session = await signIn(fan.email);
+    expect((await add(mug.id, { size: "One Size", quantity: "2" }, session)).status).toBe(303);
+
+    const first = cookieFrom(await add(mug.id, { size: "One Size", quantity: "1" }), CART);
+    const visitorCart = cookieFrom(await add(apron.id, { size: "One Size", quantity: "4" }, first), CART);
+    const signin = await postForm("/signin", { email: fan.email, password: "correct-horse-battery" }, { cookie: visitorCart });
+    expect(signin.status).toBe(302);
+    expect(signin.headers.getSetCookie().some((c) => c.startsWith(`${CART}=;`) && c.includes("Max-Age=0"))).toBe(true);
+    const lines = await listCartLines(db(), fan.id);
+    expect(lines.map((l) => [l.productId, l.quantity])).toEqual([
+      [mug.id, 3],
+      [apron.id, 4],
+    ]);
+    const page = await (await get("/cart", { cookie: cookieFrom(signin, "__Host-session") })).text();
+    expect(page).toContain("Cart, 7 items");
+  });
+});
+
+describe("limits checked on the server", () => {
+  it("refuses more than the stock, a bad quantity, a second unit of a voucher, and an unknown product, with their messages", async () => {
+    const h = await host("Limit Host");
+    const few = await product(h.id, "Few Left", { units: 3 });
+    const voucher = await product(h.id, "Class Voucher", { category: "voucher" });
+    const fan = await makeUser({ name: "Limit Fan" });
+    const cookie = await signIn(fan.email);
+
+    const tooMany = await add(few.id, { size: "One Size", quantity: "4" }, cookie);
+    expect(tooMany.status).toBe(409);
+    expect(await tooMany.text()).toContain("Only 3 left in stock");
+    expect((await add(few.id, { size: "One Size", quantity: "2" }, cookie)).status).toBe(303);
+    const past = await add(few.id, { size: "One Size", quantity: "2" }, cookie);
+    expect(past.status).toBe(409);
+    expect(await past.text()).toContain("you already have 2 in your cart");
+
+    const huge = await add(few.id, { size: "One Size", quantity: "100" }, cookie);
+    expect(huge.status).toBe(400);
+    expect(await huge.text()).toContain(CHECKOUT_MESSAGES.quantity);
+    const update = await postForm("/cart", { intent: "update", productId: few.id, size: "One Size", quantity: "100" }, { cookie });
+    expect(update.status).toBe(400);
+    expect(await update.text()).toContain(CHECKOUT_MESSAGES.quantity);
+
+    const twoVouchers = await add(voucher.id, { size: "One Size", quantity: "2" }, cookie);
+    expect(twoVouchers.status).toBe(400);
+    expect(await twoVouchers.text()).toContain(CHECKOUT_MESSAGES.singleUnit);
+    const unknown = await add("no-such-product", {}, cookie);
+    expect(unknown.status).toBe(404);
+    const notInCart = await postForm("/cart", { intent: "remove", productId: voucher.id, size: "One Size" }, { cookie });
+    expect(notInCart.status).toBe(404);
+    expect(await notInCart.text()).toContain(CART_MESSAGES.notInCart);
+
+    expect((await listCartLines(db(), fan.id)).map((l) => l.quantity)).toEqual([2]);
+  });
+
+  it("stock that runs out after adding is marked on /cart and checkout is refused", async () => {
+    const h = await host("Stock Host");
+    const mug = await product(h.id, "Sold Out Later", { units: 5 });
+    const fan = await makeUser({ name: "Stock Fan" });
+    const cookie = await signIn(fan.email);
+    await add(mug.id, { size: "One Size", quantity: "4" }, cookie);
+    await db().update(productSizes).set({ availableUnits: 1 }).where(eq(productSizes.productId, mug.id));
+    const page = await (await get("/cart?shipTo=MY", { cookie })).text();
+    expect(page).toContain("Only 1 left in stock");
+    expect(page).toContain(CART_MESSAGES.fixProblems);
+    const checkout = await postForm("/cart", { intent: "checkout", shipTo: "MY" }, { cookie });
+    expect(checkout.status).toBe(409);
+    expect(await checkout.text()).toContain("Sold Out Later: Only 1 left in stock");
+    expect(await db().select().from(checkoutSessions).where(eq(checkoutSessions.userId, fan.id))).toHaveLength(0);
+  });
+
+  it("a physical item whose host does not ship to the chosen country is marked and blocks checkout; a country is required", async () => {
+    const h = await host("Ship Host", { country: "MY", shipsTo: ["MY", "SG"] });
+    const mug = await product(h.id, "Local Mug");
+    const fan = await makeUser({ name: "Ship Fan" });
+    const cookie = await signIn(fan.email);
+    await add(mug.id, { size: "One Size" }, cookie);
+    const page = await (await get("/cart?shipTo=JP", { cookie })).text();
+    expect(page).toContain("Ship Host doesn&#x27;t ship to Japan yet.");
+    const refused = await postForm("/cart", { intent: "checkout", shipTo: "JP" }, { cookie });
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain("Local Mug: Ship Host doesn&#x27;t ship to Japan yet.");
+    const none = await postForm("/cart", { intent: "checkout", shipTo: "" }, { cookie });
+    expect(none.status).toBe(400);
+    expect(await none.text()).toContain(CART_MESSAGES.chooseShipTo);
+    expect(await db().select().from(checkoutSessions).where(eq(checkoutSessions.userId, fan.id))).toHaveLength(0);
+    expect((await postForm("/cart", { intent: "checkout", shipTo: "SG" }, { cookie })).status).toBe(302);
+  });
+
+  it("self-dealing is refused per item: a host cannot add their own product, nor pay for one merged from a visitor cart", async () => {
+    const h = await host("Self Host");
+    const own = await product(h.id, "Own Mug");
+    const other = await host("Other Host");
+    const theirs = await product(other.id, "Their Mug");
+    const cookie = await signIn(h.email);
+    const refused = await add(own.id, { size: "One Size" }, cookie);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain(CHECKOUT_MESSAGES.ownProduct);
+
+    const visitor = cookieFrom(await add(own.id, { size: "One Size" }), CART);
+    const signin = await postForm("/signin", { email: h.email, password: "correct-horse-battery" }, { cookie: visitor });
+    const session = cookieFrom(signin, "__Host-session");
+    await add(theirs.id, { size: "One Size" }, session);
+    const page = await (await get("/cart?shipTo=MY", { cookie: session })).text();
+    expect(page).toContain(CHECKOUT_MESSAGES.ownProduct);
+    const checkout = await postForm("/cart", { intent: "checkout", shipTo: "MY" }, { cookie: session });
+    expect(checkout.status).toBe(403);
+    expect(await db().select().from(checkoutSessions).where(eq(checkoutSessions.userId, h.id))).toHaveLength(0);
+    // Removing the host's own item makes the rest payable.
+    expect((await postForm("/cart", { intent: "remove", productId: own.id, size: "One Size" }, { cookie: session })).status).toBe(303);
+    expect((await postForm("/cart", { intent: "checkout", shipTo: "MY" }, { cookie: session })).status).toBe(302);
+  });
+});
+
+describe("one checkout for the whole cart", () => {
+  it("pays several hosts at once: an order per item, each host's pool credited once with one entry per host, a replay counts once", async () => {
+    const a = await host("Cart Host A");
+    const b = await host("Cart Host B");
+    const mug = await product(a.id, "A Mug", { priceCents: 2_000, units: 10, colour: "Blue" });
+    const apron = await product(a.id, "A Apron", { priceCents: 3_500, units: 10 });
+    const voucher = await product(b.id, "B Class", { priceCents: 5_000, category: "voucher" });
+    const fan = await makeUser({ name: "Cart Payer" });
+    const cookie = await signIn(fan.email);
+    await add(mug.id, { size: "One Size", color: "Blue", quantity: "2" }, cookie);
+    await add(apron.id, { size: "One Size", quantity: "1" }, cookie);
+    await add(voucher.id, { size: "One Size" }, cookie);
+
+    const page = await (await get("/cart?shipTo=MY&currency=USD", { cookie })).text();
+    expect(page).toContain("Cart Host A");
+    expect(page).toContain("Cart Host B");
+    expect(page).toContain("USD 75.00"); // host A's subtotal: 2 x 20 + 35
+    expect(page).toContain("USD 125.00");
+
+    const start = await postForm("/cart", { intent: "checkout", shipTo: "MY" }, { cookie });
+    expect(start.status).toBe(302);
+    expect(start.headers.get("Location")).toContain("/api/local-checkout/");
+    const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.userId, fan.id));
+    expect(row).toMatchObject({ purpose: "cart", amountCents: 12_500, hostId: null });
+    expect(row!.metadata.ship_to).toBe("MY");
+
+    const event = `evt_test_${crypto.randomUUID().replace(/-/g, "")}`;
+    expect((await deliverPaid(row!, event)).status).toBe(200);
+    expect((await deliverPaid(row!, event)).status).toBe(200);
+    expect((await deliverPaid(row!, `evt_test_${crypto.randomUUID().replace(/-/g, "")}`)).status).toBe(200);
+
+    const placed = await db().select().from(orders).where(eq(orders.checkoutSessionId, row!.id));
+    expect(placed.map((o) => [o.hostId, o.productName, o.quantity, o.amountCents]).sort()).toEqual(
+      [
+        [a.id, "A Apron", 1, 3_500],
+        [a.id, "A Mug", 2, 4_000],
+        [b.id, "B Class", 1, 5_000],
+      ].sort(),
+    );
+    expect(new Set(placed.map((o) => o.orderNumber)).size).toBe(3);
+
+    const contributions = await db()
+      .select()
+      .from(prizePoolContributions)
+      .where(like(prizePoolContributions.sourceKey, `checkout:${row!.id}%`));
+    // 10% of each order, rounded per order: host A 400 + 350, host B 500.
+    expect(contributions.map((c) => [c.hostId, c.amountCents]).sort()).toEqual([[a.id, 750], [b.id, 500]].sort());
+    const entries = await db().select().from(prizeEntries).where(eq(prizeEntries.userId, fan.id));
+    expect(entries).toHaveLength(2);
+    expect(new Set(entries.map((e) => e.poolId)).size).toBe(2);
+
+    const sales = await db().select().from(earningsLedger).where(eq(earningsLedger.kind, "shop_sale"));
+    expect(sales.filter((s) => placed.some((o) => o.id === s.orderId))).toHaveLength(3);
+    const [mugStock] = await db().select().from(productSizes).where(eq(productSizes.productId, mug.id));
+    expect(mugStock!.availableUnits).toBe(8);
+    const [blue] = await db().select().from(productColors).where(eq(productColors.productId, mug.id));
+    expect(blue!.availableUnits).toBe(8);
+    expect(await db().select().from(vouchers).where(eq(vouchers.buyerId, fan.id))).toHaveLength(1);
+    // The paid lines left the cart, and the fan sees the orders.
+    expect(await db().select().from(cartItems).where(eq(cartItems.userId, fan.id))).toHaveLength(0);
+    const mine = await (await get("/my-orders", { cookie })).text();
+    for (const o of placed) expect(mine).toContain(o.orderNumber);
+    const [mugOrder] = placed.filter((o) => o.productId === mug.id);
+    expect(mugOrder!.shippingAddress).toMatchObject({ country: "MY" });
+    const [hostA] = await db().select().from(userProfiles).where(and(eq(userProfiles.userId, a.id)));
+    expect(hostA!.totalSales).toBe(3);
+  });
+
+  it("a visitor cannot check out and an empty cart cannot be paid", async () => {
+    const visitor = await postForm("/cart", { intent: "checkout", shipTo: "MY" });
+    expect(visitor.status).toBe(401);
+    expect(await visitor.text()).toContain(CART_MESSAGES.signIn);
+    const fan = await makeUser({ name: "Empty Fan" });
+    const empty = await postForm("/cart", { intent: "checkout", shipTo: "MY" }, { cookie: await signIn(fan.email) });
+    expect(empty.status).toBe(400);
+    expect(await empty.text()).toContain(CART_MESSAGES.empty);
+  });
+});
