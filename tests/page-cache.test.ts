@@ -14,6 +14,8 @@ describe("the public page cache", () => {
     expect(isCacheablePageRequest(page("/shop", { method: "POST" }))).toBe(false);
     expect(isCacheablePageRequest(page("/shop", { headers: { Cookie: "a=1; __Host-session=abc" } }))).toBe(false);
     expect(isCacheablePageRequest(page("/", { headers: { Cookie: "__Host-toast=x" } }))).toBe(false);
+    // A visitor with a cart sees its count in the nav bar.
+    expect(isCacheablePageRequest(page("/shop", { headers: { Cookie: "__Host-cart=x.y" } }))).toBe(false);
     expect(isCacheablePageRequest(page("/", { headers: { Cookie: "theme=dark" } }))).toBe(true);
   });
 

@@ -92,6 +92,7 @@ function routeTable(ids: Fixture["ids"]): string[] {
     "/payment",
     "/payment/success",
     "/payment/cancel",
+    "/cart",
     "/winner-selection",
     "/dashboard",
     "/prize-pool-settings",

@@ -27,7 +27,7 @@ test("a visitor's cart is merged at sign-in and paid in one checkout; the orders
   await page.goto(`/shop?q=${encodeURIComponent(DESK_MAT)}`);
   await page.getByRole("button", { name: `Add ${DESK_MAT} to cart` }).click();
   await page.waitForURL("**/cart**");
-  await page.getByRole("region", { name: "Items from Marcus Tan" }).getByText(DESK_MAT).waitFor();
+  await page.getByRole("region", { name: "Items from Marcus Tan" }).getByRole("link", { name: DESK_MAT }).waitFor();
   await page.getByRole("link", { name: "Cart, 1 item" }).waitFor();
 
   // The purchase page adds the chosen quantity.
@@ -39,7 +39,7 @@ test("a visitor's cart is merged at sign-in and paid in one checkout; the orders
   assert.equal(await page.getByRole("spinbutton", { name: "Quantity" }).inputValue(), "2");
   await page.getByRole("button", { name: "Add to Cart" }).click();
   await page.waitForURL("**/cart**");
-  await page.getByRole("region", { name: "Items from Nadia Rahman" }).getByText(BASKET).waitFor();
+  await page.getByRole("region", { name: "Items from Nadia Rahman" }).getByRole("link", { name: BASKET }).waitFor();
   await page.getByRole("link", { name: "Cart, 3 items" }).waitFor();
   await page.getByRole("link", { name: "Sign in to check out" }).waitFor();
 
@@ -52,8 +52,8 @@ test("a visitor's cart is merged at sign-in and paid in one checkout; the orders
   await page.waitForURL((url) => url.pathname !== "/signin");
   await page.goto("/cart?shipTo=MY");
   await page.getByRole("link", { name: "Cart, 3 items" }).waitFor();
-  await page.getByRole("region", { name: "Items from Marcus Tan" }).getByText(DESK_MAT).waitFor();
-  await page.getByRole("region", { name: "Items from Nadia Rahman" }).getByText(BASKET).waitFor();
+  await page.getByRole("region", { name: "Items from Marcus Tan" }).getByRole("link", { name: DESK_MAT }).waitFor();
+  await page.getByRole("region", { name: "Items from Nadia Rahman" }).getByRole("link", { name: BASKET }).waitFor();
   const basketQuantity = page.getByRole("spinbutton", { name: `Quantity of ${BASKET}` });
   assert.equal(await basketQuantity.inputValue(), "2");
 

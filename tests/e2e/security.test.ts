@@ -28,9 +28,10 @@ function watchViolations(page: Page): string[] {
 
 async function firstBuyNowPath(page: Page): Promise<string> {
   await page.goto("/shop");
-  const href = await page.locator('a[href^="/buy-now/"]').first().getAttribute("href");
-  assert.ok(href, "the shop links to a buy-now page");
-  return href;
+  // Each card names its product page; the purchase page of the same product is /buy-now/{id}.
+  const href = await page.locator('li[data-product-card] a[href^="/product/"]').first().getAttribute("href");
+  assert.ok(href, "the shop links to a product page");
+  return href.replace("/product/", "/buy-now/");
 }
 
 test("pages run under the CSP: a visitor's static pages and a signed-in fan's hydrated app, no violations", async () => {
