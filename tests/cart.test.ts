@@ -18,7 +18,9 @@ import {
   vouchers,
 } from "~/db/schema";
 import { CART_MESSAGES } from "~/domain/cart";
+import { cartContributionKey } from "~/lib/payments/pool-ledger.server";
 import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
+import { requestRefund } from "~/lib/payments/refunds.server";
 import { CHECKOUT_MESSAGES } from "~/lib/payments/quote.server";
 import { cookieFrom, db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
 
@@ -327,6 +329,41 @@ describe("one checkout for the whole cart", () => {
     expect(mugOrder!.shippingAddress).toMatchObject({ country: "MY" });
     const [hostA] = await db().select().from(userProfiles).where(and(eq(userProfiles.userId, a.id)));
     expect(hostA!.totalSales).toBe(3);
+  });
+
+  it("a refund of one host's item reverses that host's pool share only, and voids only that host's entry", async () => {
+    const a = await host("Refund Host A");
+    const b = await host("Refund Host B");
+    const lamp = await product(a.id, "A Lamp", { priceCents: 3_000 });
+    const vase = await product(b.id, "B Vase", { priceCents: 4_000 });
+    const fan = await makeUser({ name: "Refunded Fan" });
+    const cookie = await signIn(fan.email);
+    await add(lamp.id, { size: "One Size" }, cookie);
+    await add(vase.id, { size: "One Size" }, cookie);
+    expect((await postForm("/cart", { intent: "checkout", shipTo: "MY" }, { cookie })).status).toBe(302);
+    const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.userId, fan.id));
+    expect((await deliverPaid(row!, `evt_test_${crypto.randomUUID().replace(/-/g, "")}`)).status).toBe(200);
+    const [vaseOrder] = await db().select().from(orders).where(and(eq(orders.checkoutSessionId, row!.id), eq(orders.productId, vase.id)));
+
+    const refund = await requestRefund(env, {
+      checkoutSessionId: row!.id,
+      orderId: vaseOrder!.id,
+      amountCents: 4_000,
+      origin: "host",
+      reason: "Damaged in transit",
+      idempotencyKey: `cart-refund-${vaseOrder!.id}`,
+    });
+    expect(refund.ok).toBe(true);
+    const reversals = await db()
+      .select()
+      .from(prizePoolContributions)
+      .where(like(prizePoolContributions.reversesKey, `checkout:${row!.id}%`));
+    expect(reversals.map((r) => [r.hostId, r.reversesKey, r.amountCents])).toEqual([[b.id, cartContributionKey(row!.id, b.id), -400]]);
+    const entries = await db().select().from(prizeEntries).where(eq(prizeEntries.userId, fan.id));
+    expect(entries).toHaveLength(2);
+    const voided = entries.filter((e) => e.voidedAt !== null);
+    expect(voided).toHaveLength(1);
+    expect(voided[0]!.poolId).toBe(vaseOrder!.poolId);
   });
 
   it("a visitor cannot check out and an empty cart cannot be paid", async () => {

@@ -17,15 +17,7 @@ import { notify } from "~/lib/notify.server";
 import { decodeCartCheckoutLines } from "./cart-checkout.server";
 import { FulfilmentDataError, paymentIntentOf, shippingOf, type CheckoutSessionObject } from "./events.server";
 import type { FulfilOutcome } from "./fulfil.server";
-import { contribute, contributionKey } from "./pool-ledger.server";
-
-/**
- * The pool ledger's key of one host's share of a cart checkout: a cart pays several hosts, and each host's pool
- * gets one contribution (with one entry for the buyer) per checkout.
- */
-export function cartContributionKey(sessionId: string, hostId: string): string {
-  return `${contributionKey(sessionId)}:host:${hostId}`;
-}
+import { cartContributionKey, contribute } from "./pool-ledger.server";
 
 /**
  * A paid cart checkout, the group-buy way: one batch creates an order per line (each with its host), takes the

@@ -10,6 +10,14 @@ export function contributionKey(sessionId: string): string {
   return `checkout:${sessionId}`;
 }
 
+/**
+ * The pool ledger's key of one host's share of a cart checkout: a cart pays several hosts, and each host's pool gets
+ * one contribution (with one entry for the buyer) per checkout.
+ */
+export function cartContributionKey(sessionId: string, hostId: string): string {
+  return `${contributionKey(sessionId)}:host:${hostId}`;
+}
+
 /** The source key of the second entry a shared group-buy checkout earns (no money). */
 export function shareBonusKey(sessionId: string): string {
   return `${contributionKey(sessionId)}:share`;

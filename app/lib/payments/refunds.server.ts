@@ -23,7 +23,7 @@ import {
 } from "~/domain/payments";
 import { applyPaymentReversal, type ReversalOutcome } from "~/lib/pools.server";
 import { idOf, type DisputeObject, type RefundObject } from "./events.server";
-import { contributionKey, shareBonusKey } from "./pool-ledger.server";
+import { cartContributionKey, contributionKey, shareBonusKey } from "./pool-ledger.server";
 import { getPaymentProvider } from "./provider.server";
 import { bookRefundEarnings } from "./refund-earnings.server";
 
@@ -245,28 +245,43 @@ async function settleReversal(env: Env, kind: "refund" | "dispute", id: string):
 
 /**
  * Reverses (or, with a negative amount, restores) the pool share of `amountCents` of a payment, keyed by
- * `reversalKey`. The payment is the whole checkout (one contribution per checkout): its share is taken at the
+ * `reversalKey`. The payment is the whole checkout (one contribution per checkout; for a cart, the refunded order's
+ * host's part of it): its share is taken at the
  * contribution's own rate and its entry is void while more than half of the checkout is refunded. A group buy's
  * tier refund never voids an entry.
  */
 async function reverse(
   env: Env,
-  row: { checkoutSessionId: string },
+  row: { checkoutSessionId: string; orderId: string | null },
   reversalKey: string,
   amountCents: number,
   origin: RefundOrigin,
 ): Promise<ReversalOutcome> {
   const payment = await getPaymentForRefund(getDb(env), row.checkoutSessionId);
   if (!payment) return { kind: "no_contribution" };
-  const cumulative = Math.min(payment.amountCents, Math.max(0, payment.refundedCents));
+  let paid = { amountCents: payment.amountCents, refundedCents: payment.refundedCents, sourceKey: contributionKey(payment.id) };
+  if (payment.purpose === "cart") {
+    // A cart pays several hosts, each host's part its own contribution (docs/decisions/090-cart.md): the refunded
+    // order's host's part is the payment whose share is reversed and whose entry may be voided.
+    const orders = await listPaymentOrders(getDb(env), payment.id);
+    const hostId = orders.find((o) => o.id === row.orderId)?.hostId;
+    if (!hostId) return { kind: "no_contribution" };
+    const part = orders.filter((o) => o.hostId === hostId);
+    paid = {
+      amountCents: part.reduce((sum, o) => sum + o.amountCents, 0),
+      refundedCents: part.reduce((sum, o) => sum + o.refundedCents, 0),
+      sourceKey: cartContributionKey(payment.id, hostId),
+    };
+  }
+  const cumulative = Math.min(paid.amountCents, Math.max(0, paid.refundedCents));
   const reversal = {
     reversedCents: amountCents,
-    paymentCents: payment.amountCents,
+    paymentCents: paid.amountCents,
     cumulativeReversedCents: cumulative,
     // A group buy's tier refund moves money only; its cancellation (the whole payment back) voids like any other.
-    keepEntry: origin === "group_buy" && cumulative < payment.amountCents,
+    keepEntry: origin === "group_buy" && cumulative < paid.amountCents,
   };
-  const outcome = await applyPaymentReversal(env, { ...reversal, sourceKey: contributionKey(payment.id), reversalKey });
+  const outcome = await applyPaymentReversal(env, { ...reversal, sourceKey: paid.sourceKey, reversalKey });
   if (payment.purpose === "group_buy") {
     // The second entry a shared group buy earned goes with the first (it holds no money).
     await applyPaymentReversal(env, { ...reversal, sourceKey: shareBonusKey(payment.id), reversalKey: `${reversalKey}:share` });
