@@ -20,7 +20,10 @@ import type { OrderStatus as StoredOrderStatus } from "../app/domain/orders";
 import { convertCents } from "../app/domain/currency";
 import { GROUP_BUY_CURRENCY } from "../app/domain/group-buy";
 import { orderNumber, voucherCode } from "../app/domain/orders";
-import { distributePool, poolContributionCents, REVENUE_RULES_SETTING_KEY } from "../app/domain/revenue";
+import { adRevenueEarning, guessEntryEarning, poolShareEarning, saleShares, shopSaleEarning, type EarningRow } from "../app/domain/earnings";
+import { drawMiniPrizes, miniPrizeCandidates } from "../app/domain/mini-prizes";
+import { PRIZE_SETTLEMENT_DAYS } from "../app/domain/pool";
+import { DEFAULT_REVENUE_RULES, distributePool, poolContributionCents, REVENUE_RULES_SETTING_KEY } from "../app/domain/revenue";
 import { DEMO_ADMIN_EMAIL, DEMO_FAN_EMAIL, DEMO_HOST_EMAIL, DEMO_PASSWORD } from "../app/lib/demo";
 import { hashPassword } from "../app/lib/password.server";
 import bitcoinBlocks from "../tests/fixtures/bitcoin-blocks.json" with { type: "json" };
@@ -1181,6 +1184,9 @@ type Rows = {
   chatMessages: schema.NewChatMessage[];
   userActivity: schema.NewUserActivity[];
   platformSettings: (typeof schema.platformSettings.$inferInsert)[];
+  miniPrizeWinners: (typeof schema.miniPrizeWinners.$inferInsert)[];
+  adRevenueReports: (typeof schema.adRevenueReports.$inferInsert)[];
+  earningsLedger: EarningRow[];
 };
 
 type Person = { id: string; email: string; name: string; country: string; createdAt: Date };
@@ -1246,6 +1252,9 @@ async function buildRows(media: R2Like) {
     chatMessages: [],
     userActivity: [],
     platformSettings: [],
+    miniPrizeWinners: [],
+    adRevenueReports: [],
+    earningsLedger: [],
   };
   const uploads: { key: string; body: string; contentType: string }[] = [];
   const svg = (key: string, body: string) => {
@@ -1732,7 +1741,9 @@ async function buildRows(media: R2Like) {
     const poolId = crypto.randomUUID();
     poolEvents.set(poolId, []);
     rows.prizePools.push({ id: poolId, hostId: host.id, status: "open", targetCents, currency: "USD", autoRenew: true, startAt, endAt, createdAt: startAt });
+    const miniPrizeId = crypto.randomUUID();
     rows.prizeMiniPrizes.push({
+      id: miniPrizeId,
       poolId,
       hostId: host.id,
       name: host.spec.miniPrizes[0]![0],
@@ -1805,21 +1816,22 @@ async function buildRows(media: R2Like) {
     if (winner.userId) {
       rows.userActivity.push({ userId: winner.userId, activityType: "prize_won", activityData: { amount: distributePool(amount).mainPrize, pool_id: poolId }, createdAt: drawnAt });
     }
-    // A mini prize went to another entrant.
-    const runnerUp = entries.find((e) => e.userId && e.userId !== winner.userId);
-    if (runnerUp?.userId) {
-      const amountText = host.spec.miniPrizes[0]![1];
-      const cents = /^\d+$/.test(amountText) ? Number(amountText) * 100 : 1000;
-      rows.prizeWinners.push({
+    // The mini prize is drawn from the same block by the rule (domain/mini-prizes.ts), as the cron does.
+    const miniAwards = await drawMiniPrizes(block.id, [{ quantityText: host.spec.miniPrizes[0]![2] }], miniPrizeCandidates(entries, winner.userId));
+    for (const award of miniAwards) {
+      rows.miniPrizeWinners.push({
+        miniPrizeId,
         poolId,
-        userId: runnerUp.userId,
-        winnerName: personById.get(runnerUp.userId)!.name,
-        prizeAmountCents: cents,
-        currency: "USD",
-        prizeType: "mini",
-        createdAt: new Date(drawnAt.getTime() + HOUR),
+        userId: award.userId,
+        entryNumber: award.entryNumber,
+        // The other hosts delivered theirs; the demo host still has theirs to mark delivered.
+        deliveredAt: host === demoHost ? null : new Date(drawnAt.getTime() + 5 * DAY),
+        createdAt: drawnAt,
       });
     }
+    // The host's 25% is booked once the settlement period is over.
+    const settledAt = new Date(drawnAt.getTime() + PRIZE_SETTLEMENT_DAYS * DAY);
+    if (settledAt.getTime() <= NOW) rows.earningsLedger.push(poolShareEarning({ id: poolId, hostId: host.id, amountCents: amount, currency: "USD", settledAt }));
   }
 
   // --- open pools, games, orders -------------------------------------------------------------------------------
@@ -1829,6 +1841,35 @@ async function buildRows(media: R2Like) {
     const poolId = openPool(host, startAt, daysAhead(host === demoHost ? 18 : int(5, 40)));
     openPools.set(host.id, poolId);
     if (chance(0.7) || host === demoHost) hostDeposit(poolId, host, int(20, 120) * 1000, new Date(startAt.getTime() + 3 * HOUR));
+  }
+
+  // Ad revenue the platform owner recorded for the demo host (the last two calendar months), split as the admin
+  // page splits it: the host's share into the earnings ledger, the pool's part into the host's open pool.
+  {
+    const today = new Date(NOW);
+    const monthStart = (back: number) => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - back, 1));
+    const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+    const reports: [back: number, amountCents: number, impressions: number, clicks: number, recordedDaysAgo: number][] = [
+      [2, 18_640, 41_200, 538, 5],
+      [1, 23_115, 52_870, 701, 2],
+    ];
+    for (const [back, amountCents, impressions, clicks, recordedDaysAgo] of reports) {
+      const id = crypto.randomUUID();
+      const periodStart = isoDay(monthStart(back));
+      const periodEnd = isoDay(new Date(monthStart(back - 1).getTime() - DAY));
+      const recordedAt = daysAgo(recordedDaysAgo);
+      rows.adRevenueReports.push({ id, hostId: demoHost.id, periodStart, periodEnd, amountCents, currency: "USD", impressions, clicks, recordedBy: admin.id, createdAt: recordedAt });
+      const rule = DEFAULT_REVENUE_RULES.ad_revenue;
+      rows.earningsLedger.push(adRevenueEarning({ id, hostId: demoHost.id, amountCents, currency: "USD", periodStart, periodEnd, recordedAt }, rule));
+      addEvent(openPools.get(demoHost.id)!, {
+        at: recordedAt,
+        userId: null,
+        sourceType: "ad_revenue",
+        sourceKey: `ad:${id}`,
+        contributionCents: saleShares(amountCents, rule).poolCents,
+        earnsEntry: false,
+      });
+    }
   }
 
   // Group buy: the demo host's, active, with four products and some group-buy orders.
@@ -1939,7 +1980,7 @@ async function buildRows(media: R2Like) {
       totalSales: hostOrders.length,
       currency: "USD",
       prizePoolTargetCents: 1_000_000,
-      payoutMethodConfigured: host === demoHost,
+      payoutMethodConfigured: false,
       profilePublic: person.public,
       onboardingCompleted: true,
       country: person.country,
@@ -1955,16 +1996,8 @@ async function buildRows(media: R2Like) {
     }
   }
 
-  rows.payoutMethods.push({
-    userId: demoHost.id,
-    type: "bank_account",
-    holderName: demoHost.name,
-    accountLast4: "4821",
-    bankName: "Maybank",
-    verified: true,
-    isDefault: true,
-    createdAt: daysAgo(60),
-  });
+  // No payout method is seeded: a payout account is a Stripe Connect account (locally the test provider's), which the
+  // demo host connects from /payouts like any host.
 
   const chat: [from: Person, to: Person, body: string, hoursAgo: number][] = [
     [demoFan, demoHost, "Hi Nadia! Does the Indigo cushion cover fade in the wash?", 30],
@@ -1984,6 +2017,38 @@ async function buildRows(media: R2Like) {
       createdAt: new Date(NOW - hoursAgo * HOUR),
       readAt: hoursAgo > 6 ? new Date(NOW - (hoursAgo - 1) * HOUR) : null,
     });
+  }
+
+  // The host's earnings ledger: one row per paid buy-now order and per paid guess, built by the same functions the
+  // app books them with (domain/earnings.ts). Group-buy orders stay Pending until their group buy is finalised.
+  const paidStatuses = new Set(["paid", "processing", "pending_shipping", "shipped", "delivered", "completed"]);
+  for (const order of rows.orders) {
+    if (order.purchaseMode === "group-buy" || !paidStatuses.has(order.status ?? "")) continue;
+    rows.earningsLedger.push(
+      shopSaleEarning(
+        {
+          id: order.id!,
+          hostId: order.hostId,
+          amountCents: order.amountCents,
+          currency: order.currency ?? "USD",
+          productName: order.productName ?? "",
+          productCategory: order.productCategory ?? "physical",
+          paidAt: order.createdAt!,
+        },
+        DEFAULT_REVENUE_RULES.shop_sales,
+      ),
+    );
+  }
+  const gameById = new Map(rows.guessWinGames.map((g) => [g.id!, g]));
+  for (const p of rows.guessWinParticipants) {
+    const game = gameById.get(p.gameId);
+    if (!game || p.kind !== "paid" || p.paymentStatus !== "paid" || !p.entryFeeCents) continue;
+    rows.earningsLedger.push(
+      guessEntryEarning(
+        { participantId: p.id!, hostId: game.hostId, amountCents: p.entryFeeCents, currency: "USD", question: game.question, paidAt: p.createdAt! },
+        DEFAULT_REVENUE_RULES.guess_win_entries,
+      ),
+    );
   }
 
   rows.platformSettings.push({
@@ -2079,6 +2144,9 @@ async function main() {
     insert(schema.prizeEntries, rows.prizeEntries);
     insert(schema.prizeWinners, rows.prizeWinners);
     insert(schema.prizeDraws, rows.prizeDraws);
+    insert(schema.miniPrizeWinners, rows.miniPrizeWinners);
+    insert(schema.adRevenueReports, rows.adRevenueReports);
+    insert(schema.earningsLedger, rows.earningsLedger);
     insert(schema.payoutMethods, rows.payoutMethods);
     insert(schema.chatConversations, rows.chatConversations);
     insert(schema.chatMessages, rows.chatMessages);

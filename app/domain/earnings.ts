@@ -309,3 +309,123 @@ export function periodQuery(choice: PeriodChoice): string {
     ? `from=${encodeURIComponent(choice.from)}&to=${encodeURIComponent(choice.to)}`
     : `period=${choice.period}`;
 }
+
+// --- ledger rows of money events ---------------------------------------------------------------------------------
+// One builder per kind of earning: the app books these rows (app/db/queries/earnings.server.ts) and the demo seed
+// writes the same rows, so both follow one rule.
+
+/** An earnings ledger row as booked (the columns of earnings_ledger a booking sets). */
+export interface EarningRow {
+  hostId: string;
+  kind: EarningKind;
+  sourceKey: string;
+  amountCents: number;
+  grossCents: number;
+  poolCents: number;
+  platformCents: number;
+  currency: string;
+  rates?: RevenueRule | null;
+  description: string;
+  orderId?: string | null;
+  poolId?: string | null;
+  referenceId?: string | null;
+  availableAt: Date | null;
+  occurredAt: Date;
+}
+
+/** The ledger's source key of a paid order (a shop or group-buy sale). */
+export const saleSourceKey = (orderId: string) => `sale:${orderId}`;
+
+/**
+ * The host's share of a paid buy-now order at the rule in force when it was paid. Digital products and vouchers
+ * are delivered at payment; a physical order's money stays pending until it is delivered (available_at null).
+ */
+export function shopSaleEarning(
+  order: { id: string; hostId: string; amountCents: number; currency: string; productName: string; productCategory: string; paidAt: Date },
+  rule: RevenueRule,
+): EarningRow {
+  const shares = saleShares(order.amountCents, rule);
+  return {
+    hostId: order.hostId,
+    kind: "shop_sale",
+    sourceKey: saleSourceKey(order.id),
+    amountCents: shares.hostCents,
+    grossCents: shares.grossCents,
+    poolCents: shares.poolCents,
+    platformCents: shares.platformCents,
+    currency: order.currency,
+    rates: rule,
+    description: order.productName,
+    orderId: order.id,
+    availableAt: order.productCategory !== "physical" ? saleAvailableAt(order.paidAt, order.paidAt) : null,
+    occurredAt: order.paidAt,
+  };
+}
+
+/** A paid Guess & Win entry fee (available at once; by default all of it went to the pool). */
+export function guessEntryEarning(
+  entry: { participantId: string; hostId: string; amountCents: number; currency: string; question: string; paidAt: Date },
+  rule: RevenueRule,
+): EarningRow {
+  const shares = saleShares(entry.amountCents, rule);
+  return {
+    hostId: entry.hostId,
+    kind: "guess_entry",
+    sourceKey: `guess:${entry.participantId}`,
+    amountCents: shares.hostCents,
+    grossCents: shares.grossCents,
+    poolCents: shares.poolCents,
+    platformCents: shares.platformCents,
+    currency: entry.currency,
+    rates: rule,
+    description: entry.question,
+    referenceId: entry.participantId,
+    availableAt: entry.paidAt,
+    occurredAt: entry.paidAt,
+  };
+}
+
+/**
+ * The host's 25% of a drawn pool (once per pool), recording the whole split: gross = the pool, pool = the main
+ * prize (60%, the winner's), platform = 15%.
+ */
+export function poolShareEarning(pool: { id: string; hostId: string; amountCents: number; currency: string; settledAt: Date }): EarningRow {
+  const split = distributePool(pool.amountCents);
+  return {
+    hostId: pool.hostId,
+    kind: "pool_share",
+    sourceKey: `pool-share:${pool.id}`,
+    amountCents: split.hostShare,
+    grossCents: pool.amountCents,
+    poolCents: split.mainPrize,
+    platformCents: split.platformShare,
+    currency: pool.currency,
+    description: "Host share (25%) of a drawn prize pool",
+    poolId: pool.id,
+    availableAt: pool.settledAt,
+    occurredAt: pool.settledAt,
+  };
+}
+
+/** The host's share of an ad revenue report (available at once). */
+export function adRevenueEarning(
+  report: { id: string; hostId: string; amountCents: number; currency: string; periodStart: string; periodEnd: string; recordedAt: Date },
+  rule: RevenueRule,
+): EarningRow {
+  const shares = saleShares(report.amountCents, rule);
+  return {
+    hostId: report.hostId,
+    kind: "ad_revenue",
+    sourceKey: `ad:${report.id}`,
+    amountCents: shares.hostCents,
+    grossCents: shares.grossCents,
+    poolCents: shares.poolCents,
+    platformCents: shares.platformCents,
+    currency: report.currency,
+    rates: rule,
+    description: `Ad revenue ${report.periodStart} to ${report.periodEnd}`,
+    referenceId: report.id,
+    availableAt: report.recordedAt,
+    occurredAt: report.recordedAt,
+  };
+}

@@ -14,12 +14,17 @@ import {
 } from "~/db/schema";
 import { MS_PER_DAY } from "~/domain/countdown";
 import {
+  adRevenueEarning,
+  guessEntryEarning,
   HOST_REFUND_WINDOW_DAYS,
+  poolShareEarning,
   refundShares,
   RETURN_WINDOW_DAYS,
   REVENUE_KINDS,
   saleAvailableAt,
   saleShares,
+  saleSourceKey,
+  shopSaleEarning,
   WITHDRAWAL_FEE_SETTING_KEY,
   type DateRange,
   type EarningKind,
@@ -41,84 +46,21 @@ export async function bookEarning(db: Db, row: NewEarningsLedgerRow): Promise<bo
   return inserted.length === 1;
 }
 
-/** The ledger's source key of a paid order (a shop sale). */
-export const saleSourceKey = (orderId: string) => `sale:${orderId}`;
+export { saleSourceKey };
 
-/**
- * Books the host's share of a paid buy-now order at the rule in force when it was paid. Digital products and
- * vouchers are delivered at payment; a physical order's money stays pending until it is delivered.
- */
-export function bookShopSale(
-  db: Db,
-  order: { id: string; hostId: string; amountCents: number; currency: string; productName: string; productCategory: string; paidAt: Date },
-  rule: RevenueRule,
-): Promise<boolean> {
-  const shares = saleShares(order.amountCents, rule);
-  const deliveredAtPayment = order.productCategory !== "physical";
-  return bookEarning(db, {
-    hostId: order.hostId,
-    kind: "shop_sale",
-    sourceKey: saleSourceKey(order.id),
-    amountCents: shares.hostCents,
-    grossCents: shares.grossCents,
-    poolCents: shares.poolCents,
-    platformCents: shares.platformCents,
-    currency: order.currency,
-    rates: rule,
-    description: order.productName,
-    orderId: order.id,
-    availableAt: deliveredAtPayment ? saleAvailableAt(order.paidAt, order.paidAt) : null,
-    occurredAt: order.paidAt,
-  });
+/** Books the host's share of a paid buy-now order (domain shopSaleEarning). */
+export function bookShopSale(db: Db, order: Parameters<typeof shopSaleEarning>[0], rule: RevenueRule): Promise<boolean> {
+  return bookEarning(db, shopSaleEarning(order, rule));
 }
 
-/** Books a paid Guess & Win entry fee (available at once; by default all of it went to the pool). */
-export function bookGuessEntry(
-  db: Db,
-  entry: { participantId: string; hostId: string; amountCents: number; currency: string; question: string; paidAt: Date },
-  rule: RevenueRule,
-): Promise<boolean> {
-  const shares = saleShares(entry.amountCents, rule);
-  return bookEarning(db, {
-    hostId: entry.hostId,
-    kind: "guess_entry",
-    sourceKey: `guess:${entry.participantId}`,
-    amountCents: shares.hostCents,
-    grossCents: shares.grossCents,
-    poolCents: shares.poolCents,
-    platformCents: shares.platformCents,
-    currency: entry.currency,
-    rates: rule,
-    description: entry.question,
-    referenceId: entry.participantId,
-    availableAt: entry.paidAt,
-    occurredAt: entry.paidAt,
-  });
+/** Books a paid Guess & Win entry fee (domain guessEntryEarning). */
+export function bookGuessEntry(db: Db, entry: Parameters<typeof guessEntryEarning>[0], rule: RevenueRule): Promise<boolean> {
+  return bookEarning(db, guessEntryEarning(entry, rule));
 }
 
-/**
- * Books the host's 25% of a drawn pool (once per pool), recording the whole split on the row: gross = the pool,
- * pool = the main prize (60%, the winner's), platform = 15%.
- */
-export function bookPoolShare(
-  db: Db,
-  pool: { id: string; hostId: string; amountCents: number; currency: string; settledAt: Date },
-): Promise<boolean> {
-  const split = distributePool(pool.amountCents);
-  return bookEarning(db, {
-    hostId: pool.hostId,
-    kind: "pool_share",
-    sourceKey: `pool-share:${pool.id}`,
-    amountCents: split.hostShare,
-    grossCents: pool.amountCents,
-    poolCents: split.mainPrize,
-    platformCents: split.platformShare,
-    currency: pool.currency,
-    description: "Host share (25%) of a drawn prize pool",
-    poolId: pool.id,
-    availableAt: pool.settledAt,
-    occurredAt: pool.settledAt,
-  });
+/** Books the host's 25% of a drawn pool, once per pool (domain poolShareEarning). */
+export function bookPoolShare(db: Db, pool: Parameters<typeof poolShareEarning>[0]): Promise<boolean> {
+  return bookEarning(db, poolShareEarning(pool));
 }
 
 // --- availability and balances ----------------------------------------------------------------------------------
@@ -353,28 +295,9 @@ export async function insertAdRevenueReport(
   return row ?? null;
 }
 
-/** Books the host's share of an ad revenue report. */
-export function bookAdRevenue(
-  db: Db,
-  report: { id: string; hostId: string; amountCents: number; currency: string; periodStart: string; periodEnd: string; recordedAt: Date },
-  rule: RevenueRule,
-): Promise<boolean> {
-  const shares = saleShares(report.amountCents, rule);
-  return bookEarning(db, {
-    hostId: report.hostId,
-    kind: "ad_revenue",
-    sourceKey: `ad:${report.id}`,
-    amountCents: shares.hostCents,
-    grossCents: shares.grossCents,
-    poolCents: shares.poolCents,
-    platformCents: shares.platformCents,
-    currency: report.currency,
-    rates: rule,
-    description: `Ad revenue ${report.periodStart} to ${report.periodEnd}`,
-    referenceId: report.id,
-    availableAt: report.recordedAt,
-    occurredAt: report.recordedAt,
-  });
+/** Books the host's share of an ad revenue report (domain adRevenueEarning). */
+export function bookAdRevenue(db: Db, report: Parameters<typeof adRevenueEarning>[0], rule: RevenueRule): Promise<boolean> {
+  return bookEarning(db, adRevenueEarning(report, rule));
 }
 
 /** A host's ad revenue reports, newest period first, with the host's share booked for each. */

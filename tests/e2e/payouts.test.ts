@@ -1,0 +1,117 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { baseUrl, launchBrowser, newPage } from "./browser.ts";
+
+// Money out in the browser, on the seeded demo data (scripts/seed.ts): the demo host's earnings (sales, ad revenue,
+// a drawn pool's 25%) are in the ledger, and three pools were drawn more than the settlement period ago.
+
+const HOST = "host@demo.tribe";
+const PASSWORD = "demo-password-2026";
+
+let browser: Browser;
+
+before(async () => {
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+async function signIn(page: Page, email: string, to: string) {
+  await page.goto(`/signin?redirectTo=${encodeURIComponent(to)}`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign In", exact: true }).click();
+  await page.waitForURL(`**${to}`);
+  await page.waitForLoadState("networkidle");
+}
+
+/**
+ * Runs the Worker's cron now, as the platform does every minute: Miniflare's local trigger endpoint (it exists only
+ * in local runs; a deployed Worker has no such path).
+ */
+async function runCron() {
+  const res = await fetch(`${baseUrl()}/cdn-cgi/local/scheduled?cron=${encodeURIComponent("* * * * *")}`);
+  assert.equal(res.status, 200, await res.text());
+}
+
+/** Connects a payout account through the local provider's test onboarding, from /payouts. */
+async function connectPayoutAccount(page: Page) {
+  await page.goto("/payouts");
+  await page.waitForLoadState("networkidle");
+  await page.getByRole("button", { name: "Add payout method" }).click();
+  await page.waitForURL("**/payouts/local-onboarding/**");
+  await page.getByRole("button", { name: "Complete onboarding" }).click();
+  await page.waitForURL((url) => url.pathname === "/payouts");
+  await page.getByText("Verified", { exact: true }).waitFor();
+  await page.getByText("Default", { exact: true }).waitFor();
+}
+
+test("a host connects a payout method (local provider), withdraws, and sees the request completed", async () => {
+  const page = await newPage(browser);
+  await signIn(page, HOST, "/revenue-management");
+  // Before a payout method is connected, the page says so.
+  await page.getByText("none verified yet").waitFor();
+
+  await connectPayoutAccount(page);
+
+  await page.goto("/revenue-management");
+  await page.waitForLoadState("networkidle");
+  const before = (await page.getByTestId("withdrawable-balance").textContent()) ?? "";
+  const cents = Math.round(Number(before.replace(/[^\d.]/g, "")) * 100);
+  assert.ok(cents >= 5_000, `the seeded demo host has earnings to withdraw (withdrawable ${before})`);
+
+  await page.getByRole("button", { name: "Withdraw", exact: true }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByLabel("Amount").fill("50");
+  await dialog.getByRole("button", { name: "Withdraw", exact: true }).click();
+  const done = page.getByRole("status").filter({ hasText: "Withdrawal of USD 50.00" });
+  await done.waitFor();
+  assert.match((await done.textContent()) ?? "", /Withdrawal of USD 50\.00 sent\./);
+  const payoutId = (await page.getByTestId("payout-id").textContent())?.trim() ?? "";
+  assert.match(payoutId, /^[0-9a-f-]{36}$/);
+  assert.match((await done.textContent()) ?? "", /Estimated arrival: /);
+  // The balance went down by the amount and its fee.
+  const afterText = (await page.getByTestId("withdrawable-balance").textContent()) ?? "";
+  assert.ok(Math.round(Number(afterText.replace(/[^\d.]/g, "")) * 100) <= cents - 5_000, `withdrawable after: ${afterText}`);
+
+  await page.goto("/payouts");
+  const row = page.getByTestId("payout-row").filter({ hasText: "Withdrawal" }).first();
+  await row.waitFor();
+  assert.match((await row.textContent()) ?? "", /USD 50\.00/);
+  assert.match((await row.textContent()) ?? "", /Completed/);
+  await page.context().close();
+});
+
+test("a winner sees their prize, adds a payout method, and receives it after the settlement period", async () => {
+  // The cron announces the seeded pools' main prizes (drawn more than the settlement period ago): a mail each.
+  await runCron();
+  const outbox = await newPage(browser);
+  await outbox.goto("/dev/outbox");
+  const mail = outbox.locator("li").filter({ hasText: /You won USD [\d,.]+ in a Tribe prize pool!/ }).first();
+  await mail.waitFor();
+  const winnerEmail = (await mail.locator("span.font-medium").first().textContent())?.trim() ?? "";
+  const prize = /You won (USD [\d,.]+) in a Tribe prize pool!/.exec((await mail.textContent()) ?? "")?.[1] ?? "";
+  assert.match(winnerEmail, /@demo\.tribe$/);
+  assert.ok(prize, "the mail names the prize");
+  await outbox.context().close();
+
+  const page = await newPage(browser);
+  await signIn(page, winnerEmail, "/payouts");
+  const notice = page.getByRole("status").filter({ hasText: `You won the main prize of ${prize}!` });
+  await notice.waitFor();
+  assert.match((await notice.textContent()) ?? "", /Add a payout method to receive your prize\./);
+
+  await connectPayoutAccount(page);
+  // The settlement period is over: the next cron run transfers the prize to the winner's connected account.
+  await runCron();
+  await page.reload();
+  const row = page.getByTestId("payout-row").filter({ hasText: "Prize" }).first();
+  await row.waitFor();
+  assert.match((await row.textContent()) ?? "", new RegExp(prize.replace(/[.$]/g, "\\$&")));
+  assert.match((await row.textContent()) ?? "", /Completed/);
+  assert.equal(await page.getByText(`You won the main prize of ${prize}!`).count(), 0);
+  await page.context().close();
+});
