@@ -73,7 +73,11 @@ test("a host connects a payout method (local provider), withdraws, and sees the 
   const payoutId = (await page.getByTestId("payout-id").textContent())?.trim() ?? "";
   assert.match(payoutId, /^[0-9a-f-]{36}$/);
   assert.match((await done.textContent()) ?? "", /Estimated arrival: /);
-  // The balance went down by the amount and its fee.
+  // The balance went down by the amount and its fee (once the page's data has reloaded after the action).
+  await page.waitForFunction(
+    (old) => document.querySelector('[data-testid="withdrawable-balance"]')?.textContent !== old,
+    before,
+  );
   const afterText = (await page.getByTestId("withdrawable-balance").textContent()) ?? "";
   assert.ok(Math.round(Number(afterText.replace(/[^\d.]/g, "")) * 100) <= cents - 5_000, `withdrawable after: ${afterText}`);
 
