@@ -368,7 +368,7 @@ describe("paid guess", () => {
     expect(row!.metadata).toMatchObject({ game_id: game.id, answer: WRONG, user_id: f.id, host_id: host.id });
   });
 
-  it("a right answer adds the fee to the pool and one entry; a replayed event changes nothing", async () => {
+  it("a right answer adds the fee to the pool, sealed (no entry while the game runs); a replayed event changes nothing", async () => {
     const { game, row, f } = await paidGuess(CORRECT, 800);
     const eventId = `evt_test_${crypto.randomUUID().replace(/-/g, "")}`;
     const payload = completedEvent(row, eventId);
@@ -378,32 +378,36 @@ describe("paid guess", () => {
 
     const rows = await participants(game.id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ kind: "paid", isCorrect: true, entryFeeCents: 800, paymentStatus: "paid", paymentKey: row.id, userId: f.id });
-    expect(rows[0]!.entryNumber).not.toBeNull();
+    expect(rows[0]).toMatchObject({ kind: "paid", entryFeeCents: 800, paymentStatus: "paid", paymentKey: row.id, userId: f.id });
+    // Confirmed by our server while the game runs; the entry waits for the game's end.
+    expect(rows[0]!.confirmedAt).toBeInstanceOf(Date);
+    expect(rows[0]).toMatchObject({ poolId: null, entryNumber: null });
     const [counted] = await db().select().from(guessWinGames).where(eq(guessWinGames.id, game.id));
     expect(counted).toMatchObject({ participantsCount: 1, totalEntryFeesCents: 800 });
     const contributions = await db().select().from(prizePoolContributions).where(eq(prizePoolContributions.sourceKey, `checkout:${row.id}`));
     expect(contributions).toHaveLength(1);
-    expect(contributions[0]).toMatchObject({ amountCents: 800, sourceType: "guess_entry" });
-    const state = await poolStub(env, rows[0]!.poolId!).state();
-    expect(state).toMatchObject({ amountCents: 800, entries: 1 });
+    expect(contributions[0]).toMatchObject({ amountCents: 800, sourceType: "guess_entry", entryNumber: null });
+    const state = await poolStub(env, contributions[0]!.poolId).state();
+    expect(state).toMatchObject({ amountCents: 800, entries: 0 });
 
-    // The feed's banner after payment: question and answer, nothing about correctness.
+    // The feed's banner after payment: question and answer, sealed, nothing about correctness.
     const page = await (await get(`/guess-win?paid=${row.id}`, { cookie: f.cookie })).text();
     expect(page).toContain(`Payment successful! You&#x27;ve entered the game &quot;${game.question}&quot; with answer &quot;${CORRECT}&quot;. Good luck!`);
+    expect(page).toContain("Your guess is sealed");
   });
 
-  it("a wrong answer adds the fee and no entry", async () => {
+  it("a wrong answer adds the fee and no entry, exactly like a right one", async () => {
     const { game, row } = await paidGuess(WRONG);
     expect(row.amountCents).toBe(500);
     expect((await deliver(completedEvent(row))).status).toBe(200);
     const rows = await participants(game.id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ kind: "paid", isCorrect: false, entryNumber: null, entryFeeCents: 500 });
-    const state = await poolStub(env, rows[0]!.poolId!).state();
-    expect(state).toMatchObject({ amountCents: 500, entries: 0 });
+    expect(rows[0]).toMatchObject({ kind: "paid", isCorrect: false, entryNumber: null, poolId: null, entryFeeCents: 500 });
+    expect(rows[0]!.confirmedAt).toBeInstanceOf(Date);
     const contributions = await db().select().from(prizePoolContributions).where(eq(prizePoolContributions.sourceKey, `checkout:${row.id}`));
     expect(contributions).toHaveLength(1);
+    const state = await poolStub(env, contributions[0]!.poolId).state();
+    expect(state).toMatchObject({ amountCents: 500, entries: 0 });
   });
 });
 

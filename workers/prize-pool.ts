@@ -15,8 +15,17 @@ import type {
   PoolWinner,
   ReversalInput,
   ReversalResult,
+  SealedGuessEntry,
 } from "~/lib/pool-contract";
-import { addContribution, carryOverKey, hostAutoRenews, linkSealedGuesses, openNextPool, sealRound } from "~/lib/pools.server";
+import {
+  addContribution,
+  carryOverKey,
+  hostAutoRenews,
+  linkSealedGuesses,
+  listRoundGuessEntries,
+  openNextPool,
+  sealRound,
+} from "~/lib/pools.server";
 
 // The RPC and live-message contract lives in app/lib/pool-contract.ts (imported by both sides).
 export type * from "~/lib/pool-contract";
@@ -358,6 +367,35 @@ export class PrizePool extends DurableObject<Env> {
     return this.state();
   }
 
+  /**
+   * Games of this round ended before the pool closed (the host ended them, or their end date passed): appends one
+   * entry for each correct guess our server confirmed while its game ran, to this pool while it is open. Keyed by
+   * `guess:{participant id}`, so a repeat, a concurrent call or the close's own append counts each guess once; a
+   * pool that closed meanwhile leaves them to its close. Returns how many entries were appended now.
+   */
+  async admitGuesses(): Promise<{ admitted: number; entries: number }> {
+    const pool = this.row();
+    if (!pool || pool.status !== "open" || Date.now() >= pool.end_at) return { admitted: 0, entries: this.totals().entries };
+    const guesses = await listRoundGuessEntries(this.env, pool.host_id);
+    // After the await: only a still-open pool takes them (a close appends them itself, before freezing its list).
+    if (this.row()?.status !== "open") return { admitted: 0, entries: this.totals().entries };
+    let admitted = 0;
+    this.ctx.storage.transactionSync(() => {
+      admitted = this.appendGuessEntries(guesses);
+    });
+    if (admitted === 0) return { admitted, entries: this.totals().entries };
+    this.broadcast();
+    try {
+      await this.mirror();
+      await linkSealedGuesses(this.env, pool.pool_id);
+    } catch (error) {
+      // The ledger has the entries; the mirror retries, and the close links them at the latest.
+      console.error("prize pool: D1 mirror of admitted guesses failed", pool.pool_id, error);
+      await this.scheduleRetry();
+    }
+    return { admitted, entries: this.totals().entries };
+  }
+
   /** The frozen (or current) entry list for the draw, by entry number; void entries keep their line. */
   entries(): PoolEntry[] {
     return this.sql
@@ -441,6 +479,28 @@ export class PrizePool extends DurableObject<Env> {
   }
 
   // --- internals ------------------------------------------------------------------------------------------------
+
+  /** Appends an entry (no money) for each sealed guess not yet in the ledger; synchronous. Returns how many. */
+  private appendGuessEntries(guesses: readonly SealedGuessEntry[]): number {
+    const pool = this.row()!;
+    let appended = 0;
+    for (const guess of guesses) {
+      const seen = this.sql.exec("SELECT 1 FROM ledger WHERE source_key = ?", guess.sourceKey).toArray().length > 0;
+      if (seen) continue;
+      const next = this.sql.exec<{ next: number }>("SELECT COALESCE(MAX(entry_number) + 1, 0) AS next FROM ledger").one().next;
+      this.sql.exec(
+        `INSERT INTO ledger (source_key, source_type, amount_cents, currency, user_id, entry_number, created_at)
+         VALUES (?, 'guess_entry', 0, ?, ?, ?, ?)`,
+        guess.sourceKey,
+        pool.currency,
+        guess.userId,
+        next,
+        Date.now(),
+      );
+      appended++;
+    }
+    return appended;
+  }
 
   /** Stops taking contributions (the first reason wins). Synchronous, so nothing can slip in after it. */
   private markClosed(reason: PoolCloseReason): void {
@@ -725,20 +785,7 @@ export class PrizePool extends DurableObject<Env> {
       if (pool.entries_digest === null) {
         const before = this.totals();
         this.ctx.storage.transactionSync(() => {
-          const next = () => this.sql.exec<{ next: number }>("SELECT COALESCE(MAX(entry_number) + 1, 0) AS next FROM ledger").one().next;
-          for (const guess of guesses) {
-            const seen = this.sql.exec("SELECT 1 FROM ledger WHERE source_key = ?", guess.sourceKey).toArray().length > 0;
-            if (seen) continue;
-            this.sql.exec(
-              `INSERT INTO ledger (source_key, source_type, amount_cents, currency, user_id, entry_number, created_at)
-               VALUES (?, 'guess_entry', 0, ?, ?, ?, ?)`,
-              guess.sourceKey,
-              pool!.currency,
-              guess.userId,
-              next(),
-              Date.now(),
-            );
-          }
+          this.appendGuessEntries(guesses);
           const totals = this.totals();
           if (renews && totals.entries === 0 && totals.amountCents > 0) {
             this.sql.exec(

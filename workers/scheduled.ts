@@ -13,7 +13,7 @@ export async function runScheduled(env: Env, now: Date): Promise<void> {
   // to a future Bitcoin block, draw the confirmed ones.
   try {
     const pools = await runPoolCron(env, now);
-    if (pools.reapplied.length + pools.closed.length + pools.committed.length + pools.drawn.length + pools.errors.length > 0) {
+    if (pools.gamesEnded + pools.reapplied.length + pools.closed.length + pools.committed.length + pools.drawn.length + pools.errors.length > 0) {
       console.log("cron: pools", JSON.stringify(pools));
     }
   } catch (error) {

@@ -34,7 +34,7 @@ import { isPrizeUnsettled, poolCloseReason } from "~/domain/pool";
 import { formatCents } from "~/domain/money";
 import { distributePool } from "~/domain/revenue";
 import { notify } from "~/lib/notify.server";
-import { closePool, getPool, initPoolObject, poolStub, reapplyReservations } from "~/lib/pools.server";
+import { closePool, endExpiredGamesAndAdmit, getPool, initPoolObject, poolStub, reapplyReservations } from "~/lib/pools.server";
 
 /**
  * The block explorers every draw asks (Esplora-style APIs run by different operators). Configuration
@@ -430,6 +430,8 @@ export interface PoolCronSummary {
   waiting: { poolId: string; reason: string }[];
   errors: { poolId: string; error: string }[];
   reapplied: string[];
+  /** Hosts whose games passed their end date this run (ended, entries admitted). */
+  gamesEnded: number;
 }
 
 /**
@@ -439,12 +441,20 @@ export interface PoolCronSummary {
  * zero-entry pool stays 'closed' with no height and no winner (its amount went to the host's next pool).
  */
 export async function runPoolCron(env: Env, now: Date, options?: ExplorerOptions): Promise<PoolCronSummary> {
-  const summary: PoolCronSummary = { closed: [], committed: [], drawn: [], waiting: [], errors: [], reapplied: [] };
+  const summary: PoolCronSummary = { closed: [], committed: [], drawn: [], waiting: [], errors: [], reapplied: [], gamesEnded: 0 };
   const db = getDb(env);
   const fail = (poolId: string, error: unknown) => {
     console.error("pool cron:", poolId, error);
     summary.errors.push({ poolId, error: error instanceof Error ? error.message : String(error) });
   };
+
+  // Games past their end date end now; their correct guesses' entries go to their host's open pool.
+  try {
+    const games = await endExpiredGamesAndAdmit(env, now);
+    summary.gamesEnded = games.hosts;
+  } catch (error) {
+    fail("games", error);
+  }
 
   const recovery = await reapplyReservations(env, now, CRON_BATCH);
   summary.reapplied = recovery.reapplied;

@@ -26,7 +26,7 @@ import {
   type PoolRow,
 } from "~/db/queries/pools.server";
 import { listPoolDraws } from "~/db/queries/draw.server";
-import { endRoundGames, listSealedGuessEntries } from "~/db/queries/games.server";
+import { endExpiredGames, endRoundGames, listSealedGuessEntries } from "~/db/queries/games.server";
 import { CONTRIBUTION_SOURCE_TYPES } from "~/db/schema";
 import { frozenEntryList, hashToDecimal, type BitcoinBlock, type FrozenEntry } from "~/domain/draw";
 import {
@@ -300,6 +300,41 @@ export async function sealRound(
   const db = getDb(env);
   await endRoundGames(db, round.hostId, new Date(round.closedAt));
   return listSealedGuessEntries(db, round.hostId);
+}
+
+/** The correct, confirmed guesses of the host's ended games that hold no entry yet (the pool object appends them). */
+export function listRoundGuessEntries(env: Env, hostId: string): Promise<SealedGuessEntry[]> {
+  return listSealedGuessEntries(getDb(env), hostId);
+}
+
+/**
+ * A game ended before its pool round closed (the host ended it, or its end date passed): its correct guesses'
+ * entries go to the host's open pool now (appended by the pool object, once each). With no open pool they wait for
+ * the host's next pool's close. Returns how many entries were appended.
+ */
+export async function admitEndedGames(env: Env, hostId: string): Promise<number> {
+  const open = await getOpenPool(env, hostId);
+  if (!open) return 0;
+  await initPoolObject(env, open);
+  return (await poolStub(env, open.id).admitGuesses()).admitted;
+}
+
+/**
+ * The cron's games step: ends the games past their end date and admits their correct guesses' entries to each
+ * host's open pool.
+ */
+export async function endExpiredGamesAndAdmit(env: Env, now: Date): Promise<{ hosts: number; admitted: number }> {
+  const hosts = await endExpiredGames(getDb(env), now);
+  let admitted = 0;
+  for (const hostId of hosts) {
+    try {
+      admitted += await admitEndedGames(env, hostId);
+    } catch (error) {
+      // The entries wait in D1 (correct, confirmed, no entry yet): the pool's close appends them at the latest.
+      console.error("games cron: admitting ended games' entries failed", hostId, error);
+    }
+  }
+  return { hosts: hosts.length, admitted };
 }
 
 /** After a close is mirrored: each sealed guess in the pool points at its entry. */

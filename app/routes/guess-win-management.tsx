@@ -9,6 +9,7 @@ import { gameStatusLabel, nextPauseStatus } from "~/domain/catalog";
 import { formatCents } from "~/domain/money";
 import { forbidden, idParam, notFound, requireUser } from "~/lib/guards.server";
 import { getCtx, getEnv } from "~/lib/context";
+import { admitEndedGames } from "~/lib/pools.server";
 import { deleteVideo } from "~/lib/uploads.server";
 import type { Route } from "./+types/guess-win-management";
 
@@ -50,6 +51,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (result.videoKey) {
       const key = result.videoKey;
       getCtx(context).waitUntil(deleteVideo(env, key).catch((err) => console.error("game video delete failed", err)));
+    }
+    if (result.outcome === "ended") {
+      // The game ended inside its pool round: its correct guesses' entries go to the host's open pool now.
+      await admitEndedGames(env, user.id);
     }
     const message = result.outcome === "ended" ? "Game ended: it has paid participants, who keep their entries" : "Game deleted successfully";
     return data<ActionResult>({ ok: true, intent, gameId, message, outcome: result.outcome });

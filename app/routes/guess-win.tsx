@@ -48,6 +48,7 @@ export const GUESS_WIN_MESSAGES = {
   linkCopied: "Link copied to clipboard!",
   noOptions: "No options available",
   gameNotFound: "This game is not open for guesses",
+  sealed: "Your guess is sealed: nobody learns whether it is right until the game ends, when the answer is published and a correct guess receives its entry in the host's prize pool.",
   unknown: "Unknown action",
 } as const;
 
@@ -289,7 +290,7 @@ export default function GuessWin({ loaderData }: Route.ComponentProps) {
   return (
     <Page
       title="Guess & Win"
-      subtitle="Entry fees go 100% to the host's prize pool. Only a correct guess earns an entry number to the main prize."
+      subtitle="Entry fees go 100% to the host's prize pool. Only a correct guess earns an entry number to the main prize, given when the game ends."
       actions={
         <label className="flex items-center gap-2 text-sm text-gray-700">
           Currency
@@ -311,6 +312,7 @@ export default function GuessWin({ loaderData }: Route.ComponentProps) {
       {loaderData.banner ? (
         <p role="status" className="mb-4 rounded-lg border border-green-200 bg-green-50 p-3 text-sm font-medium text-green-800">
           {loaderData.banner}
+          <span className="mt-1 block font-normal">{GUESS_WIN_MESSAGES.sealed}</span>
         </p>
       ) : null}
       {games.length === 0 ? (
@@ -595,7 +597,7 @@ function FeedCard({
           {signedIn && game.freeEligible && !freeDone
             ? GUESS_WIN_MESSAGES.freeAvailable
             : freeDone
-              ? "Free guess used"
+              ? "Free guess used · sealed until the game ends"
               : GUESS_WIN_MESSAGES.shareForFree}
         </p>
 

@@ -39,8 +39,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   ]);
   if (!own) getCtx(context).waitUntil(recordGameView(db, game.id).catch((err) => console.error("view count failed", err)));
   const { correctAnswer, ...publicFields } = game;
-  // The correct answer never leaves the server except to the game's host.
-  return { game: publicFields, own, signedIn: !!user, correctAnswer: own ? correctAnswer : null, tab, page, participants, daily };
+  // The correct answer leaves the server only to the game's host while it runs; once the game has ended it is public.
+  const answerShown = own || game.status === "completed";
+  return { game: publicFields, own, signedIn: !!user, correctAnswer: answerShown ? correctAnswer : null, tab, page, participants, daily };
 }
 
 function DailyChart({ daily }: { daily: { date: string; count: number }[] }) {

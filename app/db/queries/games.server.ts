@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { hostNotSuspended } from "~/db/queries/admin.server";
+import { confirmedWhileRunning } from "~/db/queries/guesses.server";
 import type { Db } from "~/db/client.server";
 import {
   freeGuessUsage,
@@ -173,7 +174,15 @@ export async function getActiveGameForGuess(db: Db, gameId: string) {
     })
     .from(guessWinGames)
     .leftJoin(userProfiles, eq(userProfiles.userId, guessWinGames.hostId))
-    .where(and(eq(guessWinGames.id, gameId), eq(guessWinGames.status, "active"), hostNotSuspended(guessWinGames.hostId)))
+    .where(
+      and(
+        eq(guessWinGames.id, gameId),
+        eq(guessWinGames.status, "active"),
+        // Past its end date a game takes no guess, even before the cron has ended it.
+        sql`(${guessWinGames.expiresAt} IS NULL OR ${guessWinGames.expiresAt} > ${Date.now()})`,
+        hostNotSuspended(guessWinGames.hostId),
+      ),
+    )
     .limit(1);
   return row;
 }
@@ -263,8 +272,8 @@ export async function insertFreeGuess(
         currency: input.currency,
         paymentStatus: "paid",
         paymentKey: freeGuessKey(input.gameId, input.userId),
-        // A free guess is confirmed when it is made; it stays sealed until its game ends.
-        confirmedAt: new Date(),
+        // A free guess is confirmed when it is made (while its game runs); it stays sealed until its game ends.
+        confirmedAt: confirmedWhileRunning(input.gameId, new Date()),
       }),
       db.insert(freeGuessUsage).values({ userId: input.userId, gameId: input.gameId, participantId }),
       db
@@ -308,8 +317,30 @@ export async function endRoundGames(db: Db, hostId: string, closedAt: Date): Pro
 }
 
 /**
- * The correct guesses on the host's ended games that earn an entry in the closing round: paid (or free), not
- * refunded, confirmed by our server at or before their game ended, and not yet holding an entry. Oldest first.
+ * Ends the games whose end date has passed (status completed, ended at their end date) and answers their hosts, so
+ * the cron can admit their correct guesses' entries to each host's open pool.
+ */
+export async function endExpiredGames(db: Db, now: Date, limit = 100): Promise<string[]> {
+  const rows = await db
+    .update(guessWinGames)
+    .set({ status: "completed", endedAt: sql`${guessWinGames.expiresAt}`, updatedAt: sql`${guessWinGames.updatedAt}` })
+    .where(
+      and(
+        inArray(guessWinGames.status, ["active", "paused"]),
+        isNull(guessWinGames.endedAt),
+        sql`${guessWinGames.expiresAt} IS NOT NULL AND ${guessWinGames.expiresAt} <= ${now.getTime()}`,
+        sql`${guessWinGames.id} IN (SELECT id FROM guess_win_games WHERE status IN ('active', 'paused') AND ended_at IS NULL
+              AND expires_at IS NOT NULL AND expires_at <= ${now.getTime()} LIMIT ${limit})`,
+      ),
+    )
+    .returning({ hostId: guessWinGames.hostId });
+  return [...new Set(rows.map((row) => row.hostId))];
+}
+
+/**
+ * The correct guesses on the host's ended games that earn an entry in the pool open when their game ended (or the
+ * closing one): paid (or free), not refunded, confirmed by our server while their game ran (confirmed_at is only
+ * ever set then; a guess confirmed later is late and refunded), and not yet holding an entry. Oldest first.
  */
 export async function listSealedGuessEntries(db: Db, hostId: string): Promise<{ sourceKey: string; userId: string }[]> {
   const rows = await db
@@ -323,8 +354,9 @@ export async function listSealedGuessEntries(db: Db, hostId: string): Promise<{ 
         eq(guessWinParticipants.isCorrect, true),
         eq(guessWinParticipants.paymentStatus, "paid"),
         isNull(guessWinParticipants.poolId),
-        sql`${guessWinParticipants.confirmedAt} IS NOT NULL AND ${guessWinGames.endedAt} IS NOT NULL
-            AND ${guessWinParticipants.confirmedAt} <= ${guessWinGames.endedAt}`,
+        sql`${guessWinParticipants.confirmedAt} IS NOT NULL AND ${guessWinGames.endedAt} IS NOT NULL`,
+        // An entry already appended (its pool's link to the guess not written yet) is never appended twice.
+        sql`NOT EXISTS (SELECT 1 FROM prize_entries e WHERE e.source_key = 'guess:' || ${guessWinParticipants.id})`,
       ),
     )
     .orderBy(guessWinParticipants.confirmedAt, guessWinParticipants.id);

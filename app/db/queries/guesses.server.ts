@@ -1,10 +1,20 @@
-import { and, eq, exists, sql } from "drizzle-orm";
+import { and, eq, exists, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { claimCheckoutStatement } from "~/db/queries/checkout.server";
 import { guessWinGames, guessWinParticipants } from "~/db/schema";
 import type { RevenueRules } from "~/domain/revenue";
 
 // Paid guesses (guess_win_participants of kind 'paid', keyed by their checkout session).
+
+/**
+ * The confirmation time of a guess written now: `now` when its game is still running at the moment the row is
+ * written (not ended, not past its end date), else NULL (a late guess: refunded, never an entry). Evaluated inside
+ * the INSERT, so a guess racing its game's end is either confirmed before the end or late, never both.
+ */
+export function confirmedWhileRunning(gameId: string, now: Date): SQL {
+  return sql`CASE WHEN EXISTS (SELECT 1 FROM guess_win_games g WHERE g.id = ${gameId} AND g.status <> 'completed'
+      AND g.ended_at IS NULL AND (g.expires_at IS NULL OR g.expires_at > ${now.getTime()})) THEN ${now.getTime()} ELSE NULL END`;
+}
 
 /** A game's host and answer (what judging a guess needs), whatever its status, or undefined. */
 export async function getGameForJudging(db: Db, gameId: string) {
@@ -60,6 +70,8 @@ export async function insertPaidGuess(
         currency: input.currency,
         paymentStatus: "paid",
         paymentKey: input.sessionId,
+        // Confirmed by our server now, if the game still runs; otherwise late (refunded, no entry).
+        confirmedAt: confirmedWhileRunning(input.gameId, input.now),
         createdAt: input.now,
       })
       .onConflictDoNothing({ target: guessWinParticipants.paymentKey })
@@ -79,17 +91,15 @@ export async function insertPaidGuess(
 /** The participant a paid checkout created. */
 export async function getParticipantByPaymentKey(db: Db, paymentKey: string) {
   const [row] = await db
-    .select({ id: guessWinParticipants.id, poolId: guessWinParticipants.poolId, entryNumber: guessWinParticipants.entryNumber })
+    .select({
+      id: guessWinParticipants.id,
+      poolId: guessWinParticipants.poolId,
+      entryNumber: guessWinParticipants.entryNumber,
+      confirmedAt: guessWinParticipants.confirmedAt,
+      paymentStatus: guessWinParticipants.paymentStatus,
+    })
     .from(guessWinParticipants)
     .where(eq(guessWinParticipants.paymentKey, paymentKey))
     .limit(1);
   return row;
-}
-
-/** Stores the pool (and entry) a paid guess's contribution got, once. */
-export async function setPaidGuessPool(db: Db, participantId: string, entry: { poolId: string; entryNumber: number | null }) {
-  await db
-    .update(guessWinParticipants)
-    .set({ poolId: entry.poolId, entryNumber: entry.entryNumber })
-    .where(and(eq(guessWinParticipants.id, participantId), sql`${guessWinParticipants.poolId} is null`));
 }

@@ -1,6 +1,6 @@
 import type { Db } from "~/db/client.server";
 import { bookGuessEntry } from "~/db/queries/earnings.server";
-import { getGameForJudging, getParticipantByPaymentKey, insertPaidGuess, setPaidGuessPool } from "~/db/queries/guesses.server";
+import { getGameForJudging, getParticipantByPaymentKey, insertPaidGuess } from "~/db/queries/guesses.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import type { CheckoutSession } from "~/db/schema";
 import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
@@ -8,9 +8,11 @@ import type { FulfilOutcome } from "./fulfil.server";
 import { contribute, contributionKey } from "./pool-ledger.server";
 
 /**
- * A paid guess: one atomic batch claims the session and inserts the participant with is_correct decided here (the
- * game's counters move only when the row is new). Then 100% of the fee goes to the host's pool (keyed by the
- * session); only a correct guess earns an entry.
+ * A paid guess: one atomic batch claims the session and inserts the participant (its correctness recorded on the
+ * server only, never shown while the game runs) with `confirmed_at` set when the game still runs at that moment.
+ * A confirmed guess sends 100% of its fee to the host's open pool (keyed by the session) and earns no entry now:
+ * a correct one gets its entry when its game ends (host, end date, or the pool round's close). A guess confirmed
+ * after its game ended is late: no fee in the pool, no entry, and it is refunded.
  */
 export async function fulfilGuessEntry(env: Env, db: Db, row: CheckoutSession, session: CheckoutSessionObject): Promise<FulfilOutcome> {
   const meta = row.metadata;
@@ -42,6 +44,13 @@ export async function fulfilGuessEntry(env: Env, db: Db, row: CheckoutSession, s
 
   const participant = await getParticipantByPaymentKey(db, session.id);
   if (!participant) throw new Error(`participant for checkout ${row.id} is missing after fulfilment`);
+  const kind = inserted ? "fulfilled" : "already_fulfilled";
+
+  if (participant.confirmedAt === null) {
+    // Late: the game ended before our server confirmed the payment.
+    await refundLateGuess(env, row, participant.id);
+    return { kind, checkoutId: row.id, purpose: row.purpose, poolId: null, entryNumber: null };
+  }
 
   await bookGuessEntry(
     db,
@@ -56,20 +65,20 @@ export async function fulfilGuessEntry(env: Env, db: Db, row: CheckoutSession, s
     (row.rates ?? rates).guess_win_entries,
   );
 
-  let { poolId, entryNumber } = participant;
-  if (poolId === null) {
-    const contribution = await contribute(env, db, {
-      hostId: row.hostId,
-      sourceType: "guess_entry",
-      sourceKey: contributionKey(session.id),
-      amountCents: row.amountCents,
-      currency: row.currency,
-      userId: row.userId,
-      earnsEntry: isCorrect,
-    });
-    poolId = contribution.poolId;
-    entryNumber = isCorrect ? contribution.entryNumber : null;
-    await setPaidGuessPool(db, participant.id, { poolId, entryNumber });
-  }
-  return { kind: inserted ? "fulfilled" : "already_fulfilled", checkoutId: row.id, purpose: row.purpose, poolId, entryNumber };
+  // The fee only: an entry now would tell whether the answer was right while the game runs.
+  const contribution = await contribute(env, db, {
+    hostId: row.hostId,
+    sourceType: "guess_entry",
+    sourceKey: contributionKey(session.id),
+    amountCents: row.amountCents,
+    currency: row.currency,
+    userId: row.userId,
+    earnsEntry: false,
+  });
+  return { kind, checkoutId: row.id, purpose: row.purpose, poolId: contribution.poolId, entryNumber: null };
+}
+
+/** A guess confirmed after its game ended earns nothing; its payment goes back to the buyer. */
+async function refundLateGuess(_env: Env, row: CheckoutSession, participantId: string): Promise<void> {
+  console.warn("fulfilment: late guess, its game ended before the payment was confirmed", { checkout: row.id, participantId });
 }

@@ -1,0 +1,300 @@
+import { env, SELF } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import Stripe from "stripe";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { checkoutSessions, guessWinGames, guessWinParticipants, prizeEntries, prizePoolContributions, prizePools } from "~/db/schema";
+import { insertFreeGuess } from "~/db/queries/games.server";
+import { createGuessCheckout } from "~/lib/payments/checkout-session.server";
+import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
+import type { PoolLiveMessage } from "~/lib/pool-contract";
+import { closePool, endExpiredGamesAndAdmit, ensureOpenPool, poolStub } from "~/lib/pools.server";
+import type { SessionUser } from "~/lib/session.server";
+import { db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
+
+// Sealed guesses: while a game runs nothing says whether a guess was right (no entry, no page, API or live message);
+// its correct guesses earn entries when it ends (the host ends it, its end date, or its pool round's close); a guess
+// confirmed after its game ended earns nothing.
+
+const token = crypto.randomUUID().slice(0, 8);
+const CORRECT = `Lantern-${token}-Heron`;
+const WRONG = `Lantern-${token}-Otter`;
+const OTHER = `Lantern-${token}-Lynx`;
+
+const cryptoProvider = Stripe.createSubtleCryptoProvider();
+
+async function deliver(payload: string): Promise<Response> {
+  const signature = await Stripe.webhooks.generateTestHeaderStringAsync({
+    payload,
+    secret: LOCAL_WEBHOOK_SECRET,
+    timestamp: Math.floor(Date.now() / 1000),
+    cryptoProvider,
+  });
+  return SELF.fetch(`${ORIGIN}/api/webhooks/stripe`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
+    body: payload,
+  });
+}
+
+function completedEvent(row: typeof checkoutSessions.$inferSelect): string {
+  return JSON.stringify({
+    id: `evt_test_${crypto.randomUUID().replace(/-/g, "")}`,
+    object: "event",
+    api_version: "2025-01-01",
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type: "checkout.session.completed",
+    data: {
+      object: {
+        id: row.id,
+        object: "checkout.session",
+        amount_subtotal: row.amountCents,
+        amount_total: row.amountCents,
+        client_reference_id: row.metadata.checkout_id,
+        currency: "usd",
+        customer_email: row.customerEmail,
+        customer_details: { email: row.customerEmail, name: "Fan" },
+        livemode: false,
+        metadata: row.metadata,
+        mode: "payment",
+        payment_intent: `pi_test_${row.id.slice(-12)}`,
+        payment_status: "paid",
+        status: "complete",
+      },
+    },
+  });
+}
+
+async function fan(name = "Sealed Fan") {
+  const user = await makeUser({ name });
+  const cookie = await signIn(user.email);
+  const session: SessionUser = { id: user.id, email: user.email, role: "user", creatorName: name, avatarUrl: null, emailConfirmed: true };
+  return { ...user, cookie, session };
+}
+
+async function newHost() {
+  const host = await makeUser({ name: "Sealed Host" });
+  return { ...host, cookie: await signIn(host.email) };
+}
+
+async function newGame(hostId: string, overrides: Partial<typeof guessWinGames.$inferInsert> = {}) {
+  const [game] = await db()
+    .insert(guessWinGames)
+    .values({
+      hostId,
+      question: `Which bird is on the lantern ${crypto.randomUUID().slice(0, 6)}?`,
+      options: [WRONG, CORRECT, OTHER],
+      correctAnswer: CORRECT,
+      entryFeeCents: 500,
+      ...overrides,
+    })
+    .returning();
+  return game!;
+}
+
+/** A paid guess through checkout and the signed webhook. */
+async function paidGuess(gameId: string, answer: string, who?: Awaited<ReturnType<typeof fan>>) {
+  const f = who ?? (await fan());
+  const result = await createGuessCheckout(env, { user: f.session, gameId, answer, origin: ORIGIN });
+  if (!result.ok) throw new Error(result.message);
+  const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, result.sessionId));
+  expect((await deliver(completedEvent(row!))).status).toBe(200);
+  return { f, row: row! };
+}
+
+async function participant(paymentKey: string) {
+  const [row] = await db().select().from(guessWinParticipants).where(eq(guessWinParticipants.paymentKey, paymentKey));
+  return row!;
+}
+
+async function liveMessage(poolId: string): Promise<PoolLiveMessage> {
+  const res = await SELF.fetch(`${ORIGIN}/api/pools/${poolId}/live`, { headers: { Upgrade: "websocket" } });
+  expect(res.status).toBe(101);
+  const ws = res.webSocket!;
+  const first = new Promise<string>((resolve) => ws.addEventListener("message", (event) => resolve(String(event.data)), { once: true }));
+  ws.accept();
+  const text = await first;
+  ws.close(1000, "done");
+  return JSON.parse(text) as PoolLiveMessage;
+}
+
+let offline: ReturnType<typeof vi.spyOn>;
+beforeEach(() => {
+  // No network in tests: the block explorers are unreachable, so a closed pool waits to commit its block height.
+  offline = vi.spyOn(globalThis, "fetch").mockRejectedValue(new TypeError("network disabled in tests"));
+});
+afterEach(() => offline.mockRestore());
+
+describe("while a game runs", () => {
+  it("no page, API or live message tells a right guess from a wrong one", async () => {
+    const host = await newHost();
+    const game = await newGame(host.id);
+    const pool = await ensureOpenPool(env, host.id);
+
+    const right = await paidGuess(game.id, CORRECT);
+    const afterRight = { api: await (await get(`/api/pools/${pool.id}`)).json<Record<string, unknown>>(), live: await liveMessage(pool.id) };
+    const wrong = await paidGuess(game.id, WRONG);
+    const afterWrong = { api: await (await get(`/api/pools/${pool.id}`)).json<Record<string, unknown>>(), live: await liveMessage(pool.id) };
+
+    // Both guesses moved the pool by their fee and nothing else: no entry, no user id, no last entry.
+    expect(afterRight.live).toMatchObject({ type: "pool", poolId: pool.id, amountCents: 500, entries: 0, status: "open" });
+    expect(afterWrong.live).toMatchObject({ amountCents: 1000, entries: 0, status: "open" });
+    for (const message of [afterRight.live, afterWrong.live]) {
+      expect(message).not.toHaveProperty("lastEntry");
+      expect(JSON.stringify(message)).not.toMatch(/user_?id/i);
+      expect(JSON.stringify(message)).not.toContain(right.f.id);
+      expect(JSON.stringify(message)).not.toContain(wrong.f.id);
+    }
+    expect(afterRight.api).toMatchObject({ amountCents: 500, entries: 0 });
+    expect(afterWrong.api).toMatchObject({ amountCents: 1000, entries: 0 });
+    for (const api of [afterRight.api, afterWrong.api]) {
+      expect(JSON.stringify(api)).not.toContain(CORRECT);
+      expect(JSON.stringify(api)).not.toContain(right.f.id);
+    }
+    expect(await poolStub(env, pool.id).entries()).toEqual([]);
+    expect(await db().select().from(prizeEntries).where(eq(prizeEntries.poolId, pool.id))).toEqual([]);
+
+    // The guessers' pages: the same words whether right or wrong (but for the answer), sealed, never the answer.
+    const pages: string[] = [];
+    for (const [guess, answer] of [
+      [right, CORRECT],
+      [wrong, WRONG],
+    ] as const) {
+      for (const path of [`/guess-win?paid=${guess.row.id}`, `/view-game/${game.id}`, `/profile/${host.id}`, `/payment/success?session_id=${guess.row.id}`]) {
+        const res = await get(path, { cookie: guess.f.cookie });
+        expect(res.status, path).toBe(200);
+        const html = await res.text();
+        expect(html).not.toMatch(/isCorrect|is_correct/i);
+        expect(html).not.toMatch(/Your entry numbers|entry #/i);
+        if (path.startsWith("/guess-win")) expect(html).toContain("Your guess is sealed");
+        // The correct option shows exactly as often as an option nobody picked (only where every option shows).
+        if (path.startsWith("/view-game")) {
+          expect(html.split(CORRECT).length).toBe(html.split(OTHER).length);
+          expect(html).not.toContain(">Correct<");
+        }
+        pages.push(html.replaceAll(answer, "ANSWER"));
+      }
+    }
+    // Both guessers read the same sealed words.
+    expect(pages[0]).toContain("Your guess is sealed");
+    expect(pages[4]).toContain("Your guess is sealed");
+  });
+
+  it("a free guess counts only for a confirmed account and is sealed like a paid one", async () => {
+    const host = await newHost();
+    const game = await newGame(host.id);
+    const unconfirmed = await makeUser({ name: "New Fan", emailConfirmed: false });
+    const cookie = await signIn(unconfirmed.email);
+    const res = await postForm("/guess-win", { intent: "free-guess", gameId: game.id, answer: CORRECT }, { cookie });
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain("Please confirm your email to play a free guess");
+    expect(await db().select().from(guessWinParticipants).where(eq(guessWinParticipants.gameId, game.id))).toEqual([]);
+  });
+});
+
+describe("when the game ends", () => {
+  it("the pool's close appends one entry per correct confirmed guess (paid and free), none for wrong ones", async () => {
+    const host = await newHost();
+    const game = await newGame(host.id);
+    const pool = await ensureOpenPool(env, host.id);
+    const paidRight = await paidGuess(game.id, CORRECT);
+    const paidWrong = await paidGuess(game.id, WRONG);
+    const freeFan = await fan("Free Fan");
+    const freeWrongFan = await fan("Free Wrong Fan");
+    const free = await insertFreeGuess(db(), { userId: freeFan.id, gameId: game.id, answer: CORRECT, isCorrect: true, currency: "USD" });
+    await insertFreeGuess(db(), { userId: freeWrongFan.id, gameId: game.id, answer: OTHER, isCorrect: false, currency: "USD" });
+
+    // Replayed and concurrent closes (and the cron's own close) do the close once.
+    const states = await Promise.all([
+      closePool(env, pool.id, "timer_expired"),
+      closePool(env, pool.id, "closed_early"),
+      closePool(env, pool.id, "timer_expired"),
+    ]);
+    expect(new Set(states.map((s) => s.entriesDigest)).size).toBe(1);
+    await closePool(env, pool.id, "timer_expired");
+
+    const [ended] = await db().select().from(guessWinGames).where(eq(guessWinGames.id, game.id));
+    expect(ended).toMatchObject({ status: "completed" });
+    const right = await participant(paidRight.row.id);
+    const entries = await poolStub(env, pool.id).entries();
+    expect(entries.map((e) => [e.entryNumber, e.sourceKey, e.userId])).toEqual([
+      [0, `guess:${right.id}`, paidRight.f.id],
+      [1, `guess:${free!.participantId}`, freeFan.id],
+    ]);
+    const mirrored = await db().select().from(prizeEntries).where(eq(prizeEntries.poolId, pool.id));
+    expect(mirrored).toHaveLength(2);
+    const [row] = await db().select().from(prizePools).where(eq(prizePools.id, pool.id));
+    expect(row).toMatchObject({ status: "closed", entriesCount: 2, amountCents: 1000, entriesDigest: states[0]!.entriesDigest });
+    expect(await participant(paidRight.row.id)).toMatchObject({ poolId: pool.id, entryNumber: 0 });
+    expect(await participant(paidWrong.row.id)).toMatchObject({ poolId: null, entryNumber: null });
+
+    // After the end the answer is public.
+    const page = await (await get(`/view-game/${game.id}`, { cookie: paidWrong.f.cookie })).text();
+    expect(page).toContain(CORRECT);
+    expect(page).toContain("Correct");
+  });
+
+  it("a game the host ends early puts its correct guesses' entries in the open pool at once", async () => {
+    const host = await newHost();
+    const game = await newGame(host.id);
+    const pool = await ensureOpenPool(env, host.id);
+    const right = await paidGuess(game.id, CORRECT);
+    await paidGuess(game.id, WRONG);
+    const before = await liveMessage(pool.id);
+    expect(before).toMatchObject({ entries: 0, amountCents: 1000 });
+
+    const res = await postForm("/guess-win-management", { intent: "delete", gameId: game.id }, { cookie: host.cookie });
+    expect(res.status).toBe(200);
+    const entries = await poolStub(env, pool.id).entries();
+    expect(entries.map((e) => e.sourceKey)).toEqual([`guess:${(await participant(right.row.id)).id}`]);
+    expect(await liveMessage(pool.id)).toMatchObject({ entries: 1, amountCents: 1000, status: "open" });
+    expect(await participant(right.row.id)).toMatchObject({ poolId: pool.id, entryNumber: 0 });
+
+    // The close later appends nothing twice.
+    await closePool(env, pool.id, "timer_expired");
+    expect(await poolStub(env, pool.id).entries()).toHaveLength(1);
+  });
+
+  it("a game past its end date is ended by the cron, which admits its entries", async () => {
+    const host = await newHost();
+    const game = await newGame(host.id, { expiresAt: new Date(Date.now() + 60_000) });
+    const pool = await ensureOpenPool(env, host.id);
+    const right = await paidGuess(game.id, CORRECT);
+    await db().update(guessWinGames).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(guessWinGames.id, game.id));
+
+    const run = await endExpiredGamesAndAdmit(env, new Date());
+    expect(run.admitted).toBeGreaterThanOrEqual(1);
+    const [ended] = await db().select().from(guessWinGames).where(eq(guessWinGames.id, game.id));
+    expect(ended).toMatchObject({ status: "completed" });
+    expect(ended!.endedAt!.getTime()).toBe(ended!.expiresAt!.getTime());
+    expect((await poolStub(env, pool.id).entries()).map((e) => e.sourceKey)).toEqual([`guess:${(await participant(right.row.id)).id}`]);
+    // A second run changes nothing.
+    await endExpiredGamesAndAdmit(env, new Date());
+    expect(await poolStub(env, pool.id).entries()).toHaveLength(1);
+  });
+
+  it("a guess confirmed after its game ended earns no entry and puts nothing in the pool", async () => {
+    const host = await newHost();
+    const game = await newGame(host.id);
+    const pool = await ensureOpenPool(env, host.id);
+    const f = await fan();
+    const started = await createGuessCheckout(env, { user: f.session, gameId: game.id, answer: CORRECT, origin: ORIGIN });
+    if (!started.ok) throw new Error(started.message);
+    const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, started.sessionId));
+    // The pool round closes (ending the game) while the fan is still on the checkout page.
+    await closePool(env, pool.id, "timer_expired");
+
+    expect((await deliver(completedEvent(row!))).status).toBe(200);
+    const late = await participant(row!.id);
+    expect(late).toMatchObject({ paymentStatus: "paid", confirmedAt: null, poolId: null, entryNumber: null });
+    expect(await db().select().from(prizePoolContributions).where(eq(prizePoolContributions.sourceKey, `checkout:${row!.id}`))).toEqual([]);
+    expect(await poolStub(env, pool.id).entries()).toEqual([]);
+    // Nor does the host's next round take it.
+    const next = await ensureOpenPool(env, host.id);
+    expect(next.id).not.toBe(pool.id);
+    await closePool(env, next.id, "timer_expired");
+    expect(await poolStub(env, next.id).entries()).toEqual([]);
+  });
+});
