@@ -178,5 +178,8 @@ test("a host creates a game that a new fan joins, shares, guesses free and then 
   await fan.getByRole("heading", { name: "Payment successful!" }).waitFor();
   await fan.waitForURL("**/guess-win?paid=*", { timeout: 15_000 });
   await fan.getByText(`Payment successful! You've entered the game "${question}" with answer "36". Good luck!`).waitFor();
+  // Sealed: nothing on the page says whether 36 (or the free 24) was right while the game runs.
+  await fan.getByText(/Your guess is sealed/).waitFor();
+  await card().getByText("Free guess used · sealed until the game ends").waitFor();
   await context.close();
 });
