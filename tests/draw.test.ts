@@ -1,8 +1,9 @@
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { asc, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { prizeEntries, prizePools, prizeWinners } from "~/db/schema";
 import { entriesDigest, sha256Hex, verifyBlock } from "~/domain/draw";
+import { verifyPublishedDraw } from "~/domain/draw-verification";
 import { distributePool } from "~/domain/revenue";
 import {
   DEFAULT_BLOCK_EXPLORERS,
@@ -20,7 +21,7 @@ import { addContribution, applyPaymentReversal, closePool, openPool, poolStub, p
 import { poolsApi } from "../workers/pools-api";
 import { runScheduled } from "../workers/scheduled";
 import fixture from "./fixtures/bitcoin-blocks.json";
-import { db, makeUser } from "./helpers";
+import { db, makeUser, ORIGIN } from "./helpers";
 
 // Real mainnet blocks (tests/fixtures/bitcoin-blocks.json), served by fake Esplora explorers: no network.
 const BLOCK = fixture.blocks.find((block) => block.height === 503252)!;
@@ -457,6 +458,17 @@ describe("block verification", () => {
   });
 });
 
+/** What the verification page computes in the browser: from the opaque entries.txt and the published draws only. */
+async function browserCheck(poolId: string) {
+  const state = await publicPoolState(env, poolId);
+  const res = await SELF.fetch(`${ORIGIN}/winner-selection/${poolId}/entries.txt`);
+  expect(res.status).toBe(200);
+  const text = await res.text();
+  // Opaque: no private source key is published.
+  expect(text).not.toMatch(/pi_|checkout:|guess:/);
+  return verifyPublishedDraw({ entriesText: text, publishedDigest: state!.entriesDigest, draws: state!.draws });
+}
+
 describe("void entries and redraws", () => {
   /** The fixture block served at a later height too (the explorers agree on it), for a redraw's next block. */
   const servesNext = (tip: number) => {
@@ -502,6 +514,14 @@ describe("void entries and redraws", () => {
       [BLOCK.height + 1, expected, false],
     ]);
     expect(await winnersOf(pool.id)).toHaveLength(1);
+
+    // The browser's recomputation from the opaque list finds both draws' winners, the redraw leaving out the first.
+    const report = await browserCheck(pool.id);
+    expect(report).toMatchObject({ ok: true, digestMatches: true, entries: 7, validEntries: 7 });
+    expect(report.draws.map((d) => [d.entryNumber, d.excluded, d.matches, d.voided, d.header?.ok])).toEqual([
+      [winning, [], true, true, true],
+      [expected, [winning], true, false, true],
+    ]);
   });
 
   it("an entry voided while the pool was open is marked void in the frozen list and never wins", async () => {
@@ -538,5 +558,11 @@ describe("void entries and redraws", () => {
     const outcome = await drawPool(env, pool.id, { fetcher: bothHealthy(CONFIRMED_TIP) });
     const valid = [0, 1, 2, 3].filter((n) => n !== winnerWithAll);
     expect(outcome).toMatchObject({ status: "drawn", entryNumber: valid[Number(BigInt(`0x${BLOCK.id}`) % 3n)] });
+
+    // The verification page's recomputation: the void line is marked, the winner is taken among the 3 valid entries.
+    const report = await browserCheck(pool.id);
+    expect(report).toMatchObject({ ok: true, entries: 4, validEntries: 3, voidEntries: 1 });
+    expect(report.draws).toHaveLength(1);
+    expect(report.draws[0]).toMatchObject({ validCount: 3, entryNumber: valid[Number(BigInt(`0x${BLOCK.id}`) % 3n)], matches: true });
   });
 });

@@ -421,11 +421,13 @@ describe("/winner-selection/{poolId}", () => {
     expect(text).toContain(BLOCK.id);
     expect(text).toContain(BigInt(`0x${BLOCK.id}`).toString(10));
     expect(text).toMatch(/Entry count 37\b/);
-    expect(text).toContain(`#${winner} = hash mod 37`);
+    expect(text).toContain(`#${winner} = the valid entry at position hash mod (valid entries), in entry-number order`);
     expect(text).toContain("Lucky Fan");
     expect(text).toContain("Timer expired");
     expect(text).toContain("Verify in your browser");
-    expect(text).toContain(`pi_verify_${poolId.slice(0, 8)}_36`);
+    // Entries are listed by their opaque key, as entries.txt publishes them: never the private source key.
+    expect(text).toContain(await sha256Hex(`pi_verify_${poolId.slice(0, 8)}_36`));
+    expect(text).not.toContain(`pi_verify_${poolId.slice(0, 8)}_36`);
   });
 
   it("serves the canonical entry list as text/plain, hashing to the published digest", async () => {
@@ -440,12 +442,14 @@ describe("/winner-selection/{poolId}", () => {
 
   it("pages a long entry list", async () => {
     const { poolId } = await drawnPool(130);
+    // Each line by its opaque key (SHA-256 of the source key), as entries.txt publishes it.
+    const key = (i: number) => sha256Hex(`pi_verify_${poolId.slice(0, 8)}_${i}`);
     const first = await pageText(await get(`/winner-selection/${poolId}`));
-    expect(first).toContain(`pi_verify_${poolId.slice(0, 8)}_99 `);
-    expect(first).not.toContain(`pi_verify_${poolId.slice(0, 8)}_100 `);
+    expect(first).toContain(await key(99));
+    expect(first).not.toContain(await key(100));
     const second = await pageText(await get(`/winner-selection/${poolId}?page=2`));
-    expect(second).toContain(`pi_verify_${poolId.slice(0, 8)}_129`);
-    expect(second).not.toContain(`pi_verify_${poolId.slice(0, 8)}_5 `);
+    expect(second).toContain(await key(129));
+    expect(second).not.toContain(await key(5));
   });
 
   it("says a closed pool is waiting for its block", async () => {

@@ -298,3 +298,29 @@ describe("when the game ends", () => {
     expect(await poolStub(env, next.id).entries()).toEqual([]);
   });
 });
+
+describe("the official rules", () => {
+  it("describe exactly the draw, sealed guesses, voids, redraws, settlement and carry-over, and who may enter", async () => {
+    const res = await get("/official-rules");
+    expect(res.status).toBe(200);
+    const text = (await res.text()).replace(/<[^>]+>/g, "").replace(/&#x27;/g, "'").replace(/\s+/g, " ");
+    for (const phrase of [
+      "at least 18 years old",
+      "Creators (hosts) may not enter their own prize pool",
+      "at least 3 blocks past the chain tip that 2 independent block explorers",
+      "difficulty of at least 10^12",
+      "BigInt(block hash) mod (number of valid entries)",
+      "SHA-256 of the entry's private payment key",
+      "void entries marked void",
+      "refund or lost dispute of more than half a payment voids the entry",
+      "settlement period of 30 days after the draw",
+      "drawn again from the next block (height + 1) by the same rule",
+      "carried over to the creator's next pool",
+      "While a game runs every guess is sealed",
+      "Once anyone has guessed, its answer and options cannot change",
+      "refunded in full automatically",
+    ]) {
+      expect(text, phrase).toContain(phrase);
+    }
+  });
+});

@@ -22,14 +22,17 @@ import {
 import { getDisplayName } from "~/db/queries/pools.server";
 import { z } from "zod";
 import {
+  DRAW_COMMIT_MARGIN,
   entriesDigest,
   FIRST_ENTRY_NUMBER,
+  MIN_AGREEING_EXPLORERS,
   hashToDecimal,
   pickWinner,
   verifyDrawBlock,
   winnerIndex,
   type BitcoinBlock,
 } from "~/domain/draw";
+import { redrawExclusions } from "~/domain/draw-verification";
 import { isPrizeUnsettled, poolCloseReason } from "~/domain/pool";
 import { formatCents } from "~/domain/money";
 import { distributePool } from "~/domain/revenue";
@@ -41,10 +44,9 @@ import { closePool, endExpiredGamesAndAdmit, getPool, initPoolObject, poolStub, 
  * (BLOCK_EXPLORER_URLS) can only add to these.
  */
 export const DEFAULT_BLOCK_EXPLORERS: readonly string[] = ["https://blockstream.info/api", "https://mempool.space/api"];
-/** The committed block is at least this many blocks past the tip both explorers agree on. */
-export const DRAW_COMMIT_MARGIN = 3;
-/** Explorers (on different hosts) that must answer and agree, for a tip and for a block. */
-export const MIN_AGREEING_EXPLORERS = 2;
+// The committed block's margin past the agreed tip and the explorers that must agree (in the domain: the official
+// rules page states them).
+export { DRAW_COMMIT_MARGIN, MIN_AGREEING_EXPLORERS } from "~/domain/draw";
 
 /** Confirmations a committed block needs before it is used, when BLOCK_CONFIRMATIONS is unset or invalid. */
 export const DEFAULT_BLOCK_CONFIRMATIONS = 6;
@@ -346,7 +348,8 @@ export async function drawPool(
 
   const db = getDb(env);
   const draws = await listPoolDraws(db, poolId);
-  const excluded = draws.filter((draw) => draw.voidedAt !== null).map((draw) => draw.winnerEntryNumber);
+  // The same rule the verification page recomputes: earlier voided winners are left out.
+  const excluded = redrawExclusions(draws.map((draw) => ({ voided: draw.voidedAt !== null, winnerEntryNumber: draw.winnerEntryNumber })));
   if (entries.filter((entry) => !entry.voided && !excluded.includes(entry.entryNumber)).length === 0) {
     return { status: "skipped", poolId, reason: "no valid entries left" };
   }

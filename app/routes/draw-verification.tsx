@@ -4,9 +4,11 @@ import { MiniPrizeVerification } from "~/components/mini-prize-verification";
 import { Button, Card, DateText, LinkButton, Page, pageMeta, Pagination } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { getMiniPrizeVerification } from "~/db/queries/mini-prizes.server";
+import { listPoolDraws } from "~/db/queries/draw.server";
 import { countPoolEntries, getPoolForVerification, listPoolEntries } from "~/db/queries/pool-screens.server";
-// Only the pure draw module runs in the browser (Web Crypto and BigInt, no zod): the same code that drew the winner.
-import { bytesToHex, hashToDecimal, verifyBlock, winnerIndex, type BitcoinBlock } from "~/domain/draw";
+// Only the pure draw modules run in the browser (Web Crypto and BigInt, no zod): the same rules that drew the winner.
+import { hashToDecimal, opaqueEntryKey, type BitcoinBlock } from "~/domain/draw";
+import { verifyPublishedDraw, type DrawVerificationReport, type PublishedDraw } from "~/domain/draw-verification";
 import { formatCents } from "~/domain/money";
 import { getEnv } from "~/lib/context";
 import { explorerBases } from "~/lib/draw.server";
@@ -44,14 +46,28 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
   // An open pool has no frozen list and no draw yet: the page says so (200) rather than answering 404.
   if (pool.status === "open") {
-    return { pool: { ...base, status: "open" as const }, draw: null, entries: null, explorers: [], miniPrizes: null };
+    return { pool: { ...base, status: "open" as const }, draw: null, draws: [] as PublishedDraw[], entries: null, explorers: [], miniPrizes: null };
   }
 
   const page = pageParam(request, 100_000);
-  const [count, rows] = await Promise.all([
+  const [count, entryRows, drawRows] = await Promise.all([
     countPoolEntries(db, pool.id),
     listPoolEntries(db, pool.id, { limit: ENTRIES_PER_PAGE, offset: (page - 1) * ENTRIES_PER_PAGE }),
+    listPoolDraws(db, pool.id),
   ]);
+  // The page shows the list as entries.txt publishes it: opaque keys (SHA-256 of each private source key), voids marked.
+  const rows = await Promise.all(
+    entryRows.map(async (row) => ({ entryNumber: row.entryNumber, key: await opaqueEntryKey(row.sourceKey), voided: row.voidedAt !== null })),
+  );
+  const draws: PublishedDraw[] = drawRows.map((row) => ({
+    attempt: row.attempt,
+    blockHeight: row.blockHeight,
+    blockHash: row.blockHash,
+    block: row.blockHeader,
+    winnerEntryNumber: row.winnerEntryNumber,
+    voided: row.voidedAt !== null,
+    voidReason: row.voidReason,
+  }));
   // Explorers configured for the draw when they are public https APIs, else the two public ones.
   const configured = explorerBases(env).filter((url) => url.startsWith("https://"));
   return {
@@ -69,6 +85,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       mainPrize: pool.mainPrize ? formatCents(pool.mainPrize.cents, pool.mainPrize.currency) : null,
       drawnAt: pool.drawnAt?.toISOString() ?? null,
     },
+    draws,
     entries: { page, rows, hasNext: page * ENTRIES_PER_PAGE < count },
     explorers: configured.length >= 2 ? configured.slice(0, 2) : PUBLIC_EXPLORERS,
     miniPrizes: pool.status === "drawn" ? await getMiniPrizeVerification(db, pool.id, pool.winnerUserId) : null,
@@ -130,11 +147,79 @@ async function findHeader(poolId: string, hash: string, explorers: string[]): Pr
 type VerifyInput = {
   poolId: string;
   digest: string | null;
-  hash: string | null;
-  height: number | null;
-  winner: number | null;
+  draws: PublishedDraw[];
   explorers: string[];
 };
+
+/** Draws whose header fields this site did not publish get them from the public explorers (then checked the same way). */
+async function withHeaders(poolId: string, draws: PublishedDraw[], explorers: string[]): Promise<PublishedDraw[]> {
+  return Promise.all(
+    draws.map(async (draw) => {
+      if (draw.block) return draw;
+      const found = await findHeader(poolId, draw.blockHash, explorers);
+      return found ? { ...draw, block: found.block } : draw;
+    }),
+  );
+}
+
+/** The checks of a verification report, as the page lists them. */
+function reportChecks(report: DrawVerificationReport, publishedDigest: string | null): Check[] {
+  const checks: Check[] = [
+    {
+      title: "Entry list matches the published SHA-256 digest",
+      status: report.digestMatches ? "ok" : "failed",
+      detail: (
+        <>
+          SHA-256 of the downloaded entries.txt: <code className="break-all">{report.computedDigest}</code>
+          {report.digestMatches ? " — equals the published digest." : publishedDigest ? " — does NOT equal the published digest." : " — no digest was published."}
+        </>
+      ),
+    },
+    {
+      title: "Entry list reads as opaque keys with void entries marked",
+      status: report.parsed ? "ok" : "failed",
+      detail: report.parsed
+        ? `${report.entries} ${report.entries === 1 ? "entry" : "entries"}: ${report.validEntries} valid, ${report.voidEntries} void (a void entry keeps its number and never wins).`
+        : `Not an entries.txt list: ${report.error}`,
+    },
+  ];
+  if (report.draws.length === 0) {
+    checks.push({ title: "Block hash picks the winning entry", status: "skipped", detail: "The pool has not been drawn yet." });
+  }
+  for (const draw of report.draws) {
+    const label = report.draws.length > 1 ? ` (draw ${draw.attempt + 1}, block #${draw.blockHeight})` : "";
+    checks.push({
+      title: `Block header hashes to the block hash, above the difficulty floor${label}`,
+      status: draw.header === null ? "skipped" : draw.header.ok ? "ok" : "failed",
+      detail:
+        draw.header === null
+          ? "The block header could not be fetched from here (offline, or the explorers refused). Check the hash on the explorers linked above."
+          : draw.header.ok
+            ? "Rebuilt the 80-byte header from its fields: its double SHA-256 equals the block hash, meets its proof-of-work target and a difficulty of at least 10^12."
+            : draw.header.reason,
+    });
+    checks.push({
+      title: `Block hash picks the winning entry${label}`,
+      status: draw.matches ? "ok" : "failed",
+      detail: (
+        <>
+          {draw.index === null ? (
+            "No valid entry is left to draw from."
+          ) : (
+            <>
+              BigInt("0x{draw.blockHash}") mod {draw.validCount} valid {draw.validCount === 1 ? "entry" : "entries"} = position{" "}
+              <strong>{draw.index}</strong> → entry <strong>#{draw.entryNumber}</strong>
+            </>
+          )}
+          {draw.excluded.length > 0 ? ` (leaving out earlier voided winners ${draw.excluded.map((n) => `#${n}`).join(", ")})` : ""}
+          {draw.matches ? " — the published winning entry." : " — but a different entry was published."}
+          {draw.voided ? ` This draw was voided: ${draw.voidReason ?? "its winning payment was reversed"}, so the prize was redrawn from the next block.` : ""}
+        </>
+      ),
+    });
+  }
+  return checks;
+}
 
 function useBrowserVerification(input: VerifyInput) {
   const [checks, setChecks] = useState<Check[] | null>(null);
@@ -142,93 +227,22 @@ function useBrowserVerification(input: VerifyInput) {
 
   const run = async () => {
     setRunning(true);
-    const results: Check[] = [];
-    const show = (check: Check) => {
-      results.push(check);
-      setChecks([...results]);
-    };
-    const update = (check: Check) => {
-      results[results.length - 1] = check;
-      setChecks([...results]);
-    };
-    setChecks([]);
-
-    // 1. The entry list hashes to the published digest.
-    let count: number | null = null;
-    show({ title: "Entry list matches the published SHA-256 digest", status: "running", detail: "Downloading the entry list..." });
+    setChecks([{ title: "Entry list matches the published SHA-256 digest", status: "running", detail: "Downloading the entry list..." }]);
     try {
       const response = await fetch(entriesTextPath(input.poolId), { cache: "no-store" });
       if (!response.ok) throw new Error(`the entry list answered ${response.status}`);
-      const bytes = await response.arrayBuffer();
-      const digest = bytesToHex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
-      const text = new TextDecoder().decode(bytes);
-      count = text === "" ? 0 : text.split("\n").length - 1;
-      const ok = input.digest !== null && digest === input.digest;
-      update({
-        title: "Entry list matches the published SHA-256 digest",
-        status: ok ? "ok" : "failed",
-        detail: (
-          <>
-            SHA-256 of the {count} downloaded {count === 1 ? "entry" : "entries"} ({bytes.byteLength.toLocaleString("en-US")} bytes):{" "}
-            <code className="break-all">{digest}</code>
-            {ok ? " — equals the published digest." : input.digest ? " — does NOT equal the published digest." : " — no digest was published."}
-          </>
-        ),
-      });
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const draws = await withHeaders(input.poolId, input.draws, input.explorers);
+      const report = await verifyPublishedDraw({ entriesText: bytes, publishedDigest: input.digest, draws });
+      setChecks(reportChecks(report, input.digest));
     } catch (error) {
-      update({
-        title: "Entry list matches the published SHA-256 digest",
-        status: "failed",
-        detail: `Could not download the entry list: ${error instanceof Error ? error.message : String(error)}`,
-      });
-    }
-
-    // 2. hash mod entries is the winning entry.
-    if (!input.hash || input.winner === null) {
-      show({ title: "Block hash picks the winning entry", status: "skipped", detail: "The pool has not been drawn yet." });
-    } else if (count === null || count === 0) {
-      show({ title: "Block hash picks the winning entry", status: "failed", detail: "Needs the entry list, which could not be checked." });
-    } else {
-      const index = winnerIndex(input.hash, count);
-      const ok = index === input.winner;
-      show({
-        title: "Block hash picks the winning entry",
-        status: ok ? "ok" : "failed",
-        detail: (
-          <>
-            BigInt("0x{input.hash}") mod {count} = <strong>{index}</strong>
-            {ok ? ` — the published winning entry is #${input.winner}.` : ` — but the published winning entry is #${input.winner}.`}
-          </>
-        ),
-      });
-    }
-
-    // 3. The block header rebuilt from its fields hashes to the block hash.
-    if (!input.hash) {
-      show({ title: "Block header hashes to the block hash", status: "skipped", detail: "No block hash yet." });
-    } else {
-      show({ title: "Block header hashes to the block hash", status: "running", detail: "Fetching the block header fields..." });
-      const found = await findHeader(input.poolId, input.hash, input.explorers);
-      if (!found) {
-        update({
-          title: "Block header hashes to the block hash",
-          status: "skipped",
-          detail: "The block header could not be fetched from here (offline, or the explorers refused). Check the hash on the explorers linked above.",
-        });
-      } else {
-        const verification = await verifyBlock({ ...found.block, id: input.hash });
-        const heightOk = found.block.height === undefined || input.height === null || found.block.height === input.height;
-        const ok = verification.ok && heightOk;
-        update({
-          title: "Block header hashes to the block hash",
-          status: ok ? "ok" : "failed",
-          detail: ok
-            ? `Rebuilt the 80-byte header from ${found.source}'s fields: its double SHA-256 equals the block hash and meets its proof-of-work target${found.block.height !== undefined ? `, at height ${found.block.height}` : ""}.`
-            : verification.ok
-              ? `${found.source} places this block at height ${found.block.height}, not ${input.height}.`
-              : `${found.source}: ${verification.reason}`,
-        });
-      }
+      setChecks([
+        {
+          title: "Entry list matches the published SHA-256 digest",
+          status: "failed",
+          detail: `Could not download the entry list: ${error instanceof Error ? error.message : String(error)}`,
+        },
+      ]);
     }
     setRunning(false);
   };
@@ -286,6 +300,37 @@ function ExplorerLinks({ hash, height }: { hash: string | null; height: number |
   );
 }
 
+/** Every draw of the pool: a voided one (its winning payment reversed before the prize settled) was redrawn from the next block. */
+function DrawHistory({ draws }: { draws: PublishedDraw[] }) {
+  if (!draws.some((draw) => draw.voided)) return null;
+  return (
+    <Card className="mt-6">
+      <h2 className="font-semibold text-gray-900">Redraws</h2>
+      <p className="mt-1 text-sm text-gray-600">
+        A winning entry whose payment is refunded or lost in a dispute before the prize settles is disqualified: the draw is voided and the prize is
+        drawn again from the next Bitcoin block by the same rule, leaving out every voided winner.
+      </p>
+      <ol className="mt-3 space-y-2 text-sm">
+        {draws.map((draw) => (
+          <li key={draw.attempt} className="rounded-lg border border-gray-100 px-3 py-2">
+            <span className="font-medium text-gray-900">
+              Draw {draw.attempt + 1}: block #{draw.blockHeight}, entry #{draw.winnerEntryNumber}
+            </span>{" "}
+            {draw.voided ? (
+              <span className="text-red-700">voided — {draw.voidReason ?? "the winning payment was reversed"}</span>
+            ) : (
+              <span className="text-green-700">the winner</span>
+            )}
+            <span className="block">
+              <Mono>{draw.blockHash}</Mono>
+            </span>
+          </li>
+        ))}
+      </ol>
+    </Card>
+  );
+}
+
 function drawStatus(draw: NonNullable<Route.ComponentProps["loaderData"]["draw"]>): string {
   if (draw.blockHash) return "Drawn";
   if (draw.entriesCount === 0) return "Closed with no entries, so there is nothing to draw.";
@@ -294,15 +339,8 @@ function drawStatus(draw: NonNullable<Route.ComponentProps["loaderData"]["draw"]
 }
 
 export default function DrawVerification({ loaderData }: Route.ComponentProps) {
-  const { pool, draw, entries, explorers, miniPrizes } = loaderData;
-  const verification = useBrowserVerification({
-    poolId: pool.id,
-    digest: draw?.entriesDigest ?? null,
-    hash: draw?.blockHash ?? null,
-    height: draw?.blockHeight ?? null,
-    winner: draw?.winnerEntryNumber ?? null,
-    explorers,
-  });
+  const { pool, draw, draws, entries, explorers, miniPrizes } = loaderData;
+  const verification = useBrowserVerification({ poolId: pool.id, digest: draw?.entriesDigest ?? null, draws, explorers });
 
   if (!draw || !entries) {
     return (
@@ -383,7 +421,7 @@ export default function DrawVerification({ loaderData }: Route.ComponentProps) {
               <>
                 <strong>#{draw.winnerEntryNumber}</strong>{" "}
                 <span className="text-gray-500">
-                  = hash mod {draw.entriesCount}
+                  = the valid entry at position hash mod (valid entries), in entry-number order
                   {draw.drawnAt ? (
                     <>
                       , drawn <DateText value={draw.drawnAt} withTime />
@@ -401,6 +439,8 @@ export default function DrawVerification({ loaderData }: Route.ComponentProps) {
           </Row>
         </dl>
       </Card>
+
+      <DrawHistory draws={draws} />
 
       <Card className="mt-6">
         <div className="flex flex-wrap items-center justify-between gap-3">
@@ -448,8 +488,9 @@ export default function DrawVerification({ loaderData }: Route.ComponentProps) {
           </a>
         </div>
         <p className="mb-3 text-sm text-gray-600">
-          One line per entry, <code>entryNumber:sourceKey</code>, sorted by entry number, each ending in a line break. The digest is the
-          SHA-256 of exactly that text.
+          One line per entry, <code>entryNumber:key</code> (or <code>entryNumber:key:void</code> for a void entry), sorted by entry number,
+          each ending in a line break; the key is the SHA-256 of the entry's private source key (a buyer can find their own line from their
+          payment id, nobody else learns it). The digest is the SHA-256 of exactly that text.
         </p>
         {entries.rows.length === 0 ? (
           <p className="text-sm text-gray-600">{draw.entriesCount === 0 ? "This pool has no entries." : "No entries on this page."}</p>
@@ -459,7 +500,7 @@ export default function DrawVerification({ loaderData }: Route.ComponentProps) {
               <thead className="bg-gray-50 text-gray-500">
                 <tr>
                   <th className="px-3 py-2 font-medium">Entry number</th>
-                  <th className="px-3 py-2 font-medium">Source key</th>
+                  <th className="px-3 py-2 font-medium">Key (SHA-256 of the source key)</th>
                 </tr>
               </thead>
               <tbody className="divide-y divide-gray-100 font-mono text-xs">
@@ -469,7 +510,10 @@ export default function DrawVerification({ loaderData }: Route.ComponentProps) {
                       {entry.entryNumber}
                       {entry.entryNumber === draw.winnerEntryNumber ? <span className="ml-2 font-sans text-brand-700">winner</span> : null}
                     </td>
-                    <td className="break-all px-3 py-1.5">{entry.sourceKey}</td>
+                    <td className="break-all px-3 py-1.5">
+                      {entry.key}
+                      {entry.voided ? <span className="ml-2 font-sans text-red-700">void</span> : null}
+                    </td>
                   </tr>
                 ))}
               </tbody>

@@ -1,11 +1,14 @@
 import { Link } from "react-router";
 import { Page, pageMeta } from "~/components/page";
+import { DRAW_COMMIT_MARGIN, MIN_AGREEING_EXPLORERS, MIN_BLOCK_DIFFICULTY } from "~/domain/draw";
+import { PRIZE_SETTLEMENT_DAYS } from "~/domain/pool";
+import { HOST_POOL_SHARE_PERCENT, MAIN_PRIZE_PERCENT, PLATFORM_POOL_SHARE_PERCENT } from "~/domain/revenue";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import type { Route } from "./+types/official-rules";
 
 export const handle = STATIC_FOR_VISITORS;
 
-export const meta: Route.MetaFunction = () => pageMeta("Official Rules", "Eligibility, the free way to enter, how winners are drawn, and the prize.");
+export const meta: Route.MetaFunction = () => pageMeta("Official Rules", "Eligibility, the free way to enter, sealed guesses, how winners are drawn and redrawn, and the prize.");
 
 function Rule({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -27,48 +30,115 @@ export default function OfficialRules() {
             not take part there.
           </p>
           <p>
-            One account per person. Entries made through duplicate or fake accounts are void, and so is any prize won
-            with them.
+            Creators (hosts) may not enter their own prize pool: a creator cannot buy their own products, pay for or
+            use a free guess on their own games, and money a creator deposits into their pool adds to the prize but never
+            an entry. One account per person. Entries made through duplicate or fake accounts are void, and so is any
+            prize won with them.
           </p>
         </Rule>
 
         <Rule title="2. How to enter">
           <p>
             Each purchase from a creator's shop or group buy earns one entry in that creator's current prize pool. In a
-            Guess &amp; Win game you may pay an entry fee to guess; only a correct guess earns an entry.
+            Guess &amp; Win game you may pay an entry fee to guess; 100% of the fee goes to the creator's prize pool when
+            you pay, and only a correct guess earns an entry.
           </p>
           <p>
             <strong>Free way to enter.</strong> No purchase or payment is necessary. A member of a creator's tribe who
-            shares one of that creator's games gets one free guess for that game (one per game). A correct free guess
-            earns an entry exactly like a paid one, with the same chance of winning.
+            shares one of that creator's games gets one free guess for that game (one per game and account, for an
+            account whose e-mail address is confirmed). A correct free guess earns an entry exactly like a paid one, with
+            the same chance of winning.
           </p>
         </Rule>
 
-        <Rule title="3. How the winner is drawn">
+        <Rule title="3. Sealed guesses">
           <p>
-            A pool closes when it reaches its target or when its end time passes. At closing, the list of entries is
-            frozen, its SHA-256 digest is published, and a future Bitcoin block height is announced.
+            A game runs inside one round of its creator's prize pool: it ends when the creator ends it, at its end date,
+            or when the pool closes, whichever comes first. Once anyone has guessed, its answer and options cannot change.
           </p>
           <p>
-            When that block has been mined and confirmed, its hash is read as a number, and the winning entry is{" "}
-            <code className="rounded bg-gray-100 px-1">BigInt(block hash) mod number of entries</code>, with entry numbers
-            counted from 0. Every input is published so anyone can repeat the calculation. If the block cannot be read
-            yet, the draw waits; it is never made with a different block.
-          </p>
-        </Rule>
-
-        <Rule title="4. The prize">
-          <p>
-            The main prize is 60% of the pool at closing. The creator's share is 25% and the platform's 15%. A creator
-            may also offer mini prizes, described on their profile.
-          </p>
-          <p>
-            Winners are contacted through their account. A prize is paid to the winner's verified payout method; taxes
-            on a prize are the winner's responsibility.
+            While a game runs every guess is sealed: nobody, the guesser included, is told whether it is right, and no
+            entry appears. When the game ends its answer is published and each correct guess (paid or free) that we
+            confirmed before the game ended receives one entry in the pool open at that moment (at the latest, the pool
+            whose closing ended it). A guess whose payment we confirm only after its game ended earns no entry and is
+            refunded in full automatically.
           </p>
         </Rule>
 
-        <Rule title="5. More">
+        <Rule title="4. Closing and the frozen entry list">
+          <p>
+            A pool closes when it reaches its target or when its end time passes. Closing is one step: the pool stops
+            taking contributions, the creator's running games end, the entries of their correct guesses are added, and
+            the entry list is frozen. Entry numbers count from 0 and are never reused.
+          </p>
+          <p>
+            The frozen list is published as <code className="rounded bg-gray-100 px-1">entries.txt</code>: one line per
+            entry in entry-number order, giving the entry number and the SHA-256 of the entry's private payment key (you
+            can find your own line from your payment id; nobody else learns it), with void entries marked{" "}
+            <code className="rounded bg-gray-100 px-1">void</code>. The SHA-256 digest of that file is published at
+            closing.
+          </p>
+        </Rule>
+
+        <Rule title="5. The block">
+          <p>
+            At closing the draw is committed to a Bitcoin block at least {DRAW_COMMIT_MARGIN} blocks past the chain tip
+            that {MIN_AGREEING_EXPLORERS} independent block explorers (Blockstream's and mempool.space's) both report; a
+            tip only one explorer reports is never used. Nobody, us included, can know that block's hash when the list is
+            frozen.
+          </p>
+          <p>
+            Once the block is confirmed it is fetched from both explorers, which must agree on it. Its 80-byte header is
+            rebuilt from its fields and must hash (double SHA-256) to the block hash, meet its proof-of-work target and
+            have a difficulty of at least 10^12 ({MIN_BLOCK_DIFFICULTY.toLocaleString("en-US")}): a block made up at a
+            low difficulty is refused. If the block cannot be read or checked yet, the draw waits; it is never made with
+            a different block.
+          </p>
+        </Rule>
+
+        <Rule title="6. How the winner is drawn">
+          <p>
+            The block hash is read as a number and the winner is the valid entry at position{" "}
+            <code className="rounded bg-gray-100 px-1">BigInt(block hash) mod (number of valid entries)</code>, counting
+            the valid (not void) entries from 0 in entry-number order. Every input is published, and the pool's
+            verification page recomputes the digest, the block header and the winner in your browser from the published
+            entries.txt.
+          </p>
+        </Rule>
+
+        <Rule title="7. Refunds, voids and redraws">
+          <p>
+            While a pool is open, a refund or lost dispute of more than half a payment voids the entry it earned (the
+            entry keeps its number and its line, marked void, and can never win), and the pool's share of the refund is
+            taken out of the pool. Once a pool has closed its entry list and amount never change: the pool's share of a
+            later refund is borne by the creator.
+          </p>
+          <p>
+            The main prize is paid only after a settlement period of {PRIZE_SETTLEMENT_DAYS} days after the draw. If the
+            winning entry's payment is refunded or lost in a dispute before then, that draw is voided and the prize is
+            drawn again from the next block (height + 1) by the same rule, leaving out every voided winner. Each draw and
+            redraw is shown on the pool's verification page.
+          </p>
+          <p>
+            A pool that closes with no valid entry has no draw: its whole amount is carried over to the creator's next
+            pool.
+          </p>
+        </Rule>
+
+        <Rule title="8. The prize">
+          <p>
+            The main prize is {MAIN_PRIZE_PERCENT}% of the pool at closing. The creator's share is {HOST_POOL_SHARE_PERCENT}%
+            and the platform's {PLATFORM_POOL_SHARE_PERCENT}%. A creator may also offer mini prizes, described on their
+            profile.
+          </p>
+          <p>
+            Winners are contacted through their account. A prize is paid to the winner's verified payout method, only
+            to an account whose e-mail address is confirmed; taxes on a prize are the winner's responsibility. Mini
+            prizes are drawn from the same block hash.
+          </p>
+        </Rule>
+
+        <Rule title="9. More">
           <p>
             See{" "}
             <Link to="/winner-selection" className="font-medium text-brand-700 hover:underline">

@@ -253,7 +253,7 @@ export async function countPoolEntries(db: Db, poolId: string): Promise<number> 
 /** A page of a pool's entries by entry number: the digest's input, line by line. */
 export function listPoolEntries(db: Db, poolId: string, { limit, offset }: { limit: number; offset: number }) {
   return db
-    .select({ entryNumber: prizeEntries.entryNumber, sourceKey: prizeEntries.sourceKey })
+    .select({ entryNumber: prizeEntries.entryNumber, sourceKey: prizeEntries.sourceKey, voidedAt: prizeEntries.voidedAt })
     .from(prizeEntries)
     .where(eq(prizeEntries.poolId, poolId))
     .orderBy(asc(prizeEntries.entryNumber))
