@@ -2,9 +2,19 @@ import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { checkoutSessions, guessWinGames, guessWinParticipants, prizeEntries, prizePoolContributions, prizePools } from "~/db/schema";
+import {
+  checkoutSessions,
+  guessWinGames,
+  guessWinParticipants,
+  mailOutbox,
+  prizeEntries,
+  prizePoolContributions,
+  prizePools,
+  refunds,
+} from "~/db/schema";
 import { insertFreeGuess } from "~/db/queries/games.server";
 import { createGuessCheckout } from "~/lib/payments/checkout-session.server";
+import { LATE_GUESS_REASON } from "~/lib/payments/fulfil-guess.server";
 import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
 import type { PoolLiveMessage } from "~/lib/pool-contract";
 import { closePool, endExpiredGamesAndAdmit, ensureOpenPool, poolStub } from "~/lib/pools.server";
@@ -275,7 +285,7 @@ describe("when the game ends", () => {
     expect(await poolStub(env, pool.id).entries()).toHaveLength(1);
   });
 
-  it("a guess confirmed after its game ended earns no entry and puts nothing in the pool", async () => {
+  it("a guess confirmed after its game ended earns no entry, puts nothing in the pool and is refunded once", async () => {
     const host = await newHost();
     const game = await newGame(host.id);
     const pool = await ensureOpenPool(env, host.id);
@@ -286,11 +296,25 @@ describe("when the game ends", () => {
     // The pool round closes (ending the game) while the fan is still on the checkout page.
     await closePool(env, pool.id, "timer_expired");
 
+    // Delivered, replayed and concurrent: one refund.
     expect((await deliver(completedEvent(row!))).status).toBe(200);
+    const again = await Promise.all([deliver(completedEvent(row!)), deliver(completedEvent(row!))]);
+    expect(again.map((r) => r.status)).toEqual([200, 200]);
     const late = await participant(row!.id);
     expect(late).toMatchObject({ paymentStatus: "paid", confirmedAt: null, poolId: null, entryNumber: null });
     expect(await db().select().from(prizePoolContributions).where(eq(prizePoolContributions.sourceKey, `checkout:${row!.id}`))).toEqual([]);
     expect(await poolStub(env, pool.id).entries()).toEqual([]);
+    // Refunded in full through the one refund path, with the reason the buyer sees.
+    const refunded = await db().select().from(refunds).where(eq(refunds.checkoutSessionId, row!.id));
+    expect(refunded).toHaveLength(1);
+    expect(refunded[0]).toMatchObject({ amountCents: 500, origin: "unfulfillable", reason: LATE_GUESS_REASON });
+    const [payment] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, row!.id));
+    expect(payment).toMatchObject({ refundedCents: 500, refundState: "full" });
+    const mail = await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, f.email));
+    expect(mail.filter((m) => m.textBody.includes(LATE_GUESS_REASON))).toHaveLength(1);
+    const banner = await (await get(`/guess-win?paid=${row!.id}`, { cookie: f.cookie })).text();
+    expect(banner.replaceAll("&#x27;", "'")).toContain(LATE_GUESS_REASON);
+    expect(banner).not.toContain("Your guess is sealed");
     // Nor does the host's next round take it.
     const next = await ensureOpenPool(env, host.id);
     expect(next.id).not.toBe(pool.id);

@@ -24,6 +24,8 @@ import { describeCheckout } from "~/lib/payments/confirm.server";
 import { GUESS_MESSAGES } from "~/lib/payments/quote.server";
 import { poolProgressPercent } from "~/domain/pool";
 import { livePoolAttributes, type PoolDisplayField } from "~/domain/pool-display";
+import { getParticipantByPaymentKey } from "~/db/queries/guesses.server";
+import { LATE_GUESS_REASON } from "~/lib/payments/fulfil-guess.server";
 import type { Route } from "./+types/guess-win";
 
 export const meta: Route.MetaFunction = () => pageMeta("Guess & Win", "Answer a host's question; a correct guess earns an entry to the main prize.");
@@ -83,11 +85,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const poolByHost = new Map(pools.map((p) => [p.hostId, p]));
 
   let banner: string | null = null;
+  let late = false;
   const paid = url.searchParams.get("paid");
   if (paid && user) {
     const confirmed = await describeCheckout(env, paid, user);
     if (confirmed.ok && confirmed.payment_type === "guess_entry" && confirmed.paid) {
-      banner = paymentBannerMessage(confirmed.game_question ?? confirmed.description, confirmed.selected_answer ?? "");
+      const guess = await getParticipantByPaymentKey(db, confirmed.sessionId);
+      late = guess !== undefined && guess.confirmedAt === null;
+      banner = late ? LATE_GUESS_REASON : paymentBannerMessage(confirmed.game_question ?? confirmed.description, confirmed.selected_answer ?? "");
     }
   }
 
@@ -95,6 +100,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     page,
     hasMore,
     banner,
+    late,
     signedIn: user !== null,
     viewerId: user?.id ?? null,
     now: Date.now(),
@@ -312,7 +318,7 @@ export default function GuessWin({ loaderData }: Route.ComponentProps) {
       {loaderData.banner ? (
         <p role="status" className="mb-4 rounded-lg border border-green-200 bg-green-50 p-3 text-sm font-medium text-green-800">
           {loaderData.banner}
-          <span className="mt-1 block font-normal">{GUESS_WIN_MESSAGES.sealed}</span>
+          {loaderData.late ? null : <span className="mt-1 block font-normal">{GUESS_WIN_MESSAGES.sealed}</span>}
         </p>
       ) : null}
       {games.length === 0 ? (

@@ -5,7 +5,11 @@ import { getRevenueRules } from "~/db/queries/platform.server";
 import type { CheckoutSession } from "~/db/schema";
 import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
 import type { FulfilOutcome } from "./fulfil.server";
+import { formatCents } from "~/domain/money";
+import { REFUND_MESSAGES } from "~/domain/payments";
+import { notify } from "~/lib/notify.server";
 import { contribute, contributionKey } from "./pool-ledger.server";
+import { requestRefund } from "./refunds.server";
 
 /**
  * A paid guess: one atomic batch claims the session and inserts the participant (its correctness recorded on the
@@ -78,7 +82,38 @@ export async function fulfilGuessEntry(env: Env, db: Db, row: CheckoutSession, s
   return { kind, checkoutId: row.id, purpose: row.purpose, poolId: contribution.poolId, entryNumber: null };
 }
 
-/** A guess confirmed after its game ended earns nothing; its payment goes back to the buyer. */
-async function refundLateGuess(_env: Env, row: CheckoutSession, participantId: string): Promise<void> {
-  console.warn("fulfilment: late guess, its game ended before the payment was confirmed", { checkout: row.id, participantId });
+/** What the buyer of a late guess is told (refund reason, mail, the feed's banner). */
+export const LATE_GUESS_REASON =
+  "This game had already ended when your payment was confirmed, so your guess could not count. Your entry fee has been refunded in full.";
+
+/** The refund key of a late guess (one refund per guess, reused on every retry). */
+export function lateGuessRefundKey(participantId: string): string {
+  return `late-guess:${participantId}`;
+}
+
+/**
+ * A guess confirmed after its game ended earns nothing: its whole fee goes back to the buyer through the one refund
+ * path (requestRefund), keyed by the guess, and the buyer is told why. A repeat finds it refunded and does nothing; a
+ * provider failure throws, so the webhook's delivery is retried.
+ */
+async function refundLateGuess(env: Env, row: CheckoutSession, participantId: string): Promise<void> {
+  const result = await requestRefund(env, {
+    checkoutSessionId: row.id,
+    orderId: null,
+    amountCents: row.amountCents,
+    origin: "unfulfillable",
+    reason: LATE_GUESS_REASON,
+    idempotencyKey: lateGuessRefundKey(participantId),
+  });
+  if (!result.ok) {
+    if (result.message === REFUND_MESSAGES.nothingLeft) return;
+    throw new Error(`late guess ${participantId} (checkout ${row.id}) could not be refunded: ${result.message}`);
+  }
+  if (row.userId) {
+    await notify(env, row.userId, "refund", {
+      subject: "Your guess came too late: refunded",
+      text: `${LATE_GUESS_REASON} Amount: ${formatCents(row.amountCents, row.currency)}.`,
+      url: "/guess-win",
+    });
+  }
 }
