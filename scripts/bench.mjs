@@ -53,6 +53,10 @@ const CONNECTIONS = Math.round(num("BENCH_CONNECTIONS", 16));
 const POOL_N = Math.round(num("BENCH_POOL_N", 2000));
 const POOL_RUNS = Math.round(num("BENCH_POOL_RUNS", 3));
 const SKIP_BUILD = process.env.BENCH_SKIP_BUILD === "1";
+/** BENCH_ONLY=fan: only the signed-in fan's CPU rows (printed, results.md left alone), for quick before/after checks. */
+const ONLY_FAN = process.env.BENCH_ONLY === "fan";
+/** BENCH_KEEP_DATA=1: reuse the scaled-up state of the previous run (.wrangler/bench-state) instead of rebuilding it. */
+const KEEP_DATA = process.env.BENCH_KEEP_DATA === "1";
 /** The diagnostic rows (not held to a target) get shorter runs. */
 const DIAG_SECONDS = Math.max(2, SECONDS / 2);
 
@@ -696,6 +700,8 @@ async function main() {
     }
   });
   const ids = await step("data", async () => {
+    const previous = path.join(STATE_DIR, "bench-data.json");
+    if (KEEP_DATA && existsSync(previous)) return JSON.parse(readFileSync(previous, "utf8"));
     rmSync(STATE_DIR, { recursive: true, force: true });
     ensureDevVars();
     await runLogged("migrations", [tools.wrangler, "d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE_DIR], {
@@ -744,12 +750,12 @@ async function main() {
       { label: "/terms data only (React Router, no D1, no HTML)", path: "/terms.data" },
       ...pageList.map((item) => ({ label: `${item.label} data only`, path: item.dataPath, dataOf: item.label })),
     ];
-    for (const item of [...pageList, ...diagnosticList]) {
+    for (const item of ONLY_FAN ? [] : [...pageList, ...diagnosticList]) {
       const check = await firstCheck(app.url + item.path);
       console.log(`  GET ${item.path} → ${check.status} (${check.bytes} bytes)${check.error ? ` ${check.error}` : ""}`);
     }
 
-    await step("pages", async () => {
+    if (!ONLY_FAN) await step("pages", async () => {
       console.log(`  (${CONNECTIONS} connections, ${WARMUP} s warm-up + ${SECONDS} s per run)`);
       let before = await measure("ceiling", ceiling.url + "/", ceiling.child);
       ceilings.push(before);
@@ -785,6 +791,7 @@ async function main() {
       }
       return { floor, rows };
     });
+    if (ONLY_FAN) return 0;
 
     lighthouseRows = await step("lighthouse", async () => {
       const proxy = await startCompressProxy(app.url);

@@ -15,7 +15,15 @@ export { ChatRoom } from "./chat-room";
 export { PrizePool } from "./prize-pool";
 
 const serverBuild = () => import("virtual:react-router/server-build");
-const handleRequest = createRequestHandler(serverBuild, import.meta.env.MODE);
+// Given a function, React Router derives its routes and static handler again on every request (so the dev server
+// picks up edits); a built Worker's routes never change, so it gets them once per isolate.
+let builtHandler: ReturnType<typeof createRequestHandler> | undefined;
+const handleRequest: ReturnType<typeof createRequestHandler> = import.meta.env.DEV
+  ? createRequestHandler(serverBuild, import.meta.env.MODE)
+  : async (request, context) => {
+      builtHandler ??= createRequestHandler(await serverBuild(), import.meta.env.MODE);
+      return builtHandler(request, context);
+    };
 
 const app = new Hono<{ Bindings: Env }>();
 
