@@ -36,6 +36,7 @@ const RULES: Record<string, Who> = {
   "routes/guess-win-management.tsx": "owner",
   "routes/guess-win.tsx": "signed-in",
   "routes/my-orders.tsx": "buyer",
+  "routes/order.tsx": "buyer",
   "routes/orders.tsx": "owner",
   "routes/payment.tsx": "signed-in",
   "routes/payouts-local-onboarding.tsx": "secret",

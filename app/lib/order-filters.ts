@@ -78,4 +78,12 @@ export const StatusUpdateSchema = z.object({
 });
 
 /** The host's result of an inline status change, for the row (fetcher) or the page (no JavaScript). */
-export type StatusUpdateResult = { ok: false; message: string; orderId: string | null };
+export type StatusUpdateResult = {
+  ok: false;
+  message: string;
+  orderId: string | null;
+  /** Which form failed: the status editor (default), a refund, or the answer to a return request. */
+  intent?: "update-status" | "refund" | "approve-return" | "decline-return";
+  returnId?: string;
+  fieldErrors?: Record<string, string>;
+};

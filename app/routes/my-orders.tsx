@@ -2,8 +2,11 @@ import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import { z } from "zod";
 import { DateText, EmptyState, LinkButton, Page, pageMeta, Pagination, Stat, StatusBadge } from "~/components/page";
 import { getDb } from "~/db/client.server";
+import { RefundedAmount, refundLineText, ReturnStatusBadge } from "~/components/refunds";
 import { buyerOrderStats, getOrderById, listBuyerOrders } from "~/db/queries/orders.server";
+import { latestReturnRequests, listOrderRefunds } from "~/db/queries/returns.server";
 import { formatCents } from "~/domain/money";
+import { orderRefundState } from "~/domain/returns";
 import { physicalOrderAction, voucherUsability } from "~/domain/orders";
 import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
@@ -34,7 +37,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     listBuyerOrders(db, { ...scope, q: filter.q || undefined, type: filter.type, page: filter.page }),
     buyerOrderStats(db, scope),
   ]);
-  return { ...list, stats, filtered: Boolean(filter.q || filter.type) };
+  const ids = list.orders.map((o) => o.id);
+  const [refunds, returns] = await Promise.all([listOrderRefunds(db, ids), latestReturnRequests(db, ids)]);
+  const orders = list.orders.map((o) => {
+    const lines = refunds.filter((r) => r.orderId === o.id);
+    return {
+      ...o,
+      refundState: orderRefundState(o),
+      // Why it was refunded: each refund's reason (group-buy tier, return, host), or the undeliverable order's.
+      refundReasons: lines.length > 0 ? [...new Set(lines.map(refundLineText))] : o.refundReason ? [o.refundReason] : [],
+      returnStatus: returns.get(o.id)?.status ?? null,
+    };
+  });
+  return { ...list, orders, stats, filtered: Boolean(filter.q || filter.type) };
 }
 
 /** Orders whose digital file may be downloaded (paid and not closed). */
@@ -180,6 +195,19 @@ export default function MyOrders({ loaderData, actionData }: Route.ComponentProp
                   </p>
                   <OrderAction order={o} />
                 </div>
+                {o.refundState !== "none" || o.refundReasons.length > 0 || o.returnStatus ? (
+                  <div className="mt-2 space-y-1" data-testid="order-refund">
+                    <div className="flex flex-wrap items-center gap-2">
+                      <RefundedAmount state={o.refundState} refundedCents={o.refundedCents} amountCents={o.amountCents} currency={o.currency} />
+                      {o.returnStatus ? <ReturnStatusBadge status={o.returnStatus} /> : null}
+                    </div>
+                    {o.refundReasons.map((reason) => (
+                      <p key={reason} className="text-xs text-gray-600">
+                        {reason}
+                      </p>
+                    ))}
+                  </div>
+                ) : null}
                 {o.entryNumber !== null ? (
                   <p className="mt-1 text-xs font-medium text-emerald-700">
                     Prize pool entry #{o.entryNumber}

@@ -1,12 +1,20 @@
-import { Link } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
-import { Card, DateText, Page, pageMeta, StatusBadge } from "~/components/page";
+import { FormError } from "~/components/form";
+import { buttonClass, Card, DateText, Page, pageMeta, StatusBadge } from "~/components/page";
+import { RefundedAmount, RefundList, ReturnStatusBadge } from "~/components/refunds";
 import { ShippingTimeline } from "~/components/shipping-timeline";
 import { getDb } from "~/db/client.server";
 import { getOrderByNumber, listShippingUpdates } from "~/db/queries/orders.server";
+import { listOrderRefunds, listOrderReturnRequests } from "~/db/queries/returns.server";
 import { formatCents } from "~/domain/money";
+import { returnDeadline } from "~/domain/payments";
+import { orderRefundState, RETURN_REASON_MAX_LENGTH, returnEligibility } from "~/domain/returns";
 import { idParam, notFound, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
+import { isOrderBuyer, requestReturn, ReturnRequestSchema } from "~/lib/returns.server";
+import { flashToastCookie } from "~/lib/toast.server";
+import { parseSubmission } from "~/lib/validation";
 import type { Route } from "./+types/order";
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>
@@ -18,12 +26,32 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const order = await getOrderByNumber(db, idParam(params.orderNumber));
   // Only the buyer (signed in, or paid with their e-mail as on /my-orders) and the host may see an order; to anyone
   // else it does not exist.
-  const isBuyer = order ? order.userId === user.id || (order.customerEmail !== null && order.customerEmail === user.email.toLowerCase()) : false;
+  const isBuyer = order ? isOrderBuyer(order, user) : false;
   if (!order || (!isBuyer && order.hostId !== user.id)) notFound();
-  const updates = await listShippingUpdates(db, order.id, 50);
+  const [updates, refunds, returns] = await Promise.all([
+    listShippingUpdates(db, order.id, 50),
+    listOrderRefunds(db, [order.id]),
+    listOrderReturnRequests(db, order.id),
+  ]);
   const isHost = order.hostId === user.id;
+  const eligibility = returnEligibility({ ...order, hasOpenRequest: returns.some((r) => r.status === "requested") });
   return {
     isHost,
+    refund: {
+      state: orderRefundState(order),
+      refundedCents: order.refundedCents,
+      amountCents: order.amountCents,
+      currency: order.currency,
+      // The reason an undeliverable order was refunded, unless a refund line already says it.
+      note: order.refundReason && !refunds.some((r) => r.reason === order.refundReason) ? order.refundReason : null,
+      lines: refunds,
+    },
+    returns,
+    returnPolicy: {
+      // Only the buyer asks for a return; the form shows while the window is open and no request is waiting.
+      canRequest: isBuyer && !isHost && eligibility.ok,
+      deadline: order.deliveredAt ? returnDeadline(order.deliveredAt) : null,
+    },
     order: {
       orderNumber: order.orderNumber,
       productId: order.productId,
@@ -47,8 +75,121 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
 }
 
-export default function Order({ loaderData }: Route.ComponentProps) {
-  const { order, updates, isHost } = loaderData;
+type ReturnActionData = { ok: false; message: string; fieldErrors: Record<string, string>; values: Record<string, string> };
+
+/** The buyer asks to return the order (intent "request-return"), within 7 days of delivery, with a reason. */
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const user = requireUser(context, request);
+  const env = getEnv(context);
+  const form = await request.formData();
+  if (form.get("intent") !== "request-return") {
+    return data<ReturnActionData>({ ok: false, message: "Unknown action", fieldErrors: {}, values: {} }, { status: 400 });
+  }
+  const order = await getOrderByNumber(getDb(env), idParam(params.orderNumber));
+  if (!order || !isOrderBuyer(order, user)) notFound();
+  const submission = parseSubmission(ReturnRequestSchema, form, ["reason"]);
+  if (!submission.ok) {
+    const message = submission.fieldErrors.reason ?? submission.formError ?? "Please check the form";
+    return data<ReturnActionData>({ ok: false, message, fieldErrors: submission.fieldErrors, values: submission.values }, { status: 400 });
+  }
+  const outcome = await requestReturn(env, user, order.id, submission.value.reason);
+  if (!outcome.ok) {
+    return data<ReturnActionData>({ ok: false, message: outcome.message, fieldErrors: {}, values: { reason: submission.value.reason } }, { status: outcome.status });
+  }
+  return redirect(`/order/${order.orderNumber}`, { headers: { "Set-Cookie": flashToastCookie({ message: outcome.message, type: "success" }) } });
+}
+
+function ReturnSection({ loaderData, actionData }: { loaderData: Route.ComponentProps["loaderData"]; actionData: ReturnActionData | undefined }) {
+  const { returns, returnPolicy, isHost } = loaderData;
+  const submitting = useNavigation().state === "submitting";
+  if (returns.length === 0 && !returnPolicy.canRequest) return null;
+  return (
+    <Card className="mt-4">
+      <h2 className="text-base font-semibold text-gray-900">Returns</h2>
+      <p className="mt-1 text-sm text-gray-600">
+        7-day return policy
+        {returnPolicy.deadline ? (
+          <>
+            {" "}
+            · returns can be asked for until <DateText value={returnPolicy.deadline} withTime />
+          </>
+        ) : null}
+      </p>
+      {returns.length > 0 ? (
+        <ul className="mt-3 space-y-3 text-sm">
+          {returns.map((r) => (
+            <li key={r.id} className="rounded-lg border border-gray-200 p-3">
+              <div className="flex flex-wrap items-center gap-2">
+                <ReturnStatusBadge status={r.status} />
+                <span className="text-gray-500">
+                  asked <DateText value={r.createdAt} />
+                  {r.decidedAt ? (
+                    <>
+                      {" "}
+                      · answered <DateText value={r.decidedAt} />
+                    </>
+                  ) : null}
+                </span>
+              </div>
+              <p className="mt-1 text-gray-700">Reason: {r.reason}</p>
+              {r.declineReason ? <p className="mt-1 text-gray-700">Host's answer: {r.declineReason}</p> : null}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {isHost && returns.some((r) => r.status === "requested") ? (
+        <p className="mt-3 text-sm">
+          <Link to="/orders?tab=orders" className="font-semibold text-brand-700 hover:underline">
+            Answer this return request on Customer Orders
+          </Link>
+        </p>
+      ) : null}
+      {returnPolicy.canRequest ? (
+        <Form method="post" className="mt-4 space-y-2" aria-label="Request a return">
+          <input type="hidden" name="intent" value="request-return" />
+          <label htmlFor="return-reason" className="block text-sm font-medium text-gray-700">
+            Why do you want to return it?
+          </label>
+          <textarea
+            id="return-reason"
+            name="reason"
+            required
+            maxLength={RETURN_REASON_MAX_LENGTH}
+            rows={3}
+            defaultValue={actionData?.values.reason ?? ""}
+            aria-invalid={actionData ? true : undefined}
+            className="block w-full rounded-lg border border-gray-300 px-3 py-2 text-sm"
+          />
+          <FormError>{actionData?.message}</FormError>
+          <button type="submit" disabled={submitting} className={buttonClass("primary", "sm")}>
+            {submitting ? "Sending..." : "Request a return"}
+          </button>
+        </Form>
+      ) : actionData ? (
+        <div className="mt-3">
+          <FormError>{actionData.message}</FormError>
+        </div>
+      ) : null}
+    </Card>
+  );
+}
+
+function RefundSection({ refund }: { refund: Route.ComponentProps["loaderData"]["refund"] }) {
+  if (refund.state === "none" && refund.lines.length === 0 && !refund.note) return null;
+  return (
+    <Card className="mt-4">
+      <h2 className="text-base font-semibold text-gray-900">Refunds</h2>
+      <div className="mt-2 space-y-2">
+        <RefundedAmount state={refund.state} refundedCents={refund.refundedCents} amountCents={refund.amountCents} currency={refund.currency} />
+        <RefundList lines={refund.lines} />
+        {refund.note ? <p className="text-sm text-gray-700">Refund reason: {refund.note}</p> : null}
+      </div>
+    </Card>
+  );
+}
+
+export default function Order({ loaderData, actionData }: Route.ComponentProps) {
+  const { order, updates, isHost, refund } = loaderData;
   const address = order.shippingAddress;
   return (
     <Page
@@ -142,6 +283,8 @@ export default function Order({ loaderData }: Route.ComponentProps) {
           ) : null}
         </dl>
       </Card>
+      <RefundSection refund={refund} />
+      <ReturnSection loaderData={loaderData} actionData={actionData} />
       <div className="mt-4">
         <ShippingTimeline title="Shipping updates" updates={updates} />
       </div>

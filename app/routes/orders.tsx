@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from "react";
 import { data, Form, Link, redirect, useFetcher, useNavigation } from "react-router";
 import { Table } from "~/components/cards";
+import { FormError } from "~/components/form";
+import { RefundedAmount } from "~/components/refunds";
 import { useToast } from "~/components/toaster";
 import { buttonClass, DateText, EmptyState, LinkButton, Page, pageMeta, Pagination, StatusBadge } from "~/components/page";
 import { getDb } from "~/db/client.server";
@@ -13,7 +15,10 @@ import {
   searchHostVouchers,
   updateHostOrderStatus,
 } from "~/db/queries/orders.server";
+import { listHostOpenReturnRequests } from "~/db/queries/returns.server";
 import { formatCents } from "~/domain/money";
+import { refundableCents } from "~/domain/payments";
+import { orderRefundState, RETURN_REASON_MAX_LENGTH } from "~/domain/returns";
 import { isOrderLocked, ORDER_LOCKED_MESSAGE, shippingUpdateDescription } from "~/domain/order-updates";
 import { allowedOrderStatuses, orderStatusText, validateOrderStatusUpdate } from "~/domain/orders";
 import { safeRedirectPath } from "~/lib/auth.server";
@@ -28,7 +33,9 @@ import {
   type StatusUpdateResult,
   VOUCHER_STATUS_FILTERS,
 } from "~/lib/order-filters";
+import { declineReturn, DeclineReturnSchema } from "~/lib/returns.server";
 import { flashToastCookie } from "~/lib/toast.server";
+import { formText, parseSubmission } from "~/lib/validation";
 import type { Route } from "./+types/orders";
 
 // One screen under two paths: /orders opens on the Orders tab, /voucher-management on the Vouchers tab (`?tab=`
@@ -61,10 +68,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       hasNext: rows.length > PAGE_SIZE,
       vouchers: rows.slice(0, PAGE_SIZE),
       orders: [],
+      returnRequests: [],
     };
   }
   const f = { hostId: user.id, q: filter.q, status: filter.status as (typeof ORDER_STATUS_FILTERS)[number] | undefined };
-  const [rows, total] = await Promise.all([searchHostOrders(db, f, window), countHostOrdersMatching(db, f)]);
+  const [rows, total, returnRequests] = await Promise.all([
+    searchHostOrders(db, f, window),
+    countHostOrdersMatching(db, f),
+    listHostOpenReturnRequests(db, user.id),
+  ]);
   return {
     ...filter,
     path: url.pathname,
@@ -72,19 +84,50 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     total,
     exportCount: Math.min(total, EXPORT_ROW_CAP),
     hasNext: rows.length > PAGE_SIZE,
-    orders: rows.slice(0, PAGE_SIZE).map((o) => ({ ...o, allowed: allowedOrderStatuses(o.productCategory) })),
+    orders: rows.slice(0, PAGE_SIZE).map((o) => ({
+      ...o,
+      allowed: allowedOrderStatuses(o.productCategory),
+      refundState: orderRefundState(o),
+      refundableCents: o.status === "pending" ? 0 : refundableCents(o.amountCents, o.refundedCents),
+    })),
     vouchers: [],
+    returnRequests: returnRequests.map((r) => ({ ...r, refundableCents: refundableCents(r.amountCents, r.refundedCents) })),
   };
 }
 
-function failure(message: string, orderId: string | null, status: number) {
-  return data<StatusUpdateResult>({ ok: false, message, orderId }, { status });
+function failure(message: string, orderId: string | null, status: number, extra: Partial<StatusUpdateResult> = {}) {
+  return data<StatusUpdateResult>({ ok: false, message, orderId, ...extra }, { status });
 }
 
-/** Inline status change of one of the host's orders (a plain form per row, or a fetcher with JavaScript). */
+/** Back to the list the host was on, with a toast. */
+function done(form: FormData, message: string) {
+  return redirect(safeRedirectPath(form.get("redirectTo"), "/orders?tab=orders"), {
+    headers: { "Set-Cookie": flashToastCookie({ message, type: "success" }) },
+  });
+}
+
+/** The host declines a return request with a reason (the buyer is mailed). */
+async function declineReturnAction(env: Env, hostId: string, form: FormData) {
+  const returnId = formText(form, "returnId", 64);
+  const submission = parseSubmission(DeclineReturnSchema, form, ["returnId", "declineReason"]);
+  if (!submission.ok) {
+    const message = submission.fieldErrors.declineReason ?? submission.fieldErrors.returnId ?? "Please check the form";
+    return failure(message, null, 400, { intent: "decline-return", returnId: returnId ?? undefined, fieldErrors: submission.fieldErrors });
+  }
+  const outcome = await declineReturn(env, hostId, submission.value.returnId, submission.value.declineReason);
+  if (!outcome.ok) return failure(outcome.message, null, outcome.status, { intent: "decline-return", returnId: submission.value.returnId });
+  return done(form, outcome.message);
+}
+
+/**
+ * The host's order actions: the inline status change of one of their orders (a plain form per row, or a fetcher
+ * with JavaScript), and the answer to a buyer's return request.
+ */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context, request);
   const form = await request.formData();
+  const intent = form.get("intent");
+  if (intent === "decline-return") return declineReturnAction(getEnv(context), user.id, form);
   const parsed = StatusUpdateSchema.safeParse(Object.fromEntries(form));
   const orderId = typeof form.get("orderId") === "string" ? String(form.get("orderId")).slice(0, 64) : null;
   if (!parsed.success) {
@@ -248,6 +291,86 @@ function NoScriptStatusForm({ order, redirectTo }: { order: HostOrder; redirectT
   );
 }
 
+/** An order's refund state and refunded amount. */
+function RefundCell({ order }: { order: HostOrder; redirectTo: string; actionData: StatusUpdateResult | null }) {
+  if (order.refundState === "none") return <span className="text-sm text-gray-500">—</span>;
+  return <RefundedAmount state={order.refundState} refundedCents={order.refundedCents} amountCents={order.amountCents} currency={order.currency} />;
+}
+
+type ReturnRequestRow = LoaderData["returnRequests"][number];
+
+/** One open return request: what the buyer said, and the host's answers (approve with a refund, or decline). */
+function ReturnRequestItem({ request, redirectTo }: { request: ReturnRequestRow; redirectTo: string }) {
+  const decline = useFetcher<StatusUpdateResult>();
+  const declineError = decline.state === "idle" ? decline.data?.message : undefined;
+  return (
+    <li className="rounded-lg border border-gray-200 bg-white p-4" aria-label={`Return request for order ${request.orderNumber}`}>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <p className="font-medium">
+          <Link to={`/order/${request.orderNumber}`} className="text-brand-700 hover:underline">
+            {request.orderNumber}
+          </Link>{" "}
+          · {request.productName} · {formatCents(request.amountCents, request.currency)}
+        </p>
+        <p className="text-xs text-gray-500">
+          Asked <DateText value={request.createdAt} withTime />
+        </p>
+      </div>
+      <p className="mt-1 text-sm text-gray-700">
+        {request.customerName ?? request.customerEmail ?? "The buyer"}: “{request.reason}”
+      </p>
+      <div className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-start">
+        <decline.Form method="post" className="flex flex-1 flex-col gap-2 sm:flex-row sm:items-start" aria-label={`Decline return of order ${request.orderNumber}`}>
+          <input type="hidden" name="intent" value="decline-return" />
+          <input type="hidden" name="returnId" value={request.id} />
+          <input type="hidden" name="redirectTo" value={redirectTo} />
+          <label className="sr-only" htmlFor={`decline-${request.id}`}>
+            Reason for declining
+          </label>
+          <input
+            id={`decline-${request.id}`}
+            name="declineReason"
+            required
+            maxLength={RETURN_REASON_MAX_LENGTH}
+            placeholder="Reason for declining"
+            className={`${inputClass} flex-1`}
+          />
+          <button type="submit" disabled={decline.state !== "idle"} className={buttonClass("secondary", "sm")}>
+            Decline
+          </button>
+        </decline.Form>
+      </div>
+      {declineError ? (
+        <div className="mt-2">
+          <FormError>{declineError}</FormError>
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+function ReturnRequests({ requests, redirectTo, pageError }: { requests: readonly ReturnRequestRow[]; redirectTo: string; pageError: string | null }) {
+  if (requests.length === 0) return null;
+  return (
+    <section aria-labelledby="return-requests" className="mb-6 rounded-xl border border-amber-200 bg-amber-50 p-4">
+      <h2 id="return-requests" className="text-base font-semibold text-gray-900">
+        Return requests ({requests.length})
+      </h2>
+      <p className="mt-1 text-sm text-gray-600">Buyers asked to return these orders under the 7-day return policy.</p>
+      {pageError ? (
+        <div className="mt-2">
+          <FormError>{pageError}</FormError>
+        </div>
+      ) : null}
+      <ul className="mt-3 space-y-3">
+        {requests.map((r) => (
+          <ReturnRequestItem key={r.id} request={r} redirectTo={redirectTo} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 function FilterBar({ loaderData }: { loaderData: LoaderData }) {
   const { tab, q, status, path, exportCount } = loaderData;
   const toast = useToast();
@@ -314,8 +437,10 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
   const current = `${path}?${filterSearch({ tab, q, status }, page > 1 ? { page: String(page) } : {})}`;
   const hrefFor = (p: number) => `${path}?${filterSearch({ tab, q, status }, { page: String(p) })}`;
   const filtered = Boolean(q || status);
-  const rowError = (id: string) => (actionData && actionData.orderId === id ? actionData.message : null);
-  const pageError = actionData && !orders.some((o) => o.id === actionData.orderId) ? actionData.message : null;
+  const statusError = actionData && (actionData.intent ?? "update-status") === "update-status" ? actionData : null;
+  const rowError = (id: string) => (statusError && statusError.orderId === id ? statusError.message : null);
+  const pageError = statusError && !orders.some((o) => o.id === statusError.orderId) ? statusError.message : null;
+  const returnError = actionData && (actionData.intent === "approve-return" || actionData.intent === "decline-return") ? actionData.message : null;
   return (
     <Page
       title={tab === "vouchers" ? "Voucher Management" : "Customer Orders"}
@@ -340,6 +465,8 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
         </ul>
       </nav>
 
+      {tab === "orders" ? <ReturnRequests requests={loaderData.returnRequests} redirectTo={current} pageError={returnError} /> : null}
+
       <FilterBar loaderData={loaderData} />
 
       {pageError ? (
@@ -359,7 +486,7 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
             message={filtered ? "No order matches this search." : "Orders for your products appear here."}
           />
         ) : (
-          <Table head={["Order", "Date", "Customer", "Product", "Total", "Status", "Tracking"]}>
+          <Table head={["Order", "Date", "Customer", "Product", "Total", "Status", "Tracking", "Refund"]}>
             {orders.map((o) => (
               <tr key={o.id} className="align-top">
                 <td className="px-4 py-2 whitespace-nowrap">
@@ -393,6 +520,9 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
                     "—"
                   )}
                   {o.carrier ? <p className="text-xs text-gray-500">{o.carrier}</p> : null}
+                </td>
+                <td className="px-4 py-2">
+                  <RefundCell order={o} redirectTo={current} actionData={actionData?.intent === "refund" && actionData.orderId === o.id ? actionData : null} />
                 </td>
               </tr>
             ))}

@@ -68,6 +68,8 @@ export async function listBuyerOrders(db: Db, f: BuyerOrderFilter) {
       hostName: userProfiles.creatorName,
       voucherCode: vouchers.code,
       voucherStatus: vouchers.status,
+      refundedCents: orders.refundedCents,
+      refundReason: orders.refundReason,
     })
     .from(orders)
     .leftJoin(userProfiles, eq(userProfiles.userId, orders.hostId))
@@ -122,6 +124,8 @@ const orderDetail = {
   estimatedDeliveryAt: orders.estimatedDeliveryAt,
   entryNumber: orders.entryNumber,
   refundedCents: orders.refundedCents,
+  refundReason: orders.refundReason,
+  deliveredAt: orders.deliveredAt,
   updatedAt: orders.updatedAt,
 };
 
@@ -231,6 +235,7 @@ export function searchHostOrders(db: Db, f: HostOrderFilter, { limit, offset = 0
       customerName: orders.customerName,
       customerEmail: orders.customerEmail,
       carrier: orders.carrier,
+      refundedCents: orders.refundedCents,
       updatedAt: orders.updatedAt,
     })
     .from(orders)
@@ -313,6 +318,10 @@ export async function getHostOrder(db: Db, hostId: string, orderId: string) {
       productCategory: orders.productCategory,
       trackingNumber: orders.trackingNumber,
       carrier: orders.carrier,
+      checkoutSessionId: orders.checkoutSessionId,
+      amountCents: orders.amountCents,
+      refundedCents: orders.refundedCents,
+      currency: orders.currency,
     })
     .from(orders)
     .where(and(eq(orders.id, orderId), eq(orders.hostId, hostId)))

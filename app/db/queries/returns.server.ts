@@ -1,0 +1,191 @@
+import { and, desc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
+import type { Db } from "~/db/client.server";
+import { groupBuyRefunds, orders, refunds, returnRequests } from "~/db/schema";
+
+// Return requests (a buyer asks, the host approves with a refund or declines) and the refunds a buyer and a host
+// see on an order. The refunds themselves are written by the payments pipeline (app/lib/payments/refunds.server.ts).
+
+/**
+ * Records a buyer's return request. The partial unique index allows one open request per order, so of two
+ * concurrent requests one is stored; returns null when an open request already exists.
+ */
+export async function createReturnRequest(
+  db: Db,
+  input: { orderId: string; userId: string; hostId: string; reason: string },
+): Promise<{ id: string } | null> {
+  const [row] = await db
+    .insert(returnRequests)
+    .values({ id: crypto.randomUUID(), ...input, status: "requested" })
+    .onConflictDoNothing()
+    .returning({ id: returnRequests.id });
+  return row ?? null;
+}
+
+const requestColumns = {
+  id: returnRequests.id,
+  orderId: returnRequests.orderId,
+  reason: returnRequests.reason,
+  status: returnRequests.status,
+  declineReason: returnRequests.declineReason,
+  refundId: returnRequests.refundId,
+  createdAt: returnRequests.createdAt,
+  decidedAt: returnRequests.decidedAt,
+};
+
+/** An order's return requests, newest first. */
+export function listOrderReturnRequests(db: Db, orderId: string, limit = 20) {
+  return db
+    .select(requestColumns)
+    .from(returnRequests)
+    .where(eq(returnRequests.orderId, orderId))
+    .orderBy(desc(returnRequests.createdAt), desc(returnRequests.id))
+    .limit(limit);
+}
+
+/** The latest return request of each of these orders (for lists). */
+export async function latestReturnRequests(db: Db, orderIds: readonly string[]) {
+  if (orderIds.length === 0) return new Map<string, { status: "requested" | "approved" | "declined"; declineReason: string | null }>();
+  const rows = await db
+    .select({ orderId: returnRequests.orderId, status: returnRequests.status, declineReason: returnRequests.declineReason, createdAt: returnRequests.createdAt })
+    .from(returnRequests)
+    .where(inArray(returnRequests.orderId, [...orderIds]))
+    .orderBy(desc(returnRequests.createdAt), desc(returnRequests.id));
+  const latest = new Map<string, { status: "requested" | "approved" | "declined"; declineReason: string | null }>();
+  for (const r of rows) if (!latest.has(r.orderId)) latest.set(r.orderId, { status: r.status, declineReason: r.declineReason });
+  return latest;
+}
+
+/** The host's open return requests, oldest first, with the order they are about. */
+export function listHostOpenReturnRequests(db: Db, hostId: string, limit = 50) {
+  return db
+    .select({
+      id: returnRequests.id,
+      reason: returnRequests.reason,
+      createdAt: returnRequests.createdAt,
+      orderId: orders.id,
+      orderNumber: orders.orderNumber,
+      productName: orders.productName,
+      customerName: orders.customerName,
+      customerEmail: orders.customerEmail,
+      amountCents: orders.amountCents,
+      refundedCents: orders.refundedCents,
+      currency: orders.currency,
+      deliveredAt: orders.deliveredAt,
+    })
+    .from(returnRequests)
+    .innerJoin(orders, eq(orders.id, returnRequests.orderId))
+    .where(and(eq(returnRequests.hostId, hostId), eq(returnRequests.status, "requested")))
+    .orderBy(returnRequests.createdAt, returnRequests.id)
+    .limit(limit);
+}
+
+/** A return request with its order, for the host deciding it; undefined when missing. */
+export async function getReturnRequestWithOrder(db: Db, id: string) {
+  const [row] = await db
+    .select({
+      id: returnRequests.id,
+      hostId: returnRequests.hostId,
+      userId: returnRequests.userId,
+      status: returnRequests.status,
+      reason: returnRequests.reason,
+      refundId: returnRequests.refundId,
+      orderId: orders.id,
+      orderNumber: orders.orderNumber,
+      productName: orders.productName,
+      checkoutSessionId: orders.checkoutSessionId,
+      amountCents: orders.amountCents,
+      refundedCents: orders.refundedCents,
+      currency: orders.currency,
+      customerEmail: orders.customerEmail,
+    })
+    .from(returnRequests)
+    .innerJoin(orders, eq(orders.id, returnRequests.orderId))
+    .where(eq(returnRequests.id, id))
+    .limit(1);
+  return row;
+}
+
+/**
+ * Answers an open request once: approved (with the refund that paid it) or declined (with the host's reason).
+ * Returns false when it was already answered (a double submit, or another tab).
+ */
+export async function decideReturnRequest(
+  db: Db,
+  id: string,
+  decision: { status: "approved"; refundId: string } | { status: "declined"; declineReason: string },
+): Promise<boolean> {
+  const rows = await db
+    .update(returnRequests)
+    .set({
+      status: decision.status,
+      refundId: decision.status === "approved" ? decision.refundId : null,
+      declineReason: decision.status === "declined" ? decision.declineReason : null,
+      decidedAt: new Date(),
+    })
+    .where(and(eq(returnRequests.id, id), eq(returnRequests.status, "requested")))
+    .returning({ id: returnRequests.id });
+  return rows.length === 1;
+}
+
+export type OrderRefundLine = {
+  id: string;
+  orderId: string;
+  amountCents: number;
+  currency: string;
+  status: string;
+  origin: "host" | "return" | "dispute" | "unfulfillable" | "provider" | "group_buy_tier" | "group_buy_cancellation";
+  reason: string | null;
+  createdAt: Date;
+};
+
+/**
+ * The refunds of these orders the buyer sees (newest first): the payment refunds that went through or are on their
+ * way (failed and cancelled ones gave nothing back), and group buys' end refunds the provider accepted.
+ */
+export async function listOrderRefunds(db: Db, orderIds: readonly string[]): Promise<OrderRefundLine[]> {
+  if (orderIds.length === 0) return [];
+  const ids = [...orderIds];
+  const [payment, groupBuy] = await Promise.all([
+    db
+      .select({
+        id: refunds.id,
+        orderId: refunds.orderId,
+        amountCents: refunds.amountCents,
+        currency: refunds.currency,
+        status: refunds.status,
+        origin: refunds.origin,
+        reason: refunds.reason,
+        createdAt: refunds.createdAt,
+      })
+      .from(refunds)
+      .where(and(inArray(refunds.orderId, ids), inArray(refunds.status, ["pending", "requires_action", "succeeded"]))),
+    db
+      .select({
+        id: groupBuyRefunds.refundId,
+        orderId: groupBuyRefunds.orderId,
+        amountCents: groupBuyRefunds.amountCents,
+        currency: groupBuyRefunds.currency,
+        kind: groupBuyRefunds.kind,
+        createdAt: sql<Date>`coalesce(${groupBuyRefunds.completedAt}, ${groupBuyRefunds.createdAt})`.mapWith(groupBuyRefunds.createdAt),
+      })
+      .from(groupBuyRefunds)
+      .where(and(inArray(groupBuyRefunds.orderId, ids), isNotNull(groupBuyRefunds.refundId), ne(groupBuyRefunds.amountCents, 0))),
+  ]);
+  const lines: OrderRefundLine[] = payment.map((r) => ({ ...r, orderId: r.orderId ?? "" }));
+  const seen = new Set(lines.map((l) => l.id));
+  for (const g of groupBuy) {
+    // A group-buy refund that the payments pipeline also stored as a payment refund is shown once.
+    if (!g.id || seen.has(g.id)) continue;
+    lines.push({
+      id: g.id,
+      orderId: g.orderId,
+      amountCents: g.amountCents,
+      currency: g.currency,
+      status: "succeeded",
+      origin: g.kind === "cancellation" ? "group_buy_cancellation" : "group_buy_tier",
+      reason: null,
+      createdAt: g.createdAt,
+    });
+  }
+  return lines.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+}

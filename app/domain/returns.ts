@@ -1,0 +1,106 @@
+// Returns and the refunds a buyer sees: who may ask for a return, what a host's refund may be, and the words shown
+// for each refund. Pure: no I/O.
+
+import { formatCents } from "./money";
+import {
+  refundableCents,
+  refundState,
+  RETURN_WINDOW_DAYS,
+  returnWindowOpen,
+  type RefundOrigin,
+  type RefundState,
+  type ReturnRequestStatus,
+} from "./payments";
+
+/** The longest reason a buyer or host may give. */
+export const RETURN_REASON_MAX_LENGTH = 500;
+
+export const RETURN_MESSAGES = {
+  reasonRequired: "Please tell the host why you want to return this order",
+  reasonTooLong: `Please keep the reason under ${RETURN_REASON_MAX_LENGTH} characters`,
+  notDelivered: "You can ask for a return once the order has been delivered",
+  windowClosed: `Returns can be asked for within ${RETURN_WINDOW_DAYS} days of delivery (7-day return policy)`,
+  alreadyOpen: "You have already asked to return this order. The host will answer soon.",
+  fullyRefunded: "This order has already been refunded in full",
+  notReturnable: "This order cannot be returned",
+  requested: "Return requested. The host will answer soon.",
+  declineReasonRequired: "Please tell the buyer why the return is declined",
+  alreadyAnswered: "This return request has already been answered",
+  requestNotFound: "Return request not found",
+} as const;
+
+export const REFUND_MESSAGES = {
+  amountInvalid: "Please enter a refund amount greater than 0 (for example 12.50)",
+  nothingLeft: "This order has nothing left to refund",
+  reasonTooLong: `Please keep the reason under ${RETURN_REASON_MAX_LENGTH} characters`,
+} as const;
+
+/** The message for an amount above what is left to refund. */
+export function refundTooLargeMessage(refundable: number, currency: string): string {
+  return `The refund cannot be more than the ${formatCents(refundable, currency)} left to refund`;
+}
+
+/** Order statuses that can never be returned (nothing was delivered, or it is already undone). */
+const NOT_RETURNABLE_STATUSES = new Set(["pending", "cancelled", "refunded"]);
+
+export type ReturnEligibility = { ok: true } | { ok: false; message: string };
+
+/** Whether the buyer may ask for a return of an order now. */
+export function returnEligibility(
+  order: { status: string; deliveredAt: Date | null; amountCents: number; refundedCents: number; hasOpenRequest: boolean },
+  now: Date = new Date(),
+): ReturnEligibility {
+  if (order.hasOpenRequest) return { ok: false, message: RETURN_MESSAGES.alreadyOpen };
+  if (refundableCents(order.amountCents, order.refundedCents) === 0) return { ok: false, message: RETURN_MESSAGES.fullyRefunded };
+  if (NOT_RETURNABLE_STATUSES.has(order.status)) return { ok: false, message: RETURN_MESSAGES.notReturnable };
+  if (!order.deliveredAt) return { ok: false, message: RETURN_MESSAGES.notDelivered };
+  if (!returnWindowOpen(order.deliveredAt, now)) return { ok: false, message: RETURN_MESSAGES.windowClosed };
+  return { ok: true };
+}
+
+export type RefundAmountCheck = { ok: true; amountCents: number } | { ok: false; message: string };
+
+/** A host's refund amount (typed in currency units, "12.50"): more than 0 and at most what is left to refund. */
+export function checkRefundAmount(input: unknown, order: { amountCents: number; refundedCents: number; currency: string }): RefundAmountCheck {
+  const left = refundableCents(order.amountCents, order.refundedCents);
+  if (left === 0) return { ok: false, message: REFUND_MESSAGES.nothingLeft };
+  const text = typeof input === "string" ? input.trim() : "";
+  const match = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(text);
+  const cents = match ? Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0")) : 0;
+  if (!match || cents <= 0) return { ok: false, message: REFUND_MESSAGES.amountInvalid };
+  if (cents > left) return { ok: false, message: refundTooLargeMessage(left, order.currency) };
+  return { ok: true, amountCents: cents };
+}
+
+/** What a buyer reads for a refund by where it came from (when the refund carries no reason of its own). */
+export const REFUND_ORIGIN_LABELS: Readonly<Record<RefundOrigin, string>> = {
+  host: "Refunded by the host",
+  return: "Return approved",
+  dispute: "Card dispute",
+  unfulfillable: "The order could not be delivered",
+  provider: "Refunded",
+};
+
+/** What a buyer reads for a group buy's end refund. */
+export const GROUP_BUY_REFUND_LABELS = {
+  tier: "Group buy tier refund",
+  cancellation: "Group buy cancelled",
+} as const;
+
+/** The badge text of an order's refund state, or null when nothing was refunded. */
+export function refundStateText(state: RefundState): string | null {
+  if (state === "full") return "Refunded";
+  if (state === "partial") return "Partially refunded";
+  return null;
+}
+
+/** An order's refund state from its amount and refunded total (the stored state may lag a group-buy refund). */
+export function orderRefundState(order: { amountCents: number; refundedCents: number }): RefundState {
+  return refundState(order.amountCents, order.refundedCents);
+}
+
+export const RETURN_STATUS_TEXT: Readonly<Record<ReturnRequestStatus, string>> = {
+  requested: "Return requested",
+  approved: "Return approved",
+  declined: "Return declined",
+};
