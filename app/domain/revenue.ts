@@ -200,3 +200,8 @@ export const HOME_EXAMPLE_MONTHLY_SUM_CENTS = 3_160_000;
 /** The revenue-management screen's hard-coded sample totals (RM): week 200, month 1272, year 15000. */
 export const REVENUE_SAMPLE_CURRENCY = "MYR";
 export const REVENUE_SAMPLE_TOTALS_CENTS = { week: 20_000, month: 127_200, year: 1_500_000 } as const;
+
+/** The pool's share of a revenue source as page copy reads it ("10%", "12.5%"), from the rules in force. */
+export function poolShareText(rules: RevenueRules, source: RevenueSource): string {
+  return `${rules[source].prizePoolPercent}%`;
+}

@@ -2,6 +2,8 @@ import { data, redirect } from "react-router";
 import { Page, pageMeta } from "~/components/page";
 import { ProductForm } from "~/components/product-form";
 import { getDb } from "~/db/client.server";
+import { getRevenueRules } from "~/db/queries/platform.server";
+import { poolShareText } from "~/domain/revenue";
 import { createProduct } from "~/db/queries/product-admin.server";
 import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
@@ -12,10 +14,15 @@ import type { Route } from "./+types/add-product";
 
 export const meta: Route.MetaFunction = () => pageMeta("Add Product");
 
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   requireUser(context, request);
   const now = new Date();
-  return { defaults: emptyProductForm(now), minExpiry: isoDate(new Date(now.getTime() + 86_400_000)) };
+  const rules = await getRevenueRules(getDb(getEnv(context)));
+  return {
+    defaults: emptyProductForm(now),
+    minExpiry: isoDate(new Date(now.getTime() + 86_400_000)),
+    poolShare: poolShareText(rules, "shop_sales"),
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -35,7 +42,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function AddProduct({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <Page title="Add Product" subtitle="10% of every sale goes to your prize pool." width="narrow" back={{ to: "/dashboard", label: "Back to Dashboard" }}>
+    <Page title="Add Product" subtitle={`${loaderData.poolShare} of every sale goes to your prize pool.`} width="narrow" back={{ to: "/dashboard", label: "Back to Dashboard" }}>
       <ProductForm
         defaults={actionData?.values ?? loaderData.defaults}
         errors={actionData?.errors}

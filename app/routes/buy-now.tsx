@@ -14,6 +14,7 @@ import {
   useProductLike,
 } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
+import { getRevenueRules } from "~/db/queries/platform.server";
 import { getCurrentPool } from "~/db/queries/pools.server";
 import {
   getProduct,
@@ -27,7 +28,7 @@ import { productCategory } from "~/domain/catalog";
 import type { SupportedCurrency } from "~/domain/currency";
 import { livePoolAttributes } from "~/domain/pool-display";
 import { formatCents } from "~/domain/money";
-import { distributePool } from "~/domain/revenue";
+import { distributePool, poolShareText } from "~/domain/revenue";
 import { getOptionalUser } from "~/lib/auth.server";
 import { idParam, notFound } from "~/lib/guards.server";
 import { createProductCheckout, redirectToCheckout } from "~/lib/payments/checkout-session.server";
@@ -54,18 +55,20 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const product = await getProduct(db, id);
   if (!product || (product.status !== "active" && product.hostId !== user?.id)) notFound();
 
-  const [sizes, colours, images, more, pool, liked] = await Promise.all([
+  const [sizes, colours, images, more, pool, liked, rules] = await Promise.all([
     listProductSizes(db, id),
     listProductColors(db, id),
     listProductImages(db, id, 8),
     listMoreFromHost(db, product.hostId, id, 8),
     getCurrentPool(db, product.hostId),
     user ? isProductLiked(db, user.id, id) : false,
+    getRevenueRules(db),
   ]);
   const search = new URL(request.url).searchParams;
   const openPool = pool?.status === "open" ? pool : null;
   const quantity = Number(search.get("quantity"));
   return {
+    poolShare: poolShareText(rules, "shop_sales"),
     product: {
       id: product.id,
       name: product.name,
@@ -197,7 +200,7 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
           <p className="mt-2 text-sm text-white/90">The next prize pool opens soon.</p>
         )}
         <p className="mt-3 text-xs text-white/90">
-          10% of your purchase goes to the prize pool, and you get a unique entry number to the main prize.
+          {loaderData.poolShare} of your purchase goes to the prize pool, and you get a unique entry number to the main prize.
         </p>
       </section>
 

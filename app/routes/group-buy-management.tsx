@@ -3,6 +3,8 @@ import { data, Form, Link, redirect, useNavigation, useSearchParams } from "reac
 import { Field, FormError, SelectField, SubmitButton } from "~/components/form";
 import { Badge, Button, Card, DateText, EmptyState, LinkButton, Page, pageMeta, Stat } from "~/components/page";
 import { getDb } from "~/db/client.server";
+import { getRevenueRules } from "~/db/queries/platform.server";
+import { poolShareText } from "~/domain/revenue";
 import {
   createGroupBuy,
   deleteUnjoinedGroupBuy,
@@ -56,11 +58,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const search = (url.searchParams.get("q") ?? "").slice(0, 100);
   const status = statusFilter(url.searchParams.get("status"));
   const editParam = url.searchParams.get("edit");
-  const [groupBuys, stats, hasActive, productChoices] = await Promise.all([
+  const [groupBuys, stats, hasActive, productChoices, rules] = await Promise.all([
     listHostGroupBuys(db, user.id, 100, { search, status }),
     hostGroupBuyStats(db, user.id),
     hostHasActiveGroupBuy(db, user.id),
     listHostProductChoices(db, user.id),
+    getRevenueRules(db),
   ]);
   let editing = null;
   if (editParam) {
@@ -81,7 +84,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       productIds,
     };
   }
-  return { groupBuys, stats, hasActive, productChoices, editing, search, status };
+  return { groupBuys, stats, hasActive, productChoices, editing, search, status, poolShare: poolShareText(rules, "group_buy_sales") };
 }
 
 type ActionResult = { ok: false; field?: GroupBuyField | "products" | "form"; message: string; values?: Record<string, unknown> };
@@ -444,7 +447,7 @@ export default function GroupBuyManagement({ loaderData, actionData }: Route.Com
       <Card className="mt-8">
         <h2 className="font-semibold text-gray-900">Group buy policy and benefits</h2>
         <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-gray-700">
-          <li>10% of all sales contribute to the prize pool.</li>
+          <li>{loaderData.poolShare} of all sales contribute to the prize pool.</li>
           <li>Double-entry bonus for fans who share the group buy.</li>
           <li>Automatic refunds if a higher tier is reached.</li>
           <li>Revenue is finalised after completion and refunds.</li>

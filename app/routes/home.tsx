@@ -4,17 +4,18 @@ import { featuredHosts } from "~/db/queries/home.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { formatCents } from "~/domain/money";
 import { poolProgressPercent } from "~/domain/pool";
+import { poolShareText } from "~/domain/revenue";
 import { livePoolAttributes } from "~/domain/pool-display";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import { getEnv } from "~/lib/context";
 import type { Route } from "./+types/home";
 
-export const meta: Route.MetaFunction = () => [
+export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: "Tribe · Group-buy ecommerce with the most transparent prize pool" },
   {
     name: "description",
     content:
-      "Shop from creators, join group buys and play Guess & Win. 10% of every purchase grows the host's prize pool, and the winner is drawn from a public Bitcoin block hash.",
+      `Shop from creators, join group buys and play Guess & Win. ${loaderData?.poolShare ?? "A share"} of every purchase grows the host's prize pool, and the winner is drawn from a public Bitcoin block hash.`,
   },
 ];
 
@@ -56,6 +57,8 @@ export async function loader({ context }: Route.LoaderArgs) {
           }
         : null,
     })),
+    poolShare: poolShareText(rules, "shop_sales"),
+    guessShare: poolShareText(rules, "guess_win_entries"),
     split: (Object.keys(SOURCE_LABELS) as (keyof typeof SOURCE_LABELS)[]).map((source) => ({
       label: SOURCE_LABELS[source],
       ...rules[source],
@@ -64,7 +67,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { hosts, split } = loaderData;
+  const { hosts, split, poolShare, guessShare } = loaderData;
   const exampleTotal = EXAMPLE_MONTH.reduce((sum, row) => sum + row.cents, 0);
   return (
     <div>
@@ -74,7 +77,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             Group-buy ecommerce with the most transparent prize pool
           </h1>
           <p className="mt-4 max-w-2xl text-lg text-orange-50">
-            10% of every purchase and 100% of Guess &amp; Win entry fees grow your favourite host's prize pool. Every buyer
+            {poolShare} of every purchase and {guessShare} of Guess &amp; Win entry fees grow your favourite host's prize pool. Every buyer
             gets a unique entry number, and the main prize winner is drawn from a public Bitcoin block hash that anyone
             can check.
           </p>

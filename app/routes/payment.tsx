@@ -1,6 +1,8 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { Card, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
+import { getRevenueRules } from "~/db/queries/platform.server";
+import { poolShareText } from "~/domain/revenue";
 import { formatCents, parseMoneyToCents } from "~/domain/money";
 import { requireUser } from "~/lib/guards.server";
 import { createGuessCheckout, createProductCheckout, redirectToCheckout } from "~/lib/payments/checkout-session.server";
@@ -57,12 +59,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Without payment data there is nothing to pay for: the spec sends the user to the dashboard.
   if (!parsed) throw redirect("/dashboard");
   if (!parsed.ok) return data({ error: parsed.message, review: null, guess: null }, { status: parsed.status });
-  const quote = await quoteProduct(getDb(getEnv(context)), parsed.value, user.id);
+  const db = getDb(getEnv(context));
+  const [quote, rules] = await Promise.all([quoteProduct(db, parsed.value, user.id), getRevenueRules(db)]);
   if (!quote.ok) return data({ error: quote.message, review: null, guess: null }, { status: quote.status });
   return {
     error: null,
     guess: null,
     review: {
+      poolShare: poolShareText(rules, "shop_sales"),
       name: quote.product.name,
       imageUrl: quote.imageUrl,
       size: quote.size.name,
@@ -183,7 +187,7 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
             <dd>{review.total}</dd>
           </dl>
           <p className="mt-3 text-sm text-gray-600">
-            10% of this purchase goes to the host's prize pool, and you get a unique entry number to the main prize.
+            {review.poolShare} of this purchase goes to the host's prize pool, and you get a unique entry number to the main prize.
           </p>
           <div className="mt-4 rounded-lg bg-gray-50 p-3 text-sm text-gray-700">
             <p className="font-medium">Payment method</p>

@@ -6,6 +6,7 @@ import { CurrencyOptions, Countdown, displayCents, formatIn, ImageBox, priceRang
 import { useToast } from "~/components/toaster";
 import { usePoolLive } from "~/components/use-pool-live";
 import { getDb } from "~/db/client.server";
+import { getRevenueRules } from "~/db/queries/platform.server";
 import { listActiveGames } from "~/db/queries/games.server";
 import { getCurrentPool } from "~/db/queries/pools.server";
 import { listShopProducts } from "~/db/queries/products.server";
@@ -25,7 +26,7 @@ import { countryByCode, resolveCurrency, type SupportedCurrency } from "~/domain
 import { formatCents, progressPercent } from "~/domain/money";
 import { miniPrizeQuantityText } from "~/domain/pool";
 import { livePoolAttributes, type PoolDisplayField } from "~/domain/pool-display";
-import { distributePool } from "~/domain/revenue";
+import { distributePool, poolShareText } from "~/domain/revenue";
 import { getOptionalUser } from "~/lib/auth.server";
 import { idParam, notFound } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
@@ -76,11 +77,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const hostId = profile.userId;
   const now = new Date();
 
-  const [pool, viewerCountry, shipsTo, member] = await Promise.all([
+  const [pool, viewerCountry, shipsTo, member, rules] = await Promise.all([
     getCurrentPool(db, hostId),
     viewer && !own ? getProfileCountry(db, viewer.id) : undefined,
     listShippingCountryCodes(db, hostId),
     viewer && !own ? isTribeMember(db, viewer.id, hostId) : false,
+    getRevenueRules(db),
   ]);
   // Coming soon: the signed-in viewer's country is not among the countries this host ships to (when they chose any).
   const comingSoon = viewerCountry !== undefined && shipsTo.length > 0 && !shipsTo.includes(countryByCode(viewerCountry).code);
@@ -96,6 +98,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   ]);
 
   return {
+    poolShare: poolShareText(rules, "shop_sales"),
     profile: {
       userId: profile.userId,
       slug: profile.slug,
@@ -274,7 +277,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             ) : (
               <>
                 <p className="mb-4 rounded-lg bg-brand-50 px-4 py-3 text-sm text-brand-700">
-                  10% sales power up the prize pool + buyer gets a unique entry number to the main prize
+                  {loaderData.poolShare} sales power up the prize pool + buyer gets a unique entry number to the main prize
                 </p>
                 {!products || products.length === 0 ? (
                   <EmptyState title="No products available yet" />

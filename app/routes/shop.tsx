@@ -11,6 +11,8 @@ import {
   type ShopCardData,
 } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
+import { getRevenueRules } from "~/db/queries/platform.server";
+import { poolShareText } from "~/domain/revenue";
 import { listLikedProductIds, listShopProducts } from "~/db/queries/products.server";
 import { getProfileCountry } from "~/db/queries/profiles.server";
 import { ALL_SHOP_CATEGORY, SHOP_CATEGORIES } from "~/domain/catalog";
@@ -28,7 +30,8 @@ const MAX_QUERY_LENGTH = 100;
 
 export const handle = STATIC_FOR_VISITORS;
 
-export const meta: Route.MetaFunction = () => pageMeta("Shop", "Products from creators; 10% of every purchase powers up their prize pool.");
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  pageMeta("Shop", `Products from creators; ${loaderData?.poolShare ?? "a share"} of every purchase powers up their prize pool.`);
 
 type ProductCategoryFilter = Exclude<(typeof SHOP_CATEGORIES)[number], "All">;
 
@@ -47,9 +50,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
   const db = getDb(getEnv(context));
   const user = getOptionalUser(context);
-  const [rows, viewerCountry] = await Promise.all([
+  const [rows, viewerCountry, rules] = await Promise.all([
     listShopProducts(db, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE, q, category, shipTo }),
     user && !params.get("currency") ? getProfileCountry(db, user.id) : undefined,
+    getRevenueRules(db),
   ]);
   // The chosen currency, else the signed-in viewer's local currency, else the default (MYR).
   const currency = params.get("currency")
@@ -83,6 +87,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     };
   });
   return {
+    poolShare: poolShareText(rules, "shop_sales"),
     page,
     hasNext: rows.length > PAGE_SIZE,
     products,
@@ -109,7 +114,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
     return `/shop?${search.toString()}`;
   };
   return (
-    <Page title="Shop" subtitle="10% of every purchase goes to the creator's prize pool, and each buyer gets an entry number to the main prize.">
+    <Page title="Shop" subtitle={`${loaderData.poolShare} of every purchase goes to the creator's prize pool, and each buyer gets an entry number to the main prize.`}>
       <Form method="get" role="search" className="mb-6 grid gap-3 rounded-xl border border-gray-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end">
         <label className="block text-sm font-medium text-gray-700">
           Search

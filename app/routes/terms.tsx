@@ -1,5 +1,9 @@
 import { Link } from "react-router";
 import { Page, pageMeta } from "~/components/page";
+import { getDb } from "~/db/client.server";
+import { getRevenueRules } from "~/db/queries/platform.server";
+import { poolShareText } from "~/domain/revenue";
+import { getEnv } from "~/lib/context";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import type { Route } from "./+types/terms";
 
@@ -16,7 +20,13 @@ function Clause({ title, children }: { title: string; children: React.ReactNode 
   );
 }
 
-export default function Terms() {
+/** The shares stated below come from the platform's revenue rules in force. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const rules = await getRevenueRules(getDb(getEnv(context)));
+  return { purchaseShare: poolShareText(rules, "shop_sales"), guessShare: poolShareText(rules, "guess_win_entries") };
+}
+
+export default function Terms({ loaderData }: Route.ComponentProps) {
   return (
     <Page title="Terms of Service" subtitle="The rules for using Tribe, in plain words." width="narrow">
       <article className="rounded-xl border border-gray-200 bg-white p-6 shadow-sm">
@@ -47,7 +57,7 @@ export default function Terms() {
         </Clause>
         <Clause title="Prize pools and games">
           <p>
-            A stated share of each purchase (10%) and of each Guess &amp; Win entry fee (100%) goes to the host's prize
+            A stated share of each purchase ({loaderData.purchaseShare}) and of each Guess &amp; Win entry fee ({loaderData.guessShare}) goes to the host's prize
             pool. Entry fees are not refunded because a guess was wrong. There is always a free way to enter, and the
             winner is chosen only as the Official Rules describe.
           </p>
