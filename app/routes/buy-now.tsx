@@ -200,7 +200,7 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
           <p className="mt-2 text-sm text-white/90">The next prize pool opens soon.</p>
         )}
         <p className="mt-3 text-xs text-white/90">
-          {loaderData.poolShare} of your purchase goes to the prize pool, and you get a unique entry number to the main prize.
+          {`${loaderData.poolShare} of your purchase goes to the prize pool, and you get a unique entry number to the main prize.`}
         </p>
       </section>
 

@@ -447,7 +447,7 @@ export default function GroupBuyManagement({ loaderData, actionData }: Route.Com
       <Card className="mt-8">
         <h2 className="font-semibold text-gray-900">Group buy policy and benefits</h2>
         <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-gray-700">
-          <li>{loaderData.poolShare} of all sales contribute to the prize pool.</li>
+          <li>{`${loaderData.poolShare} of all sales contribute to the prize pool.`}</li>
           <li>Double-entry bonus for fans who share the group buy.</li>
           <li>Automatic refunds if a higher tier is reached.</li>
           <li>Revenue is finalised after completion and refunds.</li>

@@ -77,9 +77,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             Group-buy ecommerce with the most transparent prize pool
           </h1>
           <p className="mt-4 max-w-2xl text-lg text-orange-50">
-            {poolShare} of every purchase and {guessShare} of Guess &amp; Win entry fees grow your favourite host's prize pool. Every buyer
-            gets a unique entry number, and the main prize winner is drawn from a public Bitcoin block hash that anyone
-            can check.
+            {`${poolShare} of every purchase and ${guessShare} of Guess & Win entry fees grow your favourite host's prize pool. ` +
+              "Every buyer gets a unique entry number, and the main prize winner is drawn from a public Bitcoin block hash " +
+              "that anyone can check."}
           </p>
           <div className="mt-8 flex flex-wrap gap-3">
             <Link to="/shop" className="rounded-lg bg-white px-5 py-3 font-semibold text-brand-700 shadow hover:bg-orange-50">

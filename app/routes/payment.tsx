@@ -187,7 +187,7 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
             <dd>{review.total}</dd>
           </dl>
           <p className="mt-3 text-sm text-gray-600">
-            {review.poolShare} of this purchase goes to the host's prize pool, and you get a unique entry number to the main prize.
+            {`${review.poolShare} of this purchase goes to the host's prize pool, and you get a unique entry number to the main prize.`}
           </p>
           <div className="mt-4 rounded-lg bg-gray-50 p-3 text-sm text-gray-700">
             <p className="font-medium">Payment method</p>

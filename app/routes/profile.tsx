@@ -277,7 +277,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
             ) : (
               <>
                 <p className="mb-4 rounded-lg bg-brand-50 px-4 py-3 text-sm text-brand-700">
-                  {loaderData.poolShare} sales power up the prize pool + buyer gets a unique entry number to the main prize
+                  {`${loaderData.poolShare} sales power up the prize pool + buyer gets a unique entry number to the main prize`}
                 </p>
                 {!products || products.length === 0 ? (
                   <EmptyState title="No products available yet" />

@@ -57,8 +57,8 @@ export default function Terms({ loaderData }: Route.ComponentProps) {
         </Clause>
         <Clause title="Prize pools and games">
           <p>
-            A stated share of each purchase ({loaderData.purchaseShare}) and of each Guess &amp; Win entry fee ({loaderData.guessShare}) goes to the host's prize
-            pool. Entry fees are not refunded because a guess was wrong. There is always a free way to enter, and the
+            {`A stated share of each purchase (${loaderData.purchaseShare}) and of each Guess & Win entry fee (${loaderData.guessShare}) goes to the host's prize pool.`}{" "}
+            Entry fees are not refunded because a guess was wrong. There is always a free way to enter, and the
             winner is chosen only as the Official Rules describe.
           </p>
         </Clause>
