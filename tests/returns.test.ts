@@ -1,10 +1,12 @@
 import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { mailOutbox, orders, platformSettings, products, productSizes, returnRequests } from "~/db/schema";
+import { mailOutbox, orders, platformSettings, products, productSizes, refunds, returnRequests } from "~/db/schema";
+import { REFUND_MESSAGES } from "~/domain/payments";
 import { REVENUE_RULES_SETTING_KEY } from "~/domain/revenue";
 import { RETURN_MESSAGES } from "~/domain/returns";
 import { createProductCheckout } from "~/lib/payments/checkout-session.server";
+import { REFUND_FORM_EXPIRED } from "~/lib/returns.server";
 import type { SessionUser } from "~/lib/session.server";
 import { db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
 
@@ -167,6 +169,139 @@ describe("the host declines a return", () => {
     expect(page).toContain("Host&#x27;s answer: The colour matches the photos");
     expect(await text(await get("/my-orders", { cookie: fan.cookie }))).toContain("Return declined");
     expect(await text(await get("/orders", { cookie: host.cookie }))).not.toContain("Return requests (");
+  });
+});
+
+async function orderRow(id: string) {
+  const [row] = await db().select().from(orders).where(eq(orders.id, id));
+  return row!;
+}
+
+async function refundsOf(orderId: string) {
+  return db().select().from(refunds).where(eq(refunds.orderId, orderId));
+}
+
+function refund(host: Account, orderId: string, amount: string, refundKey: string | null = crypto.randomUUID(), reason = "") {
+  const fields: Record<string, string> = { intent: "refund", orderId, amount, reason };
+  if (refundKey !== null) fields.refundKey = refundKey;
+  return postForm("/orders", fields, { cookie: host.cookie });
+}
+
+describe("the host refunds an order from /orders", () => {
+  it("in part and then the rest; refuses bad amounts and another host, changing nothing; the buyer sees and is mailed", async () => {
+    const host = await account("Refund Host");
+    const otherHost = await account("Refund Other");
+    const fan = await account("Refund Fan");
+    const order = await paidOrder(host, fan);
+
+    const foreign = await refund(otherHost, order.id, "10.00");
+    expect(foreign.status).toBe(404);
+    for (const [amount, message] of [
+      ["0", REFUND_MESSAGES.notPositive],
+      ["-5", REFUND_MESSAGES.notPositive],
+      ["ten", REFUND_MESSAGES.notPositive],
+      ["1.999", REFUND_MESSAGES.notPositive],
+      ["40.01", REFUND_MESSAGES.tooMuch("USD 40.00")],
+    ] as const) {
+      const res = await refund(host, order.id, amount);
+      expect(res.status, amount).toBe(400);
+      expect(await text(res)).toContain(message.replace(/'/g, "&#x27;"));
+    }
+    const noKey = await refund(host, order.id, "10.00", null);
+    expect(noKey.status).toBe(400);
+    expect(await text(noKey)).toContain(REFUND_FORM_EXPIRED);
+    expect(await refundsOf(order.id)).toHaveLength(0);
+    expect((await orderRow(order.id)).refundedCents).toBe(0);
+
+    // The host's list offers the refund with a fresh nonce per page load.
+    const list = await text(await get("/orders", { cookie: host.cookie }));
+    expect(list).toContain(`Refund order ${order.orderNumber}`);
+    expect(list).toMatch(/name="refundKey" value="[0-9a-f-]{36}"/);
+
+    const key = crypto.randomUUID();
+    const partial = await refund(host, order.id, "15.00", key, "One lamp shade was scratched");
+    expect(partial.status).toBe(302);
+    // The same form submitted again (double click, retry) refunds once.
+    const again = await refund(host, order.id, "15.00", key, "One lamp shade was scratched");
+    expect(again.status).toBeLessThan(500);
+    expect(await refundsOf(order.id)).toHaveLength(1);
+    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 1500, refundState: "partial" });
+    expect((await refundsOf(order.id))[0]).toMatchObject({ origin: "host", amountCents: 1500, reason: "One lamp shade was scratched" });
+
+    const hostList = await text(await get("/orders", { cookie: host.cookie }));
+    expect(hostList).toContain("Partially refunded");
+    expect(hostList).toContain("USD 15.00 of USD 40.00 refunded");
+    const mine = await text(await get("/my-orders", { cookie: fan.cookie }));
+    expect(mine).toContain("Partially refunded");
+    expect(mine).toContain("USD 15.00 of USD 40.00 refunded");
+    expect(mine).toContain("Refunded by the host: One lamp shade was scratched");
+    const mail = await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, fan.email));
+    expect(mail.map((m) => m.subject)).toContain(`Refund of USD 15.00 for order ${order.orderNumber}`);
+
+    // Two submits of one form at once: one refund.
+    const racing = crypto.randomUUID();
+    await Promise.all([refund(host, order.id, "5.00", racing), refund(host, order.id, "5.00", racing)]);
+    expect(await refundsOf(order.id)).toHaveLength(2);
+    expect((await orderRow(order.id)).refundedCents).toBe(2000);
+
+    expect((await refund(host, order.id, "20.00")).status).toBe(302);
+    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 4000, refundState: "full" });
+    const full = await refund(host, order.id, "1.00");
+    expect(full.status).toBe(400);
+    expect(await text(full)).toContain(REFUND_MESSAGES.nothingLeft);
+    expect(await refundsOf(order.id)).toHaveLength(3);
+
+    const page = await text(await get(`/order/${order.orderNumber}`, { cookie: fan.cookie }));
+    expect(page).toContain("USD 40.00 of USD 40.00 refunded");
+    expect(page).toContain("Refunded by the host: One lamp shade was scratched");
+  });
+});
+
+describe("the host approves a return", () => {
+  it("refunds what is left once, even when approved twice at once; the buyer is mailed and sees it", async () => {
+    const host = await account("Approve Host");
+    const otherHost = await account("Approve Other");
+    const fan = await account("Approve Fan");
+    const order = await paidOrder(host, fan);
+    await deliver(host, order.id);
+    expect((await askReturn(fan, order.orderNumber, "Too small for my shelf")).status).toBe(302);
+    const [request] = await requestsOf(order.id);
+
+    const foreign = await postForm("/orders", { intent: "approve-return", returnId: request!.id }, { cookie: otherHost.cookie });
+    expect(foreign.status).toBe(404);
+    expect(await refundsOf(order.id)).toHaveLength(0);
+
+    const hostList = await text(await get("/orders", { cookie: host.cookie }));
+    expect(hostList).toContain("Approve and refund USD 40.00");
+
+    const approvals = await Promise.all([
+      postForm("/orders", { intent: "approve-return", returnId: request!.id }, { cookie: host.cookie }),
+      postForm("/orders", { intent: "approve-return", returnId: request!.id }, { cookie: host.cookie }),
+    ]);
+    expect(approvals.map((r) => r.status)).toContain(302);
+    for (const r of approvals) expect(r.status).toBeLessThan(500);
+    const rows = await refundsOf(order.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ origin: "return", amountCents: 4000 });
+    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 4000, refundState: "full" });
+    expect((await requestsOf(order.id))[0]).toMatchObject({ status: "approved", refundId: rows[0]!.id });
+
+    const later = await postForm("/orders", { intent: "approve-return", returnId: request!.id }, { cookie: host.cookie });
+    expect(later.status).toBe(409);
+    expect(await text(later)).toContain(RETURN_MESSAGES.alreadyAnswered);
+    expect(await refundsOf(order.id)).toHaveLength(1);
+
+    const mail = await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, fan.email));
+    const approved = mail.filter((m) => m.subject === `Your return of order ${order.orderNumber} is approved`);
+    expect(approved).toHaveLength(1);
+    expect(approved[0]!.textBody).toContain("A refund of USD 40.00 goes back to your payment method.");
+
+    const mine = await text(await get("/my-orders", { cookie: fan.cookie }));
+    expect(mine).toContain("Return approved");
+    expect(mine).toContain("USD 40.00 of USD 40.00 refunded");
+    const page = await text(await get(`/order/${order.orderNumber}`, { cookie: fan.cookie }));
+    expect(page).toContain("Return approved");
+    expect(page).toContain("Refunded");
   });
 });
 

@@ -1,7 +1,7 @@
 import { Badge, DateText } from "~/components/page";
 import { formatCents } from "~/domain/money";
-import type { RefundState, ReturnRequestStatus } from "~/domain/payments";
-import { GROUP_BUY_REFUND_LABELS, REFUND_ORIGIN_LABELS, refundStateText, RETURN_STATUS_TEXT } from "~/domain/returns";
+import type { RefundOrigin, RefundState, ReturnRequestStatus } from "~/domain/payments";
+import { REFUND_ORIGIN_LABELS, refundStateText, RETURN_STATUS_TEXT } from "~/domain/returns";
 
 // How an order's refunds and return request look to the buyer (order page, /my-orders) and the host (/orders).
 
@@ -10,19 +10,14 @@ export type RefundLine = {
   amountCents: number;
   currency: string;
   status: string;
-  origin: keyof typeof REFUND_ORIGIN_LABELS | "group_buy_tier" | "group_buy_cancellation";
+  origin: RefundOrigin;
   reason: string | null;
   createdAt: Date | string;
 };
 
 /** The words for one refund: its own reason when it has one, else where it came from. */
 export function refundLineText(line: Pick<RefundLine, "origin" | "reason">): string {
-  const origin =
-    line.origin === "group_buy_tier"
-      ? GROUP_BUY_REFUND_LABELS.tier
-      : line.origin === "group_buy_cancellation"
-        ? GROUP_BUY_REFUND_LABELS.cancellation
-        : REFUND_ORIGIN_LABELS[line.origin];
+  const origin = REFUND_ORIGIN_LABELS[line.origin];
   return line.reason ? `${origin}: ${line.reason}` : origin;
 }
 

@@ -3,6 +3,7 @@
 
 import { formatCents } from "./money";
 import {
+  REFUND_MESSAGES,
   refundableCents,
   refundState,
   RETURN_WINDOW_DAYS,
@@ -29,17 +30,6 @@ export const RETURN_MESSAGES = {
   requestNotFound: "Return request not found",
 } as const;
 
-export const REFUND_MESSAGES = {
-  amountInvalid: "Please enter a refund amount greater than 0 (for example 12.50)",
-  nothingLeft: "This order has nothing left to refund",
-  reasonTooLong: `Please keep the reason under ${RETURN_REASON_MAX_LENGTH} characters`,
-} as const;
-
-/** The message for an amount above what is left to refund. */
-export function refundTooLargeMessage(refundable: number, currency: string): string {
-  return `The refund cannot be more than the ${formatCents(refundable, currency)} left to refund`;
-}
-
 /** Order statuses that can never be returned (nothing was delivered, or it is already undone). */
 const NOT_RETURNABLE_STATUSES = new Set(["pending", "cancelled", "refunded"]);
 
@@ -60,15 +50,18 @@ export function returnEligibility(
 
 export type RefundAmountCheck = { ok: true; amountCents: number } | { ok: false; message: string };
 
-/** A host's refund amount (typed in currency units, "12.50"): more than 0 and at most what is left to refund. */
+/**
+ * A host's refund amount (typed in currency units, "12.50"): more than 0 and at most what is left to refund, with
+ * the messages of the refund API (requestRefund checks the same again).
+ */
 export function checkRefundAmount(input: unknown, order: { amountCents: number; refundedCents: number; currency: string }): RefundAmountCheck {
   const left = refundableCents(order.amountCents, order.refundedCents);
   if (left === 0) return { ok: false, message: REFUND_MESSAGES.nothingLeft };
   const text = typeof input === "string" ? input.trim() : "";
   const match = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(text);
   const cents = match ? Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0")) : 0;
-  if (!match || cents <= 0) return { ok: false, message: REFUND_MESSAGES.amountInvalid };
-  if (cents > left) return { ok: false, message: refundTooLargeMessage(left, order.currency) };
+  if (!match || cents <= 0) return { ok: false, message: REFUND_MESSAGES.notPositive };
+  if (cents > left) return { ok: false, message: REFUND_MESSAGES.tooMuch(formatCents(left, order.currency)) };
   return { ok: true, amountCents: cents };
 }
 
@@ -79,13 +72,8 @@ export const REFUND_ORIGIN_LABELS: Readonly<Record<RefundOrigin, string>> = {
   dispute: "Card dispute",
   unfulfillable: "The order could not be delivered",
   provider: "Refunded",
+  group_buy: "Group buy refund",
 };
-
-/** What a buyer reads for a group buy's end refund. */
-export const GROUP_BUY_REFUND_LABELS = {
-  tier: "Group buy tier refund",
-  cancellation: "Group buy cancelled",
-} as const;
 
 /** The badge text of an order's refund state, or null when nothing was refunded. */
 export function refundStateText(state: RefundState): string | null {

@@ -1,14 +1,16 @@
-// Returns: a buyer asks within the 7-day return policy, the host approves (a refund through the payments pipeline,
+// Host refunds and returns: the host refunds an order in full or in part from /orders; a buyer asks within the 7-day return policy, the host approves (a refund through the payments pipeline,
 // one idempotency key per request) or declines with a reason, and the buyer is mailed either way.
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
-import { getOrderById } from "~/db/queries/orders.server";
+import { getHostOrder, getOrderById } from "~/db/queries/orders.server";
 import { createReturnRequest, decideReturnRequest, getReturnRequestWithOrder, listOrderReturnRequests } from "~/db/queries/returns.server";
 import { formatCents } from "~/domain/money";
-import { RETURN_MESSAGES, RETURN_REASON_MAX_LENGTH, returnEligibility } from "~/domain/returns";
+import { REFUND_MESSAGES, refundableCents } from "~/domain/payments";
+import { checkRefundAmount, RETURN_MESSAGES, RETURN_REASON_MAX_LENGTH, returnEligibility } from "~/domain/returns";
 import type { SessionUser } from "~/lib/auth.server";
 import { sendMail } from "~/lib/mail.server";
 import { notify } from "~/lib/notify.server";
+import { requestRefund } from "~/lib/payments/refunds.server";
 
 export type ReturnOutcome = { ok: true; message: string } | { ok: false; status: 400 | 403 | 404 | 409 | 502; message: string };
 
@@ -27,6 +29,67 @@ export const DeclineReturnSchema = z.object({
 export const ApproveReturnSchema = z.object({
   returnId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, RETURN_MESSAGES.requestNotFound),
 });
+
+/** A page load's refund nonce expired or was tampered with. */
+export const REFUND_FORM_EXPIRED = "This form has expired. Please reload the page and try again.";
+
+export const HostRefundSchema = z.object({
+  orderId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "Order not found"),
+  /** Currency units as typed ("12.50"); checked against the order by checkRefundAmount. */
+  amount: z.string({ error: REFUND_MESSAGES.notPositive }).max(20, REFUND_MESSAGES.notPositive),
+  reason: z.string().trim().max(RETURN_REASON_MAX_LENGTH, RETURN_MESSAGES.reasonTooLong).optional().default(""),
+  /** One per page load: a double submit of the same form carries the same key, so it refunds once. */
+  refundKey: z.string({ error: REFUND_FORM_EXPIRED }).regex(/^[A-Za-z0-9-]{16,64}$/, REFUND_FORM_EXPIRED),
+});
+export type HostRefundInput = z.output<typeof HostRefundSchema>;
+
+/** The idempotency key of a host's refund from /orders (the refund contract's convention). */
+export function hostRefundKey(orderId: string, nonce: string): string {
+  return `host:${orderId}:${nonce}`;
+}
+
+/** The idempotency key of an approved return: one refund per request. */
+export function returnRefundKey(returnId: string): string {
+  return `return:${returnId}`;
+}
+
+/**
+ * The host refunds one of their orders, in full or in part. Another host's order is answered as missing; the amount
+ * must be above 0 and at most what is left (nothing changes otherwise). The buyer is mailed.
+ */
+export async function hostRefund(env: Env, hostId: string, input: HostRefundInput): Promise<ReturnOutcome> {
+  const db = getDb(env);
+  const order = await getHostOrder(db, hostId, input.orderId);
+  if (!order) return { ok: false, status: 404, message: "Order not found" };
+  if (order.status === "pending" || !order.checkoutSessionId) return { ok: false, status: 409, message: REFUND_MESSAGES.notPaid };
+  const amount = checkRefundAmount(input.amount, order);
+  if (!amount.ok) return { ok: false, status: 400, message: amount.message };
+  const result = await requestRefund(env, {
+    checkoutSessionId: order.checkoutSessionId,
+    orderId: order.id,
+    amountCents: amount.amountCents,
+    origin: "host",
+    reason: input.reason === "" ? null : input.reason,
+    idempotencyKey: hostRefundKey(order.id, input.refundKey),
+  });
+  if (!result.ok) return { ok: false, status: result.message === REFUND_MESSAGES.providerFailed ? 502 : 409, message: result.message };
+  const refunded = formatCents(amount.amountCents, order.currency);
+  const buyer = await getOrderById(db, order.id);
+  if (buyer?.userId) {
+    await notify(env, buyer.userId, "refund", {
+      subject: `Refund of ${refunded} for order ${order.orderNumber}`,
+      text:
+        `${buyer.hostName ?? "The host"} refunded ${refunded} of your order ${order.orderNumber} (${buyer.productName}).` +
+        (input.reason ? `\n\nReason: ${input.reason}` : "") +
+        `\n\nRefunds take 3-5 business days to appear on your statement.\n\nSee the order: /order/${order.orderNumber}`,
+      url: `/order/${order.orderNumber}`,
+    });
+  }
+  return {
+    ok: true,
+    message: result.status === "succeeded" ? `Refunded ${refunded} on order ${order.orderNumber}` : `Refund of ${refunded} on order ${order.orderNumber} is on its way`,
+  };
+}
 
 /** Whether the signed-in account is the buyer of an order (placed it, or paid with its e-mail). */
 export function isOrderBuyer(order: { userId: string | null; customerEmail: string | null }, user: Pick<SessionUser, "id" | "email">): boolean {
@@ -91,4 +154,29 @@ export async function declineReturn(env: Env, hostId: string, returnId: string, 
   if (!decided) return { ok: false, status: 409, message: RETURN_MESSAGES.alreadyAnswered };
   await mailReturnDecision(env, found.request, { approved: false, declineReason });
   return { ok: true, message: `Return of order ${found.request.orderNumber} declined. The buyer has been told why.` };
+}
+
+/**
+ * The host approves an open request: what is left of the order is refunded through the payments pipeline with the
+ * key `return:<id>` (so two approvals at once refund once), then the request is marked approved and the buyer mailed.
+ */
+export async function approveReturn(env: Env, hostId: string, returnId: string): Promise<ReturnOutcome> {
+  const found = await hostReturnRequest(env, hostId, returnId);
+  if (!found.ok) return found;
+  const { request } = found;
+  if (!request.checkoutSessionId) return { ok: false, status: 409, message: REFUND_MESSAGES.notPaid };
+  const amountCents = refundableCents(request.amountCents, request.refundedCents);
+  if (amountCents === 0) return { ok: false, status: 409, message: REFUND_MESSAGES.nothingLeft };
+  const result = await requestRefund(env, {
+    checkoutSessionId: request.checkoutSessionId,
+    orderId: request.orderId,
+    amountCents,
+    origin: "return",
+    reason: null,
+    idempotencyKey: returnRefundKey(request.id),
+  });
+  if (!result.ok) return { ok: false, status: result.message === REFUND_MESSAGES.providerFailed ? 502 : 409, message: result.message };
+  const decided = await decideReturnRequest(getDb(env), request.id, { status: "approved", refundId: result.refundId });
+  if (decided) await mailReturnDecision(env, request, { approved: true, refundCents: amountCents, currency: request.currency });
+  return { ok: true, message: `Return of order ${request.orderNumber} approved: ${formatCents(amountCents, request.currency)} refunded.` };
 }

@@ -16,7 +16,7 @@ import {
   updateHostOrderStatus,
 } from "~/db/queries/orders.server";
 import { listHostOpenReturnRequests } from "~/db/queries/returns.server";
-import { formatCents } from "~/domain/money";
+import { formatAmount, formatCents } from "~/domain/money";
 import { refundableCents } from "~/domain/payments";
 import { orderRefundState, RETURN_REASON_MAX_LENGTH } from "~/domain/returns";
 import { isOrderLocked, ORDER_LOCKED_MESSAGE, shippingUpdateDescription } from "~/domain/order-updates";
@@ -33,7 +33,14 @@ import {
   type StatusUpdateResult,
   VOUCHER_STATUS_FILTERS,
 } from "~/lib/order-filters";
-import { declineReturn, DeclineReturnSchema } from "~/lib/returns.server";
+import {
+  approveReturn,
+  ApproveReturnSchema,
+  declineReturn,
+  DeclineReturnSchema,
+  hostRefund,
+  HostRefundSchema,
+} from "~/lib/returns.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import { formText, parseSubmission } from "~/lib/validation";
 import type { Route } from "./+types/orders";
@@ -68,6 +75,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       hasNext: rows.length > PAGE_SIZE,
       vouchers: rows.slice(0, PAGE_SIZE),
       orders: [],
+      refundNonce: "",
       returnRequests: [],
     };
   }
@@ -91,6 +99,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       refundableCents: o.status === "pending" ? 0 : refundableCents(o.amountCents, o.refundedCents),
     })),
     vouchers: [],
+    // The refund forms' idempotency nonce: a double submit of this page's form refunds once.
+    refundNonce: crypto.randomUUID(),
     returnRequests: returnRequests.map((r) => ({ ...r, refundableCents: refundableCents(r.amountCents, r.refundedCents) })),
   };
 }
@@ -119,15 +129,40 @@ async function declineReturnAction(env: Env, hostId: string, form: FormData) {
   return done(form, outcome.message);
 }
 
+/** The host approves a return request: what is left of the order is refunded (once), the buyer is mailed. */
+async function approveReturnAction(env: Env, hostId: string, form: FormData) {
+  const submission = parseSubmission(ApproveReturnSchema, form, ["returnId"]);
+  if (!submission.ok) return failure(submission.fieldErrors.returnId ?? "Return request not found", null, 404, { intent: "approve-return" });
+  const outcome = await approveReturn(env, hostId, submission.value.returnId);
+  if (!outcome.ok) return failure(outcome.message, null, outcome.status, { intent: "approve-return", returnId: submission.value.returnId });
+  return done(form, outcome.message);
+}
+
+/** The host refunds one of their orders in full or in part (amount checked on the server; nonce = idempotency). */
+async function refundAction(env: Env, hostId: string, form: FormData) {
+  const orderId = formText(form, "orderId", 64);
+  const submission = parseSubmission(HostRefundSchema, form, ["orderId", "amount", "reason", "refundKey"]);
+  if (!submission.ok) {
+    const f = submission.fieldErrors;
+    const message = f.amount ?? f.reason ?? f.refundKey ?? f.orderId ?? "Please check the refund";
+    return failure(message, orderId, f.orderId ? 404 : 400, { intent: "refund", fieldErrors: f });
+  }
+  const outcome = await hostRefund(env, hostId, submission.value);
+  if (!outcome.ok) return failure(outcome.message, submission.value.orderId, outcome.status, { intent: "refund" });
+  return done(form, outcome.message);
+}
+
 /**
  * The host's order actions: the inline status change of one of their orders (a plain form per row, or a fetcher
- * with JavaScript), and the answer to a buyer's return request.
+ * with JavaScript), a refund of one of them, and the answer to a buyer's return request.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const user = requireUser(context, request);
   const form = await request.formData();
   const intent = form.get("intent");
   if (intent === "decline-return") return declineReturnAction(getEnv(context), user.id, form);
+  if (intent === "approve-return") return approveReturnAction(getEnv(context), user.id, form);
+  if (intent === "refund") return refundAction(getEnv(context), user.id, form);
   const parsed = StatusUpdateSchema.safeParse(Object.fromEntries(form));
   const orderId = typeof form.get("orderId") === "string" ? String(form.get("orderId")).slice(0, 64) : null;
   if (!parsed.success) {
@@ -291,10 +326,56 @@ function NoScriptStatusForm({ order, redirectTo }: { order: HostOrder; redirectT
   );
 }
 
-/** An order's refund state and refunded amount. */
-function RefundCell({ order }: { order: HostOrder; redirectTo: string; actionData: StatusUpdateResult | null }) {
-  if (order.refundState === "none") return <span className="text-sm text-gray-500">—</span>;
-  return <RefundedAmount state={order.refundState} refundedCents={order.refundedCents} amountCents={order.amountCents} currency={order.currency} />;
+/** An order's refund state and refunded amount, and the host's refund form (amount, optional reason). */
+function RefundCell({ order, redirectTo, nonce, actionData }: { order: HostOrder; redirectTo: string; nonce: string; actionData: StatusUpdateResult | null }) {
+  const fetcher = useFetcher<StatusUpdateResult>();
+  const result = fetcher.state === "idle" ? (fetcher.data ?? actionData) : null;
+  const left = formatAmount(order.refundableCents, order.currency).replace(/,/g, "");
+  const fieldId = `refund-${order.id}`;
+  return (
+    <div className="flex min-w-48 flex-col gap-2">
+      {order.refundState === "none" ? null : (
+        <RefundedAmount state={order.refundState} refundedCents={order.refundedCents} amountCents={order.amountCents} currency={order.currency} />
+      )}
+      {order.refundableCents > 0 ? (
+        <details open={result ? true : undefined}>
+          <summary className="cursor-pointer text-sm font-semibold text-brand-700">Refund</summary>
+          <fetcher.Form method="post" className="mt-2 flex flex-col gap-2" aria-label={`Refund order ${order.orderNumber}`}>
+            <input type="hidden" name="intent" value="refund" />
+            <input type="hidden" name="orderId" value={order.id} />
+            <input type="hidden" name="refundKey" value={nonce} />
+            <input type="hidden" name="redirectTo" value={redirectTo} />
+            <label htmlFor={`${fieldId}-amount`} className="text-xs text-gray-600">
+              Amount ({order.currency}, up to {left})
+            </label>
+            <input
+              id={`${fieldId}-amount`}
+              name="amount"
+              inputMode="decimal"
+              required
+              defaultValue={left}
+              pattern="\d{1,9}(\.\d{1,2})?"
+              className={inputClass}
+            />
+            <label htmlFor={`${fieldId}-reason`} className="text-xs text-gray-600">
+              Reason (optional, shown to the buyer)
+            </label>
+            <input id={`${fieldId}-reason`} name="reason" maxLength={RETURN_REASON_MAX_LENGTH} className={inputClass} />
+            {result ? (
+              <p role="alert" className="text-xs text-red-700">
+                {result.message}
+              </p>
+            ) : null}
+            <button type="submit" disabled={fetcher.state !== "idle"} className={buttonClass("danger", "sm")}>
+              {fetcher.state !== "idle" ? "Refunding..." : "Refund"}
+            </button>
+          </fetcher.Form>
+        </details>
+      ) : order.refundState === "none" ? (
+        <span className="text-sm text-gray-500">—</span>
+      ) : null}
+    </div>
+  );
 }
 
 type ReturnRequestRow = LoaderData["returnRequests"][number];
@@ -302,7 +383,9 @@ type ReturnRequestRow = LoaderData["returnRequests"][number];
 /** One open return request: what the buyer said, and the host's answers (approve with a refund, or decline). */
 function ReturnRequestItem({ request, redirectTo }: { request: ReturnRequestRow; redirectTo: string }) {
   const decline = useFetcher<StatusUpdateResult>();
+  const approve = useFetcher<StatusUpdateResult>();
   const declineError = decline.state === "idle" ? decline.data?.message : undefined;
+  const approveError = approve.state === "idle" ? approve.data?.message : undefined;
   return (
     <li className="rounded-lg border border-gray-200 bg-white p-4" aria-label={`Return request for order ${request.orderNumber}`}>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -320,6 +403,16 @@ function ReturnRequestItem({ request, redirectTo }: { request: ReturnRequestRow;
         {request.customerName ?? request.customerEmail ?? "The buyer"}: “{request.reason}”
       </p>
       <div className="mt-3 flex flex-col gap-3 sm:flex-row sm:items-start">
+        {request.refundableCents > 0 ? (
+          <approve.Form method="post" aria-label={`Approve return of order ${request.orderNumber}`}>
+            <input type="hidden" name="intent" value="approve-return" />
+            <input type="hidden" name="returnId" value={request.id} />
+            <input type="hidden" name="redirectTo" value={redirectTo} />
+            <button type="submit" disabled={approve.state !== "idle"} className={buttonClass("primary", "sm")}>
+              {approve.state !== "idle" ? "Refunding..." : `Approve and refund ${formatCents(request.refundableCents, request.currency)}`}
+            </button>
+          </approve.Form>
+        ) : null}
         <decline.Form method="post" className="flex flex-1 flex-col gap-2 sm:flex-row sm:items-start" aria-label={`Decline return of order ${request.orderNumber}`}>
           <input type="hidden" name="intent" value="decline-return" />
           <input type="hidden" name="returnId" value={request.id} />
@@ -340,9 +433,9 @@ function ReturnRequestItem({ request, redirectTo }: { request: ReturnRequestRow;
           </button>
         </decline.Form>
       </div>
-      {declineError ? (
+      {declineError || approveError ? (
         <div className="mt-2">
-          <FormError>{declineError}</FormError>
+          <FormError>{approveError ?? declineError}</FormError>
         </div>
       ) : null}
     </li>
@@ -522,7 +615,7 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
                   {o.carrier ? <p className="text-xs text-gray-500">{o.carrier}</p> : null}
                 </td>
                 <td className="px-4 py-2">
-                  <RefundCell order={o} redirectTo={current} actionData={actionData?.intent === "refund" && actionData.orderId === o.id ? actionData : null} />
+                  <RefundCell order={o} redirectTo={current} nonce={loaderData.refundNonce} actionData={actionData?.intent === "refund" && actionData.orderId === o.id ? actionData : null} />
                 </td>
               </tr>
             ))}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkRefundAmount, orderRefundState, REFUND_MESSAGES, RETURN_MESSAGES, returnEligibility } from "~/domain/returns";
+import { REFUND_MESSAGES } from "~/domain/payments";
+import { checkRefundAmount, orderRefundState, RETURN_MESSAGES, returnEligibility } from "~/domain/returns";
 
 const DAY = 86_400_000;
 const now = new Date("2026-11-22T12:00:00Z");
@@ -33,9 +34,9 @@ describe("checkRefundAmount", () => {
   });
   it("refuses zero, negatives, junk, more than two decimals and more than is left, with a message", () => {
     for (const bad of ["0", "0.00", "-5", "abc", "", "1.234", "1e3", undefined, null]) {
-      expect(checkRefundAmount(bad, paid)).toEqual({ ok: false, message: REFUND_MESSAGES.amountInvalid });
+      expect(checkRefundAmount(bad, paid)).toEqual({ ok: false, message: REFUND_MESSAGES.notPositive });
     }
-    expect(checkRefundAmount("30.01", paid)).toEqual({ ok: false, message: "The refund cannot be more than the USD 30.00 left to refund" });
+    expect(checkRefundAmount("30.01", paid)).toEqual({ ok: false, message: "You can refund at most USD 30.00." });
     expect(checkRefundAmount("1", { ...paid, refundedCents: 4000 })).toEqual({ ok: false, message: REFUND_MESSAGES.nothingLeft });
   });
 });

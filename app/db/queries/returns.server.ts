@@ -1,6 +1,7 @@
-import { and, desc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
+import { and, desc, eq, inArray } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { groupBuyRefunds, orders, refunds, returnRequests } from "~/db/schema";
+import { orders, refunds, returnRequests } from "~/db/schema";
+import { COUNTED_REFUND_STATUSES } from "~/domain/payments";
 
 // Return requests (a buyer asks, the host approves with a refund or declines) and the refunds a buyer and a host
 // see on an order. The refunds themselves are written by the payments pipeline (app/lib/payments/refunds.server.ts).
@@ -127,65 +128,25 @@ export async function decideReturnRequest(
   return rows.length === 1;
 }
 
-export type OrderRefundLine = {
-  id: string;
-  orderId: string;
-  amountCents: number;
-  currency: string;
-  status: string;
-  origin: "host" | "return" | "dispute" | "unfulfillable" | "provider" | "group_buy_tier" | "group_buy_cancellation";
-  reason: string | null;
-  createdAt: Date;
-};
-
 /**
- * The refunds of these orders the buyer sees (newest first): the payment refunds that went through or are on their
- * way (failed and cancelled ones gave nothing back), and group buys' end refunds the provider accepted.
+ * The refunds of these orders the buyer and host see (newest first): those that went through or are on their way
+ * (a failed or cancelled refund gave nothing back). Every refund (host, return, group buy, undeliverable order,
+ * dispute) is stored here by the payments pipeline, with its origin and reason.
  */
-export async function listOrderRefunds(db: Db, orderIds: readonly string[]): Promise<OrderRefundLine[]> {
-  if (orderIds.length === 0) return [];
-  const ids = [...orderIds];
-  const [payment, groupBuy] = await Promise.all([
-    db
-      .select({
-        id: refunds.id,
-        orderId: refunds.orderId,
-        amountCents: refunds.amountCents,
-        currency: refunds.currency,
-        status: refunds.status,
-        origin: refunds.origin,
-        reason: refunds.reason,
-        createdAt: refunds.createdAt,
-      })
-      .from(refunds)
-      .where(and(inArray(refunds.orderId, ids), inArray(refunds.status, ["pending", "requires_action", "succeeded"]))),
-    db
-      .select({
-        id: groupBuyRefunds.refundId,
-        orderId: groupBuyRefunds.orderId,
-        amountCents: groupBuyRefunds.amountCents,
-        currency: groupBuyRefunds.currency,
-        kind: groupBuyRefunds.kind,
-        createdAt: sql<Date>`coalesce(${groupBuyRefunds.completedAt}, ${groupBuyRefunds.createdAt})`.mapWith(groupBuyRefunds.createdAt),
-      })
-      .from(groupBuyRefunds)
-      .where(and(inArray(groupBuyRefunds.orderId, ids), isNotNull(groupBuyRefunds.refundId), ne(groupBuyRefunds.amountCents, 0))),
-  ]);
-  const lines: OrderRefundLine[] = payment.map((r) => ({ ...r, orderId: r.orderId ?? "" }));
-  const seen = new Set(lines.map((l) => l.id));
-  for (const g of groupBuy) {
-    // A group-buy refund that the payments pipeline also stored as a payment refund is shown once.
-    if (!g.id || seen.has(g.id)) continue;
-    lines.push({
-      id: g.id,
-      orderId: g.orderId,
-      amountCents: g.amountCents,
-      currency: g.currency,
-      status: "succeeded",
-      origin: g.kind === "cancellation" ? "group_buy_cancellation" : "group_buy_tier",
-      reason: null,
-      createdAt: g.createdAt,
-    });
-  }
-  return lines.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime());
+export function listOrderRefunds(db: Db, orderIds: readonly string[]) {
+  if (orderIds.length === 0) return Promise.resolve([]);
+  return db
+    .select({
+      id: refunds.id,
+      orderId: refunds.orderId,
+      amountCents: refunds.amountCents,
+      currency: refunds.currency,
+      status: refunds.status,
+      origin: refunds.origin,
+      reason: refunds.reason,
+      createdAt: refunds.createdAt,
+    })
+    .from(refunds)
+    .where(and(inArray(refunds.orderId, [...orderIds]), inArray(refunds.status, [...COUNTED_REFUND_STATUSES])))
+    .orderBy(desc(refunds.createdAt), desc(refunds.id));
 }
