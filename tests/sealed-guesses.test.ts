@@ -14,6 +14,8 @@ import {
 } from "~/db/schema";
 import { insertFreeGuess } from "~/db/queries/games.server";
 import { createGuessCheckout } from "~/lib/payments/checkout-session.server";
+import { GUESS_CHECKOUT_TTL_MS } from "~/domain/payments";
+import { runPoolCron } from "~/lib/draw.server";
 import { LATE_GUESS_REASON } from "~/lib/payments/fulfil-guess.server";
 import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
 import type { PoolLiveMessage } from "~/lib/pool-contract";
@@ -320,6 +322,34 @@ describe("when the game ends", () => {
     expect(next.id).not.toBe(pool.id);
     await closePool(env, next.id, "timer_expired");
     expect(await poolStub(env, next.id).entries()).toEqual([]);
+  });
+});
+
+describe("the cron", () => {
+  it("closes an expired pool through its object: the round's games end and their correct guesses hold entries", async () => {
+    const host = await newHost();
+    const game = await newGame(host.id);
+    const pool = await ensureOpenPool(env, host.id);
+    const f = await fan();
+    const started = await createGuessCheckout(env, { user: f.session, gameId: game.id, answer: CORRECT, origin: ORIGIN });
+    if (!started.ok) throw new Error(started.message);
+    const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, started.sessionId));
+    // Guess checkouts expire after 30 minutes (Stripe's minimum).
+    expect(row!.expiresAt!.getTime() - row!.createdAt.getTime()).toBeGreaterThan(29 * 60_000);
+    expect(row!.expiresAt!.getTime() - row!.createdAt.getTime()).toBeLessThanOrEqual(GUESS_CHECKOUT_TTL_MS + 1000);
+    expect((await deliver(completedEvent(row!))).status).toBe(200);
+
+    await db().update(prizePools).set({ endAt: new Date(Date.now() - 1000) }).where(eq(prizePools.id, pool.id));
+    const summary = await runPoolCron(env, new Date());
+    expect(summary.closed.map((c) => c.poolId)).toContain(pool.id);
+    const [ended] = await db().select().from(guessWinGames).where(eq(guessWinGames.id, game.id));
+    expect(ended).toMatchObject({ status: "completed" });
+    const guess = await participant(row!.id);
+    expect((await poolStub(env, pool.id).entries()).map((e) => e.sourceKey)).toEqual([`guess:${guess.id}`]);
+    expect(guess).toMatchObject({ poolId: pool.id, entryNumber: 0 });
+    const [closed] = await db().select().from(prizePools).where(eq(prizePools.id, pool.id));
+    expect(closed).toMatchObject({ status: "closed", entriesCount: 1, amountCents: 500 });
+    expect(closed!.entriesDigest).toMatch(/^[0-9a-f]{64}$/);
   });
 });
 
