@@ -189,6 +189,14 @@ describe("while a game runs", () => {
         pages.push(html.replaceAll(answer, "ANSWER"));
       }
     }
+    // The guesser's own data export says nothing either while the game runs.
+    for (const guess of [right, wrong]) {
+      const exported = (await (await get("/settings/export?format=json", { cookie: guess.f.cookie })).json()) as {
+        records: { guesses: { id: string; isCorrect: boolean | null; entryNumber: number | null }[] };
+      };
+      expect(exported.records.guesses).toHaveLength(1);
+      expect(exported.records.guesses[0]).toMatchObject({ isCorrect: null, entryNumber: null });
+    }
     // Both guessers read the same sealed words.
     expect(pages[0]).toContain("Your guess is sealed");
     expect(pages[4]).toContain("Your guess is sealed");

@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, or, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import {
   chatMessages,
@@ -116,7 +116,17 @@ export async function collectAccountRecords(db: Db, userId: string): Promise<Acc
     db.select().from(productImages).where(inArray(productImages.productId, ownProducts)),
     db.select().from(productLikes).where(eq(productLikes.userId, userId)),
     db.select().from(guessWinGames).where(eq(guessWinGames.hostId, userId)),
-    db.select().from(guessWinParticipants).where(eq(guessWinParticipants.userId, userId)),
+    db
+      .select({
+        ...getTableColumns(guessWinParticipants),
+        // Sealed: whether a guess was right is exported only once its game has ended.
+        isCorrect: sql<boolean | null>`CASE WHEN EXISTS (SELECT 1 FROM guess_win_games g WHERE g.id = ${guessWinParticipants.gameId}
+            AND g.ended_at IS NOT NULL) THEN ${guessWinParticipants.isCorrect} ELSE NULL END`.mapWith((value: unknown) =>
+          value === null ? null : Boolean(value),
+        ),
+      })
+      .from(guessWinParticipants)
+      .where(eq(guessWinParticipants.userId, userId)),
     db.select().from(gameLikes).where(eq(gameLikes.userId, userId)),
     db.select().from(gameSaves).where(eq(gameSaves.userId, userId)),
     db.select().from(gameShares).where(eq(gameShares.userId, userId)),
