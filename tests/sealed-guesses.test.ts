@@ -19,7 +19,7 @@ import { runPoolCron } from "~/lib/draw.server";
 import { LATE_GUESS_REASON } from "~/lib/payments/fulfil-guess.server";
 import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
 import type { PoolLiveMessage } from "~/lib/pool-contract";
-import { closePool, endExpiredGamesAndAdmit, ensureOpenPool, poolStub } from "~/lib/pools.server";
+import { admitEndedGames, closePool, endExpiredGamesAndAdmit, ensureOpenPool, poolStub } from "~/lib/pools.server";
 import type { SessionUser } from "~/lib/session.server";
 import { db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
 
@@ -275,6 +275,29 @@ describe("when the game ends", () => {
     // The close later appends nothing twice.
     await closePool(env, pool.id, "timer_expired");
     expect(await poolStub(env, pool.id).entries()).toHaveLength(1);
+  });
+
+  it("a game's end racing its pool's close appends each entry once", async () => {
+    const host = await newHost();
+    const game = await newGame(host.id);
+    const pool = await ensureOpenPool(env, host.id);
+    const guesses = await Promise.all([paidGuess(game.id, CORRECT), paidGuess(game.id, CORRECT), paidGuess(game.id, WRONG)]);
+    await db().update(guessWinGames).set({ status: "completed", endedAt: new Date() }).where(eq(guessWinGames.id, game.id));
+    await Promise.all([
+      admitEndedGames(env, host.id),
+      closePool(env, pool.id, "timer_expired"),
+      admitEndedGames(env, host.id),
+      closePool(env, pool.id, "timer_expired"),
+    ]);
+    const entries = await poolStub(env, pool.id).entries();
+    const right = await Promise.all(guesses.slice(0, 2).map((g) => participant(g.row.id)));
+    expect(entries.map((e) => e.sourceKey).sort()).toEqual(right.map((p) => `guess:${p.id}`).sort());
+    expect(entries.map((e) => e.entryNumber)).toEqual([0, 1]);
+    expect(await db().select().from(prizeEntries).where(eq(prizeEntries.poolId, pool.id))).toHaveLength(2);
+    // Nothing follows the guesses into the host's next pool.
+    const next = await ensureOpenPool(env, host.id);
+    await admitEndedGames(env, host.id);
+    expect(await poolStub(env, next.id).entries()).toEqual([]);
   });
 
   it("a game past its end date is ended by the cron, which admits its entries", async () => {

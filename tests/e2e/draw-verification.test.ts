@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Browser } from "playwright-core";
+import { launchBrowser, newPage } from "./browser.ts";
+
+// The verification page recomputes a seeded drawn pool's draw in the browser: the digest of the opaque entries.txt,
+// the block header (double SHA-256, proof of work, difficulty floor) and the winner among the valid entries.
+
+let browser: Browser;
+
+before(async () => {
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+test("a visitor verifies a drawn pool in the browser: every check passes", async () => {
+  const page = await newPage(browser);
+  await page.goto("/winner-selection");
+  const link = page.locator('a[href^="/winner-selection/"]').first();
+  const href = await link.getAttribute("href");
+  assert.match(href ?? "", /^\/winner-selection\/[0-9a-f-]{36}$/);
+  await page.goto(href!);
+  await page.getByRole("heading", { name: "Verify a draw" }).waitFor();
+  // Entries are listed by opaque key only.
+  const firstKey = await page.locator("tbody td").nth(1).innerText();
+  assert.match(firstKey.trim(), /^[0-9a-f]{64}/);
+
+  const entriesTxt = page.waitForResponse((response) => response.url().endsWith("/entries.txt"));
+  await page.getByRole("button", { name: "Verify in your browser" }).click();
+  assert.equal((await entriesTxt).status(), 200);
+  const checks = page.locator("ol[aria-live] > li");
+  await checks.filter({ hasText: "Block hash picks the winning entry" }).first().waitFor();
+  const texts = await checks.allInnerTexts();
+  assert.ok(texts.length >= 4, texts.join("\n"));
+  for (const text of texts) assert.ok(text.includes("✓"), `not passed: ${text}`);
+  assert.ok(texts.some((t) => t.includes("equals the published digest")));
+  assert.ok(texts.some((t) => t.includes("difficulty of at least 10^12")));
+  await page.context().close();
+});
