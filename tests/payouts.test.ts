@@ -392,5 +392,15 @@ describe("fulfilment books the host's share once", () => {
     const balances = await hostBalances(db(), host.id, new Date());
     expect(balances).toMatchObject({ balanceCents: 1799, availableCents: 0, pendingCents: 1799 });
     expect((await hostBalances(db(), host.id, new Date(Date.now() + 15 * DAY))).availableCents).toBe(1799);
+    // The processor's fee (the local provider's simulated 2.9% + 30 cents) is recorded once, as the platform's cost:
+    // the host's row above is untouched by it.
+    const { paymentProcessingFees } = await import("~/db/schema");
+    const fees = await db().select().from(paymentProcessingFees).where(eq(paymentProcessingFees.paymentIntentId, "pi_test_ebook"));
+    expect(fees).toHaveLength(1);
+    expect(fees[0]).toMatchObject({ amountCents: 1999, feeCents: 88, currency: "USD", provider: "local", checkoutSessionId: row!.id });
+    expect(fees[0]!.balanceTransactionId).toMatch(/^txn_local_/);
+    const admin = await makeUser({ role: "admin" });
+    const adminPage = await (await get("/admin", { cookie: await signIn(admin.email) })).text();
+    expect(adminPage.replaceAll("<!-- -->", "")).toMatch(/Payment processing fees \(the platform(&#x27;|')s cost\): USD [\d,.]+ on \d+ payments?/);
   });
 });

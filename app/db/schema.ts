@@ -1331,6 +1331,26 @@ export const userAnalytics = sqliteTable(
 // Payments
 
 /** Webhook events by provider event id: recording an id once makes delivery idempotent. */
+/**
+ * The payment processor's fee of each payment, from its balance transaction (the local provider reports a simulated
+ * fee): the platform's cost, never charged to the host. One row per payment.
+ */
+export const paymentProcessingFees = sqliteTable(
+  "payment_processing_fees",
+  {
+    id: id(),
+    paymentIntentId: text("payment_intent_id").notNull(),
+    checkoutSessionId: text("checkout_session_id").references(() => checkoutSessions.id, { onDelete: "set null" }),
+    provider: text("provider", { enum: CHECKOUT_PROVIDERS }).notNull(),
+    balanceTransactionId: text("balance_transaction_id").notNull(),
+    amountCents: cents("amount_cents").notNull(),
+    feeCents: cents("fee_cents").notNull(),
+    currency: currency(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("payment_processing_fees_payment_intent_unique").on(t.paymentIntentId), index("payment_processing_fees_created_idx").on(t.createdAt)],
+);
+
 export const paymentEvents = sqliteTable("payment_events", {
   id: text("id").primaryKey(),
   type: text("type").notNull(),
@@ -1519,6 +1539,7 @@ export type AdRevenueReport = typeof adRevenueReports.$inferSelect;
 export type MiniPrizeWinner = typeof miniPrizeWinners.$inferSelect;
 export type PaymentEvent = typeof paymentEvents.$inferSelect;
 export type NewPaymentEvent = typeof paymentEvents.$inferInsert;
+export type NewPaymentProcessingFee = typeof paymentProcessingFees.$inferInsert;
 export type CheckoutSession = typeof checkoutSessions.$inferSelect;
 export type Refund = typeof refunds.$inferSelect;
 export type Dispute = typeof disputes.$inferSelect;

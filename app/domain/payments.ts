@@ -141,3 +141,13 @@ export const REFUND_MESSAGES = {
   tooMuch: (refundable: string) => `You can refund at most ${refundable}.`,
   providerFailed: "The payment provider could not make the refund. Please try again.",
 } as const;
+
+/** The local provider's simulated processing fee (Stripe's standard US card price): 2.9% + 30 cents. */
+export const LOCAL_PROCESSING_FEE_PERCENT = 2.9;
+export const LOCAL_PROCESSING_FEE_FIXED_CENTS = 30;
+
+/** The fee the local provider reports for a payment of `amountCents` (rounded to the cent, never above the amount). */
+export function simulatedProcessingFeeCents(amountCents: number): number {
+  if (amountCents <= 0) return 0;
+  return Math.min(amountCents, Math.round((amountCents * LOCAL_PROCESSING_FEE_PERCENT) / 100) + LOCAL_PROCESSING_FEE_FIXED_CENTS);
+}

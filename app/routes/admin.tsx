@@ -6,6 +6,7 @@ import { FormError } from "~/components/form";
 import { Badge, Button, DateText, Page, pageMeta, Pagination, Section, Stat } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { listAdminUsers, listAuditLog, listPausableGames, platformCounts } from "~/db/queries/admin.server";
+import { processingFeeTotals } from "~/db/queries/checkout.server";
 import { listHostsForAdRevenue } from "~/db/queries/earnings.server";
 import { listUnclaimedPrizes } from "~/db/queries/payouts.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
@@ -37,7 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = adminUserQuerySchema.parse({ q: params.get("q"), sort: params.get("sort"), page: params.get("page") });
   const auditPage = adminUserQuerySchema.shape.page.parse(params.get("auditPage"));
   const db = getDb(getEnv(context));
-  const [counts, users, audit, games, rules, adHosts, unclaimed] = await Promise.all([
+  const [counts, users, audit, games, rules, adHosts, unclaimed, fees] = await Promise.all([
     platformCounts(db),
     listAdminUsers(db, query, ADMIN_PAGE_SIZE),
     listAuditLog(db, { page: auditPage, pageSize: ADMIN_AUDIT_PAGE_SIZE }),
@@ -45,7 +46,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     getRevenueRules(db),
     listHostsForAdRevenue(db),
     listUnclaimedPrizes(db, new Date()),
+    processingFeeTotals(db, new Date(Date.now() - 30 * 86_400_000)),
   ]);
+  // Card processing fees are the platform's cost (never charged to hosts), from each payment's balance transaction.
+  const processingFees = fees.map((f) => ({
+    currency: f.currency,
+    payments: Number(f.payments),
+    total: formatCents(Number(f.feeCents), f.currency),
+    recent: formatCents(Number(f.recentFeeCents), f.currency),
+  }));
   const unclaimedPrizes = unclaimed.map((p) => ({
     payoutId: p.payoutId,
     winner: p.winnerName,
@@ -57,7 +66,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     payableAt: p.payableAt,
     poolId: p.poolId,
   }));
-  return { counts, users, audit, auditPage, games, rules, query, adHosts, unclaimedPrizes };
+  return { counts, users, audit, auditPage, games, rules, query, adHosts, unclaimedPrizes, processingFees };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -148,6 +157,12 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
         <Stat label="Orders" value={counts.orders} />
         <Stat label="Games" value={counts.games} />
       </div>
+      <p className="mt-3 text-sm text-gray-600" data-testid="processing-fees">
+        {"Payment processing fees (the platform's cost): "}
+        {loaderData.processingFees.length === 0
+          ? "none yet"
+          : loaderData.processingFees.map((f) => `${f.total} on ${f.payments} ${f.payments === 1 ? "payment" : "payments"} (${f.recent} in the last 30 days)`).join(" · ")}
+      </p>
 
       <Section title="Users">
         <Form method="get" className="mb-3 flex flex-wrap items-end gap-2" role="search">

@@ -1,6 +1,13 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { checkoutSessions, paymentEvents, type CheckoutSession, type NewCheckoutSession } from "~/db/schema";
+import {
+  checkoutSessions,
+  paymentEvents,
+  paymentProcessingFees,
+  type CheckoutSession,
+  type NewCheckoutSession,
+  type NewPaymentProcessingFee,
+} from "~/db/schema";
 import type { RevenueRules } from "~/domain/revenue";
 
 // Checkout sessions (one row per hosted checkout, provider 'stripe' or 'local') and webhook events by id.
@@ -152,3 +159,36 @@ export async function setPaymentEventOutcome(
     .where(eq(paymentEvents.id, id));
 }
 
+
+/** Records a payment's processing fee once (a repeat for the same payment intent adds nothing). Returns whether new. */
+export async function recordProcessingFee(db: Db, row: NewPaymentProcessingFee): Promise<boolean> {
+  const inserted = await db
+    .insert(paymentProcessingFees)
+    .values(row)
+    .onConflictDoNothing({ target: paymentProcessingFees.paymentIntentId })
+    .returning({ id: paymentProcessingFees.id });
+  return inserted.length === 1;
+}
+
+/** Whether a payment's processing fee is recorded already. */
+export async function hasProcessingFee(db: Db, paymentIntentId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: paymentProcessingFees.id })
+    .from(paymentProcessingFees)
+    .where(eq(paymentProcessingFees.paymentIntentId, paymentIntentId))
+    .limit(1);
+  return row !== undefined;
+}
+
+/** The processing fees the platform paid, in total and over the last 30 days, by currency. */
+export async function processingFeeTotals(db: Db, since: Date) {
+  return db
+    .select({
+      currency: paymentProcessingFees.currency,
+      payments: sql<number>`count(*)`,
+      feeCents: sql<number>`coalesce(sum(${paymentProcessingFees.feeCents}), 0)`,
+      recentFeeCents: sql<number>`coalesce(sum(case when ${paymentProcessingFees.createdAt} >= ${since.getTime()} then ${paymentProcessingFees.feeCents} else 0 end), 0)`,
+    })
+    .from(paymentProcessingFees)
+    .groupBy(paymentProcessingFees.currency);
+}

@@ -2,6 +2,7 @@ import Stripe from "stripe";
 import { getDb } from "~/db/client.server";
 import { getCheckoutSession } from "~/db/queries/checkout.server";
 import type { CheckoutSession } from "~/db/schema";
+import { simulatedProcessingFeeCents } from "~/domain/payments";
 import type { PaymentProvider, ProviderSession, ShippingAddress } from "./provider.server";
 
 // The local payment provider: what Stripe Checkout does, on this machine, with no money involved. Sessions live in
@@ -61,6 +62,11 @@ export function createLocalProvider(env: Env, origin: string): PaymentProvider {
     async createCheckoutSession(input) {
       const id = randomId("cs_local_");
       return { id, url: localCheckoutUrl(origin, id), expiresAt: input.expiresAt ?? new Date(Date.now() + LOCAL_SESSION_TTL_MS) };
+    },
+
+    async processingFee({ paymentIntentId, amountCents, currency }) {
+      // No card network here: the fee Stripe would charge for a US card, reported the way Stripe reports it.
+      return { balanceTransactionId: `txn_local_${paymentIntentId.replace(/^pi_local_/, "")}`, feeCents: simulatedProcessingFeeCents(amountCents), currency };
     },
 
     async retrieveSession(id) {

@@ -77,7 +77,14 @@ export interface PaymentProvider {
   retrieveSession(id: string): Promise<ProviderSession | null>;
   /** A (partial) refund of a paid payment, idempotent per key: the same key answers the same refund. */
   refund(input: RefundInput): Promise<{ id: string; status: string }>;
+  /**
+   * The processing fee of a paid payment, from its charge's balance transaction; null while the payment has none
+   * yet (not charged, or the balance transaction not created yet).
+   */
+  processingFee(input: { paymentIntentId: string; amountCents: number; currency: string }): Promise<ProcessingFee | null>;
 }
+
+export type ProcessingFee = { balanceTransactionId: string; feeCents: number; currency: string };
 
 /** Raised when neither Stripe nor the local provider may be used (production without a Stripe key). */
 export class PaymentsNotConfiguredError extends Error {

@@ -99,5 +99,14 @@ export function createStripeProvider(secretKey: string, httpClient?: Stripe.Http
       );
       return { id: refund.id, status: refund.status ?? "pending" };
     },
+
+    async processingFee({ paymentIntentId }) {
+      const intent = await stripe.paymentIntents.retrieve(paymentIntentId, { expand: ["latest_charge.balance_transaction"] });
+      const charge = intent.latest_charge;
+      if (!charge || typeof charge === "string") return null;
+      const balance = charge.balance_transaction;
+      if (!balance || typeof balance === "string") return null;
+      return { balanceTransactionId: balance.id, feeCents: balance.fee, currency: balance.currency.toUpperCase() };
+    },
   };
 }

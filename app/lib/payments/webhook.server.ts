@@ -1,7 +1,7 @@
 import Stripe from "stripe";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
-import { recordPaymentEvent, setPaymentEventOutcome } from "~/db/queries/checkout.server";
+import { findCheckoutRow, hasProcessingFee, recordPaymentEvent, recordProcessingFee, setPaymentEventOutcome } from "~/db/queries/checkout.server";
 import {
   ChargeObjectSchema,
   CheckoutSessionObjectSchema,
@@ -13,9 +13,10 @@ import {
   type CheckoutSessionObject,
   type DisputeObject,
   type RefundObject,
+  paymentIntentOf,
 } from "./events.server";
 import { fulfilCheckoutSession, markAwaitingPayment, markUnpaidSessionExpired, type FulfilOutcome } from "./fulfil.server";
-import { webhookSecret } from "./provider.server";
+import { getPaymentProvider, webhookSecret } from "./provider.server";
 import { applyDispute, applyRefund, type ApplyOutcome, type DisputeEventKind } from "./refunds.server";
 
 // The webhook step: a verified provider event is recorded by id once and dispatched to its handler. Stripe's
@@ -115,14 +116,52 @@ function disputeHandler(kind: DisputeEventKind): Handler {
   };
 }
 
+/**
+ * Records the processing fee of a paid session's payment once, from its balance transaction: the platform's cost,
+ * never booked to the host. A fee the provider cannot report yet (or a failed lookup) is left for a later delivery
+ * of the session's events; fulfilment never waits for it.
+ */
+export async function recordSessionProcessingFee(env: Env, session: CheckoutSessionObject): Promise<boolean> {
+  const paymentIntentId = paymentIntentOf(session);
+  if (!paymentIntentId || session.payment_status !== "paid") return false;
+  const db = getDb(env);
+  try {
+    if (await hasProcessingFee(db, paymentIntentId)) return false;
+    const row = await findCheckoutRow(db, session.id, session.client_reference_id);
+    const amountCents = session.amount_total ?? row?.amountCents ?? 0;
+    const currency = (session.currency ?? row?.currency ?? "USD").toUpperCase();
+    const fee = await getPaymentProvider(env, "").processingFee({ paymentIntentId, amountCents, currency });
+    if (!fee) return false;
+    return await recordProcessingFee(db, {
+      paymentIntentId,
+      checkoutSessionId: row?.id ?? null,
+      provider: row?.provider ?? (paymentIntentId.startsWith("pi_local_") ? "local" : "stripe"),
+      balanceTransactionId: fee.balanceTransactionId,
+      amountCents,
+      feeCents: fee.feeCents,
+      currency: fee.currency,
+    });
+  } catch (error) {
+    console.error("webhook: could not record the processing fee", { paymentIntentId, error });
+    return false;
+  }
+}
+
+/** Fulfils a paid session, then records its payment's processing fee. */
+async function fulfilPaid(env: Env, session: CheckoutSessionObject): Promise<FulfilOutcome> {
+  const outcome = await fulfilCheckoutSession(env, session);
+  await recordSessionProcessingFee(env, session);
+  return outcome;
+}
+
 /** Every event type the pipeline applies, with the object it carries. */
 const HANDLERS: Record<string, Handler> = {
   "checkout.session.completed": sessionHandler((env, session) =>
     session.payment_status === "paid" || session.payment_status === "no_payment_required"
-      ? fulfilCheckoutSession(env, session)
+      ? fulfilPaid(env, session)
       : markAwaitingPayment(env, session),
   ),
-  "checkout.session.async_payment_succeeded": sessionHandler(fulfilCheckoutSession),
+  "checkout.session.async_payment_succeeded": sessionHandler(fulfilPaid),
   "checkout.session.async_payment_failed": sessionHandler(markUnpaidSessionExpired),
   "checkout.session.expired": sessionHandler(markUnpaidSessionExpired),
   "refund.created": refundHandler(),
