@@ -112,6 +112,7 @@ type Step =
   | { t: "ad"; gross: number }
   | { t: "refund"; pick: number; permille: number }
   | { t: "dispute"; pick: number }
+  | { t: "restore" }
   | { t: "draw" }
   | { t: "withdraw"; permille: number }
   | { t: "fail_withdrawal"; pick: number };
@@ -128,6 +129,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ t: fc.constant("ad" as const), gross: fc.integer({ min: 1, max: 1_000_000 }) }),
   fc.record({ t: fc.constant("refund" as const), pick: fc.nat(), permille: fc.integer({ min: 1, max: 1000 }) }),
   fc.record({ t: fc.constant("dispute" as const), pick: fc.nat() }),
+  fc.constant({ t: "restore" as const }),
   fc.constant({ t: "draw" as const }),
   fc.record({ t: fc.constant("withdraw" as const), permille: fc.integer({ min: 1, max: 1000 }) }),
   fc.record({ t: fc.constant("fail_withdrawal" as const), pick: fc.nat() }),
@@ -140,7 +142,7 @@ interface Sale {
 }
 
 describe("the earnings ledger (property-based)", () => {
-  it("conserves money to the cent, splits each drawn pool 60/25/15, and never lets more than the withdrawable balance leave", () => {
+  it("conserves money to the cent through sales, guesses, ad revenue, refunds, disputes and their restores, group buys, draws and withdrawals; splits each drawn pool 60/25/15; never lets more than the withdrawable balance leave", () => {
     fc.assert(
       fc.property(fc.array(stepArb, { maxLength: 80 }), (steps) => {
         // Ledger rows as the app books them: the host's part (amount) and the event's parts.
@@ -155,10 +157,13 @@ describe("the earnings ledger (property-based)", () => {
         const book = (kind: string, s: EventShares) => rows.push({ kind, amount: s.hostCents, gross: s.grossCents, pool: s.poolCents, platform: s.platformCents });
         const balance = () => rows.reduce((sum, r) => sum + r.amount, 0);
 
+        // Refunds and disputes not restored yet, newest last (a failed refund or a won dispute books their opposite).
+        const reversals: { sale: Sale; cents: number; shares: EventShares; round: number }[] = [];
         const refund = (sale: Sale, cents: number) => {
           const closed = sale.round < round;
           const r = refundShares(cents, sale.shares, sale.refunded, closed);
           book("refund", r);
+          reversals.push({ sale, cents, shares: r, round });
           sale.refunded += cents;
           refunded += cents;
           openPool += r.poolCents;
@@ -191,6 +196,19 @@ describe("the earnings ledger (property-based)", () => {
               const left = sale.shares.grossCents - sale.refunded;
               const cents = step.t === "dispute" ? left : Math.max(1, Math.floor((left * step.permille) / 1000));
               refund(sale, cents);
+              break;
+            }
+            case "restore": {
+              // The newest refund failed (or the dispute was won) in the same pool round: its exact opposite row.
+              const last = reversals.at(-1);
+              if (!last || last.round !== round) break;
+              reversals.pop();
+              const s = last.shares;
+              rows.push({ kind: "refund", amount: -s.hostCents, gross: -s.grossCents, pool: -s.poolCents, platform: -s.platformCents });
+              last.sale.refunded -= last.cents;
+              refunded -= last.cents;
+              openPool -= s.poolCents;
+              expect(openPool).toBeGreaterThanOrEqual(0);
               break;
             }
             case "draw": {

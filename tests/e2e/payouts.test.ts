@@ -119,3 +119,19 @@ test("a winner sees their prize, adds a payout method, and receives it after the
   assert.equal(await page.getByText(`You won the main prize of ${prize}!`).count(), 0);
   await page.context().close();
 });
+
+test("a visitor recomputes a drawn pool's mini prize winners in the browser from its block hash", async () => {
+  const page = await newPage(browser);
+  await page.goto("/winner-selection");
+  const href = await page.locator('a[href^="/winner-selection/"]').first().getAttribute("href");
+  assert.match(href ?? "", /^\/winner-selection\/[0-9a-f-]{36}$/);
+  await page.goto(href!);
+  await page.waitForLoadState("networkidle");
+  await page.getByRole("heading", { name: "Mini prizes" }).waitFor();
+  await page.getByRole("button", { name: "Check the mini prize winners" }).click();
+  const outcome = page.getByRole("status").filter({ hasText: "Recomputed:" }).first();
+  await outcome.waitFor();
+  const text = (await outcome.textContent()) ?? "";
+  assert.match(text, /^✓ Recomputed: #\d+.* — equals the recorded winners\.$/);
+  await page.context().close();
+});
