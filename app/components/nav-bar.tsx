@@ -136,7 +136,6 @@ function CartLink({ count }: { count: number }) {
   return (
     <Link
       to="/cart"
-      aria-label={count > 0 ? `Cart, ${count} item${count === 1 ? "" : "s"}` : "Cart"}
       className="relative ml-auto inline-flex items-center gap-1 rounded-lg px-3 py-2 text-sm font-medium text-gray-700 hover:bg-gray-100 hover:text-gray-900 focus-visible:outline-2 focus-visible:outline-brand-500"
     >
       <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="h-5 w-5">
@@ -144,9 +143,13 @@ function CartLink({ count }: { count: number }) {
       </svg>
       <span className="sr-only md:not-sr-only">Cart</span>
       {count > 0 ? (
-        <span data-testid="cart-count" className="min-w-5 rounded-full bg-brand-600 px-1.5 text-center text-xs font-bold text-white">
-          {count > 99 ? "99+" : count}
-        </span>
+        <>
+          {" "}
+          <span data-testid="cart-count" className="min-w-5 rounded-full bg-brand-600 px-1.5 text-center text-xs font-bold text-white">
+            {count > 99 ? "99+" : count}
+            <span className="sr-only">{count === 1 ? " item" : " items"}</span>
+          </span>
+        </>
       ) : null}
     </Link>
   );

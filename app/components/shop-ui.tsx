@@ -245,7 +245,7 @@ export function ShopProductCard({ product: p, signedIn }: { product: ShopCardDat
         {/* A plain post (the page may be sent without hydration): the first size and colour in stock, one unit. */}
         <form method="post" action="/cart">
           <input type="hidden" name="productId" value={p.id} />
-          <button name="intent" value="add" className="shop-card-buy" aria-label={`Add ${name} to cart`}>
+          <button name="intent" value="add" className="shop-card-buy" aria-label={`Add to Cart: ${name}`}>
             Add to Cart
           </button>
         </form>

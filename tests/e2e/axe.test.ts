@@ -59,8 +59,11 @@ test("a visitor's key pages have no serious or critical axe violations", async (
   const productHref = await page.locator("li[data-product-card] a.shop-card-name").first().getAttribute("href");
   assert.ok(productHref, "the shop lists a product");
   const productId = productHref.split("/").pop()!;
+  // A cart with an item, so /cart is checked with its lines and forms.
+  await page.locator("li[data-product-card]").first().getByRole("button", { name: /^Add to Cart/ }).click();
+  await page.waitForURL("**/cart**");
   const failures: string[] = [];
-  for (const path of ["/", "/shop", `/product/${productId}`, `/buy-now/${productId}`, "/profile/nadia-home", "/guess-win", "/signin"]) {
+  for (const path of ["/", "/shop", `/product/${productId}`, `/buy-now/${productId}`, "/cart", "/profile/nadia-home", "/guess-win", "/signin"]) {
     await check(page, path, failures);
   }
   assert.deepEqual(failures, []);
