@@ -1,7 +1,7 @@
 import { drizzle } from "drizzle-orm/d1";
 import { hostCookie, readCookie } from "~/lib/cookies.server";
 
-export type Db = ReturnType<typeof getDb>;
+export type Db = ReturnType<typeof drizzle>;
 
 /**
  * The drizzle client over the Worker's D1 binding. Query functions take it as their first argument. It is built
@@ -9,8 +9,17 @@ export type Db = ReturnType<typeof getDb>;
  * walks every table of it again on each call (a measurable share of a page's CPU, several calls per request).
  */
 export function getDb(env: Pick<Env, "DB">) {
-  return drizzle(env.DB);
+  // One client per binding (per request, the request's D1 session): loaders, actions and the session lookup of a
+  // request share it instead of building a dialect and session each.
+  let db = clients.get(env.DB);
+  if (!db) {
+    db = drizzle(env.DB);
+    clients.set(env.DB, db);
+  }
+  return db;
 }
+
+const clients = new WeakMap<D1Database, ReturnType<typeof drizzle>>();
 
 // --- read replication (D1's Sessions API) ------------------------------------------------------------------------
 
