@@ -30,7 +30,8 @@
 // the bench itself broke. Every child process is stopped at the end, on failure and on Ctrl+C.
 //
 // Environment: BENCH_SECONDS (6), BENCH_WARMUP (2), BENCH_CONNECTIONS (16), BENCH_POOL_N (2000),
-// BENCH_POOL_RUNS (3), BENCH_SKIP_BUILD=1 (measure the existing build/).
+// BENCH_POOL_RUNS (3), BENCH_SKIP_BUILD=1 (measure the existing build/), BENCH_CPU_SAMPLES (200), BENCH_ONLY=fan (only
+// the signed-in fan's rows, printed; results.md untouched), BENCH_KEEP_DATA=1 (reuse the last run's scaled state).
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, closeSync } from "node:fs";
 import net from "node:net";
