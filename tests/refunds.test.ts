@@ -2,18 +2,22 @@ import { env, SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { deleteOrEndGame } from "~/db/queries/game-host.server";
+import { deleteOrArchiveProduct } from "~/db/queries/product-admin.server";
 import {
   checkoutSessions,
   disputes,
   earningsLedger,
+  guessWinGames,
   hostDebits,
   orders,
+  poolContributionKeys,
   products,
   productSizes,
   refunds,
   vouchers,
 } from "~/db/schema";
-import { REFUND_MESSAGES } from "~/domain/payments";
+import { REFUND_MESSAGES, UNFULFILLABLE_REASONS, unfulfillableRefundKey } from "~/domain/payments";
 import { createProductCheckout } from "~/lib/payments/checkout-session.server";
 import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
 import { requestRefund } from "~/lib/payments/refunds.server";
@@ -60,8 +64,8 @@ function event(type: string, object: object, id = eventId()) {
 
 type Category = "physical" | "digital" | "voucher";
 
-/** A paid buy-now order of USD 40.00 (a host's product, one unit), through a checkout and its signed webhook event. */
-async function paidOrder(category: Category = "voucher") {
+/** A host's product at USD 40.00 (one size, `units` in stock) and a buyer. */
+async function shopFixture(category: Category = "voucher", units = 10) {
   const host = await makeUser({ name: "Refund Host" });
   const { id: buyerId, email } = await makeUser({ name: "Refund Buyer" });
   const user: SessionUser = { id: buyerId, email, role: "user", creatorName: "Refund Buyer", avatarUrl: null, emailConfirmed: true };
@@ -75,31 +79,49 @@ async function paidOrder(category: Category = "voucher") {
       voucherExpiresAt: category === "voucher" ? new Date(Date.now() + 90 * 86_400_000) : null,
     })
     .returning();
-  await db().insert(productSizes).values({ productId: product!.id, name: "Standard", priceCents: 4000, availableUnits: 10, position: 0 });
-  const started = await createProductCheckout(env, { user, productId: product!.id, sizeName: "Standard", colorName: null, quantity: 1, origin: ORIGIN });
+  await db().insert(productSizes).values({ productId: product!.id, name: "Standard", priceCents: 4000, availableUnits: units, position: 0 });
+  return { host, user, email, product: product! };
+}
+
+/** Starts a buy-now checkout of one unit through the local provider. */
+async function startCheckout(fixture: Awaited<ReturnType<typeof shopFixture>>) {
+  const started = await createProductCheckout(env, { user: fixture.user, productId: fixture.product.id, sizeName: "Standard", colorName: null, quantity: 1, origin: ORIGIN });
   if (!started.ok) throw new Error(started.message);
   const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, started.sessionId));
-  const paymentIntent = `pi_test_${crypto.randomUUID().replace(/-/g, "")}`;
-  const res = await deliver(
-    event("checkout.session.completed", {
-      id: row!.id,
+  return row!;
+}
+
+/** The signed `checkout.session.completed` (paid) event of a checkout row. */
+function paidEvent(row: typeof checkoutSessions.$inferSelect, paymentIntent: string, id = eventId()) {
+  return event(
+    "checkout.session.completed",
+    {
+      id: row.id,
       object: "checkout.session",
-      amount_total: row!.amountCents,
+      amount_total: row.amountCents,
       currency: "usd",
-      client_reference_id: row!.metadata.checkout_id,
-      customer_email: email,
-      customer_details: { email, name: "Refund Buyer", address: null },
-      metadata: row!.metadata,
+      client_reference_id: row.metadata.checkout_id,
+      customer_email: row.customerEmail,
+      customer_details: { email: row.customerEmail, name: "Refund Buyer", address: null },
+      metadata: row.metadata,
       mode: "payment",
       payment_intent: paymentIntent,
       payment_status: "paid",
       status: "complete",
-    }),
+    },
+    id,
   );
-  expect(res.status).toBe(200);
-  const [order] = await db().select().from(orders).where(eq(orders.checkoutSessionId, row!.id));
+}
+
+/** A paid buy-now order of USD 40.00 (a host's product, one unit), through a checkout and its signed webhook event. */
+async function paidOrder(category: Category = "voucher") {
+  const fixture = await shopFixture(category);
+  const row = await startCheckout(fixture);
+  const paymentIntent = `pi_test_${crypto.randomUUID().replace(/-/g, "")}`;
+  expect((await deliver(paidEvent(row, paymentIntent))).status).toBe(200);
+  const [order] = await db().select().from(orders).where(eq(orders.checkoutSessionId, row.id));
   expect(order?.poolId).toBeTruthy();
-  return { host, user, product: product!, sessionId: row!.id, paymentIntent, order: order! };
+  return { host: fixture.host, user: fixture.user, product: fixture.product, sessionId: row.id, paymentIntent, order: order! };
 }
 
 async function orderRow(id: string) {
@@ -312,5 +334,88 @@ describe("local provider disputes (demo mode)", () => {
     expect(await bad.text()).toContain("Choose how the dispute ends");
     expect((await dispute("cs_local_unknown", "lost")).status).toBe(404);
     expect(await orderRow(order.id)).toMatchObject({ refundedCents: 0, refundState: "none" });
+  });
+});
+
+describe("nothing charged without delivery", () => {
+  it("a payment for stock that ran out is cancelled and refunded in full with the reason, once; no voucher or entry", async () => {
+    const fixture = await shopFixture("voucher", 1);
+    const first = await startCheckout(fixture);
+    const second = await startCheckout(fixture);
+    await deliver(paidEvent(first, `pi_test_${crypto.randomUUID().replace(/-/g, "")}`));
+    const late = paidEvent(second, `pi_test_${crypto.randomUUID().replace(/-/g, "")}`);
+    for (let i = 0; i < 3; i++) expect((await deliver(late)).status).toBe(200);
+    const [order] = await db().select().from(orders).where(eq(orders.checkoutSessionId, second.id));
+    expect(order).toMatchObject({ status: "cancelled", refundState: "full", refundedCents: 4000, refundReason: UNFULFILLABLE_REASONS.soldOut, poolId: null, entryNumber: null });
+    const stored = await db().select().from(refunds).where(eq(refunds.checkoutSessionId, second.id));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ origin: "unfulfillable", reason: UNFULFILLABLE_REASONS.soldOut, orderId: order!.id, status: "succeeded" });
+    expect(await voucherOf(order!.id)).toBeUndefined();
+    expect(await db().select().from(poolContributionKeys).where(eq(poolContributionKeys.sourceKey, `checkout:${second.id}`))).toHaveLength(0);
+    expect(await db().select().from(earningsLedger).where(eq(earningsLedger.orderId, order!.id))).toHaveLength(0);
+    // The stock never went below zero and the sale counts once.
+    const [size] = await db().select().from(productSizes).where(eq(productSizes.productId, fixture.product.id));
+    expect(size!.availableUnits).toBe(0);
+    const [product] = await db().select().from(products).where(eq(products.id, fixture.product.id));
+    expect(product!.salesCount).toBe(1);
+    // Asking again with the same key is the same refund; nothing is left to refund.
+    const again = await requestRefund(env, {
+      checkoutSessionId: second.id,
+      orderId: order!.id,
+      amountCents: 4000,
+      origin: "unfulfillable",
+      reason: UNFULFILLABLE_REASONS.soldOut,
+      idempotencyKey: unfulfillableRefundKey(second.id, order!.id),
+    });
+    expect(again).toEqual({ ok: false, message: REFUND_MESSAGES.nothingLeft });
+  });
+
+  it("a payment for an item that no longer exists is claimed and refunded in full, with no order", async () => {
+    const fixture = await shopFixture("digital");
+    const row = await startCheckout(fixture);
+    await db().delete(productSizes).where(eq(productSizes.productId, fixture.product.id));
+    await db().delete(products).where(eq(products.id, fixture.product.id));
+    const paid = paidEvent(row, `pi_test_${crypto.randomUUID().replace(/-/g, "")}`);
+    for (let i = 0; i < 3; i++) expect((await deliver(paid)).status).toBe(200);
+    const [checkout] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, row.id));
+    expect(checkout).toMatchObject({ paymentStatus: "paid", refundedCents: 4000, refundState: "full" });
+    const stored = await db().select().from(refunds).where(eq(refunds.checkoutSessionId, row.id));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ origin: "unfulfillable", reason: UNFULFILLABLE_REASONS.gone, orderId: null });
+    expect(await db().select().from(orders).where(eq(orders.checkoutSessionId, row.id))).toHaveLength(0);
+  });
+
+  it("a product or game with a checkout that may still be paid is archived (ended), never deleted", async () => {
+    const fixture = await shopFixture("voucher");
+    const row = await startCheckout(fixture);
+    expect(await deleteOrArchiveProduct(db(), fixture.product.id, fixture.host.id)).toMatchObject({ outcome: "archived" });
+    // The buyer pays afterwards: the order is fulfilled from the archived product.
+    await deliver(paidEvent(row, `pi_test_${crypto.randomUUID().replace(/-/g, "")}`));
+    const [order] = await db().select().from(orders).where(eq(orders.checkoutSessionId, row.id));
+    expect(order).toMatchObject({ status: "paid", refundState: "none" });
+    expect((await voucherOf(order!.id))?.status).toBe("active");
+
+    // Without any checkout or order it is deleted.
+    const unused = await shopFixture("voucher");
+    expect(await deleteOrArchiveProduct(db(), unused.product.id, unused.host.id)).toMatchObject({ outcome: "deleted" });
+
+    const [game] = await db()
+      .insert(guessWinGames)
+      .values({ hostId: fixture.host.id, question: "Which clay?", options: ["Red", "White"], correctAnswer: "Red", entryFeeCents: 100, status: "active" })
+      .returning();
+    await db().insert(checkoutSessions).values({
+      id: `cs_local_${crypto.randomUUID().replace(/-/g, "")}`,
+      provider: "local",
+      purpose: "guess_entry",
+      userId: fixture.user.id,
+      hostId: fixture.host.id,
+      amountCents: 100,
+      successUrl: `${ORIGIN}/payment/success`,
+      cancelUrl: `${ORIGIN}/`,
+      metadata: { purpose: "guess_entry", game_id: game!.id, answer: "Red" },
+      expiresAt: new Date(Date.now() + 30 * 60_000),
+    });
+    expect(await deleteOrEndGame(db(), game!.id, fixture.host.id)).toMatchObject({ outcome: "ended" });
+    expect(await db().select().from(guessWinGames).where(eq(guessWinGames.id, game!.id))).toHaveLength(1);
   });
 });

@@ -151,3 +151,14 @@ export function simulatedProcessingFeeCents(amountCents: number): number {
   if (amountCents <= 0) return 0;
   return Math.min(amountCents, Math.round((amountCents * LOCAL_PROCESSING_FEE_PERCENT) / 100) + LOCAL_PROCESSING_FEE_FIXED_CENTS);
 }
+
+/** The reason a buyer reads when a paid checkout cannot be delivered and is refunded automatically. */
+export const UNFULFILLABLE_REASONS = {
+  soldOut: "This item sold out before your payment arrived, so your payment has been refunded in full.",
+  gone: "This item is no longer available, so your payment has been refunded in full.",
+} as const;
+
+/** The idempotency key of the automatic refund of a paid checkout that cannot be delivered (or of one of its orders). */
+export function unfulfillableRefundKey(checkoutSessionId: string, orderId?: string | null): string {
+  return orderId ? `unfulfillable:${checkoutSessionId}:${orderId}` : `unfulfillable:${checkoutSessionId}`;
+}

@@ -221,7 +221,8 @@ export async function addContribution(env: Env, request: ContributionRequest): P
     }
     if (result.accepted) {
       await markReservationApplied(db, reservation.sourceKey, pool.id);
-      return { poolId: pool.id, entryNumber: result.entryNumber, duplicate: result.duplicate || !reserved.created };
+      // The pool object knows whether it had the key before (a reservation made by the payment's batch is not one).
+      return { poolId: pool.id, entryNumber: result.entryNumber, duplicate: result.duplicate };
     }
     if (result.reason === "closed") {
       // The object closed the pool; if D1 still lists it as open, finish the close (which opens the next pool).

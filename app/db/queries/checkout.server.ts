@@ -1,5 +1,6 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/pools.server";
 import {
   checkoutSessions,
   paymentEvents,
@@ -19,6 +20,22 @@ export async function insertCheckoutSession(db: Db, row: NewCheckoutSession): Pr
 export async function getCheckoutSession(db: Db, id: string): Promise<CheckoutSession | undefined> {
   const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.id, id)).limit(1);
   return row;
+}
+
+/**
+ * SQL: whether a checkout that may still be paid (open and not past its expiry, or complete and waiting for a bank
+ * transfer) is for this product (bought, or a line of a group-buy checkout) or this game. Such a product or game is
+ * archived or ended, never deleted, so the payment can still be fulfilled (or refunded).
+ */
+export function payableCheckoutReferences(target: { productId: string } | { gameId: string }): SQL {
+  const c = checkoutSessions;
+  const refers =
+    "productId" in target
+      ? sql`(json_extract(${c.metadata}, '$.product_id') = ${target.productId} or instr(coalesce(json_extract(${c.metadata}, '$.items'), ''), ${JSON.stringify(target.productId)}) > 0)`
+      : sql`json_extract(${c.metadata}, '$.game_id') = ${target.gameId}`;
+  return sql`exists (select 1 from ${c} where ${c.paymentStatus} = 'unpaid'
+    and (${c.status} = 'complete' or (${c.status} = 'open' and (${c.expiresAt} is null or ${c.expiresAt} > ${Date.now()})))
+    and ${refers})`;
 }
 
 /** Our checkout row for a provider session: by the session id, else by the reference carried in its metadata. */
@@ -74,6 +91,21 @@ export async function claimCheckout(
   claim: { paymentIntentId: string | null; now: Date; rates: RevenueRules | null },
 ): Promise<boolean> {
   const claimed = await claimCheckoutStatement(db, id, claim);
+  return claimed.length === 1;
+}
+
+/**
+ * Claims a paid checkout and reserves its pool contribution's source key in the same batch (a payment whose pool
+ * object call is lost is then re-applied by the cron). True when this call claimed it.
+ */
+export async function claimCheckoutReserving(
+  db: Db,
+  id: string,
+  claim: { paymentIntentId: string | null; now: Date; rates: RevenueRules | null },
+  contribution: ContributionKeyValues,
+): Promise<boolean> {
+  const paid = sql`exists (select 1 from ${checkoutSessions} where ${checkoutSessions.id} = ${id} and ${checkoutSessions.paymentStatus} = 'paid')`;
+  const [claimed] = await db.batch([claimCheckoutStatement(db, id, claim), reserveContributionStatement(db, contribution, paid)]);
   return claimed.length === 1;
 }
 

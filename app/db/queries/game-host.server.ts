@@ -2,6 +2,7 @@
 // participation. Every change is scoped to the game's host in its WHERE clause.
 import { and, count, desc, eq, gte, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { payableCheckoutReferences } from "~/db/queries/checkout.server";
 import { guessWinGames, guessWinParticipants, userActivity, userAnalytics, userProfiles } from "~/db/schema";
 import { nextPauseStatus } from "~/domain/catalog";
 
@@ -116,7 +117,8 @@ export async function togglePause(db: Db, id: string, hostId: string): Promise<"
 }
 
 /**
- * Deletes a host's game, or ENDS it (completed, ended_at) when it has paid guesses or pool entries, which are kept.
+ * Deletes a host's game, or ENDS it (completed, ended_at) when it has paid guesses or pool entries, which are kept,
+ * or a guess checkout that may still be paid.
  * Answers what happened and the R2 video key to remove after a delete.
  */
 export async function deleteOrEndGame(db: Db, id: string, hostId: string): Promise<{ outcome: "deleted" | "ended"; videoKey: string | null } | null> {
@@ -131,7 +133,9 @@ export async function deleteOrEndGame(db: Db, id: string, hostId: string): Promi
         or(eq(guessWinParticipants.paymentStatus, "paid"), eq(guessWinParticipants.paymentStatus, "refunded"), isNotNull(guessWinParticipants.entryNumber)),
       ),
     );
-  if ((kept?.n ?? 0) > 0) {
+  // A guess checkout that may still be paid keeps the game too (ended, so a guess paid after it is refunded).
+  const [payable] = await db.select({ yes: sql<number>`${payableCheckoutReferences({ gameId: id })}` }).from(guessWinGames).where(eq(guessWinGames.id, id));
+  if ((kept?.n ?? 0) > 0 || payable?.yes) {
     await db
       .update(guessWinGames)
       .set({ status: "completed", endedAt: game.endedAt ?? new Date(), updatedAt: new Date() })

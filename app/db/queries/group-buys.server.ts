@@ -2,6 +2,7 @@ import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql } from "drizzle-
 import type { BatchItem } from "drizzle-orm/batch";
 import { hostNotSuspended } from "~/db/queries/admin.server";
 import type { Db } from "~/db/client.server";
+import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/pools.server";
 import {
   groupBuyProducts,
   groupBuyRefunds,
@@ -601,6 +602,8 @@ export async function insertPaidGroupBuyOrders(
     userId: string | null;
     salesRmCents: number;
     lines: readonly GroupBuyOrderLine[];
+    /** The payment's pool contributions, reserved in this batch when its orders are new. */
+    contributions: readonly ContributionKeyValues[];
   },
 ) {
   const first = input.lines[0];
@@ -655,6 +658,7 @@ export async function insertPaidGroupBuyOrders(
       })
       .where(and(eq(groupBuys.id, input.groupBuyId), isNew)),
   );
+  for (const contribution of input.contributions) statements.push(reserveContributionStatement(db, contribution, isNew));
   const [claimed, inserted] = (await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown as [
     unknown[],
     unknown[],
@@ -681,6 +685,8 @@ export function listCheckoutOrders(db: Db, checkoutSessionId: string) {
       poolId: orders.poolId,
       entryNumber: orders.entryNumber,
       metadata: orders.metadata,
+      status: orders.status,
+      refundReason: orders.refundReason,
     })
     .from(orders)
     .where(eq(orders.checkoutSessionId, checkoutSessionId))

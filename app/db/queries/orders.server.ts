@@ -1,6 +1,7 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import { and, type AnyColumn, count, desc, eq, exists, gte, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/pools.server";
 import { orders, productColors, products, productSizes, shippingUpdates, userProfiles, vouchers, type NewOrder } from "~/db/schema";
 import { claimCheckoutStatement } from "~/db/queries/checkout.server";
 import type { RevenueRules } from "~/domain/revenue";
@@ -383,8 +384,9 @@ export async function getOrderDownload(db: Db, orderId: string) {
 /**
  * Fulfils a paid product checkout in ONE D1 batch: claims the checkout (unpaid -> paid, recording the rates in
  * force), inserts the order (unique per checkout session, so a repeat inserts nothing), and only when the order is
- * new takes the stock (never below zero) and counts the sale. Returns whether this call claimed the checkout,
- * inserted the order, and took the stock.
+ * new either takes the stock (never below zero) and counts the sale, or, when the stock ran out (or the variant
+ * vanished) since the checkout, cancels the order with the reason the buyer reads (it is then refunded). Returns
+ * whether this call claimed the checkout, inserted the order, and took the stock.
  */
 export async function insertPaidOrder(
   db: Db,
@@ -395,43 +397,58 @@ export async function insertPaidOrder(
     order: NewOrder & { id: string; checkoutSessionId: string; hostId: string; quantity: number; amountCents: number };
     sizeId: string | null;
     colourId: string | null;
+    /** The reason the buyer reads when the stock ran out (or the variant vanished) before the payment. */
+    shortfallReason: string;
+    /** The payment's pool contribution, reserved in this batch when the order goes ahead. */
+    contribution: ContributionKeyValues;
     now: Date;
   },
 ) {
   const { order, now } = input;
   const isNewOrder = exists(db.select({ one: sql`1` }).from(orders).where(eq(orders.id, order.id)));
-  const [claimed, inserted, sizeTaken, colourTaken] = await db.batch([
+  const sizeShort = sql`not exists (select 1 from ${productSizes} where ${productSizes.id} = ${input.sizeId ?? ""} and ${productSizes.availableUnits} >= ${order.quantity})`;
+  const colourShort =
+    input.colourId === null
+      ? sql`0`
+      : sql`not exists (select 1 from ${productColors} where ${productColors.id} = ${input.colourId} and ${productColors.availableUnits} >= ${order.quantity})`;
+  // The order this batch inserted goes ahead unless it was cancelled for want of stock just before.
+  const goesAhead = and(isNewOrder, sql`(select o.status from orders o where o.id = ${order.id}) <> 'cancelled'`);
+  const [claimed, inserted, cancelled] = await db.batch([
     claimCheckoutStatement(db, input.checkoutId, { paymentIntentId: input.paymentIntentId, now, rates: input.rates }),
     db.insert(orders).values(order).onConflictDoNothing({ target: [orders.checkoutSessionId, orders.line] }).returning({ id: orders.id }),
     db
+      .update(orders)
+      .set({ status: "cancelled", refundReason: input.shortfallReason, updatedAt: now })
+      .where(and(eq(orders.id, order.id), isNewOrder, sql`(${sizeShort} or ${colourShort})`))
+      .returning({ id: orders.id }),
+    db
       .update(productSizes)
       .set({ availableUnits: sql`${productSizes.availableUnits} - ${order.quantity}` })
-      .where(and(eq(productSizes.id, input.sizeId ?? ""), gte(productSizes.availableUnits, order.quantity), isNewOrder))
-      .returning({ id: productSizes.id }),
+      .where(and(eq(productSizes.id, input.sizeId ?? ""), goesAhead)),
     db
       .update(productColors)
       .set({ availableUnits: sql`${productColors.availableUnits} - ${order.quantity}` })
-      .where(and(eq(productColors.id, input.colourId ?? ""), gte(productColors.availableUnits, order.quantity), isNewOrder))
-      .returning({ id: productColors.id }),
+      .where(and(eq(productColors.id, input.colourId ?? ""), goesAhead)),
     db
       .update(products)
       .set({
         salesCount: sql`${products.salesCount} + ${order.quantity}`,
         revenueCents: sql`${products.revenueCents} + ${order.amountCents}`,
       })
-      .where(and(eq(products.id, order.productId), isNewOrder)),
+      .where(and(eq(products.id, order.productId), goesAhead)),
     db
       .update(userProfiles)
       .set({
         totalSales: sql`${userProfiles.totalSales} + ${order.quantity}`,
         totalRevenueCents: sql`${userProfiles.totalRevenueCents} + ${order.amountCents}`,
       })
-      .where(and(eq(userProfiles.userId, order.hostId), isNewOrder)),
+      .where(and(eq(userProfiles.userId, order.hostId), goesAhead)),
+    reserveContributionStatement(db, input.contribution, goesAhead ?? sql`0`),
   ]);
   return {
     claimed: claimed.length === 1,
     inserted: inserted.length === 1,
-    stockTaken: sizeTaken.length === 1 && (input.colourId === null || colourTaken.length === 1),
+    stockTaken: cancelled.length === 0,
   };
 }
 
@@ -584,7 +601,3 @@ export async function isOrderNumberTaken(db: Db, orderNumber: string, sessionId:
   return taken !== undefined;
 }
 
-/** Marks an order paid without enough stock (the host must act). */
-export async function flagOrderStockShortfall(db: Db, orderId: string): Promise<void> {
-  await db.update(orders).set({ metadata: { stock_shortfall: true } }).where(eq(orders.id, orderId));
-}

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lt, sql, sum } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, sql, sum, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import {
   guessWinGames,
@@ -177,6 +177,34 @@ export async function findRecordedSource(db: Db, sourceKey: string): Promise<{ p
 }
 
 export type ContributionReservation = typeof poolContributionKeys.$inferSelect;
+
+export type ContributionKeyValues = {
+  sourceKey: string;
+  hostId: string;
+  sourceType: ContributionReservation["sourceType"];
+  amountCents: number;
+  currency: string;
+  userId: string | null;
+  earnsEntry: boolean;
+};
+
+/**
+ * The statement a payment's fulfilment batch reserves its contribution's source key with (no pool yet: the first
+ * addContribution binds it), only while `when` holds (e.g. the order this batch inserted goes ahead). Reserved in
+ * the same transaction as the payment, a contribution the pool object never confirmed is found by the cron, and
+ * the key binds to one pool however the webhook and the success page race a closing pool.
+ */
+export function reserveContributionStatement(db: Db, values: ContributionKeyValues, when: SQL = sql`1`) {
+  // Every column of the table, in its order (source_key, host_id, pool_id, source_type, amount_cents, currency,
+  // user_id, earns_entry, created_at, applied_at).
+  return db
+    .insert(poolContributionKeys)
+    .select(
+      sql`select ${values.sourceKey}, ${values.hostId}, null, ${values.sourceType}, ${values.amountCents}, ${values.currency},
+        ${values.userId}, ${values.earnsEntry ? 1 : 0}, ${Date.now()}, null where ${when}`,
+    )
+    .onConflictDoNothing();
+}
 
 /** Reserves a source key with its request (the first caller wins); returns the reservation and whether it is new. */
 export async function reserveContributionKey(

@@ -1,6 +1,7 @@
 // A host's own products: create, update, archive or delete, and the management lists.
 import { and, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { payableCheckoutReferences } from "~/db/queries/checkout.server";
 import { orders, productColors, productImages, products, productSizes, userActivity } from "~/db/schema";
 import { stockLabel, totalAvailableUnits } from "~/domain/stock";
 import { STORE_SALE_STATUSES } from "~/domain/orders";
@@ -103,8 +104,9 @@ export async function countProductOrders(db: Db, productId: string): Promise<num
 }
 
 /**
- * Removes a product from the shop. With orders it is archived (orders keep pointing at it); without, it is
- * deleted with its sizes, colours, images and likes, and the R2 keys to remove are returned.
+ * Removes a product from the shop. With orders, or a checkout for it that may still be paid, it is archived (orders
+ * keep pointing at it; the payment can still be fulfilled); without, it is deleted with its sizes, colours, images
+ * and likes, and the R2 keys to remove are returned.
  */
 export async function deleteOrArchiveProduct(
   db: Db,
@@ -117,14 +119,20 @@ export async function deleteOrArchiveProduct(
     .where(eq(products.id, id))
     .limit(1);
   if (!product || product.hostId !== hostId) return null;
-  if ((await countProductOrders(db, id)) > 0) {
+  const [payable] = await db.select({ yes: sql<number>`${payableCheckoutReferences({ productId: id })}` }).from(products).where(eq(products.id, id));
+  if ((await countProductOrders(db, id)) > 0 || payable?.yes) {
     await db.update(products).set({ status: "archived" }).where(and(eq(products.id, id), eq(products.hostId, hostId)));
     return { outcome: "archived", r2Keys: [] };
   }
   const images = await db.select({ key: productImages.r2Key }).from(productImages).where(eq(productImages.productId, id)).limit(50);
   // Only delete when still no order exists (an order placed meanwhile would otherwise block with a FK error).
   await db.delete(products).where(
-    and(eq(products.id, id), eq(products.hostId, hostId), sql`not exists (select 1 from ${orders} where ${orders.productId} = ${id})`),
+    and(
+      eq(products.id, id),
+      eq(products.hostId, hostId),
+      sql`not exists (select 1 from ${orders} where ${orders.productId} = ${id})`,
+      sql`not ${payableCheckoutReferences({ productId: id })}`,
+    ),
   );
   const [still] = await db.select({ id: products.id }).from(products).where(eq(products.id, id)).limit(1);
   if (still) {

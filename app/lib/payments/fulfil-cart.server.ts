@@ -3,7 +3,7 @@ import { removePurchasedCartLines } from "~/db/queries/cart.server";
 import { claimCheckoutStatement } from "~/db/queries/checkout.server";
 import { bookShopSale } from "~/db/queries/earnings.server";
 import { listCheckoutOrders } from "~/db/queries/group-buys.server";
-import { flagOrderStockShortfall, insertPaidCartOrders, setOrderPoolEntry, type CartOrderLine } from "~/db/queries/orders.server";
+import { cancelUndeliverableOrder, insertPaidCartOrders, setOrderPoolEntry, type CartOrderLine } from "~/db/queries/orders.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { getProductVariants } from "~/db/queries/products.server";
 import { insertOrderVoucher } from "~/db/queries/vouchers.server";
@@ -12,12 +12,14 @@ import { groupByHost } from "~/domain/cart";
 import { productCategory } from "~/domain/catalog";
 import { formatCents } from "~/domain/money";
 import { orderNumber, voucherCode } from "~/domain/orders";
+import { UNFULFILLABLE_REASONS } from "~/domain/payments";
 import { poolContributionCents } from "~/domain/revenue";
 import { notify } from "~/lib/notify.server";
 import { decodeCartCheckoutLines } from "./cart-checkout.server";
 import { FulfilmentDataError, paymentIntentOf, shippingOf, type CheckoutSessionObject } from "./events.server";
 import type { FulfilOutcome } from "./fulfil.server";
 import { cartContributionKey, contribute } from "./pool-ledger.server";
+import { refundUnfulfillable } from "./refunds.server";
 
 /**
  * A paid cart checkout, the group-buy way: one batch creates an order per line (each with its host), takes the
@@ -83,14 +85,19 @@ export async function fulfilCart(env: Env, db: Db, row: CheckoutSession, session
   if (result.inserted) {
     for (const { orderId, taken } of result.stockTaken) {
       if (taken) continue;
-      // Paid for, but the stock ran out between checkout and payment: the host must act.
+      // Paid for, but the stock ran out between checkout and payment: cancelled with the reason the buyer reads
+      // (its sale taken back), then refunded below; no voucher, earnings or entry.
       console.warn("fulfilment: cart order paid without enough stock", { orderId, checkout: row.id });
-      await flagOrderStockShortfall(db, orderId);
+      await cancelUndeliverableOrder(db, orderId, UNFULFILLABLE_REASONS.soldOut);
     }
   }
 
-  const orders = await listCheckoutOrders(db, session.id);
-  const first = orders[0];
+  const listed = await listCheckoutOrders(db, session.id);
+  for (const o of listed) {
+    if (o.status === "cancelled" && o.refundReason) await refundUnfulfillable(env, row.id, o.id, o.amountCents, o.refundReason);
+  }
+  const orders = listed.filter((o) => !(o.status === "cancelled" && o.refundReason));
+  const first = orders[0] ?? listed[0];
   if (!first) throw new Error(`orders of checkout ${row.id} are missing after fulfilment`);
   const paidAt = row.completedAt ?? now;
   const percentOf = (o: (typeof orders)[number]) => {

@@ -1,5 +1,5 @@
 import type { Db } from "~/db/client.server";
-import { claimCheckout } from "~/db/queries/checkout.server";
+import { claimCheckoutReserving } from "~/db/queries/checkout.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import type { CheckoutSession } from "~/db/schema";
 import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
@@ -14,21 +14,23 @@ export async function fulfilHostDeposit(
   session: CheckoutSessionObject,
 ): Promise<FulfilOutcome> {
   if (!row.hostId) throw new FulfilmentDataError(`deposit checkout ${row.id} has no host`);
-  const claimed = await claimCheckout(db, row.id, {
-    paymentIntentId: paymentIntentOf(session),
-    now: new Date(),
-    rates: await getRevenueRules(db),
-  });
-  // The contribution is keyed by the session, so a resumed or repeated call adds it once.
-  const contribution = await contribute(env, db, {
+  const reservation = {
     hostId: row.hostId,
-    sourceType: "host_deposit",
+    sourceType: "host_deposit" as const,
     sourceKey: contributionKey(session.id),
     amountCents: row.amountCents,
     currency: row.currency,
     userId: row.userId,
     earnsEntry: false,
-  });
+  };
+  const claimed = await claimCheckoutReserving(
+    db,
+    row.id,
+    { paymentIntentId: paymentIntentOf(session), now: new Date(), rates: await getRevenueRules(db) },
+    reservation,
+  );
+  // The contribution is keyed by the session, so a resumed or repeated call adds it once.
+  const contribution = await contribute(env, db, reservation);
   return {
     kind: claimed ? "fulfilled" : "already_fulfilled",
     checkoutId: row.id,

@@ -82,12 +82,25 @@ export async function fulfilGroupBuy(env: Env, db: Db, row: CheckoutSession, ses
     });
   }
 
+  // The pool's share of each order at the recorded rate, and the share bonus's second entry: reserved in the batch.
+  const reserved = {
+    hostId: row.hostId,
+    sourceType: "group_buy_entry" as const,
+    currency: row.currency,
+    userId: row.userId,
+    earnsEntry: true,
+  };
+  const contributions = [
+    { ...reserved, sourceKey: contributionKey(session.id), amountCents: orderLines.reduce((sum, l) => sum + poolShareCents(l.order.amountCents, poolPercent), 0) },
+    ...(groupBuyEntriesForCheckout(meta.shared === "1") === 2 ? [{ ...reserved, sourceKey: shareBonusKey(session.id), amountCents: 0 }] : []),
+  ];
   const result = await insertPaidGroupBuyOrders(db, {
     claim: claimCheckoutStatement(db, row.id, { paymentIntentId, now, rates }),
     groupBuyId,
     userId: row.userId,
     salesRmCents,
     lines: orderLines,
+    contributions,
   });
   const orders = await listCheckoutOrders(db, session.id);
   const first = orders[0];

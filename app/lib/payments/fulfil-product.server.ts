@@ -1,8 +1,8 @@
 import type { Db } from "~/db/client.server";
 import { bookShopSale } from "~/db/queries/earnings.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
+import { claimCheckout } from "~/db/queries/checkout.server";
 import {
-  flagOrderStockShortfall,
   getOrderForCheckout,
   insertPaidOrder,
   isOrderNumberTaken,
@@ -14,11 +14,13 @@ import type { CheckoutSession } from "~/db/schema";
 import { productCategory } from "~/domain/catalog";
 import { formatCents } from "~/domain/money";
 import { orderNumber, voucherCode } from "~/domain/orders";
+import { UNFULFILLABLE_REASONS } from "~/domain/payments";
 import { poolContributionCents } from "~/domain/revenue";
 import { FulfilmentDataError, paymentIntentOf, shippingOf, type CheckoutSessionObject } from "./events.server";
 import type { FulfilOutcome } from "./fulfil.server";
 import { notify } from "~/lib/notify.server";
 import { contribute, contributionKey } from "./pool-ledger.server";
+import { refundUnfulfillable } from "./refunds.server";
 
 function positiveInt(value: string | undefined): number | null {
   const n = Number(value);
@@ -38,7 +40,12 @@ export async function fulfilProduct(env: Env, db: Db, row: CheckoutSession, sess
     throw new FulfilmentDataError(`checkout ${row.id} lacks the product, size, quantity, price or host`);
   }
   const found = await getProductVariants(db, meta.product_id);
-  if (!found) throw new FulfilmentDataError(`product ${meta.product_id} of checkout ${row.id} no longer exists`);
+  if (!found) {
+    // Paid for an item that no longer exists: the payment is claimed (once) and refunded in full, nothing issued.
+    await claimCheckout(db, row.id, { paymentIntentId: paymentIntentOf(session), now: new Date(), rates: row.rates ?? (await getRevenueRules(db)) });
+    await refundUnfulfillable(env, row.id, null, row.amountCents, UNFULFILLABLE_REASONS.gone);
+    return { kind: "already_fulfilled", checkoutId: row.id, purpose: row.purpose, poolId: null, entryNumber: null };
+  }
   const { product } = found;
   const size = found.sizes.find((s) => s.name === meta.size);
   const colour = meta.color ? found.colours.find((c) => c.name === meta.color) : undefined;
@@ -48,6 +55,17 @@ export async function fulfilProduct(env: Env, db: Db, row: CheckoutSession, sess
   const number = await freeOrderNumber(db, session.id, orderId);
   const now = new Date();
   const rates = await getRevenueRules(db);
+  // The rates in force when it was paid (recorded on the checkout by the claim).
+  const rules = row.rates ?? rates;
+  const contribution = {
+    hostId: row.hostId,
+    sourceType: "product_purchase" as const,
+    sourceKey: contributionKey(session.id),
+    amountCents: poolContributionCents("shop_sales", row.amountCents, rules),
+    currency: row.currency,
+    userId: row.userId,
+    earnsEntry: true,
+  };
 
   const result = await insertPaidOrder(db, {
     checkoutId: row.id,
@@ -55,6 +73,8 @@ export async function fulfilProduct(env: Env, db: Db, row: CheckoutSession, sess
     rates,
     sizeId: size?.id ?? null,
     colourId: meta.color ? (colour?.id ?? null) : null,
+    shortfallReason: UNFULFILLABLE_REASONS.soldOut,
+    contribution,
     now,
     order: {
       id: orderId,
@@ -84,17 +104,19 @@ export async function fulfilProduct(env: Env, db: Db, row: CheckoutSession, sess
       updatedAt: now,
     },
   });
-  if (result.inserted && !result.stockTaken) {
-    // Paid for, but the stock ran out (or the variant vanished) between checkout and payment: the host must act.
-    console.warn("fulfilment: order paid without enough stock", { orderId, checkout: row.id, product: product.id });
-    await flagOrderStockShortfall(db, orderId);
-  }
   if (!result.inserted && result.claimed) {
     console.warn("fulfilment: checkout claimed but its order already existed", { checkout: row.id });
   }
 
   const order = await getOrderForCheckout(db, [session.id]);
   if (!order) throw new Error(`order for checkout ${row.id} is missing after fulfilment`);
+  if (order.status === "cancelled" && order.refundReason) {
+    // Paid, but the stock ran out (or the variant vanished) between checkout and payment: the batch cancelled the
+    // order instead of taking stock; it is refunded in full (resumed by any later delivery), with no voucher,
+    // download, earnings or entry.
+    await refundUnfulfillable(env, row.id, order.id, order.amountCents, order.refundReason);
+    return { kind: result.inserted ? "fulfilled" : "already_fulfilled", checkoutId: row.id, purpose: row.purpose, orderId: order.id, orderNumber: order.orderNumber, poolId: null, entryNumber: null };
+  }
 
   if (category === "voucher") {
     await insertOrderVoucher(db, {
@@ -110,8 +132,6 @@ export async function fulfilProduct(env: Env, db: Db, row: CheckoutSession, sess
     });
   }
 
-  // The rates in force when it was paid (recorded on the checkout by the claim).
-  const rules = row.rates ?? rates;
   // The host's share into the earnings ledger, once per order (a resumed delivery books nothing new).
   await bookShopSale(
     db,
@@ -121,17 +141,10 @@ export async function fulfilProduct(env: Env, db: Db, row: CheckoutSession, sess
 
   let { poolId, entryNumber } = order;
   if (poolId === null) {
-    const contribution = await contribute(env, db, {
-      hostId: row.hostId,
-      sourceType: "product_purchase",
-      sourceKey: contributionKey(session.id),
-      amountCents: poolContributionCents("shop_sales", order.amountCents, rules),
-      currency: order.currency,
-      userId: row.userId,
-      earnsEntry: true,
-    });
-    poolId = contribution.poolId;
-    entryNumber = contribution.entryNumber;
+    // The reservation made in the order's batch carries these same terms (the first request wins).
+    const contributed = await contribute(env, db, contribution);
+    poolId = contributed.poolId;
+    entryNumber = contributed.entryNumber;
     await setOrderPoolEntry(db, order.id, { poolId, entryNumber });
   }
 
@@ -168,3 +181,4 @@ async function freeOrderNumber(db: Db, sessionId: string, orderId: string): Prom
   const preferred = orderNumber(sessionId, orderId);
   return (await isOrderNumberTaken(db, preferred, sessionId)) ? orderNumber(null, orderId) : preferred;
 }
+

@@ -18,6 +18,7 @@ import {
   REFUND_MESSAGES,
   refundableCents,
   refundCounts,
+  unfulfillableRefundKey,
   type RefundOrigin,
   type RefundStatus,
 } from "~/domain/payments";
@@ -125,6 +126,25 @@ export async function sendRefund(
     metadata,
   });
   return { ok: true, refundId: answer.id, status };
+}
+
+/**
+ * Refunds a paid checkout (or one of its orders) that cannot be delivered, in full, with the reason the buyer reads
+ * (origin unfulfillable). The key is fixed per checkout and order, so every delivery of the payment's event asks for
+ * the same refund; a provider failure is thrown so the webhook answers 500 and the provider retries.
+ */
+export async function refundUnfulfillable(env: Env, checkoutSessionId: string, orderId: string | null, amountCents: number, reason: string) {
+  const result = await requestRefund(env, {
+    checkoutSessionId,
+    orderId,
+    amountCents,
+    origin: "unfulfillable",
+    reason,
+    idempotencyKey: unfulfillableRefundKey(checkoutSessionId, orderId),
+  });
+  if (result.ok || result.message === REFUND_MESSAGES.nothingLeft) return;
+  console.error("refunds: automatic refund of an undeliverable payment failed", { checkoutSessionId, orderId, message: result.message });
+  throw new Error(`automatic refund of checkout ${checkoutSessionId} failed: ${result.message}`);
 }
 
 export type ApplyOutcome =
