@@ -1,9 +1,11 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
-import { checkoutSessions, groupBuyProducts, groupBuys, groupBuyShares, groupBuyTiers, orders, prizeEntries, productColors, products, productSizes } from "~/db/schema";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { checkoutSessions, groupBuyProducts, groupBuys, groupBuyShares, groupBuyTiers, hostDebits, orders, prizeEntries, productColors, products, productSizes, refunds } from "~/db/schema";
 import { GROUP_BUY_ACTION_MESSAGES } from "~/domain/group-buy";
 import { fulfilCheckoutSession } from "~/lib/payments/fulfil.server";
+import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
+import { closePool, poolStub } from "~/lib/pools.server";
 import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/group-buy-checkout.server";
 import type { SessionUser } from "~/lib/session.server";
 import { db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
@@ -148,5 +150,58 @@ describe("/group-buy-product-selection", () => {
     );
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toContain("/api/local-checkout/");
+  });
+});
+
+describe("a group buy's end refunds through the refunds pipeline", () => {
+  // A pool's close asks block explorers for a height: no network in tests.
+  beforeEach(() => {
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () => {
+      throw new TypeError("network disabled in tests");
+    });
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("a tier refund while the pool is open takes the pool share back and keeps the entry; each refund is recorded", async () => {
+    const f = await fixture();
+    const buyer = await fan("Tier Fan");
+    const result = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: f.groupBuyId, items: items(f, 1, 0), origin: ORIGIN });
+    if (!result.ok) throw new Error(result.message);
+    await pay(result.sessionId);
+    const [order] = await db().select().from(orders).where(eq(orders.checkoutSessionId, result.sessionId));
+    const before = await poolStub(env, order!.poolId!).state();
+    // Ended with its (lowered) target met: the 5% tier.
+    await db().update(groupBuys).set({ endAt: new Date(Date.now() - 1000), targetCents: 5_000 }).where(eq(groupBuys.id, f.groupBuyId));
+    expect(await closeGroupBuy(env, f.groupBuyId, { mode: "end" })).toMatchObject({ ok: true, refunded: 1 });
+    // 5% of USD 20.00 back to the fan; the pool gives back its 10% of that.
+    const stored = await db().select().from(refunds).where(eq(refunds.orderId, order!.id));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ amountCents: 100, origin: "group_buy", status: "succeeded" });
+    expect((await db().select().from(orders).where(eq(orders.id, order!.id)))[0]).toMatchObject({ refundedCents: 100, refundState: "partial" });
+    const after = await poolStub(env, order!.poolId!).state();
+    expect(after.amountCents).toBe(before.amountCents - 10);
+    expect(after.entries).toBe(before.entries);
+  });
+
+  it("cancelled after the pool closed: the frozen pool keeps its amount and the host carries the share", async () => {
+    const f = await fixture();
+    const buyer = await fan("Late Cancel Fan");
+    const result = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: f.groupBuyId, items: items(f, 1, 1), origin: ORIGIN });
+    if (!result.ok) throw new Error(result.message);
+    await pay(result.sessionId);
+    const rows = await db().select().from(orders).where(eq(orders.checkoutSessionId, result.sessionId));
+    const poolId = rows[0]!.poolId!;
+    await closePool(env, poolId, "closed_early");
+    const before = await poolStub(env, poolId).state();
+    expect(await closeGroupBuy(env, f.groupBuyId, { mode: "cancel", hostId: f.host.id })).toMatchObject({ ok: true, refunded: 2 });
+    expect(await poolStub(env, poolId).state()).toMatchObject({ amountCents: before.amountCents, entries: before.entries });
+    const stored = await db().select().from(refunds).where(eq(refunds.checkoutSessionId, result.sessionId));
+    expect(stored.map((r) => r.amountCents).sort()).toEqual([2_000, 3_500]);
+    const debits = await db().select().from(hostDebits).where(eq(hostDebits.hostId, f.host.id));
+    expect(debits.map((d) => d.reversalKey).sort()).toEqual(stored.map((r) => r.id).sort());
+    // The whole pool share of the checkout (10% of USD 55.00) is the host's to carry.
+    expect(debits.reduce((sum, d) => sum + d.amountCents, 0)).toBe(550);
   });
 });

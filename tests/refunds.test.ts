@@ -12,6 +12,8 @@ import {
   hostDebits,
   orders,
   poolContributionKeys,
+  prizeEntryDisqualifications,
+  prizePools,
   products,
   productSizes,
   refunds,
@@ -21,7 +23,8 @@ import { REFUND_MESSAGES, UNFULFILLABLE_REASONS, unfulfillableRefundKey } from "
 import { createProductCheckout } from "~/lib/payments/checkout-session.server";
 import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
 import { requestRefund } from "~/lib/payments/refunds.server";
-import { closePool, poolStub } from "~/lib/pools.server";
+import { processStripeEvent } from "~/lib/payments/webhook.server";
+import { closePool, ensureOpenPool, poolStub, reapplyReservations } from "~/lib/pools.server";
 import type { SessionUser } from "~/lib/session.server";
 import { db, makeUser, ORIGIN } from "./helpers";
 
@@ -417,5 +420,81 @@ describe("nothing charged without delivery", () => {
     });
     expect(await deleteOrEndGame(db(), game!.id, fixture.host.id)).toMatchObject({ outcome: "ended" });
     expect(await db().select().from(guessWinGames).where(eq(guessWinGames.id, game!.id))).toHaveLength(1);
+  });
+});
+
+describe("the contribution's reservation is part of the payment's batch", () => {
+  /** Every pool of a host, with the ledger rows of one source key in each. */
+  async function ledgersOf(hostId: string, sourceKey: string) {
+    const pools = await db().select().from(prizePools).where(eq(prizePools.hostId, hostId));
+    return Promise.all(pools.map(async (p) => ({ poolId: p.id, rows: (await poolStub(env, p.id).entries()).filter((e) => e.sourceKey === sourceKey) })));
+  }
+
+  it("a pool object failing after the batch: the reservation is there, the cron applies the money once", async () => {
+    // The host has no pool yet: the first pool call (opening one) fails, before any pool code could reserve the key.
+    const fixture = await shopFixture("digital");
+    const row = await startCheckout(fixture);
+    const paid = paidEvent(row, `pi_test_${crypto.randomUUID().replace(/-/g, "")}`);
+    const broken = {
+      ...env,
+      PRIZE_POOL: {
+        idFromName: env.PRIZE_POOL.idFromName.bind(env.PRIZE_POOL),
+        get: () => {
+          throw new Error("pool object unavailable");
+        },
+      },
+    } as unknown as Env;
+    const failed = await processStripeEvent(broken, paid);
+    expect(failed.status).toBe(500);
+    const key = `checkout:${row.id}`;
+    const [reserved] = await db().select().from(poolContributionKeys).where(eq(poolContributionKeys.sourceKey, key));
+    expect(reserved).toMatchObject({ hostId: fixture.host.id, amountCents: 400, earnsEntry: true, appliedAt: null });
+    const later = new Date(Date.now() + 5 * 60_000);
+    await Promise.all([reapplyReservations(env, later), reapplyReservations(env, later)]);
+    // The provider's redelivery finds the contribution recorded and gives the order its entry.
+    expect((await processStripeEvent(env, paid)).status).toBe(200);
+    const ledgers = await ledgersOf(fixture.host.id, key);
+    expect(ledgers.flatMap((l) => l.rows)).toHaveLength(1);
+    const holding = ledgers.find((l) => l.rows.length > 0)!;
+    const [order] = await db().select().from(orders).where(eq(orders.checkoutSessionId, row.id));
+    expect(order).toMatchObject({ poolId: holding.poolId, entryNumber: holding.rows[0]!.entryNumber });
+  });
+
+  it("a payment racing its pool's close (webhook five times at once) counts in exactly one pool", async () => {
+    const fixture = await shopFixture("digital");
+    const pool = await ensureOpenPool(env, fixture.host.id);
+    const row = await startCheckout(fixture);
+    const paid = paidEvent(row, `pi_test_${crypto.randomUUID().replace(/-/g, "")}`);
+    await Promise.all([...[...Array(5)].map(() => deliver(paid)), closePool(env, pool.id, "closed_early")]);
+    const key = `checkout:${row.id}`;
+    const ledgers = await ledgersOf(fixture.host.id, key);
+    const holding = ledgers.filter((l) => l.rows.length > 0);
+    expect(holding).toHaveLength(1);
+    expect(holding[0]!.rows).toHaveLength(1);
+    const [reserved] = await db().select().from(poolContributionKeys).where(eq(poolContributionKeys.sourceKey, key));
+    expect(reserved!.poolId).toBe(holding[0]!.poolId);
+    expect(reserved!.appliedAt).not.toBeNull();
+    const [order] = await db().select().from(orders).where(eq(orders.checkoutSessionId, row.id));
+    expect(order!.poolId).toBe(holding[0]!.poolId);
+  });
+});
+
+describe("a winning entry refunded before its prize settles", () => {
+  it("is redrawn: the refund event after the draw voids the win and books the pool share to the host", async () => {
+    const { order, paymentIntent, host } = await paidOrder("digital");
+    await closePool(env, order.poolId!, "closed_early");
+    // The pool was drawn on a block and this order's entry won; the prize is within its settlement period.
+    await db()
+      .update(prizePools)
+      .set({ status: "drawn", winnerEntryNumber: order.entryNumber, winnerUserId: order.userId, drawnAt: new Date(), drawBlockHeight: 800_000 })
+      .where(eq(prizePools.id, order.poolId!));
+    const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
+    const refund = event("refund.created", refundObject({ id, amount: 4000, status: "succeeded", paymentIntent }));
+    await Promise.all([...Array(5)].map(() => deliver(refund)));
+    const [pool] = await db().select().from(prizePools).where(eq(prizePools.id, order.poolId!));
+    expect(pool).toMatchObject({ status: "closed", winnerEntryNumber: null });
+    const disqualified = await db().select().from(prizeEntryDisqualifications).where(eq(prizeEntryDisqualifications.poolId, order.poolId!));
+    expect(disqualified.map((d) => [d.entryNumber, d.reversalKey])).toEqual([[order.entryNumber, id]]);
+    expect(await db().select().from(hostDebits).where(and(eq(hostDebits.reversalKey, id), eq(hostDebits.hostId, host.id)))).toHaveLength(1);
   });
 });
