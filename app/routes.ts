@@ -9,6 +9,7 @@ export default [
   route("guess-win", "routes/guess-win.tsx"),
   route("profile/:id", "routes/profile.tsx"),
   route("profile/:id/shop", "routes/profile-shop.tsx"),
+  route("tribe/join", "routes/tribe-join.tsx"),
   route("group-buy-detail/:id", "routes/group-buy-detail.tsx"),
   route("group-buy-product-selection/:id", "routes/group-buy-product-selection.tsx"),
   route("explore", "routes/explore.tsx"),

@@ -138,11 +138,12 @@ describe("visitors", () => {
     const game = await newGame(host.id);
     const cases: [Record<string, string>, string][] = [
       [{ intent: "free-guess", gameId: game.id, answer: CORRECT }, "Please sign in to play"],
-      [{ intent: "join-tribe", hostId: host.id }, "Please sign in to join tribe"],
+      [{ hostId: host.id }, "Please sign in to join tribe"],
       [{ intent: "share", gameId: game.id }, "Please sign in to share"],
     ];
     for (const [fields, message] of cases) {
-      const res = await act(fields);
+      // Join Tribe is the shared mutation every page posts to.
+      const res = fields.intent ? await act(fields) : await postForm("/tribe/join", fields);
       expect(res.status).toBe(401);
       const body = await res.text();
       expect(body).toContain(message);
@@ -157,10 +158,10 @@ describe("join tribe", () => {
     const tribeHost = await makeUser({ name: "Tribe Host" });
     await newGame(tribeHost.id);
     const f = await fan();
-    const first = await act({ intent: "join-tribe", hostId: tribeHost.id }, f.cookie);
+    const first = await postForm("/tribe/join", { hostId: tribeHost.id }, { cookie: f.cookie });
     expect(first.status).toBe(200);
     expect(await first.text()).toContain("Successfully joined the tribe!");
-    const second = await act({ intent: "join-tribe", hostId: tribeHost.id }, f.cookie);
+    const second = await postForm("/tribe/join", { hostId: tribeHost.id }, { cookie: f.cookie });
     expect(second.status).toBe(409);
     expect(await second.text()).toContain("You are already a member of this tribe!");
     const [profile] = await db()
@@ -428,7 +429,6 @@ describe("the feed", () => {
       { intent: "like", gameId: game.id, on: "true" },
       { intent: "save", gameId: game.id, on: "true" },
       { intent: "share", gameId: game.id },
-      { intent: "join-tribe", hostId: host.id },
       { intent: "free-guess", gameId: game.id, answer: WRONG },
     ];
     for (const fields of actions) {

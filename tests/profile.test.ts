@@ -202,10 +202,42 @@ describe("joining a tribe", () => {
     return row!.n;
   }
 
-  it("asks a visitor to sign in", async () => {
-    const res = await postForm(`/profile/${slug}`, { intent: "join-tribe" });
+  // Join Tribe is one resource route (/tribe/join) the profile and Guess & Win post to.
+  it("asks a visitor to sign in, with a 401 to a fetcher and the message on the profile after a plain form post", async () => {
+    const res = await postForm("/tribe/join", { hostId: host.id });
     expect(res.status).toBe(401);
-    expect(await html(res)).toContain("Please sign in to join tribe");
+    expect(await res.text()).toContain("Please sign in to join tribe");
+
+    const native = await postForm("/tribe/join", { hostId: host.id, returnTo: `/profile/${slug}` });
+    expect(native.status).toBe(303);
+    expect(native.headers.get("Location")).toBe(`/profile/${slug}?tribe=sign-in`);
+    expect(await html(await get(native.headers.get("Location")!))).toContain("Please sign in to join tribe");
+    expect(await followers(host.id)).toBe(0);
+  });
+
+  it("refuses a host's own tribe and an unknown host, changing nothing", async () => {
+    const own = await postForm("/tribe/join", { hostId: host.id }, { cookie: await signIn(host.email) });
+    expect(own.status).toBe(400);
+    expect(await own.text()).toContain("This is your own tribe.");
+    expect((await postForm("/tribe/join", { hostId: crypto.randomUUID() }, { cookie: fanCookie })).status).toBe(404);
+    expect((await postForm("/tribe/join", {}, { cookie: fanCookie })).status).toBe(400);
+    expect(await followers(host.id)).toBe(0);
+  });
+
+  it("sends a plain form post back to a path on this site only, with the outcome shown on the profile", async () => {
+    const tribeHost = await makeUser({ name: "Plain Form Host" });
+    const cookie = await signIn((await makeUser({ name: "Plain Joiner" })).email);
+    const back = await postForm("/tribe/join", { hostId: tribeHost.id, returnTo: `/profile/${tribeHost.id}?tab=games` }, { cookie });
+    expect(back.status).toBe(303);
+    expect(back.headers.get("Location")).toBe(`/profile/${tribeHost.id}?tab=games&tribe=joined`);
+    const page = await html(await get(back.headers.get("Location")!, { cookie }));
+    expect(page).toContain("Successfully joined the tribe!");
+    expect(page).toMatch(/<button[^>]*disabled=""[^>]*>Tribe Member<\/button>/);
+
+    const again = await postForm("/tribe/join", { hostId: tribeHost.id, returnTo: "//evil.example/x" }, { cookie });
+    expect(again.headers.get("Location")).toBe(`/profile/${tribeHost.id}?tribe=already`);
+    expect(await html(await get(again.headers.get("Location")!, { cookie }))).toContain("You are already a member of this tribe!");
+    expect(await followers(tribeHost.id)).toBe(1);
   });
 
   it("joins once, counts the follower once, and disables the button afterwards", async () => {
@@ -213,12 +245,12 @@ describe("joining a tribe", () => {
     const joiner = await makeUser({ name: "Joiner" });
     const cookie = await signIn(joiner.email);
 
-    const first = await postForm(`/profile/${tribeHost.id}`, { intent: "join-tribe" }, { cookie });
+    const first = await postForm("/tribe/join", { hostId: tribeHost.id }, { cookie });
     expect(first.status).toBe(200);
-    expect(await html(first)).toContain("Successfully joined the tribe!");
-    const second = await postForm(`/profile/${tribeHost.id}`, { intent: "join-tribe" }, { cookie });
+    expect(await first.text()).toContain("Successfully joined the tribe!");
+    const second = await postForm("/tribe/join", { hostId: tribeHost.id }, { cookie });
     expect(second.status).toBe(409);
-    expect(await html(second)).toContain("You are already a member of this tribe!");
+    expect(await second.text()).toContain("You are already a member of this tribe!");
 
     expect(await followers(tribeHost.id)).toBe(1);
     const rows = await db()

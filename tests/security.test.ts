@@ -32,7 +32,7 @@ describe("accounts that have not confirmed their e-mail", () => {
       .returning();
     const fan = await makeUser({ name: "New Fan", emailConfirmed: false });
     const cookie = await signIn(fan.email);
-    expect((await postForm("/guess-win", { intent: "join-tribe", hostId: host.id }, { cookie })).status).toBe(200);
+    expect((await postForm("/tribe/join", { hostId: host.id }, { cookie })).status).toBe(200);
     expect((await postForm("/guess-win", { intent: "share", gameId: game!.id }, { cookie })).status).toBe(200);
 
     const refused = await postForm("/guess-win", { intent: "free-guess", gameId: game!.id, answer: "Blue" }, { cookie });

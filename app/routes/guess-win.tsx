@@ -14,10 +14,10 @@ import {
   setGameLike,
   setGameSave,
 } from "~/db/queries/games.server";
-import { joinTribe } from "~/db/queries/profiles.server";
 import { countdownText } from "~/domain/countdown";
 import { convertCents, CURRENCIES, isSupportedCurrency, type SupportedCurrency } from "~/domain/currency";
 import { formatCents } from "~/domain/money";
+import { TRIBE_JOIN_MESSAGES, type TribeJoinResult } from "~/domain/tribe";
 import { getOptionalUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
 import { describeCheckout } from "~/lib/payments/confirm.server";
@@ -33,15 +33,10 @@ export const meta: Route.MetaFunction = () => pageMeta("Guess & Win", "Answer a 
 /** The spec's texts (sections 4, 5 and 8). */
 export const GUESS_WIN_MESSAGES = {
   signInPlay: "Please sign in to play",
-  signInTribe: "Please sign in to join tribe",
   signInShare: "Please sign in to share",
   signInLike: "Please sign in to like this game",
   signInSave: "Please sign in to save this game",
   selectAnswer: "Please select an answer first!",
-  alreadyMember: "You are already a member of this tribe!",
-  joinFailed: "Failed to join tribe. Please try again.",
-  joined: "Successfully joined the tribe!",
-  ownTribe: "This is your own tribe.",
   freeAvailable: "Free Guess Available",
   shareForFree: "Share = 1 free guess",
   freeUsed: "Free guess already used for this game",
@@ -153,7 +148,6 @@ export type GuessWinActionData = {
 
 const SIGN_IN_MESSAGES: Record<string, string> = {
   "free-guess": GUESS_WIN_MESSAGES.signInPlay,
-  "join-tribe": GUESS_WIN_MESSAGES.signInTribe,
   share: GUESS_WIN_MESSAGES.signInShare,
   like: GUESS_WIN_MESSAGES.signInLike,
   save: GUESS_WIN_MESSAGES.signInSave,
@@ -168,7 +162,7 @@ function field(form: FormData, name: string, max = 500): string {
   return typeof value === "string" ? value.slice(0, max) : "";
 }
 
-/** Join tribe, share, like, save and free guess (intent=...). Responses never carry a game's correct answer. */
+/** Share, like, save and free guess (intent=...; Join Tribe posts to /tribe/join). Responses never carry a game's correct answer. */
 export async function action({ request, context }: Route.ActionArgs) {
   const env = getEnv(context);
   const db = getDb(env);
@@ -177,21 +171,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = field(form, "intent", 40);
   if (!(intent in SIGN_IN_MESSAGES)) return reply({ ok: false, intent, message: GUESS_WIN_MESSAGES.unknown }, 400);
   if (!user) return reply({ ok: false, intent, message: SIGN_IN_MESSAGES[intent] }, 401);
-
-  if (intent === "join-tribe") {
-    const hostId = field(form, "hostId", 100);
-    if (!hostId) return reply({ ok: false, intent, message: GUESS_WIN_MESSAGES.joinFailed }, 400);
-    if (hostId === user.id) return reply({ ok: false, intent, hostId, message: GUESS_WIN_MESSAGES.ownTribe }, 400);
-    try {
-      const outcome = await joinTribe(db, user.id, hostId);
-      return outcome === "joined"
-        ? reply({ ok: true, intent, hostId, message: GUESS_WIN_MESSAGES.joined })
-        : reply({ ok: false, intent, hostId, message: GUESS_WIN_MESSAGES.alreadyMember }, 409);
-    } catch (error) {
-      console.error("guess-win: join tribe failed", { hostId, error });
-      return reply({ ok: false, intent, hostId, message: GUESS_WIN_MESSAGES.joinFailed }, 500);
-    }
-  }
 
   const gameId = field(form, "gameId", 100);
   const game = gameId ? await getActiveGameForGuess(db, gameId) : undefined;
@@ -376,7 +355,7 @@ function FeedCard({
   const [liked, setLiked] = useState(game.liked);
   const [likes, setLikes] = useState(game.likesCount);
   const [saved, setSaved] = useState(game.saved);
-  const tribe = useFetcher<GuessWinActionData>();
+  const tribe = useFetcher<TribeJoinResult>();
   const share = useFetcher<GuessWinActionData>();
   const like = useFetcher<GuessWinActionData>();
   const save = useFetcher<GuessWinActionData>();
@@ -466,7 +445,7 @@ function FeedCard({
     navigate(`/payment?game=${encodeURIComponent(game.id)}&answer=${encodeURIComponent(answer)}`);
   };
 
-  const joined = game.member || (tribe.data?.ok ?? false) || tribe.data?.message === GUESS_WIN_MESSAGES.alreadyMember;
+  const joined = game.member || (tribe.data?.ok ?? false) || tribe.data?.outcome === "already";
   const freeDone = game.freeUsed || (free.data?.ok ?? false);
   const shared = game.shared || (share.data?.ok ?? false);
   const shares = share.data?.ok && typeof share.data.count === "number" ? share.data.count : game.sharesCount;
@@ -490,8 +469,7 @@ function FeedCard({
           <span className="truncate text-sm font-semibold text-gray-900">{game.hostName}</span>
         </Link>
         {isOwnGame ? null : (
-          <tribe.Form method="post" action="/guess-win">
-            <input type="hidden" name="intent" value="join-tribe" />
+          <tribe.Form method="post" action="/tribe/join">
             <input type="hidden" name="hostId" value={game.hostId} />
             <button
               type="submit"
@@ -499,7 +477,7 @@ function FeedCard({
               onClick={(e) => {
                 if (!signedIn) {
                   e.preventDefault();
-                  signInFirst(GUESS_WIN_MESSAGES.signInTribe);
+                  signInFirst(TRIBE_JOIN_MESSAGES["sign-in"]);
                 }
               }}
               className={buttonClass(joined ? "secondary" : "primary", "sm")}

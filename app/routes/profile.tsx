@@ -15,7 +15,6 @@ import {
   getProfileByIdOrSlug,
   getProfileCountry,
   isTribeMember,
-  joinTribe,
   listHostPoolWinners,
   listPoolMiniPrizes,
   listShippingCountryCodes,
@@ -27,6 +26,7 @@ import { formatCents, progressPercent } from "~/domain/money";
 import { miniPrizeQuantityText } from "~/domain/pool";
 import { livePoolAttributes, type PoolDisplayField } from "~/domain/pool-display";
 import { distributePool, poolShareText } from "~/domain/revenue";
+import { TRIBE_JOIN_MESSAGES, tribeJoinOutcome, tribeJoinResult, type TribeJoinResult } from "~/domain/tribe";
 import { getOptionalUser } from "~/lib/auth.server";
 import { idParam, notFound } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
@@ -39,14 +39,6 @@ const TABS = [
   { id: "winner", label: "Winner" },
 ] as const;
 type Tab = (typeof TABS)[number]["id"];
-
-const TRIBE_MESSAGES = {
-  signIn: "Please sign in to join tribe",
-  already: "You are already a member of this tribe!",
-  joined: "Successfully joined the tribe!",
-  failed: "Failed to join tribe. Please try again.",
-  own: "This is your own tribe.",
-} as const;
 
 const COMING_SOON_MESSAGE = "Ahhh! Your country is still in 'coming soon' mode for this brand.";
 
@@ -66,10 +58,19 @@ async function loadVisibleProfile(key: string, context: Route.LoaderArgs["contex
   return { db, profile, viewer, own };
 }
 
+/** This page's address without a previous join's outcome: where a Join Tribe posted without JavaScript returns. */
+function joinReturnTo(url: URL): string {
+  const search = new URLSearchParams(url.searchParams);
+  search.delete("tribe");
+  const text = search.toString();
+  return text ? `${url.pathname}?${text}` : url.pathname;
+}
+
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { db, profile, viewer, own } = await loadVisibleProfile(idParam(params.id), context);
   const search = new URL(request.url).searchParams;
   const requested = search.get("tab");
+  const outcome = tribeJoinOutcome(search.get("tribe"));
   const tab: Tab = TABS.some((t) => t.id === requested) ? (requested as Tab) : "shop";
   const country = countryByCode(profile.country);
   // The creator's local currency unless the visitor picks another.
@@ -115,6 +116,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     own,
     viewerId: viewer?.id ?? null,
     member,
+    // A Join Tribe posted without JavaScript comes back here with its outcome (/tribe/join), shown like a fetcher's.
+    tribeJoin: outcome ? tribeJoinResult(outcome) : null,
+    joinReturnTo: joinReturnTo(new URL(request.url)),
     tab,
     currency,
     country: { name: country.name, currency: country.currency },
@@ -165,28 +169,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
 }
 
-type TribeActionData = { ok: boolean; message: string };
-
-/** Join Tribe: one membership per fan and host; followers_count moves with it in the same batch. */
-export async function action({ params, request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  if (form.get("intent") !== "join-tribe") return data<TribeActionData>({ ok: false, message: "Unknown action" }, { status: 400 });
-  const viewer = getOptionalUser(context);
-  if (!viewer) return data<TribeActionData>({ ok: false, message: TRIBE_MESSAGES.signIn }, { status: 401 });
-  const { db, profile, own } = await loadVisibleProfile(idParam(params.id), context);
-  if (own) return data<TribeActionData>({ ok: false, message: TRIBE_MESSAGES.own }, { status: 400 });
-  try {
-    const outcome = await joinTribe(db, viewer.id, profile.userId);
-    return outcome === "joined"
-      ? data<TribeActionData>({ ok: true, message: TRIBE_MESSAGES.joined })
-      : data<TribeActionData>({ ok: false, message: TRIBE_MESSAGES.already }, { status: 409 });
-  } catch (error) {
-    console.error("profile: join tribe failed", { hostId: profile.userId, error });
-    return data<TribeActionData>({ ok: false, message: TRIBE_MESSAGES.failed }, { status: 500 });
-  }
-}
-
-export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
+export default function Profile({ loaderData }: Route.ComponentProps) {
   const { profile, own, tab, country, currency, pool, products, games, winners, comingSoon } = loaderData;
   const base = `/profile/${profile.slug ?? profile.userId}`;
   const tabHref = (id: Tab) => {
@@ -222,7 +205,7 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
               {profile.revenue ? ` · ${profile.revenue} revenue` : null}
             </p>
           </div>
-          <ProfileActions loaderData={loaderData} actionData={actionData} />
+          <ProfileActions loaderData={loaderData} />
         </div>
         {profile.bio ? <p className="mt-4 max-w-3xl whitespace-pre-line text-gray-700">{profile.bio}</p> : null}
         {loaderData.shipsTo.length > 0 ? <p className="mt-2 text-sm text-gray-600">{`Ships to: ${loaderData.shipsTo.join(", ")}`}</p> : null}
@@ -365,14 +348,14 @@ export default function Profile({ loaderData, actionData }: Route.ComponentProps
   );
 }
 
-function ProfileActions({ loaderData, actionData }: Pick<Route.ComponentProps, "loaderData" | "actionData">) {
-  const { profile, own, member, viewerId } = loaderData;
-  const fetcher = useFetcher<TribeActionData>();
+function ProfileActions({ loaderData }: Pick<Route.ComponentProps, "loaderData">) {
+  const { profile, own, member, viewerId, tribeJoin, joinReturnTo } = loaderData;
+  const fetcher = useFetcher<TribeJoinResult>();
   const toast = useToast();
   useEffect(() => {
     if (fetcher.data) toast({ message: fetcher.data.message, type: fetcher.data.ok ? "success" : "error" });
   }, [fetcher.data, toast]);
-  const joined = member || fetcher.data?.ok === true || fetcher.data?.message === TRIBE_MESSAGES.already;
+  const joined = member || fetcher.data?.ok === true || fetcher.data?.outcome === "already";
 
   async function share() {
     const url = window.location.origin + window.location.pathname;
@@ -400,20 +383,23 @@ function ProfileActions({ loaderData, actionData }: Pick<Route.ComponentProps, "
             Edit profile
           </Link>
         ) : (
-          <fetcher.Form
+          <form
             method="post"
+            action="/tribe/join"
             onSubmit={(event) => {
-              if (!viewerId) {
-                event.preventDefault();
-                toast({ message: TRIBE_MESSAGES.signIn, type: "error" });
-              }
+              // Hydrated: the join goes through the fetcher and answers as data (a toast); without JavaScript the
+              // form posts natively with returnTo and comes back to this page with the outcome.
+              event.preventDefault();
+              if (!viewerId) return toast({ message: TRIBE_JOIN_MESSAGES["sign-in"], type: "error" });
+              fetcher.submit({ hostId: profile.userId }, { method: "post", action: "/tribe/join" });
             }}
           >
-            <input type="hidden" name="intent" value="join-tribe" />
+            <input type="hidden" name="hostId" value={profile.userId} />
+            <input type="hidden" name="returnTo" value={joinReturnTo} />
             <button type="submit" disabled={joined || fetcher.state !== "idle"} className={buttonClass("primary", "sm")}>
               {joined ? "Tribe Member" : "Join Tribe"}
             </button>
-          </fetcher.Form>
+          </form>
         )}
         <Button variant="secondary" size="sm" onClick={share} data-share="">
           Share
@@ -424,9 +410,9 @@ function ProfileActions({ loaderData, actionData }: Pick<Route.ComponentProps, "
           </Link>
         )}
       </div>
-      {actionData ? (
-        <p role="status" className={`text-sm ${actionData.ok ? "text-green-700" : "text-red-700"}`}>
-          {actionData.message}
+      {tribeJoin ? (
+        <p role="status" className={`text-sm ${tribeJoin.ok ? "text-green-700" : "text-red-700"}`}>
+          {tribeJoin.message}
         </p>
       ) : null}
     </div>
