@@ -183,3 +183,29 @@ test("a host creates a game that a new fan joins, shares, guesses free and then 
   await card().getByText("Free guess used · sealed until the game ends").waitFor();
   await context.close();
 });
+
+test("Join Tribe on a profile: a visitor's plain form post comes back with the sign-in message, a fan joins in place", async () => {
+  // A visitor gets the profile without JavaScript: the form posts to /tribe/join and is sent back with the outcome.
+  const visitor = await newPage(browser);
+  await visitor.goto("/profile/marcus-builds");
+  await visitor.getByRole("button", { name: "Join Tribe" }).click();
+  await visitor.waitForURL("**/profile/marcus-builds?tribe=sign-in");
+  await visitor.getByRole("status").filter({ hasText: "Please sign in to join tribe" }).waitFor();
+  await visitor.context().close();
+
+  // A signed-in fan gets the hydrated page: the join answers as data, a toast, and the button turns into "Tribe Member".
+  const fan = await newPage(browser);
+  const email = `joiner-${Date.now()}@example.com`;
+  await signUpAndConfirm(fan, { name: "Joining Fan", email, password: "a-good-password" });
+  await signInWithForm(fan, email, "a-good-password", "/profile/marcus-builds");
+  await fan.waitForURL("**/profile/marcus-builds");
+  await fan.waitForLoadState("networkidle");
+  await fan.getByRole("button", { name: "Join Tribe" }).click();
+  await fan.getByText("Successfully joined the tribe!").waitFor();
+  await fan.getByRole("button", { name: "Tribe Member" }).waitFor();
+  assert.equal(new URL(fan.url()).pathname, "/profile/marcus-builds");
+  assert.equal(new URL(fan.url()).search, "");
+  await fan.reload();
+  assert.equal(await fan.getByRole("button", { name: "Tribe Member" }).isDisabled(), true);
+  await fan.context().close();
+});
