@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { checkoutSessions, groupBuyProducts, groupBuys, groupBuyShares, groupBuyTiers, hostDebits, orders, prizeEntries, productColors, products, productSizes, refunds } from "~/db/schema";
 import { GROUP_BUY_ACTION_MESSAGES } from "~/domain/group-buy";
+import { UNFULFILLABLE_REASONS } from "~/domain/payments";
 import { fulfilCheckoutSession } from "~/lib/payments/fulfil.server";
 import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
 import { closePool, poolStub } from "~/lib/pools.server";
@@ -100,6 +101,36 @@ describe("joining a group buy", () => {
     await pay(again.sessionId);
     const [g2] = await db().select().from(groupBuys).where(eq(groupBuys.id, f.groupBuyId));
     expect(g2).toMatchObject({ currentSalesCents: 18_182 + 15_909 + 9_091, currentParticipants: 1 });
+  });
+
+  it("an order whose stock ran out before the payment is cancelled, refunded in full and taken out of the sales", async () => {
+    const f = await fixture();
+    const buyer = await fan("Sold Out Fan");
+    const result = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: f.groupBuyId, items: items(f, 1, 1), origin: ORIGIN });
+    if (!result.ok) throw new Error(result.message);
+    // Someone else bought the last mugs between this checkout and its payment.
+    await db().update(productSizes).set({ availableUnits: 0 }).where(eq(productSizes.productId, f.mug.id));
+    await pay(result.sessionId);
+    await pay(result.sessionId);
+    const rows = await db().select().from(orders).where(eq(orders.checkoutSessionId, result.sessionId));
+    const mug = rows.find((o) => o.productId === f.mug.id)!;
+    const apron = rows.find((o) => o.productId === f.apron.id)!;
+    expect(mug).toMatchObject({ status: "cancelled", refundReason: UNFULFILLABLE_REASONS.soldOut, refundedCents: 2_000, refundState: "full" });
+    expect(apron.status).not.toBe("cancelled");
+    expect(apron.refundedCents).toBe(0);
+    const stored = await db().select().from(refunds).where(eq(refunds.orderId, mug.id));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ amountCents: 2_000, origin: "unfulfillable", status: "succeeded" });
+    // Only the apron counts: RM 159.09 of sales, its 10% in the pool, its stock taken and the mug's left alone.
+    const [g] = await db().select().from(groupBuys).where(eq(groupBuys.id, f.groupBuyId));
+    expect(g).toMatchObject({ currentSalesCents: 15_909, currentParticipants: 1 });
+    expect((await poolStub(env, apron.poolId!).state()).amountCents).toBe(350);
+    expect((await db().select().from(productSizes).where(eq(productSizes.productId, f.mug.id)))[0]!.availableUnits).toBe(0);
+    expect((await db().select().from(productSizes).where(eq(productSizes.productId, f.apron.id)))[0]!.availableUnits).toBe(9);
+    // Less than half of the payment came back: the fan keeps the entry.
+    const entries = await db().select().from(prizeEntries).where(eq(prizeEntries.userId, buyer.id));
+    expect(entries).toHaveLength(1);
+    expect(entries[0]!.voidedAt ?? null).toBeNull();
   });
 
   it("Share for 2x Entry gives two entries per checkout", async () => {

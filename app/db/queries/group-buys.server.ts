@@ -618,24 +618,31 @@ export async function insertPaidGroupBuyOrders(
       .onConflictDoNothing({ target: [orders.checkoutSessionId, orders.line] })
       .returning({ id: orders.id }),
   ];
+  const stockAt: { size: number | null; colour: number | null }[] = [];
   for (const line of input.lines) {
     const q = line.order.quantity;
+    const at = { size: null as number | null, colour: null as number | null };
     if (line.sizeId) {
+      at.size = statements.length;
       statements.push(
         db
           .update(productSizes)
           .set({ availableUnits: sql`${productSizes.availableUnits} - ${q}` })
-          .where(and(eq(productSizes.id, line.sizeId), gte(productSizes.availableUnits, q), isNew)),
+          .where(and(eq(productSizes.id, line.sizeId), gte(productSizes.availableUnits, q), isNew))
+          .returning({ id: productSizes.id }),
       );
     }
     if (line.colourId) {
+      at.colour = statements.length;
       statements.push(
         db
           .update(productColors)
           .set({ availableUnits: sql`${productColors.availableUnits} - ${q}` })
-          .where(and(eq(productColors.id, line.colourId), gte(productColors.availableUnits, q), isNew)),
+          .where(and(eq(productColors.id, line.colourId), gte(productColors.availableUnits, q), isNew))
+          .returning({ id: productColors.id }),
       );
     }
+    stockAt.push(at);
     statements.push(
       db
         .update(products)
@@ -659,11 +666,25 @@ export async function insertPaidGroupBuyOrders(
       .where(and(eq(groupBuys.id, input.groupBuyId), isNew)),
   );
   for (const contribution of input.contributions) statements.push(reserveContributionStatement(db, contribution, isNew));
-  const [claimed, inserted] = (await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown as [
-    unknown[],
-    unknown[],
-  ];
-  return { claimed: claimed.length === 1, inserted: inserted.length > 0 };
+  const results = (await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown as unknown[][];
+  const taken = (index: number | null) => index === null || (results[index]?.length ?? 0) === 1;
+  return {
+    claimed: results[0]?.length === 1,
+    inserted: (results[1]?.length ?? 0) > 0,
+    /** Per order: whether its stock was taken (false: it sold out before the payment, or its variant is gone). */
+    stockTaken: stockAt.map((at, i) => ({ orderId: input.lines[i]!.order.id, taken: at.size !== null && taken(at.size) && taken(at.colour) })),
+  };
+}
+
+/**
+ * A group-buy order cancelled for want of stock no longer counts toward the group buy's sales. Call once, after
+ * `cancelUndeliverableOrder` reported that it cancelled the order.
+ */
+export async function withdrawGroupBuySales(db: Db, groupBuyId: string, salesRmCents: number): Promise<void> {
+  await db
+    .update(groupBuys)
+    .set({ currentSalesCents: sql`max(0, ${groupBuys.currentSalesCents} - ${salesRmCents})` })
+    .where(eq(groupBuys.id, groupBuyId));
 }
 
 /** The orders of a checkout that pays several (a group buy's or a cart's), line by line. */

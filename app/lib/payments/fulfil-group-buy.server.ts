@@ -1,7 +1,7 @@
 import type { Db } from "~/db/client.server";
 import { claimCheckoutStatement } from "~/db/queries/checkout.server";
-import { getGroupBuy, insertPaidGroupBuyOrders, listCheckoutOrders } from "~/db/queries/group-buys.server";
-import { setOrderPoolEntry } from "~/db/queries/orders.server";
+import { getGroupBuy, insertPaidGroupBuyOrders, listCheckoutOrders, withdrawGroupBuySales } from "~/db/queries/group-buys.server";
+import { cancelUndeliverableOrder, setOrderPoolEntry } from "~/db/queries/orders.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { getProductVariants } from "~/db/queries/products.server";
 import type { CheckoutSession } from "~/db/schema";
@@ -9,10 +9,12 @@ import { productCategory } from "~/domain/catalog";
 import { convertCents } from "~/domain/currency";
 import { GROUP_BUY_CURRENCY, groupBuyEntriesForCheckout, poolShareCents } from "~/domain/group-buy";
 import { orderNumber } from "~/domain/orders";
+import { UNFULFILLABLE_REASONS } from "~/domain/payments";
 import { FulfilmentDataError, paymentIntentOf, shippingOf, type CheckoutSessionObject } from "./events.server";
 import type { FulfilOutcome } from "./fulfil.server";
 import { decodeGroupBuyLines } from "./group-buy-checkout.server";
 import { contribute, contributionKey, shareBonusKey } from "./pool-ledger.server";
+import { refundUnfulfillable } from "./refunds.server";
 
 /**
  * A paid group-buy checkout: one batch creates an order per line (each with its RM value, converted at payment with
@@ -102,6 +104,18 @@ export async function fulfilGroupBuy(env: Env, db: Db, row: CheckoutSession, ses
     lines: orderLines,
     contributions,
   });
+  if (result.inserted) {
+    for (const { orderId, taken } of result.stockTaken) {
+      if (taken) continue;
+      // Paid for, but the stock ran out between checkout and payment: cancelled with the reason the buyer reads and
+      // taken out of the group buy's sales (once), then refunded in full below.
+      console.warn("fulfilment: group-buy order paid without enough stock", { orderId, checkout: row.id });
+      if (await cancelUndeliverableOrder(db, orderId, UNFULFILLABLE_REASONS.soldOut)) {
+        const line = orderLines.find((l) => l.order.id === orderId);
+        if (line) await withdrawGroupBuySales(db, groupBuyId, line.order.salesRmCents);
+      }
+    }
+  }
   const orders = await listCheckoutOrders(db, session.id);
   const first = orders[0];
   if (!first) throw new Error(`orders of checkout ${row.id} are missing after fulfilment`);
@@ -146,6 +160,12 @@ export async function fulfilGroupBuy(env: Env, db: Db, row: CheckoutSession, ses
       userId: row.userId,
       earnsEntry: true,
     });
+  }
+
+  // Each undeliverable order's automatic refund (idempotent by its key, so a later delivery resumes a failed one). It
+  // runs after the contribution so that its pool share is reversed from the pool that holds it.
+  for (const o of orders) {
+    if (o.status === "cancelled" && o.refundReason) await refundUnfulfillable(env, row.id, o.id, o.amountCents, o.refundReason);
   }
 
   return {
