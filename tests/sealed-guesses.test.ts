@@ -7,6 +7,7 @@ import {
   guessWinGames,
   guessWinParticipants,
   mailOutbox,
+  poolContributionKeys,
   prizeEntries,
   prizePoolContributions,
   prizePools,
@@ -19,7 +20,8 @@ import { runPoolCron } from "~/lib/draw.server";
 import { LATE_GUESS_REASON } from "~/lib/payments/fulfil-guess.server";
 import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
 import type { PoolLiveMessage } from "~/lib/pool-contract";
-import { admitEndedGames, closePool, endExpiredGamesAndAdmit, ensureOpenPool, poolStub } from "~/lib/pools.server";
+import { admitEndedGames, closePool, endExpiredGamesAndAdmit, ensureOpenPool, poolStub, reapplyReservations } from "~/lib/pools.server";
+import { processStripeEvent } from "~/lib/payments/webhook.server";
 import type { SessionUser } from "~/lib/session.server";
 import { db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
 
@@ -353,6 +355,58 @@ describe("when the game ends", () => {
     expect(next.id).not.toBe(pool.id);
     await closePool(env, next.id, "timer_expired");
     expect(await poolStub(env, next.id).entries()).toEqual([]);
+  });
+});
+
+describe("a paid guess's fee is reserved in the payment's batch", () => {
+  it("the pool object failing after the batch: the cron applies the fee once; a late guess reserves nothing", async () => {
+    const host = await newHost();
+    const game = await newGame(host.id);
+    const f = await fan();
+    const started = await createGuessCheckout(env, { user: f.session, gameId: game.id, answer: CORRECT, origin: ORIGIN });
+    if (!started.ok) throw new Error(started.message);
+    const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, started.sessionId));
+    const broken = {
+      ...env,
+      PRIZE_POOL: {
+        idFromName: env.PRIZE_POOL.idFromName.bind(env.PRIZE_POOL),
+        get: () => {
+          throw new Error("pool object unavailable");
+        },
+      },
+    } as unknown as Env;
+    expect((await processStripeEvent(broken, JSON.parse(completedEvent(row!)))).status).toBe(500);
+    const key = `checkout:${row!.id}`;
+    const [reserved] = await db().select().from(poolContributionKeys).where(eq(poolContributionKeys.sourceKey, key));
+    expect(reserved).toMatchObject({ hostId: host.id, amountCents: 500, earnsEntry: false, appliedAt: null });
+    const later = new Date(Date.now() + 5 * 60_000);
+    await Promise.all([reapplyReservations(env, later), reapplyReservations(env, later)]);
+    // The fee counts once, and (sealed) earns no entry.
+    const pool = await ensureOpenPool(env, host.id);
+    expect(await poolStub(env, pool.id).state()).toMatchObject({ amountCents: 500, entries: 0 });
+    const [applied] = await db().select().from(poolContributionKeys).where(eq(poolContributionKeys.sourceKey, key));
+    expect(applied!.appliedAt).not.toBeNull();
+
+    // A guess whose game has ended reserves nothing: it is refunded, never added.
+    const lateGame = await newGame(host.id, { status: "completed", endedAt: new Date(Date.now() - 60_000) });
+    const lateFan = await fan("Late Reserve Fan");
+    const [lateRow] = await db()
+      .insert(checkoutSessions)
+      .values({
+        id: `cs_test_late_${crypto.randomUUID().replace(/-/g, "")}`,
+        provider: "local",
+        purpose: "guess_entry",
+        userId: lateFan.id,
+        hostId: host.id,
+        amountCents: 500,
+        currency: "USD",
+        successUrl: `${ORIGIN}/payment/success`,
+        cancelUrl: `${ORIGIN}/payment/cancel`,
+        metadata: { game_id: lateGame.id, answer: CORRECT, checkout_id: "late" },
+      })
+      .returning();
+    expect((await deliver(completedEvent(lateRow!))).status).toBe(200);
+    expect(await db().select().from(poolContributionKeys).where(eq(poolContributionKeys.sourceKey, `checkout:${lateRow!.id}`))).toEqual([]);
   });
 });
 

@@ -1,6 +1,7 @@
-import { and, eq, exists, sql, type SQL } from "drizzle-orm";
+import { and, eq, exists, isNotNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { claimCheckoutStatement } from "~/db/queries/checkout.server";
+import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/pools.server";
 import { guessWinGames, guessWinParticipants } from "~/db/schema";
 import type { RevenueRules } from "~/domain/revenue";
 
@@ -49,6 +50,8 @@ export async function insertPaidGuess(
     feeCents: number;
     currency: string;
     now: Date;
+    /** The fee's pool contribution, reserved in this batch when the guess is new and confirmed (not late). */
+    contribution: ContributionKeyValues;
   },
 ): Promise<{ claimed: boolean; inserted: boolean }> {
   const participantId = crypto.randomUUID();
@@ -84,6 +87,16 @@ export async function insertPaidGuess(
         updatedAt: sql`${guessWinGames.updatedAt}`,
       })
       .where(and(eq(guessWinGames.id, input.gameId), isNewParticipant)),
+    reserveContributionStatement(
+      db,
+      input.contribution,
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(guessWinParticipants)
+          .where(and(eq(guessWinParticipants.id, participantId), isNotNull(guessWinParticipants.confirmedAt))),
+      ),
+    ),
   ]);
   return { claimed: claimed.length === 1, inserted: inserted.length === 1 };
 }

@@ -41,6 +41,16 @@ export async function fulfilGuessEntry(env: Env, db: Db, row: CheckoutSession, s
     feeCents: row.amountCents,
     currency: row.currency,
     now,
+    // The fee only (no entry: an entry now would tell whether the answer was right while the game runs).
+    contribution: {
+      hostId: row.hostId,
+      sourceType: "guess_entry",
+      sourceKey: contributionKey(session.id),
+      amountCents: row.amountCents,
+      currency: row.currency,
+      userId: row.userId,
+      earnsEntry: false,
+    },
   });
   if (!inserted && claimed) {
     console.warn("fulfilment: guess checkout claimed but its participant already existed", { checkout: row.id });
