@@ -3,9 +3,10 @@
 // quantity stepper, the image gallery, the share button. On every page it keeps pool figures live.
 //
 // Live pools: every pool figure on a page follows ONE WebSocket, whatever the number of cards: each element marked
-// data-pool="<poolId>" data-pool-show="amount|target|mainPrize|percent|bar" data-pool-currency="<code>" gets the
-// pool's figure from /api/pools/live?ids=…&currency=… (the server formats it exactly as the page did). Works on
-// pages sent without hydration; on hydrated pages it waits until React has hydrated, and follows navigations.
+// data-pool-show="amount|target|mainPrize|percent|bar" gets the figure of the pool its nearest data-pool="<poolId>"
+// names (itself, or an ancestor such as a card's pool strip, so a card names its pool once), in the currency of the
+// nearest data-pool-currency="<code>", from /api/pools/live?ids=…&currency=… (the server formats it exactly as the
+// page did). Works on pages sent without hydration; on hydrated pages it waits until React has hydrated, and follows navigations.
 (() => {
   const MAX_POOLS = 48;
   const FIRST_RETRY_MS = 1000;
@@ -25,8 +26,10 @@
   function apply(poolId) {
     const display = latest.get(poolId);
     if (!ready || !display) return;
-    for (const element of document.querySelectorAll("[data-pool]")) {
-      if (!(element instanceof HTMLElement) || element.dataset.pool !== poolId) continue;
+    for (const element of document.querySelectorAll("[data-pool-show]")) {
+      if (!(element instanceof HTMLElement)) continue;
+      const owner = element.closest("[data-pool]");
+      if (!(owner instanceof HTMLElement) || owner.dataset.pool !== poolId) continue;
       const show = element.dataset.poolShow;
       if (show === "bar") {
         element.style.width = `${display.percent}%`;

@@ -3,7 +3,7 @@ import { Link, useFetcher } from "react-router";
 import { countdownText, COUNTDOWN_TICK_MS } from "~/domain/countdown";
 import { CURRENCIES, formatIn, SHIPPING_COUNTRIES, type SupportedCurrency } from "~/domain/currency";
 import { formatCents } from "~/domain/money";
-import { livePoolAttributes } from "~/domain/pool-display";
+import { derivedRating, derivedReviewCount } from "~/domain/rating";
 import { useToast } from "./toaster";
 
 // Browser-side pieces of the buyer pages (/shop, /product, /buy-now, /profile): the like toggle, the ticking
@@ -164,88 +164,104 @@ export type ShopCardData = {
   target: string;
   endAt: number | null;
   countdown: string;
-  rating: number;
-  reviewCount: number;
-  liked: boolean;
   likeCount: number;
+  viewCount: number;
+  liked: boolean;
 };
 
 /**
- * The icons a grid of cards repeats, drawn once per page (`<use href="#icon-heart">`): a page of 24 cards would
- * otherwise carry 48 copies of the same paths.
+ * A card as the loader's data carries it to the browser: the fields in ShopCardData's order, as a tuple (a page of
+ * 24 objects would repeat a reference to every key 24 times in the hydration data). The rating and review count
+ * are derived from the counts on both sides.
  */
-export function CardIconSprite() {
-  return (
-    <svg aria-hidden="true" className="hidden">
-      <symbol id="icon-heart" viewBox="0 0 24 24">
-        <path d="M12 21s-7.5-4.6-9.6-9.1C.9 8.6 3 5 6.6 5c2.1 0 3.5 1.1 4.4 2.5h2C13.9 6.1 15.3 5 17.4 5 21 5 23.1 8.6 21.6 11.9 19.5 16.4 12 21 12 21Z" />
-      </symbol>
-      <symbol id="icon-star" viewBox="0 0 20 20">
-        <path d="M10 1.5l2.6 5.3 5.9.9-4.3 4.1 1 5.8L10 14.9l-5.2 2.7 1-5.8L1.5 7.7l5.9-.9L10 1.5Z" />
-      </symbol>
-    </svg>
-  );
+export type ShopCardRow = [
+  id: string,
+  name: string,
+  hostName: string | null,
+  hostHref: string | null,
+  image: string | null,
+  price: string,
+  poolId: string | null,
+  pool: string,
+  target: string,
+  endAt: number | null,
+  countdown: string,
+  likeCount: number,
+  viewCount: number,
+  liked: boolean,
+];
+
+export function shopCardRow(c: ShopCardData): ShopCardRow {
+  return [c.id, c.name, c.hostName, c.hostHref, c.image, c.price, c.poolId, c.pool, c.target, c.endAt, c.countdown, c.likeCount, c.viewCount, c.liked];
 }
 
-/** A product card of /shop (styles in app.css under "shop card": one class per part keeps a page of cards small). */
-/** A /shop card; its pool figures follow the pool live in the currency its grid names (`data-pool-currency`). */
-export function ShopProductCard({ product: p, signedIn }: { product: ShopCardData; signedIn: boolean }) {
+export function shopCardData(row: ShopCardRow): ShopCardData {
+  const [id, name, hostName, hostHref, image, price, poolId, pool, target, endAt, countdown, likeCount, viewCount, liked] = row;
+  return { id, name, hostName, hostHref, image, price, poolId, pool, target, endAt, countdown, likeCount, viewCount, liked };
+}
+
+/**
+ * A /shop card (styles in app.css under "shop card": the card's parts are styled by their place in it, so a page of
+ * 24 cards repeats no class strings). Its pool figures follow the pool live (public/page.js): the strip names its
+ * pool once (`data-pool`), each figure only which one it shows, in the currency its grid names (`data-pool-currency`).
+ */
+export function ShopProductCard({ row, signedIn }: { row: ShopCardRow; signedIn: boolean }) {
+  const p = shopCardData(row);
   const like = useProductLike(p.id, p.liked, p.likeCount, signedIn);
   const name = p.name || "Unnamed Product";
+  const show = (field: "amount" | "target") => (p.poolId ? { "data-pool-show": field } : {});
   return (
     <li data-product-card={p.id} className="shop-card">
-      <div className="relative">
-        {p.image ? <img src={p.image} alt="" loading="lazy" className="shop-card-image" /> : <ImageBox src={null} alt="" />}
-        <LikeToggleForm
-          like={like}
-          label={like.liked ? `Remove ${name} from favourites` : `Add ${name} to favourites`}
-          className="shop-card-like"
-        >
-          <svg aria-hidden="true" fill={like.liked ? "currentColor" : "none"}>
-            <use href="#icon-heart" />
-          </svg>
-        </LikeToggleForm>
+      <div>
+        {p.image ? <img src={p.image} alt="" loading="lazy" /> : <ImageBox src={null} alt="" />}
+        {/* The heart is drawn by CSS (filled when aria-pressed); `liked` travels as the button's value. */}
+        <like.fetcher.Form method="post" action={`/product/${p.id}`} onSubmit={like.onSubmit}>
+          <input type="hidden" name="intent" value="like" />
+          <button
+            name="liked"
+            value={like.liked ? "false" : "true"}
+            aria-pressed={like.liked}
+            aria-label={like.liked ? `Remove ${name} from favourites` : `Add ${name} to favourites`}
+          />
+        </like.fetcher.Form>
       </div>
       {/* Stacked rows on narrow cards, three columns where there is room. */}
-      <div className="pool-strip">
+      <div className="pool-strip" {...(p.poolId ? { "data-pool": p.poolId } : {})}>
         <span>
           <span>Prize Pool</span>
-          <b {...livePoolAttributes(p.poolId, "amount")}>{p.pool}</b>
+          <b {...show("amount")}>{p.pool}</b>
         </span>
         <span>
           <span>Target</span>
-          <b {...livePoolAttributes(p.poolId, "target")}>{p.target}</b>
+          <b {...show("target")}>{p.target}</b>
         </span>
         <span>
           <span>Ends in</span>
-          <Countdown endAt={p.endAt} initial={p.countdown} className="font-semibold" />
+          <Countdown endAt={p.endAt} initial={p.countdown} />
         </span>
       </div>
-      <div className="shop-card-body">
+      <div>
         <Link to={`/product/${p.id}`} className="shop-card-name" discover="none">
           {name}
         </Link>
         {p.hostName ? (
           p.hostHref ? (
-            <Link to={p.hostHref} className="shop-card-host" discover="none">
+            <Link to={p.hostHref} discover="none">
               {`by ${p.hostName}`}
             </Link>
           ) : (
-            <p className="shop-card-host">{`by ${p.hostName}`}</p>
+            <span>{`by ${p.hostName}`}</span>
           )
         ) : null}
-        <p className="shop-card-price">{p.price}</p>
-        <p className="shop-card-rating">
-          <svg aria-hidden="true">
-            <use href="#icon-star" />
-          </svg>
-          <b>{p.rating.toFixed(1)}</b>
-          {` (${p.reviewCount} reviews)`}
+        <b>{p.price}</b>
+        <p>
+          <b>{derivedRating(p.likeCount).toFixed(1)}</b>
+          {` (${derivedReviewCount(p.viewCount, p.likeCount)} reviews)`}
         </p>
         {/* A plain post (the page may be sent without hydration): the first size and colour in stock, one unit. */}
         <form method="post" action="/cart">
           <input type="hidden" name="productId" value={p.id} />
-          <button name="intent" value="add" className="shop-card-buy" aria-label={`Add to Cart: ${name}`}>
+          <button name="intent" value="add" aria-label={`Add to Cart: ${name}`}>
             Add to Cart
           </button>
         </form>
@@ -254,8 +270,8 @@ export function ShopProductCard({ product: p, signedIn }: { product: ShopCardDat
   );
 }
 
-const selectClass =
-  "block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30";
+/** The look of a text field or select (app.css: one class, since /shop's filter bar repeats it four times). */
+export const fieldClass = "field";
 
 /** A select that submits its GET form as soon as it changes (the form still has a button for no-JS use). */
 export function AutoSubmitSelect({
@@ -276,7 +292,7 @@ export function AutoSubmitSelect({
         name={name}
         defaultValue={value}
         key={value}
-        className={`mt-1 ${selectClass}`}
+        className={`mt-1 ${fieldClass}`}
         onChange={(event) => event.currentTarget.form?.requestSubmit()}
         data-auto-submit
       >

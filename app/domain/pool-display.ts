@@ -26,7 +26,8 @@ export function poolDisplay(
 /**
  * The attributes that make an element follow a pool live (public/page.js): its text (or, for "bar", its width) is
  * replaced with the pool's figure on every update. The display currency is the element's `data-pool-currency`, or
- * that of its nearest ancestor carrying one (a grid of cards names it once); one page uses one currency.
+ * that of its nearest ancestor carrying one (a grid of cards names it once); one page uses one currency. An element
+ * with only `data-pool-show` follows the pool its nearest `data-pool` ancestor names (a shop card's pool strip).
  */
 export function livePoolAttributes(poolId: string | null | undefined, show: PoolDisplayField, currency?: SupportedCurrency) {
   if (!poolId) return {};

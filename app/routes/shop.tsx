@@ -2,13 +2,13 @@ import { Form, type ShouldRevalidateFunctionArgs } from "react-router";
 import { EmptyState, Page, pageMeta, Pagination, buttonClass } from "~/components/page";
 import {
   AutoSubmitSelect,
-  CardIconSprite,
+  fieldClass,
   CurrencyOptions,
   formatIn,
   priceRangeText,
   ShipToOptions,
   ShopProductCard,
-  type ShopCardData,
+  shopCardRow,
 } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
@@ -18,7 +18,6 @@ import { getProfileCountry } from "~/db/queries/profiles.server";
 import { ALL_SHOP_CATEGORY, SHOP_CATEGORIES } from "~/domain/catalog";
 import { countdownText } from "~/domain/countdown";
 import { currencyForCountry, DEFAULT_CURRENCY, isCountryCode, resolveCurrency } from "~/domain/currency";
-import { derivedRating, derivedReviewCount } from "~/domain/rating";
 import { getOptionalUser } from "~/lib/auth.server";
 import { pageParam } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
@@ -65,10 +64,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const pageRows = rows.slice(0, PAGE_SIZE);
   const liked = user ? await listLikedProductIds(db, user.id, pageRows.map((r) => r.id)) : new Set<string>();
   const now = new Date();
-  const products: ShopCardData[] = pageRows.map((r) => {
+  const products = pageRows.map((r) => {
     const hasPool = r.poolId !== null;
     const poolCurrency = r.poolCurrency ?? r.hostCurrency ?? "USD";
-    return {
+    return shopCardRow({
       id: r.id,
       name: r.name,
       hostName: r.hostName,
@@ -80,11 +79,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       target: formatIn(hasPool ? (r.poolTargetCents ?? 0) : (r.hostTargetCents ?? 0), poolCurrency, currency),
       endAt: r.poolEndAt ? r.poolEndAt.getTime() : null,
       countdown: countdownText(r.poolEndAt, now),
-      rating: derivedRating(r.likeCount),
-      reviewCount: derivedReviewCount(r.viewCount, r.likeCount),
-      liked: liked.has(r.id),
       likeCount: r.likeCount,
-    };
+      viewCount: r.viewCount,
+      liked: liked.has(r.id),
+    });
   });
   return {
     poolShare: poolShareText(rules, "shop_sales"),
@@ -125,14 +123,13 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
             key={filters.q}
             maxLength={MAX_QUERY_LENGTH}
             placeholder="Search products or creators"
-            className="mt-1 block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30"
+            className={`mt-1 ${fieldClass}`}
           />
         </label>
         <AutoSubmitSelect label="Category" name="category" value={filters.category}>
+          {/* An option's value is its text. */}
           {SHOP_CATEGORIES.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
+            <option key={c}>{c}</option>
           ))}
         </AutoSubmitSelect>
         <AutoSubmitSelect label="Ship to" name="shipTo" value={filters.shipTo}>
@@ -154,10 +151,9 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
         />
       ) : (
         <>
-          <CardIconSprite />
           <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4" data-pool-currency={filters.currency}>
-            {products.map((p) => (
-              <ShopProductCard key={p.id} product={p} signedIn={signedIn} />
+            {products.map((row) => (
+              <ShopProductCard key={row[0]} row={row} signedIn={signedIn} />
             ))}
           </ul>
         </>
