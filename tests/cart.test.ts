@@ -18,6 +18,7 @@ import {
   vouchers,
 } from "~/db/schema";
 import { CART_MESSAGES } from "~/domain/cart";
+import { fulfilCheckoutSession, recordedSessionObject, resumeUnfinishedFulfilments } from "~/lib/payments/fulfil.server";
 import { cartContributionKey } from "~/lib/payments/pool-ledger.server";
 import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
 import { requestRefund } from "~/lib/payments/refunds.server";
@@ -329,6 +330,48 @@ describe("one checkout for the whole cart", () => {
     expect(mugOrder!.shippingAddress).toMatchObject({ country: "MY" });
     const [hostA] = await db().select().from(userProfiles).where(and(eq(userProfiles.userId, a.id)));
     expect(hostA!.totalSales).toBe(3);
+  });
+
+  it("a fulfilment cut off before the pools (pool object down) is resumed by the cron: each host's pool credited once", async () => {
+    const a = await host("Resume Host A");
+    const b = await host("Resume Host B");
+    const mug = await product(a.id, "Resume Mug", { priceCents: 2_000, category: "digital" });
+    const cls = await product(b.id, "Resume Class", { priceCents: 3_000, category: "digital" });
+    const fan = await makeUser({ name: "Resume Payer" });
+    const cookie = await signIn(fan.email);
+    await add(mug.id, { size: "One Size" }, cookie);
+    await add(cls.id, { size: "One Size" }, cookie);
+    expect((await postForm("/cart", { intent: "checkout", shipTo: "MY" }, { cookie })).status).toBe(302);
+    const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.userId, fan.id));
+    const broken = {
+      ...env,
+      PRIZE_POOL: {
+        idFromName: env.PRIZE_POOL.idFromName.bind(env.PRIZE_POOL),
+        get: () => {
+          throw new Error("pool object unavailable");
+        },
+      },
+    } as unknown as Env;
+    const session = recordedSessionObject(row!);
+    await expect(fulfilCheckoutSession(broken, session)).rejects.toThrow("pool object unavailable");
+    const cut = await db().select().from(orders).where(eq(orders.checkoutSessionId, row!.id));
+    expect(cut).toHaveLength(2);
+    expect(cut.every((o) => o.poolId === null)).toBe(true);
+
+    // Too recent to resume (the fulfilment may still be under way); a minute later the cron resumes it, twice at once.
+    expect((await resumeUnfinishedFulfilments(env, new Date())).resumed).not.toContain(row!.id);
+    const later = new Date(Date.now() + 5 * 60_000);
+    await Promise.all([resumeUnfinishedFulfilments(env, later), resumeUnfinishedFulfilments(env, later)]);
+    const contributions = await db()
+      .select()
+      .from(prizePoolContributions)
+      .where(like(prizePoolContributions.sourceKey, `checkout:${row!.id}%`));
+    expect(contributions.map((c) => [c.hostId, c.amountCents]).sort()).toEqual([[a.id, 200], [b.id, 300]].sort());
+    expect(await db().select().from(prizeEntries).where(eq(prizeEntries.userId, fan.id))).toHaveLength(2);
+    const resumed = await db().select().from(orders).where(eq(orders.checkoutSessionId, row!.id));
+    expect(resumed.every((o) => o.poolId !== null)).toBe(true);
+    // Nothing left to resume.
+    expect((await resumeUnfinishedFulfilments(env, later)).resumed).not.toContain(row!.id);
   });
 
   it("a refund of one host's item reverses that host's pool share only, and voids only that host's entry", async () => {

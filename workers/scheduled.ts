@@ -1,6 +1,7 @@
 import { getDb } from "~/db/client.server";
 import { purgeExpiredAuthRows } from "~/db/queries/accounts.server";
 import { runPoolCron } from "~/lib/draw.server";
+import { resumeUnfinishedFulfilments } from "~/lib/payments/fulfil.server";
 import { runGroupBuyCron } from "~/lib/payments/group-buy-close.server";
 import { runPrizeCron } from "~/lib/payments/prizes.server";
 
@@ -9,6 +10,14 @@ import { runPrizeCron } from "~/lib/payments/prizes.server";
  * never stops the others; whatever failed is retried on the next run.
  */
 export async function runScheduled(env: Env, now: Date): Promise<void> {
+  // Paid carts whose fulfilment was cut off before their pool contributions: resumed from what we recorded.
+  try {
+    const resumed = await resumeUnfinishedFulfilments(env, now);
+    if (resumed.resumed.length + resumed.errors.length > 0) console.log("cron: fulfilments resumed", JSON.stringify(resumed));
+  } catch (error) {
+    console.error("cron: fulfilment recovery step failed", error);
+  }
+
   // Prize pools: re-apply contributions the pool objects never confirmed, close expired pools, commit their draws
   // to a future Bitcoin block, draw the confirmed ones.
   try {

@@ -1048,6 +1048,8 @@ export const orders = sqliteTable(
     index("orders_tracking_number_idx").on(t.trackingNumber),
     index("orders_product_idx").on(t.productId),
     index("orders_group_buy_idx").on(t.groupBuyId),
+    /** Orders still waiting for their pool contribution (normally for a moment): the cron's recovery scan. */
+    index("orders_without_pool_idx").on(t.createdAt).where(sql`pool_id IS NULL AND status <> 'cancelled'`),
   ],
 );
 

@@ -1,8 +1,8 @@
 import type { BatchItem } from "drizzle-orm/batch";
-import { and, type AnyColumn, count, desc, eq, exists, gte, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, type AnyColumn, count, desc, eq, exists, gte, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/pools.server";
-import { orders, productColors, products, productSizes, shippingUpdates, userProfiles, vouchers, type NewOrder } from "~/db/schema";
+import { checkoutSessions, orders, productColors, products, productSizes, shippingUpdates, userProfiles, vouchers, type NewOrder } from "~/db/schema";
 import { claimCheckoutStatement } from "~/db/queries/checkout.server";
 import type { RevenueRules } from "~/domain/revenue";
 import { OPEN_ORDER_STATUSES, STORE_SALE_STATUSES, type OrderStatus } from "~/domain/orders";
@@ -601,3 +601,24 @@ export async function isOrderNumberTaken(db: Db, orderNumber: string, sessionId:
   return taken !== undefined;
 }
 
+
+/**
+ * Paid cart checkouts with an order that has no pool contribution yet, created before `before`: the fulfilment was
+ * cut off between its D1 batch and the pool (the cron resumes them). Uses the partial index of orders without pool.
+ */
+export async function listCartCheckoutsMissingContribution(db: Db, before: Date, limit: number) {
+  return db
+    .selectDistinct({ id: checkoutSessions.id })
+    .from(orders)
+    .innerJoin(checkoutSessions, eq(checkoutSessions.id, orders.checkoutSessionId))
+    .where(
+      and(
+        isNull(orders.poolId),
+        sql`${orders.status} <> 'cancelled'`,
+        lt(orders.createdAt, before),
+        eq(checkoutSessions.purpose, "cart"),
+        eq(checkoutSessions.paymentStatus, "paid"),
+      ),
+    )
+    .limit(limit);
+}

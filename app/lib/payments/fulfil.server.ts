@@ -1,5 +1,6 @@
 import { getDb } from "~/db/client.server";
-import { findCheckoutRow, markCheckoutAwaitingPayment, markUnpaidCheckoutExpired } from "~/db/queries/checkout.server";
+import { findCheckoutRow, getCheckoutSession, markCheckoutAwaitingPayment, markUnpaidCheckoutExpired } from "~/db/queries/checkout.server";
+import { listCartCheckoutsMissingContribution } from "~/db/queries/orders.server";
 import type { CheckoutSession } from "~/db/schema";
 import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
 import { fulfilCart } from "./fulfil-cart.server";
@@ -82,4 +83,46 @@ export async function markUnpaidSessionExpired(env: Env, session: CheckoutSessio
   if (!row) return { kind: "unknown_session" };
   await markUnpaidCheckoutExpired(getDb(env), row.id);
   return { kind: "expired", checkoutId: row.id };
+}
+
+/** How long a paid checkout's fulfilment may be under way before the cron resumes it. */
+export const RESUME_AFTER_MS = 60_000;
+
+/** The checkout session object of a paid checkout as we recorded it (what resuming its fulfilment needs). */
+export function recordedSessionObject(row: CheckoutSession): CheckoutSessionObject {
+  return {
+    id: row.id,
+    object: "checkout.session",
+    amount_total: row.amountCents,
+    currency: row.currency.toLowerCase(),
+    payment_status: "paid",
+    status: "complete",
+    client_reference_id: row.metadata.checkout_id ?? null,
+    metadata: row.metadata,
+    payment_intent: row.paymentIntentId,
+    customer_email: row.customerEmail,
+  };
+}
+
+/**
+ * The cron's recovery step for payments whose pool contribution is not reserved in their own D1 batch (a cart's
+ * per-host contributions): a paid cart with an order still lacking its pool after a minute had its fulfilment cut
+ * off, so it is resumed from what we recorded (every step after the batch is idempotent). Guess fees, buy-now,
+ * group-buy and deposit payments reserve theirs in the batch and are re-applied by `reapplyReservations`.
+ */
+export async function resumeUnfinishedFulfilments(env: Env, now: Date, limit = 25): Promise<{ resumed: string[]; errors: string[] }> {
+  const db = getDb(env);
+  const summary = { resumed: [] as string[], errors: [] as string[] };
+  for (const { id } of await listCartCheckoutsMissingContribution(db, new Date(now.getTime() - RESUME_AFTER_MS), limit)) {
+    try {
+      const row = await getCheckoutSession(db, id);
+      if (!row || row.paymentStatus !== "paid") continue;
+      await fulfilCheckoutSession(env, recordedSessionObject(row));
+      summary.resumed.push(id);
+    } catch (error) {
+      console.error("cron: resuming the fulfilment of checkout failed", { id, error });
+      summary.errors.push(id);
+    }
+  }
+  return summary;
 }

@@ -1,0 +1,1 @@
+CREATE INDEX `orders_without_pool_idx` ON `orders` (`created_at`) WHERE pool_id IS NULL AND status <> 'cancelled';
