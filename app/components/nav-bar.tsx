@@ -81,11 +81,7 @@ export function NavBar({ user: loadedUser, cartCount = 0 }: { user: SessionUser 
             <li key={link.to}>
               <NavLink
                 to={link.to}
-                className={({ isActive }) =>
-                  `rounded-lg px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-brand-500 ${
-                    isActive ? "bg-brand-50 text-brand-700" : "text-gray-700 hover:bg-gray-100 hover:text-gray-900"
-                  }`
-                }
+                className="nav-link"
               >
                 {link.label}
               </NavLink>
@@ -136,7 +132,7 @@ function CartLink({ count }: { count: number }) {
   return (
     <Link
       to="/cart"
-      className="relative ml-auto inline-flex items-center gap-1 rounded-lg px-3 py-2 text-sm font-medium text-gray-700 hover:bg-gray-100 hover:text-gray-900 focus-visible:outline-2 focus-visible:outline-brand-500"
+      className="nav-link relative ml-auto inline-flex items-center gap-1"
     >
       <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="h-5 w-5">
         <path d="M2 3h2.2l.4 2H17l-1.6 7.2a1.5 1.5 0 0 1-1.5 1.2H7.1a1.5 1.5 0 0 1-1.5-1.2L3.6 4.6 3.4 4H2V3Zm5 13.5a1.5 1.5 0 1 0 3 0 1.5 1.5 0 0 0-3 0Zm6 0a1.5 1.5 0 1 0 3 0 1.5 1.5 0 0 0-3 0Z" />
@@ -161,7 +157,7 @@ function MessagesLink({ unread, className = "" }: { unread: number; className?: 
     <Link
       to="/chat"
       aria-label={unread > 0 ? `Messages, ${unread} unread` : "Messages"}
-      className={`relative inline-flex items-center gap-2 rounded-lg px-3 py-2 text-sm font-medium text-gray-700 hover:bg-gray-100 hover:text-gray-900 focus-visible:outline-2 focus-visible:outline-brand-500 ${className}`}
+      className={`nav-link relative inline-flex items-center gap-2 ${className}`}
     >
       <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor" className="h-5 w-5">
         <path d="M3 4.5A2.5 2.5 0 0 1 5.5 2h9A2.5 2.5 0 0 1 17 4.5v7a2.5 2.5 0 0 1-2.5 2.5H9l-4 3.5V14h.5A2.5 2.5 0 0 1 3 11.5v-7Z" />
@@ -226,7 +222,7 @@ function AccountMenu({ user }: { user: SessionUser }) {
     };
   }, []);
 
-  const item = "block w-full px-4 py-2 text-left text-sm text-gray-700 hover:bg-gray-100 focus-visible:bg-gray-100 focus-visible:outline-none";
+  const item = "menu-item";
   return (
     <details ref={ref} className="group relative">
       <summary className="flex cursor-pointer list-none items-center gap-2 rounded-full py-1 pr-2 pl-1 text-sm font-medium text-gray-800 hover:bg-gray-100 focus-visible:outline-2 focus-visible:outline-brand-500 [&::-webkit-details-marker]:hidden">
@@ -341,14 +337,14 @@ function MobilePanel({
   hidden?: boolean;
   onNavigate?: () => void;
 }) {
-  const item = "block rounded-lg px-3 py-3 text-base font-medium text-gray-800 hover:bg-gray-100";
+  const item = "mobile-item";
   const links = (list: { to: string; label: string }[]): ReactNode =>
     list.map((link) => (
       <li key={link.to}>
         <NavLink
           to={link.to}
           onClick={onNavigate}
-          className={({ isActive }) => `${item} ${isActive ? "bg-brand-50 text-brand-700" : ""}`}
+          className={item}
         >
           {link.label}
         </NavLink>
