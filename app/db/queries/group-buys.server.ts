@@ -1,8 +1,9 @@
-import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { hostNotSuspended } from "~/db/queries/admin.server";
 import type { Db } from "~/db/client.server";
 import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/pools.server";
+import { pushLineStock, stockTakenFrom } from "~/db/queries/orders.server";
 import {
   groupBuyProducts,
   groupBuyRefunds,
@@ -618,38 +619,7 @@ export async function insertPaidGroupBuyOrders(
       .onConflictDoNothing({ target: [orders.checkoutSessionId, orders.line] })
       .returning({ id: orders.id }),
   ];
-  const stockAt: { size: number | null; colour: number | null }[] = [];
-  for (const line of input.lines) {
-    const q = line.order.quantity;
-    const at = { size: null as number | null, colour: null as number | null };
-    if (line.sizeId) {
-      at.size = statements.length;
-      statements.push(
-        db
-          .update(productSizes)
-          .set({ availableUnits: sql`${productSizes.availableUnits} - ${q}` })
-          .where(and(eq(productSizes.id, line.sizeId), gte(productSizes.availableUnits, q), isNew))
-          .returning({ id: productSizes.id }),
-      );
-    }
-    if (line.colourId) {
-      at.colour = statements.length;
-      statements.push(
-        db
-          .update(productColors)
-          .set({ availableUnits: sql`${productColors.availableUnits} - ${q}` })
-          .where(and(eq(productColors.id, line.colourId), gte(productColors.availableUnits, q), isNew))
-          .returning({ id: productColors.id }),
-      );
-    }
-    stockAt.push(at);
-    statements.push(
-      db
-        .update(products)
-        .set({ salesCount: sql`${products.salesCount} + ${q}`, revenueCents: sql`${products.revenueCents} + ${line.order.amountCents}` })
-        .where(and(eq(products.id, line.order.productId), isNew)),
-    );
-  }
+  const stockAt = input.lines.map((line) => pushLineStock(db, statements, line, isNew));
   const earlier = input.userId
     ? sql`not exists (select 1 from ${orders} where ${orders.groupBuyId} = ${input.groupBuyId} and ${orders.userId} = ${input.userId} and ${orders.id} not in (${sql.join(
         ids.map((id) => sql`${id}`),
@@ -667,12 +637,10 @@ export async function insertPaidGroupBuyOrders(
   );
   for (const contribution of input.contributions) statements.push(reserveContributionStatement(db, contribution, isNew));
   const results = (await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown as unknown[][];
-  const taken = (index: number | null) => index === null || (results[index]?.length ?? 0) === 1;
   return {
     claimed: results[0]?.length === 1,
     inserted: (results[1]?.length ?? 0) > 0,
-    /** Per order: whether its stock was taken (false: it sold out before the payment, or its variant is gone). */
-    stockTaken: stockAt.map((at, i) => ({ orderId: input.lines[i]!.order.id, taken: at.size !== null && taken(at.size) && taken(at.colour) })),
+    stockTaken: stockTakenFrom(results, input.lines, stockAt),
   };
 }
 

@@ -476,36 +476,11 @@ export async function insertPaidCartOrders(db: Db, input: { claim: BatchItem<"sq
       .onConflictDoNothing({ target: [orders.checkoutSessionId, orders.line] })
       .returning({ id: orders.id }),
   ];
-  const stockAt: { size: number | null; colour: number | null }[] = [];
+  const stockAt: StockAt[] = [];
   for (const line of input.lines) {
     const q = line.order.quantity;
-    const at = { size: null as number | null, colour: null as number | null };
-    if (line.sizeId) {
-      at.size = statements.length;
-      statements.push(
-        db
-          .update(productSizes)
-          .set({ availableUnits: sql`${productSizes.availableUnits} - ${q}` })
-          .where(and(eq(productSizes.id, line.sizeId), gte(productSizes.availableUnits, q), isNew))
-          .returning({ id: productSizes.id }),
-      );
-    }
-    if (line.colourId) {
-      at.colour = statements.length;
-      statements.push(
-        db
-          .update(productColors)
-          .set({ availableUnits: sql`${productColors.availableUnits} - ${q}` })
-          .where(and(eq(productColors.id, line.colourId), gte(productColors.availableUnits, q), isNew))
-          .returning({ id: productColors.id }),
-      );
-    }
-    stockAt.push(at);
+    stockAt.push(pushLineStock(db, statements, line, isNew));
     statements.push(
-      db
-        .update(products)
-        .set({ salesCount: sql`${products.salesCount} + ${q}`, revenueCents: sql`${products.revenueCents} + ${line.order.amountCents}` })
-        .where(and(eq(products.id, line.order.productId), isNew)),
       db
         .update(userProfiles)
         .set({
@@ -516,12 +491,62 @@ export async function insertPaidCartOrders(db: Db, input: { claim: BatchItem<"sq
     );
   }
   const results = (await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown as unknown[][];
-  const taken = (index: number | null) => index === null || (results[index]?.length ?? 0) === 1;
   return {
     claimed: results[0]?.length === 1,
     inserted: (results[1]?.length ?? 0) > 0,
-    stockTaken: stockAt.map((at, i) => ({ orderId: input.lines[i]!.order.id, taken: at.size !== null && taken(at.size) && taken(at.colour) })),
+    stockTaken: stockTakenFrom(results, input.lines, stockAt),
   };
+}
+
+/** Where one line's stock statements stand in a batch (null: none). */
+export type StockAt = { size: number | null; colour: number | null };
+
+/**
+ * Appends one order line's part of a multi-item fulfilment batch (a cart's or a group buy's), all only when `isNew`:
+ * its size's and colour's stock taken (never below zero) and its product's sale counted. Returns where the stock
+ * statements stand, for `stockTakenFrom`.
+ */
+export function pushLineStock(
+  db: Db,
+  statements: BatchItem<"sqlite">[],
+  line: { sizeId: string | null; colourId: string | null; order: { productId: string; quantity: number; amountCents: number } },
+  isNew: SQL,
+): StockAt {
+  const q = line.order.quantity;
+  const at: StockAt = { size: null, colour: null };
+  if (line.sizeId) {
+    at.size = statements.length;
+    statements.push(
+      db
+        .update(productSizes)
+        .set({ availableUnits: sql`${productSizes.availableUnits} - ${q}` })
+        .where(and(eq(productSizes.id, line.sizeId), gte(productSizes.availableUnits, q), isNew))
+        .returning({ id: productSizes.id }),
+    );
+  }
+  if (line.colourId) {
+    at.colour = statements.length;
+    statements.push(
+      db
+        .update(productColors)
+        .set({ availableUnits: sql`${productColors.availableUnits} - ${q}` })
+        .where(and(eq(productColors.id, line.colourId), gte(productColors.availableUnits, q), isNew))
+        .returning({ id: productColors.id }),
+    );
+  }
+  statements.push(
+    db
+      .update(products)
+      .set({ salesCount: sql`${products.salesCount} + ${q}`, revenueCents: sql`${products.revenueCents} + ${line.order.amountCents}` })
+      .where(and(eq(products.id, line.order.productId), isNew)),
+  );
+  return at;
+}
+
+/** Per order of a multi-item batch: whether its stock was taken (false: it sold out first, or its variant is gone). */
+export function stockTakenFrom(results: unknown[][], lines: readonly { order: { id: string } }[], stockAt: readonly StockAt[]) {
+  const taken = (index: number | null) => index === null || (results[index]?.length ?? 0) === 1;
+  return stockAt.map((at, i) => ({ orderId: lines[i]!.order.id, taken: at.size !== null && taken(at.size) && taken(at.colour) }));
 }
 
 /**

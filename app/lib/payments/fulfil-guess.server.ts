@@ -29,6 +29,17 @@ export async function fulfilGuessEntry(env: Env, db: Db, row: CheckoutSession, s
   const now = new Date();
   const rates = await getRevenueRules(db);
 
+  // The fee only (no entry: an entry now would tell whether the answer was right while the game runs), reserved in
+  // the payment's batch.
+  const fee = {
+    hostId: row.hostId,
+    sourceType: "guess_entry" as const,
+    sourceKey: contributionKey(session.id),
+    amountCents: row.amountCents,
+    currency: row.currency,
+    userId: row.userId,
+    earnsEntry: false,
+  };
   const { claimed, inserted } = await insertPaidGuess(db, {
     checkoutId: row.id,
     paymentIntentId: paymentIntentOf(session),
@@ -41,16 +52,7 @@ export async function fulfilGuessEntry(env: Env, db: Db, row: CheckoutSession, s
     feeCents: row.amountCents,
     currency: row.currency,
     now,
-    // The fee only (no entry: an entry now would tell whether the answer was right while the game runs).
-    contribution: {
-      hostId: row.hostId,
-      sourceType: "guess_entry",
-      sourceKey: contributionKey(session.id),
-      amountCents: row.amountCents,
-      currency: row.currency,
-      userId: row.userId,
-      earnsEntry: false,
-    },
+    contribution: fee,
   });
   if (!inserted && claimed) {
     console.warn("fulfilment: guess checkout claimed but its participant already existed", { checkout: row.id });
@@ -79,16 +81,7 @@ export async function fulfilGuessEntry(env: Env, db: Db, row: CheckoutSession, s
     (row.rates ?? rates).guess_win_entries,
   );
 
-  // The fee only: an entry now would tell whether the answer was right while the game runs.
-  const contribution = await contribute(env, db, {
-    hostId: row.hostId,
-    sourceType: "guess_entry",
-    sourceKey: contributionKey(session.id),
-    amountCents: row.amountCents,
-    currency: row.currency,
-    userId: row.userId,
-    earnsEntry: false,
-  });
+  const contribution = await contribute(env, db, fee);
   return { kind, checkoutId: row.id, purpose: row.purpose, poolId: contribution.poolId, entryNumber: null };
 }
 
