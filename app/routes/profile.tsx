@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { data, Form, isRouteErrorResponse, Link, useFetcher } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { Badge, Button, buttonClass, Card, DateText, EmptyState, pageMeta } from "~/components/page";
@@ -170,7 +170,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 }
 
 export default function Profile({ loaderData }: Route.ComponentProps) {
-  const { profile, own, tab, country, currency, pool, products, games, winners, comingSoon } = loaderData;
+  const { profile, tab, country, currency, products, games, winners, comingSoon } = loaderData;
   const base = `/profile/${profile.slug ?? profile.userId}`;
   const tabHref = (id: Tab) => {
     const search = new URLSearchParams();

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/pools.server";
 import {
@@ -128,30 +128,6 @@ export async function markUnpaidCheckoutExpired(db: Db, id: string): Promise<voi
     .update(checkoutSessions)
     .set({ status: "expired" })
     .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.paymentStatus, "unpaid")));
-}
-
-/** What the payment result page shows of a checkout session, or undefined. */
-export async function getCheckoutSummary(db: Db, id: string) {
-  const [row] = await db
-    .select({
-      id: checkoutSessions.id,
-      purpose: checkoutSessions.purpose,
-      userId: checkoutSessions.userId,
-      amountCents: checkoutSessions.amountCents,
-      currency: checkoutSessions.currency,
-      status: checkoutSessions.status,
-      paymentStatus: checkoutSessions.paymentStatus,
-    })
-    .from(checkoutSessions)
-    .where(eq(checkoutSessions.id, id))
-    .limit(1);
-  return row;
-}
-
-/** Paid checkouts of some ids (the sessions of a list of payments). */
-export function listCheckoutsByIds(db: Db, ids: readonly string[]) {
-  if (ids.length === 0) return Promise.resolve([]);
-  return db.select().from(checkoutSessions).where(inArray(checkoutSessions.id, [...ids])).limit(ids.length);
 }
 
 // --- webhook events --------------------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ import {
   type EarningKind,
   type RevenueKind,
 } from "~/domain/earnings";
-import { BALANCE_PLATFORM_FEE_PERCENT, distributePool, type RevenueRule } from "~/domain/revenue";
+import { BALANCE_PLATFORM_FEE_PERCENT, type RevenueRule } from "~/domain/revenue";
 
 // The host earnings ledger (domain/earnings.ts): append-only rows keyed by their source, balances as sums.
 

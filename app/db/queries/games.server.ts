@@ -63,25 +63,6 @@ export async function getGame(db: Db, id: string) {
   return row;
 }
 
-/** A host's games of every status, newest first. */
-export function listHostGames(db: Db, hostId: string, limit: number) {
-  return db
-    .select({
-      id: guessWinGames.id,
-      question: guessWinGames.question,
-      status: guessWinGames.status,
-      entryFeeCents: guessWinGames.entryFeeCents,
-      currency: guessWinGames.currency,
-      participantsCount: guessWinGames.participantsCount,
-      totalEntryFeesCents: guessWinGames.totalEntryFeesCents,
-      createdAt: guessWinGames.createdAt,
-    })
-    .from(guessWinGames)
-    .where(eq(guessWinGames.hostId, hostId))
-    .orderBy(desc(guessWinGames.createdAt), desc(guessWinGames.id))
-    .limit(limit);
-}
-
 export async function countHostGames(db: Db, hostId: string): Promise<number> {
   const [row] = await db.select({ n: count() }).from(guessWinGames).where(eq(guessWinGames.hostId, hostId));
   return row?.n ?? 0;

@@ -175,16 +175,6 @@ export async function hostHasActiveGroupBuy(db: Db, hostId: string, exceptId?: s
   return row !== undefined && row.id !== exceptId;
 }
 
-/** Whether any group buy is active on the platform (the banner of the revenue screens). */
-export async function anyActiveGroupBuy(db: Db, hostId?: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: groupBuys.id })
-    .from(groupBuys)
-    .where(hostId ? and(eq(groupBuys.status, "active"), eq(groupBuys.hostId, hostId)) : eq(groupBuys.status, "active"))
-    .limit(1);
-  return row !== undefined;
-}
-
 function isUniqueViolation(error: unknown): boolean {
   const text = error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? "")}` : String(error);
   return /UNIQUE constraint|SQLITE_CONSTRAINT/i.test(text);
@@ -287,12 +277,6 @@ export async function updateGroupBuy(
     db.insert(groupBuyProducts).values(own.map((productId) => ({ groupBuyId: id, productId }))),
   ]);
   return { ok: true, id };
-}
-
-/** Whether any order (paid, or refunded since) was placed in the group buy: then it is cancelled, never deleted. */
-export async function groupBuyHasOrders(db: Db, id: string): Promise<boolean> {
-  const [row] = await db.select({ id: orders.id }).from(orders).where(eq(orders.groupBuyId, id)).limit(1);
-  return row !== undefined;
 }
 
 /** Deletes a group buy nobody joined (tiers, products and shares go with it). False when it has orders. */
@@ -494,23 +478,6 @@ export async function listGroupBuysToClose(db: Db, now: Date, limit = 20) {
     .where(and(inArray(groupBuys.status, ["completed", "cancelled"]), isNull(groupBuys.finalisedAt)))
     .limit(limit);
   return { due: due.map((r) => r.id), unfinished: unfinished.map((r) => r.id) };
-}
-
-/** The end-of-group-buy refunds of a buyer's orders (for /my-orders and the order page). */
-export function listGroupBuyRefundsForOrders(db: Db, orderIds: readonly string[]) {
-  if (orderIds.length === 0) return Promise.resolve([]);
-  return db
-    .select({
-      orderId: groupBuyRefunds.orderId,
-      kind: groupBuyRefunds.kind,
-      amountCents: groupBuyRefunds.amountCents,
-      currency: groupBuyRefunds.currency,
-      refundId: groupBuyRefunds.refundId,
-      completedAt: groupBuyRefunds.completedAt,
-    })
-    .from(groupBuyRefunds)
-    .where(inArray(groupBuyRefunds.orderId, [...orderIds].slice(0, 100)))
-    .limit(100);
 }
 
 /** The sizes and colours (with stock) of a group buy's products, by product id. */

@@ -5,7 +5,7 @@ import { reserveContributionStatement, type ContributionKeyValues } from "~/db/q
 import { checkoutSessions, orders, productColors, products, productSizes, shippingUpdates, userProfiles, vouchers, type NewOrder } from "~/db/schema";
 import { claimCheckoutStatement } from "~/db/queries/checkout.server";
 import type { RevenueRules } from "~/domain/revenue";
-import { OPEN_ORDER_STATUSES, STORE_SALE_STATUSES, type OrderStatus } from "~/domain/orders";
+import { OPEN_ORDER_STATUSES, type OrderStatus } from "~/domain/orders";
 
 const orderSummary = {
   id: orders.id,
@@ -97,16 +97,6 @@ export async function buyerOrderStats(db: Db, f: Pick<BuyerOrderFilter, "userId"
   return row ?? { total: 0, spentCents: 0, inTransit: 0, vouchers: 0, entries: 0 };
 }
 
-/** Orders for a host's products, newest first. */
-export function listHostOrders(db: Db, hostId: string, limit = 20) {
-  return db
-    .select({ ...orderSummary, customerName: orders.customerName, customerEmail: orders.customerEmail })
-    .from(orders)
-    .where(eq(orders.hostId, hostId))
-    .orderBy(desc(orders.createdAt), desc(orders.id))
-    .limit(limit);
-}
-
 export async function countOpenHostOrders(db: Db, hostId: string): Promise<number> {
   const [row] = await db
     .select({ n: count() })
@@ -190,16 +180,6 @@ export function listShippingUpdates(db: Db, orderId: string, limit = 50) {
     .where(eq(shippingUpdates.orderId, orderId))
     // rowid breaks ties between updates written in the same millisecond (insertion order).
     .orderBy(desc(shippingUpdates.createdAt), desc(sql`${shippingUpdates}.rowid`))
-    .limit(limit);
-}
-
-/** A host's latest store sales (the revenue page's transactions). */
-export function listHostSales(db: Db, hostId: string, limit = 20) {
-  return db
-    .select(orderSummary)
-    .from(orders)
-    .where(and(eq(orders.hostId, hostId), inArray(orders.status, [...STORE_SALE_STATUSES])))
-    .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(limit);
 }
 

@@ -2,7 +2,6 @@ import { and, count, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
 import {
-  earningsLedger,
   paymentEvents,
   payoutMethods,
   payouts,
@@ -407,23 +406,6 @@ export async function listPayouts(db: Db, userId: string, options: { limit: numb
     db.select({ n: count() }).from(payouts).where(where),
   ]);
   return { rows, total: total?.n ?? 0 };
-}
-
-/** Payouts stuck in 'processing' (a transfer call that never answered), for the cron to settle. */
-export function listStuckProcessingPayouts(db: Db, before: Date, limit = 20) {
-  return db
-    .select()
-    .from(payouts)
-    .where(and(eq(payouts.status, "processing"), sql`${payouts.updatedAt} < ${before.getTime()}`))
-    .limit(limit);
-}
-
-/** The ledger's withdrawal rows of a payout (its transaction ids). */
-export function payoutLedgerRows(db: Db, payoutId: string) {
-  return db
-    .select({ id: earningsLedger.id, kind: earningsLedger.kind, amountCents: earningsLedger.amountCents })
-    .from(earningsLedger)
-    .where(eq(earningsLedger.payoutId, payoutId));
 }
 
 /** Points a failed payout at another payout account before it is retried. */

@@ -290,16 +290,6 @@ export async function sumHostDebitsForSource(db: Db, sourceKey: string): Promise
   return Number(row?.total ?? 0);
 }
 
-/** A host's recorded debits, newest first. */
-export function listHostDebits(db: Db, hostId: string, limit = 100) {
-  return db
-    .select()
-    .from(hostDebits)
-    .where(eq(hostDebits.hostId, hostId))
-    .orderBy(desc(hostDebits.createdAt))
-    .limit(limit);
-}
-
 /** Closed pools that moved their amount out (no entries) whose next pool has not received it yet. */
 export async function listPendingCarryOvers(db: Db, limit: number) {
   return db

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
 import { hostNotSuspended } from "~/db/queries/admin.server";
 import type { Db } from "~/db/client.server";
 import {
@@ -216,17 +216,6 @@ export function listProductImages(db: Db, productId: string, limit = 8) {
     .limit(limit);
 }
 
-/** A host's products, newest first; `activeOnly` for what the public sees. */
-export function listHostProducts(db: Db, hostId: string, { limit, activeOnly = false }: { limit: number; activeOnly?: boolean }) {
-  return db
-    .select(productCard)
-    .from(products)
-    .leftJoin(userProfiles, eq(userProfiles.userId, products.hostId))
-    .where(activeOnly ? and(eq(products.hostId, hostId), eq(products.status, "active")) : eq(products.hostId, hostId))
-    .orderBy(desc(products.createdAt), desc(products.id))
-    .limit(limit);
-}
-
 /** Up to `limit` other active products of the same host, newest first (the buy page's picker). */
 export function listMoreFromHost(db: Db, hostId: string, excludeId: string, limit = 8) {
   return db
@@ -243,11 +232,6 @@ export function listMoreFromHost(db: Db, hostId: string, excludeId: string, limi
     .where(and(eq(products.hostId, hostId), eq(products.status, "active"), ne(products.id, excludeId)))
     .orderBy(desc(products.createdAt), desc(products.id))
     .limit(limit);
-}
-
-export async function countHostProducts(db: Db, hostId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(products).where(eq(products.hostId, hostId));
-  return row?.n ?? 0;
 }
 
 /**

@@ -303,13 +303,3 @@ export function listPaymentOrders(db: Db, checkoutSessionId: string) {
     .orderBy(orders.line)
     .limit(100);
 }
-
-/** The refunds of an order (or of a payment when `orderId` is null), newest first. */
-export function listRefunds(db: Db, filter: { orderId: string } | { checkoutSessionId: string }) {
-  return db
-    .select()
-    .from(refunds)
-    .where("orderId" in filter ? eq(refunds.orderId, filter.orderId) : eq(refunds.checkoutSessionId, filter.checkoutSessionId))
-    .orderBy(sql`${refunds.createdAt} desc`)
-    .limit(100);
-}

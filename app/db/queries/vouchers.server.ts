@@ -103,17 +103,6 @@ export async function redeemVoucher(db: Db, input: { code: string; hostId: strin
   return { kind: "expired" };
 }
 
-/** A host's vouchers, newest first. */
-export function listHostVouchers(db: Db, hostId: string, limit = 20) {
-  return db
-    .select(voucherView)
-    .from(vouchers)
-    .innerJoin(orders, eq(orders.id, vouchers.orderId))
-    .where(eq(vouchers.hostId, hostId))
-    .orderBy(desc(vouchers.createdAt), desc(vouchers.id))
-    .limit(limit);
-}
-
 /** Whether a voucher code is taken already. */
 export async function isVoucherCodeTaken(db: Db, code: string): Promise<boolean> {
   const [taken] = await db.select({ id: vouchers.id }).from(vouchers).where(eq(vouchers.code, code)).limit(1);
