@@ -11,14 +11,15 @@ import type { CheckoutSession } from "~/db/schema";
 import { groupByHost } from "~/domain/cart";
 import { productCategory } from "~/domain/catalog";
 import { formatCents } from "~/domain/money";
-import { orderNumber, voucherCode } from "~/domain/orders";
+import { voucherCode } from "~/domain/orders";
 import { UNFULFILLABLE_REASONS } from "~/domain/payments";
 import { poolContributionCents } from "~/domain/revenue";
 import { notify } from "~/lib/notify.server";
 import { decodeCartCheckoutLines } from "./cart-checkout.server";
-import { FulfilmentDataError, paymentIntentOf, shippingOf, type CheckoutSessionObject } from "./events.server";
+import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
 import type { FulfilOutcome } from "./fulfil.server";
 import { cartContributionKey, contribute } from "./pool-ledger.server";
+import { paidLineOrder } from "./order-lines.server";
 import { refundUnfulfillable } from "./refunds.server";
 
 /**
@@ -37,45 +38,8 @@ export async function fulfilCart(env: Env, db: Db, row: CheckoutSession, session
 
   const orderLines: CartOrderLine[] = [];
   for (const [index, [productId, sizeName, colourName, quantity, unitCents]] of lines.entries()) {
-    const found = await getProductVariants(db, productId);
-    if (!found) throw new FulfilmentDataError(`product ${productId} of checkout ${row.id} no longer exists`);
-    const size = found.sizes.find((s) => s.name === sizeName);
-    const colour = colourName ? found.colours.find((c) => c.name === colourName) : undefined;
-    const category = productCategory(found.product.category);
-    const id = crypto.randomUUID();
-    orderLines.push({
-      sizeId: size?.id ?? null,
-      colourId: colourName ? (colour?.id ?? null) : null,
-      order: {
-        id,
-        orderNumber: index === 0 ? orderNumber(session.id, id) : `${orderNumber(session.id, id)}-${index + 1}`,
-        line: index,
-        userId: row.userId,
-        hostId: found.product.hostId,
-        productId,
-        checkoutSessionId: session.id,
-        paymentIntentId,
-        status: category === "physical" ? "processing" : "paid",
-        purchaseMode: "buy-now",
-        amountCents: unitCents * quantity,
-        unitPriceCents: unitCents,
-        currency: row.currency,
-        quantity,
-        sizeName,
-        colorName: colourName || null,
-        customerEmail: session.customer_details?.email ?? session.customer_email ?? row.customerEmail,
-        customerName: session.customer_details?.name ?? null,
-        shippingAddress: category === "physical" ? shippingOf(session) : null,
-        productName: found.product.name,
-        productImage: found.imageUrl,
-        productCategory: category,
-        metadata: { pool_percent: poolPercent, cart: true },
-        // Digital items and vouchers are delivered at payment: their return window starts now.
-        deliveredAt: category === "physical" ? null : now,
-        createdAt: now,
-        updatedAt: now,
-      },
-    });
+    const line = await paidLineOrder(db, row, session, { index, productId, sizeName, colourName, quantity, unitCents }, now);
+    orderLines.push({ ...line, order: { ...line.order, purchaseMode: "buy-now", metadata: { pool_percent: poolPercent, cart: true } } });
   }
 
   const result = await insertPaidCartOrders(db, {

@@ -3,17 +3,15 @@ import { claimCheckoutStatement } from "~/db/queries/checkout.server";
 import { getGroupBuy, insertPaidGroupBuyOrders, listCheckoutOrders, withdrawGroupBuySales } from "~/db/queries/group-buys.server";
 import { cancelUndeliverableOrder, setOrderPoolEntry } from "~/db/queries/orders.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
-import { getProductVariants } from "~/db/queries/products.server";
 import type { CheckoutSession } from "~/db/schema";
-import { productCategory } from "~/domain/catalog";
 import { convertCents } from "~/domain/currency";
 import { GROUP_BUY_CURRENCY, groupBuyEntriesForCheckout, poolShareCents } from "~/domain/group-buy";
-import { orderNumber } from "~/domain/orders";
 import { UNFULFILLABLE_REASONS } from "~/domain/payments";
-import { FulfilmentDataError, paymentIntentOf, shippingOf, type CheckoutSessionObject } from "./events.server";
+import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
 import type { FulfilOutcome } from "./fulfil.server";
 import { decodeGroupBuyLines } from "./group-buy-checkout.server";
 import { contribute, contributionKey, shareBonusKey } from "./pool-ledger.server";
+import { paidLineOrder } from "./order-lines.server";
 import { refundUnfulfillable } from "./refunds.server";
 
 /**
@@ -39,47 +37,18 @@ export async function fulfilGroupBuy(env: Env, db: Db, row: CheckoutSession, ses
   let salesRmCents = 0;
   const orderLines = [];
   for (const [index, [productId, sizeName, colourName, quantity, unitCents]] of lines.entries()) {
-    const found = await getProductVariants(db, productId);
-    if (!found) throw new FulfilmentDataError(`product ${productId} of checkout ${row.id} no longer exists`);
-    const size = found.sizes.find((s) => s.name === sizeName);
-    const colour = colourName ? found.colours.find((c) => c.name === colourName) : undefined;
-    const category = productCategory(found.product.category);
-    const amountCents = unitCents * quantity;
-    const rm = convertCents(amountCents, "USD", GROUP_BUY_CURRENCY);
+    const line = await paidLineOrder(db, row, session, { index, productId, sizeName, colourName, quantity, unitCents }, now);
+    const rm = convertCents(line.order.amountCents, "USD", GROUP_BUY_CURRENCY);
     salesRmCents += rm;
-    const id = crypto.randomUUID();
     orderLines.push({
-      sizeId: size?.id ?? null,
-      colourId: colourName ? (colour?.id ?? null) : null,
+      ...line,
       order: {
-        id,
-        orderNumber: index === 0 ? orderNumber(session.id, id) : `${orderNumber(session.id, id)}-${index + 1}`,
-        line: index,
-        userId: row.userId,
+        ...line.order,
         hostId: row.hostId,
-        productId,
         groupBuyId,
-        checkoutSessionId: session.id,
-        paymentIntentId,
-        status: category === "physical" ? ("processing" as const) : ("paid" as const),
         purchaseMode: "group-buy" as const,
-        amountCents,
-        unitPriceCents: unitCents,
-        currency: row.currency,
-        quantity,
-        sizeName,
-        colorName: colourName || null,
-        customerEmail: session.customer_details?.email ?? session.customer_email ?? row.customerEmail,
-        customerName: session.customer_details?.name ?? null,
-        shippingAddress: category === "physical" ? shippingOf(session) : null,
-        productName: found.product.name,
-        productImage: found.imageUrl,
-        productCategory: category,
         salesRmCents: rm,
         metadata: { pool_percent: poolPercent },
-        deliveredAt: category === "physical" ? null : now,
-        createdAt: now,
-        updatedAt: now,
       },
     });
   }
