@@ -1,7 +1,7 @@
 // Returns and the refunds a buyer sees: who may ask for a return, what a host's refund may be, and the words shown
 // for each refund. Pure: no I/O.
 
-import { formatCents } from "./money";
+import { formatCents, parseMoneyToCents } from "./money";
 import {
   REFUND_MESSAGES,
   refundableCents,
@@ -57,10 +57,8 @@ export type RefundAmountCheck = { ok: true; amountCents: number } | { ok: false;
 export function checkRefundAmount(input: unknown, order: { amountCents: number; refundedCents: number; currency: string }): RefundAmountCheck {
   const left = refundableCents(order.amountCents, order.refundedCents);
   if (left === 0) return { ok: false, message: REFUND_MESSAGES.nothingLeft };
-  const text = typeof input === "string" ? input.trim() : "";
-  const match = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(text);
-  const cents = match ? Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0")) : 0;
-  if (!match || cents <= 0) return { ok: false, message: REFUND_MESSAGES.notPositive };
+  const cents = typeof input === "string" ? parseMoneyToCents(input) : null;
+  if (cents === null || cents <= 0) return { ok: false, message: REFUND_MESSAGES.notPositive };
   if (cents > left) return { ok: false, message: REFUND_MESSAGES.tooMuch(formatCents(left, order.currency)) };
   return { ok: true, amountCents: cents };
 }
