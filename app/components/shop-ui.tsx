@@ -1,5 +1,5 @@
-import { useEffect, useState, type ReactNode } from "react";
-import { Link, useFetcher } from "react-router";
+import { useEffect, useState, type FormEvent, type MouseEvent, type ReactNode } from "react";
+import { useFetcher, useNavigate } from "react-router";
 import { countdownText, COUNTDOWN_TICK_MS } from "~/domain/countdown";
 import { CURRENCIES, formatIn, SHIPPING_COUNTRIES, type SupportedCurrency } from "~/domain/currency";
 import { formatCents } from "~/domain/money";
@@ -49,13 +49,23 @@ export function useProductLike(productId: string, initialLiked: boolean, initial
   const liked = typeof pending === "string" ? pending === "true" : confirmed.liked;
   const count = liked === confirmed.liked ? confirmed.count : Math.max(0, confirmed.count + (liked ? 1 : -1));
 
-  const onSubmit = (event: { preventDefault: () => void }) => {
+  // The like is a plain <form> (a page sent without hydration posts it natively), or a button of a form it shares
+  // with other products' buttons (/shop); with React the submission goes to the fetcher instead, with the button
+  // that submits it (its name, value and formaction are part of the submission).
+  const send = (event: { preventDefault: () => void }, target: HTMLFormElement | HTMLButtonElement) => {
+    event.preventDefault();
     if (!signedIn) {
-      event.preventDefault();
       toast({ message: LIKE_SIGN_IN_MESSAGE, type: "error" });
+      return;
     }
+    void fetcher.submit(target);
   };
-  return { productId, liked, count, fetcher, onSubmit };
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    send(event, submitter instanceof HTMLButtonElement ? submitter : event.currentTarget);
+  };
+  const onClick = (event: MouseEvent<HTMLButtonElement>) => send(event, event.currentTarget);
+  return { productId, liked, count, fetcher, onSubmit, onClick };
 }
 
 export type ProductLike = ReturnType<typeof useProductLike>;
@@ -73,13 +83,13 @@ export function LikeToggleForm({
   children: ReactNode;
 }) {
   return (
-    <like.fetcher.Form method="post" action={`/product/${like.productId}`} onSubmit={like.onSubmit}>
+    <form method="post" action={`/product/${like.productId}`} onSubmit={like.onSubmit}>
       <input type="hidden" name="intent" value="like" />
       <input type="hidden" name="liked" value={like.liked ? "false" : "true"} />
       <button type="submit" className={className} aria-pressed={like.liked} aria-label={label}>
         {children}
       </button>
-    </like.fetcher.Form>
+    </form>
   );
 }
 
@@ -88,34 +98,6 @@ export function HeartIcon({ filled, className = "h-5 w-5" }: { filled: boolean; 
     <svg aria-hidden="true" viewBox="0 0 24 24" className={className} fill={filled ? "currentColor" : "none"} stroke="currentColor" strokeWidth={2}>
       <path d="M12 21s-7.5-4.6-9.6-9.1C.9 8.6 3 5 6.6 5c2.1 0 3.5 1.1 4.4 2.5h2C13.9 6.1 15.3 5 17.4 5 21 5 23.1 8.6 21.6 11.9 19.5 16.4 12 21 12 21Z" />
     </svg>
-  );
-}
-
-/** A heart button over a product image. */
-export function LikeButton({
-  productId,
-  liked,
-  likeCount,
-  signedIn,
-  productName,
-}: {
-  productId: string;
-  liked: boolean;
-  likeCount: number;
-  signedIn: boolean;
-  productName: string;
-}) {
-  const like = useProductLike(productId, liked, likeCount, signedIn);
-  return (
-    <LikeToggleForm
-      like={like}
-      label={like.liked ? `Remove ${productName} from favourites` : `Add ${productName} to favourites`}
-      className={`grid h-9 w-9 place-items-center rounded-full bg-white/90 shadow focus-visible:outline-2 focus-visible:outline-brand-500 ${
-        like.liked ? "text-red-500" : "text-gray-600 hover:text-red-500"
-      }`}
-    >
-      <HeartIcon filled={like.liked} />
-    </LikeToggleForm>
   );
 }
 
@@ -200,33 +182,64 @@ export function shopCardData(row: ShopCardRow): ShopCardData {
   return { id, name, hostName, hostHref, image, price, poolId, pool, target, endAt, countdown, likeCount, viewCount, liked };
 }
 
+/** The id of the one hidden "Favourite" text a /shop grid's like buttons are labelled with (with each card's name). */
+export const FAVOURITE_LABEL_ID = "fav";
+/** The id of the one form every /shop card's like button submits (to its product: the button's formaction). */
+export const LIKE_FORM_ID = "like";
+/** The id of the one form every /shop card's Add to Cart button submits (the button sends its product id). */
+export const CART_ADD_FORM_ID = "cart-add";
+
+/**
+ * What a /shop grid renders once for all its cards: the hidden "Favourite" text the like buttons name themselves
+ * with, the like form and the Add to Cart form. Both forms post natively on a page sent without hydration (Add to
+ * Cart always: the first size and colour in stock, one unit).
+ */
+export function ShopGridShared() {
+  return (
+    <>
+      <span id={FAVOURITE_LABEL_ID} hidden>
+        Favourite
+      </span>
+      <form id={LIKE_FORM_ID} method="post" hidden>
+        <input type="hidden" name="intent" value="like" />
+      </form>
+      <form id={CART_ADD_FORM_ID} method="post" action="/cart" hidden>
+        <input type="hidden" name="intent" value="add" />
+      </form>
+    </>
+  );
+}
+
 /**
  * A /shop card (styles in app.css under "shop card": the card's parts are styled by their place in it, so a page of
- * 24 cards repeats no class strings). Its pool figures follow the pool live (public/page.js): the strip names its
- * pool once (`data-pool`), each figure only which one it shows, in the currency its grid names (`data-pool-currency`).
+ * 24 cards repeats no class strings). A page repeats it 24 times, so it is plain markup: its links are plain `<a>`
+ * (the grid's click handler navigates on the client, see useClientLinks), its like and Add to Cart buttons belong to
+ * the grid's one like form and one cart form (ShopGridShared; a like goes to the card's fetcher), and its buttons
+ * are named by the card's name (`aria-labelledby`) instead of repeating it. `index` makes the card's element ids.
+ * Its pool figures follow the pool live (public/page.js): the strip names its pool once (`data-pool`), each figure
+ * only which one it shows, in the currency its grid names (`data-pool-currency`).
  */
-export function ShopProductCard({ row, signedIn }: { row: ShopCardRow; signedIn: boolean }) {
+export function ShopProductCard({ row, index, signedIn }: { row: ShopCardRow; index: number; signedIn: boolean }) {
   const p = shopCardData(row);
   const like = useProductLike(p.id, p.liked, p.likeCount, signedIn);
-  const name = p.name || "Unnamed Product";
+  const nameId = `n${index}`;
+  const cartId = `c${index}`;
   const show = (field: "amount" | "target") => (p.poolId ? { "data-pool-show": field } : {});
   return (
-    <li data-product-card={p.id} className="shop-card">
-      <div>
-        {p.image ? <img src={p.image} alt="" loading="lazy" /> : <ImageBox src={null} alt="" />}
-        {/* The heart is drawn by CSS (filled when aria-pressed); `liked` travels as the button's value. */}
-        <like.fetcher.Form method="post" action={`/product/${p.id}`} onSubmit={like.onSubmit}>
-          <input type="hidden" name="intent" value="like" />
-          <button
-            name="liked"
-            value={like.liked ? "false" : "true"}
-            aria-pressed={like.liked}
-            aria-label={like.liked ? `Remove ${name} from favourites` : `Add ${name} to favourites`}
-          />
-        </like.fetcher.Form>
-      </div>
+    <li data-product-card={p.id}>
+      {p.image ? <img src={p.image} alt="" loading="lazy" /> : <span aria-hidden="true" />}
+      {/* The heart is drawn by CSS (filled when aria-pressed); `liked` travels as the button's value. */}
+      <button
+        form={LIKE_FORM_ID}
+        formAction={`/product/${p.id}`}
+        name="liked"
+        value={like.liked ? "false" : "true"}
+        aria-pressed={like.liked}
+        aria-labelledby={`${FAVOURITE_LABEL_ID} ${nameId}`}
+        onClick={like.onClick}
+      />
       {/* Stacked rows on narrow cards, three columns where there is room. */}
-      <div className="pool-strip" {...(p.poolId ? { "data-pool": p.poolId } : {})}>
+      <div {...(p.poolId ? { "data-pool": p.poolId } : {})}>
         <span>
           <span>Prize Pool</span>
           <b {...show("amount")}>{p.pool}</b>
@@ -240,34 +253,37 @@ export function ShopProductCard({ row, signedIn }: { row: ShopCardRow; signedIn:
           <Countdown endAt={p.endAt} initial={p.countdown} />
         </span>
       </div>
-      <div>
-        <Link to={`/product/${p.id}`} className="shop-card-name" discover="none">
-          {name}
-        </Link>
-        {p.hostName ? (
-          p.hostHref ? (
-            <Link to={p.hostHref} discover="none">
-              {`by ${p.hostName}`}
-            </Link>
-          ) : (
-            <span>{`by ${p.hostName}`}</span>
-          )
-        ) : null}
-        <b>{p.price}</b>
-        <p>
-          <b>{derivedRating(p.likeCount).toFixed(1)}</b>
-          {` (${derivedReviewCount(p.viewCount, p.likeCount)} reviews)`}
-        </p>
-        {/* A plain post (the page may be sent without hydration): the first size and colour in stock, one unit. */}
-        <form method="post" action="/cart">
-          <input type="hidden" name="productId" value={p.id} />
-          <button name="intent" value="add" aria-label={`Add to Cart: ${name}`}>
-            Add to Cart
-          </button>
-        </form>
-      </div>
+      <a href={`/product/${p.id}`} id={nameId}>
+        {p.name || "Unnamed Product"}
+      </a>
+      {p.hostName ? p.hostHref ? <a href={p.hostHref}>{`by ${p.hostName}`}</a> : <span>{`by ${p.hostName}`}</span> : null}
+      <b>{p.price}</b>
+      <p>
+        <b>{derivedRating(p.likeCount).toFixed(1)}</b>
+        {` (${derivedReviewCount(p.viewCount, p.likeCount)} reviews)`}
+      </p>
+      <button form={CART_ADD_FORM_ID} name="productId" value={p.id} id={cartId} aria-labelledby={`${cartId} ${nameId}`}>
+        Add to Cart
+      </button>
     </li>
   );
+}
+
+/**
+ * Client-side navigation for the plain `<a>` links inside an element (a /shop grid's 48 links need no `<Link>`
+ * each): a plain left click on a same-origin link without a target navigates with React Router; anything else
+ * (a modified or middle click, another site) is left to the browser. On a page sent without hydration the links
+ * are ordinary links.
+ */
+export function useClientLinks() {
+  const navigate = useNavigate();
+  return (event: MouseEvent<HTMLElement>) => {
+    const link = event.target instanceof Element ? event.target.closest("a") : null;
+    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+    if (link.target || link.hasAttribute("download") || link.origin !== window.location.origin) return;
+    event.preventDefault();
+    void navigate(link.pathname + link.search + link.hash);
+  };
 }
 
 /** The look of a text field or select (app.css: one class, since /shop's filter bar repeats it four times). */
@@ -286,7 +302,7 @@ export function AutoSubmitSelect({
   children: ReactNode;
 }) {
   return (
-    <label className="block text-sm font-medium text-gray-700">
+    <label className="field-label">
       {label}
       <select
         name={name}

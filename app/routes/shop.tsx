@@ -7,8 +7,10 @@ import {
   formatIn,
   priceRangeText,
   ShipToOptions,
+  ShopGridShared,
   ShopProductCard,
   shopCardRow,
+  useClientLinks,
 } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
@@ -102,6 +104,7 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
 
 export default function Shop({ loaderData }: Route.ComponentProps) {
   const { products, page, hasNext, filters, signedIn } = loaderData;
+  const clientLinks = useClientLinks();
   const hrefFor = (n: number) => {
     const search = new URLSearchParams();
     if (filters.q) search.set("q", filters.q);
@@ -114,7 +117,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
   return (
     <Page title="Shop" subtitle={`${loaderData.poolShare} of every purchase goes to the creator's prize pool, and each buyer gets an entry number to the main prize.`}>
       <Form method="get" role="search" className="mb-6 grid gap-3 rounded-xl border border-gray-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end">
-        <label className="block text-sm font-medium text-gray-700">
+        <label className="field-label">
           Search
           <input
             type="search"
@@ -151,9 +154,11 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
         />
       ) : (
         <>
-          <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4" data-pool-currency={filters.currency}>
-            {products.map((row) => (
-              <ShopProductCard key={row[0]} row={row} signedIn={signedIn} />
+          <ShopGridShared />
+          {/* The cards' links are plain links; this one handler navigates on the client (a hydrated page). */}
+          <ul className="shop-grid" data-pool-currency={filters.currency} onClick={clientLinks}>
+            {products.map((row, index) => (
+              <ShopProductCard key={row[0]} row={row} index={index} signedIn={signedIn} />
             ))}
           </ul>
         </>

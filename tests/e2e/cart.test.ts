@@ -25,14 +25,14 @@ test("a visitor's cart is merged at sign-in and paid in one checkout; the orders
 
   // A /shop card adds one unit of its first size and colour in stock (a native post: the visitor's shop has no React).
   await page.goto(`/shop?q=${encodeURIComponent(DESK_MAT)}`);
-  await page.getByRole("button", { name: `Add to Cart: ${DESK_MAT}` }).click();
+  await page.getByRole("button", { name: `Add to Cart ${DESK_MAT}` }).click();
   await page.waitForURL("**/cart**");
   await page.getByRole("region", { name: "Items from Marcus Tan" }).getByRole("link", { name: DESK_MAT }).waitFor();
   await page.getByRole("link", { name: "Cart 1 item" }).waitFor();
 
   // The purchase page adds the chosen quantity.
   await page.goto(`/shop?q=${encodeURIComponent(BASKET)}`);
-  await page.locator("li[data-product-card] a.shop-card-name").first().click();
+  await page.locator('li[data-product-card] a[href^="/product/"]').first().click();
   await page.getByRole("link", { name: "BUY NOW" }).click();
   await page.waitForURL("**/buy-now/**");
   await page.getByRole("button", { name: "Increase quantity" }).click();

@@ -51,7 +51,7 @@ test("a host adds a product with an uploaded image, a fan buys it, the host ship
   await image.waitFor();
   assert.ok(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 64), "the uploaded image is served");
   // Add to Cart puts the item in the cart; the product page's BUY NOW leads to the purchase page.
-  await fan.locator("li[data-product-card] a.shop-card-name").first().click();
+  await fan.locator('li[data-product-card] a[href^="/product/"]').first().click();
   await fan.getByRole("link", { name: "BUY NOW" }).click();
   await fan.waitForURL("**/buy-now/**");
   await fan.getByRole("button", { name: "Buy Now" }).click();

@@ -58,7 +58,7 @@ test("a visitor's shop needs no React: filters and Buy Now post natively, and th
   await fan.getByLabel("Password").fill("demo-password-2026");
   await fan.getByRole("button", { name: "Sign In", exact: true }).click();
   await fan.waitForURL("**/dashboard");
-  await card.locator("a.shop-card-name").getAttribute("href").then((href) => fan.goto(href!.replace("/product/", "/buy-now/")));
+  await card.locator(`a[href^="/product/"]`).getAttribute("href").then((href) => fan.goto(href!.replace("/product/", "/buy-now/")));
   await fan.getByRole("button", { name: "Buy Now" }).click();
   await fan.getByRole("heading", { name: /Test checkout/ }).waitFor();
   await fan.getByLabel("Full name").fill("Sofia Tan");
@@ -78,7 +78,7 @@ test("a visitor's shop needs no React: filters and Buy Now post natively, and th
   assert.equal(seen.reactModules, 0, "the visitor's shop loaded no React Router client");
 
   // Buy Now posts natively and the answer is rendered by the server.
-  await card.locator("a.shop-card-name").click();
+  await card.locator(`a[href^="/product/"]`).click();
   await shop.getByRole("link", { name: "BUY NOW" }).click();
   await shop.waitForURL("**/buy-now/**");
   await shop.getByRole("button", { name: "Increase quantity" }).click();

@@ -30,7 +30,7 @@ async function signedIn(email: string): Promise<Page> {
 async function buyBasket(fan: Page): Promise<string> {
   await fan.goto(`/shop?q=${encodeURIComponent("Rattan Storage")}`);
   await fan.getByText(PRODUCT).first().waitFor();
-  await fan.locator("li[data-product-card] a.shop-card-name").first().click();
+  await fan.locator('li[data-product-card] a[href^="/product/"]').first().click();
   await fan.getByRole("link", { name: "BUY NOW" }).click();
   await fan.waitForURL("**/buy-now/**");
   await fan.getByRole("heading", { name: PRODUCT }).waitFor();

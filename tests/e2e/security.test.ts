@@ -48,7 +48,7 @@ test("pages run under the CSP: a visitor's static pages and a signed-in fan's hy
   // The app hydrated (root.tsx marks it) and client-side navigation works.
   await page.waitForSelector("html[data-hydrated=true]");
   // Add to Cart puts the item in the cart; the product page's BUY NOW leads to the purchase page.
-  await page.locator("li[data-product-card] a.shop-card-name").first().click();
+  await page.locator('li[data-product-card] a[href^="/product/"]').first().click();
   await page.getByRole("link", { name: "BUY NOW" }).click();
   await page.waitForURL("**/buy-now/**");
   await page.getByRole("button", { name: "Buy Now" }).waitFor();

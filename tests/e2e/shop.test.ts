@@ -1,0 +1,90 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, newPage, signInWithForm } from "./browser.ts";
+
+// A signed-in fan's /shop hydrates, with cards that are plain markup (docs/decisions/120-shop-card-markup.md): the
+// like button goes through a fetcher (no reload), the name link navigates on the client, Add to Cart posts the
+// grid's one cart form, the filters submit themselves, and the nav's account menu is the same at every width.
+
+const PRODUCT = "Hand-woven Rattan Storage Basket";
+
+let browser: Browser;
+
+before(async () => {
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** Marks the current document; `sameDocument` is then true until a full page load replaces it. */
+async function markDocument(page: Page) {
+  await page.evaluate(() => ((window as unknown as { shopMark: boolean }).shopMark = true));
+  return () => page.evaluate(() => (window as unknown as { shopMark?: boolean }).shopMark === true);
+}
+
+test("a signed-in fan likes and unlikes a card without a reload, opens it on the client and adds it to the cart", async () => {
+  const page = await newPage(browser);
+  await signInWithForm(page, "fan@demo.tribe", "demo-password-2026");
+  await page.goto(`/shop?q=${encodeURIComponent(PRODUCT)}`);
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  const card = page.locator("li[data-product-card]", { hasText: PRODUCT }).first();
+  const like = card.getByRole("button", { name: `Favourite ${PRODUCT}` });
+  const sameDocument = await markDocument(page);
+
+  // The like toggles at once and the server keeps it: the state survives a reload, and so does the unlike.
+  const before = await like.getAttribute("aria-pressed");
+  const toggled = before === "true" ? "false" : "true";
+  const answered = page.waitForResponse((r) => r.request().method() === "POST" && r.url().includes("/product/"));
+  await like.click();
+  assert.equal((await answered).status(), 200);
+  assert.equal(await like.getAttribute("aria-pressed"), toggled);
+  assert.ok(await sameDocument(), "the like did not reload the page");
+  await page.reload();
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  assert.equal(await like.getAttribute("aria-pressed"), toggled);
+  const back = page.waitForResponse((r) => r.request().method() === "POST" && r.url().includes("/product/"));
+  await like.click();
+  await back;
+  assert.equal(await like.getAttribute("aria-pressed"), before);
+
+  // The currency select submits the filter form by itself; the card shows its prices in that currency.
+  await page.getByLabel("Currency").selectOption("USD");
+  await page.waitForURL(/currency=USD/);
+  await card.getByText(/USD \d/).first().waitFor();
+
+  // The name link is a plain link that React Router follows without loading a new document.
+  const stillSame = await markDocument(page);
+  await card.getByRole("link", { name: PRODUCT }).click();
+  await page.waitForURL("**/product/**");
+  await page.getByRole("link", { name: "BUY NOW" }).waitFor();
+  assert.ok(await stillSame(), "the product page was rendered on the client");
+
+  // Add to Cart from the card (the grid's one cart form, with the card's product id).
+  await page.goBack();
+  await page.waitForURL("**/shop**");
+  await page.getByRole("button", { name: `Add to Cart ${PRODUCT}` }).first().click();
+  await page.waitForURL("**/cart**");
+  await page.getByRole("link", { name: PRODUCT }).first().waitFor();
+  await page.context().close();
+});
+
+test("on a phone, a signed-in fan's menu shows the main links and the account menu its links", async () => {
+  const page = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await signInWithForm(page, "fan@demo.tribe", "demo-password-2026");
+  await page.goto("/shop");
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+
+  const menu = page.locator("#mobile-menu");
+  await page.getByRole("button", { name: "Open menu" }).click();
+  await menu.getByRole("link", { name: "Guess & Win" }).waitFor({ state: "visible" });
+  await page.getByRole("button", { name: "Close menu" }).click();
+  await menu.waitFor({ state: "hidden" });
+
+  await page.locator("summary", { hasText: "Account menu for" }).click();
+  await page.getByRole("link", { name: "Settings" }).click();
+  await page.waitForURL("**/settings**");
+  await page.context().close();
+});
