@@ -71,6 +71,16 @@ test("a signed-in fan likes and unlikes a card without a reload, opens it on the
   await page.context().close();
 });
 
+test("a visitor's static shop posts a like natively and is asked to sign in", async () => {
+  const page = await newPage(browser);
+  await page.goto(`/shop?q=${encodeURIComponent(PRODUCT)}`);
+  const card = page.locator("li[data-product-card]", { hasText: PRODUCT }).first();
+  await card.getByRole("button", { name: `Favourite ${PRODUCT}` }).click();
+  await page.waitForURL("**/product/**");
+  await page.getByText("Please sign in to like this product").waitFor();
+  await page.context().close();
+});
+
 test("on a phone, a signed-in fan's menu shows the main links and the account menu its links", async () => {
   const page = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   await signInWithForm(page, "fan@demo.tribe", "demo-password-2026");
