@@ -238,19 +238,16 @@ export function ShopProductCard({ row, index, signedIn }: { row: ShopCardRow; in
         aria-labelledby={`${FAVOURITE_LABEL_ID} ${nameId}`}
         onClick={like.onClick}
       />
-      {/* Stacked rows on narrow cards, three columns where there is room. */}
+      {/* The pool strip: each figure after its label (stacked rows on narrow cards, three columns where there is room). */}
       <div {...(p.poolId ? { "data-pool": p.poolId } : {})}>
         <span>
-          <span>Prize Pool</span>
-          <b {...show("amount")}>{p.pool}</b>
+          Prize Pool<b {...show("amount")}>{p.pool}</b>
         </span>
         <span>
-          <span>Target</span>
-          <b {...show("target")}>{p.target}</b>
+          Target<b {...show("target")}>{p.target}</b>
         </span>
         <span>
-          <span>Ends in</span>
-          <Countdown endAt={p.endAt} initial={p.countdown} />
+          Ends in<Countdown endAt={p.endAt} initial={p.countdown} />
         </span>
       </div>
       <a href={`/product/${p.id}`} id={nameId}>
