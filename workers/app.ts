@@ -1,11 +1,11 @@
 import { Hono } from "hono";
-import { createRequestHandler, RouterContextProvider } from "react-router";
+import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { openDbSession } from "~/db/client.server";
 import { limitRequestBody } from "~/lib/body-limit";
 import { isCountedMutation, rateLimitedResponse, takeMutation } from "~/lib/rate-limit.server";
 import { cloudflareContext } from "~/lib/context";
 import { applySecurityHeaders } from "~/lib/security-headers";
-import { api } from "./api";
+import { api as apiRoutes } from "./api";
 import { media } from "./media";
 import { isAllowedOrigin } from "./origin-check";
 import { isCacheablePageRequest, pageCacheSeconds, pageFromMemory, withPageCache } from "./page-cache";
@@ -14,39 +14,36 @@ import { runScheduled } from "./scheduled";
 export { ChatRoom } from "./chat-room";
 export { PrizePool } from "./prize-pool";
 
-const serverBuild = () => import("virtual:react-router/server-build");
+// The app's build, imported once per isolate (a dynamic import() still resolves the module again on every call).
+let built: Promise<ServerBuild> | undefined;
+const serverBuild = () => (built ??= import("virtual:react-router/server-build"));
 // Given a function, React Router derives its routes and static handler again on every request (so the dev server
 // picks up edits); a built Worker's routes never change, so it gets them once per isolate.
 let builtHandler: ReturnType<typeof createRequestHandler> | undefined;
 const handleRequest: ReturnType<typeof createRequestHandler> = import.meta.env.DEV
-  ? createRequestHandler(serverBuild, import.meta.env.MODE)
+  ? createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE)
   : async (request, context) => {
       builtHandler ??= createRequestHandler(await serverBuild(), import.meta.env.MODE);
       return builtHandler(request, context);
     };
 
-const app = new Hono<{ Bindings: Env }>();
+/** The JSON API (Hono) and the media files; every other path is a page of the React Router app. */
+const api = new Hono<{ Bindings: Env }>();
+api.route("/api", apiRoutes);
+api.route("/media", media);
+const isApiPath = (pathname: string) => pathname.startsWith("/api/") || pathname === "/api" || pathname.startsWith("/media/");
 
-app.use("*", async (c, next) => {
-  if (!isAllowedOrigin(c.req.raw)) return c.text("Forbidden: this form was not sent from this site.", 403);
-  await next();
-});
-
-app.route("/api", api);
-app.route("/media", media);
-
-app.all("*", async (c) => {
-  const ctx = c.executionCtx as ExecutionContext;
+async function page(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   const render = () => {
     const context = new RouterContextProvider();
-    context.set(cloudflareContext, { env: c.env, ctx });
-    return handleRequest(c.req.raw, context);
+    context.set(cloudflareContext, { env, ctx });
+    return handleRequest(request, context);
   };
-  const seconds = pageCacheSeconds(c.env);
+  const seconds = pageCacheSeconds(env);
   if (seconds <= 0) return render();
   const { assets } = await serverBuild();
-  return withPageCache(c.req.raw, ctx, seconds, render, { version: assets.version });
-});
+  return withPageCache(request, ctx, seconds, render, { version: assets.version });
+}
 
 /** Every answer carries the security headers (a page already has its nonce policy; anything else gets a strict one). */
 function secured(response: Response, request: Request): Response {
@@ -72,7 +69,8 @@ async function answer(request: Request, env: Env, ctx: ExecutionContext): Promis
   const limited = await limitRequestBody(request);
   if (limited instanceof Response) return limited;
   request = limited;
-  const response = await app.fetch(request, db.env, ctx);
+  if (!isAllowedOrigin(request)) return new Response("Forbidden: this form was not sent from this site.", { status: 403 });
+  const response = isApiPath(pathname) ? await api.fetch(request, db.env, ctx) : await page(request, db.env, ctx);
   // The browser keeps its newest bookmark; a visitor's cacheable page never carries one (it is shared).
   if (response.status === 101 || isCacheablePageRequest(request)) return response;
   const cookie = db.bookmarkCookie();

@@ -1,5 +1,6 @@
 import { drizzle } from "drizzle-orm/d1";
 import { hostCookie, readCookie } from "~/lib/cookies.server";
+import { batchingReads } from "./read-batch.server";
 
 export type Db = ReturnType<typeof drizzle>;
 
@@ -64,7 +65,8 @@ export function openDbSession(env: Env, request: Request): DbSession {
     session = env.DB.withSession(constraint);
   }
   return {
-    env: { ...env, DB: session as unknown as D1Database },
+    // The request's concurrent reads share one D1 call (./read-batch.server.ts).
+    env: { ...env, DB: batchingReads(session) },
     constraint,
     bookmarkCookie() {
       const latest = session.getBookmark();

@@ -249,11 +249,18 @@ interface ExactRate {
   denominator: bigint;
 }
 
+/** Each table rate as an exact fraction, read from its decimal text once (a page converts every price it shows). */
+const EXACT_RATES: ReadonlyMap<string, ExactRate> = new Map(
+  CURRENCIES.map((c) => {
+    const [whole = "0", fraction = ""] = c.rateToUsd.split(".");
+    return [c.code, { numerator: BigInt(whole + fraction), denominator: 10n ** BigInt(fraction.length) }];
+  }),
+);
+
 function exactRate(code: string): ExactRate {
-  const info = currencyInfo(code);
-  if (!info) throw new RangeError(`Unknown currency: ${code}`);
-  const [whole = "0", fraction = ""] = info.rateToUsd.split(".");
-  return { numerator: BigInt(whole + fraction), denominator: 10n ** BigInt(fraction.length) };
+  const rate = EXACT_RATES.get(code.trim().toUpperCase());
+  if (!rate) throw new RangeError(`Unknown currency: ${code}`);
+  return rate;
 }
 
 function assertCents(value: number): void {
@@ -267,6 +274,7 @@ function assertCents(value: number): void {
  */
 export function convertCents(cents: number, from: SupportedCurrency, to: SupportedCurrency): number {
   assertCents(cents);
+  if (from === to && isSupportedCurrency(from)) return cents;
   const fromRate = exactRate(from);
   const toRate = exactRate(to);
   // amount in USD = cents / 10^expFrom * fromRate; target units = USD / toRate; target minor = units * 10^expTo
