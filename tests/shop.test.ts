@@ -198,6 +198,11 @@ describe("product likes", () => {
     // The card shows the liked state to this fan.
     const card = await html(await get(`/shop?q=${encodeURIComponent(`Likeable ${token}`)}`, { cookie }));
     expect(card).toContain('aria-pressed="true"');
+    // Another fan's card for the same product is not liked.
+    const other = await signIn((await makeUser({ name: "Not A Liker" })).email);
+    const theirs = await html(await get(`/shop?q=${encodeURIComponent(`Likeable ${token}`)}`, { cookie: other }));
+    expect(theirs).toContain('aria-pressed="false"');
+    expect(theirs).not.toContain('aria-pressed="true"');
 
     await postForm(`/product/${productId}`, { intent: "like", liked: "false" }, { cookie });
     expect(await likeCount(productId)).toBe(0);

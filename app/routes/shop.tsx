@@ -15,7 +15,7 @@ import {
 import { getDb } from "~/db/client.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { poolShareText } from "~/domain/revenue";
-import { listLikedProductIds, listShopProducts } from "~/db/queries/products.server";
+import { listShopProducts } from "~/db/queries/products.server";
 import { getProfileCountry } from "~/db/queries/profiles.server";
 import { ALL_SHOP_CATEGORY, SHOP_CATEGORIES } from "~/domain/catalog";
 import { countdownText } from "~/domain/countdown";
@@ -52,7 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = getDb(getEnv(context));
   const user = getOptionalUser(context);
   const [rows, viewerCountry, rules] = await Promise.all([
-    listShopProducts(db, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE, q, category, shipTo }),
+    listShopProducts(db, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE, q, category, shipTo, viewerId: user?.id }),
     user && !params.get("currency") ? getProfileCountry(db, user.id) : undefined,
     getRevenueRules(db),
   ]);
@@ -64,7 +64,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       : DEFAULT_CURRENCY;
 
   const pageRows = rows.slice(0, PAGE_SIZE);
-  const liked = user ? await listLikedProductIds(db, user.id, pageRows.map((r) => r.id)) : new Set<string>();
   const now = new Date();
   const products = pageRows.map((r) => {
     const hasPool = r.poolId !== null;
@@ -83,7 +82,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       countdown: countdownText(r.poolEndAt, now),
       likeCount: r.likeCount,
       viewCount: r.viewCount,
-      liked: liked.has(r.id),
+      liked: r.liked,
     });
   });
   return {

@@ -44,6 +44,8 @@ export type ShopQuery = {
   shipTo?: string | null;
   /** Only this host's products (the host's shop page). */
   hostId?: string;
+  /** The signed-in viewer: each row then says whether they like the product (in the same query). */
+  viewerId?: string | null;
 };
 
 /** `%text%` for LIKE with `\` as the escape character, so a typed % or _ matches itself. */
@@ -62,9 +64,10 @@ function shipsTo(country: string): SQL {
 
 /**
  * One page of active products for /shop (or one host's shop), newest first, with the host's name and open pool
- * joined in: one query, whatever the filters. Ask for `limit + 1` rows to learn whether a next page exists.
+ * joined in, and whether the viewer likes each: one query, whatever the filters. Ask for `limit + 1` rows to learn
+ * whether a next page exists.
  */
-export function listShopProducts(db: Db, { limit, offset = 0, q, category, shipTo, hostId }: ShopQuery) {
+export function listShopProducts(db: Db, { limit, offset = 0, q, category, shipTo, hostId, viewerId }: ShopQuery) {
   const conditions: SQL[] = [eq(products.status, "active"), hostNotSuspended(products.hostId)];
   if (hostId) conditions.push(eq(products.hostId, hostId));
   if (category) conditions.push(eq(products.shopCategory, category));
@@ -92,6 +95,9 @@ export function listShopProducts(db: Db, { limit, offset = 0, q, category, shipT
       poolTargetCents: prizePools.targetCents,
       poolCurrency: prizePools.currency,
       poolEndAt: prizePools.endAt,
+      liked: viewerId
+        ? sql<boolean>`exists (select 1 from ${productLikes} where ${productLikes.productId} = ${products.id} and ${productLikes.userId} = ${viewerId})`.mapWith(Boolean)
+        : sql<boolean>`0`.mapWith(Boolean),
     })
     .from(products)
     .leftJoin(userProfiles, eq(userProfiles.userId, products.hostId))
@@ -102,19 +108,13 @@ export function listShopProducts(db: Db, { limit, offset = 0, q, category, shipT
     .offset(offset);
 }
 
-/** Which of `productIds` the user has liked (one query for a whole page of cards). */
-export async function listLikedProductIds(db: Db, userId: string, productIds: readonly string[]): Promise<Set<string>> {
-  if (productIds.length === 0) return new Set();
-  const rows = await db
+export async function isProductLiked(db: Db, userId: string, productId: string): Promise<boolean> {
+  const [row] = await db
     .select({ productId: productLikes.productId })
     .from(productLikes)
-    .where(and(eq(productLikes.userId, userId), inArray(productLikes.productId, [...productIds])))
-    .limit(productIds.length);
-  return new Set(rows.map((row) => row.productId));
-}
-
-export async function isProductLiked(db: Db, userId: string, productId: string): Promise<boolean> {
-  return (await listLikedProductIds(db, userId, [productId])).has(productId);
+    .where(and(eq(productLikes.userId, userId), eq(productLikes.productId, productId)))
+    .limit(1);
+  return row !== undefined;
 }
 
 /**
