@@ -204,6 +204,14 @@ describe("the route table", () => {
     });
   }
 
+  it("answers an unknown API path with the API's JSON 404, whatever the method", async () => {
+    for (const res of [await get("/api/no-such-endpoint", { cookie: fx.host }), await postForm("/api/no-such-endpoint", {}, { cookie: fx.host })]) {
+      expect(res.status).toBe(404);
+      expect(res.headers.get("Content-Type")).toContain("application/json");
+      expect(await res.json()).toEqual({ error: "Not found" });
+    }
+  });
+
   it("shows the creator-not-found page for an unknown profile", async () => {
     const res = await get("/profile/no-such-creator");
     expect(res.status).toBe(404);

@@ -19,8 +19,6 @@ api.route("/local-checkout", localCheckout);
 api.route("/uploads", uploads);
 api.route("/downloads", downloads);
 
-api.notFound((c) => c.json({ error: "Not found" }, 404));
-
 api.onError((err, c) => {
   console.error("api error", err);
   return c.json({ error: "Internal error" }, 500);

@@ -31,6 +31,7 @@ const handleRequest: ReturnType<typeof createRequestHandler> = import.meta.env.D
 const api = new Hono<{ Bindings: Env }>();
 api.route("/api", apiRoutes);
 api.route("/media", media);
+api.notFound((c) => c.json({ error: "Not found" }, 404));
 const isApiPath = (pathname: string) => pathname.startsWith("/api/") || pathname === "/api" || pathname.startsWith("/media/");
 
 async function page(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
