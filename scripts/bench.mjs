@@ -19,6 +19,9 @@
 //     workerd CPU per request, request by request (scripts/bench/cpu.mjs: one request at a time, the CPU of every
 //     workerd thread from /proc/<pid>/task/*/schedstat), median and p99 over BENCH_CPU_SAMPLES requests, against
 //     the free plan's 5 ms / 10 ms; the fixed-HTML ceiling Worker measured the same way gives the runtime's floor.
+//     Twice: as served (D1, i.e. SQLite and Miniflare's D1 plumbing, inside the app's workerd), and with D1 in a
+//     second workerd (scripts/bench/d1-host/) reached by a client standing in for the binding
+//     (scripts/bench/remote-d1-entry.js), so the app's process pays for D1 only what a Worker pays.
 //  4c. Lighthouse (mobile, performance only) on the visitor's /, /shop, /profile/{id}, /buy-now/{id} through a
 //     proxy that compresses like Cloudflare (scripts/bench/compress-proxy.mjs); median of BENCH_LIGHTHOUSE_RUNS.
 //  5. Diagnostic: each page's loader run in workerd with every D1 query timed (scripts/bench/profile-worker.js).
@@ -80,6 +83,8 @@ const STATE_DIR = path.join(root, ".wrangler", "bench-state");
 const POOL_STATE_DIR = path.join(root, ".wrangler", "bench-pool-state");
 const BUILD_COPY = path.join(root, ".wrangler", "bench-build");
 const CEILING_STATE_DIR = path.join(root, ".wrangler", "bench-ceiling-state");
+/** A copy of the scaled state for the app whose D1 runs in its own process (step 4b). */
+const REMOTE_D1_STATE_DIR = path.join(root, ".wrangler", "bench-state-remote-d1");
 const LOG_DIR = path.join(root, ".wrangler", "bench-logs");
 const BENCH_DIR = path.join(root, "scripts", "bench");
 const RESULTS = path.join(root, "bench", "results.md");
@@ -224,6 +229,19 @@ async function serveDirect(name, config, persistDir, readyPath = "/") {
     stdin: "pipe",
   });
   return { child, url };
+}
+
+/**
+ * The wrangler config of the built app with D1 in another process (step 4b): the build's own config with
+ * scripts/bench/remote-d1-entry.js (copied next to index.js) as its main module, pointed at the D1 host.
+ */
+function remoteD1Config(hostUrl) {
+  const serverDir = path.join(BUILD_COPY, "server");
+  cpSync(path.join(BENCH_DIR, "remote-d1-entry.js"), path.join(serverDir, "remote-d1.js"));
+  const config = JSON.parse(readFileSync(path.join(serverDir, "wrangler.json"), "utf8"));
+  const file = path.join(serverDir, "wrangler.remote-d1.json");
+  writeFileSync(file, JSON.stringify({ ...config, main: "remote-d1.js", vars: { ...config.vars, BENCH_D1_HOST: hostUrl } }));
+  return file;
 }
 
 /** `wrangler dev` for the bundled bench Workers (run from scripts/bench, where their configs' paths resolve). */
@@ -525,20 +543,33 @@ function report(data) {
       `same way, shows that floor: median ${f(fan.floor.medianMs, 2)} ms, p99 ${f(fan.floor.p99Ms, 2)} ms; "net" subtracts the floor's median.`,
   );
   out();
-  out("| page | median ms | p99 ms | net median ms | net p99 ms | net median / 5 ms | net p99 / 10 ms | HTML KB | all 200 | result |");
-  out("|---|---:|---:|---:|---:|---:|---:|---:|---|---|");
-  for (const row of fan.rows) {
-    const netMedian = row.medianMs - fan.floor.medianMs;
-    const netP99 = row.p99Ms - fan.floor.medianMs;
-    const sizeOk = row.label !== "/shop" || row.htmlKB <= TARGET_SHOP_HTML_KB;
-    const pass = row.allOk && netMedian <= TARGET_CPU_MEDIAN_MS && netP99 <= TARGET_CPU_P99_MS && sizeOk;
-    out(
-      `| \`${row.label}\` | ${f(row.medianMs, 2)} | ${f(row.p99Ms, 2)} | ${f(netMedian, 2)} | ${f(netP99, 2)} | ` +
-        `${f(netMedian / TARGET_CPU_MEDIAN_MS, 2)} | ${f(netP99 / TARGET_CPU_P99_MS, 2)} | ${f(row.htmlKB, 1)}${row.label === "/shop" ? ` (≤ ${TARGET_SHOP_HTML_KB})` : ""} | ` +
-        `${row.allOk ? "yes" : "no"} | ${verdict(pass)} |`,
-    );
-  }
+  const fanTable = (rows) => {
+    out("| page | median ms | p99 ms | net median ms | net p99 ms | net median / 5 ms | net p99 / 10 ms | median / ceiling | HTML KB | all 200 | result |");
+    out("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
+    for (const row of rows) {
+      const netMedian = row.medianMs - fan.floor.medianMs;
+      const netP99 = row.p99Ms - fan.floor.medianMs;
+      const sizeOk = row.label !== "/shop" || row.htmlKB <= TARGET_SHOP_HTML_KB;
+      const pass = row.allOk && netMedian <= TARGET_CPU_MEDIAN_MS && netP99 <= TARGET_CPU_P99_MS && sizeOk;
+      out(
+        `| \`${row.label}\` | ${f(row.medianMs, 2)} | ${f(row.p99Ms, 2)} | ${f(netMedian, 2)} | ${f(netP99, 2)} | ` +
+          `${f(netMedian / TARGET_CPU_MEDIAN_MS, 2)} | ${f(netP99 / TARGET_CPU_P99_MS, 2)} | ${f(row.medianMs / fan.floor.medianMs, 1)} | ` +
+          `${f(row.htmlKB, 1)}${row.label === "/shop" ? ` (≤ ${TARGET_SHOP_HTML_KB})` : ""} | ${row.allOk ? "yes" : "no"} | ${verdict(pass)} |`,
+      );
+    }
+    out();
+  };
+  out("With D1 in the same workerd (SQLite and Miniflare's D1 plumbing counted as the app's CPU):");
   out();
+  fanTable(fan.rows);
+  out(
+    "With D1 in its own process, as in production where D1 runs on its own machines: the same build, its env.DB a client " +
+      "that posts each D1 call (a statement or a batch) to a second workerd holding the database (scripts/bench/remote-d1-entry.js, " +
+      "scripts/bench/d1-host/); the app's workerd then pays what a Worker pays for D1 (serialising the call, one fetch, parsing " +
+      "the answer) and nothing of SQLite's work. This is the closer estimate of the CPU the free plan's limit counts.",
+  );
+  out();
+  fanTable(fan.remoteRows);
 
   out("## Lighthouse (visitor, mobile)");
   out();
@@ -722,6 +753,8 @@ async function main() {
   // 2–4. Pages against the ceiling, sizes.
   let app;
   let ceiling;
+  let d1Host;
+  let remoteApp;
   const pages = [];
   const ceilings = [];
   const diagnostics = [];
@@ -729,13 +762,18 @@ async function main() {
   let fan;
   let lighthouseRows;
   try {
-    ({ app, ceiling } = await step("servers", async () => {
+    ({ app, ceiling, d1Host, remoteApp } = await step("servers", async () => {
       rmSync(CEILING_STATE_DIR, { recursive: true, force: true });
-      const [appServer, ceilingServer] = await Promise.all([
+      // The same data for the app whose D1 runs in another process, copied while nothing has it open.
+      rmSync(REMOTE_D1_STATE_DIR, { recursive: true, force: true });
+      cpSync(STATE_DIR, REMOTE_D1_STATE_DIR, { recursive: true });
+      const [appServer, ceilingServer, hostServer] = await Promise.all([
         serveDirect("app-server", path.join(BUILD_COPY, "server", "wrangler.json"), STATE_DIR, "/api/health"),
         serveDirect("ceiling-server", path.join(BENCH_DIR, "wrangler.ceiling.toml"), CEILING_STATE_DIR),
+        serveDirect("d1-host", path.join(BENCH_DIR, "d1-host", "wrangler.toml"), REMOTE_D1_STATE_DIR),
       ]);
-      return { app: appServer, ceiling: ceilingServer };
+      const remoteServer = await serveDirect("app-remote-d1", remoteD1Config(hostServer.url), REMOTE_D1_STATE_DIR, "/api/health");
+      return { app: appServer, ceiling: ceilingServer, d1Host: hostServer, remoteApp: remoteServer };
     }));
 
     // dataPath: React Router's single-fetch URL for the same loaders without the HTML (loader + serialisation).
@@ -778,19 +816,26 @@ async function main() {
       const cookie = await signInCookie(app.url, FAN.email, FAN.password);
       const floor = await cpuPerRequest(ceiling.url + "/", workerdPids(ceiling.child.pid), { samples: CPU_SAMPLES });
       console.log(`  ceiling floor: median ${floor.medianMs.toFixed(2)} ms, p99 ${floor.p99Ms.toFixed(2)} ms`);
-      const rows = [];
-      for (const [label, pathname] of [
+      const fanPages = [
         ["/", "/"],
         ["/shop", "/shop"],
         ["/profile/{id}", `/profile/${ids.profileHostId}`],
         ["/buy-now/{id}", `/buy-now/${ids.productId}`],
         ["/my-orders", "/my-orders"],
-      ]) {
-        const row = await cpuPerRequest(app.url + pathname, workerdPids(app.child.pid), { headers: { Cookie: cookie }, samples: CPU_SAMPLES });
-        console.log(`  ${label.padEnd(16)} median ${row.medianMs.toFixed(2)} ms, p99 ${row.p99Ms.toFixed(2)} ms, ${row.htmlKB.toFixed(1)} KB${row.allOk ? "" : " (NOT all 200)"}`);
-        rows.push({ label, ...row });
-      }
-      return { floor, rows };
+      ];
+      const measureFan = async (server, cookie) => {
+        const rows = [];
+        for (const [label, pathname] of fanPages) {
+          const row = await cpuPerRequest(server.url + pathname, workerdPids(server.child.pid), { headers: { Cookie: cookie }, samples: CPU_SAMPLES });
+          console.log(`  ${label.padEnd(16)} median ${row.medianMs.toFixed(2)} ms, p99 ${row.p99Ms.toFixed(2)} ms, ${row.htmlKB.toFixed(1)} KB${row.allOk ? "" : " (NOT all 200)"}`);
+          rows.push({ label, ...row });
+        }
+        return rows;
+      };
+      const rows = await measureFan(app, cookie);
+      console.log("  with D1 in its own process:");
+      const remoteRows = await measureFan(remoteApp, await signInCookie(remoteApp.url, FAN.email, FAN.password));
+      return { floor, rows, remoteRows };
     });
     if (ONLY_FAN) return 0;
 
@@ -819,7 +864,7 @@ async function main() {
       return { ...found, gzipKB: found.files.reduce((s, x) => s + x.gzip, 0) / 1024 };
     });
   } finally {
-    await Promise.all([stop(app?.child), stop(ceiling?.child)]);
+    await Promise.all([stop(app?.child), stop(ceiling?.child), stop(remoteApp?.child), stop(d1Host?.child)]);
   }
   const bundle = workerBundle();
 
