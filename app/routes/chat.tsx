@@ -16,6 +16,7 @@ import { idParam, notFound, requireUser } from "~/lib/guards.server";
 import { chatSocketPath, isChatLiveMessage, type ChatLiveEntry } from "~/lib/chat-live";
 import { sendChatMessage } from "~/lib/chat.server";
 import { getEnv } from "~/lib/context";
+import { openReconnectingSocket } from "~/lib/reconnecting-socket";
 import type { Route } from "./+types/chat";
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>
@@ -76,57 +77,21 @@ function mergeMessages(a: readonly ChatLiveEntry[], b: readonly ChatLiveEntry[])
   return [...byId.values()].sort((x, y) => x.createdAt - y.createdAt || x.id.localeCompare(y.id));
 }
 
-const FIRST_RETRY_MS = 1_000;
-const MAX_RETRY_MS = 30_000;
-const PING_INTERVAL_MS = 30_000;
-
 /** Opens the conversation's WebSocket and hands every live message to `onMessage`; reconnects after a drop. */
 function useChatLive(conversationId: string, onMessage: (message: ChatLiveEntry) => void) {
   const handler = useRef(onMessage);
   handler.current = onMessage;
   const [connected, setConnected] = useState(false);
-  useEffect(() => {
-    if (typeof WebSocket === "undefined") return;
-    const url = new URL(chatSocketPath(conversationId), window.location.href);
-    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-    let socket: WebSocket | null = null;
-    let retryMs = FIRST_RETRY_MS;
-    let retryTimer: ReturnType<typeof setTimeout> | undefined;
-    let pingTimer: ReturnType<typeof setInterval> | undefined;
-    let stopped = false;
-    const connect = () => {
-      if (stopped) return;
-      socket = new WebSocket(url);
-      socket.addEventListener("open", () => {
-        retryMs = FIRST_RETRY_MS;
-        setConnected(true);
-        pingTimer = setInterval(() => socket?.readyState === WebSocket.OPEN && socket.send("ping"), PING_INTERVAL_MS);
-      });
-      socket.addEventListener("message", (event) => {
-        if (typeof event.data !== "string" || event.data === "pong") return;
-        try {
-          const parsed: unknown = JSON.parse(event.data);
-          if (isChatLiveMessage(parsed, conversationId)) handler.current(parsed.message);
-        } catch {
-          // Not JSON: ignore.
-        }
-      });
-      socket.addEventListener("close", () => {
-        clearInterval(pingTimer);
-        setConnected(false);
-        if (stopped) return;
-        retryTimer = setTimeout(connect, retryMs);
-        retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
-      });
-    };
-    connect();
-    return () => {
-      stopped = true;
-      clearTimeout(retryTimer);
-      clearInterval(pingTimer);
-      socket?.close();
-    };
-  }, [conversationId]);
+  useEffect(
+    () =>
+      openReconnectingSocket(chatSocketPath(conversationId), {
+        onMessage: (message) => {
+          if (isChatLiveMessage(message, conversationId)) handler.current(message.message);
+        },
+        onOpenChange: setConnected,
+      }),
+    [conversationId],
+  );
   return connected;
 }
 
