@@ -212,33 +212,22 @@ export async function claimReversalStep(
   to: ReversalStep,
   counting?: boolean,
 ): Promise<boolean> {
-  if (kind === "refund") {
-    const counts = sql`${refunds.status} in (${COUNTED})`;
-    const rows = await db
-      .update(refunds)
-      .set({ reversal: to, updatedAt: new Date() })
-      .where(
-        and(
-          eq(refunds.id, id),
-          inArray(refunds.reversal, [...from]),
-          counting === undefined ? undefined : counting ? counts : sql`not ${counts}`,
-        ),
-      )
-      .returning({ id: refunds.id });
-    return rows.length > 0;
-  }
-  const counts = sql`(${disputes.status} = 'lost' or (${disputes.status} not in (${RETURNED_DISPUTE}) and ${disputes.fundsWithdrawn} = 1 and ${disputes.fundsReinstated} = 0))`;
+  const table = kind === "refund" ? refunds : disputes;
+  const counts =
+    kind === "refund"
+      ? sql`${refunds.status} in (${COUNTED})`
+      : disputeCountsSql(sql`${disputes.status}`, sql`${disputes.fundsWithdrawn}`, sql`${disputes.fundsReinstated}`);
   const rows = await db
-    .update(disputes)
+    .update(table)
     .set({ reversal: to, updatedAt: new Date() })
     .where(
       and(
-        eq(disputes.id, id),
-        inArray(disputes.reversal, [...from]),
+        eq(table.id, id),
+        inArray(table.reversal, [...from]),
         counting === undefined ? undefined : counting ? counts : sql`not ${counts}`,
       ),
     )
-    .returning({ id: disputes.id });
+    .returning({ id: table.id });
   return rows.length > 0;
 }
 
