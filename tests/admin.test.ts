@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { desc, eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   adminAuditLog,
   groupBuys,
@@ -20,34 +20,11 @@ import { createProductCheckout } from "~/lib/payments/checkout-session.server";
 import { CHECKOUT_MESSAGES } from "~/lib/payments/quote.server";
 import { processPayout } from "~/lib/payments/payouts.server";
 import { ensureOpenPool } from "~/lib/pools.server";
-import { db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
+import { db, get, makeSignedInUser, makeUser, ORIGIN, pageText, postForm, signIn, withoutNetwork } from "./helpers";
 
-// Closing a pool may try to commit a draw block: no test touches the network.
-beforeEach(() => {
-  vi.spyOn(globalThis, "fetch").mockImplementation(async () => {
-    throw new TypeError("network disabled in tests");
-  });
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+withoutNetwork();
 
-async function pageText(res: Response): Promise<string> {
-  const html = await res.text();
-  return html
-    .replace(/<script[\s\S]*?<\/script>/g, " ")
-    .replace(/<!-- -->/g, "")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ");
-}
-
-async function signedInAdmin() {
-  const admin = await makeUser({ role: "admin", name: "Owner" });
-  return { ...admin, cookie: await signIn(admin.email) };
-}
+const signedInAdmin = () => makeSignedInUser({ role: "admin", name: "Owner" });
 
 /** A host with an active physical product (one size, one colour), an active game and an active group buy. */
 async function hostWithShop(name: string) {

@@ -1,6 +1,5 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { and, eq, like } from "drizzle-orm";
-import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { listCartLines } from "~/db/queries/cart.server";
 import {
@@ -20,10 +19,10 @@ import {
 import { CART_MESSAGES } from "~/domain/cart";
 import { fulfilCheckoutSession, recordedSessionObject, resumeUnfinishedFulfilments } from "~/lib/payments/fulfil.server";
 import { cartContributionKey } from "~/lib/payments/pool-ledger.server";
-import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
 import { requestRefund } from "~/lib/payments/refunds.server";
 import { CHECKOUT_MESSAGES } from "~/lib/payments/quote.server";
-import { cookieFrom, db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
+import { cookieFrom, db, get, makeUser, postForm, signIn } from "./helpers";
+import { BUYER_ADDRESS, checkoutSessionEvent, deliverWebhook } from "./support/webhooks";
 
 // The cart: a visitor's in a signed cookie, a fan's in D1, merged at sign-in; Add to Cart and /cart check stock,
 // limits and shipping on the server; one checkout pays a cart across hosts, each host's pool gets its share once
@@ -65,54 +64,9 @@ function jar(...pairs: (string | null)[]): string {
   return [...byName.values()].join("; ");
 }
 
-const cryptoProvider = Stripe.createSubtleCryptoProvider();
-
 /** The provider's `checkout.session.completed` for a checkout row, signed like Stripe's, to the webhook. */
-async function deliverPaid(row: typeof checkoutSessions.$inferSelect, eventId: string): Promise<Response> {
-  const payload = JSON.stringify({
-    id: eventId,
-    object: "event",
-    api_version: "2025-01-01",
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    type: "checkout.session.completed",
-    data: {
-      object: {
-        id: row.id,
-        object: "checkout.session",
-        amount_subtotal: row.amountCents,
-        amount_total: row.amountCents,
-        client_reference_id: row.metadata.checkout_id,
-        currency: "usd",
-        customer_email: row.customerEmail,
-        customer_details: {
-          email: row.customerEmail,
-          name: "Cart Buyer",
-          address: { line1: "1 Jalan Test", line2: null, city: "George Town", state: "Penang", postal_code: "10200", country: "MY" },
-        },
-        livemode: false,
-        metadata: row.metadata,
-        mode: "payment",
-        payment_intent: `pi_test_${row.id.slice(-12)}`,
-        payment_status: "paid",
-        status: "complete",
-      },
-    },
-  });
-  const header = await Stripe.webhooks.generateTestHeaderStringAsync({
-    payload,
-    secret: LOCAL_WEBHOOK_SECRET,
-    timestamp: Math.floor(Date.now() / 1000),
-    cryptoProvider,
-  });
-  return SELF.fetch(`${ORIGIN}/api/webhooks/stripe`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "Stripe-Signature": header },
-    body: payload,
-  });
-}
+const deliverPaid = (row: typeof checkoutSessions.$inferSelect, eventId: string) =>
+  deliverWebhook(checkoutSessionEvent(row, { eventId, buyerName: "Cart Buyer", address: BUYER_ADDRESS }));
 
 describe("a visitor's cart", () => {
   it("Add to Cart from a /shop card (no choice) adds the first size and colour in stock; the nav bar counts it from the cookie", async () => {

@@ -3,24 +3,9 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { chatMessages, tribeMembers, userProfiles } from "~/db/schema";
 import { CHAT_MESSAGES, CHAT_RATE_LIMIT } from "~/domain/chat";
-import { db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
+import { db, get, makeSignedInUser, makeUser, ORIGIN, pageText, postForm } from "./helpers";
 
-async function pageText(res: Response): Promise<string> {
-  const html = await res.text();
-  return html
-    .replace(/<script[\s\S]*?<\/script>/g, " ")
-    .replace(/<!-- -->/g, "")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ");
-}
-
-async function person(name: string) {
-  const user = await makeUser({ name });
-  return { ...user, cookie: await signIn(user.email) };
-}
+const person = (name: string) => makeSignedInUser({ name });
 
 /** Opens the pair's conversation from `from`'s side (/chat/{userId} redirects to /chat/{conversationId}). */
 async function openConversation(cookie: string, otherUserId: string): Promise<string> {

@@ -6,13 +6,7 @@ import { checkoutSessions, orders, productColors, products, productSizes } from 
 import { createHostDepositCheckout, createProductCheckout } from "~/lib/payments/checkout-session.server";
 import { CHECKOUT_MESSAGES, onlyLeftMessage } from "~/lib/payments/quote.server";
 import { confirmCheckout } from "~/lib/payments/confirm.server";
-import type { SessionUser } from "~/lib/session.server";
-import { db, makeUser, ORIGIN } from "./helpers";
-
-async function buyer(): Promise<SessionUser> {
-  const { id, email } = await makeUser({ name: "Buyer" });
-  return { id, email, role: "user", creatorName: "Buyer", avatarUrl: null, emailConfirmed: true };
-}
+import { db, makeSessionUser, makeUser, ORIGIN } from "./helpers";
 
 /** A host with a physical product: Small USD 25.00 / Large USD 40.00, colour Red, the given stock. */
 async function productFixture(opts: { units?: number; colourUnits?: number; status?: "active" | "inactive" } = {}) {
@@ -41,7 +35,7 @@ async function checkoutRow(id: string) {
 describe("product checkout", () => {
   it("prices from the database and ignores any price in the request", async () => {
     const { host, product } = await productFixture();
-    const user = await buyer();
+    const user = await makeSessionUser();
     const tampered = {
       user,
       productId: product.id,
@@ -90,7 +84,7 @@ describe("product checkout", () => {
 
   it("charges size price × quantity for each size", async () => {
     const { product } = await productFixture();
-    const user = await buyer();
+    const user = await makeSessionUser();
     for (const [sizeName, quantity, expected] of [
       ["Small", 1, 2500],
       ["Small", 3, 7500],
@@ -111,7 +105,7 @@ describe("product checkout", () => {
 
   it("refuses a missing or unknown size", async () => {
     const { product } = await productFixture();
-    const user = await buyer();
+    const user = await makeSessionUser();
     for (const sizeName of [undefined, "", "XXL"]) {
       const result = await createProductCheckout(env, { user, productId: product.id, sizeName, colorName: "Red", origin: ORIGIN });
       expect(result).toMatchObject({ ok: false, status: 400, message: CHECKOUT_MESSAGES.chooseSize });
@@ -120,13 +114,13 @@ describe("product checkout", () => {
 
   it("refuses a missing colour when the product has colours", async () => {
     const { product } = await productFixture();
-    const user = await buyer();
+    const user = await makeSessionUser();
     const result = await createProductCheckout(env, { user, productId: product.id, sizeName: "Small", origin: ORIGIN });
     expect(result).toMatchObject({ ok: false, message: CHECKOUT_MESSAGES.chooseColour });
   });
 
   it("refuses an unknown or inactive product", async () => {
-    const user = await buyer();
+    const user = await makeSessionUser();
     const unknown = await createProductCheckout(env, { user, productId: crypto.randomUUID(), sizeName: "Small", origin: ORIGIN });
     expect(unknown).toMatchObject({ ok: false, status: 404, message: "Product not found" });
     const { product } = await productFixture({ status: "inactive" });
@@ -135,7 +129,7 @@ describe("product checkout", () => {
   });
 
   it("refuses zero stock, and more than the stock left", async () => {
-    const user = await buyer();
+    const user = await makeSessionUser();
     const empty = await productFixture({ units: 0 });
     const none = await createProductCheckout(env, { user, productId: empty.product.id, sizeName: "Small", colorName: "Red", origin: ORIGIN });
     expect(none).toMatchObject({ ok: false, status: 409, message: "Sorry, this item is out of stock" });
@@ -155,7 +149,7 @@ describe("product checkout", () => {
 
   it("refuses quantities outside 1 to 99", async () => {
     const { product } = await productFixture();
-    const user = await buyer();
+    const user = await makeSessionUser();
     for (const quantity of [0, -1, 1.5, 100, "abc"]) {
       const result = await createProductCheckout(env, { user, productId: product.id, sizeName: "Small", colorName: "Red", quantity, origin: ORIGIN });
       expect(result).toMatchObject({ ok: false, status: 400, message: CHECKOUT_MESSAGES.quantity });
@@ -171,7 +165,7 @@ describe("product checkout", () => {
 
 describe("host deposit checkout", () => {
   it("refuses less than USD 1 and starts a 100%-to-pool deposit otherwise", async () => {
-    const host = await buyer();
+    const host = await makeSessionUser();
     for (const amountCents of [0, 99, -100, 150.5, "x"]) {
       const result = await createHostDepositCheckout(env, { user: host, amountCents, origin: ORIGIN });
       expect(result).toMatchObject({ ok: false, status: 400, message: "Please enter a valid deposit amount (minimum USD 1)." });
@@ -260,7 +254,7 @@ describe("Stripe provider", () => {
 
   it("creates a Checkout Session with the server-side amount and the webhook's metadata", async () => {
     const { host, product } = await productFixture();
-    const user = await buyer();
+    const user = await makeSessionUser();
     const stripe = fakeStripe();
     const stripeEnv = { ...env, STRIPE_SECRET_KEY: "sk_test_fake_key" };
 
@@ -310,7 +304,7 @@ describe("Stripe provider", () => {
 
   it("reports a provider failure as 'Checkout failed' and leaves the row expired", async () => {
     const { product } = await productFixture();
-    const user = await buyer();
+    const user = await makeSessionUser();
     const failing = Stripe.createFetchHttpClient((async () =>
       new Response(JSON.stringify({ error: { type: "invalid_request_error", message: "Invalid currency" } }), {
         status: 400,
@@ -326,7 +320,7 @@ describe("Stripe provider", () => {
 
   it("confirms a paid session the webhook has not reached yet by asking Stripe, and fulfils it once", async () => {
     const { product } = await productFixture();
-    const user = await buyer();
+    const user = await makeSessionUser();
     const stripe = fakeStripe();
     const stripeEnv = { ...env, STRIPE_SECRET_KEY: "sk_test_fake_key" };
     const options = { stripeHttpClient: stripe.httpClient };
@@ -358,7 +352,7 @@ describe("Stripe provider", () => {
     expect(stripe.requests.filter((r) => r.method === "GET")).toHaveLength(2);
 
     // Another user learns nothing.
-    const stranger = await buyer();
+    const stranger = await makeSessionUser();
     expect(await confirmCheckout(stripeEnv, stripe.sessionId, stranger, options)).toMatchObject({
       ok: false,
       message: "Failed to confirm payment",

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { checkoutSessions, groupBuyProducts, groupBuys, groupBuyShares, groupBuyTiers, hostDebits, orders, prizeEntries, productColors, products, productSizes, refunds } from "~/db/schema";
 import { GROUP_BUY_ACTION_MESSAGES } from "~/domain/group-buy";
 import { UNFULFILLABLE_REASONS } from "~/domain/payments";
@@ -9,18 +9,13 @@ import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
 import { closePool, poolStub } from "~/lib/pools.server";
 import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/group-buy-checkout.server";
 import type { SessionUser } from "~/lib/session.server";
-import { db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
+import { db, get, makeSessionUser, makeUser, ORIGIN, postForm, signIn, withoutNetwork } from "./helpers";
 
 // Joining a group buy: one checkout for several products at the original price (priced on the server), a paid
 // checkout adds its RM value to sales and one participant, the group-buy share to the host's pool, and one entry,
 // two after a share; a repeated delivery counts once; a join after the end or on one's own group buy is refused.
 
 const DAY = 24 * 60 * 60 * 1000;
-
-async function fan(name: string): Promise<SessionUser> {
-  const { id, email } = await makeUser({ name });
-  return { id, email, role: "user", creatorName: name, avatarUrl: null, emailConfirmed: true };
-}
 
 async function fixture(opts: { endAt?: Date } = {}) {
   const host = await makeUser({ name: "GB Host" });
@@ -79,7 +74,7 @@ describe("joining a group buy", () => {
 
   it("prices several products on the server in one checkout and, once paid, counts sales, one participant and one entry", async () => {
     const f = await fixture();
-    const buyer = await fan("Joiner");
+    const buyer = await makeSessionUser("Joiner");
     const result = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: f.groupBuyId, items: items(f, 2, 1), origin: ORIGIN });
     if (!result.ok) throw new Error(result.message);
     expect(result.amountCents).toBe(2 * 2_000 + 3_500);
@@ -105,7 +100,7 @@ describe("joining a group buy", () => {
 
   it("an order whose stock ran out before the payment is cancelled, refunded in full and taken out of the sales", async () => {
     const f = await fixture();
-    const buyer = await fan("Sold Out Fan");
+    const buyer = await makeSessionUser("Sold Out Fan");
     const result = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: f.groupBuyId, items: items(f, 1, 1), origin: ORIGIN });
     if (!result.ok) throw new Error(result.message);
     // Someone else bought the last mugs between this checkout and its payment.
@@ -135,7 +130,7 @@ describe("joining a group buy", () => {
 
   it("Share for 2x Entry gives two entries per checkout", async () => {
     const f = await fixture();
-    const buyer = await fan("Sharer");
+    const buyer = await makeSessionUser("Sharer");
     await db().insert(groupBuyShares).values({ userId: buyer.id, groupBuyId: f.groupBuyId });
     const result = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: f.groupBuyId, items: items(f, 1, 0), origin: ORIGIN });
     if (!result.ok) throw new Error(result.message);
@@ -147,7 +142,7 @@ describe("joining a group buy", () => {
 
   it("refuses a join after the end, the host's own group buy, and a product it does not offer", async () => {
     const ended = await fixture({ endAt: new Date(Date.now() - 1000) });
-    const buyer = await fan("Late");
+    const buyer = await makeSessionUser("Late");
     const late = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: ended.groupBuyId, items: items(ended, 1, 0), origin: ORIGIN });
     expect(late).toMatchObject({ ok: false, status: 409, message: GROUP_BUY_ACTION_MESSAGES.ended });
     const f = await fixture();
@@ -186,18 +181,11 @@ describe("/group-buy-product-selection", () => {
 
 describe("a group buy's end refunds through the refunds pipeline", () => {
   // A pool's close asks block explorers for a height: no network in tests.
-  beforeEach(() => {
-    vi.spyOn(globalThis, "fetch").mockImplementation(async () => {
-      throw new TypeError("network disabled in tests");
-    });
-  });
-  afterEach(() => {
-    vi.restoreAllMocks();
-  });
+  withoutNetwork();
 
   it("a tier refund while the pool is open takes the pool share back and keeps the entry; each refund is recorded", async () => {
     const f = await fixture();
-    const buyer = await fan("Tier Fan");
+    const buyer = await makeSessionUser("Tier Fan");
     const result = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: f.groupBuyId, items: items(f, 1, 0), origin: ORIGIN });
     if (!result.ok) throw new Error(result.message);
     await pay(result.sessionId);
@@ -218,7 +206,7 @@ describe("a group buy's end refunds through the refunds pipeline", () => {
 
   it("cancelled after the pool closed: the frozen pool keeps its amount and the host carries the share", async () => {
     const f = await fixture();
-    const buyer = await fan("Late Cancel Fan");
+    const buyer = await makeSessionUser("Late Cancel Fan");
     const result = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: f.groupBuyId, items: items(f, 1, 1), origin: ORIGIN });
     if (!result.ok) throw new Error(result.message);
     await pay(result.sessionId);

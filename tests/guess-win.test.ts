@@ -1,6 +1,5 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
-import Stripe from "stripe";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import {
   checkoutSessions,
@@ -14,10 +13,9 @@ import {
 } from "~/db/schema";
 import { insertFreeGuess } from "~/db/queries/games.server";
 import { createGuessCheckout } from "~/lib/payments/checkout-session.server";
-import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
 import { closePool, ensureOpenPool, poolStub } from "~/lib/pools.server";
-import type { SessionUser } from "~/lib/session.server";
-import { db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
+import { db, get, makeSignedInUser, makeUser, ORIGIN, postForm, sessionUserOf } from "./helpers";
+import { checkoutSessionEvent, deliverWebhook } from "./support/webhooks";
 
 // The fan side of Guess & Win: feed, tribe, share, likes, saves, free guesses and paid guesses. Every correct
 // answer here is distinctive, and the tests check it never reaches the browser while the game runs.
@@ -29,53 +27,6 @@ const OTHER = `Saffron-${token}-Numbat`;
 
 const FREE_AVAILABLE = "Free Guess Available";
 const SHARE_FOR_FREE = "Share = 1 free guess";
-
-const cryptoProvider = Stripe.createSubtleCryptoProvider();
-
-async function deliver(payload: string): Promise<Response> {
-  const signature = await Stripe.webhooks.generateTestHeaderStringAsync({
-    payload,
-    secret: LOCAL_WEBHOOK_SECRET,
-    timestamp: Math.floor(Date.now() / 1000),
-    cryptoProvider,
-  });
-  return SELF.fetch(`${ORIGIN}/api/webhooks/stripe`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
-    body: payload,
-  });
-}
-
-function completedEvent(row: typeof checkoutSessions.$inferSelect, eventId = `evt_test_${crypto.randomUUID().replace(/-/g, "")}`) {
-  return JSON.stringify({
-    id: eventId,
-    object: "event",
-    api_version: "2025-01-01",
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    type: "checkout.session.completed",
-    data: {
-      object: {
-        id: row.id,
-        object: "checkout.session",
-        amount_subtotal: row.amountCents,
-        amount_total: row.amountCents,
-        client_reference_id: row.metadata.checkout_id,
-        currency: "usd",
-        customer_email: row.customerEmail,
-        customer_details: { email: row.customerEmail, name: "Fan" },
-        livemode: false,
-        metadata: row.metadata,
-        mode: "payment",
-        payment_intent: `pi_test_${row.id.slice(-12)}`,
-        payment_status: "paid",
-        status: "complete",
-      },
-    },
-  });
-}
 
 async function newGame(hostId: string, overrides: Partial<typeof guessWinGames.$inferInsert> = {}) {
   const [game] = await db()
@@ -93,10 +44,8 @@ async function newGame(hostId: string, overrides: Partial<typeof guessWinGames.$
 }
 
 async function fan(name = "Fan") {
-  const user = await makeUser({ name });
-  const cookie = await signIn(user.email);
-  const session: SessionUser = { id: user.id, email: user.email, role: "user", creatorName: name, avatarUrl: null, emailConfirmed: true };
-  return { ...user, cookie, session };
+  const user = await makeSignedInUser({ name });
+  return { ...user, session: sessionUserOf(user, name) };
 }
 
 function occurrences(text: string, needle: string): number {
@@ -372,10 +321,10 @@ describe("paid guess", () => {
   it("a right answer adds the fee to the pool, sealed (no entry while the game runs); a replayed event changes nothing", async () => {
     const { game, row, f } = await paidGuess(CORRECT, 800);
     const eventId = `evt_test_${crypto.randomUUID().replace(/-/g, "")}`;
-    const payload = completedEvent(row, eventId);
-    for (let i = 0; i < 3; i++) expect((await deliver(payload)).status).toBe(200);
+    const payload = checkoutSessionEvent(row, { eventId });
+    for (let i = 0; i < 3; i++) expect((await deliverWebhook(payload)).status).toBe(200);
     // A different event for the same session is applied once too.
-    expect((await deliver(completedEvent(row))).status).toBe(200);
+    expect((await deliverWebhook(checkoutSessionEvent(row))).status).toBe(200);
 
     const rows = await participants(game.id);
     expect(rows).toHaveLength(1);
@@ -400,7 +349,7 @@ describe("paid guess", () => {
   it("a wrong answer adds the fee and no entry, exactly like a right one", async () => {
     const { game, row } = await paidGuess(WRONG);
     expect(row.amountCents).toBe(500);
-    expect((await deliver(completedEvent(row))).status).toBe(200);
+    expect((await deliverWebhook(checkoutSessionEvent(row))).status).toBe(200);
     const rows = await participants(game.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ kind: "paid", isCorrect: false, entryNumber: null, poolId: null, entryFeeCents: 500 });

@@ -1,7 +1,9 @@
 import { SELF, env } from "cloudflare:test";
+import { afterEach, beforeEach, vi } from "vitest";
 import { getDb } from "~/db/client.server";
 import { createAccount } from "~/db/queries/accounts.server";
 import { hashPassword } from "~/lib/password.server";
+import type { SessionUser } from "~/lib/session.server";
 
 export const ORIGIN = "https://tribe.test";
 export const db = () => getDb(env);
@@ -76,4 +78,58 @@ export async function signIn(email: string, password = PASSWORD): Promise<string
   const cookie = cookieFrom(res, SESSION);
   if (res.status !== 302 || !cookie) throw new Error(`sign-in failed for ${email}: ${res.status}`);
   return cookie;
+}
+
+/** Creates an account (as makeUser does) and signs it in: its id, e-mail and session cookie. */
+export async function makeSignedInUser(opts: Parameters<typeof makeUser>[0] = {}) {
+  const user = await makeUser(opts);
+  return { ...user, cookie: await signIn(user.email) };
+}
+
+/** A plain user as the session hands it to server code, for calling that code directly. */
+export function sessionUserOf(user: { id: string; email: string }, creatorName = "Buyer"): SessionUser {
+  return { id: user.id, email: user.email, role: "user", creatorName, avatarUrl: null, emailConfirmed: true };
+}
+
+/** Creates an account named `name` and returns it as its session user. */
+export async function makeSessionUser(name = "Buyer"): Promise<SessionUser> {
+  return sessionUserOf(await makeUser({ name }), name);
+}
+
+/** A page's visible text: scripts, React's <!-- --> separators and tags removed, common entities decoded, whitespace collapsed. */
+export async function pageText(res: Response): Promise<string> {
+  const html = await res.text();
+  return html
+    .replace(/<script[\s\S]*?<\/script>/g, " ")
+    .replace(/<!-- -->/g, "")
+    .replace(/<[^>]+>/g, " ")
+    .replace(/&#x27;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, "&")
+    .replace(/\s+/g, " ");
+}
+
+/** A page's HTML with the entities React escapes decoded (markup kept). */
+export async function decodedHtml(res: Response): Promise<string> {
+  return (await res.text())
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
+}
+
+/**
+ * Makes every outside fetch of the tests in this file (or describe block) fail as with no network, e.g. the block
+ * explorers a closing pool asks; restores all mocks after each test.
+ */
+export function withoutNetwork(): void {
+  beforeEach(() => {
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () => {
+      throw new TypeError("network disabled in tests");
+    });
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
 }

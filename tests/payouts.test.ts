@@ -1,29 +1,17 @@
 import { env, SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
-import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { bookEarning, hostBalances } from "~/db/queries/earnings.server";
 import { createWithdrawal, getPayout } from "~/db/queries/payouts.server";
 import { adminAuditLog, earningsLedger, paymentEvents, payoutMethods, payouts, prizePoolContributions } from "~/db/schema";
 import { withdrawalFeeCents } from "~/domain/earnings";
 import { withdrawableBalanceCents } from "~/domain/revenue";
-import { LOCAL_CONNECT_WEBHOOK_SECRET } from "~/lib/payments/connect.server";
 import { localAccountObject, localConnectEvent } from "~/lib/payments/connect-local.server";
 import { cancelPayout, processPayout, requestWithdrawal, retryPayout } from "~/lib/payments/payouts.server";
 import { db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
+import { deliverConnectWebhook, deliverWebhook } from "./support/webhooks";
 
 const DAY = 86_400_000;
-const cryptoProvider = Stripe.createSubtleCryptoProvider();
-
-async function postConnect(event: unknown, secret = LOCAL_CONNECT_WEBHOOK_SECRET): Promise<Response> {
-  const payload = JSON.stringify(event);
-  const signature = await Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret, cryptoProvider });
-  return SELF.fetch(`${ORIGIN}/api/webhooks/stripe-connect`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
-    body: payload,
-  });
-}
 
 /** A host with `availableCents` of earnings already available (an ad revenue row from last week). */
 async function hostWithBalance(availableCents: number) {
@@ -48,7 +36,7 @@ async function verifiedAccount(userId: string, created = Math.floor(Date.now() /
   const accountId = `acct_local_${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
   await db().insert(payoutMethods).values({ userId, holderName: "Earner", accountLast4: "", bankName: "", connectedAccountId: accountId });
   const event = { ...localConnectEvent("account.updated", localAccountObject(accountId, { payoutsEnabled: true, holderName: "Earner", country: "US" }), accountId), created };
-  const res = await postConnect(event);
+  const res = await deliverConnectWebhook(event);
   expect(res.status).toBe(200);
   return accountId;
 }
@@ -90,23 +78,23 @@ describe("payout methods through Stripe Connect (local provider)", () => {
     const t = Math.floor(Date.now() / 1000);
     const accountId = await verifiedAccount(host.id, t);
     const older = { ...localConnectEvent("account.updated", localAccountObject(accountId, { payoutsEnabled: false, holderName: "x", country: "US" }), accountId), created: t - 60 };
-    const res = await postConnect(older);
+    const res = await deliverConnectWebhook(older);
     expect(await res.json()).toMatchObject({ received: true, ignored: "unknown account or an older event" });
     const [method] = await db().select().from(payoutMethods).where(eq(payoutMethods.connectedAccountId, accountId));
     expect(method).toMatchObject({ verified: true, isDefault: true });
     // A replay of the same event id is a duplicate.
-    expect(await (await postConnect(older)).json()).toMatchObject({ duplicate: true });
+    expect(await (await deliverConnectWebhook(older)).json()).toMatchObject({ duplicate: true });
     // A newer event disabling payouts wins and removes the default.
     const newer = { ...localConnectEvent("account.updated", localAccountObject(accountId, { payoutsEnabled: false, holderName: "x", country: "US" }), accountId), created: t + 60 };
-    await postConnect(newer);
+    await deliverConnectWebhook(newer);
     const [after] = await db().select().from(payoutMethods).where(eq(payoutMethods.connectedAccountId, accountId));
     expect(after).toMatchObject({ verified: false, isDefault: false });
   });
 
   it("refuses unsigned or wrongly signed Connect events, and the payment webhook's secret", async () => {
     const event = localConnectEvent("account.updated", { id: "acct_x" });
-    expect((await postConnect(event, "whsec_wrong")).status).toBe(400);
-    expect((await postConnect(event, "whsec_local_development_only_not_a_real_secret")).status).toBe(400);
+    expect((await deliverConnectWebhook(event, { secret: "whsec_wrong" })).status).toBe(400);
+    expect((await deliverConnectWebhook(event, { secret: "whsec_local_development_only_not_a_real_secret" })).status).toBe(400);
     const res = await SELF.fetch(`${ORIGIN}/api/webhooks/stripe-connect`, { method: "POST", body: JSON.stringify(event) });
     expect(res.status).toBe(400);
   });
@@ -225,9 +213,9 @@ describe("payout transitions", () => {
     const done = await processPayout(env, ORIGIN, id);
     expect(done).toMatchObject({ status: "completed" });
     const reversal = localConnectEvent("transfer.reversed", { id: done!.transferId, object: "transfer", metadata: { payout_id: id } });
-    for (let i = 0; i < 5; i++) expect((await postConnect(reversal)).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await deliverConnectWebhook(reversal)).status).toBe(200);
     // The same reversal under new event ids (Stripe may resend) changes nothing more either.
-    await postConnect({ ...reversal, id: `evt_again_${crypto.randomUUID()}` });
+    await deliverConnectWebhook({ ...reversal, id: `evt_again_${crypto.randomUUID()}` });
     const failed = await getPayout(db(), id);
     expect(failed).toMatchObject({ status: "failed", failureReason: "The transfer was reversed" });
     expect((await hostBalances(db(), host.id, new Date())).availableCents).toBe(10_000);
@@ -237,7 +225,7 @@ describe("payout transitions", () => {
     const newTransfer = retried.ok ? retried.payout.transferId : null;
     expect(newTransfer).not.toBe(done!.transferId);
     // The old transfer's reversal arriving late does not touch the new attempt.
-    await postConnect({ ...reversal, id: `evt_late_${crypto.randomUUID()}` });
+    await deliverConnectWebhook({ ...reversal, id: `evt_late_${crypto.randomUUID()}` });
     expect((await getPayout(db(), id))!.status).toBe("completed");
     const kinds = await ledgerKinds(host.id);
     expect(kinds.filter((k) => k.startsWith("withdrawal:"))).toHaveLength(2);
@@ -249,11 +237,11 @@ describe("payout transitions", () => {
     const { id, accountId } = await pendingWithdrawal();
     await db().update(payouts).set({ status: "processing" }).where(eq(payouts.id, id));
     const created = localConnectEvent("transfer.created", { id: "tr_from_event", object: "transfer", metadata: { payout_id: id, attempt: "0" } });
-    await postConnect(created);
-    await postConnect(created);
+    await deliverConnectWebhook(created);
+    await deliverConnectWebhook(created);
     expect(await getPayout(db(), id)).toMatchObject({ status: "completed", transferId: "tr_from_event" });
     const bankFailed = localConnectEvent("payout.failed", { id: "po_test_1", object: "payout", metadata: { payout_request_id: id } }, accountId);
-    await postConnect(bankFailed);
+    await deliverConnectWebhook(bankFailed);
     expect(await getPayout(db(), id)).toMatchObject({ bankPayoutStatus: "failed", bankPayoutId: "po_test_1" });
     const [event] = await db().select().from(paymentEvents).where(and(eq(paymentEvents.id, bankFailed.id)));
     expect(event?.status).toBe("processed");
@@ -357,7 +345,6 @@ describe("fulfilment books the host's share once", () => {
   it("a paid digital order: one shop_sale row at the rule in force, pending for the refund window, replay-safe", async () => {
     const { products: productsTable, productSizes, checkoutSessions } = await import("~/db/schema");
     const { createProductCheckout } = await import("~/lib/payments/checkout-session.server");
-    const { LOCAL_WEBHOOK_SECRET } = await import("~/lib/payments/provider.server");
     const host = await makeUser({ name: "Seller" });
     const fan = await makeUser({ name: "Fan" });
     const [product] = await db().insert(productsTable).values({ hostId: host.id, name: "E-book", category: "digital" }).returning();
@@ -380,9 +367,7 @@ describe("fulfilment books the host's share once", () => {
       data: { object: { id: row!.id, object: "checkout.session", amount_total: row!.amountCents, currency: "usd", client_reference_id: row!.metadata.checkout_id, metadata: row!.metadata, payment_status: "paid", status: "complete", payment_intent: "pi_test_ebook" } },
     };
     for (let i = 0; i < 3; i++) {
-      const payload = JSON.stringify({ ...event, id: i === 2 ? `${event.id}_resent` : event.id });
-      const signature = await Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: LOCAL_WEBHOOK_SECRET, cryptoProvider });
-      const res = await SELF.fetch(`${ORIGIN}/api/webhooks/stripe`, { method: "POST", headers: { "Stripe-Signature": signature, "Content-Type": "application/json" }, body: payload });
+      const res = await deliverWebhook({ ...event, id: i === 2 ? `${event.id}_resent` : event.id });
       expect(res.status).toBe(200);
     }
     const rows = await db().select().from(earningsLedger).where(eq(earningsLedger.hostId, host.id));

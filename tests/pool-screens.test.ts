@@ -1,5 +1,5 @@
 import { and, asc, eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   checkoutSessions,
   prizeEntries,
@@ -14,32 +14,11 @@ import { MS_PER_DAY } from "~/domain/countdown";
 import { canonicalEntriesText, entriesDigest, frozenEntryList, sha256Hex, winnerIndex, type DrawEntry } from "~/domain/draw";
 import { POOL_MESSAGES } from "~/domain/pool";
 import fixture from "./fixtures/bitcoin-blocks.json";
-import { db, get, makeUser, postForm, signIn } from "./helpers";
+import { db, get, makeSignedInUser, makeUser, pageText, postForm, withoutNetwork } from "./helpers";
 
-// No test may touch the network (block explorers): pool objects run in this isolate, so stub the global fetch.
-beforeEach(() => {
-  vi.spyOn(globalThis, "fetch").mockImplementation(async () => {
-    throw new TypeError("network disabled in tests");
-  });
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+withoutNetwork();
 
 const BLOCK = fixture.blocks.find((block) => block.height === 503252)!;
-
-/** Page text without markup (React's <!-- --> separators and tags removed, whitespace collapsed). */
-async function pageText(res: Response): Promise<string> {
-  const html = await res.text();
-  return html
-    .replace(/<script[\s\S]*?<\/script>/g, " ")
-    .replace(/<!-- -->/g, "")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ");
-}
 
 /** The toast a redirect carries in its flash cookie. */
 function flashToast(res: Response): { message: string; type: string } | null {
@@ -53,10 +32,7 @@ function flashToast(res: Response): { message: string; type: string } | null {
   return null;
 }
 
-async function signedInHost(name: string) {
-  const user = await makeUser({ name });
-  return { ...user, cookie: await signIn(user.email) };
-}
+const signedInHost = (name: string) => makeSignedInUser({ name });
 
 async function insertPool(hostId: string, values: Partial<typeof prizePools.$inferInsert> = {}) {
   const startAt = values.startAt ?? new Date(Date.now() - MS_PER_DAY);

@@ -1,6 +1,5 @@
-import { env, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
-import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import {
   adminAuditLog,
@@ -21,13 +20,12 @@ import { replaceMiniPrizes } from "~/db/queries/pool-screens.server";
 import { drawMiniPrizes } from "~/domain/mini-prizes";
 import { distributePool } from "~/domain/revenue";
 import { PRIZE_SETTLEMENT_DAYS } from "~/domain/pool";
-import { LOCAL_CONNECT_WEBHOOK_SECRET } from "~/lib/payments/connect.server";
 import { localAccountObject, localConnectEvent } from "~/lib/payments/connect-local.server";
 import { drawPendingMiniPrizes, runPrizeCron } from "~/lib/payments/prizes.server";
-import { db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
+import { db, get, makeUser, postForm, signIn } from "./helpers";
+import { deliverConnectWebhook } from "./support/webhooks";
 
 const DAY = 86_400_000;
-const cryptoProvider = Stripe.createSubtleCryptoProvider();
 
 async function drawnPool(opts: { amountCents: number; drawnAt: Date; winnerConfirmed?: boolean }) {
   const host = await makeUser({ name: "Pool Host" });
@@ -61,8 +59,7 @@ async function connectVerified(userId: string) {
   const accountId = `acct_local_${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
   await db().insert(payoutMethods).values({ userId, holderName: "Lucky Fan", accountLast4: "", bankName: "", connectedAccountId: accountId });
   const payload = JSON.stringify(localConnectEvent("account.updated", localAccountObject(accountId, { payoutsEnabled: true, holderName: "Lucky Fan", country: "US" }), accountId));
-  const signature = await Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: LOCAL_CONNECT_WEBHOOK_SECRET, cryptoProvider });
-  const res = await SELF.fetch(`${ORIGIN}/api/webhooks/stripe-connect`, { method: "POST", headers: { "Stripe-Signature": signature }, body: payload });
+  const res = await deliverConnectWebhook(payload);
   expect(res.status).toBe(200);
 }
 

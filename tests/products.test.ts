@@ -2,19 +2,10 @@ import { env } from "cloudflare:test";
 import { and, asc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { orders, productColors, productImages, products, productSizes, userActivity } from "~/db/schema";
-import { db, get, makeUser, postForm, signIn } from "./helpers";
+import { db, decodedHtml, get, makeUser, postForm, signIn } from "./helpers";
 
 // Host product tools against the built worker: /add-product, /edit-product/{id}, /view-product/{id},
 // /delete-product/{id}, /shop-management and /dashboard.
-
-async function html(res: Response): Promise<string> {
-  return (await res.text())
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&amp;/g, "&");
-}
 
 const token = () => crypto.randomUUID().slice(0, 8);
 
@@ -80,7 +71,7 @@ describe("/add-product", () => {
   it("shows the form with the image guidance", async () => {
     const res = await get("/add-product", { cookie: hostCookie });
     expect(res.status).toBe(200);
-    const page = await html(res);
+    const page = await decodedHtml(res);
     expect(page).toContain('name="sizes.0.name"');
     expect(page).toContain('name="colors.0.units"');
     expect(page).toContain('name="images.0"');
@@ -114,7 +105,7 @@ describe("/add-product", () => {
       const body = fields(name);
       const res = await postForm("/add-product", body, { cookie: hostCookie });
       expect(res.status).toBe(400);
-      expect(await html(res)).toContain(message);
+      expect(await decodedHtml(res)).toContain(message);
       expect(await productsNamed(body.name!)).toHaveLength(0);
     });
   }
@@ -196,7 +187,7 @@ describe("/edit-product/{id}", () => {
   it("prefills the form and saves the host's changes", async () => {
     const name = `Editable ${token()}`;
     const id = await addProduct(name);
-    const page = await html(await get(`/edit-product/${id}`, { cookie: hostCookie }));
+    const page = await decodedHtml(await get(`/edit-product/${id}`, { cookie: hostCookie }));
     expect(page).toContain(`value="${name}"`);
     expect(page).toContain('value="12.50"');
 
@@ -218,7 +209,7 @@ describe("/edit-product/{id}", () => {
     const id = await addProduct(name);
     const res = await postForm(`/edit-product/${id}`, validFields(name, { description: "" }), { cookie: hostCookie });
     expect(res.status).toBe(400);
-    expect(await html(res)).toContain("Please enter a product description");
+    expect(await decodedHtml(res)).toContain("Please enter a product description");
     const [row] = await db().select().from(products).where(eq(products.id, id));
     expect(row!.description).toBe("A sturdy hand-thrown mug.");
   });
@@ -243,20 +234,20 @@ describe("/view-product/{id} and /shop-management", () => {
   it("shows the stock label, sales and links", async () => {
     const name = `Viewed ${token()}`;
     const id = await addProduct(name, { "sizes.0.units": "2", "sizes.1.units": "3" });
-    const page = await html(await get(`/view-product/${id}`, { cookie: hostCookie }));
+    const page = await decodedHtml(await get(`/view-product/${id}`, { cookie: hostCookie }));
     expect(page).toContain("Low Stock");
     expect(page).toContain(`/edit-product/${id}`);
     expect(page).toContain(`/delete-product/${id}`);
     expect(page).toContain(`/product/${id}`);
 
-    const list = await html(await get("/shop-management", { cookie: hostCookie }));
+    const list = await decodedHtml(await get("/shop-management", { cookie: hostCookie }));
     expect(list).toContain(name);
     expect(list).toContain(`/view-product/${id}`);
     expect(list).toContain("Low Stock");
   });
 
   it("lists only the host's own products", async () => {
-    const list = await html(await get("/shop-management", { cookie: otherCookie }));
+    const list = await decodedHtml(await get("/shop-management", { cookie: otherCookie }));
     expect(list).not.toContain("Mug Maker");
     expect(list).not.toContain("Viewed ");
   });
@@ -269,7 +260,7 @@ describe("/delete-product/{id}", () => {
     for (const confirm of ["", "delete", "DELETE please"]) {
       const res = await postForm(`/delete-product/${id}`, { confirm }, { cookie: hostCookie });
       expect(res.status).toBe(400);
-      expect(await html(res)).toContain('Please type "DELETE" to confirm');
+      expect(await decodedHtml(res)).toContain('Please type "DELETE" to confirm');
     }
     expect(await productsNamed(name)).toHaveLength(1);
   });
@@ -317,7 +308,7 @@ describe("/delete-product/{id}", () => {
       productName: name,
       productCategory: "physical",
     });
-    const view = await html(await get(`/view-product/${id}`, { cookie: hostCookie }));
+    const view = await decodedHtml(await get(`/view-product/${id}`, { cookie: hostCookie }));
     expect(view).toContain("USD 12.50");
 
     const res = await postForm(`/delete-product/${id}`, { confirm: "DELETE" }, { cookie: hostCookie });
@@ -326,11 +317,11 @@ describe("/delete-product/{id}", () => {
     const [row] = await productsNamed(name);
     expect(row!.status).toBe("archived");
 
-    const shop = await html(await get(`/shop?q=${encodeURIComponent(name)}`));
+    const shop = await decodedHtml(await get(`/shop?q=${encodeURIComponent(name)}`));
     expect(shop).not.toContain(`data-product-card="${id}"`);
     const orderPage = await get(`/order/${orderNumber}`, { cookie: buyerCookie });
     expect(orderPage.status).toBe(200);
-    expect(await html(orderPage)).toContain(name);
+    expect(await decodedHtml(orderPage)).toContain(name);
     // an archived product can no longer be edited or deleted again
     expect((await postForm(`/edit-product/${id}`, validFields("Back again"), { cookie: hostCookie })).status).toBe(404);
   });
@@ -340,7 +331,7 @@ describe("/dashboard", () => {
   it("shows the host's tiles with counts", async () => {
     const res = await get("/dashboard", { cookie: otherCookie });
     expect(res.status).toBe(200);
-    const page = await html(res);
+    const page = await decodedHtml(res);
     expect(page).toContain("Shop Management");
     expect(page).toContain("USD 0.00");
   });

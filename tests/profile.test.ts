@@ -14,18 +14,9 @@ import {
   userShippingCountries,
 } from "~/db/schema";
 import { formatPrice } from "~/domain/currency";
-import { db, get, makeUser, postForm, signIn } from "./helpers";
+import { db, decodedHtml, get, makeUser, postForm, signIn } from "./helpers";
 
 // /profile/{id} (tabs, tribe, coming soon, live pool figures), /profile/{id}/shop and /explore.
-
-async function html(res: Response): Promise<string> {
-  return (await res.text())
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&amp;/g, "&");
-}
 
 const COMING_SOON = "Ahhh! Your country is still in 'coming soon' mode for this brand.";
 const token = crypto.randomUUID().slice(0, 6);
@@ -95,7 +86,7 @@ describe("/profile/{id}", () => {
   it("shows the profile with its pool, mini prizes and the shop tab by default", async () => {
     const res = await get(`/profile/${slug}`);
     expect(res.status).toBe(200);
-    const page = await html(res);
+    const page = await decodedHtml(res);
     expect(page).toContain(`Mireille${token} Home`);
     expect(page).toContain("Malaysia (MYR)");
     expect(page).toContain("0 tribes");
@@ -117,7 +108,7 @@ describe("/profile/{id}", () => {
   });
 
   it("answers to the user id as well as the slug, and converts to the chosen currency", async () => {
-    const page = await html(await get(`/profile/${host.id}?currency=USD`));
+    const page = await decodedHtml(await get(`/profile/${host.id}?currency=USD`));
     expect(page).toContain("USD 1,500.00");
     expect(page).toContain("USD 10.00 – USD 20.00");
   });
@@ -129,7 +120,7 @@ describe("/profile/{id}", () => {
       .values({ hostId: host.id, name: "Autumn", status: "active", targetCents: 100_000, endAt: new Date(Date.now() + 86_400_000) })
       .returning({ id: groupBuys.id });
     try {
-      const page = await html(await get(`/profile/${slug}`));
+      const page = await decodedHtml(await get(`/profile/${slug}`));
       expect(page).toContain(`/group-buy-product-selection/${gb!.id}`);
       expect(page).toContain("Group Buy");
     } finally {
@@ -138,13 +129,13 @@ describe("/profile/{id}", () => {
   });
 
   it("shows the signed-in fan their entry numbers", async () => {
-    const page = await html(await get(`/profile/${slug}`, { cookie: fanCookie }));
+    const page = await decodedHtml(await get(`/profile/${slug}`, { cookie: fanCookie }));
     expect(page).toContain("Your entry numbers: 0, 3");
   });
 
   it("lists the active games without their correct answers", async () => {
     const res = await get(`/profile/${slug}?tab=games`);
-    const page = await html(res);
+    const page = await decodedHtml(res);
     expect(page).toContain(`Which fabric is our bestseller ${token}?`);
     expect(page).toContain("Guess Now");
     expect(page).toContain("Free Guess");
@@ -156,14 +147,14 @@ describe("/profile/{id}", () => {
 
   it("says so when there are no games", async () => {
     const other = await makeUser({ name: "Quiet Host" });
-    const page = await html(await get(`/profile/${other.id}?tab=games`));
+    const page = await decodedHtml(await get(`/profile/${other.id}?tab=games`));
     expect(page).toContain("No active Guess & Win games yet");
-    const shop = await html(await get(`/profile/${other.id}`));
+    const shop = await decodedHtml(await get(`/profile/${other.id}`));
     expect(shop).toContain("No products available yet");
   });
 
   it("lists real winners with a link to the draw verification", async () => {
-    expect(await html(await get(`/profile/${slug}?tab=winner`))).toContain("No winners yet");
+    expect(await decodedHtml(await get(`/profile/${slug}?tab=winner`))).toContain("No winners yet");
     const d = db();
     const [closed] = await d
       .insert(prizePools)
@@ -176,7 +167,7 @@ describe("/profile/{id}", () => {
       currency: "USD",
       prizeType: "main",
     });
-    const page = await html(await get(`/profile/${slug}?tab=winner&currency=USD`));
+    const page = await decodedHtml(await get(`/profile/${slug}?tab=winner&currency=USD`));
     expect(page).toContain(`Winnie ${token}`);
     expect(page).toContain("USD 600.00");
     expect(page).toContain(`/winner-selection/${closed!.id}`);
@@ -185,12 +176,12 @@ describe("/profile/{id}", () => {
   it("answers 404 'Creator Not Found' for an unknown profile, and a private notice for a private one", async () => {
     const res = await get("/profile/no-such-creator-here");
     expect(res.status).toBe(404);
-    expect(await html(res)).toContain("Creator Not Found");
+    expect(await decodedHtml(res)).toContain("Creator Not Found");
     const hidden = await makeUser({ name: "Hidden Host" });
     await db().update(userProfiles).set({ profilePublic: false, bio: "Secret bio" }).where(eq(userProfiles.userId, hidden.id));
     const privateRes = await get(`/profile/${hidden.id}`);
     expect(privateRes.status).toBe(403);
-    const page = await html(privateRes);
+    const page = await decodedHtml(privateRes);
     expect(page).toContain("This profile is private");
     expect(page).not.toContain("Secret bio");
   });
@@ -211,7 +202,7 @@ describe("joining a tribe", () => {
     const native = await postForm("/tribe/join", { hostId: host.id, returnTo: `/profile/${slug}` });
     expect(native.status).toBe(303);
     expect(native.headers.get("Location")).toBe(`/profile/${slug}?tribe=sign-in`);
-    expect(await html(await get(native.headers.get("Location")!))).toContain("Please sign in to join tribe");
+    expect(await decodedHtml(await get(native.headers.get("Location")!))).toContain("Please sign in to join tribe");
     expect(await followers(host.id)).toBe(0);
   });
 
@@ -230,13 +221,13 @@ describe("joining a tribe", () => {
     const back = await postForm("/tribe/join", { hostId: tribeHost.id, returnTo: `/profile/${tribeHost.id}?tab=games` }, { cookie });
     expect(back.status).toBe(303);
     expect(back.headers.get("Location")).toBe(`/profile/${tribeHost.id}?tab=games&tribe=joined`);
-    const page = await html(await get(back.headers.get("Location")!, { cookie }));
+    const page = await decodedHtml(await get(back.headers.get("Location")!, { cookie }));
     expect(page).toContain("Successfully joined the tribe!");
     expect(page).toMatch(/<button[^>]*disabled=""[^>]*>Tribe Member<\/button>/);
 
     const again = await postForm("/tribe/join", { hostId: tribeHost.id, returnTo: "//evil.example/x" }, { cookie });
     expect(again.headers.get("Location")).toBe(`/profile/${tribeHost.id}?tribe=already`);
-    expect(await html(await get(again.headers.get("Location")!, { cookie }))).toContain("You are already a member of this tribe!");
+    expect(await decodedHtml(await get(again.headers.get("Location")!, { cookie }))).toContain("You are already a member of this tribe!");
     expect(await followers(tribeHost.id)).toBe(1);
   });
 
@@ -259,7 +250,7 @@ describe("joining a tribe", () => {
       .where(and(eq(tribeMembers.hostId, tribeHost.id), eq(tribeMembers.userId, joiner.id)));
     expect(rows).toHaveLength(1);
 
-    const page = await html(await get(`/profile/${tribeHost.id}`, { cookie }));
+    const page = await decodedHtml(await get(`/profile/${tribeHost.id}`, { cookie }));
     expect(page).toContain("1 tribes");
     expect(page).toMatch(/<button[^>]*disabled=""[^>]*>Tribe Member<\/button>/);
   });
@@ -272,23 +263,23 @@ describe("coming soon", () => {
     await db().insert(userShippingCountries).values({ hostId: brand.id, countryCode: "SG" });
 
     // The fan's profile country is MY (the default).
-    const blocked = await html(await get(`/profile/${brand.id}`, { cookie: fanCookie }));
+    const blocked = await decodedHtml(await get(`/profile/${brand.id}`, { cookie: fanCookie }));
     expect(blocked).toContain(COMING_SOON);
     expect(blocked).toContain("Got it");
     expect(blocked).not.toContain(`Kaya Jar ${token}`);
 
     const sgFan = await makeUser({ name: "SG Fan" });
     await db().update(userProfiles).set({ country: "SG" }).where(eq(userProfiles.userId, sgFan.id));
-    const open = await html(await get(`/profile/${brand.id}`, { cookie: await signIn(sgFan.email) }));
+    const open = await decodedHtml(await get(`/profile/${brand.id}`, { cookie: await signIn(sgFan.email) }));
     expect(open).not.toContain(COMING_SOON);
     expect(open).toContain(`Kaya Jar ${token}`);
 
     // A visitor has no known country.
-    expect(await html(await get(`/profile/${brand.id}`))).not.toContain(COMING_SOON);
+    expect(await decodedHtml(await get(`/profile/${brand.id}`))).not.toContain(COMING_SOON);
   });
 
   it("never shows for a host who has not chosen shipping countries", async () => {
-    const page = await html(await get(`/profile/${slug}`, { cookie: fanCookie }));
+    const page = await decodedHtml(await get(`/profile/${slug}`, { cookie: fanCookie }));
     expect(page).not.toContain(COMING_SOON);
   });
 });
@@ -301,27 +292,27 @@ describe("/profile/{id}/shop", () => {
       .insert(products)
       .values({ hostId: brand.id, name: `Matcha Set ${token}`, basePriceCents: 1000, priceMinCents: 1000, priceMaxCents: 2500 });
 
-    const page = await html(await get(`/profile/${brand.id}/shop?currency=USD`));
+    const page = await decodedHtml(await get(`/profile/${brand.id}/shop?currency=USD`));
     expect(page).toContain(`Matcha Set ${token}`);
     expect(page).toContain("USD 10.00 – USD 25.00");
     expect(page).toContain("Buy Now");
     expect(page).toContain("View Details");
-    expect(await html(await get(`/profile/${brand.id}/shop?shipTo=JP`))).toContain(`Matcha Set ${token}`);
-    expect(await html(await get(`/profile/${brand.id}/shop?shipTo=SG`))).not.toContain(`Matcha Set ${token}`);
+    expect(await decodedHtml(await get(`/profile/${brand.id}/shop?shipTo=JP`))).toContain(`Matcha Set ${token}`);
+    expect(await decodedHtml(await get(`/profile/${brand.id}/shop?shipTo=SG`))).not.toContain(`Matcha Set ${token}`);
   });
 });
 
 describe("/explore", () => {
   it("lists public creators, their products and games, with search, chips and layout in the URL", async () => {
-    const page = await html(await get(`/explore?q=${token}`));
+    const page = await decodedHtml(await get(`/explore?q=${token}`));
     expect(page).toContain(`/profile/${slug}`);
     expect(page).toContain(`/product/${productId}`);
     expect(page).toContain(`Which fabric is our bestseller ${token}?`);
     expect(page).not.toContain("correctAnswer");
 
-    const list = await html(await get(`/explore?q=${token}&view=list&category=${encodeURIComponent("Lifestyle & Family")}`));
+    const list = await decodedHtml(await get(`/explore?q=${token}&view=list&category=${encodeURIComponent("Lifestyle & Family")}`));
     expect(list).toContain(`Mireille${token} Home`);
-    const other = await html(await get(`/explore?q=mireille${token}&category=Education`));
+    const other = await decodedHtml(await get(`/explore?q=mireille${token}&category=Education`));
     expect(other).not.toContain(`/profile/${slug}`);
   });
 
@@ -339,10 +330,10 @@ describe("/explore", () => {
           })),
         );
     }
-    const first = await html(await get(`/explore?q=bulk${token}`));
+    const first = await decodedHtml(await get(`/explore?q=bulk${token}`));
     expect(first.match(/Bulk\w+ \d+<\/a>/g)?.length).toBe(20);
     expect(first).toContain("Load More Content");
-    const more = await html(await get(`/explore?q=bulk${token}&page=2`));
+    const more = await decodedHtml(await get(`/explore?q=bulk${token}&page=2`));
     expect(more.match(/Bulk\w+ \d+<\/a>/g)?.length).toBe(25);
     expect(more).not.toContain("Load More Content");
   });

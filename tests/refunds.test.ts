@@ -1,7 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
-import Stripe from "stripe";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { deleteOrEndGame } from "~/db/queries/game-host.server";
 import { deleteOrArchiveProduct } from "~/db/queries/product-admin.server";
 import {
@@ -21,57 +20,26 @@ import {
 } from "~/db/schema";
 import { REFUND_MESSAGES, UNFULFILLABLE_REASONS, unfulfillableRefundKey } from "~/domain/payments";
 import { createProductCheckout } from "~/lib/payments/checkout-session.server";
-import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
 import { requestRefund } from "~/lib/payments/refunds.server";
 import { processStripeEvent } from "~/lib/payments/webhook.server";
 import { closePool, ensureOpenPool, poolStub, reapplyReservations } from "~/lib/pools.server";
-import type { SessionUser } from "~/lib/session.server";
-import { db, makeUser, ORIGIN } from "./helpers";
+import { db, makeUser, ORIGIN, sessionUserOf, withoutNetwork } from "./helpers";
+import { checkoutSessionEvent, deliverWebhook, stripeEvent } from "./support/webhooks";
 
 // Money flowing back: requestRefund (the API the returns and sealed-guess features call), the refund and dispute
 // webhook events, and what they reverse: the order's refunded total and state, its download and voucher, the pool
 // share and entry (or, once the pool has closed, a host debit and the host's earnings).
 
-const cryptoProvider = Stripe.createSubtleCryptoProvider();
-
-// No test touches the network: the block explorers a pool's close asks are "down" (the close then waits to commit).
-beforeEach(() => {
-  vi.spyOn(globalThis, "fetch").mockImplementation(async () => {
-    throw new TypeError("network disabled in tests");
-  });
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-});
-
-async function deliver(event: object): Promise<Response> {
-  const payload = JSON.stringify(event);
-  const signature = await Stripe.webhooks.generateTestHeaderStringAsync({
-    payload,
-    secret: LOCAL_WEBHOOK_SECRET,
-    timestamp: Math.floor(Date.now() / 1000),
-    cryptoProvider,
-  });
-  return SELF.fetch(`${ORIGIN}/api/webhooks/stripe`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
-    body: payload,
-  });
-}
-
-const eventId = () => `evt_test_${crypto.randomUUID().replace(/-/g, "")}`;
-
-function event(type: string, object: object, id = eventId()) {
-  return { id, object: "event", api_version: "2025-01-01", created: Math.floor(Date.now() / 1000), livemode: false, type, data: { object } };
-}
+withoutNetwork();
 
 type Category = "physical" | "digital" | "voucher";
 
 /** A host's product at USD 40.00 (one size, `units` in stock) and a buyer. */
 async function shopFixture(category: Category = "voucher", units = 10) {
   const host = await makeUser({ name: "Refund Host" });
-  const { id: buyerId, email } = await makeUser({ name: "Refund Buyer" });
-  const user: SessionUser = { id: buyerId, email, role: "user", creatorName: "Refund Buyer", avatarUrl: null, emailConfirmed: true };
+  const buyer = await makeUser({ name: "Refund Buyer" });
+  const user = sessionUserOf(buyer, "Refund Buyer");
+  const email = buyer.email;
   const [product] = await db()
     .insert(products)
     .values({
@@ -94,34 +62,16 @@ async function startCheckout(fixture: Awaited<ReturnType<typeof shopFixture>>) {
   return row!;
 }
 
-/** The signed `checkout.session.completed` (paid) event of a checkout row. */
-function paidEvent(row: typeof checkoutSessions.$inferSelect, paymentIntent: string, id = eventId()) {
-  return event(
-    "checkout.session.completed",
-    {
-      id: row.id,
-      object: "checkout.session",
-      amount_total: row.amountCents,
-      currency: "usd",
-      client_reference_id: row.metadata.checkout_id,
-      customer_email: row.customerEmail,
-      customer_details: { email: row.customerEmail, name: "Refund Buyer", address: null },
-      metadata: row.metadata,
-      mode: "payment",
-      payment_intent: paymentIntent,
-      payment_status: "paid",
-      status: "complete",
-    },
-    id,
-  );
-}
+/** The `checkout.session.completed` (paid) event of a checkout row. */
+const paidEvent = (row: typeof checkoutSessions.$inferSelect, paymentIntent: string) =>
+  checkoutSessionEvent(row, { buyerName: "Refund Buyer", address: null, overrides: { payment_intent: paymentIntent } });
 
 /** A paid buy-now order of USD 40.00 (a host's product, one unit), through a checkout and its signed webhook event. */
 async function paidOrder(category: Category = "voucher") {
   const fixture = await shopFixture(category);
   const row = await startCheckout(fixture);
   const paymentIntent = `pi_test_${crypto.randomUUID().replace(/-/g, "")}`;
-  expect((await deliver(paidEvent(row, paymentIntent))).status).toBe(200);
+  expect((await deliverWebhook(paidEvent(row, paymentIntent))).status).toBe(200);
   const [order] = await db().select().from(orders).where(eq(orders.checkoutSessionId, row.id));
   expect(order?.poolId).toBeTruthy();
   return { host: fixture.host, user: fixture.user, product: fixture.product, sessionId: row.id, paymentIntent, order: order! };
@@ -199,11 +149,11 @@ describe("refund events", () => {
     const { order, paymentIntent } = await paidOrder("voucher");
     const before = await poolOf(order.poolId!);
     const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
-    const succeeded = event("refund.updated", refundObject({ id, amount: 4000, status: "succeeded", paymentIntent }));
-    const created = event("refund.created", refundObject({ id, amount: 4000, status: "pending", paymentIntent }));
+    const succeeded = stripeEvent("refund.updated", refundObject({ id, amount: 4000, status: "succeeded", paymentIntent }));
+    const created = stripeEvent("refund.created", refundObject({ id, amount: 4000, status: "pending", paymentIntent }));
     // The update arrives first, then five copies of each concurrently.
-    expect((await deliver(succeeded)).status).toBe(200);
-    const responses = await Promise.all([...Array(5)].flatMap(() => [deliver(created), deliver(succeeded)]));
+    expect((await deliverWebhook(succeeded)).status).toBe(200);
+    const responses = await Promise.all([...Array(5)].flatMap(() => [deliverWebhook(created), deliverWebhook(succeeded)]));
     expect(responses.every((r) => r.status === 200)).toBe(true);
     // A dashboard refund (no metadata) of a one-order payment is that order's.
     expect(await orderRow(order.id)).toMatchObject({ refundedCents: 4000, refundState: "full" });
@@ -216,9 +166,9 @@ describe("refund events", () => {
     expect(refunded.entries).toBe(before.entries - 1);
 
     // The refund fails after all (replayed and concurrent): everything it voided comes back, once.
-    const failed = event("refund.failed", refundObject({ id, amount: 4000, status: "failed", paymentIntent }));
-    await Promise.all([...Array(5)].map(() => deliver(failed)));
-    await deliver(created);
+    const failed = stripeEvent("refund.failed", refundObject({ id, amount: 4000, status: "failed", paymentIntent }));
+    await Promise.all([...Array(5)].map(() => deliverWebhook(failed)));
+    await deliverWebhook(created);
     expect(await orderRow(order.id)).toMatchObject({ refundedCents: 0, refundState: "none" });
     expect((await voucherOf(order.id))?.status).toBe("active");
     const restored = await poolOf(order.poolId!);
@@ -230,7 +180,7 @@ describe("refund events", () => {
   it("a redeemed voucher stays redeemed under a full refund", async () => {
     const { order, paymentIntent } = await paidOrder("voucher");
     await db().update(vouchers).set({ status: "redeemed", redeemedAt: new Date() }).where(eq(vouchers.orderId, order.id));
-    await deliver(event("refund.created", refundObject({ id: `re_test_${crypto.randomUUID()}`, amount: 4000, status: "succeeded", paymentIntent })));
+    await deliverWebhook(stripeEvent("refund.created", refundObject({ id: `re_test_${crypto.randomUUID()}`, amount: 4000, status: "succeeded", paymentIntent })));
     expect((await voucherOf(order.id))?.status).toBe("redeemed");
     expect(await orderRow(order.id)).toMatchObject({ refundState: "full" });
   });
@@ -239,9 +189,9 @@ describe("refund events", () => {
     const { order, paymentIntent } = await paidOrder("digital");
     const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
     const charge = { id: `ch_test_${id}`, object: "charge", payment_intent: paymentIntent, refunds: { data: [refundObject({ id, amount: 500, status: "succeeded", paymentIntent })] } };
-    for (let i = 0; i < 3; i++) expect((await deliver(event("charge.refunded", charge))).status).toBe(200);
-    await deliver(event("refund.updated", refundObject({ id, amount: 500, status: "succeeded", paymentIntent })));
-    const empty = await deliver(event("charge.refunded", { ...charge, refunds: null }));
+    for (let i = 0; i < 3; i++) expect((await deliverWebhook(stripeEvent("charge.refunded", charge))).status).toBe(200);
+    await deliverWebhook(stripeEvent("refund.updated", refundObject({ id, amount: 500, status: "succeeded", paymentIntent })));
+    const empty = await deliverWebhook(stripeEvent("charge.refunded", { ...charge, refunds: null }));
     expect(await empty.json()).toMatchObject({ received: true, ignored: expect.stringContaining("refund events") });
     expect(await orderRow(order.id)).toMatchObject({ refundedCents: 500, refundState: "partial" });
   });
@@ -251,8 +201,8 @@ describe("refund events", () => {
     await closePool(env, order.poolId!, "closed_early");
     const before = await poolOf(order.poolId!);
     const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
-    const refund = event("refund.created", refundObject({ id, amount: 4000, status: "succeeded", paymentIntent }));
-    await Promise.all([...Array(5)].map(() => deliver(refund)));
+    const refund = stripeEvent("refund.created", refundObject({ id, amount: 4000, status: "succeeded", paymentIntent }));
+    await Promise.all([...Array(5)].map(() => deliverWebhook(refund)));
     expect(await poolOf(order.poolId!)).toEqual(before);
     const debits = await db().select().from(hostDebits).where(eq(hostDebits.reversalKey, id));
     expect(debits).toHaveLength(1);
@@ -273,11 +223,11 @@ describe("dispute events", () => {
     const dispute = (status: string) => disputeObject({ id, amount: 4000, status, paymentIntent });
     // Closed (lost) first, then the rest, each five times at once.
     const events = [
-      event("charge.dispute.closed", dispute("lost")),
-      event("charge.dispute.created", dispute("needs_response")),
-      event("charge.dispute.funds_withdrawn", dispute("needs_response")),
+      stripeEvent("charge.dispute.closed", dispute("lost")),
+      stripeEvent("charge.dispute.created", dispute("needs_response")),
+      stripeEvent("charge.dispute.funds_withdrawn", dispute("needs_response")),
     ];
-    for (const e of events) await Promise.all([...Array(5)].map(() => deliver(e)));
+    for (const e of events) await Promise.all([...Array(5)].map(() => deliverWebhook(e)));
     expect(await orderRow(order.id)).toMatchObject({ refundedCents: 4000, refundState: "full" });
     expect((await voucherOf(order.id))?.status).toBe("void");
     const [row] = await db().select().from(disputes).where(eq(disputes.id, id));
@@ -292,15 +242,15 @@ describe("dispute events", () => {
     const before = await poolOf(order.poolId!);
     const id = `dp_test_${crypto.randomUUID().replace(/-/g, "")}`;
     const dispute = (status: string) => disputeObject({ id, amount: 4000, status, paymentIntent });
-    await deliver(event("charge.dispute.created", dispute("needs_response")));
-    await deliver(event("charge.dispute.funds_withdrawn", dispute("needs_response")));
+    await deliverWebhook(stripeEvent("charge.dispute.created", dispute("needs_response")));
+    await deliverWebhook(stripeEvent("charge.dispute.funds_withdrawn", dispute("needs_response")));
     expect(await orderRow(order.id)).toMatchObject({ refundedCents: 4000, refundState: "full" });
     expect((await poolOf(order.poolId!)).voided).toEqual([order.entryNumber]);
-    const closed = event("charge.dispute.closed", dispute("won"));
-    const reinstated = event("charge.dispute.funds_reinstated", dispute("won"));
-    await Promise.all([...Array(5)].flatMap(() => [deliver(closed), deliver(reinstated)]));
+    const closed = stripeEvent("charge.dispute.closed", dispute("won"));
+    const reinstated = stripeEvent("charge.dispute.funds_reinstated", dispute("won"));
+    await Promise.all([...Array(5)].flatMap(() => [deliverWebhook(closed), deliverWebhook(reinstated)]));
     // A late copy of the withdrawal changes nothing after the win.
-    await deliver(event("charge.dispute.funds_withdrawn", dispute("needs_response")));
+    await deliverWebhook(stripeEvent("charge.dispute.funds_withdrawn", dispute("needs_response")));
     expect(await orderRow(order.id)).toMatchObject({ refundedCents: 0, refundState: "none" });
     expect(await poolOf(order.poolId!)).toEqual(before);
   });
@@ -345,9 +295,9 @@ describe("nothing charged without delivery", () => {
     const fixture = await shopFixture("voucher", 1);
     const first = await startCheckout(fixture);
     const second = await startCheckout(fixture);
-    await deliver(paidEvent(first, `pi_test_${crypto.randomUUID().replace(/-/g, "")}`));
+    await deliverWebhook(paidEvent(first, `pi_test_${crypto.randomUUID().replace(/-/g, "")}`));
     const late = paidEvent(second, `pi_test_${crypto.randomUUID().replace(/-/g, "")}`);
-    for (let i = 0; i < 3; i++) expect((await deliver(late)).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await deliverWebhook(late)).status).toBe(200);
     const [order] = await db().select().from(orders).where(eq(orders.checkoutSessionId, second.id));
     expect(order).toMatchObject({ status: "cancelled", refundState: "full", refundedCents: 4000, refundReason: UNFULFILLABLE_REASONS.soldOut, poolId: null, entryNumber: null });
     const stored = await db().select().from(refunds).where(eq(refunds.checkoutSessionId, second.id));
@@ -379,7 +329,7 @@ describe("nothing charged without delivery", () => {
     await db().delete(productSizes).where(eq(productSizes.productId, fixture.product.id));
     await db().delete(products).where(eq(products.id, fixture.product.id));
     const paid = paidEvent(row, `pi_test_${crypto.randomUUID().replace(/-/g, "")}`);
-    for (let i = 0; i < 3; i++) expect((await deliver(paid)).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await deliverWebhook(paid)).status).toBe(200);
     const [checkout] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, row.id));
     expect(checkout).toMatchObject({ paymentStatus: "paid", refundedCents: 4000, refundState: "full" });
     const stored = await db().select().from(refunds).where(eq(refunds.checkoutSessionId, row.id));
@@ -393,7 +343,7 @@ describe("nothing charged without delivery", () => {
     const row = await startCheckout(fixture);
     expect(await deleteOrArchiveProduct(db(), fixture.product.id, fixture.host.id)).toMatchObject({ outcome: "archived" });
     // The buyer pays afterwards: the order is fulfilled from the archived product.
-    await deliver(paidEvent(row, `pi_test_${crypto.randomUUID().replace(/-/g, "")}`));
+    await deliverWebhook(paidEvent(row, `pi_test_${crypto.randomUUID().replace(/-/g, "")}`));
     const [order] = await db().select().from(orders).where(eq(orders.checkoutSessionId, row.id));
     expect(order).toMatchObject({ status: "paid", refundState: "none" });
     expect((await voucherOf(order!.id))?.status).toBe("active");
@@ -465,7 +415,7 @@ describe("the contribution's reservation is part of the payment's batch", () => 
     const pool = await ensureOpenPool(env, fixture.host.id);
     const row = await startCheckout(fixture);
     const paid = paidEvent(row, `pi_test_${crypto.randomUUID().replace(/-/g, "")}`);
-    await Promise.all([...[...Array(5)].map(() => deliver(paid)), closePool(env, pool.id, "closed_early")]);
+    await Promise.all([...[...Array(5)].map(() => deliverWebhook(paid)), closePool(env, pool.id, "closed_early")]);
     const key = `checkout:${row.id}`;
     const ledgers = await ledgersOf(fixture.host.id, key);
     const holding = ledgers.filter((l) => l.rows.length > 0);
@@ -489,8 +439,8 @@ describe("a winning entry refunded before its prize settles", () => {
       .set({ status: "drawn", winnerEntryNumber: order.entryNumber, winnerUserId: order.userId, drawnAt: new Date(), drawBlockHeight: 800_000 })
       .where(eq(prizePools.id, order.poolId!));
     const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
-    const refund = event("refund.created", refundObject({ id, amount: 4000, status: "succeeded", paymentIntent }));
-    await Promise.all([...Array(5)].map(() => deliver(refund)));
+    const refund = stripeEvent("refund.created", refundObject({ id, amount: 4000, status: "succeeded", paymentIntent }));
+    await Promise.all([...Array(5)].map(() => deliverWebhook(refund)));
     const [pool] = await db().select().from(prizePools).where(eq(prizePools.id, order.poolId!));
     expect(pool).toMatchObject({ status: "closed", winnerEntryNumber: null });
     const disqualified = await db().select().from(prizeEntryDisqualifications).where(eq(prizeEntryDisqualifications.poolId, order.poolId!));

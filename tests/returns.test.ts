@@ -7,22 +7,14 @@ import { REVENUE_RULES_SETTING_KEY } from "~/domain/revenue";
 import { RETURN_MESSAGES } from "~/domain/returns";
 import { createProductCheckout } from "~/lib/payments/checkout-session.server";
 import { REFUND_FORM_EXPIRED } from "~/lib/returns.server";
-import type { SessionUser } from "~/lib/session.server";
-import { db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
+import { db, get, makeSignedInUser, ORIGIN, postForm, sessionUserOf } from "./helpers";
 
 // Returns and host refunds, through the built worker: the buyer asks on the order page within the 7-day return
 // policy, the host answers on /orders (approve = one refund, decline = a reason), the buyer is mailed either way.
 
 type Account = { id: string; email: string; cookie: string };
 
-async function account(name: string): Promise<Account> {
-  const u = await makeUser({ name });
-  return { ...u, cookie: await signIn(u.email) };
-}
-
-function sessionUser(u: { id: string; email: string }): SessionUser {
-  return { id: u.id, email: u.email, role: "user", creatorName: "Buyer", avatarUrl: null, emailConfirmed: true };
-}
+const account = (name: string): Promise<Account> => makeSignedInUser({ name });
 
 /** A host's physical product at USD 40.00 and a fan's order of it, paid through the local provider. */
 async function paidOrder(host: Account, fan: Account) {
@@ -31,7 +23,7 @@ async function paidOrder(host: Account, fan: Account) {
     .values({ hostId: host.id, name: `Rattan Lamp ${crypto.randomUUID().slice(0, 6)}`, category: "physical", status: "active", priceMinCents: 4000, priceMaxCents: 4000 })
     .returning();
   await db().insert(productSizes).values({ productId: product!.id, name: "One", priceCents: 4000, availableUnits: 10, position: 0 });
-  const started = await createProductCheckout(env, { user: sessionUser(fan), productId: product!.id, sizeName: "One", quantity: 1, origin: ORIGIN });
+  const started = await createProductCheckout(env, { user: sessionUserOf(fan), productId: product!.id, sizeName: "One", quantity: 1, origin: ORIGIN });
   if (!started.ok) throw new Error(started.message);
   const paid = await postForm(`/api/local-checkout/${started.sessionId}/pay`, {
     name: "Ada Buyer",

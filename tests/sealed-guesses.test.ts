@@ -1,6 +1,5 @@
 import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
-import Stripe from "stripe";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   checkoutSessions,
@@ -18,12 +17,11 @@ import { createGuessCheckout } from "~/lib/payments/checkout-session.server";
 import { GUESS_CHECKOUT_TTL_MS } from "~/domain/payments";
 import { runPoolCron } from "~/lib/draw.server";
 import { LATE_GUESS_REASON } from "~/lib/payments/fulfil-guess.server";
-import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
 import type { PoolLiveMessage } from "~/lib/pool-contract";
 import { admitEndedGames, closePool, endExpiredGamesAndAdmit, ensureOpenPool, poolStub, reapplyReservations } from "~/lib/pools.server";
 import { processStripeEvent } from "~/lib/payments/webhook.server";
-import type { SessionUser } from "~/lib/session.server";
-import { db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
+import { db, get, makeSignedInUser, makeUser, ORIGIN, postForm, sessionUserOf, signIn } from "./helpers";
+import { checkoutSessionEvent, deliverWebhook } from "./support/webhooks";
 
 // Sealed guesses: while a game runs nothing says whether a guess was right (no entry, no page, API or live message);
 // its correct guesses earn entries when it ends (the host ends it, its end date, or its pool round's close); a guess
@@ -34,64 +32,12 @@ const CORRECT = `Lantern-${token}-Heron`;
 const WRONG = `Lantern-${token}-Otter`;
 const OTHER = `Lantern-${token}-Lynx`;
 
-const cryptoProvider = Stripe.createSubtleCryptoProvider();
-
-async function deliver(payload: string): Promise<Response> {
-  const signature = await Stripe.webhooks.generateTestHeaderStringAsync({
-    payload,
-    secret: LOCAL_WEBHOOK_SECRET,
-    timestamp: Math.floor(Date.now() / 1000),
-    cryptoProvider,
-  });
-  return SELF.fetch(`${ORIGIN}/api/webhooks/stripe`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
-    body: payload,
-  });
-}
-
-function completedEvent(row: typeof checkoutSessions.$inferSelect): string {
-  return JSON.stringify({
-    id: `evt_test_${crypto.randomUUID().replace(/-/g, "")}`,
-    object: "event",
-    api_version: "2025-01-01",
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    type: "checkout.session.completed",
-    data: {
-      object: {
-        id: row.id,
-        object: "checkout.session",
-        amount_subtotal: row.amountCents,
-        amount_total: row.amountCents,
-        client_reference_id: row.metadata.checkout_id,
-        currency: "usd",
-        customer_email: row.customerEmail,
-        customer_details: { email: row.customerEmail, name: "Fan" },
-        livemode: false,
-        metadata: row.metadata,
-        mode: "payment",
-        payment_intent: `pi_test_${row.id.slice(-12)}`,
-        payment_status: "paid",
-        status: "complete",
-      },
-    },
-  });
-}
-
 async function fan(name = "Sealed Fan") {
-  const user = await makeUser({ name });
-  const cookie = await signIn(user.email);
-  const session: SessionUser = { id: user.id, email: user.email, role: "user", creatorName: name, avatarUrl: null, emailConfirmed: true };
-  return { ...user, cookie, session };
+  const user = await makeSignedInUser({ name });
+  return { ...user, session: sessionUserOf(user, name) };
 }
 
-async function newHost() {
-  const host = await makeUser({ name: "Sealed Host" });
-  return { ...host, cookie: await signIn(host.email) };
-}
+const newHost = () => makeSignedInUser({ name: "Sealed Host" });
 
 async function newGame(hostId: string, overrides: Partial<typeof guessWinGames.$inferInsert> = {}) {
   const [game] = await db()
@@ -114,7 +60,7 @@ async function paidGuess(gameId: string, answer: string, who?: Awaited<ReturnTyp
   const result = await createGuessCheckout(env, { user: f.session, gameId, answer, origin: ORIGIN });
   if (!result.ok) throw new Error(result.message);
   const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, result.sessionId));
-  expect((await deliver(completedEvent(row!))).status).toBe(200);
+  expect((await deliverWebhook(checkoutSessionEvent(row!))).status).toBe(200);
   return { f, row: row! };
 }
 
@@ -332,8 +278,8 @@ describe("when the game ends", () => {
     await closePool(env, pool.id, "timer_expired");
 
     // Delivered, replayed and concurrent: one refund.
-    expect((await deliver(completedEvent(row!))).status).toBe(200);
-    const again = await Promise.all([deliver(completedEvent(row!)), deliver(completedEvent(row!))]);
+    expect((await deliverWebhook(checkoutSessionEvent(row!))).status).toBe(200);
+    const again = await Promise.all([deliverWebhook(checkoutSessionEvent(row!)), deliverWebhook(checkoutSessionEvent(row!))]);
     expect(again.map((r) => r.status)).toEqual([200, 200]);
     const late = await participant(row!.id);
     expect(late).toMatchObject({ paymentStatus: "paid", confirmedAt: null, poolId: null, entryNumber: null });
@@ -375,7 +321,7 @@ describe("a paid guess's fee is reserved in the payment's batch", () => {
         },
       },
     } as unknown as Env;
-    expect((await processStripeEvent(broken, JSON.parse(completedEvent(row!)))).status).toBe(500);
+    expect((await processStripeEvent(broken, checkoutSessionEvent(row!))).status).toBe(500);
     const key = `checkout:${row!.id}`;
     const [reserved] = await db().select().from(poolContributionKeys).where(eq(poolContributionKeys.sourceKey, key));
     expect(reserved).toMatchObject({ hostId: host.id, amountCents: 500, earnsEntry: false, appliedAt: null });
@@ -405,7 +351,7 @@ describe("a paid guess's fee is reserved in the payment's batch", () => {
         metadata: { game_id: lateGame.id, answer: CORRECT, checkout_id: "late" },
       })
       .returning();
-    expect((await deliver(completedEvent(lateRow!))).status).toBe(200);
+    expect((await deliverWebhook(checkoutSessionEvent(lateRow!))).status).toBe(200);
     expect(await db().select().from(poolContributionKeys).where(eq(poolContributionKeys.sourceKey, `checkout:${lateRow!.id}`))).toEqual([]);
   });
 });
@@ -422,7 +368,7 @@ describe("the cron", () => {
     // Guess checkouts expire after 30 minutes (Stripe's minimum).
     expect(row!.expiresAt!.getTime() - row!.createdAt.getTime()).toBeGreaterThan(29 * 60_000);
     expect(row!.expiresAt!.getTime() - row!.createdAt.getTime()).toBeLessThanOrEqual(GUESS_CHECKOUT_TTL_MS + 1000);
-    expect((await deliver(completedEvent(row!))).status).toBe(200);
+    expect((await deliverWebhook(checkoutSessionEvent(row!))).status).toBe(200);
 
     await db().update(prizePools).set({ endAt: new Date(Date.now() - 1000) }).where(eq(prizePools.id, pool.id));
     const summary = await runPoolCron(env, new Date());

@@ -1,6 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   groupBuys,
   guessWinGames,
@@ -17,30 +17,12 @@ import {
 import { createProductCheckout } from "~/lib/payments/checkout-session.server";
 import { notify } from "~/lib/notify.server";
 import { openPool } from "~/lib/pools.server";
-import type { SessionUser } from "~/lib/session.server";
-import { cookieFrom, db, get, makeUser, ORIGIN, PASSWORD, postForm, randomIp, SESSION, signIn } from "./helpers";
+import { cookieFrom, db, decodedHtml, get, makeUser, ORIGIN, PASSWORD, postForm, randomIp, SESSION, sessionUserOf, signIn, withoutNetwork } from "./helpers";
 
 // /settings: every tab saves on the server with the spec's messages; what the switches and lists change elsewhere
 // (public pages, checkout, e-mail); the data export and account deletion.
 
-// No test touches the network (the pool objects would ask block explorers when a pool closes).
-beforeEach(() => {
-  vi.spyOn(globalThis, "fetch").mockImplementation(async () => {
-    throw new TypeError("network disabled in tests");
-  });
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-});
-
-async function html(res: Response): Promise<string> {
-  return (await res.text())
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&amp;/g, "&");
-}
+withoutNetwork();
 
 async function profileOf(userId: string) {
   const [row] = await db().select().from(userProfiles).where(eq(userProfiles.userId, userId));
@@ -79,7 +61,7 @@ describe("Profile tab", () => {
       { cookie: h.cookie },
     );
     expect(res.status).toBe(200);
-    expect(await html(res)).toContain("Settings saved successfully!");
+    expect(await decodedHtml(res)).toContain("Settings saved successfully!");
     expect(await profileOf(h.id)).toMatchObject({
       creatorName: "Nadia Weaves",
       category: "Art & Creativity",
@@ -87,7 +69,7 @@ describe("Profile tab", () => {
       website: "https://nadia.example",
     });
     // The nav bar reads the name from the session user: the next page shows it.
-    expect(await html(await get("/dashboard", { cookie: h.cookie }))).toContain("Nadia Weaves");
+    expect(await decodedHtml(await get("/dashboard", { cookie: h.cookie }))).toContain("Nadia Weaves");
 
     await postForm("/settings", { intent: "profile", creatorName: "Nadia Weaves", category: "Art & Creativity", bio: "  ", website: "" }, { cookie: h.cookie });
     expect(await profileOf(h.id)).toMatchObject({ bio: null, website: null });
@@ -104,7 +86,7 @@ describe("Profile tab", () => {
     for (const [fields, message] of cases) {
       const res = await postForm("/settings", { intent: "profile", bio: "", ...fields }, { cookie: h.cookie });
       expect(res.status).toBe(400);
-      expect(await html(res)).toContain(message);
+      expect(await decodedHtml(res)).toContain(message);
     }
     const after = await profileOf(h.id);
     expect(after.creatorName).toBe(before.creatorName);
@@ -126,7 +108,7 @@ describe("Profile tab", () => {
     const h = await host();
     const first = await upload("avatar", PNG, "me.png", h.cookie);
     expect(first.status).toBe(200);
-    expect(await html(first)).toContain("Uploaded!");
+    expect(await decodedHtml(first)).toContain("Uploaded!");
     const avatar1 = (await profileOf(h.id)).avatarUrl!;
     expect(avatar1).toMatch(new RegExp(`^/media/profile-pic/${h.id}/\\d+-\\w+\\.png$`));
     const served = await get(avatar1);
@@ -147,13 +129,13 @@ describe("Profile tab", () => {
     const h = await host();
     const fake = await upload("avatar", new TextEncoder().encode("#!/bin/sh\necho not an image\n"), "photo.png", h.cookie);
     expect(fake.status).toBe(415);
-    expect(await html(fake)).toContain("Failed to upload image: Please select an image file");
+    expect(await decodedHtml(fake)).toContain("Failed to upload image: Please select an image file");
 
     const big = new Uint8Array(6 * 1024 * 1024);
     big.set(PNG);
     const tooBig = await upload("cover", big, "huge.png", h.cookie);
     expect(tooBig.status).toBe(413);
-    expect(await html(tooBig)).toContain("Failed to upload cover image: File size must be less than 5MB");
+    expect(await decodedHtml(tooBig)).toContain("Failed to upload cover image: File size must be less than 5MB");
 
     const profile = await profileOf(h.id);
     expect(profile.avatarUrl).toBeNull();
@@ -174,12 +156,8 @@ async function physicalProduct(hostId: string, name: string) {
   return product!;
 }
 
-function sessionUser(u: { id: string; email: string }): SessionUser {
-  return { id: u.id, email: u.email, role: "user", creatorName: "Buyer", avatarUrl: null, emailConfirmed: true };
-}
-
 async function startCheckout(buyer: { id: string; email: string }, productId: string) {
-  const result = await createProductCheckout(env, { user: sessionUser(buyer), productId, sizeName: "One", quantity: 1, origin: ORIGIN });
+  const result = await createProductCheckout(env, { user: sessionUserOf(buyer), productId, sizeName: "One", quantity: 1, origin: ORIGIN });
   if (!result.ok) throw new Error(`checkout failed: ${JSON.stringify(result)}`);
   return result.sessionId;
 }
@@ -200,25 +178,25 @@ describe("Shipping tab", () => {
     const product = await physicalProduct(h.id, `Batik Scarf ${crypto.randomUUID().slice(0, 6)}`);
     const res = await postForm("/settings", { intent: "shipping", countries: "SG" }, { cookie: h.cookie });
     expect(res.status).toBe(200);
-    expect(await html(res)).toContain("Shipping countries saved successfully!");
+    expect(await decodedHtml(res)).toContain("Shipping countries saved successfully!");
     const rows = await db().select().from(userShippingCountries).where(eq(userShippingCountries.hostId, h.id));
     expect(rows.map((r) => r.countryCode)).toEqual(["SG"]);
 
     // The shop's Ship to filter.
-    expect(await html(await get(`/shop?shipTo=SG&q=${encodeURIComponent(product.name)}`))).toContain(`/product/${product.id}`);
-    expect(await html(await get(`/shop?shipTo=MY&q=${encodeURIComponent(product.name)}`))).not.toContain(`/product/${product.id}`);
+    expect(await decodedHtml(await get(`/shop?shipTo=SG&q=${encodeURIComponent(product.name)}`))).toContain(`/product/${product.id}`);
+    expect(await decodedHtml(await get(`/shop?shipTo=MY&q=${encodeURIComponent(product.name)}`))).not.toContain(`/product/${product.id}`);
 
     // Coming soon for a fan in Malaysia.
     const fan = await makeUser({ name: "Fan MY" });
     await db().update(userProfiles).set({ country: "MY" }).where(eq(userProfiles.userId, fan.id));
     const fanCookie = await signIn(fan.email);
-    expect(await html(await get(`/profile/${h.id}`, { cookie: fanCookie }))).toContain("coming soon");
+    expect(await decodedHtml(await get(`/profile/${h.id}`, { cookie: fanCookie }))).toContain("coming soon");
 
     // Checkout: an address in a country the host does not ship to is refused, and no order is made.
     const refusedSession = await startCheckout(fan, product.id);
     const refused = await payLocally(refusedSession, "MY");
     expect(refused.status).toBe(400);
-    expect(await html(refused)).toContain("This shop does not ship to MY");
+    expect(await decodedHtml(refused)).toContain("This shop does not ship to MY");
     expect(await db().select().from(orders).where(eq(orders.checkoutSessionId, refusedSession))).toHaveLength(0);
     const paid = await payLocally(refusedSession, "SG");
     expect(paid.status).toBe(303);
@@ -236,7 +214,7 @@ describe("Shipping tab", () => {
       redirect: "manual",
     });
     expect(res.status).toBe(400);
-    expect(await html(res)).toContain("Failed to save shipping countries. Please try again.");
+    expect(await decodedHtml(res)).toContain("Failed to save shipping countries. Please try again.");
     const rows = await db().select().from(userShippingCountries).where(eq(userShippingCountries.hostId, h.id));
     expect(rows.map((r) => r.countryCode)).toEqual(["SG"]);
   });
@@ -261,7 +239,7 @@ describe("Notifications tab", () => {
     });
     const bad = await postForm("/settings", { intent: "notifications", emailNotifications: "maybe" }, { cookie: h.cookie });
     expect(bad.status).toBe(400);
-    expect(await html(bad)).toContain("Failed to save settings. Please try again.");
+    expect(await decodedHtml(bad)).toContain("Failed to save settings. Please try again.");
   });
 
   it("e-mails a host about a sale only while sales notifications are on", async () => {
@@ -306,35 +284,35 @@ describe("Privacy tab", () => {
     await db().update(userProfiles).set({ followersCount: 1_000_000, bio: "Secret garden" }).where(eq(userProfiles.userId, h.id));
     const mug = await physicalProduct(h.id, "Plain Mug");
     const profileLink = `/profile/${h.id}`;
-    expect(await html(await get("/"))).toContain(profileLink);
-    expect(await html(await get(`/explore?q=${encodeURIComponent(name)}`))).toContain(profileLink);
-    expect(await html(await get(`/shop?q=${encodeURIComponent(name)}`))).toContain(`/product/${mug.id}`);
+    expect(await decodedHtml(await get("/"))).toContain(profileLink);
+    expect(await decodedHtml(await get(`/explore?q=${encodeURIComponent(name)}`))).toContain(profileLink);
+    expect(await decodedHtml(await get(`/shop?q=${encodeURIComponent(name)}`))).toContain(`/product/${mug.id}`);
 
     const res = await postForm("/settings", { intent: "privacy", showFollowers: "on" }, { cookie: h.cookie });
     expect(res.status).toBe(200);
     expect(await profileOf(h.id)).toMatchObject({ profilePublic: false, showRevenue: false, showFollowers: true });
 
-    expect(await html(await get("/"))).not.toContain(profileLink);
-    expect(await html(await get(`/explore?q=${encodeURIComponent(name)}`))).not.toContain(profileLink);
-    expect(await html(await get(`/shop?q=${encodeURIComponent(name)}`))).not.toContain(`/product/${mug.id}`);
+    expect(await decodedHtml(await get("/"))).not.toContain(profileLink);
+    expect(await decodedHtml(await get(`/explore?q=${encodeURIComponent(name)}`))).not.toContain(profileLink);
+    expect(await decodedHtml(await get(`/shop?q=${encodeURIComponent(name)}`))).not.toContain(`/product/${mug.id}`);
     const visitor = await get(`/profile/${h.id}`);
     expect(visitor.status).toBe(403);
-    const notice = await html(visitor);
+    const notice = await decodedHtml(visitor);
     expect(notice).toContain("This profile is private");
     expect(notice).not.toContain("Secret garden");
     // The host still sees their own profile.
-    expect(await html(await get(`/profile/${h.id}`, { cookie: h.cookie }))).toContain("Secret garden");
+    expect(await decodedHtml(await get(`/profile/${h.id}`, { cookie: h.cookie }))).toContain("Secret garden");
   });
 
   it("shows revenue and followers on the public profile only when switched on", async () => {
     const h = await host("Open Books");
     await db().update(userProfiles).set({ totalRevenueCents: 123_456, currency: "USD", followersCount: 42 }).where(eq(userProfiles.userId, h.id));
     await postForm("/settings", { intent: "privacy", profilePublic: "on", showFollowers: "on", showRevenue: "on" }, { cookie: h.cookie });
-    let page = await html(await get(`/profile/${h.id}`));
+    let page = await decodedHtml(await get(`/profile/${h.id}`));
     expect(page).toContain("42 tribes");
     expect(page).toMatch(/1,234\.56 revenue/);
     await postForm("/settings", { intent: "privacy", profilePublic: "on" }, { cookie: h.cookie });
-    page = await html(await get(`/profile/${h.id}`));
+    page = await decodedHtml(await get(`/profile/${h.id}`));
     expect(page).not.toContain("42 tribes");
     expect(page).not.toMatch(/1,234\.56 revenue/);
   });
@@ -348,10 +326,10 @@ describe("Account tab", () => {
     const otherDevice = await signIn(h.email);
     const wrong = await postForm("/settings", { intent: "password", currentPassword: "not-my-password", newPassword: "brand-new-secret", confirmPassword: "brand-new-secret" }, { cookie: h.cookie });
     expect(wrong.status).toBe(400);
-    expect(await html(wrong)).toContain("Your current password is incorrect");
+    expect(await decodedHtml(wrong)).toContain("Your current password is incorrect");
     const mismatch = await postForm("/settings", { intent: "password", currentPassword: PASSWORD, newPassword: "brand-new-secret", confirmPassword: "other" }, { cookie: h.cookie });
     expect(mismatch.status).toBe(400);
-    expect(await html(mismatch)).toContain("Passwords do not match!");
+    expect(await decodedHtml(mismatch)).toContain("Passwords do not match!");
     await signIn(h.email); // still the old password
 
     const ok = await postForm("/settings", { intent: "password", currentPassword: PASSWORD, newPassword: "brand-new-secret", confirmPassword: "brand-new-secret" }, { cookie: h.cookie });
@@ -367,10 +345,10 @@ describe("Account tab", () => {
     const newEmail = `moved-${crypto.randomUUID().slice(0, 8)}@example.com`;
     const taken = await postForm("/settings", { intent: "email", newEmail: (await makeUser()).email, currentPassword: PASSWORD }, { cookie: h.cookie });
     expect(taken.status).toBe(409);
-    expect(await html(taken)).toContain("An account with this email already exists");
+    expect(await decodedHtml(taken)).toContain("An account with this email already exists");
     const res = await postForm("/settings", { intent: "email", newEmail, currentPassword: PASSWORD }, { cookie: h.cookie });
     expect(res.status).toBe(200);
-    expect(await html(res)).toContain(`We sent a confirmation link to ${newEmail}`);
+    expect(await decodedHtml(res)).toContain(`We sent a confirmation link to ${newEmail}`);
     const [user] = await db().select().from(users).where(eq(users.id, h.id));
     expect(user!.email).toBe(h.email);
 
@@ -379,7 +357,7 @@ describe("Account tab", () => {
     const path = link.replace(/^https?:\/\/[^/]+/, "");
     const confirmed = await get(path);
     expect(confirmed.status).toBe(200);
-    expect(await html(confirmed)).toContain("Your email address has been changed.");
+    expect(await decodedHtml(confirmed)).toContain("Your email address has been changed.");
     expect((await db().select().from(users).where(eq(users.id, h.id)))[0]!.email).toBe(newEmail);
     expect((await profileOf(h.id)).email).toBe(newEmail);
     expect((await mailsTo(h.email)).map((m) => m.subject)).toContain("Your Tribe email address was changed");
@@ -440,7 +418,7 @@ describe("Account tab", () => {
 
     const notTyped = await postForm("/settings", { intent: "delete", confirmation: "delete", currentPassword: PASSWORD }, { cookie: h.cookie });
     expect(notTyped.status).toBe(400);
-    expect(await html(notTyped)).toContain("Please type DELETE to confirm");
+    expect(await decodedHtml(notTyped)).toContain("Please type DELETE to confirm");
     expect((await get("/settings", { cookie: h.cookie })).status).toBe(200);
 
     const res = await postForm("/settings", { intent: "delete", confirmation: "DELETE", currentPassword: PASSWORD }, { cookie: h.cookie });

@@ -2,20 +2,11 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { productColors, productImages, productLikes, products, productSizes, prizePools, userProfiles, userShippingCountries } from "~/db/schema";
 import { formatPrice } from "~/domain/currency";
-import { db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
+import { db, decodedHtml, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
 
 // /shop, /product/{id} (and its like action) and /buy-now/{id}, against the built worker.
 
 /** Text of a page with the few entities React escapes turned back. */
-async function html(res: Response): Promise<string> {
-  return (await res.text())
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&amp;/g, "&");
-}
-
 /** The product ids of the cards on a page, in order. */
 function cardIds(page: string): string[] {
   return [...page.matchAll(/data-product-card="([^"]+)"/g)].map((m) => m[1]!);
@@ -104,71 +95,71 @@ beforeAll(async () => {
 
 describe("/shop", () => {
   it("searches by product name and by host name", async () => {
-    const byProduct = await html(await get(`/shop?q=${encodeURIComponent(`aurelian${token}`)}`));
+    const byProduct = await decodedHtml(await get(`/shop?q=${encodeURIComponent(`aurelian${token}`)}`));
     expect(cardIds(byProduct)).toEqual([teapotId]);
     expect(byProduct).toContain(names.teapot);
 
-    const byHost = cardIds(await html(await get(`/shop?q=${encodeURIComponent(`Quillon${token}`)}`)));
+    const byHost = cardIds(await decodedHtml(await get(`/shop?q=${encodeURIComponent(`Quillon${token}`)}`)));
     expect(byHost).toContain(headsetId);
     expect(byHost).not.toContain(teapotId);
   });
 
   it("filters by category", async () => {
-    const tech = cardIds(await html(await get(`/shop?q=${token}&category=${encodeURIComponent("Tech & Gaming")}`)));
+    const tech = cardIds(await decodedHtml(await get(`/shop?q=${token}&category=${encodeURIComponent("Tech & Gaming")}`)));
     expect(tech).toEqual([headsetId]);
-    const home = cardIds(await html(await get(`/shop?q=${token}&category=${encodeURIComponent("Home & Lifestyle")}`)));
+    const home = cardIds(await decodedHtml(await get(`/shop?q=${token}&category=${encodeURIComponent("Home & Lifestyle")}`)));
     expect(home).toEqual([teapotId]);
-    const all = cardIds(await html(await get(`/shop?q=${token}&category=All`)));
+    const all = cardIds(await decodedHtml(await get(`/shop?q=${token}&category=All`)));
     expect(all).toEqual(expect.arrayContaining([teapotId, headsetId]));
   });
 
   it("filters by the countries a host ships to", async () => {
-    const sg = cardIds(await html(await get(`/shop?q=${token}&shipTo=SG`)));
+    const sg = cardIds(await decodedHtml(await get(`/shop?q=${token}&shipTo=SG`)));
     expect(sg).toContain(teapotId);
     expect(sg).not.toContain(headsetId);
-    const jp = cardIds(await html(await get(`/shop?q=${token}&shipTo=JP`)));
+    const jp = cardIds(await decodedHtml(await get(`/shop?q=${token}&shipTo=JP`)));
     expect(jp).toContain(headsetId);
     expect(jp).not.toContain(teapotId);
-    const all = cardIds(await html(await get(`/shop?q=${token}&shipTo=`)));
+    const all = cardIds(await decodedHtml(await get(`/shop?q=${token}&shipTo=`)));
     expect(all).toEqual(expect.arrayContaining([teapotId, headsetId]));
   });
 
   it("shows prices, the pool and its target in the chosen currency", async () => {
-    const myr = await html(await get(`/shop?q=aurelian${token}&currency=MYR`));
+    const myr = await decodedHtml(await get(`/shop?q=aurelian${token}&currency=MYR`));
     expect(myr).toContain(formatPrice(1000, "MYR"));
     expect(myr).toContain("RM 45.45");
     expect(myr).toContain(formatPrice(12_345, "MYR"));
     expect(myr).toContain(formatPrice(500_000, "MYR"));
     expect(myr).toMatch(/03D 0[01]H \d\dM/);
 
-    const jpy = await html(await get(`/shop?q=aurelian${token}&currency=JPY`));
+    const jpy = await decodedHtml(await get(`/shop?q=aurelian${token}&currency=JPY`));
     expect(jpy).toContain(formatPrice(1000, "JPY"));
-    const range = await html(await get(`/shop?q=borealis${token}&currency=USD`));
+    const range = await decodedHtml(await get(`/shop?q=borealis${token}&currency=USD`));
     expect(range).toContain("USD 20.00 – USD 30.00");
     // A host without an open pool: the countdown reads Expired.
     expect(range).toContain("Expired");
   });
 
   it("says so when nothing matches", async () => {
-    const page = await html(await get(`/shop?q=nothing-like-this-${token}`));
+    const page = await decodedHtml(await get(`/shop?q=nothing-like-this-${token}`));
     expect(page).toContain("No products found");
     expect(cardIds(page)).toHaveLength(0);
   });
 
   it("pages 24 at a time, each page different", async () => {
-    const first = cardIds(await html(await get(`/shop?q=${names.pageItem}`)));
-    const second = cardIds(await html(await get(`/shop?q=${names.pageItem}&page=2`)));
+    const first = cardIds(await decodedHtml(await get(`/shop?q=${names.pageItem}`)));
+    const second = cardIds(await decodedHtml(await get(`/shop?q=${names.pageItem}&page=2`)));
     expect(first).toHaveLength(24);
     expect(second).toHaveLength(6);
     expect(first.filter((id) => second.includes(id))).toEqual([]);
-    const everything = cardIds(await html(await get("/shop")));
+    const everything = cardIds(await decodedHtml(await get("/shop")));
     expect(everything.length).toBeLessThanOrEqual(24);
   });
 
   it("ignores filters it does not know", async () => {
     const res = await get(`/shop?q=${token}&category=Nope&shipTo=XX&currency=ZZZ&page=abc`);
     expect(res.status).toBe(200);
-    expect(cardIds(await html(res)).length).toBeGreaterThan(0);
+    expect(cardIds(await decodedHtml(res)).length).toBeGreaterThan(0);
   });
 });
 
@@ -181,7 +172,7 @@ describe("product likes", () => {
   it("asks a visitor to sign in", async () => {
     const res = await postForm(`/product/${teapotId}`, { intent: "like", liked: "true" });
     expect(res.status).toBe(401);
-    expect(await html(res)).toContain("Please sign in to like this product");
+    expect(await decodedHtml(res)).toContain("Please sign in to like this product");
     expect(await likeCount(teapotId)).toBe(0);
   });
 
@@ -196,11 +187,11 @@ describe("product likes", () => {
     expect(await likeCount(productId)).toBe(1);
 
     // The card shows the liked state to this fan.
-    const card = await html(await get(`/shop?q=${encodeURIComponent(`Likeable ${token}`)}`, { cookie }));
+    const card = await decodedHtml(await get(`/shop?q=${encodeURIComponent(`Likeable ${token}`)}`, { cookie }));
     expect(card).toContain('aria-pressed="true"');
     // Another fan's card for the same product is not liked.
     const other = await signIn((await makeUser({ name: "Not A Liker" })).email);
-    const theirs = await html(await get(`/shop?q=${encodeURIComponent(`Likeable ${token}`)}`, { cookie: other }));
+    const theirs = await decodedHtml(await get(`/shop?q=${encodeURIComponent(`Likeable ${token}`)}`, { cookie: other }));
     expect(theirs).toContain('aria-pressed="false"');
     expect(theirs).not.toContain('aria-pressed="true"');
 
@@ -224,18 +215,18 @@ describe("/product/{id}", () => {
   it("shows 'Product not found' for an unknown id", async () => {
     const res = await get("/product/00000000-0000-0000-0000-000000000000");
     expect(res.status).toBe(404);
-    expect(await html(res)).toContain("Product not found");
+    expect(await decodedHtml(res)).toContain("Product not found");
   });
 
   it("shows the fallback texts", async () => {
-    const page = await html(await get(`/product/${bareId}`));
+    const page = await decodedHtml(await get(`/product/${bareId}`));
     expect(page).toContain("Unnamed Product");
     expect(page).toContain("No description available.");
     expect(page).toContain("Sizes not available.");
   });
 
   it("shows sizes, quantity and total, and links to buy now and back to the shop", async () => {
-    const page = await html(await get(`/product/${teapotId}?currency=USD`));
+    const page = await decodedHtml(await get(`/product/${teapotId}?currency=USD`));
     expect(page).toContain("Small · USD 10.00");
     expect(page).toContain("Total");
     expect(page).toContain(`/buy-now/${teapotId}`);
@@ -261,7 +252,7 @@ describe("/buy-now/{id}", () => {
   it("shows the host's pool, prices in RM and the key features", async () => {
     const res = await get(`/buy-now/${teapotId}`);
     expect(res.status).toBe(200);
-    const page = await html(res);
+    const page = await decodedHtml(res);
     expect(page).toContain(formatPrice(12_345, "MYR"));
     expect(page).toContain("Main Prize (60%)");
     expect(page).toContain("RM 45.45");
@@ -278,7 +269,7 @@ describe("/buy-now/{id}", () => {
   it("asks a visitor to sign in before paying", async () => {
     const res = await postForm(`/buy-now/${teapotId}`, { size: "Small", color: "Jade", quantity: "1" });
     expect(res.status).toBe(401);
-    const page = await html(res);
+    const page = await decodedHtml(res);
     expect(page).toContain("Please sign in to make a payment");
     expect(page).toContain(`/signin?redirectTo=${encodeURIComponent(`/buy-now/${teapotId}`)}`);
   });
@@ -296,7 +287,7 @@ describe("/buy-now/{id}", () => {
     const cookie = await signIn(fan.email);
     const res = await postForm(`/buy-now/${teapotId}`, { size: "Giant", color: "Jade", quantity: "1" }, { cookie });
     expect(res.status).toBe(409);
-    expect(await html(res)).toContain("Unable to start checkout: Sorry, this item is out of stock");
+    expect(await decodedHtml(res)).toContain("Unable to start checkout: Sorry, this item is out of stock");
   });
 });
 

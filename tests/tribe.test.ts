@@ -12,21 +12,9 @@ import {
   tribeMembers,
 } from "~/db/schema";
 import { TRIBE_PAGE_SIZE } from "~/domain/tribe";
-import { db, get, makeUser, signIn } from "./helpers";
+import { db, get, makeUser, pageText, signIn } from "./helpers";
 
 const DAY = 86_400_000;
-
-async function pageText(res: Response): Promise<string> {
-  const html = await res.text();
-  return html
-    .replace(/<script[\s\S]*?<\/script>/g, " ")
-    .replace(/<!-- -->/g, "")
-    .replace(/<[^>]+>/g, " ")
-    .replace(/&#x27;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, "&")
-    .replace(/\s+/g, " ");
-}
 
 /** A member account without a usable password (fast: no scrypt), joined to the host's tribe `joinedDaysAgo` ago. */
 async function member(hostId: string, name: string, joinedDaysAgo: number) {

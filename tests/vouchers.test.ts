@@ -4,7 +4,7 @@ import QRCode from "qrcode";
 import { beforeAll, describe, expect, it } from "vitest";
 import { orders, products, userActivity, vouchers } from "~/db/schema";
 import { voucherCode } from "~/domain/orders";
-import { db, get, makeUser, postForm, signIn } from "./helpers";
+import { db, get, makeSignedInUser, postForm } from "./helpers";
 
 type Account = { id: string; email: string; cookie: string };
 let host: Account;
@@ -15,10 +15,7 @@ let productId: string;
 
 const DAY = 24 * 60 * 60 * 1000;
 
-async function account(name: string): Promise<Account> {
-  const user = await makeUser({ name });
-  return { ...user, cookie: await signIn(user.email) };
-}
+const account = (name: string): Promise<Account> => makeSignedInUser({ name });
 
 /** A paid voucher order of `host`'s product bought by `buyer`, and its voucher; returns the code. */
 async function makeVoucher(opts: { expiresAt?: Date; status?: "active" | "redeemed" | "expired" } = {}): Promise<string> {

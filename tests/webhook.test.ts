@@ -1,6 +1,5 @@
 import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
-import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import {
   checkoutSessions,
@@ -15,38 +14,15 @@ import { createHostDepositCheckout, createProductCheckout } from "~/lib/payments
 import { confirmCheckout } from "~/lib/payments/confirm.server";
 import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
 import { poolStub } from "~/lib/pools.server";
-import type { SessionUser } from "~/lib/session.server";
 import { localCheckout } from "../workers/local-checkout";
 import { webhooks } from "../workers/webhooks";
-import { db, get, makeUser, ORIGIN, postForm } from "./helpers";
+import { db, get, makeSessionUser, makeUser, ORIGIN, postForm } from "./helpers";
+import { BUYER_ADDRESS, checkoutSessionEvent, deliverWebhook, stripeSignature } from "./support/webhooks";
 
 // Events are signed with Stripe's own SDK and POSTed to the built worker's /api/webhooks/stripe. With no Stripe
 // key configured (tests), the webhook's secret is the local provider's.
 
 const SECRET = LOCAL_WEBHOOK_SECRET;
-const cryptoProvider = Stripe.createSubtleCryptoProvider();
-
-function signature(payload: string, opts: { secret?: string; timestamp?: number } = {}): Promise<string> {
-  return Stripe.webhooks.generateTestHeaderStringAsync({
-    payload,
-    secret: opts.secret ?? SECRET,
-    timestamp: opts.timestamp ?? Math.floor(Date.now() / 1000),
-    cryptoProvider,
-  });
-}
-
-async function deliver(payload: string, opts: { secret?: string; timestamp?: number } = {}): Promise<Response> {
-  return SELF.fetch(`${ORIGIN}/api/webhooks/stripe`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "Stripe-Signature": await signature(payload, opts) },
-    body: payload,
-  });
-}
-
-async function buyer(): Promise<SessionUser> {
-  const { id, email } = await makeUser({ name: "Buyer" });
-  return { id, email, role: "user", creatorName: "Buyer", avatarUrl: null, emailConfirmed: true };
-}
 
 type Category = "physical" | "digital" | "voucher";
 
@@ -80,7 +56,7 @@ async function productFixture(category: Category = "physical") {
 /** A product checkout started through the local provider: Large × quantity, Red. */
 async function startCheckout(category: Category = "physical", quantity = 2) {
   const fixture = await productFixture(category);
-  const user = await buyer();
+  const user = await makeSessionUser();
   const result = await createProductCheckout(env, {
     user,
     productId: fixture.product.id,
@@ -94,47 +70,9 @@ async function startCheckout(category: Category = "physical", quantity = 2) {
   return { ...fixture, user, sessionId: result.sessionId, row: row! };
 }
 
-/** A Stripe-shaped event for a checkout session. */
-function sessionEvent(
-  type: string,
-  row: typeof checkoutSessions.$inferSelect,
-  overrides: Record<string, unknown> = {},
-  eventId = `evt_test_${crypto.randomUUID().replace(/-/g, "")}`,
-) {
-  return JSON.stringify({
-    id: eventId,
-    object: "event",
-    api_version: "2025-01-01",
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    type,
-    data: {
-      object: {
-        id: row.id,
-        object: "checkout.session",
-        amount_subtotal: row.amountCents,
-        amount_total: row.amountCents,
-        client_reference_id: row.metadata.checkout_id,
-        currency: "usd",
-        customer_email: row.customerEmail,
-        customer_details: {
-          email: row.customerEmail,
-          name: "Ada Buyer",
-          address: { line1: "1 Jalan Test", line2: null, city: "George Town", state: "Penang", postal_code: "10200", country: "MY" },
-        },
-        livemode: false,
-        metadata: row.metadata,
-        mode: "payment",
-        payment_intent: `pi_test_${row.id.slice(-12)}`,
-        payment_status: "paid",
-        status: "complete",
-        ...overrides,
-      },
-    },
-  });
-}
+/** A Stripe-shaped event for a checkout session (paid by Ada Buyer, shipping to George Town). */
+const sessionEvent = (type: string, row: typeof checkoutSessions.$inferSelect, overrides: Record<string, unknown> = {}, eventId?: string) =>
+  JSON.stringify(checkoutSessionEvent(row, { type, overrides, eventId, buyerName: "Ada Buyer", address: BUYER_ADDRESS }));
 
 async function ordersFor(sessionId: string) {
   return db().select().from(orders).where(eq(orders.checkoutSessionId, sessionId));
@@ -163,7 +101,7 @@ describe("webhook signature", () => {
     const { row, sessionId } = await startCheckout();
     const eventId = `evt_test_${crypto.randomUUID().replace(/-/g, "")}`;
     const payload = sessionEvent("checkout.session.completed", row, {}, eventId);
-    const res = await deliver(payload, { secret: "whsec_not_the_right_secret" });
+    const res = await deliverWebhook(payload, { secret: "whsec_not_the_right_secret" });
     expect(res.status).toBe(400);
     expect(await eventStatus(eventId)).toBeUndefined();
     expect(await ordersFor(sessionId)).toHaveLength(0);
@@ -172,7 +110,7 @@ describe("webhook signature", () => {
     expect(unsigned.status).toBe(400);
     const tampered = await SELF.fetch(`${ORIGIN}/api/webhooks/stripe`, {
       method: "POST",
-      headers: { "Stripe-Signature": await signature(payload) },
+      headers: { "Stripe-Signature": await stripeSignature(payload) },
       body: payload.replace(`"amount_total":${row.amountCents}`, `"amount_total":1`),
     });
     expect(tampered.status).toBe(400);
@@ -183,7 +121,7 @@ describe("webhook signature", () => {
     const { row, sessionId } = await startCheckout();
     const eventId = `evt_test_${crypto.randomUUID().replace(/-/g, "")}`;
     const payload = sessionEvent("checkout.session.completed", row, {}, eventId);
-    const res = await deliver(payload, { timestamp: Math.floor(Date.now() / 1000) - 600 });
+    const res = await deliverWebhook(payload, { timestamp: Math.floor(Date.now() / 1000) - 600 });
     expect(res.status).toBe(400);
     expect(await eventStatus(eventId)).toBeUndefined();
     expect(await ordersFor(sessionId)).toHaveLength(0);
@@ -198,7 +136,7 @@ describe("webhook fulfilment", () => {
 
     const bodies: unknown[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await deliver(payload);
+      const res = await deliverWebhook(payload);
       expect(res.status).toBe(200);
       bodies.push(await res.json());
     }
@@ -247,7 +185,7 @@ describe("webhook fulfilment", () => {
   it("applies an event delivered 5 times concurrently exactly once", async () => {
     const { row, sessionId, large, red } = await startCheckout("physical", 3);
     const payload = sessionEvent("checkout.session.completed", row);
-    const responses = await Promise.all(Array.from({ length: 5 }, () => deliver(payload)));
+    const responses = await Promise.all(Array.from({ length: 5 }, () => deliverWebhook(payload)));
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
 
     const list = await ordersFor(sessionId);
@@ -262,7 +200,7 @@ describe("webhook fulfilment", () => {
     const { row, sessionId, large, red } = await startCheckout("physical", 1);
     const payloads = Array.from({ length: 4 }, () => sessionEvent("checkout.session.completed", row));
     payloads.push(sessionEvent("checkout.session.async_payment_succeeded", row));
-    const responses = await Promise.all(payloads.map((p) => deliver(p)));
+    const responses = await Promise.all(payloads.map((p) => deliverWebhook(p)));
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
     expect(await ordersFor(sessionId)).toHaveLength(1);
     expect(await units(large.id, red.id)).toEqual({ size: 9, colour: 9 });
@@ -270,14 +208,14 @@ describe("webhook fulfilment", () => {
 
   it("creates nothing for an unpaid completed session until its async payment succeeds", async () => {
     const { row, sessionId, large, red } = await startCheckout("physical", 1);
-    const completed = await deliver(sessionEvent("checkout.session.completed", row, { payment_status: "unpaid" }));
+    const completed = await deliverWebhook(sessionEvent("checkout.session.completed", row, { payment_status: "unpaid" }));
     expect(completed.status).toBe(200);
     expect(await ordersFor(sessionId)).toHaveLength(0);
     expect(await units(large.id, red.id)).toEqual({ size: 10, colour: 10 });
     const [pending] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId));
     expect(pending).toMatchObject({ status: "complete", paymentStatus: "unpaid" });
 
-    const succeeded = await deliver(sessionEvent("checkout.session.async_payment_succeeded", row));
+    const succeeded = await deliverWebhook(sessionEvent("checkout.session.async_payment_succeeded", row));
     expect(succeeded.status).toBe(200);
     expect(await ordersFor(sessionId)).toHaveLength(1);
     expect(await units(large.id, red.id)).toEqual({ size: 9, colour: 9 });
@@ -286,7 +224,7 @@ describe("webhook fulfilment", () => {
   it("acknowledges an unknown event type with 200 and marks it ignored", async () => {
     const eventId = `evt_test_${crypto.randomUUID().replace(/-/g, "")}`;
     const payload = JSON.stringify({ id: eventId, object: "event", type: "customer.created", data: { object: { id: "cus_1", object: "customer" } } });
-    const res = await deliver(payload);
+    const res = await deliverWebhook(payload);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ received: true });
     expect(await eventStatus(eventId)).toBe("ignored");
@@ -296,14 +234,14 @@ describe("webhook fulfilment", () => {
     const { sessionId } = await startCheckout();
     const eventId = `evt_test_${crypto.randomUUID().replace(/-/g, "")}`;
     const payload = `{"id":"${eventId}","type":"checkout.session.completed","data":{"object":{"id":"${sessionId}"`;
-    const res = await deliver(payload);
+    const res = await deliverWebhook(payload);
     expect(res.status).toBe(200);
     expect(await eventStatus(eventId)).toBeUndefined();
     expect(await ordersFor(sessionId)).toHaveLength(0);
 
     // Valid JSON but not a checkout session: acknowledged, nothing fulfilled.
     const odd = JSON.stringify({ id: eventId, type: "checkout.session.completed", data: { object: { id: 42 } } });
-    expect((await deliver(odd)).status).toBe(200);
+    expect((await deliverWebhook(odd)).status).toBe(200);
     expect(await eventStatus(eventId)).toBe("ignored");
     expect(await ordersFor(sessionId)).toHaveLength(0);
   });
@@ -312,7 +250,7 @@ describe("webhook fulfilment", () => {
     const { row } = await startCheckout();
     const eventId = `evt_test_${crypto.randomUUID().replace(/-/g, "")}`;
     const stranger = { ...row, id: "cs_test_not_ours_123", metadata: {} };
-    const res = await deliver(sessionEvent("checkout.session.completed", stranger, { client_reference_id: null }, eventId));
+    const res = await deliverWebhook(sessionEvent("checkout.session.completed", stranger, { client_reference_id: null }, eventId));
     expect(res.status).toBe(200);
     expect(await eventStatus(eventId)).toBe("ignored");
     expect(await ordersFor("cs_test_not_ours_123")).toHaveLength(0);
@@ -321,7 +259,7 @@ describe("webhook fulfilment", () => {
   it("records an amount that does not match the checkout as failed, with 200 and no order", async () => {
     const { row, sessionId } = await startCheckout();
     const eventId = `evt_test_${crypto.randomUUID().replace(/-/g, "")}`;
-    const res = await deliver(sessionEvent("checkout.session.completed", row, { amount_total: 1 }, eventId));
+    const res = await deliverWebhook(sessionEvent("checkout.session.completed", row, { amount_total: 1 }, eventId));
     expect(res.status).toBe(200);
     expect(await eventStatus(eventId)).toBe("failed");
     expect(await ordersFor(sessionId)).toHaveLength(0);
@@ -329,7 +267,7 @@ describe("webhook fulfilment", () => {
 
   it("issues a voucher for a voucher product", async () => {
     const { row, sessionId } = await startCheckout("voucher", 1);
-    expect((await deliver(sessionEvent("checkout.session.completed", row))).status).toBe(200);
+    expect((await deliverWebhook(sessionEvent("checkout.session.completed", row))).status).toBe(200);
     const [order] = await ordersFor(sessionId);
     expect(order).toMatchObject({ status: "paid", productCategory: "voucher", shippingAddress: null });
     const [voucher] = await db().select().from(vouchers).where(eq(vouchers.orderId, order!.id));
@@ -424,7 +362,7 @@ describe("local provider", () => {
   });
 
   it("puts a host deposit 100% into the pool without an entry", async () => {
-    const host = await buyer();
+    const host = await makeSessionUser();
     const result = await createHostDepositCheckout(env, { user: host, amountCents: 2500, origin: ORIGIN });
     if (!result.ok) throw new Error(result.message);
     const res = await postForm(`/api/local-checkout/${result.sessionId}/pay`, {});
@@ -440,7 +378,7 @@ describe("local provider", () => {
 
   it("confirms only the buyer's own session", async () => {
     const { sessionId } = await startCheckout("physical", 1);
-    const stranger = await buyer();
+    const stranger = await makeSessionUser();
     expect(await confirmCheckout(env, sessionId, stranger)).toMatchObject({ ok: false, message: "Failed to confirm payment" });
     expect(await confirmCheckout(env, "", stranger)).toMatchObject({ ok: false, message: "No session ID found" });
   });
@@ -452,7 +390,7 @@ describe("with Stripe configured", () => {
   async function post(payload: string, secret: string, bindings: Env) {
     return webhooks.request(
       "/stripe",
-      { method: "POST", headers: { "Stripe-Signature": await signature(payload, { secret }) }, body: payload },
+      { method: "POST", headers: { "Stripe-Signature": await stripeSignature(payload, { secret }) }, body: payload },
       bindings,
     );
   }
