@@ -19,6 +19,7 @@ import { getCurrentPool } from "~/db/queries/pools.server";
 import {
   getProduct,
   isProductLiked,
+  hostOfProduct,
   listMoreFromHost,
   listProductColors,
   listProductImages,
@@ -52,18 +53,18 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const id = idParam(params.id);
   const db = getDb(getEnv(context));
   const user = getOptionalUser(context);
-  const product = await getProduct(db, id);
-  if (!product || (product.status !== "active" && product.hostId !== user?.id)) notFound();
-
-  const [sizes, colours, images, more, pool, liked, rules] = await Promise.all([
+  // One batch: everything else is keyed by the product or, through a subquery, by its host.
+  const [product, sizes, colours, images, more, pool, liked, rules] = await Promise.all([
+    getProduct(db, id),
     listProductSizes(db, id),
     listProductColors(db, id),
     listProductImages(db, id, 8),
-    listMoreFromHost(db, product.hostId, id, 8),
-    getCurrentPool(db, product.hostId),
+    listMoreFromHost(db, id, 8),
+    getCurrentPool(db, hostOfProduct(id)),
     user ? isProductLiked(db, user.id, id) : false,
     getRevenueRules(db),
   ]);
+  if (!product || (product.status !== "active" && product.hostId !== user?.id)) notFound();
   const search = new URL(request.url).searchParams;
   const openPool = pool?.status === "open" ? pool : null;
   const quantity = Number(search.get("quantity"));

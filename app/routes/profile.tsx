@@ -8,7 +8,7 @@ import { usePoolLive } from "~/components/use-pool-live";
 import { getDb } from "~/db/client.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { listActiveGames } from "~/db/queries/games.server";
-import { getCurrentPool } from "~/db/queries/pools.server";
+import { currentPoolIdOf, getCurrentPool } from "~/db/queries/pools.server";
 import { listShopProducts } from "~/db/queries/products.server";
 import {
   getActiveGroupBuyId,
@@ -78,25 +78,30 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const hostId = profile.userId;
   const now = new Date();
 
-  const [pool, viewerCountry, shipsTo, member, rules] = await Promise.all([
-    getCurrentPool(db, hostId),
-    viewer && !own ? getProfileCountry(db, viewer.id) : undefined,
-    listShippingCountryCodes(db, hostId),
-    viewer && !own ? isTribeMember(db, viewer.id, hostId) : false,
-    getRevenueRules(db),
-  ]);
+  // One batch: what depends on the current pool reads it through a subquery, and the shop tab's products are read
+  // even when the viewer's country turns out to be "coming soon" (then they are not shown).
+  const currentPoolId = currentPoolIdOf(hostId);
+  const [pool, viewerCountry, shipsTo, member, rules, shopProducts, activeGroupBuyId, games, winners, miniPrizes, poolEntryNumbers] =
+    await Promise.all([
+      getCurrentPool(db, hostId),
+      viewer && !own ? getProfileCountry(db, viewer.id) : undefined,
+      listShippingCountryCodes(db, hostId),
+      viewer && !own ? isTribeMember(db, viewer.id, hostId) : false,
+      getRevenueRules(db),
+      tab === "shop" ? listShopProducts(db, { hostId, limit: 12 }) : null,
+      tab === "shop" ? getActiveGroupBuyId(db, hostId, now) : undefined,
+      tab === "games" ? listActiveGames(db, { hostId, limit: 12 }) : null,
+      tab === "winner" ? listHostPoolWinners(db, hostId, 20) : null,
+      listPoolMiniPrizes(db, currentPoolId),
+      viewer ? listUserEntryNumbers(db, currentPoolId, viewer.id) : ([] as number[]),
+    ]);
   // Coming soon: the signed-in viewer's country is not among the countries this host ships to (when they chose any).
   const comingSoon = viewerCountry !== undefined && shipsTo.length > 0 && !shipsTo.includes(countryByCode(viewerCountry).code);
   const openPool = pool?.status === "open" ? pool : null;
-
-  const [products, groupBuyId, games, winners, miniPrizes, entryNumbers] = await Promise.all([
-    tab === "shop" && !comingSoon ? listShopProducts(db, { hostId, limit: 12 }) : null,
-    tab === "shop" && !comingSoon ? getActiveGroupBuyId(db, hostId, now) : undefined,
-    tab === "games" ? listActiveGames(db, { hostId, limit: 12 }) : null,
-    tab === "winner" ? listHostPoolWinners(db, hostId, 20) : null,
-    pool ? listPoolMiniPrizes(db, pool.id) : [],
-    openPool && viewer ? listUserEntryNumbers(db, openPool.id, viewer.id) : ([] as number[]),
-  ]);
+  const products = comingSoon ? null : shopProducts;
+  const groupBuyId = comingSoon ? undefined : activeGroupBuyId;
+  // Entry numbers are shown for an open pool only.
+  const entryNumbers = openPool ? poolEntryNumbers : [];
 
   return {
     poolShare: poolShareText(rules, "shop_sales"),

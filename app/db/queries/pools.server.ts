@@ -14,8 +14,14 @@ import {
 
 export type { PoolRow };
 
-/** The host's open pool, or else their latest one, or undefined when they never had one. */
-export async function getCurrentPool(db: Db, hostId: string) {
+/** Which of a host's pools is their current one: the open pool, or else the latest. */
+const currentFirst = [sql`${prizePools.status} = 'open' desc`, desc(prizePools.createdAt)] as const;
+
+/**
+ * The host's open pool, or else their latest one, or undefined when they never had one. `hostId` may be a subquery
+ * (e.g. `hostOfProduct`), so the pool is read in the same batch as what it depends on.
+ */
+export async function getCurrentPool(db: Db, hostId: string | SQL) {
   const [row] = await db
     .select({
       id: prizePools.id,
@@ -33,9 +39,14 @@ export async function getCurrentPool(db: Db, hostId: string) {
     })
     .from(prizePools)
     .where(eq(prizePools.hostId, hostId))
-    .orderBy(sql`${prizePools.status} = 'open' desc`, desc(prizePools.createdAt))
+    .orderBy(...currentFirst)
     .limit(1);
   return row;
+}
+
+/** The id of the host's current pool (the one `getCurrentPool` reads), as a subquery for reads batched with it. */
+export function currentPoolIdOf(hostId: string): SQL {
+  return sql`(select ${prizePools.id} from ${prizePools} where ${prizePools.hostId} = ${hostId} order by ${sql.join([...currentFirst], sql`, `)} limit 1)`;
 }
 
 /** A pool's ledger summed per source type (at most one row per type). */

@@ -216,8 +216,13 @@ export function listProductImages(db: Db, productId: string, limit = 8) {
     .limit(limit);
 }
 
-/** Up to `limit` other active products of the same host, newest first (the buy page's picker). */
-export function listMoreFromHost(db: Db, hostId: string, excludeId: string, limit = 8) {
+/** The id of a product's host, as a subquery: reads keyed by the host go in the same batch as the product's own. */
+export function hostOfProduct(productId: string): SQL {
+  return sql`(select ${products.hostId} from ${products} where ${products.id} = ${productId})`;
+}
+
+/** Up to `limit` other active products of this product's host, newest first (the buy page's picker). */
+export function listMoreFromHost(db: Db, productId: string, limit = 8) {
   return db
     .select({
       id: products.id,
@@ -229,7 +234,7 @@ export function listMoreFromHost(db: Db, hostId: string, excludeId: string, limi
       image: mainImage,
     })
     .from(products)
-    .where(and(eq(products.hostId, hostId), eq(products.status, "active"), ne(products.id, excludeId)))
+    .where(and(eq(products.hostId, hostOfProduct(productId)), eq(products.status, "active"), ne(products.id, productId)))
     .orderBy(desc(products.createdAt), desc(products.id))
     .limit(limit);
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import {
   groupBuys,
@@ -164,8 +164,8 @@ export async function joinTribe(db: Db, userId: string, hostId: string): Promise
   return inserted.length > 0 ? "joined" : "already";
 }
 
-/** The mini prizes of a pool, in the order the host saved them. */
-export function listPoolMiniPrizes(db: Db, poolId: string, limit = 20) {
+/** The mini prizes of a pool (an id, or a subquery such as `currentPoolIdOf`), in the order the host saved them. */
+export function listPoolMiniPrizes(db: Db, poolId: string | SQL, limit = 20) {
   return db
     .select({ id: prizeMiniPrizes.id, name: prizeMiniPrizes.name, quantityText: prizeMiniPrizes.quantityText })
     .from(prizeMiniPrizes)
@@ -174,8 +174,8 @@ export function listPoolMiniPrizes(db: Db, poolId: string, limit = 20) {
     .limit(limit);
 }
 
-/** A user's entry numbers in one pool, lowest first. */
-export async function listUserEntryNumbers(db: Db, poolId: string, userId: string, limit = 100): Promise<number[]> {
+/** A user's entry numbers in one pool (an id, or a subquery such as `currentPoolIdOf`), lowest first. */
+export async function listUserEntryNumbers(db: Db, poolId: string | SQL, userId: string, limit = 100): Promise<number[]> {
   const rows = await db
     .select({ entryNumber: prizeEntries.entryNumber })
     .from(prizeEntries)
