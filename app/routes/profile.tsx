@@ -19,6 +19,7 @@ import {
   listPoolMiniPrizes,
   listShippingCountryCodes,
   listUserEntryNumbers,
+  profileHostId,
 } from "~/db/queries/profiles.server";
 import { countdownText } from "~/domain/countdown";
 import { countryByCode, resolveCurrency, type SupportedCurrency } from "~/domain/currency";
@@ -47,15 +48,10 @@ export const handle = STATIC_FOR_VISITORS;
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>
   pageMeta(loaderData?.profile.creatorName ?? errorTitle(error, "Creator Not Found"));
 
-async function loadVisibleProfile(key: string, context: Route.LoaderArgs["context"]) {
-  const db = getDb(getEnv(context));
-  const profile = await getProfileByIdOrSlug(db, key);
-  const viewer = getOptionalUser(context);
-  const own = profile?.userId === viewer?.id;
+/** Not found unless the viewer may see the profile; a private one shows others only that it is private. */
+function assertVisible(profile: Awaited<ReturnType<typeof getProfileByIdOrSlug>>, own: boolean): asserts profile is NonNullable<typeof profile> {
   if (!profile || (!own && profile.status !== "active")) notFound();
-  // A private profile: others see a notice that it is private, nothing more.
   if (!own && !profile.profilePublic) throw data({ privateProfile: true, creatorName: profile.creatorName }, { status: 403 });
-  return { db, profile, viewer, own };
 }
 
 /** This page's address without a previous join's outcome: where a Join Tribe posted without JavaScript returns. */
@@ -67,36 +63,43 @@ function joinReturnTo(url: URL): string {
 }
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const { db, profile, viewer, own } = await loadVisibleProfile(idParam(params.id), context);
+  const key = idParam(params.id);
+  const db = getDb(getEnv(context));
+  const viewer = getOptionalUser(context);
   const search = new URL(request.url).searchParams;
   const requested = search.get("tab");
   const outcome = tribeJoinOutcome(search.get("tribe"));
   const tab: Tab = TABS.some((t) => t.id === requested) ? (requested as Tab) : "shop";
+  const now = new Date();
+
+  // One batch: the profile, and every read keyed by its host through the host's id as a subquery (and by the
+  // host's current pool the same way). The shop tab's products are read even when the viewer's country turns out
+  // to be "coming soon" (then they are not shown); nothing is shown before the visibility check below.
+  const hostKey = profileHostId(key);
+  const currentPoolId = currentPoolIdOf(hostKey);
+  const [profile, pool, viewerCountry, shipsTo, member, rules, shopProducts, activeGroupBuyId, games, winners, miniPrizes, poolEntryNumbers] =
+    await Promise.all([
+      getProfileByIdOrSlug(db, key),
+      getCurrentPool(db, hostKey),
+      viewer ? getProfileCountry(db, viewer.id) : undefined,
+      listShippingCountryCodes(db, hostKey),
+      viewer ? isTribeMember(db, viewer.id, hostKey) : false,
+      getRevenueRules(db),
+      tab === "shop" ? listShopProducts(db, { hostId: hostKey, limit: 12 }) : null,
+      tab === "shop" ? getActiveGroupBuyId(db, hostKey, now) : undefined,
+      tab === "games" ? listActiveGames(db, { hostId: hostKey, limit: 12 }) : null,
+      tab === "winner" ? listHostPoolWinners(db, hostKey, 20) : null,
+      listPoolMiniPrizes(db, currentPoolId),
+      viewer ? listUserEntryNumbers(db, currentPoolId, viewer.id) : ([] as number[]),
+    ]);
+  const own = profile !== undefined && profile.userId === viewer?.id;
+  assertVisible(profile, own);
   const country = countryByCode(profile.country);
   // The creator's local currency unless the visitor picks another.
   const currency: SupportedCurrency = search.get("currency") ? resolveCurrency(search.get("currency")) : country.currency;
   const hostId = profile.userId;
-  const now = new Date();
-
-  // One batch: what depends on the current pool reads it through a subquery, and the shop tab's products are read
-  // even when the viewer's country turns out to be "coming soon" (then they are not shown).
-  const currentPoolId = currentPoolIdOf(hostId);
-  const [pool, viewerCountry, shipsTo, member, rules, shopProducts, activeGroupBuyId, games, winners, miniPrizes, poolEntryNumbers] =
-    await Promise.all([
-      getCurrentPool(db, hostId),
-      viewer && !own ? getProfileCountry(db, viewer.id) : undefined,
-      listShippingCountryCodes(db, hostId),
-      viewer && !own ? isTribeMember(db, viewer.id, hostId) : false,
-      getRevenueRules(db),
-      tab === "shop" ? listShopProducts(db, { hostId, limit: 12 }) : null,
-      tab === "shop" ? getActiveGroupBuyId(db, hostId, now) : undefined,
-      tab === "games" ? listActiveGames(db, { hostId, limit: 12 }) : null,
-      tab === "winner" ? listHostPoolWinners(db, hostId, 20) : null,
-      listPoolMiniPrizes(db, currentPoolId),
-      viewer ? listUserEntryNumbers(db, currentPoolId, viewer.id) : ([] as number[]),
-    ]);
   // Coming soon: the signed-in viewer's country is not among the countries this host ships to (when they chose any).
-  const comingSoon = viewerCountry !== undefined && shipsTo.length > 0 && !shipsTo.includes(countryByCode(viewerCountry).code);
+  const comingSoon = !own && viewerCountry !== undefined && shipsTo.length > 0 && !shipsTo.includes(countryByCode(viewerCountry).code);
   const openPool = pool?.status === "open" ? pool : null;
   const products = comingSoon ? null : shopProducts;
   const groupBuyId = comingSoon ? undefined : activeGroupBuyId;
@@ -120,7 +123,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     },
     own,
     viewerId: viewer?.id ?? null,
-    member,
+    member: !own && member,
     // A Join Tribe posted without JavaScript comes back here with its outcome (/tribe/join), shown like a fetcher's.
     tribeJoin: outcome ? tribeJoinResult(outcome) : null,
     joinReturnTo: joinReturnTo(new URL(request.url)),

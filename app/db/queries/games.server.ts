@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { hostNotSuspended } from "~/db/queries/admin.server";
 import { confirmedWhileRunning } from "~/db/queries/guesses.server";
 import type { Db } from "~/db/client.server";
@@ -41,7 +41,7 @@ const publicGame = {
 export type PublicGame = Awaited<ReturnType<typeof listActiveGames>>[number];
 
 /** Active games, newest first; optionally one host's. */
-export function listActiveGames(db: Db, { limit, hostId }: { limit: number; hostId?: string }) {
+export function listActiveGames(db: Db, { limit, hostId }: { limit: number; hostId?: string | SQL }) {
   const active = and(eq(guessWinGames.status, "active"), hostNotSuspended(guessWinGames.hostId));
   return db
     .select(publicGame)

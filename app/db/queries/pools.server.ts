@@ -45,7 +45,7 @@ export async function getCurrentPool(db: Db, hostId: string | SQL) {
 }
 
 /** The id of the host's current pool (the one `getCurrentPool` reads), as a subquery for reads batched with it. */
-export function currentPoolIdOf(hostId: string): SQL {
+export function currentPoolIdOf(hostId: string | SQL): SQL {
   return sql`(select ${prizePools.id} from ${prizePools} where ${prizePools.hostId} = ${hostId} order by ${sql.join([...currentFirst], sql`, `)} limit 1)`;
 }
 

@@ -42,8 +42,8 @@ export type ShopQuery = {
   category?: (typeof SHOP_CATEGORIES)[number] | null;
   /** An ISO country code; null or undefined for All Countries. */
   shipTo?: string | null;
-  /** Only this host's products (the host's shop page). */
-  hostId?: string;
+  /** Only this host's products (the host's shop page); an id, or a subquery such as `profileHostId`. */
+  hostId?: string | SQL;
   /** The signed-in viewer: each row then says whether they like the product (in the same query). */
   viewerId?: string | null;
 };

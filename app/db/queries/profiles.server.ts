@@ -34,19 +34,25 @@ const publicProfile = {
 
 /** A profile by its user id or its slug (the user id wins if both match), or undefined (also for a suspended or deleted account). */
 export async function getProfileByIdOrSlug(db: Db, idOrSlug: string) {
-  const rows = await db
+  const [row] = await db
     .select(publicProfile)
     .from(userProfiles)
     .innerJoin(users, eq(users.id, userProfiles.userId))
-    .where(
-      and(
-        or(eq(userProfiles.userId, idOrSlug), eq(userProfiles.slug, idOrSlug)),
-        ne(userProfiles.status, "suspended"),
-        isNull(users.deletedAt),
-      ),
-    )
-    .limit(2);
-  return rows.find((row) => row.userId === idOrSlug) ?? rows[0];
+    .where(eq(userProfiles.userId, profileHostId(idOrSlug)))
+    .limit(1);
+  return row;
+}
+
+/**
+ * The user id of the profile a /profile/{id} address names, as a subquery: the account with that id, else the one
+ * with that slug; never a suspended or deleted account. Reads keyed by the host use it to go in the same batch as
+ * the profile itself.
+ */
+export function profileHostId(idOrSlug: string): SQL {
+  return sql`(select ${userProfiles.userId} from ${userProfiles} inner join ${users} on ${users.id} = ${userProfiles.userId}
+    where (${userProfiles.userId} = ${idOrSlug} or ${userProfiles.slug} = ${idOrSlug})
+      and ${userProfiles.status} <> 'suspended' and ${users.deletedAt} is null
+    order by ${userProfiles.userId} = ${idOrSlug} desc limit 1)`;
 }
 
 /** The signed-in user's own profile, with the settings fields. */
@@ -115,7 +121,7 @@ export async function getProfileCountry(db: Db, userId: string): Promise<string 
 }
 
 /** The countries a host ships to (empty when the host has not chosen any). */
-export async function listShippingCountryCodes(db: Db, hostId: string): Promise<string[]> {
+export async function listShippingCountryCodes(db: Db, hostId: string | SQL): Promise<string[]> {
   const rows = await db
     .select({ code: userShippingCountries.countryCode })
     .from(userShippingCountries)
@@ -139,7 +145,7 @@ export async function listShipToCountries(db: Db, hostId: string): Promise<strin
   return [profile?.country ?? "MY"];
 }
 
-export async function isTribeMember(db: Db, userId: string, hostId: string): Promise<boolean> {
+export async function isTribeMember(db: Db, userId: string, hostId: string | SQL): Promise<boolean> {
   const [row] = await db
     .select({ userId: tribeMembers.userId })
     .from(tribeMembers)
@@ -186,7 +192,7 @@ export async function listUserEntryNumbers(db: Db, poolId: string | SQL, userId:
 }
 
 /** The winners of a host's pools, newest first, with the pool each came from (for the draw verification link). */
-export function listHostPoolWinners(db: Db, hostId: string, limit = 20) {
+export function listHostPoolWinners(db: Db, hostId: string | SQL, limit = 20) {
   return db
     .select({
       id: prizeWinners.id,
@@ -205,7 +211,7 @@ export function listHostPoolWinners(db: Db, hostId: string, limit = 20) {
 }
 
 /** The id of the host's active group buy that has not ended, or undefined (Group Buy buttons show only then). */
-export async function getActiveGroupBuyId(db: Db, hostId: string, now: Date): Promise<string | undefined> {
+export async function getActiveGroupBuyId(db: Db, hostId: string | SQL, now: Date): Promise<string | undefined> {
   const [row] = await db
     .select({ id: groupBuys.id })
     .from(groupBuys)
