@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, newPage } from "./browser.ts";
+import { launchBrowser, newPage, signInDemo } from "./browser.ts";
 
 // axe-core on the key pages, as a visitor and signed in: no serious or critical accessibility violations.
 
@@ -45,14 +45,6 @@ async function check(page: Page, path: string, failures: string[]) {
   if (violations.length) failures.push(`${path}:\n${describe(violations)}`);
 }
 
-async function signIn(page: Page, email: string) {
-  await page.goto("/signin");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("demo-password-2026");
-  await page.getByRole("button", { name: "Sign In", exact: true }).click();
-  await page.waitForURL("**/dashboard");
-}
-
 test("a visitor's key pages have no serious or critical axe violations", async () => {
   const page = await newPage(browser, { bypassCSP: true });
   await page.goto("/shop");
@@ -72,13 +64,13 @@ test("a visitor's key pages have no serious or critical axe violations", async (
 
 test("a signed-in fan's and host's key pages have no serious or critical axe violations", async () => {
   const fan = await newPage(browser, { bypassCSP: true });
-  await signIn(fan, "fan@demo.tribe");
+  await signInDemo(fan, "fan@demo.tribe");
   const failures: string[] = [];
   for (const path of ["/", "/shop", "/guess-win", "/my-orders", "/profile/nadia-home"]) await check(fan, path, failures);
   await fan.context().close();
 
   const host = await newPage(browser, { bypassCSP: true });
-  await signIn(host, "host@demo.tribe");
+  await signInDemo(host, "host@demo.tribe");
   await check(host, "/dashboard", failures);
   await host.context().close();
   assert.deepEqual(failures, []);

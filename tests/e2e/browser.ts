@@ -85,3 +85,15 @@ export async function signInWithForm(page: Page, email: string, password: string
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
   await page.waitForURL((url) => url.pathname !== "/signin");
 }
+
+/** The password of the seeded demo accounts (scripts/seed.ts). */
+export const DEMO_PASSWORD = "demo-password-2026";
+
+/**
+ * Signs a seeded demo account in through the form (to `redirectTo` when given) and waits until the page it leads to
+ * is idle (hydrated: buttons that only work with JavaScript are live).
+ */
+export async function signInDemo(page: Page, email: string, redirectTo?: string): Promise<void> {
+  await signInWithForm(page, email, DEMO_PASSWORD, redirectTo);
+  await page.waitForLoadState("networkidle");
+}

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, newPage } from "./browser.ts";
+import { launchBrowser, newPage, signInDemo } from "./browser.ts";
 
 let browser: Browser;
 
@@ -12,14 +12,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-async function signIn(page: Page, email: string) {
-  await page.goto("/signin");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("demo-password-2026");
-  await page.getByRole("button", { name: "Sign In", exact: true }).click();
-  await page.waitForURL("**/dashboard");
-}
 
 /** Waits until the thread's WebSocket is open (the hint stops saying it is connecting). */
 async function waitLive(page: Page) {
@@ -36,8 +28,8 @@ function thread(page: Page) {
 test("a fan and the host exchange chat messages live, in two browsers, without reloading", async () => {
   const fan = await newPage(browser);
   const host = await newPage(browser);
-  await signIn(fan, "fan@demo.tribe");
-  await signIn(host, "host@demo.tribe");
+  await signInDemo(fan, "fan@demo.tribe");
+  await signInDemo(host, "host@demo.tribe");
 
   // The fan opens the seeded conversation with Nadia from the Messages list.
   await fan.goto("/chat");

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, newPage } from "./browser.ts";
+import { launchBrowser, newPage, signInDemo } from "./browser.ts";
 import { solidPng } from "./make-png.ts";
 
 let browser: Browser;
@@ -14,18 +14,10 @@ after(async () => {
   await browser?.close();
 });
 
-async function signIn(page: Page, email: string) {
-  await page.goto("/signin");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("demo-password-2026");
-  await page.getByRole("button", { name: "Sign In", exact: true }).click();
-  await page.waitForURL("**/dashboard");
-}
-
 test("a host adds a product with an uploaded image, a fan buys it, the host ships it and the fan tracks it", async () => {
   const name = `Pandan Candle ${Date.now()}`;
   const host = await newPage(browser);
-  await signIn(host, "host@demo.tribe");
+  await signInDemo(host, "host@demo.tribe");
 
   // The host adds a product, uploading its image to R2 through the Worker.
   await host.goto("/add-product");
@@ -45,7 +37,7 @@ test("a host adds a product with an uploaded image, a fan buys it, the host ship
   // A fan finds it in the shop and buys it through the local checkout.
   const fanContext: BrowserContext = await browser.newContext({ baseURL: process.env.E2E_BASE_URL });
   const fan = await fanContext.newPage();
-  await signIn(fan, "fan@demo.tribe");
+  await signInDemo(fan, "fan@demo.tribe");
   await fan.goto(`/shop?q=${encodeURIComponent(name)}`);
   const image = fan.locator("img[src^='/media/products/']").first();
   await image.waitFor();

@@ -5,14 +5,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, newPage, signInWithForm, signUpAndConfirm } from "./browser.ts";
+import { DEMO_PASSWORD, launchBrowser, newPage, signInDemo, signInWithForm, signUpAndConfirm } from "./browser.ts";
 
 // The create-game form in a real browser: option rows, the correct-answer radio, the browser's duration check and
 // the multipart upload of a real WebM made with ffmpeg (which `npm test` provides), and the whole game journey.
 
 // The seeded demo host (app/lib/demo.ts).
 const DEMO_HOST_EMAIL = "host@demo.tribe";
-const DEMO_PASSWORD = "demo-password-2026";
 
 let browser: Browser;
 let dir: string;
@@ -33,18 +32,9 @@ function makeWebm(seconds: number): string {
   return file;
 }
 
-async function signIn(page: Page, to: string) {
-  await page.goto(`/signin?redirectTo=${encodeURIComponent(to)}`);
-  await page.getByLabel("Email").fill(DEMO_HOST_EMAIL);
-  await page.getByLabel("Password").fill(DEMO_PASSWORD);
-  await page.getByRole("button", { name: "Sign In", exact: true }).click();
-  await page.waitForURL(`**${to}`);
-  await page.waitForLoadState("networkidle");
-}
-
 test("a host builds a game: options, correct answer, a too-short video refused, a 35 s video uploaded, created", async () => {
   const page = await newPage(browser);
-  await signIn(page, "/create-guess-win");
+  await signInDemo(page, DEMO_HOST_EMAIL, "/create-guess-win");
   const submit = page.locator("#game-form button[type=submit]");
   assert.equal((await submit.textContent())?.trim(), "Video Required (30+ sec)");
   assert.equal(await submit.isDisabled(), true);
@@ -89,7 +79,7 @@ test("a host builds a game: options, correct answer, a too-short video refused, 
 
 test("a host pauses and resumes a game from the management page", async () => {
   const page = await newPage(browser);
-  await signIn(page, "/guess-win-management");
+  await signInDemo(page, DEMO_HOST_EMAIL, "/guess-win-management");
   const row = page.locator("tbody tr", { has: page.getByRole("button", { name: "Pause" }) }).first();
   const question = (await row.locator("td").first().textContent())?.trim() ?? "";
   await row.getByRole("button", { name: "Pause" }).click();
@@ -109,7 +99,7 @@ test("a fan must choose an answer before Guess Now, then goes to payment with it
   await page.waitForURL("**/guess-win");
   // An active game of the demo host, found from the host's management page.
   const host = await newPage(browser);
-  await signIn(host, "/guess-win-management");
+  await signInDemo(host, DEMO_HOST_EMAIL, "/guess-win-management");
   const activeRow = host.locator("tbody tr", { has: host.getByRole("button", { name: "Pause" }) }).first();
   const href = await activeRow.getByRole("link", { name: "View" }).getAttribute("href");
   assert.ok(href, "the demo host has an active game");
@@ -128,7 +118,7 @@ test("a fan must choose an answer before Guess Now, then goes to payment with it
 test("a host creates a game that a new fan joins, shares, guesses free and then pays to guess", async () => {
   const question = `How many cushions did we sew in week ${Date.now() % 100000}?`;
   const host = await newPage(browser);
-  await signIn(host, "/create-guess-win");
+  await signInDemo(host, DEMO_HOST_EMAIL, "/create-guess-win");
   await host.getByLabel("Question", { exact: true }).fill(question);
   await host.getByLabel("Description").fill("Count the stack behind me in the video.");
   await host.getByLabel("Option 1", { exact: true }).fill("12");

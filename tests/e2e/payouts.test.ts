@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { baseUrl, launchBrowser, newPage } from "./browser.ts";
+import { baseUrl, launchBrowser, newPage, signInDemo } from "./browser.ts";
 
 // Money out in the browser, on the seeded demo data (scripts/seed.ts): the demo host's earnings (sales, ad revenue,
 // a drawn pool's 25%) are in the ledger, and three pools were drawn more than the settlement period ago.
 
 const HOST = "host@demo.tribe";
-const PASSWORD = "demo-password-2026";
 
 let browser: Browser;
 
@@ -18,15 +17,6 @@ before(async () => {
 after(async () => {
   await browser?.close();
 });
-
-async function signIn(page: Page, email: string, to: string) {
-  await page.goto(`/signin?redirectTo=${encodeURIComponent(to)}`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign In", exact: true }).click();
-  await page.waitForURL(`**${to}`);
-  await page.waitForLoadState("networkidle");
-}
 
 /**
  * Runs the Worker's cron now, as the platform does every minute: Miniflare's local trigger endpoint (it exists only
@@ -51,7 +41,7 @@ async function connectPayoutAccount(page: Page) {
 
 test("a host connects a payout method (local provider), withdraws, and sees the request completed", async () => {
   const page = await newPage(browser);
-  await signIn(page, HOST, "/revenue-management");
+  await signInDemo(page, HOST, "/revenue-management");
   // Before a payout method is connected, the page says so.
   await page.getByText("none verified yet").waitFor();
 
@@ -103,7 +93,7 @@ test("a winner sees their prize, adds a payout method, and receives it after the
   await outbox.context().close();
 
   const page = await newPage(browser);
-  await signIn(page, winnerEmail, "/payouts");
+  await signInDemo(page, winnerEmail, "/payouts");
   const notice = page.getByRole("status").filter({ hasText: `You won the main prize of ${prize}!` });
   await notice.waitFor();
   assert.match((await notice.textContent()) ?? "", /Add a payout method to receive your prize\./);

@@ -6,12 +6,11 @@ import { after, before, test } from "node:test";
 import jsQR from "jsqr";
 import { chromium, type Browser, type Page } from "playwright-core";
 import QRCode from "qrcode";
-import { CHROME_PATH, CHROMIUM_ARGS, launchBrowser, newPage } from "./browser.ts";
+import { CHROME_PATH, CHROMIUM_ARGS, launchBrowser, newPage, signInDemo } from "./browser.ts";
 import { decodePng } from "./png-decode.ts";
 
 // A seeded voucher product of the demo host (scripts/seed.ts).
 const PRODUCT = "Nyonya Kuih Workshop";
-const PASSWORD = "demo-password-2026";
 
 let browser: Browser;
 
@@ -23,22 +22,13 @@ after(async () => {
   await browser?.close();
 });
 
-async function signIn(page: Page, email: string, to: string) {
-  await page.goto(`/signin?redirectTo=${encodeURIComponent(to)}`);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign In", exact: true }).click();
-  await page.waitForURL(`**${to}`);
-  await page.waitForLoadState("networkidle"); // hydrated: buttons that only work with JavaScript are live
-}
-
 function definition(page: Page, term: string) {
   return page.locator("dt", { hasText: new RegExp(`^\\s*${term}\\s*$`) }).first().locator("xpath=following-sibling::dd[1]");
 }
 
 test("a fan buys a voucher, shows its QR code, and the host redeems it exactly once at the scanner", async () => {
   const fan = await newPage(browser);
-  await signIn(fan, "fan@demo.tribe", "/shop");
+  await signInDemo(fan, "fan@demo.tribe", "/shop");
   await fan.getByRole("searchbox").first().fill("Kuih Workshop");
   await fan.keyboard.press("Enter");
   await fan.getByText(PRODUCT).first().waitFor();
@@ -86,7 +76,7 @@ test("a fan buys a voucher, shows its QR code, and the host redeems it exactly o
 
   // The host looks the code up by hand (typed lowercase) and redeems it.
   const host = await newPage(browser);
-  await signIn(host, "host@demo.tribe", "/voucher-scanner");
+  await signInDemo(host, "host@demo.tribe", "/voucher-scanner");
   await host.getByRole("button", { name: "Manual Entry" }).click();
   const input = host.getByLabel("Voucher code");
   await input.fill(code.toLowerCase());
@@ -111,7 +101,7 @@ test("a fan buys a voucher, shows its QR code, and the host redeems it exactly o
 
 test("without a usable camera the scanner explains why and falls back to manual entry", async () => {
   const host = await newPage(browser);
-  await signIn(host, "host@demo.tribe", "/voucher-scanner");
+  await signInDemo(host, "host@demo.tribe", "/voucher-scanner");
   // A browser where getUserMedia is refused, whatever devices the machine has.
   await host.evaluate(() => {
     Object.defineProperty(navigator, "mediaDevices", {
@@ -154,7 +144,7 @@ function qrVideo(text: string): Buffer {
 test("the host scans a voucher's QR code with the camera", async () => {
   // One of the host's own active codes, offered as a shortcut on the scanner.
   const lookup = await newPage(browser);
-  await signIn(lookup, "host@demo.tribe", "/voucher-scanner");
+  await signInDemo(lookup, "host@demo.tribe", "/voucher-scanner");
   const code = (await lookup.getByRole("link", { name: /^VCH-/ }).first().textContent())?.trim() ?? "";
   assert.match(code, /^VCH-[A-Z0-9]{8}$/);
   await lookup.context().close();
@@ -169,7 +159,7 @@ test("the host scans a voucher's QR code with the camera", async () => {
   });
   try {
     const host = await newPage(cameraBrowser, { permissions: ["camera"] });
-    await signIn(host, "host@demo.tribe", "/voucher-scanner");
+    await signInDemo(host, "host@demo.tribe", "/voucher-scanner");
     await host.getByRole("button", { name: "Camera Scan" }).click();
     await host.getByRole("button", { name: "Start Camera" }).click();
     await host.getByRole("button", { name: "Stop Camera" }).waitFor();
