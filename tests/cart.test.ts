@@ -21,7 +21,7 @@ import { fulfilCheckoutSession, recordedSessionObject, resumeUnfinishedFulfilmen
 import { cartContributionKey } from "~/lib/payments/pool-ledger.server";
 import { requestRefund } from "~/lib/payments/refunds.server";
 import { CHECKOUT_MESSAGES } from "~/lib/payments/quote.server";
-import { cookieFrom, db, get, makeUser, postForm, signIn } from "./helpers";
+import { cookieFrom, db, envWithPoolsDown, get, makeUser, postForm, signIn } from "./helpers";
 import { BUYER_ADDRESS, checkoutSessionEvent, deliverWebhook } from "./support/webhooks";
 
 // The cart: a visitor's in a signed cookie, a fan's in D1, merged at sign-in; Add to Cart and /cart check stock,
@@ -297,15 +297,7 @@ describe("one checkout for the whole cart", () => {
     await add(cls.id, { size: "One Size" }, cookie);
     expect((await postForm("/cart", { intent: "checkout", shipTo: "MY" }, { cookie })).status).toBe(302);
     const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.userId, fan.id));
-    const broken = {
-      ...env,
-      PRIZE_POOL: {
-        idFromName: env.PRIZE_POOL.idFromName.bind(env.PRIZE_POOL),
-        get: () => {
-          throw new Error("pool object unavailable");
-        },
-      },
-    } as unknown as Env;
+    const broken = envWithPoolsDown();
     const session = recordedSessionObject(row!);
     await expect(fulfilCheckoutSession(broken, session)).rejects.toThrow("pool object unavailable");
     const cut = await db().select().from(orders).where(eq(orders.checkoutSessionId, row!.id));

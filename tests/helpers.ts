@@ -133,3 +133,16 @@ export function withoutNetwork(): void {
     vi.restoreAllMocks();
   });
 }
+
+/** The worker's bindings with every prize pool object unreachable (its calls throw "pool object unavailable"). */
+export function envWithPoolsDown(): Env {
+  return {
+    ...env,
+    PRIZE_POOL: {
+      idFromName: env.PRIZE_POOL.idFromName.bind(env.PRIZE_POOL),
+      get: () => {
+        throw new Error("pool object unavailable");
+      },
+    },
+  } as unknown as Env;
+}

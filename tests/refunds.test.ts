@@ -23,7 +23,7 @@ import { createProductCheckout } from "~/lib/payments/checkout-session.server";
 import { requestRefund } from "~/lib/payments/refunds.server";
 import { processStripeEvent } from "~/lib/payments/webhook.server";
 import { closePool, ensureOpenPool, poolStub, reapplyReservations } from "~/lib/pools.server";
-import { db, makeUser, ORIGIN, sessionUserOf, withoutNetwork } from "./helpers";
+import { db, envWithPoolsDown, makeUser, ORIGIN, sessionUserOf, withoutNetwork } from "./helpers";
 import { checkoutSessionEvent, deliverWebhook, stripeEvent } from "./support/webhooks";
 
 // Money flowing back: requestRefund (the API the returns and sealed-guess features call), the refund and dispute
@@ -385,15 +385,7 @@ describe("the contribution's reservation is part of the payment's batch", () => 
     const fixture = await shopFixture("digital");
     const row = await startCheckout(fixture);
     const paid = paidEvent(row, `pi_test_${crypto.randomUUID().replace(/-/g, "")}`);
-    const broken = {
-      ...env,
-      PRIZE_POOL: {
-        idFromName: env.PRIZE_POOL.idFromName.bind(env.PRIZE_POOL),
-        get: () => {
-          throw new Error("pool object unavailable");
-        },
-      },
-    } as unknown as Env;
+    const broken = envWithPoolsDown();
     const failed = await processStripeEvent(broken, paid);
     expect(failed.status).toBe(500);
     const key = `checkout:${row.id}`;

@@ -20,7 +20,7 @@ import { LATE_GUESS_REASON } from "~/lib/payments/fulfil-guess.server";
 import type { PoolLiveMessage } from "~/lib/pool-contract";
 import { admitEndedGames, closePool, endExpiredGamesAndAdmit, ensureOpenPool, poolStub, reapplyReservations } from "~/lib/pools.server";
 import { processStripeEvent } from "~/lib/payments/webhook.server";
-import { db, get, makeSignedInUser, makeUser, ORIGIN, postForm, sessionUserOf, signIn } from "./helpers";
+import { db, envWithPoolsDown, get, makeSignedInUser, makeUser, ORIGIN, postForm, sessionUserOf, signIn } from "./helpers";
 import { checkoutSessionEvent, deliverWebhook } from "./support/webhooks";
 
 // Sealed guesses: while a game runs nothing says whether a guess was right (no entry, no page, API or live message);
@@ -55,13 +55,19 @@ async function newGame(hostId: string, overrides: Partial<typeof guessWinGames.$
 }
 
 /** A paid guess through checkout and the signed webhook. */
-async function paidGuess(gameId: string, answer: string, who?: Awaited<ReturnType<typeof fan>>) {
+/** A fan's guess checkout (started, not paid yet) and its row. */
+async function startGuess(gameId: string, answer: string, who?: Awaited<ReturnType<typeof fan>>) {
   const f = who ?? (await fan());
   const result = await createGuessCheckout(env, { user: f.session, gameId, answer, origin: ORIGIN });
   if (!result.ok) throw new Error(result.message);
   const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, result.sessionId));
-  expect((await deliverWebhook(checkoutSessionEvent(row!))).status).toBe(200);
   return { f, row: row! };
+}
+
+async function paidGuess(gameId: string, answer: string, who?: Awaited<ReturnType<typeof fan>>) {
+  const started = await startGuess(gameId, answer, who);
+  expect((await deliverWebhook(checkoutSessionEvent(started.row))).status).toBe(200);
+  return started;
 }
 
 async function participant(paymentKey: string) {
@@ -270,10 +276,7 @@ describe("when the game ends", () => {
     const host = await newHost();
     const game = await newGame(host.id);
     const pool = await ensureOpenPool(env, host.id);
-    const f = await fan();
-    const started = await createGuessCheckout(env, { user: f.session, gameId: game.id, answer: CORRECT, origin: ORIGIN });
-    if (!started.ok) throw new Error(started.message);
-    const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, started.sessionId));
+    const { f, row } = await startGuess(game.id, CORRECT);
     // The pool round closes (ending the game) while the fan is still on the checkout page.
     await closePool(env, pool.id, "timer_expired");
 
@@ -308,19 +311,8 @@ describe("a paid guess's fee is reserved in the payment's batch", () => {
   it("the pool object failing after the batch: the cron applies the fee once; a late guess reserves nothing", async () => {
     const host = await newHost();
     const game = await newGame(host.id);
-    const f = await fan();
-    const started = await createGuessCheckout(env, { user: f.session, gameId: game.id, answer: CORRECT, origin: ORIGIN });
-    if (!started.ok) throw new Error(started.message);
-    const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, started.sessionId));
-    const broken = {
-      ...env,
-      PRIZE_POOL: {
-        idFromName: env.PRIZE_POOL.idFromName.bind(env.PRIZE_POOL),
-        get: () => {
-          throw new Error("pool object unavailable");
-        },
-      },
-    } as unknown as Env;
+    const { row } = await startGuess(game.id, CORRECT);
+    const broken = envWithPoolsDown();
     expect((await processStripeEvent(broken, checkoutSessionEvent(row!))).status).toBe(500);
     const key = `checkout:${row!.id}`;
     const [reserved] = await db().select().from(poolContributionKeys).where(eq(poolContributionKeys.sourceKey, key));
@@ -361,10 +353,7 @@ describe("the cron", () => {
     const host = await newHost();
     const game = await newGame(host.id);
     const pool = await ensureOpenPool(env, host.id);
-    const f = await fan();
-    const started = await createGuessCheckout(env, { user: f.session, gameId: game.id, answer: CORRECT, origin: ORIGIN });
-    if (!started.ok) throw new Error(started.message);
-    const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, started.sessionId));
+    const { row } = await startGuess(game.id, CORRECT);
     // Guess checkouts expire after 30 minutes (Stripe's minimum).
     expect(row!.expiresAt!.getTime() - row!.createdAt.getTime()).toBeGreaterThan(29 * 60_000);
     expect(row!.expiresAt!.getTime() - row!.createdAt.getTime()).toBeLessThanOrEqual(GUESS_CHECKOUT_TTL_MS + 1000);
