@@ -3,7 +3,7 @@ import { z } from "zod";
 import { DateText, EmptyState, LinkButton, Page, pageMeta, Pagination, Stat, StatusBadge } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { RefundedAmount, refundLineText, ReturnStatusBadge } from "~/components/refunds";
-import { buyerOrderStats, getOrderById, listBuyerOrders } from "~/db/queries/orders.server";
+import { buyerOrderPageIds, buyerOrderStats, getOrderById, listBuyerOrders } from "~/db/queries/orders.server";
 import { latestReturnRequests, listOrderRefunds } from "~/db/queries/returns.server";
 import { formatCents } from "~/domain/money";
 import { orderRefundState } from "~/domain/returns";
@@ -33,12 +33,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const filter = FilterSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const db = getDb(getEnv(context));
   const scope = { userId: user.id, email: user.email };
-  const [list, stats] = await Promise.all([
-    listBuyerOrders(db, { ...scope, q: filter.q || undefined, type: filter.type, page: filter.page }),
+  const filters = { ...scope, q: filter.q || undefined, type: filter.type, page: filter.page };
+  // One batch: the page's refunds and returns are read for the listed orders through a subquery of their ids.
+  const pageIds = buyerOrderPageIds(db, filters);
+  const [list, stats, refunds, returns] = await Promise.all([
+    listBuyerOrders(db, filters),
     buyerOrderStats(db, scope),
+    listOrderRefunds(db, pageIds),
+    latestReturnRequests(db, pageIds),
   ]);
-  const ids = list.orders.map((o) => o.id);
-  const [refunds, returns] = await Promise.all([listOrderRefunds(db, ids), latestReturnRequests(db, ids)]);
   const orders = list.orders.map((o) => {
     const lines = refunds.filter((r) => r.orderId === o.id);
     return {

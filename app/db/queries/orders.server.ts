@@ -46,8 +46,8 @@ function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** One page of the buyer's orders, newest first, with host name, voucher code and entry number. */
-export async function listBuyerOrders(db: Db, f: BuyerOrderFilter) {
+/** Which of the buyer's orders a page lists: their scope and filters, and the page's rows. */
+function buyerOrderPage(f: BuyerOrderFilter) {
   const pageSize = f.pageSize ?? 20;
   const page = Math.max(1, f.page ?? 1);
   const conditions = [buyerScope(f)];
@@ -61,6 +61,12 @@ export async function listBuyerOrders(db: Db, f: BuyerOrderFilter) {
       )!,
     );
   }
+  return { where: and(...conditions), pageSize, page, offset: (page - 1) * pageSize };
+}
+
+/** One page of the buyer's orders, newest first, with host name, voucher code and entry number. */
+export async function listBuyerOrders(db: Db, f: BuyerOrderFilter) {
+  const { where, pageSize, page, offset } = buyerOrderPage(f);
   const rows = await db
     .select({
       ...orderSummary,
@@ -75,11 +81,27 @@ export async function listBuyerOrders(db: Db, f: BuyerOrderFilter) {
     .from(orders)
     .leftJoin(userProfiles, eq(userProfiles.userId, orders.hostId))
     .leftJoin(vouchers, eq(vouchers.orderId, orders.id))
-    .where(and(...conditions))
+    .where(where)
     .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(pageSize + 1)
-    .offset((page - 1) * pageSize);
+    .offset(offset);
   return { orders: rows.slice(0, pageSize), hasNext: rows.length > pageSize, page };
+}
+
+/**
+ * The ids of the orders `listBuyerOrders` lists for the same filter, as a subquery: what is read per listed order
+ * (refunds, returns) goes in the same batch as the list.
+ */
+export function buyerOrderPageIds(db: Db, f: BuyerOrderFilter) {
+  const { where, pageSize, offset } = buyerOrderPage(f);
+  return db
+    .select({ id: orders.id })
+    .from(orders)
+    .leftJoin(userProfiles, eq(userProfiles.userId, orders.hostId))
+    .where(where)
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(pageSize)
+    .offset(offset);
 }
 
 /** The buyer's stat cards, counted in SQL over all their orders. */

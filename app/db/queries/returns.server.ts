@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, type AnyColumn, desc, eq, inArray, type SQLWrapper } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { orders, refunds, returnRequests } from "~/db/schema";
 import { COUNTED_REFUND_STATUSES } from "~/domain/payments";
@@ -43,13 +43,18 @@ export function listOrderReturnRequests(db: Db, orderId: string, limit = 20) {
     .limit(limit);
 }
 
+/** `column in (…)` for a list of order ids or a subquery of them (e.g. `buyerOrderPageIds`). */
+function inOrders(column: AnyColumn, orderIds: readonly string[] | SQLWrapper) {
+  return Array.isArray(orderIds) ? inArray(column, [...orderIds]) : inArray(column, orderIds as SQLWrapper);
+}
+
 /** The latest return request of each of these orders (for lists). */
-export async function latestReturnRequests(db: Db, orderIds: readonly string[]) {
-  if (orderIds.length === 0) return new Map<string, { status: "requested" | "approved" | "declined"; declineReason: string | null }>();
+export async function latestReturnRequests(db: Db, orderIds: readonly string[] | SQLWrapper) {
+  if (Array.isArray(orderIds) && orderIds.length === 0) return new Map<string, { status: "requested" | "approved" | "declined"; declineReason: string | null }>();
   const rows = await db
     .select({ orderId: returnRequests.orderId, status: returnRequests.status, declineReason: returnRequests.declineReason, createdAt: returnRequests.createdAt })
     .from(returnRequests)
-    .where(inArray(returnRequests.orderId, [...orderIds]))
+    .where(inOrders(returnRequests.orderId, orderIds))
     .orderBy(desc(returnRequests.createdAt), desc(returnRequests.id));
   const latest = new Map<string, { status: "requested" | "approved" | "declined"; declineReason: string | null }>();
   for (const r of rows) if (!latest.has(r.orderId)) latest.set(r.orderId, { status: r.status, declineReason: r.declineReason });
@@ -133,8 +138,8 @@ export async function decideReturnRequest(
  * (a failed or cancelled refund gave nothing back). Every refund (host, return, group buy, undeliverable order,
  * dispute) is stored here by the payments pipeline, with its origin and reason.
  */
-export function listOrderRefunds(db: Db, orderIds: readonly string[]) {
-  if (orderIds.length === 0) return Promise.resolve([]);
+export function listOrderRefunds(db: Db, orderIds: readonly string[] | SQLWrapper) {
+  if (Array.isArray(orderIds) && orderIds.length === 0) return Promise.resolve([]);
   return db
     .select({
       id: refunds.id,
@@ -147,6 +152,6 @@ export function listOrderRefunds(db: Db, orderIds: readonly string[]) {
       createdAt: refunds.createdAt,
     })
     .from(refunds)
-    .where(and(inArray(refunds.orderId, [...orderIds]), inArray(refunds.status, [...COUNTED_REFUND_STATUSES])))
+    .where(and(inOrders(refunds.orderId, orderIds), inArray(refunds.status, [...COUNTED_REFUND_STATUSES])))
     .orderBy(desc(refunds.createdAt), desc(refunds.id));
 }
