@@ -364,7 +364,7 @@ describe("fulfilment books the host's share once", () => {
       object: "event",
       created: Math.floor(Date.now() / 1000),
       type: "checkout.session.completed",
-      data: { object: { id: row!.id, object: "checkout.session", amount_total: row!.amountCents, currency: "usd", client_reference_id: row!.metadata.checkout_id, metadata: row!.metadata, payment_status: "paid", status: "complete", payment_intent: "pi_test_ebook" } },
+      data: { object: { id: row!.id, object: "checkout.session", amount_total: row!.amountCents, currency: "usd", client_reference_id: row!.metadata.checkout_id, metadata: row!.metadata, payment_status: "paid", status: "complete", payment_intent: "pi_local_test_ebook" } },
     };
     for (let i = 0; i < 3; i++) {
       const res = await deliverWebhook({ ...event, id: i === 2 ? `${event.id}_resent` : event.id });
@@ -380,7 +380,7 @@ describe("fulfilment books the host's share once", () => {
     // The processor's fee (the local provider's simulated 2.9% + 30 cents) is recorded once, as the platform's cost:
     // the host's row above is untouched by it.
     const { paymentProcessingFees } = await import("~/db/schema");
-    const fees = await db().select().from(paymentProcessingFees).where(eq(paymentProcessingFees.paymentIntentId, "pi_test_ebook"));
+    const fees = await db().select().from(paymentProcessingFees).where(eq(paymentProcessingFees.paymentIntentId, "pi_local_test_ebook"));
     expect(fees).toHaveLength(1);
     expect(fees[0]).toMatchObject({ amountCents: 1999, feeCents: 88, currency: "USD", provider: "local", checkoutSessionId: row!.id });
     expect(fees[0]!.balanceTransactionId).toMatch(/^txn_local_/);

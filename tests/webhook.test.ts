@@ -5,6 +5,7 @@ import {
   checkoutSessions,
   orders,
   paymentEvents,
+  paymentProcessingFees,
   productColors,
   products,
   productSizes,
@@ -16,8 +17,9 @@ import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
 import { poolStub } from "~/lib/pools.server";
 import { localCheckout } from "../workers/local-checkout";
 import { webhooks } from "../workers/webhooks";
-import { db, get, makeSessionUser, makeUser, ORIGIN, postForm } from "./helpers";
-import { BUYER_ADDRESS, checkoutSessionEvent, deliverWebhook, stripeSignature } from "./support/webhooks";
+import { simulatedProcessingFeeCents } from "~/domain/payments";
+import { db, get, makeSessionUser, makeUser, ORIGIN, postForm, signIn } from "./helpers";
+import { BUYER_ADDRESS, checkoutSessionEvent, deliverWebhook, stripeEvent, stripeSignature } from "./support/webhooks";
 
 // Events are signed with Stripe's own SDK and POSTed to the built worker's /api/webhooks/stripe. With no Stripe
 // key configured (tests), the webhook's secret is the local provider's.
@@ -381,6 +383,94 @@ describe("local provider", () => {
     const stranger = await makeSessionUser();
     expect(await confirmCheckout(env, sessionId, stranger)).toMatchObject({ ok: false, message: "Failed to confirm payment" });
     expect(await confirmCheckout(env, "", stranger)).toMatchObject({ ok: false, message: "No session ID found" });
+  });
+});
+
+/** A Stripe-shaped `charge.updated` event for a payment: its charge now names its balance transaction (or not yet). */
+function chargeUpdatedEvent(charge: { paymentIntent: string; amount: number; balanceTransaction: string | null; metadata?: Record<string, string> }) {
+  return JSON.stringify(
+    stripeEvent("charge.updated", {
+      id: `ch_test_${charge.paymentIntent.slice(-12)}`,
+      object: "charge",
+      amount: charge.amount,
+      amount_captured: charge.amount,
+      currency: "usd",
+      status: "succeeded",
+      paid: true,
+      payment_intent: charge.paymentIntent,
+      balance_transaction: charge.balanceTransaction,
+      metadata: charge.metadata ?? {},
+    }),
+  );
+}
+
+/** What /admin says the platform paid in processing fees (USD cents, payments), as an admin reads it. */
+async function adminFeeFigures(): Promise<{ cents: number; payments: number }> {
+  const admin = await makeUser({ role: "admin" });
+  const page = (await (await get("/admin", { cookie: await signIn(admin.email) })).text()).replaceAll("<!-- -->", "");
+  const match = /Payment processing fees \(the platform(?:&#x27;|')s cost\): (?:.*?)USD ([\d,]+\.\d\d) on (\d+) payments?/.exec(page);
+  if (!match) return { cents: 0, payments: 0 };
+  return { cents: Math.round(Number(match[1]!.replaceAll(",", "")) * 100), payments: Number(match[2]) };
+}
+
+async function feesOf(paymentIntent: string) {
+  return db().select().from(paymentProcessingFees).where(eq(paymentProcessingFees.paymentIntentId, paymentIntent));
+}
+
+describe("processing fees Stripe reports after fulfilment (charge.updated)", () => {
+  it("records the fee the session's fulfilment had none for, once, and /admin shows it", async () => {
+    const { row } = await startCheckout("physical", 1);
+    const intent = `pi_test_${row.id.slice(-12)}`;
+    const before = await adminFeeFigures();
+    // Paid, but Stripe has no balance transaction yet: fulfilment records no fee.
+    expect((await deliverWebhook(sessionEvent("checkout.session.completed", row))).status).toBe(200);
+    expect(await ordersFor(row.id)).toHaveLength(1);
+    expect(await feesOf(intent)).toEqual([]);
+    // Stripe first says the charge changed without one, then names it; the same event comes three times.
+    const early = await deliverWebhook(chargeUpdatedEvent({ paymentIntent: intent, amount: row.amountCents, balanceTransaction: null }));
+    expect(await early.json()).toMatchObject({ received: true, ignored: expect.stringContaining("no processing fee") });
+    const named = chargeUpdatedEvent({ paymentIntent: intent, amount: row.amountCents, balanceTransaction: `txn_test_${row.id.slice(-12)}` });
+    for (let i = 0; i < 3; i++) expect((await deliverWebhook(named)).status).toBe(200);
+    // The same change delivered under another event id (Stripe's retries keep the id; a second event could not).
+    const again = chargeUpdatedEvent({ paymentIntent: intent, amount: row.amountCents, balanceTransaction: `txn_test_${row.id.slice(-12)}` });
+    expect(await (await deliverWebhook(again)).json()).toMatchObject({ received: true, duplicate: true });
+    // A later redelivery of the session changes nothing either.
+    expect((await deliverWebhook(sessionEvent("checkout.session.completed", row))).status).toBe(200);
+
+    const fees = await feesOf(intent);
+    expect(fees).toHaveLength(1);
+    const feeCents = simulatedProcessingFeeCents(row.amountCents);
+    expect(fees[0]).toMatchObject({ checkoutSessionId: row.id, balanceTransactionId: `txn_test_${row.id.slice(-12)}`, amountCents: row.amountCents, feeCents, currency: "USD" });
+    const after = await adminFeeFigures();
+    expect(after.payments - before.payments).toBe(1);
+    expect(after.cents - before.cents).toBe(feeCents);
+  });
+
+  it("records it once when charge.updated comes before the session's events, replayed and reordered", async () => {
+    const { row } = await startCheckout("digital", 1);
+    const intent = `pi_test_${row.id.slice(-12)}`;
+    const before = await adminFeeFigures();
+    // Our payment, found by the checkout our metadata names (fulfilment has not recorded its payment intent yet).
+    const charge = chargeUpdatedEvent({ paymentIntent: intent, amount: row.amountCents, balanceTransaction: `txn_test_${row.id.slice(-12)}`, metadata: row.metadata });
+    const completed = sessionEvent("checkout.session.completed", row);
+    for (const payload of [charge, completed, charge, completed, charge, completed]) expect((await deliverWebhook(payload)).status).toBe(200);
+    expect(await ordersFor(row.id)).toHaveLength(1);
+    const fees = await feesOf(intent);
+    expect(fees).toHaveLength(1);
+    expect(fees[0]).toMatchObject({ checkoutSessionId: row.id, feeCents: simulatedProcessingFeeCents(row.amountCents) });
+    const after = await adminFeeFigures();
+    expect(after.payments - before.payments).toBe(1);
+    expect(after.cents - before.cents).toBe(simulatedProcessingFeeCents(row.amountCents));
+  });
+
+  it("acknowledges and ignores a charge of a payment that is not ours", async () => {
+    const before = await adminFeeFigures();
+    const stranger = chargeUpdatedEvent({ paymentIntent: "pi_test_someone_else", amount: 5000, balanceTransaction: "txn_test_someone_else", metadata: { checkout_id: "chk_nobody" } });
+    const res = await deliverWebhook(stranger);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ received: true, ignored: expect.stringContaining("not of a payment we know") });
+    expect(await feesOf("pi_test_someone_else")).toEqual([]);
+    expect(await adminFeeFigures()).toEqual(before);
   });
 });
 

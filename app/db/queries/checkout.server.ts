@@ -50,6 +50,21 @@ export async function expireCheckoutSession(db: Db, id: string): Promise<void> {
   await db.update(checkoutSessions).set({ status: "expired" }).where(eq(checkoutSessions.id, id));
 }
 
+/**
+ * Our checkout row by the reference our metadata carries (checkout_id): the row keeps it as its id until re-keyed,
+ * and in its metadata after. For an event that names no session (a charge's), so a scan; rare.
+ */
+export async function findCheckoutByReference(db: Db, reference: string): Promise<CheckoutSession | undefined> {
+  const byId = await getCheckoutSession(db, reference);
+  if (byId) return byId;
+  const [row] = await db
+    .select()
+    .from(checkoutSessions)
+    .where(sql`json_extract(${checkoutSessions.metadata}, '$.checkout_id') = ${reference}`)
+    .limit(1);
+  return row;
+}
+
 /** Re-keys a checkout row from our reference to the provider's session id. */
 export async function rekeyCheckoutSession(
   db: Db,

@@ -66,11 +66,21 @@ export const RefundObjectSchema = z.object({
 });
 export type RefundObject = z.infer<typeof RefundObjectSchema>;
 
-/** A Stripe `charge` object, as `charge.refunded` carries it (its refunds, when expanded). */
+/**
+ * A Stripe `charge` object, as `charge.refunded` (its refunds, when expanded) and `charge.updated` (its balance
+ * transaction, an id once Stripe created it; the object when expanded) carry it.
+ */
 export const ChargeObjectSchema = z.object({
   id: z.string().min(1).max(255),
   object: z.literal("charge"),
+  amount: z.number().int().nonnegative().nullish(),
+  currency: z.string().min(3).max(3).nullish(),
+  status: z.string().nullish(),
   payment_intent: IdOrObject,
+  balance_transaction: z
+    .union([z.string().min(1).max(255), z.object({ id: z.string().min(1).max(255), fee: z.number().int().nonnegative(), currency: z.string().min(3).max(3) }), z.null()])
+    .optional(),
+  metadata: z.record(z.string(), z.string()).nullish(),
   refunds: z.object({ data: z.array(z.unknown()) }).nullish(),
 });
 export type ChargeObject = z.infer<typeof ChargeObjectSchema>;

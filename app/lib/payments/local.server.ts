@@ -64,9 +64,13 @@ export function createLocalProvider(env: Env, origin: string): PaymentProvider {
       return { id, url: localCheckoutUrl(origin, id), expiresAt: input.expiresAt ?? new Date(Date.now() + LOCAL_SESSION_TTL_MS) };
     },
 
-    async processingFee({ paymentIntentId, amountCents, currency }) {
-      // No card network here: the fee Stripe would charge for a US card, reported the way Stripe reports it.
-      return { balanceTransactionId: `txn_local_${paymentIntentId.replace(/^pi_local_/, "")}`, feeCents: simulatedProcessingFeeCents(amountCents), currency };
+    async processingFee({ paymentIntentId, amountCents, currency, balanceTransactionId }) {
+      // No card network here: the fee Stripe would charge for a US card, reported the way Stripe reports it. A local
+      // payment's balance transaction exists as soon as it is paid; a payment intent the local provider did not make
+      // has none here, unless a charge event names its balance transaction.
+      if (!balanceTransactionId && !paymentIntentId.startsWith("pi_local_")) return null;
+      const id = balanceTransactionId ?? `txn_local_${paymentIntentId.replace(/^pi_local_/, "")}`;
+      return { balanceTransactionId: id, feeCents: simulatedProcessingFeeCents(amountCents), currency };
     },
 
     async retrieveSession(id) {

@@ -78,10 +78,11 @@ export interface PaymentProvider {
   /** A (partial) refund of a paid payment, idempotent per key: the same key answers the same refund. */
   refund(input: RefundInput): Promise<{ id: string; status: string }>;
   /**
-   * The processing fee of a paid payment, from its charge's balance transaction; null while the payment has none
-   * yet (not charged, or the balance transaction not created yet).
+   * The processing fee of a paid payment, from its charge's balance transaction (the one named, when a charge event
+   * names it; else the payment intent's latest charge's); null while the payment has none yet (not charged, or the
+   * balance transaction not created yet).
    */
-  processingFee(input: { paymentIntentId: string; amountCents: number; currency: string }): Promise<ProcessingFee | null>;
+  processingFee(input: { paymentIntentId: string; amountCents: number; currency: string; balanceTransactionId?: string }): Promise<ProcessingFee | null>;
 }
 
 export type ProcessingFee = { balanceTransactionId: string; feeCents: number; currency: string };

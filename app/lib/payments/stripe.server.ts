@@ -100,7 +100,11 @@ export function createStripeProvider(secretKey: string, httpClient?: Stripe.Http
       return { id: refund.id, status: refund.status ?? "pending" };
     },
 
-    async processingFee({ paymentIntentId }) {
+    async processingFee({ paymentIntentId, balanceTransactionId }) {
+      if (balanceTransactionId) {
+        const balance = await stripe.balanceTransactions.retrieve(balanceTransactionId);
+        return { balanceTransactionId: balance.id, feeCents: balance.fee, currency: balance.currency.toUpperCase() };
+      }
       const intent = await stripe.paymentIntents.retrieve(paymentIntentId, { expand: ["latest_charge.balance_transaction"] });
       const charge = intent.latest_charge;
       if (!charge || typeof charge === "string") return null;

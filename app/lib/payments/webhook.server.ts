@@ -1,7 +1,7 @@
 import Stripe from "stripe";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
-import { findCheckoutRow, hasProcessingFee, recordPaymentEvent, recordProcessingFee, setPaymentEventOutcome } from "~/db/queries/checkout.server";
+import { recordPaymentEvent, setPaymentEventOutcome } from "~/db/queries/checkout.server";
 import {
   ChargeObjectSchema,
   CheckoutSessionObjectSchema,
@@ -13,10 +13,10 @@ import {
   type CheckoutSessionObject,
   type DisputeObject,
   type RefundObject,
-  paymentIntentOf,
 } from "./events.server";
 import { fulfilCheckoutSession, markAwaitingPayment, markUnpaidSessionExpired, type FulfilOutcome } from "./fulfil.server";
-import { getPaymentProvider, webhookSecret } from "./provider.server";
+import { recordChargeProcessingFee, recordSessionProcessingFee } from "./processing-fees.server";
+import { webhookSecret } from "./provider.server";
 import { applyDispute, applyRefund, type ApplyOutcome, type DisputeEventKind } from "./refunds.server";
 
 // The webhook step: a verified provider event is recorded by id once and dispatched to its handler. Stripe's
@@ -109,42 +109,26 @@ const chargeRefundedHandler: Handler = {
   },
 };
 
+/**
+ * `charge.updated`: what we read is the balance transaction Stripe adds to a charge after the fact, for the
+ * payment's processing fee (recorded once, in whichever order this and the session's events come).
+ */
+const chargeUpdatedHandler: Handler = {
+  schema: ChargeObjectSchema,
+  apply: async (env, charge: ChargeObject) => {
+    const outcome = await recordChargeProcessingFee(env, charge);
+    if (outcome === "recorded") return { outcome: "processed" };
+    if (outcome === "already_recorded") return { outcome: "processed", duplicate: true };
+    if (outcome === "unknown_payment") return { outcome: "ignored", note: `charge ${charge.id} is not of a payment we know` };
+    return { outcome: "ignored", note: `charge ${charge.id}: no processing fee to record yet` };
+  },
+};
+
 function disputeHandler(kind: DisputeEventKind): Handler {
   return {
     schema: DisputeObjectSchema,
     apply: async (env, dispute: DisputeObject) => handled(await applyDispute(env, dispute, kind)),
   };
-}
-
-/**
- * Records the processing fee of a paid session's payment once, from its balance transaction: the platform's cost,
- * never booked to the host. A fee the provider cannot report yet (or a failed lookup) is left for a later delivery
- * of the session's events; fulfilment never waits for it.
- */
-export async function recordSessionProcessingFee(env: Env, session: CheckoutSessionObject): Promise<boolean> {
-  const paymentIntentId = paymentIntentOf(session);
-  if (!paymentIntentId || session.payment_status !== "paid") return false;
-  const db = getDb(env);
-  try {
-    if (await hasProcessingFee(db, paymentIntentId)) return false;
-    const row = await findCheckoutRow(db, session.id, session.client_reference_id);
-    const amountCents = session.amount_total ?? row?.amountCents ?? 0;
-    const currency = (session.currency ?? row?.currency ?? "USD").toUpperCase();
-    const fee = await getPaymentProvider(env, "").processingFee({ paymentIntentId, amountCents, currency });
-    if (!fee) return false;
-    return await recordProcessingFee(db, {
-      paymentIntentId,
-      checkoutSessionId: row?.id ?? null,
-      provider: row?.provider ?? (paymentIntentId.startsWith("pi_local_") ? "local" : "stripe"),
-      balanceTransactionId: fee.balanceTransactionId,
-      amountCents,
-      feeCents: fee.feeCents,
-      currency: fee.currency,
-    });
-  } catch (error) {
-    console.error("webhook: could not record the processing fee", { paymentIntentId, error });
-    return false;
-  }
 }
 
 /** Fulfils a paid session, then records its payment's processing fee. */
@@ -168,6 +152,7 @@ const HANDLERS: Record<string, Handler> = {
   "refund.updated": refundHandler(),
   "refund.failed": refundHandler("failed"),
   "charge.refunded": chargeRefundedHandler,
+  "charge.updated": chargeUpdatedHandler,
   "charge.dispute.created": disputeHandler("created"),
   "charge.dispute.updated": disputeHandler("updated"),
   "charge.dispute.funds_withdrawn": disputeHandler("funds_withdrawn"),
