@@ -240,8 +240,16 @@ describe("delete, cancel and finalise", () => {
     expect(await orderRow(b)).toMatchObject({ refundedCents: 5000, status: "refunded" });
     expect((await refundsOf(a))[0]).toMatchObject({ kind: "cancellation", amountCents: 3000 });
     expect((await refundsOf(a))[0]!.refundId).toBeTruthy();
-    const mails = await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, fans[0]!.email));
-    expect(mails.some((m) => m.subject.includes("Refund of USD 30.00"))).toBe(true);
+    // One mail per refund, from the refund path; the cron resuming the close sends none more.
+    await runScheduled(env, new Date());
+    for (const [fan, amount] of [[fans[0]!, "USD 30.00"], [fans[1]!, "USD 40.00"]] as const) {
+      const mails = await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, fan.email));
+      const refundMails = mails.filter((m) => m.subject.startsWith("Refund of"));
+      expect(refundMails).toHaveLength(1);
+      expect(refundMails[0]!.subject).toMatch(new RegExp(`^Refund of ${amount} for order `));
+      expect(refundMails[0]!.textBody).toContain('Reason: The group buy "');
+      expect(refundMails[0]!.textBody).toContain("was cancelled.");
+    }
   });
 
   it("a group buy cancelled elsewhere (the admin suspending its host) is refunded in full by the cron", async () => {

@@ -9,6 +9,7 @@ import {
   earningsLedger,
   guessWinGames,
   hostDebits,
+  mailOutbox,
   orders,
   poolContributionKeys,
   prizeEntryDisqualifications,
@@ -19,6 +20,7 @@ import {
   vouchers,
 } from "~/db/schema";
 import { REFUND_MESSAGES, UNFULFILLABLE_REASONS, unfulfillableRefundKey } from "~/domain/payments";
+import { formatCents } from "~/domain/money";
 import { createProductCheckout } from "~/lib/payments/checkout-session.server";
 import { requestRefund } from "~/lib/payments/refunds.server";
 import { processStripeEvent } from "~/lib/payments/webhook.server";
@@ -100,6 +102,69 @@ function refundObject(p: { id: string; amount: number; status: string; paymentIn
 function disputeObject(p: { id: string; amount: number; status: string; paymentIntent: string }) {
   return { id: p.id, object: "dispute", amount: p.amount, currency: "usd", status: p.status, payment_intent: p.paymentIntent, charge: null };
 }
+
+/** The mails the buyer received about refunds, oldest first. */
+async function refundMailsTo(email: string) {
+  const mails = await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, email)).orderBy(mailOutbox.createdAt);
+  return mails.filter((m) => m.subject.startsWith("Refund of") || m.subject.includes("is approved"));
+}
+
+describe("the buyer's refund mail (sent by the refund path, once per refund)", () => {
+  it("a host's refund: one mail, and none more for the same request again or its replayed events", async () => {
+    const { sessionId, order, user, paymentIntent } = await paidOrder();
+    const request = { checkoutSessionId: sessionId, orderId: order.id, amountCents: 1500, origin: "host" as const, reason: "One cup was chipped", idempotencyKey: "host-mail-1" };
+    const first = await requestRefund(env, request);
+    expect(first.ok).toBe(true);
+    expect(await requestRefund(env, request)).toEqual(first);
+    // Stripe's own events for the same refund (created, then updated), each delivered twice.
+    const refundId = first.ok ? first.refundId : "";
+    for (const status of ["pending", "succeeded", "succeeded"]) {
+      const res = await deliver(event(status === "pending" ? "refund.created" : "refund.updated", refundObject({ id: refundId, amount: 1500, status, paymentIntent, metadata: { checkout_session_id: sessionId, order_id: order.id, origin: "host" } })));
+      expect(res.status).toBe(200);
+    }
+    const mails = await refundMailsTo(user.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe(`Refund of USD 15.00 for order ${order.orderNumber}`);
+    expect(mails[0]!.textBody).toContain(`Refund Host refunded USD 15.00 of your order ${order.orderNumber}`);
+    expect(mails[0]!.textBody).toContain("Reason: One cup was chipped");
+    expect(mails[0]!.textBody).toContain("Refunds take 3-5 business days to appear on your statement.");
+
+    // A second refund (another key) is another mail.
+    expect((await requestRefund(env, { ...request, amountCents: 500, idempotencyKey: "host-mail-2" })).ok).toBe(true);
+    expect((await refundMailsTo(user.email)).map((m) => m.subject)).toEqual([
+      `Refund of USD 15.00 for order ${order.orderNumber}`,
+      `Refund of USD 5.00 for order ${order.orderNumber}`,
+    ]);
+  });
+
+  it("an undeliverable payment's automatic refund: one mail with the reason, however often it is asked for", async () => {
+    const { sessionId, order, user } = await paidOrder("digital");
+    const request = { checkoutSessionId: sessionId, orderId: order.id, amountCents: 4000, origin: "unfulfillable" as const, reason: UNFULFILLABLE_REASONS.gone, idempotencyKey: unfulfillableRefundKey(sessionId, order.id) };
+    expect((await requestRefund(env, request)).ok).toBe(true);
+    expect(await requestRefund(env, request)).toEqual({ ok: false, message: REFUND_MESSAGES.nothingLeft });
+    const mails = await refundMailsTo(user.email);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe(`Refund of ${formatCents(4000, "USD")} for order ${order.orderNumber}`);
+    expect(mails[0]!.textBody).toContain(`Reason: ${UNFULFILLABLE_REASONS.gone}`);
+  });
+
+  it("a refund made in the provider's dashboard (events only): one mail; a failed one none", async () => {
+    const { order, user, paymentIntent } = await paidOrder();
+    const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
+    const created = event("refund.created", refundObject({ id, amount: 4000, status: "pending", paymentIntent }));
+    const updated = event("refund.updated", refundObject({ id, amount: 4000, status: "succeeded", paymentIntent }));
+    // Reordered, and each delivered three times (the same event id) plus once more under a new event id.
+    for (const e of [updated, created, updated, created, updated, created, { ...updated, id: eventId() }]) expect((await deliver(e)).status).toBe(200);
+    const mails = await refundMailsTo(user.email);
+    expect(mails.map((m) => m.subject)).toEqual([`Refund of USD 40.00 for order ${order.orderNumber}`]);
+    expect(mails[0]!.textBody).toContain(`USD 40.00 of your order ${order.orderNumber} (Pottery Class) is refunded to your payment method.`);
+
+    const other = await paidOrder();
+    const failed = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
+    expect((await deliver(event("refund.failed", refundObject({ id: failed, amount: 4000, status: "failed", paymentIntent: other.paymentIntent })))).status).toBe(200);
+    expect(await refundMailsTo(other.user.email)).toEqual([]);
+  });
+});
 
 describe("requestRefund", () => {
   it("refuses 0, more than is refundable, and an unknown order with a clear message, changing nothing", async () => {

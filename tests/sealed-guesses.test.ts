@@ -296,6 +296,7 @@ describe("when the game ends", () => {
     expect(payment).toMatchObject({ refundedCents: 500, refundState: "full" });
     const mail = await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, f.email));
     expect(mail.filter((m) => m.textBody.includes(LATE_GUESS_REASON))).toHaveLength(1);
+    expect(mail.filter((m) => m.subject.startsWith("Refund of")).map((m) => m.subject)).toEqual(["Refund of USD 5.00 for your guess"]);
     const banner = await (await get(`/guess-win?paid=${row!.id}`, { cookie: f.cookie })).text();
     expect(banner.replaceAll("&#x27;", "'")).toContain(LATE_GUESS_REASON);
     expect(banner).not.toContain("Your guess is sealed");

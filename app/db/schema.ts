@@ -1416,6 +1416,8 @@ export const refunds = sqliteTable(
     reason: text("reason"),
     /** none -> applying -> applied -> restoring -> restored: the pool reversal, claimed step by step. */
     reversal: text("reversal").notNull().default("none"),
+    /** When the buyer was mailed about this refund: claimed once, the first time it counts (decision 131). */
+    buyerMailedAt: timestamp("buyer_mailed_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

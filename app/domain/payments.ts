@@ -162,3 +162,47 @@ export const UNFULFILLABLE_REASONS = {
 export function unfulfillableRefundKey(checkoutSessionId: string, orderId?: string | null): string {
   return orderId ? `unfulfillable:${checkoutSessionId}:${orderId}` : `unfulfillable:${checkoutSessionId}`;
 }
+
+/** What the buyer's refund mail is about: the refund, and the order (or, without one, the payment) it gives back. */
+export type RefundMailInput = {
+  origin: RefundOrigin;
+  /** The refunded amount, formatted ("USD 15.00"). */
+  amount: string;
+  /** The reason the buyer sees, or null. */
+  reason: string | null;
+  order: { orderNumber: string; productName: string; hostName: string | null } | null;
+  /** The checkout's purpose, for a refund of a payment without an order (a guess's fee, a deposit). */
+  purpose: CheckoutPurpose;
+};
+
+/**
+ * The one mail a buyer gets for a refund, whoever made it (the host, an approved return, a group buy's end, an
+ * undeliverable payment, a late guess, the provider's dashboard). An approved return's refund is its approval mail.
+ */
+export function refundMail(input: RefundMailInput): { subject: string; text: string; url: string } {
+  const { amount, order } = input;
+  const reason = input.reason ? `\n\nReason: ${input.reason}` : "";
+  const timing = "\n\nRefunds take 3-5 business days to appear on your statement.";
+  if (order) {
+    const url = `/order/${order.orderNumber}`;
+    const link = `\n\nSee the order: ${url}`;
+    if (input.origin === "return") {
+      return {
+        subject: `Your return of order ${order.orderNumber} is approved`,
+        text: `The host approved your return of ${order.productName} (order ${order.orderNumber}). A refund of ${amount} goes back to your payment method.${timing}${link}`,
+        url,
+      };
+    }
+    const first =
+      input.origin === "host"
+        ? `${order.hostName ?? "The host"} refunded ${amount} of your order ${order.orderNumber} (${order.productName}).`
+        : `${amount} of your order ${order.orderNumber} (${order.productName}) is refunded to your payment method.`;
+    return { subject: `Refund of ${amount} for order ${order.orderNumber}`, text: `${first}${reason}${timing}${link}`, url };
+  }
+  const guess = input.purpose === "guess_entry";
+  return {
+    subject: guess ? `Refund of ${amount} for your guess` : `Refund of ${amount}`,
+    text: `${amount} you paid${guess ? " for your guess" : ""} is refunded to your payment method.${reason}${timing}`,
+    url: guess ? "/guess-win" : "/",
+  };
+}

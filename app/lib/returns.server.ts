@@ -55,7 +55,7 @@ export function returnRefundKey(returnId: string): string {
 
 /**
  * The host refunds one of their orders, in full or in part. Another host's order is answered as missing; the amount
- * must be above 0 and at most what is left (nothing changes otherwise). The buyer is mailed.
+ * must be above 0 and at most what is left (nothing changes otherwise). The buyer is mailed by the refund path.
  */
 export async function hostRefund(env: Env, hostId: string, input: HostRefundInput): Promise<ReturnOutcome> {
   const db = getDb(env);
@@ -73,18 +73,8 @@ export async function hostRefund(env: Env, hostId: string, input: HostRefundInpu
     idempotencyKey: hostRefundKey(order.id, input.refundKey),
   });
   if (!result.ok) return { ok: false, status: result.message === REFUND_MESSAGES.providerFailed ? 502 : 409, message: result.message };
+  // The buyer's mail goes from the refund path (requestRefund -> applyRefund), once per refund.
   const refunded = formatCents(amount.amountCents, order.currency);
-  const buyer = await getOrderById(db, order.id);
-  if (buyer?.userId) {
-    await notify(env, buyer.userId, "refund", {
-      subject: `Refund of ${refunded} for order ${order.orderNumber}`,
-      text:
-        `${buyer.hostName ?? "The host"} refunded ${refunded} of your order ${order.orderNumber} (${buyer.productName}).` +
-        (input.reason ? `\n\nReason: ${input.reason}` : "") +
-        `\n\nRefunds take 3-5 business days to appear on your statement.\n\nSee the order: /order/${order.orderNumber}`,
-      url: `/order/${order.orderNumber}`,
-    });
-  }
   return {
     ok: true,
     message: result.status === "succeeded" ? `Refunded ${refunded} on order ${order.orderNumber}` : `Refund of ${refunded} on order ${order.orderNumber} is on its way`,
@@ -119,21 +109,16 @@ export async function hostReturnRequest(env: Env, hostId: string, returnId: stri
   return { ok: true, request };
 }
 
-/** Mails the buyer the host's answer (always sent: the buyer needs it whatever their notification switches say). */
+/** Mails the buyer a declined return (always sent: the buyer needs it whatever their notification switches say). */
 export async function mailReturnDecision(
   env: Env,
   request: Pick<DecidedRequest, "userId" | "customerEmail" | "orderNumber" | "productName">,
-  decision: { approved: true; refundCents: number; currency: string } | { approved: false; declineReason: string },
+  decision: { declineReason: string },
 ): Promise<void> {
-  const subject = decision.approved
-    ? `Your return of order ${request.orderNumber} is approved`
-    : `Your return of order ${request.orderNumber} was declined`;
-  const text = decision.approved
-    ? `The host approved your return of ${request.productName} (order ${request.orderNumber}). ` +
-      `A refund of ${formatCents(decision.refundCents, decision.currency)} goes back to your payment method.\n\n` +
-      `See the order: /order/${request.orderNumber}`
-    : `The host declined your return of ${request.productName} (order ${request.orderNumber}).\n\n` +
-      `Reason: ${decision.declineReason}\n\nSee the order: /order/${request.orderNumber}`;
+  const subject = `Your return of order ${request.orderNumber} was declined`;
+  const text =
+    `The host declined your return of ${request.productName} (order ${request.orderNumber}).\n\n` +
+    `Reason: ${decision.declineReason}\n\nSee the order: /order/${request.orderNumber}`;
   const url = `/order/${request.orderNumber}`;
   if (request.userId) {
     await notify(env, request.userId, "return_decision", { subject, text, url });
@@ -152,13 +137,14 @@ export async function declineReturn(env: Env, hostId: string, returnId: string, 
   if (!found.ok) return found;
   const decided = await decideReturnRequest(getDb(env), found.request.id, { status: "declined", declineReason });
   if (!decided) return { ok: false, status: 409, message: RETURN_MESSAGES.alreadyAnswered };
-  await mailReturnDecision(env, found.request, { approved: false, declineReason });
+  await mailReturnDecision(env, found.request, { declineReason });
   return { ok: true, message: `Return of order ${found.request.orderNumber} declined. The buyer has been told why.` };
 }
 
 /**
  * The host approves an open request: what is left of the order is refunded through the payments pipeline with the
- * key `return:<id>` (so two approvals at once refund once), then the request is marked approved and the buyer mailed.
+ * key `return:<id>` (so two approvals at once refund once), then the request is marked approved. The buyer's mail
+ * (the approval, with the refund) is the refund's, sent by the refund path.
  */
 export async function approveReturn(env: Env, hostId: string, returnId: string): Promise<ReturnOutcome> {
   const found = await hostReturnRequest(env, hostId, returnId);
@@ -176,7 +162,7 @@ export async function approveReturn(env: Env, hostId: string, returnId: string):
     idempotencyKey: returnRefundKey(request.id),
   });
   if (!result.ok) return { ok: false, status: result.message === REFUND_MESSAGES.providerFailed ? 502 : 409, message: result.message };
-  const decided = await decideReturnRequest(getDb(env), request.id, { status: "approved", refundId: result.refundId });
-  if (decided) await mailReturnDecision(env, request, { approved: true, refundCents: amountCents, currency: request.currency });
+  // The approval reaches the buyer as the refund's mail (the refund path sends it once, origin "return").
+  await decideReturnRequest(getDb(env), request.id, { status: "approved", refundId: result.refundId });
   return { ok: true, message: `Return of order ${request.orderNumber} approved: ${formatCents(amountCents, request.currency)} refunded.` };
 }

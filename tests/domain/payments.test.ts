@@ -3,6 +3,7 @@ import {
   disputeCounts,
   disputeOutcome,
   refundableCents,
+  refundMail,
   refundCounts,
   refundState,
   refundStatusRank,
@@ -47,5 +48,28 @@ describe("dispute rules", () => {
     expect(disputeOutcome(d("needs_response", true))).toBe("funds_withdrawn");
     expect(disputeOutcome(d("won", true, true))).toBe("won");
     expect(disputeOutcome(d("lost", true))).toBe("lost");
+  });
+});
+
+describe("refundMail", () => {
+  const order = { orderNumber: "ORD-1234ABCD", productName: "Mug", hostName: "Clay Studio" };
+  it("names the host who refunded an order, the reason and when the money arrives", () => {
+    const mail = refundMail({ origin: "host", amount: "USD 15.00", reason: "Chipped", order, purpose: "product" });
+    expect(mail.subject).toBe("Refund of USD 15.00 for order ORD-1234ABCD");
+    expect(mail.text).toBe(
+      "Clay Studio refunded USD 15.00 of your order ORD-1234ABCD (Mug).\n\nReason: Chipped\n\nRefunds take 3-5 business days to appear on your statement.\n\nSee the order: /order/ORD-1234ABCD",
+    );
+    expect(mail.url).toBe("/order/ORD-1234ABCD");
+  });
+  it("an approved return's refund is its approval mail", () => {
+    const mail = refundMail({ origin: "return", amount: "USD 40.00", reason: null, order, purpose: "product" });
+    expect(mail.subject).toBe("Your return of order ORD-1234ABCD is approved");
+    expect(mail.text).toContain("A refund of USD 40.00 goes back to your payment method.");
+  });
+  it("a guess's fee (no order) says what it was for", () => {
+    const mail = refundMail({ origin: "unfulfillable", amount: "USD 5.00", reason: "Too late.", order: null, purpose: "guess_entry" });
+    expect(mail.subject).toBe("Refund of USD 5.00 for your guess");
+    expect(mail.text).toBe("USD 5.00 you paid for your guess is refunded to your payment method.\n\nReason: Too late.\n\nRefunds take 3-5 business days to appear on your statement.");
+    expect(mail.url).toBe("/guess-win");
   });
 });

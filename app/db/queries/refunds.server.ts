@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "~/db/client.server";
 import { checkoutSessions, disputes, orders, refunds, vouchers } from "~/db/schema";
@@ -193,6 +193,19 @@ export async function storeDispute(db: Db, row: DisputeRowInput): Promise<void> 
 export async function getRefund(db: Db, id: string) {
   const [row] = await db.select().from(refunds).where(eq(refunds.id, id)).limit(1);
   return row;
+}
+
+/**
+ * Claims the buyer's mail about a refund: true for the one call that claims it, once the refund counts (pending
+ * or succeeded); every other call (a replay, a second request with the same key, a racing delivery) gets false.
+ */
+export async function claimRefundMail(db: Db, id: string, now = new Date()): Promise<boolean> {
+  const claimed = await db
+    .update(refunds)
+    .set({ buyerMailedAt: now })
+    .where(and(eq(refunds.id, id), isNull(refunds.buyerMailedAt), sql`${refunds.status} in (${COUNTED})`))
+    .returning({ id: refunds.id });
+  return claimed.length === 1;
 }
 
 export async function getDispute(db: Db, id: string) {

@@ -5,9 +5,7 @@ import { getRevenueRules } from "~/db/queries/platform.server";
 import type { CheckoutSession } from "~/db/schema";
 import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
 import type { FulfilOutcome } from "./fulfil.server";
-import { formatCents } from "~/domain/money";
 import { REFUND_MESSAGES } from "~/domain/payments";
-import { notify } from "~/lib/notify.server";
 import { contribute, contributionKey } from "./pool-ledger.server";
 import { requestRefund } from "./refunds.server";
 
@@ -96,8 +94,8 @@ export function lateGuessRefundKey(participantId: string): string {
 
 /**
  * A guess confirmed after its game ended earns nothing: its whole fee goes back to the buyer through the one refund
- * path (requestRefund), keyed by the guess, and the buyer is told why. A repeat finds it refunded and does nothing; a
- * provider failure throws, so the webhook's delivery is retried.
+ * path (requestRefund), keyed by the guess, whose refund mail tells the buyer why. A repeat finds it refunded and
+ * does nothing; a provider failure throws, so the webhook's delivery is retried.
  */
 async function refundLateGuess(env: Env, row: CheckoutSession, participantId: string): Promise<void> {
   const result = await requestRefund(env, {
@@ -111,12 +109,5 @@ async function refundLateGuess(env: Env, row: CheckoutSession, participantId: st
   if (!result.ok) {
     if (result.message === REFUND_MESSAGES.nothingLeft) return;
     throw new Error(`late guess ${participantId} (checkout ${row.id}) could not be refunded: ${result.message}`);
-  }
-  if (row.userId) {
-    await notify(env, row.userId, "refund", {
-      subject: "Your guess came too late: refunded",
-      text: `${LATE_GUESS_REASON} Amount: ${formatCents(row.amountCents, row.currency)}.`,
-      url: "/guess-win",
-    });
   }
 }

@@ -26,8 +26,6 @@ import {
   planGroupBuyFinalisation,
   planTierRefunds,
 } from "~/domain/group-buy";
-import { formatCents } from "~/domain/money";
-import { sendMail } from "~/lib/mail.server";
 import { sendRefund } from "~/lib/payments/refunds.server";
 
 export type CloseMode = "end" | "early" | "cancel";
@@ -158,17 +156,7 @@ async function sendPendingRefunds(env: Env, groupBuyId: string, groupBuyName: st
       // applied by sendRefund; this stores its id on the group buy's record, once.
       if (!(await completeGroupBuyRefund(db, refund.orderId, result.refundId))) continue;
       sent++;
-      if (refund.customerEmail) {
-        const why =
-          refund.kind === "cancellation"
-            ? `The group buy "${groupBuyName}" was cancelled, so your payment is refunded in full.`
-            : `The group buy "${groupBuyName}" has ended and reached a discount tier, so the difference is refunded to you.`;
-        await sendMail(env, db, {
-          to: refund.customerEmail,
-          subject: `Refund of ${formatCents(refund.amountCents, refund.currency)} for order ${refund.orderNumber}`,
-          text: `${why}\n\nOrder ${refund.orderNumber} (${refund.productName}): ${formatCents(refund.amountCents, refund.currency)} refunded to your card. Refunds take 3-5 business days to appear.\n`,
-        });
-      }
+      // The buyer's mail goes from the refund path (applyRefund), once per refund.
     } catch (error) {
       // Left pending: the next cron run retries with the same idempotency key.
       console.error(`group buy ${groupBuyId}: refund of order ${refund.orderId} failed`, error);

@@ -1,5 +1,8 @@
 import { getDb } from "~/db/client.server";
+import { getCheckoutSession } from "~/db/queries/checkout.server";
+import { getOrderById } from "~/db/queries/orders.server";
 import {
+  claimRefundMail,
   claimReversalStep,
   findCheckoutIdByPaymentIntent,
   getDispute,
@@ -18,10 +21,13 @@ import {
   REFUND_MESSAGES,
   refundableCents,
   refundCounts,
+  refundMail,
   unfulfillableRefundKey,
   type RefundOrigin,
   type RefundStatus,
 } from "~/domain/payments";
+import { sendMail } from "~/lib/mail.server";
+import { notify } from "~/lib/notify.server";
 import { applyPaymentReversal, type ReversalOutcome } from "~/lib/pools.server";
 import { idOf, type DisputeObject, type RefundObject } from "./events.server";
 import { cartContributionKey, contributionKey, shareBonusKey } from "./pool-ledger.server";
@@ -204,7 +210,39 @@ export async function applyRefund(env: Env, refund: RefundObject): Promise<Apply
     reason: refund.metadata?.[REFUND_METADATA_KEYS.reason] ?? null,
   });
   await settleReversal(env, "refund", refund.id);
+  await mailRefundToBuyer(env, refund.id);
   return { kind: "applied", id: refund.id, ...payment };
+}
+
+/**
+ * The buyer's one mail about a refund, sent from here whoever asked for it: claimed in D1 the first time the refund
+ * counts (pending or succeeded), so a replayed event, a second request with the same key or a racing delivery sends
+ * nothing more. To the buyer's account (always e-mailed), else to the address the payment was made with.
+ */
+async function mailRefundToBuyer(env: Env, refundId: string): Promise<void> {
+  const db = getDb(env);
+  if (!(await claimRefundMail(db, refundId))) return;
+  const refund = await getRefund(db, refundId);
+  if (!refund) return;
+  // The order it refunds, else (a guess's fee, a deposit) the payment.
+  const order = refund.orderId ? await getOrderById(db, refund.orderId) : undefined;
+  const payment = order ? null : await getCheckoutSession(db, refund.checkoutSessionId);
+  if (!order && !payment) return;
+  const mail = refundMail({
+    origin: refund.origin,
+    amount: formatCents(refund.amountCents, refund.currency),
+    reason: refund.reason,
+    order: order ? { orderNumber: order.orderNumber, productName: order.productName, hostName: order.hostName ?? null } : null,
+    purpose: payment?.purpose ?? "product",
+  });
+  const userId = order ? order.userId : (payment?.userId ?? null);
+  const email = order ? order.customerEmail : (payment?.customerEmail ?? null);
+  try {
+    if (userId) await notify(env, userId, "refund", mail);
+    else if (email) await sendMail(env, db, { to: email, subject: mail.subject, text: mail.text });
+  } catch (error) {
+    console.error("refunds: the buyer's refund mail failed", { refundId, error });
+  }
 }
 
 /** What a dispute event says happened, beyond the object's own status. */
