@@ -26,7 +26,7 @@ import { requestRefund } from "~/lib/payments/refunds.server";
 import { processStripeEvent } from "~/lib/payments/webhook.server";
 import { closePool, ensureOpenPool, poolStub, reapplyReservations } from "~/lib/pools.server";
 import { db, envWithPoolsDown, makeUser, ORIGIN, sessionUserOf, withoutNetwork } from "./helpers";
-import { checkoutSessionEvent, deliverWebhook, stripeEvent } from "./support/webhooks";
+import { checkoutSessionEvent, deliverWebhook, newEventId, stripeEvent } from "./support/webhooks";
 
 // Money flowing back: requestRefund (the API the returns and sealed-guess features call), the refund and dispute
 // webhook events, and what they reverse: the order's refunded total and state, its download and voucher, the pool
@@ -119,7 +119,7 @@ describe("the buyer's refund mail (sent by the refund path, once per refund)", (
     // Stripe's own events for the same refund (created, then updated), each delivered twice.
     const refundId = first.ok ? first.refundId : "";
     for (const status of ["pending", "succeeded", "succeeded"]) {
-      const res = await deliver(event(status === "pending" ? "refund.created" : "refund.updated", refundObject({ id: refundId, amount: 1500, status, paymentIntent, metadata: { checkout_session_id: sessionId, order_id: order.id, origin: "host" } })));
+      const res = await deliverWebhook(stripeEvent(status === "pending" ? "refund.created" : "refund.updated", refundObject({ id: refundId, amount: 1500, status, paymentIntent, metadata: { checkout_session_id: sessionId, order_id: order.id, origin: "host" } })));
       expect(res.status).toBe(200);
     }
     const mails = await refundMailsTo(user.email);
@@ -151,17 +151,17 @@ describe("the buyer's refund mail (sent by the refund path, once per refund)", (
   it("a refund made in the provider's dashboard (events only): one mail; a failed one none", async () => {
     const { order, user, paymentIntent } = await paidOrder();
     const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
-    const created = event("refund.created", refundObject({ id, amount: 4000, status: "pending", paymentIntent }));
-    const updated = event("refund.updated", refundObject({ id, amount: 4000, status: "succeeded", paymentIntent }));
+    const created = stripeEvent("refund.created", refundObject({ id, amount: 4000, status: "pending", paymentIntent }));
+    const updated = stripeEvent("refund.updated", refundObject({ id, amount: 4000, status: "succeeded", paymentIntent }));
     // Reordered, and each delivered three times (the same event id) plus once more under a new event id.
-    for (const e of [updated, created, updated, created, updated, created, { ...updated, id: eventId() }]) expect((await deliver(e)).status).toBe(200);
+    for (const e of [updated, created, updated, created, updated, created, { ...updated, id: newEventId() }]) expect((await deliverWebhook(e)).status).toBe(200);
     const mails = await refundMailsTo(user.email);
     expect(mails.map((m) => m.subject)).toEqual([`Refund of USD 40.00 for order ${order.orderNumber}`]);
     expect(mails[0]!.textBody).toContain(`USD 40.00 of your order ${order.orderNumber} (Pottery Class) is refunded to your payment method.`);
 
     const other = await paidOrder();
     const failed = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
-    expect((await deliver(event("refund.failed", refundObject({ id: failed, amount: 4000, status: "failed", paymentIntent: other.paymentIntent })))).status).toBe(200);
+    expect((await deliverWebhook(stripeEvent("refund.failed", refundObject({ id: failed, amount: 4000, status: "failed", paymentIntent: other.paymentIntent })))).status).toBe(200);
     expect(await refundMailsTo(other.user.email)).toEqual([]);
   });
 });
