@@ -5,6 +5,7 @@ import { pushSubscriptions, userProfiles } from "~/db/schema";
 import { savePushSubscription } from "~/db/queries/settings.server";
 import { notify } from "~/lib/notify.server";
 import { base64UrlDecode, base64UrlEncode, encryptPushPayload, sendWebPush } from "~/lib/web-push";
+import { concatBytes } from "~/lib/bytes";
 import { db, makeUser, postForm, signIn } from "./helpers";
 
 // Web Push: the payload encryption (RFC 8291, aes128gcm) against the RFC's own example, and delivery to a local
@@ -63,16 +64,6 @@ async function hmac(key: Uint8Array<ArrayBuffer>, data: Uint8Array<ArrayBuffer>)
   return new Uint8Array(await crypto.subtle.sign("HMAC", k, data));
 }
 
-const join = (...parts: Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
-
 /**
  * The browser's side of RFC 8291, written out with HMAC (HKDF by hand) so it checks the sender independently:
  * reads the header, derives the keys from the receiver's private key, decrypts and removes the delimiter.
@@ -88,10 +79,10 @@ async function decrypt(body: Uint8Array, receiverPrivate: CryptoKey, p256dh: str
   const ecdh = new Uint8Array(await crypto.subtle.deriveBits({ name: "ECDH", public: senderKey }, receiverPrivate, 256));
   const receiverPublic = base64UrlDecode(p256dh);
   const prkKey = await hmac(base64UrlDecode(auth), ecdh);
-  const ikm = await hmac(prkKey, join(encoder.encode("WebPush: info\0"), receiverPublic, senderPublic, new Uint8Array([1])));
+  const ikm = await hmac(prkKey, concatBytes([encoder.encode("WebPush: info\0"), receiverPublic, senderPublic, new Uint8Array([1])]));
   const prk = await hmac(salt, ikm);
-  const cek = (await hmac(prk, join(encoder.encode("Content-Encoding: aes128gcm\0"), new Uint8Array([1])))).slice(0, 16);
-  const nonce = (await hmac(prk, join(encoder.encode("Content-Encoding: nonce\0"), new Uint8Array([1])))).slice(0, 12);
+  const cek = (await hmac(prk, concatBytes([encoder.encode("Content-Encoding: aes128gcm\0"), new Uint8Array([1])]))).slice(0, 16);
+  const nonce = (await hmac(prk, concatBytes([encoder.encode("Content-Encoding: nonce\0"), new Uint8Array([1])]))).slice(0, 12);
   const key = await crypto.subtle.importKey("raw", cek, "AES-GCM", false, ["decrypt"]);
   const plain = new Uint8Array(await crypto.subtle.decrypt({ name: "AES-GCM", iv: nonce }, key, ciphertext));
   let end = plain.length - 1;

@@ -3,6 +3,8 @@
 // upload routes (images, digital product files, video parts) read their body with `readBodyWithin` themselves,
 // against their own caps and size messages, so those bodies are not held twice.
 
+import { concatBytes } from "~/lib/bytes";
+
 /** Forms and JSON: far above any real form (a 5,000-character description is 15 KB encoded). */
 export const FORM_MAX_BYTES = 512 * 1024;
 /** Stripe's events (checkout, refunds, Connect) are a few KB; 256 KB leaves room and nothing more. */
@@ -70,13 +72,7 @@ export async function readBodyWithin(request: Request, maxBytes: number): Promis
     chunks.push(value);
   }
   if (chunks.length === 1) return chunks[0] as Uint8Array<ArrayBuffer>;
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 /** The 413 answer: JSON for the API, plain text for pages and forms. */

@@ -1,6 +1,8 @@
 // Pure readers of a video's type and duration from its bytes (no I/O): MP4 (ISO BMFF `moov`/`mvhd`) and WebM
 // (Matroska EBML `Segment`/`Info`/`TimecodeScale` + `Duration`). Used when a Guess & Win video upload completes.
 
+import { concatBytes } from "~/lib/bytes";
+
 export type VideoKind = { ext: "mp4" | "webm"; contentType: "video/mp4" | "video/webm" };
 
 const FTYP = [0x66, 0x74, 0x79, 0x70]; // "ftyp"
@@ -217,12 +219,5 @@ export function buildMp4(seconds: number, opts: { timescale?: number; mdatBytes?
   view.setUint32(20, 0x00010000); // rate 1.0
   const moov = box("moov", box("mvhd", mvhdBody));
   const mdat = box("mdat", new Uint8Array(opts.mdatBytes ?? 16));
-  const parts = opts.moovLast ? [ftyp, mdat, moov] : [ftyp, moov, mdat];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return opts.moovLast ? concatBytes([ftyp, mdat, moov]) : concatBytes([ftyp, moov, mdat]);
 }

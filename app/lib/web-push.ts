@@ -2,6 +2,8 @@
 // the payload is encrypted for the browser's subscription keys with "aes128gcm" (RFC 8291 over RFC 8188).
 // Pure apart from WebCrypto, so the Worker and the tests (which decrypt what was sent) share it.
 
+import { concatBytes } from "~/lib/bytes";
+
 export type PushSubscriptionKeys = { endpoint: string; p256dh: string; auth: string };
 export type VapidKeys = { publicKey: string; privateKey: string; subject: string };
 
@@ -28,16 +30,6 @@ export function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> {
   const binary = atob(normal + "=".repeat((4 - (normal.length % 4)) % 4));
   const out = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
-  return out;
-}
-
-function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
   return out;
 }
 
@@ -118,7 +110,7 @@ export async function webPushKeys(input: {
   senderPublic: Uint8Array<ArrayBuffer>;
   salt: Uint8Array<ArrayBuffer>;
 }) {
-  const keyInfo = concat(encoder.encode("WebPush: info\0"), input.receiverPublic, input.senderPublic);
+  const keyInfo = concatBytes([encoder.encode("WebPush: info\0"), input.receiverPublic, input.senderPublic]);
   const ikm = await hkdf(input.authSecret, input.ecdhSecret, keyInfo, 32);
   const cek = await hkdf(input.salt, ikm, encoder.encode("Content-Encoding: aes128gcm\0"), 16);
   const nonce = await hkdf(input.salt, ikm, encoder.encode("Content-Encoding: nonce\0"), 12);
@@ -149,14 +141,14 @@ export async function encryptPushPayload(
   const { cek, nonce } = await webPushKeys({ ecdhSecret, authSecret, receiverPublic, senderPublic, salt });
   const key = await crypto.subtle.importKey("raw", cek, "AES-GCM", false, ["encrypt"]);
   const ciphertext = new Uint8Array(
-    await crypto.subtle.encrypt({ name: "AES-GCM", iv: nonce }, key, concat(payload, new Uint8Array([2]))),
+    await crypto.subtle.encrypt({ name: "AES-GCM", iv: nonce }, key, concatBytes([payload, new Uint8Array([2])])),
   );
   const header = new Uint8Array(16 + 4 + 1 + senderPublic.length);
   header.set(salt, 0);
   new DataView(header.buffer).setUint32(16, RECORD_SIZE);
   header[20] = senderPublic.length;
   header.set(senderPublic, 21);
-  return concat(header, ciphertext);
+  return concatBytes([header, ciphertext]);
 }
 
 export type PushResult = { ok: true } | { ok: false; gone: boolean; status: number };

@@ -1,6 +1,8 @@
 // A tiny ZIP writer (PKWARE APPNOTE 6.3): each file is deflated with the platform's CompressionStream
 // ("deflate-raw"), or stored when deflating does not make it smaller. No ZIP64: for files and archives under 4 GB.
 
+import { concatBytes } from "~/lib/bytes";
+
 export type ZipFile = { name: string; data: Uint8Array | string };
 
 const encoder = new TextEncoder();
@@ -94,12 +96,5 @@ export async function zip(files: readonly ZipFile[], now = new Date()): Promise<
   ev.setUint32(12, centralSize, true);
   ev.setUint32(16, offset, true);
 
-  const parts = [...locals, ...centrals, end];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes([...locals, ...centrals, end]);
 }
