@@ -433,6 +433,14 @@ describe("refunds and disputes against the pool (applyPaymentReversal)", () => {
     await Promise.all(Array.from({ length: 5 }, () => applyPaymentReversal(env, restore)));
     expect(await poolStub(env, poolId).state()).toMatchObject({ amountCents: 3_000, entries: 3 });
     expect((await poolStub(env, poolId).entries()).every((e) => !e.voided)).toBe(true);
+    // The running totals the object reads (kept by triggers) equal the ledger summed afresh.
+    const [running, summed] = await runInDurableObject(poolStub(env, poolId), (_instance, state) => [
+      state.storage.sql.exec("SELECT amount, entries FROM ledger_totals").one(),
+      state.storage.sql
+        .exec("SELECT COALESCE(SUM(amount_cents), 0) AS amount, COUNT(CASE WHEN entry_number IS NOT NULL AND voided_at IS NULL THEN 1 END) AS entries FROM ledger")
+        .one(),
+    ]);
+    expect(running).toEqual(summed);
   });
 
   it("after the close: the pool share is a host debit, the frozen list and amount never change", async () => {

@@ -69,6 +69,34 @@ const SCHEMA = [
   `CREATE INDEX IF NOT EXISTS ledger_unmirrored ON ledger (mirrored, seq)`,
 ];
 
+/**
+ * The ledger's running totals (the pool's amount and its valid entries), kept by triggers inside every statement
+ * that writes the ledger, so no code path can miss one and reading them does not grow with the ledger (summing it
+ * on every contribution made a long-lived pool slower with each entry). Created, and filled from the ledger an
+ * older object already holds, when the object starts.
+ */
+const TOTALS_TABLE = `CREATE TABLE IF NOT EXISTS ledger_totals (
+  singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+  amount INTEGER NOT NULL,
+  entries INTEGER NOT NULL
+)`;
+const TOTALS_FROM_LEDGER = `INSERT INTO ledger_totals (singleton, amount, entries)
+  SELECT 1, COALESCE(SUM(amount_cents), 0), COUNT(CASE WHEN entry_number IS NOT NULL AND voided_at IS NULL THEN 1 END)
+  FROM ledger`;
+const VALID_ENTRY = (row: "NEW" | "OLD") => `(${row}.entry_number IS NOT NULL AND ${row}.voided_at IS NULL)`;
+const TOTALS_TRIGGERS = [
+  `CREATE TRIGGER IF NOT EXISTS ledger_totals_insert AFTER INSERT ON ledger BEGIN
+     UPDATE ledger_totals SET amount = amount + NEW.amount_cents, entries = entries + ${VALID_ENTRY("NEW")};
+   END`,
+  `CREATE TRIGGER IF NOT EXISTS ledger_totals_update AFTER UPDATE OF amount_cents, entry_number, voided_at ON ledger BEGIN
+     UPDATE ledger_totals SET amount = amount - OLD.amount_cents + NEW.amount_cents,
+       entries = entries - ${VALID_ENTRY("OLD")} + ${VALID_ENTRY("NEW")};
+   END`,
+  `CREATE TRIGGER IF NOT EXISTS ledger_totals_delete AFTER DELETE ON ledger BEGIN
+     UPDATE ledger_totals SET amount = amount - OLD.amount_cents, entries = entries - ${VALID_ENTRY("OLD")};
+   END`,
+];
+
 /** Columns added after the first release, for objects whose ledger table predates them. */
 const LEDGER_ADDED_COLUMNS: Record<string, string> = {
   voided_at: "ALTER TABLE ledger ADD COLUMN voided_at INTEGER",
@@ -144,6 +172,11 @@ export class PrizePool extends DurableObject<Env> {
     for (const [column, statement] of Object.entries(LEDGER_ADDED_COLUMNS)) {
       if (!columns.has(column)) this.sql.exec(statement);
     }
+    ctx.storage.transactionSync(() => {
+      this.sql.exec(TOTALS_TABLE);
+      if (this.sql.exec("SELECT 1 FROM ledger_totals").toArray().length === 0) this.sql.exec(TOTALS_FROM_LEDGER);
+      for (const trigger of TOTALS_TRIGGERS) this.sql.exec(trigger);
+    });
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
   }
 
@@ -319,13 +352,7 @@ export class PrizePool extends DurableObject<Env> {
 
   /** Sum of the ledger in cents and the number of valid entries (zeros before init). */
   totals(): { amountCents: number; entries: number } {
-    const row = this.sql
-      .exec<{ amount: number; entries: number }>(
-        `SELECT COALESCE(SUM(amount_cents), 0) AS amount,
-                COUNT(CASE WHEN entry_number IS NOT NULL AND voided_at IS NULL THEN 1 END) AS entries
-         FROM ledger`,
-      )
-      .one();
+    const row = this.sql.exec<{ amount: number; entries: number }>("SELECT amount, entries FROM ledger_totals").one();
     return { amountCents: row.amount, entries: row.entries };
   }
 
@@ -701,12 +728,13 @@ export class PrizePool extends DurableObject<Env> {
         .toArray();
       if (rows.length === 0) return;
       const lastSeq = rows[rows.length - 1]!.seq;
-      // Absolute totals of the ledger up to the last row written in this batch: D1 always equals a prefix of it.
+      // Absolute totals of the ledger up to the last row written in this batch (the running totals less the rows
+      // written since, a short tail): D1 always equals a prefix of it.
       const totals = this.sql
         .exec<{ amount: number; entries: number }>(
-          `SELECT COALESCE(SUM(amount_cents), 0) AS amount,
-                  COUNT(CASE WHEN entry_number IS NOT NULL AND voided_at IS NULL THEN 1 END) AS entries
-           FROM ledger WHERE seq <= ?`,
+          `SELECT t.amount - COALESCE(SUM(l.amount_cents), 0) AS amount,
+                  t.entries - COUNT(CASE WHEN l.entry_number IS NOT NULL AND l.voided_at IS NULL THEN 1 END) AS entries
+           FROM ledger_totals t LEFT JOIN ledger l ON l.seq > ?`,
           lastSeq,
         )
         .one();

@@ -1,11 +1,13 @@
 // The prize pool throughput bench (scripts/bench.mjs, config scripts/bench/wrangler.bench.toml): a Worker with the
 // app's PrizePool Durable Object class and a D1 database migrated like the app's.
 //
-// GET /run?n=2000 opens a fresh pool (a new host and prize_pools row in D1, so the object's D1 mirror has its
+// GET /run?n=2000[&prefill=20000] opens a fresh pool (a new host and prize_pools row in D1, so the object's D1 mirror has its
 // parents; a target far above what the run adds, so the pool never closes), initialises its object, then fires n
 // concurrent contribute() calls from inside workerd and awaits them all. It then checks the exact sum (object
 // state, and D1's mirror), that the entry numbers are 0..n-1 once each, and answers JSON with the elapsed time and
-// contributions per second.
+// contributions per second. With prefill, the pool already holds that many paid entries when the run starts
+// (written to D1 first and imported by the object as it starts), so a long-lived pool's rate can be compared with
+// a fresh one's.
 //
 // The class is reached through the `bench:prize-pool` alias (wrangler.bench.toml) rather than a relative import,
 // so that type-checking scripts/ (tsconfig.node.json, Node types) does not pull in the Worker sources; the few
@@ -53,13 +55,14 @@ interface BenchEnv {
 }
 
 const MAX_N = 20_000;
+const MAX_PREFILL = 50_000;
 /** Far above what any run adds (n * at most 999 cents), so the pool stays open. */
 const TARGET_CENTS = 1_000_000_000_000;
 
 /** A varied but reproducible amount for contribution i (1..999 cents). */
 const amountFor = (i: number) => 1 + ((i * 37 + 11) % 999);
 
-async function run(env: BenchEnv, n: number) {
+async function run(env: BenchEnv, n: number, prefill = 0) {
   const now = Date.now();
   const poolId = crypto.randomUUID();
   const hostId = crypto.randomUUID();
@@ -76,10 +79,27 @@ async function run(env: BenchEnv, n: number) {
        VALUES (?, ?, 'open', ?, 'USD', ?, ?, ?, ?)`,
     ).bind(poolId, hostId, TARGET_CENTS, now, now + 30 * 86_400_000, now, now),
   ]);
+  // Earlier contributions (amount 100 cents each, entries 0..prefill-1), as D1 holds them for the object to import.
+  let prefillCents = 0;
+  if (prefill > 0) {
+    const series = "WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i < ?2 - 1)";
+    await env.DB.batch([
+      env.DB.prepare(
+        `${series} INSERT INTO prize_pool_contributions (id, pool_id, host_id, source_type, source_key, amount_cents, currency, entry_number, created_at)
+         SELECT ?1 || '-c' || i, ?1, ?3, 'product_purchase', 'prefill_' || ?1 || '_' || i, 100, 'USD', i, ?4 FROM s`,
+      ).bind(poolId, prefill, hostId, now),
+      env.DB.prepare(
+        `${series} INSERT INTO prize_entries (id, pool_id, entry_number, source_type, source_key, created_at)
+         SELECT ?1 || '-e' || i, ?1, i, 'product_purchase', 'prefill_' || ?1 || '_' || i, ?3 FROM s`,
+      ).bind(poolId, prefill, now),
+      env.DB.prepare("UPDATE prize_pools SET amount_cents = ?2, entries_count = ?3 WHERE id = ?1").bind(poolId, prefill * 100, prefill),
+    ]);
+    prefillCents = prefill * 100;
+  }
   const stub = env.PRIZE_POOL.get(env.PRIZE_POOL.idFromName(poolId));
   await stub.init({ poolId, hostId, targetCents: TARGET_CENTS, endAt: now + 30 * 86_400_000, currency: "USD" });
 
-  let expectedCents = 0;
+  let expectedCents = prefillCents;
   for (let i = 0; i < n; i++) expectedCents += amountFor(i);
 
   const started = performance.now();
@@ -108,7 +128,7 @@ async function run(env: BenchEnv, n: number) {
   const numbers = results.map((r) => r.entryNumber).filter((e): e is number => typeof e === "number");
   const unique = new Set(numbers);
   const entriesOk =
-    numbers.length === n && unique.size === n && numbers.every((e) => Number.isInteger(e) && e >= 0 && e < n);
+    numbers.length === n && unique.size === n && numbers.every((e) => Number.isInteger(e) && e >= prefill && e < prefill + n);
   const state = await stub.state();
   const [mirror] = (
     await env.DB.prepare(
@@ -122,17 +142,19 @@ async function run(env: BenchEnv, n: number) {
       .bind(poolId)
       .all<{ cents: number; contributions: number; entries: number; minEntry: number; maxEntry: number; poolCents: number }>()
   ).results;
-  const sumOk = state.amountCents === expectedCents && state.entries === n && state.status === "open";
+  const total = prefill + n;
+  const sumOk = state.amountCents === expectedCents && state.entries === total && state.status === "open";
   const mirrorOk =
     !!mirror &&
     mirror.cents === expectedCents &&
-    mirror.contributions === n &&
-    mirror.entries === n &&
+    mirror.contributions === total &&
+    mirror.entries === total &&
     mirror.minEntry === 0 &&
-    mirror.maxEntry === n - 1 &&
+    mirror.maxEntry === total - 1 &&
     mirror.poolCents === expectedCents;
   return {
     n,
+    prefill,
     poolId,
     elapsedMs: Math.round(elapsedMs * 10) / 10,
     perSecond: Math.round((n / elapsedMs) * 1000),
@@ -155,8 +177,10 @@ export default {
     if (url.pathname !== "/run") return new Response("Not found", { status: 404 });
     const n = Number(url.searchParams.get("n") ?? 2000);
     if (!Number.isInteger(n) || n < 1 || n > MAX_N) return new Response(`n must be 1..${MAX_N}`, { status: 400 });
+    const prefill = Number(url.searchParams.get("prefill") ?? 0);
+    if (!Number.isInteger(prefill) || prefill < 0 || prefill > MAX_PREFILL) return new Response(`prefill must be 0..${MAX_PREFILL}`, { status: 400 });
     try {
-      return Response.json(await run(env, n));
+      return Response.json(await run(env, n, prefill));
     } catch (error) {
       return Response.json({ ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }, { status: 500 });
     }
