@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { baseUrl, launchBrowser, newPage, signInWithForm } from "./browser.ts";
+import { baseUrl, DEMO_PASSWORD, launchBrowser, newPage, signInWithForm } from "./browser.ts";
 
 // A group buy from start to end: a host creates one with three tiers; two fans join with several products in one
 // checkout each (one after sharing it); the end passes and the cron finalises it: the final tier's difference is
@@ -10,7 +10,6 @@ import { baseUrl, launchBrowser, newPage, signInWithForm } from "./browser.ts";
 
 const HOST = "yuki@demo.tribe";
 const FANS = ["priya.nair@demo.tribe", "hannah.goh@demo.tribe"] as const;
-const PASSWORD = "demo-password-2026";
 const POSTCARDS = "Kyoto Seasons Riso Postcards";
 const SKETCHBOOK = "Washi Sketchbook";
 const BRUSH_KIT = "Sumi-e Brush Starter Kit";
@@ -51,7 +50,7 @@ async function payLocally(page: Page) {
 
 test("a group buy with three tiers: two fans join, the end passes, the cron refunds the final tier and the pool gives back its share", async () => {
   const host = await newPage(browser);
-  await signInWithForm(host, HOST, PASSWORD, "/group-buy-management?new=1");
+  await signInWithForm(host, HOST, DEMO_PASSWORD, "/group-buy-management?new=1");
   const poolBefore = await poolCents(host);
 
   // Create: target RM 1,000, tiers RM 0 at 5%, RM 500 at 10%, RM 1,000 at 15%, ending tomorrow (the end date is a
@@ -78,7 +77,7 @@ test("a group buy with three tiers: two fans join, the end passes, the cron refu
 
   // Fan 1 shares first (2 entries), then joins with 4 postcards (USD 18) and 2 sketchbooks (USD 21): USD 114.
   const first = await newPage(browser, { permissions: ["clipboard-read", "clipboard-write"] });
-  await signInWithForm(first, FANS[0], PASSWORD, detailPath);
+  await signInWithForm(first, FANS[0], DEMO_PASSWORD, detailPath);
   await first.getByRole("button", { name: "Share for 2x Entry" }).click();
   await first.getByRole("button", { name: "Link Copied!" }).waitFor();
   await first.getByText("Double entry unlocked").waitFor();
@@ -90,7 +89,7 @@ test("a group buy with three tiers: two fans join, the end passes, the cron refu
 
   // Fan 2 joins without sharing: 2 brush kits (USD 64) and 1 postcard set: USD 146. Sales: USD 260 = RM 1,181.82.
   const second = await newPage(browser);
-  await signInWithForm(second, FANS[1], PASSWORD, `/group-buy-product-selection/${groupBuyId}`);
+  await signInWithForm(second, FANS[1], DEMO_PASSWORD, `/group-buy-product-selection/${groupBuyId}`);
   await choose(second, BRUSH_KIT, 2);
   await choose(second, POSTCARDS, 1);
   await second.getByRole("button", { name: "Join Group Buy" }).click();

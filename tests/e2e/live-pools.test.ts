@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, newPage } from "./browser.ts";
+import { DEMO_PASSWORD, launchBrowser, newPage } from "./browser.ts";
 
 // A visitor's read-only pages come without React: forms post natively, and /page.js keeps every pool figure live
 // over one WebSocket per page.
@@ -55,7 +55,7 @@ test("a visitor's shop needs no React: filters and Buy Now post natively, and th
   const fan = await newPage(browser);
   await fan.goto("/signin");
   await fan.getByLabel("Email").fill("fan@demo.tribe");
-  await fan.getByLabel("Password").fill("demo-password-2026");
+  await fan.getByLabel("Password").fill(DEMO_PASSWORD);
   await fan.getByRole("button", { name: "Sign In", exact: true }).click();
   await fan.waitForURL("**/dashboard");
   await card.locator(`a[href^="/product/"]`).getAttribute("href").then((href) => fan.goto(href!.replace("/product/", "/buy-now/")));
@@ -106,7 +106,7 @@ test("the home page's featured creators follow their pools live; a signed-in fan
   const fanSeen = watch(fan);
   await fan.goto("/signin");
   await fan.getByLabel("Email").fill("fan@demo.tribe");
-  await fan.getByLabel("Password").fill("demo-password-2026");
+  await fan.getByLabel("Password").fill(DEMO_PASSWORD);
   await fan.getByRole("button", { name: "Sign In", exact: true }).click();
   await fan.waitForURL("**/dashboard");
   await fan.goto("/");

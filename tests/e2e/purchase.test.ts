@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, newPage } from "./browser.ts";
+import { DEMO_PASSWORD, launchBrowser, newPage } from "./browser.ts";
 
 const PRODUCT = "Hand-woven Rattan Storage Basket";
 const HOST_PROFILE = "/profile/nadia-home";
@@ -40,7 +40,7 @@ test("a visitor browses the shop, signs in, buys through the local checkout and 
   await alert.getByRole("link", { name: "Sign in" }).click();
   await shop.waitForURL("**/signin**");
   await shop.getByLabel("Email").fill("fan@demo.tribe");
-  await shop.getByLabel("Password").fill("demo-password-2026");
+  await shop.getByLabel("Password").fill(DEMO_PASSWORD);
   await shop.getByRole("button", { name: "Sign In", exact: true }).click();
   await shop.waitForURL("**/buy-now/**");
 

@@ -1,14 +1,13 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, newPage, signInWithForm } from "./browser.ts";
+import { DEMO_PASSWORD, launchBrowser, newPage, signInWithForm } from "./browser.ts";
 
 // Money flowing back, in the browser: the host refunds an order from /orders and the pool shrinks live; a fan asks
 // for a return and the host approves it; a host deposit reaches the local checkout page.
 
 const PRODUCT = "Hand-woven Rattan Storage Basket";
 const HOST_PROFILE = "/profile/nadia-home";
-const PASSWORD = "demo-password-2026";
 
 let browser: Browser;
 
@@ -22,7 +21,7 @@ after(async () => {
 
 async function signedIn(email: string): Promise<Page> {
   const page = await newPage(browser);
-  await signInWithForm(page, email, PASSWORD);
+  await signInWithForm(page, email, DEMO_PASSWORD);
   return page;
 }
 

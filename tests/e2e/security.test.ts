@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { baseUrl, launchBrowser, newPage, signInWithForm } from "./browser.ts";
+import { baseUrl, DEMO_PASSWORD, launchBrowser, newPage, signInWithForm } from "./browser.ts";
 
 let browser: Browser;
 
@@ -44,7 +44,7 @@ test("pages run under the CSP: a visitor's static pages and a signed-in fan's hy
   await page.goto("/shop");
   await page.waitForLoadState("networkidle");
 
-  await signInWithForm(page, "fan@demo.tribe", "demo-password-2026", "/shop");
+  await signInWithForm(page, "fan@demo.tribe", DEMO_PASSWORD, "/shop");
   // The app hydrated (root.tsx marks it) and client-side navigation works.
   await page.waitForSelector("html[data-hydrated=true]");
   // Add to Cart puts the item in the cart; the product page's BUY NOW leads to the purchase page.
@@ -65,7 +65,7 @@ test("form-action: a native checkout form is redirected to the local checkout pa
   const violations = watchViolations(page);
   await page.goto("/signin");
   await page.getByLabel("Email").fill("fan@demo.tribe");
-  await page.getByLabel("Password").fill("demo-password-2026");
+  await page.getByLabel("Password").fill(DEMO_PASSWORD);
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
   await page.waitForURL("**/dashboard");
   await page.goto(await firstBuyNowPath(page));

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser, newPage, signInWithForm } from "./browser.ts";
+import { DEMO_PASSWORD, launchBrowser, newPage, signInWithForm } from "./browser.ts";
 
 // A signed-in fan's /shop hydrates, with cards that are plain markup (docs/decisions/120-shop-card-markup.md): the
 // like button goes through a fetcher (no reload), the name link navigates on the client, Add to Cart posts the
@@ -27,7 +27,7 @@ async function markDocument(page: Page) {
 
 test("a signed-in fan likes and unlikes a card without a reload, opens it on the client and adds it to the cart", async () => {
   const page = await newPage(browser);
-  await signInWithForm(page, "fan@demo.tribe", "demo-password-2026");
+  await signInWithForm(page, "fan@demo.tribe", DEMO_PASSWORD);
   await page.goto(`/shop?q=${encodeURIComponent(PRODUCT)}`);
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
   const card = page.locator("li[data-product-card]", { hasText: PRODUCT }).first();
@@ -83,7 +83,7 @@ test("a visitor's static shop posts a like natively and is asked to sign in", as
 
 test("on a phone, a signed-in fan's menu shows the main links and the account menu its links", async () => {
   const page = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
-  await signInWithForm(page, "fan@demo.tribe", "demo-password-2026");
+  await signInWithForm(page, "fan@demo.tribe", DEMO_PASSWORD);
   await page.goto("/shop");
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
 
