@@ -52,9 +52,9 @@ describe("the public page cache", () => {
 
   it("stamps a fresh CSP nonce into every answer of a stored page, in the header and in every nonce attribute", async () => {
     const cache = await caches.open(`pages-${crypto.randomUUID()}`);
-    const policy = pagePolicy("rendered0nonce");
-    const html = '<html><head><link rel="modulepreload" href="/a.js" nonce="rendered0nonce"></head><body><p>Shop</p>' +
-      '<script nonce="rendered0nonce">window.__ctx = 1</script><script type="module" nonce="rendered0nonce">import "/a.js"</script></body></html>';
+    const policy = pagePolicy("rendered0nonce00000000");
+    const html = '<html><head><link rel="modulepreload" href="/a.js" nonce="rendered0nonce00000000"></head><body><p>Shop</p>' +
+      '<script nonce="rendered0nonce00000000">window.__ctx = 1</script><script type="module" nonce="rendered0nonce00000000">import "/a.js"</script></body></html>';
     const render = async () => new Response(html, { headers: { "Content-Type": "text/html", "Content-Security-Policy": policy } });
     const path = `/shop?nonce-test=${crypto.randomUUID()}`;
     const answers: { nonce: string; body: string }[] = [];
@@ -69,7 +69,7 @@ describe("the public page cache", () => {
       answers.push({ nonce, body });
     }
     // The render's own answer keeps its nonce; each cached answer has a new one, used by every attribute.
-    expect(answers[0]!.nonce).toBe("rendered0nonce");
+    expect(answers[0]!.nonce).toBe("rendered0nonce00000000");
     expect(new Set(answers.map((a) => a.nonce)).size).toBe(3);
     for (const { nonce, body } of answers) {
       expect(body.match(/nonce="([^"]*)"/g)).toEqual([`nonce="${nonce}"`, `nonce="${nonce}"`, `nonce="${nonce}"`]);

@@ -37,7 +37,23 @@ export function pageCacheSeconds(env: { PAGE_CACHE_SECONDS?: string }): number {
   return Number.isInteger(seconds) && seconds > 0 ? Math.min(seconds, 300) : 0;
 }
 
-type Stored = { body: string; headers: [string, string][]; expiresAt: number };
+/**
+ * A rendered page as kept: its body cut at every occurrence of the nonce it was rendered with (a random 128-bit
+ * token, so it occurs only where the render put it: the `nonce` attributes of its inline scripts), so an answer
+ * can join the pieces with a fresh nonce instead of parsing the page again.
+ */
+type Stored = { pieces: string[]; size: number; headers: [string, string][]; expiresAt: number };
+
+/** The nonce a page's policy names, if any. */
+function renderedNonce(headers: [string, string][]): string | null {
+  const policy = headers.find(([name]) => name.toLowerCase() === "content-security-policy")?.[1];
+  return policy ? (/'nonce-([A-Za-z0-9_-]{16,})'/.exec(policy)?.[1] ?? null) : null;
+}
+
+function toStored(body: string, headers: [string, string][], expiresAt: number): Stored {
+  const nonce = renderedNonce(headers);
+  return { pieces: nonce ? body.split(nonce) : [body], size: body.length, headers, expiresAt };
+}
 
 /**
  * The first level: rendered pages kept in this isolate's memory, so a hit costs no I/O at all. Bounded in entries
@@ -61,42 +77,34 @@ function memoryGet(key: string, now: number): Stored | null {
 function memoryDelete(key: string) {
   const entry = memory.get(key);
   if (!entry) return;
-  memoryBytes -= entry.body.length;
+  memoryBytes -= entry.size;
   memory.delete(key);
 }
 
 function memoryPut(key: string, entry: Stored) {
   memoryDelete(key);
-  if (entry.body.length > MEMORY_MAX_BYTES / 4) return;
-  while (memory.size >= MEMORY_MAX_ENTRIES || memoryBytes + entry.body.length > MEMORY_MAX_BYTES) {
+  if (entry.size > MEMORY_MAX_BYTES / 4) return;
+  while (memory.size >= MEMORY_MAX_ENTRIES || memoryBytes + entry.size > MEMORY_MAX_BYTES) {
     const oldest = memory.keys().next().value;
     if (oldest === undefined) break;
     memoryDelete(oldest);
   }
   memory.set(key, entry);
-  memoryBytes += entry.body.length;
+  memoryBytes += entry.size;
 }
 
 /**
  * A stored page answered again. Its Content-Security-Policy nonce must not repeat (anyone who saw the page knows
- * it), so each answer gets a fresh one: in the policy header and, through HTMLRewriter as the body streams out, in
- * every `nonce` attribute the render put on its inline scripts.
+ * it), so each answer gets a fresh one: in the policy header and in every place the render put its own (see Stored).
  */
 function served(entry: Stored, state: "hit" | "miss"): Response {
-  const response = new Response(entry.body, { status: 200, headers: entry.headers });
+  const nonce = entry.pieces.length > 1 ? newNonce() : null;
+  const response = new Response(nonce ? entry.pieces.join(nonce) : entry.pieces[0], { status: 200, headers: entry.headers });
   response.headers.set("X-Page-Cache", state);
   response.headers.set("Cache-Control", "no-cache");
   const policy = response.headers.get("Content-Security-Policy");
-  if (!policy?.includes("'nonce-")) return response;
-  const nonce = newNonce();
-  response.headers.set("Content-Security-Policy", withNonce(policy, nonce));
-  return new HTMLRewriter()
-    .on("[nonce]", {
-      element(element) {
-        element.setAttribute("nonce", nonce);
-      },
-    })
-    .transform(response);
+  if (nonce && policy) response.headers.set("Content-Security-Policy", withNonce(policy, nonce));
+  return response;
 }
 
 /** A visitor's page straight from this isolate's memory, or null: the cheapest answer the Worker can give. */
@@ -131,7 +139,7 @@ export async function withPageCache(
   const key = new Request(keyUrl.toString(), { method: "GET" });
   const shared = await cache.match(key);
   if (shared) {
-    const entry: Stored = { body: await shared.text(), headers: [...shared.headers], expiresAt: now + seconds * 1000 };
+    const entry = toStored(await shared.text(), [...shared.headers], now + seconds * 1000);
     memoryPut(url, entry);
     return served(entry, "hit");
   }
@@ -143,10 +151,10 @@ export async function withPageCache(
   ctx.waitUntil(
     (async () => {
       const body = await new Response(forCache).text();
-      memoryPut(url, { body, headers, expiresAt: Date.now() + seconds * 1000 });
-      const stored = new Response(body, { status: 200, headers });
-      stored.headers.set("Cache-Control", `public, max-age=${seconds}`);
-      await cache.put(key, stored);
+      memoryPut(url, toStored(body, headers, Date.now() + seconds * 1000));
+      const shared = new Response(body, { status: 200, headers });
+      shared.headers.set("Cache-Control", `public, max-age=${seconds}`);
+      await cache.put(key, shared);
     })(),
   );
   const out = new Response(forVisitor, response);
