@@ -568,8 +568,9 @@ function report(data) {
   out(
     "With D1 in its own process, as in production where D1 runs on its own machines: the same build, its env.DB a client " +
       "that posts each D1 call (a statement or a batch) to a second workerd holding the database (scripts/bench/remote-d1-entry.js, " +
-      "scripts/bench/d1-host/); the app's workerd then pays what a Worker pays for D1 (serialising the call, one fetch, parsing " +
-      "the answer) and nothing of SQLite's work. This is the closer estimate of the CPU the free plan's limit counts.",
+      "scripts/bench/d1-host/); the app's workerd then pays for D1 only the client's side (serialising the call, one fetch, parsing " +
+      "the answer) and nothing of SQLite's or Miniflare's D1 work, but that fetch is a real HTTP round trip over the loopback, " +
+      "which the binding's own channel to D1 is not. Read the two tables as a range, not one as the truth.",
   );
   out();
   fanTable(fan.remoteRows);
