@@ -1,17 +1,8 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { confirmEmailFromOutbox, launchBrowser, newPage } from "./browser.ts";
+import { test } from "node:test";
+import { browser, confirmEmailFromOutbox, newPage, useBrowser } from "./browser.ts";
 
-let browser: Browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+useBrowser();
 
 test("a visitor uses the mobile menu, signs up, confirms the e-mail, signs in and sees the dashboard", async () => {
   const page = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, newPage, signInDemo } from "./browser.ts";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { browser, newPage, signInDemo, useBrowser } from "./browser.ts";
 
 // axe-core on the key pages, as a visitor and signed in: no serious or critical accessibility violations.
 
@@ -11,15 +11,7 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core
 
 type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
 
-let browser: Browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+useBrowser();
 
 /** axe's serious and critical violations of WCAG 2.1 A/AA on the page as it is now. */
 async function seriousViolations(page: Page): Promise<AxeViolation[]> {

@@ -1,6 +1,7 @@
 // Helpers for the browser tests (run by scripts/e2e.mjs with Node's test runner against `vite preview` on seeded
 // throw-away state). Chromium comes from the system (scripts/e2e.mjs finds or installs it and sets CHROME_PATH);
 // playwright-core drives it.
+import { after, before } from "node:test";
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
 
 export const CHROME_PATH = process.env.CHROME_PATH || "/usr/bin/chromium";
@@ -28,6 +29,19 @@ export function baseUrl(): string {
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROME_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** The test file's Chromium: `useBrowser()` launches it before the file's tests and closes it after them. */
+export let browser: Browser;
+
+/** Registers the file's browser launch and close (node:test runs each file in its own process). */
+export function useBrowser(): void {
+  before(async () => {
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+  });
 }
 
 /** A page in a new, isolated context (own cookies and storage) whose relative URLs resolve against the app. */

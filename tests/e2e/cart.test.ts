@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { launchBrowser, newPage, signUpAndConfirm } from "./browser.ts";
+import { test } from "node:test";
+import { browser, newPage, signUpAndConfirm, useBrowser } from "./browser.ts";
 
 // A visitor fills a cart from two hosts (a /shop card and a purchase page), signs up and signs in: the cart is
 // merged into the new account's, paid in one checkout through the local provider, and both orders show on
@@ -10,15 +9,7 @@ import { launchBrowser, newPage, signUpAndConfirm } from "./browser.ts";
 const DESK_MAT = "Hawker Map Desk Mat";
 const BASKET = "Hand-woven Rattan Storage Basket";
 
-let browser: Browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+useBrowser();
 
 test("a visitor's cart is merged at sign-in and paid in one checkout; the orders show on /my-orders", async () => {
   const page = await newPage(browser);

@@ -1,17 +1,9 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, newPage, signInDemo } from "./browser.ts";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { browser, newPage, signInDemo, useBrowser } from "./browser.ts";
 
-let browser: Browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+useBrowser();
 
 /** Waits until the thread's WebSocket is open (the hint stops saying it is connecting). */
 async function waitLive(page: Page) {

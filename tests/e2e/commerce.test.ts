@@ -1,18 +1,10 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, newPage, signInDemo } from "./browser.ts";
+import { test } from "node:test";
+import type { BrowserContext, Page } from "playwright-core";
+import { browser, newPage, signInDemo, useBrowser } from "./browser.ts";
 import { solidPng } from "./make-png.ts";
 
-let browser: Browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+useBrowser();
 
 test("a host adds a product with an uploaded image, a fan buys it, the host ships it and the fan tracks it", async () => {
   const name = `Pandan Candle ${Date.now()}`;

@@ -1,20 +1,11 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { launchBrowser, newPage } from "./browser.ts";
+import { test } from "node:test";
+import { browser, newPage, useBrowser } from "./browser.ts";
 
 // The verification page recomputes a seeded drawn pool's draw in the browser: the digest of the opaque entries.txt,
 // the block header (double SHA-256, proof of work, difficulty floor) and the winner among the valid entries.
 
-let browser: Browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+useBrowser();
 
 test("a visitor verifies a drawn pool in the browser: every check passes", async () => {
   const page = await newPage(browser);

@@ -4,8 +4,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { DEMO_PASSWORD, launchBrowser, newPage, signInDemo, signInWithForm, signUpAndConfirm } from "./browser.ts";
+import type { Page } from "playwright-core";
+import { browser, DEMO_PASSWORD, newPage, signInDemo, signInWithForm, signUpAndConfirm, useBrowser } from "./browser.ts";
 
 // The create-game form in a real browser: option rows, the correct-answer radio, the browser's duration check and
 // the multipart upload of a real WebM made with ffmpeg (which `npm test` provides), and the whole game journey.
@@ -13,16 +13,14 @@ import { DEMO_PASSWORD, launchBrowser, newPage, signInDemo, signInWithForm, sign
 // The seeded demo host (app/lib/demo.ts).
 const DEMO_HOST_EMAIL = "host@demo.tribe";
 
-let browser: Browser;
+useBrowser();
 let dir: string;
 
 before(async () => {
-  browser = await launchBrowser();
   dir = await mkdtemp(path.join(tmpdir(), "games-e2e-"));
 });
 
 after(async () => {
-  await browser?.close();
   await rm(dir, { recursive: true, force: true });
 });
 

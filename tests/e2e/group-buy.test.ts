@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { baseUrl, DEMO_PASSWORD, launchBrowser, newPage, signInWithForm } from "./browser.ts";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { baseUrl, browser, DEMO_PASSWORD, newPage, signInWithForm, useBrowser } from "./browser.ts";
 
 // A group buy from start to end: a host creates one with three tiers; two fans join with several products in one
 // checkout each (one after sharing it); the end passes and the cron finalises it: the final tier's difference is
@@ -14,15 +14,7 @@ const POSTCARDS = "Kyoto Seasons Riso Postcards";
 const SKETCHBOOK = "Washi Sketchbook";
 const BRUSH_KIT = "Sumi-e Brush Starter Kit";
 
-let browser: Browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+useBrowser();
 
 /** The first money figure in a text, in cents ("USD 1,234.50 of USD 2,000.00" -> 123450). */
 function cents(text: string | null): number {

@@ -1,22 +1,14 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { DEMO_PASSWORD, launchBrowser, newPage } from "./browser.ts";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { browser, DEMO_PASSWORD, newPage, useBrowser } from "./browser.ts";
 
 // A visitor's read-only pages come without React: forms post natively, and /page.js keeps every pool figure live
 // over one WebSocket per page.
 
 const PRODUCT = "Hand-woven Rattan Storage Basket";
 
-let browser: Browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+useBrowser();
 
 /** Every WebSocket the page opens (one per document is expected) and the React Router client modules it loads. */
 function watch(page: Page) {

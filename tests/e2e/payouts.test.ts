@@ -1,22 +1,14 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { baseUrl, launchBrowser, newPage, signInDemo } from "./browser.ts";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { baseUrl, browser, newPage, signInDemo, useBrowser } from "./browser.ts";
 
 // Money out in the browser, on the seeded demo data (scripts/seed.ts): the demo host's earnings (sales, ad revenue,
 // a drawn pool's 25%) are in the ledger, and three pools were drawn more than the settlement period ago.
 
 const HOST = "host@demo.tribe";
 
-let browser: Browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+useBrowser();
 
 /**
  * Runs the Worker's cron now, as the platform does every minute: Miniflare's local trigger endpoint (it exists only

@@ -1,20 +1,12 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { DEMO_PASSWORD, launchBrowser, newPage } from "./browser.ts";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { browser, DEMO_PASSWORD, newPage, useBrowser } from "./browser.ts";
 
 const PRODUCT = "Hand-woven Rattan Storage Basket";
 const HOST_PROFILE = "/profile/nadia-home";
 
-let browser: Browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+useBrowser();
 
 async function poolAmount(page: Page): Promise<string> {
   const stat = page.locator("p", { hasText: /^Prize Pool/ }).locator("xpath=following-sibling::p[1]");

@@ -1,17 +1,8 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { launchBrowser, newPage } from "./browser.ts";
+import { test } from "node:test";
+import { browser, newPage, useBrowser } from "./browser.ts";
 
-let browser: Browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+useBrowser();
 
 test("the manifest, icons and /sw.js are served; the service worker registers and shows the offline page when the network is cut", async () => {
   const page = await newPage(browser);

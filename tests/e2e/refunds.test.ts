@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { DEMO_PASSWORD, launchBrowser, newPage, signInWithForm } from "./browser.ts";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { browser, DEMO_PASSWORD, newPage, signInWithForm, useBrowser } from "./browser.ts";
 
 // Money flowing back, in the browser: the host refunds an order from /orders and the pool shrinks live; a fan asks
 // for a return and the host approves it; a host deposit reaches the local checkout page.
@@ -9,15 +9,7 @@ import { DEMO_PASSWORD, launchBrowser, newPage, signInWithForm } from "./browser
 const PRODUCT = "Hand-woven Rattan Storage Basket";
 const HOST_PROFILE = "/profile/nadia-home";
 
-let browser: Browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+useBrowser();
 
 async function signedIn(email: string): Promise<Page> {
   const page = await newPage(browser);

@@ -2,19 +2,11 @@
 // hydrated app for a signed-in fan) with no violation, and form-action lets checkout hand over to the local
 // checkout page and to Stripe's hosted checkout while refusing any other site.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { baseUrl, DEMO_PASSWORD, launchBrowser, newPage, signInWithForm } from "./browser.ts";
+import { test } from "node:test";
+import type { BrowserContext, Page } from "playwright-core";
+import { baseUrl, browser, DEMO_PASSWORD, newPage, signInWithForm, useBrowser } from "./browser.ts";
 
-let browser: Browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+useBrowser();
 
 /** Chromium reports every CSP violation on the console ("Refused to …"); collect them per page. */
 function watchViolations(page: Page): string[] {

@@ -1,18 +1,9 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { launchBrowser, newPage, signInWithForm, signUpAndConfirm } from "./browser.ts";
+import { test } from "node:test";
+import { browser, newPage, signInWithForm, signUpAndConfirm, useBrowser } from "./browser.ts";
 import { solidPng } from "./make-png.ts";
 
-let browser: Browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+useBrowser();
 
 test("a new host uploads an avatar and a cover, sets a bio and shipping countries, and sees them on the public profile", async () => {
   const page = await newPage(browser);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { DEMO_PASSWORD, launchBrowser, newPage, signInWithForm } from "./browser.ts";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { browser, DEMO_PASSWORD, newPage, signInWithForm, useBrowser } from "./browser.ts";
 
 // A signed-in fan's /shop hydrates, with cards that are plain markup (docs/decisions/120-shop-card-markup.md): the
 // like button goes through a fetcher (no reload), the name link navigates on the client, Add to Cart posts the
@@ -9,15 +9,7 @@ import { DEMO_PASSWORD, launchBrowser, newPage, signInWithForm } from "./browser
 
 const PRODUCT = "Hand-woven Rattan Storage Basket";
 
-let browser: Browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+useBrowser();
 
 /** Marks the current document; `sameDocument` is then true until a full page load replaces it. */
 async function markDocument(page: Page) {

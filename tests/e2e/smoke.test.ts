@@ -1,17 +1,8 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { launchBrowser, newPage } from "./browser.ts";
+import { test } from "node:test";
+import { browser, newPage, useBrowser } from "./browser.ts";
 
-let browser: Browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+useBrowser();
 
 test("the home page loads and its nav bar links to the shop", async () => {
   const page = await newPage(browser);

@@ -2,25 +2,17 @@ import assert from "node:assert/strict";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import jsQR from "jsqr";
 import { chromium, type Browser, type Page } from "playwright-core";
 import QRCode from "qrcode";
-import { CHROME_PATH, CHROMIUM_ARGS, launchBrowser, newPage, signInDemo } from "./browser.ts";
+import { browser, CHROME_PATH, CHROMIUM_ARGS, newPage, signInDemo, useBrowser } from "./browser.ts";
 import { decodePng } from "./png-decode.ts";
 
 // A seeded voucher product of the demo host (scripts/seed.ts).
 const PRODUCT = "Nyonya Kuih Workshop";
 
-let browser: Browser;
-
-before(async () => {
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-});
+useBrowser();
 
 function definition(page: Page, term: string) {
   return page.locator("dt", { hasText: new RegExp(`^\\s*${term}\\s*$`) }).first().locator("xpath=following-sibling::dd[1]");
