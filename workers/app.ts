@@ -14,14 +14,16 @@ import { runScheduled } from "./scheduled";
 export { ChatRoom } from "./chat-room";
 export { PrizePool } from "./prize-pool";
 
-// The app's build, imported once per isolate (a dynamic import() still resolves the module again on every call).
+// The app's build: the dev server imports it again on every request so edits show; a built Worker's never changes,
+// so it is imported once per isolate (a dynamic import() still resolves the module again on every call).
+const importBuild = () => import("virtual:react-router/server-build");
 let built: Promise<ServerBuild> | undefined;
-const serverBuild = () => (built ??= import("virtual:react-router/server-build"));
+const serverBuild = import.meta.env.DEV ? importBuild : () => (built ??= importBuild());
 // Given a function, React Router derives its routes and static handler again on every request (so the dev server
 // picks up edits); a built Worker's routes never change, so it gets them once per isolate.
 let builtHandler: ReturnType<typeof createRequestHandler> | undefined;
 const handleRequest: ReturnType<typeof createRequestHandler> = import.meta.env.DEV
-  ? createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE)
+  ? createRequestHandler(serverBuild, import.meta.env.MODE)
   : async (request, context) => {
       builtHandler ??= createRequestHandler(await serverBuild(), import.meta.env.MODE);
       return builtHandler(request, context);

@@ -3,8 +3,8 @@
 // A page's loaders start their queries side by side (Promise.all), and each query used to be its own call to D1:
 // its own request, JSON round trip and result parsing, which cost the Worker about as much CPU as a simple query
 // itself (bench/results.md). This wrapper around the request's D1 session holds each read (a SELECT sent with
-// raw() or all()) until the current turn of the event loop ends, then sends every read held by then as one D1
-// batch: one call instead of several, with the same results. Writes, first(), explicit batches and everything
+// raw() or all()) until the jobs queued with it have run, then sends every read held by then as one D1 batch:
+// one call instead of several, with the same results. Writes, first(), explicit batches and everything
 // else go to D1 at once, as before.
 //
 // D1's batch returns each row as an object keyed by column name, while drizzle reads its selects as arrays in
@@ -125,8 +125,7 @@ export function batchingReads(session: D1DatabaseSession): D1Database {
 
 /**
  * Runs `task` once the jobs queued so far, and those they queue in turn a few levels deep, have run: the reads of
- * one Promise.all (each started by its own queued job) are all held by then. A timer would wait for the same
- * reads at a measurable cost per request.
+ * one Promise.all (each started by its own queued job) are all held by then, without waiting for a timer.
  */
 function afterPendingJobs(task: () => void, depth = 4): void {
   queueMicrotask(depth === 0 ? task : () => afterPendingJobs(task, depth - 1));
