@@ -1396,6 +1396,8 @@ export const checkoutSessions = sqliteTable(
   (t) => [
     index("checkout_sessions_user_created_idx").on(t.userId, t.createdAt),
     index("checkout_sessions_payment_intent_idx").on(t.paymentIntentId),
+    // A charge names our checkout only by the reference in its metadata (findCheckoutByReference).
+    index("checkout_sessions_reference_idx").on(sql`json_extract(${t.metadata}, '$.checkout_id')`),
   ],
 );
 

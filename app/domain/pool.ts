@@ -81,6 +81,9 @@ export interface MiniPrize {
 }
 
 /** Mini prize rows as saved: trimmed, and rows without a name dropped. */
+/** The most mini prizes a pool can have (the settings form's limit; every read of a pool's mini prizes takes them all). */
+export const MAX_MINI_PRIZES = 20;
+
 export function cleanMiniPrizes(rows: readonly MiniPrizeInput[]): MiniPrize[] {
   const str = (value: unknown) => (typeof value === "string" ? value.trim() : "");
   return rows

@@ -5,13 +5,15 @@ import { FormError } from "~/components/form";
 import { Button, Card, DateText, LinkButton, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { getCurrentPool } from "~/db/queries/pools.server";
-import { getProfilePoolTarget, listMiniPrizes, replaceMiniPrizes, setProfilePoolTarget } from "~/db/queries/pool-screens.server";
+import { listPoolMiniPrizes } from "~/db/queries/mini-prizes.server";
+import { getProfilePoolTarget, replaceMiniPrizes, setProfilePoolTarget } from "~/db/queries/pool-screens.server";
 import { addDays, MS_PER_DAY } from "~/domain/countdown";
 import { formatCents } from "~/domain/money";
 import {
   canEditPoolTerms,
   DEFAULT_POOL_DURATION_DAYS,
   isPoolDuration,
+  MAX_MINI_PRIZES,
   POOL_DURATION_DAYS,
   POOL_MESSAGES,
   POOL_TERMS_EDIT_WINDOW_DAYS,
@@ -32,7 +34,6 @@ export const SETTINGS_SAVED = "Settings saved successfully";
 export const TERMS_LOCKED_NOTE = `Your current pool's target and end date are locked after the first ${POOL_TERMS_EDIT_WINDOW_DAYS} days of its run, so they stay as they are; your new target applies to your next pool.`;
 
 /** Rows the form may send; more than this is refused rather than silently cut. */
-const MAX_MINI_PRIZES = 20;
 const MINI_PRIZE_FIELD = /^miniPrizes\.(\d{1,2})\.(name|amount|quantity)$/;
 
 type MiniPrizeRow = { name: string; amountText: string; quantityText: string };
@@ -89,7 +90,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [profileTargetCents, open] = await Promise.all([getProfilePoolTarget(db, user.id), getOpenPool(env, user.id)]);
   // Without an open pool, the latest pool's mini prizes are the starting point of the next one.
   const source = open ?? (await getCurrentPool(db, user.id)) ?? null;
-  const miniPrizes = source ? await listMiniPrizes(db, source.id) : [];
+  const miniPrizes = source ? await listPoolMiniPrizes(db, source.id) : [];
   const now = new Date();
   const targetCents = open?.targetCents ?? profileTargetCents ?? 0;
   return {

@@ -9,6 +9,7 @@ import { getDb } from "~/db/client.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { listActiveGames } from "~/db/queries/games.server";
 import { currentPoolIdOf, getCurrentPool } from "~/db/queries/pools.server";
+import { listPoolMiniPrizes } from "~/db/queries/mini-prizes.server";
 import { listShopProducts } from "~/db/queries/products.server";
 import {
   getActiveGroupBuyId,
@@ -16,7 +17,6 @@ import {
   getProfileCountry,
   isTribeMember,
   listHostPoolWinners,
-  listPoolMiniPrizes,
   listShippingCountryCodes,
   listUserEntryNumbers,
   profileHostId,

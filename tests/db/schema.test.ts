@@ -335,3 +335,15 @@ describe("vouchers", () => {
     );
   });
 });
+
+describe("checkouts", () => {
+  it("finds a checkout by the reference a charge carries through an index, not a scan of every checkout", async () => {
+    // findCheckoutByReference: a charge event names our checkout only by metadata.checkout_id.
+    const plan = await env.DB.prepare(
+      `explain query plan select "id" from "checkout_sessions" where json_extract("checkout_sessions"."metadata", '$.checkout_id') = ? limit 1`,
+    )
+      .bind("chk_reference")
+      .all<{ detail: string }>();
+    expect(plan.results.map((row) => row.detail).join("\n")).toContain("USING INDEX checkout_sessions_reference_idx");
+  });
+});

@@ -52,7 +52,8 @@ export async function expireCheckoutSession(db: Db, id: string): Promise<void> {
 
 /**
  * Our checkout row by the reference our metadata carries (checkout_id): the row keeps it as its id until re-keyed,
- * and in its metadata after. For an event that names no session (a charge's), so a scan; rare.
+ * and in its metadata after. For an event that names no session (a charge's): found through the expression index
+ * on metadata.checkout_id (checkout_sessions_reference_idx).
  */
 export async function findCheckoutByReference(db: Db, reference: string): Promise<CheckoutSession | undefined> {
   const byId = await getCheckoutSession(db, reference);

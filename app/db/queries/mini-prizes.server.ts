@@ -1,7 +1,7 @@
 // Mini prize winners (docs/decisions/072-mini-prizes.md): drawn from the pool's block hash once the pool is drawn,
 // seen by the winners, marked delivered by the host. The rule itself is pure, in app/domain/mini-prizes.ts.
 
-import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import {
   miniPrizeWinners,
@@ -12,6 +12,7 @@ import {
   userProfiles,
 } from "~/db/schema";
 import { miniPrizeCandidates, type MiniPrizeAward } from "~/domain/mini-prizes";
+import { MAX_MINI_PRIZES } from "~/domain/pool";
 
 const W = miniPrizeWinners;
 
@@ -41,14 +42,17 @@ export function listPoolsAwaitingMiniPrizeDraw(db: Db, limit = 20) {
     .limit(limit);
 }
 
-/** A pool's mini prizes in the order fixed at the close (the order they were saved). */
-export function listPoolMiniPrizes(db: Db, poolId: string) {
+/**
+ * A pool's mini prizes (an id, or a subquery such as `currentPoolIdOf`) in the order they were saved, which is the
+ * order the close awards them in: the profile, the settings form and the draw all read them here.
+ */
+export function listPoolMiniPrizes(db: Db, poolId: string | SQL) {
   return db
     .select({ id: prizeMiniPrizes.id, name: prizeMiniPrizes.name, amountText: prizeMiniPrizes.amountText, quantityText: prizeMiniPrizes.quantityText })
     .from(prizeMiniPrizes)
     .where(eq(prizeMiniPrizes.poolId, poolId))
     .orderBy(asc(prizeMiniPrizes.createdAt), asc(prizeMiniPrizes.id))
-    .limit(50);
+    .limit(MAX_MINI_PRIZES);
 }
 
 /** A closed pool's frozen entries with their holder and whether they are still valid (not void, not disqualified). */

@@ -33,16 +33,6 @@ export async function setProfilePoolTarget(db: Db, hostId: string, targetCents: 
     .where(eq(userProfiles.userId, hostId));
 }
 
-/** A pool's mini prizes in the order they were saved. */
-export function listMiniPrizes(db: Db, poolId: string) {
-  return db
-    .select({ name: prizeMiniPrizes.name, amountText: prizeMiniPrizes.amountText, quantityText: prizeMiniPrizes.quantityText })
-    .from(prizeMiniPrizes)
-    .where(eq(prizeMiniPrizes.poolId, poolId))
-    .orderBy(asc(prizeMiniPrizes.createdAt), asc(prizeMiniPrizes.id))
-    .limit(50);
-}
-
 /**
  * Replaces a pool's mini prizes with `rows` in one batch (all or nothing), only while the pool is open: they are
  * fixed when it closes (its draw awards them). Returns false, changing nothing, once the pool has closed.

@@ -3,7 +3,6 @@ import type { Db } from "~/db/client.server";
 import {
   groupBuys,
   prizeEntries,
-  prizeMiniPrizes,
   prizePools,
   prizeWinners,
   tribeMembers,
@@ -168,16 +167,6 @@ export async function joinTribe(db: Db, userId: string, hostId: string): Promise
       .where(and(eq(userProfiles.userId, hostId), sql`changes() = 1`)),
   ]);
   return inserted.length > 0 ? "joined" : "already";
-}
-
-/** The mini prizes of a pool (an id, or a subquery such as `currentPoolIdOf`), in the order the host saved them. */
-export function listPoolMiniPrizes(db: Db, poolId: string | SQL, limit = 20) {
-  return db
-    .select({ id: prizeMiniPrizes.id, name: prizeMiniPrizes.name, quantityText: prizeMiniPrizes.quantityText })
-    .from(prizeMiniPrizes)
-    .where(eq(prizeMiniPrizes.poolId, poolId))
-    .orderBy(asc(prizeMiniPrizes.createdAt), asc(prizeMiniPrizes.id))
-    .limit(limit);
 }
 
 /** A user's entry numbers in one pool (an id, or a subquery such as `currentPoolIdOf`), lowest first. */
