@@ -62,9 +62,13 @@ export function withNonce(policy: string, nonce: string): string {
   return policy.replace(/'nonce-[^']*'/g, `'nonce-${nonce}'`);
 }
 
+/**
+ * Powerful features the pages never use are switched off; the camera only for the voucher scanner. Only features
+ * browsers know are listed: an unknown one ("bluetooth" in Chromium) makes the browser warn on every page.
+ */
 export function permissionsPolicy(pathname: string): string {
   const camera = CAMERA_PAGES.some((page) => pathname === page) ? "camera=(self)" : "camera=()";
-  return [camera, "microphone=()", "geolocation=()", "payment=()", "usb=()", "serial=()", "bluetooth=()"].join(", ");
+  return [camera, "microphone=()", "geolocation=()", "payment=()", "usb=()", "serial=()"].join(", ");
 }
 
 /** The headers every response carries besides its CSP. */
