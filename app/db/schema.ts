@@ -27,6 +27,7 @@ import {
   PAYMENT_EVENT_STATUSES,
   REFUND_ORIGINS,
   REFUND_STATES,
+  REFUND_PART_KINDS,
   REFUND_STATUSES,
   RETURN_REQUEST_STATUSES,
 } from "../domain/payments";
@@ -1446,6 +1447,30 @@ export const disputes = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [index("disputes_checkout_idx").on(t.checkoutSessionId)],
+);
+
+/**
+ * What a refund or dispute naming no order (Stripe's dashboard, a chargeback) of a payment for several orders (a cart)
+ * counts on each of them: one row per order, its amount fixed once when the refund or dispute is first stored
+ * (`allocateAcrossOrders`), with the pool reversal of that order's part claimed step by step like a refund's
+ * (docs/decisions/160-cart-refunds-and-disputes.md).
+ */
+export const refundParts = sqliteTable(
+  "refund_parts",
+  {
+    /** 'refund' or 'dispute': which table `sourceId` is in. */
+    kind: text("kind", { enum: REFUND_PART_KINDS }).notNull(),
+    /** The provider's refund or dispute id. */
+    sourceId: text("source_id").notNull(),
+    orderId: text("order_id").notNull(),
+    amountCents: cents("amount_cents").notNull(),
+    currency: currency(),
+    /** none -> applying -> applied -> restoring -> restored: this part's pool reversal. */
+    reversal: text("reversal").notNull().default("none"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.sourceId, t.orderId] }), index("refund_parts_order_idx").on(t.orderId)],
 );
 
 /** A buyer's request to return an order (within the return window); the host approves (a refund) or declines. */

@@ -165,6 +165,37 @@ export function splitByPercents(cents: number, percents: readonly number[]): num
 }
 
 /**
+ * Splits an amount in proportion to non-negative integer weights (largest remainder, like `splitByPercents`: shares
+ * rounded toward zero, the cents left over one each to the largest dropped fractions, earlier parts first on a tie),
+ * so the parts add up to the amount exactly and none passes its exact share rounded up. All weights 0 splits nothing.
+ *
+ * `splitByWeights(100, [1, 1, 1])` -> [34, 33, 33]; `splitByWeights(7, [3000, 4000])` -> [3, 4].
+ */
+export function splitByWeights(cents: number, weights: readonly number[]): number[] {
+  assertSafeInteger(cents, "cents");
+  for (const weight of weights) {
+    assertSafeInteger(weight, "weight");
+    if (weight < 0) throw new RangeError(`weights must not be negative, got ${weight}`);
+  }
+  const total = weights.reduce((sum, weight) => sum + BigInt(weight), 0n);
+  if (total === 0n) return weights.map(() => 0);
+  const sign = cents < 0 ? -1 : 1;
+  const magnitude = BigInt(Math.abs(cents));
+  const exact = weights.map((weight) => magnitude * BigInt(weight));
+  const parts = exact.map((value) => value / total);
+  let leftover = magnitude - parts.reduce((sum, part) => sum + part, 0n);
+  const byRemainder = exact
+    .map((value, index) => ({ index, remainder: value % total }))
+    .sort((a, b) => (a.remainder === b.remainder ? a.index - b.index : a.remainder > b.remainder ? -1 : 1));
+  for (const { index } of byRemainder) {
+    if (leftover === 0n) break;
+    parts[index] = (parts[index] ?? 0n) + 1n;
+    leftover -= 1n;
+  }
+  return parts.map((part) => sign * Number(part));
+}
+
+/**
  * A share as percentage text with one decimal, rounded half up: `percentageText(1, 3)` -> "33.3",
  * `percentageText(0, 0)` -> "0.0". Used for contribution breakdowns ("percentage with one decimal").
  */

@@ -1,5 +1,7 @@
 // Payment enums, limits and the pure rules of money flowing back (refund state, return window).
 
+import { splitByWeights } from "./money";
+
 /** Who created a checkout session: Stripe, or the local provider that stands in for it offline. */
 export const CHECKOUT_PROVIDERS = ["stripe", "local"] as const;
 export type CheckoutProvider = (typeof CHECKOUT_PROVIDERS)[number];
@@ -73,6 +75,37 @@ export function returnWindowOpen(deliveredAt: Date | null, now: Date = new Date(
 /** The last moment a return may be asked for. */
 export function returnDeadline(deliveredAt: Date): Date {
   return new Date(deliveredAt.getTime() + RETURN_WINDOW_DAYS * DAY_MS);
+}
+
+/** Money given back without the order's own request: a refund, or a dispute (a chargeback). */
+export const REFUND_PART_KINDS = ["refund", "dispute"] as const;
+export type RefundPartKind = (typeof REFUND_PART_KINDS)[number];
+
+/** One order of a payment with what it cost and what of it has been given back. */
+export type PaymentOrderTotals = { id: string; amountCents: number; refundedCents: number };
+
+/**
+ * How a refund or dispute that names no order (Stripe's dashboard, a chargeback) of a payment for several orders (a
+ * cart) counts on each order (docs/decisions/160-cart-refunds-and-disputes.md): in proportion to what is still
+ * refundable of each order, in integer cents by largest remainder (earlier lines first on a tie), so no order gets
+ * more than it has left. Beyond everything still refundable (a dispute of a payment already partly refunded), each
+ * order gets what it has left and the rest is split in proportion to the orders' amounts. One part per order, in
+ * the orders' (line) order, zero included; the parts add up to the amount.
+ */
+export function allocateAcrossOrders(amountCents: number, orders: readonly PaymentOrderTotals[]): { orderId: string; amountCents: number }[] {
+  if (!Number.isSafeInteger(amountCents) || amountCents < 0) throw new RangeError(`amountCents must be a non-negative integer, got ${amountCents}`);
+  const left = orders.map((o) => refundableCents(o.amountCents, o.refundedCents));
+  const leftTotal = left.reduce((sum, cents) => sum + cents, 0);
+  let parts: number[];
+  if (amountCents <= leftTotal) parts = splitByWeights(amountCents, left);
+  else {
+    const excess = splitByWeights(amountCents - leftTotal, orders.map((o) => Math.max(0, o.amountCents)));
+    parts = left.map((cents, i) => cents + (excess[i] ?? 0));
+    // Orders that all cost nothing: the whole excess stays with the first.
+    const given = parts.reduce((sum, cents) => sum + cents, 0);
+    if (given < amountCents && parts.length > 0) parts[0]! += amountCents - given;
+  }
+  return orders.map((o, i) => ({ orderId: o.id, amountCents: parts[i] ?? 0 }));
 }
 
 /** Refund statuses whose money counts as given back (Stripe's pending refunds are committed; failed ones are not). */

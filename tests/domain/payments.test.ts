@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { splitByWeights } from "~/domain/money";
 import {
+  allocateAcrossOrders,
   disputeCounts,
   disputeOutcome,
   refundableCents,
@@ -71,5 +73,67 @@ describe("refundMail", () => {
     expect(mail.subject).toBe("Refund of USD 5.00 for your guess");
     expect(mail.text).toBe("USD 5.00 you paid for your guess is refunded to your payment method.\n\nReason: Too late.\n\nRefunds take 3-5 business days to appear on your statement.");
     expect(mail.url).toBe("/guess-win");
+  });
+});
+
+describe("a refund or dispute naming no order, split over a payment's orders (allocateAcrossOrders)", () => {
+  const order = (id: string, amountCents: number, refundedCents = 0) => ({ id, amountCents, refundedCents });
+
+  it("in proportion to what each order has left, in cents adding up to the amount", () => {
+    expect(allocateAcrossOrders(7_000, [order("a", 3_000), order("b", 4_000)])).toEqual([
+      { orderId: "a", amountCents: 3_000 },
+      { orderId: "b", amountCents: 4_000 },
+    ]);
+    expect(allocateAcrossOrders(3_500, [order("a", 3_000), order("b", 4_000)])).toEqual([
+      { orderId: "a", amountCents: 1_500 },
+      { orderId: "b", amountCents: 2_000 },
+    ]);
+    // What is left, not what was paid: b has 1,000 of 4,000 left.
+    expect(allocateAcrossOrders(2_000, [order("a", 3_000), order("b", 4_000, 3_000)]).map((p) => p.amountCents)).toEqual([1_500, 500]);
+    // A fully refunded order gets nothing while others have something left.
+    expect(allocateAcrossOrders(1_000, [order("a", 3_000, 3_000), order("b", 4_000)]).map((p) => p.amountCents)).toEqual([0, 1_000]);
+  });
+
+  it("hands the rounding cents to the largest remainders, earlier lines first on a tie", () => {
+    expect(allocateAcrossOrders(100, [order("a", 1_000), order("b", 1_000), order("c", 1_000)]).map((p) => p.amountCents)).toEqual([34, 33, 33]);
+    expect(allocateAcrossOrders(1, [order("a", 1_000), order("b", 1_000)]).map((p) => p.amountCents)).toEqual([1, 0]);
+    expect(allocateAcrossOrders(5, [order("a", 100), order("b", 300)]).map((p) => p.amountCents)).toEqual([1, 4]);
+  });
+
+  it("beyond what is left: each order its rest, the excess in proportion to the orders' amounts", () => {
+    // 2,000 already refunded of a; a dispute of the whole 7,000.
+    expect(allocateAcrossOrders(7_000, [order("a", 3_000, 2_000), order("b", 4_000)]).map((p) => p.amountCents)).toEqual([1_000 + 857, 4_000 + 1_143]);
+    expect(allocateAcrossOrders(500, [order("a", 3_000, 3_000), order("b", 4_000, 4_000)]).map((p) => p.amountCents)).toEqual([214, 286]);
+  });
+
+  it("never gives an order more than it has left while the amount fits, and always adds up (any amounts)", () => {
+    for (let seed = 1; seed < 400; seed++) {
+      const orders = [...Array((seed % 4) + 1)].map((_, i) => {
+        const amount = ((seed * 7919 + i * 104_729) % 9_000) + 1;
+        return order(`o${i}`, amount, (seed * 31 + i * 17) % (amount + 1));
+      });
+      const left = orders.reduce((sum, o) => sum + o.amountCents - o.refundedCents, 0);
+      const amount = (seed * 2_654_435) % (left + 2_000);
+      const parts = allocateAcrossOrders(amount, orders);
+      expect(parts.map((p) => p.orderId)).toEqual(orders.map((o) => o.id));
+      expect(parts.reduce((sum, p) => sum + p.amountCents, 0)).toBe(amount);
+      expect(parts.every((p) => Number.isSafeInteger(p.amountCents) && p.amountCents >= 0)).toBe(true);
+      if (amount <= left) parts.forEach((p, i) => expect(p.amountCents).toBeLessThanOrEqual(orders[i]!.amountCents - orders[i]!.refundedCents));
+    }
+  });
+
+  it("refuses a negative or fractional amount", () => {
+    expect(() => allocateAcrossOrders(-1, [order("a", 100)])).toThrow(RangeError);
+    expect(() => allocateAcrossOrders(1.5, [order("a", 100)])).toThrow(RangeError);
+  });
+});
+
+describe("splitByWeights", () => {
+  it("splits by integer weights with the remainder to the largest fractions; all-zero weights split nothing", () => {
+    expect(splitByWeights(100, [1, 1, 1])).toEqual([34, 33, 33]);
+    expect(splitByWeights(-100, [1, 1, 1])).toEqual([-34, -33, -33]);
+    expect(splitByWeights(7, [3_000, 4_000])).toEqual([3, 4]);
+    expect(splitByWeights(10, [0, 0])).toEqual([0, 0]);
+    expect(() => splitByWeights(10, [-1, 2])).toThrow(RangeError);
   });
 });

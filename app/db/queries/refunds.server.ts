@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "~/db/client.server";
-import { checkoutSessions, disputes, orders, refunds, vouchers } from "~/db/schema";
+import { checkoutSessions, disputes, orders, refundParts, refunds, vouchers } from "~/db/schema";
 import {
   COUNTED_REFUND_STATUSES,
   DISPUTE_RETURNED_STATUSES,
@@ -10,6 +10,7 @@ import {
   refundCounts,
   refundStatusRank,
   type RefundOrigin,
+  type RefundPartKind,
   type RefundStatus,
   type ReversalStep,
 } from "~/domain/payments";
@@ -32,26 +33,53 @@ const rank = (status: SQL) => sql`(case when ${status} in (${FINAL_REFUND}) then
 const disputeCountsSql = (status: SQL, withdrawn: SQL, reinstated: SQL) =>
   sql`(${status} = 'lost' or (${status} not in (${RETURNED_DISPUTE}) and ${withdrawn} = 1 and ${reinstated} = 0))`;
 
+/** The statement that moves an order's refunded total by `delta` (an SQL expression) and sets its refund state. */
+function orderTotalStatement(db: Db, orderId: string, delta: SQL<number>) {
+  const refunded = sql<number>`max(0, ${orders.refundedCents} + ${delta})`;
+  return db
+    .update(orders)
+    .set({
+      refundedCents: refunded,
+      refundState: sql`(case when ${refunded} <= 0 then 'none' when ${refunded} >= ${orders.amountCents} then 'full' else 'partial' end)`,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(orders.id, orderId), sql`${delta} <> 0`));
+}
+
+/** One order's part of a refund or dispute that names no order of a payment for several orders (refund_parts). */
+export type RefundPartInput = { orderId: string; amountCents: number };
+
+/** The stored amount of a refund's or dispute's part on an order (fixed by the first event that stored it). */
+const partAmount = (kind: RefundPartKind, sourceId: string, orderId: string) =>
+  sql<number>`coalesce((select p.amount_cents from refund_parts p where p.kind = ${kind} and p.source_id = ${sourceId} and p.order_id = ${orderId}), 0)`;
+
 /**
- * The statements that move an order's and its checkout's refunded totals by `delta` (an SQL expression over the
- * stored event row, evaluated before the row changes) and set their refund states; a fully refunded order's
- * unredeemed voucher is void, and active again once the order is not (a refund failed).
+ * The statements that move an order's (or, for a refund or dispute split over a payment's orders, each order's by
+ * its part) and its checkout's refunded totals by `factor` (1 when the event starts counting, -1 when it stops, 0
+ * otherwise: an SQL expression over the stored event row, evaluated before the row changes) times the amount, and
+ * set their refund states. The parts are stored first, once: a later or concurrent event keeps the first split.
  */
-function totalsStatements(db: Db, payment: { checkoutSessionId: string; orderId: string | null }, delta: SQL<number>) {
+function totalsStatements(
+  db: Db,
+  row: { id: string; checkoutSessionId: string; orderId: string | null; amountCents: number; currency: string },
+  kind: RefundPartKind,
+  factor: SQL<number>,
+  storedAmount: SQL<number>,
+  parts: readonly RefundPartInput[] | null,
+) {
   const statements: BatchItem<"sqlite">[] = [];
-  if (payment.orderId) {
-    const refunded = sql<number>`max(0, ${orders.refundedCents} + ${delta})`;
+  if (parts && parts.length > 0) {
     statements.push(
       db
-        .update(orders)
-        .set({
-          refundedCents: refunded,
-          refundState: sql`(case when ${refunded} <= 0 then 'none' when ${refunded} >= ${orders.amountCents} then 'full' else 'partial' end)`,
-          updatedAt: new Date(),
-        })
-        .where(and(eq(orders.id, payment.orderId), sql`${delta} <> 0`)),
+        .insert(refundParts)
+        .values(parts.map((p) => ({ kind, sourceId: row.id, orderId: p.orderId, amountCents: p.amountCents, currency: row.currency })))
+        .onConflictDoNothing(),
     );
+    for (const p of parts) statements.push(orderTotalStatement(db, p.orderId, sql<number>`(${factor}) * ${partAmount(kind, row.id, p.orderId)}`));
+  } else if (row.orderId) {
+    statements.push(orderTotalStatement(db, row.orderId, sql<number>`(${factor}) * ${storedAmount}`));
   }
+  const delta = sql<number>`(${factor}) * ${storedAmount}`;
   const refunded = sql<number>`max(0, ${checkoutSessions.refundedCents} + ${delta})`;
   statements.push(
     db
@@ -60,10 +88,14 @@ function totalsStatements(db: Db, payment: { checkoutSessionId: string; orderId:
         refundedCents: refunded,
         refundState: sql`(case when ${refunded} <= 0 then 'none' when ${refunded} >= ${checkoutSessions.amountCents} then 'full' else 'partial' end)`,
       })
-      .where(and(eq(checkoutSessions.id, payment.checkoutSessionId), sql`${delta} <> 0`)),
+      .where(and(eq(checkoutSessions.id, row.checkoutSessionId), sql`${delta} <> 0`)),
   );
   return statements;
 }
+
+/** The orders whose totals an event moves: its own, or those it is split over. */
+const touchedOrders = (orderId: string | null, parts: readonly RefundPartInput[] | null) =>
+  parts && parts.length > 0 ? parts.map((p) => p.orderId) : orderId ? [orderId] : [];
 
 /** A full refund voids the order's unredeemed voucher; once it is no longer full (a refund failed) it is active again. */
 function voucherStatements(db: Db, orderId: string | null): BatchItem<"sqlite">[] {
@@ -100,19 +132,19 @@ export type RefundRowInput = {
  * metadata (origin 'provider') takes the origin and reason a later one carries. The order's refund reason is the
  * newest counted refund's.
  */
-export async function storeRefund(db: Db, row: RefundRowInput): Promise<void> {
+export async function storeRefund(db: Db, row: RefundRowInput, parts: readonly RefundPartInput[] | null = null): Promise<void> {
   const now = new Date();
   const newRank = refundStatusRank(row.status);
   const newCounts = refundCounts(row.status) ? 1 : 0;
   const stored = sql`(select r.status from refunds r where r.id = ${row.id})`;
-  const storedAmount = sql`(select r.amount_cents from refunds r where r.id = ${row.id})`;
+  const storedAmount = sql<number>`coalesce((select r.amount_cents from refunds r where r.id = ${row.id}), ${row.amountCents})`;
   const storedCounts = sql`(${stored} in (${COUNTED}))`;
-  const delta = sql<number>`(case when ${stored} is null then ${newCounts} * ${row.amountCents}
-    when ${newRank} > ${rank(stored)} then (${newCounts} - ${storedCounts}) * ${storedAmount}
+  const factor = sql<number>`(case when ${stored} is null then ${newCounts}
+    when ${newRank} > ${rank(stored)} then (${newCounts} - ${storedCounts})
     else 0 end)`;
   const newer = sql`${rank(sql`excluded.status`)} > ${rank(sql`${refunds.status}`)}`;
   const statements: BatchItem<"sqlite">[] = [
-    ...totalsStatements(db, row, delta),
+    ...totalsStatements(db, row, "refund", factor, storedAmount, parts),
     db
       .insert(refunds)
       .values({ ...row, reversal: "none", createdAt: now, updatedAt: now })
@@ -136,7 +168,7 @@ export async function storeRefund(db: Db, row: RefundRowInput): Promise<void> {
             .where(eq(orders.id, row.orderId)),
         ]
       : []),
-    ...voucherStatements(db, row.orderId),
+    ...touchedOrders(row.orderId, parts).flatMap((orderId) => voucherStatements(db, orderId)),
   ];
   await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
 }
@@ -159,7 +191,7 @@ export type DisputeRowInput = {
  * move by the disputed amount when it starts counting (funds withdrawn, or lost) and back when it stops (funds
  * reinstated, or won).
  */
-export async function storeDispute(db: Db, row: DisputeRowInput): Promise<void> {
+export async function storeDispute(db: Db, row: DisputeRowInput, parts: readonly RefundPartInput[] | null = null): Promise<void> {
   const now = new Date();
   const d = (column: string) => sql`(select d.${sql.raw(column)} from disputes d where d.id = ${row.id})`;
   const storedStatus = d("status");
@@ -169,10 +201,11 @@ export async function storeDispute(db: Db, row: DisputeRowInput): Promise<void> 
   const before = disputeCountsSql(storedStatus, d("funds_withdrawn"), d("funds_reinstated"));
   const after = disputeCountsSql(effStatus, effWithdrawn, effReinstated);
   const fresh = disputeCountsSql(sql`${row.status}`, sql`${row.fundsWithdrawn ? 1 : 0}`, sql`${row.fundsReinstated ? 1 : 0}`);
-  const delta = sql<number>`(case when ${storedStatus} is null then (case when ${fresh} then ${row.amountCents} else 0 end)
-    else ((case when ${after} then 1 else 0 end) - (case when ${before} then 1 else 0 end)) * ${d("amount_cents")} end)`;
+  const factor = sql<number>`(case when ${storedStatus} is null then (case when ${fresh} then 1 else 0 end)
+    else ((case when ${after} then 1 else 0 end) - (case when ${before} then 1 else 0 end)) end)`;
+  const storedAmount = sql<number>`coalesce(${d("amount_cents")}, ${row.amountCents})`;
   const statements: BatchItem<"sqlite">[] = [
-    ...totalsStatements(db, row, delta),
+    ...totalsStatements(db, row, "dispute", factor, storedAmount, parts),
     db
       .insert(disputes)
       .values({ ...row, reversal: "none", createdAt: now, updatedAt: now })
@@ -185,9 +218,18 @@ export async function storeDispute(db: Db, row: DisputeRowInput): Promise<void> 
           updatedAt: now,
         },
       }),
-    ...voucherStatements(db, row.orderId),
+    ...touchedOrders(row.orderId, parts).flatMap((orderId) => voucherStatements(db, orderId)),
   ];
   await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
+}
+
+/** A refund's or dispute's parts on the orders of its payment (empty when it counts on one order or on none). */
+export function listRefundParts(db: Db, kind: RefundPartKind, sourceId: string) {
+  return db
+    .select()
+    .from(refundParts)
+    .where(and(eq(refundParts.kind, kind), eq(refundParts.sourceId, sourceId)))
+    .orderBy(refundParts.createdAt, refundParts.orderId);
 }
 
 export async function getRefund(db: Db, id: string) {
@@ -214,32 +256,45 @@ export async function getDispute(db: Db, id: string) {
 }
 
 /**
- * Moves a refund's or dispute's pool reversal from one of `from` to `to`; true for the one caller that moved it.
- * `counting` (true/false) also requires the row to count (or not) as money given back right now.
+ * Moves a refund's or dispute's pool reversal (or, with `orderId`, that of its part on that order) from one of `from`
+ * to `to`; true for the one caller that moved it. `counting` (true/false) also requires the refund or dispute to
+ * count (or not) as money given back right now.
  */
 export async function claimReversalStep(
   db: Db,
-  kind: "refund" | "dispute",
+  kind: RefundPartKind,
   id: string,
   from: readonly ReversalStep[],
   to: ReversalStep,
   counting?: boolean,
+  orderId?: string,
 ): Promise<boolean> {
-  const table = kind === "refund" ? refunds : disputes;
   const counts =
     kind === "refund"
-      ? sql`${refunds.status} in (${COUNTED})`
-      : disputeCountsSql(sql`${disputes.status}`, sql`${disputes.fundsWithdrawn}`, sql`${disputes.fundsReinstated}`);
+      ? sql`exists (select 1 from refunds r where r.id = ${id} and r.status in (${COUNTED}))`
+      : sql`exists (select 1 from disputes d where d.id = ${id} and ${disputeCountsSql(sql`d.status`, sql`d.funds_withdrawn`, sql`d.funds_reinstated`)})`;
+  const condition = counting === undefined ? undefined : counting ? counts : sql`not ${counts}`;
+  if (orderId !== undefined) {
+    const rows = await db
+      .update(refundParts)
+      .set({ reversal: to, updatedAt: new Date() })
+      .where(
+        and(
+          eq(refundParts.kind, kind),
+          eq(refundParts.sourceId, id),
+          eq(refundParts.orderId, orderId),
+          inArray(refundParts.reversal, [...from]),
+          condition,
+        ),
+      )
+      .returning({ orderId: refundParts.orderId });
+    return rows.length > 0;
+  }
+  const table = kind === "refund" ? refunds : disputes;
   const rows = await db
     .update(table)
     .set({ reversal: to, updatedAt: new Date() })
-    .where(
-      and(
-        eq(table.id, id),
-        inArray(table.reversal, [...from]),
-        counting === undefined ? undefined : counting ? counts : sql`not ${counts}`,
-      ),
-    )
+    .where(and(eq(table.id, id), inArray(table.reversal, [...from]), condition))
     .returning({ id: table.id });
   return rows.length > 0;
 }

@@ -1,6 +1,6 @@
-import { and, type AnyColumn, desc, eq, inArray, type SQLWrapper } from "drizzle-orm";
+import { and, type AnyColumn, desc, eq, gt, inArray, type SQLWrapper } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { orders, refunds, returnRequests } from "~/db/schema";
+import { orders, refundParts, refunds, returnRequests } from "~/db/schema";
 import { COUNTED_REFUND_STATUSES } from "~/domain/payments";
 
 // Return requests (a buyer asks, the host approves with a refund or declines) and the refunds a buyer and a host
@@ -136,22 +136,31 @@ export async function decideReturnRequest(
 /**
  * The refunds of these orders the buyer and host see (newest first): those that went through or are on their way
  * (a failed or cancelled refund gave nothing back). Every refund (host, return, group buy, undeliverable order,
- * dispute) is stored here by the payments pipeline, with its origin and reason.
+ * dispute) is stored here by the payments pipeline, with its origin and reason; a refund that named no order of a
+ * payment for several orders (a cart refunded in Stripe's dashboard) shows as its part on each order (refund_parts).
  */
-export function listOrderRefunds(db: Db, orderIds: readonly string[] | SQLWrapper) {
-  if (Array.isArray(orderIds) && orderIds.length === 0) return Promise.resolve([]);
-  return db
-    .select({
-      id: refunds.id,
-      orderId: refunds.orderId,
-      amountCents: refunds.amountCents,
-      currency: refunds.currency,
-      status: refunds.status,
-      origin: refunds.origin,
-      reason: refunds.reason,
-      createdAt: refunds.createdAt,
-    })
-    .from(refunds)
-    .where(and(inOrders(refunds.orderId, orderIds), inArray(refunds.status, [...COUNTED_REFUND_STATUSES])))
-    .orderBy(desc(refunds.createdAt), desc(refunds.id));
+export async function listOrderRefunds(db: Db, orderIds: readonly string[] | SQLWrapper) {
+  if (Array.isArray(orderIds) && orderIds.length === 0) return [];
+  const line = {
+    id: refunds.id,
+    amountCents: refunds.amountCents,
+    currency: refunds.currency,
+    status: refunds.status,
+    origin: refunds.origin,
+    reason: refunds.reason,
+    createdAt: refunds.createdAt,
+  };
+  const counted = inArray(refunds.status, [...COUNTED_REFUND_STATUSES]);
+  const [own, parts] = await Promise.all([
+    db
+      .select({ ...line, orderId: refunds.orderId })
+      .from(refunds)
+      .where(and(inOrders(refunds.orderId, orderIds), counted)),
+    db
+      .select({ ...line, orderId: refundParts.orderId, amountCents: refundParts.amountCents })
+      .from(refundParts)
+      .innerJoin(refunds, eq(refunds.id, refundParts.sourceId))
+      .where(and(eq(refundParts.kind, "refund"), inOrders(refundParts.orderId, orderIds), gt(refundParts.amountCents, 0), counted)),
+  ]);
+  return [...own, ...parts].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }

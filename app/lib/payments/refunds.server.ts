@@ -10,11 +10,14 @@ import {
   getPaymentForRefund,
   getRefund,
   listPaymentOrders,
+  listRefundParts,
   storeDispute,
   storeRefund,
+  type RefundPartInput,
 } from "~/db/queries/refunds.server";
 import { formatCents } from "~/domain/money";
 import {
+  allocateAcrossOrders,
   disputeCounts,
   isRefundOrigin,
   isRefundStatus,
@@ -22,9 +25,13 @@ import {
   refundableCents,
   refundCounts,
   refundMail,
+  REVERSAL_STEPS,
   unfulfillableRefundKey,
+  type PaymentOrderTotals,
   type RefundOrigin,
+  type RefundPartKind,
   type RefundStatus,
+  type ReversalStep,
 } from "~/domain/payments";
 import { sendMail } from "~/lib/mail.server";
 import { notify } from "~/lib/notify.server";
@@ -157,6 +164,9 @@ export type ApplyOutcome =
   | { kind: "ignored"; note: string }
   | { kind: "applied"; id: string; checkoutSessionId: string; orderId: string | null };
 
+/** The payment an event's object belongs to, the order it names (if any) and the payment's orders. */
+type LocatedPayment = { checkoutSessionId: string; paymentIntentId: string; orderId: string | null; orders: PaymentOrderTotals[] };
+
 /**
  * The payment (our checkout id) and order an event's object belongs to: the order our metadata names (and its
  * checkout), else the checkout our metadata names, else the checkout of its payment intent.
@@ -164,7 +174,7 @@ export type ApplyOutcome =
 async function locatePayment(
   env: Env,
   object: { payment_intent?: RefundObject["payment_intent"]; metadata?: Record<string, string> | null },
-): Promise<{ checkoutSessionId: string; paymentIntentId: string; orderId: string | null } | null> {
+): Promise<LocatedPayment | null> {
   const db = getDb(env);
   const metadata = object.metadata ?? {};
   const intent = idOf(object.payment_intent);
@@ -172,7 +182,7 @@ async function locatePayment(
   if (named) {
     const order = await getOrderPayment(db, named);
     if (order?.checkoutSessionId) {
-      return { checkoutSessionId: order.checkoutSessionId, paymentIntentId: intent ?? order.paymentIntentId ?? order.checkoutSessionId, orderId: order.id };
+      return { checkoutSessionId: order.checkoutSessionId, paymentIntentId: intent ?? order.paymentIntentId ?? order.checkoutSessionId, orderId: order.id, orders: [] };
     }
   }
   let checkoutSessionId: string | null = null;
@@ -180,38 +190,67 @@ async function locatePayment(
   if (fromMetadata && (await getPaymentForRefund(db, fromMetadata))) checkoutSessionId = fromMetadata;
   if (!checkoutSessionId && intent) checkoutSessionId = await findCheckoutIdByPaymentIntent(db, intent);
   if (!checkoutSessionId) return null;
-  // A refund from the provider's dashboard (no metadata) refunds the payment's only order, if it has one.
+  // A refund from the provider's dashboard (no metadata) or a dispute refunds the payment's only order, if it has
+  // one; of a payment for several orders (a cart), it is split over them (splitOverOrders).
   const orders = await listPaymentOrders(db, checkoutSessionId);
   const orderId = orders.length === 1 ? orders[0]!.id : null;
-  return { checkoutSessionId, paymentIntentId: intent ?? checkoutSessionId, orderId };
+  return { checkoutSessionId, paymentIntentId: intent ?? checkoutSessionId, orderId, orders };
+}
+
+/**
+ * The order a refund or dispute counts on, or its parts on the payment's orders: as first stored (a later event keeps
+ * them), else, when it names no order of a payment for several orders, `allocateAcrossOrders` over what each order
+ * has left (docs/decisions/160-cart-refunds-and-disputes.md).
+ */
+async function splitOverOrders(
+  env: Env,
+  kind: RefundPartKind,
+  id: string,
+  payment: LocatedPayment,
+  amountCents: number,
+): Promise<{ orderId: string | null; parts: RefundPartInput[] | null }> {
+  const db = getDb(env);
+  const stored = kind === "refund" ? await getRefund(db, id) : await getDispute(db, id);
+  if (stored) {
+    const parts = await listRefundParts(db, kind, id);
+    return { orderId: stored.orderId, parts: parts.length > 0 ? parts : null };
+  }
+  if (payment.orderId === null && payment.orders.length > 1) return { orderId: null, parts: allocateAcrossOrders(amountCents, payment.orders) };
+  return { orderId: payment.orderId, parts: null };
 }
 
 /**
  * Applies a provider refund's status exactly once per (refund id, status transition): stores the refund with its
- * order, recomputes the order's and checkout's refunded totals and refund states (a full refund voids the download
- * link and an unredeemed voucher; a failed one restores them), reverses the pool share (restored when it fails) and
- * books it in the host's earnings. Replays, reordered events and concurrent deliveries end in the same state.
+ * order (or its parts on a cart's orders), recomputes the orders' and checkout's refunded totals and refund states (a
+ * full refund voids the download link and an unredeemed voucher; a failed one restores them), reverses the pool share
+ * (restored when it fails) and books it in the host's earnings. Replays, reordered events and concurrent deliveries
+ * end in the same state.
  */
 export async function applyRefund(env: Env, refund: RefundObject): Promise<ApplyOutcome> {
   const status = refund.status ?? "pending";
   if (!isRefundStatus(status)) return { kind: "ignored", note: `refund ${refund.id} has an unknown status ${status}` };
   const payment = await locatePayment(env, refund);
   if (!payment) return { kind: "ignored", note: `refund ${refund.id} is not of a payment we know` };
+  const { orderId, parts } = await splitOverOrders(env, "refund", refund.id, payment, refund.amount);
   const origin = refund.metadata?.[REFUND_METADATA_KEYS.origin];
-  await storeRefund(getDb(env), {
-    id: refund.id,
-    checkoutSessionId: payment.checkoutSessionId,
-    paymentIntentId: payment.paymentIntentId,
-    orderId: payment.orderId,
-    amountCents: refund.amount,
-    currency: refund.currency.toUpperCase(),
-    status,
-    origin: isRefundOrigin(origin) ? origin : "provider",
-    reason: refund.metadata?.[REFUND_METADATA_KEYS.reason] ?? null,
-  });
+  await storeRefund(
+    getDb(env),
+    {
+      id: refund.id,
+      checkoutSessionId: payment.checkoutSessionId,
+      paymentIntentId: payment.paymentIntentId,
+      orderId,
+      amountCents: refund.amount,
+      currency: refund.currency.toUpperCase(),
+      status,
+      origin: isRefundOrigin(origin) ? origin : "provider",
+      reason: refund.metadata?.[REFUND_METADATA_KEYS.reason] ?? null,
+    },
+    parts,
+  );
   await settleReversal(env, "refund", refund.id);
   await mailRefundToBuyer(env, refund.id);
-  return { kind: "applied", id: refund.id, ...payment };
+  return { kind: "applied", id: refund.id, checkoutSessionId: payment.checkoutSessionId, orderId };
 }
 
 /**
@@ -256,45 +295,75 @@ export type DisputeEventKind = "created" | "updated" | "funds_withdrawn" | "fund
 export async function applyDispute(env: Env, dispute: DisputeObject, event: DisputeEventKind): Promise<ApplyOutcome> {
   const payment = await locatePayment(env, { payment_intent: dispute.payment_intent, metadata: null });
   if (!payment) return { kind: "ignored", note: `dispute ${dispute.id} is not of a payment we know` };
-  await storeDispute(getDb(env), {
-    id: dispute.id,
-    checkoutSessionId: payment.checkoutSessionId,
-    paymentIntentId: payment.paymentIntentId,
-    orderId: payment.orderId,
-    amountCents: dispute.amount,
-    currency: dispute.currency.toUpperCase(),
-    status: dispute.status,
-    fundsWithdrawn: event === "funds_withdrawn",
-    fundsReinstated: event === "funds_reinstated",
-  });
+  const { orderId, parts } = await splitOverOrders(env, "dispute", dispute.id, payment, dispute.amount);
+  await storeDispute(
+    getDb(env),
+    {
+      id: dispute.id,
+      checkoutSessionId: payment.checkoutSessionId,
+      paymentIntentId: payment.paymentIntentId,
+      orderId,
+      amountCents: dispute.amount,
+      currency: dispute.currency.toUpperCase(),
+      status: dispute.status,
+      fundsWithdrawn: event === "funds_withdrawn",
+      fundsReinstated: event === "funds_reinstated",
+    },
+    parts,
+  );
   await settleReversal(env, "dispute", dispute.id);
-  return { kind: "applied", id: dispute.id, ...payment };
+  return { kind: "applied", id: dispute.id, checkoutSessionId: payment.checkoutSessionId, orderId };
 }
 
 /**
- * Brings a refund's or dispute's pool reversal in line with whether it counts now. Each step is claimed in D1
- * first (none/applying -> applying -> applied; applied -> restoring -> restored), and the pool calls are keyed by
- * the id (and '<id>:restore'), so a step interrupted by a crash is finished by the next delivery and never doubled.
+ * Brings a refund's or dispute's pool reversal in line with whether it counts now: of the order it counts on (or the
+ * payment), or of each of its parts on a cart's orders (keyed '<id>:<order id>'), each part on its own host's
+ * contribution. Each step is claimed in D1 first (none/applying -> applying -> applied; applied -> restoring ->
+ * restored), and the pool calls are keyed by the id (and '<id>:restore'), so a step interrupted by a crash is
+ * finished by the next delivery and never doubled.
  */
-async function settleReversal(env: Env, kind: "refund" | "dispute", id: string): Promise<void> {
+async function settleReversal(env: Env, kind: RefundPartKind, id: string): Promise<void> {
+  const db = getDb(env);
+  const parts = await listRefundParts(db, kind, id);
+  if (parts.length === 0) return settleReversalOf(env, kind, id, null);
+  const counted = parts.filter((p) => p.amountCents > 0);
+  for (const part of counted) await settleReversalOf(env, kind, id, part.orderId);
+  // The refund's or dispute's own step follows its parts once they all agree (what a reader of the row sees).
+  const settled = (await listRefundParts(db, kind, id)).filter((p) => p.amountCents > 0).map((p) => p.reversal);
+  const step = settled[0];
+  if ((step === "applied" || step === "restored") && settled.every((s) => s === step)) {
+    await claimReversalStep(db, kind, id, REVERSAL_STEPS.filter((s) => s !== step), step);
+  }
+}
+
+/** One reversal (of a refund or dispute, or with `orderId` of its part on that order) brought in line, step by step. */
+async function settleReversalOf(env: Env, kind: RefundPartKind, id: string, orderId: string | null): Promise<void> {
   const db = getDb(env);
   for (let step = 0; step < 4; step++) {
     const row = kind === "refund" ? await getRefund(db, id) : await getDispute(db, id);
     if (!row) return;
+    const part = orderId === null ? null : (await listRefundParts(db, kind, id)).find((p) => p.orderId === orderId);
+    if (orderId !== null && !part) return;
+    const target = part
+      ? { key: `${row.id}:${part.orderId}`, orderId: part.orderId, amountCents: part.amountCents, reversal: part.reversal }
+      : { key: row.id, orderId: row.orderId, amountCents: row.amountCents, reversal: row.reversal };
     const counts = kind === "refund" ? refundCounts(row.status) : disputeCounts(row as { status: string; fundsWithdrawn: boolean; fundsReinstated: boolean });
     const origin = kind === "refund" ? ((row as { origin: RefundOrigin }).origin ?? "provider") : "dispute";
-    if (counts && (row.reversal === "none" || row.reversal === "applying")) {
-      if (!(await claimReversalStep(db, kind, id, ["none", "applying"], "applying", true))) continue;
-      const outcome = await reverse(env, row, row.id, row.amountCents, origin);
-      await bookRefundEarnings(env, { kind, id: row.id, checkoutSessionId: row.checkoutSessionId, orderId: row.orderId, amountCents: row.amountCents, currency: row.currency, origin, reversal: outcome, restore: false });
-      await claimReversalStep(db, kind, id, ["applying"], "applied");
+    const on = { checkoutSessionId: row.checkoutSessionId, orderId: target.orderId };
+    const earnings = { kind, id: target.key, ...on, amountCents: target.amountCents, currency: row.currency, origin };
+    const claim = (from: ReversalStep[], to: ReversalStep, counting?: boolean) => claimReversalStep(db, kind, id, from, to, counting, part?.orderId);
+    if (counts && (target.reversal === "none" || target.reversal === "applying")) {
+      if (!(await claim(["none", "applying"], "applying", true))) continue;
+      const outcome = await reverse(env, on, target.key, target.amountCents, origin);
+      await bookRefundEarnings(env, { ...earnings, reversal: outcome, restore: false });
+      await claim(["applying"], "applied");
       continue;
     }
-    if (!counts && (row.reversal === "applied" || row.reversal === "restoring")) {
-      if (!(await claimReversalStep(db, kind, id, ["applied", "restoring"], "restoring", false))) continue;
-      const outcome = await reverse(env, row, `${row.id}:restore`, -row.amountCents, origin);
-      await bookRefundEarnings(env, { kind, id: row.id, checkoutSessionId: row.checkoutSessionId, orderId: row.orderId, amountCents: row.amountCents, currency: row.currency, origin, reversal: outcome, restore: true });
-      await claimReversalStep(db, kind, id, ["restoring"], "restored");
+    if (!counts && (target.reversal === "applied" || target.reversal === "restoring")) {
+      if (!(await claim(["applied", "restoring"], "restoring", false))) continue;
+      const outcome = await reverse(env, on, `${target.key}:restore`, -target.amountCents, origin);
+      await bookRefundEarnings(env, { ...earnings, reversal: outcome, restore: true });
+      await claim(["restoring"], "restored");
       continue;
     }
     return;
