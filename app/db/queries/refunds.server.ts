@@ -223,13 +223,13 @@ export async function storeDispute(db: Db, row: DisputeRowInput, parts: readonly
   await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
 }
 
-/** A refund's or dispute's parts on the orders of its payment (empty when it counts on one order or on none). */
+/** A refund's or dispute's parts on the orders of its payment, by line (empty when it counts on one order or on none). */
 export function listRefundParts(db: Db, kind: RefundPartKind, sourceId: string) {
   return db
     .select()
     .from(refundParts)
     .where(and(eq(refundParts.kind, kind), eq(refundParts.sourceId, sourceId)))
-    .orderBy(refundParts.createdAt, refundParts.orderId);
+    .orderBy(sql`(select o.line from orders o where o.id = ${refundParts.orderId})`, refundParts.orderId);
 }
 
 export async function getRefund(db: Db, id: string) {
