@@ -46,6 +46,8 @@ test("a visitor's screens open without errors", async () => {
     "/explore",
     "/guess-win",
     profile,
+    `${profile}?tab=games`,
+    `${profile}?tab=winner`,
     `${profile}/shop`,
     product,
     ...(buyNow ? [buyNow] : []),
@@ -65,6 +67,8 @@ test("a fan's screens open without errors", async () => {
   const page = await newPage(browser);
   await signInDemo(page, "fan@demo.tribe");
   const order = await firstLink(page, "/my-orders", "/order/");
+  const chat = await firstLink(page, "/chat", "/chat/");
+  const groupBuy = await firstLink(page, "/shop", "/group-buy-detail/");
   const problems = await visit(page, [
     "/",
     "/shop",
@@ -74,6 +78,8 @@ test("a fan's screens open without errors", async () => {
     "/my-orders",
     ...(order ? [order] : []),
     "/chat",
+    ...(chat ? [chat] : []),
+    ...(groupBuy ? [groupBuy] : []),
     "/tribe",
     "/settings",
     "/prize-pool",
@@ -88,11 +94,14 @@ test("a host's screens open without errors", async () => {
   await signInDemo(page, "host@demo.tribe");
   const product = await firstLink(page, "/shop-management", "/edit-product/");
   const game = await firstLink(page, "/guess-win-management", "/view-game/");
+  const viewProduct = await firstLink(page, "/shop-management", "/view-product/");
+  const transaction = await firstLink(page, "/revenue", "/transaction/");
   const problems = await visit(page, [
     "/dashboard",
     "/shop-management",
     "/add-product",
     ...(product ? [product] : []),
+    ...(viewProduct ? [viewProduct] : []),
     "/guess-win-management",
     "/create-guess-win",
     ...(game ? [game] : []),
@@ -100,6 +109,7 @@ test("a host's screens open without errors", async () => {
     "/orders",
     "/voucher-management",
     "/revenue",
+    ...(transaction ? [transaction] : []),
     "/revenue-management",
     "/ads-revenue",
     "/payouts",
