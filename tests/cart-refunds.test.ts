@@ -5,6 +5,7 @@ import {
   checkoutSessions,
   disputes,
   earningsLedger,
+  hostDebits,
   orders,
   prizePoolContributions,
   products,
@@ -15,8 +16,8 @@ import {
   vouchers,
 } from "~/db/schema";
 import { createProductCheckout } from "~/lib/payments/checkout-session.server";
-import { poolStub } from "~/lib/pools.server";
-import { db, get, makeUser, ORIGIN, postForm, sessionUserOf, signIn, withoutNetwork } from "./helpers";
+import { closePool, poolStub } from "~/lib/pools.server";
+import { db, get, makeUser, ORIGIN, pageText, postForm, sessionUserOf, signIn, withoutNetwork } from "./helpers";
 import { BUYER_ADDRESS, checkoutSessionEvent, deliverWebhook, newEventId, stripeEvent } from "./support/webhooks";
 
 // A refund made in Stripe's dashboard (no metadata) or a dispute (never our metadata) of a cart payment, which paid
@@ -107,8 +108,9 @@ function disputeObject(p: { id: string; amount: number; status: string; paymentI
   return { id: p.id, object: "dispute", amount: p.amount, currency: "usd", status: p.status, payment_intent: p.paymentIntent, charge: null };
 }
 
+/** A page's visible text for a signed-in user. */
 async function text(path: string, cookie: string) {
-  return (await (await get(path, { cookie })).text()).replace(/<!-- -->/g, "");
+  return pageText(await get(path, { cookie }));
 }
 
 /** Delivers each event `times` times at once, every delivery answered 200. */
@@ -167,6 +169,9 @@ describe("a cart payment refunded in Stripe's dashboard (no order named)", () =>
     expect(mine).toContain("USD 40.00 of USD 40.00 refunded");
     const lampPage = await text(`/order/${cart.lamp.orderNumber}`, cart.fan.cookie);
     expect(lampPage).toContain("USD 30.00 of USD 30.00 refunded");
+    // The refund's line on the order: its part, with its label.
+    expect(lampPage).toContain("USD 30.00 Refunded");
+    expect(mine).toContain("Refunded");
     // Each host sees their own orders refunded, and the refunds in their revenue.
     const aOrders = await text("/orders", cart.a.cookie);
     expect(aOrders).toContain("USD 30.00 of USD 30.00 refunded");
@@ -207,7 +212,7 @@ describe("a cart payment refunded in Stripe's dashboard (no order named)", () =>
     expect(halfway.b).toEqual({ ...before.b, amountCents: before.b.amountCents - 200 });
     const lampPage = await text(`/order/${cart.lamp.orderNumber}`, cart.fan.cookie);
     expect(lampPage).toContain("USD 15.00 of USD 30.00 refunded");
-    expect(lampPage).toContain("USD 15.00");
+    expect(lampPage).toContain("USD 15.00 Refunded");
     expect(await text("/orders", cart.b.cookie)).toContain("USD 20.00 of USD 40.00 refunded");
 
     // A second dashboard refund of 25.00 (a replay of the first among its events): split over what is left.
@@ -226,8 +231,35 @@ describe("a cart payment refunded in Stripe's dashboard (no order named)", () =>
     expect(now.b.amountCents).toBe(before.b.amountCents - 200 - 125);
     const bPage = await text(`/order/${cart.lesson.orderNumber}`, cart.fan.cookie);
     expect(bPage).toContain("USD 32.50 of USD 40.00 refunded");
-    expect(bPage).toContain("USD 12.50");
-    expect(bPage).toContain("USD 20.00");
+    expect(bPage).toContain("USD 12.50 Refunded");
+    expect(bPage).toContain("USD 20.00 Refunded");
+    expect(bPage).not.toContain("USD 25.00 Refunded");
+  });
+});
+
+describe("a cart refunded after one host's pool closed", () => {
+  it("that host carries its pool share (host debits, earnings), the other host's open pool gives it back", async () => {
+    const cart = await paidCart();
+    await closePool(env, cart.lamp.poolId!, "closed_early");
+    const before = await pools(cart);
+    const id = refundId();
+    await deliverAll([stripeEvent("refund.created", refundObject({ id, amount: 8_000, status: "succeeded", paymentIntent: cart.paymentIntent }))]);
+    const after = await pools(cart);
+    // Host A's frozen pool never changes; its share is booked to the host, once per order.
+    expect(after.a).toEqual(before.a);
+    const debits = await db().select().from(hostDebits).where(like(hostDebits.reversalKey, `${id}:%`));
+    expect(debits.map((d) => [d.hostId, d.reversalKey]).sort()).toEqual([[cart.a.id, `${id}:${cart.lamp.id}`], [cart.a.id, `${id}:${cart.print.id}`]].sort());
+    expect(debits.reduce((sum, d) => sum + d.amountCents, 0)).toBe(400);
+    expect(after.b).toEqual({ amountCents: before.b.amountCents - 400, entries: before.b.entries - 1, voided: [cart.lesson.entryNumber] });
+    const booked = await earningsOf("refund", id);
+    const hostA = booked.filter((r) => r.hostId === cart.a.id);
+    const sales = await db().select().from(earningsLedger).where(like(earningsLedger.sourceKey, "sale:%"));
+    const saleOf = (orderId: string) => sales.find((r) => r.orderId === orderId)!;
+    // Host A gives back the host's and the pool's parts of both sales; host B only the host's part.
+    expect(hostA.reduce((sum, r) => sum + r.amountCents, 0)).toBe(
+      -[cart.lamp.id, cart.print.id].reduce((sum, o) => sum + saleOf(o).amountCents + saleOf(o).poolCents, 0),
+    );
+    expect(booked.find((r) => r.hostId === cart.b.id)!.amountCents).toBe(-saleOf(cart.lesson.id).amountCents);
   });
 });
 
