@@ -13,6 +13,7 @@ import {
   orders,
   poolContributionKeys,
   prizeEntryDisqualifications,
+  prizePoolContributions,
   prizePools,
   products,
   productSizes,
@@ -24,8 +25,8 @@ import { formatCents } from "~/domain/money";
 import { createProductCheckout } from "~/lib/payments/checkout-session.server";
 import { requestRefund } from "~/lib/payments/refunds.server";
 import { processStripeEvent } from "~/lib/payments/webhook.server";
-import { closePool, ensureOpenPool, poolStub, reapplyReservations } from "~/lib/pools.server";
-import { db, envWithPoolsDown, makeUser, ORIGIN, sessionUserOf, withoutNetwork } from "./helpers";
+import { closePool, ensureOpenPool, getOpenPool, poolStub, reapplyReservations } from "~/lib/pools.server";
+import { db, envWithPoolsDown, get, makeUser, ORIGIN, pageText, sessionUserOf, signIn, withoutNetwork } from "./helpers";
 import { checkoutSessionEvent, deliverWebhook, newEventId, stripeEvent } from "./support/webhooks";
 
 // Money flowing back: requestRefund (the API the returns and sealed-guess features call), the refund and dispute
@@ -148,7 +149,7 @@ describe("the buyer's refund mail (sent by the refund path, once per refund)", (
     expect(mails[0]!.textBody).toContain(`Reason: ${UNFULFILLABLE_REASONS.gone}`);
   });
 
-  it("a refund made in the provider's dashboard (events only): one mail; a failed one none", async () => {
+  it("a refund made in the provider's dashboard (events only): one mail", async () => {
     const { order, user, paymentIntent } = await paidOrder();
     const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
     const created = stripeEvent("refund.created", refundObject({ id, amount: 4000, status: "pending", paymentIntent }));
@@ -159,10 +160,63 @@ describe("the buyer's refund mail (sent by the refund path, once per refund)", (
     expect(mails.map((m) => m.subject)).toEqual([`Refund of USD 40.00 for order ${order.orderNumber}`]);
     expect(mails[0]!.textBody).toContain(`USD 40.00 of your order ${order.orderNumber} (Pottery Class) is refunded to your payment method.`);
 
-    const other = await paidOrder();
-    const failed = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
-    expect((await deliverWebhook(stripeEvent("refund.failed", refundObject({ id: failed, amount: 4000, status: "failed", paymentIntent: other.paymentIntent })))).status).toBe(200);
-    expect(await refundMailsTo(other.user.email)).toEqual([]);
+  });
+});
+
+describe("a refund that does not go through", () => {
+  it("pending, then failed: the buyer is mailed once more that it did not go through, and replays send nothing", async () => {
+    const { order, user, paymentIntent, sessionId } = await paidOrder();
+    const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
+    const metadata = { checkout_session_id: sessionId, order_id: order.id, origin: "host", reason: "One cup was chipped" };
+    const created = stripeEvent("refund.created", refundObject({ id, amount: 4000, status: "pending", paymentIntent, metadata }));
+    const failed = stripeEvent("refund.failed", refundObject({ id, amount: 4000, status: "failed", paymentIntent, metadata }));
+    expect((await deliverWebhook(created)).status).toBe(200);
+    expect((await refundMailsTo(user.email)).map((m) => m.subject)).toEqual([`Refund of USD 40.00 for order ${order.orderNumber}`]);
+
+    // Five concurrent deliveries, a replay under a new event id, and the older event arriving late.
+    const responses = await Promise.all([...Array(5)].map(() => deliverWebhook(failed)));
+    expect(responses.every((r) => r.status === 200)).toBe(true);
+    for (const e of [{ ...failed, id: newEventId() }, created, { ...created, id: newEventId() }]) expect((await deliverWebhook(e)).status).toBe(200);
+
+    const mails = await refundMailsTo(user.email);
+    expect(mails.map((m) => m.subject)).toEqual([
+      `Refund of USD 40.00 for order ${order.orderNumber}`,
+      `Refund of USD 40.00 for order ${order.orderNumber} did not go through`,
+    ]);
+    const text = mails[1]!.textBody;
+    expect(text).toContain(`The refund of USD 40.00 for your order ${order.orderNumber} (Pottery Class) did not go through, so no money is returned to your payment method.`);
+    expect(text).toContain("This corrects our earlier e-mail, which said the refund was on its way.");
+    expect(text).toContain("If you still expect a refund, contact Refund Host.");
+    expect(text).not.toContain("3-5 business days");
+    // The pool was open: its entry counts again, so the mail says nothing about a missed draw.
+    expect(text).not.toContain("prize pool entry");
+
+    // What the buyer sees: the refund did not go through, the order is not refunded, the entry counts.
+    const cookie = await signIn(user.email);
+    const page = await pageText(await get(`/order/${order.orderNumber}`, { cookie }));
+    expect(page).toContain("Refund did not go through (One cup was chipped)");
+    expect(page).not.toMatch(/refunded/i);
+    expect(page).not.toContain("not in the draw");
+    const mine = await pageText(await get("/my-orders", { cookie }));
+    expect(mine).toContain("Refund of USD 40.00 did not go through (One cup was chipped)");
+    expect(mine).not.toContain("of USD 40.00 refunded");
+  });
+
+  it("failed on first sight (a dashboard refund, or requested and failed at once): one mail, that it did not go through", async () => {
+    const { order, user, paymentIntent } = await paidOrder();
+    const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
+    const failed = stripeEvent("refund.failed", refundObject({ id, amount: 4000, status: "failed", paymentIntent }));
+    await Promise.all([...Array(3)].map(() => deliverWebhook(failed)));
+    // Its older news arriving afterwards (created while pending) changes nothing and mails nothing.
+    expect((await deliverWebhook(stripeEvent("refund.created", refundObject({ id, amount: 4000, status: "pending", paymentIntent })))).status).toBe(200);
+    const mails = await refundMailsTo(user.email);
+    expect(mails.map((m) => m.subject)).toEqual([`Refund of USD 40.00 for order ${order.orderNumber} did not go through`]);
+    expect(mails[0]!.textBody).not.toContain("corrects");
+    expect(mails[0]!.textBody).not.toContain("is refunded to your payment method");
+    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 0, refundState: "none" });
+    const [row] = await db().select().from(refunds).where(eq(refunds.id, id));
+    expect(row).toMatchObject({ status: "failed", buyerMailedAt: null });
+    expect(row!.buyerFailureMailedAt).not.toBeNull();
   });
 });
 
@@ -503,5 +557,104 @@ describe("a winning entry refunded before its prize settles", () => {
     const disqualified = await db().select().from(prizeEntryDisqualifications).where(eq(prizeEntryDisqualifications.poolId, order.poolId!));
     expect(disqualified.map((d) => [d.entryNumber, d.reversalKey])).toEqual([[order.entryNumber, id]]);
     expect(await db().select().from(hostDebits).where(and(eq(hostDebits.reversalKey, id), eq(hostDebits.hostId, host.id)))).toHaveLength(1);
+  });
+});
+
+describe("a refund that fails after its pool closed and drew (decision 151)", () => {
+  /** Two paid orders of one host's product (USD 40.00 each, USD 4.00 to the pool each) in the same open pool. */
+  async function twoBuyersOnePool() {
+    const fixture = await shopFixture("digital");
+    const buy = async (f: Awaited<ReturnType<typeof shopFixture>>) => {
+      const row = await startCheckout(f);
+      const paymentIntent = `pi_test_${crypto.randomUUID().replace(/-/g, "")}`;
+      expect((await deliverWebhook(paidEvent(row, paymentIntent))).status).toBe(200);
+      const [order] = await db().select().from(orders).where(eq(orders.checkoutSessionId, row.id));
+      return { order: order!, paymentIntent };
+    };
+    const refunded = await buy(fixture);
+    const otherBuyer = await makeUser({ name: "Other Buyer" });
+    const other = await buy({ ...fixture, user: sessionUserOf(otherBuyer, "Other Buyer"), email: otherBuyer.email });
+    expect(other.order.poolId).toBe(refunded.order.poolId);
+    return { host: fixture.host, user: fixture.user, ...refunded, other: other.order };
+  }
+
+  it("the share the pool gave back goes to the host's open pool once; the entry stays out of the final draw, and the buyer is told so", async () => {
+    const { host, user, order, paymentIntent, other } = await twoBuyersOnePool();
+    const poolId = order.poolId!;
+    const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
+    const pending = stripeEvent("refund.created", refundObject({ id, amount: 4000, status: "pending", paymentIntent }));
+    expect((await deliverWebhook(pending)).status).toBe(200);
+    expect(await poolOf(poolId)).toMatchObject({ amountCents: 400, entries: 1, voided: [order.entryNumber] });
+
+    // The pool closes with the other buyer's entry only, and draws it (its block and winner are public and final).
+    await closePool(env, poolId, "closed_early");
+    await db()
+      .update(prizePools)
+      .set({ status: "drawn", winnerEntryNumber: other.entryNumber, winnerUserId: other.userId, drawnAt: new Date(), drawBlockHeight: 800_000 })
+      .where(eq(prizePools.id, poolId));
+    const closed = await poolOf(poolId);
+    const next = await getOpenPool(env, host.id);
+    expect(next && next.id !== poolId).toBe(true);
+    const nextBefore = await poolOf(next!.id);
+
+    // Then the refund fails: five concurrent deliveries, a replay under a new event id, and the older event late.
+    const failed = stripeEvent("refund.failed", refundObject({ id, amount: 4000, status: "failed", paymentIntent }));
+    const responses = await Promise.all([...Array(5)].map(() => deliverWebhook(failed)));
+    expect(responses.every((r) => r.status === 200)).toBe(true);
+    for (const e of [{ ...failed, id: newEventId() }, pending]) expect((await deliverWebhook(e)).status).toBe(200);
+
+    // The buyer paid after all: the order is not refunded.
+    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 0, refundState: "none" });
+    const [row] = await db().select().from(refunds).where(eq(refunds.id, id));
+    expect(row).toMatchObject({ status: "failed", reversal: "restored" });
+    // The drawn pool is untouched (its amount, its list with this entry void, its winner).
+    expect(await poolOf(poolId)).toEqual(closed);
+    const [drawn] = await db().select().from(prizePools).where(eq(prizePools.id, poolId));
+    expect(drawn).toMatchObject({ status: "drawn", winnerEntryNumber: other.entryNumber });
+    // The USD 4.00 share goes to the host's open pool, once, as a carried-over amount (no entry), and is booked once.
+    expect(await poolOf(next!.id)).toEqual({ ...nextBefore, amountCents: nextBefore.amountCents + 400 });
+    const carried = await db().select().from(prizePoolContributions).where(eq(prizePoolContributions.sourceKey, `${id}:restore`));
+    expect(carried.map((c) => [c.poolId, c.sourceType, c.amountCents, c.entryNumber])).toEqual([[next!.id, "carry_over", 400, null]]);
+    const debits = await db().select().from(hostDebits).where(eq(hostDebits.sourceKey, `checkout:${order.checkoutSessionId}`));
+    expect(debits.map((d) => [d.reversalKey, d.amountCents, d.reason])).toEqual([[`${id}:restore`, -400, "restored_to_pool"]]);
+    // The host's earnings: the refund's row and its exact opposite, once each.
+    const booked = await db().select().from(earningsLedger).where(eq(earningsLedger.orderId, order.id));
+    const refundRows = booked.filter((b) => b.kind === "refund");
+    expect(refundRows.map((b) => b.sourceKey).sort()).toEqual([`refund:${id}`, `refund:${id}:restore`]);
+    expect(refundRows.reduce((sum, b) => sum + b.amountCents, 0)).toBe(0);
+
+    // The buyer: one mail that the refund was made, one that it did not go through and that the entry missed the draw.
+    const mails = await refundMailsTo(user.email);
+    expect(mails.map((m) => m.subject)).toEqual([
+      `Refund of USD 40.00 for order ${order.orderNumber}`,
+      `Refund of USD 40.00 for order ${order.orderNumber} did not go through`,
+    ]);
+    expect(mails[1]!.textBody).toContain(`Your prize pool entry #${order.entryNumber} was removed when the refund was made, so it was not in the pool's draw, which is final.`);
+    // Their pages never say the entry counts in that draw.
+    const cookie = await signIn(user.email);
+    const page = await pageText(await get(`/order/${order.orderNumber}`, { cookie }));
+    expect(page).toContain(`Prize entry number ${order.entryNumber} · not in the draw: it was void when the pool closed`);
+    const mine = await pageText(await get("/my-orders", { cookie }));
+    expect(mine).toContain(`Prize pool entry #${order.entryNumber} in Refund Host's pool · not in the draw: it was void when the pool closed`);
+  });
+
+  it("a refund made after the close (booked to the host) that fails is undone on the host, not added to a pool", async () => {
+    const { host, user, order, paymentIntent } = await twoBuyersOnePool();
+    await closePool(env, order.poolId!, "closed_early");
+    const next = await getOpenPool(env, host.id);
+    const nextBefore = await poolOf(next!.id);
+    const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
+    await deliverWebhook(stripeEvent("refund.created", refundObject({ id, amount: 4000, status: "succeeded", paymentIntent })));
+    const failed = stripeEvent("refund.failed", refundObject({ id, amount: 4000, status: "failed", paymentIntent }));
+    await Promise.all([...Array(3)].map(() => deliverWebhook(failed)));
+    const debits = await db().select().from(hostDebits).where(eq(hostDebits.sourceKey, `checkout:${order.checkoutSessionId}`));
+    expect(debits.map((d) => [d.reversalKey, d.amountCents, d.reason]).sort()).toEqual([
+      [id, 400, "refund_after_close"],
+      [`${id}:restore`, -400, "refund_restored"],
+    ]);
+    expect(await poolOf(next!.id)).toEqual(nextBefore);
+    // The entry was in the closed pool's list all along.
+    const cookie = await signIn(user.email);
+    expect(await pageText(await get(`/order/${order.orderNumber}`, { cookie }))).not.toContain("not in the draw");
   });
 });

@@ -1,6 +1,6 @@
 import { Badge, DateText } from "~/components/page";
 import { formatCents } from "~/domain/money";
-import type { RefundOrigin, RefundState, ReturnRequestStatus } from "~/domain/payments";
+import { refundFailed, type RefundOrigin, type RefundState, type ReturnRequestStatus } from "~/domain/payments";
 import { REFUND_ORIGIN_LABELS, refundStateText, RETURN_STATUS_TEXT } from "~/domain/returns";
 
 // How an order's refunds and return request look to the buyer (order page, /my-orders) and the host (/orders).
@@ -15,10 +15,17 @@ export type RefundLine = {
   createdAt: Date | string;
 };
 
-/** The words for one refund: its own reason when it has one, else where it came from. */
-export function refundLineText(line: Pick<RefundLine, "origin" | "reason">): string {
+/** The words for one refund: its own reason when it has one, else where it came from; or that it did not go through. */
+export function refundLineText(line: Pick<RefundLine, "origin" | "reason"> & { status?: string }): string {
+  if (line.status !== undefined && refundFailed(line.status)) return `Refund did not go through${line.reason ? ` (${line.reason})` : ""}`;
   const origin = REFUND_ORIGIN_LABELS[line.origin];
   return line.reason ? `${origin}: ${line.reason}` : origin;
+}
+
+/** A refund line on /my-orders: its words, and for one that did not go through, that first. */
+export function refundSummaryText(line: Pick<RefundLine, "origin" | "reason" | "status" | "amountCents" | "currency">): string {
+  if (!refundFailed(line.status)) return refundLineText(line);
+  return `Refund of ${formatCents(line.amountCents, line.currency)} did not go through${line.reason ? ` (${line.reason})` : ""}`;
 }
 
 /** "Refunded" / "Partially refunded" badge, or nothing. */
@@ -56,7 +63,7 @@ export function RefundList({ lines }: { lines: readonly RefundLine[] }) {
           <span className="text-gray-700">{refundLineText(l)}</span>
           <span className="text-gray-500">
             <DateText value={l.createdAt} />
-            {l.status === "succeeded" ? null : ` · ${l.status.replace(/_/g, " ")}`}
+            {l.status === "succeeded" || refundFailed(l.status) ? null : ` · ${l.status.replace(/_/g, " ")}`}
           </span>
         </li>
       ))}

@@ -74,7 +74,12 @@ export const USER_ROLES = ["user", "admin"] as const;
 export const PROFILE_STATUSES = ["active", "suspended", "pending"] as const;
 export const POOL_STATUSES = ["open", "closed", "drawn"] as const;
 export const POOL_CLOSE_REASONS = ["target_reached", "timer_expired", "closed_early"] as const;
-export const HOST_DEBIT_REASONS = ["refund_after_close", "refund_restored"] as const;
+/**
+ * refund_after_close: a reversal of a closed pool's payment, carried by the host; refund_restored: such a reversal
+ * undone (a failed refund, a won dispute); restored_to_pool: a share the open pool gave back, undone after its close,
+ * whose money went to the host's open pool instead (decision 151).
+ */
+export const HOST_DEBIT_REASONS = ["refund_after_close", "refund_restored", "restored_to_pool"] as const;
 /** The pool contribution sources are the domain's list (one name, one list). */
 export const CONTRIBUTION_SOURCE_TYPES = CONTRIBUTION_TYPES;
 export const ENTRY_SOURCE_TYPES = ["product_purchase", "guess_entry", "group_buy_entry", "share_bonus"] as const;
@@ -1421,6 +1426,8 @@ export const refunds = sqliteTable(
     reversal: text("reversal").notNull().default("none"),
     /** When the buyer was mailed about this refund: claimed once, the first time it counts (decision 131). */
     buyerMailedAt: timestamp("buyer_mailed_at"),
+    /** When the buyer was mailed that this refund did not go through (failed or canceled): claimed once (decision 150). */
+    buyerFailureMailedAt: timestamp("buyer_failure_mailed_at"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

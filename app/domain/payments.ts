@@ -239,3 +239,71 @@ export function refundMail(input: RefundMailInput): { subject: string; text: str
     url: guess ? "/guess-win" : "/",
   };
 }
+
+/** What the buyer's mail says when a refund did not go through (failed or canceled). */
+export type RefundFailedMailInput = RefundMailInput & {
+  /** Whether the buyer had been mailed this refund before (it was pending, then failed): the mail corrects that one. */
+  announced: boolean;
+  /** The order's prize pool entry when it was void as its pool closed: the refund removed it from a draw that is final. */
+  missedDrawEntry: number | null;
+};
+
+/**
+ * The buyer's mail that a refund did not go through: the money stays paid, nothing comes back to the payment method.
+ * When the refund had been announced (pending, then failed) it says this corrects that mail; a refund that failed
+ * before any mail gets only this one, which never says money is coming.
+ */
+export function refundFailedMail(input: RefundFailedMailInput): { subject: string; text: string; url: string } {
+  const { amount, order } = input;
+  const correction = input.announced ? " This corrects our earlier e-mail, which said the refund was on its way." : "";
+  const none = "did not go through, so no money is returned to your payment method.";
+  if (order) {
+    const url = `/order/${order.orderNumber}`;
+    const entry =
+      input.missedDrawEntry !== null
+        ? `\n\nYour prize pool entry #${input.missedDrawEntry} was removed when the refund was made, so it was not in the pool's draw, which is final.`
+        : "";
+    const contact = `\n\nIf you still expect a refund, contact ${order.hostName ?? "the host"}.`;
+    return {
+      subject: `Refund of ${amount} for order ${order.orderNumber} did not go through`,
+      text: `The refund of ${amount} for your order ${order.orderNumber} (${order.productName}) ${none}${correction}${entry}${contact}\n\nSee the order: ${url}`,
+      url,
+    };
+  }
+  const guess = input.purpose === "guess_entry";
+  return {
+    subject: guess ? `Refund of ${amount} for your guess did not go through` : `Refund of ${amount} did not go through`,
+    text: `The refund of ${amount} you paid${guess ? " for your guess" : ""} ${none}${correction}`,
+    url: guess ? "/guess-win" : "/",
+  };
+}
+
+/** Where an order's prize pool entry stands: in its pool, void while the payment is refunded, or left out of a closed pool's draw. */
+export type EntryStanding = "counts" | "void" | "missed_draw";
+
+export function entryStanding(entry: { voided: boolean; poolOpen: boolean }): EntryStanding {
+  if (!entry.voided) return "counts";
+  return entry.poolOpen ? "void" : "missed_draw";
+}
+
+/** The buyer's words for an entry that does not count (order page, /my-orders); null when it counts. */
+export const ENTRY_STANDING_TEXT: Readonly<Record<EntryStanding, string | null>> = {
+  counts: null,
+  void: "void while this payment is refunded",
+  missed_draw: "not in the draw: it was void when the pool closed",
+};
+
+/**
+ * Why an order's entry does not count (order page, /my-orders), from the order's query columns (1/0, null without an
+ * entry); null when it counts.
+ */
+export function entryStandingText(entry: { entryVoided: number | null; poolOpen: number | null }): string | null {
+  if (entry.entryVoided === null || entry.poolOpen === null) return null;
+  return ENTRY_STANDING_TEXT[entryStanding({ voided: entry.entryVoided === 1, poolOpen: entry.poolOpen === 1 })];
+}
+
+/** Whether a refund did not go through (failed or canceled): nothing was given back. */
+export function refundFailed(status: string): boolean {
+  return (FINAL_REFUND_STATUSES as readonly string[]).includes(status);
+}
+

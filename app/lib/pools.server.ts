@@ -8,6 +8,7 @@ import {
   bindReservation,
   findRecordedSource,
   getDisplayName,
+  getHostDebit,
   getHostPoolSettings,
   getHostPoolTarget,
   getOpenPoolForHost,
@@ -354,6 +355,8 @@ const reversalSchema = z
     cumulativeReversedCents: z.number().int().nonnegative().refine(Number.isSafeInteger),
     /** A reversal that never voids the entry (a group buy's tier refund). */
     keepEntry: z.boolean().default(false),
+    /** For a restore (negative amount): the key of the reversal it undoes. */
+    restoresKey: z.string().min(1).max(500).optional(),
   })
   .refine((value) => value.cumulativeReversedCents <= value.paymentCents, "cannot reverse more than the payment");
 
@@ -362,7 +365,16 @@ export type PaymentReversal = z.input<typeof reversalSchema>;
 export type ReversalOutcome =
   | { kind: "no_contribution" }
   | { kind: "pool"; poolId: string; result: ReversalResult }
-  | { kind: "host_debit"; poolId: string; hostId: string; debitCents: number; booked: boolean; redrawn: boolean };
+  | {
+      kind: "host_debit";
+      poolId: string;
+      hostId: string;
+      debitCents: number;
+      booked: boolean;
+      redrawn: boolean;
+      /** The open pool a restored share went to (restored_to_pool), else null. */
+      carriedToPoolId: string | null;
+    };
 
 /**
  * Applies a refund or dispute event (or a restoring event: key + ':restore', negative amount) to the pool the
@@ -370,7 +382,9 @@ export type ReversalOutcome =
  * key (the pool share at the contribution's own rate) and voids the buyer's entry while more than half the payment
  * is reversed (restores un-void it). Once the pool has closed, the frozen list and the pool amount never change: the
  * pool share is booked as a host debit keyed by the reversal key; and if the payment holds the drawn winning entry
- * and the prize has not settled, the prize is redrawn from the next block. `keepEntry` (a group buy's tier refund)
+ * and the prize has not settled, the prize is redrawn from the next block. A restore after the close of a share the
+ * open pool gave back goes to the host's open pool (a carry_over contribution keyed by the restore; decision 151):
+ * the entry stays out of the closed pool's draw. `keepEntry` (a group buy's tier refund)
  * moves only money, never the entry. Idempotent per reversal key.
  */
 export async function applyPaymentReversal(env: Env, reversal: PaymentReversal): Promise<ReversalOutcome> {
@@ -392,29 +406,54 @@ export async function applyPaymentReversal(env: Env, reversal: PaymentReversal):
   if (result.outcome === "unknown_source" || result.outcome === "uninitialised") return { kind: "no_contribution" };
   if (result.outcome !== "closed") return { kind: "pool", poolId: pool.id, result };
 
-  // Closed: the share of this event, computed against everything reversed so far (in the pool and as debits).
-  const alreadyDebited = await sumHostDebitsForSource(db, input.sourceKey);
-  const debitCents = reversalShareCents({
-    contributionCents: contribution.amountCents,
-    alreadyReversedCents: result.poolReversedCents + alreadyDebited,
-    reversedCents: input.reversedCents,
-    paymentCents: input.paymentCents,
-    cumulativeReversedCents: input.cumulativeReversedCents,
-  });
-  const booked = await insertHostDebit(db, {
-    hostId: contribution.hostId,
-    poolId: pool.id,
-    reversalKey: input.reversalKey,
-    sourceKey: input.sourceKey,
-    amountCents: debitCents,
-    currency: contribution.currency,
-    reason: debitCents < 0 ? "refund_restored" : "refund_after_close",
-  });
+  // Closed: the share of this event, computed once against everything reversed so far (in the pool and as debits)
+  // and booked under its key; a repeat (a retry after a crash, a concurrent delivery) reads the booked row.
+  let booked = false;
+  let debit = await getHostDebit(db, input.reversalKey);
+  if (!debit) {
+    const alreadyDebited = await sumHostDebitsForSource(db, input.sourceKey);
+    const debitCents = reversalShareCents({
+      contributionCents: contribution.amountCents,
+      alreadyReversedCents: result.poolReversedCents + alreadyDebited,
+      reversedCents: input.reversedCents,
+      paymentCents: input.paymentCents,
+      cumulativeReversedCents: input.cumulativeReversedCents,
+    });
+    // A restore of a share the pool itself gave back while it was open (no host debit under the restored key): the
+    // frozen pool cannot take it back, so it goes to the host's open pool, like any contribution that arrives after
+    // a close (decision 151).
+    const toPool = debitCents < 0 && input.restoresKey !== undefined && (await getHostDebit(db, input.restoresKey)) === null;
+    booked = await insertHostDebit(db, {
+      hostId: contribution.hostId,
+      poolId: pool.id,
+      reversalKey: input.reversalKey,
+      sourceKey: input.sourceKey,
+      amountCents: debitCents,
+      currency: contribution.currency,
+      reason: toPool ? "restored_to_pool" : debitCents < 0 ? "refund_restored" : "refund_after_close",
+    });
+    debit = (await getHostDebit(db, input.reversalKey))!;
+  }
+  let carriedToPoolId: string | null = null;
+  if (debit.reason === "restored_to_pool" && debit.amountCents < 0) {
+    // Keyed by the restore: counted once, in one pool (the reservation hands it on if that pool closes meanwhile;
+    // the cron re-applies it if the pool object call is lost).
+    const carried = await addContribution(env, {
+      hostId: contribution.hostId,
+      sourceType: "carry_over",
+      sourceKey: input.reversalKey,
+      amountCents: -debit.amountCents,
+      currency: contribution.currency,
+      userId: null,
+      earnsEntry: false,
+    });
+    carriedToPoolId = carried.poolId;
+  }
   let redrawn = false;
   if (contribution.entryNumber !== null && !input.keepEntry && reversalVoidsEntry(input.cumulativeReversedCents, input.paymentCents)) {
     redrawn = await disqualifyWinner(env, pool.id, contribution.entryNumber, input.reversalKey);
   }
-  return { kind: "host_debit", poolId: pool.id, hostId: contribution.hostId, debitCents, booked, redrawn };
+  return { kind: "host_debit", poolId: pool.id, hostId: contribution.hostId, debitCents: debit.amountCents, booked, redrawn, carriedToPoolId };
 }
 
 /**

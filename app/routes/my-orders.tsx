@@ -2,11 +2,12 @@ import { data, Form, Link, redirect, useSearchParams } from "react-router";
 import { z } from "zod";
 import { DateText, EmptyState, LinkButton, Page, pageMeta, Pagination, Stat, StatusBadge } from "~/components/page";
 import { getDb } from "~/db/client.server";
-import { RefundedAmount, refundLineText, ReturnStatusBadge } from "~/components/refunds";
+import { RefundedAmount, refundSummaryText, ReturnStatusBadge } from "~/components/refunds";
 import { buyerOrderPageIds, buyerOrderStats, getOrderById, listBuyerOrders } from "~/db/queries/orders.server";
 import { latestReturnRequests, listOrderRefunds } from "~/db/queries/returns.server";
 import { formatCents } from "~/domain/money";
 import { orderRefundState } from "~/domain/returns";
+import { entryStandingText } from "~/domain/payments";
 import { physicalOrderAction, voucherUsability } from "~/domain/orders";
 import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
@@ -48,7 +49,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       ...o,
       refundState: orderRefundState(o),
       // Why it was refunded: each refund's reason (group-buy tier, return, host), or the undeliverable order's.
-      refundReasons: lines.length > 0 ? [...new Set(lines.map(refundLineText))] : o.refundReason ? [o.refundReason] : [],
+      // A refund that did not go through says so first.
+      refundReasons: lines.length > 0 ? [...new Set(lines.map(refundSummaryText))] : o.refundReason ? [o.refundReason] : [],
+      entryStanding: entryStandingText(o),
       returnStatus: returns.get(o.id)?.status ?? null,
     };
   });
@@ -212,9 +215,10 @@ export default function MyOrders({ loaderData, actionData }: Route.ComponentProp
                   </div>
                 ) : null}
                 {o.entryNumber !== null ? (
-                  <p className="mt-1 text-xs font-medium text-emerald-700">
+                  <p className={`mt-1 text-xs font-medium ${o.entryStanding ? "text-gray-600" : "text-emerald-700"}`}>
                     Prize pool entry #{o.entryNumber}
                     {o.hostName ? ` in ${o.hostName}'s pool` : null}
+                    {o.entryStanding ? ` · ${o.entryStanding}` : null}
                   </p>
                 ) : null}
               </div>

@@ -8,7 +8,7 @@ import { getDb } from "~/db/client.server";
 import { getOrderByNumber, listShippingUpdates } from "~/db/queries/orders.server";
 import { listOrderRefunds, listOrderReturnRequests } from "~/db/queries/returns.server";
 import { formatCents } from "~/domain/money";
-import { returnDeadline } from "~/domain/payments";
+import { entryStandingText, returnDeadline } from "~/domain/payments";
 import { orderRefundState, RETURN_REASON_MAX_LENGTH, returnEligibility } from "~/domain/returns";
 import { idParam, notFound, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
@@ -67,6 +67,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       carrier: order.carrier,
       estimatedDeliveryAt: order.estimatedDeliveryAt,
       entryNumber: order.entryNumber,
+      // Why the entry does not count (a refund took it out; a closed pool's draw did not have it), or null.
+      entryStanding: entryStandingText(order),
       shippingAddress: order.shippingAddress,
       customerName: isHost ? order.customerName : null,
       createdAt: order.createdAt,
@@ -251,7 +253,10 @@ export default function Order({ loaderData, actionData }: Route.ComponentProps) 
           ) : null}
           <div>
             <dt className="text-gray-500">Prize entry number</dt>
-            <dd className="font-medium">{order.entryNumber ?? "—"}</dd>
+            <dd className="font-medium">
+              {order.entryNumber ?? "—"}
+              {order.entryStanding ? <span className="font-normal text-gray-600" data-testid="entry-standing">{` · ${order.entryStanding}`}</span> : null}
+            </dd>
           </div>
           <div>
             <dt className="text-gray-500">Tracking number</dt>

@@ -4,7 +4,11 @@ import {
   allocateAcrossOrders,
   disputeCounts,
   disputeOutcome,
+  entryStanding,
+  entryStandingText,
   refundableCents,
+  refundFailed,
+  refundFailedMail,
   refundMail,
   refundCounts,
   refundState,
@@ -135,5 +139,47 @@ describe("splitByWeights", () => {
     expect(splitByWeights(7, [3_000, 4_000])).toEqual([3, 4]);
     expect(splitByWeights(10, [0, 0])).toEqual([0, 0]);
     expect(() => splitByWeights(10, [-1, 2])).toThrow(RangeError);
+  });
+});
+
+describe("refundFailedMail", () => {
+  const order = { orderNumber: "TRB-100", productName: "Pottery Class", hostName: "Nadia" };
+  const base = { origin: "host" as const, amount: "USD 40.00", reason: "Chipped", order, purpose: "product" as const };
+
+  it("after a mail that announced the refund: says it did not go through and corrects that mail", () => {
+    const mail = refundFailedMail({ ...base, announced: true, missedDrawEntry: null });
+    expect(mail.subject).toBe("Refund of USD 40.00 for order TRB-100 did not go through");
+    expect(mail.text).toBe(
+      "The refund of USD 40.00 for your order TRB-100 (Pottery Class) did not go through, so no money is returned to your payment method. This corrects our earlier e-mail, which said the refund was on its way.\n\nIf you still expect a refund, contact Nadia.\n\nSee the order: /order/TRB-100",
+    );
+    expect(mail.url).toBe("/order/TRB-100");
+  });
+
+  it("failed before any mail: never says money is coming or corrects anything; names an entry that missed its draw", () => {
+    const mail = refundFailedMail({ ...base, announced: false, missedDrawEntry: 7 });
+    expect(mail.text).not.toContain("corrects");
+    expect(mail.text).not.toContain("3-5 business days");
+    expect(mail.text).toContain("Your prize pool entry #7 was removed when the refund was made, so it was not in the pool's draw, which is final.");
+  });
+
+  it("a guess's fee (no order)", () => {
+    const mail = refundFailedMail({ ...base, order: null, purpose: "guess_entry", announced: true, missedDrawEntry: null });
+    expect(mail.subject).toBe("Refund of USD 40.00 for your guess did not go through");
+    expect(mail.text).toBe("The refund of USD 40.00 you paid for your guess did not go through, so no money is returned to your payment method. This corrects our earlier e-mail, which said the refund was on its way.");
+  });
+});
+
+describe("an order's entry and failed refunds as the buyer reads them", () => {
+  it("failed and canceled refunds did not go through; others did or are on their way", () => {
+    expect(["failed", "canceled", "pending", "succeeded", "requires_action"].map(refundFailed)).toEqual([true, true, false, false, false]);
+  });
+
+  it("an entry counts unless void; a void entry of a closed pool missed its draw", () => {
+    expect(entryStanding({ voided: false, poolOpen: false })).toBe("counts");
+    expect(entryStanding({ voided: true, poolOpen: true })).toBe("void");
+    expect(entryStanding({ voided: true, poolOpen: false })).toBe("missed_draw");
+    expect(entryStandingText({ entryVoided: 1, poolOpen: 0 })).toBe("not in the draw: it was void when the pool closed");
+    expect(entryStandingText({ entryVoided: 0, poolOpen: 0 })).toBeNull();
+    expect(entryStandingText({ entryVoided: null, poolOpen: null })).toBeNull();
   });
 });

@@ -72,6 +72,7 @@ export async function listBuyerOrders(db: Db, f: BuyerOrderFilter) {
       ...orderSummary,
       entryNumber: orders.entryNumber,
       poolId: orders.poolId,
+      ...entryState,
       hostName: userProfiles.creatorName,
       voucherCode: vouchers.code,
       voucherStatus: vouchers.status,
@@ -127,8 +128,18 @@ export async function countOpenHostOrders(db: Db, hostId: string): Promise<numbe
   return row?.n ?? 0;
 }
 
+/**
+ * Whether the order's prize pool entry is void (a refund or dispute took it out) and whether its pool is still open:
+ * a void entry of a closed pool was not in its draw (entryStanding in the domain). Null without an entry.
+ */
+const entryState = {
+  entryVoided: sql<number | null>`(select case when e.voided_at is null then 0 else 1 end from prize_entries e where e.pool_id = ${orders.poolId} and e.entry_number = ${orders.entryNumber})`,
+  poolOpen: sql<number | null>`(select case when p.status = 'open' then 1 else 0 end from prize_pools p where p.id = ${orders.poolId})`,
+};
+
 const orderDetail = {
   ...orderSummary,
+  ...entryState,
   hostName: userProfiles.creatorName,
   customerName: orders.customerName,
   customerEmail: orders.customerEmail,

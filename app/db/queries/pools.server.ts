@@ -292,6 +292,16 @@ export async function insertHostDebit(
   return rows.length === 1;
 }
 
+/** The host debit booked under a reversal key, or null. */
+export async function getHostDebit(db: Db, reversalKey: string) {
+  const [row] = await db
+    .select({ amountCents: hostDebits.amountCents, reason: hostDebits.reason, poolId: hostDebits.poolId })
+    .from(hostDebits)
+    .where(eq(hostDebits.reversalKey, reversalKey))
+    .limit(1);
+  return row ?? null;
+}
+
 /** The host debits booked for a payment (net, positive = owed by the host). */
 export async function sumHostDebitsForSource(db: Db, sourceKey: string): Promise<number> {
   const [row] = await db

@@ -250,6 +250,21 @@ export async function claimRefundMail(db: Db, id: string, now = new Date()): Pro
   return claimed.length === 1;
 }
 
+/**
+ * Claims the buyer's mail that a refund did not go through (failed or canceled), once; null for every other call.
+ * The answer says whether the buyer had been mailed the refund before (pending, then failed), so the mail can
+ * correct it. The two claims are conditional on the stored status, so a refund failed on first sight never gets the
+ * first mail.
+ */
+export async function claimRefundFailureMail(db: Db, id: string, now = new Date()): Promise<{ announced: boolean } | null> {
+  const [claimed] = await db
+    .update(refunds)
+    .set({ buyerFailureMailedAt: now })
+    .where(and(eq(refunds.id, id), isNull(refunds.buyerFailureMailedAt), sql`${refunds.status} in (${FINAL_REFUND})`))
+    .returning({ buyerMailedAt: refunds.buyerMailedAt });
+  return claimed ? { announced: claimed.buyerMailedAt !== null } : null;
+}
+
 export async function getDispute(db: Db, id: string) {
   const [row] = await db.select().from(disputes).where(eq(disputes.id, id)).limit(1);
   return row;

@@ -1,7 +1,7 @@
 import { and, type AnyColumn, desc, eq, gt, inArray, type SQLWrapper } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { orders, refundParts, refunds, returnRequests } from "~/db/schema";
-import { COUNTED_REFUND_STATUSES } from "~/domain/payments";
+import { COUNTED_REFUND_STATUSES, FINAL_REFUND_STATUSES } from "~/domain/payments";
 
 // Return requests (a buyer asks, the host approves with a refund or declines) and the refunds a buyer and a host
 // see on an order. The refunds themselves are written by the payments pipeline (app/lib/payments/refunds.server.ts).
@@ -134,8 +134,9 @@ export async function decideReturnRequest(
 }
 
 /**
- * The refunds of these orders the buyer and host see (newest first): those that went through or are on their way
- * (a failed or cancelled refund gave nothing back). Every refund (host, return, group buy, undeliverable order,
+ * The refunds of these orders the buyer and host see (newest first): those that went through or are on their way,
+ * and those that did not go through (failed or canceled: nothing was given back, and the pages say so, as the buyer
+ * may have been told it was coming). Every refund (host, return, group buy, undeliverable order,
  * dispute) is stored here by the payments pipeline, with its origin and reason; a refund that named no order of a
  * payment for several orders (a cart refunded in Stripe's dashboard) shows as its part on each order (refund_parts).
  */
@@ -150,17 +151,17 @@ export async function listOrderRefunds(db: Db, orderIds: readonly string[] | SQL
     reason: refunds.reason,
     createdAt: refunds.createdAt,
   };
-  const counted = inArray(refunds.status, [...COUNTED_REFUND_STATUSES]);
+  const shown = inArray(refunds.status, [...COUNTED_REFUND_STATUSES, ...FINAL_REFUND_STATUSES]);
   const [own, parts] = await Promise.all([
     db
       .select({ ...line, orderId: refunds.orderId })
       .from(refunds)
-      .where(and(inOrders(refunds.orderId, orderIds), counted)),
+      .where(and(inOrders(refunds.orderId, orderIds), shown)),
     db
       .select({ ...line, orderId: refundParts.orderId, amountCents: refundParts.amountCents })
       .from(refundParts)
       .innerJoin(refunds, eq(refunds.id, refundParts.sourceId))
-      .where(and(eq(refundParts.kind, "refund"), inOrders(refundParts.orderId, orderIds), gt(refundParts.amountCents, 0), counted)),
+      .where(and(eq(refundParts.kind, "refund"), inOrders(refundParts.orderId, orderIds), gt(refundParts.amountCents, 0), shown)),
   ]);
   return [...own, ...parts].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }

@@ -2,6 +2,7 @@ import { getDb } from "~/db/client.server";
 import { getCheckoutSession } from "~/db/queries/checkout.server";
 import { getOrderById } from "~/db/queries/orders.server";
 import {
+  claimRefundFailureMail,
   claimRefundMail,
   claimReversalStep,
   findCheckoutIdByPaymentIntent,
@@ -19,11 +20,13 @@ import { formatCents } from "~/domain/money";
 import {
   allocateAcrossOrders,
   disputeCounts,
+  entryStanding,
   isRefundOrigin,
   isRefundStatus,
   REFUND_MESSAGES,
   refundableCents,
   refundCounts,
+  refundFailedMail,
   refundMail,
   REVERSAL_STEPS,
   unfulfillableRefundKey,
@@ -254,26 +257,36 @@ export async function applyRefund(env: Env, refund: RefundObject): Promise<Apply
 }
 
 /**
- * The buyer's one mail about a refund, sent from here whoever asked for it: claimed in D1 the first time the refund
- * counts (pending or succeeded), so a replayed event, a second request with the same key or a racing delivery sends
- * nothing more. To the buyer's account (always e-mailed), else to the address the payment was made with.
+ * The buyer's mails about a refund, sent from here whoever asked for it, each claimed once in D1 so a replayed
+ * event, a second request with the same key or a racing delivery sends nothing more: the refund the first time it
+ * counts (pending or succeeded, decision 131), and that it did not go through once it has failed or been canceled
+ * (correcting the first mail when there was one; a refund failed on first sight gets only this one, decision 150).
+ * To the buyer's account (always e-mailed), else to the address the payment was made with.
  */
 async function mailRefundToBuyer(env: Env, refundId: string): Promise<void> {
   const db = getDb(env);
-  if (!(await claimRefundMail(db, refundId))) return;
+  const refunded = await claimRefundMail(db, refundId);
+  const failed = refunded ? null : await claimRefundFailureMail(db, refundId);
+  if (!refunded && !failed) return;
   const refund = await getRefund(db, refundId);
   if (!refund) return;
   // The order it refunds, else (a guess's fee, a deposit) the payment.
   const order = refund.orderId ? await getOrderById(db, refund.orderId) : undefined;
   const payment = order ? null : await getCheckoutSession(db, refund.checkoutSessionId);
   if (!order && !payment) return;
-  const mail = refundMail({
+  const input = {
     origin: refund.origin,
     amount: formatCents(refund.amountCents, refund.currency),
     reason: refund.reason,
     order: order ? { orderNumber: order.orderNumber, productName: order.productName, hostName: order.hostName ?? null } : null,
     purpose: payment?.purpose ?? "product",
-  });
+  };
+  const missedDraw = order && order.entryNumber !== null && order.entryVoided !== null && order.poolOpen !== null
+    ? entryStanding({ voided: order.entryVoided === 1, poolOpen: order.poolOpen === 1 }) === "missed_draw"
+    : false;
+  const mail = failed
+    ? refundFailedMail({ ...input, announced: failed.announced, missedDrawEntry: missedDraw ? order!.entryNumber : null })
+    : refundMail(input);
   const userId = order ? order.userId : (payment?.userId ?? null);
   const email = order ? order.customerEmail : (payment?.customerEmail ?? null);
   try {
@@ -361,7 +374,7 @@ async function settleReversalOf(env: Env, kind: RefundPartKind, id: string, orde
     }
     if (!counts && (target.reversal === "applied" || target.reversal === "restoring")) {
       if (!(await claim(["applied", "restoring"], "restoring", false))) continue;
-      const outcome = await reverse(env, on, `${target.key}:restore`, -target.amountCents, origin);
+      const outcome = await reverse(env, on, `${target.key}:restore`, -target.amountCents, origin, target.key);
       await bookRefundEarnings(env, { ...earnings, reversal: outcome, restore: true });
       await claim(["restoring"], "restored");
       continue;
@@ -383,6 +396,8 @@ async function reverse(
   reversalKey: string,
   amountCents: number,
   origin: RefundOrigin,
+  /** For a restore: the key of the reversal it undoes. */
+  restoresKey?: string,
 ): Promise<ReversalOutcome> {
   const payment = await getPaymentForRefund(getDb(env), row.checkoutSessionId);
   if (!payment) return { kind: "no_contribution" };
@@ -408,10 +423,15 @@ async function reverse(
     // A group buy's tier refund moves money only; its cancellation (the whole payment back) voids like any other.
     keepEntry: origin === "group_buy" && cumulative < paid.amountCents,
   };
-  const outcome = await applyPaymentReversal(env, { ...reversal, sourceKey: paid.sourceKey, reversalKey });
+  const outcome = await applyPaymentReversal(env, { ...reversal, sourceKey: paid.sourceKey, reversalKey, restoresKey });
   if (payment.purpose === "group_buy") {
     // The second entry a shared group buy earned goes with the first (it holds no money).
-    await applyPaymentReversal(env, { ...reversal, sourceKey: shareBonusKey(payment.id), reversalKey: `${reversalKey}:share` });
+    await applyPaymentReversal(env, {
+      ...reversal,
+      sourceKey: shareBonusKey(payment.id),
+      reversalKey: `${reversalKey}:share`,
+      restoresKey: restoresKey === undefined ? undefined : `${restoresKey}:share`,
+    });
   }
   return outcome;
 }
