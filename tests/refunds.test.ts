@@ -409,6 +409,34 @@ describe("local provider disputes (demo mode)", () => {
   });
 });
 
+describe("local provider refund that fails (demo mode)", () => {
+  const fail = (sessionId: string) =>
+    SELF.fetch(`${ORIGIN}/api/local-checkout/${sessionId}/refund-failure`, { method: "POST", headers: { Origin: ORIGIN } });
+
+  it("sends refund.created then refund.failed: the payment stays paid, the buyer gets the refund mail and its correction", async () => {
+    const { sessionId, order, user } = await paidOrder("voucher");
+    const res = await fail(sessionId);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("was pending and then failed: the payment stays paid.");
+    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 0, refundState: "none" });
+    expect((await voucherOf(order.id))?.status).toBe("active");
+    expect((await refundMailsTo(user.email)).map((m) => m.subject)).toEqual([
+      `Refund of USD 40.00 for order ${order.orderNumber}`,
+      `Refund of USD 40.00 for order ${order.orderNumber} did not go through`,
+    ]);
+  });
+
+  it("refuses an unknown checkout (404) and one that was not paid (409), changing nothing", async () => {
+    expect((await fail("cs_local_unknown")).status).toBe(404);
+    const fixture = await shopFixture();
+    const unpaid = await startCheckout(fixture);
+    const res = await fail(unpaid.id);
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain("Only a paid checkout can be refunded.");
+    expect(await db().select().from(refunds).where(eq(refunds.checkoutSessionId, unpaid.id))).toEqual([]);
+  });
+});
+
 describe("nothing charged without delivery", () => {
   it("a payment for stock that ran out is cancelled and refunded in full with the reason, once; no voucher or entry", async () => {
     const fixture = await shopFixture("voucher", 1);

@@ -5,7 +5,7 @@ import { listShipToCountries } from "~/db/queries/profiles.server";
 import { getCheckoutSession, setCheckoutMetadata } from "~/db/queries/checkout.server";
 import type { CheckoutSession } from "~/db/schema";
 import { formatCents } from "~/domain/money";
-import { deliverLocalEvent, LOCAL_DISPUTE_OUTCOMES, simulateLocalDispute } from "~/lib/payments/local-events.server";
+import { deliverLocalEvent, LOCAL_DISPUTE_OUTCOMES, simulateLocalDispute, simulateLocalRefundFailure } from "~/lib/payments/local-events.server";
 import {
   LOCAL_CHECKOUT_PATH,
   localCheckoutSessionObject,
@@ -155,6 +155,15 @@ localCheckout.post("/:id/dispute", async (c) => {
   return c.html(checkoutPage(row, undefined, `Dispute ${result.disputeId} ${parsed.data.outcome === "lost" ? "lost: the payment counts as refunded" : "won: the funds were reinstated"}.`));
 });
 
+/** Demo only: a refund of what is left of a paid payment that is pending and then fails (refund.created, refund.failed). */
+localCheckout.post("/:id/refund-failure", async (c) => {
+  const row = await loadSession(c.env, c.req.param("id"));
+  if (!row) return c.html(page("Checkout not found", `<p>This checkout does not exist.</p>`), 404);
+  const result = await simulateLocalRefundFailure(c.env, { checkoutSessionId: row.id });
+  if (!result.ok) return c.html(checkoutPage(row, result.message), 409);
+  return c.html(checkoutPage(row, undefined, `Refund ${result.refundId} was pending and then failed: the payment stays paid.`));
+});
+
 localCheckout.post("/:id/cancel", async (c) => {
   const row = await loadSession(c.env, c.req.param("id"));
   if (!row) return c.html(page("Checkout not found", `<p>This checkout does not exist.</p>`), 404);
@@ -238,6 +247,10 @@ events Stripe would.</p>${error ? `<p class="error" role="alert">${escapeHtml(er
   <p class="muted">Test a chargeback: the buyer's bank disputes this payment.</p>
   <button type="submit" name="outcome" value="lost">Simulate a dispute the shop loses</button>
   <button type="submit" name="outcome" value="won">Simulate a dispute the shop wins</button>
+</form>
+<form method="post" action="${base}/refund-failure" class="buttons">
+  <p class="muted">Test a refund that does not go through: refunded in the provider's dashboard, pending, then failed.</p>
+  <button type="submit">Simulate a refund that fails</button>
 </form>`,
     );
   }

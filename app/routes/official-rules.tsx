@@ -111,7 +111,9 @@ export default function OfficialRules() {
             While a pool is open, a refund or lost dispute of more than half a payment voids the entry it earned (the
             entry keeps its number and its line, marked void, and can never win), and the pool's share of the refund is
             taken out of the pool. Once a pool has closed its entry list and amount never change: the pool's share of a
-            later refund is borne by the creator.
+            later refund is borne by the creator. If a refund that voided an entry fails after the pool has closed, the
+            entry stays out of that pool's draw (its list is final) and the pool's share of the payment goes to the
+            creator's open pool.
           </p>
           <p>
             The main prize is paid only after a settlement period of {PRIZE_SETTLEMENT_DAYS} days after the draw. If the

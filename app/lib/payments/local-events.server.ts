@@ -1,6 +1,7 @@
 import { getDb } from "~/db/client.server";
 import { getCheckoutSession } from "~/db/queries/checkout.server";
-import { localDisputeObject, localEvent, localPaymentIntentId, randomId, signPayload, type LocalEventType } from "./local.server";
+import { refundableCents } from "~/domain/payments";
+import { localDisputeObject, localEvent, localPaymentIntentId, localRefundObject, randomId, signPayload, type LocalEventType } from "./local.server";
 import { isLocalPaymentsEnabled, webhookSecret } from "./provider.server";
 import { handleStripeWebhook, type WebhookResult } from "./webhook.server";
 
@@ -51,4 +52,33 @@ export async function simulateLocalDispute(
     if (response.status !== 200) return { ok: false, message: `The webhook answered ${response.status}; please try again.` };
   }
   return { ok: true, disputeId: id };
+}
+
+export type LocalRefundFailureResult = { ok: true; refundId: string } | { ok: false; message: string };
+
+/**
+ * Demo mode only: a refund of what is left of a paid local payment, made in the provider's dashboard, that the
+ * card network then returns, as Stripe reports one: refund.created (pending), then refund.failed. The buyer is mailed
+ * the refund and then that it did not go through (docs/decisions/150-refund-failure-mail.md).
+ */
+export async function simulateLocalRefundFailure(env: Env, input: { checkoutSessionId: string }): Promise<LocalRefundFailureResult> {
+  if (!isLocalPaymentsEnabled(env)) return { ok: false, message: "Refunds can only be simulated with the local payment provider." };
+  const row = await getCheckoutSession(getDb(env), input.checkoutSessionId);
+  if (!row || row.provider !== "local") return { ok: false, message: "This checkout does not exist." };
+  if (row.paymentStatus !== "paid") return { ok: false, message: "Only a paid checkout can be refunded." };
+  const amountCents = refundableCents(row.amountCents, row.refundedCents);
+  if (amountCents <= 0) return { ok: false, message: "This payment has already been refunded in full." };
+  const id = randomId("re_local_");
+  const refund = localRefundObject({
+    id,
+    paymentIntentId: row.paymentIntentId ?? localPaymentIntentId(row.id),
+    amountCents,
+    currency: row.currency,
+    metadata: { checkout_session_id: row.id },
+  });
+  for (const [type, status] of [["refund.created", "pending"], ["refund.failed", "failed"]] as const) {
+    const response = await deliverLocalEvent(env, localEvent(type, { ...refund, status }));
+    if (response.status !== 200) return { ok: false, message: `The webhook answered ${response.status}; please try again.` };
+  }
+  return { ok: true, refundId: id };
 }
