@@ -59,6 +59,7 @@ const RULES: Record<string, Who> = {
   "POST /api/local-checkout/:id/bank-transfer/arrive": "secret",
   "POST /api/local-checkout/:id/cancel": "secret",
   "POST /api/local-checkout/:id/dispute": "secret",
+  "POST /api/local-checkout/:id/refund-failure": "secret",
   "POST /api/uploads/image": "signed-in",
   "POST /api/uploads/file": "signed-in",
   "POST /api/uploads/video": "signed-in",
