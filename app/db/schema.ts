@@ -1415,7 +1415,7 @@ export const refunds = sqliteTable(
     id: text("id").primaryKey(),
     checkoutSessionId: text("checkout_session_id").notNull(),
     paymentIntentId: text("payment_intent_id").notNull(),
-    /** The order it refunds (product purchases), else null. */
+    /** The order it refunds (product purchases), else null (no order, or split over a cart's orders: refund_parts). */
     orderId: text("order_id"),
     amountCents: cents("amount_cents").notNull(),
     currency: currency(),
@@ -1441,6 +1441,7 @@ export const disputes = sqliteTable(
     id: text("id").primaryKey(),
     checkoutSessionId: text("checkout_session_id").notNull(),
     paymentIntentId: text("payment_intent_id").notNull(),
+    /** The payment's only order, else null (no order, or split over a cart's orders: refund_parts). */
     orderId: text("order_id"),
     amountCents: cents("amount_cents").notNull(),
     currency: currency(),

@@ -386,8 +386,8 @@ async function settleReversalOf(env: Env, kind: RefundPartKind, id: string, orde
 /**
  * Reverses (or, with a negative amount, restores) the pool share of `amountCents` of a payment, keyed by
  * `reversalKey`. The payment is the whole checkout (one contribution per checkout; for a cart, the refunded order's
- * host's part of it): its share is taken at the
- * contribution's own rate and its entry is void while more than half of the checkout is refunded. A group buy's
+ * host's part of it, also for each part of a refund or dispute split over the cart's orders): its share is taken at
+ * the contribution's own rate and its entry is void while more than half of that payment is refunded. A group buy's
  * tier refund never voids an entry.
  */
 async function reverse(
