@@ -129,7 +129,8 @@ export function percentOf(cents: number, percent: number): number {
 }
 
 /**
- * Splits an amount by percentages that add up to 100, so the parts always add up to the amount exactly.
+ * Splits an amount by percentages that add up to 100, so the parts always add up to the amount exactly (the percents
+ * as basis points are the weights of `splitByWeights`).
  *
  * Rounding rule (largest remainder): each part first gets its share rounded toward zero; the cents left over are
  * then handed out one each to the parts with the largest dropped fractions, earlier parts first on a tie. A
@@ -143,25 +144,11 @@ export function splitByPercents(cents: number, percents: readonly number[]): num
   const basisPoints = percents.map((percent) => {
     const bp = percentToBasisPoints(percent);
     if (bp < 0) throw new RangeError(`percents must not be negative, got ${percent}`);
-    return BigInt(bp);
+    return bp;
   });
-  const totalBasisPoints = basisPoints.reduce((sum, bp) => sum + bp, 0n);
-  if (totalBasisPoints !== 10000n) throw new RangeError(`percents must add up to 100, got ${percents.join(" + ")}`);
-
-  const sign = cents < 0 ? -1 : 1;
-  const magnitude = BigInt(Math.abs(cents));
-  const exact = basisPoints.map((bp) => magnitude * bp);
-  const parts = exact.map((value) => value / 10000n);
-  let leftover = magnitude - parts.reduce((sum, part) => sum + part, 0n);
-  const byRemainder = exact
-    .map((value, index) => ({ index, remainder: value % 10000n }))
-    .sort((a, b) => (a.remainder === b.remainder ? a.index - b.index : a.remainder > b.remainder ? -1 : 1));
-  for (const { index } of byRemainder) {
-    if (leftover === 0n) break;
-    parts[index] = (parts[index] ?? 0n) + 1n;
-    leftover -= 1n;
-  }
-  return parts.map((part) => sign * Number(part));
+  const totalBasisPoints = basisPoints.reduce((sum, bp) => sum + bp, 0);
+  if (totalBasisPoints !== 10000) throw new RangeError(`percents must add up to 100, got ${percents.join(" + ")}`);
+  return splitByWeights(cents, basisPoints);
 }
 
 /**
