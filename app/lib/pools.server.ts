@@ -421,8 +421,12 @@ export async function applyPaymentReversal(env: Env, reversal: PaymentReversal):
     });
     // A restore of a share the pool itself gave back while it was open (no host debit under the restored key): the
     // frozen pool cannot take it back, so it goes to the host's open pool, like any contribution that arrives after
-    // a close (decision 151).
-    const toPool = debitCents < 0 && input.restoresKey !== undefined && (await getHostDebit(db, input.restoresKey)) === null;
+    // a close (decision 151); not for a host whose pools no longer renew (account deleted), as with a carry-over.
+    const toPool =
+      debitCents < 0 &&
+      input.restoresKey !== undefined &&
+      (await getHostDebit(db, input.restoresKey)) === null &&
+      (await hostAutoRenews(env, contribution.hostId));
     booked = await insertHostDebit(db, {
       hostId: contribution.hostId,
       poolId: pool.id,
