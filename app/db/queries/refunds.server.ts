@@ -270,20 +270,19 @@ export async function getDispute(db: Db, id: string) {
   return row;
 }
 
+/** Whose pool reversal moves: a refund's or dispute's own, or (with `orderId`) that of its part on that order. */
+export type ReversalOf = { kind: RefundPartKind; id: string; orderId?: string };
+
 /**
- * Moves a refund's or dispute's pool reversal (or, with `orderId`, that of its part on that order) from one of `from`
- * to `to`; true for the one caller that moved it. `counting` (true/false) also requires the refund or dispute to
- * count (or not) as money given back right now.
+ * Moves a pool reversal from one of `from` to `to`; true for the one caller that moved it. `counting` (true/false)
+ * also requires the refund or dispute to count (or not) as money given back right now.
  */
 export async function claimReversalStep(
   db: Db,
-  kind: RefundPartKind,
-  id: string,
-  from: readonly ReversalStep[],
-  to: ReversalStep,
-  counting?: boolean,
-  orderId?: string,
+  { kind, id, orderId }: ReversalOf,
+  step: { from: readonly ReversalStep[]; to: ReversalStep; counting?: boolean },
 ): Promise<boolean> {
+  const { from, to, counting } = step;
   const counts =
     kind === "refund"
       ? sql`exists (select 1 from refunds r where r.id = ${id} and r.status in (${COUNTED}))`

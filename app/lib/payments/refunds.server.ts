@@ -345,7 +345,7 @@ async function settleReversal(env: Env, kind: RefundPartKind, id: string): Promi
   const settled = (await listRefundParts(db, kind, id)).filter((p) => p.amountCents > 0).map((p) => p.reversal);
   const step = settled[0];
   if ((step === "applied" || step === "restored") && settled.every((s) => s === step)) {
-    await claimReversalStep(db, kind, id, REVERSAL_STEPS.filter((s) => s !== step), step);
+    await claimReversalStep(db, { kind, id }, { from: REVERSAL_STEPS.filter((s) => s !== step), to: step });
   }
 }
 
@@ -364,7 +364,8 @@ async function settleReversalOf(env: Env, kind: RefundPartKind, id: string, orde
     const origin = kind === "refund" ? ((row as { origin: RefundOrigin }).origin ?? "provider") : "dispute";
     const on = { checkoutSessionId: row.checkoutSessionId, orderId: target.orderId };
     const earnings = { kind, id: target.key, ...on, amountCents: target.amountCents, currency: row.currency, origin };
-    const claim = (from: ReversalStep[], to: ReversalStep, counting?: boolean) => claimReversalStep(db, kind, id, from, to, counting, part?.orderId);
+    const claim = (from: ReversalStep[], to: ReversalStep, counting?: boolean) =>
+      claimReversalStep(db, { kind, id, orderId: part?.orderId }, { from, to, counting });
     if (counts && (target.reversal === "none" || target.reversal === "applying")) {
       if (!(await claim(["none", "applying"], "applying", true))) continue;
       const outcome = await reverse(env, on, target.key, target.amountCents, origin);
