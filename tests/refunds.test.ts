@@ -164,8 +164,8 @@ describe("the buyer's refund mail (sent by the refund path, once per refund)", (
 });
 
 describe("a refund that does not go through", () => {
-  it("pending, then failed: the buyer is mailed once more that it did not go through, and replays send nothing", async () => {
-    const { order, user, paymentIntent, sessionId } = await paidOrder();
+  it("pending, then failed: the buyer is mailed once more that it did not go through, the host once, and replays send nothing", async () => {
+    const { order, user, host, paymentIntent, sessionId } = await paidOrder();
     const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
     const metadata = { checkout_session_id: sessionId, order_id: order.id, origin: "host", reason: "One cup was chipped" };
     const created = stripeEvent("refund.created", refundObject({ id, amount: 4000, status: "pending", paymentIntent, metadata }));
@@ -190,6 +190,12 @@ describe("a refund that does not go through", () => {
     expect(text).not.toContain("3-5 business days");
     // The pool was open: its entry counts again, so the mail says nothing about a missed draw.
     expect(text).not.toContain("prize pool entry");
+
+    // The host is told once, to refund again: the buyer has not been paid back.
+    const hostMails = await refundMailsTo(host.email);
+    expect(hostMails.map((m) => m.subject)).toEqual([`Refund of USD 40.00 for order ${order.orderNumber} did not go through`]);
+    expect(hostMails[0]!.textBody).toContain(`for order ${order.orderNumber} (Pottery Class) did not go through, so the buyer has not been paid back.`);
+    expect(hostMails[0]!.textBody).toContain("refund it again from Orders");
 
     // What the buyer sees: the refund did not go through, the order is not refunded, the entry counts.
     const cookie = await signIn(user.email);

@@ -278,6 +278,22 @@ export function refundFailedMail(input: RefundFailedMailInput): { subject: strin
   };
 }
 
+/**
+ * The host's notice that a refund of their order did not go through: the buyer has not been paid back, and the
+ * order shows as not refunded, so the host can refund it again from Orders (or settle it with the buyer).
+ */
+export function hostRefundFailedMail(input: { amount: string; orderNumber: string; productName: string; customerName: string | null }) {
+  const { amount, orderNumber, productName } = input;
+  return {
+    subject: `Refund of ${amount} for order ${orderNumber} did not go through`,
+    text:
+      `The refund of ${amount} to ${input.customerName ?? "the buyer"} for order ${orderNumber} (${productName}) did not go through, ` +
+      `so the buyer has not been paid back. The order shows as not refunded: refund it again from Orders, or contact the buyer.` +
+      `\n\nSee your orders: /orders`,
+    url: "/orders",
+  };
+}
+
 /** Where an order's prize pool entry stands: in its pool, void while the payment is refunded, or left out of a closed pool's draw. */
 export type EntryStanding = "counts" | "void" | "missed_draw";
 

@@ -21,6 +21,7 @@ import {
   allocateAcrossOrders,
   disputeCounts,
   entryStanding,
+  hostRefundFailedMail,
   isRefundOrigin,
   isRefundStatus,
   REFUND_MESSAGES,
@@ -294,6 +295,29 @@ async function mailRefundToBuyer(env: Env, refundId: string): Promise<void> {
     else if (email) await sendMail(env, db, { to: email, subject: mail.subject, text: mail.text });
   } catch (error) {
     console.error("refunds: the buyer's refund mail failed", { refundId, error });
+  }
+  if (failed) await tellHostsRefundFailed(env, refund);
+}
+
+/**
+ * A refund that did not go through leaves the buyer unpaid: the host of each order it was for (its order, or each
+ * order of a cart it was split over) is told once, with the buyer's failure mail, so they can refund again.
+ */
+async function tellHostsRefundFailed(env: Env, refund: { id: string; orderId: string | null; amountCents: number; currency: string }) {
+  const db = getDb(env);
+  const parts = refund.orderId
+    ? [{ orderId: refund.orderId, amountCents: refund.amountCents }]
+    : (await listRefundParts(db, "refund", refund.id)).filter((part) => part.amountCents > 0);
+  for (const part of parts) {
+    const order = await getOrderById(db, part.orderId);
+    if (!order?.hostId) continue;
+    const mail = hostRefundFailedMail({
+      amount: formatCents(part.amountCents, refund.currency),
+      orderNumber: order.orderNumber,
+      productName: order.productName,
+      customerName: order.customerName,
+    });
+    await notify(env, order.hostId, "refund", mail);
   }
 }
 
