@@ -6,6 +6,7 @@ import {
   disputes,
   earningsLedger,
   hostDebits,
+  mailOutbox,
   orders,
   prizePoolContributions,
   products,
@@ -185,8 +186,22 @@ describe("a cart payment refunded in Stripe's dashboard (no order named)", () =>
     expect(aRevenue).toContain(`${cart.print.orderNumber} · Refund`);
     expect(aRevenue).not.toContain(cart.lesson.productName);
 
+    // The buyer's one mail names each order and its part.
+    const buyerMails = async () => (await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, cart.fan.email)).orderBy(mailOutbox.createdAt)).filter((m) => m.subject.startsWith("Refund of"));
+    const [refundedMail] = await buyerMails();
+    expect(refundedMail?.subject).toBe("Refund of USD 80.00 for 3 orders");
+    expect(refundedMail?.textBody).toContain(`- Order ${cart.lamp.orderNumber} (Split Lamp): USD 30.00`);
+    expect(refundedMail?.textBody).toContain(`- Order ${cart.lesson.orderNumber} (Split Class): USD 40.00`);
+
     // The refund fails after all (five times at once, then a late creation): everything comes back, once.
     await deliverAll([refund("failed"), created]);
+    // The buyer is told once that it did not go through, and each host once about each of their orders.
+    expect((await buyerMails()).map((m) => m.subject)).toEqual(["Refund of USD 80.00 for 3 orders", "Refund of USD 80.00 for 3 orders did not go through"]);
+    const hostNotices = async (email: string) => (await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, email))).map((m) => m.subject).filter((s) => s.endsWith("did not go through")).sort();
+    expect(await hostNotices(cart.a.email)).toEqual(
+      [`Refund of USD 10.00 for order ${cart.print.orderNumber} did not go through`, `Refund of USD 30.00 for order ${cart.lamp.orderNumber} did not go through`].sort(),
+    );
+    expect(await hostNotices(cart.b.email)).toEqual([`Refund of USD 40.00 for order ${cart.lesson.orderNumber} did not go through`]);
     expect(await totals(cart)).toEqual({ lamp: [0, "none"], print: [0, "none"], lesson: [0, "none"], payment: [0, "none"] });
     expect(await voucherStatus(cart.lesson.id)).toBe("active");
     expect(await pools(cart)).toEqual(before);

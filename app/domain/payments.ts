@@ -206,7 +206,16 @@ export type RefundMailInput = {
   order: { orderNumber: string; productName: string; hostName: string | null } | null;
   /** The checkout's purpose, for a refund of a payment without an order (a guess's fee, a deposit). */
   purpose: CheckoutPurpose;
+  /** A refund of a cart payment split over its orders (no one order named): each order's part, formatted. */
+  parts?: readonly RefundMailPart[];
 };
+
+export type RefundMailPart = { orderNumber: string; productName: string; amount: string };
+
+/** The lines naming each order of a split refund and its part ("- Order ORD-1 (Lamp): USD 30.00"). */
+function partLines(parts: readonly RefundMailPart[]): string {
+  return parts.map((part) => `\n- Order ${part.orderNumber} (${part.productName}): ${part.amount}`).join("");
+}
 
 /**
  * The one mail a buyer gets for a refund, whoever made it (the host, an approved return, a group buy's end, an
@@ -231,6 +240,13 @@ export function refundMail(input: RefundMailInput): { subject: string; text: str
         ? `${order.hostName ?? "The host"} refunded ${amount} of your order ${order.orderNumber} (${order.productName}).`
         : `${amount} of your order ${order.orderNumber} (${order.productName}) is refunded to your payment method.`;
     return { subject: `Refund of ${amount} for order ${order.orderNumber}`, text: `${first}${reason}${timing}${link}`, url };
+  }
+  if (input.parts?.length) {
+    return {
+      subject: `Refund of ${amount} for ${input.parts.length} orders`,
+      text: `${amount} of your cart payment is refunded to your payment method:${partLines(input.parts)}${reason}${timing}\n\nSee your orders: /my-orders`,
+      url: "/my-orders",
+    };
   }
   const guess = input.purpose === "guess_entry";
   return {
@@ -268,6 +284,13 @@ export function refundFailedMail(input: RefundFailedMailInput): { subject: strin
       subject: `Refund of ${amount} for order ${order.orderNumber} did not go through`,
       text: `The refund of ${amount} for your order ${order.orderNumber} (${order.productName}) ${none}${correction}${entry}${contact}\n\nSee the order: ${url}`,
       url,
+    };
+  }
+  if (input.parts?.length) {
+    return {
+      subject: `Refund of ${amount} for ${input.parts.length} orders did not go through`,
+      text: `The refund of ${amount} of your cart payment ${none}${correction}${partLines(input.parts)}\n\nIf you still expect a refund, contact the hosts of these orders.\n\nSee your orders: /my-orders`,
+      url: "/my-orders",
     };
   }
   const guess = input.purpose === "guess_entry";

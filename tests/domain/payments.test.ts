@@ -78,6 +78,21 @@ describe("refundMail", () => {
     expect(mail.text).toBe("USD 5.00 you paid for your guess is refunded to your payment method.\n\nReason: Too late.\n\nRefunds take 3-5 business days to appear on your statement.");
     expect(mail.url).toBe("/guess-win");
   });
+  it("a cart refund split over its orders names each order and its part, and so does its failure", () => {
+    const parts = [
+      { orderNumber: "ORD-AAAA1111", productName: "Lamp", amount: "USD 30.00" },
+      { orderNumber: "ORD-BBBB2222", productName: "Class", amount: "USD 40.00" },
+    ];
+    const mail = refundMail({ origin: "provider", amount: "USD 70.00", reason: null, order: null, purpose: "cart", parts });
+    expect(mail.subject).toBe("Refund of USD 70.00 for 2 orders");
+    expect(mail.text).toBe(
+      "USD 70.00 of your cart payment is refunded to your payment method:\n- Order ORD-AAAA1111 (Lamp): USD 30.00\n- Order ORD-BBBB2222 (Class): USD 40.00\n\nRefunds take 3-5 business days to appear on your statement.\n\nSee your orders: /my-orders",
+    );
+    const failed = refundFailedMail({ origin: "provider", amount: "USD 70.00", reason: null, order: null, purpose: "cart", parts, announced: true, missedDrawEntry: null });
+    expect(failed.subject).toBe("Refund of USD 70.00 for 2 orders did not go through");
+    expect(failed.text).toContain("The refund of USD 70.00 of your cart payment did not go through, so no money is returned to your payment method. This corrects our earlier e-mail");
+    expect(failed.text).toContain("- Order ORD-BBBB2222 (Class): USD 40.00");
+  });
 });
 
 describe("a refund or dispute naming no order, split over a payment's orders (allocateAcrossOrders)", () => {

@@ -1,4 +1,4 @@
-import { getDb } from "~/db/client.server";
+import { getDb, type Db } from "~/db/client.server";
 import { getCheckoutSession } from "~/db/queries/checkout.server";
 import { getOrderById } from "~/db/queries/orders.server";
 import {
@@ -275,12 +275,15 @@ async function mailRefundToBuyer(env: Env, refundId: string): Promise<void> {
   const order = refund.orderId ? await getOrderById(db, refund.orderId) : undefined;
   const payment = order ? null : await getCheckoutSession(db, refund.checkoutSessionId);
   if (!order && !payment) return;
+  // A cart refund split over its orders names each order and its part.
+  const split = order ? [] : await refundOrders(db, refund);
   const input = {
     origin: refund.origin,
     amount: formatCents(refund.amountCents, refund.currency),
     reason: refund.reason,
     order: order ? { orderNumber: order.orderNumber, productName: order.productName, hostName: order.hostName ?? null } : null,
     purpose: payment?.purpose ?? "product",
+    parts: split.map((part) => ({ orderNumber: part.order.orderNumber, productName: part.order.productName, amount: formatCents(part.amountCents, refund.currency) })),
   };
   const missedDraw = order && order.entryNumber !== null && order.entryVoided !== null && order.poolOpen !== null
     ? entryStanding({ voided: order.entryVoided === 1, poolOpen: order.poolOpen === 1 }) === "missed_draw"
@@ -299,20 +302,24 @@ async function mailRefundToBuyer(env: Env, refundId: string): Promise<void> {
   if (failed) await tellHostsRefundFailed(env, refund);
 }
 
-/**
- * A refund that did not go through leaves the buyer unpaid: the host of each order it was for (its order, or each
- * order of a cart it was split over) is told once, with the buyer's failure mail, so they can refund again.
- */
-async function tellHostsRefundFailed(env: Env, refund: { id: string; orderId: string | null; amountCents: number; currency: string }) {
-  const db = getDb(env);
+/** The orders a refund is for, each with its part: its one order, or each order of a cart payment it was split over. */
+async function refundOrders(db: Db, refund: { id: string; orderId: string | null; amountCents: number }) {
   const parts = refund.orderId
     ? [{ orderId: refund.orderId, amountCents: refund.amountCents }]
     : (await listRefundParts(db, "refund", refund.id)).filter((part) => part.amountCents > 0);
-  for (const part of parts) {
-    const order = await getOrderById(db, part.orderId);
-    if (!order?.hostId) continue;
+  const found = await Promise.all(parts.map(async (part) => ({ order: await getOrderById(db, part.orderId), amountCents: part.amountCents })));
+  return found.flatMap(({ order, amountCents }) => (order ? [{ order, amountCents }] : []));
+}
+
+/**
+ * A refund that did not go through leaves the buyer unpaid: the host of each order it was for is told once, with
+ * the buyer's failure mail, so they can refund it again from Orders.
+ */
+async function tellHostsRefundFailed(env: Env, refund: { id: string; orderId: string | null; amountCents: number; currency: string }) {
+  for (const { order, amountCents } of await refundOrders(getDb(env), refund)) {
+    if (!order.hostId) continue;
     const mail = hostRefundFailedMail({
-      amount: formatCents(part.amountCents, refund.currency),
+      amount: formatCents(amountCents, refund.currency),
       orderNumber: order.orderNumber,
       productName: order.productName,
       customerName: order.customerName,
