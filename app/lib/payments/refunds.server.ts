@@ -271,12 +271,14 @@ async function mailRefundToBuyer(env: Env, refundId: string): Promise<void> {
   if (!refunded && !failed) return;
   const refund = await getRefund(db, refundId);
   if (!refund) return;
-  // The order it refunds, else (a guess's fee, a deposit) the payment.
-  const order = refund.orderId ? await getOrderById(db, refund.orderId) : undefined;
+  // The orders it refunds (one, or a cart's orders it was split over), read once for the buyer's mail and the hosts'.
+  const targets = await refundOrders(db, refund);
+  // The order it refunds, else (a cart split, a guess's fee, a deposit) the payment.
+  const order = refund.orderId ? targets[0]?.order : undefined;
   const payment = order ? null : await getCheckoutSession(db, refund.checkoutSessionId);
   if (!order && !payment) return;
   // A cart refund split over its orders names each order and its part.
-  const split = order ? [] : await refundOrders(db, refund);
+  const split = order ? [] : targets;
   const input = {
     origin: refund.origin,
     amount: formatCents(refund.amountCents, refund.currency),
@@ -299,7 +301,7 @@ async function mailRefundToBuyer(env: Env, refundId: string): Promise<void> {
   } catch (error) {
     console.error("refunds: the buyer's refund mail failed", { refundId, error });
   }
-  if (failed) await tellHostsRefundFailed(env, refund);
+  if (failed) await tellHostsRefundFailed(env, refund.currency, targets);
 }
 
 /** The orders a refund is for, each with its part: its one order, or each order of a cart payment it was split over. */
@@ -315,11 +317,11 @@ async function refundOrders(db: Db, refund: { id: string; orderId: string | null
  * A refund that did not go through leaves the buyer unpaid: the host of each order it was for is told once, with
  * the buyer's failure mail, so they can refund it again from Orders.
  */
-async function tellHostsRefundFailed(env: Env, refund: { id: string; orderId: string | null; amountCents: number; currency: string }) {
-  for (const { order, amountCents } of await refundOrders(getDb(env), refund)) {
+async function tellHostsRefundFailed(env: Env, currency: string, targets: Awaited<ReturnType<typeof refundOrders>>) {
+  for (const { order, amountCents } of targets) {
     if (!order.hostId) continue;
     const mail = hostRefundFailedMail({
-      amount: formatCents(amountCents, refund.currency),
+      amount: formatCents(amountCents, currency),
       orderNumber: order.orderNumber,
       productName: order.productName,
       customerName: order.customerName,
