@@ -18,7 +18,9 @@
 //  4b. A signed-in fan (never served from the page cache) on /, /shop, /profile/{id}, /buy-now/{id} and /my-orders:
 //     workerd CPU per request, request by request (scripts/bench/cpu.mjs: one request at a time, the CPU of every
 //     workerd thread from /proc/<pid>/task/*/schedstat), median and p99 over BENCH_CPU_SAMPLES requests, against
-//     the free plan's 5 ms / 10 ms; the fixed-HTML ceiling Worker measured the same way gives the runtime's floor.
+//     the free plan's 5 ms / 10 ms; the fixed-HTML ceiling Worker measured the same way gives the runtime's floor,
+//     and a bare React Router app (scripts/bench/floor-app/: the app's toolchain, one page with a constant loader,
+//     and /d1, the same page after one `select 1`; built into .wrangler/bench-floor-build) the stack's floor.
 //     Twice: as served (D1, i.e. SQLite and Miniflare's D1 plumbing, inside the app's workerd), and with D1 in a
 //     second workerd (scripts/bench/d1-host/) reached by a client standing in for the binding
 //     (scripts/bench/remote-d1-entry.js), so the app's process pays for D1 only what a Worker pays.
@@ -35,7 +37,8 @@
 //
 // Environment: BENCH_SECONDS (6), BENCH_WARMUP (2), BENCH_CONNECTIONS (16), BENCH_POOL_N (2000),
 // BENCH_POOL_RUNS (3), BENCH_SKIP_BUILD=1 (measure the existing build/), BENCH_CPU_SAMPLES (200), BENCH_ONLY=fan (only
-// the signed-in fan's rows, printed; results.md untouched), BENCH_KEEP_DATA=1 (reuse the last run's scaled state).
+// the signed-in fan's rows and the stack floor, printed; results.md untouched), BENCH_KEEP_DATA=1 (reuse the last
+// run's scaled state).
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, closeSync } from "node:fs";
 import net from "node:net";
@@ -60,7 +63,7 @@ const POOL_RUNS = Math.round(num("BENCH_POOL_RUNS", 3));
 /** The entries a long-lived pool already holds in the pool step's last run. */
 const POOL_PREFILL = Math.round(num("BENCH_POOL_PREFILL", 20_000));
 const SKIP_BUILD = process.env.BENCH_SKIP_BUILD === "1";
-/** BENCH_ONLY=fan: only the signed-in fan's CPU rows (printed, results.md left alone), for quick before/after checks. */
+/** BENCH_ONLY=fan: only the signed-in fan's CPU rows and the stack floor (printed, results.md left alone), for quick checks. */
 const ONLY_FAN = process.env.BENCH_ONLY === "fan";
 /** BENCH_KEEP_DATA=1: reuse the scaled-up state of the previous run (.wrangler/bench-state) instead of rebuilding it. */
 const KEEP_DATA = process.env.BENCH_KEEP_DATA === "1";
@@ -86,6 +89,10 @@ const STATE_DIR = path.join(root, ".wrangler", "bench-state");
 const POOL_STATE_DIR = path.join(root, ".wrangler", "bench-pool-state");
 const BUILD_COPY = path.join(root, ".wrangler", "bench-build");
 const CEILING_STATE_DIR = path.join(root, ".wrangler", "bench-ceiling-state");
+/** The bare React Router app of step 4b: its sources, its build and its (empty) D1. */
+const FLOOR_APP = path.join(root, "scripts", "bench", "floor-app");
+const FLOOR_BUILD = path.join(root, ".wrangler", "bench-floor-build");
+const FLOOR_STATE_DIR = path.join(root, ".wrangler", "bench-floor-state");
 /** A copy of the scaled state for the app whose D1 runs in its own process (step 4b). */
 const REMOTE_D1_STATE_DIR = path.join(root, ".wrangler", "bench-state-remote-d1");
 const LOG_DIR = path.join(root, ".wrangler", "bench-logs");
@@ -469,6 +476,22 @@ function gitRevision() {
   }
 }
 
+const stackLabel = (label) => (label === "/d1" ? "bare React Router page + one D1 query (`/d1`)" : "bare React Router page (`/`)");
+
+/** One factual sentence on the stack floor of step 4b (in results.md and printed by BENCH_ONLY=fan). */
+function stackFloorSummary(fan) {
+  const bare = fan.stackRows.find((r) => r.label === "/");
+  const withD1 = fan.stackRows.find((r) => r.label === "/d1");
+  const medians = fan.rows.map((r) => r.medianMs);
+  return (
+    `A bare React Router page costs ${f(bare.medianMs - fan.floor.medianMs, 2)} ms above the runtime's floor at the median ` +
+    `(${f(bare.medianMs, 2)} ms in all, p99 ${f(bare.p99Ms, 2)} ms) before any of our code runs` +
+    (withD1 ? `; one D1 query adds ${f(withD1.medianMs - bare.medianMs, 2)} ms` : "") +
+    `; the signed-in fan's pages measure ${f(Math.min(...medians) - bare.medianMs, 2)}–${f(Math.max(...medians) - bare.medianMs, 2)} ms ` +
+    "above the bare page at the median, which is what the app's own code, its D1 calls and its larger pages add."
+  );
+}
+
 function report(data) {
   const { pages, ceilings, diagnostics, scripts, bundle, pool, profile, fan, lighthouseRows, scale, timings, machine } = data;
   const lines = [];
@@ -545,6 +568,25 @@ function report(data) {
       "same workerd under Miniflare), the HTTP server and the static-asset router. The fixed-HTML ceiling Worker, measured the " +
       `same way, shows that floor: median ${f(fan.floor.medianMs, 2)} ms, p99 ${f(fan.floor.p99Ms, 2)} ms; "net" subtracts the floor's median.`,
   );
+  out();
+  out(
+    "What the stack costs before any of our code runs: a bare React Router app built with the app's toolchain and installed " +
+      "versions (scripts/bench/floor-app/: vite, @cloudflare/vite-plugin, @react-router/dev, react, react-dom, react-router; " +
+      "a root Layout with Meta, Links, ScrollRestoration and Scripts, one route whose loader returns a constant title and three " +
+      "items, hydrated as React Router does by default; no session, no middleware, no page cache, no nonce), served and measured " +
+      "the same way. Its /d1 is the same page after one D1 query (`select 1`, SQLite inside the same workerd).",
+  );
+  out();
+  out("| Worker | median ms | p99 ms | median above the ceiling ms | HTML KB | all 200 |");
+  out("|---|---:|---:|---:|---:|---|");
+  for (const row of [{ ...fan.floor, label: "ceiling (fixed HTML)" }, ...fan.stackRows.map((r) => ({ ...r, label: stackLabel(r.label) }))]) {
+    out(
+      `| ${row.label} | ${f(row.medianMs, 2)} | ${f(row.p99Ms, 2)} | ${f(row.medianMs - fan.floor.medianMs, 2)} | ` +
+        `${f(row.htmlKB, 1)} | ${row.allOk ? "yes" : "no"} |`,
+    );
+  }
+  out();
+  out(stackFloorSummary(fan));
   out();
   const fanTable = (rows) => {
     out("| page | median ms | p99 ms | net median ms | net p99 ms | net median / 5 ms | net p99 / 10 ms | median / ceiling | HTML KB | all 200 | result |");
@@ -734,10 +776,15 @@ async function main() {
       if (!SKIP_BUILD) await runLogged("build", [tools.reactRouter, "build"]);
       rmSync(BUILD_COPY, { recursive: true, force: true });
       cpSync(path.join(root, "build"), BUILD_COPY, { recursive: true });
-      if (buildLooksComplete(BUILD_COPY)) return;
+      if (buildLooksComplete(BUILD_COPY)) break;
       if (SKIP_BUILD || attempt >= 2) throw new Error("build/ is incomplete (was it being rebuilt meanwhile?)");
       console.log("bench: build/ changed under us, building again");
     }
+    // The bare React Router app (step 4b), with the same installed toolchain, from its own directory.
+    if (SKIP_BUILD && buildLooksComplete(FLOOR_BUILD)) return;
+    rmSync(FLOOR_BUILD, { recursive: true, force: true });
+    await runLogged("floor-build", [tools.reactRouter, "build"], { cwd: FLOOR_APP });
+    if (!buildLooksComplete(FLOOR_BUILD)) throw new Error(`${path.relative(root, FLOOR_BUILD)} is incomplete after its build`);
   });
   const ids = await step("data", async () => {
     const previous = path.join(STATE_DIR, "bench-data.json");
@@ -763,6 +810,7 @@ async function main() {
   let ceiling;
   let d1Host;
   let remoteApp;
+  let floorApp;
   const pages = [];
   const ceilings = [];
   const diagnostics = [];
@@ -770,18 +818,20 @@ async function main() {
   let fan;
   let lighthouseRows;
   try {
-    ({ app, ceiling, d1Host, remoteApp } = await step("servers", async () => {
+    ({ app, ceiling, d1Host, remoteApp, floorApp } = await step("servers", async () => {
       rmSync(CEILING_STATE_DIR, { recursive: true, force: true });
+      rmSync(FLOOR_STATE_DIR, { recursive: true, force: true });
       // The same data for the app whose D1 runs in another process, copied while nothing has it open.
       rmSync(REMOTE_D1_STATE_DIR, { recursive: true, force: true });
       cpSync(STATE_DIR, REMOTE_D1_STATE_DIR, { recursive: true });
-      const [appServer, ceilingServer, hostServer] = await Promise.all([
+      const [appServer, ceilingServer, hostServer, floorServer] = await Promise.all([
         serveDirect("app-server", path.join(BUILD_COPY, "server", "wrangler.json"), STATE_DIR, "/api/health"),
         serveDirect("ceiling-server", path.join(BENCH_DIR, "wrangler.ceiling.toml"), CEILING_STATE_DIR),
         serveDirect("d1-host", path.join(BENCH_DIR, "d1-host", "wrangler.toml"), REMOTE_D1_STATE_DIR),
+        serveDirect("floor-server", path.join(FLOOR_BUILD, "server", "wrangler.json"), FLOOR_STATE_DIR),
       ]);
       const remoteServer = await serveDirect("app-remote-d1", remoteD1Config(hostServer.url), REMOTE_D1_STATE_DIR, "/api/health");
-      return { app: appServer, ceiling: ceilingServer, d1Host: hostServer, remoteApp: remoteServer };
+      return { app: appServer, ceiling: ceilingServer, d1Host: hostServer, remoteApp: remoteServer, floorApp: floorServer };
     }));
 
     // dataPath: React Router's single-fetch URL for the same loaders without the HTML (loader + serialisation).
@@ -822,8 +872,22 @@ async function main() {
 
     fan = await step("signed-in fan", async () => {
       const cookie = await signInCookie(app.url, FAN.email, FAN.password);
-      const floor = await cpuPerRequest(ceiling.url + "/", workerdPids(ceiling.child.pid), { samples: CPU_SAMPLES });
-      console.log(`  ceiling floor: median ${floor.medianMs.toFixed(2)} ms, p99 ${floor.p99Ms.toFixed(2)} ms`);
+      /** Each page of `list` ([label, pathname]) on `server`, request by request (scripts/bench/cpu.mjs). */
+      const measureCpu = async (server, list, headers = {}) => {
+        const rows = [];
+        for (const [label, pathname] of list) {
+          const row = await cpuPerRequest(server.url + pathname, workerdPids(server.child.pid), { headers, samples: CPU_SAMPLES });
+          console.log(`  ${label.padEnd(16)} median ${row.medianMs.toFixed(2)} ms, p99 ${row.p99Ms.toFixed(2)} ms, ${row.htmlKB.toFixed(1)} KB${row.allOk ? "" : " (NOT all 200)"}`);
+          rows.push({ label, ...row });
+        }
+        return rows;
+      };
+      const [floor] = await measureCpu(ceiling, [["ceiling (fixed HTML)", "/"]]);
+      console.log("  bare React Router app (scripts/bench/floor-app):");
+      const stackRows = await measureCpu(floorApp, [
+        ["/", "/"],
+        ["/d1", "/d1"],
+      ]);
       const fanPages = [
         ["/", "/"],
         ["/shop", "/shop"],
@@ -831,21 +895,17 @@ async function main() {
         ["/buy-now/{id}", `/buy-now/${ids.productId}`],
         ["/my-orders", "/my-orders"],
       ];
-      const measureFan = async (server, cookie) => {
-        const rows = [];
-        for (const [label, pathname] of fanPages) {
-          const row = await cpuPerRequest(server.url + pathname, workerdPids(server.child.pid), { headers: { Cookie: cookie }, samples: CPU_SAMPLES });
-          console.log(`  ${label.padEnd(16)} median ${row.medianMs.toFixed(2)} ms, p99 ${row.p99Ms.toFixed(2)} ms, ${row.htmlKB.toFixed(1)} KB${row.allOk ? "" : " (NOT all 200)"}`);
-          rows.push({ label, ...row });
-        }
-        return rows;
-      };
-      const rows = await measureFan(app, cookie);
-      console.log("  with D1 in its own process:");
-      const remoteRows = await measureFan(remoteApp, await signInCookie(remoteApp.url, FAN.email, FAN.password));
-      return { floor, rows, remoteRows };
+      console.log("  signed-in fan:");
+      const rows = await measureCpu(app, fanPages, { Cookie: cookie });
+      console.log("  signed-in fan, with D1 in its own process:");
+      const remoteCookie = await signInCookie(remoteApp.url, FAN.email, FAN.password);
+      const remoteRows = await measureCpu(remoteApp, fanPages, { Cookie: remoteCookie });
+      return { floor, stackRows, rows, remoteRows };
     });
-    if (ONLY_FAN) return 0;
+    if (ONLY_FAN) {
+      console.log(`\n${stackFloorSummary(fan)}`);
+      return 0;
+    }
 
     lighthouseRows = await step("lighthouse", async () => {
       const proxy = await startCompressProxy(app.url);
@@ -872,7 +932,7 @@ async function main() {
       return { ...found, gzipKB: found.files.reduce((s, x) => s + x.gzip, 0) / 1024 };
     });
   } finally {
-    await Promise.all([stop(app?.child), stop(ceiling?.child), stop(remoteApp?.child), stop(d1Host?.child)]);
+    await Promise.all([stop(app?.child), stop(ceiling?.child), stop(remoteApp?.child), stop(d1Host?.child), stop(floorApp?.child)]);
   }
   const bundle = workerBundle();
 
