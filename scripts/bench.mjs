@@ -557,6 +557,14 @@ function report(data) {
       )} CPU ms per ceiling request.`,
   );
   out();
+  out(
+    "On the tails: under this load workerd's one thread is busy nearly all the time, so p50 is mostly queueing (16 " +
+      "requests waiting on it) and every pause of that thread delays all 16 in flight at once. The slow requests come " +
+      "in such groups of 16, for the ceiling as for the pages, and V8's sampling profiler shows collections of 10–15 ms " +
+      "in each isolate on that thread: ours, and the local asset router, asset service and Miniflare entry Workers. " +
+      "That is why the fixed-HTML ceiling itself exceeds 3× (measured Nov 23 2026, docs/scale.md).",
+  );
+  out();
 
   out("## Signed-in fan: workerd CPU per request");
   out();
