@@ -39,7 +39,7 @@
 // BENCH_POOL_RUNS (3), BENCH_SKIP_BUILD=1 (measure the existing build/), BENCH_CPU_SAMPLES (200), BENCH_ONLY=fan (only
 // the signed-in fan's rows and the stack floor, printed; results.md untouched), BENCH_KEEP_DATA=1 (reuse the last
 // run's scaled state).
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, closeSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -463,14 +463,9 @@ const f = (value, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits)
 const verdict = (ok) => (ok ? "pass" : "**FAIL**");
 
 function gitRevision() {
+  // Through git itself, so a linked worktree (whose .git is a file) and packed refs read the same.
   try {
-    const head = readFileSync(path.join(root, ".git", "HEAD"), "utf8").trim();
-    if (!head.startsWith("ref: ")) return head.slice(0, 10);
-    const ref = head.slice(5);
-    const loose = path.join(root, ".git", ref);
-    if (existsSync(loose)) return readFileSync(loose, "utf8").trim().slice(0, 10);
-    const packed = readFileSync(path.join(root, ".git", "packed-refs"), "utf8");
-    return packed.split("\n").find((line) => line.endsWith(` ${ref}`))?.slice(0, 10) ?? "unknown";
+    return execFileSync("git", ["rev-parse", "--short=10", "HEAD"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim() || "unknown";
   } catch {
     return "unknown";
   }
