@@ -155,6 +155,12 @@ describe("creating a game", () => {
     expect(await res.text()).toContain(message);
   }
 
+  it("labels the fee as the spec does: a minimum, in USD", async () => {
+    const res = await get("/create-guess-win", { cookie });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/<label[^>]*for="entryFee"[^>]*>Minimum Entry Fee \(USD\)<\/label>/);
+  });
+
   it("refuses each rule with its message", async () => {
     await refused(gameFields({ videoKey, question: "  " }), "Please enter a question");
     await refused(gameFields({ videoKey, description: "" }), "Please enter a description");

@@ -307,7 +307,7 @@ export function GameForm({ defaults, errors, currentVideo, submitLabel, pendingL
         <Card>
           <h2 className="font-semibold text-gray-900">Game settings</h2>
           <label htmlFor="entryFee" className="mt-3 block text-sm font-medium text-gray-700">
-            Minimum entry fee (USD)
+            Minimum Entry Fee (USD)
           </label>
           <input
             id="entryFee"
