@@ -379,6 +379,7 @@ describe("/my-orders card actions", () => {
     const tracking = `TRK-M${tag}`;
     await makeOrder({ hostId: host.id, userId: me.id, productId: physicalProduct, productName: "Sambal Jar", category: "physical", status: "shipped", trackingNumber: tracking });
     const delivered = await makeOrder({ hostId: host.id, userId: me.id, productId: physicalProduct, productName: "Sambal Jar", category: "physical", status: "delivered" });
+    const processing = await makeOrder({ hostId: host.id, userId: me.id, productId: physicalProduct, productName: "Sambal Jar", category: "physical", status: "processing" });
     const digital = await makeOrder({ hostId: host.id, userId: me.id, productId: digitalProduct, productName: "Recipe E-book", category: "digital", status: "paid" });
 
     const html = await (await get("/my-orders", { cookie })).text();
@@ -389,6 +390,12 @@ describe("/my-orders card actions", () => {
     expect(html).not.toContain("Expired");
     expect(html).toContain(`href="/shipping-tracking?tracking=${tracking}"`);
     expect(html).toContain(`href="/order/${delivered.orderNumber}"`);
+    // Each physical card's action: shipped and processing read "Track Order" (processing, with no tracking number
+    // yet, to the order page and its progress), anything else "View Order".
+    const cardAction = (href: string) => new RegExp(`<a[^>]*href="${href.replace(/[?]/g, "\\?")}"[^>]*>([^<]+)</a>`).exec(html)?.[1];
+    expect(cardAction(`/shipping-tracking?tracking=${tracking}`)).toBe("Track Order");
+    expect(cardAction(`/order/${processing.orderNumber}`)).toBe("Track Order");
+    expect(cardAction(`/order/${delivered.orderNumber}`)).toBe("View Order");
     expect(html).toContain(`value="${digital.id}"`);
     expect(html).toContain("Download");
 

@@ -110,13 +110,14 @@ function OrderAction({ order }: { order: Order }) {
     );
   }
   const action = physicalOrderAction(order.status);
-  return action === "Track Order" && order.trackingNumber ? (
-    <Link to={`/shipping-tracking?tracking=${encodeURIComponent(order.trackingNumber)}`} className={link}>
-      Track Order
-    </Link>
-  ) : (
-    <Link to={`/order/${order.orderNumber}`} className={link}>
-      View Order
+  // Tracking by number once the host has given one; before that (processing) the order page shows its progress.
+  const to =
+    action === "Track Order" && order.trackingNumber
+      ? `/shipping-tracking?tracking=${encodeURIComponent(order.trackingNumber)}`
+      : `/order/${order.orderNumber}`;
+  return (
+    <Link to={to} className={link}>
+      {action}
     </Link>
   );
 }
