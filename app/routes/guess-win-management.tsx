@@ -1,13 +1,13 @@
 import { useEffect, useRef } from "react";
 import { data, Link, useFetcher } from "react-router";
 import { Table } from "~/components/cards";
-import { DateText, EmptyState, LinkButton, Page, pageMeta, StatusBadge } from "~/components/page";
+import { DateText, EmptyState, LinkButton, Page, pageMeta, Pagination, StatusBadge } from "~/components/page";
 import { useToast } from "~/components/toaster";
 import { getDb } from "~/db/client.server";
 import { deleteOrEndGame, getHostGame, listHostGamesWithStats, togglePause } from "~/db/queries/game-host.server";
 import { gameStatusLabel, nextPauseStatus } from "~/domain/catalog";
 import { formatCents } from "~/domain/money";
-import { forbidden, idParam, notFound, requireUser } from "~/lib/guards.server";
+import { forbidden, idParam, notFound, pageParam, requireUser } from "~/lib/guards.server";
 import { getCtx, getEnv } from "~/lib/context";
 import { admitEndedGames } from "~/lib/pools.server";
 import { deleteVideo } from "~/lib/uploads.server";
@@ -16,11 +16,13 @@ import type { Route } from "./+types/guess-win-management";
 export const meta: Route.MetaFunction = () => pageMeta("Guess & Win Management");
 
 const DELETE_CONFIRM = "Are you sure you want to delete this game? This action cannot be undone.";
+const PAGE_SIZE = 20;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
-  const games = await listHostGamesWithStats(getDb(getEnv(context)), user.id, 50);
-  return { games };
+  const page = pageParam(request);
+  const rows = await listHostGamesWithStats(getDb(getEnv(context)), user.id, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
+  return { games: rows.slice(0, PAGE_SIZE), page, hasNext: rows.length > PAGE_SIZE };
 }
 
 type ActionResult = { ok: boolean; intent: string; gameId: string; message: string; status?: string; outcome?: string };
@@ -133,7 +135,7 @@ function GameRow({ game }: { game: Game }) {
 }
 
 export default function GuessWinManagement({ loaderData, actionData }: Route.ComponentProps) {
-  const { games } = loaderData;
+  const { games, page, hasNext } = loaderData;
   return (
     <Page
       title="Guess & Win Management"
@@ -145,7 +147,7 @@ export default function GuessWinManagement({ loaderData, actionData }: Route.Com
           {actionData.message}
         </p>
       ) : null}
-      {games.length === 0 ? (
+      {games.length === 0 && page === 1 ? (
         <EmptyState title="No games yet" message="Create a Guess & Win game; 100% of entry fees go to your prize pool." action={{ to: "/create-guess-win", label: "Create Game" }} />
       ) : (
         <Table head={["Question", "Status", "Entry fee", "Participants", "Entry fees", "Views", "Likes", "Created", "Actions"]}>
@@ -154,6 +156,7 @@ export default function GuessWinManagement({ loaderData, actionData }: Route.Com
           ))}
         </Table>
       )}
+      <Pagination page={page} hasNext={hasNext} hrefFor={(n) => `/guess-win-management?page=${n}`} />
     </Page>
   );
 }

@@ -163,8 +163,8 @@ export async function isVideoKeyUsed(db: Db, videoKey: string, exceptGameId?: st
   return !!row;
 }
 
-/** A host's games of every status with their stats, newest first. */
-export function listHostGamesWithStats(db: Db, hostId: string, limit: number) {
+/** One page of a host's games of every status with their stats, newest first. */
+export function listHostGamesWithStats(db: Db, hostId: string, { limit, offset }: { limit: number; offset: number }) {
   return db
     .select({
       id: guessWinGames.id,
@@ -181,7 +181,8 @@ export function listHostGamesWithStats(db: Db, hostId: string, limit: number) {
     .from(guessWinGames)
     .where(eq(guessWinGames.hostId, hostId))
     .orderBy(desc(guessWinGames.createdAt), desc(guessWinGames.id))
-    .limit(limit);
+    .limit(limit)
+    .offset(offset);
 }
 
 export const PARTICIPANTS_PAGE_SIZE = 20;
