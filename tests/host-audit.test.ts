@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { guessWinGames } from "~/db/schema";
+import { groupBuyProducts, groupBuys, guessWinGames, products } from "~/db/schema";
 import { db, get, makeUser, pageText, signIn } from "./helpers";
 
 // Host tooling checked against spec 2: edge cases a host with real data runs into.
@@ -46,5 +46,24 @@ describe("Guess & Win management with many games", () => {
     expect(text).toContain("Previous");
     // Every game appears on exactly one of the two pages.
     for (const q of questions) expect(first.includes(q) !== text.includes(q)).toBe(true);
+  });
+});
+
+describe("deleting a product a group buy offers", () => {
+  it("tells the host which active group buy offers it and how many joined", async () => {
+    const host = await makeUser({ name: "Group Host" });
+    const cookie = await signIn(host.email);
+    const [product] = await db().insert(products).values({ hostId: host.id, name: "Shared Mug", basePriceCents: 2000 }).returning();
+    const [other] = await db().insert(products).values({ hostId: host.id, name: "Lonely Mug", basePriceCents: 2000 }).returning();
+    const [g] = await db()
+      .insert(groupBuys)
+      .values({ hostId: host.id, name: "Mug Week", status: "active", targetCents: 500_000, currency: "MYR", endAt: new Date(Date.now() + 86_400_000), currentParticipants: 3 })
+      .returning();
+    await db().insert(groupBuyProducts).values({ groupBuyId: g!.id, productId: product!.id });
+
+    const text = await pageText(await get(`/delete-product/${product!.id}`, { cookie }));
+    expect(text).toContain("It is in your active group buy Mug Week (3 participants)");
+    const plain = await pageText(await get(`/delete-product/${other!.id}`, { cookie }));
+    expect(plain).not.toContain("active group buy");
   });
 });

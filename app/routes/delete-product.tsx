@@ -3,7 +3,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { Button, Card, LinkButton, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
-import { countProductOrders, deleteOrArchiveProduct } from "~/db/queries/product-admin.server";
+import { activeGroupBuysOfProduct, countProductOrders, deleteOrArchiveProduct } from "~/db/queries/product-admin.server";
 import { getProduct } from "~/db/queries/products.server";
 import { assertOwner, idParam, notFound, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
@@ -27,8 +27,8 @@ async function ownedProduct(context: Route.LoaderArgs["context"], request: Reque
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { db, product } = await ownedProduct(context, request, params.id);
-  const orderCount = await countProductOrders(db, product.id);
-  return { product: { id: product.id, name: product.name }, orderCount };
+  const [orderCount, groupBuys] = await Promise.all([countProductOrders(db, product.id), activeGroupBuysOfProduct(db, product.id, product.hostId)]);
+  return { product: { id: product.id, name: product.name }, orderCount, groupBuys };
 }
 
 export async function action({ params, request, context }: Route.ActionArgs) {
@@ -43,7 +43,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 }
 
 export default function DeleteProduct({ loaderData, actionData }: Route.ComponentProps) {
-  const { product, orderCount } = loaderData;
+  const { product, orderCount, groupBuys } = loaderData;
   const [typed, setTyped] = useState("");
   const busy = useNavigation().state === "submitting";
   return (
@@ -55,6 +55,12 @@ export default function DeleteProduct({ loaderData, actionData }: Route.Componen
             ? `It has ${orderCount} ${orderCount === 1 ? "order" : "orders"}, so it will be archived: hidden from your shop and profile, while past orders keep their product.`
             : "It has no orders, so it and its images will be deleted. This cannot be undone."}
         </p>
+        {groupBuys.map((g) => (
+          <p key={g.id} role="status" className="mt-3 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
+            It is in your active group buy <strong>{g.name}</strong> ({g.participants} {g.participants === 1 ? "participant" : "participants"}): once
+            removed, it is no longer offered there. Participants who already joined keep their orders.
+          </p>
+        ))}
         <Form method="post" className="mt-4 space-y-3">
           <label htmlFor="confirm" className="block text-sm font-medium text-gray-700">
             Type DELETE to confirm

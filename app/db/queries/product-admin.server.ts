@@ -2,7 +2,7 @@
 import { and, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { payableCheckoutReferences } from "~/db/queries/checkout.server";
-import { orders, productColors, productImages, products, productSizes, userActivity } from "~/db/schema";
+import { groupBuyProducts, groupBuys, orders, productColors, productImages, products, productSizes, userActivity } from "~/db/schema";
 import { stockLabel, totalAvailableUnits } from "~/domain/stock";
 import { STORE_SALE_STATUSES } from "~/domain/orders";
 import type { ProductFormValues, ProductInput } from "~/lib/product-form";
@@ -101,6 +101,16 @@ export async function updateProduct(db: Db, id: string, hostId: string, input: P
 export async function countProductOrders(db: Db, productId: string): Promise<number> {
   const [row] = await db.select({ n: count() }).from(orders).where(eq(orders.productId, productId));
   return row?.n ?? 0;
+}
+
+/** The host's active group buys that offer this product, with their participants (what removing it affects). */
+export function activeGroupBuysOfProduct(db: Db, productId: string, hostId: string) {
+  return db
+    .select({ id: groupBuys.id, name: groupBuys.name, participants: groupBuys.currentParticipants })
+    .from(groupBuyProducts)
+    .innerJoin(groupBuys, eq(groupBuys.id, groupBuyProducts.groupBuyId))
+    .where(and(eq(groupBuyProducts.productId, productId), eq(groupBuys.hostId, hostId), eq(groupBuys.status, "active")))
+    .limit(5);
 }
 
 /**
