@@ -128,6 +128,30 @@ describe("joining a group buy", () => {
     expect(entries[0]!.voidedAt ?? null).toBeNull();
   });
 
+  it("a checkout of physical products asks for a shipping address in a country the host ships to, and the orders carry it", async () => {
+    const f = await fixture();
+    const buyer = await makeSessionUser("Shipping Joiner");
+    const result = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: f.groupBuyId, items: items(f, 1, 1), origin: ORIGIN });
+    if (!result.ok) throw new Error(result.message);
+    const checkoutPath = `/api/local-checkout/${result.sessionId}`;
+    expect(await (await get(checkoutPath)).text()).toContain("Street address");
+    // No address: refused, nothing is paid.
+    const bare = await postForm(`${checkoutPath}/pay`, {});
+    expect(bare.status).toBe(400);
+    expect(await bare.text()).toContain("Please enter the recipient");
+    // The host (Malaysia, no list of its own) does not ship to Singapore.
+    const address = { name: "Ada Joiner", street: "1 Jalan Ampang", city: "Kuala Lumpur", postal_code: "50450" };
+    const abroad = await postForm(`${checkoutPath}/pay`, { ...address, country: "SG" });
+    expect(abroad.status).toBe(400);
+    expect(await abroad.text()).toContain("This shop does not ship to SG");
+    expect(await db().select().from(orders).where(eq(orders.checkoutSessionId, result.sessionId))).toHaveLength(0);
+    const paid = await postForm(`${checkoutPath}/pay`, { ...address, country: "MY" });
+    expect(paid.status).toBe(303);
+    const rows = await db().select().from(orders).where(eq(orders.checkoutSessionId, result.sessionId));
+    expect(rows).toHaveLength(2);
+    for (const order of rows) expect(order.shippingAddress).toMatchObject({ name: "Ada Joiner", city: "Kuala Lumpur", country: "MY" });
+  });
+
   it("Share for 2x Entry gives two entries per checkout", async () => {
     const f = await fixture();
     const buyer = await makeSessionUser("Sharer");

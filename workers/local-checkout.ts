@@ -63,7 +63,11 @@ function successUrlOf(row: CheckoutSession): string {
 }
 
 function needsShipping(row: CheckoutSession): boolean {
-  return (row.purpose === "product" && row.metadata.category === "physical") || (row.purpose === "cart" && Boolean(row.metadata.ship_to));
+  return (
+    (row.purpose === "product" && row.metadata.category === "physical") ||
+    (row.purpose === "cart" && Boolean(row.metadata.ship_to)) ||
+    (row.purpose === "group_buy" && row.metadata.needs_shipping === "1")
+  );
 }
 
 /** Signs and delivers one event for this session to the webhook handler; null when it was accepted. */

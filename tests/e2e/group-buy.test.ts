@@ -33,8 +33,14 @@ async function choose(page: Page, product: string, quantity: number) {
   for (let i = 0; i < quantity; i++) await page.getByRole("button", { name: `More ${product}` }).click();
 }
 
+/** Pays on the local checkout page; the products are physical, so it asks for an address the host ships to. */
 async function payLocally(page: Page) {
   await page.getByRole("heading", { name: /Test checkout/ }).waitFor();
+  await page.getByLabel("Full name").fill("Group Buyer");
+  await page.getByLabel("Street address").fill("3 Jalan Ampang");
+  await page.getByLabel("City").fill("Kuala Lumpur");
+  await page.getByLabel("Postal code").fill("50450");
+  await page.getByLabel(/Country/).fill("MY");
   await page.getByRole("button", { name: "Pay with card (test)" }).click();
   await page.waitForURL("**/payment/success**");
   await page.getByRole("heading", { name: "Payment successful!" }).waitFor();

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { getGroupBuy, hasSharedGroupBuy, listGroupBuyProductIds } from "~/db/queries/group-buys.server";
+import { listShipToCountries } from "~/db/queries/profiles.server";
 import { GROUP_BUY_ACTION_MESSAGES } from "~/domain/group-buy";
 import { MAX_ORDER_QUANTITY } from "~/domain/orders";
 import { MAX_CHARGE_CENTS, MIN_CHARGE_CENTS } from "~/domain/payments";
@@ -73,6 +74,7 @@ export async function createGroupBuyCheckout(
   const lines: GroupBuyLine[] = [];
   const lineItems: CheckoutLineItem[] = [];
   let amountCents = 0;
+  let physical = false;
   for (const item of input.items) {
     if (!offered.has(item.productId)) return fail(404, CHECKOUT_MESSAGES.productNotFound, "productId");
     const quote = await quoteProduct(db, item, user.id);
@@ -86,12 +88,17 @@ export async function createGroupBuyCheckout(
       quantity: quote.quantity,
     });
     amountCents += quote.amountCents;
+    if (quote.category === "physical") physical = true;
   }
   if (amountCents < MIN_CHARGE_CENTS) return fail(400, CHECKOUT_MESSAGES.belowMinimum);
   if (amountCents > MAX_CHARGE_CENTS) return fail(400, CHECKOUT_MESSAGES.quantity, "quantity");
   const encoded = encodeGroupBuyLines(lines);
   if (encoded.length > 500) return fail(400, `Please choose fewer products in one checkout`);
-  const shared = await hasSharedGroupBuy(db, user.id, groupBuy.id);
+  // A physical item ships: the checkout collects an address in a country the host ships to, as Buy Now's does.
+  const [shared, shippingCountries] = await Promise.all([
+    hasSharedGroupBuy(db, user.id, groupBuy.id),
+    physical ? listShipToCountries(db, groupBuy.hostId) : null,
+  ]);
 
   return startCheckout(env, input.origin, options, {
     purpose: "group_buy",
@@ -104,12 +111,13 @@ export async function createGroupBuyCheckout(
       group_buy_id: groupBuy.id,
       items: encoded,
       shared: shared ? "1" : "0",
+      ...(physical ? { needs_shipping: "1" } : {}),
       user_id: user.id,
       host_id: groupBuy.hostId,
       description: `Group buy: ${groupBuy.name}`.slice(0, 450),
     },
     lineItems,
-    shippingCountries: null,
+    shippingCountries,
     cancelUrl: `${input.origin}/group-buy-product-selection/${encodeURIComponent(groupBuy.id)}`,
     failureMessage: CHECKOUT_MESSAGES.failed,
   });
