@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
+  groupBuyProducts,
   groupBuys,
   guessWinGames,
   prizeEntries,
@@ -113,18 +114,33 @@ describe("/profile/{id}", () => {
     expect(page).toContain("USD 10.00 – USD 20.00");
   });
 
-  it("offers Group Buy while the host's group buy is active", async () => {
+  it("offers Group Buy on the products the host's active group buy offers, and Buy Now on the others", async () => {
     const d = db();
+    const [other] = await d
+      .insert(products)
+      .values({ hostId: host.id, name: `Wool Cushion ${token}`, basePriceCents: 1500, priceMinCents: 1500, priceMaxCents: 1500 })
+      .returning({ id: products.id });
+    await d.insert(productSizes).values({ productId: other!.id, name: "One", priceCents: 1500, availableUnits: 2 });
     const [gb] = await d
       .insert(groupBuys)
       .values({ hostId: host.id, name: "Autumn", status: "active", targetCents: 100_000, endAt: new Date(Date.now() + 86_400_000) })
       .returning({ id: groupBuys.id });
+    await d.insert(groupBuyProducts).values({ groupBuyId: gb!.id, productId });
+    /** The Group Buy or Buy Now link of a product's card. */
+    const cardAction = (page: string, id: string) => {
+      const card = page.slice(page.indexOf(`data-product-card="${id}"`));
+      return card.slice(0, card.indexOf("</li>")).match(/href="(\/(?:group-buy-product-selection|buy-now)\/[^"]+)"/)?.[1];
+    };
     try {
-      const page = await decodedHtml(await get(`/profile/${slug}`));
-      expect(page).toContain(`/group-buy-product-selection/${gb!.id}`);
-      expect(page).toContain("Group Buy");
+      for (const path of [`/profile/${slug}`, `/profile/${slug}/shop`]) {
+        const page = await decodedHtml(await get(path));
+        expect(cardAction(page, productId), path).toBe(`/group-buy-product-selection/${gb!.id}`);
+        // Not in the group buy: its selection page would not offer it, so the card keeps Buy Now.
+        expect(cardAction(page, other!.id), path).toBe(`/buy-now/${other!.id}`);
+      }
     } finally {
       await d.delete(groupBuys).where(eq(groupBuys.id, gb!.id));
+      await d.delete(products).where(eq(products.id, other!.id));
     }
   });
 

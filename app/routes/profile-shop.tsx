@@ -4,7 +4,7 @@ import { buttonClass, EmptyState, Page, pageMeta, Pagination } from "~/component
 import { AutoSubmitSelect, CurrencyOptions, ImageBox, priceRangeText, ShipToOptions } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
 import { listShopProducts } from "~/db/queries/products.server";
-import { getActiveGroupBuyId, getProfileByIdOrSlug } from "~/db/queries/profiles.server";
+import { getActiveGroupBuyOffer, getProfileByIdOrSlug } from "~/db/queries/profiles.server";
 import { countryByCode, isCountryCode, resolveCurrency } from "~/domain/currency";
 import { getOptionalUser } from "~/lib/auth.server";
 import { idParam, notFound, pageParam } from "~/lib/guards.server";
@@ -31,23 +31,29 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const rawShipTo = (search.get("shipTo") ?? "").trim().toUpperCase();
   const shipTo = isCountryCode(rawShipTo) ? rawShipTo : null;
   const currency = search.get("currency") ? resolveCurrency(search.get("currency")) : countryByCode(profile.country).currency;
-  const [rows, groupBuyId] = await Promise.all([
+  const [rows, groupBuy] = await Promise.all([
     listShopProducts(db, { hostId: profile.userId, shipTo, limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }),
-    getActiveGroupBuyId(db, profile.userId, new Date()),
+    getActiveGroupBuyOffer(db, profile.userId, new Date()),
   ]);
   return {
     profile: { userId: profile.userId, slug: profile.slug, creatorName: profile.creatorName },
-    products: rows.slice(0, PAGE_SIZE).map((p) => ({ id: p.id, name: p.name, image: p.image, price: priceRangeText(p, currency) })),
+    products: rows.slice(0, PAGE_SIZE).map((p) => ({
+      id: p.id,
+      name: p.name,
+      image: p.image,
+      price: priceRangeText(p, currency),
+      // Group Buy for a product the host's active group buy offers; Buy Now for the others.
+      groupBuyId: groupBuy?.productIds.includes(p.id) ? groupBuy.id : null,
+    })),
     hasNext: rows.length > PAGE_SIZE,
     page,
-    groupBuyId: groupBuyId ?? null,
     filters: { shipTo: shipTo ?? "", currency },
     shipToName: shipTo ? countryByCode(shipTo).name : null,
   };
 }
 
 export default function ProfileShop({ loaderData }: Route.ComponentProps) {
-  const { profile, products, page, hasNext, groupBuyId, filters, shipToName } = loaderData;
+  const { profile, products, page, hasNext, filters, shipToName } = loaderData;
   const base = `/profile/${profile.slug ?? profile.userId}`;
   const hrefFor = (n: number) => {
     const search = new URLSearchParams();
@@ -89,8 +95,8 @@ export default function ProfileShop({ loaderData }: Route.ComponentProps) {
                 <p className="line-clamp-2 text-sm font-semibold text-gray-900">{p.name || "Unnamed Product"}</p>
                 <p className="mt-auto pt-2 text-sm font-bold text-brand-700">{p.price}</p>
                 <div className="mt-3 flex flex-wrap gap-2">
-                  {groupBuyId ? (
-                    <Link to={`/group-buy-product-selection/${groupBuyId}`} className={buttonClass("primary", "sm", "flex-1")}>
+                  {p.groupBuyId ? (
+                    <Link to={`/group-buy-product-selection/${p.groupBuyId}`} className={buttonClass("primary", "sm", "flex-1")}>
                       Group Buy
                     </Link>
                   ) : (

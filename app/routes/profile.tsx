@@ -12,7 +12,7 @@ import { currentPoolIdOf, getCurrentPool } from "~/db/queries/pools.server";
 import { listPoolMiniPrizes } from "~/db/queries/mini-prizes.server";
 import { listShopProducts } from "~/db/queries/products.server";
 import {
-  getActiveGroupBuyId,
+  getActiveGroupBuyOffer,
   getProfileByIdOrSlug,
   getProfileCountry,
   isTribeMember,
@@ -77,7 +77,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   // to be "coming soon" (then they are not shown); nothing is shown before the visibility check below.
   const hostKey = profileHostId(key);
   const currentPoolId = currentPoolIdOf(hostKey);
-  const [profile, pool, viewerCountry, shipsTo, member, rules, shopProducts, activeGroupBuyId, games, winners, miniPrizes, poolEntryNumbers] =
+  const [profile, pool, viewerCountry, shipsTo, member, rules, shopProducts, activeGroupBuy, games, winners, miniPrizes, poolEntryNumbers] =
     await Promise.all([
       getProfileByIdOrSlug(db, key),
       getCurrentPool(db, hostKey),
@@ -86,7 +86,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       viewer ? isTribeMember(db, viewer.id, hostKey) : false,
       getRevenueRules(db),
       tab === "shop" ? listShopProducts(db, { hostId: hostKey, limit: 12 }) : null,
-      tab === "shop" ? getActiveGroupBuyId(db, hostKey, now) : undefined,
+      tab === "shop" ? getActiveGroupBuyOffer(db, hostKey, now) : undefined,
       tab === "games" ? listActiveGames(db, { hostId: hostKey, limit: 12 }) : null,
       tab === "winner" ? listHostPoolWinners(db, hostKey, 20) : null,
       listPoolMiniPrizes(db, currentPoolId),
@@ -102,7 +102,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const comingSoon = !own && viewerCountry !== undefined && shipsTo.length > 0 && !shipsTo.includes(countryByCode(viewerCountry).code);
   const openPool = pool?.status === "open" ? pool : null;
   const products = comingSoon ? null : shopProducts;
-  const groupBuyId = comingSoon ? undefined : activeGroupBuyId;
+  const groupBuy = comingSoon ? undefined : activeGroupBuy;
   // Entry numbers are shown for an open pool only.
   const entryNumbers = openPool ? poolEntryNumbers : [];
 
@@ -152,8 +152,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
         name: p.name,
         image: p.image,
         price: priceRangeText(p, currency),
+        // Group Buy for a product the host's active group buy offers; Buy Now for the others.
+        groupBuyId: groupBuy?.productIds.includes(p.id) ? groupBuy.id : null,
       })) ?? null,
-    groupBuyId: groupBuyId ?? null,
     games:
       games?.map((g) => ({
         id: g.id,
@@ -284,8 +285,8 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
                             <p className="line-clamp-2 text-sm font-semibold text-gray-900">{p.name || "Unnamed Product"}</p>
                             <p className="mt-auto pt-2 text-sm font-bold text-brand-700">{p.price}</p>
                             <div className="mt-3 flex gap-2">
-                              {loaderData.groupBuyId ? (
-                                <Link to={`/group-buy-product-selection/${loaderData.groupBuyId}`} className={buttonClass("primary", "sm", "flex-1")}>
+                              {p.groupBuyId ? (
+                                <Link to={`/group-buy-product-selection/${p.groupBuyId}`} className={buttonClass("primary", "sm", "flex-1")}>
                                   Group Buy
                                 </Link>
                               ) : (

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import {
+  groupBuyProducts,
   groupBuys,
   prizeEntries,
   prizePools,
@@ -199,7 +200,28 @@ export function listHostPoolWinners(db: Db, hostId: string | SQL, limit = 20) {
     .limit(limit);
 }
 
-/** The id of the host's active group buy that has not ended, or undefined (Group Buy buttons show only then). */
+/**
+ * The host's active group buy that has not ended, with the products it offers (a product's Group Buy button shows
+ * only when the group buy offers it; the others keep Buy Now), or undefined.
+ */
+export async function getActiveGroupBuyOffer(
+  db: Db,
+  hostId: string | SQL,
+  now: Date,
+): Promise<{ id: string; productIds: string[] } | undefined> {
+  // One group buy is active per host at a time (the database holds to it); the filter below keeps one regardless.
+  const rows = await db
+    .select({ id: groupBuys.id, productId: groupBuyProducts.productId })
+    .from(groupBuys)
+    .leftJoin(groupBuyProducts, eq(groupBuyProducts.groupBuyId, groupBuys.id))
+    .where(and(eq(groupBuys.hostId, hostId), eq(groupBuys.status, "active"), gt(groupBuys.endAt, now)))
+    .limit(200);
+  const [first] = rows;
+  if (!first) return undefined;
+  return { id: first.id, productIds: rows.flatMap((r) => (r.id === first.id && r.productId ? [r.productId] : [])) };
+}
+
+/** The id of the host's active group buy that has not ended, or undefined. */
 export async function getActiveGroupBuyId(db: Db, hostId: string | SQL, now: Date): Promise<string | undefined> {
   const [row] = await db
     .select({ id: groupBuys.id })
