@@ -59,7 +59,7 @@ export function Page({
 export function Section({ title, actions, children }: { title: ReactNode; actions?: ReactNode; children: ReactNode }) {
   return (
     <section className="mt-8 first:mt-0">
-      <div className="mb-3 flex items-center justify-between gap-2">
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
         <h2 className="text-lg font-semibold text-gray-900">{title}</h2>
         {actions}
       </div>

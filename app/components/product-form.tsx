@@ -106,7 +106,7 @@ function ImageRow({
           pattern="(https://.+|/media/products/.+)"
           className="block w-full rounded-lg border border-gray-300 px-3 py-2 text-sm"
         />
-        <input type="file" accept="image/png,image/jpeg,image/webp,image/gif" aria-label="Upload image" onChange={(e) => onFile(e.target.files?.[0])} className="text-sm" />
+        <input type="file" accept="image/png,image/jpeg,image/webp,image/gif" aria-label="Upload image" onChange={(e) => onFile(e.target.files?.[0])} className="block w-full max-w-full text-sm" />
         {progress !== null ? (
           <progress max={100} value={progress} className="block w-full" aria-label="Upload progress">
             {progress}%
@@ -144,7 +144,7 @@ function DigitalFileField({ defaultKey, error }: { defaultKey: string; error?: s
         Downloadable file (up to 50MB)
       </label>
       <input type="hidden" name="digitalFileKey" value={key} />
-      <input id="digital-file" type="file" onChange={(e) => onFile(e.target.files?.[0])} className="mt-1 text-sm" />
+      <input id="digital-file" type="file" onChange={(e) => onFile(e.target.files?.[0])} className="mt-1 block w-full max-w-full text-sm" />
       {key ? <p className="mt-1 text-sm text-green-700">File uploaded. Buyers download it through a private link.</p> : null}
       {progress !== null ? <progress max={100} value={progress} className="block w-full" aria-label="Upload progress" /> : null}
       {uploadError ? <p className="mt-1 text-sm text-red-600">{uploadError}</p> : null}

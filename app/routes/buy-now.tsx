@@ -208,7 +208,7 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
       {more.length > 0 ? (
         <section aria-label={`More from ${product.hostName ?? "this creator"}`} className="mb-6">
           <h2 className="mb-2 text-sm font-semibold text-gray-900">More from {product.hostName ?? "this creator"}</h2>
-          <ul className="flex gap-3 overflow-x-auto pb-2">
+          <ul className="relative flex gap-3 overflow-x-auto pb-2">
             {more.map((m) => (
               <li key={m.id} className="w-28 shrink-0">
                 <Link to={`/buy-now/${m.id}`} className="block rounded-lg border border-gray-200 bg-white p-1.5 text-xs hover:border-brand-500">

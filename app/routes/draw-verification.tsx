@@ -495,7 +495,7 @@ export default function DrawVerification({ loaderData }: Route.ComponentProps) {
         {entries.rows.length === 0 ? (
           <p className="text-sm text-gray-600">{draw.entriesCount === 0 ? "This pool has no entries." : "No entries on this page."}</p>
         ) : (
-          <div className="overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm">
+          <div className="relative overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm">
             <table className="w-full text-left text-sm">
               <thead className="bg-gray-50 text-gray-500">
                 <tr>

@@ -137,7 +137,7 @@ export default function Explore({ loaderData }: Route.ComponentProps) {
           Search
         </button>
       </Form>
-      <nav aria-label="Categories" className="mt-4 -mx-1 flex gap-2 overflow-x-auto px-1 pb-2">
+      <nav aria-label="Categories" className="relative mt-4 -mx-1 flex gap-2 overflow-x-auto px-1 pb-2">
         <Link to={exploreHref(filters, { category: null })} className={chip(!filters.category)} aria-current={!filters.category ? "true" : undefined}>
           All
         </Link>

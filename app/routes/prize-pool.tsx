@@ -106,7 +106,7 @@ export default function PrizePool({ loaderData }: Route.ComponentProps) {
           ) : null}
 
           <h2 className="mb-3 text-lg font-semibold text-gray-900">Pool history</h2>
-          <div className="overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm">
+          <div className="relative overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm">
             <table className="w-full min-w-[720px] text-left text-sm">
               <thead className="bg-gray-50 text-gray-500">
                 <tr>

@@ -136,7 +136,7 @@ export default function Revenue({ loaderData: d }: Route.ComponentProps) {
       <Section
         title={`Transactions (${d.total})`}
         actions={
-          <Form method="get" className="flex items-center gap-2">
+          <Form method="get" className="flex flex-wrap items-center gap-2">
             {d.period === "custom" ? (
               <>
                 <input type="hidden" name="from" value={d.from} />

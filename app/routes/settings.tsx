@@ -236,7 +236,7 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
   const { tab } = loaderData;
   return (
     <Page title="Settings" back={{ to: "/dashboard", label: "Back to Dashboard" }} width="narrow">
-      <nav aria-label="Settings sections" className="mb-6 overflow-x-auto border-b border-gray-200">
+      <nav aria-label="Settings sections" className="relative mb-6 overflow-x-auto border-b border-gray-200">
         <ul className="-mb-px flex gap-5">
           {TABS.map((t) => (
             <li key={t.id}>

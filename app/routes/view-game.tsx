@@ -189,7 +189,7 @@ export default function ViewGame({ loaderData }: Route.ComponentProps) {
           <EmptyState title="No participants yet" message="Guesses on this game will show here." />
         ) : (
           <>
-            <div className="overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm">
+            <div className="relative overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm">
               <table className="min-w-full divide-y divide-gray-200 text-sm">
                 <thead className="bg-gray-50">
                   <tr>

@@ -6,6 +6,8 @@ import { browser, newPage, signInDemo, useBrowser } from "./browser.ts";
 // Every screen a visitor, a fan, a host and the admin reach from the nav opens cleanly in a real browser: answered
 // 200, no uncaught error, and nothing on the console (React reports a hydration mismatch there, Chromium a refused
 // resource or a policy violation). A page that renders on the server but breaks once it hydrates fails here.
+// They are opened on a phone's screen, and none may be wider than it: wide tables scroll inside their own box,
+// and the page itself never scrolls sideways.
 
 useBrowser();
 
@@ -22,9 +24,14 @@ async function visit(page: Page, paths: string[]): Promise<string[]> {
     const response = await page.goto(path);
     if (response?.status() !== 200) problems.push(`${path}: status ${response?.status()}`);
     await page.waitForLoadState("networkidle");
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    if (overflow > 0) problems.push(`${path}: ${overflow} px wider than the phone's screen`);
   }
   return problems;
 }
+
+/** A phone's screen (an iPhone 14's CSS pixels), as most fans see the site. */
+const PHONE = { viewport: { width: 390, height: 844 } };
 
 /** The first link on `path` whose href starts with `prefix` (a real id to open), or null. */
 async function firstLink(page: Page, path: string, prefix: string): Promise<string | null> {
@@ -34,7 +41,7 @@ async function firstLink(page: Page, path: string, prefix: string): Promise<stri
 }
 
 test("a visitor's screens open without errors", async () => {
-  const page = await newPage(browser);
+  const page = await newPage(browser, PHONE);
   const product = await firstLink(page, "/shop", "/product/");
   const profile = await firstLink(page, "/shop", "/profile/");
   assert.ok(product && profile, "the seeded shop links to a product and to its host's profile");
@@ -64,7 +71,7 @@ test("a visitor's screens open without errors", async () => {
 });
 
 test("a fan's screens open without errors", async () => {
-  const page = await newPage(browser);
+  const page = await newPage(browser, PHONE);
   await signInDemo(page, "fan@demo.tribe");
   const order = await firstLink(page, "/my-orders", "/order/");
   const chat = await firstLink(page, "/chat", "/chat/");
@@ -90,7 +97,7 @@ test("a fan's screens open without errors", async () => {
 });
 
 test("a host's screens open without errors", async () => {
-  const page = await newPage(browser);
+  const page = await newPage(browser, PHONE);
   await signInDemo(page, "host@demo.tribe");
   const product = await firstLink(page, "/shop-management", "/edit-product/");
   const game = await firstLink(page, "/guess-win-management", "/view-game/");
@@ -123,7 +130,7 @@ test("a host's screens open without errors", async () => {
 });
 
 test("the admin's screen opens without errors", async () => {
-  const page = await newPage(browser);
+  const page = await newPage(browser, PHONE);
   await signInDemo(page, "admin@demo.tribe");
   assert.deepEqual(await visit(page, ["/admin", "/dashboard"]), []);
   await page.context().close();
