@@ -178,13 +178,16 @@ export function withdrawableBalanceCents(balanceCents: number, feePercent: numbe
 export const WITHDRAW_INVALID_AMOUNT = "Please enter a valid amount to withdraw";
 export const WITHDRAW_EXCEEDS_BALANCE = "Withdrawal amount cannot exceed your withdrawable balance";
 
-/** Validates a withdrawal amount typed as decimal text against the withdrawable balance (both in cents). */
+/** The smallest withdrawal: the withdraw dialog's amount input has min 1. */
+export const WITHDRAW_MIN_CENTS = 100;
+
+/** Validates a withdrawal amount typed as decimal text (at least 1) against the withdrawable balance (both in cents). */
 export function validateWithdrawal(
   amountInput: unknown,
   withdrawableCents: number,
 ): { ok: true; amountCents: number } | { ok: false; message: string } {
   const amountCents = parseMoneyToCents(amountInput);
-  if (amountCents === null || amountCents <= 0) return { ok: false, message: WITHDRAW_INVALID_AMOUNT };
+  if (amountCents === null || amountCents < WITHDRAW_MIN_CENTS) return { ok: false, message: WITHDRAW_INVALID_AMOUNT };
   if (amountCents > withdrawableCents) return { ok: false, message: WITHDRAW_EXCEEDS_BALANCE };
   return { ok: true, amountCents };
 }

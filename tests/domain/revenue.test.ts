@@ -243,7 +243,9 @@ describe("host balance", () => {
       ok: false,
       message: "Withdrawal amount cannot exceed your withdrawable balance",
     });
-    for (const bad of ["0", "", "abc", "-5", "1.234", null]) {
+    expect(validateWithdrawal("1", 9600)).toEqual({ ok: true, amountCents: 100 });
+    // The dialog's input has min 1: the server refuses less too.
+    for (const bad of ["0", "0.5", "0.99", "", "abc", "-5", "1.234", null]) {
       expect(validateWithdrawal(bad, 9600)).toEqual({ ok: false, message: "Please enter a valid amount to withdraw" });
     }
   });
