@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { groupBuyProducts, groupBuys, guessWinGames, products } from "~/db/schema";
-import { db, get, makeUser, pageText, signIn } from "./helpers";
+import { db, decodedHtml, get, makeUser, pageText, postForm, signIn } from "./helpers";
 
 // Host tooling checked against spec 2: edge cases a host with real data runs into.
 
@@ -65,5 +65,44 @@ describe("deleting a product a group buy offers", () => {
     expect(text).toContain("It is in your active group buy Mug Week (3 participants)");
     const plain = await pageText(await get(`/delete-product/${other!.id}`, { cookie }));
     expect(plain).not.toContain("active group buy");
+  });
+});
+
+describe("the game details screen for its host", () => {
+  it("offers Pause, Delete and a way to the dashboard; Delete ends on Guess & Win management", async () => {
+    const host = await makeUser({ name: "Details Host" });
+    const fan = await makeUser({ name: "Details Fan" });
+    const [hostCookie, fanCookie] = await Promise.all([signIn(host.email), signIn(fan.email)]);
+    const [game] = await db()
+      .insert(guessWinGames)
+      .values({
+        hostId: host.id,
+        question: "Which cup hides the ball?",
+        description: "Watch",
+        options: ["Left", "Right"],
+        correctAnswer: "Left",
+        entryFeeCents: 300,
+        status: "active",
+        videoUrl: "/media/guess-win-videos/x/y.mp4",
+      })
+      .returning();
+
+    const html = await decodedHtml(await get(`/view-game/${game!.id}`, { cookie: hostCookie }));
+    const forms = html.match(/<form[^>]*action="\/guess-win-management"[\s\S]*?<\/form>/g) ?? [];
+    expect(forms.some((f) => f.includes('value="toggle-pause"') && f.includes(`value="${game!.id}"`) && />Pause</.test(f))).toBe(true);
+    expect(forms.some((f) => f.includes('value="delete"') && f.includes(`value="${game!.id}"`))).toBe(true);
+    expect(html).toMatch(/href="\/dashboard"[^>]*>Dashboard</);
+    expect(html).toContain(`href="/edit-game/${game!.id}"`);
+
+    // A fan sees none of the host's controls.
+    const fanHtml = await decodedHtml(await get(`/view-game/${game!.id}`, { cookie: fanCookie }));
+    expect(fanHtml).not.toContain('value="toggle-pause"');
+    expect(fanHtml).not.toContain(`href="/edit-game/${game!.id}"`);
+
+    // What those forms post: the management action, answering on the management screen.
+    const deleted = await postForm("/guess-win-management", { intent: "delete", gameId: game!.id }, { cookie: hostCookie });
+    expect(deleted.status).toBe(200);
+    expect(await pageText(deleted)).toContain("Game deleted successfully");
+    expect((await get(`/view-game/${game!.id}`, { cookie: hostCookie })).status).toBe(404);
   });
 });

@@ -1,10 +1,12 @@
-import { useState } from "react";
-import { Form, Link } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, useFetcher } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
-import { Badge, Card, DateText, EmptyState, LinkButton, Page, Pagination, pageMeta, Stat, StatusBadge } from "~/components/page";
+import { Badge, Button, Card, DateText, EmptyState, LinkButton, Page, Pagination, pageMeta, Stat, StatusBadge } from "~/components/page";
+import { useToast } from "~/components/toaster";
 import { getDb } from "~/db/client.server";
 import { dailyParticipation, listGameParticipants, recordGameView } from "~/db/queries/game-host.server";
 import { getGame } from "~/db/queries/games.server";
+import { nextPauseStatus } from "~/domain/catalog";
 import { formatCents } from "~/domain/money";
 import { getOptionalUser } from "~/lib/auth.server";
 import { idParam, notFound, pageParam } from "~/lib/guards.server";
@@ -42,6 +44,56 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   // The correct answer leaves the server only to the game's host while it runs; once the game has ended it is public.
   const answerShown = own || game.status === "completed";
   return { game: publicFields, own, signedIn: !!user, correctAnswer: answerShown ? correctAnswer : null, tab, page, participants, daily };
+}
+
+const DELETE_CONFIRM = "Are you sure you want to delete this game? This action cannot be undone.";
+
+/**
+ * The host's controls on their game: pause/resume in place (optimistic, re-read after), delete (then the
+ * management list shows the outcome), and the way back to the dashboard. Both post to the management action.
+ */
+function HostGameActions({ id, status }: { id: string; status: string }) {
+  const pause = useFetcher<{ ok: boolean; message: string }>();
+  const toast = useToast();
+  const shown = useRef(new WeakSet<object>());
+  useEffect(() => {
+    if (pause.state === "idle" && pause.data && !shown.current.has(pause.data)) {
+      shown.current.add(pause.data);
+      toast({ message: pause.data.message, type: pause.data.ok ? "success" : "error" });
+    }
+  }, [pause.state, pause.data, toast]);
+  const current = pause.state !== "idle" && status !== "completed" ? nextPauseStatus(status) : status;
+  return (
+    <>
+      <StatusBadge status={current} />
+      <LinkButton to="/dashboard" variant="ghost">
+        Dashboard
+      </LinkButton>
+      <LinkButton to={`/edit-game/${id}`} variant="secondary">
+        Edit
+      </LinkButton>
+      {status !== "completed" ? (
+        <pause.Form method="post" action="/guess-win-management">
+          <input type="hidden" name="gameId" value={id} />
+          <Button type="submit" name="intent" value="toggle-pause" variant="secondary">
+            {current === "paused" ? "Resume" : "Pause"}
+          </Button>
+        </pause.Form>
+      ) : null}
+      <Form
+        method="post"
+        action="/guess-win-management"
+        onSubmit={(e) => {
+          if (!window.confirm(DELETE_CONFIRM)) e.preventDefault();
+        }}
+      >
+        <input type="hidden" name="gameId" value={id} />
+        <Button type="submit" name="intent" value="delete" variant="danger">
+          Delete
+        </Button>
+      </Form>
+    </>
+  );
 }
 
 function DailyChart({ daily }: { daily: { date: string; count: number }[] }) {
@@ -82,16 +134,7 @@ export default function ViewGame({ loaderData }: Route.ComponentProps) {
         ) : undefined
       }
       back={own ? { to: "/guess-win-management", label: "Back to Guess & Win Management" } : { to: "/guess-win", label: "Back to Guess & Win" }}
-      actions={
-        <>
-          <StatusBadge status={game.status} />
-          {own ? (
-            <LinkButton to={`/edit-game/${game.id}`} variant="secondary">
-              Edit
-            </LinkButton>
-          ) : null}
-        </>
-      }
+      actions={own ? <HostGameActions id={game.id} status={game.status} /> : <StatusBadge status={game.status} />}
     >
       {own ? (
         <nav aria-label="Game tabs" className="mb-6 flex gap-2 border-b border-gray-200">

@@ -197,3 +197,30 @@ test("Join Tribe on a profile: a visitor's plain form post comes back with the s
   assert.equal(await fan.getByRole("button", { name: "Tribe Member" }).isDisabled(), true);
   await fan.context().close();
 });
+
+test("a host pauses, resumes and deletes a game from its details screen, ending on the management list", async () => {
+  const page = await newPage(browser);
+  await signInDemo(page, DEMO_HOST_EMAIL, "/guess-win-management");
+  // The game the first test created: no guesses, so Delete removes it.
+  const question = "Which colour is the screen?";
+  const href = await page.locator("tbody tr", { hasText: question }).first().getByRole("link", { name: "View" }).getAttribute("href");
+  assert.ok(href);
+  await page.goto(href);
+  await page.waitForLoadState("networkidle");
+  await page.getByRole("link", { name: "Dashboard" }).waitFor();
+  await page.getByRole("button", { name: "Pause" }).click();
+  await page.getByText("Game paused successfully").first().waitFor();
+  await page.getByRole("button", { name: "Resume" }).click();
+  await page.getByText("Game resumed successfully").first().waitFor();
+  await page.getByRole("button", { name: "Pause" }).waitFor();
+  assert.equal(new URL(page.url()).pathname, href);
+
+  page.once("dialog", (dialog) => {
+    assert.equal(dialog.message(), "Are you sure you want to delete this game? This action cannot be undone.");
+    void dialog.accept();
+  });
+  await page.getByRole("button", { name: "Delete" }).click();
+  await page.waitForURL("**/guess-win-management");
+  await page.getByText("Game deleted successfully").first().waitFor();
+  assert.equal(await page.locator("tbody tr", { hasText: question }).count(), 0);
+});
