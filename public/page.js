@@ -112,11 +112,41 @@
   window.addEventListener("pageshow", (event) => event.persisted && connect(true));
   connect(false);
 
+  /** An amount as formatCents (app/domain/money.ts) writes it: "RM 1,234.50", "JPY 1,500". */
+  function formatCents(cents, label, digits) {
+    const group = (text) => text.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    const text = String(Math.max(0, Math.round(cents)));
+    if (digits === 0) return `${label} ${group(text)}`;
+    const padded = text.padStart(3, "0");
+    return `${label} ${group(padded.slice(0, -2))}.${padded.slice(-2)}`;
+  }
+
+  /**
+   * A product or buy-now form's total ([data-total]) and BUY NOW link ([data-buy-now]) follow the chosen size and
+   * quantity, as React keeps them on a hydrated page (shop-ui's purchaseTotalAttributes).
+   */
+  function updatePurchase(form) {
+    if (!(form instanceof HTMLFormElement) || !form.querySelector("[data-total], a[data-buy-now]")) return;
+    const size = form.querySelector('input[name="size"]:checked');
+    if (!(size instanceof HTMLInputElement)) return;
+    const field = form.querySelector("[data-stepper] input[type=number]");
+    const quantity = Math.max(1, Math.floor(Number(field instanceof HTMLInputElement ? field.value : 1) || 1));
+    const total = form.querySelector("[data-total]");
+    if (total instanceof HTMLElement && size.dataset.unitCents) {
+      total.textContent = formatCents(Number(size.dataset.unitCents) * quantity, total.dataset.label ?? "", Number(total.dataset.digits));
+    }
+    const link = form.querySelector("a[data-buy-now]");
+    if (link instanceof HTMLAnchorElement) {
+      link.href = `${link.dataset.buyNow}?${new URLSearchParams({ size: size.value, quantity: String(quantity) })}`;
+    }
+  }
+
   /** What React does on a hydrated page, done by event delegation on a static one. */
   function enhanceStaticPage() {
     document.addEventListener("change", (event) => {
       const target = event.target;
       if (target instanceof HTMLSelectElement && target.hasAttribute("data-auto-submit")) target.form?.requestSubmit();
+      else if (target instanceof HTMLInputElement) updatePurchase(target.form);
     });
     // The mobile menu (a <details>): its button says whether it is open; Escape closes it.
     document.addEventListener(
@@ -148,6 +178,7 @@
         for (const button of target.closest("[data-stepper]").querySelectorAll("button[data-step]")) {
           button.disabled = Number(button.dataset.step) < 0 ? next <= 1 : next >= max;
         }
+        updatePurchase(input.form);
       } else if (target.dataset.showImage) {
         const main = document.querySelector("img[data-main-image]");
         if (main instanceof HTMLImageElement) main.src = target.dataset.showImage;

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent, type MouseEvent, type ReactNode } 
 import { useFetcher, useNavigate } from "react-router";
 import { countdownText, COUNTDOWN_TICK_MS } from "~/domain/countdown";
 import { CURRENCIES, formatIn, SHIPPING_COUNTRIES, type SupportedCurrency } from "~/domain/currency";
-import { formatCents } from "~/domain/money";
+import { currencyLabel, formatCents, minorUnitDigits } from "~/domain/money";
 import { derivedRating, derivedReviewCount } from "~/domain/rating";
 import { useToast } from "./toaster";
 
@@ -386,6 +386,16 @@ export const choiceClass =
   "cursor-pointer rounded-lg border border-gray-300 px-3 py-1.5 text-sm has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 has-[:checked]:text-brand-700 has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-brand-500 has-[:disabled]:cursor-not-allowed has-[:disabled]:opacity-50";
 
 /** The size choice of a product page: one radio per size with its price; sold-out sizes are disabled. */
+/**
+ * The purchase total's element on a product or buy-now page. On a page sent without hydration /page.js recomputes
+ * it when the size or quantity changes (the chosen size's `data-unit-cents` times the quantity, formatted as
+ * formatCents does, from this label and number of decimals), and points the BUY NOW link (`data-buy-now`) at the
+ * chosen size and quantity.
+ */
+export function purchaseTotalAttributes(currency: string) {
+  return { "data-total": "", "data-label": currencyLabel(currency), "data-digits": minorUnitDigits(currency) };
+}
+
 export function SizePicker({
   sizes,
   selectedId,
@@ -416,6 +426,7 @@ export function SizePicker({
                 className="sr-only"
                 checked={s.id === selectedId}
                 disabled={s.availableUnits <= 0}
+                data-unit-cents={s.unitCents}
                 onChange={() => onSelect(s.id)}
               />
               {`${s.name} · ${formatCents(s.unitCents, currency)}${s.availableUnits <= 0 ? " (sold out)" : ""}`}

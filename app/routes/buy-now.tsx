@@ -8,6 +8,7 @@ import {
   HeartIcon,
   LikeToggleForm,
   priceRangeText,
+  purchaseTotalAttributes,
   choiceClass,
   QuantityStepper,
   SizePicker,
@@ -304,7 +305,9 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
               </div>
               <p className="mt-4 flex items-baseline justify-between border-t border-gray-100 pt-4 text-sm text-gray-700">
                 <span>Total</span>
-                <span className="text-xl font-bold text-gray-900">{size ? formatCents(size.unitCents * shownQuantity, SHOWN) : "—"}</span>
+                <span className="text-xl font-bold text-gray-900" {...purchaseTotalAttributes(SHOWN)}>
+                  {size ? formatCents(size.unitCents * shownQuantity, SHOWN) : "—"}
+                </span>
               </p>
               <p className="mt-1 text-xs text-gray-500">Prices are shown in RM; checkout is processed in USD.</p>
             </Card>

@@ -2,7 +2,15 @@ import { useState } from "react";
 import { data, Form, Link } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { buttonClass, Card, pageMeta } from "~/components/page";
-import { displayCents, LIKE_SIGN_IN_MESSAGE, priceRangeText, QuantityStepper, SizePicker, type LikeActionData } from "~/components/shop-ui";
+import {
+  displayCents,
+  LIKE_SIGN_IN_MESSAGE,
+  priceRangeText,
+  purchaseTotalAttributes,
+  QuantityStepper,
+  SizePicker,
+  type LikeActionData,
+} from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
 import { getProduct, incrementProductViews, listProductImages, listProductSizes, setProductLike } from "~/db/queries/products.server";
 import { getProfileCountry } from "~/db/queries/profiles.server";
@@ -140,11 +148,13 @@ export default function Product({ loaderData, actionData }: Route.ComponentProps
               </div>
               <p className="mt-4 flex items-baseline justify-between border-t border-gray-100 pt-4 text-sm text-gray-700">
                 <span>Total</span>
-                <span className="text-xl font-bold text-gray-900">{size ? formatCents(size.unitCents * quantity, currency) : "—"}</span>
+                <span className="text-xl font-bold text-gray-900" {...purchaseTotalAttributes(currency)}>
+                  {size ? formatCents(size.unitCents * quantity, currency) : "—"}
+                </span>
               </p>
             </Card>
             <div className="mt-6 flex flex-wrap gap-3">
-              <Link to={buyHref} className={buttonClass("primary")}>
+              <Link to={buyHref} className={buttonClass("primary")} data-buy-now={`/buy-now/${product.id}`}>
                 BUY NOW
               </Link>
               <button type="submit" name="intent" value="add" disabled={!size || size.availableUnits <= 0} className={buttonClass("secondary")}>

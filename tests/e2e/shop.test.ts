@@ -73,6 +73,29 @@ test("a visitor's static shop posts a like natively and is asked to sign in", as
   await page.context().close();
 });
 
+test("on a visitor's static product page the total and BUY NOW follow the chosen size and quantity", async () => {
+  const page = await newPage(browser);
+  await page.goto(`/shop?q=${encodeURIComponent(PRODUCT)}`);
+  await page.locator("li[data-product-card]", { hasText: PRODUCT }).first().getByRole("link", { name: PRODUCT }).click();
+  await page.waitForURL("**/product/**");
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.hydrated), undefined, "a visitor's page is static");
+  // "Medium · RM 144.00": three of them.
+  const medium = page.getByText(/^Medium · /);
+  const unit = ((await medium.textContent()) ?? "").split(" · ")[1]!;
+  const [label, amount] = unit.split(" ");
+  const threeTimes = `${label} ${(Number(amount!.replace(/,/g, "")) * 3).toLocaleString("en-US", { minimumFractionDigits: 2 })}`;
+  await medium.click();
+  await page.getByRole("button", { name: "Increase quantity" }).click();
+  await page.getByRole("button", { name: "Increase quantity" }).click();
+  await page.locator("[data-total]").getByText(threeTimes, { exact: true }).waitFor();
+  await page.getByRole("link", { name: "BUY NOW" }).click();
+  await page.waitForURL(/\/buy-now\/.*size=Medium.*quantity=3/);
+  assert.equal(await page.getByRole("radio", { name: /^Medium/ }).isChecked(), true);
+  assert.equal(await page.getByRole("spinbutton", { name: "Quantity" }).inputValue(), "3");
+  await page.locator("[data-total]").getByText(threeTimes, { exact: true }).waitFor();
+  await page.context().close();
+});
+
 test("on a phone, a signed-in fan's menu shows the main links and the account menu its links", async () => {
   const page = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   await signInWithForm(page, "fan@demo.tribe", DEMO_PASSWORD);
