@@ -1,6 +1,7 @@
+import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { groupBuyProducts, groupBuys, guessWinGames, products } from "~/db/schema";
-import { db, decodedHtml, get, makeUser, pageText, postForm, signIn } from "./helpers";
+import { groupBuyProducts, groupBuys, guessWinGames, prizePools, products } from "~/db/schema";
+import { db, decodedHtml, get, makeUser, ORIGIN, pageText, postForm, randomIp, signIn } from "./helpers";
 
 // Host tooling checked against spec 2: edge cases a host with real data runs into.
 
@@ -104,5 +105,31 @@ describe("the game details screen for its host", () => {
     expect(deleted.status).toBe(200);
     expect(await pageText(deleted)).toContain("Game deleted successfully");
     expect((await get(`/view-game/${game!.id}`, { cookie: hostCookie })).status).toBe(404);
+  });
+});
+
+describe("prize pool settings saved after the session ended", () => {
+  /** The form post as the hydrated page sends it (React Router's data request), without a session. */
+  function post(fields: Record<string, string>) {
+    return SELF.fetch(`${ORIGIN}/prize-pool-settings.data`, {
+      method: "POST",
+      headers: { Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": randomIp() },
+      body: new URLSearchParams(fields).toString(),
+      redirect: "manual",
+    });
+  }
+
+  it("answers the spec's sign-in messages (401) and keeps the form, changing nothing", async () => {
+    const before = await db().select({ n: prizePools.id }).from(prizePools);
+    const save = await post({ intent: "save", targetAmount: "5000", durationDays: "30", "miniPrizes.0.name": "Signed print" });
+    expect(save.status).toBe(401);
+    const saveBody = await save.text();
+    expect(saveBody).toContain("Please sign in to save prize pool settings");
+    expect(saveBody).toContain("Signed print");
+
+    const deposit = await post({ intent: "deposit", depositAmount: "25" });
+    expect(deposit.status).toBe(401);
+    expect(await deposit.text()).toContain('"Please sign in"');
+    expect((await db().select({ n: prizePools.id }).from(prizePools)).length).toBe(before.length);
   });
 });

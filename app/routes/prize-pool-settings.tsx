@@ -21,6 +21,7 @@ import {
   validateHostDeposit,
   validatePoolSettings,
 } from "~/domain/pool";
+import { getOptionalUser } from "~/lib/auth.server";
 import { requireUser } from "~/lib/guards.server";
 import { createHostDepositCheckout, redirectToCheckout } from "~/lib/payments/checkout-session.server";
 import { getEnv } from "~/lib/context";
@@ -117,13 +118,16 @@ function refuse(payload: ActionData, status: number = 400) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireUser(context, request);
+  const signedIn = getOptionalUser(context);
   const env = getEnv(context);
   const db = getDb(env);
   const form = await request.formData();
 
   if (text(form, "intent") === "deposit") {
     const depositAmount = text(form, "depositAmount") ?? "";
+    // Signed out meanwhile (session ended while the page was open): say so and keep what was typed.
+    if (!signedIn) return refuse({ intent: "deposit", error: POOL_MESSAGES.signInToDeposit, depositAmount: depositAmount.slice(0, 20) }, 401);
+    const user = signedIn;
     const parsed = DepositFormSchema.safeParse({ depositAmount });
     const deposit = parsed.success ? validateHostDeposit(parsed.data.depositAmount) : null;
     if (!deposit || !deposit.ok) return refuse({ intent: "deposit", error: POOL_MESSAGES.deposit, depositAmount: depositAmount.slice(0, 20) });
@@ -149,6 +153,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       quantityText: r.quantityText.slice(0, 40),
     })),
   };
+  if (!signedIn) return refuse({ intent: "save", error: POOL_MESSAGES.signInToSave, values }, 401);
+  const user = signedIn;
   if (!rows) return refuse({ intent: "save", error: "Failed to save settings", values });
   const shape = SettingsFormSchema.safeParse({
     targetAmount: text(form, "targetAmount"),
