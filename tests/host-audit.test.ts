@@ -1,4 +1,5 @@
 import { SELF } from "cloudflare:test";
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { groupBuyProducts, groupBuys, guessWinGames, prizePools, products } from "~/db/schema";
 import { db, decodedHtml, get, makeUser, ORIGIN, pageText, postForm, randomIp, signIn } from "./helpers";
@@ -131,5 +132,22 @@ describe("prize pool settings saved after the session ended", () => {
     expect(deposit.status).toBe(401);
     expect(await deposit.text()).toContain('"Please sign in"');
     expect((await db().select({ n: prizePools.id }).from(prizePools)).length).toBe(before.length);
+  });
+});
+
+describe("adding a product after the session ended", () => {
+  it("answers 'User is not authenticated!' (401), keeps the typed values and creates nothing", async () => {
+    const name = `Orphan Lamp ${Date.now()}`;
+    const res = await SELF.fetch(`${ORIGIN}/add-product.data`, {
+      method: "POST",
+      headers: { Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": randomIp() },
+      body: new URLSearchParams({ name, description: "Warm light", category: "physical", "sizes.0.name": "One", "sizes.0.price": "10", "sizes.0.units": "5" }).toString(),
+      redirect: "manual",
+    });
+    expect(res.status).toBe(401);
+    const body = await res.text();
+    expect(body).toContain("User is not authenticated!");
+    expect(body).toContain(name);
+    expect(await db().select({ id: products.id }).from(products).where(eq(products.name, name))).toEqual([]);
   });
 });

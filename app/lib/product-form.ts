@@ -16,6 +16,7 @@ export const PRODUCT_MESSAGES = {
   images: "Please add at least one product image",
   imageUrl: "Please use an uploaded image or an https:// image URL",
   digitalFile: "Please upload the file again",
+  notAuthenticated: "User is not authenticated!",
 } as const;
 
 export const MAX_SIZES = 20;

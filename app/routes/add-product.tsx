@@ -7,7 +7,8 @@ import { poolShareText } from "~/domain/revenue";
 import { createProduct } from "~/db/queries/product-admin.server";
 import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
-import { emptyProductForm, isoDate } from "~/lib/product-form";
+import { getOptionalUser } from "~/lib/auth.server";
+import { emptyProductForm, isoDate, PRODUCT_MESSAGES, readProductForm } from "~/lib/product-form";
 import { readProductSubmission } from "~/lib/product-submit.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/add-product";
@@ -26,7 +27,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireUser(context, request);
+  const user = getOptionalUser(context);
+  if (!user) {
+    // The session ended while the form was open: say so (the spec's message) and keep what was typed.
+    const values = readProductForm(await request.formData().catch(() => new FormData()));
+    return data({ errors: { form: PRODUCT_MESSAGES.notAuthenticated }, values }, { status: 401 });
+  }
   const submission = await readProductSubmission(request, user.id);
   if (!submission.ok) return data({ errors: submission.errors, values: submission.values }, { status: 400 });
   try {
