@@ -312,6 +312,7 @@ describe("page copy", () => {
       expect(await text(await get("/terms", { cookie: host.cookie }))).toContain("A stated share of each purchase (12.5%)");
       expect(await text(await get("/add-product", { cookie: host.cookie }))).toContain("12.5% of every sale goes to your prize pool.");
       expect(await text(await get(`/profile/${host.id}`, { cookie: host.cookie }))).toContain("12.5% sales power up the prize pool");
+      expect(await text(await get("/cart", { cookie: host.cookie }))).toContain("12.5% of every purchase goes to each creator");
     } finally {
       await db().delete(platformSettings).where(eq(platformSettings.settingKey, REVENUE_RULES_SETTING_KEY));
     }

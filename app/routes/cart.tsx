@@ -2,6 +2,7 @@ import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { buttonClass, EmptyState, Page, pageMeta } from "~/components/page";
 import { AutoSubmitSelect, CurrencyOptions } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
+import { getRevenueRules } from "~/db/queries/platform.server";
 import { getProfileCountry } from "~/db/queries/profiles.server";
 import { CART_MESSAGES } from "~/domain/cart";
 import {
@@ -15,6 +16,7 @@ import {
 } from "~/domain/currency";
 import { CHECKOUT_CURRENCY } from "~/domain/payments";
 import { formatCents } from "~/domain/money";
+import { poolShareText } from "~/domain/revenue";
 import { getOptionalUser } from "~/lib/auth.server";
 import { addToCart, loadCartLines, priceCart, removeFromCart, updateCartQuantity } from "~/lib/cart.server";
 import { getEnv } from "~/lib/context";
@@ -38,9 +40,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = getDb(getEnv(context));
   const user = getOptionalUser(context);
   const params = new URL(request.url).searchParams;
-  const [lines, viewerCountry] = await Promise.all([
+  const [lines, viewerCountry, rules] = await Promise.all([
     loadCartLines(db, { user, request }),
     user && !(params.get("shipTo") && params.get("currency")) ? getProfileCountry(db, user.id) : undefined,
+    getRevenueRules(db),
   ]);
   // The chosen country, else the fan's own; the chosen currency, else the country's, else the default (MYR).
   const shipTo = shipToOf(params.get("shipTo")) ?? shipToOf(viewerCountry);
@@ -52,6 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const cart = await priceCart(db, { lines, buyerId: user?.id ?? null, shipTo });
   const shown = (usdCents: number) => formatIn(usdCents, CHECKOUT_CURRENCY, currency);
   return {
+    poolShare: poolShareText(rules, "shop_sales"),
     signedIn: user !== null,
     shipTo: cart.shipTo ?? "",
     currency,
@@ -147,7 +151,10 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
     </>
   );
   return (
-    <Page title="Your Cart" subtitle="10% of every purchase goes to each creator's prize pool, and you get one entry number per creator.">
+    <Page
+      title="Your Cart"
+      subtitle={`${loaderData.poolShare} of every purchase goes to each creator's prize pool, and you get one entry number per creator.`}
+    >
       {actionData ? (
         <p role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">
           {actionData.error}
