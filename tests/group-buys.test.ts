@@ -395,6 +395,7 @@ describe("/group-buy-detail", () => {
     expect(html).toContain("RM 5,000.00");
     expect(html).toContain("CURRENT");
     expect(html).toContain("RM 2,000.00 to go");
+    expect(html).toContain("Prize Pool Benefits");
     expect(html).toContain("10% of every sale goes to the creator");
     expect(html).toContain("Share for 2x Entry");
   });

@@ -173,7 +173,7 @@ export default function GroupBuyDetail({ loaderData }: Route.ComponentProps) {
 
       <div className="mt-4 grid gap-4 md:grid-cols-2">
         <Card>
-          <h2 className="font-semibold text-gray-900">Benefits</h2>
+          <h2 className="font-semibold text-gray-900">Prize Pool Benefits</h2>
           <ul className="mt-2 list-disc space-y-1 pl-5 text-sm text-gray-700">
             <li>The more the tribe buys, the bigger everyone's discount.</li>
             <li>{`${poolPercent}% of every sale goes to the creator's prize pool, and each checkout earns an entry to the main prize.`}</li>
