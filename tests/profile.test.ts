@@ -153,7 +153,8 @@ describe("/profile/{id}", () => {
     const res = await get(`/profile/${slug}?tab=games`);
     const page = await decodedHtml(res);
     expect(page).toContain(`Which fabric is our bestseller ${token}?`);
-    expect(page).toContain("Guess Now");
+    // Guess Now opens that game, where the fan answers and pays; Free Guess leads to the feed.
+    expect(page).toMatch(new RegExp(`<a[^>]*href="/view-game/${gameId}"[^>]*>Guess Now</a>`));
     expect(page).toContain("Free Guess");
     expect(page).not.toContain("correctAnswer");
     expect(page).not.toContain("correct_answer");

@@ -575,7 +575,8 @@ function ProfileGameCard({ game }: { game: GameCard }) {
           <Link to="/guess-win" className={buttonClass("secondary", "sm", "flex-1")}>
             Free Guess
           </Link>
-          <Link to="/guess-win" className={buttonClass("primary", "sm", "flex-1")}>
+          {/* The game itself, where a fan picks an answer and pays (free guesses are played on the feed). */}
+          <Link to={`/view-game/${game.id}`} className={buttonClass("primary", "sm", "flex-1")}>
             Guess Now
           </Link>
         </div>
