@@ -1,4 +1,4 @@
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { groupBuyProducts, groupBuys, guessWinGames, prizePools, products } from "~/db/schema";
@@ -149,5 +149,41 @@ describe("adding a product after the session ended", () => {
     expect(body).toContain("User is not authenticated!");
     expect(body).toContain(name);
     expect(await db().select({ id: products.id }).from(products).where(eq(products.name, name))).toEqual([]);
+  });
+});
+
+describe("an uploaded image shown on two products", () => {
+  it("stays in storage while another product still shows it, and goes once none does", async () => {
+    const host = await makeUser({ name: "Image Host" });
+    const cookie = await signIn(host.email);
+    const key = `products/${host.id}/${Date.now()}-shared.png`;
+    await env.MEDIA.put(key, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), { httpMetadata: { contentType: "image/png" } });
+    const fields = (name: string, image: string) => ({
+      name,
+      description: "Same photo, two products",
+      category: "physical",
+      "sizes.0.name": "One",
+      "sizes.0.price": "12",
+      "sizes.0.units": "4",
+      "colors.0.name": "Blue",
+      "colors.0.hex": "#0000ff",
+      "colors.0.units": "4",
+      "images.0": image,
+    });
+    const ids: string[] = [];
+    for (const name of [`Shared A ${Date.now()}`, `Shared B ${Date.now()}`]) {
+      expect((await postForm("/add-product", fields(name, `/media/${key}`), { cookie })).status).toBe(302);
+      const [row] = await db().select({ id: products.id }).from(products).where(eq(products.name, name));
+      ids.push(row!.id);
+    }
+
+    // Deleting A (no orders): B still shows the image.
+    expect((await postForm(`/delete-product/${ids[0]}`, { confirm: "DELETE" }, { cookie })).status).toBe(302);
+    expect(await env.MEDIA.head(key)).not.toBeNull();
+
+    // B changes to another image: nothing shows the upload any more, so it goes.
+    const edited = await postForm(`/edit-product/${ids[1]}`, fields("Shared B edited", "https://images.example.com/other.jpg"), { cookie });
+    expect(edited.status).toBe(302);
+    expect(await env.MEDIA.head(key)).toBeNull();
   });
 });

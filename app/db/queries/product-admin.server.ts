@@ -95,7 +95,22 @@ export async function updateProduct(db: Db, id: string, hostId: string, input: P
     ...children(db, id, input, current.currency),
   ]);
   const kept = new Set(input.images.map(productImageKey).filter(Boolean));
-  return oldImages.map((r) => r.key).filter((k): k is string => !!k && k.startsWith(`products/${hostId}/`) && !kept.has(k));
+  return unusedImageKeys(
+    db,
+    oldImages.map((r) => r.key).filter((k): k is string => !!k && k.startsWith(`products/${hostId}/`) && !kept.has(k)),
+  );
+}
+
+/** The keys no product image row uses any more (a host may show one uploaded image on several products). */
+async function unusedImageKeys(db: Db, keys: string[]): Promise<string[]> {
+  if (!keys.length) return [];
+  const used = await db
+    .selectDistinct({ key: productImages.r2Key })
+    .from(productImages)
+    .where(inArray(productImages.r2Key, keys))
+    .limit(keys.length);
+  const inUse = new Set(used.map((r) => r.key));
+  return keys.filter((k) => !inUse.has(k));
 }
 
 export async function countProductOrders(db: Db, productId: string): Promise<number> {
@@ -149,7 +164,7 @@ export async function deleteOrArchiveProduct(
     await db.update(products).set({ status: "archived" }).where(eq(products.id, id));
     return { outcome: "archived", r2Keys: [] };
   }
-  const keys = images.map((r) => r.key).filter((k): k is string => !!k && k.startsWith(`products/${hostId}/`));
+  const keys = await unusedImageKeys(db, images.map((r) => r.key).filter((k): k is string => !!k && k.startsWith(`products/${hostId}/`)));
   if (product.digitalFileKey?.startsWith(`private/digital/${hostId}/`)) keys.push(product.digitalFileKey);
   return { outcome: "deleted", r2Keys: keys };
 }
