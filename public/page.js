@@ -190,7 +190,15 @@
       } else if (target.hasAttribute("data-share")) {
         const url = location.origin + location.pathname;
         if (navigator.share) navigator.share({ title: document.title, url }).catch(() => {});
-        else navigator.clipboard?.writeText(url).then(() => (target.textContent = "Link copied!"), () => {});
+        else {
+          // The spec's text, for 2 s, as the hydrated page's toast says it.
+          navigator.clipboard?.writeText(url).then(() => {
+            const label = target.dataset.label ?? target.textContent ?? "";
+            target.dataset.label = label;
+            target.textContent = "Link copied to clipboard!";
+            setTimeout(() => (target.textContent = label), 2000);
+          }, () => {});
+        }
       }
     });
   }

@@ -96,6 +96,21 @@ test("on a visitor's static product page the total and BUY NOW follow the chosen
   await page.context().close();
 });
 
+test("on a visitor's static profile, Share copies the page's link and says 'Link copied to clipboard!'", async () => {
+  const page = await newPage(browser, { permissions: ["clipboard-read", "clipboard-write"] });
+  await page.goto(`/shop?q=${encodeURIComponent(PRODUCT)}`);
+  await page.locator("li[data-product-card]", { hasText: PRODUCT }).first().getByRole("link", { name: /^by / }).click();
+  await page.waitForURL("**/profile/**");
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.hydrated), undefined, "a visitor's page is static");
+  assert.equal(await page.evaluate(() => typeof navigator.share), "undefined", "this browser copies instead of sharing");
+  await page.getByRole("button", { name: "Share" }).click();
+  await page.getByRole("button", { name: "Link copied to clipboard!" }).waitFor();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(copied, new URL(page.url()).origin + new URL(page.url()).pathname);
+  await page.getByRole("button", { name: "Share" }).waitFor();
+  await page.context().close();
+});
+
 test("on a phone, a signed-in fan's menu shows the main links and the account menu its links", async () => {
   const page = await newPage(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   await signInWithForm(page, "fan@demo.tribe", DEMO_PASSWORD);
