@@ -2,7 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { groupBuyProducts, groupBuys, guessWinGames, prizePools, products } from "~/db/schema";
-import { db, decodedHtml, get, makeUser, ORIGIN, pageText, postForm, randomIp, signIn } from "./helpers";
+import { cookieFrom, db, decodedHtml, get, makeUser, ORIGIN, pageText, postForm, randomIp, signIn } from "./helpers";
 
 // Host tooling checked against spec 2: edge cases a host with real data runs into.
 
@@ -185,5 +185,23 @@ describe("an uploaded image shown on two products", () => {
     const edited = await postForm(`/edit-product/${ids[1]}`, fields("Shared B edited", "https://images.example.com/other.jpg"), { cookie });
     expect(edited.status).toBe(302);
     expect(await env.MEDIA.head(key)).toBeNull();
+  });
+});
+
+describe("Guess Now without a session", () => {
+  it("goes to sign-in with 'Please sign in to continue', and back to the guess after", async () => {
+    const host = await makeUser({ name: "Guess Host" });
+    const [game] = await db()
+      .insert(guessWinGames)
+      .values({ hostId: host.id, question: "Heads or tails?", description: "Flip", options: ["Heads", "Tails"], correctAnswer: "Heads", entryFeeCents: 300, status: "active", videoUrl: "/media/guess-win-videos/x/y.mp4" })
+      .returning();
+    const target = `/payment?game=${game!.id}&answer=Tails`;
+    const res = await get(target);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe(`/signin?redirectTo=${encodeURIComponent(target)}`);
+    const toast = cookieFrom(res, "__Host-toast");
+    expect(toast).toBeTruthy();
+    const signin = await get(res.headers.get("Location")!, { cookie: toast });
+    expect(await pageText(signin)).toContain("Please sign in to continue");
   });
 });

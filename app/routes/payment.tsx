@@ -4,7 +4,9 @@ import { getDb } from "~/db/client.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { poolShareText } from "~/domain/revenue";
 import { formatCents, parseMoneyToCents } from "~/domain/money";
-import { requireUser } from "~/lib/guards.server";
+import { getOptionalUser } from "~/lib/auth.server";
+import { requireUser, signinRedirectUrl } from "~/lib/guards.server";
+import { flashToastCookie } from "~/lib/toast.server";
 import { createGuessCheckout, createProductCheckout, redirectToCheckout } from "~/lib/payments/checkout-session.server";
 import { MAX_GUESS_FEE_CENTS, parseGuessChoice, parseProductChoice, quoteGuess, quoteProduct } from "~/lib/payments/quote.server";
 import { getEnv } from "~/lib/context";
@@ -32,7 +34,15 @@ function feeFromForm(value: FormDataEntryValue | null): number | undefined {
   return parseMoneyToCents(value) ?? Number.NaN;
 }
 
+/** The spec's message when Guess Now is used without a session (then the sign-in page). */
+const GUESS_SIGN_IN_MESSAGE = "Please sign in to continue";
+
 export async function loader({ request, context }: Route.LoaderArgs) {
+  if (!getOptionalUser(context) && new URL(request.url).searchParams.has("game")) {
+    throw redirect(signinRedirectUrl(request), {
+      headers: { "Set-Cookie": flashToastCookie({ message: GUESS_SIGN_IN_MESSAGE, type: "info" }) },
+    });
+  }
   const user = requireUser(context, request);
   const guess = guessData(new URL(request.url));
   if (guess) {
