@@ -271,7 +271,9 @@ describe("/buy-now/{id}", () => {
     expect(res.status).toBe(401);
     const page = await decodedHtml(res);
     expect(page).toContain("Please sign in to make a payment");
-    expect(page).toContain(`/signin?redirectTo=${encodeURIComponent(`/buy-now/${teapotId}`)}`);
+    // Signing in comes back to the same choice (the page preselects it).
+    const back = `/buy-now/${teapotId}?size=Small&color=Jade&quantity=1`;
+    expect(page).toContain(`/signin?redirectTo=${encodeURIComponent(back)}`);
   });
 
   it("sends a signed-in buyer to the checkout page", async () => {

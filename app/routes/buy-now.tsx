@@ -108,14 +108,25 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
 }
 
-type BuyNowActionData = { error: string; signIn?: boolean };
+type BuyNowActionData = { error: string; signIn?: boolean; back?: string };
+
+/** This page with the visitor's choice (what the loader preselects), for the sign-in link to come back to. */
+function choicePath(id: string, form: FormData): string {
+  const search = new URLSearchParams();
+  for (const name of ["size", "color", "quantity"]) {
+    const value = formText(form, name);
+    if (value && value.length <= 100) search.set(name, value);
+  }
+  const text = search.toString();
+  return `/buy-now/${encodeURIComponent(id)}${text ? `?${text}` : ""}`;
+}
 
 /** Buy Now: starts a hosted checkout (priced from the database, in USD) and sends the browser to it. */
 export async function action({ params, request, context }: Route.ActionArgs) {
   const id = idParam(params.id);
   const form = await request.formData();
   const user = getOptionalUser(context);
-  if (!user) return data<BuyNowActionData>({ error: CHECKOUT_MESSAGES.signIn, signIn: true }, { status: 401 });
+  if (!user) return data<BuyNowActionData>({ error: CHECKOUT_MESSAGES.signIn, signIn: true, back: choicePath(id, form) }, { status: 401 });
   const result = await createProductCheckout(getEnv(context), {
     user,
     productId: id,
@@ -318,7 +329,10 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
                 {actionData.signIn ? (
                   <>
                     {" "}
-                    <Link to={`/signin?redirectTo=${encodeURIComponent(`/buy-now/${product.id}`)}`} className="font-semibold underline">
+                    <Link
+                      to={`/signin?redirectTo=${encodeURIComponent(actionData.back ?? `/buy-now/${product.id}`)}`}
+                      className="font-semibold underline"
+                    >
                       Sign in
                     </Link>
                   </>
