@@ -200,6 +200,13 @@ describe("/group-buy-product-selection", () => {
     );
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toContain("/api/local-checkout/");
+ 
+    // A visitor is asked to sign in, with a link back to this page, and nothing is started.
+    const visitor = await postForm(`/group-buy-product-selection/${f.groupBuyId}`, { productId: f.mug.id, sizeName: "One Size", colorName: "Blue", quantity: "1" });
+    expect(visitor.status).toBe(401);
+    const page = await visitor.text();
+    expect(page).toContain("Please sign in to make a payment");
+    expect(page).toContain(`/signin?redirectTo=${encodeURIComponent(`/group-buy-product-selection/${f.groupBuyId}`)}`);
   });
 });
 

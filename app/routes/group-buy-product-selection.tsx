@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, Link, useNavigation } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { FormError } from "~/components/form";
 import { Button, Card, EmptyState, Page, pageMeta } from "~/components/page";
@@ -52,7 +52,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     items: parsed.data.items,
     origin: new URL(request.url).origin,
   });
-  if (!result.ok) return data({ message: result.message }, { status: result.status });
+  if (!result.ok) return data({ message: result.message, signIn: result.status === 401 }, { status: result.status });
   return redirectToCheckout(result);
 }
 
@@ -107,7 +107,22 @@ export default function GroupBuyProductSelection({ loaderData, actionData }: Rou
             } else setClientError(null);
           }}
         >
-          {error ? <FormError>{error}</FormError> : null}
+          {error ? (
+            <FormError>
+              {error}
+              {!clientError && actionData && "signIn" in actionData && actionData.signIn ? (
+                <>
+                  {" "}
+                  <Link
+                    to={`/signin?redirectTo=${encodeURIComponent(`/group-buy-product-selection/${groupBuy.id}`)}`}
+                    className="font-semibold underline"
+                  >
+                    Sign in
+                  </Link>
+                </>
+              ) : null}
+            </FormError>
+          ) : null}
           <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {products.map((p) => {
               const choice = choices[p.id] as Choice;
