@@ -210,6 +210,27 @@ describe("/group-buy-product-selection", () => {
   });
 });
 
+describe("/group-buy-product-selection with a digital product", () => {
+  it("says it is sold one at a time, and the checkout refuses two", async () => {
+    const f = await fixture();
+    const [ebook] = await db().insert(products).values({ hostId: f.host.id, name: "Recipe E-book", category: "digital" }).returning();
+    await db().insert(productSizes).values({ productId: ebook!.id, name: "PDF", priceCents: 900, availableUnits: 100, position: 0 });
+    await db().insert(groupBuyProducts).values({ groupBuyId: f.groupBuyId, productId: ebook!.id });
+    const html = await (await get(`/group-buy-product-selection/${f.groupBuyId}`)).text();
+    const card = html.slice(html.indexOf("Recipe E-book"));
+    expect(card.slice(0, card.indexOf("</li>"))).toContain("Vouchers and digital items are sold one at a time");
+    const buyer = await makeUser({ name: "Two E-books" });
+    const res = await postForm(
+      `/group-buy-product-selection/${f.groupBuyId}`,
+      { productId: ebook!.id, sizeName: "PDF", colorName: "", quantity: "2" },
+      { cookie: await signIn(buyer.email) },
+    );
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("Vouchers and digital items are sold one at a time");
+    expect(await db().select().from(checkoutSessions).where(eq(checkoutSessions.userId, buyer.id))).toHaveLength(0);
+  });
+});
+
 describe("a group buy's end refunds through the refunds pipeline", () => {
   // A pool's close asks block explorers for a height: no network in tests.
   withoutNetwork();

@@ -5,12 +5,14 @@ import { FormError } from "~/components/form";
 import { Button, Card, EmptyState, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { getGroupBuy, listGroupBuyProducts, listGroupBuyVariants } from "~/db/queries/group-buys.server";
+import { productCategory } from "~/domain/catalog";
 import { convertCents } from "~/domain/currency";
 import { GROUP_BUY_ACTION_MESSAGES, GROUP_BUY_CURRENCY } from "~/domain/group-buy";
 import { formatCents } from "~/domain/money";
 import { getOptionalUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
 import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/group-buy-checkout.server";
+import { CHECKOUT_MESSAGES } from "~/lib/payments/quote.server";
 import { redirectToCheckout } from "~/lib/payments/checkout-session.server";
 import { idParam, notFound } from "~/lib/guards.server";
 import type { Route } from "./+types/group-buy-product-selection";
@@ -30,7 +32,14 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   );
   return {
     groupBuy: { id: groupBuy.id, name: groupBuy.name, status: groupBuy.status, hostName: groupBuy.hostName, endAt: groupBuy.endAt },
-    products: products.map((p) => ({ ...p, sizes: variants.get(p.id)?.sizes ?? [], colours: variants.get(p.id)?.colours ?? [] })),
+    products: products.map((p) => ({
+      ...p,
+      // Vouchers and digital items are sold one at a time (the checkout refuses more).
+      singleUnit: productCategory(p.category) !== "physical",
+      sizes: variants.get(p.id)?.sizes ?? [],
+      colours: variants.get(p.id)?.colours ?? [],
+    })),
+    singleUnitNote: CHECKOUT_MESSAGES.singleUnit,
   };
 }
 
@@ -67,7 +76,8 @@ function unitPrice(p: Product, choice: Choice): number {
 function available(p: Product, choice: Choice): number {
   const size = p.sizes.find((s) => s.name === choice.sizeName);
   const colour = p.colours.find((c) => c.name === choice.colorName);
-  return Math.min(size ? size.availableUnits : 0, p.colours.length > 0 ? (colour?.availableUnits ?? 0) : Number.POSITIVE_INFINITY);
+  const inStock = Math.min(size ? size.availableUnits : 0, p.colours.length > 0 ? (colour?.availableUnits ?? 0) : Number.POSITIVE_INFINITY);
+  return p.singleUnit ? Math.min(1, inStock) : inStock;
 }
 
 export default function GroupBuyProductSelection({ loaderData, actionData }: Route.ComponentProps) {
@@ -180,6 +190,7 @@ export default function GroupBuyProductSelection({ loaderData, actionData }: Rou
                         +
                       </Button>
                     </div>
+                    {p.singleUnit ? <p className="mt-1 text-xs text-gray-600">{loaderData.singleUnitNote}</p> : null}
                     {choice.quantity > 0 ? (
                       <>
                         <input type="hidden" name="productId" value={p.id} />
