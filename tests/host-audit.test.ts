@@ -1,7 +1,8 @@
 import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { groupBuyProducts, groupBuys, guessWinGames, prizePools, products } from "~/db/schema";
+import { groupBuyProducts, groupBuys, guessWinGames, platformSettings, prizePoolContributions, prizePools, products } from "~/db/schema";
+import { REVENUE_RULES_SETTING_KEY } from "~/domain/revenue";
 import { cookieFrom, db, decodedHtml, get, makeUser, ORIGIN, pageText, postForm, randomIp, signIn } from "./helpers";
 
 // Host tooling checked against spec 2: edge cases a host with real data runs into.
@@ -203,5 +204,29 @@ describe("Guess Now without a session", () => {
     expect(toast).toBeTruthy();
     const signin = await get(res.headers.get("Location")!, { cookie: toast });
     expect(await pageText(signin)).toContain("Please sign in to continue");
+  });
+});
+
+describe("the contribution breakdown's rates", () => {
+  it("are the platform's rules in force, not the defaults", async () => {
+    const host = await makeUser({ name: "Rates Host" });
+    const cookie = await signIn(host.email);
+    const start = new Date(Date.now() - 86_400_000);
+    const [pool] = await db()
+      .insert(prizePools)
+      .values({ hostId: host.id, status: "open", targetCents: 500_000, startAt: start, endAt: new Date(start.getTime() + 30 * 86_400_000) })
+      .returning();
+    await db().insert(prizePoolContributions).values({ poolId: pool!.id, hostId: host.id, sourceType: "product_purchase", sourceKey: `cs_${crypto.randomUUID()}`, amountCents: 1_200 });
+    const rules = { shop_sales: { prize_pool_contribution: 12, host_share: 85, platform_fee: 3 } };
+    await db()
+      .insert(platformSettings)
+      .values({ settingKey: REVENUE_RULES_SETTING_KEY, settingValue: rules })
+      .onConflictDoUpdate({ target: platformSettings.settingKey, set: { settingValue: rules } });
+    try {
+      const details = await pageText(await get("/prize-pool-details", { cookie }));
+      expect(details).toMatch(/Store Sales 12% of each payment USD 12\.00/);
+    } finally {
+      await db().delete(platformSettings).where(eq(platformSettings.settingKey, REVENUE_RULES_SETTING_KEY));
+    }
   });
 });

@@ -3,13 +3,13 @@ import { Link } from "react-router";
 import { Badge, Card, DateText, EmptyState, LinkButton, Page, pageMeta, Pagination, Stat } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { dailyContributions, listHostWinnersPage, poolContributionSum } from "~/db/queries/pool-screens.server";
+import { getRevenueRules } from "~/db/queries/platform.server";
 import { getCurrentPool, listContributionTotals } from "~/db/queries/pools.server";
 import { addDays, countdownText } from "~/domain/countdown";
 import { formatCents, percentageText } from "~/domain/money";
 import { displayedPoolCents, POOL_CURRENCY } from "~/domain/pool";
 import {
   contributionLabel,
-  DEFAULT_REVENUE_RULES,
   HOST_DEPOSIT_POOL_PERCENT,
   HOST_POOL_SHARE_PERCENT,
   MAIN_PRIZE_PERCENT,
@@ -17,6 +17,7 @@ import {
   distributePool,
   isContributionType,
   revenueSourceForContribution,
+  type RevenueRules,
 } from "~/domain/revenue";
 import { pageParam, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
@@ -28,12 +29,12 @@ const WINNERS_PER_PAGE = 10;
 export const GROWTH_DAYS = 14;
 const dayLabel = new Intl.DateTimeFormat("en-US", { month: "short", day: "numeric", timeZone: "UTC" });
 
-/** What share of a contribution source's money feeds the pool, as the breakdown explains it. */
-function poolRateText(sourceType: string): string | null {
+/** What share of a contribution source's money feeds the pool (the platform's rules in force), as the breakdown explains it. */
+function poolRateText(sourceType: string, rules: RevenueRules): string | null {
   if (!isContributionType(sourceType)) return null;
   if (sourceType === "host_deposit") return `${HOST_DEPOSIT_POOL_PERCENT}% of each deposit`;
   const source = revenueSourceForContribution(sourceType);
-  return source ? `${DEFAULT_REVENUE_RULES[source].prizePoolPercent}% of each payment` : null;
+  return source ? `${rules[source].prizePoolPercent}% of each payment` : null;
 }
 
 /** The UTC days from `start` for `days` days, as YYYY-MM-DD. */
@@ -49,10 +50,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
   const since = addDays(today, -(GROWTH_DAYS - 1));
 
-  const [pool, winnerRows, daily] = await Promise.all([
+  const [pool, winnerRows, daily, rules] = await Promise.all([
     getCurrentPool(db, user.id),
     listHostWinnersPage(db, user.id, { limit: WINNERS_PER_PAGE + 1, offset: (page - 1) * WINNERS_PER_PAGE }),
     dailyContributions(db, user.id, since),
+    getRevenueRules(db),
   ]);
   const [totals, contributionSumCents] = pool
     ? await Promise.all([listContributionTotals(db, pool.id), poolContributionSum(db, pool.id)])
@@ -92,7 +94,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       .map((r) => ({
         key: r.sourceType,
         label: contributionLabel(r.sourceType),
-        rate: poolRateText(r.sourceType),
+        rate: poolRateText(r.sourceType, rules),
         amount: money(r.totalCents),
         percent: percentageText(r.totalCents, sourcesSum),
       })),
