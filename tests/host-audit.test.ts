@@ -230,3 +230,29 @@ describe("the contribution breakdown's rates", () => {
     }
   });
 });
+
+describe("the entry fee's pool share on the host's game screens", () => {
+  it("follows the platform's rules in force", async () => {
+    const host = await makeUser({ name: "Share Host" });
+    const cookie = await signIn(host.email);
+    const [game] = await db()
+      .insert(guessWinGames)
+      .values({ hostId: host.id, question: "Odd or even?", description: "Count", options: ["Odd", "Even"], correctAnswer: "Odd", entryFeeCents: 300, status: "active", videoUrl: "/media/guess-win-videos/x/y.mp4" })
+      .returning();
+    const rules = { guess_win_entries: { prize_pool_contribution: 90, host_share: 0, platform_fee: 10 } };
+    await db()
+      .insert(platformSettings)
+      .values({ settingKey: REVENUE_RULES_SETTING_KEY, settingValue: rules })
+      .onConflictDoUpdate({ target: platformSettings.settingKey, set: { settingValue: rules } });
+    try {
+      for (const path of ["/create-guess-win", `/edit-game/${game!.id}`]) {
+        const text = await pageText(await get(path, { cookie }));
+        expect(text, path).toContain("90% of entry fees go to your prize pool.");
+        expect(text, path).not.toContain("100% of entry fees");
+      }
+      expect(await pageText(await get(`/view-game/${game!.id}`, { cookie }))).toContain("90% of entry fees go to the prize pool");
+    } finally {
+      await db().delete(platformSettings).where(eq(platformSettings.settingKey, REVENUE_RULES_SETTING_KEY));
+    }
+  });
+});

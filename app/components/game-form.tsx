@@ -103,9 +103,11 @@ type Props = {
   submitLabel: string;
   pendingLabel: string;
   cancelTo: string;
+  /** The pool's share of entry fees under the rules in force ("100%"). */
+  poolShare: string;
 };
 
-export function GameForm({ defaults, errors, currentVideo, submitLabel, pendingLabel, cancelTo }: Props) {
+export function GameForm({ defaults, errors, currentVideo, submitLabel, pendingLabel, cancelTo, poolShare }: Props) {
   const busy = useNavigation().state !== "idle";
   const [question, setQuestion] = useState(defaults.question);
   const [description, setDescription] = useState(defaults.description);
@@ -322,7 +324,7 @@ export function GameForm({ defaults, errors, currentVideo, submitLabel, pendingL
             onChange={(e) => setFee(e.target.value)}
           />
           {errors?.entryFee ? <p className="mt-1 text-sm text-red-600">{errors.entryFee}</p> : null}
-          <p className="mt-2 text-sm text-gray-600">100% of entry fees go to your prize pool.</p>
+          <p className="mt-2 text-sm text-gray-600">{poolShare} of entry fees go to your prize pool.</p>
         </Card>
 
         <div className="flex gap-3">

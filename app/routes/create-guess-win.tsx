@@ -3,6 +3,8 @@ import { GameForm } from "~/components/game-form";
 import { Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { createGame } from "~/db/queries/game-host.server";
+import { getRevenueRules } from "~/db/queries/platform.server";
+import { poolShareText } from "~/domain/revenue";
 import { getOptionalUser } from "~/lib/auth.server";
 import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
@@ -13,9 +15,10 @@ import type { Route } from "./+types/create-guess-win";
 
 export const meta: Route.MetaFunction = () => pageMeta("Create Guess & Win");
 
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   requireUser(context, request);
-  return { defaults: emptyGameForm() };
+  const rules = await getRevenueRules(getDb(getEnv(context)));
+  return { defaults: emptyGameForm(), poolShare: poolShareText(rules, "guess_win_entries") };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -38,13 +41,14 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function CreateGuessWin({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <Page title="Create Guess & Win" subtitle="100% of entry fees go to your prize pool." back={{ to: "/dashboard", label: "Back to Dashboard" }}>
+    <Page title="Create Guess & Win" subtitle={`${loaderData.poolShare} of entry fees go to your prize pool.`} back={{ to: "/dashboard", label: "Back to Dashboard" }}>
       <GameForm
         defaults={actionData?.values ?? loaderData.defaults}
         errors={actionData?.errors}
         submitLabel="Create Game"
         pendingLabel="Creating Game..."
         cancelTo="/dashboard"
+        poolShare={loaderData.poolShare}
       />
     </Page>
   );

@@ -4,6 +4,8 @@ import { GameForm } from "~/components/game-form";
 import { Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { getHostGame, isVideoKeyUsed, updateGame } from "~/db/queries/game-host.server";
+import { getRevenueRules } from "~/db/queries/platform.server";
+import { poolShareText } from "~/domain/revenue";
 import { deleteVideo } from "~/lib/uploads.server";
 import { assertOwner, idParam, notFound, requireUser } from "~/lib/guards.server";
 import { getCtx, getEnv } from "~/lib/context";
@@ -27,7 +29,8 @@ async function ownedGame(context: Route.LoaderArgs["context"], request: Request,
 }
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const { game } = await ownedGame(context, request, params.id);
+  const { game, db } = await ownedGame(context, request, params.id);
+  const rules = await getRevenueRules(db);
   const defaults: GameFormValues = {
     question: game.question,
     description: game.description,
@@ -41,6 +44,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     game: { id: game.id, question: game.question },
     defaults,
     currentVideo: game.videoUrl ? { url: game.videoUrl, seconds: game.videoDurationSeconds } : null,
+    poolShare: poolShareText(rules, "guess_win_entries"),
   };
 }
 
@@ -72,6 +76,7 @@ export default function EditGame({ loaderData, actionData }: Route.ComponentProp
         submitLabel="Save Changes"
         pendingLabel="Saving..."
         cancelTo={`/view-game/${game.id}`}
+        poolShare={loaderData.poolShare}
       />
     </Page>
   );

@@ -5,6 +5,8 @@ import { DateText, EmptyState, LinkButton, Page, pageMeta, Pagination, StatusBad
 import { useToast } from "~/components/toaster";
 import { getDb } from "~/db/client.server";
 import { deleteOrEndGame, getHostGame, listHostGamesWithStats, togglePause } from "~/db/queries/game-host.server";
+import { getRevenueRules } from "~/db/queries/platform.server";
+import { poolShareText } from "~/domain/revenue";
 import { gameStatusLabel, nextPauseStatus } from "~/domain/catalog";
 import { formatCents } from "~/domain/money";
 import { forbidden, idParam, notFound, pageParam, requireUser } from "~/lib/guards.server";
@@ -21,8 +23,12 @@ const PAGE_SIZE = 20;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(context, request);
   const page = pageParam(request);
-  const rows = await listHostGamesWithStats(getDb(getEnv(context)), user.id, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
-  return { games: rows.slice(0, PAGE_SIZE), page, hasNext: rows.length > PAGE_SIZE };
+  const db = getDb(getEnv(context));
+  const [rows, rules] = await Promise.all([
+    listHostGamesWithStats(db, user.id, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }),
+    getRevenueRules(db),
+  ]);
+  return { games: rows.slice(0, PAGE_SIZE), page, hasNext: rows.length > PAGE_SIZE, poolShare: poolShareText(rules, "guess_win_entries") };
 }
 
 type ActionResult = { ok: boolean; intent: string; gameId: string; message: string; status?: string; outcome?: string };
@@ -135,7 +141,7 @@ function GameRow({ game }: { game: Game }) {
 }
 
 export default function GuessWinManagement({ loaderData, actionData }: Route.ComponentProps) {
-  const { games, page, hasNext } = loaderData;
+  const { games, page, hasNext, poolShare } = loaderData;
   return (
     <Page
       title="Guess & Win Management"
@@ -148,7 +154,7 @@ export default function GuessWinManagement({ loaderData, actionData }: Route.Com
         </p>
       ) : null}
       {games.length === 0 && page === 1 ? (
-        <EmptyState title="No games yet" message="Create a Guess & Win game; 100% of entry fees go to your prize pool." action={{ to: "/create-guess-win", label: "Create Game" }} />
+        <EmptyState title="No games yet" message={`Create a Guess & Win game; ${poolShare} of entry fees go to your prize pool.`} action={{ to: "/create-guess-win", label: "Create Game" }} />
       ) : (
         <Table head={["Question", "Status", "Entry fee", "Participants", "Entry fees", "Views", "Likes", "Created", "Actions"]}>
           {games.map((g) => (

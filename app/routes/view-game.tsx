@@ -8,6 +8,8 @@ import { dailyParticipation, listGameParticipants, recordGameView } from "~/db/q
 import { getGame } from "~/db/queries/games.server";
 import { nextPauseStatus } from "~/domain/catalog";
 import { formatCents } from "~/domain/money";
+import { getRevenueRules } from "~/db/queries/platform.server";
+import { poolShareText } from "~/domain/revenue";
 import { getOptionalUser } from "~/lib/auth.server";
 import { idParam, notFound, pageParam } from "~/lib/guards.server";
 import { getCtx, getEnv } from "~/lib/context";
@@ -35,15 +37,26 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   // Participants and Analytics are the host's; anyone else sees the Overview.
   const tab: Tab = own && TABS.some((t) => t.id === requested) ? (requested as Tab) : "overview";
   const page = pageParam(request);
-  const [participants, daily] = await Promise.all([
+  const [participants, daily, rules] = await Promise.all([
     tab === "participants" ? listGameParticipants(db, game.id, page) : null,
     tab === "analytics" ? dailyParticipation(db, game.id, 7) : null,
+    getRevenueRules(db),
   ]);
   if (!own) getCtx(context).waitUntil(recordGameView(db, game.id).catch((err) => console.error("view count failed", err)));
   const { correctAnswer, ...publicFields } = game;
   // The correct answer leaves the server only to the game's host while it runs; once the game has ended it is public.
   const answerShown = own || game.status === "completed";
-  return { game: publicFields, own, signedIn: !!user, correctAnswer: answerShown ? correctAnswer : null, tab, page, participants, daily };
+  return {
+    game: publicFields,
+    own,
+    signedIn: !!user,
+    correctAnswer: answerShown ? correctAnswer : null,
+    tab,
+    page,
+    participants,
+    daily,
+    poolShare: poolShareText(rules, "guess_win_entries"),
+  };
 }
 
 const DELETE_CONFIRM = "Are you sure you want to delete this game? This action cannot be undone.";
@@ -115,7 +128,7 @@ function DailyChart({ daily }: { daily: { date: string; count: number }[] }) {
 }
 
 export default function ViewGame({ loaderData }: Route.ComponentProps) {
-  const { game, own, correctAnswer, tab, page, participants, daily } = loaderData;
+  const { game, own, correctAnswer, tab, page, participants, daily, poolShare } = loaderData;
   const [chosen, setChosen] = useState("");
   const [chooseError, setChooseError] = useState<string | null>(null);
   const canGuess = !own && game.status === "active";
@@ -213,7 +226,7 @@ export default function ViewGame({ loaderData }: Route.ComponentProps) {
                 </Form>
               )}
               <p className="mt-3 text-sm text-gray-600">
-                Entry from {formatCents(game.entryFeeCents, game.currency)}. 100% of entry fees go to the prize pool; only a
+                Entry from {formatCents(game.entryFeeCents, game.currency)}. {poolShare} of entry fees go to the prize pool; only a
                 correct guess earns an entry number.
               </p>
             </Card>
