@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { groupBuyProducts, groupBuys, guessWinGames, platformSettings, prizePoolContributions, prizePools, products } from "~/db/schema";
+import { groupBuyProducts, groupBuys, groupBuyTiers, guessWinGames, platformSettings, prizePoolContributions, prizePools, products } from "~/db/schema";
 import { REVENUE_RULES_SETTING_KEY } from "~/domain/revenue";
 import { cookieFrom, db, decodedHtml, get, makeUser, ORIGIN, pageText, postForm, randomIp, signIn } from "./helpers";
 
@@ -254,5 +254,29 @@ describe("the entry fee's pool share on the host's game screens", () => {
     } finally {
       await db().delete(platformSettings).where(eq(platformSettings.settingKey, REVENUE_RULES_SETTING_KEY));
     }
+  });
+});
+
+describe("product details of a product a group buy offers", () => {
+  it("show the group buy's participants, progress and discount reached", async () => {
+    const host = await makeUser({ name: "Tier Host" });
+    const cookie = await signIn(host.email);
+    const [product] = await db().insert(products).values({ hostId: host.id, name: "Tier Mug", basePriceCents: 2000 }).returning();
+    const [plain] = await db().insert(products).values({ hostId: host.id, name: "Solo Mug", basePriceCents: 2000 }).returning();
+    const [g] = await db()
+      .insert(groupBuys)
+      .values({ hostId: host.id, name: "Tier Week", status: "active", targetCents: 500_000, currency: "MYR", endAt: new Date(Date.now() + 86_400_000), currentParticipants: 3, currentSalesCents: 250_000 })
+      .returning();
+    await db().insert(groupBuyTiers).values([
+      { groupBuyId: g!.id, salesThresholdCents: 0, discountPercent: 5, position: 0 },
+      { groupBuyId: g!.id, salesThresholdCents: 200_000, discountPercent: 10, position: 1 },
+      { groupBuyId: g!.id, salesThresholdCents: 500_000, discountPercent: 20, position: 2 },
+    ]);
+    await db().insert(groupBuyProducts).values({ groupBuyId: g!.id, productId: product!.id });
+
+    const text = await pageText(await get(`/view-product/${product!.id}`, { cookie }));
+    expect(text).toContain("In group buy: Tier Week");
+    expect(text).toMatch(/3 participants · \S+ 2,500\.00 of \S+ 5,000\.00 \(50%\) · current discount 10%/);
+    expect(await pageText(await get(`/view-product/${plain!.id}`, { cookie }))).not.toContain("In group buy");
   });
 });

@@ -1,9 +1,12 @@
+import { Link } from "react-router";
 import { priceText } from "~/components/cards";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { Badge, Card, DateText, LinkButton, Page, pageMeta, Stat, StatusBadge } from "~/components/page";
 import { getDb } from "~/db/client.server";
-import { productSales } from "~/db/queries/product-admin.server";
+import { listGroupBuyTiers } from "~/db/queries/group-buys.server";
+import { activeGroupBuysOfProduct, productSales } from "~/db/queries/product-admin.server";
 import { getProduct, listProductColors, listProductImages, listProductSizes } from "~/db/queries/products.server";
+import { currentTier, groupBuyProgressPercent } from "~/domain/group-buy";
 import { formatCents } from "~/domain/money";
 import { stockLabel, totalAvailableUnits } from "~/domain/stock";
 import { assertOwner, idParam, notFound, requireUser } from "~/lib/guards.server";
@@ -19,20 +22,33 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const product = await getProduct(db, idParam(params.id));
   if (!product) notFound();
   assertOwner(product.hostId, user.id);
-  const [sizes, colors, images, sales] = await Promise.all([
+  const [sizes, colors, images, sales, groupBuys] = await Promise.all([
     listProductSizes(db, product.id),
     listProductColors(db, product.id),
     listProductImages(db, product.id),
     productSales(db, product.id),
+    activeGroupBuysOfProduct(db, product.id, product.hostId),
   ]);
+  // The group buys offering it: participants, sales toward the target, and the discount reached so far.
+  const groupBuy = await Promise.all(
+    groupBuys.map(async (g) => ({
+      id: g.id,
+      name: g.name,
+      participants: g.participants,
+      sales: formatCents(g.salesCents, g.currency),
+      target: formatCents(g.targetCents, g.currency),
+      progress: groupBuyProgressPercent(g.salesCents, g.targetCents),
+      discountPercent: currentTier(await listGroupBuyTiers(db, g.id), g.salesCents)?.discountPercent ?? 0,
+    })),
+  );
   const units = totalAvailableUnits(sizes);
-  return { product, sizes, colors, images, sales, units, stock: stockLabel(product.category, units) };
+  return { product, sizes, colors, images, sales, units, stock: stockLabel(product.category, units), groupBuy };
 }
 
 const stockTone = { Digital: "blue", "Out of Stock": "red", "Low Stock": "yellow", "In Stock": "green" } as const;
 
 export default function ViewProduct({ loaderData }: Route.ComponentProps) {
-  const { product: p, sizes, colors, images, sales, units, stock } = loaderData;
+  const { product: p, sizes, colors, images, sales, units, stock, groupBuy } = loaderData;
   const archived = p.status === "archived";
   return (
     <Page
@@ -75,6 +91,20 @@ export default function ViewProduct({ loaderData }: Route.ComponentProps) {
         </div>
         <p className="mt-3 whitespace-pre-line text-gray-700">{p.description || "No description available."}</p>
       </Card>
+      {groupBuy.map((g) => (
+        <Card key={g.id} className="mt-6">
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <h2 className="font-semibold text-gray-900">
+              In group buy: <Link to="/group-buy-management" className="text-brand-700 hover:underline">{g.name}</Link>
+            </h2>
+            <Badge tone="green">Active</Badge>
+          </div>
+          <p className="mt-2 text-sm text-gray-700">
+            {g.participants} {g.participants === 1 ? "participant" : "participants"} · {g.sales} of {g.target} ({g.progress}%) · current
+            discount {g.discountPercent}%
+          </p>
+        </Card>
+      ))}
       {images.length ? (
         <div className="mt-6 grid grid-cols-3 gap-3 sm:grid-cols-6">
           {images.map((img, i) => (

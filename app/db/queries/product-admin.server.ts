@@ -121,7 +121,14 @@ export async function countProductOrders(db: Db, productId: string): Promise<num
 /** The host's active group buys that offer this product, with their participants (what removing it affects). */
 export function activeGroupBuysOfProduct(db: Db, productId: string, hostId: string) {
   return db
-    .select({ id: groupBuys.id, name: groupBuys.name, participants: groupBuys.currentParticipants })
+    .select({
+      id: groupBuys.id,
+      name: groupBuys.name,
+      participants: groupBuys.currentParticipants,
+      salesCents: groupBuys.currentSalesCents,
+      targetCents: groupBuys.targetCents,
+      currency: groupBuys.currency,
+    })
     .from(groupBuyProducts)
     .innerJoin(groupBuys, eq(groupBuys.id, groupBuyProducts.groupBuyId))
     .where(and(eq(groupBuyProducts.productId, productId), eq(groupBuys.hostId, hostId), eq(groupBuys.status, "active")))
