@@ -251,6 +251,10 @@ describe("the entry fee's pool share on the host's game screens", () => {
         expect(text, path).not.toContain("100% of entry fees");
       }
       expect(await pageText(await get(`/view-game/${game!.id}`, { cookie }))).toContain("90% of entry fees go to the prize pool");
+      // The fan's payment page for a guess says the same.
+      const fan = await makeUser({ name: "Share Fan" });
+      const paying = await get(`/payment?game=${game!.id}&answer=Odd`, { cookie: await signIn(fan.email) });
+      expect(await pageText(paying)).toContain("90% of entry fees go to the prize pool; only a correct guess earns an entry number.");
     } finally {
       await db().delete(platformSettings).where(eq(platformSettings.settingKey, REVENUE_RULES_SETTING_KEY));
     }

@@ -47,7 +47,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const guess = guessData(new URL(request.url));
   if (guess) {
     if (!guess.ok) return data({ error: guess.message, review: null, guess: null }, { status: guess.status });
-    const quote = await quoteGuess(getDb(getEnv(context)), guess.value, user.id);
+    const db = getDb(getEnv(context));
+    const [quote, rules] = await Promise.all([quoteGuess(db, guess.value, user.id), getRevenueRules(db)]);
     if (!quote.ok) return data({ error: quote.message, review: null, guess: null }, { status: quote.status });
     return {
       error: null,
@@ -62,6 +63,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         minFeeUsd: (quote.minFeeCents / 100).toFixed(2),
         feeUsd: (quote.feeCents / 100).toFixed(2),
         maxFeeUsd: (MAX_GUESS_FEE_CENTS / 100).toFixed(2),
+        poolShare: poolShareText(rules, "guess_win_entries"),
       },
     };
   }
@@ -169,7 +171,7 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
             <p className="mt-1 text-xs text-gray-500">
               Minimum {guess.minFee}; you may pay more, up to USD {guess.maxFeeUsd}.
             </p>
-            <p className="mt-3 text-sm text-gray-600">100% of entry fees go to the prize pool; only a correct guess earns an entry number.</p>
+            <p className="mt-3 text-sm text-gray-600">{`${guess.poolShare} of entry fees go to the prize pool; only a correct guess earns an entry number.`}</p>
             <button
               type="submit"
               disabled={busy}
