@@ -421,5 +421,11 @@ describe("the feed", () => {
     for (const q of newestFirst.slice(0, 12)) expect(second).not.toContain(q);
     const secondHtml = await (await get("/guess-win?page=2")).text();
     for (const q of newestFirst.slice(12)) expect(secondHtml).toContain(q);
+ 
+    // Past the last page: not "no games yet", but no more of them, with the way back.
+    const beyond = await (await get("/guess-win?page=500")).text();
+    expect(beyond).not.toContain("No active Guess &amp; Win games yet");
+    expect(beyond).toContain("There are no more games on this page.");
+    expect(beyond).toContain("Back to the first page");
   });
 });

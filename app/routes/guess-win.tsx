@@ -301,7 +301,12 @@ export default function GuessWin({ loaderData }: Route.ComponentProps) {
         </p>
       ) : null}
       {games.length === 0 ? (
-        <EmptyState title="No active Guess & Win games yet" message="When hosts publish games they appear here." />
+        page > 1 ? (
+          // Past the last page (an old or hand-made address): there are games, just not this far.
+          <EmptyState title="No more games" message="There are no more games on this page." action={{ to: "/guess-win", label: "Back to the first page" }} />
+        ) : (
+          <EmptyState title="No active Guess & Win games yet" message="When hosts publish games they appear here." />
+        )
       ) : (
         <div className="space-y-8">
           {groups.map((group) => (
