@@ -156,8 +156,34 @@ describe("/add-product", () => {
     expect(activity.some((a) => a.activityData?.product_id === product!.id)).toBe(true);
   });
 
-  it("creates a voucher product without sizes", async () => {
+  it("creates a voucher product with its price row and no colours", async () => {
     const name = `Voucher ${token()}`;
+    const res = await postForm(
+      "/add-product",
+      validFields(name, {
+        category: "voucher",
+        voucherValue: "50",
+        voucherExpiry: "2099-06-30",
+        "sizes.0.name": "Single entry",
+        "sizes.0.price": "45",
+        "sizes.0.units": "30",
+        "sizes.0.dimensions": "",
+        "sizes.1.name": "",
+        "sizes.1.price": "",
+        "sizes.1.units": "",
+        "colors.0.name": "",
+        "colors.0.units": "",
+      }),
+      { cookie: hostCookie },
+    );
+    expect(res.status).toBe(302);
+    const [product] = await productsNamed(name);
+    expect(product).toMatchObject({ category: "voucher", voucherValueCents: 5000, priceMinCents: 4500, basePriceCents: 4500 });
+    expect(product!.voucherExpiresAt?.toISOString()).toBe("2099-06-30T00:00:00.000Z");
+  });
+
+  it("refuses a voucher without a size row (checkout prices and stocks by size, so it could never be bought)", async () => {
+    const name = `Sizeless voucher ${token()}`;
     const res = await postForm(
       "/add-product",
       validFields(name, {
@@ -176,10 +202,9 @@ describe("/add-product", () => {
       }),
       { cookie: hostCookie },
     );
-    expect(res.status).toBe(302);
-    const [product] = await productsNamed(name);
-    expect(product).toMatchObject({ category: "voucher", voucherValueCents: 5000, priceMinCents: null, basePriceCents: 5000 });
-    expect(product!.voucherExpiresAt?.toISOString()).toBe("2099-06-30T00:00:00.000Z");
+    expect(res.status).toBe(400);
+    expect(await decodedHtml(res)).toContain("Please add at least one size with name, price, and available units");
+    expect(await productsNamed(name)).toHaveLength(0);
   });
 });
 

@@ -228,9 +228,9 @@ export function ProductForm({
         <div className="mt-3 space-y-3">
           {sizes.rows.map((row, i) => (
             <div key={row.key} className="grid grid-cols-2 gap-2 sm:grid-cols-[1fr_7rem_6rem_1fr_auto] sm:items-end">
-              <Field label="Size" name={`sizes.${i}.name`} id={`sizes.${i}.name`} value={row.value.name} onChange={(e) => sizes.set(row.key, { ...row.value, name: e.target.value })} required={!isVoucher} />
-              <Field label="Price (USD)" name={`sizes.${i}.price`} id={`sizes.${i}.price`} type="number" min={0} step={0.01} value={row.value.price} onChange={(e) => sizes.set(row.key, { ...row.value, price: e.target.value })} required={!isVoucher} />
-              <Field label="Units" name={`sizes.${i}.units`} id={`sizes.${i}.units`} type="number" min={0} step={1} value={row.value.units} onChange={(e) => sizes.set(row.key, { ...row.value, units: e.target.value })} required={!isVoucher} />
+              <Field label="Size" name={`sizes.${i}.name`} id={`sizes.${i}.name`} value={row.value.name} onChange={(e) => sizes.set(row.key, { ...row.value, name: e.target.value })} required />
+              <Field label="Price (USD)" name={`sizes.${i}.price`} id={`sizes.${i}.price`} type="number" min={0} step={0.01} value={row.value.price} onChange={(e) => sizes.set(row.key, { ...row.value, price: e.target.value })} required />
+              <Field label="Units" name={`sizes.${i}.units`} id={`sizes.${i}.units`} type="number" min={0} step={1} value={row.value.units} onChange={(e) => sizes.set(row.key, { ...row.value, units: e.target.value })} required />
               <Field label="Dimensions" name={`sizes.${i}.dimensions`} id={`sizes.${i}.dimensions`} value={row.value.dimensions} onChange={(e) => sizes.set(row.key, { ...row.value, dimensions: e.target.value })} />
               <Button variant="ghost" size="sm" onClick={() => sizes.remove(row.key)} disabled={sizes.rows.length <= 1}>
                 Remove

@@ -154,7 +154,9 @@ export function productFormSchema(now: Date) {
         }
       }
 
-      // Blank rows are ignored; a row that is started must be complete. Vouchers need no sizes or colours.
+      // Blank rows are ignored; a row that is started must be complete. Every product needs a size row, a voucher
+      // too: checkout prices and counts stock by size, so a voucher without one could never be bought (decision 200).
+      // Vouchers need no colours.
       let sizesOk = true;
       const sizes = v.sizes
         .filter((s) => !blank(s.name, s.price, s.units, s.dimensions))
@@ -170,7 +172,7 @@ export function productFormSchema(now: Date) {
             position,
           };
         });
-      if (!sizesOk || (!isVoucher && sizes.length === 0)) {
+      if (!sizesOk || sizes.length === 0) {
         ctx.addIssue({ code: "custom", path: ["sizes"], message: PRODUCT_MESSAGES.sizes });
       }
 
