@@ -212,6 +212,15 @@ describe("the route table", () => {
     }
   });
 
+  it("gives the host one dashboard tile per destination, the spec's among them", async () => {
+    const html = await (await get("/dashboard", { cookie: fx.host })).text();
+    const main = html.slice(html.indexOf("<main"), html.indexOf("</main>"));
+    const hrefs = [...main.matchAll(/<a[^>]*href="(\/[^"?#]*)"/g)].map((m) => m[1]);
+    for (const to of ["/revenue", "/shop-management", "/guess-win-management", "/prize-pool-management", "/group-buy-management", "/orders", "/my-orders", "/revenue-management"]) {
+      expect(hrefs.filter((h) => h === to), to).toHaveLength(1);
+    }
+  });
+
   it("shows the creator-not-found page for an unknown profile", async () => {
     const res = await get("/profile/no-such-creator");
     expect(res.status).toBe(404);

@@ -51,7 +51,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <Tile to="/revenue" title="Revenue" description="Your sales, entry fees and earnings." />
         </li>
         <li>
-          <Tile to="/revenue-management" title="Earnings & Withdrawals" description="Available balance, revenue sources and payouts." />
+          <Tile to="/revenue-management" title="Revenue Management" description="Available balance, withdrawals and revenue by period." />
         </li>
         <li>
           <Tile to="/shop-management" title="Shop Management" description="Products you sell." figure={counts.products} />
@@ -70,9 +70,6 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         </li>
         <li>
           <Tile to="/my-orders" title="My Orders" description="Things you bought." />
-        </li>
-        <li>
-          <Tile to="/revenue-management" title="Revenue Management" description="Your balance, withdrawals and revenue by period." />
         </li>
         <li>
           <Tile to="/ads-revenue" title="Ads Revenue" description="Ad earnings and their share of your pool." />
