@@ -50,6 +50,31 @@ describe("Guess & Win management with many games", () => {
     // Every game appears on exactly one of the two pages.
     for (const q of questions) expect(first.includes(q) !== text.includes(q)).toBe(true);
   });
+
+  it("past the last page says there are no more games and links back to the first, not to 'No games yet'", async () => {
+    const res = await get("/guess-win-management?page=9", { cookie: hostCookie });
+    expect(res.status).toBe(200);
+    const text = await pageText(res);
+    expect(text).toContain("No more games");
+    expect(text).not.toContain("No games yet");
+    expect(await decodedHtml(await get("/guess-win-management?page=9", { cookie: hostCookie }))).toContain('href="/guess-win-management"');
+  });
+});
+
+describe("Shop Management past its last page", () => {
+  it("says there are no more products and links back to the first page, not to 'No products yet'", async () => {
+    const host = await makeUser({ name: "Paged Shop Host" });
+    const cookie = await signIn(host.email);
+    const empty = await pageText(await get("/shop-management", { cookie }));
+    expect(empty).toContain("No products yet");
+    await db().insert(products).values({ hostId: host.id, name: "Only Lamp", description: "A lamp", category: "physical", status: "active", basePriceCents: 1000 });
+    const res = await get("/shop-management?page=3", { cookie });
+    expect(res.status).toBe(200);
+    const text = await pageText(res);
+    expect(text).toContain("No more products");
+    expect(text).not.toContain("No products yet");
+    expect(text).not.toContain("Only Lamp");
+  });
 });
 
 describe("deleting a product a group buy offers", () => {

@@ -155,6 +155,9 @@ export default function GuessWinManagement({ loaderData, actionData }: Route.Com
       ) : null}
       {games.length === 0 && page === 1 ? (
         <EmptyState title="No games yet" message={`Create a Guess & Win game; ${poolShare} of entry fees go to your prize pool.`} action={{ to: "/create-guess-win", label: "Create Game" }} />
+      ) : games.length === 0 ? (
+        // Past the last page (an old or hand-made address): there are games, just not this far.
+        <EmptyState title="No more games" message="There are no more games on this page." action={{ to: "/guess-win-management", label: "Back to the first page" }} />
       ) : (
         <Table head={["Question", "Status", "Entry fee", "Participants", "Entry fees", "Views", "Likes", "Created", "Actions"]}>
           {games.map((g) => (

@@ -45,6 +45,9 @@ export default function ShopManagement({ loaderData }: Route.ComponentProps) {
     <Frame>
       {products.length === 0 && page === 1 ? (
         <EmptyState title="No products yet" message="Add your first product to start selling." action={{ to: "/add-product", label: "Add Product" }} />
+      ) : products.length === 0 ? (
+        // Past the last page (an old or hand-made address): there are products, just not this far.
+        <EmptyState title="No more products" message="There are no more products on this page." action={{ to: "/shop-management", label: "Back to the first page" }} />
       ) : (
         <Table head={["Product", "Price", "Stock", "Status", "Actions"]}>
           {products.map((p) => (
