@@ -166,6 +166,7 @@ describe("creating a game", () => {
     await refused(gameFields({ videoKey, description: "" }), "Please enter a description");
     await refused(gameFields({}), "Please upload a video or provide a video URL");
     await refused(gameFields({ videoKey, options: ["Red", "  "] }), "Please provide at least 2 answer options");
+    await refused(gameFields({ videoKey, options: ["Red", "Blue", " red "] }), "Each answer option must be different");
     await refused(gameFields({ videoKey, correctAnswer: "" }), "Please select which option is the correct answer");
     await refused(gameFields({ videoKey, correctAnswer: "Purple" }), "Please select a correct answer from the available options");
     await refused(gameFields({ videoKey, entryFee: "0.5" }), "Entry fee must be at least USD 1");

@@ -14,6 +14,7 @@ export const GAME_MESSAGES = {
   optionsMax: `Please provide at most ${GAME_OPTIONS_MAX} answer options`,
   correctMissing: "Please select which option is the correct answer",
   correctInvalid: "Please select a correct answer from the available options",
+  optionsDistinct: "Each answer option must be different",
   entryFeeMin: "Entry fee must be at least USD 1",
   entryFeeMax: `Entry fee must be at most USD ${GAME_ENTRY_FEE_MAX_CENTS / 100}`,
   signIn: "Please sign in to create a game",
@@ -91,6 +92,11 @@ const schema = z
       ),
   })
   .superRefine((v, ctx) => {
+    // Two options reading the same (case and outer spaces aside) would leave a fan unable to tell which is right.
+    const seen = new Set(v.options.map((o) => o.toLocaleLowerCase()));
+    if (seen.size < v.options.length) {
+      ctx.addIssue({ code: "custom", path: ["options"], message: GAME_MESSAGES.optionsDistinct });
+    }
     if (v.correctAnswer && !v.options.includes(v.correctAnswer)) {
       ctx.addIssue({ code: "custom", path: ["correctAnswer"], message: GAME_MESSAGES.correctInvalid });
     }
