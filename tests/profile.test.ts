@@ -204,6 +204,53 @@ describe("/profile/{id}", () => {
   });
 });
 
+describe("the profile's Guess & Win and Winner tabs", () => {
+  it("page through all of a host's games and winners, and say so past the end", async () => {
+    const busy = await makeUser({ name: "Busy Host" });
+    const start = Date.UTC(2026, 5, 1);
+    const games = Array.from({ length: 13 }, (_, i) => ({
+      hostId: busy.id,
+      question: `Busy question ${String(i + 1).padStart(2, "0")}?`,
+      options: ["Yes", "No"],
+      correctAnswer: "Yes",
+      entryFeeCents: 300,
+      createdAt: new Date(start + i * 60_000),
+    }));
+    for (let i = 0; i < games.length; i += 5) await db().insert(guessWinGames).values(games.slice(i, i + 5));
+    const [pool] = await db()
+      .insert(prizePools)
+      .values({ hostId: busy.id, status: "drawn", currency: "USD", targetCents: 100_000, startAt: new Date(start), endAt: new Date(start + 86_400_000) })
+      .returning({ id: prizePools.id });
+    const winners = Array.from({ length: 21 }, (_, i) => ({
+      poolId: pool!.id,
+      winnerName: `Winner ${String(i + 1).padStart(2, "0")}`,
+      prizeAmountCents: 1000,
+      currency: "USD",
+      prizeType: "mini" as const,
+      createdAt: new Date(start + i * 60_000),
+    }));
+    for (let i = 0; i < winners.length; i += 5) await db().insert(prizeWinners).values(winners.slice(i, i + 5));
+
+    const first = await decodedHtml(await get(`/profile/${busy.id}?tab=games`));
+    expect(first).toContain("Busy question 13?");
+    expect(first).not.toContain("Busy question 01?");
+    expect(first).toMatch(/href="\/profile\/[^"?]+\?tab=games&(?:amp;)?page=2"/);
+    const second = await decodedHtml(await get(`/profile/${busy.id}?tab=games&page=2`));
+    expect(second).toContain("Busy question 01?");
+    expect(second).not.toContain("Busy question 13?");
+    const past = await decodedHtml(await get(`/profile/${busy.id}?tab=games&page=5`));
+    expect(past).toContain("No more games");
+    expect(past).not.toContain("No active Guess &amp; Win games yet");
+
+    const winnersFirst = await decodedHtml(await get(`/profile/${busy.id}?tab=winner`));
+    expect(winnersFirst).toContain("Winner 21");
+    expect(winnersFirst).not.toContain("Winner 01");
+    const winnersSecond = await decodedHtml(await get(`/profile/${busy.id}?tab=winner&page=2`));
+    expect(winnersSecond).toContain("Winner 01");
+    expect(winnersSecond).not.toContain("Winner 21");
+  });
+});
+
 describe("joining a tribe", () => {
   async function followers(id: string) {
     const [row] = await db().select({ n: userProfiles.followersCount }).from(userProfiles).where(eq(userProfiles.userId, id));

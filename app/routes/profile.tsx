@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from "react";
 import { data, Form, isRouteErrorResponse, Link, useFetcher } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
-import { Badge, Button, buttonClass, Card, DateText, EmptyState, pageMeta } from "~/components/page";
+import { Badge, Button, buttonClass, Card, DateText, EmptyState, pageMeta, Pagination } from "~/components/page";
 import { CurrencyOptions, Countdown, displayCents, formatIn, ImageBox, priceRangeText } from "~/components/shop-ui";
 import { useToast } from "~/components/toaster";
 import { usePoolLive } from "~/components/use-pool-live";
@@ -29,7 +29,7 @@ import { livePoolAttributes, type PoolDisplayField } from "~/domain/pool-display
 import { distributePool, poolShareText } from "~/domain/revenue";
 import { TRIBE_JOIN_MESSAGES, tribeJoinOutcome, tribeJoinResult, type TribeJoinResult } from "~/domain/tribe";
 import { getOptionalUser } from "~/lib/auth.server";
-import { idParam, notFound } from "~/lib/guards.server";
+import { idParam, notFound, pageParam } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import type { Route } from "./+types/profile";
@@ -62,6 +62,10 @@ function joinReturnTo(url: URL): string {
   return text ? `${url.pathname}?${text}` : url.pathname;
 }
 
+/** Games and winners per page of the profile's Guess & Win and Winner tabs. */
+const GAMES_PAGE_SIZE = 12;
+const WINNERS_PAGE_SIZE = 20;
+
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const key = idParam(params.id);
   const db = getDb(getEnv(context));
@@ -70,6 +74,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const requested = search.get("tab");
   const outcome = tribeJoinOutcome(search.get("tribe"));
   const tab: Tab = TABS.some((t) => t.id === requested) ? (requested as Tab) : "shop";
+  // The Guess & Win and Winner tabs page through all of the host's games and winners (the shop tab links to the
+  // paged shop instead).
+  const page = tab === "shop" ? 1 : pageParam(request);
   const now = new Date();
 
   // One batch: the profile, and every read keyed by its host through the host's id as a subquery (and by the
@@ -87,8 +94,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       getRevenueRules(db),
       tab === "shop" ? listShopProducts(db, { hostId: hostKey, limit: 12 }) : null,
       tab === "shop" ? getActiveGroupBuyOffer(db, hostKey, now) : undefined,
-      tab === "games" ? listActiveGames(db, { hostId: hostKey, limit: 12 }) : null,
-      tab === "winner" ? listHostPoolWinners(db, hostKey, 20) : null,
+      tab === "games" ? listActiveGames(db, { hostId: hostKey, limit: GAMES_PAGE_SIZE + 1, offset: (page - 1) * GAMES_PAGE_SIZE }) : null,
+      tab === "winner" ? listHostPoolWinners(db, hostKey, WINNERS_PAGE_SIZE + 1, (page - 1) * WINNERS_PAGE_SIZE) : null,
       listPoolMiniPrizes(db, currentPoolId),
       viewer ? listUserEntryNumbers(db, currentPoolId, viewer.id) : ([] as number[]),
     ]);
@@ -155,8 +162,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
         // Group Buy for a product the host's active group buy offers; Buy Now for the others.
         groupBuyId: groupBuy?.productIds.includes(p.id) ? groupBuy.id : null,
       })) ?? null,
+    page,
+    hasNext: tab === "games" ? (games?.length ?? 0) > GAMES_PAGE_SIZE : tab === "winner" ? (winners?.length ?? 0) > WINNERS_PAGE_SIZE : false,
     games:
-      games?.map((g) => ({
+      games?.slice(0, GAMES_PAGE_SIZE).map((g) => ({
         id: g.id,
         question: g.question,
         imageUrl: g.imageUrl,
@@ -167,7 +176,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
         sharesCount: g.sharesCount,
       })) ?? null,
     winners:
-      winners?.map((w) => ({
+      winners?.slice(0, WINNERS_PAGE_SIZE).map((w) => ({
         id: w.id,
         poolId: w.poolId,
         winnerName: w.winnerName,
@@ -179,12 +188,13 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 }
 
 export default function Profile({ loaderData }: Route.ComponentProps) {
-  const { profile, tab, country, currency, products, games, winners, comingSoon } = loaderData;
+  const { profile, tab, country, currency, products, games, winners, comingSoon, page, hasNext } = loaderData;
   const base = `/profile/${profile.slug ?? profile.userId}`;
-  const tabHref = (id: Tab) => {
+  const tabHref = (id: Tab, pageNumber = 1) => {
     const search = new URLSearchParams();
     if (id !== "shop") search.set("tab", id);
     if (currency !== country.currency) search.set("currency", currency);
+    if (pageNumber > 1) search.set("page", String(pageNumber));
     const text = search.toString();
     return text ? `${base}?${text}` : base;
   };
@@ -316,7 +326,11 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
 
           {tab === "games" && games ? (
             games.length === 0 ? (
-              <EmptyState title="No active Guess & Win games yet" />
+              page > 1 ? (
+                <EmptyState title="No more games" message="There are no more games on this page." action={{ to: tabHref("games"), label: "Back to the first page" }} />
+              ) : (
+                <EmptyState title="No active Guess & Win games yet" />
+              )
             ) : (
               <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
                 {games.map((game) => (
@@ -329,7 +343,9 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
           ) : null}
 
           {tab === "winner" && winners ? (
-            winners.length === 0 ? (
+            winners.length === 0 && page > 1 ? (
+              <EmptyState title="No more winners" message="There are no more winners on this page." action={{ to: tabHref("winner"), label: "Back to the first page" }} />
+            ) : winners.length === 0 ? (
               <EmptyState title="No winners yet" message="Winners are drawn from a public Bitcoin block when a prize pool closes." action={{ to: "/winner-selection", label: "How winners are chosen" }} />
             ) : (
               <ul className="divide-y divide-gray-100 rounded-xl border border-gray-200 bg-white">
@@ -351,6 +367,8 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
               </ul>
             )
           ) : null}
+
+          {tab !== "shop" ? <Pagination page={page} hasNext={hasNext} hrefFor={(n) => tabHref(tab, n)} /> : null}
         </div>
       </div>
     </div>

@@ -41,7 +41,7 @@ const publicGame = {
 export type PublicGame = Awaited<ReturnType<typeof listActiveGames>>[number];
 
 /** Active games, newest first; optionally one host's. */
-export function listActiveGames(db: Db, { limit, hostId }: { limit: number; hostId?: string | SQL }) {
+export function listActiveGames(db: Db, { limit, offset = 0, hostId }: { limit: number; offset?: number; hostId?: string | SQL }) {
   const active = and(eq(guessWinGames.status, "active"), hostNotSuspended(guessWinGames.hostId));
   return db
     .select(publicGame)
@@ -49,7 +49,8 @@ export function listActiveGames(db: Db, { limit, hostId }: { limit: number; host
     .leftJoin(userProfiles, eq(userProfiles.userId, guessWinGames.hostId))
     .where(hostId ? and(active, eq(guessWinGames.hostId, hostId)) : active)
     .orderBy(desc(guessWinGames.createdAt), desc(guessWinGames.id))
-    .limit(limit);
+    .limit(limit)
+    .offset(offset);
 }
 
 /** One game, public fields plus the correct answer (the route decides who may see it), or undefined. */

@@ -182,7 +182,7 @@ export async function listUserEntryNumbers(db: Db, poolId: string | SQL, userId:
 }
 
 /** The winners of a host's pools, newest first, with the pool each came from (for the draw verification link). */
-export function listHostPoolWinners(db: Db, hostId: string | SQL, limit = 20) {
+export function listHostPoolWinners(db: Db, hostId: string | SQL, limit = 20, offset = 0) {
   return db
     .select({
       id: prizeWinners.id,
@@ -197,7 +197,8 @@ export function listHostPoolWinners(db: Db, hostId: string | SQL, limit = 20) {
     .innerJoin(prizePools, eq(prizePools.id, prizeWinners.poolId))
     .where(eq(prizePools.hostId, hostId))
     .orderBy(desc(prizeWinners.createdAt), desc(prizeWinners.id))
-    .limit(limit);
+    .limit(limit)
+    .offset(offset);
 }
 
 /**
