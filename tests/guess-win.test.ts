@@ -13,6 +13,7 @@ import {
 } from "~/db/schema";
 import { insertFreeGuess } from "~/db/queries/games.server";
 import { createGuessCheckout } from "~/lib/payments/checkout-session.server";
+import { formatCents } from "~/domain/money";
 import { closePool, ensureOpenPool, poolStub } from "~/lib/pools.server";
 import { db, get, makeSignedInUser, makeUser, ORIGIN, postForm, sessionUserOf } from "./helpers";
 import { checkoutSessionEvent, deliverWebhook } from "./support/webhooks";
@@ -307,6 +308,11 @@ describe("paid guess", () => {
     expect(page).toContain("100% of entry fees go to the prize pool; only a correct guess earns an entry number");
     expect(page).toContain("USD 4.00");
     expect(page).not.toContain(CORRECT);
+    // The pool the fee goes to, with what it holds now (the spec's prizePool).
+    const pool = await ensureOpenPool(env, host.id);
+    const amount = formatCents((await poolStub(env, pool.id).state()).amountCents, pool.currency);
+    const again = await (await get(`/payment?game=${game.id}&answer=${encodeURIComponent(WRONG)}`, { cookie: f.cookie })).text();
+    expect(again).toMatch(new RegExp(`Prize pool: <span[^>]*>${amount.replace(/[.]/g, "\\.")}</span>`));
 
     const post = await postForm(`/payment?game=${game.id}&answer=${encodeURIComponent(WRONG)}`, { amount: "7.50" }, { cookie: f.cookie });
     expect(post.status).toBe(302);

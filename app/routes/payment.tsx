@@ -1,7 +1,9 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { Card, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
+import { gameHostId } from "~/db/queries/games.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
+import { getCurrentPool } from "~/db/queries/pools.server";
 import { poolShareText } from "~/domain/revenue";
 import { formatCents, parseMoneyToCents } from "~/domain/money";
 import { getOptionalUser } from "~/lib/auth.server";
@@ -48,7 +50,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (guess) {
     if (!guess.ok) return data({ error: guess.message, review: null, guess: null }, { status: guess.status });
     const db = getDb(getEnv(context));
-    const [quote, rules] = await Promise.all([quoteGuess(db, guess.value, user.id), getRevenueRules(db)]);
+    const [quote, rules, pool] = await Promise.all([
+      quoteGuess(db, guess.value, user.id),
+      getRevenueRules(db),
+      getCurrentPool(db, gameHostId(guess.value.gameId)),
+    ]);
     if (!quote.ok) return data({ error: quote.message, review: null, guess: null }, { status: quote.status });
     return {
       error: null,
@@ -64,6 +70,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         feeUsd: (quote.feeCents / 100).toFixed(2),
         maxFeeUsd: (MAX_GUESS_FEE_CENTS / 100).toFixed(2),
         poolShare: poolShareText(rules, "guess_win_entries"),
+        // The pool the entry fee goes to, while it is open.
+        prizePool: pool?.status === "open" ? formatCents(pool.amountCents, pool.currency) : null,
       },
     };
   }
@@ -150,6 +158,11 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
               <p className="mt-1 text-sm text-gray-700">
                 Your answer: <span className="font-semibold">{guess.answer}</span>
               </p>
+              {guess.prizePool ? (
+                <p className="mt-1 text-sm text-gray-700">
+                  Prize pool: <span className="font-semibold">{guess.prizePool}</span>
+                </p>
+              ) : null}
             </div>
           </div>
           <Form method="post" className="mt-4">

@@ -53,6 +53,11 @@ export function listActiveGames(db: Db, { limit, offset = 0, hostId }: { limit: 
     .offset(offset);
 }
 
+/** The host id of a game, as a subquery: reads keyed by the game's host go in the same batch as the game. */
+export function gameHostId(gameId: string): SQL {
+  return sql`(select ${guessWinGames.hostId} from ${guessWinGames} where ${guessWinGames.id} = ${gameId})`;
+}
+
 /** One game, public fields plus the correct answer (the route decides who may see it), or undefined. */
 export async function getGame(db: Db, id: string) {
   const [row] = await db
