@@ -1,7 +1,10 @@
 import { SELF, env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, vi } from "vitest";
 import { getDb } from "~/db/client.server";
 import { createAccount } from "~/db/queries/accounts.server";
+import { platformSettings } from "~/db/schema";
+import { REVENUE_RULES_SETTING_KEY } from "~/domain/revenue";
 import { hashPassword } from "~/lib/password.server";
 import type { SessionUser } from "~/lib/session.server";
 
@@ -145,4 +148,20 @@ export function envWithPoolsDown(): Env {
       },
     },
   } as unknown as Env;
+}
+
+/** Runs `check` while the platform's revenue rules are `rules`, then puts the defaults back. */
+export async function withRevenueRules(
+  rules: Record<string, { prize_pool_contribution: number; host_share: number; platform_fee?: number }>,
+  check: () => Promise<void>,
+): Promise<void> {
+  await db()
+    .insert(platformSettings)
+    .values({ settingKey: REVENUE_RULES_SETTING_KEY, settingValue: rules })
+    .onConflictDoUpdate({ target: platformSettings.settingKey, set: { settingValue: rules } });
+  try {
+    await check();
+  } finally {
+    await db().delete(platformSettings).where(eq(platformSettings.settingKey, REVENUE_RULES_SETTING_KEY));
+  }
 }

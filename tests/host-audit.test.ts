@@ -1,9 +1,8 @@
 import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { groupBuyProducts, groupBuys, groupBuyTiers, guessWinGames, platformSettings, prizePoolContributions, prizePools, products } from "~/db/schema";
-import { REVENUE_RULES_SETTING_KEY } from "~/domain/revenue";
-import { cookieFrom, db, decodedHtml, get, makeUser, ORIGIN, pageText, postForm, randomIp, signIn } from "./helpers";
+import { groupBuyProducts, groupBuys, groupBuyTiers, guessWinGames, prizePoolContributions, prizePools, products } from "~/db/schema";
+import { cookieFrom, db, decodedHtml, get, makeUser, ORIGIN, pageText, postForm, randomIp, signIn, withRevenueRules } from "./helpers";
 
 // Host tooling checked against spec 2: edge cases a host with real data runs into.
 
@@ -242,17 +241,10 @@ describe("the contribution breakdown's rates", () => {
       .values({ hostId: host.id, status: "open", targetCents: 500_000, startAt: start, endAt: new Date(start.getTime() + 30 * 86_400_000) })
       .returning();
     await db().insert(prizePoolContributions).values({ poolId: pool!.id, hostId: host.id, sourceType: "product_purchase", sourceKey: `cs_${crypto.randomUUID()}`, amountCents: 1_200 });
-    const rules = { shop_sales: { prize_pool_contribution: 12, host_share: 85, platform_fee: 3 } };
-    await db()
-      .insert(platformSettings)
-      .values({ settingKey: REVENUE_RULES_SETTING_KEY, settingValue: rules })
-      .onConflictDoUpdate({ target: platformSettings.settingKey, set: { settingValue: rules } });
-    try {
+    await withRevenueRules({ shop_sales: { prize_pool_contribution: 12, host_share: 85, platform_fee: 3 } }, async () => {
       const details = await pageText(await get("/prize-pool-details", { cookie }));
       expect(details).toMatch(/Store Sales 12% of each payment USD 12\.00/);
-    } finally {
-      await db().delete(platformSettings).where(eq(platformSettings.settingKey, REVENUE_RULES_SETTING_KEY));
-    }
+    });
   });
 });
 
@@ -264,12 +256,7 @@ describe("the entry fee's pool share on the host's game screens", () => {
       .insert(guessWinGames)
       .values({ hostId: host.id, question: "Odd or even?", description: "Count", options: ["Odd", "Even"], correctAnswer: "Odd", entryFeeCents: 300, status: "active", videoUrl: "/media/guess-win-videos/x/y.mp4" })
       .returning();
-    const rules = { guess_win_entries: { prize_pool_contribution: 90, host_share: 0, platform_fee: 10 } };
-    await db()
-      .insert(platformSettings)
-      .values({ settingKey: REVENUE_RULES_SETTING_KEY, settingValue: rules })
-      .onConflictDoUpdate({ target: platformSettings.settingKey, set: { settingValue: rules } });
-    try {
+    await withRevenueRules({ guess_win_entries: { prize_pool_contribution: 90, host_share: 0, platform_fee: 10 } }, async () => {
       for (const path of ["/create-guess-win", `/edit-game/${game!.id}`]) {
         const text = await pageText(await get(path, { cookie }));
         expect(text, path).toContain("90% of entry fees go to your prize pool.");
@@ -280,9 +267,7 @@ describe("the entry fee's pool share on the host's game screens", () => {
       const fan = await makeUser({ name: "Share Fan" });
       const paying = await get(`/payment?game=${game!.id}&answer=Odd`, { cookie: await signIn(fan.email) });
       expect(await pageText(paying)).toContain("90% of entry fees go to the prize pool; only a correct guess earns an entry number.");
-    } finally {
-      await db().delete(platformSettings).where(eq(platformSettings.settingKey, REVENUE_RULES_SETTING_KEY));
-    }
+    });
   });
 });
 

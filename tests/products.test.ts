@@ -156,26 +156,26 @@ describe("/add-product", () => {
     expect(activity.some((a) => a.activityData?.product_id === product!.id)).toBe(true);
   });
 
+  /** A USD 50 voucher with one size row as given (blank fields leave it out), no colours. */
+  const voucherFields = (name: string, size: { name: string; price: string; units: string }) =>
+    validFields(name, {
+      category: "voucher",
+      voucherValue: "50",
+      voucherExpiry: "2099-06-30",
+      "sizes.0.name": size.name,
+      "sizes.0.price": size.price,
+      "sizes.0.units": size.units,
+      "sizes.0.dimensions": "",
+      "sizes.1.name": "",
+      "sizes.1.price": "",
+      "sizes.1.units": "",
+      "colors.0.name": "",
+      "colors.0.units": "",
+    });
+
   it("creates a voucher product with its price row and no colours", async () => {
     const name = `Voucher ${token()}`;
-    const res = await postForm(
-      "/add-product",
-      validFields(name, {
-        category: "voucher",
-        voucherValue: "50",
-        voucherExpiry: "2099-06-30",
-        "sizes.0.name": "Single entry",
-        "sizes.0.price": "45",
-        "sizes.0.units": "30",
-        "sizes.0.dimensions": "",
-        "sizes.1.name": "",
-        "sizes.1.price": "",
-        "sizes.1.units": "",
-        "colors.0.name": "",
-        "colors.0.units": "",
-      }),
-      { cookie: hostCookie },
-    );
+    const res = await postForm("/add-product", voucherFields(name, { name: "Single entry", price: "45", units: "30" }), { cookie: hostCookie });
     expect(res.status).toBe(302);
     const [product] = await productsNamed(name);
     expect(product).toMatchObject({ category: "voucher", voucherValueCents: 5000, priceMinCents: 4500, basePriceCents: 4500 });
@@ -184,24 +184,7 @@ describe("/add-product", () => {
 
   it("refuses a voucher without a size row (checkout prices and stocks by size, so it could never be bought)", async () => {
     const name = `Sizeless voucher ${token()}`;
-    const res = await postForm(
-      "/add-product",
-      validFields(name, {
-        category: "voucher",
-        voucherValue: "50",
-        voucherExpiry: "2099-06-30",
-        "sizes.0.name": "",
-        "sizes.0.price": "",
-        "sizes.0.units": "",
-        "sizes.0.dimensions": "",
-        "sizes.1.name": "",
-        "sizes.1.price": "",
-        "sizes.1.units": "",
-        "colors.0.name": "",
-        "colors.0.units": "",
-      }),
-      { cookie: hostCookie },
-    );
+    const res = await postForm("/add-product", voucherFields(name, { name: "", price: "", units: "" }), { cookie: hostCookie });
     expect(res.status).toBe(400);
     expect(await decodedHtml(res)).toContain("Please add at least one size with name, price, and available units");
     expect(await productsNamed(name)).toHaveLength(0);

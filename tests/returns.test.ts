@@ -1,13 +1,12 @@
 import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { mailOutbox, orders, platformSettings, products, productSizes, refunds, returnRequests } from "~/db/schema";
+import { mailOutbox, orders, products, productSizes, refunds, returnRequests } from "~/db/schema";
 import { REFUND_MESSAGES } from "~/domain/payments";
-import { REVENUE_RULES_SETTING_KEY } from "~/domain/revenue";
 import { RETURN_MESSAGES } from "~/domain/returns";
 import { createProductCheckout } from "~/lib/payments/checkout-session.server";
 import { REFUND_FORM_EXPIRED } from "~/lib/returns.server";
-import { db, get, makeSignedInUser, ORIGIN, postForm, sessionUserOf } from "./helpers";
+import { db, get, makeSignedInUser, ORIGIN, postForm, sessionUserOf, withRevenueRules } from "./helpers";
 
 // Returns and host refunds, through the built worker: the buyer asks on the order page within the 7-day return
 // policy, the host answers on /orders (approve = one refund, decline = a reason), the buyer is mailed either way.
@@ -302,19 +301,13 @@ describe("the host approves a return", () => {
 describe("page copy", () => {
   it("states the pool share from the platform's revenue rules, not a fixed 10%", async () => {
     const host = await account("Copy Host");
-    await db()
-      .insert(platformSettings)
-      .values({ settingKey: REVENUE_RULES_SETTING_KEY, settingValue: { shop_sales: { prize_pool_contribution: 12.5, host_share: 87.5 } } })
-      .onConflictDoUpdate({ target: platformSettings.settingKey, set: { settingValue: { shop_sales: { prize_pool_contribution: 12.5, host_share: 87.5 } } } });
-    try {
+    await withRevenueRules({ shop_sales: { prize_pool_contribution: 12.5, host_share: 87.5 } }, async () => {
       expect(await text(await get("/shop", { cookie: host.cookie }))).toContain("12.5% of every purchase goes to the creator");
       expect(await text(await get("/", { cookie: host.cookie }))).toContain("12.5% of every purchase and 100% of Guess");
       expect(await text(await get("/terms", { cookie: host.cookie }))).toContain("A stated share of each purchase (12.5%)");
       expect(await text(await get("/add-product", { cookie: host.cookie }))).toContain("12.5% of every sale goes to your prize pool.");
       expect(await text(await get(`/profile/${host.id}`, { cookie: host.cookie }))).toContain("12.5% sales power up the prize pool");
       expect(await text(await get("/cart", { cookie: host.cookie }))).toContain("12.5% of every purchase goes to each creator");
-    } finally {
-      await db().delete(platformSettings).where(eq(platformSettings.settingKey, REVENUE_RULES_SETTING_KEY));
-    }
+    });
   });
 });
