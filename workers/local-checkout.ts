@@ -62,12 +62,9 @@ function successUrlOf(row: CheckoutSession): string {
   return row.successUrl.replace("{CHECKOUT_SESSION_ID}", encodeURIComponent(row.id));
 }
 
+/** Whether the checkout collects a shipping address: startCheckout marks those that do (physical items). */
 function needsShipping(row: CheckoutSession): boolean {
-  return (
-    (row.purpose === "product" && row.metadata.category === "physical") ||
-    (row.purpose === "cart" && Boolean(row.metadata.ship_to)) ||
-    (row.purpose === "group_buy" && row.metadata.needs_shipping === "1")
-  );
+  return row.metadata.needs_shipping === "1";
 }
 
 /** Signs and delivers one event for this session to the webhook handler; null when it was accepted. */

@@ -16,6 +16,26 @@ export function useToast(): (toast: ToastInput) => void {
   return toast;
 }
 
+/** What an action answers a fetcher with when the outcome is told in a toast. */
+export type ToastOutcome = { ok: boolean; message: string };
+
+/**
+ * Toasts each fetcher's answer once, when it arrives (a success or an error toast by `ok`); a fetcher's same answer
+ * re-rendered later is not toasted again.
+ */
+export function useFetcherToasts(fetchers: { state: string; data?: ToastOutcome | undefined }[]): void {
+  const toast = useToast();
+  const shown = useRef(new WeakSet<object>());
+  useEffect(() => {
+    for (const f of fetchers) {
+      if (f.state === "idle" && f.data && !shown.current.has(f.data)) {
+        shown.current.add(f.data);
+        toast({ message: f.data.message, type: f.data.ok ? "success" : "error" });
+      }
+    }
+  });
+}
+
 const flashKey = (t: ToastInput | null | undefined) => (t ? `${t.type}\n${t.message}\n${t.durationMs ?? ""}` : null);
 
 /**

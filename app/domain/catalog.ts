@@ -73,6 +73,14 @@ export function nextPauseStatus(status: unknown): "active" | "paused" {
   return status === "paused" ? "active" : "paused";
 }
 
+/** The status a game shows while its pause toggle is in flight (a completed game has none); `status` otherwise. */
+export function shownGameStatus<S extends string>(status: S, toggling: boolean): S | "active" | "paused" {
+  return toggling && status !== "completed" ? nextPauseStatus(status) : status;
+}
+
+/** The spec's confirmation before a game is deleted. */
+export const GAME_DELETE_CONFIRM = "Are you sure you want to delete this game? This action cannot be undone.";
+
 export const GAME_OPTIONS_MIN = 2;
 export const GAME_OPTIONS_MAX = 6;
 /** Games are priced in USD: minimum entry fee 1, input maximum 100, default 3. */

@@ -1,13 +1,12 @@
-import { useEffect, useRef } from "react";
 import { data, Link, useFetcher } from "react-router";
 import { Table } from "~/components/cards";
 import { DateText, EmptyState, LinkButton, Page, pageMeta, Pagination, StatusBadge } from "~/components/page";
-import { useToast } from "~/components/toaster";
+import { useFetcherToasts } from "~/components/toaster";
 import { getDb } from "~/db/client.server";
 import { deleteOrEndGame, getHostGame, listHostGamesWithStats, togglePause } from "~/db/queries/game-host.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { poolShareText } from "~/domain/revenue";
-import { gameStatusLabel, nextPauseStatus } from "~/domain/catalog";
+import { GAME_DELETE_CONFIRM, gameStatusLabel, shownGameStatus } from "~/domain/catalog";
 import { formatCents } from "~/domain/money";
 import { forbidden, idParam, notFound, pageParam, requireUser } from "~/lib/guards.server";
 import { getCtx, getEnv } from "~/lib/context";
@@ -17,7 +16,6 @@ import type { Route } from "./+types/guess-win-management";
 
 export const meta: Route.MetaFunction = () => pageMeta("Guess & Win Management");
 
-const DELETE_CONFIRM = "Are you sure you want to delete this game? This action cannot be undone.";
 const PAGE_SIZE = 20;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -75,20 +73,10 @@ type Game = Route.ComponentProps["loaderData"]["games"][number];
 function GameRow({ game }: { game: Game }) {
   const pause = useFetcher<ActionResult>();
   const remove = useFetcher<ActionResult>();
-  const toast = useToast();
-  const shown = useRef(new WeakSet<object>());
+  useFetcherToasts([pause, remove]);
 
   // Optimistic status while the toggle is in flight; the loader's value returns (rollback) when it fails.
-  const status = pause.state !== "idle" && game.status !== "completed" ? nextPauseStatus(game.status) : game.status;
-
-  useEffect(() => {
-    for (const f of [pause, remove]) {
-      if (f.state === "idle" && f.data && !shown.current.has(f.data)) {
-        shown.current.add(f.data);
-        toast({ message: f.data.message, type: f.data.ok ? "success" : "error" });
-      }
-    }
-  }, [pause.state, pause.data, remove.state, remove.data, toast, pause, remove]);
+  const status = shownGameStatus(game.status, pause.state !== "idle");
 
   if (remove.state !== "idle" && remove.formData?.get("intent") === "delete") return null;
 
@@ -126,7 +114,7 @@ function GameRow({ game }: { game: Game }) {
           <remove.Form
             method="post"
             onSubmit={(e) => {
-              if (!window.confirm(DELETE_CONFIRM)) e.preventDefault();
+              if (!window.confirm(GAME_DELETE_CONFIRM)) e.preventDefault();
             }}
           >
             <input type="hidden" name="gameId" value={game.id} />

@@ -1,12 +1,12 @@
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { Badge, Button, Card, DateText, EmptyState, LinkButton, Page, Pagination, pageMeta, Stat, StatusBadge } from "~/components/page";
-import { useToast } from "~/components/toaster";
+import { useFetcherToasts, type ToastOutcome } from "~/components/toaster";
 import { getDb } from "~/db/client.server";
 import { dailyParticipation, listGameParticipants, recordGameView } from "~/db/queries/game-host.server";
 import { getGame } from "~/db/queries/games.server";
-import { nextPauseStatus } from "~/domain/catalog";
+import { GAME_DELETE_CONFIRM, shownGameStatus } from "~/domain/catalog";
 import { formatCents } from "~/domain/money";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { poolShareText } from "~/domain/revenue";
@@ -59,23 +59,14 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
 }
 
-const DELETE_CONFIRM = "Are you sure you want to delete this game? This action cannot be undone.";
-
 /**
  * The host's controls on their game: pause/resume in place (optimistic, re-read after), delete (then the
  * management list shows the outcome), and the way back to the dashboard. Both post to the management action.
  */
 function HostGameActions({ id, status }: { id: string; status: string }) {
-  const pause = useFetcher<{ ok: boolean; message: string }>();
-  const toast = useToast();
-  const shown = useRef(new WeakSet<object>());
-  useEffect(() => {
-    if (pause.state === "idle" && pause.data && !shown.current.has(pause.data)) {
-      shown.current.add(pause.data);
-      toast({ message: pause.data.message, type: pause.data.ok ? "success" : "error" });
-    }
-  }, [pause.state, pause.data, toast]);
-  const current = pause.state !== "idle" && status !== "completed" ? nextPauseStatus(status) : status;
+  const pause = useFetcher<ToastOutcome>();
+  useFetcherToasts([pause]);
+  const current = shownGameStatus(status, pause.state !== "idle");
   return (
     <>
       <StatusBadge status={current} />
@@ -97,7 +88,7 @@ function HostGameActions({ id, status }: { id: string; status: string }) {
         method="post"
         action="/guess-win-management"
         onSubmit={(e) => {
-          if (!window.confirm(DELETE_CONFIRM)) e.preventDefault();
+          if (!window.confirm(GAME_DELETE_CONFIRM)) e.preventDefault();
         }}
       >
         <input type="hidden" name="gameId" value={id} />

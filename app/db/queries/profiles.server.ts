@@ -201,6 +201,11 @@ export function listHostPoolWinners(db: Db, hostId: string | SQL, limit = 20, of
     .offset(offset);
 }
 
+/** The host's group buy that is active and has not ended (one at a time). */
+function runningGroupBuyOf(hostId: string | SQL, now: Date) {
+  return and(eq(groupBuys.hostId, hostId), eq(groupBuys.status, "active"), gt(groupBuys.endAt, now));
+}
+
 /**
  * The host's active group buy that has not ended, with the products it offers (a product's Group Buy button shows
  * only when the group buy offers it; the others keep Buy Now), or undefined.
@@ -215,7 +220,7 @@ export async function getActiveGroupBuyOffer(
     .select({ id: groupBuys.id, productId: groupBuyProducts.productId })
     .from(groupBuys)
     .leftJoin(groupBuyProducts, eq(groupBuyProducts.groupBuyId, groupBuys.id))
-    .where(and(eq(groupBuys.hostId, hostId), eq(groupBuys.status, "active"), gt(groupBuys.endAt, now)))
+    .where(runningGroupBuyOf(hostId, now))
     .limit(200);
   const [first] = rows;
   if (!first) return undefined;
@@ -227,7 +232,7 @@ export async function getActiveGroupBuyId(db: Db, hostId: string | SQL, now: Dat
   const [row] = await db
     .select({ id: groupBuys.id })
     .from(groupBuys)
-    .where(and(eq(groupBuys.hostId, hostId), eq(groupBuys.status, "active"), gt(groupBuys.endAt, now)))
+    .where(runningGroupBuyOf(hostId, now))
     .limit(1);
   return row?.id;
 }

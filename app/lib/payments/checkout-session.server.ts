@@ -273,7 +273,8 @@ export async function startCheckout(env: Env, origin: string, options: ProviderO
   }
   const db = getDb(env);
   const reference = randomId("chk_", 24);
-  const metadata = { ...c.metadata, checkout_id: reference };
+  // needs_shipping: the checkout collects a shipping address (the local checkout page asks for one when it is set).
+  const metadata = { ...c.metadata, ...(c.shippingCountries ? { needs_shipping: "1" } : {}), checkout_id: reference };
   const row: NewCheckoutSession = {
     id: reference,
     provider: provider.name,

@@ -111,7 +111,6 @@ export async function createGroupBuyCheckout(
       group_buy_id: groupBuy.id,
       items: encoded,
       shared: shared ? "1" : "0",
-      ...(physical ? { needs_shipping: "1" } : {}),
       user_id: user.id,
       host_id: groupBuy.hostId,
       description: `Group buy: ${groupBuy.name}`.slice(0, 450),
