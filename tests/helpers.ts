@@ -165,3 +165,30 @@ export async function withRevenueRules(
     await db().delete(platformSettings).where(eq(platformSettings.settingKey, REVENUE_RULES_SETTING_KEY));
   }
 }
+
+/** A D1 session that counts the calls made to D1 through it (each statement call and each batch is one). */
+export function countingSession() {
+  const session = env.DB.withSession("first-primary");
+  const counter = { calls: 0 };
+  const counted = <T extends object>(statement: T): T =>
+    new Proxy(statement, {
+      get(target, property) {
+        const value = Reflect.get(target, property, target) as unknown;
+        if (typeof value !== "function") return value;
+        if (property === "bind") return (...args: unknown[]) => counted((value as (...a: unknown[]) => T).apply(target, args));
+        return (...args: unknown[]) => {
+          counter.calls += 1;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+  const wrapped = {
+    prepare: (query: string) => counted(session.prepare(query)),
+    batch: (statements: D1PreparedStatement[]) => {
+      counter.calls += 1;
+      return session.batch(statements);
+    },
+    getBookmark: () => session.getBookmark(),
+  } as unknown as D1DatabaseSession;
+  return { session: wrapped, counter };
+}

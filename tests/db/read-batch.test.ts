@@ -4,37 +4,10 @@ import { drizzle } from "drizzle-orm/d1";
 import { describe, expect, it } from "vitest";
 import { batchingReads, isRead, namedColumnsSql } from "~/db/read-batch.server";
 import { userProfiles, users } from "~/db/schema";
-import { makeUser } from "../helpers";
+import { countingSession, makeUser } from "../helpers";
 
 // A request's concurrent reads travel to D1 as one batch (app/db/read-batch.server.ts): the same results as one
 // call each, fewer calls, and one bad query cannot spoil another's answer.
-
-/** A D1 session that counts the calls made to D1 through it (each statement call and each batch is one). */
-function countingSession() {
-  const session = env.DB.withSession("first-primary");
-  const counter = { calls: 0 };
-  const counted = <T extends object>(statement: T): T =>
-    new Proxy(statement, {
-      get(target, property) {
-        const value = Reflect.get(target, property, target) as unknown;
-        if (typeof value !== "function") return value;
-        if (property === "bind") return (...args: unknown[]) => counted((value as (...a: unknown[]) => T).apply(target, args));
-        return (...args: unknown[]) => {
-          counter.calls += 1;
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      },
-    });
-  const wrapped = {
-    prepare: (query: string) => counted(session.prepare(query)),
-    batch: (statements: D1PreparedStatement[]) => {
-      counter.calls += 1;
-      return session.batch(statements);
-    },
-    getBookmark: () => session.getBookmark(),
-  } as unknown as D1DatabaseSession;
-  return { session: wrapped, counter };
-}
 
 /** A join whose result has two columns named created_at (users and user_profiles). */
 const accountRows = (db: ReturnType<typeof drizzle>, ids: string[]) =>

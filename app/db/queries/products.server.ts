@@ -1,6 +1,7 @@
-import { and, asc, desc, eq, inArray, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { hostNotSuspended } from "~/db/queries/admin.server";
 import type { Db } from "~/db/client.server";
+import { columnPlaceholder, preparedRead } from "~/db/prepared.server";
 import {
   productColors,
   productImages,
@@ -57,7 +58,7 @@ function containsPattern(text: string): string {
  * A host ships to a country when it is in their user_shipping_countries; a host who has not chosen any ships to
  * their own profile country only (the rule checkout applies too).
  */
-function shipsTo(country: string): SQL {
+function shipsTo(country: string | Placeholder): SQL {
   return sql`(${products.hostId} in (select ${userShippingCountries.hostId} from ${userShippingCountries} where ${userShippingCountries.countryCode} = ${country})
     or (${userProfiles.country} = ${country} and not exists (select 1 from ${userShippingCountries} where ${userShippingCountries.hostId} = ${products.hostId})))`;
 }
@@ -68,45 +69,65 @@ function shipsTo(country: string): SQL {
  * whether a next page exists.
  */
 export function listShopProducts(db: Db, { limit, offset = 0, q, category, shipTo, hostId, viewerId }: ShopQuery) {
-  const conditions: SQL[] = [eq(products.status, "active"), hostNotSuspended(products.hostId)];
-  if (hostId) conditions.push(eq(products.hostId, hostId));
-  if (category) conditions.push(eq(products.shopCategory, category));
-  if (shipTo) conditions.push(shipsTo(shipTo));
-  const text = q?.trim();
-  if (text) {
-    const pattern = containsPattern(text);
-    // A host with a private profile is not found by name (their products still are, by their own names).
-    conditions.push(
-      or(
-        sql`${products.name} like ${pattern} escape '\\'`,
-        and(eq(userProfiles.profilePublic, true), sql`${userProfiles.creatorName} like ${pattern} escape '\\'`),
-      )!,
-    );
-  }
-  return db
-    .select({
-      ...productCard,
-      hostSlug: userProfiles.slug,
-      viewCount: products.viewCount,
-      hostTargetCents: userProfiles.prizePoolTargetCents,
-      hostCurrency: userProfiles.currency,
-      poolId: prizePools.id,
-      poolAmountCents: prizePools.amountCents,
-      poolTargetCents: prizePools.targetCents,
-      poolCurrency: prizePools.currency,
-      poolEndAt: prizePools.endAt,
-      liked: viewerId
-        ? sql<boolean>`exists (select 1 from ${productLikes} where ${productLikes.productId} = ${products.id} and ${productLikes.userId} = ${viewerId})`.mapWith(Boolean)
-        : sql<boolean>`0`.mapWith(Boolean),
-    })
-    .from(products)
-    .leftJoin(userProfiles, eq(userProfiles.userId, products.hostId))
-    .leftJoin(prizePools, and(eq(prizePools.hostId, products.hostId), eq(prizePools.status, "open")))
-    .where(and(...conditions))
-    .orderBy(desc(products.createdAt), desc(products.id))
-    .limit(limit)
-    .offset(offset);
+  const text = q?.trim() || null;
+  const shape = { hostId: !!hostId, category: !!category, shipTo: !!shipTo, text: !!text, viewer: !!viewerId };
+  return shopProductsRead(db, shape).all({
+    limit,
+    offset,
+    hostId,
+    category,
+    shipTo,
+    pattern: text ? containsPattern(text) : undefined,
+    viewerId,
+  });
 }
+
+type ShopShape = { hostId: boolean; category: boolean; shipTo: boolean; text: boolean; viewer: boolean };
+
+/** The shop's page of cards, prepared once per combination of filters present. */
+const shopProductsRead = preparedRead(
+  (db, shape: ShopShape) => {
+    const conditions: SQL[] = [eq(products.status, "active"), hostNotSuspended(products.hostId)];
+    if (shape.hostId) conditions.push(eq(products.hostId, columnPlaceholder(products.hostId, "hostId")));
+    if (shape.category) conditions.push(eq(products.shopCategory, columnPlaceholder(products.shopCategory, "category")));
+    if (shape.shipTo) conditions.push(shipsTo(sql.placeholder("shipTo")));
+    if (shape.text) {
+      const pattern = sql.placeholder("pattern");
+      // A host with a private profile is not found by name (their products still are, by their own names).
+      conditions.push(
+        or(
+          sql`${products.name} like ${pattern} escape '\\'`,
+          and(eq(userProfiles.profilePublic, true), sql`${userProfiles.creatorName} like ${pattern} escape '\\'`),
+        )!,
+      );
+    }
+    return db
+      .select({
+        ...productCard,
+        hostSlug: userProfiles.slug,
+        viewCount: products.viewCount,
+        hostTargetCents: userProfiles.prizePoolTargetCents,
+        hostCurrency: userProfiles.currency,
+        poolId: prizePools.id,
+        poolAmountCents: prizePools.amountCents,
+        poolTargetCents: prizePools.targetCents,
+        poolCurrency: prizePools.currency,
+        poolEndAt: prizePools.endAt,
+        liked: shape.viewer
+          ? sql<boolean>`exists (select 1 from ${productLikes} where ${productLikes.productId} = ${products.id} and ${productLikes.userId} = ${sql.placeholder("viewerId")})`.mapWith(Boolean)
+          : sql<boolean>`0`.mapWith(Boolean),
+      })
+      .from(products)
+      .leftJoin(userProfiles, eq(userProfiles.userId, products.hostId))
+      .leftJoin(prizePools, and(eq(prizePools.hostId, products.hostId), eq(prizePools.status, "open")))
+      .where(and(...conditions))
+      .orderBy(desc(products.createdAt), desc(products.id))
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare();
+  },
+  (shape) => Object.values(shape).map(Number).join(""),
+);
 
 export async function isProductLiked(db: Db, userId: string, productId: string): Promise<boolean> {
   const [row] = await db

@@ -2,6 +2,7 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { chatMessages, sessions, userProfiles, users, type NewSession } from "~/db/schema";
 import { cartCountColumn } from "./cart.server";
+import { columnPlaceholder, preparedRead } from "~/db/prepared.server";
 
 export async function insertSession(db: Db, row: NewSession): Promise<void> {
   await db.insert(sessions).values(row);
@@ -12,7 +13,11 @@ export async function insertSession(db: Db, row: NewSession): Promise<void> {
  * count of unread chat messages and the units in the cart (the nav bar's counts, in this one query).
  */
 export async function getSessionAccount(db: Db, sessionId: string, now: Date) {
-  const [row] = await db
+  return sessionAccountRead(db).get({ sessionId, now });
+}
+
+const sessionAccountRead = preparedRead((db) =>
+  db
     .select({
       id: users.id,
       email: users.email,
@@ -27,10 +32,10 @@ export async function getSessionAccount(db: Db, sessionId: string, now: Date) {
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
-    .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, now)))
-    .limit(1);
-  return row;
-}
+    .where(and(eq(sessions.id, columnPlaceholder(sessions.id, "sessionId")), gt(sessions.expiresAt, columnPlaceholder(sessions.expiresAt, "now"))))
+    .limit(1)
+    .prepare(),
+);
 
 export async function deleteSession(db: Db, sessionId: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.id, sessionId));
