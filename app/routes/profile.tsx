@@ -8,7 +8,7 @@ import { usePoolLive } from "~/components/use-pool-live";
 import { getDb } from "~/db/client.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { listActiveGames } from "~/db/queries/games.server";
-import { currentPoolIdOf, getCurrentPool } from "~/db/queries/pools.server";
+import { getCurrentPool } from "~/db/queries/pools.server";
 import { listPoolMiniPrizes } from "~/db/queries/mini-prizes.server";
 import { listShopProducts } from "~/db/queries/products.server";
 import {
@@ -82,22 +82,22 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   // One batch: the profile, and every read keyed by its host through the host's id as a subquery (and by the
   // host's current pool the same way). The shop tab's products are read even when the viewer's country turns out
   // to be "coming soon" (then they are not shown); nothing is shown before the visibility check below.
+  const address = { idOrSlug: key };
   const hostKey = profileHostId(key);
-  const currentPoolId = currentPoolIdOf(hostKey);
   const [profile, pool, viewerCountry, shipsTo, member, rules, shopProducts, activeGroupBuy, games, winners, miniPrizes, poolEntryNumbers] =
     await Promise.all([
       getProfileByIdOrSlug(db, key),
       getCurrentPool(db, hostKey),
       viewer ? getProfileCountry(db, viewer.id) : undefined,
-      listShippingCountryCodes(db, hostKey),
-      viewer ? isTribeMember(db, viewer.id, hostKey) : false,
+      listShippingCountryCodes(db, address),
+      viewer ? isTribeMember(db, viewer.id, address) : false,
       getRevenueRules(db),
-      tab === "shop" ? listShopProducts(db, { hostId: hostKey, limit: 12 }) : null,
-      tab === "shop" ? getActiveGroupBuyOffer(db, hostKey, now) : undefined,
+      tab === "shop" ? listShopProducts(db, { hostIdOrSlug: key, limit: 12 }) : null,
+      tab === "shop" ? getActiveGroupBuyOffer(db, address, now) : undefined,
       tab === "games" ? listActiveGames(db, { hostId: hostKey, limit: GAMES_PAGE_SIZE + 1, offset: (page - 1) * GAMES_PAGE_SIZE }) : null,
       tab === "winner" ? listHostPoolWinners(db, hostKey, WINNERS_PAGE_SIZE + 1, (page - 1) * WINNERS_PAGE_SIZE) : null,
-      listPoolMiniPrizes(db, currentPoolId),
-      viewer ? listUserEntryNumbers(db, currentPoolId, viewer.id) : ([] as number[]),
+      listPoolMiniPrizes(db, { currentOf: address }),
+      viewer ? listUserEntryNumbers(db, { currentOf: address }, viewer.id) : ([] as number[]),
     ]);
   const own = profile !== undefined && profile.userId === viewer?.id;
   assertVisible(profile, own);

@@ -3,6 +3,9 @@
 
 import { and, asc, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { columnPlaceholder, preparedRead } from "~/db/prepared.server";
+import { currentPoolIdOf } from "~/db/queries/pools.server";
+import { profileHostId, type ProfileAddress } from "~/db/queries/profiles.server";
 import {
   miniPrizeWinners,
   prizeEntries,
@@ -43,17 +46,25 @@ export function listPoolsAwaitingMiniPrizeDraw(db: Db, limit = 20) {
 }
 
 /**
- * A pool's mini prizes (an id, or a subquery such as `currentPoolIdOf`) in the order they were saved, which is the
+ * A pool's mini prizes (by its id, or the current pool of the host a profile address names) in the order they were saved, which is the
  * order the close awards them in: the profile, the settings form and the draw all read them here.
  */
-export function listPoolMiniPrizes(db: Db, poolId: string | SQL) {
-  return db
-    .select({ id: prizeMiniPrizes.id, name: prizeMiniPrizes.name, amountText: prizeMiniPrizes.amountText, quantityText: prizeMiniPrizes.quantityText })
-    .from(prizeMiniPrizes)
-    .where(eq(prizeMiniPrizes.poolId, poolId))
-    .orderBy(asc(prizeMiniPrizes.createdAt), asc(prizeMiniPrizes.id))
-    .limit(MAX_MINI_PRIZES);
+export function listPoolMiniPrizes(db: Db, pool: string | { currentOf: ProfileAddress }) {
+  const byId = typeof pool === "string";
+  return poolMiniPrizesRead(db, byId).all({ pool: byId ? pool : pool.currentOf.idOrSlug });
 }
+
+const poolMiniPrizesRead = preparedRead(
+  (db, byId: boolean) =>
+    db
+      .select({ id: prizeMiniPrizes.id, name: prizeMiniPrizes.name, amountText: prizeMiniPrizes.amountText, quantityText: prizeMiniPrizes.quantityText })
+      .from(prizeMiniPrizes)
+      .where(eq(prizeMiniPrizes.poolId, byId ? columnPlaceholder(prizeMiniPrizes.poolId, "pool") : currentPoolIdOf(profileHostId(sql.placeholder("pool")))))
+      .orderBy(asc(prizeMiniPrizes.createdAt), asc(prizeMiniPrizes.id))
+      .limit(MAX_MINI_PRIZES)
+      .prepare(),
+  (byId) => (byId ? "id" : "current"),
+);
 
 /** A closed pool's frozen entries with their holder and whether they are still valid (not void, not disqualified). */
 export async function listPoolEntryHolders(db: Db, poolId: string) {

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { hostNotSuspended } from "~/db/queries/admin.server";
+import { profileHostId } from "~/db/queries/profiles.server";
 import type { Db } from "~/db/client.server";
 import { columnPlaceholder, preparedRead } from "~/db/prepared.server";
 import {
@@ -43,8 +44,10 @@ export type ShopQuery = {
   category?: (typeof SHOP_CATEGORIES)[number] | null;
   /** An ISO country code; null or undefined for All Countries. */
   shipTo?: string | null;
-  /** Only this host's products (the host's shop page); an id, or a subquery such as `profileHostId`. */
-  hostId?: string | SQL;
+  /** Only this host's products (the host's shop page). */
+  hostId?: string;
+  /** Only the products of the host a /profile/{id} address names (`profileHostId`), resolved in the same query. */
+  hostIdOrSlug?: string;
   /** The signed-in viewer: each row then says whether they like the product (in the same query). */
   viewerId?: string | null;
 };
@@ -68,13 +71,14 @@ function shipsTo(country: string | Placeholder): SQL {
  * joined in, and whether the viewer likes each: one query, whatever the filters. Ask for `limit + 1` rows to learn
  * whether a next page exists.
  */
-export function listShopProducts(db: Db, { limit, offset = 0, q, category, shipTo, hostId, viewerId }: ShopQuery) {
+export function listShopProducts(db: Db, { limit, offset = 0, q, category, shipTo, hostId, hostIdOrSlug, viewerId }: ShopQuery) {
   const text = q?.trim() || null;
-  const shape = { hostId: !!hostId, category: !!category, shipTo: !!shipTo, text: !!text, viewer: !!viewerId };
+  const host: ShopShape["host"] = hostId ? "id" : hostIdOrSlug ? "idOrSlug" : null;
+  const shape = { host, category: !!category, shipTo: !!shipTo, text: !!text, viewer: !!viewerId };
   return shopProductsRead(db, shape).all({
     limit,
     offset,
-    hostId,
+    host: hostId ?? hostIdOrSlug,
     category,
     shipTo,
     pattern: text ? containsPattern(text) : undefined,
@@ -82,13 +86,14 @@ export function listShopProducts(db: Db, { limit, offset = 0, q, category, shipT
   });
 }
 
-type ShopShape = { hostId: boolean; category: boolean; shipTo: boolean; text: boolean; viewer: boolean };
+type ShopShape = { host: "id" | "idOrSlug" | null; category: boolean; shipTo: boolean; text: boolean; viewer: boolean };
 
 /** The shop's page of cards, prepared once per combination of filters present. */
 const shopProductsRead = preparedRead(
   (db, shape: ShopShape) => {
     const conditions: SQL[] = [eq(products.status, "active"), hostNotSuspended(products.hostId)];
-    if (shape.hostId) conditions.push(eq(products.hostId, columnPlaceholder(products.hostId, "hostId")));
+    if (shape.host === "id") conditions.push(eq(products.hostId, columnPlaceholder(products.hostId, "host")));
+    if (shape.host === "idOrSlug") conditions.push(eq(products.hostId, profileHostId(sql.placeholder("host"))));
     if (shape.category) conditions.push(eq(products.shopCategory, columnPlaceholder(products.shopCategory, "category")));
     if (shape.shipTo) conditions.push(shipsTo(sql.placeholder("shipTo")));
     if (shape.text) {
@@ -126,7 +131,7 @@ const shopProductsRead = preparedRead(
       .offset(sql.placeholder("offset"))
       .prepare();
   },
-  (shape) => Object.values(shape).map(Number).join(""),
+  (shape) => `${shape.host}:${Number(shape.category)}${Number(shape.shipTo)}${Number(shape.text)}${Number(shape.viewer)}`,
 );
 
 export async function isProductLiked(db: Db, userId: string, productId: string): Promise<boolean> {

@@ -1,5 +1,8 @@
-import { and, asc, desc, eq, gt, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, ne, or, Param, sql, type Placeholder, type SQL } from "drizzle-orm";
+import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
+import { columnPlaceholder, preparedRead } from "~/db/prepared.server";
+import { currentPoolIdOf } from "~/db/queries/pools.server";
 import {
   groupBuyProducts,
   groupBuys,
@@ -34,26 +37,41 @@ const publicProfile = {
 
 /** A profile by its user id or its slug (the user id wins if both match), or undefined (also for a suspended or deleted account). */
 export async function getProfileByIdOrSlug(db: Db, idOrSlug: string) {
-  const [row] = await db
+  return profileRead(db).get({ idOrSlug });
+}
+
+const profileRead = preparedRead((db) =>
+  db
     .select(publicProfile)
     .from(userProfiles)
     .innerJoin(users, eq(users.id, userProfiles.userId))
-    .where(eq(userProfiles.userId, profileHostId(idOrSlug)))
-    .limit(1);
-  return row;
-}
+    .where(eq(userProfiles.userId, profileHostId(sql.placeholder("idOrSlug"))))
+    .limit(1)
+    .prepare(),
+);
 
 /**
  * The user id of the profile a /profile/{id} address names, as a subquery: the account with that id, else the one
  * with that slug; never a suspended or deleted account. Reads keyed by the host use it to go in the same batch as
  * the profile itself.
  */
-export function profileHostId(idOrSlug: string): SQL {
+export function profileHostId(idOrSlug: string | Placeholder): SQL {
   return sql`(select ${userProfiles.userId} from ${userProfiles} inner join ${users} on ${users.id} = ${userProfiles.userId}
     where (${userProfiles.userId} = ${idOrSlug} or ${userProfiles.slug} = ${idOrSlug})
       and ${userProfiles.status} <> 'suspended' and ${users.deletedAt} is null
     order by ${userProfiles.userId} = ${idOrSlug} desc limit 1)`;
 }
+
+/** A host as a /profile/{id} address names them (their id or slug): reads keyed by it resolve it themselves. */
+export type ProfileAddress = { idOrSlug: string };
+
+/** How a prepared read is keyed by its host: an id, or a profile address resolved in the same query. */
+type HostShape = "id" | "address";
+const hostShape = (host: string | ProfileAddress): HostShape => (typeof host === "string" ? "id" : "address");
+const hostValue = (host: string | ProfileAddress) => (typeof host === "string" ? host : host.idOrSlug);
+/** The host placeholder ("host") of a prepared read, compared with `column`. */
+const hostParam = (shape: HostShape, column: AnySQLiteColumn) =>
+  shape === "id" ? columnPlaceholder(column, "host") : profileHostId(sql.placeholder("host"));
 
 /** The signed-in user's own profile, with the settings fields. */
 export async function getOwnProfile(db: Db, userId: string) {
@@ -112,23 +130,35 @@ export function listPublicProfiles(
 
 /** A signed-in viewer's profile country (for the display currency and the coming-soon check), or undefined. */
 export async function getProfileCountry(db: Db, userId: string): Promise<string | undefined> {
-  const [row] = await db
-    .select({ country: userProfiles.country })
-    .from(userProfiles)
-    .where(eq(userProfiles.userId, userId))
-    .limit(1);
+  const row = await profileCountryRead(db).get({ userId });
   return row?.country;
 }
 
+const profileCountryRead = preparedRead((db) =>
+  db
+    .select({ country: userProfiles.country })
+    .from(userProfiles)
+    .where(eq(userProfiles.userId, columnPlaceholder(userProfiles.userId, "userId")))
+    .limit(1)
+    .prepare(),
+);
+
 /** The countries a host ships to (empty when the host has not chosen any). */
-export async function listShippingCountryCodes(db: Db, hostId: string | SQL): Promise<string[]> {
-  const rows = await db
-    .select({ code: userShippingCountries.countryCode })
-    .from(userShippingCountries)
-    .where(eq(userShippingCountries.hostId, hostId))
-    .limit(300);
+export async function listShippingCountryCodes(db: Db, host: string | ProfileAddress): Promise<string[]> {
+  const rows = await shippingCountriesRead(db, hostShape(host)).all({ host: hostValue(host) });
   return rows.map((row) => row.code);
 }
+
+const shippingCountriesRead = preparedRead(
+  (db, shape: HostShape) =>
+    db
+      .select({ code: userShippingCountries.countryCode })
+      .from(userShippingCountries)
+      .where(eq(userShippingCountries.hostId, hostParam(shape, userShippingCountries.hostId)))
+      .limit(300)
+      .prepare(),
+  (shape) => shape,
+);
 
 /**
  * The countries a host's physical products can be shipped to: their chosen shipping countries, or their own profile
@@ -145,14 +175,21 @@ export async function listShipToCountries(db: Db, hostId: string): Promise<strin
   return [profile?.country ?? "MY"];
 }
 
-export async function isTribeMember(db: Db, userId: string, hostId: string | SQL): Promise<boolean> {
-  const [row] = await db
-    .select({ userId: tribeMembers.userId })
-    .from(tribeMembers)
-    .where(and(eq(tribeMembers.userId, userId), eq(tribeMembers.hostId, hostId)))
-    .limit(1);
+export async function isTribeMember(db: Db, userId: string, host: string | ProfileAddress): Promise<boolean> {
+  const row = await tribeMemberRead(db, hostShape(host)).get({ userId, host: hostValue(host) });
   return row !== undefined;
 }
+
+const tribeMemberRead = preparedRead(
+  (db, shape: HostShape) =>
+    db
+      .select({ userId: tribeMembers.userId })
+      .from(tribeMembers)
+      .where(and(eq(tribeMembers.userId, columnPlaceholder(tribeMembers.userId, "userId")), eq(tribeMembers.hostId, hostParam(shape, tribeMembers.hostId))))
+      .limit(1)
+      .prepare(),
+  (shape) => shape,
+);
 
 /**
  * Joins a host's tribe in one D1 batch: the membership row is inserted-or-ignored and followers_count grows only
@@ -170,16 +207,29 @@ export async function joinTribe(db: Db, userId: string, hostId: string): Promise
   return inserted.length > 0 ? "joined" : "already";
 }
 
-/** A user's entry numbers in one pool (an id, or a subquery such as `currentPoolIdOf`), lowest first. */
-export async function listUserEntryNumbers(db: Db, poolId: string | SQL, userId: string, limit = 100): Promise<number[]> {
-  const rows = await db
-    .select({ entryNumber: prizeEntries.entryNumber })
-    .from(prizeEntries)
-    .where(and(eq(prizeEntries.poolId, poolId), eq(prizeEntries.userId, userId)))
-    .orderBy(asc(prizeEntries.entryNumber))
-    .limit(limit);
+/** A user's entry numbers in one pool (by its id, or the current pool of the host a profile address names), lowest first. */
+export async function listUserEntryNumbers(db: Db, pool: string | { currentOf: ProfileAddress }, userId: string, limit = 100): Promise<number[]> {
+  const byId = typeof pool === "string";
+  const rows = await entryNumbersRead(db, byId).all({ pool: byId ? pool : pool.currentOf.idOrSlug, userId, limit });
   return rows.map((row) => row.entryNumber);
 }
+
+const entryNumbersRead = preparedRead(
+  (db, byId: boolean) =>
+    db
+      .select({ entryNumber: prizeEntries.entryNumber })
+      .from(prizeEntries)
+      .where(
+        and(
+          eq(prizeEntries.poolId, byId ? columnPlaceholder(prizeEntries.poolId, "pool") : currentPoolIdOf(profileHostId(sql.placeholder("pool")))),
+          eq(prizeEntries.userId, columnPlaceholder(prizeEntries.userId, "userId")),
+        ),
+      )
+      .orderBy(asc(prizeEntries.entryNumber))
+      .limit(sql.placeholder("limit"))
+      .prepare(),
+  (byId) => (byId ? "id" : "current"),
+);
 
 /** The winners of a host's pools, newest first, with the pool each came from (for the draw verification link). */
 export function listHostPoolWinners(db: Db, hostId: string | SQL, limit = 20, offset = 0) {
@@ -202,7 +252,7 @@ export function listHostPoolWinners(db: Db, hostId: string | SQL, limit = 20, of
 }
 
 /** The host's group buy that is active and has not ended (one at a time). */
-function runningGroupBuyOf(hostId: string | SQL, now: Date) {
+function runningGroupBuyOf(hostId: string | SQL | Param, now: Date | Param) {
   return and(eq(groupBuys.hostId, hostId), eq(groupBuys.status, "active"), gt(groupBuys.endAt, now));
 }
 
@@ -212,20 +262,27 @@ function runningGroupBuyOf(hostId: string | SQL, now: Date) {
  */
 export async function getActiveGroupBuyOffer(
   db: Db,
-  hostId: string | SQL,
+  host: string | ProfileAddress,
   now: Date,
 ): Promise<{ id: string; productIds: string[] } | undefined> {
-  // One group buy is active per host at a time (the database holds to it); the filter below keeps one regardless.
-  const rows = await db
-    .select({ id: groupBuys.id, productId: groupBuyProducts.productId })
-    .from(groupBuys)
-    .leftJoin(groupBuyProducts, eq(groupBuyProducts.groupBuyId, groupBuys.id))
-    .where(runningGroupBuyOf(hostId, now))
-    .limit(200);
+  const rows = await activeGroupBuyOfferRead(db, hostShape(host)).all({ host: hostValue(host), now });
   const [first] = rows;
   if (!first) return undefined;
   return { id: first.id, productIds: rows.flatMap((r) => (r.id === first.id && r.productId ? [r.productId] : [])) };
 }
+
+// One group buy is active per host at a time (the database holds to it); the filter above keeps one regardless.
+const activeGroupBuyOfferRead = preparedRead(
+  (db, shape: HostShape) =>
+    db
+      .select({ id: groupBuys.id, productId: groupBuyProducts.productId })
+      .from(groupBuys)
+      .leftJoin(groupBuyProducts, eq(groupBuyProducts.groupBuyId, groupBuys.id))
+      .where(runningGroupBuyOf(hostParam(shape, groupBuys.hostId), columnPlaceholder(groupBuys.endAt, "now")))
+      .limit(200)
+      .prepare(),
+  (shape) => shape,
+);
 
 /** The id of the host's active group buy that has not ended, or undefined. */
 export async function getActiveGroupBuyId(db: Db, hostId: string | SQL, now: Date): Promise<string | undefined> {
