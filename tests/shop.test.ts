@@ -7,6 +7,15 @@ import { db, decodedHtml, get, makeUser, ORIGIN, postForm, signIn } from "./help
 // /shop, /product/{id} (and its like action) and /buy-now/{id}, against the built worker.
 
 /** Text of a page with the few entities React escapes turned back. */
+/** The value of the option marked selected in the page's select named `name` (null: none marked, the first shows). */
+function selectedOption(page: string, name: string): string | null {
+  const select = page.match(new RegExp(`<select[^>]* name="${name}"[^>]*>([\\s\\S]*?)</select>`))?.[1];
+  if (select === undefined) throw new Error(`no select named ${name}`);
+  const chosen = [...select.matchAll(/<option([^>]*)>/g)].map((m) => m[1]!).filter((attributes) => /\sselected(\s|=|$)/.test(attributes));
+  if (chosen.length > 1) throw new Error(`${chosen.length} options selected in ${name}`);
+  return chosen[0] ? chosen[0].match(/value="([^"]*)"/)![1]! : null;
+}
+
 /** The product ids of the cards on a page, in order. */
 function cardIds(page: string): string[] {
   return [...page.matchAll(/data-product-card="([^"]+)"/g)].map((m) => m[1]!);
@@ -154,6 +163,19 @@ describe("/shop", () => {
     expect(first.filter((id) => second.includes(id))).toEqual([]);
     const everything = cardIds(await decodedHtml(await get("/shop")));
     expect(everything.length).toBeLessThanOrEqual(24);
+  });
+
+  it("shows the chosen filters selected, and the defaults when none or an unknown one is chosen", async () => {
+    const chosen = await decodedHtml(await get(`/shop?q=${token}&category=${encodeURIComponent("Tech & Gaming")}&shipTo=sg&currency=JPY`));
+    expect(selectedOption(chosen, "category")).toBe("Tech & Gaming");
+    expect(selectedOption(chosen, "shipTo")).toBe("SG");
+    expect(selectedOption(chosen, "currency")).toBe("JPY");
+    expect(chosen).toContain(">JPY · Japanese Yen</option>");
+
+    const defaults = await decodedHtml(await get(`/shop?q=${token}&category=Nope&shipTo=XX`));
+    expect(selectedOption(defaults, "category")).toBe("All");
+    expect(selectedOption(defaults, "shipTo")).toBe("");
+    expect(selectedOption(defaults, "currency")).toBe("MYR");
   });
 
   it("ignores filters it does not know", async () => {

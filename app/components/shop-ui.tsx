@@ -283,61 +283,108 @@ export function useClientLinks() {
   };
 }
 
+/** A host's product as their profile and profile shop list it: the price already in the page's currency. */
+export type ProductTileData = { id: string; name: string; image: string | null; price: string; groupBuyId: string | null };
+
+/**
+ * A host's products on their profile (`detailsLabel` "Details") and its shop page ("View Details", `wideActions`:
+ * both links share the row and wrap when narrow). Plain markup styled by place (app.css, "product tiles"): its
+ * links are plain `<a>`, which the list's one click handler navigates on the client (useClientLinks).
+ */
+export function ProductTiles({
+  products,
+  detailsLabel,
+  wideActions = false,
+}: {
+  products: readonly ProductTileData[];
+  detailsLabel: string;
+  wideActions?: boolean;
+}) {
+  const clientLinks = useClientLinks();
+  return (
+    <ul className={wideActions ? "product-tiles wide-actions" : "product-tiles"} onClick={clientLinks}>
+      {products.map((p) => (
+        <li key={p.id} data-product-card={p.id}>
+          <a href={`/product/${p.id}`} tabIndex={-1} aria-hidden="true">
+            {p.image ? <img src={p.image} alt="" loading="lazy" /> : <span />}
+          </a>
+          <p>{p.name || "Unnamed Product"}</p>
+          <p>{p.price}</p>
+          <div>
+            {p.groupBuyId ? <a href={`/group-buy-product-selection/${p.groupBuyId}`}>Group Buy</a> : <a href={`/buy-now/${p.id}`}>Buy Now</a>}
+            <a href={`/product/${p.id}`}>{detailsLabel}</a>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The markup of a select's options: `<select dangerouslySetInnerHTML={list(value)}>`. */
+export type OptionsHtml = { __html: string };
+
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+}
+
+/**
+ * A constant option list (value and label of each option) rendered as one HTML string instead of an element per
+ * option (/shop's filter bar has over 160 options, a quarter of the page's elements). The string is built on first
+ * use and kept for the isolate's life; `list(value)` is that list with `value`'s option marked `selected` (no option
+ * when `value` is not in the list, so the browser shows the first), one object per value, so a re-render passes
+ * React the same prop and never rewrites the options under a choice the fan has just made.
+ */
+export function optionList(options: () => readonly (readonly [value: string, label: string])[]): (value: string) => OptionsHtml {
+  let parts: string[] | null = null;
+  let values: string[] = [];
+  let unselected: OptionsHtml | null = null;
+  const byValue = new Map<string, OptionsHtml>();
+  return (value) => {
+    const cached = byValue.get(value);
+    if (cached) return cached;
+    if (!parts) {
+      const list = options();
+      values = list.map(([v]) => v);
+      parts = list.map(([v, label]) => `<option value="${escapeHtml(v)}">${escapeHtml(label)}</option>`);
+      unselected = { __html: parts.join("") };
+    }
+    const index = values.indexOf(value);
+    if (index < 0) return unselected!;
+    const html = { __html: parts.map((part, i) => (i === index ? part.replace("<option ", "<option selected ") : part)).join("") };
+    byValue.set(value, html);
+    return html;
+  };
+}
+
+/** Every supported currency, 'MYR · Malaysian Ringgit'. */
+export const currencyOptions = optionList(() => CURRENCIES.map((c) => [c.code, `${c.code} · ${c.name}`]));
+
+/** 'All Countries' (empty value) and the shipping countries. */
+export const shipToOptions = optionList(() => [["", "All Countries"], ...SHIPPING_COUNTRIES.map((c) => [c.code, c.name] as const)]);
+
 /** The look of a text field or select (app.css: one class, since /shop's filter bar repeats it four times). */
 export const fieldClass = "field";
 
-/** A select that submits its GET form as soon as it changes (the form still has a button for no-JS use). */
-export function AutoSubmitSelect({
-  label,
-  name,
-  value,
-  children,
-}: {
-  label: string;
-  name: string;
-  value: string;
-  children: ReactNode;
-}) {
+/**
+ * A select that submits its GET form as soon as it changes (the form still has a button for no-JS use; on a page
+ * sent without hydration /page.js submits it). Its options come as markup from an `optionList`, the chosen one
+ * marked; a new value (the page's next filters) mounts a new select.
+ */
+export function AutoSubmitSelect({ label, name, value, options }: { label: string; name: string; value: string; options: OptionsHtml }) {
   return (
     <label className="field-label">
       {label}
       <select
         name={name}
-        defaultValue={value}
         key={value}
         className={`mt-1 ${fieldClass}`}
         onChange={(event) => event.currentTarget.form?.requestSubmit()}
         data-auto-submit
-      >
-        {children}
-      </select>
+        dangerouslySetInnerHTML={options}
+      />
     </label>
-  );
-}
-
-export function CurrencyOptions() {
-  return (
-    <>
-      {CURRENCIES.map((c) => (
-        <option key={c.code} value={c.code}>
-          {c.code} · {c.name}
-        </option>
-      ))}
-    </>
-  );
-}
-
-/** 'All Countries' (empty value) and the shipping countries. */
-export function ShipToOptions() {
-  return (
-    <>
-      <option value="">All Countries</option>
-      {SHIPPING_COUNTRIES.map((c) => (
-        <option key={c.code} value={c.code}>
-          {c.name}
-        </option>
-      ))}
-    </>
   );
 }
 

@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { buttonClass, EmptyState, Page, pageMeta } from "~/components/page";
-import { AutoSubmitSelect, CurrencyOptions } from "~/components/shop-ui";
+import { AutoSubmitSelect, currencyOptions, optionList } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { getProfileCountry } from "~/db/queries/profiles.server";
@@ -30,6 +30,9 @@ import type { Route } from "./+types/cart";
 export const handle = STATIC_FOR_VISITORS;
 
 export const meta: Route.MetaFunction = () => pageMeta("Cart");
+
+/** The cart's ship-to choice: none until the fan picks a country (the order ships there). */
+const cartShipToOptions = optionList(() => [["", "Choose a country"], ...SHIPPING_COUNTRIES.map((c) => [c.code, c.name] as const)]);
 
 function shipToOf(value: string | null | undefined): string | null {
   const code = (value ?? "").trim().toUpperCase();
@@ -247,17 +250,8 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
 
           <aside className="h-fit space-y-4 rounded-xl border border-gray-200 bg-white p-4 shadow-sm">
             <Form method="get" className="grid gap-3">
-              <AutoSubmitSelect label="Ship to" name="shipTo" value={shipTo}>
-                <option value="">Choose a country</option>
-                {SHIPPING_COUNTRIES.map((c) => (
-                  <option key={c.code} value={c.code}>
-                    {c.name}
-                  </option>
-                ))}
-              </AutoSubmitSelect>
-              <AutoSubmitSelect label="Currency" name="currency" value={currency}>
-                <CurrencyOptions />
-              </AutoSubmitSelect>
+              <AutoSubmitSelect label="Ship to" name="shipTo" value={shipTo} options={cartShipToOptions(shipTo)} />
+              <AutoSubmitSelect label="Currency" name="currency" value={currency} options={currencyOptions(currency)} />
               <button type="submit" className={buttonClass("secondary", "sm")}>
                 Apply
               </button>

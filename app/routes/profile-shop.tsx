@@ -1,7 +1,7 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { buttonClass, EmptyState, Page, pageMeta, Pagination } from "~/components/page";
-import { AutoSubmitSelect, CurrencyOptions, ImageBox, priceRangeText, ShipToOptions } from "~/components/shop-ui";
+import { AutoSubmitSelect, currencyOptions, priceRangeText, ProductTiles, shipToOptions } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
 import { listShopProducts } from "~/db/queries/products.server";
 import { getActiveGroupBuyOffer, getProfileByIdOrSlug } from "~/db/queries/profiles.server";
@@ -69,12 +69,8 @@ export default function ProfileShop({ loaderData }: Route.ComponentProps) {
       back={{ to: base, label: `Back to ${profile.creatorName}` }}
     >
       <Form method="get" className="mb-6 grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
-        <AutoSubmitSelect label="Ship to" name="shipTo" value={filters.shipTo}>
-          <ShipToOptions />
-        </AutoSubmitSelect>
-        <AutoSubmitSelect label="Currency" name="currency" value={filters.currency}>
-          <CurrencyOptions />
-        </AutoSubmitSelect>
+        <AutoSubmitSelect label="Ship to" name="shipTo" value={filters.shipTo} options={shipToOptions(filters.shipTo)} />
+        <AutoSubmitSelect label="Currency" name="currency" value={filters.currency} options={currencyOptions(filters.currency)} />
         <button type="submit" className={buttonClass("secondary")}>
           Apply
         </button>
@@ -85,33 +81,7 @@ export default function ProfileShop({ loaderData }: Route.ComponentProps) {
           message={shipToName ? `${profile.creatorName} doesn't ship to ${shipToName} yet.` : undefined}
         />
       ) : (
-        <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
-          {products.map((p) => (
-            <li key={p.id} data-product-card={p.id} className="flex flex-col overflow-hidden rounded-xl border border-gray-200 bg-white shadow-sm">
-              <Link to={`/product/${p.id}`} tabIndex={-1} aria-hidden="true">
-                <ImageBox src={p.image} alt="" />
-              </Link>
-              <div className="flex flex-1 flex-col p-3">
-                <p className="line-clamp-2 text-sm font-semibold text-gray-900">{p.name || "Unnamed Product"}</p>
-                <p className="mt-auto pt-2 text-sm font-bold text-brand-700">{p.price}</p>
-                <div className="mt-3 flex flex-wrap gap-2">
-                  {p.groupBuyId ? (
-                    <Link to={`/group-buy-product-selection/${p.groupBuyId}`} className={buttonClass("primary", "sm", "flex-1")}>
-                      Group Buy
-                    </Link>
-                  ) : (
-                    <Link to={`/buy-now/${p.id}`} className={buttonClass("primary", "sm", "flex-1")}>
-                      Buy Now
-                    </Link>
-                  )}
-                  <Link to={`/product/${p.id}`} className={buttonClass("secondary", "sm", "flex-1")}>
-                    View Details
-                  </Link>
-                </div>
-              </div>
-            </li>
-          ))}
-        </ul>
+        <ProductTiles products={products} detailsLabel="View Details" wideActions />
       )}
       <Pagination page={page} hasNext={hasNext} hrefFor={hrefFor} />
     </Page>

@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from "react";
 import { data, Form, isRouteErrorResponse, Link, useFetcher } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { Badge, Button, buttonClass, Card, DateText, EmptyState, pageMeta, Pagination } from "~/components/page";
-import { CurrencyOptions, Countdown, displayCents, formatIn, ImageBox, priceRangeText } from "~/components/shop-ui";
+import { currencyOptions, Countdown, displayCents, formatIn, priceRangeText, ProductTiles } from "~/components/shop-ui";
 import { useToast } from "~/components/toaster";
 import { usePoolLive } from "~/components/use-pool-live";
 import { getDb } from "~/db/client.server";
@@ -235,14 +235,12 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
             Currency
             <select
               name="currency"
-              defaultValue={currency}
               key={currency}
               onChange={(event) => event.currentTarget.form?.requestSubmit()}
               data-auto-submit
               className="mt-1 block rounded-lg border border-gray-300 bg-white px-3 py-1.5 text-sm shadow-sm"
-            >
-              <CurrencyOptions />
-            </select>
+              dangerouslySetInnerHTML={currencyOptions(currency)}
+            />
           </label>
           <noscript>
             <button type="submit" className={buttonClass("secondary", "sm")}>
@@ -285,33 +283,7 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
                   <EmptyState title="No products available yet" />
                 ) : (
                   <>
-                    <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
-                      {products.map((p) => (
-                        <li key={p.id} data-product-card={p.id} className="flex flex-col overflow-hidden rounded-xl border border-gray-200 bg-white shadow-sm">
-                          <Link to={`/product/${p.id}`} tabIndex={-1} aria-hidden="true">
-                            <ImageBox src={p.image} alt="" />
-                          </Link>
-                          <div className="flex flex-1 flex-col p-3">
-                            <p className="line-clamp-2 text-sm font-semibold text-gray-900">{p.name || "Unnamed Product"}</p>
-                            <p className="mt-auto pt-2 text-sm font-bold text-brand-700">{p.price}</p>
-                            <div className="mt-3 flex gap-2">
-                              {p.groupBuyId ? (
-                                <Link to={`/group-buy-product-selection/${p.groupBuyId}`} className={buttonClass("primary", "sm", "flex-1")}>
-                                  Group Buy
-                                </Link>
-                              ) : (
-                                <Link to={`/buy-now/${p.id}`} className={buttonClass("primary", "sm", "flex-1")}>
-                                  Buy Now
-                                </Link>
-                              )}
-                              <Link to={`/product/${p.id}`} className={buttonClass("secondary", "sm")}>
-                                Details
-                              </Link>
-                            </div>
-                          </div>
-                        </li>
-                      ))}
-                    </ul>
+                    <ProductTiles products={products} detailsLabel="Details" />
                     <p className="mt-4 flex flex-wrap justify-between gap-2 text-sm text-gray-600">
                       <span>Pay in your local currency on the checkout page</span>
                       <Link to={`${base}/shop`} className="font-semibold text-brand-700 hover:underline">

@@ -2,11 +2,12 @@ import { Form, type ShouldRevalidateFunctionArgs } from "react-router";
 import { EmptyState, Page, pageMeta, Pagination, buttonClass } from "~/components/page";
 import {
   AutoSubmitSelect,
+  currencyOptions,
   fieldClass,
-  CurrencyOptions,
   formatIn,
+  optionList,
   priceRangeText,
-  ShipToOptions,
+  shipToOptions,
   ShopGridShared,
   ShopProductCard,
   shopCardRow,
@@ -28,6 +29,8 @@ import type { Route } from "./+types/shop";
 
 const PAGE_SIZE = 24;
 const MAX_QUERY_LENGTH = 100;
+/** The category filter's options: an option's value is its text. */
+const categoryOptions = optionList(() => SHOP_CATEGORIES.map((c) => [c, c]));
 
 export const handle = STATIC_FOR_VISITORS;
 
@@ -128,18 +131,9 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
             className={`mt-1 ${fieldClass}`}
           />
         </label>
-        <AutoSubmitSelect label="Category" name="category" value={filters.category}>
-          {/* An option's value is its text. */}
-          {SHOP_CATEGORIES.map((c) => (
-            <option key={c}>{c}</option>
-          ))}
-        </AutoSubmitSelect>
-        <AutoSubmitSelect label="Ship to" name="shipTo" value={filters.shipTo}>
-          <ShipToOptions />
-        </AutoSubmitSelect>
-        <AutoSubmitSelect label="Currency" name="currency" value={filters.currency}>
-          <CurrencyOptions />
-        </AutoSubmitSelect>
+        <AutoSubmitSelect label="Category" name="category" value={filters.category} options={categoryOptions(filters.category)} />
+        <AutoSubmitSelect label="Ship to" name="shipTo" value={filters.shipTo} options={shipToOptions(filters.shipTo)} />
+        <AutoSubmitSelect label="Currency" name="currency" value={filters.currency} options={currencyOptions(filters.currency)} />
         <button type="submit" className={buttonClass("primary")}>
           Search
         </button>

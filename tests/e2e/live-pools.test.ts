@@ -33,6 +33,9 @@ test("a visitor's shop needs no React: filters and Buy Now post natively, and th
   seen.sockets.length = 0; // from here on: the sockets of the search results' document
   await shop.keyboard.press("Enter");
   await shop.waitForURL(/q=Rattan/);
+  // The search carried the chosen currency, and the select shows it.
+  assert.match(shop.url(), /currency=USD/);
+  assert.equal(await shop.getByLabel("Currency").inputValue(), "USD");
   const card = shop.locator("li[data-product-card]", { hasText: PRODUCT }).first();
   await card.waitFor();
   const amount = card.locator("[data-pool-show=amount]");

@@ -46,6 +46,10 @@ test("a signed-in fan likes and unlikes a card without a reload, opens it on the
   await page.getByLabel("Currency").selectOption("USD");
   await page.waitForURL(/currency=USD/);
   await card.getByText(/USD \d/).first().waitFor();
+  assert.equal(await page.getByLabel("Currency").inputValue(), "USD", "the chosen currency shows in the select");
+  await page.reload();
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  assert.equal(await page.getByLabel("Currency").inputValue(), "USD", "and still after a reload");
 
   // The name link is a plain link that React Router follows without loading a new document.
   const stillSame = await markDocument(page);
