@@ -12,6 +12,7 @@ import {
   choiceClass,
   QuantityStepper,
   SizePicker,
+  useClientLinks,
   useProductLike,
 } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
@@ -156,6 +157,7 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const like = useProductLike(product.id, liked, product.likeCount, signedIn);
+  const clientLinks = useClientLinks();
   const name = product.name || "Unnamed Product";
 
   const pickSize =
@@ -220,16 +222,15 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
       {more.length > 0 ? (
         <section aria-label={`More from ${product.hostName ?? "this creator"}`} className="mb-6">
           <h2 className="mb-2 text-sm font-semibold text-gray-900">More from {product.hostName ?? "this creator"}</h2>
-          <ul className="relative flex gap-3 overflow-x-auto pb-2">
+          {/* Plain markup styled by place (app.css, "more strip"); its plain links navigate on the client (one handler). */}
+          <ul className="more-strip" onClick={clientLinks}>
             {more.map((m) => (
-              <li key={m.id} className="w-28 shrink-0">
-                <Link to={`/buy-now/${m.id}`} className="block rounded-lg border border-gray-200 bg-white p-1.5 text-xs hover:border-brand-500">
-                  <span className="block aspect-square overflow-hidden rounded bg-gray-100">
-                    {m.image ? <img src={m.image} alt="" loading="lazy" className="h-full w-full object-cover" /> : null}
-                  </span>
-                  <span className="mt-1 block truncate font-medium text-gray-900">{m.name || "Unnamed Product"}</span>
-                  <span className="block truncate text-brand-700">{m.price}</span>
-                </Link>
+              <li key={m.id}>
+                <a href={`/buy-now/${m.id}`}>
+                  {m.image ? <img src={m.image} alt="" loading="lazy" /> : <span />}
+                  <span>{m.name || "Unnamed Product"}</span>
+                  <span>{m.price}</span>
+                </a>
               </li>
             ))}
           </ul>
