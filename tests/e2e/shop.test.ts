@@ -67,6 +67,25 @@ test("a signed-in fan likes and unlikes a card without a reload, opens it on the
   await page.context().close();
 });
 
+test("a signed-in fan's profile tiles open a product and its Buy Now page on the client", async () => {
+  const page = await newPage(browser);
+  await signInWithForm(page, "fan@demo.tribe", DEMO_PASSWORD);
+  await page.goto("/profile/nadia-home");
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  const tile = page.locator("li[data-product-card]").first();
+  const name = (await tile.locator("p").first().textContent()) ?? "";
+  const sameDocument = await markDocument(page);
+  await tile.getByRole("link", { name: "Details" }).click();
+  await page.waitForURL("**/product/**");
+  await page.getByRole("heading", { name }).waitFor();
+  await page.goBack();
+  await tile.getByRole("link", { name: "Buy Now" }).click();
+  await page.waitForURL("**/buy-now/**");
+  await page.getByRole("heading", { name }).waitFor();
+  assert.ok(await sameDocument(), "the product and Buy Now pages were rendered on the client");
+  await page.context().close();
+});
+
 test("a visitor's static shop posts a like natively and is asked to sign in", async () => {
   const page = await newPage(browser);
   await page.goto(`/shop?q=${encodeURIComponent(PRODUCT)}`);
