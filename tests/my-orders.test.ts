@@ -1,11 +1,20 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { orders, products } from "~/db/schema";
+import { orders, products, refunds, returnRequests } from "~/db/schema";
 import { db, get, makeUser, signIn } from "./helpers";
 
 let buyer: { id: string; email: string };
 let cookie: string;
 
-async function order(fields: { userId: string | null; email?: string; hostId: string; productId: string; name: string; category: "physical" | "digital" | "voucher"; entry?: number }) {
+async function order(fields: {
+  userId: string | null;
+  email?: string;
+  hostId: string;
+  productId: string;
+  name: string;
+  category: "physical" | "digital" | "voucher";
+  entry?: number;
+  createdAt?: Date;
+}) {
   const id = crypto.randomUUID();
   await db().insert(orders).values({
     id,
@@ -22,7 +31,9 @@ async function order(fields: { userId: string | null; email?: string; hostId: st
     productName: fields.name,
     productCategory: fields.category,
     entryNumber: fields.entry ?? null,
+    ...(fields.createdAt ? { createdAt: fields.createdAt } : {}),
   });
+  return id;
 }
 
 beforeAll(async () => {
@@ -71,5 +82,49 @@ describe("/my-orders", () => {
 
   it("ignores a malformed filter instead of failing", async () => {
     expect((await get("/my-orders?type=weapons&page=-3", { cookie })).status).toBe(200);
+  });
+});
+
+describe("/my-orders with a type, a search and a page together", () => {
+  it("lists the second page of the matching orders with their refunds and return requests, and only theirs", async () => {
+    const host = await makeUser({ name: "Pantry Host" });
+    const pager = await makeUser({ name: "Pager" });
+    const productId = crypto.randomUUID();
+    await db().insert(products).values({ id: productId, hostId: host.id, name: "Chili Jar" });
+    const base = Date.now() - 60 * 60_000;
+    const at = (minute: number) => new Date(base + minute * 60_000);
+    // 21 matching orders (20 a page), the oldest on page 2; a voucher and a plain jar the filters leave out.
+    const jars: string[] = [];
+    for (let n = 1; n <= 21; n++) {
+      const name = `Chili Jar ${String(n).padStart(2, "0")}`;
+      jars.push(await order({ userId: pager.id, hostId: host.id, productId, name, category: "physical", createdAt: at(n) }));
+    }
+    await order({ userId: pager.id, hostId: host.id, productId, name: "Chili Voucher", category: "voucher", createdAt: at(30) });
+    await order({ userId: pager.id, hostId: host.id, productId, name: "Plain Jar", category: "physical", createdAt: at(31) });
+    const oldest = jars[0]!;
+    await db().insert(returnRequests).values({ id: crypto.randomUUID(), orderId: oldest, userId: pager.id, hostId: host.id, reason: "Lid was broken" });
+    await db().insert(refunds).values({
+      id: `re_${crypto.randomUUID()}`,
+      checkoutSessionId: `cs_${crypto.randomUUID()}`,
+      paymentIntentId: `pi_${crypto.randomUUID()}`,
+      orderId: oldest,
+      amountCents: 500,
+      currency: "USD",
+      status: "succeeded",
+      origin: "host",
+      reason: "Jar arrived cracked",
+    });
+    const pagerCookie = await signIn(pager.email);
+
+    const first = await (await get("/my-orders?type=physical&q=chili", { cookie: pagerCookie })).text();
+    expect(first).toContain("Chili Jar 21");
+    expect(first).toContain("Chili Jar 02");
+    for (const absent of ["Chili Jar 01", "Chili Voucher", "Plain Jar", "Return requested", "Jar arrived cracked"]) expect(first).not.toContain(absent);
+
+    const second = await (await get("/my-orders?type=physical&q=chili&page=2", { cookie: pagerCookie })).text();
+    expect(second).toContain("Chili Jar 01");
+    expect(second).toContain("Return requested");
+    expect(second).toContain("Refunded by the host: Jar arrived cracked");
+    for (const absent of ["Chili Jar 02", "Chili Jar 21", "Chili Voucher", "Plain Jar"]) expect(second).not.toContain(absent);
   });
 });

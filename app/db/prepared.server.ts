@@ -1,4 +1,4 @@
-import { Column, getTableName, is, Param, sql, SQL, Subquery } from "drizzle-orm";
+import { Column, getTableName, is, Param, sql, SQL, Subquery, type SQLWrapper } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { Db } from "./client.server";
 
@@ -59,6 +59,22 @@ export function preparedRead<P extends PreparedRead, V = void>(
  */
 export function columnPlaceholder(column: Column, name: string): Param {
   return new Param(sql.placeholder(name), column);
+}
+
+/**
+ * A subquery with placeholders and this request's values for them, for reads that compare with it (e.g. the ids of
+ * the orders a page lists, read again for their refunds): such a read is prepared once per `key` (the subquery's
+ * shape) with `template` in it, and run with `values`. Anywhere else it is the same subquery with its values in place.
+ */
+export type PreparedSubquery = SQLWrapper & {
+  readonly key: string;
+  readonly values: Record<string, unknown>;
+  /** The subquery with its placeholders, for a read being prepared on `db`. */
+  template(db: Db): SQLWrapper;
+};
+
+export function isPreparedSubquery(value: unknown): value is PreparedSubquery {
+  return typeof value === "object" && value !== null && "template" in value && "key" in value && "values" in value;
 }
 
 /** `get()` of a prepared read: its first row (the row mapper below maps all rows, as `all()` does). */

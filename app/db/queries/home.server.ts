@@ -1,10 +1,15 @@
-import { and, desc, eq, ne } from "drizzle-orm";
+import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { preparedRead } from "~/db/prepared.server";
 import { prizePools, userProfiles } from "~/db/schema";
 
 /** Up to `limit` public host profiles with the most followers, each with its open pool (if any). */
 export async function featuredHosts(db: Db, limit = 3) {
-  return db
+  return featuredHostsRead(db).all({ limit });
+}
+
+const featuredHostsRead = preparedRead((db) =>
+  db
     .select({
       id: userProfiles.userId,
       slug: userProfiles.slug,
@@ -23,5 +28,6 @@ export async function featuredHosts(db: Db, limit = 3) {
     .leftJoin(prizePools, and(eq(prizePools.hostId, userProfiles.userId), eq(prizePools.status, "open")))
     .where(and(eq(userProfiles.profilePublic, true), ne(userProfiles.status, "suspended")))
     .orderBy(desc(userProfiles.followersCount), desc(userProfiles.createdAt))
-    .limit(limit);
-}
+    .limit(sql.placeholder("limit"))
+    .prepare(),
+);

@@ -1,5 +1,6 @@
 import type { BatchItem } from "drizzle-orm/batch";
-import { and, type AnyColumn, count, desc, eq, exists, gte, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, type AnyColumn, count, desc, eq, exists, gte, inArray, isNull, lt, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { preparedRead, type PreparedSubquery } from "~/db/prepared.server";
 import type { Db } from "~/db/client.server";
 import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/pools.server";
 import { checkoutSessions, orders, productColors, products, productSizes, shippingUpdates, userProfiles, vouchers, type NewOrder } from "~/db/schema";
@@ -37,23 +38,44 @@ export type BuyerOrderFilter = {
   pageSize?: number;
 };
 
-/** A buyer's orders: placed while signed in, or paid with the buyer's e-mail. */
-function buyerScope(f: Pick<BuyerOrderFilter, "userId" | "email">) {
-  return or(eq(orders.userId, f.userId), eq(orders.customerEmail, f.email.toLowerCase()));
+/** A buyer's orders: placed while signed in, or paid with the buyer's e-mail (lower case). */
+function buyerScope(userId: string | Placeholder, email: string | Placeholder) {
+  return or(eq(orders.userId, userId), eq(orders.customerEmail, email));
 }
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Which of the buyer's orders a page lists: their scope and filters, and the page's rows. */
+/** Which filters a page of the buyer's orders has: each combination is its own prepared SQL. */
+type BuyerPageShape = { type: boolean; q: boolean };
+
+/** The values of a page's placeholders (those of absent filters are left out). */
+type BuyerPageValues = { userId: string; email: string; type?: string; pattern?: string; limit: number; offset: number };
+
+/** Which of the buyer's orders a page lists: its shape, its values and the page. */
 function buyerOrderPage(f: BuyerOrderFilter) {
   const pageSize = f.pageSize ?? 20;
   const page = Math.max(1, f.page ?? 1);
-  const conditions = [buyerScope(f)];
-  if (f.type) conditions.push(eq(orders.productCategory, f.type));
-  if (f.q) {
-    const pattern = `%${escapeLike(f.q.toLowerCase())}%`;
+  const shape: BuyerPageShape = { type: !!f.type, q: !!f.q };
+  const values: BuyerPageValues = {
+    userId: f.userId,
+    email: f.email.toLowerCase(),
+    type: f.type,
+    pattern: f.q ? `%${escapeLike(f.q.toLowerCase())}%` : undefined,
+    limit: pageSize,
+    offset: (page - 1) * pageSize,
+  };
+  return { shape, key: `${Number(shape.type)}${Number(shape.q)}`, values, pageSize, page };
+}
+
+/** The buyer's scope and a page's filters, with placeholders, or with the values in place. */
+function buyerOrderWhere(shape: BuyerPageShape, values?: BuyerPageValues) {
+  const value = (name: "userId" | "email" | "type" | "pattern"): string | Placeholder => (values ? values[name]! : sql.placeholder(name));
+  const conditions = [buyerScope(value("userId"), value("email"))];
+  if (shape.type) conditions.push(eq(orders.productCategory, value("type") as NonNullable<BuyerOrderFilter["type"]> | Placeholder));
+  if (shape.q) {
+    const pattern = value("pattern");
     conditions.push(
       or(
         sql`lower(${orders.productName}) LIKE ${pattern} ESCAPE '\\'`,
@@ -61,53 +83,75 @@ function buyerOrderPage(f: BuyerOrderFilter) {
       )!,
     );
   }
-  return { where: and(...conditions), pageSize, page, offset: (page - 1) * pageSize };
+  return and(...conditions);
 }
 
 /** One page of the buyer's orders, newest first, with host name, voucher code and entry number. */
 export async function listBuyerOrders(db: Db, f: BuyerOrderFilter) {
-  const { where, pageSize, page, offset } = buyerOrderPage(f);
-  const rows = await db
-    .select({
-      ...orderSummary,
-      entryNumber: orders.entryNumber,
-      poolId: orders.poolId,
-      ...entryState,
-      hostName: userProfiles.creatorName,
-      voucherCode: vouchers.code,
-      voucherStatus: vouchers.status,
-      refundedCents: orders.refundedCents,
-      refundReason: orders.refundReason,
-    })
-    .from(orders)
-    .leftJoin(userProfiles, eq(userProfiles.userId, orders.hostId))
-    .leftJoin(vouchers, eq(vouchers.orderId, orders.id))
-    .where(where)
-    .orderBy(desc(orders.createdAt), desc(orders.id))
-    .limit(pageSize + 1)
-    .offset(offset);
+  const { shape, key, values, pageSize, page } = buyerOrderPage(f);
+  const rows = await buyerOrdersRead(db, { shape, key }).all({ ...values, limit: pageSize + 1 });
   return { orders: rows.slice(0, pageSize), hasNext: rows.length > pageSize, page };
 }
 
-/**
- * The ids of the orders `listBuyerOrders` lists for the same filter, as a subquery: what is read per listed order
- * (refunds, returns) goes in the same batch as the list.
- */
-export function buyerOrderPageIds(db: Db, f: BuyerOrderFilter) {
-  const { where, pageSize, offset } = buyerOrderPage(f);
+const buyerOrdersRead = preparedRead(
+  (db, { shape }: { shape: BuyerPageShape; key: string }) =>
+    db
+      .select({
+        ...orderSummary,
+        entryNumber: orders.entryNumber,
+        poolId: orders.poolId,
+        ...entryState,
+        hostName: userProfiles.creatorName,
+        voucherCode: vouchers.code,
+        voucherStatus: vouchers.status,
+        refundedCents: orders.refundedCents,
+        refundReason: orders.refundReason,
+      })
+      .from(orders)
+      .leftJoin(userProfiles, eq(userProfiles.userId, orders.hostId))
+      .leftJoin(vouchers, eq(vouchers.orderId, orders.id))
+      .where(buyerOrderWhere(shape))
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare(),
+  ({ key }) => key,
+);
+
+/** The ids of the orders on a page of the buyer's orders, with placeholders or with the values in place. */
+function buyerOrderIdsQuery(db: Db, shape: BuyerPageShape, values?: BuyerPageValues) {
   return db
     .select({ id: orders.id })
     .from(orders)
     .leftJoin(userProfiles, eq(userProfiles.userId, orders.hostId))
-    .where(where)
+    .where(buyerOrderWhere(shape, values))
     .orderBy(desc(orders.createdAt), desc(orders.id))
-    .limit(pageSize)
-    .offset(offset);
+    .limit(values?.limit ?? sql.placeholder("limit"))
+    .offset(values?.offset ?? sql.placeholder("offset"));
+}
+
+/**
+ * The ids of the orders `listBuyerOrders` lists for the same filter, as a subquery: what is read per listed order
+ * (refunds, returns) goes in the same batch as the list, each read prepared once per combination of filters.
+ */
+export function buyerOrderPageIds(db: Db, f: BuyerOrderFilter): PreparedSubquery {
+  const { shape, key, values } = buyerOrderPage(f);
+  return {
+    key: `buyerOrderPage:${key}`,
+    values,
+    template: (templateDb) => buyerOrderIdsQuery(templateDb, shape),
+    getSQL: () => buyerOrderIdsQuery(db, shape, values).getSQL(),
+  };
 }
 
 /** The buyer's stat cards, counted in SQL over all their orders. */
 export async function buyerOrderStats(db: Db, f: Pick<BuyerOrderFilter, "userId" | "email">) {
-  const [row] = await db
+  const row = await buyerOrderStatsRead(db).get({ userId: f.userId, email: f.email.toLowerCase() });
+  return row ?? { total: 0, spentCents: 0, inTransit: 0, vouchers: 0, entries: 0 };
+}
+
+const buyerOrderStatsRead = preparedRead((db) =>
+  db
     .select({
       total: count(),
       spentCents: sql<number>`coalesce(sum(case when ${orders.status} not in ('pending', 'cancelled', 'refunded') then ${orders.amountCents} - ${orders.refundedCents} else 0 end), 0)`,
@@ -116,9 +160,9 @@ export async function buyerOrderStats(db: Db, f: Pick<BuyerOrderFilter, "userId"
       entries: sql<number>`coalesce(sum(case when ${orders.entryNumber} is not null then 1 else 0 end), 0)`,
     })
     .from(orders)
-    .where(buyerScope(f));
-  return row ?? { total: 0, spentCents: 0, inTransit: 0, vouchers: 0, entries: 0 };
-}
+    .where(buyerScope(sql.placeholder("userId"), sql.placeholder("email")))
+    .prepare(),
+);
 
 export async function countOpenHostOrders(db: Db, hostId: string): Promise<number> {
   const [row] = await db

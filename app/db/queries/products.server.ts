@@ -135,13 +135,18 @@ const shopProductsRead = preparedRead(
 );
 
 export async function isProductLiked(db: Db, userId: string, productId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ productId: productLikes.productId })
-    .from(productLikes)
-    .where(and(eq(productLikes.userId, userId), eq(productLikes.productId, productId)))
-    .limit(1);
+  const row = await productLikedRead(db).get({ userId, productId });
   return row !== undefined;
 }
+
+const productLikedRead = preparedRead((db) =>
+  db
+    .select({ productId: productLikes.productId })
+    .from(productLikes)
+    .where(and(eq(productLikes.userId, columnPlaceholder(productLikes.userId, "userId")), eq(productLikes.productId, columnPlaceholder(productLikes.productId, "productId"))))
+    .limit(1)
+    .prepare(),
+);
 
 /**
  * Likes or unlikes a product in one D1 batch: the like row is inserted-or-ignored (deleted), and like_count moves
@@ -173,7 +178,11 @@ export async function incrementProductViews(db: Db, productId: string): Promise<
 
 /** One product with its host's name, or undefined. */
 export async function getProduct(db: Db, id: string) {
-  const [row] = await db
+  return productRead(db).get({ id });
+}
+
+const productRead = preparedRead((db) =>
+  db
     .select({
       id: products.id,
       hostId: products.hostId,
@@ -196,14 +205,18 @@ export async function getProduct(db: Db, id: string) {
     })
     .from(products)
     .leftJoin(userProfiles, eq(userProfiles.userId, products.hostId))
-    .where(and(eq(products.id, id), hostNotSuspended(products.hostId)))
-    .limit(1);
-  return row;
-}
+    .where(and(eq(products.id, columnPlaceholder(products.id, "id")), hostNotSuspended(products.hostId)))
+    .limit(1)
+    .prepare(),
+);
 
 /** A product's sizes in their display order (a product has a handful). */
 export function listProductSizes(db: Db, productId: string, limit = 20) {
-  return db
+  return productSizesRead(db).all({ productId, limit });
+}
+
+const productSizesRead = preparedRead((db) =>
+  db
     .select({
       id: productSizes.id,
       name: productSizes.name,
@@ -212,14 +225,19 @@ export function listProductSizes(db: Db, productId: string, limit = 20) {
       availableUnits: productSizes.availableUnits,
     })
     .from(productSizes)
-    .where(eq(productSizes.productId, productId))
+    .where(eq(productSizes.productId, columnPlaceholder(productSizes.productId, "productId")))
     .orderBy(asc(productSizes.position))
-    .limit(limit);
-}
+    .limit(sql.placeholder("limit"))
+    .prepare(),
+);
 
 /** A product's colours in their display order. */
 export function listProductColors(db: Db, productId: string, limit = 20) {
-  return db
+  return productColorsRead(db).all({ productId, limit });
+}
+
+const productColorsRead = preparedRead((db) =>
+  db
     .select({
       id: productColors.id,
       name: productColors.name,
@@ -227,28 +245,42 @@ export function listProductColors(db: Db, productId: string, limit = 20) {
       availableUnits: productColors.availableUnits,
     })
     .from(productColors)
-    .where(eq(productColors.productId, productId))
+    .where(eq(productColors.productId, columnPlaceholder(productColors.productId, "productId")))
     .orderBy(asc(productColors.position))
-    .limit(limit);
-}
+    .limit(sql.placeholder("limit"))
+    .prepare(),
+);
 
 /** A product's images, main image first. */
 export function listProductImages(db: Db, productId: string, limit = 8) {
-  return db
-    .select({ id: productImages.id, url: productImages.url })
-    .from(productImages)
-    .where(eq(productImages.productId, productId))
-    .orderBy(asc(productImages.position))
-    .limit(limit);
+  return productImagesRead(db).all({ productId, limit });
 }
 
-/** The id of a product's host, as a subquery: reads keyed by the host go in the same batch as the product's own. */
-export function hostOfProduct(productId: string): SQL {
+const productImagesRead = preparedRead((db) =>
+  db
+    .select({ id: productImages.id, url: productImages.url })
+    .from(productImages)
+    .where(eq(productImages.productId, columnPlaceholder(productImages.productId, "productId")))
+    .orderBy(asc(productImages.position))
+    .limit(sql.placeholder("limit"))
+    .prepare(),
+);
+
+/**
+ * The id of a product's host, as a subquery: reads keyed by the host go in the same batch as the product's own. In a
+ * prepared read the product id may be a placeholder.
+ */
+export function hostOfProduct(productId: string | Placeholder): SQL {
   return sql`(select ${products.hostId} from ${products} where ${products.id} = ${productId})`;
 }
 
 /** Up to `limit` other active products of this product's host, newest first (the buy page's picker). */
 export function listMoreFromHost(db: Db, productId: string, limit = 8) {
+  return moreFromHostRead(db).all({ productId, limit });
+}
+
+const moreFromHostRead = preparedRead((db) => {
+  const productId = sql.placeholder("productId");
   return db
     .select({
       id: products.id,
@@ -260,10 +292,11 @@ export function listMoreFromHost(db: Db, productId: string, limit = 8) {
       image: mainImage,
     })
     .from(products)
-    .where(and(eq(products.hostId, hostOfProduct(productId)), eq(products.status, "active"), ne(products.id, productId)))
+    .where(and(eq(products.hostId, hostOfProduct(productId)), eq(products.status, "active"), ne(products.id, columnPlaceholder(products.id, "productId"))))
     .orderBy(desc(products.createdAt), desc(products.id))
-    .limit(limit);
-}
+    .limit(sql.placeholder("limit"))
+    .prepare();
+});
 
 /**
  * A product with everything a purchase is priced and fulfilled from: its host, status and voucher terms, its sizes

@@ -1,5 +1,6 @@
 import { and, type AnyColumn, desc, eq, gt, inArray, type SQLWrapper } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { isPreparedSubquery, preparedRead, type PreparedSubquery } from "~/db/prepared.server";
 import { orders, refundParts, refunds, returnRequests } from "~/db/schema";
 import { COUNTED_REFUND_STATUSES, FINAL_REFUND_STATUSES } from "~/domain/payments";
 
@@ -48,18 +49,33 @@ function inOrders(column: AnyColumn, orderIds: readonly string[] | SQLWrapper) {
   return Array.isArray(orderIds) ? inArray(column, [...orderIds]) : inArray(column, orderIds as SQLWrapper);
 }
 
+type ReturnState = { status: "requested" | "approved" | "declined"; declineReason: string | null };
+
 /** The latest return request of each of these orders (for lists). */
 export async function latestReturnRequests(db: Db, orderIds: readonly string[] | SQLWrapper) {
-  if (Array.isArray(orderIds) && orderIds.length === 0) return new Map<string, { status: "requested" | "approved" | "declined"; declineReason: string | null }>();
-  const rows = await db
+  if (Array.isArray(orderIds) && orderIds.length === 0) return new Map<string, ReturnState>();
+  const rows = isPreparedSubquery(orderIds)
+    ? await returnRequestsOfPageRead(db, orderIds).all(orderIds.values)
+    : await returnRequestsOf(db, orderIds);
+  const latest = new Map<string, ReturnState>();
+  for (const r of rows) if (!latest.has(r.orderId)) latest.set(r.orderId, { status: r.status, declineReason: r.declineReason });
+  return latest;
+}
+
+/** These orders' return requests, newest first. */
+function returnRequestsOf(db: Db, orderIds: readonly string[] | SQLWrapper) {
+  return db
     .select({ orderId: returnRequests.orderId, status: returnRequests.status, declineReason: returnRequests.declineReason, createdAt: returnRequests.createdAt })
     .from(returnRequests)
     .where(inOrders(returnRequests.orderId, orderIds))
     .orderBy(desc(returnRequests.createdAt), desc(returnRequests.id));
-  const latest = new Map<string, { status: "requested" | "approved" | "declined"; declineReason: string | null }>();
-  for (const r of rows) if (!latest.has(r.orderId)) latest.set(r.orderId, { status: r.status, declineReason: r.declineReason });
-  return latest;
 }
+
+/** `returnRequestsOf` a page's orders, prepared once per shape of the page's subquery. */
+const returnRequestsOfPageRead = preparedRead(
+  (db, page: PreparedSubquery) => returnRequestsOf(db, page.template(db)).prepare(),
+  (page) => page.key,
+);
 
 /** The host's open return requests, oldest first, with the order they are about. */
 export function listHostOpenReturnRequests(db: Db, hostId: string, limit = 50) {
@@ -142,26 +158,48 @@ export async function decideReturnRequest(
  */
 export async function listOrderRefunds(db: Db, orderIds: readonly string[] | SQLWrapper) {
   if (Array.isArray(orderIds) && orderIds.length === 0) return [];
-  const line = {
-    id: refunds.id,
-    amountCents: refunds.amountCents,
-    currency: refunds.currency,
-    status: refunds.status,
-    origin: refunds.origin,
-    reason: refunds.reason,
-    createdAt: refunds.createdAt,
-  };
-  const shown = inArray(refunds.status, [...COUNTED_REFUND_STATUSES, ...FINAL_REFUND_STATUSES]);
-  const [own, parts] = await Promise.all([
-    db
-      .select({ ...line, orderId: refunds.orderId })
-      .from(refunds)
-      .where(and(inOrders(refunds.orderId, orderIds), shown)),
-    db
-      .select({ ...line, orderId: refundParts.orderId, amountCents: refundParts.amountCents })
-      .from(refundParts)
-      .innerJoin(refunds, eq(refunds.id, refundParts.sourceId))
-      .where(and(eq(refundParts.kind, "refund"), inOrders(refundParts.orderId, orderIds), gt(refundParts.amountCents, 0), shown)),
-  ]);
+  const [own, parts] = isPreparedSubquery(orderIds)
+    ? await Promise.all([ownRefundsOfPageRead(db, orderIds).all(orderIds.values), refundPartsOfPageRead(db, orderIds).all(orderIds.values)])
+    : await Promise.all([ownRefundsOf(db, orderIds), refundPartsOf(db, orderIds)]);
   return [...own, ...parts].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }
+
+const refundLine = {
+  id: refunds.id,
+  amountCents: refunds.amountCents,
+  currency: refunds.currency,
+  status: refunds.status,
+  origin: refunds.origin,
+  reason: refunds.reason,
+  createdAt: refunds.createdAt,
+};
+
+/** The refunds a page shows: those that went through or are on their way, and those that did not go through. */
+const shownRefund = () => inArray(refunds.status, [...COUNTED_REFUND_STATUSES, ...FINAL_REFUND_STATUSES]);
+
+/** The refunds that name one of these orders. */
+function ownRefundsOf(db: Db, orderIds: readonly string[] | SQLWrapper) {
+  return db
+    .select({ ...refundLine, orderId: refunds.orderId })
+    .from(refunds)
+    .where(and(inOrders(refunds.orderId, orderIds), shownRefund()));
+}
+
+/** The parts of a cart's refunds that fell on these orders. */
+function refundPartsOf(db: Db, orderIds: readonly string[] | SQLWrapper) {
+  return db
+    .select({ ...refundLine, orderId: refundParts.orderId, amountCents: refundParts.amountCents })
+    .from(refundParts)
+    .innerJoin(refunds, eq(refunds.id, refundParts.sourceId))
+    .where(and(eq(refundParts.kind, "refund"), inOrders(refundParts.orderId, orderIds), gt(refundParts.amountCents, 0), shownRefund()));
+}
+
+/** `ownRefundsOf` and `refundPartsOf` a page's orders, prepared once per shape of the page's subquery. */
+const ownRefundsOfPageRead = preparedRead(
+  (db, page: PreparedSubquery) => ownRefundsOf(db, page.template(db)).prepare(),
+  (page) => page.key,
+);
+const refundPartsOfPageRead = preparedRead(
+  (db, page: PreparedSubquery) => refundPartsOf(db, page.template(db)).prepare(),
+  (page) => page.key,
+);
