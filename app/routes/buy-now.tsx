@@ -21,7 +21,6 @@ import { getCurrentPool } from "~/db/queries/pools.server";
 import {
   getProduct,
   isProductLiked,
-  hostOfProduct,
   listMoreFromHost,
   listProductColors,
   listProductImages,
@@ -62,7 +61,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     listProductColors(db, id),
     listProductImages(db, id, 8),
     listMoreFromHost(db, id, 8),
-    getCurrentPool(db, hostOfProduct(id)),
+    getCurrentPool(db, { ofProduct: id }),
     user ? isProductLiked(db, user.id, id) : false,
     getRevenueRules(db),
   ]);

@@ -1,7 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { Card, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
-import { gameHostId } from "~/db/queries/games.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { getCurrentPool } from "~/db/queries/pools.server";
 import { poolShareText } from "~/domain/revenue";
@@ -53,7 +52,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const [quote, rules, pool] = await Promise.all([
       quoteGuess(db, guess.value, user.id),
       getRevenueRules(db),
-      getCurrentPool(db, gameHostId(guess.value.gameId)),
+      getCurrentPool(db, { ofGame: guess.value.gameId }),
     ]);
     if (!quote.ok) return data({ error: quote.message, review: null, guess: null }, { status: quote.status });
     return {

@@ -87,7 +87,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const [profile, pool, viewerCountry, shipsTo, member, rules, shopProducts, activeGroupBuy, games, winners, miniPrizes, poolEntryNumbers] =
     await Promise.all([
       getProfileByIdOrSlug(db, key),
-      getCurrentPool(db, hostKey),
+      getCurrentPool(db, address),
       viewer ? getProfileCountry(db, viewer.id) : undefined,
       listShippingCountryCodes(db, address),
       viewer ? isTribeMember(db, viewer.id, address) : false,

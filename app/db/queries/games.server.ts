@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { hostNotSuspended } from "~/db/queries/admin.server";
 import { confirmedWhileRunning } from "~/db/queries/guesses.server";
 import type { Db } from "~/db/client.server";
@@ -54,7 +54,7 @@ export function listActiveGames(db: Db, { limit, offset = 0, hostId }: { limit: 
 }
 
 /** The host id of a game, as a subquery: reads keyed by the game's host go in the same batch as the game. */
-export function gameHostId(gameId: string): SQL {
+export function gameHostId(gameId: string | Placeholder): SQL {
   return sql`(select ${guessWinGames.hostId} from ${guessWinGames} where ${guessWinGames.id} = ${gameId})`;
 }
 

@@ -1,5 +1,9 @@
 import { and, desc, eq, inArray, isNull, lt, sql, sum, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { columnPlaceholder, preparedRead } from "~/db/prepared.server";
+import { gameHostId } from "~/db/queries/games.server";
+import { hostOfProduct } from "~/db/queries/products.server";
+import { profileHostId, type ProfileAddress } from "~/db/queries/profiles.server";
 import {
   guessWinGames,
   hostDebits,
@@ -17,32 +21,60 @@ export type { PoolRow };
 /** Which of a host's pools is their current one: the open pool, or else the latest. */
 const currentFirst = [sql`${prizePools.status} = 'open' desc`, desc(prizePools.createdAt)] as const;
 
-/**
- * The host's open pool, or else their latest one, or undefined when they never had one. `hostId` may be a subquery
- * (e.g. `hostOfProduct`), so the pool is read in the same batch as what it depends on.
- */
-export async function getCurrentPool(db: Db, hostId: string | SQL) {
-  const [row] = await db
-    .select({
-      id: prizePools.id,
-      status: prizePools.status,
-      targetCents: prizePools.targetCents,
-      amountCents: prizePools.amountCents,
-      currency: prizePools.currency,
-      entriesCount: prizePools.entriesCount,
-      autoRenew: prizePools.autoRenew,
-      startAt: prizePools.startAt,
-      endAt: prizePools.endAt,
-      closedAt: prizePools.closedAt,
-      drawBlockHeight: prizePools.drawBlockHeight,
-      entriesDigest: prizePools.entriesDigest,
-    })
-    .from(prizePools)
-    .where(eq(prizePools.hostId, hostId))
-    .orderBy(...currentFirst)
-    .limit(1);
-  return row;
+/** Whose current pool a page reads: a host's id, the host a profile address names, or the host of a product or a game. */
+export type PoolHost = string | ProfileAddress | { ofProduct: string } | { ofGame: string };
+type PoolHostShape = "id" | "address" | "product" | "game";
+
+function poolHostShape(host: PoolHost): PoolHostShape {
+  if (typeof host === "string") return "id";
+  return "idOrSlug" in host ? "address" : "ofProduct" in host ? "product" : "game";
 }
+
+function poolHostValue(host: PoolHost): string {
+  if (typeof host === "string") return host;
+  return "idOrSlug" in host ? host.idOrSlug : "ofProduct" in host ? host.ofProduct : host.ofGame;
+}
+
+/**
+ * The host's open pool, or else their latest one, or undefined when they never had one. A host named by a profile
+ * address, a product or a game is resolved in the same query, so the read goes in the page's first batch.
+ */
+export async function getCurrentPool(db: Db, host: PoolHost) {
+  return currentPoolRead(db, poolHostShape(host)).get({ host: poolHostValue(host) });
+}
+
+const currentPoolRead = preparedRead(
+  (db, shape: PoolHostShape) => {
+    const host = sql.placeholder("host");
+    const hostId = {
+      id: columnPlaceholder(prizePools.hostId, "host"),
+      address: profileHostId(host),
+      product: hostOfProduct(host),
+      game: gameHostId(host),
+    }[shape];
+    return db
+      .select({
+        id: prizePools.id,
+        status: prizePools.status,
+        targetCents: prizePools.targetCents,
+        amountCents: prizePools.amountCents,
+        currency: prizePools.currency,
+        entriesCount: prizePools.entriesCount,
+        autoRenew: prizePools.autoRenew,
+        startAt: prizePools.startAt,
+        endAt: prizePools.endAt,
+        closedAt: prizePools.closedAt,
+        drawBlockHeight: prizePools.drawBlockHeight,
+        entriesDigest: prizePools.entriesDigest,
+      })
+      .from(prizePools)
+      .where(eq(prizePools.hostId, hostId))
+      .orderBy(...currentFirst)
+      .limit(1)
+      .prepare();
+  },
+  (shape) => shape,
+);
 
 /** The id of the host's current pool (the one `getCurrentPool` reads), as a subquery for reads batched with it. */
 export function currentPoolIdOf(hostId: string | SQL): SQL {
