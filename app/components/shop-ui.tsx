@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent, type MouseEvent, type ReactNode } from "react";
-import { useFetcher, useNavigate } from "react-router";
+import { useFetcher } from "react-router";
+import { useClientLinks } from "./page";
 import { countdownText, COUNTDOWN_TICK_MS } from "~/domain/countdown";
 import { CURRENCIES, formatIn, SHIPPING_COUNTRIES, type SupportedCurrency } from "~/domain/currency";
 import { currencyLabel, formatCents, minorUnitDigits } from "~/domain/money";
@@ -264,23 +265,6 @@ export function ShopProductCard({ row, index, signedIn }: { row: ShopCardRow; in
       </button>
     </li>
   );
-}
-
-/**
- * Client-side navigation for the plain `<a>` links inside an element (a /shop grid's 48 links need no `<Link>`
- * each): a plain left click on a same-origin link without a target navigates with React Router; anything else
- * (a modified or middle click, another site) is left to the browser. On a page sent without hydration the links
- * are ordinary links.
- */
-export function useClientLinks() {
-  const navigate = useNavigate();
-  return (event: MouseEvent<HTMLElement>) => {
-    const link = event.target instanceof Element ? event.target.closest("a") : null;
-    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
-    if (link.target || link.hasAttribute("download") || link.origin !== window.location.origin) return;
-    event.preventDefault();
-    void navigate(link.pathname + link.search + link.hash);
-  };
 }
 
 /** A host's product as their profile and profile shop list it: the price already in the page's currency. */

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { data, Form, Link, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
-import { buttonClass, Card, LinkButton, Page, pageMeta } from "~/components/page";
+import { buttonClass, Card, LinkButton, Page, pageMeta, useClientLinks } from "~/components/page";
 import {
   displayCents,
   formatIn,
@@ -12,7 +12,6 @@ import {
   choiceClass,
   QuantityStepper,
   SizePicker,
-  useClientLinks,
   useProductLike,
 } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";

@@ -1,6 +1,6 @@
-import { data, Form, Link, redirect, useSearchParams } from "react-router";
+import { data, Form, redirect, useSearchParams } from "react-router";
 import { z } from "zod";
-import { DateText, EmptyState, LinkButton, Page, pageMeta, Pagination, Stat, StatusBadge } from "~/components/page";
+import { DateText, EmptyState, LinkButton, Page, pageMeta, Pagination, Stat, StatusBadge, useClientLinks } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { RefundedAmount, refundSummaryText, ReturnStatusBadge } from "~/components/refunds";
 import { buyerOrderPageIds, buyerOrderStats, getOrderById, listBuyerOrders } from "~/db/queries/orders.server";
@@ -90,9 +90,9 @@ function OrderAction({ order }: { order: Order }) {
   if (order.productCategory === "voucher") {
     const usability = voucherUsability(order.voucherStatus);
     return usability.usable && order.voucherCode ? (
-      <Link to={`/voucher/${order.voucherCode}`} className={link}>
+      <a href={`/voucher/${order.voucherCode}`} className={link}>
         {usability.label}
-      </Link>
+      </a>
     ) : (
       <span className="text-sm text-gray-500">{order.voucherCode ? usability.label : "Voucher pending"}</span>
     );
@@ -116,15 +116,16 @@ function OrderAction({ order }: { order: Order }) {
       ? `/shipping-tracking?tracking=${encodeURIComponent(order.trackingNumber)}`
       : `/order/${order.orderNumber}`;
   return (
-    <Link to={to} className={link}>
+    <a href={to} className={link}>
       {action}
-    </Link>
+    </a>
   );
 }
 
 export default function MyOrders({ loaderData, actionData }: Route.ComponentProps) {
   const { orders, stats, page, hasNext, filtered } = loaderData;
   const [params] = useSearchParams();
+  const clientLinks = useClientLinks();
   const hrefFor = (p: number) => {
     const next = new URLSearchParams(params);
     next.set("page", String(p));
@@ -176,25 +177,24 @@ export default function MyOrders({ loaderData, actionData }: Route.ComponentProp
           action={{ to: "/shop", label: "Browse Shop" }}
         />
       ) : (
-        <ul className="space-y-3">
+        // Rows styled by place (app.css, "order rows"); their plain links navigate on the client (one handler).
+        <ul className="order-rows" onClick={clientLinks}>
           {orders.map((o) => (
-            <li key={o.id} className="flex gap-4 rounded-xl border border-gray-200 bg-white p-4 shadow-sm">
-              <div className="h-16 w-16 shrink-0 overflow-hidden rounded-lg bg-gray-100">
-                {o.productImage ? <img src={o.productImage} alt="" className="h-full w-full object-cover" /> : null}
-              </div>
-              <div className="min-w-0 flex-1">
-                <div className="flex flex-wrap items-start justify-between gap-2">
-                  <div className="min-w-0">
-                    <p className="truncate font-semibold text-gray-900">{o.productName}</p>
-                    <p className="text-xs text-gray-500">
+            <li key={o.id}>
+              <span>{o.productImage ? <img src={o.productImage} alt="" /> : null}</span>
+              <div>
+                <div>
+                  <div>
+                    <p>{o.productName}</p>
+                    <p>
                       {o.orderNumber} · <DateText value={o.createdAt} />
                       {o.hostName ? ` · ${o.hostName}` : null}
                     </p>
                   </div>
                   <StatusBadge status={o.status} />
                 </div>
-                <div className="mt-2 flex flex-wrap items-center justify-between gap-2">
-                  <p className="text-sm text-gray-700">
+                <div>
+                  <p>
                     {formatCents(o.amountCents, o.currency)}
                     {o.quantity > 1 ? ` · qty ${o.quantity}` : null}
                     {o.sizeName ? ` · ${o.sizeName}` : null}

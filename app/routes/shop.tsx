@@ -1,5 +1,5 @@
 import { Form, type ShouldRevalidateFunctionArgs } from "react-router";
-import { EmptyState, Page, pageMeta, Pagination, buttonClass } from "~/components/page";
+import { EmptyState, Page, pageMeta, Pagination, buttonClass, useClientLinks } from "~/components/page";
 import {
   AutoSubmitSelect,
   currencyOptions,
@@ -11,7 +11,6 @@ import {
   ShopGridShared,
   ShopProductCard,
   shopCardRow,
-  useClientLinks,
 } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
