@@ -276,6 +276,26 @@ describe("managing games", () => {
     expect((await statusOf(id))?.status).toBe("active");
   });
 
+  it("says why a pause or delete failed when the database refuses it (500), and keeps the game as it was", async () => {
+    const id = await addGame();
+    const before = await statusOf(id);
+    const name = (op: string) => `fail_game_${op}_${id.replaceAll("-", "_")}`;
+    const guard = (op: string) =>
+      `create trigger ${name(op)} before ${op} on guess_win_games when old.id = '${id}' begin select raise(abort, 'injected failure'); end`;
+    await env.DB.batch([env.DB.prepare(guard("delete")), env.DB.prepare(guard("update"))]);
+    try {
+      const paused = await postFields("/guess-win-management", [["intent", "toggle-pause"], ["gameId", id]], hostCookie);
+      expect(paused.status).toBe(500);
+      expect(await paused.text()).toContain("Failed to update game status: Please try again.");
+      const deleted = await postFields("/guess-win-management", [["intent", "delete"], ["gameId", id]], hostCookie);
+      expect(deleted.status).toBe(500);
+      expect(await deleted.text()).toContain("Failed to delete game: Please try again.");
+    } finally {
+      await env.DB.batch(["delete", "update"].map((op) => env.DB.prepare(`drop trigger ${name(op)}`)));
+    }
+    expect(await statusOf(id)).toEqual(before);
+  });
+
   it("lets no one but the host edit, pause or delete (403, unchanged)", async () => {
     const id = await addGame();
     const before = await statusOf(id);

@@ -283,6 +283,25 @@ describe("/delete-product/{id}", () => {
     expect(row!.status).toBe("active");
   });
 
+  it("says 'Failed to delete product' when the database refuses the delete, and keeps the product", async () => {
+    const name = `Stuck ${token()}`;
+    const id = await addProduct(name);
+    // The database fails the delete (and an archive) of this one product.
+    const guard = (op: string) =>
+      `create trigger fail_${op}_${id.replaceAll("-", "_")} before ${op} on products when old.id = '${id}' begin select raise(abort, 'injected failure'); end`;
+    await env.DB.batch([env.DB.prepare(guard("delete")), env.DB.prepare(guard("update"))]);
+    try {
+      const res = await postForm(`/delete-product/${id}`, { confirm: "DELETE" }, { cookie: hostCookie });
+      expect(res.status).toBe(500);
+      expect(await decodedHtml(res)).toContain("Failed to delete product");
+    } finally {
+      await env.DB.batch(["delete", "update"].map((op) => env.DB.prepare(`drop trigger fail_${op}_${id.replaceAll("-", "_")}`)));
+    }
+    const [row] = await productsNamed(name);
+    expect(row!.status).toBe("active");
+    expect(await db().select().from(productSizes).where(eq(productSizes.productId, id))).not.toHaveLength(0);
+  });
+
   it("deletes a product without orders and removes its uploaded images", async () => {
     const name = `Gone ${token()}`;
     const key = `products/${host.id}/${Date.now()}-test.png`;

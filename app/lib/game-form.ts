@@ -20,6 +20,8 @@ export const GAME_MESSAGES = {
   signIn: "Please sign in to create a game",
   createFailed: "Failed to create game. Please try again.",
   uploadFailed: "Failed to upload video. Please try again.",
+  deleteFailed: "Failed to delete game: Please try again.",
+  statusFailed: (reason: string) => `Failed to update game status: ${reason}`,
 } as const;
 
 export const QUESTION_MAX = 300;

@@ -17,6 +17,9 @@ export const PRODUCT_MESSAGES = {
   imageUrl: "Please use an uploaded image or an https:// image URL",
   digitalFile: "Please upload the file again",
   notAuthenticated: "User is not authenticated!",
+  createFailed: "Unexpected error while creating product",
+  updateFailed: "Error updating product!",
+  deleteFailed: "Failed to delete product",
 } as const;
 
 export const MAX_SIZES = 20;

@@ -39,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await createProduct(getDb(getEnv(context)), user.id, submission.input);
   } catch (err) {
     console.error("product insert failed", err);
-    return data({ errors: { form: "Unexpected error while creating product" }, values: null }, { status: 500 });
+    return data({ errors: { form: PRODUCT_MESSAGES.createFailed }, values: null }, { status: 500 });
   }
   return redirect("/shop", {
     headers: { "Set-Cookie": flashToastCookie({ message: "Product created successfully!", type: "success" }) },

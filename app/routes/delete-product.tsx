@@ -7,6 +7,7 @@ import { activeGroupBuysOfProduct, countProductOrders, deleteOrArchiveProduct } 
 import { getProduct } from "~/db/queries/products.server";
 import { assertOwner, idParam, notFound, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
+import { PRODUCT_MESSAGES } from "~/lib/product-form";
 import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/delete-product";
 
@@ -35,9 +36,20 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const { user, db, product } = await ownedProduct(context, request, params.id);
   const form = await request.formData();
   if (form.get("confirm") !== CONFIRM_WORD) return data({ error: CONFIRM_MESSAGE }, { status: 400 });
-  const result = await deleteOrArchiveProduct(db, product.id, user.id);
+  let result: Awaited<ReturnType<typeof deleteOrArchiveProduct>>;
+  try {
+    result = await deleteOrArchiveProduct(db, product.id, user.id);
+  } catch (err) {
+    console.error("product delete failed", err);
+    return data({ error: PRODUCT_MESSAGES.deleteFailed }, { status: 500 });
+  }
   if (!result) notFound();
-  if (result.r2Keys.length) await getEnv(context).MEDIA.delete(result.r2Keys);
+  if (result.r2Keys.length) {
+    // The product is gone either way: an image left in storage is logged, not shown to the host as a failure.
+    await getEnv(context)
+      .MEDIA.delete(result.r2Keys)
+      .catch((err) => console.error("product images delete failed", err));
+  }
   const message = result.outcome === "archived" ? "Product archived: past orders keep their record" : "Product deleted";
   return redirect("/shop-management", { headers: { "Set-Cookie": flashToastCookie({ message, type: "success" }) } });
 }

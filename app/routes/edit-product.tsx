@@ -6,7 +6,7 @@ import { getDb } from "~/db/client.server";
 import { productFormValuesFor, updateProduct } from "~/db/queries/product-admin.server";
 import { assertOwner, idParam, notFound, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
-import { isoDate } from "~/lib/product-form";
+import { isoDate, PRODUCT_MESSAGES } from "~/lib/product-form";
 import { readProductSubmission } from "~/lib/product-submit.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/edit-product";
@@ -41,7 +41,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     unused = await updateProduct(db, id, user.id, submission.input);
   } catch (err) {
     console.error("product update failed", err);
-    return data({ errors: { form: "Error updating product!" }, values: null }, { status: 500 });
+    return data({ errors: { form: PRODUCT_MESSAGES.updateFailed }, values: null }, { status: 500 });
   }
   if (unused === null) notFound();
   if (unused.length) await env.MEDIA.delete(unused);

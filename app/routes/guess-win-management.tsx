@@ -12,6 +12,7 @@ import { forbidden, idParam, notFound, pageParam, requireUser } from "~/lib/guar
 import { getCtx, getEnv } from "~/lib/context";
 import { admitEndedGames } from "~/lib/pools.server";
 import { deleteVideo } from "~/lib/uploads.server";
+import { GAME_MESSAGES } from "~/lib/game-form";
 import type { Route } from "./+types/guess-win-management";
 
 export const meta: Route.MetaFunction = () => pageMeta("Guess & Win Management");
@@ -43,17 +44,29 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (game.hostId !== user.id) forbidden();
 
   if (intent === "toggle-pause") {
-    const status = await togglePause(db, gameId, user.id);
+    let status: Awaited<ReturnType<typeof togglePause>>;
+    try {
+      status = await togglePause(db, gameId, user.id);
+    } catch (err) {
+      console.error("game status update failed", err);
+      return data<ActionResult>({ ok: false, intent, gameId, message: GAME_MESSAGES.statusFailed("Please try again.") }, { status: 500 });
+    }
     if (!status) {
-      const message = `Failed to update game status: ${game.status === "completed" ? "This game has ended" : "Please try again."}`;
+      const message = GAME_MESSAGES.statusFailed(game.status === "completed" ? "This game has ended" : "Please try again.");
       return data<ActionResult>({ ok: false, intent, gameId, message }, { status: 409 });
     }
     const message = status === "paused" ? "Game paused successfully" : "Game resumed successfully";
     return data<ActionResult>({ ok: true, intent, gameId, message, status });
   }
   if (intent === "delete") {
-    const result = await deleteOrEndGame(db, gameId, user.id);
-    if (!result) return data<ActionResult>({ ok: false, intent, gameId, message: "Failed to delete game: Please try again." }, { status: 409 });
+    let result: Awaited<ReturnType<typeof deleteOrEndGame>>;
+    try {
+      result = await deleteOrEndGame(db, gameId, user.id);
+    } catch (err) {
+      console.error("game delete failed", err);
+      return data<ActionResult>({ ok: false, intent, gameId, message: GAME_MESSAGES.deleteFailed }, { status: 500 });
+    }
+    if (!result) return data<ActionResult>({ ok: false, intent, gameId, message: GAME_MESSAGES.deleteFailed }, { status: 409 });
     if (result.videoKey) {
       const key = result.videoKey;
       getCtx(context).waitUntil(deleteVideo(env, key).catch((err) => console.error("game video delete failed", err)));
