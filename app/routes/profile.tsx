@@ -19,7 +19,6 @@ import {
   listHostPoolWinners,
   listShippingCountryCodes,
   listUserEntryNumbers,
-  profileHostId,
 } from "~/db/queries/profiles.server";
 import { countdownText } from "~/domain/countdown";
 import { countryByCode, resolveCurrency, type SupportedCurrency } from "~/domain/currency";
@@ -79,11 +78,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const page = tab === "shop" ? 1 : pageParam(request);
   const now = new Date();
 
-  // One batch: the profile, and every read keyed by its host through the host's id as a subquery (and by the
-  // host's current pool the same way). The shop tab's products are read even when the viewer's country turns out
+  // One batch: the profile, and every read keyed by its host through the page's address (each read resolves the
+  // host's id from it in SQL, and the host's current pool the same way). The shop tab's products are read even when the viewer's country turns out
   // to be "coming soon" (then they are not shown); nothing is shown before the visibility check below.
   const address = { idOrSlug: key };
-  const hostKey = profileHostId(key);
   const [profile, pool, viewerCountry, shipsTo, member, rules, shopProducts, activeGroupBuy, games, winners, miniPrizes, poolEntryNumbers] =
     await Promise.all([
       getProfileByIdOrSlug(db, key),
@@ -92,10 +90,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       listShippingCountryCodes(db, address),
       viewer ? isTribeMember(db, viewer.id, address) : false,
       getRevenueRules(db),
-      tab === "shop" ? listShopProducts(db, { hostIdOrSlug: key, limit: 12 }) : null,
+      tab === "shop" ? listShopProducts(db, { hostId: address, limit: 12 }) : null,
       tab === "shop" ? getActiveGroupBuyOffer(db, address, now) : undefined,
-      tab === "games" ? listActiveGames(db, { hostId: hostKey, limit: GAMES_PAGE_SIZE + 1, offset: (page - 1) * GAMES_PAGE_SIZE }) : null,
-      tab === "winner" ? listHostPoolWinners(db, hostKey, WINNERS_PAGE_SIZE + 1, (page - 1) * WINNERS_PAGE_SIZE) : null,
+      tab === "games" ? listActiveGames(db, { hostId: address, limit: GAMES_PAGE_SIZE + 1, offset: (page - 1) * GAMES_PAGE_SIZE }) : null,
+      tab === "winner" ? listHostPoolWinners(db, address, WINNERS_PAGE_SIZE + 1, (page - 1) * WINNERS_PAGE_SIZE) : null,
       listPoolMiniPrizes(db, { currentOf: address }),
       viewer ? listUserEntryNumbers(db, { currentOf: address }, viewer.id) : ([] as number[]),
     ]);

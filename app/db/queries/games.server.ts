@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, isNull, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { hostNotSuspended } from "~/db/queries/admin.server";
+import { hostIdSql, type ProfileAddress } from "~/db/queries/profiles.server";
 import { confirmedWhileRunning } from "~/db/queries/guesses.server";
 import type { Db } from "~/db/client.server";
 import {
@@ -41,13 +42,13 @@ const publicGame = {
 export type PublicGame = Awaited<ReturnType<typeof listActiveGames>>[number];
 
 /** Active games, newest first; optionally one host's. */
-export function listActiveGames(db: Db, { limit, offset = 0, hostId }: { limit: number; offset?: number; hostId?: string | SQL }) {
+export function listActiveGames(db: Db, { limit, offset = 0, hostId }: { limit: number; offset?: number; hostId?: string | ProfileAddress }) {
   const active = and(eq(guessWinGames.status, "active"), hostNotSuspended(guessWinGames.hostId));
   return db
     .select(publicGame)
     .from(guessWinGames)
     .leftJoin(userProfiles, eq(userProfiles.userId, guessWinGames.hostId))
-    .where(hostId ? and(active, eq(guessWinGames.hostId, hostId)) : active)
+    .where(hostId ? and(active, eq(guessWinGames.hostId, hostIdSql(hostId))) : active)
     .orderBy(desc(guessWinGames.createdAt), desc(guessWinGames.id))
     .limit(limit)
     .offset(offset);

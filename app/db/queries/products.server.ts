@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { hostNotSuspended } from "~/db/queries/admin.server";
-import { profileHostId } from "~/db/queries/profiles.server";
+import { hostParam, hostShape, hostValue, type HostShape, type ProfileAddress } from "~/db/queries/profiles.server";
 import type { Db } from "~/db/client.server";
 import { columnPlaceholder, preparedRead } from "~/db/prepared.server";
 import {
@@ -44,10 +44,8 @@ export type ShopQuery = {
   category?: (typeof SHOP_CATEGORIES)[number] | null;
   /** An ISO country code; null or undefined for All Countries. */
   shipTo?: string | null;
-  /** Only this host's products (the host's shop page). */
-  hostId?: string;
-  /** Only the products of the host a /profile/{id} address names (`profileHostId`), resolved in the same query. */
-  hostIdOrSlug?: string;
+  /** Only this host's products: by id (their shop page) or as their profile's address names them (the profile). */
+  hostId?: string | ProfileAddress;
   /** The signed-in viewer: each row then says whether they like the product (in the same query). */
   viewerId?: string | null;
 };
@@ -71,14 +69,13 @@ function shipsTo(country: string | Placeholder): SQL {
  * joined in, and whether the viewer likes each: one query, whatever the filters. Ask for `limit + 1` rows to learn
  * whether a next page exists.
  */
-export function listShopProducts(db: Db, { limit, offset = 0, q, category, shipTo, hostId, hostIdOrSlug, viewerId }: ShopQuery) {
+export function listShopProducts(db: Db, { limit, offset = 0, q, category, shipTo, hostId, viewerId }: ShopQuery) {
   const text = q?.trim() || null;
-  const host: ShopShape["host"] = hostId ? "id" : hostIdOrSlug ? "idOrSlug" : null;
-  const shape = { host, category: !!category, shipTo: !!shipTo, text: !!text, viewer: !!viewerId };
+  const shape = { host: hostId ? hostShape(hostId) : null, category: !!category, shipTo: !!shipTo, text: !!text, viewer: !!viewerId };
   return shopProductsRead(db, shape).all({
     limit,
     offset,
-    host: hostId ?? hostIdOrSlug,
+    host: hostId ? hostValue(hostId) : undefined,
     category,
     shipTo,
     pattern: text ? containsPattern(text) : undefined,
@@ -86,14 +83,13 @@ export function listShopProducts(db: Db, { limit, offset = 0, q, category, shipT
   });
 }
 
-type ShopShape = { host: "id" | "idOrSlug" | null; category: boolean; shipTo: boolean; text: boolean; viewer: boolean };
+type ShopShape = { host: HostShape | null; category: boolean; shipTo: boolean; text: boolean; viewer: boolean };
 
 /** The shop's page of cards, prepared once per combination of filters present. */
 const shopProductsRead = preparedRead(
   (db, shape: ShopShape) => {
     const conditions: SQL[] = [eq(products.status, "active"), hostNotSuspended(products.hostId)];
-    if (shape.host === "id") conditions.push(eq(products.hostId, columnPlaceholder(products.hostId, "host")));
-    if (shape.host === "idOrSlug") conditions.push(eq(products.hostId, profileHostId(sql.placeholder("host"))));
+    if (shape.host) conditions.push(eq(products.hostId, hostParam(shape.host, products.hostId)));
     if (shape.category) conditions.push(eq(products.shopCategory, columnPlaceholder(products.shopCategory, "category")));
     if (shape.shipTo) conditions.push(shipsTo(sql.placeholder("shipTo")));
     if (shape.text) {

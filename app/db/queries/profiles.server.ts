@@ -66,12 +66,14 @@ export function profileHostId(idOrSlug: string | Placeholder): SQL {
 export type ProfileAddress = { idOrSlug: string };
 
 /** How a prepared read is keyed by its host: an id, or a profile address resolved in the same query. */
-type HostShape = "id" | "address";
-const hostShape = (host: string | ProfileAddress): HostShape => (typeof host === "string" ? "id" : "address");
-const hostValue = (host: string | ProfileAddress) => (typeof host === "string" ? host : host.idOrSlug);
+export type HostShape = "id" | "address";
+export const hostShape = (host: string | ProfileAddress): HostShape => (typeof host === "string" ? "id" : "address");
+export const hostValue = (host: string | ProfileAddress) => (typeof host === "string" ? host : host.idOrSlug);
 /** The host placeholder ("host") of a prepared read, compared with `column`. */
-const hostParam = (shape: HostShape, column: AnySQLiteColumn) =>
+export const hostParam = (shape: HostShape, column: AnySQLiteColumn) =>
   shape === "id" ? columnPlaceholder(column, "host") : profileHostId(sql.placeholder("host"));
+/** A host in a read built per call: the id, or the profile address resolved in the same query. */
+export const hostIdSql = (host: string | ProfileAddress): string | SQL => (typeof host === "string" ? host : profileHostId(host.idOrSlug));
 
 /** The signed-in user's own profile, with the settings fields. */
 export async function getOwnProfile(db: Db, userId: string) {
@@ -232,7 +234,7 @@ const entryNumbersRead = preparedRead(
 );
 
 /** The winners of a host's pools, newest first, with the pool each came from (for the draw verification link). */
-export function listHostPoolWinners(db: Db, hostId: string | SQL, limit = 20, offset = 0) {
+export function listHostPoolWinners(db: Db, host: string | ProfileAddress, limit = 20, offset = 0) {
   return db
     .select({
       id: prizeWinners.id,
@@ -245,7 +247,7 @@ export function listHostPoolWinners(db: Db, hostId: string | SQL, limit = 20, of
     })
     .from(prizeWinners)
     .innerJoin(prizePools, eq(prizePools.id, prizeWinners.poolId))
-    .where(eq(prizePools.hostId, hostId))
+    .where(eq(prizePools.hostId, hostIdSql(host)))
     .orderBy(desc(prizeWinners.createdAt), desc(prizeWinners.id))
     .limit(limit)
     .offset(offset);
