@@ -15,9 +15,9 @@ import "./app.css";
 
 export const middleware: Route.MiddlewareFunction[] = [loadUser];
 
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const flashToast = readFlashToast(request);
-  const user = getOptionalUser(context);
+  const user = await getOptionalUser(context);
   return data(
     { user, cartCount: cartCount(user, request), demoMode: isDemoMode(getEnv(context)), flashToast },
     flashToast ? { headers: { "Set-Cookie": clearToastCookie() } } : undefined,

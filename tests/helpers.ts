@@ -167,9 +167,7 @@ export async function withRevenueRules(
 }
 
 /** A D1 session that counts the calls made to D1 through it (each statement call and each batch is one). */
-export function countingSession() {
-  const session = env.DB.withSession("first-primary");
-  const counter = { calls: 0 };
+export function countingSession(session: D1DatabaseSession = env.DB.withSession("first-primary"), counter = { calls: 0 }) {
   const counted = <T extends object>(statement: T): T =>
     new Proxy(statement, {
       get(target, property) {
@@ -191,4 +189,11 @@ export function countingSession() {
     getBookmark: () => session.getBookmark(),
   } as unknown as D1DatabaseSession;
   return { session: wrapped, counter };
+}
+
+/** The test Env with a DB whose every request session counts its D1 calls (all sessions share one counter). */
+export function countingEnv() {
+  const counter = { calls: 0 };
+  const DB = { withSession: (constraint: string) => countingSession(env.DB.withSession(constraint), counter).session };
+  return { env: { ...env, DB } as unknown as Env, counter };
 }

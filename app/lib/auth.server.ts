@@ -1,22 +1,41 @@
 import { createContext, type RouterContextProvider } from "react-router";
 import { getDb } from "~/db/client.server";
 import { getEnv } from "./context";
-import { getSessionUser, type SessionUser } from "./session.server";
+import type { SessionViewer } from "~/db/queries/sessions.server";
+import { getSessionUserOf, sessionViewerOf, type SessionUser } from "./session.server";
 
 export type { SessionUser } from "./session.server";
 
-/** The signed-in user (or null), loaded once per request by the root middleware. */
-export const userContext = createContext<SessionUser | null>(null);
-
+/**
+ * The request's viewer: their session as reads can name it, and the signed-in user, read on first use. The read is
+ * not sent by the middleware but by the first loader or action that asks, so it travels to D1 in one batch with the
+ * reads the page's loaders start at the same time (db/read-batch.server.ts) instead of in a round trip of its own.
+ */
 type Ctx = Readonly<RouterContextProvider>;
 
-/** Root middleware: resolves the session cookie to a user for every loader and action. */
+type RequestViewer = { session: SessionViewer | null; user: () => Promise<SessionUser | null> };
+
+const viewerContext = createContext<RequestViewer>({ session: null, user: async () => null });
+
+/** Root middleware: names the request's session for every loader and action; the user is read when first asked. */
 export async function loadUser({ request, context }: { request: Request; context: Readonly<RouterContextProvider> }) {
-  context.set(userContext, await getSessionUser(getDb(getEnv(context)), request));
+  const session = await sessionViewerOf(request);
+  const db = getDb(getEnv(context));
+  let user: Promise<SessionUser | null> | undefined;
+  context.set(viewerContext, { session, user: () => (user ??= session ? getSessionUserOf(db, session) : Promise.resolve(null)) });
 }
 
-export function getOptionalUser(context: Ctx): SessionUser | null {
-  return context.get(userContext);
+/** The signed-in user, or null for a visitor (an unknown, expired or suspended session too). */
+export function getOptionalUser(context: Ctx): Promise<SessionUser | null> {
+  return context.get(viewerContext).user();
+}
+
+/**
+ * The viewer for reads of their own rows, before the user is known: the session (resolved in the same query), or
+ * null for a request without one. A session that turns out unknown or expired matches no rows.
+ */
+export function viewerSession(context: Ctx): SessionViewer | null {
+  return context.get(viewerContext).session;
 }
 
 // Any origin works as the base: only whether a target stays on it matters, and the path is what we send back.

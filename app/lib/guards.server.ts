@@ -1,5 +1,5 @@
 import { data, redirect, type RouterContextProvider } from "react-router";
-import { userContext, type SessionUser } from "./auth.server";
+import { getOptionalUser, type SessionUser } from "./auth.server";
 
 // The one guards module: who may see or change a thing. A visitor is sent to sign in; a missing thing is 404; a
 // thing that is someone else's is 403 (404 where existence itself must not leak); the admin pages are the owner's.
@@ -26,15 +26,15 @@ export function signinRedirectUrl(request: Request): string {
 }
 
 /** The signed-in user, or a redirect to /signin?redirectTo=… for a visitor. */
-export function requireUser(context: Ctx, request: Request): SessionUser {
-  const user = context.get(userContext);
+export async function requireUser(context: Ctx, request: Request): Promise<SessionUser> {
+  const user = await getOptionalUser(context);
   if (!user) throw redirect(signinRedirectUrl(request));
   return user;
 }
 
 /** The platform owner, or 403 for anyone else (a visitor is sent to sign in first). */
-export function requireAdmin(context: Ctx, request: Request): SessionUser {
-  const user = requireUser(context, request);
+export async function requireAdmin(context: Ctx, request: Request): Promise<SessionUser> {
+  const user = await requireUser(context, request);
   if (user.role !== "admin") throw new Response("Forbidden", { status: 403 });
   return user;
 }

@@ -4,6 +4,7 @@ import {
   deleteUserSessions,
   getSessionAccount,
   insertSession,
+  type SessionViewer,
 } from "~/db/queries/sessions.server";
 import { hostCookie, readCookie } from "./cookies.server";
 import { randomToken, sha256Hex } from "./crypto.server";
@@ -42,12 +43,21 @@ export async function createSession(db: Db, userId: string, request: Request): P
   return hostCookie(SESSION_COOKIE, token, SESSION_DAYS * 24 * 60 * 60);
 }
 
-/** The user behind the request's session cookie, or null when absent, unknown or expired. */
-export async function getSessionUser(db: Db, request: Request): Promise<SessionUser | null> {
+/**
+ * The request's session as reads can name it: the hash of the cookie's token (the sessions row's id) and the time
+ * it must not have expired by. Null for a request without a session cookie. Reads keyed by the viewer take it in
+ * place of the user's id and resolve the account in the same query (sessions.server.ts, `ViewerKey`), so a page's
+ * reads and the session lookup travel to D1 together.
+ */
+export async function sessionViewerOf(request: Request): Promise<SessionViewer | null> {
   const token = readCookie(request, SESSION_COOKIE);
   if (!token) return null;
-  const id = await sha256Hex(token);
-  const row = await getSessionAccount(db, id, new Date());
+  return { sessionId: await sha256Hex(token), now: new Date() };
+}
+
+/** The signed-in account of a session, or null when it is unknown, expired or its account suspended. */
+export async function getSessionUserOf(db: Db, viewer: SessionViewer): Promise<SessionUser | null> {
+  const row = await getSessionAccount(db, viewer.sessionId, viewer.now);
   // A suspended account's sessions end at once, even one created just before the suspension.
   if (!row || row.status === "suspended") return null;
   const { status: _status, emailConfirmedAt, ...user } = row;
@@ -59,6 +69,12 @@ export async function getSessionUser(db: Db, request: Request): Promise<SessionU
     avatarUrl: user.avatarUrl ?? null,
     emailConfirmed: emailConfirmedAt !== null,
   };
+}
+
+/** The user behind the request's session cookie, or null when absent, unknown or expired. */
+export async function getSessionUser(db: Db, request: Request): Promise<SessionUser | null> {
+  const viewer = await sessionViewerOf(request);
+  return viewer ? getSessionUserOf(db, viewer) : null;
 }
 
 /** Deletes the request's session server-side and returns the Set-Cookie header that clears the cookie. */

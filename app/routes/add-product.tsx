@@ -16,7 +16,7 @@ import type { Route } from "./+types/add-product";
 export const meta: Route.MetaFunction = () => pageMeta("Add Product");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireUser(context, request);
+  await requireUser(context, request);
   const now = new Date();
   const rules = await getRevenueRules(getDb(getEnv(context)));
   return {
@@ -27,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = getOptionalUser(context);
+  const user = await getOptionalUser(context);
   if (!user) {
     // The session ended while the form was open: say so (the spec's message) and keep what was typed.
     const values = readProductForm(await request.formData().catch(() => new FormData()));

@@ -33,7 +33,7 @@ import type { Route } from "./+types/admin";
 export const meta: Route.MetaFunction = () => pageMeta("Platform Owner");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAdmin(context, request);
+  await requireAdmin(context, request);
   const params = new URL(request.url).searchParams;
   const query = adminUserQuerySchema.parse({ q: params.get("q"), sort: params.get("sort"), page: params.get("page") });
   const auditPage = adminUserQuerySchema.shape.page.parse(params.get("auditPage"));
@@ -70,7 +70,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = requireAdmin(context, request);
+  const admin = await requireAdmin(context, request);
   const env = getEnv(context);
   const form = await request.formData();
   const intent = form.get("intent");

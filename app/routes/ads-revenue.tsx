@@ -13,7 +13,7 @@ export const meta: Route.MetaFunction = () => pageMeta("Ads Revenue");
 
 /** The host's ad revenue per period, as the platform owner recorded it, with the host's share booked for each. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const db = getDb(getEnv(context));
   const [reports, rules] = await Promise.all([listAdRevenueReports(db, user.id), getRevenueRules(db)]);
   const { hostPercent, prizePoolPercent, platformFeePercent } = rules.ad_revenue;

@@ -30,7 +30,7 @@ import type { SupportedCurrency } from "~/domain/currency";
 import { livePoolAttributes } from "~/domain/pool-display";
 import { formatCents } from "~/domain/money";
 import { distributePool, poolShareText } from "~/domain/revenue";
-import { getOptionalUser } from "~/lib/auth.server";
+import { getOptionalUser, viewerSession } from "~/lib/auth.server";
 import { idParam, notFound } from "~/lib/guards.server";
 import { createProductCheckout, redirectToCheckout } from "~/lib/payments/checkout-session.server";
 import { CHECKOUT_MESSAGES } from "~/lib/payments/quote.server";
@@ -52,16 +52,18 @@ export const meta: Route.MetaFunction = ({ loaderData, error }) =>
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const id = idParam(params.id);
   const db = getDb(getEnv(context));
-  const user = getOptionalUser(context);
-  // One batch: everything else is keyed by the product or, through a subquery, by its host.
-  const [product, sizes, colours, images, more, pool, liked, rules] = await Promise.all([
+  const viewer = viewerSession(context);
+  // One batch with the session's lookup: everything else is keyed by the product or, through a subquery, by its host
+  // or the viewer's session.
+  const [user, product, sizes, colours, images, more, pool, liked, rules] = await Promise.all([
+    getOptionalUser(context),
     getProduct(db, id),
     listProductSizes(db, id),
     listProductColors(db, id),
     listProductImages(db, id, 8),
     listMoreFromHost(db, id, 8),
     getCurrentPool(db, { ofProduct: id }),
-    user ? isProductLiked(db, user.id, id) : false,
+    viewer ? isProductLiked(db, viewer, id) : false,
     getRevenueRules(db),
   ]);
   if (!product || (product.status !== "active" && product.hostId !== user?.id)) notFound();
@@ -124,7 +126,7 @@ function choicePath(id: string, form: FormData): string {
 export async function action({ params, request, context }: Route.ActionArgs) {
   const id = idParam(params.id);
   const form = await request.formData();
-  const user = getOptionalUser(context);
+  const user = await getOptionalUser(context);
   if (!user) return data<BuyNowActionData>({ error: CHECKOUT_MESSAGES.signIn, signIn: true, back: choicePath(id, form) }, { status: 401 });
   const result = await createProductCheckout(getEnv(context), {
     user,

@@ -41,7 +41,7 @@ function shipToOf(value: string | null | undefined): string | null {
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const db = getDb(getEnv(context));
-  const user = getOptionalUser(context);
+  const user = await getOptionalUser(context);
   const params = new URL(request.url).searchParams;
   const [lines, viewerCountry, rules] = await Promise.all([
     loadCartLines(db, { user, request }),
@@ -106,7 +106,7 @@ function formFields(form: FormData) {
 export async function action({ request, context }: Route.ActionArgs) {
   const env = getEnv(context);
   const db = getDb(env);
-  const user = getOptionalUser(context);
+  const user = await getOptionalUser(context);
   const form = await request.formData();
   const intent = form.get("intent");
   const holder = { user, request };

@@ -11,7 +11,7 @@ const ID_LIKE = /^[A-Za-z0-9_-]{1,64}$/;
 export const meta: Route.MetaFunction = () => pageMeta("Messages");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   // /chat?creator={id} (the profile page's Chat button) opens that conversation.
   const creator = new URL(request.url).searchParams.get("creator");
   if (creator && ID_LIKE.test(creator) && creator !== user.id) throw redirect(`/chat/${creator}`);

@@ -28,7 +28,7 @@ export const meta: Route.MetaFunction = ({ loaderData, error }) =>
  * pair's conversation. Anyone else gets 404.
  */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const id = idParam(params.id);
   if (id === user.id) throw redirect("/chat");
   const db = getDb(getEnv(context));
@@ -55,7 +55,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 type ActionData = { ok: true; message?: ChatLiveEntry } | { ok: false; error: string };
 
 export async function action({ params, request, context }: Route.ActionArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const id = idParam(params.id);
   const env = getEnv(context);
   const form = await request.formData();

@@ -16,14 +16,14 @@ import type { Route } from "./+types/create-guess-win";
 export const meta: Route.MetaFunction = () => pageMeta("Create Guess & Win");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  requireUser(context, request);
+  await requireUser(context, request);
   const rules = await getRevenueRules(getDb(getEnv(context)));
   return { defaults: emptyGameForm(), poolShare: poolShareText(rules, "guess_win_entries") };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  if (!getOptionalUser(context)) return data({ errors: { form: GAME_MESSAGES.signIn }, values: null }, { status: 401 });
-  const user = requireUser(context, request);
+  if (!(await getOptionalUser(context))) return data({ errors: { form: GAME_MESSAGES.signIn }, values: null }, { status: 401 });
+  const user = await requireUser(context, request);
   const env = getEnv(context);
   const submission = await readGameSubmission(request, env, user.id);
   if (!submission.ok) return data({ errors: submission.errors, values: submission.values }, { status: 400 });

@@ -15,7 +15,7 @@ import type { Route } from "./+types/dashboard";
 export const meta: Route.MetaFunction = () => pageMeta("Dashboard");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const env = getEnv(context);
   const db = getDb(env);
   const [products, openOrders, games, pool, prizes, miniPrizes] = await Promise.all([

@@ -18,7 +18,7 @@ export const meta: Route.MetaFunction = ({ loaderData, error }) =>
   pageMeta(loaderData ? `Delete ${loaderData.product.name}` : errorTitle(error, "Product not found"));
 
 async function ownedProduct(context: Route.LoaderArgs["context"], request: Request, rawId: string | undefined) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const db = getDb(getEnv(context));
   const product = await getProduct(db, idParam(rawId));
   if (!product || product.status === "archived") notFound();

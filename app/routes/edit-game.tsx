@@ -19,7 +19,7 @@ export const meta: Route.MetaFunction = ({ loaderData, error }) =>
   pageMeta(loaderData ? "Edit Game" : errorTitle(error, "Game not found"));
 
 async function ownedGame(context: Route.LoaderArgs["context"], request: Request, rawId: string | undefined) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const env = getEnv(context);
   const db = getDb(env);
   const game = await getHostGame(db, idParam(rawId));

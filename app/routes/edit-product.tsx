@@ -15,7 +15,7 @@ export const meta: Route.MetaFunction = ({ loaderData, error }) =>
   pageMeta(loaderData ? `Edit ${loaderData.product.name}` : errorTitle(error, "Product not found"));
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const found = await productFormValuesFor(getDb(getEnv(context)), idParam(params.id));
   if (!found || found.product.status === "archived") notFound();
   assertOwner(found.product.hostId, user.id);
@@ -27,7 +27,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ params, request, context }: Route.ActionArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const env = getEnv(context);
   const db = getDb(env);
   const id = idParam(params.id);

@@ -27,7 +27,7 @@ export const meta: Route.MetaFunction = ({ loaderData, error }) =>
 export async function loader({ params, context }: Route.LoaderArgs) {
   const id = idParam(params.id);
   const db = getDb(getEnv(context));
-  const user = getOptionalUser(context);
+  const user = await getOptionalUser(context);
   const groupBuy = await getGroupBuy(db, id);
   // A draft is the host's work in progress: nobody else sees it.
   if (!groupBuy || (groupBuy.status === "draft" && groupBuy.hostId !== user?.id)) notFound();
@@ -49,7 +49,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 /** Share for 2x Entry: records one share per fan and group buy (a repeat changes nothing). */
 export async function action({ params, request, context }: Route.ActionArgs) {
   const id = idParam(params.id);
-  const user = getOptionalUser(context);
+  const user = await getOptionalUser(context);
   if (!user) return data({ ok: false as const, message: "Please sign in to get a double entry" }, { status: 401 });
   const form = await request.formData();
   if (form.get("intent") !== "share") return data({ ok: false as const, message: "Unknown action" }, { status: 400 });

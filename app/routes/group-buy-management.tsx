@@ -52,7 +52,7 @@ function statusFilter(value: string | null): GroupBuyStatus | "all" {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const db = getDb(getEnv(context));
   const url = new URL(request.url);
   const search = (url.searchParams.get("q") ?? "").slice(0, 100);
@@ -110,7 +110,7 @@ const WRITE_MESSAGES = {
 } as const;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const env = getEnv(context);
   const db = getDb(env);
   const form = await request.formData();

@@ -24,7 +24,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const id = idParam(params.id);
   const db = getDb(getEnv(context));
   const groupBuy = await getGroupBuy(db, id);
-  if (!groupBuy || (groupBuy.status === "draft" && groupBuy.hostId !== getOptionalUser(context)?.id)) notFound();
+  if (!groupBuy || (groupBuy.status === "draft" && groupBuy.hostId !== (await getOptionalUser(context))?.id)) notFound();
   const products = await listGroupBuyProducts(db, id, 50);
   const variants = await listGroupBuyVariants(
     db,
@@ -56,7 +56,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   });
   if (!parsed.success) return data({ message: parsed.error.issues[0]?.message ?? GROUP_BUY_ACTION_MESSAGES.selectProduct }, { status: 400 });
   const result = await createGroupBuyCheckout(getEnv(context), {
-    user: getOptionalUser(context),
+    user: (await getOptionalUser(context)),
     groupBuyId: id,
     items: parsed.data.items,
     origin: new URL(request.url).origin,

@@ -20,7 +20,7 @@ export const meta: Route.MetaFunction = () => pageMeta("Guess & Win Management")
 const PAGE_SIZE = 20;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const page = pageParam(request);
   const db = getDb(getEnv(context));
   const [rows, rules] = await Promise.all([
@@ -33,7 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 type ActionResult = { ok: boolean; intent: string; gameId: string; message: string; status?: string; outcome?: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const env = getEnv(context);
   const db = getDb(env);
   const form = await request.formData();

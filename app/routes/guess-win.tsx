@@ -68,7 +68,7 @@ function pageOf(url: URL): number {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const env = getEnv(context);
   const db = getDb(env);
-  const user = getOptionalUser(context);
+  const user = await getOptionalUser(context);
   const url = new URL(request.url);
   const page = pageOf(url);
   const { games, hasMore } = await listActiveGamesPage(db, { page });
@@ -166,7 +166,7 @@ function field(form: FormData, name: string, max = 500): string {
 export async function action({ request, context }: Route.ActionArgs) {
   const env = getEnv(context);
   const db = getDb(env);
-  const user = getOptionalUser(context);
+  const user = await getOptionalUser(context);
   const form = await request.formData();
   const intent = field(form, "intent", 40);
   if (!(intent in SIGN_IN_MESSAGES)) return reply({ ok: false, intent, message: GUESS_WIN_MESSAGES.unknown }, 400);

@@ -30,7 +30,7 @@ const TYPE_OPTIONS = [
 ] as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const filter = FilterSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const db = getDb(getEnv(context));
   const scope = { userId: user.id, email: user.email };
@@ -66,7 +66,7 @@ type DownloadResult = { ok: false; message: string; orderId: string | null };
 
 /** Download: the buyer's own paid digital order is sent to a short-lived signed link for its file. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const form = await request.formData();
   const orderId = form.get("orderId");
   if (form.get("intent") !== "download" || typeof orderId !== "string" || !/^[A-Za-z0-9_-]{1,64}$/.test(orderId)) {

@@ -21,7 +21,7 @@ export const meta: Route.MetaFunction = ({ loaderData, error }) =>
   pageMeta(loaderData ? `Order ${loaderData.order.orderNumber}` : errorTitle(error, "Order not found"));
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const db = getDb(getEnv(context));
   const order = await getOrderByNumber(db, idParam(params.orderNumber));
   // Only the buyer (signed in, or paid with their e-mail as on /my-orders) and the host may see an order; to anyone
@@ -81,7 +81,7 @@ type ReturnActionData = { ok: false; message: string; fieldErrors: Record<string
 
 /** The buyer asks to return the order (intent "request-return"), within 7 days of delivery, with a reason. */
 export async function action({ params, request, context }: Route.ActionArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const env = getEnv(context);
   const form = await request.formData();
   if (form.get("intent") !== "request-return") {

@@ -47,7 +47,7 @@ const decimal = (cents: number, currency: string) => centsToDecimal(cents, minor
  * row's currency (USD for shop orders).
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const url = new URL(request.url);
   const filter = parseFilters(url);
   const db = getDb(getEnv(context));

@@ -57,7 +57,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
   pageMeta(loaderData?.tab === "vouchers" ? "Voucher Management" : "Customer Orders");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const url = new URL(request.url);
   const filter = parseFilters(url);
   const page = pageParam(request);
@@ -157,7 +157,7 @@ async function refundAction(env: Env, hostId: string, form: FormData) {
  * with JavaScript), a refund of one of them, and the answer to a buyer's return request.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const form = await request.formData();
   const intent = form.get("intent");
   if (intent === "decline-return") return declineReturnAction(getEnv(context), user.id, form);

@@ -14,7 +14,7 @@ const REDIRECT_DELAY_MS = 3000;
 export const meta: Route.MetaFunction = () => pageMeta("Payment");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = getOptionalUser(context);
+  const user = await getOptionalUser(context);
   const sessionId = new URL(request.url).searchParams.get("session_id");
   if (sessionId && !user) throw redirect(signinRedirectUrl(request));
   const result = await confirmCheckout(getEnv(context), sessionId, user);

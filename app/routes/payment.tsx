@@ -39,12 +39,12 @@ function feeFromForm(value: FormDataEntryValue | null): number | undefined {
 const GUESS_SIGN_IN_MESSAGE = "Please sign in to continue";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  if (!getOptionalUser(context) && new URL(request.url).searchParams.has("game")) {
+  if (!(await getOptionalUser(context)) && new URL(request.url).searchParams.has("game")) {
     throw redirect(signinRedirectUrl(request), {
       headers: { "Set-Cookie": flashToastCookie({ message: GUESS_SIGN_IN_MESSAGE, type: "info" }) },
     });
   }
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const guess = guessData(new URL(request.url));
   if (guess) {
     if (!guess.ok) return data({ error: guess.message, review: null, guess: null }, { status: guess.status });
@@ -100,7 +100,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const url = new URL(request.url);
   const guess = guessData(url);
   if (guess) {

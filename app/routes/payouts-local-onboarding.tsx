@@ -17,7 +17,7 @@ import type { Route } from "./+types/payouts-local-onboarding";
 export const meta: Route.MetaFunction = () => pageMeta("Payout account setup (test)");
 
 async function ownAccount(args: Route.LoaderArgs | Route.ActionArgs) {
-  const user = requireUser(args.context, args.request);
+  const user = await requireUser(args.context, args.request);
   const env = getEnv(args.context);
   if (!isLocalPaymentsEnabled(env)) notFound();
   const accountId = idParam(args.params.accountId);

@@ -19,7 +19,7 @@ import type { Route } from "./+types/payouts";
 export const meta: Route.MetaFunction = () => pageMeta("Payouts");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const env = getEnv(context);
   const db = getDb(env);
   const page = pageParam(request);
@@ -67,7 +67,7 @@ const ActionSchema = z.discriminatedUnion("intent", [
 ]);
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const env = getEnv(context);
   const origin = new URL(request.url).origin;
   const parsed = ActionSchema.safeParse(Object.fromEntries(await request.formData()));

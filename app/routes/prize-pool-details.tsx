@@ -43,7 +43,7 @@ function utcDays(start: Date, days: number): string[] {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const db = getDb(getEnv(context));
   const page = pageParam(request);
   const now = new Date();

@@ -21,7 +21,7 @@ import type { Route } from "./+types/prize-pool-management";
 export const meta: Route.MetaFunction = () => pageMeta("Prize Pool Management");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const env = getEnv(context);
   const db = getDb(env);
   const [pool, winners, miniWinners] = await Promise.all([
@@ -87,7 +87,7 @@ const ActionSchema = z.object({ intent: z.literal("mark-delivered"), miniPrizeWi
 
 /** The host marks a mini prize delivered: only their own pools' winners (404 otherwise), once (409 after). */
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const parsed = ActionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data({ error: "That request is not valid." }, { status: 400 });
   const result = await markMiniPrizeDelivered(getDb(getEnv(context)), user.id, parsed.data.miniPrizeWinnerId, new Date());

@@ -85,7 +85,7 @@ function poolDurationDays(startAt: Date, endAt: Date): number {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const env = getEnv(context);
   const db = getDb(env);
   const [profileTargetCents, open] = await Promise.all([getProfilePoolTarget(db, user.id), getOpenPool(env, user.id)]);
@@ -118,7 +118,7 @@ function refuse(payload: ActionData, status: number = 400) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const signedIn = getOptionalUser(context);
+  const signedIn = await getOptionalUser(context);
   const env = getEnv(context);
   const db = getDb(env);
   const form = await request.formData();

@@ -16,7 +16,7 @@ const POOLS_PER_PAGE = 20;
 const CLOSE_REASON_TEXT = { target_reached: "Target reached", timer_expired: "Timer expired", closed_early: "Closed early" } as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const db = getDb(getEnv(context));
   const page = pageParam(request);
   const rows = await listHostPools(db, user.id, { limit: POOLS_PER_PAGE + 1, offset: (page - 1) * POOLS_PER_PAGE });

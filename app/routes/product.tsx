@@ -32,7 +32,7 @@ export const meta: Route.MetaFunction = ({ loaderData, error }) =>
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const id = idParam(params.id);
   const db = getDb(getEnv(context));
-  const user = getOptionalUser(context);
+  const user = await getOptionalUser(context);
   const requestedCurrency = new URL(request.url).searchParams.get("currency");
   const [product, viewerCountry] = await Promise.all([
     getProduct(db, id),
@@ -76,7 +76,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const id = idParam(params.id);
   const form = await request.formData();
   if (form.get("intent") !== "like") return data<LikeActionData>({ ok: false, error: "Unknown action" }, { status: 400 });
-  const user = getOptionalUser(context);
+  const user = await getOptionalUser(context);
   if (!user) return data<LikeActionData>({ ok: false, error: LIKE_SIGN_IN_MESSAGE }, { status: 401 });
   const db = getDb(getEnv(context));
   const product = await getProduct(db, id);

@@ -23,7 +23,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const key = idParam(params.id);
   const db = getDb(getEnv(context));
   const profile = await getProfileByIdOrSlug(db, key);
-  const own = profile?.userId === getOptionalUser(context)?.id;
+  const own = profile?.userId === (await getOptionalUser(context))?.id;
   if (!profile || (!own && (!profile.profilePublic || profile.status !== "active"))) notFound();
 
   const search = new URL(request.url).searchParams;

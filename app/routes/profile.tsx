@@ -27,7 +27,7 @@ import { miniPrizeQuantityText } from "~/domain/pool";
 import { livePoolAttributes, type PoolDisplayField } from "~/domain/pool-display";
 import { distributePool, poolShareText } from "~/domain/revenue";
 import { TRIBE_JOIN_MESSAGES, tribeJoinOutcome, tribeJoinResult, type TribeJoinResult } from "~/domain/tribe";
-import { getOptionalUser } from "~/lib/auth.server";
+import { getOptionalUser, viewerSession } from "~/lib/auth.server";
 import { idParam, notFound, pageParam } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
@@ -68,7 +68,7 @@ const WINNERS_PAGE_SIZE = 20;
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const key = idParam(params.id);
   const db = getDb(getEnv(context));
-  const viewer = getOptionalUser(context);
+  const session = viewerSession(context);
   const search = new URL(request.url).searchParams;
   const requested = search.get("tab");
   const outcome = tribeJoinOutcome(search.get("tribe"));
@@ -82,20 +82,22 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   // host's id from it in SQL, and the host's current pool the same way). The shop tab's products are read even when the viewer's country turns out
   // to be "coming soon" (then they are not shown); nothing is shown before the visibility check below.
   const address = { idOrSlug: key };
-  const [profile, pool, viewerCountry, shipsTo, member, rules, shopProducts, activeGroupBuy, games, winners, miniPrizes, poolEntryNumbers] =
+  // The viewer's own reads name them by their session, so the session's lookup goes in the same batch.
+  const [viewer, profile, pool, viewerCountry, shipsTo, member, rules, shopProducts, activeGroupBuy, games, winners, miniPrizes, poolEntryNumbers] =
     await Promise.all([
+      getOptionalUser(context),
       getProfileByIdOrSlug(db, key),
       getCurrentPool(db, address),
-      viewer ? getProfileCountry(db, viewer.id) : undefined,
+      session ? getProfileCountry(db, session) : undefined,
       listShippingCountryCodes(db, address),
-      viewer ? isTribeMember(db, viewer.id, address) : false,
+      session ? isTribeMember(db, session, address) : false,
       getRevenueRules(db),
       tab === "shop" ? listShopProducts(db, { hostId: address, limit: 12 }) : null,
       tab === "shop" ? getActiveGroupBuyOffer(db, address, now) : undefined,
       tab === "games" ? listActiveGames(db, { hostId: address, limit: GAMES_PAGE_SIZE + 1, offset: (page - 1) * GAMES_PAGE_SIZE }) : null,
       tab === "winner" ? listHostPoolWinners(db, address, WINNERS_PAGE_SIZE + 1, (page - 1) * WINNERS_PAGE_SIZE) : null,
       listPoolMiniPrizes(db, { currentOf: address }),
-      viewer ? listUserEntryNumbers(db, { currentOf: address }, viewer.id) : ([] as number[]),
+      session ? listUserEntryNumbers(db, { currentOf: address }, session) : ([] as number[]),
     ]);
   const own = profile !== undefined && profile.userId === viewer?.id;
   assertVisible(profile, own);

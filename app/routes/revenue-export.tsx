@@ -8,7 +8,7 @@ import type { Route } from "./+types/revenue-export";
 
 /** GET /revenue/export.csv?period=week|month|year or ?from=&to=: every ledger row of the signed-in host's period. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const now = new Date();
   const choice = choosePeriod(new URL(request.url).searchParams, now);
   if (choice.error) return new Response(choice.error, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });

@@ -36,7 +36,7 @@ const RULE_OF: Record<(typeof REVENUE_KINDS)[number], RevenueSource> = {
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const env = getEnv(context);
   const db = getDb(env);
   const now = new Date();
@@ -111,7 +111,7 @@ type WithdrawActionData =
   | { ok: false; error: string; amount: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const env = getEnv(context);
   const form = await request.formData();
   const parsed = WithdrawSchema.safeParse({ intent: form.get("intent"), amount: form.get("amount") ?? "" });

@@ -28,7 +28,7 @@ export const meta: Route.MetaFunction = () => pageMeta("Revenue");
 const PAGE_SIZE = 25;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const db = getDb(getEnv(context));
   const now = new Date();
   const url = new URL(request.url);

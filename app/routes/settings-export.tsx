@@ -5,7 +5,7 @@ import type { Route } from "./+types/settings-export";
 
 // Settings > Account > Your data: every record of the signed-in account, as JSON or a ZIP of CSV files.
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const format = new URL(request.url).searchParams.get("format") ?? "json";
   if (format !== "json" && format !== "zip") {
     return new Response("Please choose the JSON or ZIP format", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });

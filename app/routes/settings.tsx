@@ -54,7 +54,7 @@ export const PROFILE_UPDATED_EVENT = "profileUpdated";
 export const meta: Route.MetaFunction = () => pageMeta("Settings");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const env = getEnv(context);
   const db = getDb(env);
   const [profile, shipping] = await Promise.all([getOwnProfile(db, user.id), listShippingCountryCodes(db, user.id)]);
@@ -101,7 +101,7 @@ const text = (form: FormData, name: string) => {
 };
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const env = getEnv(context);
   const db = getDb(env);
 

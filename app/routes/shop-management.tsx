@@ -12,7 +12,7 @@ export const meta: Route.MetaFunction = () => pageMeta("Shop Management");
 const PAGE_SIZE = 20;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const page = pageParam(request);
   const rows = await listManagedProducts(getDb(getEnv(context)), user.id, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
   return { products: rows.slice(0, PAGE_SIZE), page, hasNext: rows.length > PAGE_SIZE };

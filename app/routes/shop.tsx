@@ -20,7 +20,7 @@ import { getProfileCountry } from "~/db/queries/profiles.server";
 import { ALL_SHOP_CATEGORY, SHOP_CATEGORIES } from "~/domain/catalog";
 import { countdownText } from "~/domain/countdown";
 import { currencyForCountry, DEFAULT_CURRENCY, isCountryCode, resolveCurrency } from "~/domain/currency";
-import { getOptionalUser } from "~/lib/auth.server";
+import { getOptionalUser, viewerSession } from "~/lib/auth.server";
 import { pageParam } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
@@ -52,10 +52,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const shipTo = isCountryCode(rawShipTo) ? rawShipTo : null;
 
   const db = getDb(getEnv(context));
-  const user = getOptionalUser(context);
-  const [rows, viewerCountry, rules] = await Promise.all([
-    listShopProducts(db, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE, q, category, shipTo, viewerId: user?.id }),
-    user && !params.get("currency") ? getProfileCountry(db, user.id) : undefined,
+  // The viewer's reads name them by their session, so they go to D1 with the session's lookup (lib/auth.server.ts).
+  const viewer = viewerSession(context);
+  const [user, rows, viewerCountry, rules] = await Promise.all([
+    getOptionalUser(context),
+    listShopProducts(db, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE, q, category, shipTo, viewer }),
+    viewer && !params.get("currency") ? getProfileCountry(db, viewer) : undefined,
     getRevenueRules(db),
   ]);
   // The chosen currency, else the signed-in viewer's local currency, else the default (MYR).

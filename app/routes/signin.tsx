@@ -29,9 +29,9 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
   return retryAfter ? { "Retry-After": retryAfter } : new Headers();
 };
 
-export function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
-  if (getOptionalUser(context)) throw redirect(redirectTo);
+  if (await getOptionalUser(context)) throw redirect(redirectTo);
   return { demoMode: isDemoMode(getEnv(context)) };
 }
 

@@ -15,8 +15,8 @@ const TEXT_FIELDS = ["name", "email", "website", "category", "country", "terms"]
 
 export const meta: Route.MetaFunction = () => [{ title: "Create Your Account · Tribe" }];
 
-export function loader({ context }: Route.LoaderArgs) {
-  if (getOptionalUser(context)) throw redirect("/dashboard");
+export async function loader({ context }: Route.LoaderArgs) {
+  if (await getOptionalUser(context)) throw redirect("/dashboard");
   return null;
 }
 

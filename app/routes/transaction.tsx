@@ -17,7 +17,7 @@ export const meta: Route.MetaFunction = ({ loaderData, error }) =>
 
 /** One ledger row of the signed-in host (any type); anyone else's, or a missing one, is 'Transaction Not Found'. */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const id = idParam(params.id);
   const db = getDb(getEnv(context));
   const row = await getLedgerRow(db, user.id, id);

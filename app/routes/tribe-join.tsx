@@ -24,7 +24,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return redirect(back.pathname + back.search, 303);
   };
 
-  const user = getOptionalUser(context);
+  const user = await getOptionalUser(context);
   if (!user) return answer("sign-in");
   if (!submission.ok) return data(tribeJoinResult("failed"), { status: 400 });
   const { hostId } = submission.value;

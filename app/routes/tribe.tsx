@@ -21,7 +21,7 @@ import type { Route } from "./+types/tribe";
 export const meta: Route.MetaFunction = () => pageMeta("My Tribe");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const params = new URL(request.url).searchParams;
   const query = tribeQuerySchema.parse({ q: params.get("q"), filter: params.get("filter"), page: params.get("page") });
   const db = getDb(getEnv(context));

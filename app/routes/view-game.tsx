@@ -29,7 +29,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const env = getEnv(context);
   const db = getDb(env);
   const game = await getGame(db, idParam(params.id));
-  const user = getOptionalUser(context);
+  const user = await getOptionalUser(context);
   const own = !!game && game.hostId === user?.id;
   // Anyone may read an active or finished game; drafts and paused games only their host.
   if (!game || (!own && game.status !== "active" && game.status !== "completed")) notFound();

@@ -17,7 +17,7 @@ export const meta: Route.MetaFunction = ({ loaderData, error }) =>
   pageMeta(loaderData?.product.name ?? errorTitle(error, "Product not found"));
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const db = getDb(getEnv(context));
   const product = await getProduct(db, idParam(params.id));
   if (!product) notFound();

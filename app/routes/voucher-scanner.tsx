@@ -21,7 +21,7 @@ import type { Route } from "./+types/voucher-scanner";
 export const meta: Route.MetaFunction = () => pageMeta("Voucher Scanner");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const db = getDb(getEnv(context));
   const shortcuts = await listHostActiveCodes(db, user.id);
   const raw = new URL(request.url).searchParams.get("code");
@@ -61,7 +61,7 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const form = await request.formData();
   const code = normalizeVoucherCode(form.get("code"));
   if (!code) return data({ ok: false as const, code, title: SCANNER_MESSAGES.emptyCode, message: SCANNER_MESSAGES.emptyCode }, { status: 400 });

@@ -14,7 +14,7 @@ export const meta: Route.MetaFunction = ({ loaderData, error }) =>
   pageMeta(loaderData ? `Voucher ${loaderData.voucher.code}` : errorTitle(error, "Voucher Not Found"));
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const user = requireUser(context, request);
+  const user = await requireUser(context, request);
   const voucher = await getVoucherByCode(getDb(getEnv(context)), idParam(params.code));
   // Only the buyer and the seller may see a voucher; to anyone else it does not exist.
   if (!voucher || (voucher.buyerId !== user.id && voucher.hostId !== user.id)) notFound();

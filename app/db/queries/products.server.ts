@@ -3,6 +3,7 @@ import { hostNotSuspended } from "~/db/queries/admin.server";
 import { hostParam, hostShape, hostValue, type HostShape, type ProfileAddress } from "~/db/queries/profiles.server";
 import type { Db } from "~/db/client.server";
 import { columnPlaceholder, preparedRead } from "~/db/prepared.server";
+import { viewerParam, viewerShape, viewerValues, type ViewerKey, type ViewerShape } from "~/db/queries/sessions.server";
 import {
   productColors,
   productImages,
@@ -47,7 +48,7 @@ export type ShopQuery = {
   /** Only this host's products: by id (their shop page) or as their profile's address names them (the profile). */
   hostId?: string | ProfileAddress;
   /** The signed-in viewer: each row then says whether they like the product (in the same query). */
-  viewerId?: string | null;
+  viewer?: ViewerKey | null;
 };
 
 /** `%text%` for LIKE with `\` as the escape character, so a typed % or _ matches itself. */
@@ -69,9 +70,9 @@ function shipsTo(country: string | Placeholder): SQL {
  * joined in, and whether the viewer likes each: one query, whatever the filters. Ask for `limit + 1` rows to learn
  * whether a next page exists.
  */
-export function listShopProducts(db: Db, { limit, offset = 0, q, category, shipTo, hostId, viewerId }: ShopQuery) {
+export function listShopProducts(db: Db, { limit, offset = 0, q, category, shipTo, hostId, viewer }: ShopQuery) {
   const text = q?.trim() || null;
-  const shape = { host: hostId ? hostShape(hostId) : null, category: !!category, shipTo: !!shipTo, text: !!text, viewer: !!viewerId };
+  const shape = { host: hostId ? hostShape(hostId) : null, category: !!category, shipTo: !!shipTo, text: !!text, viewer: viewer ? viewerShape(viewer) : null };
   return shopProductsRead(db, shape).all({
     limit,
     offset,
@@ -79,11 +80,11 @@ export function listShopProducts(db: Db, { limit, offset = 0, q, category, shipT
     category,
     shipTo,
     pattern: text ? containsPattern(text) : undefined,
-    viewerId,
+    ...(viewer ? viewerValues(viewer) : {}),
   });
 }
 
-type ShopShape = { host: HostShape | null; category: boolean; shipTo: boolean; text: boolean; viewer: boolean };
+type ShopShape = { host: HostShape | null; category: boolean; shipTo: boolean; text: boolean; viewer: ViewerShape | null };
 
 /** The shop's page of cards, prepared once per combination of filters present. */
 const shopProductsRead = preparedRead(
@@ -115,7 +116,7 @@ const shopProductsRead = preparedRead(
         poolCurrency: prizePools.currency,
         poolEndAt: prizePools.endAt,
         liked: shape.viewer
-          ? sql<boolean>`exists (select 1 from ${productLikes} where ${productLikes.productId} = ${products.id} and ${productLikes.userId} = ${sql.placeholder("viewerId")})`.mapWith(Boolean)
+          ? sql<boolean>`exists (select 1 from ${productLikes} where ${productLikes.productId} = ${products.id} and ${productLikes.userId} = ${viewerParam(shape.viewer, productLikes.userId)})`.mapWith(Boolean)
           : sql<boolean>`0`.mapWith(Boolean),
       })
       .from(products)
@@ -127,21 +128,23 @@ const shopProductsRead = preparedRead(
       .offset(sql.placeholder("offset"))
       .prepare();
   },
-  (shape) => `${shape.host}:${Number(shape.category)}${Number(shape.shipTo)}${Number(shape.text)}${Number(shape.viewer)}`,
+  (shape) => `${shape.host}:${Number(shape.category)}${Number(shape.shipTo)}${Number(shape.text)}:${shape.viewer}`,
 );
 
-export async function isProductLiked(db: Db, userId: string, productId: string): Promise<boolean> {
-  const row = await productLikedRead(db).get({ userId, productId });
+export async function isProductLiked(db: Db, viewer: ViewerKey, productId: string): Promise<boolean> {
+  const row = await productLikedRead(db, viewerShape(viewer)).get({ ...viewerValues(viewer), productId });
   return row !== undefined;
 }
 
-const productLikedRead = preparedRead((db) =>
-  db
-    .select({ productId: productLikes.productId })
-    .from(productLikes)
-    .where(and(eq(productLikes.userId, columnPlaceholder(productLikes.userId, "userId")), eq(productLikes.productId, columnPlaceholder(productLikes.productId, "productId"))))
-    .limit(1)
-    .prepare(),
+const productLikedRead = preparedRead(
+  (db, shape: ViewerShape) =>
+    db
+      .select({ productId: productLikes.productId })
+      .from(productLikes)
+      .where(and(eq(productLikes.userId, viewerParam(shape, productLikes.userId)), eq(productLikes.productId, columnPlaceholder(productLikes.productId, "productId"))))
+      .limit(1)
+      .prepare(),
+  (shape) => shape,
 );
 
 /**

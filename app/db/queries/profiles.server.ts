@@ -3,6 +3,7 @@ import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
 import { columnPlaceholder, preparedRead } from "~/db/prepared.server";
 import { currentPoolIdOf } from "~/db/queries/pools.server";
+import { viewerParam, viewerShape, viewerValues, type ViewerKey, type ViewerShape } from "~/db/queries/sessions.server";
 import {
   groupBuyProducts,
   groupBuys,
@@ -131,18 +132,20 @@ export function listPublicProfiles(
 // The profile page
 
 /** A signed-in viewer's profile country (for the display currency and the coming-soon check), or undefined. */
-export async function getProfileCountry(db: Db, userId: string): Promise<string | undefined> {
-  const row = await profileCountryRead(db).get({ userId });
+export async function getProfileCountry(db: Db, viewer: ViewerKey): Promise<string | undefined> {
+  const row = await profileCountryRead(db, viewerShape(viewer)).get(viewerValues(viewer));
   return row?.country;
 }
 
-const profileCountryRead = preparedRead((db) =>
-  db
-    .select({ country: userProfiles.country })
-    .from(userProfiles)
-    .where(eq(userProfiles.userId, columnPlaceholder(userProfiles.userId, "userId")))
-    .limit(1)
-    .prepare(),
+const profileCountryRead = preparedRead(
+  (db, shape: ViewerShape) =>
+    db
+      .select({ country: userProfiles.country })
+      .from(userProfiles)
+      .where(eq(userProfiles.userId, viewerParam(shape, userProfiles.userId)))
+      .limit(1)
+      .prepare(),
+  (shape) => shape,
 );
 
 /** The countries a host ships to (empty when the host has not chosen any). */
@@ -177,20 +180,21 @@ export async function listShipToCountries(db: Db, hostId: string): Promise<strin
   return [profile?.country ?? "MY"];
 }
 
-export async function isTribeMember(db: Db, userId: string, host: string | ProfileAddress): Promise<boolean> {
-  const row = await tribeMemberRead(db, hostShape(host)).get({ userId, host: hostValue(host) });
+export async function isTribeMember(db: Db, viewer: ViewerKey, host: string | ProfileAddress): Promise<boolean> {
+  const shape = { viewer: viewerShape(viewer), host: hostShape(host) };
+  const row = await tribeMemberRead(db, shape).get({ ...viewerValues(viewer), host: hostValue(host) });
   return row !== undefined;
 }
 
 const tribeMemberRead = preparedRead(
-  (db, shape: HostShape) =>
+  (db, shape: { viewer: ViewerShape; host: HostShape }) =>
     db
       .select({ userId: tribeMembers.userId })
       .from(tribeMembers)
-      .where(and(eq(tribeMembers.userId, columnPlaceholder(tribeMembers.userId, "userId")), eq(tribeMembers.hostId, hostParam(shape, tribeMembers.hostId))))
+      .where(and(eq(tribeMembers.userId, viewerParam(shape.viewer, tribeMembers.userId)), eq(tribeMembers.hostId, hostParam(shape.host, tribeMembers.hostId))))
       .limit(1)
       .prepare(),
-  (shape) => shape,
+  (shape) => `${shape.viewer}:${shape.host}`,
 );
 
 /**
@@ -210,27 +214,28 @@ export async function joinTribe(db: Db, userId: string, hostId: string): Promise
 }
 
 /** A user's entry numbers in one pool (by its id, or the current pool of the host a profile address names), lowest first. */
-export async function listUserEntryNumbers(db: Db, pool: string | { currentOf: ProfileAddress }, userId: string, limit = 100): Promise<number[]> {
+export async function listUserEntryNumbers(db: Db, pool: string | { currentOf: ProfileAddress }, viewer: ViewerKey, limit = 100): Promise<number[]> {
   const byId = typeof pool === "string";
-  const rows = await entryNumbersRead(db, byId).all({ pool: byId ? pool : pool.currentOf.idOrSlug, userId, limit });
+  const shape = { byId, viewer: viewerShape(viewer) };
+  const rows = await entryNumbersRead(db, shape).all({ pool: byId ? pool : pool.currentOf.idOrSlug, ...viewerValues(viewer), limit });
   return rows.map((row) => row.entryNumber);
 }
 
 const entryNumbersRead = preparedRead(
-  (db, byId: boolean) =>
+  (db, { byId, viewer }: { byId: boolean; viewer: ViewerShape }) =>
     db
       .select({ entryNumber: prizeEntries.entryNumber })
       .from(prizeEntries)
       .where(
         and(
           eq(prizeEntries.poolId, byId ? columnPlaceholder(prizeEntries.poolId, "pool") : currentPoolIdOf(profileHostId(sql.placeholder("pool")))),
-          eq(prizeEntries.userId, columnPlaceholder(prizeEntries.userId, "userId")),
+          eq(prizeEntries.userId, viewerParam(viewer, prizeEntries.userId)),
         ),
       )
       .orderBy(asc(prizeEntries.entryNumber))
       .limit(sql.placeholder("limit"))
       .prepare(),
-  (byId) => (byId ? "id" : "current"),
+  ({ byId, viewer }) => `${byId ? "id" : "current"}:${viewer}`,
 );
 
 /** The winners of a host's pools, newest first, with the pool each came from (for the draw verification link). */

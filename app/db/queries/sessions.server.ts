@@ -1,8 +1,39 @@
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, eq, gt, sql, type SQL } from "drizzle-orm";
+import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
 import { chatMessages, sessions, userProfiles, users, type NewSession } from "~/db/schema";
 import { cartCountColumn } from "./cart.server";
 import { columnPlaceholder, preparedRead } from "~/db/prepared.server";
+
+/** A signed-in viewer named by their session: the token's hash (the row's id) and the time it must outlive. */
+export type SessionViewer = { sessionId: string; now: Date };
+
+/**
+ * Whom a read is for: a user id, or a request's session resolved to its account in the same query. Pages read
+ * their viewer's own rows (a like, a membership, a country) by the session, so those reads go to D1 in one batch
+ * with the session's own lookup instead of after it.
+ */
+export type ViewerKey = string | SessionViewer;
+
+/** How a prepared read is keyed by its viewer. */
+export type ViewerShape = "id" | "session";
+export const viewerShape = (viewer: ViewerKey): ViewerShape => (typeof viewer === "string" ? "id" : "session");
+/** The values of a viewer's placeholders ("viewer", and "viewerAt" for a session). */
+export const viewerValues = (viewer: ViewerKey) =>
+  typeof viewer === "string" ? { viewer } : { viewer: viewer.sessionId, viewerAt: viewer.now };
+/** The viewer's placeholders in a prepared read, compared with `column` (a user id column). */
+export const viewerParam = (shape: ViewerShape, column: AnySQLiteColumn) =>
+  shape === "id" ? columnPlaceholder(column, "viewer") : sessionUserId();
+
+/**
+ * The account id of the session in the "viewer" placeholder, as a subquery: null when the session is unknown, has
+ * expired by "viewerAt", or its account is suspended (the rules of getSessionUserOf in lib/session.server.ts).
+ */
+function sessionUserId(): SQL {
+  return sql`(select ${sessions.userId} from ${sessions} left join ${userProfiles} on ${userProfiles.userId} = ${sessions.userId}
+    where ${sessions.id} = ${columnPlaceholder(sessions.id, "viewer")} and ${sessions.expiresAt} > ${columnPlaceholder(sessions.expiresAt, "viewerAt")}
+      and coalesce(${userProfiles.status}, 'active') <> 'suspended')`;
+}
 
 export async function insertSession(db: Db, row: NewSession): Promise<void> {
   await db.insert(sessions).values(row);
