@@ -2,6 +2,7 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
+import { fizzTextChunks } from "./scripts/fizz-text-chunks";
 
 export default defineConfig({
   plugins: [
@@ -13,6 +14,8 @@ export default defineConfig({
     }),
     tailwindcss(),
     reactRouter(),
+    // React's server renderer encodes a page's text in a few pieces instead of thousands (decision 250).
+    fizzTextChunks(),
   ],
   resolve: { tsconfigPaths: true },
 });
