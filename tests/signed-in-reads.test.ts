@@ -2,8 +2,9 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getProfileCountry, isTribeMember, listUserEntryNumbers } from "~/db/queries/profiles.server";
+import { buyerOrderStats, listBuyerOrders } from "~/db/queries/orders.server";
 import { isProductLiked, listShopProducts } from "~/db/queries/products.server";
-import { prizeEntries, prizePools, productLikes, products, productSizes, sessions, tribeMembers, userProfiles } from "~/db/schema";
+import { orders, prizeEntries, prizePools, productLikes, products, productSizes, sessions, tribeMembers, userProfiles } from "~/db/schema";
 import { sha256Hex } from "~/lib/crypto.server";
 import { SESSION_COOKIE } from "~/lib/session.server";
 import { countingEnv, db, decodedHtml, makeUser, ORIGIN, signIn } from "./helpers";
@@ -33,7 +34,7 @@ async function countedPage(path: string, cookie: string) {
   const res = await worker.fetch!(request, env, ctx);
   const html = await decodedHtml(res);
   await waitOnExecutionContext(ctx);
-  return { status: res.status, html, calls: counter.calls };
+  return { status: res.status, location: res.headers.get("Location"), html, calls: counter.calls };
 }
 
 beforeAll(async () => {
@@ -54,6 +55,17 @@ beforeAll(async () => {
     .insert(prizePools)
     .values({ hostId: host.id, targetCents: 100_000, amountCents: 500, currency: "USD", entriesCount: 2, endAt: new Date(Date.now() + 86_400_000) })
     .returning({ id: prizePools.id });
+  // One order placed signed in, one paid with the fan's e-mail only (both are the fan's), one somebody else's.
+  const order = (userId: string | null, email: string | null, name: string) => {
+    const id = crypto.randomUUID();
+    return { id, orderNumber: `ORD-${id.slice(-8).toUpperCase()}`, userId, customerEmail: email, hostId: host.id, productId, status: "paid" as const,
+      amountCents: 2500, unitPriceCents: 2500, quantity: 1, currency: "USD", productName: name, productCategory: "physical" as const };
+  };
+  await d.insert(orders).values([
+    order(fan.id, null, `Signed-in order ${token}`),
+    order(null, fan.email, `E-mail order ${token}`),
+    order(host.id, host.email, `Not the fan's ${token}`),
+  ]);
   await d.insert(prizeEntries).values([
     { poolId: pool!.id, entryNumber: 0, userId: host.id, sourceKey: `sir-${token}-0`, sourceType: "product_purchase" },
     { poolId: pool!.id, entryNumber: 1, userId: fan.id, sourceKey: `sir-${token}-1`, sourceType: "product_purchase" },
@@ -85,6 +97,13 @@ describe("a signed-in fan's page", () => {
     expect(buyNow.status).toBe(200);
     expect(buyNow.html).toContain('aria-label="Unlike this product"');
     expect(buyNow.calls).toBe(1);
+
+    const myOrders = await countedPage("/my-orders", fanCookie);
+    expect(myOrders.status).toBe(200);
+    expect(myOrders.html).toContain(`Signed-in order ${token}`);
+    expect(myOrders.html).toContain(`E-mail order ${token}`);
+    expect(myOrders.html).not.toContain(`Not the fan's ${token}`);
+    expect(myOrders.calls).toBe(1);
   });
 
   it("shows nothing of the account for a session that has expired", async () => {
@@ -100,6 +119,10 @@ describe("a signed-in fan's page", () => {
     expect(profile.html).not.toContain("Tribe Member");
     const buyNow = await countedPage(`/buy-now/${productId}`, cookie);
     expect(buyNow.html).toContain('aria-label="Like this product"');
+    // The fan's own orders page sends an expired session to sign in, as it does a visitor.
+    const myOrders = await countedPage("/my-orders", cookie);
+    expect(myOrders.status).toBe(302);
+    expect(myOrders.location).toBe("/signin?redirectTo=%2Fmy-orders");
   });
 });
 
@@ -115,10 +138,22 @@ describe("reads keyed by the viewer's session", () => {
       member: await isTribeMember(d, viewer, host.id),
       entries: await listUserEntryNumbers(d, { currentOf: { idOrSlug: host.id } }, viewer),
       shop: (await listShopProducts(d, { limit: 5, q: `Quartzine ${token}`, viewer })).map((row) => [row.id, row.liked]),
+      orders: (await listBuyerOrders(d, { buyer: typeof viewer === "string" ? { userId: fan.id, email: fan.email } : viewer, q: token })).orders
+        .map((o) => o.productName)
+        .sort(),
+      spent: (await buyerOrderStats(d, typeof viewer === "string" ? { userId: fan.id, email: fan.email } : viewer)).spentCents,
     });
-    const nothing = { country: undefined, liked: false, member: false, entries: [], shop: [[productId, false]] };
+    const nothing = { country: undefined, liked: false, member: false, entries: [], shop: [[productId, false]], orders: [], spent: 0 };
 
-    expect(await read(fan.id)).toEqual({ country: "SG", liked: true, member: true, entries: [1], shop: [[productId, true]] });
+    expect(await read(fan.id)).toEqual({
+      country: "SG",
+      liked: true,
+      member: true,
+      entries: [1],
+      shop: [[productId, true]],
+      orders: [`E-mail order ${token}`, `Signed-in order ${token}`],
+      spent: 5000,
+    });
     expect(await read(valid)).toEqual(await read(fan.id));
     // Unknown, and expired by the time asked.
     expect(await read({ sessionId: "0".repeat(64), now: new Date() })).toEqual(nothing);

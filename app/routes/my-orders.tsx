@@ -9,7 +9,8 @@ import { formatCents } from "~/domain/money";
 import { orderRefundState } from "~/domain/returns";
 import { entryStandingText } from "~/domain/payments";
 import { physicalOrderAction, voucherUsability } from "~/domain/orders";
-import { requireUser } from "~/lib/guards.server";
+import { viewerSession } from "~/lib/auth.server";
+import { requireUser, signinRedirectUrl } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { signedDownloadUrl } from "~/lib/downloads.server";
 import type { Route } from "./+types/my-orders";
@@ -30,16 +31,19 @@ const TYPE_OPTIONS = [
 ] as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = await requireUser(context, request);
+  // A visitor without a session goes to sign in at once; a session that turns out unknown or expired does below.
+  const buyer = viewerSession(context);
+  if (!buyer) throw redirect(signinRedirectUrl(request));
   const filter = FilterSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
   const db = getDb(getEnv(context));
-  const scope = { userId: user.id, email: user.email };
-  const filters = { ...scope, q: filter.q || undefined, type: filter.type, page: filter.page };
-  // One batch: the page's refunds and returns are read for the listed orders through a subquery of their ids.
+  const filters = { buyer, q: filter.q || undefined, type: filter.type, page: filter.page };
+  // One batch with the session's lookup: the orders are read by the session, and the page's refunds and returns for
+  // the listed orders through a subquery of their ids.
   const pageIds = buyerOrderPageIds(db, filters);
-  const [list, stats, refunds, returns] = await Promise.all([
+  const [, list, stats, refunds, returns] = await Promise.all([
+    requireUser(context, request),
     listBuyerOrders(db, filters),
-    buyerOrderStats(db, scope),
+    buyerOrderStats(db, buyer),
     listOrderRefunds(db, pageIds),
     latestReturnRequests(db, pageIds),
   ]);

@@ -1,6 +1,7 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import { and, type AnyColumn, count, desc, eq, exists, gte, inArray, isNull, lt, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { preparedRead, type PreparedSubquery } from "~/db/prepared.server";
+import { viewerEmailSql, viewerIdSql, viewerParam, viewerValues, type SessionViewer, type ViewerShape } from "~/db/queries/sessions.server";
 import type { Db } from "~/db/client.server";
 import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/pools.server";
 import { checkoutSessions, orders, productColors, products, productSizes, shippingUpdates, userProfiles, vouchers, type NewOrder } from "~/db/schema";
@@ -28,9 +29,14 @@ const orderSummary = {
   createdAt: orders.createdAt,
 };
 
+/**
+ * Whose orders a buyer's page lists: an account (its id and e-mail), or the request's session resolved to the
+ * account in the same query, so the page's reads go to D1 with the session's own lookup (ViewerKey, sessions.server).
+ */
+export type BuyerKey = { userId: string; email: string } | SessionViewer;
+
 export type BuyerOrderFilter = {
-  userId: string;
-  email: string;
+  buyer: BuyerKey;
   /** Matches the product name or the host's name. */
   q?: string;
   type?: "voucher" | "physical" | "digital";
@@ -38,44 +44,60 @@ export type BuyerOrderFilter = {
   pageSize?: number;
 };
 
-/** A buyer's orders: placed while signed in, or paid with the buyer's e-mail (lower case). */
-function buyerScope(userId: string | Placeholder, email: string | Placeholder) {
-  return or(eq(orders.userId, userId), eq(orders.customerEmail, email));
+const buyerShape = (buyer: BuyerKey): ViewerShape => ("sessionId" in buyer ? "session" : "id");
+
+/** The values of a buyer's placeholders: "userId" and "email", or the session's "viewer" and "viewerAt". */
+function buyerValues(buyer: BuyerKey) {
+  return "sessionId" in buyer ? viewerValues(buyer) : { userId: buyer.userId, email: buyer.email.toLowerCase() };
+}
+
+/**
+ * A buyer's orders: placed while signed in, or paid with the buyer's e-mail (lower case). With the buyer given, its
+ * values are in place; without, the placeholders of a prepared read of that shape.
+ */
+function buyerScope(shape: ViewerShape, buyer?: BuyerKey) {
+  if (shape === "session") {
+    const id = buyer ? viewerIdSql(buyer as SessionViewer) : viewerParam("session", orders.userId);
+    return or(eq(orders.userId, id), eq(orders.customerEmail, viewerEmailSql(id)));
+  }
+  const account = buyer as { userId: string; email: string } | undefined;
+  return or(
+    eq(orders.userId, account ? account.userId : sql.placeholder("userId")),
+    eq(orders.customerEmail, account ? account.email.toLowerCase() : sql.placeholder("email")),
+  );
 }
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-/** Which filters a page of the buyer's orders has: each combination is its own prepared SQL. */
-type BuyerPageShape = { type: boolean; q: boolean };
+/** Which buyer and filters a page of the buyer's orders has: each combination is its own prepared SQL. */
+type BuyerPageShape = { buyer: ViewerShape; type: boolean; q: boolean };
 
 /** The values of a page's placeholders (those of absent filters are left out). */
-type BuyerPageValues = { userId: string; email: string; type?: string; pattern?: string; limit: number; offset: number };
+type BuyerPageValues = ReturnType<typeof buyerValues> & { type?: string; pattern?: string; limit: number; offset: number };
 
 /** Which of the buyer's orders a page lists: its shape, its values and the page. */
 function buyerOrderPage(f: BuyerOrderFilter) {
   const pageSize = f.pageSize ?? 20;
   const page = Math.max(1, f.page ?? 1);
-  const shape: BuyerPageShape = { type: !!f.type, q: !!f.q };
+  const shape: BuyerPageShape = { buyer: buyerShape(f.buyer), type: !!f.type, q: !!f.q };
   const values: BuyerPageValues = {
-    userId: f.userId,
-    email: f.email.toLowerCase(),
+    ...buyerValues(f.buyer),
     type: f.type,
     pattern: f.q ? `%${escapeLike(f.q.toLowerCase())}%` : undefined,
     limit: pageSize,
     offset: (page - 1) * pageSize,
   };
-  return { shape, key: `${Number(shape.type)}${Number(shape.q)}`, values, pageSize, page };
+  return { shape, key: `${shape.buyer}:${Number(shape.type)}${Number(shape.q)}`, values, pageSize, page };
 }
 
-/** The buyer's scope and a page's filters, with placeholders, or with the values in place. */
-function buyerOrderWhere(shape: BuyerPageShape, values?: BuyerPageValues) {
-  const value = (name: "userId" | "email" | "type" | "pattern"): string | Placeholder => (values ? values[name]! : sql.placeholder(name));
-  const conditions = [buyerScope(value("userId"), value("email"))];
-  if (shape.type) conditions.push(eq(orders.productCategory, value("type") as NonNullable<BuyerOrderFilter["type"]> | Placeholder));
+/** The buyer's scope and a page's filters, with placeholders, or with the values in place (`f` given). */
+function buyerOrderWhere(shape: BuyerPageShape, f?: BuyerOrderFilter) {
+  const conditions = [buyerScope(shape.buyer, f?.buyer)];
+  if (shape.type) conditions.push(eq(orders.productCategory, f ? f.type! : sql.placeholder("type")));
   if (shape.q) {
-    const pattern = value("pattern");
+    const pattern = f ? `%${escapeLike(f.q!.toLowerCase())}%` : sql.placeholder("pattern");
     conditions.push(
       or(
         sql`lower(${orders.productName}) LIKE ${pattern} ESCAPE '\\'`,
@@ -119,15 +141,15 @@ const buyerOrdersRead = preparedRead(
 );
 
 /** The ids of the orders on a page of the buyer's orders, with placeholders or with the values in place. */
-function buyerOrderIdsQuery(db: Db, shape: BuyerPageShape, values?: BuyerPageValues) {
+function buyerOrderIdsQuery(db: Db, shape: BuyerPageShape, page?: { f: BuyerOrderFilter; values: BuyerPageValues }) {
   return db
     .select({ id: orders.id })
     .from(orders)
     .leftJoin(userProfiles, eq(userProfiles.userId, orders.hostId))
-    .where(buyerOrderWhere(shape, values))
+    .where(buyerOrderWhere(shape, page?.f))
     .orderBy(desc(orders.createdAt), desc(orders.id))
-    .limit(values?.limit ?? sql.placeholder("limit"))
-    .offset(values?.offset ?? sql.placeholder("offset"));
+    .limit(page?.values.limit ?? sql.placeholder("limit"))
+    .offset(page?.values.offset ?? sql.placeholder("offset"));
 }
 
 /**
@@ -140,28 +162,30 @@ export function buyerOrderPageIds(db: Db, f: BuyerOrderFilter): PreparedSubquery
     key: `buyerOrderPage:${key}`,
     values,
     template: (templateDb) => buyerOrderIdsQuery(templateDb, shape),
-    getSQL: () => buyerOrderIdsQuery(db, shape, values).getSQL(),
+    getSQL: () => buyerOrderIdsQuery(db, shape, { f, values }).getSQL(),
   };
 }
 
 /** The buyer's stat cards, counted in SQL over all their orders. */
-export async function buyerOrderStats(db: Db, f: Pick<BuyerOrderFilter, "userId" | "email">) {
-  const row = await buyerOrderStatsRead(db).get({ userId: f.userId, email: f.email.toLowerCase() });
+export async function buyerOrderStats(db: Db, buyer: BuyerKey) {
+  const row = await buyerOrderStatsRead(db, buyerShape(buyer)).get(buyerValues(buyer));
   return row ?? { total: 0, spentCents: 0, inTransit: 0, vouchers: 0, entries: 0 };
 }
 
-const buyerOrderStatsRead = preparedRead((db) =>
-  db
-    .select({
-      total: count(),
-      spentCents: sql<number>`coalesce(sum(case when ${orders.status} not in ('pending', 'cancelled', 'refunded') then ${orders.amountCents} - ${orders.refundedCents} else 0 end), 0)`,
-      inTransit: sql<number>`coalesce(sum(case when ${orders.status} in ('processing', 'pending_shipping', 'shipped') and ${orders.productCategory} = 'physical' then 1 else 0 end), 0)`,
-      vouchers: sql<number>`coalesce(sum(case when ${orders.productCategory} = 'voucher' then 1 else 0 end), 0)`,
-      entries: sql<number>`coalesce(sum(case when ${orders.entryNumber} is not null then 1 else 0 end), 0)`,
-    })
-    .from(orders)
-    .where(buyerScope(sql.placeholder("userId"), sql.placeholder("email")))
-    .prepare(),
+const buyerOrderStatsRead = preparedRead(
+  (db, shape: ViewerShape) =>
+    db
+      .select({
+        total: count(),
+        spentCents: sql<number>`coalesce(sum(case when ${orders.status} not in ('pending', 'cancelled', 'refunded') then ${orders.amountCents} - ${orders.refundedCents} else 0 end), 0)`,
+        inTransit: sql<number>`coalesce(sum(case when ${orders.status} in ('processing', 'pending_shipping', 'shipped') and ${orders.productCategory} = 'physical' then 1 else 0 end), 0)`,
+        vouchers: sql<number>`coalesce(sum(case when ${orders.productCategory} = 'voucher' then 1 else 0 end), 0)`,
+        entries: sql<number>`coalesce(sum(case when ${orders.entryNumber} is not null then 1 else 0 end), 0)`,
+      })
+      .from(orders)
+      .where(buyerScope(shape))
+      .prepare(),
+  (shape) => shape,
 );
 
 export async function countOpenHostOrders(db: Db, hostId: string): Promise<number> {

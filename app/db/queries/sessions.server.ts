@@ -1,4 +1,4 @@
-import { and, eq, gt, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, Param, sql, type SQL } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
 import { chatMessages, sessions, userProfiles, users, type NewSession } from "~/db/schema";
@@ -26,14 +26,23 @@ export const viewerParam = (shape: ViewerShape, column: AnySQLiteColumn) =>
   shape === "id" ? columnPlaceholder(column, "viewer") : sessionUserId();
 
 /**
- * The account id of the session in the "viewer" placeholder, as a subquery: null when the session is unknown, has
- * expired by "viewerAt", or its account is suspended (the rules of getSessionUserOf in lib/session.server.ts).
+ * The account id of a session as a subquery: null when the session is unknown, has expired by then, or its account is
+ * suspended (the rules of getSessionUserOf in lib/session.server.ts). With no session given, it reads the "viewer"
+ * and "viewerAt" placeholders of a prepared read.
  */
-function sessionUserId(): SQL {
+function sessionUserId(session?: SessionViewer): SQL {
+  const id = session ? new Param(session.sessionId, sessions.id) : columnPlaceholder(sessions.id, "viewer");
+  const now = session ? new Param(session.now, sessions.expiresAt) : columnPlaceholder(sessions.expiresAt, "viewerAt");
   return sql`(select ${sessions.userId} from ${sessions} left join ${userProfiles} on ${userProfiles.userId} = ${sessions.userId}
-    where ${sessions.id} = ${columnPlaceholder(sessions.id, "viewer")} and ${sessions.expiresAt} > ${columnPlaceholder(sessions.expiresAt, "viewerAt")}
+    where ${sessions.id} = ${id} and ${sessions.expiresAt} > ${now}
       and coalesce(${userProfiles.status}, 'active') <> 'suspended')`;
 }
+
+/** The viewer's account id in a read built per call: the id, or their session resolved in the same query. */
+export const viewerIdSql = (viewer: ViewerKey): string | SQL => (typeof viewer === "string" ? viewer : sessionUserId(viewer));
+
+/** The viewer's e-mail address in lower case, in a read; `id` is their account id as viewerParam or viewerIdSql give it. */
+export const viewerEmailSql = (id: string | SQL | Param): SQL => sql`(select lower(${users.email}) from ${users} where ${users.id} = ${id})`;
 
 export async function insertSession(db: Db, row: NewSession): Promise<void> {
   await db.insert(sessions).values(row);
