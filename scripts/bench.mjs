@@ -18,7 +18,8 @@
 //  4b. A signed-in fan (never served from the page cache) on /, /shop, /profile/{id}, /buy-now/{id} and /my-orders:
 //     workerd CPU per request, request by request (scripts/bench/cpu.mjs: one request at a time, the CPU of every
 //     workerd thread from /proc/<pid>/task/*/schedstat), median and p99 over BENCH_CPU_SAMPLES requests, against
-//     the free plan's 5 ms / 10 ms; the fixed-HTML ceiling Worker measured the same way gives the runtime's floor,
+//     the free plan's 5 ms / 10 ms; the fixed-HTML ceiling Worker measured the same way gives the runtime's floor
+//     (and again, BENCH_FLOOR_SAMPLES requests, just before and after each page: each row is net of the mean of those),
 //     and a bare React Router app (scripts/bench/floor-app/: the app's toolchain, one page with a constant loader,
 //     and /d1, the same page after one `select 1`; built into .wrangler/bench-floor-build) the stack's floor.
 //     Twice: as served (D1, i.e. SQLite and Miniflare's D1 plumbing, inside the app's workerd), and with D1 in a
@@ -81,6 +82,8 @@ const TARGET_CPU_P99_MS = 10;
 const TARGET_SHOP_HTML_KB = 52;
 const TARGET_LIGHTHOUSE = 95;
 const CPU_SAMPLES = Math.round(num("BENCH_CPU_SAMPLES", 200));
+/** Requests of each floor run around a signed-in page (step 4b). */
+const FLOOR_SAMPLES = Math.round(num("BENCH_FLOOR_SAMPLES", 100));
 const LIGHTHOUSE_RUNS = Math.round(num("BENCH_LIGHTHOUSE_RUNS", 3));
 const FAN = { email: "fan@demo.tribe", password: "demo-password-2026" };
 const TARGET_WORKER_MB = 3;
@@ -473,17 +476,22 @@ function gitRevision() {
 
 const stackLabel = (label) => (label === "/d1" ? "bare React Router page + one D1 query (`/d1`)" : "bare React Router page (`/`)");
 
+/** The floor a row is net of: the ceiling measured around it, else the ceiling's own run. */
+const floorOf = (row, fan) => row.floorMedianMs ?? fan.floor.medianMs;
+/** A row's median above its floor. */
+const netOf = (row, fan) => row.medianMs - floorOf(row, fan);
+
 /** One factual sentence on the stack floor of step 4b (in results.md and printed by BENCH_ONLY=fan). */
 function stackFloorSummary(fan) {
   const bare = fan.stackRows.find((r) => r.label === "/");
   const withD1 = fan.stackRows.find((r) => r.label === "/d1");
-  const medians = fan.rows.map((r) => r.medianMs);
+  const nets = fan.rows.map((r) => netOf(r, fan));
   return (
-    `A bare React Router page costs ${f(bare.medianMs - fan.floor.medianMs, 2)} ms above the runtime's floor at the median ` +
+    `A bare React Router page costs ${f(netOf(bare, fan), 2)} ms above the runtime's floor at the median ` +
     `(${f(bare.medianMs, 2)} ms in all, p99 ${f(bare.p99Ms, 2)} ms) before any of our code runs` +
-    (withD1 ? `; one D1 query adds ${f(withD1.medianMs - bare.medianMs, 2)} ms` : "") +
-    `; the signed-in fan's pages measure ${f(Math.min(...medians) - bare.medianMs, 2)}–${f(Math.max(...medians) - bare.medianMs, 2)} ms ` +
-    "above the bare page at the median, which is what the app's own code, its D1 calls and its larger pages add."
+    (withD1 ? `; one D1 query adds ${f(netOf(withD1, fan) - netOf(bare, fan), 2)} ms` : "") +
+    `; the signed-in fan's pages measure ${f(Math.min(...nets) - netOf(bare, fan), 2)}–${f(Math.max(...nets) - netOf(bare, fan), 2)} ms ` +
+    "above the bare page at the median (each net of its own floor), which is what the app's own code, its D1 calls and its larger pages add."
   );
 }
 
@@ -569,7 +577,10 @@ function report(data) {
       "one at a time; each sample is the CPU time every thread of the app's workerd used from sending the request to its last byte " +
       "(/proc schedstat). Locally that includes what production does not count against the Worker: D1 itself (SQLite inside the " +
       "same workerd under Miniflare), the HTTP server and the static-asset router. The fixed-HTML ceiling Worker, measured the " +
-      `same way, shows that floor: median ${f(fan.floor.medianMs, 2)} ms, p99 ${f(fan.floor.p99Ms, 2)} ms; "net" subtracts the floor's median. ` +
+      `same way, shows that floor: median ${f(fan.floor.medianMs, 2)} ms, p99 ${f(fan.floor.p99Ms, 2)} ms when measured alone. "Net" subtracts ` +
+      `the floor measured around each row: the fixed-HTML Worker's median over ${FLOOR_SAMPLES} requests just before and just after the ` +
+      "page, averaged (its own column), so a page and its floor see the machine in the same minutes (the same build's figures drift " +
+      "by 20–40% between runs an hour apart). " +
       "The verdict counts every thread. The main-thread column is the part on workerd's main thread, where the Workers' " +
       `JavaScript runs (the ceiling's: median ${f(fan.floor.mainMedianMs, 2)} ms, p99 ${f(fan.floor.mainP99Ms, 2)} ms): ` +
       "the rest is V8's helper threads, whose concurrent garbage collection makes most of the all-thread p99.",
@@ -583,11 +594,11 @@ function report(data) {
       "the same way. Its /d1 is the same page after one D1 query (`select 1`, SQLite inside the same workerd).",
   );
   out();
-  out("| Worker | median ms | p99 ms | median above the ceiling ms | HTML KB | all 200 |");
-  out("|---|---:|---:|---:|---:|---|");
+  out("| Worker | median ms | p99 ms | floor around it ms | median above the floor ms | HTML KB | all 200 |");
+  out("|---|---:|---:|---:|---:|---:|---|");
   for (const row of [{ ...fan.floor, label: "ceiling (fixed HTML)" }, ...fan.stackRows.map((r) => ({ ...r, label: stackLabel(r.label) }))]) {
     out(
-      `| ${row.label} | ${f(row.medianMs, 2)} | ${f(row.p99Ms, 2)} | ${f(row.medianMs - fan.floor.medianMs, 2)} | ` +
+      `| ${row.label} | ${f(row.medianMs, 2)} | ${f(row.p99Ms, 2)} | ${f(floorOf(row, fan), 2)} | ${f(netOf(row, fan), 2)} | ` +
         `${f(row.htmlKB, 1)} | ${row.allOk ? "yes" : "no"} |`,
     );
   }
@@ -595,16 +606,17 @@ function report(data) {
   out(stackFloorSummary(fan));
   out();
   const fanTable = (rows) => {
-    out("| page | median ms | p99 ms | net median ms | net p99 ms | net median / 5 ms | net p99 / 10 ms | median / ceiling | main thread median / p99 ms | HTML KB | all 200 | result |");
-    out("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
+    out("| page | median ms | p99 ms | floor around it ms | net median ms | net p99 ms | net median / 5 ms | net p99 / 10 ms | median / floor | main thread median / p99 ms | HTML KB | all 200 | result |");
+    out("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
     for (const row of rows) {
-      const netMedian = row.medianMs - fan.floor.medianMs;
-      const netP99 = row.p99Ms - fan.floor.medianMs;
+      const floorMs = floorOf(row, fan);
+      const netMedian = row.medianMs - floorMs;
+      const netP99 = row.p99Ms - floorMs;
       const sizeOk = row.label !== "/shop" || row.htmlKB <= TARGET_SHOP_HTML_KB;
       const pass = row.allOk && netMedian <= TARGET_CPU_MEDIAN_MS && netP99 <= TARGET_CPU_P99_MS && sizeOk;
       out(
-        `| \`${row.label}\` | ${f(row.medianMs, 2)} | ${f(row.p99Ms, 2)} | ${f(netMedian, 2)} | ${f(netP99, 2)} | ` +
-          `${f(netMedian / TARGET_CPU_MEDIAN_MS, 2)} | ${f(netP99 / TARGET_CPU_P99_MS, 2)} | ${f(row.medianMs / fan.floor.medianMs, 1)} | ` +
+        `| \`${row.label}\` | ${f(row.medianMs, 2)} | ${f(row.p99Ms, 2)} | ${f(floorMs, 2)} | ${f(netMedian, 2)} | ${f(netP99, 2)} | ` +
+          `${f(netMedian / TARGET_CPU_MEDIAN_MS, 2)} | ${f(netP99 / TARGET_CPU_P99_MS, 2)} | ${f(row.medianMs / floorMs, 1)} | ` +
           `${f(row.mainMedianMs, 2)} / ${f(row.mainP99Ms, 2)} | ${f(row.htmlKB, 1)}${row.label === "/shop" ? ` (≤ ${TARGET_SHOP_HTML_KB})` : ""} | ${row.allOk ? "yes" : "no"} | ${verdict(pass)} |`,
       );
     }
@@ -879,16 +891,27 @@ async function main() {
     fan = await step("signed-in fan", async () => {
       const cookie = await signInCookie(app.url, FAN.email, FAN.password);
       /** Each page of `list` ([label, pathname]) on `server`, request by request (scripts/bench/cpu.mjs). */
-      const measureCpu = async (server, list, headers = {}) => {
+      // The machine's speed drifts (the same build's figures moved 20–40% between runs an hour apart), so each page
+      // below is measured between two runs of the ceiling, as the throughput rows are: its "net" subtracts the mean
+      // of those two floors, measured the same way in the same minutes.
+      const ceilingUrl = `${ceiling.url}/`;
+      const ceilingPids = workerdPids(ceiling.child.pid);
+      const floorNow = async () => (await cpuPerRequest(ceilingUrl, ceilingPids, { warmup: 10, samples: FLOOR_SAMPLES })).medianMs;
+      const measureCpu = async (server, list, headers = {}, bracketed = true) => {
         const rows = [];
+        let before = bracketed ? await floorNow() : null;
         for (const [label, pathname] of list) {
           const row = await cpuPerRequest(server.url + pathname, workerdPids(server.child.pid), { headers, samples: CPU_SAMPLES });
-          console.log(`  ${label.padEnd(16)} median ${row.medianMs.toFixed(2)} ms, p99 ${row.p99Ms.toFixed(2)} ms (main thread ${row.mainMedianMs.toFixed(2)} / ${row.mainP99Ms.toFixed(2)}), ${row.htmlKB.toFixed(1)} KB${row.allOk ? "" : " (NOT all 200)"}`);
-          rows.push({ label, ...row });
+          const after = bracketed ? await floorNow() : null;
+          const floorMedianMs = bracketed ? (before + after) / 2 : null;
+          const floorNote = floorMedianMs === null ? "" : `, floor around it ${floorMedianMs.toFixed(2)} ms`;
+          console.log(`  ${label.padEnd(16)} median ${row.medianMs.toFixed(2)} ms, p99 ${row.p99Ms.toFixed(2)} ms (main thread ${row.mainMedianMs.toFixed(2)} / ${row.mainP99Ms.toFixed(2)}), ${row.htmlKB.toFixed(1)} KB${floorNote}${row.allOk ? "" : " (NOT all 200)"}`);
+          rows.push({ label, ...row, floorMedianMs });
+          before = after;
         }
         return rows;
       };
-      const [floor] = await measureCpu(ceiling, [["ceiling (fixed HTML)", "/"]]);
+      const [floor] = await measureCpu(ceiling, [["ceiling (fixed HTML)", "/"]], {}, false);
       console.log("  bare React Router app (scripts/bench/floor-app):");
       const stackRows = await measureCpu(floorApp, [
         ["/", "/"],
