@@ -4,7 +4,7 @@ import type { Route } from "./+types/root";
 import { AppShell } from "~/components/app-shell";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { InstallBanner } from "~/components/install-banner";
-import { getOptionalUser, loadUser } from "~/lib/auth.server";
+import { getOptionalUser, prepareViewer } from "~/lib/auth.server";
 import { cartCount } from "~/lib/cart.server";
 import { isDemoMode } from "~/lib/config.server";
 import { getEnv } from "~/lib/context";
@@ -13,7 +13,7 @@ import { useNonce } from "~/lib/nonce";
 import { clearToastCookie, readFlashToast } from "~/lib/toast.server";
 import "./app.css";
 
-export const middleware: Route.MiddlewareFunction[] = [loadUser];
+export const middleware: Route.MiddlewareFunction[] = [prepareViewer];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const flashToast = readFlashToast(request);

@@ -6,19 +6,19 @@ import { getSessionUserOf, sessionViewerOf, type SessionUser } from "./session.s
 
 export type { SessionUser } from "./session.server";
 
+type Ctx = Readonly<RouterContextProvider>;
+
 /**
  * The request's viewer: their session as reads can name it, and the signed-in user, read on first use. The read is
  * not sent by the middleware but by the first loader or action that asks, so it travels to D1 in one batch with the
  * reads the page's loaders start at the same time (db/read-batch.server.ts) instead of in a round trip of its own.
  */
-type Ctx = Readonly<RouterContextProvider>;
-
 type RequestViewer = { session: SessionViewer | null; user: () => Promise<SessionUser | null> };
 
 const viewerContext = createContext<RequestViewer>({ session: null, user: async () => null });
 
 /** Root middleware: names the request's session for every loader and action; the user is read when first asked. */
-export async function loadUser({ request, context }: { request: Request; context: Readonly<RouterContextProvider> }) {
+export async function prepareViewer({ request, context }: { request: Request; context: Ctx }) {
   const session = await sessionViewerOf(request);
   const db = getDb(getEnv(context));
   let user: Promise<SessionUser | null> | undefined;
