@@ -57,10 +57,10 @@ export async function sessionViewerOf(request: Request): Promise<SessionViewer |
 
 /** The signed-in account of a session, or null when it is unknown, expired or its account suspended. */
 export async function getSessionUserOf(db: Db, viewer: SessionViewer): Promise<SessionUser | null> {
+  // A suspended account's sessions end at once, even one created just before the suspension (sessions.server).
   const row = await getSessionAccount(db, viewer.sessionId, viewer.now);
-  // A suspended account's sessions end at once, even one created just before the suspension.
-  if (!row || row.status === "suspended") return null;
-  const { status: _status, emailConfirmedAt, ...user } = row;
+  if (!row) return null;
+  const { emailConfirmedAt, ...user } = row;
   return {
     ...user,
     unreadMessages: Number(user.unreadMessages) || 0,

@@ -1,4 +1,4 @@
-import { and, eq, gt, Param, sql, type SQL } from "drizzle-orm";
+import { eq, Param, sql, type SQL } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
 import { chatMessages, sessions, userProfiles, users, type NewSession } from "~/db/schema";
@@ -53,9 +53,11 @@ export async function insertSession(db: Db, row: NewSession): Promise<void> {
  * count of unread chat messages and the units in the cart (the nav bar's counts, in this one query).
  */
 export async function getSessionAccount(db: Db, sessionId: string, now: Date) {
-  return sessionAccountRead(db).get({ sessionId, now });
+  return sessionAccountRead(db).get(viewerValues({ sessionId, now }));
 }
 
+// The account of the session in the "viewer" placeholder, by the same rule as every read keyed by a session
+// (sessionUserId): none for an unknown or expired session or a suspended account.
 const sessionAccountRead = preparedRead((db) =>
   db
     .select({
@@ -65,14 +67,12 @@ const sessionAccountRead = preparedRead((db) =>
       emailConfirmedAt: users.emailConfirmedAt,
       creatorName: userProfiles.creatorName,
       avatarUrl: userProfiles.avatarUrl,
-      status: userProfiles.status,
       unreadMessages: sql<number>`(select count(*) from ${chatMessages} where ${chatMessages.recipientId} = ${users.id} and ${chatMessages.readAt} is null)`,
       cartItems: cartCountColumn(users.id),
     })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
+    .from(users)
     .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
-    .where(and(eq(sessions.id, columnPlaceholder(sessions.id, "sessionId")), gt(sessions.expiresAt, columnPlaceholder(sessions.expiresAt, "now"))))
+    .where(eq(users.id, sessionUserId()))
     .limit(1)
     .prepare(),
 );
