@@ -155,6 +155,28 @@ describe("/shop", () => {
     expect(cardIds(page)).toHaveLength(0);
   });
 
+  it("takes the longest search the box allows, wildcards and accents included, on /shop and /explore", async () => {
+    // D1 refuses LIKE patterns over 50 bytes; the search box takes 100 characters.
+    const longName = `Embroidered${token} 100% cotton_linen cushion cover for the living room, café edition`;
+    const longId = await addProduct({ hostId: hostA.id, name: longName, basePriceCents: 900 });
+    expect(longName.length).toBeGreaterThan(60);
+    const found = await get(`/shop?q=${encodeURIComponent(longName)}`);
+    expect(found.status).toBe(200);
+    expect(cardIds(await decodedHtml(found))).toEqual([longId]);
+    // A typed % or _ matches itself, not any text; case is ignored as before.
+    expect(cardIds(await decodedHtml(await get(`/shop?q=${encodeURIComponent(`EMBROIDERED${token} 100% COTTON_LINEN`)}`)))).toEqual([longId]);
+    expect(cardIds(await decodedHtml(await get(`/shop?q=${encodeURIComponent(`Embroidered${token} 1%0`)}`)))).toEqual([]);
+    for (const q of ["%".repeat(100), "é".repeat(100), "_".repeat(100)]) {
+      const res = await get(`/shop?q=${encodeURIComponent(q)}`);
+      expect(res.status).toBe(200);
+      expect(await decodedHtml(res)).toContain("No products found");
+      expect((await get(`/explore?q=${encodeURIComponent(q)}`)).status).toBe(200);
+    }
+    const explore = await get(`/explore?q=${encodeURIComponent(longName)}`);
+    expect(explore.status).toBe(200);
+    expect(await decodedHtml(explore)).toContain(longName);
+  });
+
   it("pages 24 at a time, each page different", async () => {
     const first = cardIds(await decodedHtml(await get(`/shop?q=${names.pageItem}`)));
     const second = cardIds(await decodedHtml(await get(`/shop?q=${names.pageItem}&page=2`)));

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, or, sql } from "drizzle-orm";
 import { alias, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
+import { containsText } from "~/db/text-match.server";
 import {
   adminAuditLog,
   groupBuys,
@@ -27,10 +28,6 @@ export async function platformCounts(db: Db) {
   return { users: u[0]?.n ?? 0, products: p[0]?.n ?? 0, orders: o[0]?.n ?? 0, games: g[0]?.n ?? 0 };
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 const SORT_ORDER = {
   joined: [desc(users.createdAt), asc(users.id)],
   revenue: [desc(userProfiles.totalRevenueCents), desc(users.createdAt), asc(users.id)],
@@ -43,7 +40,6 @@ const SORT_ORDER = {
  * more than `pageSize` is asked for nowhere: `hasMore` tells whether a next page exists.
  */
 export async function listAdminUsers(db: Db, { q, sort, page }: AdminUserQuery, pageSize: number) {
-  const pattern = q ? `%${escapeLike(q)}%` : null;
   const rows = await db
     .select({
       id: users.id,
@@ -59,9 +55,7 @@ export async function listAdminUsers(db: Db, { q, sort, page }: AdminUserQuery, 
     .from(users)
     .innerJoin(userProfiles, eq(userProfiles.userId, users.id))
     .where(
-      pattern
-        ? or(sql`${userProfiles.creatorName} LIKE ${pattern} ESCAPE '\\'`, sql`${users.email} LIKE ${pattern} ESCAPE '\\'`)
-        : undefined,
+      q ? or(containsText(userProfiles.creatorName, q), containsText(users.email, q)) : undefined,
     )
     .orderBy(...SORT_ORDER[sort])
     .limit(pageSize + 1)

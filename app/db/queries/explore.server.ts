@@ -1,15 +1,11 @@
 import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { containsText } from "~/db/text-match.server";
 import { guessWinGames, productImages, products, userProfiles } from "~/db/schema";
 
 // /explore: the latest products and active games of public hosts. Creators come from listPublicProfiles.
 
 type ExploreQuery = { limit: number; q?: string | null; category?: string | null };
-
-/** `%text%` for LIKE with `\` as the escape character, so a typed % or _ matches itself. */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 const publicHost = and(eq(userProfiles.profilePublic, true), eq(userProfiles.status, "active"));
 
@@ -19,10 +15,7 @@ export function listExploreProducts(db: Db, { limit, q, category }: ExploreQuery
   if (category) conditions.push(or(sql`${products.shopCategory} = ${category}`, eq(userProfiles.category, category)));
   const text = q?.trim();
   if (text) {
-    const pattern = containsPattern(text);
-    conditions.push(
-      or(sql`${products.name} like ${pattern} escape '\\'`, sql`${userProfiles.creatorName} like ${pattern} escape '\\'`),
-    );
+    conditions.push(or(containsText(products.name, text), containsText(userProfiles.creatorName, text)));
   }
   return db
     .select({
@@ -52,10 +45,7 @@ export function listExploreGames(db: Db, { limit, q, category }: ExploreQuery) {
   if (category) conditions.push(eq(userProfiles.category, category));
   const text = q?.trim();
   if (text) {
-    const pattern = containsPattern(text);
-    conditions.push(
-      or(sql`${guessWinGames.question} like ${pattern} escape '\\'`, sql`${userProfiles.creatorName} like ${pattern} escape '\\'`),
-    );
+    conditions.push(or(containsText(guessWinGames.question, text), containsText(userProfiles.creatorName, text)));
   }
   return db
     .select({

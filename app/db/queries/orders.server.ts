@@ -3,6 +3,7 @@ import { and, type AnyColumn, count, desc, eq, exists, gte, inArray, isNull, lt,
 import { preparedRead, type PreparedSubquery } from "~/db/prepared.server";
 import { viewerEmailSql, viewerIdSql, viewerParam, viewerValues, type SessionViewer, type ViewerShape } from "~/db/queries/sessions.server";
 import type { Db } from "~/db/client.server";
+import { containsText } from "~/db/text-match.server";
 import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/pools.server";
 import { checkoutSessions, orders, productColors, products, productSizes, shippingUpdates, userProfiles, vouchers, type NewOrder } from "~/db/schema";
 import { claimCheckoutStatement } from "~/db/queries/checkout.server";
@@ -67,15 +68,11 @@ function buyerScope(shape: ViewerShape, buyer?: BuyerKey) {
   );
 }
 
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 /** Which buyer and filters a page of the buyer's orders has: each combination is its own prepared SQL. */
 type BuyerPageShape = { buyer: ViewerShape; type: boolean; q: boolean };
 
 /** The values of a page's placeholders (those of absent filters are left out). */
-type BuyerPageValues = ReturnType<typeof buyerValues> & { type?: string; pattern?: string; limit: number; offset: number };
+type BuyerPageValues = ReturnType<typeof buyerValues> & { type?: string; text?: string; limit: number; offset: number };
 
 /** Which of the buyer's orders a page lists: its shape, its values and the page. */
 function buyerOrderPage(f: BuyerOrderFilter) {
@@ -85,7 +82,7 @@ function buyerOrderPage(f: BuyerOrderFilter) {
   const values: BuyerPageValues = {
     ...buyerValues(f.buyer),
     type: f.type,
-    pattern: f.q ? `%${escapeLike(f.q.toLowerCase())}%` : undefined,
+    text: f.q || undefined,
     limit: pageSize,
     offset: (page - 1) * pageSize,
   };
@@ -97,13 +94,8 @@ function buyerOrderWhere(shape: BuyerPageShape, f?: BuyerOrderFilter) {
   const conditions = [buyerScope(shape.buyer, f?.buyer)];
   if (shape.type) conditions.push(eq(orders.productCategory, f ? f.type! : sql.placeholder("type")));
   if (shape.q) {
-    const pattern = f ? `%${escapeLike(f.q!.toLowerCase())}%` : sql.placeholder("pattern");
-    conditions.push(
-      or(
-        sql`lower(${orders.productName}) LIKE ${pattern} ESCAPE '\\'`,
-        sql`lower(${userProfiles.creatorName}) LIKE ${pattern} ESCAPE '\\'`,
-      )!,
-    );
+    const typed = f ? f.q! : sql.placeholder("text");
+    conditions.push(or(containsText(orders.productName, typed), containsText(userProfiles.creatorName, typed))!);
   }
   return and(...conditions);
 }
@@ -296,10 +288,9 @@ export type HostOrderFilter = {
   status?: OrderStatus;
 };
 
-/** A `lower(column) LIKE %q%` match over any of the columns (q is lowercased and its wildcards escaped). */
+/** Any of the columns contains q (ASCII case ignored). */
 function matchesAny(q: string, columns: AnyColumn[]): SQL {
-  const pattern = `%${escapeLike(q.toLowerCase())}%`;
-  return or(...columns.map((c) => sql`lower(${c}) LIKE ${pattern} ESCAPE '\\'`))!;
+  return or(...columns.map((c) => containsText(c, q)))!;
 }
 
 function hostOrderWhere(f: HostOrderFilter) {

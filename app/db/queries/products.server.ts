@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, ne, or, sql, type Placeholder, type SQL } 
 import { hostNotSuspended } from "~/db/queries/admin.server";
 import { hostParam, hostShape, hostValue, type HostShape, type ProfileAddress } from "~/db/queries/profiles.server";
 import type { Db } from "~/db/client.server";
+import { containsText } from "~/db/text-match.server";
 import { columnPlaceholder, preparedRead } from "~/db/prepared.server";
 import { viewerParam, viewerShape, viewerValues, type ViewerKey, type ViewerShape } from "~/db/queries/sessions.server";
 import {
@@ -51,11 +52,6 @@ export type ShopQuery = {
   viewer?: ViewerKey | null;
 };
 
-/** `%text%` for LIKE with `\` as the escape character, so a typed % or _ matches itself. */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /**
  * A host ships to a country when it is in their user_shipping_countries; a host who has not chosen any ships to
  * their own profile country only (the rule checkout applies too).
@@ -79,7 +75,7 @@ export function listShopProducts(db: Db, { limit, offset = 0, q, category, shipT
     host: hostId ? hostValue(hostId) : undefined,
     category,
     shipTo,
-    pattern: text ? containsPattern(text) : undefined,
+    text: text || undefined,
     ...(viewer ? viewerValues(viewer) : {}),
   });
 }
@@ -94,12 +90,12 @@ const shopProductsRead = preparedRead(
     if (shape.category) conditions.push(eq(products.shopCategory, columnPlaceholder(products.shopCategory, "category")));
     if (shape.shipTo) conditions.push(shipsTo(sql.placeholder("shipTo")));
     if (shape.text) {
-      const pattern = sql.placeholder("pattern");
+      const typed = sql.placeholder("text");
       // A host with a private profile is not found by name (their products still are, by their own names).
       conditions.push(
         or(
-          sql`${products.name} like ${pattern} escape '\\'`,
-          and(eq(userProfiles.profilePublic, true), sql`${userProfiles.creatorName} like ${pattern} escape '\\'`),
+          containsText(products.name, typed),
+          and(eq(userProfiles.profilePublic, true), containsText(userProfiles.creatorName, typed)),
         )!,
       );
     }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, isNull, ne, or, Param, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
+import { containsText } from "~/db/text-match.server";
 import { columnPlaceholder, preparedRead } from "~/db/prepared.server";
 import { currentPoolIdOf } from "~/db/queries/pools.server";
 import { viewerParam, viewerShape, viewerValues, type ViewerKey, type ViewerShape } from "~/db/queries/sessions.server";
@@ -82,11 +83,6 @@ export async function getOwnProfile(db: Db, userId: string) {
   return row;
 }
 
-/** `%text%` for LIKE with `\` as the escape character, so a typed % or _ matches itself. */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /**
  * Public, active profiles for /explore: most followers first, one page at a time; optionally only names (or bios)
  * containing `q` and one category.
@@ -96,7 +92,6 @@ export function listPublicProfiles(
   { limit, offset = 0, q, category }: { limit: number; offset?: number; q?: string | null; category?: string | null },
 ) {
   const text = q?.trim();
-  const pattern = text ? containsPattern(text) : null;
   return db
     .select({
       userId: userProfiles.userId,
@@ -115,12 +110,7 @@ export function listPublicProfiles(
         eq(userProfiles.profilePublic, true),
         eq(userProfiles.status, "active"),
         category ? eq(userProfiles.category, category) : undefined,
-        pattern
-          ? or(
-              sql`${userProfiles.creatorName} like ${pattern} escape '\\'`,
-              sql`${userProfiles.bio} like ${pattern} escape '\\'`,
-            )
-          : undefined,
+        text ? or(containsText(userProfiles.creatorName, text), containsText(userProfiles.bio, text)) : undefined,
       ),
     )
     .orderBy(desc(userProfiles.followersCount), desc(userProfiles.createdAt), desc(userProfiles.userId))

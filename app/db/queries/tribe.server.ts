@@ -1,11 +1,8 @@
 import { and, count, desc, eq, isNotNull, ne, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { containsText } from "~/db/text-match.server";
 import { chatMessages, guessWinGames, guessWinParticipants, orders, prizePoolContributions, tribeMembers, userProfiles } from "~/db/schema";
 import type { TribeQuery } from "~/domain/tribe";
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 /** SQL: the member behind tribe_members has an order, a guess or a message to the host since `since`. */
 function activeCondition(hostId: string, since: Date): SQL<boolean> {
@@ -25,7 +22,7 @@ function activeCondition(hostId: string, since: Date): SQL<boolean> {
 export async function listTribeMembers(db: Db, hostId: string, query: TribeQuery, options: { since: Date; pageSize: number }) {
   const active = activeCondition(hostId, options.since);
   const conditions: SQL[] = [eq(tribeMembers.hostId, hostId)];
-  if (query.q) conditions.push(sql`${userProfiles.creatorName} LIKE ${`%${escapeLike(query.q)}%`} ESCAPE '\\'`);
+  if (query.q) conditions.push(containsText(userProfiles.creatorName, query.q));
   if (query.filter === "active") conditions.push(active);
   if (query.filter === "inactive") conditions.push(sql`not ${active}`);
   const rows = await db
