@@ -241,6 +241,21 @@ describe("guarded routes", () => {
     });
   }
 
+  it("sends a page loaded in the background (a client-side navigation) back to the page, not its data address", async () => {
+    // React Router loads /my-orders as /my-orders.data; the redirect travels in the body.
+    for (const [data, page] of [
+      ["/my-orders.data?_routes=routes%2Fmy-orders", "/my-orders"],
+      ["/dashboard.data", "/dashboard"],
+      ["/orders.data?tab=orders", "/orders?tab=orders"],
+    ] as const) {
+      const res = await get(data);
+      const body = await res.text();
+      expect(body).toContain(`/signin?redirectTo=${encodeURIComponent(page)}`);
+      expect(body).not.toContain(".data");
+      expect(body).not.toContain("_routes");
+    }
+  });
+
   it("never follows a redirect to another site after sign-in", async () => {
     const { email } = await makeUser();
     const res = await postForm("/signin", { email, password: PASSWORD, redirectTo: "//evil.example/x" });

@@ -19,10 +19,20 @@ export function forbidden(): never {
   throw new Response("Forbidden", { status: 403 });
 }
 
-/** Where a guarded page sends a visitor: /signin, then back to the page asked for. */
+/**
+ * Where a guarded page sends a visitor: /signin, then back to the page asked for. A page loaded in the background
+ * (a client-side navigation) is asked for at React Router's data address, `/my-orders.data?_routes=…` (`/_root.data`
+ * for the home page); the way back is the page's own address, not that one.
+ */
 export function signinRedirectUrl(request: Request): string {
   const url = new URL(request.url);
-  return `/signin?redirectTo=${encodeURIComponent(url.pathname + url.search)}`;
+  let path = url.pathname;
+  if (path.endsWith(".data")) {
+    path = path.slice(0, -".data".length);
+    if (path === "/_root") path = "/";
+    url.searchParams.delete("_routes");
+  }
+  return `/signin?redirectTo=${encodeURIComponent(path + url.search)}`;
 }
 
 /** The signed-in user, or a redirect to /signin?redirectTo=… for a visitor. */
