@@ -12,7 +12,7 @@ import {
 } from "~/db/schema";
 import { markEmailConfirmed } from "~/db/queries/accounts.server";
 import { runScheduled } from "../workers/scheduled";
-import { BODY_TOO_LARGE_MESSAGE, FORM_MAX_BYTES } from "~/lib/body-limit";
+import { BODY_TOO_LARGE_MESSAGE, FORM_MAX_BYTES, FORM_UNREADABLE_MESSAGE } from "~/lib/body-limit";
 import { isCountedMutation, RATE_LIMITED_MESSAGE } from "~/lib/rate-limit.server";
 import { STATIC_ASSET_POLICY, staticHeadersFile } from "~/lib/security-headers";
 import { IMAGE_MAX_BYTES, IMAGE_SIZE_MESSAGE } from "~/lib/uploads.server";
@@ -214,6 +214,49 @@ function chunkedBody(head: string, totalBytes: number, chunk = 64 * 1024) {
   });
   return { stream, pulled: () => sent };
 }
+
+describe("bodies that are not forms", () => {
+  const send = (path: string, contentType: string | null, body: string | null, cookie?: string) => {
+    const headers = new Headers({ Origin: ORIGIN, "CF-Connecting-IP": randomIp() });
+    if (contentType) headers.set("Content-Type", contentType);
+    if (cookie) headers.set("Cookie", cookie);
+    return SELF.fetch(`${ORIGIN}${path}`, { method: "POST", headers, body, redirect: "manual" });
+  };
+
+  it("answers a page's action sent JSON, text or a broken multipart form with a 4xx and a message, creating nothing", async () => {
+    const email = uniqueEmail("json-signup");
+    const json = JSON.stringify({ name: "Json Fan", email, password: "a-long-password", confirmPassword: "a-long-password" });
+    const { email: fan } = await makeUser();
+    const cookie = await signIn(fan);
+    const cases: [string, string, string, number][] = [
+      ["/signup", "application/json", json, 415],
+      ["/signin", "text/plain", "email=a@b.example", 415],
+      ["/forgot-password", "multipart/form-data", "--x\r\n", 400],
+      ["/cart", "multipart/form-data; boundary=zz", "not a multipart body", 400],
+    ];
+    for (const [path, type, body, status] of cases) {
+      for (const c of [undefined, cookie]) {
+        const res = await send(path, type, body, c);
+        expect(res.status, `${path} ${type}`).toBe(status);
+        expect(await res.text()).toBe(FORM_UNREADABLE_MESSAGE);
+      }
+    }
+    expect(await db().select().from(users).where(eq(users.email, email))).toHaveLength(0);
+  });
+
+  it("treats a POST without a body or type as an empty form, so the action answers with its own message", async () => {
+    const res = await send("/signin", null, null);
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    const { email } = await makeUser();
+    const cookie = await signIn(email);
+    for (const path of ["/cart", "/tribe/join", "/guess-win"]) {
+      const answer = await send(path, null, null, cookie);
+      expect(answer.status, path).toBeGreaterThanOrEqual(400);
+      expect(answer.status, path).toBeLessThan(500);
+    }
+  });
+});
 
 describe("body size caps", () => {
   it("refuses a chunked form over the cap with 413 before reading it all, and creates nothing", async () => {

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { openDbSession } from "~/db/client.server";
-import { limitRequestBody } from "~/lib/body-limit";
+import { limitRequestBody, requireFormBody } from "~/lib/body-limit";
 import { isCountedMutation, rateLimitedResponse, takeMutation } from "~/lib/rate-limit.server";
 import { cloudflareContext } from "~/lib/context";
 import { applySecurityHeaders } from "~/lib/security-headers";
@@ -73,6 +73,12 @@ async function answer(request: Request, env: Env, ctx: ExecutionContext): Promis
   if (limited instanceof Response) return limited;
   request = limited;
   if (!isAllowedOrigin(request)) return new Response("Forbidden: this form was not sent from this site.", { status: 403 });
+  // A page's action is sent a form; any other body is refused here with a message (app/lib/body-limit.ts).
+  if (!isApiPath(pathname)) {
+    const form = await requireFormBody(request);
+    if (form instanceof Response) return form;
+    request = form;
+  }
   const response = isApiPath(pathname) ? await api.fetch(request, db.env, ctx) : await page(request, db.env, ctx);
   // The browser keeps its newest bookmark; a visitor's cacheable page never carries one (it is shared).
   if (response.status === 101 || isCacheablePageRequest(request)) return response;

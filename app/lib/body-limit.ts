@@ -108,3 +108,34 @@ export async function limitRequestBody(request: Request): Promise<Request | Resp
   headers.set("Content-Length", String(bytes.byteLength));
   return new Request(request, { headers, body: bytes });
 }
+
+export const FORM_UNREADABLE_MESSAGE = "This form could not be read. Please send it again from the page.";
+
+const FORM_TYPES = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
+
+/**
+ * A page's POST (an action) carries a form, as the page's own forms send it: anything else gets a 4xx with a
+ * message before any action reads it, where `request.formData()` would have thrown (a 500). A body without a
+ * Content-Type is read as a URL-encoded form, so an empty POST reaches the action as an empty form and gets the
+ * action's own message. The upload routes, which read their body themselves, are left to them.
+ */
+export async function requireFormBody(request: Request): Promise<Request | Response> {
+  if (request.method === "GET" || request.method === "HEAD") return request;
+  const url = new URL(request.url);
+  if (bodyRuleFor(url.pathname, url.search).readByRoute) return request;
+  const type = request.headers.get("Content-Type");
+  if (type === null) {
+    const headers = new Headers(request.headers);
+    headers.set("Content-Type", "application/x-www-form-urlencoded");
+    return new Request(request, { headers });
+  }
+  const unreadable = (status: 400 | 415) =>
+    new Response(FORM_UNREADABLE_MESSAGE, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (!FORM_TYPES.test(type)) return unreadable(415);
+  try {
+    await request.clone().formData();
+    return request;
+  } catch {
+    return unreadable(400);
+  }
+}
