@@ -1370,7 +1370,7 @@ async function buildRows(media: R2Like) {
         currency: "USD",
         voucherValueCents: spec.voucherValueCents ?? null,
         voucherExpiresAt: spec.category === "voucher" ? daysAhead(int(120, 330)) : null,
-        digitalFileKey: spec.category === "digital" ? `digital/${host.id}/${id}.txt` : null,
+        digitalFileKey: spec.category === "digital" ? `private/digital/${host.id}/${id}.txt` : null,
         likeCount: likes,
         viewCount: chance(0.15) ? 0 : likes * int(3, 14),
         commentsCount: int(0, Math.ceil(likes / 12)),
@@ -1379,7 +1379,7 @@ async function buildRows(media: R2Like) {
       });
       if (spec.category === "digital") {
         uploads.push({
-          key: `digital/${host.id}/${id}.txt`,
+          key: `private/digital/${host.id}/${id}.txt`,
           body: `${spec.name}\nby ${host.name}\n\n${spec.description}\n\nThank you for supporting the tribe!\n`,
           contentType: "text/plain; charset=utf-8",
         });
