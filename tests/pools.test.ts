@@ -197,6 +197,30 @@ describe("closing", () => {
     expect(await poolRow(next!.id)).toMatchObject({ amountCents: 700, entriesCount: 1 });
   });
 
+  it("keeps a pool whose target a deposit filled open until a fan's entry, instead of closing and reopening it", async () => {
+    // A pool closed with no entries carries its amount over: closing this one would open a pool already at its
+    // target, which would close at once, and so on, pool after pool.
+    const host = await makeUser({ name: "Deposit Host" });
+    const fan = await makeUser({ name: "Deposit Fan" });
+    const pool = await openPool(env, { hostId: host.id, targetCents: 100_000, durationDays: 14 });
+    const stub = poolStub(env, pool.id);
+    await addContribution(env, { ...sale(host.id, `dep_fill_${host.id}`, 100_000, host.id, false), sourceType: "host_deposit" });
+    expect(await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm())).toBeNull();
+    await runScheduled(env, new Date());
+    await runScheduled(env, new Date());
+    expect(await poolRow(pool.id)).toMatchObject({ status: "open", amountCents: 100_000, entriesCount: 0 });
+    expect(await db().select().from(prizePools).where(eq(prizePools.hostId, host.id))).toHaveLength(1);
+
+    // The first fan's entry closes it for its target, as any pool at its target.
+    await addContribution(env, sale(host.id, `pi_fill_${host.id}`, 1_000, fan.id));
+    expect(await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm())).not.toBeNull();
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await poolRow(pool.id)).toMatchObject({ status: "closed", closeReason: "target_reached", amountCents: 101_000, entriesCount: 1 });
+    const next = await getOpenPool(env, host.id);
+    expect(next!.id).not.toBe(pool.id);
+    expect(await poolRow(next!.id)).toMatchObject({ status: "open", amountCents: 0 });
+  });
+
   it("opens the next pool with the target the host saved while the closed pool's terms were locked", async () => {
     const host = await makeUser({ name: "Retarget Host" });
     const first = await openPool(env, { hostId: host.id, targetCents: 1_000_000 });

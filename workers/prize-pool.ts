@@ -261,7 +261,7 @@ export class PrizePool extends DurableObject<Env> {
     const totals = this.totals();
     this.broadcast(entryNumber === null ? undefined : { entryNumber });
 
-    if (shouldCloseForTarget(totals.amountCents, pool.target_cents) && pool.close_at === null) {
+    if (shouldCloseForTarget(totals.amountCents, pool.target_cents, totals.entries) && pool.close_at === null) {
       const closeAt = Date.now() + TARGET_HIT_CLOSE_DELAY_MS;
       this.sql.exec("UPDATE pool_state SET close_at = ?", closeAt);
       await this.ctx.storage.setAlarm(closeAt);
@@ -580,7 +580,8 @@ export class PrizePool extends DurableObject<Env> {
     if (params.targetCents === pool.target_cents && endAt === pool.end_at) return;
     this.sql.exec("UPDATE pool_state SET target_cents = ?, end_at = ?", params.targetCents, endAt);
     // A lowered target may already be reached.
-    if (pool.close_at === null && shouldCloseForTarget(this.totals().amountCents, params.targetCents)) {
+    const totals = this.totals();
+    if (pool.close_at === null && shouldCloseForTarget(totals.amountCents, params.targetCents, totals.entries)) {
       const closeAt = Date.now() + TARGET_HIT_CLOSE_DELAY_MS;
       this.sql.exec("UPDATE pool_state SET close_at = ?", closeAt);
       void this.ctx.storage.setAlarm(closeAt);
@@ -699,7 +700,8 @@ export class PrizePool extends DurableObject<Env> {
     });
     // A seeded pool that is already past its target closes like any other.
     const pool = this.row();
-    if (pool && pool.status === "open" && shouldCloseForTarget(this.totals().amountCents, pool.target_cents)) {
+    const totals = this.totals();
+    if (pool && pool.status === "open" && shouldCloseForTarget(totals.amountCents, pool.target_cents, totals.entries)) {
       const closeAt = Date.now() + TARGET_HIT_CLOSE_DELAY_MS;
       this.sql.exec("UPDATE pool_state SET close_at = ?", closeAt);
       await this.ctx.storage.setAlarm(closeAt);

@@ -126,25 +126,32 @@ export function poolProgressPercent(amountCents: number, targetCents: number): n
   return progressPercent(amountCents, targetCents);
 }
 
-/** A pool with a positive target closes once its amount reaches the target. */
-export function shouldCloseForTarget(amountCents: number, targetCents: number): boolean {
-  return targetCents > 0 && amountCents >= targetCents;
+/**
+ * A pool with a positive target closes once its amount reaches the target, if it has an entry to draw. Without
+ * one it stays open (until its end, or until a fan's entry): a pool closed with no entries carries its amount over
+ * to the next pool, which would start at its target and close again at once, pool after pool (a host's deposit,
+ * which makes no entry, can fill a target on its own).
+ */
+export function shouldCloseForTarget(amountCents: number, targetCents: number, entries: number): boolean {
+  return targetCents > 0 && amountCents >= targetCents && entries > 0;
 }
 
 /** closed_early: the platform owner suspended the host (the pool is drawn as usual). */
 export type PoolCloseReason = "target_reached" | "timer_expired" | "closed_early";
 
 /**
- * Why a pool should close now, or null: 'target_reached' when the amount has reached a positive target (checked
- * first), else 'timer_expired' when its end time is at or before now. A missing or invalid end time never expires.
+ * Why a pool should close now, or null: 'target_reached' when the amount has reached a positive target and the
+ * pool has an entry (checked first), else 'timer_expired' when its end time is at or before now. A missing or
+ * invalid end time never expires.
  */
 export function poolCloseReason(
   amountCents: number,
   targetCents: number,
+  entries: number,
   endAt: Date | string | number | null | undefined,
   now: Date,
 ): PoolCloseReason | null {
-  if (shouldCloseForTarget(amountCents, targetCents)) return "target_reached";
+  if (shouldCloseForTarget(amountCents, targetCents, entries)) return "target_reached";
   const end = parseInstant(endAt);
   if (end && end.getTime() <= now.getTime()) return "timer_expired";
   return null;

@@ -464,7 +464,7 @@ export async function runPoolCron(env: Env, now: Date, options?: ExplorerOptions
   for (const failure of recovery.errors) fail(failure.sourceKey, failure.error);
 
   for (const pool of await listPoolsDueToClose(db, now, CRON_BATCH)) {
-    const reason = poolCloseReason(pool.amountCents, pool.targetCents, pool.endAt, now);
+    const reason = poolCloseReason(pool.amountCents, pool.targetCents, pool.entriesCount, pool.endAt, now);
     if (!reason) continue;
     try {
       const state = await closePool(env, pool.id, reason);

@@ -150,23 +150,28 @@ describe("poolProgressPercent", () => {
 
 describe("closing", () => {
   it("closes for the target once the amount reaches it", () => {
-    expect(shouldCloseForTarget(99_999, 100_000)).toBe(false);
-    expect(shouldCloseForTarget(100_000, 100_000)).toBe(true);
-    expect(shouldCloseForTarget(100_001, 100_000)).toBe(true);
-    expect(shouldCloseForTarget(0, 0)).toBe(false);
-    expect(shouldCloseForTarget(500, 0)).toBe(false);
+    expect(shouldCloseForTarget(99_999, 100_000, 1)).toBe(false);
+    expect(shouldCloseForTarget(100_000, 100_000, 1)).toBe(true);
+    expect(shouldCloseForTarget(100_001, 100_000, 1)).toBe(true);
+    expect(shouldCloseForTarget(0, 0, 1)).toBe(false);
+    expect(shouldCloseForTarget(500, 0, 1)).toBe(false);
+    // Nothing to draw: a target filled by deposits alone waits for an entry (or the pool's end).
+    expect(shouldCloseForTarget(100_000, 100_000, 0)).toBe(false);
+    expect(shouldCloseForTarget(250_000, 100_000, 0)).toBe(false);
   });
 
   it("gives the reason", () => {
     const future = new Date(now.getTime() + DAY);
     const past = new Date(now.getTime() - 1);
-    expect(poolCloseReason(100_000, 100_000, future, now)).toBe("target_reached");
-    expect(poolCloseReason(100_000, 100_000, past, now)).toBe("target_reached");
-    expect(poolCloseReason(10, 100_000, past, now)).toBe("timer_expired");
-    expect(poolCloseReason(10, 100_000, now, now)).toBe("timer_expired");
-    expect(poolCloseReason(10, 100_000, future, now)).toBeNull();
-    expect(poolCloseReason(10, 100_000, null, now)).toBeNull();
-    expect(poolCloseReason(10, 100_000, "2026-03-01 11:59:59", now)).toBe("timer_expired");
+    expect(poolCloseReason(100_000, 100_000, 1, future, now)).toBe("target_reached");
+    expect(poolCloseReason(100_000, 100_000, 1, past, now)).toBe("target_reached");
+    expect(poolCloseReason(100_000, 100_000, 0, future, now)).toBeNull();
+    expect(poolCloseReason(100_000, 100_000, 0, past, now)).toBe("timer_expired");
+    expect(poolCloseReason(10, 100_000, 1, past, now)).toBe("timer_expired");
+    expect(poolCloseReason(10, 100_000, 1, now, now)).toBe("timer_expired");
+    expect(poolCloseReason(10, 100_000, 1, future, now)).toBeNull();
+    expect(poolCloseReason(10, 100_000, 1, null, now)).toBeNull();
+    expect(poolCloseReason(10, 100_000, 1, "2026-03-01 11:59:59", now)).toBe("timer_expired");
   });
 
   it("ends a new pool after its duration", () => {

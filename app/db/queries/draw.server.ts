@@ -19,7 +19,7 @@ export async function setDrawHeightIfMissing(db: Db, poolId: string, height: num
     .where(and(eq(prizePools.id, poolId), eq(prizePools.status, "closed"), isNull(prizePools.drawBlockHeight)));
 }
 
-/** Open pools past their end or at their target. */
+/** Open pools past their end, or at their target with an entry to draw. */
 export function listPoolsDueToClose(db: Db, now: Date, limit: number) {
   return db
     .select()
@@ -29,7 +29,7 @@ export function listPoolsDueToClose(db: Db, now: Date, limit: number) {
         eq(prizePools.status, "open"),
         or(
           lte(prizePools.endAt, now),
-          and(gt(prizePools.targetCents, 0), sql`${prizePools.amountCents} >= ${prizePools.targetCents}`),
+          and(gt(prizePools.targetCents, 0), sql`${prizePools.amountCents} >= ${prizePools.targetCents}`, gt(prizePools.entriesCount, 0)),
         ),
       ),
     )
