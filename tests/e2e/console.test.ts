@@ -135,3 +135,28 @@ test("the admin's screen opens without errors", async () => {
   assert.deepEqual(await visit(page, ["/admin", "/dashboard"]), []);
   await page.context().close();
 });
+
+test("a product named with one word longer than the screen does not widen the pages that show it", async () => {
+  const page = await newPage(browser, PHONE);
+  await signInDemo(page, "host@demo.tribe");
+  const edit = await firstLink(page, "/shop-management", "/edit-product/");
+  assert.ok(edit, "the demo host has a product to edit");
+  const id = edit.split("/").pop()!;
+  const rename = async (name: string) => {
+    await page.goto(edit);
+    await page.getByLabel("Product name").fill(name);
+    await Promise.all([page.waitForURL("**/shop-management**"), page.locator('form button[type="submit"]').last().click()]);
+  };
+  const original = await (async () => {
+    await page.goto(edit);
+    return page.getByLabel("Product name").inputValue();
+  })();
+  await rename("Donaudampfschifffahrtsgesellschaftskapitänsmützenabzeichen Mug");
+  try {
+    const problems = await visit(page, [`/view-product/${id}`, `/product/${id}`, `/delete-product/${id}`, `/buy-now/${id}`]);
+    assert.deepEqual(problems, []);
+  } finally {
+    await rename(original);
+  }
+  await page.context().close();
+});
