@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { orders, products, refunds, returnRequests } from "~/db/schema";
+import { orders, prizeEntries, prizePools, products, refunds, returnRequests } from "~/db/schema";
+import { buyerOrderStats } from "~/db/queries/orders.server";
 import { db, get, makeUser, signIn } from "./helpers";
 
 let buyer: { id: string; email: string };
@@ -13,6 +14,7 @@ async function order(fields: {
   name: string;
   category: "physical" | "digital" | "voucher";
   entry?: number;
+  poolId?: string;
   createdAt?: Date;
 }) {
   const id = crypto.randomUUID();
@@ -31,6 +33,7 @@ async function order(fields: {
     productName: fields.name,
     productCategory: fields.category,
     entryNumber: fields.entry ?? null,
+    poolId: fields.poolId ?? null,
     ...(fields.createdAt ? { createdAt: fields.createdAt } : {}),
   });
   return id;
@@ -71,6 +74,25 @@ describe("/my-orders", () => {
     expect(byHost).toContain("Sambal Jar");
     const none = await (await get("/my-orders?q=%25_nothing", { cookie })).text();
     expect(none).toContain("No orders found");
+  });
+
+  it("counts on the 'Prize pool entries' card only the entries that stand, not one a refund voided", async () => {
+    const host = await makeUser({ name: "Entry Host" });
+    const fan = await makeUser({ name: "Entry Fan" });
+    const productId = crypto.randomUUID();
+    await db().insert(products).values({ id: productId, hostId: host.id, name: "Kaya Jar" });
+    const [pool] = await db().insert(prizePools).values({ hostId: host.id, targetCents: 100_000, currency: "USD", endAt: new Date(Date.now() + 86_400_000) }).returning();
+    await db()
+      .insert(prizeEntries)
+      .values([
+        { poolId: pool!.id, entryNumber: 0, userId: fan.id, sourceKey: `pi_a_${fan.id}` },
+        { poolId: pool!.id, entryNumber: 1, userId: fan.id, sourceKey: `pi_b_${fan.id}`, voidedAt: new Date() },
+      ]);
+    await order({ userId: fan.id, hostId: host.id, productId, name: "Kaya Jar", category: "physical", entry: 0, poolId: pool!.id });
+    await order({ userId: fan.id, hostId: host.id, productId, name: "Kaya Jar", category: "physical", entry: 1, poolId: pool!.id });
+    expect((await buyerOrderStats(db(), { userId: fan.id, email: fan.email })).entries).toBe(1);
+    const page = await (await get("/my-orders", { cookie: await signIn(fan.email) })).text();
+    expect(page).toMatch(/Prize pool entries<\/[a-z]+>\s*<[a-z]+[^>]*>1</);
   });
 
   it("shows the empty state to a buyer with no orders", async () => {

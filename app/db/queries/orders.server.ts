@@ -172,7 +172,10 @@ const buyerOrderStatsRead = preparedRead(
         spentCents: sql<number>`coalesce(sum(case when ${orders.status} not in ('pending', 'cancelled', 'refunded') then ${orders.amountCents} - ${orders.refundedCents} else 0 end), 0)`,
         inTransit: sql<number>`coalesce(sum(case when ${orders.status} in ('processing', 'pending_shipping', 'shipped') and ${orders.productCategory} = 'physical' then 1 else 0 end), 0)`,
         vouchers: sql<number>`coalesce(sum(case when ${orders.productCategory} = 'voucher' then 1 else 0 end), 0)`,
-        entries: sql<number>`coalesce(sum(case when ${orders.entryNumber} is not null then 1 else 0 end), 0)`,
+        // Entries that stand: one a refund or dispute voided is not counted (its card says it is void). The order's
+        // columns are named with their table: drizzle writes a one-table select's columns bare, which inside the
+        // subquery would name prize_entries' own.
+        entries: sql<number>`coalesce(sum(case when ${orders.entryNumber} is not null and not exists (select 1 from prize_entries e where e.pool_id = "orders"."pool_id" and e.entry_number = "orders"."entry_number" and e.voided_at is not null) then 1 else 0 end), 0)`,
       })
       .from(orders)
       .where(buyerScope(shape))
