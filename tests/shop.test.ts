@@ -310,6 +310,13 @@ describe("/buy-now/{id}", () => {
     expect(page).toContain(`/buy-now/${bareId}`);
   });
 
+  it("shows the images of the host's other products in its More from strip", async () => {
+    const url = `/media/products/${hostA.id}/more-from-${token}.webp`;
+    await db().insert(productImages).values({ productId: teapotId, url, r2Key: url.slice("/media/".length), position: 0 });
+    const page = await decodedHtml(await get(`/buy-now/${bareId}`));
+    expect(page).toContain(`<a href="/buy-now/${teapotId}"><img src="${url}"`);
+  });
+
   it("asks a visitor to sign in before paying", async () => {
     const res = await postForm(`/buy-now/${teapotId}`, { size: "Small", color: "Jade", quantity: "1" });
     expect(res.status).toBe(401);
