@@ -254,6 +254,15 @@ describe("/view-product/{id} and /shop-management", () => {
     expect(list).toContain("Low Stock");
   });
 
+  it("shows each product's first image in the list", async () => {
+    const id = await addProduct(`Pictured ${token()}`);
+    const url = `/media/products/list-${id}.webp`;
+    // Before the form's own image (position 0), so it is the first.
+    await db().insert(productImages).values({ productId: id, url, r2Key: url.slice("/media/".length), position: -1 });
+    const list = await decodedHtml(await get("/shop-management", { cookie: hostCookie }));
+    expect(list).toContain(`src="${url}"`);
+  });
+
   it("lists only the host's own products", async () => {
     const list = await decodedHtml(await get("/shop-management", { cookie: otherCookie }));
     expect(list).not.toContain("Mug Maker");

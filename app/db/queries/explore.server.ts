@@ -1,6 +1,7 @@
 import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { containsText } from "~/db/text-match.server";
+import { mainImage } from "./products.server";
 import { guessWinGames, productImages, products, userProfiles } from "~/db/schema";
 
 // /explore: the latest products and active games of public hosts. Creators come from listPublicProfiles.
@@ -30,7 +31,7 @@ export function listExploreProducts(db: Db, { limit, q, category }: ExploreQuery
       currency: products.currency,
       likeCount: products.likeCount,
       viewCount: products.viewCount,
-      image: sql<string | null>`(select ${productImages.url} from ${productImages} where ${productImages.productId} = ${products.id} order by ${productImages.position} limit 1)`,
+      image: mainImage,
     })
     .from(products)
     .innerJoin(userProfiles, eq(userProfiles.userId, products.hostId))

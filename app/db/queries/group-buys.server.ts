@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { hostNotSuspended } from "~/db/queries/admin.server";
 import type { Db } from "~/db/client.server";
+import { mainImage } from "./products.server";
 import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/pools.server";
 import { pushLineStock, stockTakenFrom } from "~/db/queries/orders.server";
 import {
@@ -75,9 +76,7 @@ export function listGroupBuyProducts(db: Db, groupBuyId: string, limit = 50) {
       basePriceCents: products.basePriceCents,
       priceMinCents: products.priceMinCents,
       currency: products.currency,
-      image: sql<
-        string | null
-      >`(select ${productImages.url} from ${productImages} where ${productImages.productId} = ${products.id} order by ${productImages.position} limit 1)`,
+      image: mainImage,
     })
     .from(groupBuyProducts)
     .innerJoin(products, eq(products.id, groupBuyProducts.productId))

@@ -1,6 +1,7 @@
 // A host's own products: create, update, archive or delete, and the management lists.
 import { and, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { mainImage } from "./products.server";
 import { payableCheckoutReferences } from "~/db/queries/checkout.server";
 import { groupBuyProducts, groupBuys, orders, productColors, productImages, products, productSizes, userActivity } from "~/db/schema";
 import { stockLabel, totalAvailableUnits } from "~/domain/stock";
@@ -189,7 +190,7 @@ export async function listManagedProducts(db: Db, hostId: string, { limit, offse
       priceMaxCents: products.priceMaxCents,
       currency: products.currency,
       salesCount: products.salesCount,
-      image: sql<string | null>`(select ${productImages.url} from ${productImages} where ${productImages.productId} = ${products.id} order by ${productImages.position} limit 1)`,
+      image: mainImage,
     })
     .from(products)
     .where(eq(products.hostId, hostId))
