@@ -1,9 +1,9 @@
 import { env, SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { bookEarning, hostBalances } from "~/db/queries/earnings.server";
+import { bookEarning, hostBalances, relatedLedgerRows } from "~/db/queries/earnings.server";
 import { createWithdrawal, getPayout } from "~/db/queries/payouts.server";
-import { adminAuditLog, earningsLedger, paymentEvents, payoutMethods, payouts, prizePoolContributions } from "~/db/schema";
+import { adminAuditLog, earningsLedger, orders, paymentEvents, payoutMethods, payouts, prizePoolContributions, prizePools, products } from "~/db/schema";
 import { withdrawalFeeCents } from "~/domain/earnings";
 import { withdrawableBalanceCents } from "~/domain/revenue";
 import { localAccountObject, localConnectEvent } from "~/lib/payments/connect-local.server";
@@ -387,5 +387,47 @@ describe("fulfilment books the host's share once", () => {
     const admin = await makeUser({ role: "admin" });
     const adminPage = await (await get("/admin", { cookie: await signIn(admin.email) })).text();
     expect(adminPage.replaceAll("<!-- -->", "")).toMatch(/Payment processing fees \(the platform(&#x27;|')s cost\): USD [\d,.]+ on \d+ payments?/);
+  });
+});
+
+describe("a transaction's related transactions", () => {
+  it("are its own order's rows, not those of other orders paid into the same pool", async () => {
+    const host = await makeUser({ name: "Related Host" });
+    const productId = crypto.randomUUID();
+    await db().insert(products).values({ id: productId, hostId: host.id, name: "Tea Tin" });
+    const [pool] = await db()
+      .insert(prizePools)
+      .values({ hostId: host.id, targetCents: 100_000, currency: "USD", endAt: new Date(Date.now() + 86_400_000) })
+      .returning();
+    const order = async () => {
+      const id = crypto.randomUUID();
+      await db().insert(orders).values({
+        id,
+        orderNumber: `ORD-${id.slice(-8).toUpperCase()}`,
+        hostId: host.id,
+        productId,
+        status: "paid",
+        amountCents: 1000,
+        unitPriceCents: 1000,
+        quantity: 1,
+        currency: "USD",
+        productName: "Tea Tin",
+        productCategory: "physical",
+        poolId: pool!.id,
+      });
+      return id;
+    };
+    const [a, b] = [await order(), await order()];
+    const book = (orderId: string, kind: "shop_sale" | "refund", cents: number, description: string) =>
+      bookEarning(db(), { hostId: host.id, kind, sourceKey: `${kind}:${orderId}`, amountCents: cents, grossCents: cents, description, orderId, poolId: pool!.id });
+    await book(a, "shop_sale", 900, "sale A");
+    await book(a, "refund", -900, "refund A");
+    await book(b, "shop_sale", 900, "sale B");
+    await book(b, "refund", -900, "refund B");
+    const [refundA] = await db().select().from(earningsLedger).where(and(eq(earningsLedger.hostId, host.id), eq(earningsLedger.description, "refund A")));
+    const related = await relatedLedgerRows(db(), host.id, refundA!);
+    expect(related.map((r) => r.id)).toHaveLength(1);
+    const [saleA] = await db().select().from(earningsLedger).where(and(eq(earningsLedger.hostId, host.id), eq(earningsLedger.description, "sale A")));
+    expect(related[0]!.id).toBe(saleA!.id);
   });
 });

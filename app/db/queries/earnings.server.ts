@@ -270,7 +270,9 @@ export function relatedLedgerRows(db: Db, hostId: string, row: { id: string; ord
   const links: SQL[] = [];
   if (row.orderId) links.push(eq(L.orderId, row.orderId));
   if (row.payoutId) links.push(eq(L.payoutId, row.payoutId));
-  if (row.poolId) links.push(eq(L.poolId, row.poolId));
+  // A pool links rows that belong to no order (deposits, prizes); an order's rows are related by their order, not
+  // to every other order of the same pool.
+  if (row.poolId && !row.orderId) links.push(eq(L.poolId, row.poolId));
   if (links.length === 0) return Promise.resolve([]);
   return db
     .select({ id: L.id, kind: L.kind, amountCents: L.amountCents, currency: L.currency, occurredAt: L.occurredAt })
