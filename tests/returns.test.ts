@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { mailOutbox, orders, products, productSizes, refunds, returnRequests } from "~/db/schema";
+import { mailOutbox, orders, products, productSizes, refunds, returnRequests, vouchers } from "~/db/schema";
 import { REFUND_MESSAGES } from "~/domain/payments";
 import { RETURN_MESSAGES } from "~/domain/returns";
 import { createProductCheckout } from "~/lib/payments/checkout-session.server";
@@ -105,6 +105,29 @@ describe("a buyer asks for a return", () => {
     const late = await askReturn(fan, order.orderNumber);
     expect(late.status).toBe(409);
     expect(await text(late)).toContain(RETURN_MESSAGES.windowClosed);
+    expect(await text(await get(`/order/${order.orderNumber}`, { cookie: fan.cookie }))).not.toContain("Request a return</button>");
+    expect(await requestsOf(order.id)).toHaveLength(0);
+  });
+
+  it("is refused for a voucher already used at the host's scanner, and its page offers none", async () => {
+    const host = await account("Voucher Return Host");
+    const fan = await account("Voucher Return Fan");
+    const order = await paidOrder(host, fan);
+    await deliver(host, order.id);
+    await db().insert(vouchers).values({
+      code: `VCH-${crypto.randomUUID().slice(0, 8).toUpperCase()}`,
+      orderId: order.id,
+      productId: order.productId!,
+      hostId: host.id,
+      buyerId: fan.id,
+      valueCents: 4000,
+      status: "redeemed",
+      redeemedAt: new Date(),
+      expiresAt: new Date(Date.now() + 30 * 86_400_000),
+    });
+    const used = await askReturn(fan, order.orderNumber);
+    expect(used.status).toBe(409);
+    expect(await text(used)).toContain(RETURN_MESSAGES.voucherUsed);
     expect(await text(await get(`/order/${order.orderNumber}`, { cookie: fan.cookie }))).not.toContain("Request a return</button>");
     expect(await requestsOf(order.id)).toHaveLength(0);
   });

@@ -24,6 +24,7 @@ export const RETURN_MESSAGES = {
   alreadyOpen: "You have already asked to return this order. The host will answer soon.",
   fullyRefunded: "This order has already been refunded in full",
   notReturnable: "This order cannot be returned",
+  voucherUsed: "This voucher has been used, so it cannot be returned",
   requested: "Return requested. The host will answer soon.",
   declineReasonRequired: "Please tell the buyer why the return is declined",
   alreadyAnswered: "This return request has already been answered",
@@ -37,12 +38,21 @@ export type ReturnEligibility = { ok: true } | { ok: false; message: string };
 
 /** Whether the buyer may ask for a return of an order now. */
 export function returnEligibility(
-  order: { status: string; deliveredAt: Date | null; amountCents: number; refundedCents: number; hasOpenRequest: boolean },
+  order: {
+    status: string;
+    deliveredAt: Date | null;
+    amountCents: number;
+    refundedCents: number;
+    hasOpenRequest: boolean;
+    /** A voucher already used at the host's scanner (truthy), which cannot be given back. */
+    voucherRedeemed?: number | boolean | null;
+  },
   now: Date = new Date(),
 ): ReturnEligibility {
   if (order.hasOpenRequest) return { ok: false, message: RETURN_MESSAGES.alreadyOpen };
   if (refundableCents(order.amountCents, order.refundedCents) === 0) return { ok: false, message: RETURN_MESSAGES.fullyRefunded };
   if (NOT_RETURNABLE_STATUSES.has(order.status)) return { ok: false, message: RETURN_MESSAGES.notReturnable };
+  if (order.voucherRedeemed) return { ok: false, message: RETURN_MESSAGES.voucherUsed };
   if (!order.deliveredAt) return { ok: false, message: RETURN_MESSAGES.notDelivered };
   if (!returnWindowOpen(order.deliveredAt, now)) return { ok: false, message: RETURN_MESSAGES.windowClosed };
   return { ok: true };

@@ -14,6 +14,11 @@ describe("returnEligibility", () => {
     expect(returnEligibility({ ...order, deliveredAt: new Date(delivered(7).getTime() - 1) }, now)).toEqual({ ok: false, message: RETURN_MESSAGES.windowClosed });
   });
 
+  it("refuses a voucher that has been used", () => {
+    expect(returnEligibility({ ...order, voucherRedeemed: 1 }, now)).toEqual({ ok: false, message: RETURN_MESSAGES.voucherUsed });
+    expect(returnEligibility({ ...order, voucherRedeemed: 0 }, now)).toEqual({ ok: true });
+  });
+
   it("refuses an undelivered, unpaid, cancelled, fully refunded order or one with an open request", () => {
     expect(returnEligibility({ ...order, deliveredAt: null }, now)).toEqual({ ok: false, message: RETURN_MESSAGES.notDelivered });
     expect(returnEligibility({ ...order, status: "pending" }, now)).toEqual({ ok: false, message: RETURN_MESSAGES.notReturnable });

@@ -214,6 +214,8 @@ const orderDetail = {
   refundReason: orders.refundReason,
   deliveredAt: orders.deliveredAt,
   updatedAt: orders.updatedAt,
+  /** A voucher order whose voucher has been used at the host's scanner (1), else 0. */
+  voucherRedeemed: sql<number>`exists (select 1 from vouchers v where v.order_id = ${orders.id} and v.status = 'redeemed')`,
 };
 
 export async function getOrderByNumber(db: Db, orderNumber: string) {
