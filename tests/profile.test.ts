@@ -112,6 +112,12 @@ describe("/profile/{id}", () => {
     const page = await decodedHtml(await get(`/profile/${host.id}?currency=USD`));
     expect(page).toContain("USD 1,500.00");
     expect(page).toContain("USD 10.00 – USD 20.00");
+    // The id typed in capitals is the same profile, with its pool and shop.
+    const upper = await get(`/profile/${host.id.toUpperCase()}?currency=USD`);
+    expect(upper.status).toBe(200);
+    const upperPage = await decodedHtml(upper);
+    expect(upperPage).toContain("USD 1,500.00");
+    expect(upperPage).toContain("USD 10.00 – USD 20.00");
   });
 
   it("offers Group Buy on the products the host's active group buy offers, and Buy Now on the others", async () => {

@@ -53,15 +53,16 @@ const profileRead = preparedRead((db) =>
 );
 
 /**
- * The user id of the profile a /profile/{id} address names, as a subquery: the account with that id, else the one
+ * The user id of the profile a /profile/{id} address names, as a subquery: the account with that id (in any case: ids
+ * are stored lowercase, an address may be typed in capitals), else the one
  * with that slug; never a suspended or deleted account. Reads keyed by the host use it to go in the same batch as
  * the profile itself.
  */
 export function profileHostId(idOrSlug: string | Placeholder): SQL {
   return sql`(select ${userProfiles.userId} from ${userProfiles} inner join ${users} on ${users.id} = ${userProfiles.userId}
-    where (${userProfiles.userId} = ${idOrSlug} or ${userProfiles.slug} = ${idOrSlug})
+    where (${userProfiles.userId} = lower(${idOrSlug}) or ${userProfiles.slug} = ${idOrSlug})
       and ${userProfiles.status} <> 'suspended' and ${users.deletedAt} is null
-    order by ${userProfiles.userId} = ${idOrSlug} desc limit 1)`;
+    order by ${userProfiles.userId} = lower(${idOrSlug}) desc limit 1)`;
 }
 
 /** A host as a /profile/{id} address names them (their id or slug): reads keyed by it resolve it themselves. */
