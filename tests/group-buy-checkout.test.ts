@@ -193,6 +193,14 @@ describe("/group-buy-product-selection", () => {
     const res = await postForm(`/group-buy-product-selection/${f.groupBuyId}`, {}, { cookie });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain(GROUP_BUY_ACTION_MESSAGES.selectProduct);
+    // A tampered quantity gets the form's words, not the validator's.
+    for (const quantity of ["-2", "1000", "1.5", "abc"]) {
+      const bad = await postForm(`/group-buy-product-selection/${f.groupBuyId}`, { productId: f.mug.id, sizeName: "One Size", colorName: "Blue", quantity }, { cookie });
+      expect(bad.status, quantity).toBe(400);
+      const text = (await bad.text()).replace(/<!-- -->/g, "");
+      expect(text, quantity).toContain("Please choose a quantity from 0 to 99");
+      expect(text, quantity).not.toMatch(/Too (small|big)|Invalid input/);
+    }
     const ok = await postForm(
       `/group-buy-product-selection/${f.groupBuyId}`,
       { productId: f.mug.id, sizeName: "One Size", colorName: "Blue", quantity: "2" },
