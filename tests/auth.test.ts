@@ -36,6 +36,21 @@ describe("sign-up", () => {
     ["terms not accepted", { terms: "" }, "Please accept the Terms of Service and Privacy Policy"],
   ];
 
+  it("says which field is missing when a field is left out of the form altogether (not only left empty)", async () => {
+    for (const [field, message] of [
+      ["name", "Please enter your name"],
+      ["confirmPassword", "Please confirm your password"],
+      ["country", "Please choose your country"],
+    ] as const) {
+      const { [field]: _left, ...fields } = validSignup();
+      const res = await postForm("/signup", fields);
+      expect(res.status, field).toBe(400);
+      const html = (await res.text()).replace(/&#x27;/g, "'");
+      expect(html, field).toContain(message);
+      expect(html, field).not.toContain("Invalid input");
+    }
+  });
+
   for (const [label, change, message] of invalid) {
     it(`refuses ${label} with its message, creates nothing and keeps what was typed`, async () => {
       const fields = { ...validSignup(), ...change };

@@ -27,13 +27,13 @@ export const WebsiteSchema = z
 
 export const SignupSchema = z
   .object({
-    name: z.string().trim().min(1, "Please enter your name").max(80, "Name must be at most 80 characters"),
+    name: z.string({ error: "Please enter your name" }).trim().min(1, "Please enter your name").max(80, "Name must be at most 80 characters"),
     email: EmailSchema,
     password: PasswordSchema,
-    confirmPassword: z.string().min(1, "Please confirm your password"),
+    confirmPassword: z.string({ error: "Please confirm your password" }).min(1, "Please confirm your password"),
     website: WebsiteSchema.optional().default(""),
     category: z.enum(SIGNUP_CATEGORIES, { error: "Please choose a category" }),
-    country: z.string().refine(isCountryCode, "Please choose your country"),
+    country: z.string({ error: "Please choose your country" }).refine(isCountryCode, "Please choose your country"),
     terms: z.literal("on", { error: "Please accept the Terms of Service and Privacy Policy" }),
   })
   .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: "Passwords do not match!" });
@@ -47,7 +47,7 @@ export const ResetPasswordSchema = z
   .object({
     token: z.string().min(20).max(200),
     password: PasswordSchema,
-    confirmPassword: z.string().min(1, "Please confirm your password"),
+    confirmPassword: z.string({ error: "Please confirm your password" }).min(1, "Please confirm your password"),
   })
   .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: "Passwords do not match!" });
 
