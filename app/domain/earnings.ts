@@ -8,6 +8,7 @@
 
 import { MS_PER_DAY } from "./countdown";
 import { splitByPercents } from "./money";
+import { RETURN_WINDOW_DAYS } from "./payments";
 import { BALANCE_PLATFORM_FEE_PERCENT, distributePool, withdrawableBalanceCents, type RevenueRule } from "./revenue";
 
 export const EARNING_KINDS = [
@@ -120,8 +121,8 @@ export function poolShareCents(poolCents: number): number {
 
 // --- pending and available ------------------------------------------------------------------------------------
 
-/** A buyer may ask for a return within 7 days of delivery (the spec's return policy). */
-export const RETURN_WINDOW_DAYS = 7;
+// A buyer may ask for a return within RETURN_WINDOW_DAYS of delivery (the spec's return policy, payments.ts).
+export { RETURN_WINDOW_DAYS } from "./payments";
 /** The host may refund an order from /orders for 14 days after it was paid. */
 export const HOST_REFUND_WINDOW_DAYS = 14;
 
