@@ -121,8 +121,6 @@ export function poolShareCents(poolCents: number): number {
 
 // --- pending and available ------------------------------------------------------------------------------------
 
-// A buyer may ask for a return within RETURN_WINDOW_DAYS of delivery (the spec's return policy, payments.ts).
-export { RETURN_WINDOW_DAYS } from "./payments";
 /** The host may refund an order from /orders for 14 days after it was paid. */
 export const HOST_REFUND_WINDOW_DAYS = 14;
 

@@ -2,6 +2,7 @@
 // Buyers are charged the original price; when the group buy ends, the final tier's discount is refunded per order.
 
 import { parseInstant } from "./countdown";
+import { MAX_ORDER_QUANTITY } from "./orders";
 import { divideRoundHalfUp, parseMoneyToCents, percentToBasisPoints, progressPercent } from "./money";
 
 /** Group buy amounts are shown in RM. */
@@ -366,6 +367,8 @@ export function canCompleteEarly(netSalesRm: number, targetRmCents: number): boo
 }
 
 export const GROUP_BUY_ACTION_MESSAGES = {
+  /** A selection line's quantity: 0 (not chosen) to the order maximum, in whole units. */
+  quantity: `Please choose a quantity from 0 to ${MAX_ORDER_QUANTITY}`,
   onlyOneActive: "Only one group buy can be active at a time",
   completedNotEditable: "A completed group buy cannot be edited",
   cancelledNotEditable: "A cancelled group buy cannot be edited",

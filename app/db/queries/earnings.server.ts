@@ -13,13 +13,13 @@ import {
   type NewEarningsLedgerRow,
 } from "~/db/schema";
 import { MS_PER_DAY } from "~/domain/countdown";
+import { RETURN_WINDOW_DAYS } from "~/domain/payments";
 import {
   adRevenueEarning,
   guessEntryEarning,
   HOST_REFUND_WINDOW_DAYS,
   poolShareEarning,
   refundShares,
-  RETURN_WINDOW_DAYS,
   REVENUE_KINDS,
   saleAvailableAt,
   saleShares,

@@ -1,8 +1,8 @@
 import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { containsText } from "~/db/text-match.server";
-import { mainImage } from "./products.server";
-import { guessWinGames, productImages, products, userProfiles } from "~/db/schema";
+import { mainImage } from "~/db/queries/products.server";
+import { guessWinGames, products, userProfiles } from "~/db/schema";
 
 // /explore: the latest products and active games of public hosts. Creators come from listPublicProfiles.
 

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { hostNotSuspended } from "~/db/queries/admin.server";
 import type { Db } from "~/db/client.server";
-import { mainImage } from "./products.server";
+import { mainImage } from "~/db/queries/products.server";
 import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/pools.server";
 import { pushLineStock, stockTakenFrom } from "~/db/queries/orders.server";
 import {
@@ -13,7 +13,6 @@ import {
   groupBuyTiers,
   orders,
   productColors,
-  productImages,
   products,
   productSizes,
   userProfiles,

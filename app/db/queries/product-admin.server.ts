@@ -1,7 +1,7 @@
 // A host's own products: create, update, archive or delete, and the management lists.
 import { and, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { mainImage } from "./products.server";
+import { mainImage } from "~/db/queries/products.server";
 import { payableCheckoutReferences } from "~/db/queries/checkout.server";
 import { groupBuyProducts, groupBuys, orders, productColors, productImages, products, productSizes, userActivity } from "~/db/schema";
 import { stockLabel, totalAvailableUnits } from "~/domain/stock";

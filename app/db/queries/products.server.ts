@@ -17,11 +17,10 @@ import {
   type SHOP_CATEGORIES,
 } from "~/db/schema";
 
-/** The product's main image (position 0 first), as a correlated subquery. */
 /**
- * A product's first image, for a select list. The product's column is named with its table: drizzle writes a
- * one-table select's columns bare (/buy-now's More from strip, /shop-management), which inside this subquery
- * would name product_images' own id.
+ * A product's main image (position 0 first), as a correlated subquery for a select list. The product's column is
+ * named with its table: drizzle writes a one-table select's columns bare (/buy-now's More from strip,
+ * /shop-management), which inside this subquery would name product_images' own id.
  */
 export const mainImage = sql<string | null>`(select ${productImages.url} from ${productImages} where ${productImages.productId} = "products"."id" order by ${productImages.position} limit 1)`;
 

@@ -16,18 +16,15 @@ import { CHECKOUT_MESSAGES, fail, quoteProduct } from "./quote.server";
 /** The most lines one group-buy checkout carries (its items travel in the provider's 500-character metadata). */
 export const MAX_GROUP_BUY_LINES = 8;
 
-/** A line's quantity: 0 (not chosen) to the order maximum, in whole units. */
-const quantityMessage = `Please choose a quantity from 0 to ${MAX_ORDER_QUANTITY}`;
-
 const lineSchema = z.object({
   productId: z.string({ error: GROUP_BUY_ACTION_MESSAGES.selectProduct }).trim().min(1, GROUP_BUY_ACTION_MESSAGES.selectProduct).max(100, GROUP_BUY_ACTION_MESSAGES.selectProduct),
   sizeName: z.string({ error: CHECKOUT_MESSAGES.chooseSize }).trim().max(100, CHECKOUT_MESSAGES.chooseSize).default(""),
   colorName: z.string({ error: CHECKOUT_MESSAGES.chooseColour }).trim().max(100, CHECKOUT_MESSAGES.chooseColour).default(""),
   quantity: z.coerce
-    .number({ error: quantityMessage })
-    .int(quantityMessage)
-    .min(0, quantityMessage)
-    .max(MAX_ORDER_QUANTITY, quantityMessage),
+    .number({ error: GROUP_BUY_ACTION_MESSAGES.quantity })
+    .int(GROUP_BUY_ACTION_MESSAGES.quantity)
+    .min(0, GROUP_BUY_ACTION_MESSAGES.quantity)
+    .max(MAX_ORDER_QUANTITY, GROUP_BUY_ACTION_MESSAGES.quantity),
 });
 
 /** The selection form: lines with a quantity of 0 are dropped; at least one must remain. */
