@@ -263,6 +263,21 @@ describe("/view-product/{id} and /shop-management", () => {
     expect(list).toContain(`src="${url}"`);
   });
 
+  it("shows a voucher's value and expiry", async () => {
+    const id = await addProduct(`Gift card ${token()}`, {
+      category: "voucher",
+      voucherValue: "50",
+      voucherExpiry: "2099-06-30",
+      "colors.0.name": "",
+      "colors.0.hex": "",
+      "colors.0.units": "",
+    });
+    const page = await decodedHtml(await get(`/view-product/${id}`, { cookie: hostCookie }));
+    expect(page).toContain("Voucher value");
+    expect(page).toContain("USD 50.00");
+    expect(page).toContain('dateTime="2099-06-30T00:00:00.000Z"');
+  });
+
   it("lists only the host's own products", async () => {
     const list = await decodedHtml(await get("/shop-management", { cookie: otherCookie }));
     expect(list).not.toContain("Mug Maker");
@@ -346,6 +361,11 @@ describe("/delete-product/{id}", () => {
     });
     const view = await decodedHtml(await get(`/view-product/${id}`, { cookie: hostCookie }));
     expect(view).toContain("USD 12.50");
+    // The delete screen shows what is being removed: its image, units sold and revenue.
+    const confirmPage = await decodedHtml(await get(`/delete-product/${id}`, { cookie: hostCookie }));
+    expect(confirmPage).toContain('src="https://images.example.com/mug.jpg"');
+    expect(confirmPage).toMatch(/Sales<\/dt><dd[^>]*>1<\/dd>/);
+    expect(confirmPage).toMatch(/Revenue<\/dt><dd[^>]*>USD 12.50<\/dd>/);
 
     const res = await postForm(`/delete-product/${id}`, { confirm: "DELETE" }, { cookie: hostCookie });
     expect(res.status).toBe(302);

@@ -3,8 +3,9 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { Button, Card, LinkButton, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
-import { activeGroupBuysOfProduct, countProductOrders, deleteOrArchiveProduct } from "~/db/queries/product-admin.server";
-import { getProduct } from "~/db/queries/products.server";
+import { activeGroupBuysOfProduct, countProductOrders, deleteOrArchiveProduct, productSales } from "~/db/queries/product-admin.server";
+import { getProduct, listProductImages } from "~/db/queries/products.server";
+import { formatCents } from "~/domain/money";
 import { assertOwner, idParam, notFound, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { PRODUCT_MESSAGES } from "~/lib/product-form";
@@ -28,8 +29,19 @@ async function ownedProduct(context: Route.LoaderArgs["context"], request: Reque
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { db, product } = await ownedProduct(context, request, params.id);
-  const [orderCount, groupBuys] = await Promise.all([countProductOrders(db, product.id), activeGroupBuysOfProduct(db, product.id, product.hostId)]);
-  return { product: { id: product.id, name: product.name }, orderCount, groupBuys };
+  const [orderCount, groupBuys, sales, [image]] = await Promise.all([
+    countProductOrders(db, product.id),
+    activeGroupBuysOfProduct(db, product.id, product.hostId),
+    productSales(db, product.id),
+    listProductImages(db, product.id, 1),
+  ]);
+  return {
+    product: { id: product.id, name: product.name, image: image?.url ?? null },
+    // What the host loses from the shop: units sold and revenue net of refunds, as on the product's details screen.
+    sales: { units: sales.sales, revenue: formatCents(sales.revenueCents, product.currency) },
+    orderCount,
+    groupBuys,
+  };
 }
 
 export async function action({ params, request, context }: Route.ActionArgs) {
@@ -55,12 +67,29 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 }
 
 export default function DeleteProduct({ loaderData, actionData }: Route.ComponentProps) {
-  const { product, orderCount, groupBuys } = loaderData;
+  const { product, sales, orderCount, groupBuys } = loaderData;
   const [typed, setTyped] = useState("");
   const busy = useNavigation().state === "submitting";
   return (
     <Page title="Delete Product" subtitle={product.name} width="narrow" back={{ to: "/dashboard", label: "Back to Dashboard" }}>
       <Card>
+        <div className="mb-4 flex items-center gap-4">
+          {product.image ? (
+            <img src={product.image} alt={product.name} width={64} height={64} className="h-16 w-16 shrink-0 rounded-lg object-cover" />
+          ) : (
+            <div aria-hidden="true" className="h-16 w-16 shrink-0 rounded-lg bg-gray-100" />
+          )}
+          <dl className="grid grid-cols-2 gap-x-6 text-sm">
+            <div>
+              <dt className="text-gray-500">Sales</dt>
+              <dd className="font-semibold text-gray-900">{sales.units}</dd>
+            </div>
+            <div>
+              <dt className="text-gray-500">Revenue</dt>
+              <dd className="font-semibold text-gray-900">{sales.revenue}</dd>
+            </div>
+          </dl>
+        </div>
         <p className="text-gray-700">
           You are about to remove <strong>{product.name}</strong> from your shop.{" "}
           {orderCount > 0

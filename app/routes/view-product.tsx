@@ -90,6 +90,18 @@ export default function ViewProduct({ loaderData }: Route.ComponentProps) {
           <span className="ml-auto font-semibold text-brand-700">{priceText(p)}</span>
         </div>
         <p className="mt-3 whitespace-pre-line text-gray-700">{p.description || "No description available."}</p>
+        {p.category === "voucher" ? (
+          <dl className="mt-4 grid grid-cols-2 gap-3 text-sm">
+            <div>
+              <dt className="text-gray-500">Voucher value</dt>
+              <dd className="font-medium text-gray-900">{p.voucherValueCents != null ? formatCents(p.voucherValueCents, p.currency) : "The price paid"}</dd>
+            </div>
+            <div>
+              <dt className="text-gray-500">Expires</dt>
+              <dd className="font-medium text-gray-900">{p.voucherExpiresAt ? <DateText value={p.voucherExpiresAt} /> : "One year after purchase"}</dd>
+            </div>
+          </dl>
+        ) : null}
       </Card>
       {groupBuy.map((g) => (
         <Card key={g.id} className="mt-6">

@@ -199,6 +199,8 @@ const productRead = preparedRead((db) =>
       viewCount: products.viewCount,
       salesCount: products.salesCount,
       revenueCents: products.revenueCents,
+      voucherValueCents: products.voucherValueCents,
+      voucherExpiresAt: products.voucherExpiresAt,
       createdAt: products.createdAt,
       updatedAt: products.updatedAt,
     })
