@@ -358,9 +358,12 @@ describe("/profile/{id}/shop", () => {
   it("lists the host's products with a price range and filters by ship-to country", async () => {
     const brand = await makeUser({ name: "Brand JP" });
     await db().insert(userShippingCountries).values({ hostId: brand.id, countryCode: "JP" });
-    await db()
+    const [matcha] = await db()
       .insert(products)
-      .values({ hostId: brand.id, name: `Matcha Set ${token}`, basePriceCents: 1000, priceMinCents: 1000, priceMaxCents: 2500 });
+      .values({ hostId: brand.id, name: `Matcha Set ${token}`, basePriceCents: 1000, priceMinCents: 1000, priceMaxCents: 2500 })
+      .returning({ id: products.id });
+    // In stock (a sold-out product shows 'Out of Stock' instead of Buy Now).
+    await db().insert(productSizes).values({ productId: matcha!.id, name: "Small", priceCents: 1000, availableUnits: 2 });
 
     const page = await decodedHtml(await get(`/profile/${brand.id}/shop?currency=USD`));
     expect(page).toContain(`Matcha Set ${token}`);

@@ -207,6 +207,64 @@ describe("/shop", () => {
   });
 });
 
+describe("a sold-out product's card", () => {
+  /** The markup of a product's card on a page (its <li>). */
+  function card(page: string, id: string): string {
+    const start = page.indexOf(`data-product-card="${id}"`);
+    if (start < 0) throw new Error(`no card for ${id}`);
+    return page.slice(start, page.indexOf("</li>", start));
+  }
+
+  it("shows a disabled 'Out of Stock' instead of Add to Cart (or Buy Now) on /shop and the host's profile and shop", async () => {
+    const d = db();
+    const soldOutToken = `Sold${crypto.randomUUID().slice(0, 6)}`;
+    // Every size sold out; and sizes left but every colour sold out: neither can be added to a cart.
+    const noSizes = await addProduct({ hostId: hostA.id, name: `${soldOutToken} Vase`, basePriceCents: 1200 });
+    const noColours = await addProduct({ hostId: hostA.id, name: `${soldOutToken} Bowl`, basePriceCents: 1300 });
+    const inStock = await addProduct({ hostId: hostA.id, name: `${soldOutToken} Cup`, basePriceCents: 1400 });
+    await d.insert(productSizes).values([
+      { productId: noSizes, name: "One", priceCents: 1200, availableUnits: 0, position: 0 },
+      { productId: noSizes, name: "Two", priceCents: 1250, availableUnits: 0, position: 1 },
+      { productId: noColours, name: "One", priceCents: 1300, availableUnits: 4, position: 0 },
+      { productId: inStock, name: "One", priceCents: 1400, availableUnits: 0, position: 0 },
+      { productId: inStock, name: "Two", priceCents: 1450, availableUnits: 2, position: 1 },
+    ]);
+    await d.insert(productColors).values([
+      { productId: noSizes, name: "Red", availableUnits: 3, position: 0 },
+      { productId: noColours, name: "Red", availableUnits: 0, position: 0 },
+      { productId: inStock, name: "Red", availableUnits: 0, position: 0 },
+      { productId: inStock, name: "Blue", availableUnits: 1, position: 1 },
+    ]);
+
+    const shop = await decodedHtml(await get(`/shop?q=${soldOutToken}`));
+    for (const id of [noSizes, noColours]) {
+      const markup = card(shop, id);
+      expect(markup).toMatch(/<button type="button" disabled=""[^>]*>Out of Stock<\/button>/);
+      expect(markup).not.toContain("Add to Cart");
+      expect(markup).not.toContain('form="cart-add"');
+    }
+    expect(card(shop, inStock)).toMatch(/<button form="cart-add"[^>]*>Add to Cart<\/button>/);
+    expect(card(shop, inStock)).not.toContain("Out of Stock");
+
+    // The host's profile (Shop tab) and shop page list the same products with Buy Now: not for a sold-out one.
+    for (const path of [`/profile/${hostA.id}`, `/profile/${hostA.id}/shop`]) {
+      const page = await decodedHtml(await get(path));
+      for (const id of [noSizes, noColours]) {
+        const markup = card(page, id);
+        expect(markup, path).toMatch(/<button type="button" disabled=""[^>]*>Out of Stock<\/button>/);
+        expect(markup, path).not.toContain(`/buy-now/${id}`);
+        expect(markup, path).toContain(`/product/${id}`);
+      }
+      expect(card(page, inStock), path).toContain(`href="/buy-now/${inStock}"`);
+      expect(card(page, inStock), path).not.toContain("Out of Stock");
+    }
+
+    // What the card would have sent is refused: the card's state and the cart's answer agree.
+    const res = await postForm("/cart", { intent: "add", productId: noSizes });
+    expect(res.status).toBe(409);
+  });
+});
+
 describe("product likes", () => {
   async function likeCount(id: string) {
     const [row] = await db().select({ n: products.likeCount }).from(products).where(eq(products.id, id));

@@ -5,6 +5,7 @@ import { countdownText, COUNTDOWN_TICK_MS } from "~/domain/countdown";
 import { CURRENCIES, formatIn, SHIPPING_COUNTRIES, type SupportedCurrency } from "~/domain/currency";
 import { currencyLabel, formatCents, minorUnitDigits } from "~/domain/money";
 import { derivedRating, derivedReviewCount } from "~/domain/rating";
+import { OUT_OF_STOCK } from "~/domain/stock";
 import { useToast } from "./toaster";
 
 // Browser-side pieces of the buyer pages (/shop, /product, /buy-now, /profile): the like toggle, the ticking
@@ -150,6 +151,8 @@ export type ShopCardData = {
   likeCount: number;
   viewCount: number;
   liked: boolean;
+  /** Whether anything of it can be bought; a sold-out card shows a disabled 'Out of Stock' instead of Add to Cart. */
+  inStock: boolean;
 };
 
 /**
@@ -172,15 +175,16 @@ export type ShopCardRow = [
   likeCount: number,
   viewCount: number,
   liked: boolean,
+  inStock: boolean,
 ];
 
 export function shopCardRow(c: ShopCardData): ShopCardRow {
-  return [c.id, c.name, c.hostName, c.hostHref, c.image, c.price, c.poolId, c.pool, c.target, c.endAt, c.countdown, c.likeCount, c.viewCount, c.liked];
+  return [c.id, c.name, c.hostName, c.hostHref, c.image, c.price, c.poolId, c.pool, c.target, c.endAt, c.countdown, c.likeCount, c.viewCount, c.liked, c.inStock];
 }
 
 export function shopCardData(row: ShopCardRow): ShopCardData {
-  const [id, name, hostName, hostHref, image, price, poolId, pool, target, endAt, countdown, likeCount, viewCount, liked] = row;
-  return { id, name, hostName, hostHref, image, price, poolId, pool, target, endAt, countdown, likeCount, viewCount, liked };
+  const [id, name, hostName, hostHref, image, price, poolId, pool, target, endAt, countdown, likeCount, viewCount, liked, inStock] = row;
+  return { id, name, hostName, hostHref, image, price, poolId, pool, target, endAt, countdown, likeCount, viewCount, liked, inStock };
 }
 
 /** The id of the one hidden "Favourite" text a /shop grid's like buttons are labelled with (with each card's name). */
@@ -260,15 +264,24 @@ export function ShopProductCard({ row, index, signedIn }: { row: ShopCardRow; in
         <b>{derivedRating(p.likeCount).toFixed(1)}</b>
         {` (${derivedReviewCount(p.viewCount, p.likeCount)} reviews)`}
       </p>
-      <button form={CART_ADD_FORM_ID} name="productId" value={p.id} id={cartId} aria-labelledby={`${cartId} ${nameId}`}>
-        Add to Cart
-      </button>
+      {p.inStock ? (
+        <button form={CART_ADD_FORM_ID} name="productId" value={p.id} id={cartId} aria-labelledby={`${cartId} ${nameId}`}>
+          Add to Cart
+        </button>
+      ) : (
+        <button type="button" disabled id={cartId} aria-labelledby={`${cartId} ${nameId}`}>
+          {OUT_OF_STOCK}
+        </button>
+      )}
     </li>
   );
 }
 
-/** A host's product as their profile and profile shop list it: the price already in the page's currency. */
-export type ProductTileData = { id: string; name: string; image: string | null; price: string; groupBuyId: string | null };
+/**
+ * A host's product as their profile and profile shop list it: the price already in the page's currency; `inStock`
+ * false shows a disabled 'Out of Stock' instead of Buy Now.
+ */
+export type ProductTileData = { id: string; name: string; image: string | null; price: string; groupBuyId: string | null; inStock: boolean };
 
 /**
  * A host's products on their profile (`detailsLabel` "Details") and its shop page ("View Details", `wideActions`:
@@ -295,7 +308,15 @@ export function ProductTiles({
           <p>{p.name || "Unnamed Product"}</p>
           <p>{p.price}</p>
           <div>
-            {p.groupBuyId ? <a href={`/group-buy-product-selection/${p.groupBuyId}`}>Group Buy</a> : <a href={`/buy-now/${p.id}`}>Buy Now</a>}
+            {p.groupBuyId ? (
+              <a href={`/group-buy-product-selection/${p.groupBuyId}`}>Group Buy</a>
+            ) : p.inStock ? (
+              <a href={`/buy-now/${p.id}`}>Buy Now</a>
+            ) : (
+              <button type="button" disabled>
+                {OUT_OF_STOCK}
+              </button>
+            )}
             <a href={`/product/${p.id}`}>{detailsLabel}</a>
           </div>
         </li>

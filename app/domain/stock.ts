@@ -5,7 +5,10 @@ import { productCategory } from "./catalog";
 /** 10 units or fewer (and more than 0) is Low Stock. */
 export const LOW_STOCK_THRESHOLD = 10;
 
-export type StockLabel = "Digital" | "Out of Stock" | "Low Stock" | "In Stock";
+/** The spec's stock label for nothing left; a product card says it instead of its buy button when nothing can be bought. */
+export const OUT_OF_STOCK = "Out of Stock";
+
+export type StockLabel = "Digital" | typeof OUT_OF_STOCK | "Low Stock" | "In Stock";
 
 /**
  * 'Digital' for digital products; otherwise from the total available units: 0 (or less, or not a number)
@@ -13,7 +16,7 @@ export type StockLabel = "Digital" | "Out of Stock" | "Low Stock" | "In Stock";
  */
 export function stockLabel(category: unknown, totalUnits: number): StockLabel {
   if (productCategory(category) === "digital") return "Digital";
-  if (!Number.isFinite(totalUnits) || totalUnits <= 0) return "Out of Stock";
+  if (!Number.isFinite(totalUnits) || totalUnits <= 0) return OUT_OF_STOCK;
   if (totalUnits <= LOW_STOCK_THRESHOLD) return "Low Stock";
   return "In Stock";
 }

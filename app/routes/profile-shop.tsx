@@ -44,6 +44,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       price: priceRangeText(p, currency),
       // Group Buy for a product the host's active group buy offers; Buy Now for the others.
       groupBuyId: groupBuy?.productIds.includes(p.id) ? groupBuy.id : null,
+      inStock: p.inStock,
     })),
     hasNext: rows.length > PAGE_SIZE,
     page,

@@ -161,6 +161,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
         price: priceRangeText(p, currency),
         // Group Buy for a product the host's active group buy offers; Buy Now for the others.
         groupBuyId: groupBuy?.productIds.includes(p.id) ? groupBuy.id : null,
+        inStock: p.inStock,
       })) ?? null,
     page,
     hasNext: tab === "games" ? (games?.length ?? 0) > GAMES_PAGE_SIZE : tab === "winner" ? (winners?.length ?? 0) > WINNERS_PAGE_SIZE : false,

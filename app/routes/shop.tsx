@@ -87,6 +87,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       likeCount: r.likeCount,
       viewCount: r.viewCount,
       liked: r.liked,
+      inStock: r.inStock,
     });
   });
   return {

@@ -24,6 +24,15 @@ import {
  */
 export const mainImage = sql<string | null>`(select ${productImages.url} from ${productImages} where ${productImages.productId} = "products"."id" order by ${productImages.position} limit 1)`;
 
+/**
+ * Whether a product can be bought at all, as a select-list expression: some size has units left and, when it has
+ * colours, some colour has too (what Add to Cart's default choice and checkout's stock check need). Correlated on
+ * the product like mainImage, through the sizes' and colours' product indexes.
+ */
+export const inStock = sql<boolean>`(exists (select 1 from ${productSizes} where ${productSizes.productId} = "products"."id" and ${productSizes.availableUnits} > 0)
+  and (not exists (select 1 from ${productColors} where ${productColors.productId} = "products"."id")
+    or exists (select 1 from ${productColors} where ${productColors.productId} = "products"."id" and ${productColors.availableUnits} > 0)))`.mapWith(Boolean);
+
 const productCard = {
   id: products.id,
   hostId: products.hostId,
@@ -37,6 +46,7 @@ const productCard = {
   currency: products.currency,
   likeCount: products.likeCount,
   image: mainImage,
+  inStock,
 };
 
 export type ProductCard = Awaited<ReturnType<typeof listShopProducts>>[number];
