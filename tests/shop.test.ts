@@ -336,6 +336,28 @@ describe("/product/{id}", () => {
     expect(page).toContain("BACK TO SHOP");
   });
 
+  it("offers BUY NOW as a disabled button, not a link, when the chosen size is sold out (visitor and signed-in)", async () => {
+    const d = db();
+    const soldOut = await addProduct({ hostId: hostA.id, name: `Gone ${token}`, basePriceCents: 1000 });
+    const partly = await addProduct({ hostId: hostA.id, name: `Half gone ${token}`, basePriceCents: 1000 });
+    await d.insert(productSizes).values([
+      { productId: soldOut, name: "Only", priceCents: 1000, availableUnits: 0, position: 0 },
+      { productId: partly, name: "First", priceCents: 1000, availableUnits: 0, position: 0 },
+      { productId: partly, name: "Second", priceCents: 1100, availableUnits: 2, position: 1 },
+    ]);
+    const fan = await makeUser({ name: "Sold-out Fan" });
+    const cookie = await signIn(fan.email);
+    for (const opts of [{}, { cookie }]) {
+      const gone = await decodedHtml(await get(`/product/${soldOut}`, opts));
+      expect(gone).toMatch(/<button type="button" disabled=""[^>]*>BUY NOW<\/button>/);
+      expect(gone).not.toContain(`/buy-now/${soldOut}`);
+      // A size left: BUY NOW stays a plain link to it, which /page.js re-points without JavaScript from React.
+      const half = await decodedHtml(await get(`/product/${partly}`, opts));
+      expect(half).toMatch(new RegExp(`<a [^>]*href="/buy-now/${partly}\\?size=Second&quantity=1"[^>]*>BUY NOW</a>`));
+      expect(half).toContain(`data-buy-now="/buy-now/${partly}"`);
+    }
+  });
+
   it("counts each view", async () => {
     const id = await addProduct({ hostId: hostA.id, name: `Viewed ${token}` });
     await get(`/product/${id}`);

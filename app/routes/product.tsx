@@ -94,6 +94,8 @@ export default function Product({ loaderData, actionData }: Route.ComponentProps
   const [sizeId, setSizeId] = useState(firstAvailable?.id ?? null);
   const [quantity, setQuantity] = useState(1);
   const size = sizes.find((s) => s.id === sizeId) ?? null;
+  // Nothing to buy (no size, or the chosen one is sold out: every size is, since a sold-out size cannot be chosen).
+  const soldOut = !size || size.availableUnits <= 0;
   const name = product.name || "Unnamed Product";
   const buyHref = `/buy-now/${product.id}${size ? `?${new URLSearchParams({ size: size.name, quantity: String(quantity) })}` : ""}`;
 
@@ -154,10 +156,16 @@ export default function Product({ loaderData, actionData }: Route.ComponentProps
               </p>
             </Card>
             <div className="mt-6 flex flex-wrap gap-3">
-              <Link to={buyHref} className={buttonClass("primary")} data-buy-now={`/buy-now/${product.id}`}>
-                BUY NOW
-              </Link>
-              <button type="submit" name="intent" value="add" disabled={!size || size.availableUnits <= 0} className={buttonClass("secondary")}>
+              {soldOut ? (
+                <button type="button" disabled className={buttonClass("primary")}>
+                  BUY NOW
+                </button>
+              ) : (
+                <Link to={buyHref} className={buttonClass("primary")} data-buy-now={`/buy-now/${product.id}`}>
+                  BUY NOW
+                </Link>
+              )}
+              <button type="submit" name="intent" value="add" disabled={soldOut} className={buttonClass("secondary")}>
                 Add to Cart
               </button>
               <Link to="/shop" className={buttonClass("secondary")}>
