@@ -218,10 +218,12 @@ describe("a sold-out product's card", () => {
   it("shows a disabled 'Out of Stock' instead of Add to Cart (or Buy Now) on /shop and the host's profile and shop", async () => {
     const d = db();
     const soldOutToken = `Sold${crypto.randomUUID().slice(0, 6)}`;
+    // A host of its own: the other tests count hostA's products (buy-now's More from strip).
+    const host = await makeUser({ name: `${soldOutToken} Ceramics` });
     // Every size sold out; and sizes left but every colour sold out: neither can be added to a cart.
-    const noSizes = await addProduct({ hostId: hostA.id, name: `${soldOutToken} Vase`, basePriceCents: 1200 });
-    const noColours = await addProduct({ hostId: hostA.id, name: `${soldOutToken} Bowl`, basePriceCents: 1300 });
-    const inStock = await addProduct({ hostId: hostA.id, name: `${soldOutToken} Cup`, basePriceCents: 1400 });
+    const noSizes = await addProduct({ hostId: host.id, name: `${soldOutToken} Vase`, basePriceCents: 1200 });
+    const noColours = await addProduct({ hostId: host.id, name: `${soldOutToken} Bowl`, basePriceCents: 1300 });
+    const inStock = await addProduct({ hostId: host.id, name: `${soldOutToken} Cup`, basePriceCents: 1400 });
     await d.insert(productSizes).values([
       { productId: noSizes, name: "One", priceCents: 1200, availableUnits: 0, position: 0 },
       { productId: noSizes, name: "Two", priceCents: 1250, availableUnits: 0, position: 1 },
@@ -247,7 +249,7 @@ describe("a sold-out product's card", () => {
     expect(card(shop, inStock)).not.toContain("Out of Stock");
 
     // The host's profile (Shop tab) and shop page list the same products with Buy Now: not for a sold-out one.
-    for (const path of [`/profile/${hostA.id}`, `/profile/${hostA.id}/shop`]) {
+    for (const path of [`/profile/${host.id}`, `/profile/${host.id}/shop`]) {
       const page = await decodedHtml(await get(path));
       for (const id of [noSizes, noColours]) {
         const markup = card(page, id);
@@ -338,8 +340,9 @@ describe("/product/{id}", () => {
 
   it("offers BUY NOW as a disabled button, not a link, when the chosen size is sold out (visitor and signed-in)", async () => {
     const d = db();
-    const soldOut = await addProduct({ hostId: hostA.id, name: `Gone ${token}`, basePriceCents: 1000 });
-    const partly = await addProduct({ hostId: hostA.id, name: `Half gone ${token}`, basePriceCents: 1000 });
+    const host = await makeUser({ name: `Gone${token} Goods` });
+    const soldOut = await addProduct({ hostId: host.id, name: `Gone ${token}`, basePriceCents: 1000 });
+    const partly = await addProduct({ hostId: host.id, name: `Half gone ${token}`, basePriceCents: 1000 });
     await d.insert(productSizes).values([
       { productId: soldOut, name: "Only", priceCents: 1000, availableUnits: 0, position: 0 },
       { productId: partly, name: "First", priceCents: 1000, availableUnits: 0, position: 0 },
