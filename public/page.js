@@ -133,7 +133,12 @@
     const quantity = Math.max(1, Math.floor(Number(field instanceof HTMLInputElement ? field.value : 1) || 1));
     const total = form.querySelector("[data-total]");
     if (total instanceof HTMLElement && size.dataset.unitCents) {
-      total.textContent = formatCents(Number(size.dataset.unitCents) * quantity, total.dataset.label ?? "", Number(total.dataset.digits));
+      // As shownPurchaseCents (app/domain/payments.ts): the charge (unit x quantity, checkout cents) converted once
+      // by the exact rate fraction, rounded half up.
+      const [num, den] = (total.dataset.rate ?? "1/1").split("/").map((n) => BigInt(n));
+      const charge = BigInt(Math.floor(Number(size.dataset.unitCents))) * BigInt(quantity);
+      const shown = (2n * charge * num + den) / (2n * den);
+      total.textContent = formatCents(Number(shown), total.dataset.label ?? "", Number(total.dataset.digits));
     }
     const link = form.querySelector("a[data-buy-now]");
     if (link instanceof HTMLAnchorElement) {

@@ -1,10 +1,14 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { CURRENCIES, formatIn, type SupportedCurrency } from "~/domain/currency";
+import { formatCents, percentOf } from "~/domain/money";
+import { CHECKOUT_CURRENCY, shownPurchaseCents, toCheckoutCents } from "~/domain/payments";
 import { checkoutSessions, orders, productColors, products, productSizes } from "~/db/schema";
 import { createHostDepositCheckout, createProductCheckout } from "~/lib/payments/checkout-session.server";
-import { CHECKOUT_MESSAGES, onlyLeftMessage } from "~/lib/payments/quote.server";
+import { CHECKOUT_MESSAGES, onlyLeftMessage, quoteVariants, type ProductQuote } from "~/lib/payments/quote.server";
 import { confirmCheckout } from "~/lib/payments/confirm.server";
 import { db, makeSessionUser, makeUser, ORIGIN } from "./helpers";
 
@@ -160,6 +164,56 @@ describe("product checkout", () => {
     const { product } = await productFixture();
     const result = await createProductCheckout(env, { user: null, productId: product.id, sizeName: "Small", colorName: "Red", origin: ORIGIN });
     expect(result).toMatchObject({ ok: false, status: 401, message: "Please sign in to make a payment" });
+  });
+});
+
+describe("a purchase total as the buy page shows it", () => {
+  const TABLE = CURRENCIES.map((c) => c.code) as SupportedCurrency[];
+
+  /** What checkout charges for a size priced `priceCents` in `currency`, `quantity` units (quoteVariants, as checkout). */
+  function charged(priceCents: number, currency: string, quantity: number): ProductQuote {
+    const quote = quoteVariants(
+      {
+        product: { id: "p", hostId: "h", name: "P", category: "physical", status: "active", currency, voucherValueCents: null, voucherExpiresAt: null },
+        sizes: [{ id: "s", name: "One", priceCents, currency, availableUnits: 99 }],
+        colours: [],
+        imageUrl: "",
+      },
+      { productId: "p", sizeName: "One", colorName: "", quantity },
+    );
+    if (!quote.ok) throw new Error(quote.message);
+    return quote;
+  }
+
+  /** The total /buy-now (and /product) shows: the page's sizes carry toCheckoutCents, the total is shownPurchaseCents. */
+  function shown(priceCents: number, currency: string, quantity: number, to: SupportedCurrency): string {
+    return formatCents(shownPurchaseCents(toCheckoutCents(priceCents, currency), quantity, to), to);
+  }
+
+  it("equals what checkout charges, in any display currency, for any (discounted) price and quantity", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1_000_000 }),
+        fc.integer({ min: 0, max: 90 }),
+        fc.integer({ min: 1, max: 99 }),
+        fc.constantFrom<SupportedCurrency>(...TABLE),
+        fc.constantFrom<SupportedCurrency>(...TABLE),
+        (basePriceCents, discountPercent, quantity, stored, to) => {
+          const priceCents = Math.max(1, basePriceCents - percentOf(basePriceCents, discountPercent));
+          const quote = charged(priceCents, stored, quantity);
+          expect(shown(priceCents, stored, quantity, to)).toBe(formatIn(quote.amountCents, CHECKOUT_CURRENCY, to));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("shows RM 127.27 for two at USD 14.00, what checkout charges (USD 28.00), not twice a rounded RM 63.64", () => {
+    expect(charged(1400, "USD", 2).amountCents).toBe(2800);
+    expect(formatIn(2800, "USD", "MYR")).toBe("RM 127.27");
+    expect(shown(1400, "USD", 2, "MYR")).toBe("RM 127.27");
+    // A discounted price: USD 20.00 with 30% off is USD 14.00.
+    expect(shown(2000 - percentOf(2000, 30), "USD", 2, "MYR")).toBe("RM 127.27");
   });
 });
 

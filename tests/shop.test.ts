@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { productColors, productImages, productLikes, products, productSizes, prizePools, userProfiles, userShippingCountries } from "~/db/schema";
-import { formatPrice } from "~/domain/currency";
+import { checkoutSessions, productColors, productImages, productLikes, products, productSizes, prizePools, userProfiles, userShippingCountries } from "~/db/schema";
+import { formatIn, formatPrice } from "~/domain/currency";
 import { db, decodedHtml, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
 
 // /shop, /product/{id} (and its like action) and /buy-now/{id}, against the built worker.
@@ -408,6 +408,26 @@ describe("/buy-now/{id}", () => {
     // Signing in comes back to the same choice (the page preselects it).
     const back = `/buy-now/${teapotId}?size=Small&color=Jade&quantity=1`;
     expect(page).toContain(`/signin?redirectTo=${encodeURIComponent(back)}`);
+  });
+
+  it("shows as the total what checkout charges: RM 127.27 for two at USD 14.00 (not 2 x RM 63.64)", async () => {
+    const host = await makeUser({ name: `Total${token} Host` });
+    const id = await addProduct({ hostId: host.id, name: `Total ${token}`, basePriceCents: 1400 });
+    await db().insert(productSizes).values({ productId: id, name: "One", priceCents: 1400, availableUnits: 5, position: 0 });
+    const totalOf = (page: string) => page.match(/data-total=""[^>]*>([^<]*)</)?.[1];
+    const page = await decodedHtml(await get(`/buy-now/${id}?size=One&quantity=2`));
+    expect(totalOf(page)).toBe("RM 127.27");
+    expect(page).toContain('data-unit-cents="1400"');
+    expect(page).toContain('data-rate="10000/2200"');
+    expect(page).toContain("One · RM 63.64");
+
+    const fan = await makeUser({ name: "Total Buyer" });
+    const res = await postForm(`/buy-now/${id}`, { size: "One", quantity: "2" }, { cookie: await signIn(fan.email) });
+    expect(res.status).toBe(302);
+    const sessionId = res.headers.get("Location")!.split("/").pop()!;
+    const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId));
+    expect(row).toMatchObject({ amountCents: 2800, currency: "USD" });
+    expect(formatIn(row!.amountCents, "USD", "MYR")).toBe(totalOf(page));
   });
 
   it("sends a signed-in buyer to the checkout page", async () => {

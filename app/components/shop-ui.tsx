@@ -2,8 +2,9 @@ import { useEffect, useState, type FormEvent, type MouseEvent, type ReactNode } 
 import { useFetcher } from "react-router";
 import { useClientLinks } from "./page";
 import { countdownText, COUNTDOWN_TICK_MS } from "~/domain/countdown";
-import { CURRENCIES, formatIn, SHIPPING_COUNTRIES, type SupportedCurrency } from "~/domain/currency";
+import { conversionFactor, CURRENCIES, formatIn, SHIPPING_COUNTRIES, type SupportedCurrency } from "~/domain/currency";
 import { currencyLabel, formatCents, minorUnitDigits } from "~/domain/money";
+import { CHECKOUT_CURRENCY, shownPurchaseCents } from "~/domain/payments";
 import { derivedRating, derivedReviewCount } from "~/domain/rating";
 import { OUT_OF_STOCK } from "~/domain/stock";
 import { useToast } from "./toaster";
@@ -439,13 +440,20 @@ export const choiceClass =
 
 /** The size choice of a product page: one radio per size with its price; sold-out sizes are disabled. */
 /**
- * The purchase total's element on a product or buy-now page. On a page sent without hydration /page.js recomputes
- * it when the size or quantity changes (the chosen size's `data-unit-cents` times the quantity, formatted as
- * formatCents does, from this label and number of decimals), and points the BUY NOW link (`data-buy-now`) at the
- * chosen size and quantity.
+ * The purchase total's element on a product or buy-now page: what checkout charges, shown in `currency`
+ * (shownPurchaseCents). On a page sent without hydration /page.js recomputes it when the size or quantity changes
+ * as shownPurchaseCents does (the chosen size's `data-unit-cents`, in checkout cents, times the quantity, converted
+ * once by this `data-rate` fraction and rounded half up, formatted as formatCents does from this label and number of
+ * decimals), and points the BUY NOW link (`data-buy-now`) at the chosen size and quantity.
  */
-export function purchaseTotalAttributes(currency: string) {
-  return { "data-total": "", "data-label": currencyLabel(currency), "data-digits": minorUnitDigits(currency) };
+export function purchaseTotalAttributes(currency: SupportedCurrency) {
+  const rate = conversionFactor(CHECKOUT_CURRENCY, currency);
+  return {
+    "data-total": "",
+    "data-label": currencyLabel(currency),
+    "data-digits": minorUnitDigits(currency),
+    "data-rate": `${rate.numerator}/${rate.denominator}`,
+  };
 }
 
 export function SizePicker({
@@ -454,10 +462,11 @@ export function SizePicker({
   onSelect,
   currency,
 }: {
+  /** Each size's `unitCents` is its unit price in checkout cents (toCheckoutCents); it is shown in `currency`. */
   sizes: readonly { id: string; name: string; unitCents: number; availableUnits: number }[];
   selectedId: string | null;
   onSelect: (id: string) => void;
-  currency: string;
+  currency: SupportedCurrency;
 }) {
   return (
     <fieldset>
@@ -481,7 +490,7 @@ export function SizePicker({
                 data-unit-cents={s.unitCents}
                 onChange={() => onSelect(s.id)}
               />
-              {`${s.name} · ${formatCents(s.unitCents, currency)}${s.availableUnits <= 0 ? " (sold out)" : ""}`}
+              {`${s.name} · ${formatCents(shownPurchaseCents(s.unitCents, 1, currency), currency)}${s.availableUnits <= 0 ? " (sold out)" : ""}`}
             </label>
           ))}
         </div>

@@ -244,7 +244,7 @@ export function currencyForCountry(code: unknown): SupportedCurrency {
 
 // --- conversion -----------------------------------------------------------------------------------------------
 
-interface ExactRate {
+export interface ExactRate {
   numerator: bigint;
   denominator: bigint;
 }
@@ -275,12 +275,23 @@ function assertCents(value: number): void {
 export function convertCents(cents: number, from: SupportedCurrency, to: SupportedCurrency): number {
   assertCents(cents);
   if (from === to && isSupportedCurrency(from)) return cents;
+  const factor = conversionFactor(from, to);
+  return Number(divideRoundHalfUp(BigInt(cents) * factor.numerator, factor.denominator));
+}
+
+/**
+ * The exact factor convertCents multiplies minor units of `from` by to get minor units of `to` (before its one
+ * half-up rounding). A page sent without hydration converts a total in the browser with it (/page.js).
+ */
+export function conversionFactor(from: SupportedCurrency, to: SupportedCurrency): ExactRate {
+  if (from === to) return { numerator: 1n, denominator: 1n };
   const fromRate = exactRate(from);
   const toRate = exactRate(to);
   // amount in USD = cents / 10^expFrom * fromRate; target units = USD / toRate; target minor = units * 10^expTo
-  const num = BigInt(cents) * fromRate.numerator * toRate.denominator * 10n ** BigInt(minorUnitDigits(to));
-  const den = 10n ** BigInt(minorUnitDigits(from)) * fromRate.denominator * toRate.numerator;
-  return Number(divideRoundHalfUp(num, den));
+  return {
+    numerator: fromRate.numerator * toRate.denominator * 10n ** BigInt(minorUnitDigits(to)),
+    denominator: 10n ** BigInt(minorUnitDigits(from)) * fromRate.denominator * toRate.numerator,
+  };
 }
 
 /** USD cents to minor units of the target currency, rounded half up: `convertUsdCents(100, "JPY")` -> 149. */

@@ -1,5 +1,6 @@
 // Payment enums, limits and the pure rules of money flowing back (refund state, return window).
 
+import { convertCents, displayCents, isSupportedCurrency, type SupportedCurrency } from "./currency";
 import { splitByWeights } from "./money";
 
 /** Who created a checkout session: Stripe, or the local provider that stands in for it offline. */
@@ -15,6 +16,30 @@ export const PAYMENT_EVENT_STATUSES = ["received", "processed", "ignored", "fail
 
 /** Checkout is created in USD (the spec); prices are stored in USD. */
 export const CHECKOUT_CURRENCY = "USD" as const;
+/**
+ * A price in checkout-currency cents: a price stored in another currency of the rate table is converted (rounded
+ * half up once); one outside the table is taken as it is.
+ */
+export function toCheckoutCents(cents: number, currency: string): number {
+  return currency === CHECKOUT_CURRENCY || !isSupportedCurrency(currency) ? cents : convertCents(cents, currency, CHECKOUT_CURRENCY);
+}
+
+/**
+ * What checkout charges for `quantity` units at a unit price in checkout-currency cents (toCheckoutCents): the unit
+ * times the quantity. The one rule a purchase is charged by; a page shows it with shownPurchaseCents.
+ */
+export function purchaseChargeCents(unitCheckoutCents: number, quantity: number): number {
+  return unitCheckoutCents * quantity;
+}
+
+/**
+ * A purchase total as a page shows it: what checkout charges (purchaseChargeCents), converted once into the display
+ * currency. Never a rounded display unit price times the quantity, which can differ by a cent.
+ */
+export function shownPurchaseCents(unitCheckoutCents: number, quantity: number, shown: SupportedCurrency): number {
+  return displayCents(purchaseChargeCents(unitCheckoutCents, quantity), CHECKOUT_CURRENCY, shown);
+}
+
 /** Stripe's smallest USD card charge. */
 export const MIN_CHARGE_CENTS = 50;
 /** Stripe's largest USD Checkout amount (999,999.99). */

@@ -3,7 +3,6 @@ import { data, Form, Link, useNavigation, type ShouldRevalidateFunctionArgs } fr
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { buttonClass, Card, LinkButton, Page, pageMeta, useClientLinks } from "~/components/page";
 import {
-  displayCents,
   formatIn,
   HeartIcon,
   LikeToggleForm,
@@ -29,6 +28,7 @@ import { productCategory } from "~/domain/catalog";
 import type { SupportedCurrency } from "~/domain/currency";
 import { livePoolAttributes } from "~/domain/pool-display";
 import { formatCents } from "~/domain/money";
+import { shownPurchaseCents, toCheckoutCents } from "~/domain/payments";
 import { distributePool, poolShareText } from "~/domain/revenue";
 import { getOptionalUser, viewerSession } from "~/lib/auth.server";
 import { idParam, notFound } from "~/lib/guards.server";
@@ -93,7 +93,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     sizes: sizes.map((s) => ({
       id: s.id,
       name: s.name,
-      unitCents: displayCents(s.priceCents, s.currency, SHOWN),
+      // What checkout charges for one (in USD cents); the page shows it and the total in RM (shownPurchaseCents).
+      unitCents: toCheckoutCents(s.priceCents, s.currency),
       availableUnits: s.availableUnits,
     })),
     colours: colours.map((c) => ({ id: c.id, name: c.name, hex: c.hex, availableUnits: c.availableUnits })),
@@ -318,7 +319,7 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
               <p className="mt-4 flex items-baseline justify-between border-t border-gray-100 pt-4 text-sm text-gray-700">
                 <span>Total</span>
                 <span className="text-xl font-bold text-gray-900" {...purchaseTotalAttributes(SHOWN)}>
-                  {size ? formatCents(size.unitCents * shownQuantity, SHOWN) : "—"}
+                  {size ? formatCents(shownPurchaseCents(size.unitCents, shownQuantity, SHOWN), SHOWN) : "—"}
                 </span>
               </p>
               <p className="mt-1 text-xs text-gray-500">Prices are shown in RM; checkout is processed in USD.</p>

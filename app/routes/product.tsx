@@ -3,7 +3,6 @@ import { data, Form, Link } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { buttonClass, Card, pageMeta } from "~/components/page";
 import {
-  displayCents,
   LIKE_SIGN_IN_MESSAGE,
   priceRangeText,
   purchaseTotalAttributes,
@@ -16,6 +15,7 @@ import { getProduct, incrementProductViews, listProductImages, listProductSizes,
 import { getProfileCountry } from "~/db/queries/profiles.server";
 import { currencyForCountry, DEFAULT_CURRENCY, resolveCurrency } from "~/domain/currency";
 import { formatCents } from "~/domain/money";
+import { shownPurchaseCents, toCheckoutCents } from "~/domain/payments";
 import { getOptionalUser } from "~/lib/auth.server";
 import { idParam, notFound } from "~/lib/guards.server";
 import { getCtx, getEnv } from "~/lib/context";
@@ -64,7 +64,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     sizes: sizes.map((s) => ({
       id: s.id,
       name: s.name,
-      unitCents: displayCents(s.priceCents, s.currency, currency),
+      // What checkout charges for one (in USD cents); shown in the page's currency (shownPurchaseCents).
+      unitCents: toCheckoutCents(s.priceCents, s.currency),
       availableUnits: s.availableUnits,
     })),
     image: images[0]?.url ?? null,
@@ -136,7 +137,7 @@ export default function Product({ loaderData, actionData }: Route.ComponentProps
               </Link>
             </p>
           ) : null}
-          <p className="mt-4 text-2xl font-bold text-brand-700">{size ? formatCents(size.unitCents, currency) : product.price}</p>
+          <p className="mt-4 text-2xl font-bold text-brand-700">{size ? formatCents(shownPurchaseCents(size.unitCents, 1, currency), currency) : product.price}</p>
           <p className="mt-4 whitespace-pre-line text-gray-700">{product.description || "No description available."}</p>
           <Form method="post" action="/cart">
             <input type="hidden" name="productId" value={product.id} />
@@ -151,7 +152,7 @@ export default function Product({ loaderData, actionData }: Route.ComponentProps
               <p className="mt-4 flex items-baseline justify-between border-t border-gray-100 pt-4 text-sm text-gray-700">
                 <span>Total</span>
                 <span className="text-xl font-bold text-gray-900" {...purchaseTotalAttributes(currency)}>
-                  {size ? formatCents(size.unitCents * quantity, currency) : "—"}
+                  {size ? formatCents(shownPurchaseCents(size.unitCents, quantity, currency), currency) : "—"}
                 </span>
               </p>
             </Card>

@@ -102,11 +102,14 @@ test("on a visitor's static product page the total and BUY NOW follow the chosen
   await page.locator("li[data-product-card]", { hasText: PRODUCT }).first().getByRole("link", { name: PRODUCT }).click();
   await page.waitForURL("**/product/**");
   assert.equal(await page.evaluate(() => document.documentElement.dataset.hydrated), undefined, "a visitor's page is static");
-  // "Medium · RM 144.00": three of them.
+  // "Medium · RM 144.00": three of them, as checkout charges them (shownPurchaseCents): the unit in USD cents
+  // (data-unit-cents) times three, converted once into RM by the total's exact rate and rounded half up.
   const medium = page.getByText(/^Medium · /);
-  const unit = ((await medium.textContent()) ?? "").split(" · ")[1]!;
-  const [label, amount] = unit.split(" ");
-  const threeTimes = `${label} ${(Number(amount!.replace(/,/g, "")) * 3).toLocaleString("en-US", { minimumFractionDigits: 2 })}`;
+  const label = ((await medium.textContent()) ?? "").split(" · ")[1]!.split(" ")[0]!;
+  const unitCents = BigInt((await page.getByRole("radio", { name: /^Medium/ }).getAttribute("data-unit-cents"))!);
+  const [num, den] = (await page.locator("[data-total]").getAttribute("data-rate"))!.split("/").map((n) => BigInt(n)) as [bigint, bigint];
+  const totalCents = (2n * unitCents * 3n * num + den) / (2n * den);
+  const threeTimes = `${label} ${(Number(totalCents) / 100).toLocaleString("en-US", { minimumFractionDigits: 2 })}`;
   await medium.click();
   await page.getByRole("button", { name: "Increase quantity" }).click();
   await page.getByRole("button", { name: "Increase quantity" }).click();

@@ -3,9 +3,8 @@ import type { Db } from "~/db/client.server";
 import { getActiveGameForGuess } from "~/db/queries/games.server";
 import { getProductVariants, type ProductVariants } from "~/db/queries/products.server";
 import { GAME_ENTRY_FEE_MAX_CENTS, productCategory } from "~/domain/catalog";
-import { convertCents, isSupportedCurrency } from "~/domain/currency";
 import { MAX_ORDER_QUANTITY } from "~/domain/orders";
-import { CHECKOUT_CURRENCY, MAX_CHARGE_CENTS, MIN_CHARGE_CENTS } from "~/domain/payments";
+import { MAX_CHARGE_CENTS, MIN_CHARGE_CENTS, purchaseChargeCents, toCheckoutCents } from "~/domain/payments";
 
 // Step 1 of the pipeline: pricing a choice from the database (never from the request). The payment review page
 // shows a quote; a checkout session charges it.
@@ -100,13 +99,6 @@ export function parseProductChoice(input: Record<string, unknown>): { ok: true; 
   return known ? fail(known.status, known.message, known.field) : fail(400, CHECKOUT_MESSAGES.failed);
 }
 
-/** A price in USD cents (prices are stored in USD; a row in another table currency is converted). */
-export function toUsdCents(cents: number, currency: string): number {
-  return currency === CHECKOUT_CURRENCY || !isSupportedCurrency(currency)
-    ? cents
-    : convertCents(cents, currency, CHECKOUT_CURRENCY);
-}
-
 export type ProductQuote = {
   ok: true;
   product: ProductVariants["product"];
@@ -154,8 +146,8 @@ export function quoteVariants(found: ProductVariants | undefined, choice: Produc
   if (available <= 0) return fail(409, CHECKOUT_MESSAGES.outOfStock, "quantity");
   if (quantity > available) return fail(409, onlyLeftMessage(available), "quantity");
 
-  const unitPriceCents = toUsdCents(size.priceCents, size.currency);
-  const amountCents = unitPriceCents * quantity;
+  const unitPriceCents = toCheckoutCents(size.priceCents, size.currency);
+  const amountCents = purchaseChargeCents(unitPriceCents, quantity);
   return { ok: true, product, size, colour, category, imageUrl, quantity, unitPriceCents, amountCents };
 }
 
@@ -201,7 +193,7 @@ export async function quoteGuess(db: Db, choice: GuessChoice, guesserId?: string
   if (!game) return fail(404, GUESS_MESSAGES.gameNotFound);
   if (guesserId && game.hostId === guesserId) return fail(403, GUESS_MESSAGES.ownGame);
   if (!game.options.includes(choice.answer)) return fail(400, GUESS_MESSAGES.chooseAnswer);
-  const minFeeCents = Math.max(MIN_CHARGE_CENTS, toUsdCents(game.entryFeeCents, game.currency));
+  const minFeeCents = Math.max(MIN_CHARGE_CENTS, toCheckoutCents(game.entryFeeCents, game.currency));
   const fee = choice.feeCents ?? minFeeCents;
   if (!Number.isSafeInteger(fee) || fee < minFeeCents || fee > MAX_GUESS_FEE_CENTS) {
     return fail(400, GUESS_MESSAGES.fee, "amountCents");
