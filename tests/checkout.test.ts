@@ -224,6 +224,9 @@ describe("host deposit checkout", () => {
       const result = await createHostDepositCheckout(env, { user: host, amountCents, origin: ORIGIN });
       expect(result).toMatchObject({ ok: false, status: 400, message: "Please enter a valid deposit amount (minimum USD 1)." });
     }
+    // Over the most one payment carries is said as such, not as the minimum.
+    const tooMuch = await createHostDepositCheckout(env, { user: host, amountCents: 100_000_000, origin: ORIGIN });
+    expect(tooMuch).toMatchObject({ ok: false, status: 400, message: "A deposit can be at most USD 999,999.99." });
     const result = await createHostDepositCheckout(env, { user: host, amountCents: 2500, origin: ORIGIN });
     expect(result.ok).toBe(true);
     if (!result.ok) return;

@@ -170,7 +170,11 @@ describe("creating a game", () => {
     await refused(gameFields({ videoKey, correctAnswer: "" }), "Please select which option is the correct answer");
     await refused(gameFields({ videoKey, correctAnswer: "Purple" }), "Please select a correct answer from the available options");
     await refused(gameFields({ videoKey, entryFee: "0.5" }), "Entry fee must be at least USD 1");
-    await refused(gameFields({ videoKey, entryFee: "" }), "Entry fee must be at least USD 1");
+    await refused(gameFields({ videoKey, entryFee: "" }), "Please enter an entry fee");
+    // Each failure of the fee names what is wrong, not the minimum (2.555 is above it: it has fractions of a cent).
+    await refused(gameFields({ videoKey, entryFee: "2.555" }), "Entry fee must be in whole cents (at most 2 decimal places)");
+    await refused(gameFields({ videoKey, entryFee: "abc" }), "Entry fee must be a plain amount in USD, such as 3 or 2.50");
+    await refused(gameFields({ videoKey, entryFee: "100.01" }), "Entry fee must be at most USD 100");
     await refused(gameFields({ videoKey, options: ["a", "b", "c", "d", "e", "f", "g"], correctAnswer: "a" }), "Please provide at most 6 answer options");
   });
 

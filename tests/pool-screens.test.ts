@@ -108,11 +108,13 @@ describe("/prize-pool-settings", () => {
 
   const refusals: [string, Record<string, string>, string][] = [
     ["a target below 1,000", { targetAmount: "999" }, POOL_MESSAGES.target],
-    ["a target not in steps of 1,000", { targetAmount: "1500" }, POOL_MESSAGES.target],
+    ["a target not in steps of 1,000", { targetAmount: "1500" }, "Please enter a target amount in steps of 1,000 USD (such as 1,000, 2,000 or 3,000)."],
     ["a missing target", { targetAmount: "" }, POOL_MESSAGES.target],
     ["a duration not offered", { durationDays: "10" }, POOL_MESSAGES.duration],
     ["a deposit below USD 1", { intent: "deposit", depositAmount: "0.5" }, POOL_MESSAGES.deposit],
     ["a deposit that is not a number", { intent: "deposit", depositAmount: "lots" }, POOL_MESSAGES.deposit],
+    ["a deposit over the most one payment carries", { intent: "deposit", depositAmount: "1000000" }, "A deposit can be at most USD 999,999.99."],
+    ["a deposit with fractions of a cent", { intent: "deposit", depositAmount: "2.555" }, "Please enter the deposit in whole cents (at most 2 decimal places)."],
   ];
   for (const [what, fields, message] of refusals) {
     it(`refuses ${what} with its message and changes nothing`, async () => {

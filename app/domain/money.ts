@@ -52,6 +52,22 @@ export function parseMoneyToCents(input: unknown): number | null {
 }
 
 /**
+ * Why `parseMoneyToCents` refuses an amount: nothing typed, more than two decimals (not whole cents), too large for
+ * exact arithmetic, or not a plain amount (signs, letters, thousands separators).
+ */
+export type MoneyTextProblem = "empty" | "decimals" | "tooLarge" | "invalid";
+
+/** What is wrong with an amount typed as text, so a form can say so; null when `parseMoneyToCents` accepts it. */
+export function moneyTextProblem(input: unknown): MoneyTextProblem | null {
+  if (parseMoneyToCents(input) !== null) return null;
+  const text = typeof input === "string" ? input.trim() : typeof input === "number" && Number.isFinite(input) ? String(input) : "";
+  if (text === "") return "empty";
+  if (/^\d*\.\d{3,}$/.test(text)) return "decimals";
+  if (MONEY_TEXT.test(text)) return "tooLarge";
+  return "invalid";
+}
+
+/**
  * Parses a whole, non-negative number of currency units ("1000") into minor units of a two-decimal currency
  * (100000). Returns null for anything else, including decimals.
  */

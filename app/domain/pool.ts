@@ -1,7 +1,8 @@
 // Prize pool rules: settings form, progress, closing, and the defaults of a new pool.
 
 import { addDays, MS_PER_DAY, parseInstant } from "./countdown";
-import { parseMoneyToCents, progressPercent } from "./money";
+import { formatCents, moneyTextProblem, parseMoneyToCents, progressPercent } from "./money";
+import { MAX_CHARGE_CENTS } from "./payments";
 
 /** Pools are kept and shown in USD. */
 export const POOL_CURRENCY = "USD";
@@ -14,8 +15,9 @@ export const DEFAULT_POOL_DURATION_DAYS: PoolDurationDays = 30;
 /** Target at least USD 1,000, in steps of USD 1,000. */
 export const POOL_TARGET_MIN_CENTS = 100_000;
 export const POOL_TARGET_STEP_CENTS = 100_000;
-/** A host deposit is at least USD 1. */
+/** A host deposit is at least USD 1, and at most what one card payment can carry (USD 999,999.99). */
 export const HOST_DEPOSIT_MIN_CENTS = 100;
+export const HOST_DEPOSIT_MAX_CENTS = MAX_CHARGE_CENTS;
 
 /** A new profile's prize_pool_target: USD 10,000 (1,000 in the original's local fallback path). */
 export const DEFAULT_PROFILE_POOL_TARGET_CENTS = 1_000_000;
@@ -30,7 +32,16 @@ export const POOL_TERMS_EDIT_WINDOW_DAYS = 3;
 
 export const POOL_MESSAGES = {
   target: "Please enter a target amount of at least 1,000 USD.",
+  /** Not in the spec (its input steps by 1,000); a target between the steps, such as 1,500. */
+  targetStep: "Please enter a target amount in steps of 1,000 USD (such as 1,000, 2,000 or 3,000).",
+  /** Not in the spec (its input takes digits only); text that is not a plain amount, such as 1,500 or 2k. */
+  targetNumber: "Please enter the target amount in digits only, such as 2000.",
+  targetTooLarge: "That target amount is too large.",
   deposit: "Please enter a valid deposit amount (minimum USD 1).",
+  /** Not in the spec: more than one card payment can carry. */
+  depositMax: `A deposit can be at most ${formatCents(MAX_CHARGE_CENTS, POOL_CURRENCY)}.`,
+  /** Not in the spec: an amount with fractions of a cent, such as 2.555. */
+  depositDecimals: "Please enter the deposit in whole cents (at most 2 decimal places).",
   /** Not in the spec (its form offers only the five choices); used when a request carries another value. */
   duration: "Please choose a duration of 7, 14, 30, 60 or 90 days.",
   signInToSave: "Please sign in to save prize pool settings",
@@ -43,9 +54,20 @@ export type Validated<T> = { ok: true; value: T } | { ok: false; message: string
 /** A target typed in USD ("5000"): at least 1,000 and a multiple of 1,000; returns cents. */
 export function validatePoolTarget(input: unknown): Validated<number> {
   const cents = parseMoneyToCents(input);
-  if (cents === null || cents < POOL_TARGET_MIN_CENTS || cents % POOL_TARGET_STEP_CENTS !== 0) {
-    return { ok: false, message: POOL_MESSAGES.target };
+  if (cents === null) {
+    const problem = moneyTextProblem(input);
+    const message =
+      problem === "invalid"
+        ? POOL_MESSAGES.targetNumber
+        : problem === "decimals"
+          ? POOL_MESSAGES.targetStep
+          : problem === "tooLarge"
+            ? POOL_MESSAGES.targetTooLarge
+            : POOL_MESSAGES.target;
+    return { ok: false, message };
   }
+  if (cents < POOL_TARGET_MIN_CENTS) return { ok: false, message: POOL_MESSAGES.target };
+  if (cents % POOL_TARGET_STEP_CENTS !== 0) return { ok: false, message: POOL_MESSAGES.targetStep };
   return { ok: true, value: cents };
 }
 
@@ -59,10 +81,16 @@ export function validatePoolDuration(input: unknown): Validated<PoolDurationDays
   return isPoolDuration(days) ? { ok: true, value: days } : { ok: false, message: POOL_MESSAGES.duration };
 }
 
-/** A host deposit typed in USD ("25.50"): at least USD 1; returns cents. */
+/** A host deposit typed in USD ("25.50"): at least USD 1 and at most USD 999,999.99; returns cents. */
 export function validateHostDeposit(input: unknown): Validated<number> {
   const cents = parseMoneyToCents(input);
-  if (cents === null || cents < HOST_DEPOSIT_MIN_CENTS) return { ok: false, message: POOL_MESSAGES.deposit };
+  if (cents === null) {
+    const problem = moneyTextProblem(input);
+    const message = problem === "decimals" ? POOL_MESSAGES.depositDecimals : problem === "tooLarge" ? POOL_MESSAGES.depositMax : POOL_MESSAGES.deposit;
+    return { ok: false, message };
+  }
+  if (cents < HOST_DEPOSIT_MIN_CENTS) return { ok: false, message: POOL_MESSAGES.deposit };
+  if (cents > HOST_DEPOSIT_MAX_CENTS) return { ok: false, message: POOL_MESSAGES.depositMax };
   return { ok: true, value: cents };
 }
 

@@ -1,6 +1,6 @@
 // The Guess & Win game form's rules and messages (spec 2 §5), shared by the browser and the server.
 import { z } from "zod";
-import { parseMoneyToCents } from "~/domain/money";
+import { moneyTextProblem, parseMoneyToCents } from "~/domain/money";
 import { GAME_ENTRY_FEE_DEFAULT_CENTS, GAME_ENTRY_FEE_MAX_CENTS, GAME_ENTRY_FEE_MIN_CENTS, GAME_OPTIONS_MAX, GAME_OPTIONS_MIN } from "~/domain/catalog";
 
 export const GAME_MESSAGES = {
@@ -16,6 +16,9 @@ export const GAME_MESSAGES = {
   correctInvalid: "Please select a correct answer from the available options",
   optionsDistinct: "Each answer option must be different",
   entryFeeMin: "Entry fee must be at least USD 1",
+  entryFeeMissing: "Please enter an entry fee",
+  entryFeeDecimals: "Entry fee must be in whole cents (at most 2 decimal places)",
+  entryFeeNumber: "Entry fee must be a plain amount in USD, such as 3 or 2.50",
   entryFeeMax: `Entry fee must be at most USD ${GAME_ENTRY_FEE_MAX_CENTS / 100}`,
   signIn: "Please sign in to create a game",
   createFailed: "Failed to create game. Please try again.",
@@ -70,6 +73,20 @@ export function readGameForm(form: FormData): GameFormValues {
   };
 }
 
+/** The message for an entry fee that is not an amount at all (empty, 2.555, "abc"); too large is over the maximum. */
+function entryFeeTextMessage(text: string): string {
+  switch (moneyTextProblem(text)) {
+    case "empty":
+      return GAME_MESSAGES.entryFeeMissing;
+    case "decimals":
+      return GAME_MESSAGES.entryFeeDecimals;
+    case "tooLarge":
+      return GAME_MESSAGES.entryFeeMax;
+    default:
+      return GAME_MESSAGES.entryFeeNumber;
+  }
+}
+
 const schema = z
   .object({
     question: z.string().trim().min(1, GAME_MESSAGES.question).max(QUESTION_MAX, `Question must be at most ${QUESTION_MAX} characters`),
@@ -82,13 +99,16 @@ const schema = z
     correctAnswer: z.string().trim().min(1, GAME_MESSAGES.correctMissing),
     entryFee: z
       .string()
-      .trim()
-      .min(1, GAME_MESSAGES.entryFeeMin)
-      // Money is parsed as text into integer cents, never through a float.
-      .transform((v) => parseMoneyToCents(v))
+      // Money is parsed as text into integer cents, never through a float; text that is not an amount is told why.
+      .transform((v, ctx) => {
+        const cents = parseMoneyToCents(v);
+        if (cents !== null) return cents;
+        ctx.addIssue({ code: "custom", message: entryFeeTextMessage(v) });
+        return z.NEVER;
+      })
       .pipe(
         z
-          .number({ message: GAME_MESSAGES.entryFeeMin })
+          .number()
           .refine((cents) => cents >= GAME_ENTRY_FEE_MIN_CENTS, GAME_MESSAGES.entryFeeMin)
           .refine((cents) => cents <= GAME_ENTRY_FEE_MAX_CENTS, GAME_MESSAGES.entryFeeMax),
       ),

@@ -130,7 +130,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const user = signedIn;
     const parsed = DepositFormSchema.safeParse({ depositAmount });
     const deposit = parsed.success ? validateHostDeposit(parsed.data.depositAmount) : null;
-    if (!deposit || !deposit.ok) return refuse({ intent: "deposit", error: POOL_MESSAGES.deposit, depositAmount: depositAmount.slice(0, 20) });
+    if (!deposit || !deposit.ok) return refuse({ intent: "deposit", error: deposit?.message ?? POOL_MESSAGES.deposit, depositAmount: depositAmount.slice(0, 20) });
     const pool = await getOpenPool(env, user.id);
     if (!pool) return refuse({ intent: "deposit", error: POOL_MESSAGES.noPool, depositAmount });
     const checkout = await createHostDepositCheckout(env, {

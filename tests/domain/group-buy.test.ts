@@ -299,21 +299,27 @@ describe("validateGroupBuyForm", () => {
     expect(withTiers([])).toMatchObject({ field: "tiers" });
   });
 
+  const MIN = "Please enter a target amount of at least RM 1,000";
+  const STEP = "Please enter a target amount in steps of RM 1,000 (such as 1,000, 2,000 or 3,000)";
+  const DIGITS = "Please enter the target amount in digits only, such as 2000";
   it.each([
-    ["", false],
-    ["999", false],
-    ["1000", true],
-    ["1500", false], // step 1,000
-    ["2000", true],
-    ["1000.00", true],
-    ["1000.50", false],
-    ["-1000", false],
-    ["abc", false],
-    [3000, true],
-  ])("target %j accepted: %s", (targetAmount, accepted) => {
+    ["", MIN],
+    ["999", MIN],
+    ["1000", null],
+    ["1500", STEP], // step 1,000: not 'at least 1,000', which it is
+    ["2000", null],
+    ["1000.00", null],
+    ["1000.50", STEP],
+    ["1000.001", STEP],
+    ["1,500", DIGITS],
+    ["-1000", DIGITS],
+    ["abc", DIGITS],
+    ["99999999999999999999", "That target amount is too large"],
+    [3000, null],
+  ])("target %j refused with: %s", (targetAmount, message) => {
     const result = validateGroupBuyForm({ ...valid, targetAmount }, now);
-    expect(result.ok).toBe(accepted);
-    if (!result.ok) expect(result.message).toBe("Please enter a target amount of at least RM 1,000");
+    expect(result.ok).toBe(message === null);
+    if (!result.ok) expect(result.message).toBe(message);
   });
 
   it.each([

@@ -5,6 +5,7 @@ import {
   formatAmount,
   formatCents,
   minorUnitDigits,
+  moneyTextProblem,
   parseMoneyToCents,
   parseWholeUnitsToCents,
   percentageText,
@@ -13,6 +14,25 @@ import {
   progressPercent,
   splitByPercents,
 } from "~/domain/money";
+
+describe("moneyTextProblem", () => {
+  it.each([
+    ["12.34", null],
+    [".5", null],
+    ["", "empty"],
+    ["   ", "empty"],
+    [null, "empty"],
+    ["2.555", "decimals"],
+    [".123", "decimals"],
+    ["99999999999999999999", "tooLarge"],
+    ["1,500", "invalid"],
+    ["-5", "invalid"],
+    ["1e3", "invalid"],
+    ["abc", "invalid"],
+  ])("%j -> %j", (input, problem) => {
+    expect(moneyTextProblem(input)).toBe(problem);
+  });
+});
 
 describe("parseMoneyToCents", () => {
   it.each([

@@ -59,8 +59,20 @@ describe("validatePoolTarget", () => {
     expect(validatePoolTarget(input)).toEqual({ ok: true, value: cents });
   });
 
-  it.each(["", "0", "999", "999.99", "1500", "1000.50", "-1000", "abc", null, undefined])("rejects %j", (input) => {
+  it.each(["", "0", "999", "999.99", null, undefined])("rejects %j as below the minimum", (input) => {
     expect(validatePoolTarget(input)).toEqual({ ok: false, message: TARGET_MESSAGE });
+  });
+
+  it.each([
+    ["1500", "Please enter a target amount in steps of 1,000 USD (such as 1,000, 2,000 or 3,000)."],
+    ["1000.50", "Please enter a target amount in steps of 1,000 USD (such as 1,000, 2,000 or 3,000)."],
+    ["1000.001", "Please enter a target amount in steps of 1,000 USD (such as 1,000, 2,000 or 3,000)."],
+    ["1,500", "Please enter the target amount in digits only, such as 2000."],
+    ["-1000", "Please enter the target amount in digits only, such as 2000."],
+    ["abc", "Please enter the target amount in digits only, such as 2000."],
+    ["99999999999999999999", "That target amount is too large."],
+  ])("rejects %j with what is wrong", (input, message) => {
+    expect(validatePoolTarget(input)).toEqual({ ok: false, message });
   });
 });
 
@@ -86,8 +98,19 @@ describe("validateHostDeposit", () => {
     expect(validateHostDeposit("25.50")).toEqual({ ok: true, value: 2550 });
   });
 
-  it.each(["0.99", "0", "", "-5", "abc", "1.001", null])("rejects %j", (input) => {
+  it.each(["0.99", "0", "", "-5", "abc", null])("rejects %j", (input) => {
     expect(validateHostDeposit(input)).toEqual({ ok: false, message: DEPOSIT_MESSAGE });
+  });
+
+  it("accepts up to USD 999,999.99 (one card payment) and says so above it", () => {
+    expect(validateHostDeposit("999999.99")).toEqual({ ok: true, value: 99_999_999 });
+    for (const input of ["1000000", "99999999999999999999"]) {
+      expect(validateHostDeposit(input)).toEqual({ ok: false, message: "A deposit can be at most USD 999,999.99." });
+    }
+  });
+
+  it("says a deposit with fractions of a cent is not in whole cents", () => {
+    expect(validateHostDeposit("1.001")).toEqual({ ok: false, message: "Please enter the deposit in whole cents (at most 2 decimal places)." });
   });
 });
 

@@ -12,6 +12,7 @@ import {
   MIN_DEPOSIT_CENTS,
   type CheckoutPurpose,
 } from "~/domain/payments";
+import { POOL_MESSAGES } from "~/domain/pool";
 import type { SessionUser } from "~/lib/session.server";
 import { randomId } from "./local.server";
 import {
@@ -153,7 +154,13 @@ export const HostDepositSchema = z.object({
   amountCents: z
     .union([z.number(), z.string()])
     .transform((v) => (typeof v === "number" ? v : Number(v.trim())))
-    .pipe(z.number().int().min(MIN_DEPOSIT_CENTS).max(MAX_CHARGE_CENTS)),
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(MIN_DEPOSIT_CENTS)
+        .max(MAX_CHARGE_CENTS, POOL_MESSAGES.depositMax),
+    ),
   origin: originSchema,
 });
 
@@ -165,7 +172,11 @@ export async function createHostDepositCheckout(
 ): Promise<CheckoutResult> {
   if (!input.user) return fail(401, CHECKOUT_MESSAGES.signIn);
   const parsed = HostDepositSchema.safeParse(input);
-  if (!parsed.success) return fail(400, CHECKOUT_MESSAGES.deposit, "amountCents");
+  if (!parsed.success) {
+    // Over the maximum says so; anything else (not a whole number of cents, below USD 1) gets the spec's text.
+    const overMax = parsed.error.issues.some((issue) => issue.message === POOL_MESSAGES.depositMax);
+    return fail(400, overMax ? POOL_MESSAGES.depositMax : CHECKOUT_MESSAGES.deposit, "amountCents");
+  }
   const { amountCents, origin } = parsed.data;
   const user = input.user;
   const description = "Prize pool deposit";
