@@ -109,7 +109,10 @@ describe("create/edit form rules, checked by the server", () => {
 
   const cases: [string, FormOver, string][] = [
     ["a missing name", { name: " " }, GROUP_BUY_MESSAGES.name],
+    ["a name over 120 characters (the input's maxLength)", { name: "n".repeat(121) }, "Group buy name must be at most 120 characters"],
     ["a missing description", { description: "" }, GROUP_BUY_MESSAGES.description],
+    ["a description over 2,000 characters", { description: "d".repeat(2001) }, "Description must be at most 2000 characters"],
+    ["an end date that does not exist", { endDate: "2027-02-31" }, "That end date does not exist; please choose a real day"],
     ["a target below RM 1,000", { targetAmount: "900" }, GROUP_BUY_MESSAGES.target],
     ["a target off the RM 1,000 step", { targetAmount: "1500" }, "Please enter a target amount in steps of RM 1,000 (such as 1,000, 2,000 or 3,000)"],
     ["a target typed with a thousands separator", { targetAmount: "1,500" }, "Please enter the target amount in digits only, such as 2000"],

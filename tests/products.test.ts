@@ -110,6 +110,36 @@ describe("/add-product", () => {
     });
   }
 
+  it("refuses a name over 200 characters posted past the browser, instead of cutting it to 200", async () => {
+    const name = `Long ${token()} `.padEnd(201, "x");
+    expect(name).toHaveLength(201);
+    const res = await postForm("/add-product", validFields(name), { cookie: hostCookie });
+    expect(res.status).toBe(400);
+    expect(await decodedHtml(res)).toContain("Product name must be at most 200 characters");
+    expect(await productsNamed(name.slice(0, 200))).toHaveLength(0);
+  });
+
+  it("refuses a size or colour name over 100 characters instead of cutting it", async () => {
+    for (const [field, message] of [
+      ["sizes.0.name", "Size names and dimensions must be at most 100 characters"],
+      ["colors.0.name", "Colour names must be at most 100 characters"],
+    ] as const) {
+      const name = `Long option ${token()}`;
+      const res = await postForm("/add-product", validFields(name, { [field]: "y".repeat(101) }), { cookie: hostCookie });
+      expect(res.status).toBe(400);
+      expect(await decodedHtml(res)).toContain(message);
+      expect(await productsNamed(name)).toHaveLength(0);
+    }
+  });
+
+  it("refuses a voucher expiry on a day that does not exist (2027-02-31), instead of rolling it into March", async () => {
+    const name = `Voucher ${token()}`;
+    const res = await postForm("/add-product", validFields(name, { category: "voucher", voucherValue: "50", voucherExpiry: "2027-02-31" }), { cookie: hostCookie });
+    expect(res.status).toBe(400);
+    expect(await decodedHtml(res)).toContain("That expiry date does not exist; please choose a real day");
+    expect(await productsNamed(name)).toHaveLength(0);
+  });
+
   it("refuses a digital file key of someone else", async () => {
     const name = `Digital ${token()}`;
     const res = await postForm(

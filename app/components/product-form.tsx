@@ -1,7 +1,7 @@
 import { useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { PRODUCT_CATEGORIES } from "~/domain/catalog";
-import { MAX_COLORS, MAX_IMAGES, MAX_SIZES, PRODUCT_SHOP_CATEGORIES, type ProductFormValues } from "~/lib/product-form";
+import { MAX_COLORS, MAX_IMAGES, MAX_SIZES, OPTION_TEXT_MAX, PRODUCT_DESCRIPTION_MAX, PRODUCT_NAME_MAX, PRODUCT_SHOP_CATEGORIES, type ProductFormValues } from "~/lib/product-form";
 import { Field, FormError, SelectField } from "./form";
 import { Button, Card, LinkButton } from "./page";
 
@@ -179,7 +179,7 @@ export function ProductForm({
     <Form method="post" className="space-y-6">
       <FormError>{errors.form}</FormError>
       <Card className="space-y-4">
-        <Field label="Product name" name="name" defaultValue={defaults.name} required maxLength={200} error={errors.name} />
+        <Field label="Product name" name="name" defaultValue={defaults.name} required maxLength={PRODUCT_NAME_MAX} error={errors.name} />
         <div>
           <label htmlFor="description" className="block text-sm font-medium text-gray-700">
             Description
@@ -189,7 +189,7 @@ export function ProductForm({
             name="description"
             defaultValue={defaults.description}
             required
-            maxLength={5000}
+            maxLength={PRODUCT_DESCRIPTION_MAX}
             rows={4}
             aria-invalid={errors.description ? true : undefined}
             className="mt-1 block w-full rounded-lg border border-gray-300 px-3 py-2 text-sm"
@@ -228,10 +228,10 @@ export function ProductForm({
         <div className="mt-3 space-y-3">
           {sizes.rows.map((row, i) => (
             <div key={row.key} className="grid grid-cols-2 gap-2 sm:grid-cols-[1fr_7rem_6rem_1fr_auto] sm:items-end">
-              <Field label="Size" name={`sizes.${i}.name`} id={`sizes.${i}.name`} value={row.value.name} onChange={(e) => sizes.set(row.key, { ...row.value, name: e.target.value })} required />
+              <Field label="Size" name={`sizes.${i}.name`} id={`sizes.${i}.name`} maxLength={OPTION_TEXT_MAX} value={row.value.name} onChange={(e) => sizes.set(row.key, { ...row.value, name: e.target.value })} required />
               <Field label="Price (USD)" name={`sizes.${i}.price`} id={`sizes.${i}.price`} type="number" min={0} step={0.01} value={row.value.price} onChange={(e) => sizes.set(row.key, { ...row.value, price: e.target.value })} required />
               <Field label="Units" name={`sizes.${i}.units`} id={`sizes.${i}.units`} type="number" min={0} step={1} value={row.value.units} onChange={(e) => sizes.set(row.key, { ...row.value, units: e.target.value })} required />
-              <Field label="Dimensions" name={`sizes.${i}.dimensions`} id={`sizes.${i}.dimensions`} value={row.value.dimensions} onChange={(e) => sizes.set(row.key, { ...row.value, dimensions: e.target.value })} />
+              <Field label="Dimensions" name={`sizes.${i}.dimensions`} id={`sizes.${i}.dimensions`} maxLength={OPTION_TEXT_MAX} value={row.value.dimensions} onChange={(e) => sizes.set(row.key, { ...row.value, dimensions: e.target.value })} />
               <Button variant="ghost" size="sm" onClick={() => sizes.remove(row.key)} disabled={sizes.rows.length <= 1}>
                 Remove
               </Button>
@@ -249,7 +249,7 @@ export function ProductForm({
         <div className="mt-3 space-y-3">
           {colors.rows.map((row, i) => (
             <div key={row.key} className="grid grid-cols-2 gap-2 sm:grid-cols-[1fr_5rem_6rem_auto] sm:items-end">
-              <Field label="Colour" name={`colors.${i}.name`} id={`colors.${i}.name`} value={row.value.name} onChange={(e) => colors.set(row.key, { ...row.value, name: e.target.value })} required={!isVoucher} />
+              <Field label="Colour" name={`colors.${i}.name`} id={`colors.${i}.name`} maxLength={OPTION_TEXT_MAX} value={row.value.name} onChange={(e) => colors.set(row.key, { ...row.value, name: e.target.value })} required={!isVoucher} />
               <Field label="Hex" name={`colors.${i}.hex`} id={`colors.${i}.hex`} type="color" value={row.value.hex || "#000000"} onChange={(e) => colors.set(row.key, { ...row.value, hex: e.target.value })} />
               <Field label="Units" name={`colors.${i}.units`} id={`colors.${i}.units`} type="number" min={0} step={1} value={row.value.units} onChange={(e) => colors.set(row.key, { ...row.value, units: e.target.value })} required={!isVoucher} />
               <Button variant="ghost" size="sm" onClick={() => colors.remove(row.key)} disabled={colors.rows.length <= 1}>

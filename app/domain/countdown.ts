@@ -11,6 +11,16 @@ export const MS_PER_DAY = 24 * MS_PER_HOUR;
 const SQLITE_DATETIME = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/;
 
 /**
+ * A calendar day 'YYYY-MM-DD' as the start of that day in UTC, or null: a day that does not exist (2027-02-31,
+ * which `Date` would roll over into March) is null too.
+ */
+export function parseDay(text: unknown): Date | null {
+  if (typeof text !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(text)) return null;
+  const date = new Date(`${text}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text ? null : date;
+}
+
+/**
  * An instant from a Date, epoch milliseconds or date text; null when missing or invalid. SQLite's
  * "YYYY-MM-DD HH:MM:SS" (what CURRENT_TIMESTAMP stores) is read as UTC, as are date-only "YYYY-MM-DD" values;
  * other text goes through `Date.parse` (ISO 8601 with an offset is the safe form).

@@ -6,7 +6,7 @@
 // and its parts at the rates in force when it happened: the host's part (`amountCents`, what the row adds to or
 // takes from the host's balance), the prize pool's and the platform's. Balances are sums of rows.
 
-import { MS_PER_DAY } from "./countdown";
+import { MS_PER_DAY, parseDay } from "./countdown";
 import { splitByPercents } from "./money";
 import { RETURN_WINDOW_DAYS } from "./payments";
 import { BALANCE_PLATFORM_FEE_PERCENT, distributePool, withdrawableBalanceCents, type RevenueRule } from "./revenue";
@@ -210,13 +210,6 @@ export const DATE_RANGE_MESSAGES = {
   order: "The start date must be on or before the end date.",
   tooLong: `Please choose a range of at most ${MAX_CUSTOM_RANGE_DAYS} days.`,
 } as const;
-
-/** 'YYYY-MM-DD' as a UTC day, or null. */
-export function parseDay(text: unknown): Date | null {
-  if (typeof text !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(text)) return null;
-  const date = new Date(`${text}T00:00:00Z`);
-  return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text ? null : date;
-}
 
 export function dayKey(date: Date): string {
   return date.toISOString().slice(0, 10);

@@ -1,7 +1,7 @@
 // Group buys: discount tiers by sales, refunds of the difference, and the create/edit form rules.
 // Buyers are charged the original price; when the group buy ends, the final tier's discount is refunded per order.
 
-import { parseInstant } from "./countdown";
+import { MS_PER_DAY, parseDay, parseInstant } from "./countdown";
 import { MAX_ORDER_QUANTITY } from "./orders";
 import { divideRoundHalfUp, moneyTextProblem, parseMoneyToCents, percentToBasisPoints, progressPercent } from "./money";
 
@@ -120,9 +120,15 @@ export function groupBuyStatusLabel(status: unknown): string {
 
 // --- the form -------------------------------------------------------------------------------------------------
 
+/** The form's length limits (its inputs' maxLength), checked on the server too. */
+export const GROUP_BUY_NAME_MAX = 120;
+export const GROUP_BUY_DESCRIPTION_MAX = 2000;
+
 export const GROUP_BUY_MESSAGES = {
   name: "Please enter a group buy name",
+  nameTooLong: `Group buy name must be at most ${GROUP_BUY_NAME_MAX} characters`,
   description: "Please enter a description",
+  descriptionTooLong: `Description must be at most ${GROUP_BUY_DESCRIPTION_MAX} characters`,
   target: "Please enter a target amount of at least RM 1,000",
   /** Not in the spec (its input steps by 1,000); a target between the steps, such as 1,500. */
   targetStep: "Please enter a target amount in steps of RM 1,000 (such as 1,000, 2,000 or 3,000)",
@@ -131,6 +137,8 @@ export const GROUP_BUY_MESSAGES = {
   /** Not in the spec: a target beyond what integer cents can hold exactly. */
   targetTooLarge: "That target amount is too large",
   endDateMissing: "Please select an end date",
+  /** Not in the spec (its date input offers only real days): a day that does not exist, such as 2027-02-31. */
+  endDateInvalid: "That end date does not exist; please choose a real day",
   endDatePast: "End date must be in the future",
   tiersTooFew: "Please provide at least 2 valid discount tiers",
   thresholdOrder: "Each tier must have a higher sales threshold than the previous tier",
@@ -182,7 +190,8 @@ export function parseTierNumber(value: unknown): number {
 /** The end of a date-only value's day in UTC, or the instant of a full timestamp; null when absent or invalid. */
 function parseEndDate(value: unknown): Date | null {
   if (typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value.trim())) {
-    return parseInstant(`${value.trim()}T23:59:59.999Z`);
+    const day = parseDay(value.trim());
+    return day ? new Date(day.getTime() + MS_PER_DAY - 1) : null;
   }
   return parseInstant(value);
 }
@@ -200,8 +209,12 @@ function text(value: unknown): string {
 export function validateGroupBuyForm(input: GroupBuyFormInput, now: Date): GroupBuyFormResult {
   const name = text(input.name);
   if (name === "") return { ok: false, field: "name", message: GROUP_BUY_MESSAGES.name };
+  if (name.length > GROUP_BUY_NAME_MAX) return { ok: false, field: "name", message: GROUP_BUY_MESSAGES.nameTooLong };
   const description = text(input.description);
   if (description === "") return { ok: false, field: "description", message: GROUP_BUY_MESSAGES.description };
+  if (description.length > GROUP_BUY_DESCRIPTION_MAX) {
+    return { ok: false, field: "description", message: GROUP_BUY_MESSAGES.descriptionTooLong };
+  }
 
   const targetCents = parseMoneyToCents(input.targetAmount);
   if (targetCents === null) {
@@ -222,7 +235,10 @@ export function validateGroupBuyForm(input: GroupBuyFormInput, now: Date): Group
   }
 
   const endAt = parseEndDate(input.endDate);
-  if (!endAt) return { ok: false, field: "endDate", message: GROUP_BUY_MESSAGES.endDateMissing };
+  if (!endAt) {
+    const dayShaped = typeof input.endDate === "string" && /^\d{4}-\d{2}-\d{2}$/.test(input.endDate.trim());
+    return { ok: false, field: "endDate", message: dayShaped ? GROUP_BUY_MESSAGES.endDateInvalid : GROUP_BUY_MESSAGES.endDateMissing };
+  }
   if (endAt.getTime() <= now.getTime()) return { ok: false, field: "endDate", message: GROUP_BUY_MESSAGES.endDatePast };
 
   const tiers: GroupBuyTier[] = input.tiers

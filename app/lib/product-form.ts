@@ -3,7 +3,13 @@
 // `colors.1.units`, `images.0`) so a plain form post carries everything.
 import { z } from "zod";
 import { PRODUCT_CATEGORIES, SHOP_CATEGORIES } from "~/domain/catalog";
+import { parseDay } from "~/domain/countdown";
 import { parseMoneyToCents, parseWholeUnitsToCents } from "~/domain/money";
+
+export const PRODUCT_NAME_MAX = 200;
+export const PRODUCT_DESCRIPTION_MAX = 5000;
+/** Size names, dimensions and colour names. */
+export const OPTION_TEXT_MAX = 100;
 
 export const PRODUCT_MESSAGES = {
   name: "Please enter a product name",
@@ -11,6 +17,12 @@ export const PRODUCT_MESSAGES = {
   voucherValue: "Please enter a voucher value",
   voucherExpiry: "Please enter a voucher expiry date",
   voucherExpiryFuture: "Expiry date must be in the future",
+  /** Not in the spec (its date input offers only real days): a day that does not exist, such as 2027-02-31. */
+  voucherExpiryInvalid: "That expiry date does not exist; please choose a real day",
+  nameTooLong: `Product name must be at most ${PRODUCT_NAME_MAX} characters`,
+  descriptionTooLong: `Product description must be at most ${PRODUCT_DESCRIPTION_MAX} characters`,
+  sizeTooLong: `Size names and dimensions must be at most ${OPTION_TEXT_MAX} characters`,
+  colorTooLong: `Colour names must be at most ${OPTION_TEXT_MAX} characters`,
   sizes: "Please add at least one size with name, price, and available units",
   colors: "Please add at least one color with name and available units",
   images: "Please add at least one product image",
@@ -46,6 +58,10 @@ export type ProductFormValues = {
   images: string[];
 };
 
+/**
+ * A posted text field, bounded so a huge post costs nothing. Fields with a length rule are read one character past
+ * it, so text over the limit reaches the schema and is refused with a message, never silently cut.
+ */
 function text(form: FormData, name: string, max = 5000): string {
   const v = form.get(name);
   return typeof v === "string" ? v.slice(0, max) : "";
@@ -64,21 +80,21 @@ function rowIndexes(form: FormData, prefix: string, max: number): number[] {
 /** Reads the flat field names back into rows. */
 export function readProductForm(form: FormData): ProductFormValues {
   return {
-    name: text(form, "name", 200),
-    description: text(form, "description", 5000),
+    name: text(form, "name", PRODUCT_NAME_MAX + 1),
+    description: text(form, "description", PRODUCT_DESCRIPTION_MAX + 1),
     category: text(form, "category", 20),
     shopCategory: text(form, "shopCategory", 50),
     voucherValue: text(form, "voucherValue", 20),
     voucherExpiry: text(form, "voucherExpiry", 20),
     digitalFileKey: text(form, "digitalFileKey", 300),
     sizes: rowIndexes(form, "sizes", MAX_SIZES).map((i) => ({
-      name: text(form, `sizes.${i}.name`, 100),
+      name: text(form, `sizes.${i}.name`, OPTION_TEXT_MAX + 1),
       price: text(form, `sizes.${i}.price`, 20),
       units: text(form, `sizes.${i}.units`, 20),
-      dimensions: text(form, `sizes.${i}.dimensions`, 100),
+      dimensions: text(form, `sizes.${i}.dimensions`, OPTION_TEXT_MAX + 1),
     })),
     colors: rowIndexes(form, "colors", MAX_COLORS).map((i) => ({
-      name: text(form, `colors.${i}.name`, 100),
+      name: text(form, `colors.${i}.name`, OPTION_TEXT_MAX + 1),
       hex: text(form, `colors.${i}.hex`, 20),
       units: text(form, `colors.${i}.units`, 20),
     })),
@@ -119,8 +135,8 @@ export function defaultVoucherExpiry(now = new Date()): string {
 export function productFormSchema(now: Date) {
   return z
     .object({
-      name: z.string().trim().min(1, PRODUCT_MESSAGES.name).max(200),
-      description: z.string().trim().min(1, PRODUCT_MESSAGES.description).max(5000),
+      name: z.string().trim().min(1, PRODUCT_MESSAGES.name).max(PRODUCT_NAME_MAX, PRODUCT_MESSAGES.nameTooLong),
+      description: z.string().trim().min(1, PRODUCT_MESSAGES.description).max(PRODUCT_DESCRIPTION_MAX, PRODUCT_MESSAGES.descriptionTooLong),
       category: z.enum(PRODUCT_CATEGORIES, { error: "Please choose a category" }),
       shopCategory: z
         .string()
@@ -129,8 +145,19 @@ export function productFormSchema(now: Date) {
       voucherValue: z.string().trim(),
       voucherExpiry: z.string().trim(),
       digitalFileKey: z.string().trim(),
-      sizes: z.array(z.object({ name: z.string(), price: z.string(), units: z.string(), dimensions: z.string() })).max(MAX_SIZES),
-      colors: z.array(z.object({ name: z.string(), hex: z.string(), units: z.string() })).max(MAX_COLORS),
+      sizes: z
+        .array(
+          z.object({
+            name: z.string().max(OPTION_TEXT_MAX, PRODUCT_MESSAGES.sizeTooLong),
+            price: z.string(),
+            units: z.string(),
+            dimensions: z.string().max(OPTION_TEXT_MAX, PRODUCT_MESSAGES.sizeTooLong),
+          }),
+        )
+        .max(MAX_SIZES),
+      colors: z
+        .array(z.object({ name: z.string().max(OPTION_TEXT_MAX, PRODUCT_MESSAGES.colorTooLong), hex: z.string(), units: z.string() }))
+        .max(MAX_COLORS),
       images: z.array(z.string()).max(MAX_IMAGES),
     })
     .transform((v, ctx) => {
@@ -146,9 +173,12 @@ export function productFormSchema(now: Date) {
         if (v.voucherExpiry === "") {
           ctx.addIssue({ code: "custom", path: ["voucherExpiry"], message: PRODUCT_MESSAGES.voucherExpiry });
         } else {
-          const date = /^\d{4}-\d{2}-\d{2}$/.test(v.voucherExpiry) ? new Date(`${v.voucherExpiry}T00:00:00Z`) : null;
-          if (!date || Number.isNaN(date.getTime())) {
-            ctx.addIssue({ code: "custom", path: ["voucherExpiry"], message: PRODUCT_MESSAGES.voucherExpiry });
+          const dayShaped = /^\d{4}-\d{2}-\d{2}$/.test(v.voucherExpiry);
+          const date = parseDay(v.voucherExpiry);
+          if (!date) {
+            // A day that does not exist (2027-02-31) is refused, not rolled over into the next month.
+            const message = dayShaped ? PRODUCT_MESSAGES.voucherExpiryInvalid : PRODUCT_MESSAGES.voucherExpiry;
+            ctx.addIssue({ code: "custom", path: ["voucherExpiry"], message });
           } else if (date.getTime() <= now.getTime()) {
             ctx.addIssue({ code: "custom", path: ["voucherExpiry"], message: PRODUCT_MESSAGES.voucherExpiryFuture });
           } else {

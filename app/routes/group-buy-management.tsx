@@ -23,6 +23,8 @@ import {
   GROUP_BUY_DISCOUNT_MAX,
   GROUP_BUY_DISCOUNT_MIN,
   GROUP_BUY_STATUSES,
+  GROUP_BUY_DESCRIPTION_MAX,
+  GROUP_BUY_NAME_MAX,
   GROUP_BUY_TARGET_MIN_CENTS,
   GROUP_BUY_TARGET_STEP_CENTS,
   GROUP_BUY_THRESHOLD_STEP_CENTS,
@@ -223,7 +225,7 @@ function GroupBuyForm({
         <input type="hidden" name="intent" value={editing ? "update" : "create"} />
         {editing ? <input type="hidden" name="groupBuyId" value={editing.id} /> : null}
         {error && (error.field === "form" || error.field === "tiers") ? <FormError>{error.message}</FormError> : null}
-        <Field label="Group buy name" name="name" defaultValue={editing?.name ?? ""} maxLength={120} error={fieldError("name")} />
+        <Field label="Group buy name" name="name" defaultValue={editing?.name ?? ""} maxLength={GROUP_BUY_NAME_MAX} error={fieldError("name")} />
         <div>
           <label htmlFor="description" className="block text-sm font-medium text-gray-700">
             Description
@@ -232,7 +234,7 @@ function GroupBuyForm({
             id="description"
             name="description"
             rows={3}
-            maxLength={2000}
+            maxLength={GROUP_BUY_DESCRIPTION_MAX}
             defaultValue={editing?.description ?? ""}
             className="mt-1 block w-full rounded-lg border border-gray-300 px-3 py-2 text-sm"
             aria-invalid={fieldError("description") ? true : undefined}

@@ -325,6 +325,8 @@ describe("validateGroupBuyForm", () => {
   it.each([
     [undefined, "Please select an end date"],
     ["not a date", "Please select an end date"],
+    ["2027-02-31", "That end date does not exist; please choose a real day"], // not rolled over into March
+    ["2027-13-01", "That end date does not exist; please choose a real day"],
     ["2026-02-28", "End date must be in the future"],
     ["2026-03-01T12:00:00.000Z", "End date must be in the future"], // exactly now
     ["2026-03-01T11:59:59.000Z", "End date must be in the future"],
