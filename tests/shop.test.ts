@@ -187,6 +187,25 @@ describe("/shop", () => {
     expect(everything.length).toBeLessThanOrEqual(24);
   });
 
+  it("sends a page past the last one to the last page (filters kept), not to 'No products found'", async () => {
+    const past = await get(`/shop?q=${names.pageItem}&currency=USD&page=999`);
+    expect(past.status).toBe(302);
+    const location = new URL(past.headers.get("Location")!, "https://tribe.test");
+    expect(location.pathname).toBe("/shop");
+    expect(Object.fromEntries(location.searchParams)).toEqual({ q: names.pageItem, currency: "USD", page: "2" });
+    const last = cardIds(await decodedHtml(await get(`${location.pathname}${location.search}`)));
+    expect(last).toHaveLength(6);
+    // One page of results: back to the first page, with no page number.
+    const one = await get(`/shop?q=aurelian${token}&page=3`);
+    expect(one.status).toBe(302);
+    expect(one.headers.get("Location")).toBe(`/shop?q=aurelian${token}`);
+    // Nothing matches at all: the first page, which says so.
+    const none = await get(`/shop?q=nothing-like-this-${token}&page=2`);
+    expect(none.status).toBe(302);
+    expect(none.headers.get("Location")).toBe(`/shop?q=nothing-like-this-${token}`);
+    expect(await decodedHtml(await get(none.headers.get("Location")!))).toContain("No products found");
+  });
+
   it("shows the chosen filters selected, and the defaults when none or an unknown one is chosen", async () => {
     const chosen = await decodedHtml(await get(`/shop?q=${token}&category=${encodeURIComponent("Tech & Gaming")}&shipTo=sg&currency=JPY`));
     expect(selectedOption(chosen, "category")).toBe("Tech & Gaming");

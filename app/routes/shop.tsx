@@ -1,4 +1,4 @@
-import { Form, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Form, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import { EmptyState, Page, pageMeta, Pagination, buttonClass, useClientLinks } from "~/components/page";
 import {
   AutoSubmitSelect,
@@ -15,7 +15,7 @@ import {
 import { getDb } from "~/db/client.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { poolShareText } from "~/domain/revenue";
-import { listShopProducts } from "~/db/queries/products.server";
+import { countShopProducts, listShopProducts } from "~/db/queries/products.server";
 import { getProfileCountry } from "~/db/queries/profiles.server";
 import { ALL_SHOP_CATEGORY, SHOP_CATEGORIES } from "~/domain/catalog";
 import { countdownText } from "~/domain/countdown";
@@ -66,6 +66,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     : viewerCountry
       ? currencyForCountry(viewerCountry)
       : DEFAULT_CURRENCY;
+
+  // Past the last page (an old or hand-made address): go to the last page that has products.
+  if (rows.length === 0 && page > 1) {
+    const last = Math.max(1, Math.ceil((await countShopProducts(db, { q, category, shipTo })) / PAGE_SIZE));
+    if (last < page) {
+      const url = new URL(request.url);
+      if (last > 1) url.searchParams.set("page", String(last));
+      else url.searchParams.delete("page");
+      throw redirect(`${url.pathname}${url.search}`);
+    }
+  }
 
   const pageRows = rows.slice(0, PAGE_SIZE);
   const now = new Date();

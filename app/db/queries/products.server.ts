@@ -94,25 +94,32 @@ export function listShopProducts(db: Db, { limit, offset = 0, q, category, shipT
   });
 }
 
-type ShopShape = { host: HostShape | null; category: boolean; shipTo: boolean; text: boolean; viewer: ViewerShape | null };
+type ShopFilterShape = { host: HostShape | null; category: boolean; shipTo: boolean; text: boolean };
+type ShopShape = ShopFilterShape & { viewer: ViewerShape | null };
+
+/** Which products the shop lists for the filters present (the query joins the host's profile as userProfiles). */
+function shopConditions(shape: ShopFilterShape): SQL[] {
+  const conditions: SQL[] = [eq(products.status, "active"), hostNotSuspended(products.hostId)];
+  if (shape.host) conditions.push(eq(products.hostId, hostParam(shape.host, products.hostId)));
+  if (shape.category) conditions.push(eq(products.shopCategory, columnPlaceholder(products.shopCategory, "category")));
+  if (shape.shipTo) conditions.push(shipsTo(sql.placeholder("shipTo")));
+  if (shape.text) {
+    const typed = sql.placeholder("text");
+    // A host with a private profile is not found by name (their products still are, by their own names).
+    conditions.push(
+      or(
+        containsText(products.name, typed),
+        and(eq(userProfiles.profilePublic, true), containsText(userProfiles.creatorName, typed)),
+      )!,
+    );
+  }
+  return conditions;
+}
 
 /** The shop's page of cards, prepared once per combination of filters present. */
 const shopProductsRead = preparedRead(
   (db, shape: ShopShape) => {
-    const conditions: SQL[] = [eq(products.status, "active"), hostNotSuspended(products.hostId)];
-    if (shape.host) conditions.push(eq(products.hostId, hostParam(shape.host, products.hostId)));
-    if (shape.category) conditions.push(eq(products.shopCategory, columnPlaceholder(products.shopCategory, "category")));
-    if (shape.shipTo) conditions.push(shipsTo(sql.placeholder("shipTo")));
-    if (shape.text) {
-      const typed = sql.placeholder("text");
-      // A host with a private profile is not found by name (their products still are, by their own names).
-      conditions.push(
-        or(
-          containsText(products.name, typed),
-          and(eq(userProfiles.profilePublic, true), containsText(userProfiles.creatorName, typed)),
-        )!,
-      );
-    }
+    const conditions = shopConditions(shape);
     return db
       .select({
         ...productCard,
@@ -139,6 +146,30 @@ const shopProductsRead = preparedRead(
       .prepare();
   },
   (shape) => `${shape.host}:${Number(shape.category)}${Number(shape.shipTo)}${Number(shape.text)}:${shape.viewer}`,
+);
+
+/** How many products the shop lists for these filters (one count in SQL), so a page past the end can find the last. */
+export async function countShopProducts(db: Db, { q, category, shipTo, hostId }: Omit<ShopQuery, "limit" | "offset" | "viewer">): Promise<number> {
+  const text = q?.trim() || null;
+  const shape = { host: hostId ? hostShape(hostId) : null, category: !!category, shipTo: !!shipTo, text: !!text };
+  const row = await shopProductCountRead(db, shape).get({
+    host: hostId ? hostValue(hostId) : undefined,
+    category,
+    shipTo,
+    text: text || undefined,
+  });
+  return row?.count ?? 0;
+}
+
+const shopProductCountRead = preparedRead(
+  (db, shape: ShopFilterShape) =>
+    db
+      .select({ count: sql<number>`count(*)`.mapWith(Number) })
+      .from(products)
+      .leftJoin(userProfiles, eq(userProfiles.userId, products.hostId))
+      .where(and(...shopConditions(shape)))
+      .prepare(),
+  (shape) => `${shape.host}:${Number(shape.category)}${Number(shape.shipTo)}${Number(shape.text)}`,
 );
 
 export async function isProductLiked(db: Db, viewer: ViewerKey, productId: string): Promise<boolean> {
