@@ -245,7 +245,7 @@ describe("managing games", () => {
   let fan: { id: string; email: string };
   let fanCookie: string;
 
-  async function addGame(status: "active" | "paused" = "active") {
+  async function addGame(status: "active" | "paused" | "completed" = "active") {
     const id = crypto.randomUUID();
     await db().insert(guessWinGames).values({
       id,
@@ -319,6 +319,24 @@ describe("managing games", () => {
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/dashboard");
     expect(await statusOf(id)).toMatchObject({ question: "New question?", options: ["Yes", "No"], correctAnswer: "No", entryFeeCents: 500, videoUrl: "/media/guess-win-videos/x/y.mp4" });
+  });
+
+  it("refuses any edit of a completed game (409, unchanged), says so on the edit screen and offers no Edit link", async () => {
+    const id = await addGame("completed");
+    const before = await statusOf(id);
+    const res = await postFields(`/edit-game/${id}`, gameFields({ question: "Rewritten?", description: "New text", options: ["Alpha", "Bravo"], correctAnswer: "Bravo" }), hostCookie);
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain("This game has ended, so it can no longer be edited.");
+    expect(await statusOf(id)).toEqual(before);
+
+    const screen = await get(`/edit-game/${id}`, { cookie: hostCookie });
+    expect(screen.status).toBe(200);
+    const html = await screen.text();
+    expect(html).toContain("This game has ended, so it can no longer be edited.");
+    expect(html).not.toContain('name="question"');
+    for (const page of ["/guess-win-management", `/view-game/${id}`]) {
+      expect(await (await get(page, { cookie: hostCookie })).text()).not.toContain(`href="/edit-game/${id}"`);
+    }
   });
 
   it("refuses to change the answer or options once someone has guessed (409, unchanged); other fields still save", async () => {

@@ -68,6 +68,11 @@ export function gameStatusLabel(status: unknown): string {
   return isGameStatus(status) ? GAME_STATUS_LABELS[status] : GAME_STATUS_LABELS.active;
 }
 
+/** A completed game's texts, answer and fee are final (its guesses and answer are published): only others are edited. */
+export function canEditGame(status: unknown): boolean {
+  return status !== "completed";
+}
+
 /** The pause button: paused becomes active, any other status becomes paused. */
 export function nextPauseStatus(status: unknown): "active" | "paused" {
   return status === "paused" ? "active" : "paused";

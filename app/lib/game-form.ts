@@ -6,6 +6,8 @@ import { GAME_ENTRY_FEE_DEFAULT_CENTS, GAME_ENTRY_FEE_MAX_CENTS, GAME_ENTRY_FEE_
 export const GAME_MESSAGES = {
   /** Sealed guesses: the answer and options a guess was made against never change. */
   answerLocked: "The answer and options can't be changed once someone has guessed.",
+  /** Not in the spec: a completed game's texts are final. */
+  completedNotEditable: "This game has ended, so it can no longer be edited.",
   question: "Please enter a question",
   description: "Please enter a description",
   video: "Please upload a video or provide a video URL",

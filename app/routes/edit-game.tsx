@@ -1,10 +1,11 @@
 import { data, redirect } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { GameForm } from "~/components/game-form";
-import { Page, pageMeta } from "~/components/page";
+import { EmptyState, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { getHostGame, isVideoKeyUsed, updateGame } from "~/db/queries/game-host.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
+import { canEditGame } from "~/domain/catalog";
 import { poolShareText } from "~/domain/revenue";
 import { deleteVideo } from "~/lib/uploads.server";
 import { assertOwner, idParam, notFound, requireUser } from "~/lib/guards.server";
@@ -28,10 +29,9 @@ async function ownedGame(context: Route.LoaderArgs["context"], request: Request,
   return { user, env, db, game };
 }
 
-export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const { game, db } = await ownedGame(context, request, params.id);
-  const rules = await getRevenueRules(db);
-  const defaults: GameFormValues = {
+/** The form as the game stands. */
+function gameDefaults(game: { question: string; description: string; options: string[]; correctAnswer: string; entryFeeCents: number }): GameFormValues {
+  return {
     question: game.question,
     description: game.description,
     videoKey: "",
@@ -40,8 +40,14 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     correctAnswer: game.correctAnswer,
     entryFee: (game.entryFeeCents / 100).toFixed(2),
   };
+}
+
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const { game, db } = await ownedGame(context, request, params.id);
+  const rules = await getRevenueRules(db);
+  const defaults = gameDefaults(game);
   return {
-    game: { id: game.id, question: game.question },
+    game: { id: game.id, question: game.question, editable: canEditGame(game.status) },
     defaults,
     currentVideo: game.videoUrl ? { url: game.videoUrl, seconds: game.videoDurationSeconds } : null,
     poolShare: poolShareText(rules, "guess_win_entries"),
@@ -50,10 +56,13 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 
 export async function action({ params, request, context }: Route.ActionArgs) {
   const { user, env, db, game } = await ownedGame(context, request, params.id);
+  const completed = () => data({ errors: { form: GAME_MESSAGES.completedNotEditable }, values: gameDefaults(game) }, { status: 409 });
+  if (!canEditGame(game.status)) return completed();
   const submission = await readGameSubmission(request, env, user.id, game);
   if (!submission.ok) return data({ errors: submission.errors, values: submission.values }, { status: 400 });
   const saved = await updateGame(db, game.id, user.id, submission.input);
   if (saved === "not_found") notFound();
+  if (saved === "completed") return completed();
   if (saved === "locked") {
     return data({ errors: { correctAnswer: GAME_MESSAGES.answerLocked }, values: submission.values }, { status: 409 });
   }
@@ -67,6 +76,13 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 
 export default function EditGame({ loaderData, actionData }: Route.ComponentProps) {
   const { game, defaults, currentVideo } = loaderData;
+  if (!game.editable) {
+    return (
+      <Page title="Edit Game" subtitle={game.question} back={{ to: `/view-game/${game.id}`, label: "Back" }}>
+        <EmptyState title="This game has ended" message={GAME_MESSAGES.completedNotEditable} action={{ to: `/view-game/${game.id}`, label: "Back to the game" }} />
+      </Page>
+    );
+  }
   return (
     <Page title="Edit Game" subtitle={game.question} back={{ to: `/view-game/${game.id}`, label: "Back" }}>
       <GameForm

@@ -6,7 +6,7 @@ import { getDb } from "~/db/client.server";
 import { deleteOrEndGame, getHostGame, listHostGamesWithStats, togglePause } from "~/db/queries/game-host.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { poolShareText } from "~/domain/revenue";
-import { GAME_DELETE_CONFIRM, gameStatusLabel, shownGameStatus } from "~/domain/catalog";
+import { canEditGame, GAME_DELETE_CONFIRM, gameStatusLabel, shownGameStatus } from "~/domain/catalog";
 import { formatCents } from "~/domain/money";
 import { forbidden, idParam, notFound, pageParam, requireUser } from "~/lib/guards.server";
 import { getCtx, getEnv } from "~/lib/context";
@@ -113,9 +113,11 @@ function GameRow({ game }: { game: Game }) {
           <Link to={`/view-game/${game.id}`} className="text-brand-700 hover:underline">
             View
           </Link>
-          <Link to={`/edit-game/${game.id}`} className="text-gray-700 hover:underline">
-            Edit
-          </Link>
+          {canEditGame(game.status) ? (
+            <Link to={`/edit-game/${game.id}`} className="text-gray-700 hover:underline">
+              Edit
+            </Link>
+          ) : null}
           {game.status !== "completed" ? (
             <pause.Form method="post">
               <input type="hidden" name="gameId" value={game.id} />

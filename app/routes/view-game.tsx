@@ -6,7 +6,7 @@ import { useFetcherToasts, type ToastOutcome } from "~/components/toaster";
 import { getDb } from "~/db/client.server";
 import { dailyParticipation, listGameParticipants, recordGameView } from "~/db/queries/game-host.server";
 import { getGame } from "~/db/queries/games.server";
-import { GAME_DELETE_CONFIRM, shownGameStatus } from "~/domain/catalog";
+import { canEditGame, GAME_DELETE_CONFIRM, shownGameStatus } from "~/domain/catalog";
 import { formatCents } from "~/domain/money";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { poolShareText } from "~/domain/revenue";
@@ -73,9 +73,11 @@ function HostGameActions({ id, status }: { id: string; status: string }) {
       <LinkButton to="/dashboard" variant="ghost">
         Dashboard
       </LinkButton>
-      <LinkButton to={`/edit-game/${id}`} variant="secondary">
-        Edit
-      </LinkButton>
+      {canEditGame(status) ? (
+        <LinkButton to={`/edit-game/${id}`} variant="secondary">
+          Edit
+        </LinkButton>
+      ) : null}
       {status !== "completed" ? (
         <pause.Form method="post" action="/guess-win-management">
           <input type="hidden" name="gameId" value={id} />

@@ -4,7 +4,7 @@ import { and, count, desc, eq, gte, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { payableCheckoutReferences } from "~/db/queries/checkout.server";
 import { guessWinGames, guessWinParticipants, userActivity, userAnalytics, userProfiles } from "~/db/schema";
-import { nextPauseStatus } from "~/domain/catalog";
+import { canEditGame, nextPauseStatus } from "~/domain/catalog";
 
 export type GameInput = {
   question: string;
@@ -65,15 +65,16 @@ export async function getHostGame(db: Db, id: string) {
 
 /**
  * Saves a host's edit; the video fields change only when a new video is given. The answer and options change only
- * while nobody has guessed (checked in the same statement, so a guess racing the edit cannot slip between):
- * "locked" when they would change after a guess, "not_found" when the game is not the host's.
+ * while nobody has guessed, and nothing changes once the game is completed (both checked in the same statement, so a
+ * guess or the game's end racing the edit cannot slip between): "completed" for an ended game, "locked" when the
+ * answer would change after a guess, "not_found" when the game is not the host's.
  */
 export async function updateGame(
   db: Db,
   id: string,
   hostId: string,
   input: GameInput,
-): Promise<"saved" | "locked" | "not_found"> {
+): Promise<"saved" | "locked" | "completed" | "not_found"> {
   const sameAnswer = and(
     eq(guessWinGames.correctAnswer, input.correctAnswer),
     sql`${guessWinGames.options} = ${JSON.stringify(input.options)}`,
@@ -92,15 +93,16 @@ export async function updateGame(
       entryFeeCents: input.entryFeeCents,
       updatedAt: new Date(),
     })
-    .where(and(eq(guessWinGames.id, id), eq(guessWinGames.hostId, hostId), or(sameAnswer, noGuess)))
+    .where(and(eq(guessWinGames.id, id), eq(guessWinGames.hostId, hostId), ne(guessWinGames.status, "completed"), or(sameAnswer, noGuess)))
     .run();
   if (result.meta.changes > 0) return "saved";
   const [mine] = await db
-    .select({ id: guessWinGames.id })
+    .select({ status: guessWinGames.status })
     .from(guessWinGames)
     .where(and(eq(guessWinGames.id, id), eq(guessWinGames.hostId, hostId)))
     .limit(1);
-  return mine ? "locked" : "not_found";
+  if (!mine) return "not_found";
+  return canEditGame(mine.status) ? "locked" : "completed";
 }
 
 /** Pause ↔ resume a host's game; answers the new status, or null when it is not theirs or already completed. */
