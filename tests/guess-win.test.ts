@@ -428,6 +428,19 @@ describe("the feed", () => {
     const secondHtml = await (await get("/guess-win?page=2")).text();
     for (const q of newestFirst.slice(12)) expect(secondHtml).toContain(q);
  
+    // ?game={id} (the profile's Free Guess link) opens the page that shows that game, at its card.
+    const ids = await db().select({ id: guessWinGames.id, question: guessWinGames.question }).from(guessWinGames).where(eq(guessWinGames.hostId, pageHost.id));
+    const idOf = (q: string) => ids.find((g) => g.question === q)!.id;
+    const onSecond = idOf(newestFirst[13]!);
+    const linked = await (await get(`/guess-win?game=${onSecond}`)).text();
+    expect(linked).toContain(`id="game-${onSecond}"`);
+    expect(linked).toContain(newestFirst[13]!);
+    expect(linked).not.toContain(newestFirst[0]!);
+    const onFirst = idOf(newestFirst[0]!);
+    expect(await (await get(`/guess-win?game=${onFirst}`)).text()).toContain(`id="game-${onFirst}"`);
+    // An unknown game: the first page.
+    expect(await (await get("/guess-win?game=no-such-game")).text()).toContain(newestFirst[0]!);
+
     // Past the last page: not "no games yet", but no more of them, with the way back.
     const beyond = await (await get("/guess-win?page=500")).text();
     expect(beyond).not.toContain("No active Guess &amp; Win games yet");

@@ -159,9 +159,9 @@ describe("/profile/{id}", () => {
     const res = await get(`/profile/${slug}?tab=games`);
     const page = await decodedHtml(res);
     expect(page).toContain(`Which fabric is our bestseller ${token}?`);
-    // Guess Now opens that game, where the fan answers and pays; Free Guess leads to the feed.
+    // Guess Now opens that game, where the fan answers and pays; Free Guess opens the feed at this game's card.
     expect(page).toMatch(new RegExp(`<a[^>]*href="/view-game/${gameId}"[^>]*>Guess Now</a>`));
-    expect(page).toContain("Free Guess");
+    expect(page).toMatch(new RegExp(`<a[^>]*href="/guess-win\\?game=${gameId}#game-${gameId}"[^>]*>Free Guess</a>`));
     expect(page).not.toContain("correctAnswer");
     expect(page).not.toContain("correct_answer");
     expect(page).not.toContain("10% sales power up the prize pool");

@@ -4,6 +4,7 @@ import { EmptyState, Page, pageMeta, buttonClass } from "~/components/page";
 import { useToast } from "~/components/toaster";
 import { getDb } from "~/db/client.server";
 import {
+  activeGameFeedPage,
   freeGuessEligibility,
   getActiveGameForGuess,
   getFanGameState,
@@ -70,7 +71,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = getDb(env);
   const user = await getOptionalUser(context);
   const url = new URL(request.url);
-  const page = pageOf(url);
+  // ?game={id} (a profile's Free Guess link) opens the page that shows that game; its card is #game-{id}.
+  const linkedGame = url.searchParams.get("game");
+  const linkedPage = linkedGame && !url.searchParams.has("page") ? await activeGameFeedPage(db, linkedGame.slice(0, 64)) : null;
+  const page = linkedPage ? Math.min(linkedPage, MAX_PAGE) : pageOf(url);
   const { games, hasMore } = await listActiveGamesPage(db, { page });
   const hostIds = [...new Set(games.map((g) => g.hostId))];
   const [pools, fan] = await Promise.all([
@@ -313,7 +317,7 @@ export default function GuessWin({ loaderData }: Route.ComponentProps) {
             <section key={group[0]!.hostId} aria-label={group[0]!.hostName} className="space-y-4">
               <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
                 {group.map((game) => (
-                  <li key={game.id}>
+                  <li key={game.id} id={`game-${game.id}`} className="scroll-mt-20">
                     <FeedCard
                       game={game}
                       currency={currency}

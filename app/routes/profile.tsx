@@ -563,7 +563,8 @@ function ProfileGameCard({ game }: { game: GameCard }) {
           Entry fee <span className="font-semibold text-gray-900">{game.entryFee}</span>
         </p>
         <div className="mt-3 flex gap-2">
-          <Link to="/guess-win" className={buttonClass("secondary", "sm", "flex-1")}>
+          {/* Free guesses are played on the feed: this opens the feed at this game's card. */}
+          <Link to={`/guess-win?game=${encodeURIComponent(game.id)}#game-${game.id}`} className={buttonClass("secondary", "sm", "flex-1")}>
             Free Guess
           </Link>
           {/* The game itself, where a fan picks an answer and pays (free guesses are played on the feed). */}

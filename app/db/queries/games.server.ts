@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNull, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { hostNotSuspended } from "~/db/queries/admin.server";
 import { hostIdSql, type ProfileAddress } from "~/db/queries/profiles.server";
 import { confirmedWhileRunning } from "~/db/queries/guesses.server";
@@ -95,6 +95,30 @@ export async function listActiveGamesPage(db: Db, { page, pageSize = FEED_PAGE_S
     .limit(pageSize + 1)
     .offset((page - 1) * pageSize);
   return { games: rows.slice(0, pageSize), hasMore: rows.length > pageSize };
+}
+
+/**
+ * The page of the /guess-win feed that shows an active game (the feed's order: newest first, then id), counted in
+ * SQL; null when the game is not on the feed (ended, paused, its host suspended, or no such game).
+ */
+export async function activeGameFeedPage(db: Db, gameId: string, pageSize = FEED_PAGE_SIZE): Promise<number | null> {
+  const onFeed = and(eq(guessWinGames.status, "active"), hostNotSuspended(guessWinGames.hostId));
+  const [game] = await db
+    .select({ createdAt: guessWinGames.createdAt })
+    .from(guessWinGames)
+    .where(and(eq(guessWinGames.id, gameId), onFeed))
+    .limit(1);
+  if (!game) return null;
+  const [ahead] = await db
+    .select({ n: count() })
+    .from(guessWinGames)
+    .where(
+      and(
+        onFeed,
+        or(gt(guessWinGames.createdAt, game.createdAt), and(eq(guessWinGames.createdAt, game.createdAt), gt(guessWinGames.id, gameId))),
+      ),
+    );
+  return Math.floor((ahead?.n ?? 0) / pageSize) + 1;
 }
 
 /** The open pool (amount, target, end) of each host, for the feed's pool strip. */
