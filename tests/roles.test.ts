@@ -1,6 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ORIGIN, randomIp, signIn } from "./helpers";
+import { guessWinGames } from "~/db/schema";
+import { db, makeSignedInUser, ORIGIN, postForm, randomIp, signIn } from "./helpers";
 import { apiMutations, makeWorld, type Mutation, ownerFields, pageMutations, snapshot, urlOf, type World } from "./support/mutations";
 
 // Every page action and API mutation, sent as a visitor, a fan, another host, the owner of the things it names and
@@ -153,4 +154,31 @@ describe("every mutation against every role", () => {
     },
     600_000,
   );
+});
+
+describe("a refused post keeps the signed-in header", () => {
+  it("shows the signed-in account in the header of a 403 answered to a POST (route without its own error boundary)", async () => {
+    const fan = await makeSignedInUser({ name: "Header Fan" });
+    const res = await postForm("/admin", { intent: "status", userId: fan.id, status: "suspended" }, { cookie: fan.cookie });
+    expect(res.status).toBe(403);
+    const html = await res.text();
+    expect(html).toContain("Header Fan");
+    expect(html).toContain("Sign Out");
+    expect(html).not.toContain('href="/signin"');
+    expect(html).toContain("<title>Access denied · Tribe</title>");
+  });
+
+  it("and on a route with its own error boundary", async () => {
+    const host = await makeSignedInUser({ name: "Owner Host" });
+    const other = await makeSignedInUser({ name: "Other Header Host" });
+    const [game] = await db()
+      .insert(guessWinGames)
+      .values({ hostId: host.id, question: "Whose game?", options: ["A", "B"], correctAnswer: "A", entryFeeCents: 300 })
+      .returning();
+    const res = await postForm(`/edit-game/${game!.id}`, { question: "Hijacked" }, { cookie: other.cookie });
+    expect(res.status).toBe(403);
+    const html = await res.text();
+    expect(html).toContain("Other Header Host");
+    expect(html).not.toContain('href="/signin"');
+  });
 });
