@@ -26,7 +26,7 @@ import { createProductCheckout } from "~/lib/payments/checkout-session.server";
 import { requestRefund } from "~/lib/payments/refunds.server";
 import { processStripeEvent } from "~/lib/payments/webhook.server";
 import { closePool, ensureOpenPool, getOpenPool, poolStub, reapplyReservations } from "~/lib/pools.server";
-import { db, envWithPoolsDown, get, makeUser, ORIGIN, pageText, sessionUserOf, signIn, withoutNetwork } from "./helpers";
+import { db, envWithPoolsDown, get, makeUser, ORIGIN, pageText, postForm, sessionUserOf, signIn, withoutNetwork } from "./helpers";
 import { checkoutSessionEvent, deliverWebhook, newEventId, stripeEvent } from "./support/webhooks";
 
 // Money flowing back: requestRefund (the API the returns and sealed-guess features call), the refund and dispute
@@ -281,7 +281,7 @@ describe("refund events", () => {
     const responses = await Promise.all([...Array(5)].flatMap(() => [deliverWebhook(created), deliverWebhook(succeeded)]));
     expect(responses.every((r) => r.status === 200)).toBe(true);
     // A dashboard refund (no metadata) of a one-order payment is that order's.
-    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 4000, refundState: "full" });
+    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 4000, refundState: "full", status: "refunded" });
     const [row] = await db().select().from(refunds).where(eq(refunds.id, id));
     expect(row).toMatchObject({ status: "succeeded", orderId: order.id, origin: "provider", reversal: "applied" });
     expect((await voucherOf(order.id))?.status).toBe("void");
@@ -294,7 +294,8 @@ describe("refund events", () => {
     const failed = stripeEvent("refund.failed", refundObject({ id, amount: 4000, status: "failed", paymentIntent }));
     await Promise.all([...Array(5)].map(() => deliverWebhook(failed)));
     await deliverWebhook(created);
-    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 0, refundState: "none" });
+    // The order is back in the status its payment gave it (a voucher order: paid).
+    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 0, refundState: "none", status: "paid" });
     expect((await voucherOf(order.id))?.status).toBe("active");
     const restored = await poolOf(order.poolId!);
     expect(restored).toEqual(before);
@@ -337,6 +338,51 @@ describe("refund events", () => {
     expect(row).toMatchObject({ hostId: host.id, grossCents: -4000, poolCents: 0 });
     const [sale] = await db().select().from(earningsLedger).where(eq(earningsLedger.sourceKey, `sale:${order.id}`));
     expect(row!.amountCents).toBe(-(sale!.amountCents + sale!.poolCents));
+  });
+});
+
+describe("a host's full refund ends the order (status refunded)", () => {
+  const refundForm = (orderId: string, amount: string, refundKey: string) => ({ intent: "refund", orderId, amount, reason: "", refundKey });
+
+  it("refunded in full from /orders: status refunded, once; no status change; the Refunded filter finds it; not 'On the way' for the fan", async () => {
+    const { host, user, order } = await paidOrder("physical");
+    expect(order.status).toBe("processing");
+    const hostCookie = await signIn(host.email);
+    const key = crypto.randomUUID();
+    const refunded = await postForm("/orders?tab=orders", refundForm(order.id, "40.00", key), { cookie: hostCookie });
+    expect(refunded.status).toBe(302);
+    // The same form sent again (same key) is the same refund: it counts once.
+    await postForm("/orders?tab=orders", refundForm(order.id, "40.00", key), { cookie: hostCookie });
+    const after = await orderRow(order.id);
+    expect(after).toMatchObject({ refundedCents: 4000, refundState: "full", status: "refunded" });
+
+    // The host can no longer mark it shipped (or anything else): 409 with the message, nothing changed.
+    for (const status of ["shipped", "processing", "completed"]) {
+      const res = await postForm("/orders?tab=orders", { intent: "update-status", orderId: order.id, status, trackingNumber: "TRK-REFUNDED1" }, { cookie: hostCookie });
+      expect(res.status).toBe(409);
+      expect(await pageText(res)).toContain("This order can no longer be updated");
+    }
+    expect(await orderRow(order.id)).toEqual(after);
+
+    // The Refunded filter finds it, with no status editor; the processing filter does not.
+    const listed = await (await get("/orders?tab=orders&status=refunded", { cookie: hostCookie })).text();
+    expect(listed).toContain(order.orderNumber);
+    expect(listed).not.toContain(`Update order ${order.orderNumber}`);
+    expect(await (await get("/orders?tab=orders&status=processing", { cookie: hostCookie })).text()).not.toContain(order.orderNumber);
+
+    // The fan's 'On the way' card does not count it.
+    const fanCookie = await signIn(user.email);
+    expect(await pageText(await get("/my-orders", { cookie: fanCookie }))).toMatch(/On the way 0 /);
+  });
+
+  it("a partial refund keeps the order's status, and the host can still update it", async () => {
+    const { host, order } = await paidOrder("physical");
+    const hostCookie = await signIn(host.email);
+    expect((await postForm("/orders?tab=orders", refundForm(order.id, "10.00", crypto.randomUUID()), { cookie: hostCookie })).status).toBe(302);
+    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 1000, refundState: "partial", status: "processing" });
+    const shipped = await postForm("/orders?tab=orders", { intent: "update-status", orderId: order.id, status: "shipped", trackingNumber: "TRK-PARTIAL1" }, { cookie: hostCookie });
+    expect(shipped.status).toBe(302);
+    expect((await orderRow(order.id)).status).toBe("shipped");
   });
 });
 
@@ -424,7 +470,8 @@ describe("local provider refund that fails (demo mode)", () => {
     const res = await fail(sessionId);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("was pending and then failed: the payment stays paid.");
-    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 0, refundState: "none" });
+    // The order is back in the status its payment gave it (a voucher order: paid).
+    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 0, refundState: "none", status: "paid" });
     expect((await voucherOf(order.id))?.status).toBe("active");
     expect((await refundMailsTo(user.email)).map((m) => m.subject)).toEqual([
       `Refund of USD 40.00 for order ${order.orderNumber}`,

@@ -95,6 +95,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     orders: rows.slice(0, PAGE_SIZE).map((o) => ({
       ...o,
       allowed: allowedOrderStatuses(o.productCategory),
+      locked: isOrderLocked(o.status),
       refundState: orderRefundState(o),
       refundableCents: o.status === "pending" ? 0 : refundableCents(o.amountCents, o.refundedCents),
     })),
@@ -218,6 +219,19 @@ function StatusEditor({ order, redirectTo, pageError }: { order: HostOrder; redi
   }, [fetcher.state, fetcher.data]);
   const error = fetcher.state === "idle" && fetcher.data ? fetcher.data.message : pageError;
 
+  // A refunded, cancelled or unpaid order offers no status change (the action refuses one too).
+  if (order.locked) {
+    return (
+      <div className="flex flex-col gap-1">
+        <StatusBadge status={order.status} />
+        {error ? (
+          <p role="alert" className="text-xs text-red-700">
+            {error}
+          </p>
+        ) : null}
+      </div>
+    );
+  }
   if (!editing) {
     return (
       <div className="flex items-center gap-2">
@@ -303,6 +317,7 @@ function StatusEditor({ order, redirectTo, pageError }: { order: HostOrder; redi
 
 /** Without JavaScript every row has a plain form (status select, tracking, carrier, Save). */
 function NoScriptStatusForm({ order, redirectTo }: { order: HostOrder; redirectTo: string }) {
+  if (order.locked) return null;
   return (
     <noscript>
       <form method="post" className="mt-2 flex flex-col gap-1">

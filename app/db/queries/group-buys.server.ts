@@ -423,26 +423,16 @@ export function listPendingGroupBuyRefunds(db: Db, groupBuyId: string) {
 }
 
 /**
- * Stores the provider's refund id on the group buy's refund (the refund itself, with the order's refunded total,
- * was applied through the refunds pipeline) and marks a fully refunded order refunded, in one batch that applies
- * once: both statements are guarded on the refund id still being empty. Returns false when it was already stored.
+ * Stores the provider's refund id on the group buy's refund (the refund itself, with the order's refunded total and,
+ * when it is refunded in full, its status, was applied through the refunds pipeline), once: guarded on the refund id
+ * still being empty. Returns false when it was already stored.
  */
 export async function completeGroupBuyRefund(db: Db, orderId: string, refundId: string): Promise<boolean> {
-  const pending = and(eq(groupBuyRefunds.orderId, orderId), isNull(groupBuyRefunds.refundId));
-  const [, stored] = await db.batch([
-    db
-      .update(orders)
-      .set({
-        status: sql`case when ${orders.refundedCents} >= ${orders.amountCents} then 'refunded' else ${orders.status} end`,
-        updatedAt: new Date(),
-      })
-      .where(and(eq(orders.id, orderId), sql`exists (select 1 from ${groupBuyRefunds} where ${pending})`)),
-    db
-      .update(groupBuyRefunds)
-      .set({ refundId, completedAt: new Date() })
-      .where(pending)
-      .returning({ orderId: groupBuyRefunds.orderId }),
-  ]);
+  const stored = await db
+    .update(groupBuyRefunds)
+    .set({ refundId, completedAt: new Date() })
+    .where(and(eq(groupBuyRefunds.orderId, orderId), isNull(groupBuyRefunds.refundId)))
+    .returning({ orderId: groupBuyRefunds.orderId });
   return stored.length > 0;
 }
 

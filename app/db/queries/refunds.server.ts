@@ -113,6 +113,36 @@ function voucherStatements(db: Db, orderId: string | null): BatchItem<"sqlite">[
   ];
 }
 
+/**
+ * The status an order goes back to when its full refund stops counting (the refund failed): the last status its host
+ * set (its shipping history), else the one its payment gave it (physical: processing, otherwise paid).
+ */
+const statusBeforeRefund = sql`coalesce((select su.status from shipping_updates su where su.order_id = ${orders.id} and su.status is not null and su.status <> 'refunded' order by su.created_at desc, su.rowid desc limit 1), case when ${orders.productCategory} = 'physical' then 'processing' else 'paid' end)`;
+
+/**
+ * An order refunded in full takes the status refunded (one cancelled or unpaid keeps its own); once it is no longer
+ * refunded in full (a refund failed) it goes back to its status from before. A partial refund leaves the status alone.
+ * Driven by the refund state the batch's totals statement left, like the voucher's.
+ */
+function orderStatusStatement(db: Db, orderId: string): BatchItem<"sqlite"> {
+  const full = sql`${orders.refundState} = 'full'`;
+  return db
+    .update(orders)
+    .set({
+      status: sql`(case when ${full} then 'refunded' else ${statusBeforeRefund} end)`,
+      updatedAt: new Date(),
+    })
+    .where(
+      and(
+        eq(orders.id, orderId),
+        sql`((${full} and ${orders.status} not in ('refunded', 'cancelled', 'pending')) or (not ${full} and ${orders.status} = 'refunded'))`,
+      ),
+    );
+}
+
+/** What a change of an order's refund state changes with it: its voucher and its status. */
+const refundStateStatements = (db: Db, orderId: string) => [...voucherStatements(db, orderId), orderStatusStatement(db, orderId)];
+
 export type RefundRowInput = {
   id: string;
   checkoutSessionId: string;
@@ -168,7 +198,7 @@ export async function storeRefund(db: Db, row: RefundRowInput, parts: readonly R
             .where(eq(orders.id, row.orderId)),
         ]
       : []),
-    ...touchedOrders(row.orderId, parts).flatMap((orderId) => voucherStatements(db, orderId)),
+    ...touchedOrders(row.orderId, parts).flatMap((orderId) => refundStateStatements(db, orderId)),
   ];
   await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
 }
@@ -218,7 +248,7 @@ export async function storeDispute(db: Db, row: DisputeRowInput, parts: readonly
           updatedAt: now,
         },
       }),
-    ...touchedOrders(row.orderId, parts).flatMap((orderId) => voucherStatements(db, orderId)),
+    ...touchedOrders(row.orderId, parts).flatMap((orderId) => refundStateStatements(db, orderId)),
   ];
   await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
 }
