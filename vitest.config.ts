@@ -16,6 +16,8 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             DEMO_MODE: "true",
             SESSION_SECRET: "test-session-secret",
+            // The origin the tests send their requests to (tests/helpers.ts ORIGIN), for the links in mail.
+            SITE_ORIGIN: "https://tribe.test",
             // Tests change data and read pages back at once: no page cache (tests/page-cache.test.ts covers it).
             PAGE_CACHE_SECONDS: "0",
           },

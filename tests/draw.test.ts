@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { prizeEntries, prizePools, prizeWinners } from "~/db/schema";
+import { mailOutbox, prizeEntries, prizePools, prizeWinners } from "~/db/schema";
 import { entriesDigest, sha256Hex, verifyBlock } from "~/domain/draw";
 import { verifyPublishedDraw } from "~/domain/draw-verification";
 import { distributePool } from "~/domain/revenue";
@@ -260,6 +260,9 @@ describe("the draw", () => {
     const expectedEntry = Number(BigInt(`0x${BLOCK.id}`) % 7n);
     const winner = fans[expectedEntry]!;
     expect(outcome).toMatchObject({ status: "drawn", blockHash: BLOCK.id, entryNumber: expectedEntry, userId: winner.id });
+    // The winner's mail (sent by the cron, which knows no request origin) links to the draw at SITE_ORIGIN.
+    const [won] = await db().select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, winner.email), eq(mailOutbox.subject, "You won the main prize!")));
+    expect(won?.textBody).toContain(`See how it was drawn: ${ORIGIN}/winner-selection/${pool.id}`);
     // Both explorers were asked for the block.
     for (const base of [EXPLORER_A, EXPLORER_B]) {
       expect(fetcher.calls).toContain(`${base}/block-height/${BLOCK.height}`);

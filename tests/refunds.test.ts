@@ -129,6 +129,8 @@ describe("the buyer's refund mail (sent by the refund path, once per refund)", (
     expect(mails[0]!.textBody).toContain(`Refund Host refunded USD 15.00 of your order ${order.orderNumber}`);
     expect(mails[0]!.textBody).toContain("Reason: One cup was chipped");
     expect(mails[0]!.textBody).toContain("Refunds take 3-5 business days to appear on your statement.");
+    // Sent from the refund path (a webhook in production), the link is absolute: the configured SITE_ORIGIN.
+    expect(mails[0]!.textBody).toContain(`See the order: ${ORIGIN}/order/${order.orderNumber}`);
 
     // A second refund (another key) is another mail.
     expect((await requestRefund(env, { ...request, amountCents: 500, idempotencyKey: "host-mail-2" })).ok).toBe(true);
@@ -190,12 +192,14 @@ describe("a refund that does not go through", () => {
     expect(text).not.toContain("3-5 business days");
     // The pool was open: its entry counts again, so the mail says nothing about a missed draw.
     expect(text).not.toContain("prize pool entry");
+    expect(text).toContain(`See the order: ${ORIGIN}/order/${order.orderNumber}`);
 
     // The host is told once, to refund again: the buyer has not been paid back.
     const hostMails = await refundMailsTo(host.email);
     expect(hostMails.map((m) => m.subject)).toEqual([`Refund of USD 40.00 for order ${order.orderNumber} did not go through`]);
     expect(hostMails[0]!.textBody).toContain(`for order ${order.orderNumber} (Pottery Class) did not go through, so the buyer has not been paid back.`);
     expect(hostMails[0]!.textBody).toContain("refund it again from Orders");
+    expect(hostMails[0]!.textBody).toContain(`See your orders: ${ORIGIN}/orders`);
 
     // What the buyer sees: the refund did not go through, the order is not refunded, the entry counts.
     const cookie = await signIn(user.email);

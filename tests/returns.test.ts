@@ -173,6 +173,7 @@ describe("the host declines a return", () => {
     const mail = await db().select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, fan.email)));
     const decision = mail.find((m) => m.subject === `Your return of order ${order.orderNumber} was declined`);
     expect(decision?.textBody).toContain("Reason: The colour matches the photos");
+    expect(decision?.textBody).toContain(`See the order: ${ORIGIN}/order/${order.orderNumber}`);
 
     const twice = await postForm("/orders", { intent: "decline-return", returnId: request!.id, declineReason: "Again" }, { cookie: host.cookie });
     expect(twice.status).toBe(409);
@@ -311,6 +312,7 @@ describe("the host approves a return", () => {
     // The approval is the refund's one mail: no second mail about the same refund.
     expect(mail.filter((m) => m.subject.startsWith("Refund of"))).toEqual([]);
     expect(approved[0]!.textBody).toContain("A refund of USD 40.00 goes back to your payment method.");
+    expect(approved[0]!.textBody).toContain(`See the order: ${ORIGIN}/order/${order.orderNumber}`);
 
     const mine = await text(await get("/my-orders", { cookie: fan.cookie }));
     expect(mine).toContain("Return approved");

@@ -224,6 +224,8 @@ export function unfulfillableRefundKey(checkoutSessionId: string, orderId?: stri
 /** What the buyer's refund mail is about: the refund, and the order (or, without one, the payment) it gives back. */
 export type RefundMailInput = {
   origin: RefundOrigin;
+  /** The site's public origin ("https://tribe.example"): the mail's links are absolute, its push `url` a path. */
+  siteOrigin: string;
   /** The refunded amount, formatted ("USD 15.00"). */
   amount: string;
   /** The reason the buyer sees, or null. */
@@ -252,7 +254,7 @@ export function refundMail(input: RefundMailInput): { subject: string; text: str
   const timing = "\n\nRefunds take 3-5 business days to appear on your statement.";
   if (order) {
     const url = `/order/${order.orderNumber}`;
-    const link = `\n\nSee the order: ${url}`;
+    const link = `\n\nSee the order: ${input.siteOrigin}${url}`;
     if (input.origin === "return") {
       return {
         subject: `Your return of order ${order.orderNumber} is approved`,
@@ -269,7 +271,7 @@ export function refundMail(input: RefundMailInput): { subject: string; text: str
   if (input.parts?.length) {
     return {
       subject: `Refund of ${amount} for ${input.parts.length} orders`,
-      text: `${amount} of your cart payment is refunded to your payment method:${partLines(input.parts)}${reason}${timing}\n\nSee your orders: /my-orders`,
+      text: `${amount} of your cart payment is refunded to your payment method:${partLines(input.parts)}${reason}${timing}\n\nSee your orders: ${input.siteOrigin}/my-orders`,
       url: "/my-orders",
     };
   }
@@ -307,14 +309,14 @@ export function refundFailedMail(input: RefundFailedMailInput): { subject: strin
     const contact = `\n\nIf you still expect a refund, contact ${order.hostName ?? "the host"}.`;
     return {
       subject: `Refund of ${amount} for order ${order.orderNumber} did not go through`,
-      text: `The refund of ${amount} for your order ${order.orderNumber} (${order.productName}) ${none}${correction}${entry}${contact}\n\nSee the order: ${url}`,
+      text: `The refund of ${amount} for your order ${order.orderNumber} (${order.productName}) ${none}${correction}${entry}${contact}\n\nSee the order: ${input.siteOrigin}${url}`,
       url,
     };
   }
   if (input.parts?.length) {
     return {
       subject: `Refund of ${amount} for ${input.parts.length} orders did not go through`,
-      text: `The refund of ${amount} of your cart payment ${none}${correction}${partLines(input.parts)}\n\nIf you still expect a refund, contact the hosts of these orders.\n\nSee your orders: /my-orders`,
+      text: `The refund of ${amount} of your cart payment ${none}${correction}${partLines(input.parts)}\n\nIf you still expect a refund, contact the hosts of these orders.\n\nSee your orders: ${input.siteOrigin}/my-orders`,
       url: "/my-orders",
     };
   }
@@ -330,14 +332,14 @@ export function refundFailedMail(input: RefundFailedMailInput): { subject: strin
  * The host's notice that a refund of their order did not go through: the buyer has not been paid back, and the
  * order shows as not refunded, so the host can refund it again from Orders (or settle it with the buyer).
  */
-export function hostRefundFailedMail(input: { amount: string; orderNumber: string; productName: string; customerName: string | null }) {
+export function hostRefundFailedMail(input: { amount: string; orderNumber: string; productName: string; customerName: string | null; siteOrigin: string }) {
   const { amount, orderNumber, productName } = input;
   return {
     subject: `Refund of ${amount} for order ${orderNumber} did not go through`,
     text:
       `The refund of ${amount} to ${input.customerName ?? "the buyer"} for order ${orderNumber} (${productName}) did not go through, ` +
       `so the buyer has not been paid back. The order shows as not refunded: refund it again from Orders, or contact the buyer.` +
-      `\n\nSee your orders: /orders`,
+      `\n\nSee your orders: ${input.siteOrigin}/orders`,
     url: "/orders",
   };
 }

@@ -36,6 +36,7 @@ import { redrawExclusions } from "~/domain/draw-verification";
 import { isPrizeUnsettled, poolCloseReason } from "~/domain/pool";
 import { formatCents } from "~/domain/money";
 import { distributePool } from "~/domain/revenue";
+import { siteOrigin } from "~/lib/config.server";
 import { notify } from "~/lib/notify.server";
 import { closePool, endExpiredGamesAndAdmit, getPool, initPoolObject, poolStub, reapplyReservations } from "~/lib/pools.server";
 
@@ -393,7 +394,7 @@ export async function drawPool(
   if (entry.userId && drawn) {
     await notify(env, entry.userId, "winner", {
       subject: "You won the main prize!",
-      text: `Your entry #${entry.entryNumber} won the main prize of ${formatCents(prizeCents, state.currency)}. See how it was drawn: /winner-selection/${poolId}`,
+      text: `Your entry #${entry.entryNumber} won the main prize of ${formatCents(prizeCents, state.currency)}. See how it was drawn: ${siteOrigin(env)}/winner-selection/${poolId}`,
       url: `/winner-selection/${poolId}`,
     });
   }

@@ -8,6 +8,7 @@ import { formatCents } from "~/domain/money";
 import { REFUND_MESSAGES, refundableCents } from "~/domain/payments";
 import { checkRefundAmount, RETURN_MESSAGES, RETURN_REASON_MAX_LENGTH, returnEligibility } from "~/domain/returns";
 import type { SessionUser } from "~/lib/auth.server";
+import { siteOrigin } from "~/lib/config.server";
 import { sendMail } from "~/lib/mail.server";
 import { notify } from "~/lib/notify.server";
 import { requestRefund } from "~/lib/payments/refunds.server";
@@ -118,7 +119,7 @@ export async function mailReturnDecision(
   const subject = `Your return of order ${request.orderNumber} was declined`;
   const text =
     `The host declined your return of ${request.productName} (order ${request.orderNumber}).\n\n` +
-    `Reason: ${decision.declineReason}\n\nSee the order: /order/${request.orderNumber}`;
+    `Reason: ${decision.declineReason}\n\nSee the order: ${siteOrigin(env)}/order/${request.orderNumber}`;
   const url = `/order/${request.orderNumber}`;
   if (request.userId) {
     await notify(env, request.userId, "return_decision", { subject, text, url });

@@ -57,23 +57,26 @@ describe("dispute rules", () => {
   });
 });
 
+/** The site's origin the mails link to (SITE_ORIGIN); the push notification's `url` stays a path. */
+const SITE = "https://tribe.example";
+
 describe("refundMail", () => {
   const order = { orderNumber: "ORD-1234ABCD", productName: "Mug", hostName: "Clay Studio" };
   it("names the host who refunded an order, the reason and when the money arrives", () => {
-    const mail = refundMail({ origin: "host", amount: "USD 15.00", reason: "Chipped", order, purpose: "product" });
+    const mail = refundMail({ origin: "host", siteOrigin: SITE, amount: "USD 15.00", reason: "Chipped", order, purpose: "product" });
     expect(mail.subject).toBe("Refund of USD 15.00 for order ORD-1234ABCD");
     expect(mail.text).toBe(
-      "Clay Studio refunded USD 15.00 of your order ORD-1234ABCD (Mug).\n\nReason: Chipped\n\nRefunds take 3-5 business days to appear on your statement.\n\nSee the order: /order/ORD-1234ABCD",
+      "Clay Studio refunded USD 15.00 of your order ORD-1234ABCD (Mug).\n\nReason: Chipped\n\nRefunds take 3-5 business days to appear on your statement.\n\nSee the order: https://tribe.example/order/ORD-1234ABCD",
     );
     expect(mail.url).toBe("/order/ORD-1234ABCD");
   });
   it("an approved return's refund is its approval mail", () => {
-    const mail = refundMail({ origin: "return", amount: "USD 40.00", reason: null, order, purpose: "product" });
+    const mail = refundMail({ origin: "return", siteOrigin: SITE, amount: "USD 40.00", reason: null, order, purpose: "product" });
     expect(mail.subject).toBe("Your return of order ORD-1234ABCD is approved");
     expect(mail.text).toContain("A refund of USD 40.00 goes back to your payment method.");
   });
   it("a guess's fee (no order) says what it was for", () => {
-    const mail = refundMail({ origin: "unfulfillable", amount: "USD 5.00", reason: "Too late.", order: null, purpose: "guess_entry" });
+    const mail = refundMail({ origin: "unfulfillable", siteOrigin: SITE, amount: "USD 5.00", reason: "Too late.", order: null, purpose: "guess_entry" });
     expect(mail.subject).toBe("Refund of USD 5.00 for your guess");
     expect(mail.text).toBe("USD 5.00 you paid for your guess is refunded to your payment method.\n\nReason: Too late.\n\nRefunds take 3-5 business days to appear on your statement.");
     expect(mail.url).toBe("/guess-win");
@@ -83,12 +86,12 @@ describe("refundMail", () => {
       { orderNumber: "ORD-AAAA1111", productName: "Lamp", amount: "USD 30.00" },
       { orderNumber: "ORD-BBBB2222", productName: "Class", amount: "USD 40.00" },
     ];
-    const mail = refundMail({ origin: "provider", amount: "USD 70.00", reason: null, order: null, purpose: "cart", parts });
+    const mail = refundMail({ origin: "provider", siteOrigin: SITE, amount: "USD 70.00", reason: null, order: null, purpose: "cart", parts });
     expect(mail.subject).toBe("Refund of USD 70.00 for 2 orders");
     expect(mail.text).toBe(
-      "USD 70.00 of your cart payment is refunded to your payment method:\n- Order ORD-AAAA1111 (Lamp): USD 30.00\n- Order ORD-BBBB2222 (Class): USD 40.00\n\nRefunds take 3-5 business days to appear on your statement.\n\nSee your orders: /my-orders",
+      "USD 70.00 of your cart payment is refunded to your payment method:\n- Order ORD-AAAA1111 (Lamp): USD 30.00\n- Order ORD-BBBB2222 (Class): USD 40.00\n\nRefunds take 3-5 business days to appear on your statement.\n\nSee your orders: https://tribe.example/my-orders",
     );
-    const failed = refundFailedMail({ origin: "provider", amount: "USD 70.00", reason: null, order: null, purpose: "cart", parts, announced: true, missedDrawEntry: null });
+    const failed = refundFailedMail({ origin: "provider", siteOrigin: SITE, amount: "USD 70.00", reason: null, order: null, purpose: "cart", parts, announced: true, missedDrawEntry: null });
     expect(failed.subject).toBe("Refund of USD 70.00 for 2 orders did not go through");
     expect(failed.text).toContain("The refund of USD 70.00 of your cart payment did not go through, so no money is returned to your payment method. This corrects our earlier e-mail");
     expect(failed.text).toContain("- Order ORD-BBBB2222 (Class): USD 40.00");
@@ -159,13 +162,13 @@ describe("splitByWeights", () => {
 
 describe("refundFailedMail", () => {
   const order = { orderNumber: "TRB-100", productName: "Pottery Class", hostName: "Nadia" };
-  const base = { origin: "host" as const, amount: "USD 40.00", reason: "Chipped", order, purpose: "product" as const };
+  const base = { origin: "host" as const, siteOrigin: SITE, amount: "USD 40.00", reason: "Chipped", order, purpose: "product" as const };
 
   it("after a mail that announced the refund: says it did not go through and corrects that mail", () => {
     const mail = refundFailedMail({ ...base, announced: true, missedDrawEntry: null });
     expect(mail.subject).toBe("Refund of USD 40.00 for order TRB-100 did not go through");
     expect(mail.text).toBe(
-      "The refund of USD 40.00 for your order TRB-100 (Pottery Class) did not go through, so no money is returned to your payment method. This corrects our earlier e-mail, which said the refund was on its way.\n\nIf you still expect a refund, contact Nadia.\n\nSee the order: /order/TRB-100",
+      "The refund of USD 40.00 for your order TRB-100 (Pottery Class) did not go through, so no money is returned to your payment method. This corrects our earlier e-mail, which said the refund was on its way.\n\nIf you still expect a refund, contact Nadia.\n\nSee the order: https://tribe.example/order/TRB-100",
     );
     expect(mail.url).toBe("/order/TRB-100");
   });

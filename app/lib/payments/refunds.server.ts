@@ -37,6 +37,7 @@ import {
   type RefundStatus,
   type ReversalStep,
 } from "~/domain/payments";
+import { siteOrigin } from "~/lib/config.server";
 import { sendMail } from "~/lib/mail.server";
 import { notify } from "~/lib/notify.server";
 import { applyPaymentReversal, type ReversalOutcome } from "~/lib/pools.server";
@@ -281,6 +282,7 @@ async function mailRefundToBuyer(env: Env, refundId: string): Promise<void> {
   const split = order ? [] : targets;
   const input = {
     origin: refund.origin,
+    siteOrigin: siteOrigin(env),
     amount: formatCents(refund.amountCents, refund.currency),
     reason: refund.reason,
     order: order ? { orderNumber: order.orderNumber, productName: order.productName, hostName: order.hostName ?? null } : null,
@@ -325,6 +327,7 @@ async function tellHostsRefundFailed(env: Env, currency: string, targets: Awaite
       orderNumber: order.orderNumber,
       productName: order.productName,
       customerName: order.customerName,
+      siteOrigin: siteOrigin(env),
     });
     await notify(env, order.hostId, "refund", mail);
   }
