@@ -379,6 +379,20 @@ describe("a host's full refund ends the order (status refunded)", () => {
     expect(await pageText(await get("/my-orders", { cookie: fanCookie }))).toMatch(/On the way 0 /);
   });
 
+  it("a full refund of a shipped order that then fails gives the order back its status (shipped), once", async () => {
+    const { host, order, paymentIntent } = await paidOrder("physical");
+    const hostCookie = await signIn(host.email);
+    const shipped = await postForm("/orders?tab=orders", { intent: "update-status", orderId: order.id, status: "shipped", trackingNumber: "TRK-BACK1" }, { cookie: hostCookie });
+    expect(shipped.status).toBe(302);
+    const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
+    const created = stripeEvent("refund.created", refundObject({ id, amount: 4000, status: "pending", paymentIntent }));
+    for (const e of [created, created]) expect((await deliverWebhook(e)).status).toBe(200);
+    expect(await orderRow(order.id)).toMatchObject({ refundState: "full", status: "refunded" });
+    const failed = stripeEvent("refund.failed", refundObject({ id, amount: 4000, status: "failed", paymentIntent }));
+    for (const e of [failed, created, failed]) expect((await deliverWebhook(e)).status).toBe(200);
+    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 0, refundState: "none", status: "shipped", trackingNumber: "TRK-BACK1" });
+  });
+
   it("a partial refund keeps the order's status, and the host can still update it", async () => {
     const { host, order } = await paidOrder("physical");
     const hostCookie = await signIn(host.email);

@@ -115,9 +115,10 @@ function voucherStatements(db: Db, orderId: string | null): BatchItem<"sqlite">[
 
 /**
  * The status an order goes back to when its full refund stops counting (the refund failed): the last status its host
- * set (its shipping history), else the one its payment gave it (physical: processing, otherwise paid).
+ * set (its shipping history), else the one its payment gave it (physical: processing, otherwise paid). The order's
+ * columns are qualified: inside the subquery an unqualified "id" would be the shipping update's.
  */
-const statusBeforeRefund = sql`coalesce((select su.status from shipping_updates su where su.order_id = ${orders.id} and su.status is not null and su.status <> 'refunded' order by su.created_at desc, su.rowid desc limit 1), case when ${orders.productCategory} = 'physical' then 'processing' else 'paid' end)`;
+const statusBeforeRefund = sql`coalesce((select su.status from shipping_updates su where su.order_id = "orders"."id" and su.status is not null and su.status <> 'refunded' order by su.created_at desc, su.rowid desc limit 1), case when "orders"."product_category" = 'physical' then 'processing' else 'paid' end)`;
 
 /**
  * An order refunded in full takes the status refunded (one cancelled or unpaid keeps its own); once it is no longer
