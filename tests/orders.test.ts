@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { orders, products, shippingUpdates, vouchers } from "~/db/schema";
 import { parseCsv } from "~/lib/csv";
-import { cookieFrom, db, get, makeUser, postForm, signIn } from "./helpers";
+import { cookieFrom, db, get, makeUser, pageText, postForm, signIn } from "./helpers";
 
 type User = { id: string; email: string };
 type Category = "physical" | "digital" | "voucher";
@@ -29,8 +29,9 @@ async function makeOrder(fields: {
   productName: string;
   category: Category;
   status?: (typeof orders.$inferInsert)["status"];
-  customerName?: string;
-  customerEmail?: string;
+  purchaseMode?: "buy-now" | "group-buy";
+  customerName?: string | null;
+  customerEmail?: string | null;
   userId?: string | null;
   amountCents?: number;
   trackingNumber?: string | null;
@@ -51,8 +52,9 @@ async function makeOrder(fields: {
       unitPriceCents: fields.amountCents ?? 1250,
       quantity: 1,
       currency: "USD",
-      customerName: fields.customerName ?? "Siti Aminah",
-      customerEmail: fields.customerEmail ?? "siti@example.com",
+      purchaseMode: fields.purchaseMode ?? "buy-now",
+      customerName: fields.customerName === undefined ? "Siti Aminah" : fields.customerName,
+      customerEmail: fields.customerEmail === undefined ? "siti@example.com" : fields.customerEmail,
       shippingAddress: address,
       productName: fields.productName,
       productCategory: fields.category,
@@ -330,6 +332,38 @@ describe("CSV export", () => {
     const theirs = await (await get("/orders/export.csv?q=laksa", { cookie: otherHostCookie })).text();
     expect(theirs).toContain(foreign.orderNumber);
     for (const o of [a, b, c, d]) expect(theirs).not.toContain(o.orderNumber);
+  });
+
+  it("shows each order's purchase mode, and for an order without a collected name the buyer account's name, then the e-mail", async () => {
+    const modeHost = await makeUser({ name: "Mode Host" });
+    const cookie = await signIn(modeHost.email);
+    const fan = await makeUser({ name: "Nur Aisyah" });
+    const productId = crypto.randomUUID();
+    await db().insert(products).values({ id: productId, hostId: modeHost.id, name: "Batik Class", category: "voucher" });
+    const t0 = Date.parse("2026-03-01T00:00:00Z");
+    // A voucher checkout collects no address, so no name: the buyer's account names them.
+    const voucher = await makeOrder({ hostId: modeHost.id, productId, productName: "Batik Class", category: "voucher", customerName: null, customerEmail: fan.email, userId: fan.id, createdAt: new Date(t0 + 3000) });
+    const grouped = await makeOrder({ hostId: modeHost.id, productId, productName: "Batik Class", category: "voucher", purchaseMode: "group-buy", customerName: "Siti Aminah", createdAt: new Date(t0 + 2000) });
+    // A guest's order (no account): the e-mail it was paid with.
+    const guest = await makeOrder({ hostId: modeHost.id, productId, productName: "Batik Class", category: "voucher", customerName: null, customerEmail: "walk-in@example.com", userId: null, createdAt: new Date(t0 + 1000) });
+
+    const [header, ...rows] = parseCsv(await (await get("/orders/export.csv?tab=orders", { cookie })).text());
+    const col = (name: string) => header.indexOf(name);
+    expect(col("Purchase Mode")).toBeGreaterThan(-1);
+    expect(rows.map((r) => [r[0], r[col("Customer Name")], r[col("Purchase Mode")]])).toEqual([
+      [voucher.orderNumber, "Nur Aisyah", "buy-now"],
+      [grouped.orderNumber, "Siti Aminah", "group-buy"],
+      [guest.orderNumber, "walk-in@example.com", "buy-now"],
+    ]);
+
+    const page = await pageText(await get("/orders?tab=orders", { cookie }));
+    expect(page).toContain("Mode");
+    expect(page).toContain(`${voucher.orderNumber} `);
+    expect(page).toMatch(new RegExp(`${voucher.orderNumber} .*? Nur Aisyah ${fan.email} Batik Class voucher Buy now `));
+    expect(page).toMatch(new RegExp(`${grouped.orderNumber} .*? Siti Aminah siti@example.com Batik Class voucher Group buy `));
+    expect(page).toMatch(new RegExp(`${guest.orderNumber} .*? walk-in@example.com Batik Class voucher Buy now `));
+    // The fallback name is searchable too, and the voucher list shows it.
+    expect(parseCsv(await (await get("/orders/export.csv?tab=orders&q=aisyah", { cookie })).text()).slice(1).map((r) => r[0])).toEqual([voucher.orderNumber]);
   });
 
   it("exports vouchers with their shown status", async () => {

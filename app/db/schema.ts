@@ -18,7 +18,7 @@ import { EARNING_KINDS } from "../domain/earnings";
 import { BANK_PAYOUT_STATUSES, PAYOUT_STATUS_VALUES, PAYOUT_TYPE_VALUES } from "../domain/payouts";
 import type { RevenueRule } from "../domain/revenue";
 import { CONTRIBUTION_TYPES } from "../domain/revenue";
-import { ORDER_STATUSES } from "../domain/orders";
+import { ORDER_STATUSES, PURCHASE_MODES } from "../domain/orders";
 import {
   CHECKOUT_PAYMENT_STATUSES,
   CHECKOUT_PROVIDERS,
@@ -107,7 +107,6 @@ export const ACTIVITY_TYPES = [
   "payout_requested",
   "settings_updated",
 ] as const;
-export const PURCHASE_MODES = ["buy-now", "group-buy"] as const;
 export const GROUP_BUY_STATUSES = ["draft", "active", "completed", "cancelled"] as const;
 export const GROUP_BUY_REFUND_KINDS = ["final_tier", "cancellation"] as const;
 export const PAYOUT_METHOD_TYPES = ["bank_account"] as const;

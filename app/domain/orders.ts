@@ -133,6 +133,15 @@ export function orderStatusText(status: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+// --- purchase mode ---------------------------------------------------------------------------------------------
+
+/** How an order was bought: Buy Now (a single product or a cart) or in a group buy. */
+export const PURCHASE_MODES = ["buy-now", "group-buy"] as const;
+export type PurchaseMode = (typeof PURCHASE_MODES)[number];
+
+/** A purchase mode as the host's order list shows it. */
+export const PURCHASE_MODE_TEXT: Readonly<Record<PurchaseMode, string>> = { "buy-now": "Buy now", "group-buy": "Group buy" };
+
 // --- buyer actions ---------------------------------------------------------------------------------------------
 
 export type VoucherUsability = { usable: true; label: "Use Voucher" } | { usable: false; label: "Used" | "Expired" };

@@ -20,7 +20,7 @@ import { formatAmount, formatCents } from "~/domain/money";
 import { refundableCents } from "~/domain/payments";
 import { orderRefundState, RETURN_REASON_MAX_LENGTH } from "~/domain/returns";
 import { isOrderLocked, ORDER_LOCKED_MESSAGE, shippingUpdateDescription } from "~/domain/order-updates";
-import { allowedOrderStatuses, orderStatusText, validateOrderStatusUpdate } from "~/domain/orders";
+import { allowedOrderStatuses, orderStatusText, PURCHASE_MODE_TEXT, validateOrderStatusUpdate } from "~/domain/orders";
 import { safeRedirectPath } from "~/lib/auth.server";
 import { pageParam, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
@@ -594,7 +594,7 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
             message={filtered ? "No order matches this search." : "Orders for your products appear here."}
           />
         ) : (
-          <Table head={["Order", "Date", "Customer", "Product", "Total", "Status", "Tracking", "Refund"]}>
+          <Table head={["Order", "Date", "Customer", "Product", "Mode", "Total", "Status", "Tracking", "Refund"]}>
             {orders.map((o) => (
               <tr key={o.id} className="align-top">
                 <td className="px-4 py-2 whitespace-nowrap">
@@ -607,13 +607,14 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
                 </td>
                 <td className="px-4 py-2">
                   <p>{o.customerName ?? "—"}</p>
-                  {o.customerEmail ? <p className="text-xs text-gray-500">{o.customerEmail}</p> : null}
+                  {o.customerEmail && o.customerEmail !== o.customerName ? <p className="text-xs text-gray-500">{o.customerEmail}</p> : null}
                 </td>
                 <td className="px-4 py-2">
                   {o.productName}
                   {o.quantity > 1 ? ` × ${o.quantity}` : null}
                   <p className="text-xs text-gray-500 capitalize">{o.productCategory}</p>
                 </td>
+                <td className="px-4 py-2 whitespace-nowrap">{PURCHASE_MODE_TEXT[o.purchaseMode]}</td>
                 <td className="px-4 py-2 whitespace-nowrap">{formatCents(o.amountCents, o.currency)}</td>
                 <td className="px-4 py-2">
                   <StatusEditor key={`${o.id}:${o.status}`} order={o} redirectTo={current} pageError={rowError(o.id)} />
@@ -658,7 +659,7 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
               <td className="px-4 py-2">{v.productName}</td>
               <td className="px-4 py-2">
                 <p>{v.customerName ?? "—"}</p>
-                {v.customerEmail ? <p className="text-xs text-gray-500">{v.customerEmail}</p> : null}
+                {v.customerEmail && v.customerEmail !== v.customerName ? <p className="text-xs text-gray-500">{v.customerEmail}</p> : null}
               </td>
               <td className="px-4 py-2 whitespace-nowrap">{formatCents(v.valueCents, v.currency)}</td>
               <td className="px-4 py-2">

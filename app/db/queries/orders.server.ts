@@ -294,14 +294,27 @@ export type HostOrderFilter = {
 };
 
 /** Any of the columns contains q (ASCII case ignored). */
-function matchesAny(q: string, columns: AnyColumn[]): SQL {
+function matchesAny(q: string, columns: (AnyColumn | SQL)[]): SQL {
   return or(...columns.map((c) => containsText(c, q)))!;
 }
+
+/** The order's buyer column, qualified (inside a subquery an unqualified "user_id" would be the subquery's own). */
+const orderUserId = sql.raw(`"orders"."user_id"`);
+/** The buyer account's e-mail (null for a guest checkout or a deleted account). */
+const buyerAccountEmail = sql<string | null>`(select u.email from users u where u.id = ${orderUserId} and u.deleted_at is null)`;
+
+/**
+ * The customer as the host's lists and export show them: the name the checkout collected (with a shipping address),
+ * else the buyer account's name, else the e-mail (a voucher or digital checkout asks for no address); and the
+ * e-mail the checkout was paid with, else the account's.
+ */
+const customerEmailShown = sql<string | null>`coalesce(${orders.customerEmail}, ${buyerAccountEmail})`;
+const customerNameShown = sql<string | null>`coalesce(${orders.customerName}, (select p.creator_name from user_profiles p where p.user_id = ${orderUserId}), ${customerEmailShown})`;
 
 function hostOrderWhere(f: HostOrderFilter) {
   const conditions: SQL[] = [eq(orders.hostId, f.hostId)];
   if (f.status) conditions.push(eq(orders.status, f.status));
-  if (f.q) conditions.push(matchesAny(f.q, [orders.orderNumber, orders.customerName, orders.customerEmail, orders.productName]));
+  if (f.q) conditions.push(matchesAny(f.q, [orders.orderNumber, customerNameShown, customerEmailShown, orders.productName]));
   return and(...conditions);
 }
 
@@ -310,8 +323,8 @@ export function searchHostOrders(db: Db, f: HostOrderFilter, { limit, offset = 0
   return db
     .select({
       ...orderSummary,
-      customerName: orders.customerName,
-      customerEmail: orders.customerEmail,
+      customerName: customerNameShown,
+      customerEmail: customerEmailShown,
       carrier: orders.carrier,
       refundedCents: orders.refundedCents,
       updatedAt: orders.updatedAt,
@@ -347,7 +360,7 @@ function hostVoucherWhere(f: HostVoucherFilter) {
   if (f.status) conditions.push(sql`${voucherShownStatus(f.now)} = ${f.status}`);
   if (f.q) {
     conditions.push(
-      matchesAny(f.q, [vouchers.code, orders.orderNumber, orders.customerName, orders.customerEmail, orders.productName]),
+      matchesAny(f.q, [vouchers.code, orders.orderNumber, customerNameShown, customerEmailShown, orders.productName]),
     );
   }
   return and(...conditions);
@@ -366,8 +379,8 @@ export function searchHostVouchers(db: Db, f: HostVoucherFilter, { limit, offset
       createdAt: vouchers.createdAt,
       orderNumber: orders.orderNumber,
       productName: orders.productName,
-      customerName: orders.customerName,
-      customerEmail: orders.customerEmail,
+      customerName: customerNameShown,
+      customerEmail: customerEmailShown,
     })
     .from(vouchers)
     .innerJoin(orders, eq(orders.id, vouchers.orderId))
