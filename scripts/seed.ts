@@ -26,6 +26,7 @@ import { PRIZE_SETTLEMENT_DAYS } from "../app/domain/pool";
 import { DEFAULT_REVENUE_RULES, distributePool, poolContributionCents, REVENUE_RULES_SETTING_KEY } from "../app/domain/revenue";
 import { DEMO_ADMIN_EMAIL, DEMO_FAN_EMAIL, DEMO_HOST_EMAIL, DEMO_PASSWORD } from "../app/lib/demo";
 import { hashPassword } from "../app/lib/password.server";
+import { contributionKey, localPaymentIntentId, paidLocalCheckoutRow } from "../app/lib/payments/payment-records";
 import bitcoinBlocks from "../tests/fixtures/bitcoin-blocks.json" with { type: "json" };
 
 /** Bump when the demo data changes shape; a database holding any version is left alone. */
@@ -1172,6 +1173,7 @@ type Rows = {
   groupBuyTiers: schema.NewGroupBuyTier[];
   groupBuyProducts: (typeof schema.groupBuyProducts.$inferInsert)[];
   groupBuyShares: (typeof schema.groupBuyShares.$inferInsert)[];
+  checkoutSessions: schema.NewCheckoutSession[];
   orders: schema.NewOrder[];
   shippingUpdates: schema.NewShippingUpdate[];
   vouchers: schema.NewVoucher[];
@@ -1218,7 +1220,7 @@ const emailFor = (name: string) =>
     .trim()
     .replace(/\s+/g, ".")}@demo.tribe`;
 
-async function buildRows(media: R2Like) {
+async function buildRows(media: R2Like, siteOrigin: string) {
   const rows: Rows = {
     users: [],
     userProfiles: [],
@@ -1240,6 +1242,7 @@ async function buildRows(media: R2Like) {
     groupBuyTiers: [],
     groupBuyProducts: [],
     groupBuyShares: [],
+    checkoutSessions: [],
     orders: [],
     shippingUpdates: [],
     vouchers: [],
@@ -1506,8 +1509,10 @@ async function buildRows(media: R2Like) {
     const quantity = spec.category === "physical" && chance(0.3) ? int(2, 3) : 1;
     const amountCents = size[1] * quantity;
     const orderId = crypto.randomUUID();
+    // Paid through the local provider, as a real checkout is: its session, payment intent and checkout row.
     const sessionId = `cs_local_${token(24)}`;
-    const paymentIntentId = `pi_local_${token(24)}`;
+    const reference = `chk_${token(24)}`;
+    const paymentIntentId = localPaymentIntentId(sessionId);
     const age = (NOW - at.getTime()) / DAY;
     const status: OrderStatus =
       opts.status ??
@@ -1560,6 +1565,48 @@ async function buildRows(media: R2Like) {
       updatedAt: at,
     };
     rows.orders.push(order);
+    const description = `${spec.name} (${[size[0], colour?.[0]].filter(Boolean).join(", ")})${quantity > 1 ? ` x ${quantity}` : ""}`;
+    rows.checkoutSessions.push(
+      paidLocalCheckoutRow({
+        sessionId,
+        reference,
+        purpose: groupBuyId ? "group_buy" : "product",
+        userId: buyer.id,
+        hostId: host.id,
+        amountCents,
+        customerEmail: buyer.email,
+        // What createProductCheckout and createGroupBuyCheckout put in the metadata (a group buy's items as
+        // encodeGroupBuyLines stores them: [product, size, colour, quantity, unit cents]).
+        metadata: groupBuyId
+          ? {
+              purpose: "group_buy",
+              group_buy_id: groupBuyId,
+              items: JSON.stringify([[product.id, size[0], colour?.[0] ?? "", quantity, size[1]]]),
+              shared: "0",
+              user_id: buyer.id,
+              host_id: host.id,
+              description: `Group buy: ${rows.groupBuys.find((g) => g.id === groupBuyId)?.name ?? spec.name}`,
+              ...(physical ? { needs_shipping: "1" } : {}),
+            }
+          : {
+              purpose: "product",
+              product_id: product.id,
+              category: spec.category,
+              size: size[0],
+              ...(colour ? { color: colour[0] } : {}),
+              quantity: String(quantity),
+              unit_price_cents: String(size[1]),
+              user_id: buyer.id,
+              host_id: host.id,
+              description,
+              ...(physical ? { needs_shipping: "1" } : {}),
+            },
+        origin: siteOrigin,
+        cancelPath: groupBuyId ? `/group-buy-product-selection/${groupBuyId}` : `/buy-now/${product.id}`,
+        paidAt: at,
+        rates: DEFAULT_REVENUE_RULES,
+      }),
+    );
     rows.userActivity.push({
       userId: buyer.id,
       activityType: "order_placed",
@@ -1608,7 +1655,7 @@ async function buildRows(media: R2Like) {
       at,
       userId: buyer.id,
       sourceType: groupBuyId ? "group_buy_entry" : "product_purchase",
-      sourceKey: paymentIntentId,
+      sourceKey: contributionKey(sessionId),
       contributionCents: poolContributionCents(source, amountCents),
       earnsEntry: true,
       onEntry: (n) => {
@@ -1702,11 +1749,36 @@ async function buildRows(media: R2Like) {
       game.totalEntryFeesCents! += fee;
       // The fee reaches the pool at payment; the entry of a correct guess is appended when the round closes.
       if (paymentKey && fee > 0) {
+        rows.checkoutSessions.push(
+          paidLocalCheckoutRow({
+            sessionId: paymentKey,
+            reference: `chk_${crypto.randomUUID().replace(/-/g, "").slice(0, 24)}`,
+            purpose: "guess_entry",
+            userId: player.id,
+            hostId: host.id,
+            amountCents: fee,
+            customerEmail: player.email,
+            metadata: {
+              purpose: "guess_entry",
+              game_id: gameId,
+              answer,
+              host_id: host.id,
+              user_id: player.id,
+              description: spec.question.slice(0, 450),
+              game_question: spec.question.slice(0, 450),
+              selected_answer: answer.slice(0, 450),
+            },
+            origin: siteOrigin,
+            cancelPath: "/guess-win",
+            paidAt: at,
+            rates: DEFAULT_REVENUE_RULES,
+          }),
+        );
         addEvent(poolId, {
           at,
           userId: player.id,
           sourceType: "guess_entry",
-          sourceKey: `checkout:${paymentKey}`,
+          sourceKey: contributionKey(paymentKey),
           contributionCents: poolContributionCents("guess_win_entries", fee),
           earnsEntry: false,
         });
@@ -2107,7 +2179,9 @@ async function main() {
       return;
     }
 
-    const { rows, uploads } = await buildRows(media);
+    // The checkout rows' success and cancel addresses, as the local checkout writes them where `npm start` serves.
+    const siteOrigin = typeof proxy.env.SITE_ORIGIN === "string" ? proxy.env.SITE_ORIGIN : "http://localhost:8787";
+    const { rows, uploads } = await buildRows(media, siteOrigin);
 
     // Parent tables before children (D1 enforces foreign keys); multi-row inserts of at most 100 parameters.
     const statements: BatchItem<"sqlite">[] = [];
@@ -2137,6 +2211,7 @@ async function main() {
     insert(schema.groupBuyTiers, rows.groupBuyTiers);
     insert(schema.groupBuyProducts, rows.groupBuyProducts);
     insert(schema.groupBuyShares, rows.groupBuyShares);
+    insert(schema.checkoutSessions, rows.checkoutSessions);
     insert(schema.orders, rows.orders);
     insert(schema.shippingUpdates, rows.shippingUpdates);
     insert(schema.vouchers, rows.vouchers);

@@ -18,7 +18,7 @@ import {
 } from "~/db/schema";
 import { CART_MESSAGES } from "~/domain/cart";
 import { fulfilCheckoutSession, recordedSessionObject, resumeUnfinishedFulfilments } from "~/lib/payments/fulfil.server";
-import { cartContributionKey } from "~/lib/payments/pool-ledger.server";
+import { cartContributionKey } from "~/lib/payments/payment-records";
 import { requestRefund } from "~/lib/payments/refunds.server";
 import { CHECKOUT_MESSAGES } from "~/lib/payments/quote.server";
 import { cookieFrom, db, envWithPoolsDown, get, makeUser, postForm, signIn } from "./helpers";

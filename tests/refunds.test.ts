@@ -22,10 +22,13 @@ import {
 } from "~/db/schema";
 import { REFUND_MESSAGES, UNFULFILLABLE_REASONS, unfulfillableRefundKey } from "~/domain/payments";
 import { formatCents } from "~/domain/money";
+import { orderNumber } from "~/domain/orders";
+import { DEFAULT_REVENUE_RULES } from "~/domain/revenue";
 import { createProductCheckout } from "~/lib/payments/checkout-session.server";
+import { contributionKey, localPaymentIntentId, paidLocalCheckoutRow } from "~/lib/payments/payment-records";
 import { requestRefund } from "~/lib/payments/refunds.server";
 import { processStripeEvent } from "~/lib/payments/webhook.server";
-import { closePool, ensureOpenPool, getOpenPool, poolStub, reapplyReservations } from "~/lib/pools.server";
+import { addContribution, closePool, ensureOpenPool, getOpenPool, poolStub, reapplyReservations } from "~/lib/pools.server";
 import { db, envWithPoolsDown, get, makeUser, ORIGIN, pageText, postForm, sessionUserOf, signIn, withoutNetwork } from "./helpers";
 import { checkoutSessionEvent, deliverWebhook, newEventId, stripeEvent } from "./support/webhooks";
 
@@ -401,6 +404,97 @@ describe("a host's full refund ends the order (status refunded)", () => {
     const shipped = await postForm("/orders?tab=orders", { intent: "update-status", orderId: order.id, status: "shipped", trackingNumber: "TRK-PARTIAL1" }, { cookie: hostCookie });
     expect(shipped.status).toBe(302);
     expect((await orderRow(order.id)).status).toBe("shipped");
+  });
+});
+
+describe("a demo order as the seed writes it (scripts/seed.ts)", () => {
+  /**
+   * An order recorded the way the demo seed records one, without a checkout: a local session id, its payment intent,
+   * the pool contribution under the checkout's key and, with `withCheckout`, the checkout row the seed writes with it
+   * (paidLocalCheckoutRow, as a paid local checkout leaves it).
+   */
+  async function seededOrder(withCheckout: boolean) {
+    const fixture = await shopFixture("physical");
+    const sessionId = `cs_local_${crypto.randomUUID().replace(/-/g, "").slice(0, 24)}`;
+    const paidAt = new Date(Date.now() - 86_400_000);
+    const contribution = await addContribution(env, {
+      hostId: fixture.host.id,
+      sourceType: "product_purchase",
+      sourceKey: contributionKey(sessionId),
+      amountCents: 400,
+      currency: "USD",
+      userId: fixture.user.id,
+      earnsEntry: true,
+    });
+    const orderId = crypto.randomUUID();
+    const [order] = await db()
+      .insert(orders)
+      .values({
+        id: orderId,
+        orderNumber: orderNumber(sessionId, orderId),
+        userId: fixture.user.id,
+        hostId: fixture.host.id,
+        productId: fixture.product.id,
+        checkoutSessionId: sessionId,
+        paymentIntentId: localPaymentIntentId(sessionId),
+        status: "processing",
+        amountCents: 4000,
+        unitPriceCents: 4000,
+        customerEmail: fixture.email,
+        customerName: "Refund Buyer",
+        productName: fixture.product.name,
+        productCategory: "physical",
+        poolId: contribution.poolId,
+        entryNumber: contribution.entryNumber,
+        createdAt: paidAt,
+      })
+      .returning();
+    if (withCheckout) {
+      await db()
+        .insert(checkoutSessions)
+        .values(
+          paidLocalCheckoutRow({
+            sessionId,
+            reference: `chk_${crypto.randomUUID().replace(/-/g, "").slice(0, 24)}`,
+            purpose: "product",
+            userId: fixture.user.id,
+            hostId: fixture.host.id,
+            amountCents: 4000,
+            customerEmail: fixture.email,
+            metadata: { purpose: "product", product_id: fixture.product.id, category: "physical", size: "Standard", quantity: "1", unit_price_cents: "4000", user_id: fixture.user.id, host_id: fixture.host.id, description: "Field Guide (Standard)", needs_shipping: "1" },
+            origin: ORIGIN,
+            cancelPath: `/buy-now/${fixture.product.id}`,
+            paidAt,
+            rates: DEFAULT_REVENUE_RULES,
+          }),
+        );
+    }
+    return { ...fixture, order: order!, hostCookie: await signIn(fixture.host.email) };
+  }
+
+  const refund = (cookie: string, orderId: string) =>
+    postForm("/orders?tab=orders", { intent: "refund", orderId, amount: "40.00", reason: "", refundKey: crypto.randomUUID() }, { cookie });
+
+  it("with the seed's checkout row, the host refunds it like a real one: order refunded, pool share and entry reversed, buyer mailed", async () => {
+    const { order, hostCookie, email } = await seededOrder(true);
+    const before = await poolOf(order.poolId!);
+    const res = await refund(hostCookie, order.id);
+    expect(res.status).toBe(302);
+    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 4000, refundState: "full", status: "refunded" });
+    const [checkout] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, order.checkoutSessionId!));
+    expect(checkout).toMatchObject({ refundedCents: 4000, refundState: "full" });
+    const after = await poolOf(order.poolId!);
+    expect(after.amountCents).toBe(before.amountCents - 400);
+    expect(after.voided).toEqual([order.entryNumber]);
+    expect((await refundMailsTo(email)).map((m) => m.subject)).toEqual([`Refund of USD 40.00 for order ${order.orderNumber}`]);
+  });
+
+  it("without it (the seed before), the refund is refused as not found and nothing changes", async () => {
+    const { order, hostCookie } = await seededOrder(false);
+    const res = await refund(hostCookie, order.id);
+    expect(res.status).toBe(409);
+    expect(await pageText(res)).toContain(REFUND_MESSAGES.notFound);
+    expect(await orderRow(order.id)).toEqual(order);
   });
 });
 

@@ -102,6 +102,27 @@ test("the host refunds an order from /orders; the fan sees it on /my-orders; the
   await Promise.all([fan.context().close(), host.context().close(), watcher.context().close()]);
 });
 
+test("a host refunds a seeded demo order in full: it is refunded, and its status can no longer be edited", async () => {
+  // Another demo host's shop (the other tests use Nadia's): the seed records its orders' payments as a checkout does.
+  const host = await signedIn("dewi@demo.tribe");
+  await host.goto("/orders?tab=orders");
+  const first = host.locator("tbody tr").first();
+  const orderNumber = ((await first.locator("td").first().textContent()) ?? "").trim();
+  assert.match(orderNumber, /^ORD-/, "the host has seeded orders");
+  const row = await hostOrderRow(host, orderNumber);
+  await row.locator("summary", { hasText: "Refund" }).click();
+  const form = row.getByRole("form", { name: `Refund order ${orderNumber}` });
+  const full = (await form.getByLabel(/^Amount/).getAttribute("value")) ?? "";
+  await form.getByRole("button", { name: "Refund" }).click();
+  await host.getByText(`Refunded USD ${full} on order ${orderNumber}`).waitFor();
+  const after = await hostOrderRow(host, orderNumber);
+  await after.getByText("Refunded", { exact: true }).first().waitFor();
+  assert.equal(await after.getByRole("button", { name: "Edit" }).count(), 0, "a refunded order offers no status edit");
+  await host.goto("/orders?tab=orders&status=refunded");
+  await host.locator("tr", { hasText: orderNumber }).waitFor();
+  await host.context().close();
+});
+
 test("a fan asks for a return of a delivered order; the host approves it; the fan sees the refund", async () => {
   const fan = await signedIn("fan@demo.tribe");
   const orderNumber = await buyBasket(fan);

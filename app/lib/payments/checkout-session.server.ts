@@ -15,6 +15,7 @@ import {
 import { POOL_MESSAGES } from "~/domain/pool";
 import type { SessionUser } from "~/lib/session.server";
 import { randomId } from "./local.server";
+import { successUrl } from "./payment-records";
 import {
   getPaymentProvider,
   PaymentsNotConfiguredError,
@@ -60,10 +61,6 @@ function safePath(path: string | undefined, fallback: string): string {
   return path && path.startsWith("/") && !path.startsWith("//") && !path.startsWith("/\\") ? path : fallback;
 }
 
-/** The success address, in Stripe's template form (the provider fills in the session id). */
-export function successUrl(origin: string): string {
-  return `${origin}/payment/success?session_id={CHECKOUT_SESSION_ID}`;
-}
 
 function absoluteUrl(url: string | null | undefined, origin: string): string | null {
   if (!url) return null;

@@ -18,7 +18,8 @@ import { notify } from "~/lib/notify.server";
 import { decodeCartCheckoutLines } from "./cart-checkout.server";
 import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
 import type { FulfilOutcome } from "./fulfil.server";
-import { cartContributionKey, contribute } from "./pool-ledger.server";
+import { cartContributionKey } from "./payment-records";
+import { contribute } from "./pool-ledger.server";
 import { paidLineOrder } from "./order-lines.server";
 import { refundUnfulfillable } from "./refunds.server";
 

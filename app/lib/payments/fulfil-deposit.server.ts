@@ -4,7 +4,8 @@ import { getRevenueRules } from "~/db/queries/platform.server";
 import type { CheckoutSession } from "~/db/schema";
 import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
 import type { FulfilOutcome } from "./fulfil.server";
-import { contribute, contributionKey } from "./pool-ledger.server";
+import { contributionKey } from "./payment-records";
+import { contribute } from "./pool-ledger.server";
 
 /** A host's deposit into their own pool: 100% of it is added to the pool, and it never earns an entry. */
 export async function fulfilHostDeposit(

@@ -10,7 +10,8 @@ import { UNFULFILLABLE_REASONS } from "~/domain/payments";
 import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
 import type { FulfilOutcome } from "./fulfil.server";
 import { decodeGroupBuyLines } from "./group-buy-checkout.server";
-import { contribute, contributionKey, shareBonusKey } from "./pool-ledger.server";
+import { contributionKey, shareBonusKey } from "./payment-records";
+import { contribute } from "./pool-ledger.server";
 import { paidLineOrder } from "./order-lines.server";
 import { refundUnfulfillable } from "./refunds.server";
 

@@ -6,7 +6,8 @@ import type { CheckoutSession } from "~/db/schema";
 import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
 import type { FulfilOutcome } from "./fulfil.server";
 import { REFUND_MESSAGES } from "~/domain/payments";
-import { contribute, contributionKey } from "./pool-ledger.server";
+import { contributionKey } from "./payment-records";
+import { contribute } from "./pool-ledger.server";
 import { requestRefund } from "./refunds.server";
 
 /**

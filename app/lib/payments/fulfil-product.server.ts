@@ -19,7 +19,8 @@ import { poolContributionCents } from "~/domain/revenue";
 import { FulfilmentDataError, paymentIntentOf, shippingOf, type CheckoutSessionObject } from "./events.server";
 import type { FulfilOutcome } from "./fulfil.server";
 import { notify } from "~/lib/notify.server";
-import { contribute, contributionKey } from "./pool-ledger.server";
+import { contributionKey } from "./payment-records";
+import { contribute } from "./pool-ledger.server";
 import { refundUnfulfillable } from "./refunds.server";
 
 function positiveInt(value: string | undefined): number | null {

@@ -1,7 +1,8 @@
 import { getDb } from "~/db/client.server";
 import { getCheckoutSession } from "~/db/queries/checkout.server";
 import { refundableCents } from "~/domain/payments";
-import { localDisputeObject, localEvent, localPaymentIntentId, localRefundObject, randomId, signPayload, type LocalEventType } from "./local.server";
+import { localDisputeObject, localEvent, localRefundObject, randomId, signPayload, type LocalEventType } from "./local.server";
+import { localPaymentIntentId } from "./payment-records";
 import { isLocalPaymentsEnabled, webhookSecret } from "./provider.server";
 import { handleStripeWebhook, type WebhookResult } from "./webhook.server";
 

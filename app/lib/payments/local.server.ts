@@ -3,6 +3,7 @@ import { getDb } from "~/db/client.server";
 import { getCheckoutSession } from "~/db/queries/checkout.server";
 import type { CheckoutSession } from "~/db/schema";
 import { simulatedProcessingFeeCents } from "~/domain/payments";
+import { localPaymentIntentId } from "./payment-records";
 import type { PaymentProvider, ProviderSession, ShippingAddress } from "./provider.server";
 
 // The local payment provider: what Stripe Checkout does, on this machine, with no money involved. Sessions live in
@@ -22,11 +23,6 @@ export function randomId(prefix: string, length = 24): string {
   let out = prefix;
   for (const byte of bytes) out += ALPHABET[byte % ALPHABET.length];
   return out;
-}
-
-/** The payment intent id the local provider reports for a session (stable across its events). */
-export function localPaymentIntentId(sessionId: string): string {
-  return `pi_local_${sessionId.replace(/^cs_local_/, "")}`;
 }
 
 export function localCheckoutUrl(origin: string, sessionId: string): string {

@@ -5,24 +5,6 @@ import { addContribution } from "~/lib/pools.server";
 // The pipeline's pool-ledger step: money in (a contribution keyed by the payment) and, for refunds and lost
 // disputes, money back (see refunds.server.ts). The pool module decides everything inside the pool.
 
-/** The pool ledger's source key of a checkout payment. */
-export function contributionKey(sessionId: string): string {
-  return `checkout:${sessionId}`;
-}
-
-/**
- * The pool ledger's key of one host's share of a cart checkout: a cart pays several hosts, and each host's pool gets
- * one contribution (with one entry for the buyer) per checkout.
- */
-export function cartContributionKey(sessionId: string, hostId: string): string {
-  return `${contributionKey(sessionId)}:host:${hostId}`;
-}
-
-/** The source key of the second entry a shared group-buy checkout earns (no money). */
-export function shareBonusKey(sessionId: string): string {
-  return `${contributionKey(sessionId)}:share`;
-}
-
 type ContributionInput = Parameters<typeof addContribution>[1];
 
 /** addContribution, with the ledger's own record as the answer when a repeat does not report the entry. */

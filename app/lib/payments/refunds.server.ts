@@ -42,7 +42,7 @@ import { sendMail } from "~/lib/mail.server";
 import { notify } from "~/lib/notify.server";
 import { applyPaymentReversal, type ReversalOutcome } from "~/lib/pools.server";
 import { idOf, type DisputeObject, type RefundObject } from "./events.server";
-import { cartContributionKey, contributionKey, shareBonusKey } from "./pool-ledger.server";
+import { cartContributionKey, contributionKey, shareBonusKey } from "./payment-records";
 import { getPaymentProvider } from "./provider.server";
 import { bookRefundEarnings } from "./refund-earnings.server";
 
