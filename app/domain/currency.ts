@@ -77,6 +77,18 @@ export function resolveCurrency(code: unknown): SupportedCurrency {
   return isSupportedCurrency(upper) ? upper : DEFAULT_CURRENCY;
 }
 
+/**
+ * The currency a page shows amounts in (prices, pool figures), one rule on every page: the currency the viewer chose
+ * (`?currency=` on a page with a currency select), else the signed-in viewer's local currency (their profile
+ * country's), else the default (MYR). A visitor has no country, so a visitor's page is in MYR unless they choose.
+ * `chosen` is the raw choice (an unknown code is MYR, as `resolveCurrency`); empty or missing means none. A page
+ * reads the viewer's country only when nothing was chosen, in the batch of its other reads.
+ */
+export function displayCurrency(chosen: string | null | undefined, viewerCountry: string | null | undefined): SupportedCurrency {
+  if (chosen) return resolveCurrency(chosen);
+  return viewerCountry ? currencyForCountry(viewerCountry) : DEFAULT_CURRENCY;
+}
+
 export interface Country {
   /** ISO 3166-1 alpha-2 code. */
   code: string;

@@ -13,7 +13,7 @@ import {
 import { getDb } from "~/db/client.server";
 import { getProduct, incrementProductViews, listProductImages, listProductSizes, setProductLike } from "~/db/queries/products.server";
 import { getProfileCountry } from "~/db/queries/profiles.server";
-import { currencyForCountry, DEFAULT_CURRENCY, resolveCurrency } from "~/domain/currency";
+import { displayCurrency } from "~/domain/currency";
 import { formatCents } from "~/domain/money";
 import { shownPurchaseCents, toCheckoutCents } from "~/domain/payments";
 import { getOptionalUser } from "~/lib/auth.server";
@@ -45,11 +45,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     incrementProductViews(db, id).catch((error: unknown) => console.error("product: view count failed", { id, error })),
   );
 
-  const currency = requestedCurrency
-    ? resolveCurrency(requestedCurrency)
-    : viewerCountry
-      ? currencyForCountry(viewerCountry)
-      : DEFAULT_CURRENCY;
+  const currency = displayCurrency(requestedCurrency, viewerCountry);
   const [sizes, images] = await Promise.all([listProductSizes(db, id), listProductImages(db, id, 1)]);
   return {
     product: {

@@ -19,7 +19,7 @@ import { countShopProducts, listShopProducts } from "~/db/queries/products.serve
 import { getProfileCountry } from "~/db/queries/profiles.server";
 import { ALL_SHOP_CATEGORY, SHOP_CATEGORIES } from "~/domain/catalog";
 import { countdownText } from "~/domain/countdown";
-import { currencyForCountry, DEFAULT_CURRENCY, isCountryCode, resolveCurrency } from "~/domain/currency";
+import { displayCurrency, isCountryCode } from "~/domain/currency";
 import { getOptionalUser, viewerSession } from "~/lib/auth.server";
 import { pageParam } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
@@ -54,18 +54,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = getDb(getEnv(context));
   // The viewer's reads name them by their session, so they go to D1 with the session's lookup (lib/auth.server.ts).
   const viewer = viewerSession(context);
+  const chosenCurrency = params.get("currency");
   const [user, rows, viewerCountry, rules] = await Promise.all([
     getOptionalUser(context),
     listShopProducts(db, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE, q, category, shipTo, viewer }),
-    viewer && !params.get("currency") ? getProfileCountry(db, viewer) : undefined,
+    viewer && !chosenCurrency ? getProfileCountry(db, viewer) : undefined,
     getRevenueRules(db),
   ]);
-  // The chosen currency, else the signed-in viewer's local currency, else the default (MYR).
-  const currency = params.get("currency")
-    ? resolveCurrency(params.get("currency"))
-    : viewerCountry
-      ? currencyForCountry(viewerCountry)
-      : DEFAULT_CURRENCY;
+  const currency = displayCurrency(chosenCurrency, viewerCountry);
 
   // Past the last page (an old or hand-made address): go to the last page that has products.
   if (rows.length === 0 && page > 1) {

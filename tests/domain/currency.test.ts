@@ -11,6 +11,7 @@ import {
   CURRENCIES,
   DEFAULT_COUNTRY_CODE,
   DEFAULT_CURRENCY,
+  displayCurrency,
   formatPrice,
   isCountryCode,
   isSupportedCurrency,
@@ -211,5 +212,28 @@ describe("formatPrice", () => {
     expect(formatPrice(100, "JPY")).toBe("JPY 149");
     expect(formatPrice(100, "IDR")).toBe("IDR 15,384.62");
     expect(formatPrice(0, "EUR")).toBe("EUR 0.00");
+  });
+});
+
+describe("displayCurrency: the one rule for the currency a page shows", () => {
+  it("takes the chosen currency first, whatever the viewer's country", () => {
+    expect(displayCurrency("USD", "MY")).toBe("USD");
+    expect(displayCurrency("jpy", "SG")).toBe("JPY");
+    expect(displayCurrency("SGD", undefined)).toBe("SGD");
+    // A choice outside the table is MYR, as resolveCurrency reads it, not the viewer's currency.
+    expect(displayCurrency("XYZ", "SG")).toBe("MYR");
+  });
+
+  it("else the signed-in viewer's local currency", () => {
+    expect(displayCurrency(null, "MY")).toBe("MYR");
+    expect(displayCurrency(null, "SG")).toBe("SGD");
+    expect(displayCurrency("", "GB")).toBe("GBP");
+    expect(displayCurrency(undefined, "BN")).toBe("USD");
+    expect(displayCurrency(null, "ZZ")).toBe("MYR");
+  });
+
+  it("else MYR, the spec's default (a visitor has no country)", () => {
+    expect(displayCurrency(null, undefined)).toBe(DEFAULT_CURRENCY);
+    expect(displayCurrency("", null)).toBe("MYR");
   });
 });
