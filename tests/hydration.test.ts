@@ -82,7 +82,7 @@ describe("which pages hydrate", () => {
 
   it("the pool figures on the home page and shop cards are marked to follow their pool", async () => {
     const home = await (await get("/")).text();
-    expect(home).toContain(`data-pool="${poolId}" data-pool-show="amount" data-pool-currency="USD"`);
+    expect(home).toContain(`data-pool="${poolId}" data-pool-show="amount" data-pool-currency="MYR"`);
     const shop = await (await get(`/shop?q=${encodeURIComponent("Hydration Lamp")}&currency=MYR`)).text();
     expect(shop).toContain('data-pool-currency="MYR"');
     expect(shop).toMatch(new RegExp(`data-pool="${poolId}"><span>Prize Pool<b data-pool-show="amount">`));

@@ -2,10 +2,12 @@ import { Link } from "react-router";
 import { getDb } from "~/db/client.server";
 import { featuredHosts } from "~/db/queries/home.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
+import { getProfileCountry } from "~/db/queries/profiles.server";
+import { displayCurrency } from "~/domain/currency";
 import { formatCents } from "~/domain/money";
-import { poolProgressPercent } from "~/domain/pool";
 import { poolShareText } from "~/domain/revenue";
-import { livePoolAttributes } from "~/domain/pool-display";
+import { livePoolAttributes, poolDisplay } from "~/domain/pool-display";
+import { viewerSession } from "~/lib/auth.server";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import { getEnv } from "~/lib/context";
 import type { Route } from "./+types/home";
@@ -38,8 +40,17 @@ export const handle = STATIC_FOR_VISITORS;
 
 export async function loader({ context }: Route.LoaderArgs) {
   const db = getDb(getEnv(context));
-  const [hosts, rules] = await Promise.all([featuredHosts(db, 3), getRevenueRules(db)]);
+  // The signed-in viewer's country (for their local currency) is named by the session, so it goes to D1 in the
+  // session's batch; the page has no currency select.
+  const viewer = viewerSession(context);
+  const [hosts, rules, viewerCountry] = await Promise.all([
+    featuredHosts(db, 3),
+    getRevenueRules(db),
+    viewer ? getProfileCountry(db, viewer) : undefined,
+  ]);
+  const currency = displayCurrency(null, viewerCountry);
   return {
+    currency,
     hosts: hosts.map((h) => ({
       href: `/profile/${h.slug ?? h.id}`,
       name: h.creatorName,
@@ -48,12 +59,11 @@ export async function loader({ context }: Route.LoaderArgs) {
       avatarUrl: h.avatarUrl,
       verified: h.verified,
       followers: h.followersCount,
+      // The same texts /api/pools/live sends for this pool in this currency (/page.js keeps them current).
       pool: h.poolTargetCents
         ? {
             id: h.poolId,
-            amount: formatCents(h.poolAmountCents ?? 0, "USD"),
-            target: formatCents(h.poolTargetCents, "USD"),
-            percent: poolProgressPercent(h.poolAmountCents ?? 0, h.poolTargetCents),
+            ...poolDisplay({ amountCents: h.poolAmountCents ?? 0, targetCents: h.poolTargetCents }, h.poolCurrency ?? "USD", currency),
           }
         : null,
     })),
@@ -67,7 +77,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { hosts, split, poolShare, guessShare } = loaderData;
+  const { hosts, split, poolShare, guessShare, currency } = loaderData;
   const exampleTotal = EXAMPLE_MONTH.reduce((sum, row) => sum + row.cents, 0);
   return (
     <div>
@@ -139,17 +149,17 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                   <div className="mt-4">
                     <div className="flex justify-between text-sm">
                       <span className="font-medium">
-                        Prize pool <span {...livePoolAttributes(host.pool.id, "amount", "USD")}>{host.pool.amount}</span>
+                        Prize pool <span {...livePoolAttributes(host.pool.id, "amount", currency)}>{host.pool.amount}</span>
                       </span>
                       <span className="text-gray-500">
-                        Target <span {...livePoolAttributes(host.pool.id, "target", "USD")}>{host.pool.target}</span>
+                        Target <span {...livePoolAttributes(host.pool.id, "target", currency)}>{host.pool.target}</span>
                       </span>
                     </div>
                     <div className="mt-1 h-2 rounded-full bg-gray-100" aria-hidden="true">
                       <div
                         className="h-2 rounded-full bg-brand-500"
                         style={{ width: `${host.pool.percent}%` }}
-                        {...livePoolAttributes(host.pool.id, "bar", "USD")}
+                        {...livePoolAttributes(host.pool.id, "bar", currency)}
                       />
                     </div>
                   </div>

@@ -22,6 +22,7 @@ const featuredHostsRead = preparedRead((db) =>
       poolId: prizePools.id,
       poolAmountCents: prizePools.amountCents,
       poolTargetCents: prizePools.targetCents,
+      poolCurrency: prizePools.currency,
       poolEndAt: prizePools.endAt,
     })
     .from(userProfiles)
