@@ -106,6 +106,17 @@ describe("a signed-in fan's page", () => {
     expect(myOrders.calls).toBe(1);
   });
 
+  it("/guess-win reads the fan's country (their currency) without another D1 call", async () => {
+    // With a chosen currency the page does not read the country; without one it reads it in the session's batch.
+    const chosen = await countedPage("/guess-win?currency=USD", fanCookie);
+    const own = await countedPage("/guess-win", fanCookie);
+    expect(chosen.status).toBe(200);
+    expect(own.status).toBe(200);
+    expect(own.html).toMatch(/<option value="SGD" selected="">/);
+    expect(chosen.html).toMatch(/<option value="USD" selected="">/);
+    expect(own.calls).toBe(chosen.calls);
+  });
+
   it("shows nothing of the account for a session that has expired", async () => {
     const cookie = await signIn(fan.email);
     await db()

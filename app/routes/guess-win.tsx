@@ -16,16 +16,16 @@ import {
   setGameSave,
 } from "~/db/queries/games.server";
 import { countdownText } from "~/domain/countdown";
-import { convertCents, CURRENCIES, isSupportedCurrency, type SupportedCurrency } from "~/domain/currency";
-import { formatCents } from "~/domain/money";
+import { CURRENCIES, displayCurrency, formatIn, isSupportedCurrency, type SupportedCurrency } from "~/domain/currency";
 import { TRIBE_JOIN_MESSAGES, type TribeJoinResult } from "~/domain/tribe";
-import { getOptionalUser } from "~/lib/auth.server";
+import { getOptionalUser, viewerSession } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
 import { describeCheckout } from "~/lib/payments/confirm.server";
 import { GUESS_MESSAGES } from "~/lib/payments/quote.server";
 import { poolProgressPercent } from "~/domain/pool";
 import { livePoolAttributes, type PoolDisplayField } from "~/domain/pool-display";
 import { getParticipantByPaymentKey } from "~/db/queries/guesses.server";
+import { getProfileCountry } from "~/db/queries/profiles.server";
 import { LATE_GUESS_REASON } from "~/lib/payments/fulfil-guess.server";
 import type { Route } from "./+types/guess-win";
 
@@ -69,8 +69,15 @@ function pageOf(url: URL): number {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const env = getEnv(context);
   const db = getDb(env);
-  const user = await getOptionalUser(context);
   const url = new URL(request.url);
+  const chosenCurrency = url.searchParams.get("currency");
+  const session = viewerSession(context);
+  // The viewer's country (for their local currency) is named by the session, so it goes to D1 with the session's
+  // lookup; it is not read when a currency was chosen.
+  const [user, viewerCountry] = await Promise.all([
+    getOptionalUser(context),
+    session && !chosenCurrency ? getProfileCountry(db, session) : undefined,
+  ]);
   // ?game={id} (a profile's Free Guess link) opens the page that shows that game; its card is #game-{id}.
   const linkedGame = url.searchParams.get("game");
   const linkedPage = linkedGame && !url.searchParams.has("page") ? await activeGameFeedPage(db, linkedGame.slice(0, 64)) : null;
@@ -98,6 +105,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     page,
     hasMore,
+    // The currency the select starts on and the amounts are shown in (the viewer may switch it in the page).
+    currency: displayCurrency(chosenCurrency, viewerCountry),
     banner,
     late,
     signedIn: user !== null,
@@ -222,11 +231,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 // --- UI --------------------------------------------------------------------------------------------------------
 
-function money(cents: number, from: string, to: SupportedCurrency): string {
-  if (!isSupportedCurrency(from)) return formatCents(cents, from);
-  return formatCents(from === to ? cents : convertCents(cents, from, to), to);
-}
-
 function useNow(initial: number): number {
   const [now, setNow] = useState(initial);
   useEffect(() => {
@@ -240,7 +244,7 @@ export default function GuessWin({ loaderData }: Route.ComponentProps) {
   const [games, setGames] = useState<FeedGame[]>(loaderData.games);
   const [page, setPage] = useState(loaderData.page);
   const [hasMore, setHasMore] = useState(loaderData.hasMore);
-  const [currency, setCurrency] = useState<SupportedCurrency>("USD");
+  const [currency, setCurrency] = useState<SupportedCurrency>(loaderData.currency);
   const more = useFetcher<typeof loader>();
   const now = useNow(loaderData.now);
 
@@ -258,6 +262,9 @@ export default function GuessWin({ loaderData }: Route.ComponentProps) {
       return list.map((g) => fresh.get(g.id) ?? g);
     });
   }, [loaderData]);
+
+  // A navigation that names another currency (?currency=) starts the select on it.
+  useEffect(() => setCurrency(loaderData.currency), [loaderData.currency]);
 
   useEffect(() => {
     const next = more.data;
@@ -335,6 +342,8 @@ export default function GuessWin({ loaderData }: Route.ComponentProps) {
       {hasMore ? (
         <more.Form method="get" action="/guess-win" className="mt-8 flex justify-center">
           <input type="hidden" name="page" value={page + 1} />
+          {/* The next page's amounts are formatted here, in the select's currency: its loader need not read the viewer's country. */}
+          <input type="hidden" name="currency" value={currency} />
           <button type="submit" className={buttonClass("secondary")} disabled={more.state !== "idle"}>
             {more.state !== "idle" ? "Loading..." : "Load More"}
           </button>
@@ -501,13 +510,13 @@ function FeedCard({
         <div>
           <p className="text-gray-500">Prize pool</p>
           <p className="font-semibold text-gray-900" {...follow("amount")}>
-            {pool ? money(pool.amountCents, pool.currency, currency) : "Inactive"}
+            {pool ? formatIn(pool.amountCents, pool.currency, currency) : "Inactive"}
           </p>
         </div>
         <div>
           <p className="text-gray-500">Target</p>
           <p className="font-semibold text-gray-900" {...follow("target")}>
-            {pool ? money(pool.targetCents, pool.currency, currency) : "—"}
+            {pool ? formatIn(pool.targetCents, pool.currency, currency) : "—"}
           </p>
         </div>
         <div>
@@ -583,7 +592,7 @@ function FeedCard({
         )}
 
         <p className="mt-3 text-xs text-gray-600">
-          Entry from <span className="font-semibold text-gray-900">{money(game.entryFeeCents, game.currency, currency)}</span>
+          Entry from <span className="font-semibold text-gray-900">{formatIn(game.entryFeeCents, game.currency, currency)}</span>
           {currency !== "USD" ? " (charged in USD)" : null} · {game.participantsCount} players
         </p>
         <p className="mt-1 text-xs font-medium text-brand-700">
