@@ -3,7 +3,6 @@ import { data, Form, Link, useNavigation, type ShouldRevalidateFunctionArgs } fr
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { buttonClass, Card, LinkButton, Page, pageMeta, useClientLinks } from "~/components/page";
 import {
-  formatIn,
   HeartIcon,
   LikeToggleForm,
   priceRangeText,
@@ -16,6 +15,7 @@ import {
 import { getDb } from "~/db/client.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { getCurrentPool } from "~/db/queries/pools.server";
+import { getProfileCountry } from "~/db/queries/profiles.server";
 import {
   getProduct,
   isProductLiked,
@@ -25,11 +25,11 @@ import {
   listProductSizes,
 } from "~/db/queries/products.server";
 import { productCategory } from "~/domain/catalog";
-import type { SupportedCurrency } from "~/domain/currency";
-import { livePoolAttributes } from "~/domain/pool-display";
+import { displayCurrency, type SupportedCurrency } from "~/domain/currency";
+import { livePoolAttributes, poolDisplay } from "~/domain/pool-display";
 import { formatCents } from "~/domain/money";
 import { shownPurchaseCents, toCheckoutCents } from "~/domain/payments";
-import { distributePool, poolShareText } from "~/domain/revenue";
+import { poolShareText } from "~/domain/revenue";
 import { getOptionalUser, viewerSession } from "~/lib/auth.server";
 import { idParam, notFound } from "~/lib/guards.server";
 import { createProductCheckout, redirectToCheckout } from "~/lib/payments/checkout-session.server";
@@ -39,7 +39,10 @@ import { getEnv } from "~/lib/context";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import type { Route } from "./+types/buy-now";
 
-/** Prices on this page are shown in ringgit (label RM); the checkout itself is in USD. */
+/**
+ * Prices on this page are shown in ringgit (label RM); the checkout itself is in USD. The pool banner is in the
+ * viewer's display currency, as on every page that shows a pool (displayCurrency).
+ */
 const SHOWN: SupportedCurrency = "MYR";
 const MAX_QUANTITY = 99;
 const KEY_FEATURES = ["High-quality materials", "Fast shipping", "7-day return policy"] as const;
@@ -55,7 +58,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const viewer = viewerSession(context);
   // One batch with the session's lookup: everything else is keyed by the product or, through a subquery, by its host
   // or the viewer's session.
-  const [user, product, sizes, colours, images, more, pool, liked, rules] = await Promise.all([
+  const [user, product, sizes, colours, images, more, pool, liked, rules, viewerCountry] = await Promise.all([
     getOptionalUser(context),
     getProduct(db, id),
     listProductSizes(db, id),
@@ -65,10 +68,13 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     getCurrentPool(db, { ofProduct: id }),
     viewer ? isProductLiked(db, viewer, id) : false,
     getRevenueRules(db),
+    viewer ? getProfileCountry(db, viewer) : undefined,
   ]);
   if (!product || (product.status !== "active" && product.hostId !== user?.id)) notFound();
   const search = new URL(request.url).searchParams;
   const openPool = pool?.status === "open" ? pool : null;
+  // The page has no currency select: the viewer's local currency, else MYR.
+  const poolCurrency = displayCurrency(null, viewerCountry);
   const quantity = Number(search.get("quantity"));
   return {
     poolShare: poolShareText(rules, "shop_sales"),
@@ -82,14 +88,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       likeCount: product.likeCount,
       singleUnit: productCategory(product.category) !== "physical",
     },
-    pool: openPool
-      ? {
-          id: openPool.id,
-          amount: formatIn(openPool.amountCents, openPool.currency, SHOWN),
-          target: formatIn(openPool.targetCents, openPool.currency, SHOWN),
-          mainPrize: formatIn(distributePool(openPool.amountCents).mainPrize, openPool.currency, SHOWN),
-        }
-      : null,
+    // The same texts /api/pools/live sends for this pool in this currency (/page.js keeps them current).
+    pool: openPool ? { id: openPool.id, currency: poolCurrency, ...poolDisplay(openPool, openPool.currency, poolCurrency) } : null,
     sizes: sizes.map((s) => ({
       id: s.id,
       name: s.name,
@@ -195,19 +195,19 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
           <dl className="mt-3 grid grid-cols-3 gap-3 text-sm">
             <div>
               <dt className="text-white/80">Prize Pool</dt>
-              <dd className="text-lg font-bold" {...livePoolAttributes(pool.id, "amount", SHOWN)}>
+              <dd className="text-lg font-bold" {...livePoolAttributes(pool.id, "amount", pool.currency)}>
                 {pool.amount}
               </dd>
             </div>
             <div>
               <dt className="text-white/80">Target</dt>
-              <dd className="text-lg font-bold" {...livePoolAttributes(pool.id, "target", SHOWN)}>
+              <dd className="text-lg font-bold" {...livePoolAttributes(pool.id, "target", pool.currency)}>
                 {pool.target}
               </dd>
             </div>
             <div>
               <dt className="text-white/80">Main Prize (60%)</dt>
-              <dd className="text-lg font-bold" {...livePoolAttributes(pool.id, "mainPrize", SHOWN)}>
+              <dd className="text-lg font-bold" {...livePoolAttributes(pool.id, "mainPrize", pool.currency)}>
                 {pool.mainPrize}
               </dd>
             </div>
