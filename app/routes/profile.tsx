@@ -21,7 +21,7 @@ import {
   listUserEntryNumbers,
 } from "~/db/queries/profiles.server";
 import { countdownText } from "~/domain/countdown";
-import { countryByCode, resolveCurrency, type SupportedCurrency } from "~/domain/currency";
+import { countryByCode, displayCurrency, type SupportedCurrency } from "~/domain/currency";
 import { formatCents, progressPercent } from "~/domain/money";
 import { miniPrizeQuantityText } from "~/domain/pool";
 import { livePoolAttributes, type PoolDisplayField } from "~/domain/pool-display";
@@ -102,8 +102,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const own = profile !== undefined && profile.userId === viewer?.id;
   assertVisible(profile, own);
   const country = countryByCode(profile.country);
-  // The creator's local currency unless the visitor picks another.
-  const currency: SupportedCurrency = search.get("currency") ? resolveCurrency(search.get("currency")) : country.currency;
+  // The chosen currency, else the signed-in viewer's local currency, else MYR (one rule on every page showing a pool).
+  const currency: SupportedCurrency = displayCurrency(search.get("currency"), viewerCountry);
   const hostId = profile.userId;
   // Coming soon: the signed-in viewer's country is not among the countries this host ships to (when they chose any).
   const comingSoon = !own && viewerCountry !== undefined && shipsTo.length > 0 && !shipsTo.includes(countryByCode(viewerCountry).code);
@@ -136,6 +136,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     joinReturnTo: joinReturnTo(new URL(request.url)),
     tab,
     currency,
+    // The tabs' and pages' links keep a currency the viewer chose; otherwise the rule picks it again.
+    currencyChosen: Boolean(search.get("currency")),
     country: { name: country.name, currency: country.currency },
     comingSoon,
     shipsTo: shipsTo.map((code) => countryByCode(code).name),
@@ -194,7 +196,7 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
   const tabHref = (id: Tab, pageNumber = 1) => {
     const search = new URLSearchParams();
     if (id !== "shop") search.set("tab", id);
-    if (currency !== country.currency) search.set("currency", currency);
+    if (loaderData.currencyChosen) search.set("currency", currency);
     if (pageNumber > 1) search.set("page", String(pageNumber));
     const text = search.toString();
     return text ? `${base}?${text}` : base;
