@@ -1,7 +1,10 @@
+import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
-import { guessWinGames, prizePools, products, productSizes, userProfiles } from "~/db/schema";
-import { formatIn } from "~/domain/currency";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { guessWinGames, products, productSizes, userProfiles } from "~/db/schema";
+import { formatIn, type SupportedCurrency } from "~/domain/currency";
+import { addContribution, openPool } from "~/lib/pools.server";
+import { poolsApi, type MultiplexedPoolMessage } from "../workers/pools-api";
 import { db, decodedHtml, get, makeUser, signIn } from "./helpers";
 
 // One rule for the currency a pool is shown in, on every page that shows one (displayCurrency in
@@ -39,11 +42,19 @@ beforeAll(async () => {
   host = await makeUser({ name: `Pelican${token} Host` });
   // Featured on / (the most followers), with an open pool held in USD.
   await db().update(userProfiles).set({ country: "MY", followersCount: 1_900_000_000 }).where(eq(userProfiles.userId, host.id));
-  const [pool] = await db()
-    .insert(prizePools)
-    .values({ hostId: host.id, targetCents: 100_000, amountCents: POOL_CENTS, currency: "USD", endAt: new Date(Date.now() + 86_400_000) })
-    .returning({ id: prizePools.id });
-  poolId = pool!.id;
+  const pool = await openPool(env, { hostId: host.id, targetCents: 100_000 });
+  expect(pool.currency).toBe("USD");
+  poolId = pool.id;
+  const buyer = await makeUser({ name: `Pelican${token} Buyer` });
+  await addContribution(env, {
+    hostId: host.id,
+    sourceType: "product_purchase",
+    sourceKey: `pi_pool_currency_${token}`,
+    amountCents: POOL_CENTS,
+    currency: "USD",
+    userId: buyer.id,
+    earnsEntry: false,
+  });
   const [product] = await db()
     .insert(products)
     .values({ hostId: host.id, name: `Pelican${token} Mug`, basePriceCents: 2_500, priceMinCents: 2_500, priceMaxCents: 2_500, currency: "USD", status: "active" })
@@ -102,6 +113,10 @@ describe("a pool's amount is shown in one currency on every page", () => {
       expect(feed).not.toContain(rm);
       expect(feed).not.toContain(sgd);
     }
+    // Any chosen currency, not only the one the select used to start on.
+    const yen = await page("/guess-win?currency=JPY", sgCookie);
+    expect(yen).toContain(`data-pool-currency="JPY">${formatIn(POOL_CENTS, "USD", "JPY")}<`);
+    expect(yen).toMatch(/<option value="JPY" selected="">/);
   });
 
   it("the signed-in viewer's home and buy-now mark the live figures with the shown currency", async () => {
@@ -109,5 +124,42 @@ describe("a pool's amount is shown in one currency on every page", () => {
     expect(home).toContain(`data-pool="${poolId}" data-pool-show="amount" data-pool-currency="SGD">${sgd}<`);
     const buyNow = await page(`/buy-now/${productId}`, sgCookie);
     expect(buyNow).toContain(`data-pool="${poolId}" data-pool-show="amount" data-pool-currency="SGD">${sgd}<`);
+  });
+});
+
+/** The pool's figures as /api/pools/live sends them to a page in `currency` (what /page.js writes into it). */
+async function liveDisplay(currency: SupportedCurrency) {
+  const res = await poolsApi.request(`/live?ids=${poolId}&currency=${currency}`, { headers: { Upgrade: "websocket" } }, env);
+  expect(res.status).toBe(101);
+  const ws = res.webSocket!;
+  const messages: MultiplexedPoolMessage[] = [];
+  ws.addEventListener("message", (event) => {
+    const text = String(event.data);
+    if (text !== "pong") messages.push(JSON.parse(text));
+  });
+  ws.accept();
+  await vi.waitFor(() => {
+    if (messages.length === 0) throw new Error("no message yet");
+  });
+  ws.close(1000, "done");
+  return messages[0]!.display;
+}
+
+describe("the live figures", () => {
+  it("are sent in the currency the page shows, with the same text", async () => {
+    const myr = await liveDisplay("MYR");
+    expect(myr.amount).toBe(rm);
+    const visitorHome = await page("/");
+    expect(visitorHome).toContain(`data-pool-currency="MYR">${myr.amount}<`);
+    expect(visitorHome).toContain(`data-pool-show="target" data-pool-currency="MYR">${myr.target}<`);
+
+    const sg = await liveDisplay("SGD");
+    expect(sg.amount).toBe(sgd);
+    const fanHome = await page("/", sgCookie);
+    expect(fanHome).toContain(`data-pool-currency="SGD">${sg.amount}<`);
+    const buyNow = await page(`/buy-now/${productId}`, sgCookie);
+    expect(buyNow).toContain(`data-pool-show="mainPrize" data-pool-currency="SGD">${sg.mainPrize}<`);
+    const feed = await page("/guess-win", sgCookie);
+    expect(feed).toContain(`data-pool-show="target" data-pool-currency="SGD">${sg.target}<`);
   });
 });
