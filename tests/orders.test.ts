@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { orders, products, shippingUpdates, vouchers } from "~/db/schema";
+import { updateHostOrderStatus } from "~/db/queries/orders.server";
 import { parseCsv } from "~/lib/csv";
 import { cookieFrom, db, get, makeUser, pageText, postForm, signIn } from "./helpers";
 
@@ -106,6 +107,20 @@ beforeAll(async () => {
 });
 
 describe("inline order status update", () => {
+  it("keeps a refund that lands between the page's check and the write: the write changes nothing and says so", async () => {
+    const order = await makeOrder({ hostId: host.id, productId: physicalProduct, productName: "Sambal Jar", category: "physical", status: "refunded" });
+    const before = await readOrder(order.id);
+    const change = { hostId: host.id, orderId: order.id, status: "shipped", trackingNumber: "TRK-LATE1", carrier: null, description: "Shipped" } as const;
+    expect(await updateHostOrderStatus(db(), change)).toBe(false);
+    expect(await readOrder(order.id)).toEqual(before);
+    expect(await db().select().from(shippingUpdates).where(eq(shippingUpdates.orderId, order.id))).toHaveLength(0);
+
+    const open = await makeOrder({ hostId: host.id, productId: physicalProduct, productName: "Sambal Jar", category: "physical" });
+    expect(await updateHostOrderStatus(db(), { ...change, orderId: open.id })).toBe(true);
+    expect((await readOrder(open.id)).row?.status).toBe("shipped");
+    expect(await db().select().from(shippingUpdates).where(eq(shippingUpdates.orderId, open.id))).toHaveLength(1);
+  });
+
   it("refuses a status outside the allowed set and changes nothing", async () => {
     const digital = await makeOrder({ hostId: host.id, productId: digitalProduct, productName: "Recipe E-book", category: "digital" });
     const physical = await makeOrder({ hostId: host.id, productId: physicalProduct, productName: "Sambal Jar", category: "physical" });

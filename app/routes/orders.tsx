@@ -180,7 +180,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const valid = validateOrderStatusUpdate(order.productCategory, input.status, input.trackingNumber);
     if (!valid.ok) return failure(valid.message, order.id, 400);
     const carrier = input.carrier === "" ? null : input.carrier;
-    await updateHostOrderStatus(db, {
+    const updated = await updateHostOrderStatus(db, {
       hostId: user.id,
       orderId: order.id,
       status: valid.status,
@@ -188,6 +188,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       carrier,
       description: shippingUpdateDescription(valid.status, valid.trackingNumber, carrier ?? order.carrier),
     });
+    // Refunded or cancelled between the check above and the write.
+    if (!updated) return failure(ORDER_LOCKED_MESSAGE, order.id, 409);
     const back = safeRedirectPath(form.get("redirectTo"), "/orders?tab=orders");
     return redirect(back, {
       headers: { "Set-Cookie": flashToastCookie({ message: `Order ${order.orderNumber} updated successfully!`, type: "success" }) },

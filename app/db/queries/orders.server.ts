@@ -1,5 +1,5 @@
 import type { BatchItem } from "drizzle-orm/batch";
-import { and, type AnyColumn, count, desc, eq, exists, gte, inArray, isNull, lt, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, type AnyColumn, count, desc, eq, exists, gte, inArray, isNull, lt, ne, notInArray, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { preparedRead, type PreparedSubquery } from "~/db/prepared.server";
 import { viewerEmailSql, viewerIdSql, viewerParam, viewerValues, type SessionViewer, type ViewerShape } from "~/db/queries/sessions.server";
 import type { Db } from "~/db/client.server";
@@ -8,6 +8,7 @@ import { reserveContributionStatement, type ContributionKeyValues } from "~/db/q
 import { checkoutSessions, orders, productColors, products, productSizes, shippingUpdates, userProfiles, vouchers, type NewOrder } from "~/db/schema";
 import { claimCheckoutStatement } from "~/db/queries/checkout.server";
 import type { RevenueRules } from "~/domain/revenue";
+import { LOCKED_ORDER_STATUSES } from "~/domain/order-updates";
 import { OPEN_ORDER_STATUSES, type OrderStatus } from "~/domain/orders";
 
 const orderSummary = {
@@ -434,9 +435,11 @@ export async function updateHostOrderStatus(
     carrier: string | null;
     description: string;
   },
-) {
+): Promise<boolean> {
   const now = new Date();
-  await db.batch([
+  // Guarded on the order still being open to its host: a refund (or cancellation) landing after the page's check
+  // keeps its status, and the history line is written only when the status was (changes() of the update).
+  const [, history] = await db.batch([
     db
       .update(orders)
       .set({
@@ -447,9 +450,14 @@ export async function updateHostOrderStatus(
         ...(u.status === "delivered" || u.status === "completed" ? { deliveredAt: sql`coalesce(${orders.deliveredAt}, ${now.getTime()})` } : {}),
         updatedAt: now,
       })
-      .where(and(eq(orders.id, u.orderId), eq(orders.hostId, u.hostId))),
-    db.insert(shippingUpdates).values({ orderId: u.orderId, status: u.status, description: u.description, createdAt: now }),
+      .where(and(eq(orders.id, u.orderId), eq(orders.hostId, u.hostId), notInArray(orders.status, [...LOCKED_ORDER_STATUSES]))),
+    // All of the table's columns, in its order (id, order_id, status, description, location, created_at).
+    db
+      .insert(shippingUpdates)
+      .select(sql`select ${crypto.randomUUID()}, ${u.orderId}, ${u.status}, ${u.description}, null, ${now.getTime()} where changes() = 1`)
+      .returning({ id: shippingUpdates.id }),
   ]);
+  return history.length === 1;
 }
 
 /** What a download needs: the order's buyer and status and the product's private file. */
