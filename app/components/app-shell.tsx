@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
 import type { SessionUser } from "~/lib/auth.server";
-import { NavBar } from "./nav-bar";
+import { NavBar, ShellLink } from "./nav-bar";
+import { useClientLinks } from "./page";
 import { ToastProvider, type ToastInput } from "./toaster";
 
 const footerLinks = [
@@ -25,6 +25,7 @@ export function AppShell({
   flashToast?: ToastInput | null;
   children: ReactNode;
 }) {
+  const clientLinks = useClientLinks();
   return (
     <ToastProvider flashToast={flashToast}>
       <div className="flex min-h-dvh flex-col">
@@ -35,7 +36,7 @@ export function AppShell({
         <main id="main" className="flex-1">
           {children}
         </main>
-        <footer className="site-footer">
+        <footer className="site-footer" onClick={clientLinks}>
           <div>
             <p>
               <b>Tribe</b> · Group buys, Guess &amp; Win and a prize pool drawn from a public Bitcoin block.
@@ -44,9 +45,7 @@ export function AppShell({
               <ul>
                 {footerLinks.map((link) => (
                   <li key={link.to}>
-                    <Link to={link.to}>
-                      {link.label}
-                    </Link>
+                    <ShellLink to={link.to}>{link.label}</ShellLink>
                   </li>
                 ))}
               </ul>

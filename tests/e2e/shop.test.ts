@@ -154,3 +154,41 @@ test("on a phone, a signed-in fan's menu shows the main links and the account me
   await page.waitForURL("**/settings**");
   await page.context().close();
 });
+
+test("a signed-in fan's nav bar and footer links navigate on the client and mark the page shown", async () => {
+  const page = await newPage(browser);
+  await signInWithForm(page, "fan@demo.tribe", DEMO_PASSWORD);
+  await page.goto("/shop");
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  const nav = page.getByRole("navigation", { name: "Main" });
+  assert.equal(await nav.getByRole("link", { name: "Shop", exact: true }).getAttribute("aria-current"), "page");
+  assert.equal(await nav.getByRole("link", { name: "Guess & Win" }).getAttribute("aria-current"), null);
+
+  // The bar's links are plain links that React Router follows without loading a new document ...
+  const sameDocument = await markDocument(page);
+  await nav.getByRole("link", { name: "Guess & Win" }).click();
+  await page.waitForURL("**/guess-win");
+  // The page shown is marked once React has rendered it.
+  await nav.locator('a[aria-current="page"]', { hasText: "Guess & Win" }).waitFor();
+  assert.ok(await sameDocument(), "/guess-win was rendered on the client");
+  assert.equal(await nav.locator('a[aria-current="page"]').count(), 1);
+
+  // ... and so are the account menu's and the footer's.
+  await page.locator("details.account-menu summary").click();
+  await page.getByRole("link", { name: "Settings" }).click();
+  await page.waitForURL("**/settings");
+  assert.ok(await sameDocument(), "/settings was rendered on the client");
+  await page.waitForFunction(() => !document.querySelector("details.account-menu")?.hasAttribute("open"), null, { timeout: 5000 });
+  await page.getByRole("navigation", { name: "Footer" }).getByRole("link", { name: "Terms" }).click();
+  await page.waitForURL("**/terms");
+  assert.ok(await sameDocument(), "/terms was rendered on the client");
+
+  // A modified click is left to the browser (a new tab), as with any link.
+  const opened = page.context().waitForEvent("page");
+  await nav.getByRole("link", { name: "Shop", exact: true }).click({ modifiers: ["Control"] });
+  const tab = await opened;
+  await tab.waitForLoadState();
+  assert.match(tab.url(), /\/shop$/);
+  assert.equal(page.url().endsWith("/terms"), true);
+  await page.context().close();
+});
