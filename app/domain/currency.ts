@@ -296,15 +296,25 @@ export function convertCents(cents: number, from: SupportedCurrency, to: Support
  * half-up rounding). A page sent without hydration converts a total in the browser with it (/page.js).
  */
 export function conversionFactor(from: SupportedCurrency, to: SupportedCurrency): ExactRate {
-  if (from === to) return { numerator: 1n, denominator: 1n };
-  const fromRate = exactRate(from);
-  const toRate = exactRate(to);
-  // amount in USD = cents / 10^expFrom * fromRate; target units = USD / toRate; target minor = units * 10^expTo
-  return {
-    numerator: fromRate.numerator * toRate.denominator * 10n ** BigInt(minorUnitDigits(to)),
-    denominator: 10n ** BigInt(minorUnitDigits(from)) * fromRate.denominator * toRate.numerator,
-  };
+  if (from === to) return UNIT_FACTOR;
+  const key = `${from}>${to}`;
+  let factor = FACTORS.get(key);
+  if (!factor) {
+    const fromRate = exactRate(from);
+    const toRate = exactRate(to);
+    // amount in USD = cents / 10^expFrom * fromRate; target units = USD / toRate; target minor = units * 10^expTo
+    factor = Object.freeze({
+      numerator: fromRate.numerator * toRate.denominator * 10n ** BigInt(minorUnitDigits(to)),
+      denominator: 10n ** BigInt(minorUnitDigits(from)) * fromRate.denominator * toRate.numerator,
+    });
+    FACTORS.set(key, factor);
+  }
+  return factor;
 }
+
+const UNIT_FACTOR: ExactRate = Object.freeze({ numerator: 1n, denominator: 1n });
+/** Each pair's factor, worked out once per isolate (a page converts every price it shows; the table is fixed). */
+const FACTORS = new Map<string, ExactRate>();
 
 /** USD cents to minor units of the target currency, rounded half up: `convertUsdCents(100, "JPY")` -> 149. */
 export function convertUsdCents(usdCents: number, toCurrency: SupportedCurrency): number {
