@@ -1,5 +1,6 @@
 import type { ButtonHTMLAttributes, MouseEvent, ReactNode } from "react";
 import { Link, useNavigate, type LinkProps } from "react-router";
+import { formatUtcDate } from "~/domain/countdown";
 
 /** The document title of a page: "Shop · Tribe". */
 export function pageMeta(title: string, description?: string) {
@@ -173,23 +174,12 @@ export function StatusBadge({ status }: { status: string }) {
   return <Badge tone={tone}>{label.charAt(0).toUpperCase() + label.slice(1)}</Badge>;
 }
 
-const dateFormat = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
-const dateTimeFormat = new Intl.DateTimeFormat("en-US", {
-  month: "short",
-  day: "numeric",
-  year: "numeric",
-  hour: "numeric",
-  minute: "2-digit",
-  timeZone: "UTC",
-  timeZoneName: "short",
-});
-
 /** A date rendered the same on the server and in the browser (UTC), so hydration never disagrees. */
 export function DateText({ value, withTime = false }: { value: Date | string | number | null | undefined; withTime?: boolean }) {
   if (value === null || value === undefined) return <span>—</span>;
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return <span>—</span>;
-  return <time dateTime={date.toISOString()}>{(withTime ? dateTimeFormat : dateFormat).format(date)}</time>;
+  return <time dateTime={date.toISOString()}>{formatUtcDate(date, withTime)}</time>;
 }
 
 /** Previous / next links for a paginated list (plain links, so they work without JavaScript). */

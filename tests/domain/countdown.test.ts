@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { addDays, COUNTDOWN_TICK_MS, countdownText, EXPIRED_TEXT, parseInstant, timeRemaining } from "~/domain/countdown";
+import fc from "fast-check";
+import { addDays, COUNTDOWN_TICK_MS, countdownText, EXPIRED_TEXT, formatUtcDate, parseInstant, timeRemaining } from "~/domain/countdown";
 
 const now = new Date("2026-03-01T12:00:00.000Z");
 const SECOND = 1000;
@@ -93,5 +94,38 @@ describe("addDays", () => {
   it("adds whole days", () => {
     expect(addDays(now, 30).toISOString()).toBe("2026-03-31T12:00:00.000Z");
     expect(addDays(now, 0).toISOString()).toBe(now.toISOString());
+  });
+});
+
+describe("formatUtcDate", () => {
+  const medium = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeZone: "UTC" });
+  const withTime = new Intl.DateTimeFormat("en-US", {
+    month: "short",
+    day: "numeric",
+    year: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone: "UTC",
+    timeZoneName: "short",
+  });
+  /** Intl's text with any narrow or no-break space some ICU versions put before AM/PM read as a plain space. */
+  const intl = (format: Intl.DateTimeFormat, date: Date) => format.format(date).replace(/[\u202f\u00a0]/g, " ");
+
+  it("writes a date, and a date with its time, in UTC", () => {
+    expect(formatUtcDate(new Date("2026-11-23T00:05:59Z"))).toBe("Nov 23, 2026");
+    expect(formatUtcDate(new Date("2026-11-23T00:05:59Z"), true)).toBe("Nov 23, 2026, 12:05 AM UTC");
+    expect(formatUtcDate(new Date("2026-09-03T12:00:00Z"), true)).toBe("Sep 3, 2026, 12:00 PM UTC");
+    expect(formatUtcDate(new Date("2026-12-31T23:59:00-05:00"), true)).toBe("Jan 1, 2027, 4:59 AM UTC");
+  });
+
+  it("says what en-US Intl.DateTimeFormat says, for any instant from 1970 to 2200", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: Date.UTC(2200, 0, 1) }), (ms) => {
+        const date = new Date(ms);
+        expect(formatUtcDate(date)).toBe(intl(medium, date));
+        expect(formatUtcDate(date, true)).toBe(intl(withTime, date));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
