@@ -3,6 +3,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { fizzTextChunks } from "./scripts/fizz-text-chunks";
+import { reactRouterRouteTables } from "./scripts/react-router-route-tables";
 
 export default defineConfig({
   plugins: [
@@ -16,6 +17,8 @@ export default defineConfig({
     reactRouter(),
     // React's server renderer encodes a page's text in a few pieces instead of thousands (decision 250).
     fizzTextChunks(),
+    // React Router's server builds its route tables once per isolate instead of once per page (decision 320).
+    reactRouterRouteTables(),
   ],
   resolve: { tsconfigPaths: true },
 });

@@ -1,0 +1,121 @@
+import type { Plugin } from "vite";
+
+// React Router's server rendering rebuilds the app's route tables for every page it renders, although they depend
+// only on the build: `ServerRouter` turns the manifest's 80 routes into route objects (createServerRoutes),
+// `createStaticRouter` copies those into data routes with ids (convertRoutesToDataRoutes), and `<Scripts>` matches
+// "/" and every parent path of the page against all route branches again to find the routes the browser's partial
+// manifest must hold (getPartialManifest). Measured in workerd on a signed-in page, that is 0.3–0.6 ms of CPU per
+// request (docs/decisions/320).
+//
+// This plugin makes the three keep their result for the routes they were given, in a WeakMap keyed by the build's
+// own route manifest (or by the route array built from it): the same objects, built once per isolate instead of once
+// per request. Nothing mutates them afterwards on the server (a static router's routes are never patched or
+// lazy-loaded; SPA mode, whose routes are lazy, is left uncached). Parent paths come from request URLs, so their
+// remembered matches are capped and start over past 500 paths.
+//
+// Every replacement must match React Router's file exactly: a release that changes these lines fails the build here,
+// so the change is looked at again instead of applied blindly.
+
+/** [file (under react-router/dist/production/lib), [the file's code, its replacement][]]. */
+const PATCHES: readonly (readonly [RegExp, string, readonly (readonly [string, string])[]])[] = [
+  [
+    /react-router[\\/]dist[\\/]production[\\/]lib[\\/]dom[\\/]ssr[\\/]server\.js$/,
+    "lib/dom/ssr/server.js",
+    [
+      [
+        "function ServerRouter({ context, url, nonce }) {",
+        "const serverRoutesByManifest = new WeakMap();\nfunction ServerRouter({ context, url, nonce }) {",
+      ],
+      [
+        "\tlet routes = createServerRoutes(manifest.routes, routeModules, context.future, context.isSpaMode);",
+        [
+          "\tlet built = context.isSpaMode ? void 0 : serverRoutesByManifest.get(manifest.routes);",
+          "\tlet routes = built && built.routeModules === routeModules ? built.routes : createServerRoutes(manifest.routes, routeModules, context.future, context.isSpaMode);",
+          "\tif (!context.isSpaMode && built?.routes !== routes) serverRoutesByManifest.set(manifest.routes, { routeModules, routes });",
+        ].join("\n"),
+      ],
+    ],
+  ],
+  [
+    /react-router[\\/]dist[\\/]production[\\/]lib[\\/]dom[\\/]server\.js$/,
+    "lib/dom/server.js",
+    [
+      [
+        "function createStaticRouter(routes, context, opts = {}) {",
+        "const dataRoutesByRoutes = new WeakMap();\nfunction createStaticRouter(routes, context, opts = {}) {",
+      ],
+      [
+        "\tlet manifest = {};\n\tlet dataRoutes = convertRoutesToDataRoutes(routes, void 0, void 0, manifest);",
+        [
+          "\tlet converted = dataRoutesByRoutes.get(routes);",
+          "\tif (!converted) {",
+          "\t\tlet routeManifest = {};",
+          "\t\tconverted = { manifest: routeManifest, dataRoutes: convertRoutesToDataRoutes(routes, void 0, void 0, routeManifest) };",
+          "\t\tdataRoutesByRoutes.set(routes, converted);",
+          "\t}",
+          "\tlet manifest = converted.manifest;",
+          "\tlet dataRoutes = converted.dataRoutes;",
+        ].join("\n"),
+      ],
+    ],
+  ],
+  [
+    /react-router[\\/]dist[\\/]production[\\/]lib[\\/]dom[\\/]ssr[\\/]fog-of-war\.js$/,
+    "lib/dom/ssr/fog-of-war.js",
+    [
+      [
+        "function getPartialManifest({ sri, ...manifest }, router) {",
+        "const routeIdsByPathByManifest = new WeakMap();\nfunction getPartialManifest({ sri, ...manifest }, router) {",
+      ],
+      [
+        "\tpaths.forEach((path) => {\n\t\tlet matches = router.match(path);\n\t\tif (matches) matches.forEach((m) => routeIds.add(m.route.id));\n\t});",
+        [
+          "\tlet routeIdsByPath = routeIdsByPathByManifest.get(manifest.routes);",
+          "\tif (!routeIdsByPath) routeIdsByPathByManifest.set(manifest.routes, routeIdsByPath = new Map());",
+          "\tpaths.forEach((path) => {",
+          "\t\tlet ids = routeIdsByPath.get(path);",
+          "\t\tif (!ids) {",
+          "\t\t\tlet matches = router.match(path);",
+          "\t\t\tids = matches ? matches.map((m) => m.route.id) : [];",
+          "\t\t\tif (routeIdsByPath.size >= 500) routeIdsByPath.clear();",
+          "\t\t\trouteIdsByPath.set(path, ids);",
+          "\t\t}",
+          "\t\tids.forEach((id) => routeIds.add(id));",
+          "\t});",
+        ].join("\n"),
+      ],
+    ],
+  ],
+];
+
+/** The file's code with its route tables kept across requests; throws when React Router's code has changed. */
+export function keepRouteTables(code: string, id: string): string | null {
+  const patch = PATCHES.find(([file]) => file.test(id));
+  if (!patch) return null;
+  const [, name, replacements] = patch;
+  let out = code;
+  for (const [from, to] of replacements) {
+    const at = out.indexOf(from);
+    if (at < 0 || out.indexOf(from, at + from.length) >= 0) {
+      throw new Error(
+        `scripts/react-router-route-tables.ts: react-router's ${name} no longer contains exactly one ${JSON.stringify(from.split("\n")[0])}. ` +
+          "React Router changed: check the replacements against the new file (or remove the plugin).",
+      );
+    }
+    out = out.slice(0, at) + to + out.slice(at + from.length);
+  }
+  return out;
+}
+
+export function reactRouterRouteTables(): Plugin {
+  return {
+    name: "tribe:react-router-route-tables",
+    enforce: "pre",
+    // Only the server renders pages; the browser's copy of these files is left as it is.
+    applyToEnvironment: (environment) => environment.name !== "client",
+    transform(code, id) {
+      const out = keepRouteTables(code, id.split("?")[0]!);
+      return out === null ? null : { code: out, map: null };
+    },
+  };
+}
