@@ -65,6 +65,8 @@ async function main() {
       logRequests: false,
       resourcePersistencePath: persist,
       resourceTmpPath: path.resolve(dirArg, "tmp"),
+      // BENCH_INSPECTOR_PORT: workerd's DevTools inspector on that port (scripts/bench/cpu-profile.mjs).
+      ...(process.env.BENCH_INSPECTOR_PORT ? { inspectorPort: Number(process.env.BENCH_INSPECTOR_PORT) } : {}),
       workers: [{ ...workerOptions, rootPath: undefined, name: "bench", modulesRoot, modules }],
     }),
   );
