@@ -9,7 +9,8 @@ import type { Plugin } from "vite";
 //
 // This plugin makes the three keep their result for the routes they were given, in a WeakMap keyed by the build's
 // own route manifest (or by the route array built from it): the same objects, built once per isolate instead of once
-// per request. Nothing mutates them afterwards on the server (a static router's routes are never patched or
+// per request. (The route objects are reused only while every route module is the same one: the server runtime
+// hands each request a new object listing the same modules.) Nothing mutates them afterwards on the server (a static router's routes are never patched or
 // lazy-loaded; SPA mode, whose routes are lazy, is left uncached). Parent paths come from request URLs, so their
 // remembered matches are capped and start over past 500 paths.
 //
@@ -24,13 +25,22 @@ const PATCHES: readonly (readonly [RegExp, string, readonly (readonly [string, s
     [
       [
         "function ServerRouter({ context, url, nonce }) {",
-        "const serverRoutesByManifest = new WeakMap();\nfunction ServerRouter({ context, url, nonce }) {",
+        [
+          "const serverRoutesByManifest = new WeakMap();",
+          // The server runtime hands each request a new object of the same route modules.
+          "function sameRouteModules(a, b) {",
+          "\tif (a === b) return true;",
+          "\tlet ids = Object.keys(a);",
+          "\treturn ids.length === Object.keys(b).length && ids.every((id) => a[id] === b[id]);",
+          "}",
+          "function ServerRouter({ context, url, nonce }) {",
+        ].join("\n"),
       ],
       [
         "\tlet routes = createServerRoutes(manifest.routes, routeModules, context.future, context.isSpaMode);",
         [
           "\tlet built = context.isSpaMode ? void 0 : serverRoutesByManifest.get(manifest.routes);",
-          "\tlet routes = built && built.routeModules === routeModules ? built.routes : createServerRoutes(manifest.routes, routeModules, context.future, context.isSpaMode);",
+          "\tlet routes = built && sameRouteModules(built.routeModules, routeModules) ? built.routes : createServerRoutes(manifest.routes, routeModules, context.future, context.isSpaMode);",
           "\tif (!context.isSpaMode && built?.routes !== routes) serverRoutesByManifest.set(manifest.routes, { routeModules, routes });",
         ].join("\n"),
       ],
