@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import type { SessionUser } from "~/lib/auth.server";
-import { NavBar, ShellLink } from "./nav-bar";
-import { useClientLinks } from "./page";
+import { Link, useAppLinks } from "./link";
+import { NavBar } from "./nav-bar";
 import { ToastProvider, type ToastInput } from "./toaster";
 
 const footerLinks = [
@@ -25,10 +25,11 @@ export function AppShell({
   flashToast?: ToastInput | null;
   children: ReactNode;
 }) {
-  const clientLinks = useClientLinks();
+  const appLinks = useAppLinks();
   return (
     <ToastProvider flashToast={flashToast}>
-      <div className="flex min-h-dvh flex-col">
+      {/* One click handler navigates every app link of the page on the client (useAppLinks). */}
+      <div className="flex min-h-dvh flex-col" onClick={appLinks}>
         <a href="#main" className="skip-link">
           Skip to content
         </a>
@@ -36,7 +37,7 @@ export function AppShell({
         <main id="main" className="flex-1">
           {children}
         </main>
-        <footer className="site-footer" onClick={clientLinks}>
+        <footer className="site-footer">
           <div>
             <p>
               <b>Tribe</b> · Group buys, Guess &amp; Win and a prize pool drawn from a public Bitcoin block.
@@ -45,7 +46,7 @@ export function AppShell({
               <ul>
                 {footerLinks.map((link) => (
                   <li key={link.to}>
-                    <ShellLink to={link.to}>{link.label}</ShellLink>
+                    <Link to={link.to}>{link.label}</Link>
                   </li>
                 ))}
               </ul>

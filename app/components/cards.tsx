@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/link";
 import { formatCents } from "~/domain/money";
 
 /** "USD 12.00" or "USD 12.00 – USD 30.00" from a product's size price range, else its base price. */

@@ -1,4 +1,5 @@
-import { isRouteErrorResponse, Link, useLocation } from "react-router";
+import { isRouteErrorResponse, useLocation } from "react-router";
+import { Link } from "~/components/link";
 import { buttonClass } from "./page";
 
 type NotFoundCopy = { title: string; message: string; action: { to: string; label: string } };

@@ -1,4 +1,5 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
+import { Link } from "~/components/link";
 import { Badge, Button, Card, DateText } from "~/components/page";
 
 export type MiniPrizeDelivery = {

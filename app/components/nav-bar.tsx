@@ -1,6 +1,6 @@
-import { useEffect, useRef, useState, useSyncExternalStore, type ComponentProps, type ReactNode } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { Form, useLocation } from "react-router";
-import { useClientLinks } from "./page";
+import { Link } from "./link";
 import type { SessionUser } from "~/lib/auth.server";
 
 const primaryLinks = [
@@ -60,16 +60,7 @@ function useDisplayedUser(user: SessionUser | null): SessionUser | null {
   };
 }
 
-/**
- * A link of the bar or the footer: a plain `<a>` (the bar's one click handler navigates on the client:
- * useClientLinks), marked for React Router's route discovery as its `<Link>` would be. The bar's twenty links cost
- * a signed-in page's render nothing beyond their markup.
- */
-export function ShellLink({ to, current = false, ...props }: Omit<ComponentProps<"a">, "href"> & { to: string; current?: boolean }) {
-  return <a href={to} data-discover="true" aria-current={current ? "page" : undefined} {...props} />;
-}
-
-/** What NavLink counts as active: the page itself or a page below it (`/shop` for `/shop/...`), case-insensitive. */
+/** Whether a bar link is the page shown (aria-current): the page itself or one below it (`/shop/...`), case-insensitive. */
 export function isCurrentPath(pathname: string, to: string): boolean {
   const here = pathname.toLowerCase();
   const target = to.toLowerCase();
@@ -85,18 +76,17 @@ export function NavBar({ user: loadedUser, cartCount = 0 }: { user: SessionUser 
   const user = useDisplayedUser(loadedUser);
   const menu = useMobileMenu();
   const { pathname } = useLocation();
-  const clientLinks = useClientLinks();
   return (
-    <header className="site-header" onClick={clientLinks}>
+    <header className="site-header">
       <nav aria-label="Main">
-        <ShellLink to="/" className="nav-brand">
+        <Link to="/" className="nav-brand">
           <span aria-hidden="true">
             <svg viewBox="0 0 20 20" fill="currentColor">
               <path d="M10 2 3 6v8l7 4 7-4V6l-7-4Zm0 2.3 4.6 2.6L10 9.6 5.4 6.9 10 4.3ZM5 8.6l4 2.3v4.6l-4-2.3V8.6Zm6 6.9v-4.6l4-2.3v4.6l-4 2.3Z" />
             </svg>
           </span>
           Tribe
-        </ShellLink>
+        </Link>
 
         <div id="mobile-menu" className="nav-menu" data-open={menu.open || undefined}>
           <ul>{navLinks(primaryLinks, pathname)}</ul>
@@ -120,9 +110,9 @@ export function NavBar({ user: loadedUser, cartCount = 0 }: { user: SessionUser 
 function navLinks(list: readonly { to: string; label: string }[], pathname: string): ReactNode {
   return list.map((link) => (
     <li key={link.to}>
-      <ShellLink to={link.to} current={isCurrentPath(pathname, link.to)} className="nav-link">
+      <Link to={link.to} aria-current={isCurrentPath(pathname, link.to) ? "page" : undefined} className="nav-link">
         {link.label}
-      </ShellLink>
+      </Link>
     </li>
   ));
 }
@@ -130,7 +120,7 @@ function navLinks(list: readonly { to: string; label: string }[], pathname: stri
 /** The cart (/cart) with the number of items in it (the account's cart, or a visitor's from their cookie). */
 function CartLink({ count }: { count: number }) {
   return (
-    <ShellLink to="/cart" className="nav-icon nav-cart">
+    <Link to="/cart" className="nav-icon nav-cart">
       <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor">
         <path d="M2 3h2.2l.4 2H17l-1.6 7.2a1.5 1.5 0 0 1-1.5 1.2H7.1a1.5 1.5 0 0 1-1.5-1.2L3.6 4.6 3.4 4H2V3Zm5 13.5a1.5 1.5 0 1 0 3 0 1.5 1.5 0 0 0-3 0Zm6 0a1.5 1.5 0 1 0 3 0 1.5 1.5 0 0 0-3 0Z" />
       </svg>
@@ -144,14 +134,14 @@ function CartLink({ count }: { count: number }) {
           </span>
         </>
       ) : null}
-    </ShellLink>
+    </Link>
   );
 }
 
 /** Messages (/chat) with the number of unread chat messages. */
 function MessagesLink({ unread }: { unread: number }) {
   return (
-    <ShellLink to="/chat" aria-label={unread > 0 ? `Messages, ${unread} unread` : "Messages"} className="nav-icon">
+    <Link to="/chat" aria-label={unread > 0 ? `Messages, ${unread} unread` : "Messages"} className="nav-icon">
       <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor">
         <path d="M3 4.5A2.5 2.5 0 0 1 5.5 2h9A2.5 2.5 0 0 1 17 4.5v7a2.5 2.5 0 0 1-2.5 2.5H9l-4 3.5V14h.5A2.5 2.5 0 0 1 3 11.5v-7Z" />
       </svg>
@@ -160,7 +150,7 @@ function MessagesLink({ unread }: { unread: number }) {
           {unread > 99 ? "99+" : unread}
         </span>
       ) : null}
-    </ShellLink>
+    </Link>
   );
 }
 
@@ -219,9 +209,9 @@ function AccountMenu({ user }: { user: SessionUser }) {
         <ul>
           {accountLinks(user).map((link) => (
             <li key={link.to}>
-              <ShellLink to={link.to} className="menu-item">
+              <Link to={link.to} className="menu-item">
                 {link.label}
-              </ShellLink>
+              </Link>
             </li>
           ))}
           <li>

@@ -1,5 +1,5 @@
-import type { ButtonHTMLAttributes, MouseEvent, ReactNode } from "react";
-import { Link, useNavigate, type LinkProps } from "react-router";
+import type { ButtonHTMLAttributes, ComponentProps, ReactNode } from "react";
+import { Link } from "~/components/link";
 import { formatUtcDate } from "~/domain/countdown";
 
 /** The document title of a page: "Shop · Tribe". */
@@ -137,7 +137,7 @@ export function LinkButton({
   size,
   className,
   ...props
-}: LinkProps & { variant?: Variant; size?: Size }) {
+}: ComponentProps<typeof Link> & { variant?: Variant; size?: Size }) {
   return <Link className={buttonClass(variant, size, className)} {...props} />;
 }
 
@@ -204,21 +204,4 @@ export function Pagination({ page, hasNext, hrefFor }: { page: number; hasNext: 
       )}
     </nav>
   );
-}
-
-/**
- * Client-side navigation for the plain `<a>` links inside an element (a /shop grid's 48 links need no `<Link>`
- * each): a plain left click on a same-origin link without a target navigates with React Router; anything else
- * (a modified or middle click, another site) is left to the browser. On a page sent without hydration the links
- * are ordinary links.
- */
-export function useClientLinks() {
-  const navigate = useNavigate();
-  return (event: MouseEvent<HTMLElement>) => {
-    const link = event.target instanceof Element ? event.target.closest("a") : null;
-    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
-    if (link.target || link.hasAttribute("download") || link.origin !== window.location.origin) return;
-    event.preventDefault();
-    void navigate(link.pathname + link.search + link.hash);
-  };
 }

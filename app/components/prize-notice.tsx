@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/link";
 import { DateText } from "~/components/page";
 import { PRIZE_MESSAGES } from "~/domain/payouts";
 

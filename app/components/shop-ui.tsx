@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent, type MouseEvent, type ReactNode } from "react";
 import { useFetcher } from "react-router";
-import { useClientLinks } from "./page";
+import { CLIENT_LINKS } from "./link";
 import { countdownText, COUNTDOWN_TICK_MS } from "~/domain/countdown";
 import { conversionFactor, CURRENCIES, formatIn, SHIPPING_COUNTRIES, type SupportedCurrency } from "~/domain/currency";
 import { currencyLabel, formatCents, minorUnitDigits } from "~/domain/money";
@@ -219,7 +219,7 @@ export function ShopGridShared() {
 /**
  * A /shop card (styles in app.css under "shop card": the card's parts are styled by their place in it, so a page of
  * 24 cards repeats no class strings). A page repeats it 24 times, so it is plain markup: its links are plain `<a>`
- * (the grid's click handler navigates on the client, see useClientLinks), its like and Add to Cart buttons belong to
+ * (the grid is a CLIENT_LINKS list: the page's one click handler navigates them on the client), its like and Add to Cart buttons belong to
  * the grid's one like form and one cart form (ShopGridShared; a like goes to the card's fetcher), and its buttons
  * are named by the card's name (`aria-labelledby`) instead of repeating it. `index` makes the card's element ids.
  * Its pool figures follow the pool live (public/page.js): the strip names its pool once (`data-pool`), each figure
@@ -287,7 +287,7 @@ export type ProductTileData = { id: string; name: string; image: string | null; 
 /**
  * A host's products on their profile (`detailsLabel` "Details") and its shop page ("View Details", `wideActions`:
  * both links share the row and wrap when narrow). Plain markup styled by place (app.css, "product tiles"): its
- * links are plain `<a>`, which the list's one click handler navigates on the client (useClientLinks).
+ * links are plain `<a>` of a CLIENT_LINKS list, which the page's one click handler navigates on the client.
  */
 export function ProductTiles({
   products,
@@ -298,9 +298,8 @@ export function ProductTiles({
   detailsLabel: string;
   wideActions?: boolean;
 }) {
-  const clientLinks = useClientLinks();
   return (
-    <ul className={wideActions ? "product-tiles wide-actions" : "product-tiles"} onClick={clientLinks}>
+    <ul className={wideActions ? "product-tiles wide-actions" : "product-tiles"} {...CLIENT_LINKS}>
       {products.map((p) => (
         <li key={p.id} data-product-card={p.id}>
           <a href={`/product/${p.id}`} tabIndex={-1} aria-hidden="true">

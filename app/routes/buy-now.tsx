@@ -1,7 +1,9 @@
 import { useState } from "react";
-import { data, Form, Link, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Form, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Link } from "~/components/link";
 import { ErrorPage, errorTitle } from "~/components/error-page";
-import { buttonClass, Card, LinkButton, Page, pageMeta, useClientLinks } from "~/components/page";
+import { CLIENT_LINKS } from "~/components/link";
+import { buttonClass, Card, LinkButton, Page, pageMeta } from "~/components/page";
 import {
   HeartIcon,
   LikeToggleForm,
@@ -158,7 +160,6 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const like = useProductLike(product.id, liked, product.likeCount, signedIn);
-  const clientLinks = useClientLinks();
   const name = product.name || "Unnamed Product";
 
   const pickSize =
@@ -223,8 +224,8 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
       {more.length > 0 ? (
         <section aria-label={`More from ${product.hostName ?? "this creator"}`} className="mb-6">
           <h2 className="mb-2 text-sm font-semibold text-gray-900">More from {product.hostName ?? "this creator"}</h2>
-          {/* Plain markup styled by place (app.css, "more strip"); its plain links navigate on the client (one handler). */}
-          <ul className="more-strip" onClick={clientLinks}>
+          {/* Plain markup styled by place (app.css, "more strip"); its plain links navigate on the client (a CLIENT_LINKS list). */}
+          <ul className="more-strip" {...CLIENT_LINKS}>
             {more.map((m) => (
               <li key={m.id}>
                 <a href={`/buy-now/${m.id}`}>

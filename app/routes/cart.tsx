@@ -1,4 +1,5 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { Link } from "~/components/link";
 import { buttonClass, EmptyState, Page, pageMeta } from "~/components/page";
 import { AutoSubmitSelect, currencyOptions, optionList } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";

@@ -1,4 +1,5 @@
-import { Link, redirect } from "react-router";
+import { redirect } from "react-router";
+import { Link } from "~/components/link";
 import { DateText, EmptyState, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { listConversations } from "~/db/queries/chat.server";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/link";
 import type { Route } from "./+types/congratulations";
 
 export const meta: Route.MetaFunction = () => [{ title: "Welcome to the tribe · Tribe" }];

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/link";
 import { MiniPrizeVerification } from "~/components/mini-prize-verification";
 import { Button, Card, DateText, LinkButton, Page, pageMeta, Pagination } from "~/components/page";
 import { getDb } from "~/db/client.server";

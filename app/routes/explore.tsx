@@ -1,4 +1,5 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
+import { Link } from "~/components/link";
 import { Badge, buttonClass, EmptyState, Page, pageMeta, Section } from "~/components/page";
 import { formatIn, ImageBox, priceRangeText } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";

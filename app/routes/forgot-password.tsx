@@ -1,4 +1,5 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
+import { Link } from "~/components/link";
 import { Field, FormError, SubmitButton } from "~/components/form";
 import { getDb } from "~/db/client.server";
 import { createPasswordResetToken, findUserByEmail, hasRecentResetToken } from "~/db/queries/accounts.server";

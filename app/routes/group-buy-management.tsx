@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { data, Form, Link, redirect, useNavigation, useSearchParams } from "react-router";
+import { data, Form, redirect, useNavigation, useSearchParams } from "react-router";
+import { Link } from "~/components/link";
 import { Field, FormError, SelectField, SubmitButton } from "~/components/form";
 import { Badge, Button, Card, DateText, EmptyState, LinkButton, Page, pageMeta, Stat } from "~/components/page";
 import { getDb } from "~/db/client.server";

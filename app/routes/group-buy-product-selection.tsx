@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
+import { Link } from "~/components/link";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { FormError } from "~/components/form";
 import { Button, Card, EmptyState, Page, pageMeta } from "~/components/page";

@@ -1,4 +1,5 @@
-import { data, Link, useFetcher } from "react-router";
+import { data, useFetcher } from "react-router";
+import { Link } from "~/components/link";
 import { Table } from "~/components/cards";
 import { DateText, EmptyState, LinkButton, Page, pageMeta, Pagination, StatusBadge } from "~/components/page";
 import { useFetcherToasts } from "~/components/toaster";

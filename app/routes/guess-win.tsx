@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from "react";
-import { data, Link, useFetcher, useNavigate } from "react-router";
+import { data, useFetcher, useNavigate } from "react-router";
+import { Link } from "~/components/link";
 import { EmptyState, Page, pageMeta, buttonClass } from "~/components/page";
 import { useToast } from "~/components/toaster";
 import { getDb } from "~/db/client.server";

@@ -1,6 +1,7 @@
 import { data, Form, redirect, useSearchParams } from "react-router";
 import { z } from "zod";
-import { DateText, EmptyState, LinkButton, Page, pageMeta, Pagination, Stat, StatusBadge, useClientLinks } from "~/components/page";
+import { CLIENT_LINKS } from "~/components/link";
+import { DateText, EmptyState, LinkButton, Page, pageMeta, Pagination, Stat, StatusBadge } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { RefundedAmount, refundSummaryText, ReturnStatusBadge } from "~/components/refunds";
 import { buyerOrderPageIds, buyerOrderStats, getOrderById, listBuyerOrders } from "~/db/queries/orders.server";
@@ -129,7 +130,6 @@ function OrderAction({ order }: { order: Order }) {
 export default function MyOrders({ loaderData, actionData }: Route.ComponentProps) {
   const { orders, stats, page, hasNext, filtered } = loaderData;
   const [params] = useSearchParams();
-  const clientLinks = useClientLinks();
   const hrefFor = (p: number) => {
     const next = new URLSearchParams(params);
     next.set("page", String(p));
@@ -181,8 +181,8 @@ export default function MyOrders({ loaderData, actionData }: Route.ComponentProp
           action={{ to: "/shop", label: "Browse Shop" }}
         />
       ) : (
-        // Rows styled by place (app.css, "order rows"); their plain links navigate on the client (one handler).
-        <ul className="order-rows" onClick={clientLinks}>
+        // Rows styled by place (app.css, "order rows"); their plain links navigate on the client (a CLIENT_LINKS list).
+        <ul className="order-rows" {...CLIENT_LINKS}>
           {orders.map((o) => (
             <li key={o.id}>
               <span>{o.productImage ? <img src={o.productImage} alt="" /> : null}</span>

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/link";
 import { Page, pageMeta } from "~/components/page";
 import { DRAW_COMMIT_MARGIN, MIN_AGREEING_EXPLORERS, MIN_BLOCK_DIFFICULTY } from "~/domain/draw";
 import { PRIZE_SETTLEMENT_DAYS } from "~/domain/pool";

@@ -1,4 +1,5 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { Link } from "~/components/link";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { FormError } from "~/components/form";
 import { buttonClass, Card, DateText, Page, pageMeta, StatusBadge } from "~/components/page";

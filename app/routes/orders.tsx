@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import { data, Form, Link, redirect, useFetcher, useNavigation } from "react-router";
+import { data, Form, redirect, useFetcher, useNavigation } from "react-router";
+import { Link } from "~/components/link";
 import { Table } from "~/components/cards";
 import { FormError } from "~/components/form";
 import { RefundedAmount } from "~/components/refunds";

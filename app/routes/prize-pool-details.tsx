@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/link";
 import { Badge, Card, DateText, EmptyState, LinkButton, Page, pageMeta, Pagination, Stat } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { dailyContributions, listHostWinnersPage, poolContributionSum } from "~/db/queries/pool-screens.server";

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
-import { data, Link, redirect, useRevalidator } from "react-router";
+import { data, redirect, useRevalidator } from "react-router";
+import { Link } from "~/components/link";
 import { z } from "zod";
 import { MiniPrizeDeliveries } from "~/components/mini-prize-deliveries";
 import { Badge, Card, DateText, LinkButton, Page, pageMeta, Stat } from "~/components/page";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/link";
 import { Card, DateText, EmptyState, LinkButton, Page, pageMeta, Pagination, StatusBadge } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { contributionSums, listHostPools } from "~/db/queries/pool-screens.server";

@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { data, Form, Link } from "react-router";
+import { data, Form } from "react-router";
+import { Link } from "~/components/link";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { buttonClass, Card, pageMeta } from "~/components/page";
 import {

@@ -1,5 +1,6 @@
 import { useEffect, type ReactNode } from "react";
-import { data, Form, isRouteErrorResponse, Link, useFetcher } from "react-router";
+import { data, Form, isRouteErrorResponse, useFetcher } from "react-router";
+import { Link } from "~/components/link";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { Badge, Button, buttonClass, Card, DateText, EmptyState, pageMeta, Pagination } from "~/components/page";
 import { currencyOptions, Countdown, displayCents, formatIn, priceRangeText, ProductTiles } from "~/components/shop-ui";

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
+import { Link } from "~/components/link";
 import { z } from "zod";
 import { Table } from "~/components/cards";
 import { Field, FormError, SubmitButton } from "~/components/form";

@@ -1,4 +1,5 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
+import { Link } from "~/components/link";
 import { Table } from "~/components/cards";
 import { FormError } from "~/components/form";
 import { Badge, DateText, EmptyState, Page, pageMeta, Pagination, Section, Stat } from "~/components/page";

@@ -1,4 +1,5 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
+import { Link } from "~/components/link";
 import { Card, Page, pageMeta } from "~/components/page";
 import { getEnv } from "~/lib/context";
 import { SETTINGS_MESSAGES } from "~/lib/settings-form";

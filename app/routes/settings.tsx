@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import { data, Link, redirect, useFetcher } from "react-router";
+import { data, redirect, useFetcher } from "react-router";
+import { Link } from "~/components/link";
 import { Field, FormError, SelectField } from "~/components/form";
 import { Badge, Button, Card, Page, pageMeta } from "~/components/page";
 import { useToast } from "~/components/toaster";

@@ -1,5 +1,6 @@
 import { Form, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
-import { EmptyState, Page, pageMeta, Pagination, buttonClass, useClientLinks } from "~/components/page";
+import { CLIENT_LINKS } from "~/components/link";
+import { EmptyState, Page, pageMeta, Pagination, buttonClass } from "~/components/page";
 import {
   AutoSubmitSelect,
   currencyOptions,
@@ -115,7 +116,6 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
 
 export default function Shop({ loaderData }: Route.ComponentProps) {
   const { products, page, hasNext, filters, signedIn } = loaderData;
-  const clientLinks = useClientLinks();
   const hrefFor = (n: number) => {
     const search = new URLSearchParams();
     if (filters.q) search.set("q", filters.q);
@@ -157,8 +157,8 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
       ) : (
         <>
           <ShopGridShared />
-          {/* The cards' links are plain links; this one handler navigates on the client (a hydrated page). */}
-          <ul className="shop-grid" data-pool-currency={filters.currency} onClick={clientLinks}>
+          {/* The cards' links are plain links of a CLIENT_LINKS list: navigated on the client once the page hydrates. */}
+          <ul className="shop-grid" data-pool-currency={filters.currency} {...CLIENT_LINKS}>
             {products.map((row, index) => (
               <ShopProductCard key={row[0]} row={row} index={index} signedIn={signedIn} />
             ))}

@@ -1,4 +1,5 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { Link } from "~/components/link";
 import { Field, FormError, SelectField, SubmitButton } from "~/components/form";
 import { createAccount } from "~/db/queries/accounts.server";
 import { getDb } from "~/db/client.server";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/link";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { Card, DateText, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";

@@ -1,5 +1,6 @@
 import { useState } from "react";
-import { Form, Link, useFetcher } from "react-router";
+import { Form, useFetcher } from "react-router";
+import { Link } from "~/components/link";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { Badge, Button, Card, DateText, EmptyState, LinkButton, Page, Pagination, pageMeta, Stat, StatusBadge } from "~/components/page";
 import { useFetcherToasts, type ToastOutcome } from "~/components/toaster";

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/link";
 import { priceText } from "~/components/cards";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { Badge, Card, DateText, LinkButton, Page, pageMeta, Stat, StatusBadge } from "~/components/page";

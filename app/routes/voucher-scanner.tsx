@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { data, Form, Link, useActionData, useNavigate, useNavigation } from "react-router";
+import { data, Form, useActionData, useNavigate, useNavigation } from "react-router";
+import { Link } from "~/components/link";
 import { Badge, Button, Card, DateText, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { getVoucherByCode, listHostActiveCodes, redeemVoucher } from "~/db/queries/vouchers.server";

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { Link } from "react-router";
+import { Link } from "~/components/link";
 import { Button, Card, DateText, LinkButton, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { listRecentDrawnPools } from "~/db/queries/pool-screens.server";
