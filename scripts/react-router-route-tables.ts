@@ -28,10 +28,13 @@ const PATCHES: readonly (readonly [RegExp, string, readonly (readonly [string, s
         [
           "const serverRoutesByManifest = new WeakMap();",
           // The server runtime hands each request a new object of the same route modules.
-          "function sameRouteModules(a, b) {",
-          "\tif (a === b) return true;",
-          "\tlet ids = Object.keys(a);",
-          "\treturn ids.length === Object.keys(b).length && ids.every((id) => a[id] === b[id]);",
+          "function sameRouteModules(built, routeModules) {",
+          "\tlet count = 0;",
+          "\tfor (let id in routeModules) {",
+          "\t\tif (built.routeModules[id] !== routeModules[id]) return false;",
+          "\t\tcount++;",
+          "\t}",
+          "\treturn count === built.count;",
           "}",
           "function ServerRouter({ context, url, nonce }) {",
         ].join("\n"),
@@ -40,8 +43,8 @@ const PATCHES: readonly (readonly [RegExp, string, readonly (readonly [string, s
         "\tlet routes = createServerRoutes(manifest.routes, routeModules, context.future, context.isSpaMode);",
         [
           "\tlet built = context.isSpaMode ? void 0 : serverRoutesByManifest.get(manifest.routes);",
-          "\tlet routes = built && sameRouteModules(built.routeModules, routeModules) ? built.routes : createServerRoutes(manifest.routes, routeModules, context.future, context.isSpaMode);",
-          "\tif (!context.isSpaMode && built?.routes !== routes) serverRoutesByManifest.set(manifest.routes, { routeModules, routes });",
+          "\tlet routes = built && sameRouteModules(built, routeModules) ? built.routes : createServerRoutes(manifest.routes, routeModules, context.future, context.isSpaMode);",
+          "\tif (!context.isSpaMode && built?.routes !== routes) serverRoutesByManifest.set(manifest.routes, { routeModules, routes, count: Object.keys(routeModules).length });",
         ].join("\n"),
       ],
     ],

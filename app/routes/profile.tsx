@@ -56,6 +56,7 @@ function assertVisible(profile: Awaited<ReturnType<typeof getProfileByIdOrSlug>>
 
 /** This page's address without a previous join's outcome: where a Join Tribe posted without JavaScript returns. */
 function joinReturnTo(url: URL): string {
+  if (!url.searchParams.has("tribe")) return url.pathname + url.search;
   const search = new URLSearchParams(url.searchParams);
   search.delete("tribe");
   const text = search.toString();
