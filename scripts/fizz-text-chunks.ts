@@ -1,4 +1,5 @@
 import type { Plugin } from "vite";
+import { applyExactReplacements } from "./exact-replacements";
 
 // React's server renderer for edge runtimes (react-dom/server, the "workerd" export: react-dom-server.edge) turns
 // every piece of a page it writes (an attribute's value, a text, a tag) into bytes on its own:
@@ -61,18 +62,12 @@ function writeChunk(destination, chunk) {
 
 /** The edge renderer's source with its text pieces joined before encoding; throws when React's code has changed. */
 export function joinFizzTextChunks(code: string): string {
-  let out = code;
-  for (const [from, to] of REPLACEMENTS) {
-    const at = out.indexOf(from);
-    if (at < 0 || out.indexOf(from, at + from.length) >= 0) {
-      throw new Error(
-        `scripts/fizz-text-chunks.ts: react-dom-server.edge.production.js no longer contains exactly one ${JSON.stringify(from.split("\n")[0])}. ` +
-          "React's renderer changed: check the replacements against the new file (or remove the plugin).",
-      );
-    }
-    out = out.slice(0, at) + to + out.slice(at + from.length);
-  }
-  return out;
+  return applyExactReplacements(
+    code,
+    REPLACEMENTS,
+    "scripts/fizz-text-chunks.ts: react-dom-server.edge.production.js",
+    "React's renderer changed: check the replacements against the new file (or remove the plugin).",
+  );
 }
 
 export function fizzTextChunks(): Plugin {

@@ -1,4 +1,5 @@
 import type { Plugin } from "vite";
+import { applyExactReplacements } from "./exact-replacements";
 
 // React Router's server rendering rebuilds the app's route tables for every page it renders, although they depend
 // only on the build: `ServerRouter` turns the manifest's 80 routes into route objects (createServerRoutes),
@@ -106,18 +107,12 @@ export function keepRouteTables(code: string, id: string): string | null {
   const patch = PATCHES.find(([file]) => file.test(id));
   if (!patch) return null;
   const [, name, replacements] = patch;
-  let out = code;
-  for (const [from, to] of replacements) {
-    const at = out.indexOf(from);
-    if (at < 0 || out.indexOf(from, at + from.length) >= 0) {
-      throw new Error(
-        `scripts/react-router-route-tables.ts: react-router's ${name} no longer contains exactly one ${JSON.stringify(from.split("\n")[0])}. ` +
-          "React Router changed: check the replacements against the new file (or remove the plugin).",
-      );
-    }
-    out = out.slice(0, at) + to + out.slice(at + from.length);
-  }
-  return out;
+  return applyExactReplacements(
+    code,
+    replacements,
+    `scripts/react-router-route-tables.ts: react-router's ${name}`,
+    "React Router changed: check the replacements against the new file (or remove the plugin).",
+  );
 }
 
 export function reactRouterRouteTables(): Plugin {
