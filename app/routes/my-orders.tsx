@@ -48,10 +48,28 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     listOrderRefunds(db, pageIds),
     latestReturnRequests(db, pageIds),
   ]);
+  // Each row carries what the page shows and nothing else: the loader's data is written into the page for hydration.
   const orders = list.orders.map((o) => {
     const lines = refunds.filter((r) => r.orderId === o.id);
     return {
-      ...o,
+      id: o.id,
+      orderNumber: o.orderNumber,
+      productName: o.productName,
+      productImage: o.productImage,
+      productCategory: o.productCategory,
+      status: o.status,
+      amountCents: o.amountCents,
+      currency: o.currency,
+      quantity: o.quantity,
+      sizeName: o.sizeName,
+      colorName: o.colorName,
+      trackingNumber: o.trackingNumber,
+      createdAt: o.createdAt,
+      hostName: o.hostName,
+      entryNumber: o.entryNumber,
+      voucherCode: o.voucherCode,
+      voucherStatus: o.voucherStatus,
+      refundedCents: o.refundedCents,
       refundState: orderRefundState(o),
       // Why it was refunded: each refund's reason (group-buy tier, return, host), or the undeliverable order's.
       // A refund that did not go through says so first.
