@@ -61,7 +61,7 @@ function useDisplayedUser(user: SessionUser | null): SessionUser | null {
 }
 
 /** Whether a bar link is the page shown (aria-current): the page itself or one below it (`/shop/...`), case-insensitive. */
-export function isCurrentPath(pathname: string, to: string): boolean {
+function isCurrentPath(pathname: string, to: string): boolean {
   const here = pathname.toLowerCase();
   const target = to.toLowerCase();
   return here === target || (here.startsWith(target) && here.charAt(target.length) === "/");
@@ -249,7 +249,7 @@ function useMobileMenu() {
     return () => document.removeEventListener("keydown", onKeyDown);
   }, [open]);
 
-  return { open, buttonRef, toggle: () => setOpen((value) => !value), close: () => setOpen(false) };
+  return { open, buttonRef, toggle: () => setOpen((value) => !value) };
 }
 
 /**

@@ -71,7 +71,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const key = idParam(params.id);
   const db = getDb(getEnv(context));
   const session = viewerSession(context);
-  const search = new URL(request.url).searchParams;
+  const url = new URL(request.url);
+  const search = url.searchParams;
   const requested = search.get("tab");
   const outcome = tribeJoinOutcome(search.get("tribe"));
   const tab: Tab = TABS.some((t) => t.id === requested) ? (requested as Tab) : "shop";
@@ -135,7 +136,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     member: !own && member,
     // A Join Tribe posted without JavaScript comes back here with its outcome (/tribe/join), shown like a fetcher's.
     tribeJoin: outcome ? tribeJoinResult(outcome) : null,
-    joinReturnTo: joinReturnTo(new URL(request.url)),
+    joinReturnTo: joinReturnTo(url),
     tab,
     currency,
     // The tabs' and pages' links keep a currency the viewer chose; otherwise the rule picks it again.
