@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { earningsLedger, groupBuyProducts, groupBuyRefunds, groupBuys, groupBuyShares, groupBuyTiers, mailOutbox, orders, products } from "~/db/schema";
 import { GROUP_BUY_ACTION_MESSAGES, GROUP_BUY_MESSAGES } from "~/domain/group-buy";
 import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
+import { applyRefund } from "~/lib/payments/refunds.server";
 import { runScheduled } from "../workers/scheduled";
 import { db, get, makeUser, ORIGIN, randomIp, signIn } from "./helpers";
 
@@ -385,6 +386,76 @@ describe("delete, cancel and finalise", () => {
     expect(ledger.filter((r) => r.kind === "refund").map((r) => r.grossCents).sort()).toEqual([-14_001, -5_000]);
     expect(ledger.reduce((sum, r) => sum + r.grossCents, 0)).toBe(charged - 14_001 - 5_000);
     for (const r of ledger) expect(r.amountCents + r.poolCents + r.platformCents).toBe(r.grossCents);
+  });
+});
+
+describe("refunds before a group buy ends (decision 340)", () => {
+  /** The provider's refund event of a host's refund of `cents` on a group-buy order (as the /orders refund sends it). */
+  const hostRefundEvent = (orderId: string, id: string, cents: number, status: "succeeded" | "failed") =>
+    applyRefund(env, {
+      id,
+      object: "refund",
+      amount: cents,
+      currency: "usd",
+      status,
+      payment_intent: `pi_local_${orderId}`,
+      charge: null,
+      metadata: { order_id: orderId, checkout_session_id: `cs_local_${orderId}`, origin: "host" },
+    });
+  const ledgerOf = (hostId: string) => db().select().from(earningsLedger).where(eq(earningsLedger.hostId, hostId));
+
+  it("a host's partial refund while it runs is booked with its sales at the end: the ledger holds what the host kept", async () => {
+    const host = await makeHost("Early Refund Host");
+    const fans = [await makeUser({ name: "Early Refund Fan A" }), await makeUser({ name: "Early Refund Fan B" })];
+    const id = await directGroupBuy(host.id, host.productId, { endAt: new Date(Date.now() + DAY) });
+    const a = await paidOrder(host, id, fans[0]!, 70_001, 318_186);
+    const b = await paidOrder(host, id, fans[1]!, 50_000, 227_273);
+    const refundId = `re_early_${crypto.randomUUID()}`;
+    await hostRefundEvent(b, refundId, 5_000, "succeeded");
+    expect(await orderRow(b)).toMatchObject({ refundedCents: 5_000 });
+    // Its sale is not booked yet, so neither is the refund.
+    expect(await ledgerOf(host.id)).toEqual([]);
+
+    await db().update(groupBuys).set({ endAt: new Date(Date.now() - 1000) }).where(eq(groupBuys.id, id));
+    await runScheduled(env, new Date());
+    const [g] = await db().select().from(groupBuys).where(eq(groupBuys.id, id));
+    expect(g).toMatchObject({ status: "completed", finalDiscountPercent: 20 });
+    // b keeps 400.00 at 20% off: 50.00 by the host, 50.00 by the tier.
+    expect(await orderRow(b)).toMatchObject({ refundedCents: 10_000 });
+    const ledger = await ledgerOf(host.id);
+    expect(ledger.filter((r) => r.kind === "group_buy_sale")).toHaveLength(2);
+    expect(ledger.find((r) => r.sourceKey === `refund:${refundId}`)).toMatchObject({ kind: "refund", grossCents: -5_000, orderId: b });
+    expect(ledger.filter((r) => r.kind === "refund").map((r) => r.grossCents).sort()).toEqual([-14_001, -5_000, -5_000]);
+    // What the ledger counts is what the buyers paid and kept paid: 560.00 + 400.00.
+    expect(ledger.reduce((sum, r) => sum + r.grossCents, 0)).toBe(56_000 + 40_000);
+    for (const r of ledger) expect(r.amountCents + r.poolCents + r.platformCents).toBe(r.grossCents);
+    expect(await orderRow(a)).toMatchObject({ refundedCents: 14_001 });
+
+    // The cron's next run, and a refund event replayed after the end, book nothing twice.
+    await runScheduled(env, new Date());
+    await hostRefundEvent(b, refundId, 5_000, "succeeded");
+    expect(await ledgerOf(host.id)).toHaveLength(ledger.length);
+  });
+
+  it("a refund that failed before the end is not booked; one failing after the end is restored", async () => {
+    const host = await makeHost("Failed Refund Host");
+    const fan = await makeUser({ name: "Failed Refund Fan" });
+    const id = await directGroupBuy(host.id, host.productId, { endAt: new Date(Date.now() + DAY) });
+    const a = await paidOrder(host, id, fan, 10_000, 45_454);
+    const failed = `re_failed_${crypto.randomUUID()}`;
+    const late = `re_late_${crypto.randomUUID()}`;
+    await hostRefundEvent(a, failed, 2_000, "succeeded");
+    await hostRefundEvent(a, failed, 2_000, "failed");
+    await hostRefundEvent(a, late, 3_000, "succeeded");
+    await closeGroupBuy(env, id, { mode: "end", now: new Date(Date.now() + 2 * DAY) });
+    let ledger = await ledgerOf(host.id);
+    // Below the target: no tier refund; the sale of 100.00 and the 30.00 that still counts.
+    expect(ledger.map((r) => [r.kind, r.grossCents]).sort()).toEqual([["group_buy_sale", 10_000], ["refund", -3_000]]);
+    await hostRefundEvent(a, late, 3_000, "failed");
+    ledger = await ledgerOf(host.id);
+    expect(ledger.find((r) => r.sourceKey === `refund:${late}:restore`)).toMatchObject({ grossCents: 3_000 });
+    expect(ledger.reduce((sum, r) => sum + r.grossCents, 0)).toBe(10_000);
+    expect(await orderRow(a)).toMatchObject({ refundedCents: 0 });
   });
 });
 

@@ -343,6 +343,17 @@ export function listGroupBuyPaidOrders(db: Db, groupBuyId: string) {
     .limit(10_000);
 }
 
+/** Whether an order belongs to a group buy not finalised yet, whose end books the order's sale in the host's earnings. */
+export async function orderAwaitsGroupBuyEnd(db: Db, orderId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .innerJoin(groupBuys, eq(groupBuys.id, orders.groupBuyId))
+    .where(and(eq(orders.id, orderId), isNull(groupBuys.finalisedAt)))
+    .limit(1);
+  return row !== undefined;
+}
+
 /** A group buy as closing it needs, also when its host is suspended (their fans are still refunded). */
 export async function getGroupBuyForClose(db: Db, id: string) {
   const [row] = await db

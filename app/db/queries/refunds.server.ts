@@ -405,3 +405,92 @@ export function listPaymentOrders(db: Db, checkoutSessionId: string) {
     .orderBy(orders.line)
     .limit(100);
 }
+
+/** A refund or dispute (or its part on one order) counting on a group buy's order, for the host's earnings. */
+export type GroupBuyOrderReversal = {
+  kind: RefundPartKind;
+  /** The reversal's key: the refund's or dispute's id, or '<id>:<order id>' for its part on a cart's order. */
+  key: string;
+  checkoutSessionId: string;
+  orderId: string;
+  amountCents: number;
+  currency: string;
+  origin: RefundOrigin;
+  poolId: string | null;
+  /** What the pool's close left the host to carry of it (host_debits under its key), else null (the pool gave it back). */
+  hostDebit: { hostId: string; poolId: string; amountCents: number } | null;
+};
+
+/**
+ * The refunds and disputes whose pool reversal was applied to a group buy's orders, except the group buy's own
+ * tier and cancellation refunds (booked with its sales): what its end books in the host's earnings, since a sale the
+ * group buy has not booked yet cannot take a refund back (docs/decisions/340-refunds-before-a-group-buy-ends.md).
+ */
+export async function listGroupBuyOrderReversals(db: Db, groupBuyId: string): Promise<GroupBuyOrderReversal[]> {
+  const inGroupBuy = (orderId: SQL) => sql`${orderId} in (select o.id from orders o where o.group_buy_id = ${groupBuyId})`;
+  // The host debit booked under a reversal key, and the pool of the order it counts on.
+  const debit = (key: SQL) => ({
+    debitHostId: sql<string | null>`(select hd.host_id from host_debits hd where hd.reversal_key = ${key})`,
+    debitPoolId: sql<string | null>`(select hd.pool_id from host_debits hd where hd.reversal_key = ${key})`,
+    debitCents: sql<number | null>`(select hd.amount_cents from host_debits hd where hd.reversal_key = ${key})`,
+  });
+  const orderPool = (orderId: SQL) => sql<string | null>`(select o.pool_id from orders o where o.id = ${orderId})`;
+  const [own, disputed, parts] = await Promise.all([
+    db
+      .select({
+        key: refunds.id,
+        checkoutSessionId: refunds.checkoutSessionId,
+        orderId: sql<string>`${refunds.orderId}`,
+        amountCents: refunds.amountCents,
+        currency: refunds.currency,
+        origin: refunds.origin,
+        orderPoolId: orderPool(sql`${refunds.orderId}`),
+        ...debit(sql`${refunds.id}`),
+      })
+      .from(refunds)
+      .where(and(inGroupBuy(sql`${refunds.orderId}`), eq(refunds.reversal, "applied"), sql`${refunds.origin} <> 'group_buy'`)),
+    db
+      .select({
+        key: disputes.id,
+        checkoutSessionId: disputes.checkoutSessionId,
+        orderId: sql<string>`${disputes.orderId}`,
+        amountCents: disputes.amountCents,
+        currency: disputes.currency,
+        orderPoolId: orderPool(sql`${disputes.orderId}`),
+        ...debit(sql`${disputes.id}`),
+      })
+      .from(disputes)
+      .where(and(inGroupBuy(sql`${disputes.orderId}`), eq(disputes.reversal, "applied"))),
+    db
+      .select({
+        kind: refundParts.kind,
+        key: sql<string>`${refundParts.sourceId} || ':' || ${refundParts.orderId}`,
+        orderId: refundParts.orderId,
+        amountCents: refundParts.amountCents,
+        currency: refundParts.currency,
+        checkoutSessionId: sql<string>`coalesce((select r.checkout_session_id from refunds r where ${refundParts.kind} = 'refund' and r.id = ${refundParts.sourceId}), (select d.checkout_session_id from disputes d where ${refundParts.kind} = 'dispute' and d.id = ${refundParts.sourceId}))`,
+        origin: sql<RefundOrigin | null>`(select r.origin from refunds r where ${refundParts.kind} = 'refund' and r.id = ${refundParts.sourceId})`,
+        orderPoolId: orderPool(sql`${refundParts.orderId}`),
+        ...debit(sql`${refundParts.sourceId} || ':' || ${refundParts.orderId}`),
+      })
+      .from(refundParts)
+      .where(and(inGroupBuy(sql`${refundParts.orderId}`), eq(refundParts.reversal, "applied"), sql`${refundParts.amountCents} > 0`)),
+  ]);
+  type Row = { key: string; checkoutSessionId: string; orderId: string; amountCents: number; currency: string; orderPoolId: string | null; debitHostId: string | null; debitPoolId: string | null; debitCents: number | null };
+  const reversal = (kind: RefundPartKind, origin: RefundOrigin, r: Row): GroupBuyOrderReversal => ({
+    kind,
+    key: r.key,
+    checkoutSessionId: r.checkoutSessionId,
+    orderId: r.orderId,
+    amountCents: r.amountCents,
+    currency: r.currency,
+    origin,
+    poolId: r.debitPoolId ?? r.orderPoolId,
+    hostDebit: r.debitHostId !== null && r.debitPoolId !== null ? { hostId: r.debitHostId, poolId: r.debitPoolId, amountCents: r.debitCents ?? 0 } : null,
+  });
+  return [
+    ...own.map((r) => reversal("refund", r.origin, r)),
+    ...disputed.map((d) => reversal("dispute", "dispute", d)),
+    ...parts.filter((p) => p.origin !== "group_buy").map((p) => reversal(p.kind, p.kind === "dispute" ? "dispute" : (p.origin ?? "provider"), p)),
+  ];
+}

@@ -22,10 +22,12 @@ import {
   canCompleteEarly,
   GROUP_BUY_ACTION_MESSAGES,
   type GroupBuyOrderMoney,
+  type GroupBuyStatus,
   planGroupBuyCancellation,
   planGroupBuyFinalisation,
   planTierRefunds,
 } from "~/domain/group-buy";
+import { bookGroupBuyRefundEarnings } from "~/lib/payments/refund-earnings.server";
 import { sendRefund } from "~/lib/payments/refunds.server";
 
 export type CloseMode = "end" | "early" | "cancel";
@@ -95,7 +97,7 @@ export async function closeGroupBuy(
   const closed = await getGroupBuyForClose(db, groupBuyId);
   if (!closed || closed.finalisedAt || (closed.status !== "completed" && closed.status !== "cancelled")) {
     // Resumed: the host's earnings of orders whose refund has since been confirmed.
-    if (closed?.finalisedAt && closed.status === "completed") await bookGroupBuyEarnings(env, groupBuyId);
+    if (closed?.finalisedAt) await bookGroupBuyEarnings(env, groupBuyId, closed.status);
     return { ok: true, refunded: 0 };
   }
   const money = await orderMoney(env, groupBuyId);
@@ -114,15 +116,21 @@ export async function closeGroupBuy(
   );
   const refunded = await sendPendingRefunds(env, groupBuyId, groupBuy.name);
   await markGroupBuyFinalised(db, groupBuyId);
-  if (closed.status === "completed") await bookGroupBuyEarnings(env, groupBuyId);
+  await bookGroupBuyEarnings(env, groupBuyId, closed.status);
   return { ok: true, refunded };
 }
 
-/** Group-buy revenue counts once finalised: each order's sale and tier refund into the host's earnings ledger. */
-async function bookGroupBuyEarnings(env: Env, groupBuyId: string): Promise<void> {
+/**
+ * Group-buy revenue counts once finalised: each order's sale and tier refund into the host's earnings ledger (a
+ * cancelled group buy sold nothing), then the refunds and disputes its orders had before (decision 340).
+ */
+async function bookGroupBuyEarnings(env: Env, groupBuyId: string, status: GroupBuyStatus): Promise<void> {
   const db = getDb(env);
-  const rules = await getRevenueRules(db);
-  await bookGroupBuySales(db, groupBuyId, rules.group_buy_sales);
+  if (status === "completed") {
+    const rules = await getRevenueRules(db);
+    await bookGroupBuySales(db, groupBuyId, rules.group_buy_sales);
+  }
+  await bookGroupBuyRefundEarnings(env, groupBuyId);
 }
 
 /**

@@ -1,7 +1,8 @@
 import { getDb } from "~/db/client.server";
 import { bookEarning, getLedgerRowByKey, refundedGrossCents, saleSourceKey } from "~/db/queries/earnings.server";
 import { getParticipantByPaymentKey } from "~/db/queries/guesses.server";
-import { getPaymentForRefund } from "~/db/queries/refunds.server";
+import { orderAwaitsGroupBuyEnd } from "~/db/queries/group-buys.server";
+import { getPaymentForRefund, listGroupBuyOrderReversals } from "~/db/queries/refunds.server";
 import { refundShares, type EventShares } from "~/domain/earnings";
 import type { RefundOrigin } from "~/domain/payments";
 import type { ReversalOutcome } from "~/lib/pools.server";
@@ -10,7 +11,8 @@ import type { ReversalOutcome } from "~/lib/pools.server";
 // id, keyed `refund:<id>` / `dispute:<id>`, taking back the parts of the sale in the proportions it was booked with.
 // While the payment's pool is open the pool gives back its part; once it has closed (the reversal became a host
 // debit) the host carries the pool's part too, which can drive the balance below zero. A restore (failed refund, won
-// dispute) books the exact opposite row under '<key>:restore'.
+// dispute) books the exact opposite row under '<key>:restore'. A group buy's sales are booked when it ends, so a refund
+// of one of its orders before then waits for the end and is booked right after the sales (decision 340).
 
 export type RefundEarningsInput = {
   kind: "refund" | "dispute";
@@ -20,9 +22,18 @@ export type RefundEarningsInput = {
   amountCents: number;
   currency: string;
   origin: RefundOrigin;
-  reversal: ReversalOutcome;
+  reversal: RefundReversal;
   restore: boolean;
 };
+
+/** What a pool reversal did, as the ledger needs it: its pool, and what the pool's close left the host to carry. */
+export type RefundReversal = { poolId: string | null; hostDebit: { hostId: string; debitCents: number } | null };
+
+export function refundReversalOf(outcome: ReversalOutcome): RefundReversal {
+  if (outcome.kind === "no_contribution") return { poolId: null, hostDebit: null };
+  if (outcome.kind === "pool") return { poolId: outcome.poolId, hostDebit: null };
+  return { poolId: outcome.poolId, hostDebit: { hostId: outcome.hostId, debitCents: outcome.debitCents } };
+}
 
 /** The ledger key of a refund's or dispute's row. */
 export function refundLedgerKey(kind: "refund" | "dispute", id: string): string {
@@ -70,17 +81,19 @@ export async function bookRefundEarnings(env: Env, input: RefundEarningsInput): 
     }
   }
   const sale = saleKey ? await getLedgerRowByKey(db, saleKey) : undefined;
-  const poolClosed = input.reversal.kind === "host_debit";
-  const poolId = input.reversal.kind === "no_contribution" ? null : input.reversal.poolId;
+  const { hostDebit, poolId } = input.reversal;
+  const poolClosed = hostDebit !== null;
   const what = input.kind === "refund" ? "Refund" : "Dispute";
   if (!sale) {
+    // A group buy's order before the group buy ends: booked with its sale then (bookGroupBuyRefundEarnings).
+    if (input.orderId && (await orderAwaitsGroupBuyEnd(db, input.orderId))) return;
     // No booked sale (a host deposit, or a sale from before the ledger): only a host debit moves the host's money.
-    if (input.reversal.kind !== "host_debit" || input.reversal.debitCents <= 0) return;
+    if (!hostDebit || hostDebit.debitCents <= 0) return;
     await bookEarning(db, {
-      hostId: input.reversal.hostId,
+      hostId: hostDebit.hostId,
       kind: "refund",
       sourceKey: key,
-      amountCents: -input.reversal.debitCents,
+      amountCents: -hostDebit.debitCents,
       grossCents: 0,
       currency: input.currency,
       description: `${what} after the prize pool closed`,
@@ -112,4 +125,29 @@ export async function bookRefundEarnings(env: Env, input: RefundEarningsInput): 
     referenceId: sale.referenceId,
     availableAt: new Date(),
   });
+}
+
+/**
+ * A group buy's end, right after its sales (or with none, once it was cancelled): each refund and dispute applied to
+ * its orders before then, other than its own tier and cancellation refunds, booked as it would have been had the
+ * sale been booked already (each once, by its key; a later one finds the sale and books itself).
+ */
+export async function bookGroupBuyRefundEarnings(env: Env, groupBuyId: string): Promise<void> {
+  const db = getDb(env);
+  for (const reversal of await listGroupBuyOrderReversals(db, groupBuyId)) {
+    await bookRefundEarnings(env, {
+      kind: reversal.kind,
+      id: reversal.key,
+      checkoutSessionId: reversal.checkoutSessionId,
+      orderId: reversal.orderId,
+      amountCents: reversal.amountCents,
+      currency: reversal.currency,
+      origin: reversal.origin,
+      reversal: {
+        poolId: reversal.poolId,
+        hostDebit: reversal.hostDebit ? { hostId: reversal.hostDebit.hostId, debitCents: reversal.hostDebit.amountCents } : null,
+      },
+      restore: false,
+    });
+  }
 }

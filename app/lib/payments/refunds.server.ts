@@ -44,7 +44,7 @@ import { applyPaymentReversal, type ReversalOutcome } from "~/lib/pools.server";
 import { idOf, type DisputeObject, type RefundObject } from "./events.server";
 import { cartContributionKey, contributionKey, shareBonusKey } from "./payment-records";
 import { getPaymentProvider } from "./provider.server";
-import { bookRefundEarnings } from "./refund-earnings.server";
+import { bookRefundEarnings, refundReversalOf } from "./refund-earnings.server";
 
 // The pipeline's last step: money flowing back. A refund (asked for here or reported by the provider) and a dispute
 // are stored by the provider's id; the order's and checkout's refunded totals are recomputed from the stored rows in
@@ -405,14 +405,14 @@ async function settleReversalOf(env: Env, kind: RefundPartKind, id: string, orde
     if (counts && (target.reversal === "none" || target.reversal === "applying")) {
       if (!(await claim(["none", "applying"], "applying", true))) continue;
       const outcome = await reverse(env, on, target.key, target.amountCents, origin);
-      await bookRefundEarnings(env, { ...earnings, reversal: outcome, restore: false });
+      await bookRefundEarnings(env, { ...earnings, reversal: refundReversalOf(outcome), restore: false });
       await claim(["applying"], "applied");
       continue;
     }
     if (!counts && (target.reversal === "applied" || target.reversal === "restoring")) {
       if (!(await claim(["applied", "restoring"], "restoring", false))) continue;
       const outcome = await reverse(env, on, `${target.key}:restore`, -target.amountCents, origin, target.key);
-      await bookRefundEarnings(env, { ...earnings, reversal: outcome, restore: true });
+      await bookRefundEarnings(env, { ...earnings, reversal: refundReversalOf(outcome), restore: true });
       await claim(["restoring"], "restored");
       continue;
     }
