@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { childEnv, ensureBrowserTools, nodeBin, prepareLocal, root, tools, waitForServer } from "./prepare-local.mjs";
+import { childEnv, ensureBrowserTools, nodeBin, prepareLocal, root, serveAt, tools, waitForServer } from "./prepare-local.mjs";
 
 const STATE_DIR = ".wrangler/e2e-state";
 const SERVER_LOG = path.join(root, ".wrangler", "e2e-server.log");
@@ -65,6 +65,7 @@ async function main() {
 
   const port = await freePort();
   const baseUrl = `http://localhost:${port}`;
+  serveAt(baseUrl);
   const log = createWriteStream(SERVER_LOG);
   server = spawn(nodeBin, [tools.vite, "preview", "--port", String(port), "--strictPort"], {
     cwd: root,

@@ -5,7 +5,7 @@
 //
 // Run directly (`node scripts/prepare-local.mjs`) it prepares the default directory and exits.
 import { spawn, spawnSync } from "node:child_process";
-import { accessSync, constants, copyFileSync, existsSync, realpathSync, statSync } from "node:fs";
+import { accessSync, constants, copyFileSync, existsSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -109,6 +109,18 @@ export function ensureDevVars() {
   }
   const built = path.join(root, "build", "server");
   if (existsSync(built)) copyFileSync(target, path.join(built, ".dev.vars"));
+}
+
+/**
+ * The origin the built app is served at, for the absolute links in mail sent by webhooks and the cron (SITE_ORIGIN,
+ * wrangler.toml's default being port 8787): written into the build's copy of .dev.vars, unless .dev.vars sets it.
+ */
+export function serveAt(origin) {
+  const source = path.join(root, ".dev.vars");
+  const vars = existsSync(source) ? readFileSync(source, "utf8") : "";
+  if (/^\s*SITE_ORIGIN\s*=/m.test(vars)) return;
+  const built = path.join(root, "build", "server", ".dev.vars");
+  writeFileSync(built, `${vars.replace(/\n?$/, "\n")}SITE_ORIGIN=${origin}\n`);
 }
 
 /** Applies every pending D1 migration to the local database (non-interactive). */

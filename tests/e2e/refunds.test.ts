@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { browser, DEMO_PASSWORD, newPage, signInWithForm, useBrowser } from "./browser.ts";
+import { baseUrl, browser, DEMO_PASSWORD, linkFromOutbox, newPage, signInWithForm, useBrowser } from "./browser.ts";
 
 // Money flowing back, in the browser: the host refunds an order from /orders and the pool shrinks live; a fan asks
 // for a return and the host approves it; a host deposit reaches the local checkout page.
@@ -99,6 +99,9 @@ test("the host refunds an order from /orders; the fan sees it on /my-orders; the
   const item = fan.locator("li", { hasText: orderNumber });
   await item.getByText("Refunded", { exact: true }).first().waitFor();
   await item.getByText("Refunded by the host: Sold out of this colour, sorry").waitFor();
+  // The fan's mail links to the order on the site as it is served (SITE_ORIGIN), whatever its port.
+  const link = await linkFromOutbox(fan, "fan@demo.tribe", `Refund of USD ${full} for order ${orderNumber}`);
+  assert.ok(link.startsWith(`${baseUrl()}/`), `the refund mail links to ${link}`);
   await Promise.all([fan.context().close(), host.context().close(), watcher.context().close()]);
 });
 
