@@ -1,5 +1,5 @@
-import { useEffect, useState, type FormEvent, type MouseEvent, type ReactNode } from "react";
-import { useFetcher } from "react-router";
+import { useEffect, useRef, useState, type FormEvent, type MouseEvent, type ReactNode } from "react";
+import { useFetcher, useSubmit } from "react-router";
 import { CLIENT_LINKS } from "./link";
 import { countdownText, COUNTDOWN_TICK_MS } from "~/domain/countdown";
 import { conversionFactor, CURRENCIES, formatIn, SHIPPING_COUNTRIES, type SupportedCurrency } from "~/domain/currency";
@@ -30,63 +30,121 @@ export type LikeActionData = { ok: true; liked: boolean; likeCount: number } | {
 
 export const LIKE_SIGN_IN_MESSAGE = "Please sign in to like this product";
 
+/** A like as a page shows it: the pending toggle, else the server's last answer, else what the page loaded. */
+export type ShownLike = { productId: string; liked: boolean; count: number };
+
+type LikeEntry = {
+  liked: boolean;
+  count: number;
+  /** What the page had loaded when it was set: loader data that has changed since replaces it. */
+  loaded: readonly [boolean, number];
+  /** The last state the server confirmed, put back when the pending toggle fails; null once answered. */
+  before: { liked: boolean; count: number } | null;
+};
+
+/** The fetcher key of a product's like: one per product, so likes of different cards run side by side. */
+const likeFetcherKey = (productId: string) => `like:${productId}`;
+
 /**
- * A product's like state with an optimistic toggle: the change shows at once, the server's answer confirms it, and
- * a failure puts back the last confirmed state with a toast. Visitors get the sign-in message without a request.
- * One hook per product per page; every form it renders shares its fetcher.
+ * The likes of every product a page shows (one on /buy-now, a grid of cards on /shop), each toggled optimistically:
+ * the change shows at once, the server's answer confirms it, and a failure puts back the last confirmed state with a
+ * toast. Visitors get the sign-in message without a request. One hook per page, however many cards: a like is sent
+ * through a fetcher of its own (keyed by product) only once clicked, so rendering a card costs no fetcher.
  */
-export function useProductLike(productId: string, initialLiked: boolean, initialCount: number, signedIn: boolean) {
-  const fetcher = useFetcher<LikeActionData>();
+export function useLikes(signedIn: boolean) {
+  const submit = useSubmit();
   const toast = useToast();
-  const [confirmed, setConfirmed] = useState({ liked: initialLiked, count: initialCount });
+  const [entries, setEntries] = useState<Record<string, LikeEntry>>({});
 
-  useEffect(() => setConfirmed({ liked: initialLiked, count: initialCount }), [initialLiked, initialCount]);
-  useEffect(() => {
-    const result = fetcher.data;
-    if (!result) return;
-    if (result.ok) setConfirmed({ liked: result.liked, count: result.likeCount });
-    else toast({ message: result.error, type: "error" });
-  }, [fetcher.data, toast]);
+  const of = (productId: string, loadedLiked: boolean, loadedCount: number): ShownLike => {
+    const entry = entries[productId];
+    return entry && entry.loaded[0] === loadedLiked && entry.loaded[1] === loadedCount
+      ? { productId, liked: entry.liked, count: entry.count }
+      : { productId, liked: loadedLiked, count: loadedCount };
+  };
 
-  const pending = fetcher.formData?.get("liked");
-  const liked = typeof pending === "string" ? pending === "true" : confirmed.liked;
-  const count = liked === confirmed.liked ? confirmed.count : Math.max(0, confirmed.count + (liked ? 1 : -1));
-
-  // The like is a plain <form> (a page sent without hydration posts it natively), or a button of a form it shares
-  // with other products' buttons (/shop); with React the submission goes to the fetcher instead, with the button
-  // that submits it (its name, value and formaction are part of the submission).
-  const send = (event: { preventDefault: () => void }, target: HTMLFormElement | HTMLButtonElement) => {
+  /**
+   * Sends the like `target` submits (a like form, or the button that submits it: its name, value and formaction
+   * are part of the submission) for the product as `shown`; a page sent without hydration posts it natively.
+   */
+  const send = (event: { preventDefault: () => void }, target: HTMLFormElement | HTMLButtonElement, shown: ShownLike, loaded: readonly [boolean, number]) => {
     event.preventDefault();
     if (!signedIn) {
       toast({ message: LIKE_SIGN_IN_MESSAGE, type: "error" });
       return;
     }
-    void fetcher.submit(target);
+    const liked = !shown.liked;
+    const count = Math.max(0, shown.count + (liked ? 1 : -1));
+    setEntries((all) => {
+      const previous = all[shown.productId];
+      const before = previous?.before ?? { liked: shown.liked, count: shown.count };
+      return { ...all, [shown.productId]: { liked, count, loaded, before } };
+    });
+    void submit(target, { navigate: false, fetcherKey: likeFetcherKey(shown.productId) });
   };
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    const submitter = (event.nativeEvent as SubmitEvent).submitter;
-    send(event, submitter instanceof HTMLButtonElement ? submitter : event.currentTarget);
+
+  const answered = (productId: string, result: LikeActionData | null) => {
+    setEntries((all) => {
+      const entry = all[productId];
+      if (!entry?.before) return all;
+      const settled = result?.ok ? { liked: result.liked, count: result.likeCount } : entry.before;
+      return { ...all, [productId]: { ...settled, loaded: entry.loaded, before: null } };
+    });
+    if (result && !result.ok) toast({ message: result.error, type: "error" });
   };
-  const onClick = (event: MouseEvent<HTMLButtonElement>) => send(event, event.currentTarget);
-  return { productId, liked, count, fetcher, onSubmit, onClick };
+
+  // Each like still waiting for its answer, watched by a component of its own (rendered once, anywhere on the page).
+  const pending = Object.keys(entries)
+    .filter((productId) => entries[productId]!.before)
+    .map((productId) => <LikeAnswer key={productId} productId={productId} onAnswer={answered} />);
+
+  return { of, send, pending };
 }
 
-export type ProductLike = ReturnType<typeof useProductLike>;
+export type Likes = ReturnType<typeof useLikes>;
 
-/** A form that toggles the like of `like` (one submit button with the given look and label). */
+/**
+ * Waits for the answer to a product's pending like and hands it over once; a submission that ended without one (its
+ * request failed) hands over null, and the like goes back to what the server last confirmed.
+ */
+function LikeAnswer({ productId, onAnswer }: { productId: string; onAnswer: (productId: string, result: LikeActionData | null) => void }) {
+  const fetcher = useFetcher<LikeActionData>({ key: likeFetcherKey(productId) });
+  const sent = useRef(false);
+  const handed = useRef(false);
+  useEffect(() => {
+    if (handed.current) return;
+    if (fetcher.state !== "idle") sent.current = true;
+    else if (fetcher.data || sent.current) {
+      handed.current = true;
+      onAnswer(productId, fetcher.data ?? null);
+    }
+  }, [fetcher.state, fetcher.data, productId, onAnswer]);
+  return null;
+}
+
+/** A form that toggles the like `like` shows (one submit button with the given look and label). */
 export function LikeToggleForm({
+  likes,
   like,
+  loaded,
   className,
   label,
   children,
 }: {
-  like: ProductLike;
+  likes: Likes;
+  like: ShownLike;
+  /** The like and count the page loaded. */
+  loaded: readonly [boolean, number];
   className: string;
   label: string;
   children: ReactNode;
 }) {
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    likes.send(event, submitter instanceof HTMLButtonElement ? submitter : event.currentTarget, like, loaded);
+  };
   return (
-    <form method="post" action={`/product/${like.productId}`} onSubmit={like.onSubmit}>
+    <form method="post" action={`/product/${like.productId}`} onSubmit={onSubmit}>
       <input type="hidden" name="intent" value="like" />
       <input type="hidden" name="liked" value={like.liked ? "false" : "true"} />
       <button type="submit" className={className} aria-pressed={like.liked} aria-label={label}>
@@ -217,17 +275,44 @@ export function ShopGridShared() {
 }
 
 /**
+ * A /shop page's cards: the grid's shared forms (ShopGridShared) and the cards, whose like buttons are answered by
+ * one click handler and one `useLikes` for the whole grid. The cards' links are plain links of a CLIENT_LINKS list:
+ * navigated on the client once the page hydrates. `currency` names the currency the cards' live pool figures are in.
+ */
+export function ShopGrid({ rows, currency, signedIn }: { rows: readonly ShopCardRow[]; currency: string; signedIn: boolean }) {
+  const likes = useLikes(signedIn);
+  const onClick = (event: MouseEvent<HTMLUListElement>) => {
+    const button = event.target instanceof Element ? event.target.closest(`button[form="${LIKE_FORM_ID}"]`) : null;
+    if (!(button instanceof HTMLButtonElement)) return;
+    const row = rows.find((r) => r[0] === button.closest("[data-product-card]")?.getAttribute("data-product-card"));
+    if (!row) return;
+    const loaded = [row[13], row[11]] as const;
+    likes.send(event, button, likes.of(row[0], ...loaded), loaded);
+  };
+  return (
+    <>
+      <ShopGridShared />
+      <ul className="shop-grid" data-pool-currency={currency} onClick={onClick} {...CLIENT_LINKS}>
+        {rows.map((row, index) => (
+          <ShopProductCard key={row[0]} row={row} index={index} like={likes.of(row[0], row[13], row[11])} />
+        ))}
+      </ul>
+      {likes.pending}
+    </>
+  );
+}
+
+/**
  * A /shop card (styles in app.css under "shop card": the card's parts are styled by their place in it, so a page of
  * 24 cards repeats no class strings). A page repeats it 24 times, so it is plain markup: its links are plain `<a>`
- * (the grid is a CLIENT_LINKS list: the page's one click handler navigates them on the client), its like and Add to Cart buttons belong to
- * the grid's one like form and one cart form (ShopGridShared; a like goes to the card's fetcher), and its buttons
- * are named by the card's name (`aria-labelledby`) instead of repeating it. `index` makes the card's element ids.
- * Its pool figures follow the pool live (public/page.js): the strip names its pool once (`data-pool`), each figure
- * only which one it shows, in the currency its grid names (`data-pool-currency`).
+ * (the grid is a CLIENT_LINKS list: the page's one click handler navigates them on the client), its like and Add to
+ * Cart buttons belong to the grid's one like form and one cart form (ShopGridShared; a like is sent by the grid's
+ * click handler), and its buttons are named by the card's name (`aria-labelledby`) instead of repeating it. `index`
+ * makes the card's element ids. Its pool figures follow the pool live (public/page.js): the strip names its pool once
+ * (`data-pool`), each figure only which one it shows, in the currency its grid names (`data-pool-currency`).
  */
-export function ShopProductCard({ row, index, signedIn }: { row: ShopCardRow; index: number; signedIn: boolean }) {
+export function ShopProductCard({ row, index, like }: { row: ShopCardRow; index: number; like: ShownLike }) {
   const p = shopCardData(row);
-  const like = useProductLike(p.id, p.liked, p.likeCount, signedIn);
   const nameId = `n${index}`;
   const cartId = `c${index}`;
   const show = (field: "amount" | "target") => (p.poolId ? { "data-pool-show": field } : {});
@@ -242,7 +327,6 @@ export function ShopProductCard({ row, index, signedIn }: { row: ShopCardRow; in
         value={like.liked ? "false" : "true"}
         aria-pressed={like.liked}
         aria-labelledby={`${FAVOURITE_LABEL_ID} ${nameId}`}
-        onClick={like.onClick}
       />
       {/* The pool strip: each figure after its label (stacked rows on narrow cards, three columns where there is room). */}
       <div {...(p.poolId ? { "data-pool": p.poolId } : {})}>

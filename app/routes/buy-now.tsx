@@ -12,7 +12,7 @@ import {
   choiceClass,
   QuantityStepper,
   SizePicker,
-  useProductLike,
+  useLikes,
 } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
@@ -159,7 +159,9 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
   const { product, pool, sizes, colours, images, more, liked, signedIn, preselect } = loaderData;
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const like = useProductLike(product.id, liked, product.likeCount, signedIn);
+  const likes = useLikes(signedIn);
+  const loadedLike = [liked, product.likeCount] as const;
+  const like = likes.of(product.id, ...loadedLike);
   const name = product.name || "Unnamed Product";
 
   const pickSize =
@@ -245,7 +247,9 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
             {mainImage ? <img data-main-image src={mainImage} alt={name} className="h-full w-full object-cover" /> : null}
             <div className="absolute top-3 right-3">
               <LikeToggleForm
+                likes={likes}
                 like={like}
+                loaded={loadedLike}
                 label={like.liked ? "Unlike this product" : "Like this product"}
                 className={`grid h-10 w-10 place-items-center rounded-full bg-white/90 shadow focus-visible:outline-2 focus-visible:outline-brand-500 ${
                   like.liked ? "text-red-500" : "text-gray-600 hover:text-red-500"
@@ -362,7 +366,7 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
             <LinkButton to="/shop" variant="secondary">
               Back to Shop
             </LinkButton>
-            <LikeToggleForm like={like} label={like.liked ? "Remove from Wishlist" : "Add to Wishlist"} className={buttonClass("ghost")}>
+            <LikeToggleForm likes={likes} like={like} loaded={loadedLike} label={like.liked ? "Remove from Wishlist" : "Add to Wishlist"} className={buttonClass("ghost")}>
               <HeartIcon filled={like.liked} className="h-4 w-4" />
               {like.liked ? "In your Wishlist" : "Add to Wishlist"}
             </LikeToggleForm>
@@ -381,6 +385,7 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
           </Card>
         </div>
       </div>
+      {likes.pending}
     </Page>
   );
 }

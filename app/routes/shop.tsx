@@ -1,5 +1,4 @@
 import { Form, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
-import { CLIENT_LINKS } from "~/components/link";
 import { EmptyState, Page, pageMeta, Pagination, buttonClass } from "~/components/page";
 import {
   AutoSubmitSelect,
@@ -9,8 +8,7 @@ import {
   optionList,
   priceRangeText,
   shipToOptions,
-  ShopGridShared,
-  ShopProductCard,
+  ShopGrid,
   shopCardRow,
 } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
@@ -155,15 +153,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
           action={page > 1 || filters.q || filters.category !== ALL_SHOP_CATEGORY || filters.shipTo ? { to: "/shop", label: "Clear filters" } : undefined}
         />
       ) : (
-        <>
-          <ShopGridShared />
-          {/* The cards' links are plain links of a CLIENT_LINKS list: navigated on the client once the page hydrates. */}
-          <ul className="shop-grid" data-pool-currency={filters.currency} {...CLIENT_LINKS}>
-            {products.map((row, index) => (
-              <ShopProductCard key={row[0]} row={row} index={index} signedIn={signedIn} />
-            ))}
-          </ul>
-        </>
+        <ShopGrid rows={products} currency={filters.currency} signedIn={signedIn} />
       )}
       <Pagination page={page} hasNext={hasNext} hrefFor={hrefFor} />
     </Page>

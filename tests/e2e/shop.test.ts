@@ -86,6 +86,42 @@ test("a signed-in fan's profile tiles open a product and its Buy Now page on the
   await page.context().close();
 });
 
+test("/buy-now: the heart and the wishlist button show one like, toggled at once and kept by the server", async () => {
+  const page = await newPage(browser);
+  await signInWithForm(page, "fan@demo.tribe", DEMO_PASSWORD);
+  await page.goto(`/shop?q=${encodeURIComponent(PRODUCT)}`);
+  const id = await page.locator("li[data-product-card]", { hasText: PRODUCT }).first().getAttribute("data-product-card");
+  await page.goto(`/buy-now/${id}`);
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  const heart = page.getByRole("button", { name: /^(Like|Unlike) this product$/ });
+  const wishlist = page.getByRole("button", { name: /^(Add to|Remove from) Wishlist$/ });
+  const likes = async () => Number(((await page.getByText(/^\d+ likes$/).textContent()) ?? "").split(" ")[0]);
+  const sameDocument = await markDocument(page);
+
+  const before = await heart.getAttribute("aria-pressed");
+  const toggled = before === "true" ? "false" : "true";
+  const count = await likes();
+  const answered = page.waitForResponse((r) => r.request().method() === "POST" && r.url().includes(`/product/${id}`));
+  await heart.click();
+  // Both controls and the count change at once, before the answer.
+  assert.equal(await heart.getAttribute("aria-pressed"), toggled);
+  assert.equal(await wishlist.getAttribute("aria-pressed"), toggled);
+  assert.equal(await likes(), count + (toggled === "true" ? 1 : -1));
+  assert.equal((await answered).status(), 200);
+  assert.ok(await sameDocument(), "the like did not reload the page");
+  await page.reload();
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  assert.equal(await wishlist.getAttribute("aria-pressed"), toggled, "the server kept the like");
+
+  // The wishlist button undoes it, for both.
+  const back = page.waitForResponse((r) => r.request().method() === "POST" && r.url().includes(`/product/${id}`));
+  await wishlist.click();
+  await back;
+  assert.equal(await heart.getAttribute("aria-pressed"), before);
+  assert.equal(await likes(), count);
+  await page.context().close();
+});
+
 test("a visitor's static shop posts a like natively and is asked to sign in", async () => {
   const page = await newPage(browser);
   await page.goto(`/shop?q=${encodeURIComponent(PRODUCT)}`);
