@@ -6,11 +6,13 @@ import { applyExactReplacements } from "./exact-replacements";
 // `createStaticRouter` copies those into data routes with ids (convertRoutesToDataRoutes), and `<Scripts>` matches
 // "/" and every parent path of the page against all route branches again to find the routes the browser's partial
 // manifest must hold (getPartialManifest). Measured in workerd on a signed-in page, that is 0.3–0.6 ms of CPU per
-// request (docs/decisions/320).
+// request (docs/decisions/320). The static handler also matches each request's path twice against its ranked
+// branches (the server runtime's match, then the query's), trying each branch in turn until one fits.
 //
 // This plugin makes the three keep their result for the routes they were given, in a WeakMap keyed by the build's
 // own route manifest (or by the route array built from it): the same objects, built once per isolate instead of once
-// per request. (The route objects are reused only while every route module is the same one: the server runtime
+// per request. The handler's matches are remembered per path (keyed by its branches, which it ranks once per
+// isolate), and each caller gets copies of the match objects, since rendering replaces a match's route. (The route objects are reused only while every route module is the same one: the server runtime
 // hands each request a new object listing the same modules.) Nothing mutates them afterwards on the server (a static router's routes are never patched or
 // lazy-loaded; SPA mode, whose routes are lazy, is left uncached). Parent paths come from request URLs, so their
 // remembered matches are capped and start over past 500 paths.
@@ -96,6 +98,38 @@ const PATCHES: readonly (readonly [RegExp, string, readonly (readonly [string, s
           "\t\t}",
           "\t\tids.forEach((id) => routeIds.add(id));",
           "\t});",
+        ].join("\n"),
+      ],
+    ],
+  ],
+  [
+    /react-router[\\/]dist[\\/]production[\\/]lib[\\/]router[\\/]utils\.js$/,
+    "lib/router/utils.js",
+    [
+      [
+        "\tlet matches = null;\n\tlet decoded = decodePath(pathname);\n\tfor (let i = 0; matches == null && i < branches.length; ++i) matches = matchRouteBranch(branches[i], decoded, allowPartial);\n\treturn matches;\n}",
+        [
+          "\tlet matches = null;",
+          "\tlet decoded = decodePath(pathname);",
+          // A static handler's own branches (built once per isolate): what a path matched is remembered per path.
+          "\tlet known = precomputedBranches && matchesByBranches.get(precomputedBranches);",
+          "\tif (precomputedBranches && !known) matchesByBranches.set(precomputedBranches, known = new Map());",
+          "\tlet key = (allowPartial ? \"partial:\" : \"exact:\") + decoded;",
+          "\tlet found = known?.get(key);",
+          "\tif (found !== void 0) return found && copyMatches(found);",
+          "\tfor (let i = 0; matches == null && i < branches.length; ++i) matches = matchRouteBranch(branches[i], decoded, allowPartial);",
+          "\tif (known) {",
+          "\t\tif (known.size >= 500) known.clear();",
+          "\t\tknown.set(key, matches && copyMatches(matches));",
+          "\t}",
+          "\treturn matches;",
+          "}",
+          "const matchesByBranches = new WeakMap();",
+          // Callers get objects of their own (rendering sets a match's route); a path's matches share one params object.
+          "function copyMatches(matches) {",
+          "\tlet params = { ...matches[0]?.params };",
+          "\treturn matches.map((match) => ({ ...match, params }));",
+          "}",
         ].join("\n"),
       ],
     ],

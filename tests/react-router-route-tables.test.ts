@@ -1,18 +1,21 @@
 import fogOfWarJs from "../node_modules/react-router/dist/production/lib/dom/ssr/fog-of-war.js?raw";
 import serverRouterJs from "../node_modules/react-router/dist/production/lib/dom/ssr/server.js?raw";
 import staticRouterJs from "../node_modules/react-router/dist/production/lib/dom/server.js?raw";
+import routerUtilsJs from "../node_modules/react-router/dist/production/lib/router/utils.js?raw";
 import { beforeAll, describe, expect, it } from "vitest";
 import { keepRouteTables } from "../scripts/react-router-route-tables";
-import { get, makeSignedInUser } from "./helpers";
+import { get, makeSignedInUser, makeUser } from "./helpers";
 
 // The build makes React Router's server keep its route tables across requests (scripts/react-router-route-tables.ts,
 // decision 320). Each page must still get its own routes: the partial manifest a page hands the browser names the
-// routes of the page and of every parent path, whatever page this isolate rendered before.
+// routes of the page and of every parent path, whatever page this isolate rendered before; and a path matched before
+// gets its own params and loaders again.
 
 const FILES = {
   "react-router/dist/production/lib/dom/ssr/server.js": serverRouterJs,
   "react-router/dist/production/lib/dom/server.js": staticRouterJs,
   "react-router/dist/production/lib/dom/ssr/fog-of-war.js": fogOfWarJs,
+  "react-router/dist/production/lib/router/utils.js": routerUtilsJs,
 };
 
 /** The route ids of the partial manifest a server-rendered page hands the browser (its JSON: braces balanced outside strings). */
@@ -45,7 +48,7 @@ beforeAll(async () => {
 });
 
 describe("React Router's route tables kept across requests", () => {
-  it("changes each of the three files, and only those", () => {
+  it("changes each of the four files, and only those", () => {
     for (const [id, code] of Object.entries(FILES)) {
       const out = keepRouteTables(code, `/x/node_modules/${id}`);
       expect(out, id).not.toBeNull();
@@ -77,6 +80,18 @@ describe("React Router's route tables kept across requests", () => {
       const res = await get(path, { cookie });
       expect(res.status, path).toBe(200);
       expect(manifestRouteIds(await res.text()), path).toEqual([...ids].sort());
+    }
+  });
+
+  it("a path matched before gets its own params again: each profile shows its own host, page after page", async () => {
+    const names = ["Route Tables Host Ada", "Route Tables Host Bo"];
+    const hosts = await Promise.all(names.map(async (name) => ({ name, id: (await makeUser({ name })).id })));
+    for (const [i, host] of [0, 1, 0, 1, 0].map((i) => [i, hosts[i]!] as const)) {
+      const res = await get(`/profile/${host.id}`, { cookie });
+      expect(res.status).toBe(200);
+      const html = await res.text();
+      expect(html).toContain(host.name);
+      expect(html).not.toContain(names[1 - i]!);
     }
   });
 });
