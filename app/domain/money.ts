@@ -86,6 +86,15 @@ function groupThousands(digits: string): string {
 }
 
 /**
+ * A count with thousands separators, as en-US writes it: `formatCount(12345)` -> "12,345" (what
+ * `toLocaleString("en-US")` gives for an integer, without building an ICU number format on every call).
+ */
+export function formatCount(n: number): string {
+  assertSafeInteger(n, "count");
+  return n < 0 ? `-${groupThousands(String(-n))}` : groupThousands(String(n));
+}
+
+/**
  * Plain amount text with thousands separators and the currency's decimals, without a label:
  * `formatAmount(123456, "USD")` -> "1,234.56"; `formatAmount(1500, "JPY")` -> "1,500"; negatives get a leading "-".
  */

@@ -4,7 +4,7 @@ import { getDb } from "~/db/client.server";
 import { listAdRevenueReports } from "~/db/queries/earnings.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { clickThroughRateText } from "~/domain/earnings";
-import { formatCents } from "~/domain/money";
+import { formatCents, formatCount } from "~/domain/money";
 import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import type { Route } from "./+types/ads-revenue";
@@ -23,8 +23,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     rule: { hostPercent, prizePoolPercent, platformFeePercent },
     totals: {
-      impressions: impressions.toLocaleString("en-US"),
-      clicks: clicks.toLocaleString("en-US"),
+      impressions: formatCount(impressions),
+      clicks: formatCount(clicks),
       ctr: `${clickThroughRateText(clicks, impressions)}%`,
       revenue: formatCents(sum((r) => r.amountCents), "USD"),
       earnings: formatCents(sum((r) => r.hostCents ?? 0), "USD"),
@@ -32,8 +32,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     rows: reports.map((r) => ({
       id: r.id,
       period: `${r.periodStart} – ${r.periodEnd}`,
-      impressions: r.impressions.toLocaleString("en-US"),
-      clicks: r.clicks.toLocaleString("en-US"),
+      impressions: formatCount(r.impressions),
+      clicks: formatCount(r.clicks),
       ctr: `${clickThroughRateText(r.clicks, r.impressions)}%`,
       revenue: formatCents(r.amountCents, r.currency),
       earnings: formatCents(r.hostCents ?? 0, r.currency),

@@ -4,7 +4,7 @@ import { featuredHosts } from "~/db/queries/home.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { getProfileCountry } from "~/db/queries/profiles.server";
 import { displayCurrency } from "~/domain/currency";
-import { formatCents } from "~/domain/money";
+import { formatCents, formatCount } from "~/domain/money";
 import { poolShareText } from "~/domain/revenue";
 import { livePoolAttributes, poolDisplay } from "~/domain/pool-display";
 import { viewerSession } from "~/lib/auth.server";
@@ -140,7 +140,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                       ) : null}
                     </span>
                     <span className="block text-sm text-gray-500">
-                      {host.category} · {host.followers.toLocaleString("en-US")} tribes
+                      {host.category} · {formatCount(host.followers)} tribes
                     </span>
                   </span>
                 </Link>

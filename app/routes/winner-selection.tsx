@@ -14,6 +14,7 @@ import {
 } from "~/domain/draw";
 import { getEnv } from "~/lib/context";
 import type { Route } from "./+types/winner-selection";
+import { formatCount } from "~/domain/money";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("Winner Selection", "How every main-prize winner is drawn from a public Bitcoin block hash, and how to check it yourself.");
@@ -93,7 +94,7 @@ function WorkedExample({ block }: { block: DemoBlock }) {
       <h2 className="font-semibold text-gray-900">A worked example</h2>
       <p className="mt-2 text-sm text-gray-700">
         Say a pool closed with {participants} entries, numbered 0 to {participants - 1}, and committed to Bitcoin block
-        {block.height !== null ? ` #${block.height.toLocaleString("en-US")}` : ""} ({block.source}). Its hash is:
+        {block.height !== null ? ` #${formatCount(block.height)}` : ""} ({block.source}). Its hash is:
       </p>
       <p className="mt-2 break-all rounded-lg bg-gray-50 p-2 font-mono text-xs text-gray-800">{block.hash}</p>
       <p className="mt-2 text-sm text-gray-700">Read as one whole number (hexadecimal to decimal) that is:</p>
@@ -159,7 +160,7 @@ function LiveDemo({ block }: { block: DemoBlock }) {
         <Button type="submit">Run demo</Button>
       </form>
       <p className="mt-1 text-xs text-gray-500">
-        From {DEMO_PARTICIPANTS_MIN} to {DEMO_PARTICIPANTS_MAX.toLocaleString("en-US")} participants.
+        From {DEMO_PARTICIPANTS_MIN} to {formatCount(DEMO_PARTICIPANTS_MAX)} participants.
       </p>
       {error ? (
         <p role="alert" className="mt-3 rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">

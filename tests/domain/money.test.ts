@@ -1,9 +1,11 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   currencyLabel,
   divideRoundHalfUp,
   formatAmount,
   formatCents,
+  formatCount,
   minorUnitDigits,
   moneyTextProblem,
   parseMoneyToCents,
@@ -288,5 +290,21 @@ describe("progressPercent", () => {
     [-5, 100, 0],
   ])("progressPercent(%i, %i) = %i", (amount, target, expected) => {
     expect(progressPercent(amount, target)).toBe(expected);
+  });
+});
+
+describe("formatCount", () => {
+  it("writes a count as en-US does: 0, 999, 1,000, 12,345,678, -1,234", () => {
+    expect([0, 999, 1000, 12_345_678, -1234].map(formatCount)).toEqual(["0", "999", "1,000", "12,345,678", "-1,234"]);
+  });
+
+  it("agrees with toLocaleString('en-US') for every safe integer", () => {
+    fc.assert(fc.property(fc.maxSafeInteger(), (n) => formatCount(n) === n.toLocaleString("en-US")));
+    fc.assert(fc.property(fc.integer({ min: -1_000_000, max: 1_000_000 }), (n) => formatCount(n) === n.toLocaleString("en-US")));
+  });
+
+  it("refuses what is not a count", () => {
+    expect(() => formatCount(1.5)).toThrow(RangeError);
+    expect(() => formatCount(Number.NaN)).toThrow(RangeError);
   });
 });
