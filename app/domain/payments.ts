@@ -44,8 +44,6 @@ export function shownPurchaseCents(unitCheckoutCents: number, quantity: number, 
 export const MIN_CHARGE_CENTS = 50;
 /** Stripe's largest USD Checkout amount (999,999.99). */
 export const MAX_CHARGE_CENTS = 99_999_999;
-/** The smallest host deposit into their own prize pool (USD 1). */
-export const MIN_DEPOSIT_CENTS = 100;
 /** A guess checkout can be paid for 30 minutes (Stripe's minimum session lifetime). */
 export const GUESS_CHECKOUT_TTL_MS = 30 * 60 * 1000;
 

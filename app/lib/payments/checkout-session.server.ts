@@ -8,11 +8,9 @@ import type { NewCheckoutSession } from "~/db/schema";
 import {
   CHECKOUT_CURRENCY,
   GUESS_CHECKOUT_TTL_MS,
-  MAX_CHARGE_CENTS,
-  MIN_DEPOSIT_CENTS,
   type CheckoutPurpose,
 } from "~/domain/payments";
-import { POOL_MESSAGES } from "~/domain/pool";
+import { HOST_DEPOSIT_MAX_CENTS, HOST_DEPOSIT_MIN_CENTS, POOL_MESSAGES } from "~/domain/pool";
 import type { SessionUser } from "~/lib/session.server";
 import { randomId } from "./local.server";
 import { successUrl } from "./payment-records";
@@ -155,8 +153,8 @@ export const HostDepositSchema = z.object({
       z
         .number()
         .int()
-        .min(MIN_DEPOSIT_CENTS)
-        .max(MAX_CHARGE_CENTS, POOL_MESSAGES.depositMax),
+        .min(HOST_DEPOSIT_MIN_CENTS, POOL_MESSAGES.deposit)
+        .max(HOST_DEPOSIT_MAX_CENTS, POOL_MESSAGES.depositMax),
     ),
   origin: originSchema,
 });
