@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent, type MouseEvent, type ReactNode } from "react";
+import { memo, useEffect, useRef, useState, type FormEvent, type MouseEvent, type ReactNode } from "react";
 import { useFetcher, useSubmit } from "react-router";
 import { CLIENT_LINKS } from "./link";
 import { countdownText, COUNTDOWN_TICK_MS } from "~/domain/countdown";
@@ -163,18 +163,27 @@ export function HeartIcon({ filled, className = "h-5 w-5" }: { filled: boolean; 
 }
 
 /**
- * The countdown text ('05D 12H 09M' or 'Expired'), recomputed every second in the browser. The first render uses
- * the text the server computed, so hydration always agrees.
+ * The time, once a second in the browser; null on the server and in the first render after hydration, so a
+ * countdown shows the text the server computed until the page runs (hydration always agrees). One per page part
+ * that shows countdowns: a grid of cards ticks once for all of them.
  */
-export function Countdown({ endAt, initial, className }: { endAt: number | null; initial: string; className?: string }) {
-  const [text, setText] = useState(initial);
+export function useNow(): Date | null {
+  const [now, setNow] = useState<Date | null>(null);
   useEffect(() => {
-    setText(initial);
-    if (endAt === null) return;
-    const timer = setInterval(() => setText(countdownText(endAt, new Date())), COUNTDOWN_TICK_MS);
+    const timer = setInterval(() => setNow(new Date()), COUNTDOWN_TICK_MS);
     return () => clearInterval(timer);
-  }, [endAt, initial]);
-  return <span className={className}>{text}</span>;
+  }, []);
+  return now;
+}
+
+/** A countdown's text at `now` ('05D 12H 09M' or 'Expired'), else (`now` null) the text the server computed. */
+export function countdownAt(endAt: number | null, initial: string, now: Date | null): string {
+  return now && endAt !== null ? countdownText(endAt, now) : initial;
+}
+
+/** The countdown text ('05D 12H 09M' or 'Expired'), recomputed every second in the browser. */
+export function Countdown({ endAt, initial, className }: { endAt: number | null; initial: string; className?: string }) {
+  return <span className={className}>{countdownAt(endAt, initial, useNow())}</span>;
 }
 
 export function ImageBox({ src, alt }: { src: string | null; alt: string }) {
@@ -281,6 +290,7 @@ export function ShopGridShared() {
  */
 export function ShopGrid({ rows, currency, signedIn }: { rows: readonly ShopCardRow[]; currency: string; signedIn: boolean }) {
   const likes = useLikes(signedIn);
+  const now = useNow();
   const onClick = (event: MouseEvent<HTMLUListElement>) => {
     const button = event.target instanceof Element ? event.target.closest(`button[form="${LIKE_FORM_ID}"]`) : null;
     if (!(button instanceof HTMLButtonElement)) return;
@@ -294,7 +304,13 @@ export function ShopGrid({ rows, currency, signedIn }: { rows: readonly ShopCard
       <ShopGridShared />
       <ul className="shop-grid" data-pool-currency={currency} onClick={onClick} {...CLIENT_LINKS}>
         {rows.map((row, index) => (
-          <ShopProductCard key={row[0]} row={row} index={index} like={likes.of(row[0], row[13], row[11])} />
+          <ShopProductCard
+            key={row[0]}
+            row={row}
+            index={index}
+            liked={likes.of(row[0], row[13], row[11]).liked}
+            countdown={countdownAt(row[9], row[10], now)}
+          />
         ))}
       </ul>
       {likes.pending}
@@ -311,7 +327,19 @@ export function ShopGrid({ rows, currency, signedIn }: { rows: readonly ShopCard
  * makes the card's element ids. Its pool figures follow the pool live (public/page.js): the strip names its pool once
  * (`data-pool`), each figure only which one it shows, in the currency its grid names (`data-pool-currency`).
  */
-export function ShopProductCard({ row, index, like }: { row: ShopCardRow; index: number; like: ShownLike }) {
+export const ShopProductCard = memo(function ShopProductCard({
+  row,
+  index,
+  liked,
+  countdown,
+}: {
+  row: ShopCardRow;
+  index: number;
+  /** As shown: a pending like at once (useLikes). */
+  liked: boolean;
+  /** The countdown's text now (the grid's one ticker). */
+  countdown: string;
+}) {
   const p = shopCardData(row);
   const nameId = `n${index}`;
   const cartId = `c${index}`;
@@ -324,8 +352,8 @@ export function ShopProductCard({ row, index, like }: { row: ShopCardRow; index:
         form={LIKE_FORM_ID}
         formAction={`/product/${p.id}`}
         name="liked"
-        value={like.liked ? "false" : "true"}
-        aria-pressed={like.liked}
+        value={liked ? "false" : "true"}
+        aria-pressed={liked}
         aria-labelledby={`${FAVOURITE_LABEL_ID} ${nameId}`}
       />
       {/* The pool strip: each figure after its label (stacked rows on narrow cards, three columns where there is room). */}
@@ -337,7 +365,7 @@ export function ShopProductCard({ row, index, like }: { row: ShopCardRow; index:
           Target<b {...show("target")}>{p.target}</b>
         </span>
         <span>
-          Ends in<Countdown endAt={p.endAt} initial={p.countdown} />
+          Ends in<span>{countdown}</span>
         </span>
       </div>
       <a href={`/product/${p.id}`} id={nameId}>
@@ -360,7 +388,7 @@ export function ShopProductCard({ row, index, like }: { row: ShopCardRow; index:
       )}
     </li>
   );
-}
+});
 
 /**
  * A host's product as their profile and profile shop list it: the price already in the page's currency; `inStock`

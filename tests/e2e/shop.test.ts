@@ -86,6 +86,31 @@ test("a signed-in fan's profile tiles open a product and its Buy Now page on the
   await page.context().close();
 });
 
+test("a signed-in fan's /shop cards count down once the page runs, all from one ticker", async () => {
+  const page = await newPage(browser);
+  await signInWithForm(page, "fan@demo.tribe", DEMO_PASSWORD);
+  await page.clock.install();
+  await page.goto(`/shop?q=${encodeURIComponent(PRODUCT)}`);
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  const timer = page.locator("li[data-product-card]", { hasText: PRODUCT }).first().getByText(/^\d+D \d+H \d+M$/);
+  const served = (await timer.textContent()) ?? "";
+  const [days, hours] = served.split(" ").map((part) => Number.parseInt(part, 10));
+  // Three hours later (the page's clock), the card says so without a reload.
+  await page.clock.fastForward("03:00:00");
+  await page.waitForFunction(
+    ([product, was]) => {
+      const card = Array.from(document.querySelectorAll("li[data-product-card]")).find((li) => li.textContent?.includes(product));
+      const text = Array.from(card?.querySelectorAll("span") ?? []).map((s) => s.textContent ?? "").find((t) => /^\d+D \d+H \d+M$/.test(t));
+      return text !== undefined && text !== was;
+    },
+    [PRODUCT, served] as const,
+  );
+  const later = (await timer.textContent()) ?? "";
+  const [laterDays, laterHours] = later.split(" ").map((part) => Number.parseInt(part, 10));
+  assert.equal((days! * 24 + hours!) - (laterDays! * 24 + laterHours!), 3, `${served} -> ${later}`);
+  await page.context().close();
+});
+
 test("/buy-now: the heart and the wishlist button show one like, toggled at once and kept by the server", async () => {
   const page = await newPage(browser);
   await signInWithForm(page, "fan@demo.tribe", DEMO_PASSWORD);
