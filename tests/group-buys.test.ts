@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { earningsLedger, groupBuyProducts, groupBuyRefunds, groupBuys, groupBuyShares, groupBuyTiers, mailOutbox, orders, products } from "~/db/schema";
 import { GROUP_BUY_ACTION_MESSAGES, GROUP_BUY_MESSAGES } from "~/domain/group-buy";
+import { bookGroupBuySales } from "~/db/queries/earnings.server";
 import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
 import { applyRefund } from "~/lib/payments/refunds.server";
 import { runScheduled } from "../workers/scheduled";
@@ -435,6 +436,25 @@ describe("refunds before a group buy ends (decision 340)", () => {
     await runScheduled(env, new Date());
     await hostRefundEvent(b, refundId, 5_000, "succeeded");
     expect(await ledgerOf(host.id)).toHaveLength(ledger.length);
+  });
+
+  it("a refund the end did not see (applied while the end was being booked) is booked by its next event", async () => {
+    const host = await makeHost("Racing Refund Host");
+    const fan = await makeUser({ name: "Racing Refund Fan" });
+    const id = await directGroupBuy(host.id, host.productId, { endAt: new Date(Date.now() + DAY) });
+    const a = await paidOrder(host, id, fan, 10_000, 45_454);
+    const refundId = `re_racing_${crypto.randomUUID()}`;
+    await hostRefundEvent(a, refundId, 2_500, "succeeded");
+    // The end as a racing close leaves it: finalised with its sales booked, this refund not listed yet.
+    await db().update(groupBuys).set({ status: "completed", finalDiscountPercent: 0, finalisedAt: new Date() }).where(eq(groupBuys.id, id));
+    await bookGroupBuySales(db(), id, { prizePoolPercent: 10, platformFeePercent: 5, hostPercent: 85 });
+    expect((await ledgerOf(host.id)).map((r) => r.kind)).toEqual(["group_buy_sale"]);
+    // The provider's next event of the same refund (here a replay) books it, once.
+    await hostRefundEvent(a, refundId, 2_500, "succeeded");
+    await hostRefundEvent(a, refundId, 2_500, "succeeded");
+    const ledger = await ledgerOf(host.id);
+    expect(ledger.map((r) => [r.kind, r.grossCents]).sort()).toEqual([["group_buy_sale", 10_000], ["refund", -2_500]]);
+    for (const r of ledger) expect(r.amountCents + r.poolCents + r.platformCents).toBe(r.grossCents);
   });
 
   it("a refund that failed before the end is not booked; one failing after the end is restored", async () => {

@@ -354,6 +354,22 @@ export async function orderAwaitsGroupBuyEnd(db: Db, orderId: string): Promise<b
   return row !== undefined;
 }
 
+/** The finalised group buys of the orders a refund or dispute counts on (its order, or the orders of its parts). */
+export async function listEndedGroupBuysOf(db: Db, kind: "refund" | "dispute", id: string): Promise<string[]> {
+  const own = kind === "refund" ? sql`(select r.order_id from refunds r where r.id = ${id})` : sql`(select d.order_id from disputes d where d.id = ${id})`;
+  const rows = await db
+    .selectDistinct({ id: groupBuys.id })
+    .from(groupBuys)
+    .innerJoin(orders, eq(orders.groupBuyId, groupBuys.id))
+    .where(
+      and(
+        sql`${groupBuys.finalisedAt} is not null`,
+        or(sql`${orders.id} = ${own}`, sql`${orders.id} in (select p.order_id from refund_parts p where p.kind = ${kind} and p.source_id = ${id})`),
+      ),
+    );
+  return rows.map((r) => r.id);
+}
+
 /** A group buy as closing it needs, also when its host is suspended (their fans are still refunded). */
 export async function getGroupBuyForClose(db: Db, id: string) {
   const [row] = await db

@@ -16,18 +16,16 @@ import {
   markGroupBuyFinalised,
   recordGroupBuyRefunds,
 } from "~/db/queries/group-buys.server";
-import { bookGroupBuySales } from "~/db/queries/earnings.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import {
   canCompleteEarly,
   GROUP_BUY_ACTION_MESSAGES,
   type GroupBuyOrderMoney,
-  type GroupBuyStatus,
   planGroupBuyCancellation,
   planGroupBuyFinalisation,
   planTierRefunds,
 } from "~/domain/group-buy";
-import { bookGroupBuyRefundEarnings } from "~/lib/payments/refund-earnings.server";
+import { bookGroupBuyEarnings } from "~/lib/payments/refund-earnings.server";
 import { sendRefund } from "~/lib/payments/refunds.server";
 
 export type CloseMode = "end" | "early" | "cancel";
@@ -97,7 +95,7 @@ export async function closeGroupBuy(
   const closed = await getGroupBuyForClose(db, groupBuyId);
   if (!closed || closed.finalisedAt || (closed.status !== "completed" && closed.status !== "cancelled")) {
     // Resumed: the host's earnings of orders whose refund has since been confirmed.
-    if (closed?.finalisedAt) await bookGroupBuyEarnings(env, groupBuyId, closed.status);
+    if (closed?.finalisedAt) await bookGroupBuyEarnings(env, groupBuyId);
     return { ok: true, refunded: 0 };
   }
   const money = await orderMoney(env, groupBuyId);
@@ -116,21 +114,9 @@ export async function closeGroupBuy(
   );
   const refunded = await sendPendingRefunds(env, groupBuyId, groupBuy.name);
   await markGroupBuyFinalised(db, groupBuyId);
-  await bookGroupBuyEarnings(env, groupBuyId, closed.status);
+  // Group-buy revenue counts once finalised (decision 340).
+  await bookGroupBuyEarnings(env, groupBuyId);
   return { ok: true, refunded };
-}
-
-/**
- * Group-buy revenue counts once finalised: each order's sale and tier refund into the host's earnings ledger (a
- * cancelled group buy sold nothing), then the refunds and disputes its orders had before (decision 340).
- */
-async function bookGroupBuyEarnings(env: Env, groupBuyId: string, status: GroupBuyStatus): Promise<void> {
-  const db = getDb(env);
-  if (status === "completed") {
-    const rules = await getRevenueRules(db);
-    await bookGroupBuySales(db, groupBuyId, rules.group_buy_sales);
-  }
-  await bookGroupBuyRefundEarnings(env, groupBuyId);
 }
 
 /**

@@ -1,7 +1,8 @@
 import { getDb } from "~/db/client.server";
-import { bookEarning, getLedgerRowByKey, refundedGrossCents, saleSourceKey } from "~/db/queries/earnings.server";
+import { bookEarning, bookGroupBuySales, getLedgerRowByKey, refundedGrossCents, saleSourceKey } from "~/db/queries/earnings.server";
 import { getParticipantByPaymentKey } from "~/db/queries/guesses.server";
-import { orderAwaitsGroupBuyEnd } from "~/db/queries/group-buys.server";
+import { getGroupBuyForClose, orderAwaitsGroupBuyEnd } from "~/db/queries/group-buys.server";
+import { getRevenueRules } from "~/db/queries/platform.server";
 import { getPaymentForRefund, listGroupBuyOrderReversals } from "~/db/queries/refunds.server";
 import { refundShares, type EventShares } from "~/domain/earnings";
 import type { RefundOrigin } from "~/domain/payments";
@@ -128,12 +129,20 @@ export async function bookRefundEarnings(env: Env, input: RefundEarningsInput): 
 }
 
 /**
- * A group buy's end, right after its sales (or with none, once it was cancelled): each refund and dispute applied to
- * its orders before then, other than its own tier and cancellation refunds, booked as it would have been had the
- * sale been booked already (each once, by its key; a later one finds the sale and books itself).
+ * A finalised group buy in the host's earnings: each order's sale and tier refund (a completed one; a cancelled one
+ * sold nothing), then each refund and dispute applied to its orders before then, other than its own tier and
+ * cancellation refunds, booked as it would have been had the sale been booked already (decision 340). Every row is
+ * booked once by its key, so this runs again whenever a refund of its orders is applied: one applied while the end
+ * was being booked is booked then. Nothing happens before the group buy is finalised.
  */
-export async function bookGroupBuyRefundEarnings(env: Env, groupBuyId: string): Promise<void> {
+export async function bookGroupBuyEarnings(env: Env, groupBuyId: string): Promise<void> {
   const db = getDb(env);
+  const groupBuy = await getGroupBuyForClose(db, groupBuyId);
+  if (!groupBuy?.finalisedAt) return;
+  if (groupBuy.status === "completed") {
+    const rules = await getRevenueRules(db);
+    await bookGroupBuySales(db, groupBuyId, rules.group_buy_sales);
+  }
   for (const reversal of await listGroupBuyOrderReversals(db, groupBuyId)) {
     await bookRefundEarnings(env, {
       kind: reversal.kind,

@@ -1,5 +1,6 @@
 import { getDb, type Db } from "~/db/client.server";
 import { getCheckoutSession } from "~/db/queries/checkout.server";
+import { listEndedGroupBuysOf } from "~/db/queries/group-buys.server";
 import { getOrderById } from "~/db/queries/orders.server";
 import {
   claimRefundFailureMail,
@@ -44,7 +45,7 @@ import { applyPaymentReversal, type ReversalOutcome } from "~/lib/pools.server";
 import { idOf, type DisputeObject, type RefundObject } from "./events.server";
 import { cartContributionKey, contributionKey, shareBonusKey } from "./payment-records";
 import { getPaymentProvider } from "./provider.server";
-import { bookRefundEarnings, refundReversalOf } from "./refund-earnings.server";
+import { bookGroupBuyEarnings, bookRefundEarnings, refundReversalOf } from "./refund-earnings.server";
 
 // The pipeline's last step: money flowing back. A refund (asked for here or reported by the provider) and a dispute
 // are stored by the provider's id; the order's and checkout's refunded totals are recomputed from the stored rows in
@@ -254,6 +255,7 @@ export async function applyRefund(env: Env, refund: RefundObject): Promise<Apply
     parts,
   );
   await settleReversal(env, "refund", refund.id);
+  await bookEndedGroupBuys(env, "refund", refund.id);
   await mailRefundToBuyer(env, refund.id);
   return { kind: "applied", id: refund.id, checkoutSessionId: payment.checkoutSessionId, orderId };
 }
@@ -361,7 +363,17 @@ export async function applyDispute(env: Env, dispute: DisputeObject, event: Disp
     parts,
   );
   await settleReversal(env, "dispute", dispute.id);
+  await bookEndedGroupBuys(env, "dispute", dispute.id);
   return { kind: "applied", id: dispute.id, checkoutSessionId: payment.checkoutSessionId, orderId };
+}
+
+/**
+ * A refund or dispute of a group buy's order waits for the group buy's end to be booked in the host's earnings
+ * (decision 340). When the group buy has ended by now, its end is booked again (each row once): that books this one
+ * too, also when the end listed its refunds while this one was being applied.
+ */
+async function bookEndedGroupBuys(env: Env, kind: RefundPartKind, id: string): Promise<void> {
+  for (const groupBuyId of await listEndedGroupBuysOf(getDb(env), kind, id)) await bookGroupBuyEarnings(env, groupBuyId);
 }
 
 /**
