@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { Form, useLocation } from "react-router";
 import { Link } from "./link";
 import type { SessionUser } from "~/lib/auth.server";
+import { useHydrated } from "~/lib/hydration";
 
 const primaryLinks = [
   { to: "/shop", label: "Shop" },
@@ -24,15 +25,6 @@ const visitorLinks = [
   { to: "/signup", label: "Sign Up" },
 ];
 
-const noop = () => () => {};
-/** False on the server and during hydration, true once React runs in the browser. */
-function useHydrated() {
-  return useSyncExternalStore(
-    noop,
-    () => true,
-    () => false,
-  );
-}
 
 /**
  * The signed-in user as the bar shows it: the loader's data, with what a `profileUpdated` event (fired by Settings

@@ -1,3 +1,5 @@
+import { useSyncExternalStore } from "react";
+
 // Which pages hydrate. A page a visitor only reads (home, shop, a product, a profile…) is rendered completely on
 // the server and sent without React's client bundle or its loader data: links are plain links, forms post
 // natively, and /page.js keeps pool amounts current. Signed-in users (and anyone with a flash message to
@@ -25,4 +27,15 @@ export function shouldHydrate(input: { signedIn: boolean; flashToast: boolean; h
   if (input.signedIn || input.flashToast) return true;
   const leaf = input.handles.at(-1);
   return input.handles.length < 2 || !isStaticForVisitors(leaf);
+}
+
+const noop = () => () => {};
+
+/** False on the server and during hydration, true once React runs in the browser. */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(
+    noop,
+    () => true,
+    () => false,
+  );
 }
