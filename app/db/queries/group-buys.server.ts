@@ -354,9 +354,14 @@ export async function orderAwaitsGroupBuyEnd(db: Db, orderId: string): Promise<b
   return row !== undefined;
 }
 
-/** The finalised group buys of the orders a refund or dispute counts on (its order, or the orders of its parts). */
+/**
+ * The finalised group buys of the orders a refund or dispute counts on (its order, or the orders of its parts), while
+ * the host's earnings hold no row of it yet (`<kind>:<id>`, or a part's `<kind>:<id>:<order id>`): none once it is
+ * booked, so a later event of it does not book the group buy's end again.
+ */
 export async function listEndedGroupBuysOf(db: Db, kind: "refund" | "dispute", id: string): Promise<string[]> {
   const own = kind === "refund" ? sql`(select r.order_id from refunds r where r.id = ${id})` : sql`(select d.order_id from disputes d where d.id = ${id})`;
+  const key = `${kind}:${id}`;
   const rows = await db
     .selectDistinct({ id: groupBuys.id })
     .from(groupBuys)
@@ -365,6 +370,8 @@ export async function listEndedGroupBuysOf(db: Db, kind: "refund" | "dispute", i
       and(
         sql`${groupBuys.finalisedAt} is not null`,
         or(sql`${orders.id} = ${own}`, sql`${orders.id} in (select p.order_id from refund_parts p where p.kind = ${kind} and p.source_id = ${id})`),
+        // `<key>:…` as a key range (';' follows ':'), which the ledger's key index serves.
+        sql`not exists (select 1 from earnings_ledger l where l.source_key = ${key} or (l.source_key > ${`${key}:`} and l.source_key < ${`${key};`}))`,
       ),
     );
   return rows.map((r) => r.id);

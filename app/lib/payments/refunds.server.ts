@@ -369,8 +369,8 @@ export async function applyDispute(env: Env, dispute: DisputeObject, event: Disp
 
 /**
  * A refund or dispute of a group buy's order waits for the group buy's end to be booked in the host's earnings
- * (decision 340). When the group buy has ended by now, its end is booked again (each row once): that books this one
- * too, also when the end listed its refunds while this one was being applied.
+ * (decision 340). When the group buy has ended by now and this one is still not booked (the end listed its refunds
+ * while this one was being applied), the end is booked again (each row once), which books this one too.
  */
 async function bookEndedGroupBuys(env: Env, kind: RefundPartKind, id: string): Promise<void> {
   for (const groupBuyId of await listEndedGroupBuysOf(getDb(env), kind, id)) await bookGroupBuyEarnings(env, groupBuyId);
