@@ -123,12 +123,16 @@ export function batchingReads(session: D1DatabaseSession): D1Database {
   return new ReadBatchingSession(session) as unknown as D1Database;
 }
 
+const SETTLED = Promise.resolve();
+
 /**
  * Runs `task` once the jobs queued so far, and those they queue in turn a few levels deep, have run: the reads of
- * one Promise.all (each started by its own queued job) are all held by then, without waiting for a timer.
+ * one Promise.all (each started by its own queued job) are all held by then, without waiting for a timer. The jobs
+ * are V8's own (a settled promise's reactions), not workerd's queueMicrotask: the runtime keeps a function handed
+ * to it alive until a full collection, and with it the request's reads (decision 360).
  */
 function afterPendingJobs(task: () => void, depth = 4): void {
-  queueMicrotask(depth === 0 ? task : () => afterPendingJobs(task, depth - 1));
+  void SETTLED.then(depth === 0 ? task : () => afterPendingJobs(task, depth - 1));
 }
 
 /** A statement that only reads: a SELECT, or a WITH that writes nothing. */
