@@ -7,7 +7,7 @@ import { applyExactReplacements } from "./exact-replacements";
 // as alive for every young-generation collection until a full collection finds the stream unreachable. So each page's
 // render state, about 30 KB on a signed-in /shop, outlived its request, was promoted to the old generation at the
 // next scavenge, and piled up until a full mark-compact. workerd turns V8's incremental marking off
-// (jsg/setup.c++), so that collection stops the isolate for all of its marking: 30–43 ms here, once every few
+// (jsg/setup.c++), so that collection stops the isolate for all of its marking: 30–55 ms here, once every few
 // hundred pages (docs/decisions/360).
 //
 // This plugin changes React's renderToReadableStream so the stream's functions reach the request through one holder
