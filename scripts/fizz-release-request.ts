@@ -1,5 +1,5 @@
-import type { Plugin } from "vite";
-import { applyExactReplacements } from "./exact-replacements";
+import { applyExactReplacements, changeFilePlugin } from "./exact-replacements";
+import { REACT_EDGE_RENDERER } from "./fizz-text-chunks";
 
 // React's edge renderer answers a page with a ReadableStream whose pull and cancel functions hold the render's
 // `request`, and through their scope the page's whole element tree (`children`: for us the router context with every
@@ -10,20 +10,18 @@ import { applyExactReplacements } from "./exact-replacements";
 // (jsg/setup.c++), so that collection stops the isolate for all of its marking: 30–55 ms here, once every few
 // hundred pages (docs/decisions/360).
 //
-// This plugin changes React's renderToReadableStream so the stream's functions reach the request through one holder
-// that the renderer empties when it closes the stream, together with the scope's element tree and options. The bytes
-// written are not touched (tests/fizz-release-request.test.ts renders the same pages with and without it). Every
-// replacement must match the file exactly: a React release that changes these lines fails the build here.
+// This plugin changes React's renderToReadableStream (and resume, which shares the code) so the stream's functions
+// reach the request through one holder that the renderer empties when it closes the stream, together with the
+// scope's element tree and options. The bytes written are not touched (tests/fizz-release-request.test.ts renders the
+// same pages with and without it). Every replacement must match the file exactly: a React release that changes these
+// lines fails the build here.
 
-const FILE = /react-dom[\\/]cjs[\\/]react-dom-server\.edge\.production\.js$/;
-
-/** Each [the file's code, its replacement]; every one must occur exactly once. */
-const REPLACEMENTS: readonly (readonly [string, string])[] = [
-  // The stream reaches the request through `source.request` only.
+/** Each [the file's code, its replacement, how often it occurs]. */
+const REPLACEMENTS: readonly (readonly [string, string, number?])[] = [
+  // The stream reaches the render through `source.request` only, and the render can empty it together with the
+  // scope's element tree and options. (React writes this the same in renderToReadableStream and resume; prerender's differs after it.)
   [
-    `        onAllReady,
-        function () {
-          var stream = new ReadableStream(
+    `          var stream = new ReadableStream(
             {
               type: "bytes",
               pull: function (controller) {
@@ -36,21 +34,8 @@ const REPLACEMENTS: readonly (readonly [string, string])[] = [
             },
             { highWaterMark: 0 }
           );
-          stream.allReady = allReady;
-          resolve(stream);
-        },
-        function (error) {
-          allReady.catch(function () {});
-          reject(error);
-        },
-        onFatalError,
-        options ? options.formState : void 0
-      );
-    options && options.signal && attachAbortSignal(request, options.signal);
-    startWork(request);`,
-    `        onAllReady,
-        function () {
-          var source = {
+          stream.allReady = allReady;`,
+    `          var source = {
             type: "bytes",
             request: request,
             pull: function (controller) {
@@ -66,19 +51,8 @@ const REPLACEMENTS: readonly (readonly [string, string])[] = [
             request = children = options = null;
           };
           var stream = new ReadableStream(source, { highWaterMark: 0 });
-          stream.allReady = allReady;
-          resolve(stream);
-        },
-        function (error) {
-          allReady.catch(function () {});
-          reject(error);
-        },
-        onFatalError,
-        options ? options.formState : void 0
-      );
-    request.releaseStream = null;
-    options && options.signal && attachAbortSignal(request, options.signal);
-    startWork(request);`,
+          stream.allReady = allReady;`,
+    2,
   ],
   // When the last bytes are written and the stream is closed, the holder is emptied.
   [
@@ -105,13 +79,4 @@ export function releaseFizzRequest(code: string): string {
   );
 }
 
-export function fizzReleaseRequest(): Plugin {
-  return {
-    name: "tribe:fizz-release-request",
-    enforce: "pre",
-    transform(code, id) {
-      if (!FILE.test(id.split("?")[0]!)) return null;
-      return { code: releaseFizzRequest(code), map: null };
-    },
-  };
-}
+export const fizzReleaseRequest = () => changeFilePlugin("tribe:fizz-release-request", REACT_EDGE_RENDERER, releaseFizzRequest);

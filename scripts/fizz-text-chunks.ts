@@ -1,5 +1,4 @@
-import type { Plugin } from "vite";
-import { applyExactReplacements } from "./exact-replacements";
+import { applyExactReplacements, changeFilePlugin } from "./exact-replacements";
 
 // React's server renderer for edge runtimes (react-dom/server, the "workerd" export: react-dom-server.edge) turns
 // every piece of a page it writes (an attribute's value, a text, a tag) into bytes on its own:
@@ -12,7 +11,8 @@ import { applyExactReplacements } from "./exact-replacements";
 // encode() calls per page instead of thousands. Every replacement must match the file exactly: a React release that
 // changes these functions fails the build here, so the change is looked at again instead of applied blindly.
 
-const FILE = /react-dom[\\/]cjs[\\/]react-dom-server\.edge\.production\.js$/;
+/** React's edge renderer, the file this plugin and scripts/fizz-release-request.ts change. */
+export const REACT_EDGE_RENDERER = /react-dom[\\/]cjs[\\/]react-dom-server\.edge\.production\.js$/;
 
 /** React 19's writeChunk as the file has it: whole, so any change to it stops the build. */
 const WRITE_CHUNK = "function writeChunk(destination, chunk) {\n  if (0 === chunk.byteLength) {\n    if (supportsArrayBufferDetached && chunk.buffer.detached)\n      throw Error(\n        \"Cannot transport a detached buffer. This usually happens when trying to transport multiple buffer-spanning views on the same underyling buffer. Either reuse the exact same view by identity or copy the underlying buffer manually via `view.slice()`.\"\n      );\n  } else if (4096 < chunk.byteLength)\n    0 < writtenBytes &&\n      (destination.enqueue(new Uint8Array(currentView.buffer, 0, writtenBytes)),\n      (currentView = new Uint8Array(4096)),\n      (writtenBytes = 0)),\n      destination.enqueue(chunk);\n  else {\n    var allowableBytes = currentView.length - writtenBytes;\n    allowableBytes < chunk.byteLength &&\n      (0 === allowableBytes\n        ? destination.enqueue(currentView)\n        : (currentView.set(chunk.subarray(0, allowableBytes), writtenBytes),\n          destination.enqueue(currentView),\n          (chunk = chunk.subarray(allowableBytes))),\n      (currentView = new Uint8Array(4096)),\n      (writtenBytes = 0));\n    currentView.set(chunk, writtenBytes);\n    writtenBytes += chunk.byteLength;\n  }\n}\n";
@@ -70,13 +70,4 @@ export function joinFizzTextChunks(code: string): string {
   );
 }
 
-export function fizzTextChunks(): Plugin {
-  return {
-    name: "tribe:fizz-text-chunks",
-    enforce: "pre",
-    transform(code, id) {
-      if (!FILE.test(id.split("?")[0]!)) return null;
-      return { code: joinFizzTextChunks(code), map: null };
-    },
-  };
-}
+export const fizzTextChunks = () => changeFilePlugin("tribe:fizz-text-chunks", REACT_EDGE_RENDERER, joinFizzTextChunks);

@@ -129,5 +129,10 @@ describe("React's server renderer letting go of a page once it is written", () =
     const changedClose = edgeRenderer.replace("destination.close(),\n          (request.destination = null))", "destination.close())");
     expect(changedClose).not.toBe(edgeRenderer);
     expect(() => releaseFizzRequest(changedClose)).toThrow(/no longer contains exactly one "          \(request.status = 13\),"/);
+    // The stream's functions are changed in both exports that share them (renderToReadableStream and resume): a
+    // release that changes one of them stops the build too.
+    const inResume = edgeRenderer.indexOf("startFlowing(request, controller);", edgeRenderer.indexOf("exports.resume = function"));
+    const changedResume = `${edgeRenderer.slice(0, inResume)}startFlowing(request, controller, 0);${edgeRenderer.slice(inResume + 34)}`;
+    expect(() => releaseFizzRequest(changedResume)).toThrow(/no longer contains exactly 2 "          var stream = new ReadableStream\("/);
   });
 });
