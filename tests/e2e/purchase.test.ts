@@ -20,7 +20,8 @@ test("a visitor browses the shop, signs in, buys through the local checkout and 
   await shop.keyboard.press("Enter");
   await shop.getByText(PRODUCT).first().waitFor();
   // Add to Cart puts the item in the cart; the product page's BUY NOW leads to the purchase page.
-  await shop.locator('li[data-product-card] a[href^="/product/"]').first().click();
+  // The product's own card (not the first card of the list the search replaces, which may still be showing).
+  await shop.locator('li[data-product-card] a[href^="/product/"]', { hasText: PRODUCT }).first().click();
   await shop.getByRole("link", { name: "BUY NOW" }).click();
   await shop.waitForURL("**/buy-now/**");
   await shop.getByRole("heading", { name: PRODUCT }).waitFor();

@@ -25,7 +25,8 @@ test("a fan buys a voucher, shows its QR code, and the host redeems it exactly o
   await fan.keyboard.press("Enter");
   await fan.getByText(PRODUCT).first().waitFor();
   // Add to Cart puts the item in the cart; the product page's BUY NOW leads to the purchase page.
-  await fan.locator('li[data-product-card] a[href^="/product/"]').first().click();
+  // The product's own card (not the first card of the list the search replaces, which may still be showing).
+  await fan.locator('li[data-product-card] a[href^="/product/"]', { hasText: PRODUCT }).first().click();
   await fan.getByRole("link", { name: "BUY NOW" }).click();
   await fan.waitForURL("**/buy-now/**");
   await fan.getByRole("heading", { name: PRODUCT }).waitFor();
