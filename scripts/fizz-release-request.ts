@@ -19,7 +19,8 @@ import { REACT_EDGE_RENDERER } from "./fizz-text-chunks";
 /** Each [the file's code, its replacement, how often it occurs]. */
 const REPLACEMENTS: readonly (readonly [string, string, number?])[] = [
   // The stream reaches the render through `source.request` only, and the render can empty it together with the
-  // scope's element tree and options. (React writes this the same in renderToReadableStream and resume; prerender's differs after it.)
+  // scope's element tree and options. (React writes this the same in renderToReadableStream and resume; prerender's
+  // copy differs in its next line.)
   [
     `          var stream = new ReadableStream(
             {
