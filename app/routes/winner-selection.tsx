@@ -12,9 +12,9 @@ import {
   parseDemoParticipants,
   winnerIndex,
 } from "~/domain/draw";
+import { formatCount } from "~/domain/money";
 import { getEnv } from "~/lib/context";
 import type { Route } from "./+types/winner-selection";
-import { formatCount } from "~/domain/money";
 
 export const meta: Route.MetaFunction = () =>
   pageMeta("Winner Selection", "How every main-prize winner is drawn from a public Bitcoin block hash, and how to check it yourself.");

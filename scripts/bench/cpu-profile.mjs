@@ -4,37 +4,14 @@
 // the demo fan in, records a V8 CPU profile (Profiler domain over the inspector's WebSocket) while it requests
 // <path> one at a time, and prints the functions with the most self time and the modules they live in.
 // BENCH_PROFILE_OUT=<file> also writes the .cpuprofile (for Chrome DevTools' Performance panel).
-import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import net from "node:net";
-import path from "node:path";
-import { signInCookie } from "./cpu.mjs";
+import { freePort, serveBenchCopy, signInCookie } from "./cpu.mjs";
 
 const [pagePath = "/shop", countArg = "300"] = process.argv.slice(2);
-const root = path.resolve(import.meta.dirname, "../..");
 const requests = Number(countArg);
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-
-const [port, inspectorPort] = [await freePort(), await freePort()];
-const child = spawn(
-  process.execPath,
-  [path.join(import.meta.dirname, "serve.mjs"), ".wrangler/bench-build/server/wrangler.json", ".wrangler/bench-state", String(port)],
-  { cwd: root, env: { ...process.env, BENCH_INSPECTOR_PORT: String(inspectorPort) }, stdio: ["pipe", "pipe", "inherit"] },
-);
-const origin = await new Promise((resolve, reject) => {
-  child.stdout.on("data", (chunk) => {
-    const match = /READY (\S+)/.exec(String(chunk));
-    if (match) resolve(match[1]);
-  });
-  child.on("exit", (code) => reject(new Error(`server exited ${code}`)));
-});
+const inspectorPort = await freePort();
+const { origin, child } = await serveBenchCopy({ BENCH_INSPECTOR_PORT: String(inspectorPort) });
 
 try {
   const cookie = await signInCookie(origin, "fan@demo.tribe", "demo-password-2026");

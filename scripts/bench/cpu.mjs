@@ -2,7 +2,10 @@
 // thread of the workerd processes read from /proc/<pid>/task/<tid>/schedstat (nanoseconds) before it is sent and
 // after its last byte arrived. Sequential requests keep other requests' work out of each sample; what remains
 // is the Worker, its local D1 (SQLite inside the same workerd under Miniflare) and the runtime's own work.
+import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
 
 /** Nanoseconds of CPU used so far by the main thread of the given processes (workerd runs the Workers' JavaScript there). */
 export function mainThreadCpuNs(pids) {
@@ -93,4 +96,39 @@ export async function signInCookie(origin, email, password) {
     throw new Error(`sign-in as ${email} answered ${response.status}`);
   }
   return cookies.join("; ");
+}
+
+/** A free TCP port on the loopback. */
+export function freePort() {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * For the diagnostics (cpu-profile.mjs, gc-trace.mjs): serves the bench's copy of the build (.wrangler/bench-build)
+ * against its scaled-up state (.wrangler/bench-state) through serve.mjs, with `env` added to its environment.
+ * Resolves once it answers, with its origin, the child process and everything it has printed (`output()`).
+ */
+export async function serveBenchCopy(env = {}) {
+  const root = path.resolve(import.meta.dirname, "../..");
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [path.join(import.meta.dirname, "serve.mjs"), ".wrangler/bench-build/server/wrangler.json", ".wrangler/bench-state", String(port)],
+    { cwd: root, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "inherit"] },
+  );
+  let printed = "";
+  const origin = await new Promise((resolve, reject) => {
+    child.stdout.on("data", (chunk) => {
+      printed += chunk;
+      const match = /READY (\S+)/.exec(String(chunk));
+      if (match) resolve(match[1]);
+    });
+    child.on("exit", (code) => reject(new Error(`server exited ${code}`)));
+  });
+  return { origin, child, output: () => printed };
 }

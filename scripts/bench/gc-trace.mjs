@@ -8,36 +8,13 @@
 //
 // workerd writes the trace through a buffer and may drop its last lines when it stops: the figures cover the
 // collections that arrived. Collections of the isolate's first 2 s (start-up and the sign-in) are left out.
-import { spawn } from "node:child_process";
-import net from "node:net";
-import path from "node:path";
-import { signInCookie } from "./cpu.mjs";
+import { serveBenchCopy, signInCookie } from "./cpu.mjs";
 
 const [pagePath = "/shop", countArg = "1000"] = process.argv.slice(2);
-const root = path.resolve(import.meta.dirname, "../..");
 const requests = Number(countArg);
 const STARTUP_MS = 2000;
 
-const port = await new Promise((resolve) => {
-  const server = net.createServer().listen(0, "127.0.0.1", () => {
-    const { port } = server.address();
-    server.close(() => resolve(port));
-  });
-});
-const child = spawn(
-  process.execPath,
-  [path.join(import.meta.dirname, "serve.mjs"), ".wrangler/bench-build/server/wrangler.json", ".wrangler/bench-state", String(port)],
-  { cwd: root, env: { ...process.env, MINIFLARE_WORKERD_V8_FLAGS: "--trace-gc-nvp" }, stdio: ["pipe", "pipe", "inherit"] },
-);
-let output = "";
-const origin = await new Promise((resolve, reject) => {
-  child.stdout.on("data", (chunk) => {
-    output += chunk;
-    const match = /READY (\S+)/.exec(String(chunk));
-    if (match) resolve(match[1]);
-  });
-  child.on("exit", (code) => reject(new Error(`server exited ${code}`)));
-});
+const { origin, child, output } = await serveBenchCopy({ MINIFLARE_WORKERD_V8_FLAGS: "--trace-gc-nvp" });
 
 try {
   const cookie = await signInCookie(origin, "fan@demo.tribe", "demo-password-2026");
@@ -57,7 +34,7 @@ await new Promise((resolve) => child.once("exit", resolve));
 // `[pid:isolate:0]  <ms> ms: GC: {...}`, one per collection, for every isolate of the process.
 const byIsolate = new Map();
 const seen = new Set();
-for (const line of output.split("\n")) {
+for (const line of output().split("\n")) {
   const match = /^\[\d+:(0x[0-9a-f]+):\d+\]\s+(\d+) ms: GC: (\{.*\})\s*$/.exec(line);
   if (!match || seen.has(line)) continue;
   seen.add(line);

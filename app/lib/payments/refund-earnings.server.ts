@@ -86,7 +86,7 @@ export async function bookRefundEarnings(env: Env, input: RefundEarningsInput): 
   const poolClosed = hostDebit !== null;
   const what = input.kind === "refund" ? "Refund" : "Dispute";
   if (!sale) {
-    // A group buy's order before the group buy ends: booked with its sale then (bookGroupBuyRefundEarnings).
+    // A group buy's order before the group buy ends: booked with its sale then (bookGroupBuyEarnings).
     if (input.orderId && (await orderAwaitsGroupBuyEnd(db, input.orderId))) return;
     // No booked sale (a host deposit, or a sale from before the ledger): only a host debit moves the host's money.
     if (!hostDebit || hostDebit.debitCents <= 0) return;
