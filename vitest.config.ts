@@ -15,6 +15,8 @@ export default defineConfig(async () => {
           bindings: {
             TEST_MIGRATIONS: migrations,
             DEMO_MODE: "true",
+            // Demo mode serves only on localhost or a listed origin: the tests' own (tests/demo-mode.test.ts).
+            DEMO_ORIGINS: "https://tribe.test",
             SESSION_SECRET: "test-session-secret",
             // The origin the tests send their requests to (tests/helpers.ts ORIGIN), for the links in mail.
             SITE_ORIGIN: "https://tribe.test",

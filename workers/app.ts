@@ -4,11 +4,13 @@ import { openDbSession } from "~/db/client.server";
 import { limitRequestBody, requireFormBody } from "~/lib/body-limit";
 import { isCountedMutation, rateLimitedResponse, takeMutation } from "~/lib/rate-limit.server";
 import { cloudflareContext } from "~/lib/context";
+import { clearUndecodableCookies, recordCookieReads } from "~/lib/cookies.server";
+import { demoModeRefusal } from "~/lib/config.server";
 import { applySecurityHeaders } from "~/lib/security-headers";
 import { api as apiRoutes } from "./api";
 import { media } from "./media";
 import { isAllowedOrigin } from "./origin-check";
-import { isCacheablePageRequest, pageCacheSeconds, pageFromMemory, withPageCache } from "./page-cache";
+import { isCacheablePageRequest, isPublicPagePath, pageCacheSeconds, pageFromMemory, withPageCache } from "./page-cache";
 import { runScheduled } from "./scheduled";
 
 export { ChatRoom } from "./chat-room";
@@ -36,12 +38,35 @@ api.route("/media", media);
 api.notFound((c) => c.json({ error: "Not found" }, 404));
 const isApiPath = (pathname: string) => pathname.startsWith("/api/") || pathname === "/api" || pathname.startsWith("/media/");
 
+/** The page a `.data` request (a client navigation's loader data) belongs to: `/shop.data` → `/shop`, `/_root.data` → `/`. */
+function pageOfData(pathname: string): string {
+  if (!pathname.endsWith(".data")) return pathname;
+  const page = pathname.slice(0, -".data".length);
+  return page === "/_root" ? "/" : page;
+}
+
+/**
+ * A page or its data is kept by no browser or proxy (`private, no-store`) unless it is a public page rendered for a
+ * visitor: its render read no cookie (recorded by the cookie reader: every signed-in render reads the session) and
+ * its path is one of the page cache's public pages (any other page may be personal by its URL alone: an order, a
+ * voucher code, a reset link).
+ */
+async function withNoStore(request: Request, render: () => Promise<Response>): Promise<Response> {
+  const [rendered, cookiesRead] = recordCookieReads(render);
+  const response = await rendered;
+  if (cookiesRead.size === 0 && isPublicPagePath(pageOfData(new URL(request.url).pathname))) return response;
+  const out = new Response(response.body, response);
+  out.headers.set("Cache-Control", "private, no-store");
+  return out;
+}
+
 async function page(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-  const render = () => {
-    const context = new RouterContextProvider();
-    context.set(cloudflareContext, { env, ctx });
-    return handleRequest(request, context);
-  };
+  const render = () =>
+    withNoStore(request, () => {
+      const context = new RouterContextProvider();
+      context.set(cloudflareContext, { env, ctx });
+      return handleRequest(request, context);
+    });
   const seconds = pageCacheSeconds(env);
   if (seconds <= 0) return render();
   const { assets } = await serverBuild();
@@ -80,18 +105,39 @@ async function answer(request: Request, env: Env, ctx: ExecutionContext): Promis
     request = form;
   }
   const response = isApiPath(pathname) ? await api.fetch(request, db.env, ctx) : await page(request, db.env, ctx);
+  if (response.status === 101) return response;
+  // One of this site's cookies that cannot be decoded was read as absent; it is cleared so it is not sent again.
+  const cleared = clearUndecodableCookies(request);
   // The browser keeps its newest bookmark; a visitor's cacheable page never carries one (it is shared).
-  if (response.status === 101 || isCacheablePageRequest(request)) return response;
-  const cookie = db.bookmarkCookie();
-  if (!cookie) return response;
+  const cookie = isCacheablePageRequest(request) ? null : db.bookmarkCookie();
+  if (!cookie && cleared.length === 0) return response;
   const out = new Response(response.body, response);
-  out.headers.append("Set-Cookie", cookie);
+  for (const header of cookie ? [...cleared, cookie] : cleared) out.headers.append("Set-Cookie", header);
   return out;
+}
+
+/** What a request that failed unexpectedly is answered: a plain message, never the error or its stack. */
+function failed(request: Request, error: unknown): Response {
+  console.error("request failed", new URL(request.url).pathname, error);
+  if (isApiPath(new URL(request.url).pathname)) return Response.json({ error: "Internal error" }, { status: 500 });
+  return new Response("Something went wrong on our side. Please try again in a moment.", {
+    status: 500,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+  });
 }
 
 export default {
   async fetch(request, env, ctx) {
-    return secured(await answer(request, env, ctx), request);
+    // A deployment left in demo mode answers only where demo mode belongs (app/lib/demo.ts).
+    const refusal = demoModeRefusal(env, request);
+    if (refusal) return secured(refusal, request);
+    let response: Response;
+    try {
+      response = await answer(request, env, ctx);
+    } catch (error) {
+      response = failed(request, error);
+    }
+    return secured(response, request);
   },
   scheduled(controller, env, ctx) {
     ctx.waitUntil(runScheduled(env, new Date(controller.scheduledTime)));

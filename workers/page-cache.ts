@@ -1,10 +1,13 @@
+import { carriesPersonalCookie, recordCookieReads } from "~/lib/cookies.server";
 import { newNonce, withNonce } from "~/lib/security-headers";
 
 /**
  * A short edge cache for the public pages a visitor (no session) sees. Every visitor gets the same HTML for the
  * same URL, so rendering it once per few seconds and serving it from the colo's cache keeps busy pages fast; the
  * live parts (pool amounts, entries) update over the pool's WebSocket after load. Signed-in users, and anyone
- * carrying a flash message, always get a fresh render.
+ * carrying a flash message or a cart, always get a fresh render: whether a request carries one, and whether a render
+ * read any cookie at all, is asked of the one cookie reader the app reads with (app/lib/cookies.server.ts, decision
+ * 420), so the cache can never disagree with the page about who is asking.
  */
 const PUBLIC_PAGES = [
   /^\/$/,
@@ -21,14 +24,16 @@ const PUBLIC_PAGES = [
   /^\/profile\/[^/]+\/shop$/,
 ];
 
-// A visitor with a cart sees its count in the nav bar: their pages are theirs.
-const PERSONAL_COOKIE = /(?:^|;\s*)__Host-(?:session|toast|cart)=/;
+/** A public page's path (its visitor's render may be shared). */
+export function isPublicPagePath(pathname: string): boolean {
+  return PUBLIC_PAGES.some((page) => page.test(pathname));
+}
 
+/** A GET of a public page without a session, toast or cart cookie (a visitor with a cart sees its count). */
 export function isCacheablePageRequest(request: Request): boolean {
   if (request.method !== "GET") return false;
-  if (PERSONAL_COOKIE.test(request.headers.get("Cookie") ?? "")) return false;
-  const { pathname } = new URL(request.url);
-  return PUBLIC_PAGES.some((page) => page.test(pathname));
+  if (carriesPersonalCookie(request)) return false;
+  return isPublicPagePath(new URL(request.url).pathname);
 }
 
 /** Seconds a public page may be served from the cache (PAGE_CACHE_SECONDS; 0 turns the cache off). */
@@ -144,13 +149,17 @@ export async function withPageCache(
     return served(entry, "hit");
   }
 
-  const response = await render();
-  if (response.status !== 200 || response.headers.has("Set-Cookie") || !response.body) return response;
+  // Only a render that read no cookie at all is anonymous (the reader records every cookie it finds for it).
+  const [rendered, cookiesRead] = recordCookieReads(render);
+  const response = await rendered;
+  if (response.status !== 200 || response.headers.has("Set-Cookie") || !response.body || cookiesRead.size > 0) return response;
   const [forVisitor, forCache] = response.body.tee();
   const headers = [...response.headers].filter(([name]) => name.toLowerCase() !== "cache-control");
   ctx.waitUntil(
     (async () => {
       const body = await new Response(forCache).text();
+      // Streamed parts finish after the headers: a cookie read by them keeps the page out too.
+      if (cookiesRead.size > 0) return;
       memoryPut(url, toStored(body, headers, Date.now() + seconds * 1000));
       const shared = new Response(body, { status: 200, headers });
       shared.headers.set("Cache-Control", `public, max-age=${seconds}`);

@@ -1,5 +1,5 @@
 import { drizzle } from "drizzle-orm/d1";
-import { hostCookie, readCookie } from "~/lib/cookies.server";
+import { DB_BOOKMARK_COOKIE, hostCookie, readCookie } from "~/lib/cookies.server";
 import { batchingReads } from "./read-batch.server";
 
 export type Db = ReturnType<typeof drizzle>;
@@ -25,7 +25,7 @@ const clients = new WeakMap<D1Database, ReturnType<typeof drizzle>>();
 // --- read replication (D1's Sessions API) ------------------------------------------------------------------------
 
 /** The browser session's newest D1 bookmark: its reads are served by a replica at least that new. */
-export const DB_BOOKMARK_COOKIE = "__Host-d1-bookmark";
+export { DB_BOOKMARK_COOKIE };
 /** A day: a bookmark older than that is behind every replica anyway. */
 const BOOKMARK_COOKIE_SECONDS = 24 * 60 * 60;
 /** D1 bookmarks are short hex-and-dash tokens; anything else in the cookie is ignored. */

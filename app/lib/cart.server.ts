@@ -28,7 +28,7 @@ import {
 import { countryByCode, isCountryCode } from "~/domain/currency";
 import { MAX_ORDER_QUANTITY } from "~/domain/orders";
 import { MAX_CHARGE_CENTS, MIN_CHARGE_CENTS } from "~/domain/payments";
-import { readCookie } from "./cookies.server";
+import { CART_COOKIE, readCookie } from "./cookies.server";
 import { CHECKOUT_MESSAGES, ProductChoiceSchema, quoteVariants, type ProductQuote } from "./payments/quote.server";
 import type { SessionUser } from "./session.server";
 
@@ -36,7 +36,7 @@ import type { SessionUser } from "./session.server";
 // size, colour and quantity. Both are priced and checked from the database whenever they are shown or paid; at
 // sign-in the visitor's cart is merged into the account's.
 
-export const CART_COOKIE = "__Host-cart";
+export { CART_COOKIE };
 const CART_COOKIE_DAYS = 30;
 
 function signature(value: string): string | null {

@@ -6,10 +6,10 @@ import {
   insertSession,
   type SessionViewer,
 } from "~/db/queries/sessions.server";
-import { hostCookie, readCookie } from "./cookies.server";
+import { hostCookie, readCookie, SESSION_COOKIE } from "./cookies.server";
 import { randomToken, sha256Hex } from "./crypto.server";
 
-export const SESSION_COOKIE = "__Host-session";
+export { SESSION_COOKIE };
 const SESSION_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -1,10 +1,8 @@
 import { env } from "cloudflare:workers";
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { readCookie } from "./cookies.server";
+import { readCookie, TOAST_COOKIE } from "./cookies.server";
 
 export type FlashToast = { message: string; type: "success" | "error" | "info"; durationMs?: number };
-
-const TOAST_COOKIE = "__Host-toast";
 
 // The toast cookie is signed with SESSION_SECRET so only this app can put words on its pages. Without the secret
 // (a misconfigured deployment) toasts are skipped rather than trusted.
