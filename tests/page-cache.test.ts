@@ -1,5 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { CART_COOKIE, PERSONAL_COOKIES, readCookie, SESSION_COOKIE, TOAST_COOKIE } from "~/lib/cookies.server";
 import { pagePolicy } from "~/lib/security-headers";
 import { isCacheablePageRequest, pageCacheSeconds, pageFromMemory, withPageCache } from "../workers/page-cache";
 
@@ -95,5 +97,105 @@ describe("the public page cache", () => {
       await waitOnExecutionContext(ctx);
       expect(await cache.match(new Request("https://tribe.test/product/x"))).toBeUndefined();
     }
+  });
+});
+
+// --- Cookie headers the cache must never be fooled by (issue 27, decision 420) -----------------------------------
+
+/** Spaces and tabs as browsers, proxies and attackers put them around names, `=` and values. */
+const blank = fc.array(fc.constantFrom(" ", "\t"), { maxLength: 3 }).map((chars) => chars.join(""));
+const token = fc.stringMatching(/^[A-Za-z0-9_-]{1,24}$/);
+/** A value as sent: plain, in double quotes, %-encoded, or not decodable at all. */
+const value = fc.oneof(
+  token,
+  token.map((t) => `"${t}"`),
+  token.map((t) => encodeURIComponent(`${t}+/=`)),
+  fc.constantFrom("%", "%zz", "%E0%A4%A", "a%"),
+);
+/** Someone else's cookie (analytics, a theme); never one of ours. */
+const otherCookie = fc
+  .tuple(fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_-]{0,12}$/), blank, blank, value)
+  .filter(([name]) => !PERSONAL_COOKIES.includes(name))
+  .map(([name, before, after, v]) => `${name}${before}=${after}${v}`);
+const personalCookie = fc
+  .tuple(blank, fc.constantFrom(...PERSONAL_COOKIES), blank, blank, value, blank)
+  .map(([lead, name, before, after, v, trail]) => `${lead}${name}${before}=${after}${v}${trail}`);
+/** A Cookie header with 1-3 of our personal cookies (duplicates included) among others, in any order. */
+const personalHeader = fc
+  .tuple(fc.array(personalCookie, { minLength: 1, maxLength: 3 }), fc.array(otherCookie, { maxLength: 4 }), fc.array(blank, { minLength: 7, maxLength: 7 }))
+  .chain(([mine, others, gaps]) =>
+    fc.shuffledSubarray([...mine, ...others], { minLength: mine.length + others.length }).map((all) => all.map((c, i) => `${c}${i < all.length - 1 ? `;${gaps[i % gaps.length]}` : ""}`).join("")),
+  );
+const otherHeader = fc.array(otherCookie, { minLength: 1, maxLength: 4 }).map((all) => all.join("; "));
+
+describe("the page cache and any Cookie header", () => {
+  // A render as the app's: the nav bar and flash message read the session, toast and cart through the one reader.
+  const render = (request: Request) => async () => {
+    const seen = [SESSION_COOKIE, TOAST_COOKIE, CART_COOKIE].map((name) => readCookie(request, name)).filter((v) => v !== null);
+    return new Response(seen.length ? `<p>personal ${seen.join(",")}</p>` : "<p>anonymous</p>", { headers: { "Content-Type": "text/html" } });
+  };
+  const ask = async (cache: Cache, request: Request) => {
+    const ctx = createExecutionContext();
+    const res = await withPageCache(request, ctx, 10, render(request), { cache });
+    const text = await res.text();
+    await waitOnExecutionContext(ctx);
+    return { text, state: res.headers.get("X-Page-Cache") };
+  };
+
+  it("never answers a request carrying a session, toast or cart cookie from the cache, and never stores its render", async () => {
+    const cache = await caches.open(`pages-${crypto.randomUUID()}`);
+    await fc.assert(
+      fc.asyncProperty(personalHeader, fc.boolean(), async (cookie, visitorFirst) => {
+        const path = `/product/${crypto.randomUUID()}`;
+        const personal = () => page(path, { headers: { Cookie: cookie } });
+        if (visitorFirst) {
+          // A visitor's copy is stored; the personal request still gets its own render.
+          expect(await ask(cache, page(path))).toEqual({ text: "<p>anonymous</p>", state: "miss" });
+          expect((await ask(cache, personal())).state).toBeNull();
+          expect(pageFromMemory(personal(), 10)).toBeNull();
+        } else {
+          const own = await ask(cache, personal());
+          expect(own.state).toBeNull();
+          // Nothing was stored: the next visitor gets a fresh render of their own.
+          expect(pageFromMemory(page(path), 10)).toBeNull();
+          expect(await cache.match(new Request(`https://tribe.test${path}`))).toBeUndefined();
+          expect(await ask(cache, page(path))).toEqual({ text: "<p>anonymous</p>", state: "miss" });
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("reads the first decodable occurrence as the app does: what the cache calls personal is what the page shows", async () => {
+    await fc.assert(
+      fc.property(blank, blank, blank, token, (before, after, lead, t) => {
+        const request = page("/", { headers: { Cookie: `theme=dark;${lead}${SESSION_COOKIE}${before}=${after}"${t}"; ${SESSION_COOKIE}=other` } });
+        expect(readCookie(request, SESSION_COOKIE)).toBe(t);
+        expect(isCacheablePageRequest(request)).toBe(false);
+      }),
+    );
+  });
+
+  it("still serves visitors carrying only other cookies from the cache, unless their render read one", async () => {
+    const cache = await caches.open(`pages-${crypto.randomUUID()}`);
+    await fc.assert(
+      fc.asyncProperty(otherHeader, async (cookie) => {
+        const path = `/shop?other=${crypto.randomUUID()}`;
+        const request = page(path, { headers: { Cookie: cookie } });
+        expect(isCacheablePageRequest(request)).toBe(true);
+        expect(await ask(cache, request)).toEqual({ text: "<p>anonymous</p>", state: "miss" });
+        expect((await ask(cache, page(path))).state).toBe("hit");
+      }),
+      { numRuns: 40 },
+    );
+    // A render that read any cookie at all (here a theme) is its reader's own: not stored.
+    const path = `/shop?theme=${crypto.randomUUID()}`;
+    const themed = page(path, { headers: { Cookie: "theme=dark" } });
+    const ctx = createExecutionContext();
+    const res = await withPageCache(themed, ctx, 10, async () => new Response(`<p>${readCookie(themed, "theme")}</p>`), { cache });
+    expect(await res.text()).toBe("<p>dark</p>");
+    await waitOnExecutionContext(ctx);
+    expect(pageFromMemory(page(path), 10)).toBeNull();
+    expect(await cache.match(new Request(`https://tribe.test${path}`))).toBeUndefined();
   });
 });
