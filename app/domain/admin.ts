@@ -1,6 +1,7 @@
 // The platform owner's page: account statuses, the user list's sort orders and page size, and the audit log's actions.
 
 import { z } from "zod";
+import { searchQuerySchema } from "./search";
 
 export const ACCOUNT_STATUSES = ["active", "suspended", "pending"] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
@@ -48,10 +49,7 @@ export function statusChangedMessage(name: string, status: AccountStatus): strin
 
 /** The list's query string: search text, sort and page, each falling back to its default when invalid. */
 export const adminUserQuerySchema = z.object({
-  q: z
-    .string()
-    .nullish()
-    .transform((v) => (v ?? "").trim().slice(0, 100)),
+  q: searchQuerySchema,
   sort: z.enum(ADMIN_USER_SORTS).catch("joined"),
   page: z.coerce.number().int().min(1).max(10_000).catch(1),
 });

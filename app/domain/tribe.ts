@@ -1,6 +1,7 @@
 // The host's tribe page: who counts as active, the filters and the page sizes.
 
 import { z } from "zod";
+import { searchQuerySchema } from "./search";
 
 /** A member is active with an order, a guess or a message to the host within this many days. */
 export const TRIBE_ACTIVE_DAYS = 30;
@@ -14,10 +15,7 @@ export const TRIBE_FILTER_LABELS: Record<TribeFilter, string> = { all: "All", ac
 
 /** The page's query string; anything invalid falls back to the default. */
 export const tribeQuerySchema = z.object({
-  q: z
-    .string()
-    .nullish()
-    .transform((v) => (v ?? "").trim().slice(0, 100)),
+  q: searchQuerySchema,
   filter: z.enum(TRIBE_FILTERS).catch("all"),
   page: z.coerce.number().int().min(1).max(10_000).catch(1),
 });

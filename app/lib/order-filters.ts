@@ -4,6 +4,7 @@
 import { z } from "zod";
 import type { ORDER_STATUSES } from "~/domain/orders";
 import type { VOUCHER_STATUSES } from "~/domain/vouchers";
+import { searchQuerySchema } from "~/domain/search";
 
 export type OrdersTab = "vouchers" | "orders";
 
@@ -21,7 +22,7 @@ export const ORDER_STATUS_FILTERS = [
 ] as const satisfies readonly (typeof ORDER_STATUSES)[number][];
 export const VOUCHER_STATUS_FILTERS = ["active", "redeemed", "expired"] as const satisfies readonly (typeof VOUCHER_STATUSES)[number][];
 
-const q = z.string().trim().max(100).optional().catch(undefined);
+const q = searchQuerySchema;
 
 export const OrderFilterSchema = z.object({
   q,

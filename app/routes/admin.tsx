@@ -30,6 +30,7 @@ import { settlePrizeByHand } from "~/lib/payments/prizes.server";
 import { getEnv } from "~/lib/context";
 import { type AdminActionResult, changeAccountStatus, saveRevenueRules, toggleGamePause } from "./admin.server";
 import type { Route } from "./+types/admin";
+import { SEARCH_MAX_LENGTH } from "~/domain/search";
 
 export const meta: Route.MetaFunction = () => pageMeta("Platform Owner");
 
@@ -173,7 +174,7 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
               type="search"
               name="q"
               defaultValue={query.q}
-              maxLength={100}
+              maxLength={SEARCH_MAX_LENGTH}
               placeholder="Name or e-mail"
               className="mt-1 block w-full rounded-lg border border-gray-300 px-3 py-2 text-sm"
             />

@@ -12,6 +12,7 @@ import { getEnv } from "~/lib/context";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import { pageParam } from "~/lib/guards.server";
 import type { Route } from "./+types/explore";
+import { SEARCH_MAX_LENGTH, searchText } from "~/domain/search";
 
 /** Per 'Load More Content': 12 more creators, 20 more products (the spec's latest 20) and 20 more games. */
 const CREATORS_STEP = 12;
@@ -19,7 +20,6 @@ const PRODUCTS_STEP = 20;
 const GAMES_STEP = 20;
 /** Load More grows the lists up to this many steps. */
 const MAX_PAGES = 10;
-const MAX_QUERY_LENGTH = 100;
 
 export const handle = STATIC_FOR_VISITORS;
 
@@ -28,7 +28,7 @@ export const meta: Route.MetaFunction = () => pageMeta("Explore", "Discover crea
 export async function loader({ request, context }: Route.LoaderArgs) {
   const search = new URL(request.url).searchParams;
   const page = pageParam(request, MAX_PAGES);
-  const q = (search.get("q") ?? "").trim().slice(0, MAX_QUERY_LENGTH);
+  const q = searchText(search.get("q"));
   const rawCategory = search.get("category");
   const category = isSignupCategory(rawCategory) ? rawCategory : null;
   const view: "grid" | "list" = search.get("view") === "list" ? "list" : "grid";
@@ -130,7 +130,7 @@ export default function Explore({ loaderData }: Route.ComponentProps) {
           name="q"
           defaultValue={filters.q}
           key={filters.q}
-          maxLength={MAX_QUERY_LENGTH}
+          maxLength={SEARCH_MAX_LENGTH}
           placeholder="Search creators, products and games"
           className="block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30"
         />

@@ -45,6 +45,7 @@ import { getEnv } from "~/lib/context";
 import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/group-buy-management";
+import { SEARCH_MAX_LENGTH, searchText } from "~/domain/search";
 
 export const meta: Route.MetaFunction = () => pageMeta("Group Buy Management");
 
@@ -58,7 +59,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
   const db = getDb(getEnv(context));
   const url = new URL(request.url);
-  const search = (url.searchParams.get("q") ?? "").slice(0, 100);
+  const search = searchText(url.searchParams.get("q"));
   const status = statusFilter(url.searchParams.get("status"));
   const editParam = url.searchParams.get("edit");
   const [groupBuys, stats, hasActive, productChoices, rules] = await Promise.all([
@@ -367,7 +368,7 @@ export default function GroupBuyManagement({ loaderData, actionData }: Route.Com
       {!showForm && actionData ? <FormError>{actionData.message}</FormError> : null}
 
       <Form method="get" className="mb-4 flex flex-wrap items-end gap-3" role="search">
-        <Field label="Search group buys" name="q" type="search" defaultValue={search} placeholder="Search by name or description" />
+        <Field label="Search group buys" name="q" type="search" maxLength={SEARCH_MAX_LENGTH} defaultValue={search} placeholder="Search by name or description" />
         <SelectField label="Status" name="status" options={STATUS_FILTERS} defaultValue={status} />
         <Button type="submit" variant="secondary">
           Filter

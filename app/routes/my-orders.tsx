@@ -15,11 +15,12 @@ import { requireUser, signinRedirectUrl } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { signedDownloadUrl } from "~/lib/downloads.server";
 import type { Route } from "./+types/my-orders";
+import { searchQuerySchema } from "~/domain/search";
 
 export const meta: Route.MetaFunction = () => pageMeta("My Orders");
 
 const FilterSchema = z.object({
-  q: z.string().trim().max(100).optional().catch(undefined),
+  q: searchQuerySchema,
   type: z.enum(["voucher", "physical", "digital"]).optional().catch(undefined),
   page: z.coerce.number().int().min(1).max(1000).optional().catch(undefined),
 });

@@ -45,6 +45,7 @@ import {
 import { flashToastCookie } from "~/lib/toast.server";
 import { formText, parseSubmission } from "~/lib/validation";
 import type { Route } from "./+types/orders";
+import { SEARCH_MAX_LENGTH } from "~/domain/search";
 
 // One screen under two paths: /orders opens on the Orders tab, /voucher-management on the Vouchers tab (`?tab=`
 // picks either). Rows are the signed-in host's own orders, filtered and paginated in SQL.
@@ -501,7 +502,7 @@ function FilterBar({ loaderData }: { loaderData: LoaderData }) {
           name="q"
           type="search"
           defaultValue={q ?? ""}
-          maxLength={100}
+          maxLength={SEARCH_MAX_LENGTH}
           placeholder={tab === "vouchers" ? "Search code, order, customer or product" : "Search order, customer or product"}
           className="flex-1 rounded-lg border border-gray-300 px-3 py-2 text-sm"
         />

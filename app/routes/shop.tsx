@@ -24,9 +24,9 @@ import { pageParam } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import type { Route } from "./+types/shop";
+import { SEARCH_MAX_LENGTH, searchText } from "~/domain/search";
 
 const PAGE_SIZE = 24;
-const MAX_QUERY_LENGTH = 100;
 /** The category filter's options: an option's value is its text. */
 const categoryOptions = optionList(() => SHOP_CATEGORIES.map((c) => [c, c]));
 
@@ -44,7 +44,7 @@ function isCategoryFilter(value: string | null): value is ProductCategoryFilter 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const page = pageParam(request);
-  const q = (params.get("q") ?? "").trim().slice(0, MAX_QUERY_LENGTH);
+  const q = searchText(params.get("q"));
   const rawCategory = params.get("category");
   const category = isCategoryFilter(rawCategory) ? rawCategory : null;
   const rawShipTo = (params.get("shipTo") ?? "").trim().toUpperCase();
@@ -133,7 +133,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
             name="q"
             defaultValue={filters.q}
             key={filters.q}
-            maxLength={MAX_QUERY_LENGTH}
+            maxLength={SEARCH_MAX_LENGTH}
             placeholder="Search products or creators"
             className={`mt-1 ${fieldClass}`}
           />

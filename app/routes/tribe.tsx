@@ -18,6 +18,7 @@ import {
 import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import type { Route } from "./+types/tribe";
+import { SEARCH_MAX_LENGTH } from "~/domain/search";
 
 export const meta: Route.MetaFunction = () => pageMeta("My Tribe");
 
@@ -87,7 +88,7 @@ export default function Tribe({ loaderData }: Route.ComponentProps) {
                   type="search"
                   name="q"
                   defaultValue={query.q}
-                  maxLength={100}
+                  maxLength={SEARCH_MAX_LENGTH}
                   placeholder="Member name"
                   className="mt-1 block w-full rounded-lg border border-gray-300 px-3 py-2 text-sm"
                 />

@@ -19,6 +19,7 @@ import {
   type NewOrder,
 } from "~/db/schema";
 import { GROUP_BUY_CURRENCY, type GroupBuyForm, type GroupBuyStatus, isLessFavourable } from "~/domain/group-buy";
+import { containsText } from "~/db/text-match.server";
 
 /**
  * The outer group buy's id inside a correlated subquery: drizzle leaves a column unqualified when the outer query has
@@ -115,11 +116,7 @@ export function listHostGroupBuys(db: Db, hostId: string, limit: number, filter:
   if (filter.status && filter.status !== "all") conditions.push(eq(groupBuys.status, filter.status));
   const search = filter.search?.trim();
   if (search) {
-    const pattern = `%${search.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-    const match = or(
-      sql`${groupBuys.name} like ${pattern} escape '\\'`,
-      sql`${groupBuys.description} like ${pattern} escape '\\'`,
-    );
+    const match = or(containsText(groupBuys.name, search), containsText(groupBuys.description, search));
     if (match) conditions.push(match);
   }
   return db
