@@ -178,7 +178,7 @@ export default function Explore({ loaderData }: Route.ComponentProps) {
                     </span>
                     <span className="block text-xs text-gray-500">
                       {c.category}
-                      {c.showFollowers ? ` · ${c.followersCount} tribes` : null}
+                      {c.followersCount !== null ? ` · ${c.followersCount} tribes` : null}
                     </span>
                     {c.bio ? <span className="mt-1 line-clamp-2 block text-sm text-gray-600">{c.bio}</span> : null}
                   </span>

@@ -140,7 +140,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                       ) : null}
                     </span>
                     <span className="block text-sm text-gray-500">
-                      {host.category} · {formatCount(host.followers)} tribes
+                      {host.category}
+                      {host.followers !== null ? ` · ${formatCount(host.followers)} tribes` : null}
                     </span>
                   </span>
                 </Link>

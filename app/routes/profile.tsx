@@ -128,7 +128,6 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       coverImageUrl: profile.coverImageUrl,
       verified: profile.verified,
       followersCount: profile.followersCount,
-      showFollowers: profile.showFollowers,
       revenue: profile.showRevenue ? formatCents(profile.totalRevenueCents, profile.currency) : null,
     },
     own,
@@ -226,7 +225,7 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
             </h1>
             <p className="text-sm text-gray-600">
               {`${profile.category} · ${country.name} (${country.currency})`}
-              {profile.showFollowers ? ` · ${profile.followersCount} tribes` : null}
+              {profile.followersCount !== null ? ` · ${profile.followersCount} tribes` : null}
               {profile.revenue ? ` · ${profile.revenue} revenue` : null}
             </p>
           </div>

@@ -17,6 +17,12 @@ import {
   users,
 } from "~/db/schema";
 
+/**
+ * A host's follower count as anyone may see it: null when they turned "Show followers" off, so a hidden count never
+ * leaves the database (not even in a page's data).
+ */
+export const shownFollowersCount = sql<number | null>`case when ${userProfiles.showFollowers} then ${userProfiles.followersCount} end`;
+
 const publicProfile = {
   userId: userProfiles.userId,
   slug: userProfiles.slug,
@@ -27,8 +33,7 @@ const publicProfile = {
   avatarUrl: userProfiles.avatarUrl,
   coverImageUrl: userProfiles.coverImageUrl,
   verified: userProfiles.verified,
-  followersCount: userProfiles.followersCount,
-  showFollowers: userProfiles.showFollowers,
+  followersCount: shownFollowersCount,
   profilePublic: userProfiles.profilePublic,
   status: userProfiles.status,
   prizePoolTargetCents: userProfiles.prizePoolTargetCents,
@@ -102,8 +107,7 @@ export function listPublicProfiles(
       category: userProfiles.category,
       avatarUrl: userProfiles.avatarUrl,
       verified: userProfiles.verified,
-      followersCount: userProfiles.followersCount,
-      showFollowers: userProfiles.showFollowers,
+      followersCount: shownFollowersCount,
     })
     .from(userProfiles)
     .where(
