@@ -1,15 +1,22 @@
 import { SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { chatMessages, tribeMembers, userProfiles } from "~/db/schema";
+import { chatConversations, chatMessages, tribeMembers, userProfiles } from "~/db/schema";
 import { CHAT_MESSAGES, CHAT_RATE_LIMIT } from "~/domain/chat";
 import { db, get, makeSignedInUser, makeUser, ORIGIN, pageText, postForm } from "./helpers";
 
 const person = (name: string) => makeSignedInUser({ name });
 
-/** Opens the pair's conversation from `from`'s side (/chat/{userId} redirects to /chat/{conversationId}). */
+/**
+ * Opens the pair's conversation from `from`'s side: /chat/{userId} redirects to /chat/{conversationId} when it
+ * exists, else shows a button that starts it (a POST).
+ */
 async function openConversation(cookie: string, otherUserId: string): Promise<string> {
-  const res = await get(`/chat/${otherUserId}`, { cookie });
+  let res = await get(`/chat/${otherUserId}`, { cookie });
+  if (res.status === 200) {
+    expect(await pageText(res)).toContain("Start a conversation");
+    res = await postForm(`/chat/${otherUserId}`, { intent: "start" }, { cookie });
+  }
   expect(res.status).toBe(302);
   const location = res.headers.get("Location")!;
   expect(location).toMatch(/^\/chat\/[0-9a-f-]{36}$/);
@@ -69,7 +76,33 @@ describe("chat threads", () => {
 
     // A host may write to a member of their tribe even when that member's profile is private.
     await db().insert(tribeMembers).values({ userId: other.id, hostId: fan.id });
-    expect((await get(`/chat/${other.id}`, { cookie: fan.cookie })).status).toBe(302);
+    expect((await get(`/chat/${other.id}`, { cookie: fan.cookie })).status).toBe(200);
+    expect((await postForm(`/chat/${other.id}`, { intent: "start" }, { cookie: fan.cookie })).status).toBe(302);
+  });
+
+  it("creates nothing on GET /chat/{userId}: a page with a button, and the POST starts the conversation once", async () => {
+    // Issue 27: opening the address (a link checker, a prefetch) created a conversation.
+    const host = await person("Get Host");
+    const fan = await person("Get Fan");
+    const pairs = async () =>
+      (await db().select().from(chatConversations)).filter((c) => [c.userLowId, c.userHighId].sort().join() === [host.id, fan.id].sort().join());
+    const page = await get(`/chat/${host.id}`, { cookie: fan.cookie });
+    expect(page.status).toBe(200);
+    const text = await pageText(page);
+    expect(text).toContain("Get Host");
+    expect(text).toContain("Start a conversation");
+    expect(await get(`/chat/${host.id}.data`, { cookie: fan.cookie }).then((r) => r.status)).toBe(200);
+    expect(await pairs()).toHaveLength(0);
+    const started = await postForm(`/chat/${host.id}`, { intent: "start" }, { cookie: fan.cookie });
+    expect(started.status).toBe(302);
+    const again = await postForm(`/chat/${host.id}`, { intent: "start" }, { cookie: fan.cookie });
+    expect(again.headers.get("Location")).toBe(started.headers.get("Location"));
+    expect(await pairs()).toHaveLength(1);
+    // Now the address goes straight to the conversation; a stranger's start is refused as not found.
+    expect((await get(`/chat/${host.id}`, { cookie: fan.cookie })).headers.get("Location")).toBe(started.headers.get("Location"));
+    const privateFan = await makeUser({ name: "Hidden Fan" });
+    await db().update(userProfiles).set({ profilePublic: false }).where(eq(userProfiles.userId, privateFan.id));
+    expect((await postForm(`/chat/${privateFan.id}`, { intent: "start" }, { cookie: fan.cookie })).status).toBe(404);
   });
 
   it("refuses a blank message on the server, changing nothing", async () => {

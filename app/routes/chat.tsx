@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { data, redirect, useFetcher } from "react-router";
+import { data, Form, redirect, useFetcher } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { DateText, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
@@ -7,6 +7,7 @@ import {
   canStartConversation,
   getChatPartner,
   getConversationForUser,
+  findConversation,
   getOrCreateConversation,
   listThreadMessages,
   markConversationRead,
@@ -22,10 +23,17 @@ import type { Route } from "./+types/chat";
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>
   pageMeta(loaderData ? `Chat with ${loaderData.other.creatorName}` : errorTitle(error, "Conversation not found"));
 
+/** Someone the user may start a conversation with (a member of their tribe, the host of a tribe they joined, or a host with a public profile), else 404. */
+async function startablePartner(db: ReturnType<typeof getDb>, userId: string, partnerId: string) {
+  const partner = await getChatPartner(db, partnerId);
+  if (!partner || !(await canStartConversation(db, userId, partner.userId, partner.profilePublic))) notFound();
+  return partner;
+}
+
 /**
- * /chat/{id}: `id` is a conversation of the signed-in user, or the user id of someone they may write to (a member
- * of their tribe, the host of a tribe they joined, or a host with a public profile), which opens (or creates) the
- * pair's conversation. Anyone else gets 404.
+ * /chat/{id}: `id` is a conversation of the signed-in user, or the user id of someone they may write to: then the
+ * pair's conversation if it exists, else a page whose button starts it (a GET creates nothing: link checkers and
+ * prefetches follow links). Anyone else gets 404.
  */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
@@ -34,9 +42,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const db = getDb(getEnv(context));
   const conversation = await getConversationForUser(db, id, user.id);
   if (!conversation) {
-    const partner = await getChatPartner(db, id);
-    if (!partner || !(await canStartConversation(db, user.id, partner.userId, partner.profilePublic))) notFound();
-    throw redirect(`/chat/${await getOrCreateConversation(db, user.id, partner.userId)}`);
+    const partner = await startablePartner(db, user.id, id);
+    const existing = await findConversation(db, user.id, partner.userId);
+    if (existing) throw redirect(`/chat/${existing}`);
+    return { start: true as const, other: { userId: partner.userId, creatorName: partner.creatorName, avatarUrl: partner.avatarUrl } };
   }
   const other = await getChatPartner(db, conversation.otherId);
   if (!other) notFound();
@@ -45,6 +54,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     markConversationRead(db, conversation.id, user.id),
   ]);
   return {
+    start: false as const,
     conversationId: conversation.id,
     me: user.id,
     other: { userId: other.userId, creatorName: other.creatorName, avatarUrl: other.avatarUrl },
@@ -59,6 +69,13 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const id = idParam(params.id);
   const env = getEnv(context);
   const form = await request.formData();
+  if (form.get("intent") === "start") {
+    // /chat/{userId}'s button: the pair's conversation, created once.
+    const db = getDb(env);
+    if (id === user.id) throw redirect("/chat");
+    const partner = await startablePartner(db, user.id, id);
+    throw redirect(`/chat/${await getOrCreateConversation(db, user.id, partner.userId)}`);
+  }
   if (form.get("intent") === "read") {
     const db = getDb(env);
     const conversation = await getConversationForUser(db, id, user.id);
@@ -96,6 +113,32 @@ function useChatLive(conversationId: string, onMessage: (message: ChatLiveEntry)
 }
 
 export default function Chat({ loaderData, actionData }: Route.ComponentProps) {
+  if (loaderData.start) return <StartChat other={loaderData.other} />;
+  return <Thread loaderData={loaderData} actionData={actionData} />;
+}
+
+/** /chat/{userId} before the pair has a conversation: one button starts it (a POST). */
+function StartChat({ other }: { other: { creatorName: string } }) {
+  return (
+    <Page title={other.creatorName} subtitle="Direct messages" width="narrow" back={{ to: "/chat", label: "Back to Messages" }}>
+      <Form method="post" className="rounded-xl border border-gray-200 bg-white p-6 text-center shadow-sm">
+        <p className="mb-4 text-sm text-gray-600">You have no conversation with {other.creatorName} yet.</p>
+        <input type="hidden" name="intent" value="start" />
+        <button type="submit" className="rounded-lg bg-brand-600 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700">
+          Start a conversation
+        </button>
+      </Form>
+    </Page>
+  );
+}
+
+function Thread({
+  loaderData,
+  actionData,
+}: {
+  loaderData: Extract<Route.ComponentProps["loaderData"], { start: false }>;
+  actionData: Route.ComponentProps["actionData"];
+}) {
   const { conversationId, me, other } = loaderData;
   const [messages, setMessages] = useState<ChatLiveEntry[]>(loaderData.messages);
   const [draftError, setDraftError] = useState<string | null>(null);

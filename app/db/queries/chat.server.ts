@@ -62,17 +62,24 @@ export async function canStartConversation(db: Db, userId: string, otherId: stri
   return existing.length > 0 || tribe.length > 0;
 }
 
-/** The pair's conversation id, created on first use (one per pair, enforced by a unique index). */
-export async function getOrCreateConversation(db: Db, a: string, b: string): Promise<string> {
+/** The id of the conversation between `a` and `b`, or null when they have none (creates nothing). */
+export async function findConversation(db: Db, a: string, b: string): Promise<string | null> {
   const [userLowId, userHighId] = conversationPair(a, b);
-  await db.insert(chatConversations).values({ userLowId, userHighId }).onConflictDoNothing();
   const [row] = await db
     .select({ id: chatConversations.id })
     .from(chatConversations)
     .where(and(eq(chatConversations.userLowId, userLowId), eq(chatConversations.userHighId, userHighId)))
     .limit(1);
-  if (!row) throw new Error("conversation was not created");
-  return row.id;
+  return row?.id ?? null;
+}
+
+/** The pair's conversation id, created on first use (one per pair, enforced by a unique index). */
+export async function getOrCreateConversation(db: Db, a: string, b: string): Promise<string> {
+  const [userLowId, userHighId] = conversationPair(a, b);
+  await db.insert(chatConversations).values({ userLowId, userHighId }).onConflictDoNothing();
+  const id = await findConversation(db, a, b);
+  if (!id) throw new Error("conversation was not created");
+  return id;
 }
 
 /** The newest `limit` messages of a conversation, oldest first for display. */
