@@ -33,6 +33,21 @@ describe("the cookie reader", () => {
   });
 });
 
+describe("the Cookie header", () => {
+  const sources = {
+    ...import.meta.glob<string>("/app/**/*.{ts,tsx}", { query: "?raw", import: "default", eager: true }),
+    ...import.meta.glob<string>("/workers/**/*.ts", { query: "?raw", import: "default", eager: true }),
+  };
+
+  it("is read by the one reader and nowhere else in the app or the Worker", () => {
+    expect(Object.keys(sources).length).toBeGreaterThan(100);
+    const readers = Object.entries(sources)
+      .filter(([, text]) => /\.get\(\s*["'`]cookie["'`]\s*\)|\[\s*["'`]cookie["'`]\s*\]|parse\w*Cookie\w*\(/i.test(text))
+      .map(([file]) => file);
+    expect(readers).toEqual(["/app/lib/cookies.server.ts"]);
+  });
+});
+
 describe("a malformed cookie", () => {
   it("answers every page normally and clears the cookie, instead of a 500", async () => {
     for (const path of ["/", "/shop", "/signin", "/my-orders", "/shop.data"]) {

@@ -46,15 +46,17 @@ function pageOfData(pathname: string): string {
 }
 
 /**
- * A page or its data is kept by no browser or proxy (`private, no-store`) unless it is a public page rendered for a
- * visitor: its render read no cookie (recorded by the cookie reader: every signed-in render reads the session) and
- * its path is one of the page cache's public pages (any other page may be personal by its URL alone: an order, a
- * voucher code, a reset link).
+ * A page or its data is kept by no browser or proxy (`private, no-store`) unless its render read no cookie (recorded
+ * by the cookie reader: every signed-in render reads the session) and it is one of the page cache's public pages or
+ * a route that chose its own caching (a drawn pool's entry list). Any other page may be personal by its address
+ * alone: an order, a voucher code, a reset link.
  */
 async function withNoStore(request: Request, render: () => Promise<Response>): Promise<Response> {
   const [rendered, cookiesRead] = recordCookieReads(render);
   const response = await rendered;
-  if (cookiesRead.size === 0 && isPublicPagePath(pageOfData(new URL(request.url).pathname))) return response;
+  if (cookiesRead.size === 0 && (response.headers.has("Cache-Control") || isPublicPagePath(pageOfData(new URL(request.url).pathname)))) {
+    return response;
+  }
   const out = new Response(response.body, response);
   out.headers.set("Cache-Control", "private, no-store");
   return out;
