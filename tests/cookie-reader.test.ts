@@ -57,6 +57,15 @@ describe("a malformed cookie", () => {
     }
   });
 
+  it("is cleared even when the page comes from the cache", async () => {
+    const path = `/terms?bookmark=${crypto.randomUUID()}`;
+    expect((await builtWorkerFetch(new Request(`${ORIGIN}${path}`), CACHE_ON)).headers.get("X-Page-Cache")).toBe("miss");
+    const res = await builtWorkerFetch(new Request(`${ORIGIN}${path}`, { headers: { Cookie: "__Host-d1-bookmark=%" } }), CACHE_ON);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("X-Page-Cache")).toBe("hit");
+    expect(cookieFrom(res, "__Host-d1-bookmark")).toBe("__Host-d1-bookmark=");
+  });
+
   it("answers the API without an error or a stack trace", async () => {
     for (const path of ["/api/health", "/api/chat/x/live", "/api/downloads/x", "/api/no-such-route"]) {
       const res = await builtWorkerFetch(new Request(`${ORIGIN}${path}`, { headers: { Cookie: "__Host-session=%; __Host-d1-bookmark=%", Upgrade: "websocket" } }));

@@ -87,7 +87,7 @@ function secured(response: Response, request: Request): Response {
 async function answer(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
   // A visitor's page rendered moments ago is answered before any routing.
   const cached = pageFromMemory(request, pageCacheSeconds(env));
-  if (cached) return cached;
+  if (cached) return withSetCookies(cached, clearUndecodableCookies(request));
   // Every read and write of this request goes through one D1 session (read replication, app/db/client.server.ts).
   const db = openDbSession(env, request);
   // Mutations are counted per address and account before anything is read (app/lib/rate-limit.server.ts).
@@ -112,9 +112,14 @@ async function answer(request: Request, env: Env, ctx: ExecutionContext): Promis
   const cleared = clearUndecodableCookies(request);
   // The browser keeps its newest bookmark; a visitor's cacheable page never carries one (it is shared).
   const cookie = isCacheablePageRequest(request) ? null : db.bookmarkCookie();
-  if (!cookie && cleared.length === 0) return response;
+  return withSetCookies(response, cookie ? [...cleared, cookie] : cleared);
+}
+
+/** The response with these Set-Cookie headers added (the same response when there are none). */
+function withSetCookies(response: Response, cookies: readonly string[]): Response {
+  if (cookies.length === 0) return response;
   const out = new Response(response.body, response);
-  for (const header of cookie ? [...cleared, cookie] : cleared) out.headers.append("Set-Cookie", header);
+  for (const cookie of cookies) out.headers.append("Set-Cookie", cookie);
   return out;
 }
 
@@ -130,7 +135,7 @@ function failed(request: Request, error: unknown): Response {
 
 export default {
   async fetch(request, env, ctx) {
-    // A deployment left in demo mode answers only where demo mode belongs (app/lib/demo.ts).
+    // A deployment left in demo mode answers only where demo mode belongs (app/lib/config.server.ts).
     const refusal = demoModeRefusal(env, request);
     if (refusal) return secured(refusal, request);
     let response: Response;
