@@ -5,6 +5,7 @@ import {
   CHAT_SOCKETS_PER_ADDRESS,
   CHAT_SOCKETS_PER_CONVERSATION,
   connectionRefusal,
+  openSockets,
   freshBudget,
   SOCKET_CLOSE_REASONS,
   SOCKET_POLICY_CLOSE,
@@ -42,7 +43,7 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     const [client, server] = [pair[0], pair[1]];
     const tag = addressTag(request.headers.get("CF-Connecting-IP"));
     const refusal = connectionRefusal(
-      { fromAddress: this.ctx.getWebSockets(tag).length, total: this.ctx.getWebSockets().length },
+      { fromAddress: openSockets(this.ctx.getWebSockets(tag)), total: openSockets(this.ctx.getWebSockets()) },
       { perAddress: CHAT_SOCKETS_PER_ADDRESS, total: CHAT_SOCKETS_PER_CONVERSATION },
     );
     if (refusal) {

@@ -5,6 +5,7 @@ import { POOL_CURRENCY, reversalShareCents, reversalVoidsEntry, shouldCloseForTa
 import {
   addressTag,
   connectionRefusal,
+  openSockets,
   freshBudget,
   POOL_SOCKETS_PER_ADDRESS,
   POOL_SOCKETS_PER_POOL,
@@ -486,7 +487,7 @@ export class PrizePool extends DurableObject<Env> {
     // A refused socket is accepted and closed at once with the reason, so the page sees why and stays on its figures.
     const tag = addressTag(request.headers.get("CF-Connecting-IP"));
     const refusal = connectionRefusal(
-      { fromAddress: this.ctx.getWebSockets(tag).length, total: this.ctx.getWebSockets().length },
+      { fromAddress: openSockets(this.ctx.getWebSockets(tag)), total: openSockets(this.ctx.getWebSockets()) },
       { perAddress: POOL_SOCKETS_PER_ADDRESS, total: POOL_SOCKETS_PER_POOL },
     );
     if (refusal) {

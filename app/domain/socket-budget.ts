@@ -82,3 +82,10 @@ export function connectionRefusal(
 export function addressTag(address: string | null): string {
   return `address:${(address ?? "unknown").slice(0, 200)}`;
 }
+
+/** How many of these sockets are open (one closed over its budget may linger, closing, until the client answers). */
+export function openSockets(sockets: readonly { readyState: number }[]): number {
+  let open = 0;
+  for (const socket of sockets) if (socket.readyState === 1) open++;
+  return open;
+}
