@@ -115,6 +115,20 @@
     scan = setTimeout(() => connect(false), 200);
   }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-pool", "data-pool-currency"] });
   window.addEventListener("pagehide", disconnect);
+  // Signing out unsubscribes this browser from push (the server deletes the subscription the session stored).
+  document.addEventListener(
+    "submit",
+    (event) => {
+      const form = event.target;
+      if (!(form instanceof HTMLFormElement) || new URL(form.action, location.href).pathname !== "/signout") return;
+      if (!("serviceWorker" in navigator) || !navigator.serviceWorker.controller) return;
+      navigator.serviceWorker.ready
+        .then((registration) => registration.pushManager?.getSubscription())
+        .then((subscription) => subscription?.unsubscribe())
+        .catch(() => undefined);
+    },
+    true,
+  );
   window.addEventListener("pageshow", (event) => event.persisted && connect(true));
   connect(false);
 

@@ -237,8 +237,10 @@ export const pushSubscriptions = sqliteTable(
     p256dh: text("p256dh").notNull(),
     auth: text("auth").notNull(),
     createdAt: createdAt(),
+    /** The session (sessions.id) that stored it: signing out of that session deletes it. */
+    sessionId: text("session_id"),
   },
-  (t) => [index("push_subscriptions_user_id_idx").on(t.userId)],
+  (t) => [index("push_subscriptions_user_id_idx").on(t.userId), index("push_subscriptions_session_id_idx").on(t.sessionId)],
 );
 
 /** The local development outbox: mail that would have been sent. */
