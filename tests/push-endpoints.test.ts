@@ -5,7 +5,7 @@ import { pushSubscriptions } from "~/db/schema";
 import { isAllowedPushEndpoint, PUSH_MESSAGES, pushTestHost } from "~/domain/push-endpoints";
 import { notify } from "~/lib/notify.server";
 import { base64UrlEncode } from "~/lib/web-push";
-import { db, makeUser, pageText, postForm, signIn } from "./helpers";
+import { db, decodedHtml, makeUser, postForm, signIn } from "./helpers";
 
 // Issue 27 item 7 (decision 430): push endpoints are https at a known push service (parsed hostname), never an
 // address; an endpoint stored for another account is refused; signing out deletes the session's subscription.
@@ -77,7 +77,7 @@ describe("push subscriptions in Settings", () => {
     for (const endpoint of ["https://169.254.169.254/latest/meta-data/", "https://attacker.example/collect"]) {
       const res = await subscribe(cookie, endpoint);
       expect(res.status).toBe(400);
-      expect(await pageText(res)).toContain(PUSH_MESSAGES.endpoint);
+      expect(await decodedHtml(res)).toContain(PUSH_MESSAGES.endpoint);
     }
     expect(await rowsOf(user.id)).toHaveLength(0);
   });
@@ -90,7 +90,7 @@ describe("push subscriptions in Settings", () => {
 
     const res = await subscribe(await signIn(thief.email), endpoint);
     expect(res.status).toBe(400);
-    expect(await pageText(res)).toContain(PUSH_MESSAGES.taken);
+    expect(await decodedHtml(res)).toContain(PUSH_MESSAGES.taken);
     expect((await rowsOf(owner.id)).map((row) => row.endpoint)).toEqual([endpoint]);
     expect(await rowsOf(thief.id)).toHaveLength(0);
   });
