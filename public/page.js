@@ -121,9 +121,10 @@
     (event) => {
       const form = event.target;
       if (!(form instanceof HTMLFormElement) || new URL(form.action, location.href).pathname !== "/signout") return;
-      if (!("serviceWorker" in navigator) || !navigator.serviceWorker.controller) return;
-      navigator.serviceWorker.ready
-        .then((registration) => registration.pushManager?.getSubscription())
+      if (!("serviceWorker" in navigator)) return;
+      navigator.serviceWorker
+        .getRegistration()
+        .then((registration) => registration?.pushManager?.getSubscription())
         .then((subscription) => subscription?.unsubscribe())
         .catch(() => undefined);
     },
