@@ -22,6 +22,8 @@ export default defineConfig(async () => {
             SITE_ORIGIN: "https://tribe.test",
             // Tests change data and read pages back at once: no page cache (tests/page-cache.test.ts covers it).
             PAGE_CACHE_SECONDS: "0",
+            // The local push service of tests/push*.test.ts (honoured in demo mode only; decision 430).
+            PUSH_TEST_HOST: "push.test",
           },
           // Mutation rate limits (production values in wrangler.toml). Tests send each request from a random address
           // unless they say otherwise (at most 21 from one, the sign-in throttle's test); the fuzz test sends every

@@ -22,6 +22,8 @@
   let retryMs = FIRST_RETRY_MS;
   let retryTimer = 0;
   let pingTimer = 0;
+  /** The pools and currency the server refused (over a budget): not asked again until the page shows others. */
+  let refusedKey = "";
 
   function apply(poolId) {
     const display = latest.get(poolId);
@@ -60,7 +62,7 @@
   function connect(force) {
     const { ids, currency } = wanted();
     const next = `${currency}:${ids.join(",")}`;
-    if (!force && next === key && socket) return;
+    if (!force && next === key && (socket || next === refusedKey)) return;
     disconnect();
     key = next;
     if (ids.length === 0) return;
@@ -89,10 +91,14 @@
       if (socket !== current) return;
       socket = null;
       clearInterval(pingTimer);
+      // Over a socket budget (1008, decision 430) the page keeps the figures it has and does not reconnect.
+      if (event.code === 1008) {
+        refusedKey = key;
+        return;
+      }
       // 4xx answers (unknown pools, bad input) come back as an immediate close too; the backoff keeps them rare.
       retryTimer = setTimeout(() => connect(true), retryMs);
       retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
-      void event;
     });
   }
 
@@ -109,6 +115,21 @@
     scan = setTimeout(() => connect(false), 200);
   }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-pool", "data-pool-currency"] });
   window.addEventListener("pagehide", disconnect);
+  // Signing out unsubscribes this browser from push (the server deletes the subscription the session stored).
+  document.addEventListener(
+    "submit",
+    (event) => {
+      const form = event.target;
+      if (!(form instanceof HTMLFormElement) || new URL(form.action, location.href).pathname !== "/signout") return;
+      if (!("serviceWorker" in navigator)) return;
+      navigator.serviceWorker
+        .getRegistration()
+        .then((registration) => registration?.pushManager?.getSubscription())
+        .then((subscription) => subscription?.unsubscribe())
+        .catch(() => undefined);
+    },
+    true,
+  );
   window.addEventListener("pageshow", (event) => event.persisted && connect(true));
   connect(false);
 

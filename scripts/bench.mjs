@@ -37,9 +37,9 @@
 // the bench itself broke. Every child process is stopped at the end, on failure and on Ctrl+C.
 //
 // Environment: BENCH_SECONDS (6), BENCH_WARMUP (2), BENCH_CONNECTIONS (16), BENCH_POOL_N (2000),
-// BENCH_POOL_RUNS (3), BENCH_SKIP_BUILD=1 (measure the existing build/), BENCH_CPU_SAMPLES (200), BENCH_ONLY=fan (only
-// the signed-in fan's rows and the stack floor, printed; results.md untouched), BENCH_KEEP_DATA=1 (reuse the last
-// run's scaled state).
+// BENCH_POOL_RUNS (3), BENCH_POOL_FLOOD (20000), BENCH_SKIP_BUILD=1 (measure the existing build/), BENCH_CPU_SAMPLES
+// (200), BENCH_ONLY=fan (only the signed-in fan's rows and the stack floor, printed; results.md untouched),
+// BENCH_ONLY=pool (only step 6, printed; results.md untouched), BENCH_KEEP_DATA=1 (reuse the last run's scaled state).
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, closeSync } from "node:fs";
 import net from "node:net";
@@ -66,6 +66,10 @@ const POOL_PREFILL = Math.round(num("BENCH_POOL_PREFILL", 20_000));
 const SKIP_BUILD = process.env.BENCH_SKIP_BUILD === "1";
 /** BENCH_ONLY=fan: only the signed-in fan's CPU rows and the stack floor (printed, results.md left alone), for quick checks. */
 const ONLY_FAN = process.env.BENCH_ONLY === "fan";
+/** BENCH_ONLY=pool: only the prize pool step (printed, results.md left alone), for quick checks. */
+const ONLY_POOL = process.env.BENCH_ONLY === "pool";
+/** "state" messages one live socket sends while the flood run's contributions go in (issue 27). */
+const POOL_FLOOD = Math.round(num("BENCH_POOL_FLOOD", 20_000));
 /** BENCH_KEEP_DATA=1: reuse the scaled-up state of the previous run (.wrangler/bench-state) instead of rebuilding it. */
 const KEEP_DATA = process.env.BENCH_KEEP_DATA === "1";
 /** The diagnostic rows (not held to a target) get shorter runs. */
@@ -666,7 +670,8 @@ function report(data) {
       `Each run: a fresh pool, ${POOL_N} concurrent contribute() calls from inside workerd (scripts/bench/pool-worker.ts), ` +
       "then the object's total and entry count, the entry numbers 0..n-1 once each, and D1's mirror (contributions, entries, pool amount) are checked. " +
       "The last run goes into a pool that already holds paid entries (written to D1 and imported by the object as it starts), " +
-      "its new entries numbered after them.",
+      "its new entries numbered after them. The flood run takes the same contributions while one live socket of the pool sends " +
+      `${POOL_FLOOD} "state" messages (its message budget closes it; decision 430).`,
   );
   out();
   if (pool.error) {
@@ -681,11 +686,15 @@ function report(data) {
       );
     pool.runs.forEach((run, i) => poolRow(i === 0 ? "warm-up" : String(i), run));
     poolRow(`into a pool holding ${pool.long.prefill} entries`, pool.long);
+    poolRow(`while one socket floods ${POOL_FLOOD} messages`, pool.flooded);
+    out();
+    out(floodSummary(pool.flooded));
     out();
     out(
       `Median of the measured runs: **${f(pool.median)} contributions/s**; into a pool already holding ${pool.long.prefill} entries ` +
-        `**${f(pool.long.perSecond)}/s**; exact: ${pool.allExact ? "yes" : "**no**"} → ` +
-        `${verdict(Math.min(pool.median, pool.long.perSecond) >= TARGET_POOL_PER_S && pool.allExact)} (target ${TARGET_POOL_PER_S}/s, new or long-lived).`,
+        `**${f(pool.long.perSecond)}/s**; under a flood **${f(pool.flooded.perSecond)}/s**; exact: ${pool.allExact ? "yes" : "**no**"} → ` +
+        `${verdict(Math.min(pool.median, pool.long.perSecond, pool.flooded.perSecond) >= TARGET_POOL_PER_S && pool.allExact)} ` +
+        `(target ${TARGET_POOL_PER_S}/s, new, long-lived or flooded).`,
     );
   }
   out();
@@ -780,6 +789,59 @@ function buildLooksComplete(dir) {
   return [...entry.matchAll(/["'](\.\/assets\/[^"']+\.js)["']/g)].every(([, ref]) => existsSync(path.join(server, ref)));
 }
 
+/** Step 6: the prize pool object's throughput (fresh, long-lived, and beside a flooded live socket). */
+async function measurePool() {
+  let server;
+  try {
+    rmSync(POOL_STATE_DIR, { recursive: true, force: true });
+    await runLogged(
+      "pool-migrations",
+      [tools.wrangler, "d1", "migrations", "apply", "DB", "--local", "--persist-to", POOL_STATE_DIR, "--config", "wrangler.bench.toml"],
+      { cwd: BENCH_DIR, extraEnv: { CI: "true" }, input: "y\n" },
+    );
+    server = await wranglerDev("pool-server", "wrangler.bench.toml", POOL_STATE_DIR);
+    const runs = [];
+    for (const n of [Math.min(200, POOL_N), ...Array.from({ length: POOL_RUNS }, () => POOL_N)]) {
+      const response = await fetch(`${server.url}/run?n=${n}`, { signal: AbortSignal.timeout(300_000) });
+      const run = await response.json();
+      if (!response.ok || run.error) throw new Error(`/run?n=${n}: ${run.error ?? response.status}`);
+      console.log(
+        `  n=${run.n}: ${run.elapsedMs} ms, ${run.perSecond}/s, exact sum ${run.sumOk}, entries ${run.entriesOk}, mirror ${run.mirrorOk}, failures ${run.failures}`,
+      );
+      runs.push(run);
+    }
+    const measured = runs.slice(1);
+    const rates = measured.map((r) => r.perSecond).sort((a, b) => a - b);
+    const response = await fetch(`${server.url}/run?n=${POOL_N}&prefill=${POOL_PREFILL}`, { signal: AbortSignal.timeout(600_000) });
+    const long = await response.json();
+    if (!response.ok || long.error) throw new Error(`/run?prefill=${POOL_PREFILL}: ${long.error ?? response.status}`);
+    console.log(`  n=${long.n} after ${long.prefill}: ${long.elapsedMs} ms, ${long.perSecond}/s, exact ${long.ok}`);
+    const floodResponse = await fetch(`${server.url}/run?n=${POOL_N}&flood=${POOL_FLOOD}`, { signal: AbortSignal.timeout(600_000) });
+    const flooded = await floodResponse.json();
+    if (!floodResponse.ok || flooded.error) throw new Error(`/run?flood=${POOL_FLOOD}: ${flooded.error ?? floodResponse.status}`);
+    console.log(`  n=${flooded.n} with a flood: ${flooded.elapsedMs} ms, ${flooded.perSecond}/s, exact ${flooded.ok}; ${floodSummary(flooded)}`);
+    return {
+      runs,
+      long,
+      flooded,
+      median: rates[Math.floor((rates.length - 1) / 2)],
+      allExact: runs.every((r) => r.ok) && long.ok && flooded.ok,
+    };
+  } catch (error) {
+    return { error: (error instanceof Error ? error.message : String(error)).split("\n")[0] };
+  } finally {
+    await stop(server?.child);
+  }
+}
+
+/** One sentence on the flood run's socket: what it sent, what it got back and how the object closed it. */
+function floodSummary(run) {
+  const flood = run.flood;
+  if (!flood) return "No flood.";
+  const closed = flood.closed ? `closed by the pool with ${flood.closed.code} "${flood.closed.reason}"` : "**never closed by the pool**";
+  return `The flooding socket sent ${flood.sent} of ${flood.messages} "state" messages, got ${flood.replies} replies and was ${closed}.`;
+}
+
 async function main() {
   const startedAt = new Date().toISOString().replace(/\.\d+Z$/, "Z");
   const machine = {
@@ -787,6 +849,15 @@ async function main() {
     model: os.cpus()[0]?.model?.trim() ?? "unknown CPU",
     loadStart: os.loadavg().map((l) => l.toFixed(2)).join(" "),
   };
+
+  if (ONLY_POOL) {
+    const pool = await step("pool", measurePool);
+    if (pool.error) throw new Error(pool.error);
+    const rate = Math.min(pool.median, pool.long.perSecond, pool.flooded.perSecond);
+    console.log(`\npool: median ${pool.median}/s, long-lived ${pool.long.perSecond}/s, flooded ${pool.flooded.perSecond}/s, exact ${pool.allExact}`);
+    console.log(`${floodSummary(pool.flooded)} → ${rate >= TARGET_POOL_PER_S && pool.allExact ? "pass" : "FAIL"} (target ${TARGET_POOL_PER_S}/s)`);
+    return 0;
+  }
 
   // 1. Build and state.
   await step("build", async () => {
@@ -991,39 +1062,7 @@ async function main() {
   });
 
   // 6. Prize pool throughput.
-  const pool = await step("pool", async () => {
-    let server;
-    try {
-      rmSync(POOL_STATE_DIR, { recursive: true, force: true });
-      await runLogged(
-        "pool-migrations",
-        [tools.wrangler, "d1", "migrations", "apply", "DB", "--local", "--persist-to", POOL_STATE_DIR, "--config", "wrangler.bench.toml"],
-        { cwd: BENCH_DIR, extraEnv: { CI: "true" }, input: "y\n" },
-      );
-      server = await wranglerDev("pool-server", "wrangler.bench.toml", POOL_STATE_DIR);
-      const runs = [];
-      for (const n of [Math.min(200, POOL_N), ...Array.from({ length: POOL_RUNS }, () => POOL_N)]) {
-        const response = await fetch(`${server.url}/run?n=${n}`, { signal: AbortSignal.timeout(300_000) });
-        const run = await response.json();
-        if (!response.ok || run.error) throw new Error(`/run?n=${n}: ${run.error ?? response.status}`);
-        console.log(
-          `  n=${run.n}: ${run.elapsedMs} ms, ${run.perSecond}/s, exact sum ${run.sumOk}, entries ${run.entriesOk}, mirror ${run.mirrorOk}, failures ${run.failures}`,
-        );
-        runs.push(run);
-      }
-      const measured = runs.slice(1);
-      const rates = measured.map((r) => r.perSecond).sort((a, b) => a - b);
-      const response = await fetch(`${server.url}/run?n=${POOL_N}&prefill=${POOL_PREFILL}`, { signal: AbortSignal.timeout(600_000) });
-      const long = await response.json();
-      if (!response.ok || long.error) throw new Error(`/run?prefill=${POOL_PREFILL}: ${long.error ?? response.status}`);
-      console.log(`  n=${long.n} after ${long.prefill}: ${long.elapsedMs} ms, ${long.perSecond}/s, exact ${long.ok}`);
-      return { runs, long, median: rates[Math.floor((rates.length - 1) / 2)], allExact: runs.every((r) => r.ok) && long.ok };
-    } catch (error) {
-      return { error: (error instanceof Error ? error.message : String(error)).split("\n")[0] };
-    } finally {
-      await stop(server?.child);
-    }
-  });
+  const pool = await step("pool", measurePool);
 
   machine.loadEnd = os.loadavg().map((l) => l.toFixed(2)).join(" ");
   const markdown = report({ startedAt, pages, ceilings, diagnostics, scripts, bundle, pool, profile, fan, lighthouseRows, scale: ids, timings, machine });

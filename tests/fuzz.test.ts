@@ -1,8 +1,13 @@
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { getOrCreateConversation } from "~/db/queries/chat.server";
+import { SOCKET_POLICY_CLOSE } from "~/domain/socket-budget";
+import { chatSocketPath } from "~/lib/chat-live";
+import { openPool } from "~/lib/pools.server";
 import { RATE_LIMITED_MESSAGE } from "~/lib/rate-limit.server";
-import { ORIGIN, randomIp } from "./helpers";
+import { db, ORIGIN, randomIp } from "./helpers";
+import { closeAll, openTestSocket, waitForMessages } from "./support/sockets";
 import { apiMutations, makeWorld, type Mutation, ownerFields, pageMutations, snapshot, urlOf, type World } from "./support/mutations";
 
 // Property-based fuzzing of every page action and API mutation (the list comes from the source): random fields and
@@ -80,5 +85,57 @@ describe("fuzzing every mutation", () => {
       expect(failures).toEqual([]);
     },
     900_000,
+  );
+});
+
+// The live sockets take whatever a client sends (decision 430): random text and bytes, in bursts, on a pool socket,
+// the page's multiplexed socket and a chat socket. The socket stays open or is closed for its budget (1008), the
+// object keeps answering a new socket, and nothing in D1 changes.
+describe("fuzzing the live sockets", () => {
+  const message = fc.oneof(
+    fc.constantFrom("state", "ping", "", " ", "STATE", "state ", "{}", '{"type":"pool"}', "x".repeat(5000)),
+    fc.string({ maxLength: 60 }),
+    fc.uint8Array({ maxLength: 64 }),
+  );
+
+  it(
+    "never fails on any message: open, or closed for its budget, and the object still answers",
+    async () => {
+      const pool = await openPool(env, { hostId: world.owner.id, targetCents: 10_000_000 });
+      const conversationId = await getOrCreateConversation(db(), world.owner.id, world.fan.id);
+      const paths = [`/api/pools/${pool.id}/live`, `/api/pools/live?ids=${pool.id}`, chatSocketPath(conversationId)];
+      const failures: string[] = [];
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...paths), fc.array(message, { maxLength: 30 }), async (path, messages) => {
+          const before = await snapshot();
+          const socket = await openTestSocket(path, { address: randomIp(), cookie: world.owner.cookie });
+          if (socket.status !== 101) {
+            failures.push(`${path}: ${socket.status}`);
+            return;
+          }
+          for (const m of messages) {
+            try {
+              socket.ws!.send(m);
+            } catch {
+              break; // Closed for its budget.
+            }
+          }
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          if (socket.closedWith && socket.closedWith.code !== SOCKET_POLICY_CLOSE) {
+            failures.push(`${path} ${JSON.stringify(messages).slice(0, 200)}: closed with ${socket.closedWith.code} ${socket.closedWith.reason}`);
+          }
+          closeAll([socket]);
+          if (!path.startsWith("/api/chat/")) {
+            const fresh = await openTestSocket(path, { address: randomIp() });
+            await waitForMessages(fresh, 1);
+            closeAll([fresh]);
+          }
+          if ((await snapshot()) !== before) failures.push(`${path} ${JSON.stringify(messages).slice(0, 200)}: changed data`);
+        }),
+        { numRuns: 20, seed: 20261126 },
+      );
+      expect(failures).toEqual([]);
+    },
+    300_000,
   );
 });

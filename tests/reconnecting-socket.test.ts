@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { SOCKET_CLOSE_REASONS, SOCKET_POLICY_CLOSE } from "~/domain/socket-budget";
 import { openReconnectingSocket } from "~/lib/reconnecting-socket";
 
 // The one reconnecting WebSocket loop (chat threads and live pools use it): a fake browser socket stands in, timers
@@ -28,9 +29,9 @@ class FakeSocket extends EventTarget {
   receive(data: string) {
     this.dispatchEvent(new MessageEvent("message", { data }));
   }
-  drop() {
+  drop(code = 1006, reason = "") {
     this.readyState = 3;
-    this.dispatchEvent(new Event("close"));
+    this.dispatchEvent(Object.assign(new Event("close"), { code, reason }));
   }
 }
 
@@ -112,5 +113,22 @@ describe("openReconnectingSocket", () => {
     stop();
     vi.advanceTimersByTime(60_000);
     expect(FakeSocket.all).toHaveLength(1);
+  });
+
+  it("does not reconnect after the server closes the socket over a budget or at the end of a session (1008)", () => {
+    const states: boolean[] = [];
+    const refused: string[] = [];
+    openReconnectingSocket("/live", {
+      onMessage: () => {},
+      onOpenChange: (open) => states.push(open),
+      onRefused: (reason) => refused.push(reason),
+    });
+    latest().open();
+    latest().drop(SOCKET_POLICY_CLOSE, SOCKET_CLOSE_REASONS.tooManyMessages);
+    vi.advanceTimersByTime(120_000);
+    expect(FakeSocket.all).toHaveLength(1);
+    expect(latest().sent).toEqual([]);
+    expect(states).toEqual([true, false]);
+    expect(refused).toEqual([SOCKET_CLOSE_REASONS.tooManyMessages]);
   });
 });

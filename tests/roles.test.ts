@@ -1,7 +1,12 @@
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
+import { getOrCreateConversation } from "~/db/queries/chat.server";
 import { guessWinGames } from "~/db/schema";
+import { SOCKET_CLOSE_REASONS, SOCKET_POLICY_CLOSE } from "~/domain/socket-budget";
+import { chatSocketPath } from "~/lib/chat-live";
+import { openPool } from "~/lib/pools.server";
 import { db, makeSignedInUser, ORIGIN, postForm, randomIp, signIn } from "./helpers";
+import { closeAll, openTestSocket, waitForMessages } from "./support/sockets";
 import { apiMutations, makeWorld, type Mutation, ownerFields, pageMutations, snapshot, urlOf, type World } from "./support/mutations";
 
 // Every page action and API mutation, sent as a visitor, a fan, another host, the owner of the things it names and
@@ -181,4 +186,40 @@ describe("a refused post keeps the signed-in header", () => {
     expect(html).toContain("Other Header Host");
     expect(html).not.toContain('href="/signin"');
   });
+});
+
+// The live sockets (decision 430), for every role: pool sockets are public and budgeted for everyone; a chat socket
+// opens for the conversation's two parties only (the owner and the fan here), never for another host or the admin.
+describe("every socket against every role", () => {
+  const CHAT_RULE: Record<Role, number> = { visitor: 401, fan: 101, otherHost: 404, owner: 101, admin: 404 };
+
+  it(
+    "opens pool sockets for every role within the same budget, and a chat socket only for its two parties",
+    async () => {
+      const pool = await openPool(env, { hostId: world.owner.id, targetCents: 10_000_000 });
+      const conversationId = await getOrCreateConversation(db(), world.owner.id, world.fan.id);
+      const problems: string[] = [];
+      for (const role of ROLES) {
+        const cookie = role === "visitor" ? null : world[role].cookie;
+        for (const path of [`/api/pools/${pool.id}/live`, `/api/pools/live?ids=${pool.id}`]) {
+          const socket = await openTestSocket(path, { address: randomIp(), cookie });
+          if (socket.status !== 101) {
+            problems.push(`${path} as ${role}: ${socket.status}`);
+            continue;
+          }
+          await waitForMessages(socket, 1);
+          for (let i = 0; i < 50; i++) socket.ws!.send("state");
+          const closed = await socket.closed;
+          if (closed.code !== SOCKET_POLICY_CLOSE || closed.reason !== SOCKET_CLOSE_REASONS.tooManyMessages) {
+            problems.push(`${path} as ${role}: a flood was closed with ${closed.code} ${closed.reason}`);
+          }
+        }
+        const chat = await openTestSocket(chatSocketPath(conversationId), { address: randomIp(), cookie });
+        if (chat.status !== CHAT_RULE[role]) problems.push(`chat socket as ${role}: ${chat.status}, expected ${CHAT_RULE[role]}`);
+        closeAll([chat]);
+      }
+      expect(problems).toEqual([]);
+    },
+    120_000,
+  );
 });

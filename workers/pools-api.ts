@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { isSupportedCurrency, type SupportedCurrency } from "~/domain/currency";
 import { poolDisplay } from "~/domain/pool-display";
+import { freshBudget, SOCKET_CLOSE_REASONS, SOCKET_POLICY_CLOSE, spendMessage } from "~/domain/socket-budget";
 import { frozenEntries, getPool, getPools, initPoolObject, poolStub, publicPoolState, type PoolRow } from "~/lib/pools.server";
 import type { PoolLiveMessage } from "~/lib/pool-contract";
 
@@ -33,10 +34,14 @@ function isPoolMessage(value: unknown): value is PoolLiveMessage {
   return typeof message === "object" && message !== null && message.type === "pool" && typeof message.amountCents === "number";
 }
 
-/** Opens the pool object's own live socket (setting the object up from D1 first if it has never run). */
-async function openPoolSocket(env: Env, pool: PoolRow): Promise<WebSocket | null> {
-  const upgrade = () =>
-    poolStub(env, pool.id).fetch(new Request("https://pool/live", { headers: { Upgrade: "websocket" } }));
+/**
+ * Opens the pool object's own live socket (setting the object up from D1 first if it has never run), on behalf of
+ * the client's address: the object's per-address connection limit counts it (decision 430).
+ */
+async function openPoolSocket(env: Env, pool: PoolRow, address: string | null): Promise<WebSocket | null> {
+  const headers: Record<string, string> = { Upgrade: "websocket" };
+  if (address) headers["CF-Connecting-IP"] = address;
+  const upgrade = () => poolStub(env, pool.id).fetch(new Request("https://pool/live", { headers }));
   let response = await upgrade();
   if (response.status === 404) {
     await initPoolObject(env, pool);
@@ -49,7 +54,9 @@ async function openPoolSocket(env: Env, pool: PoolRow): Promise<WebSocket | null
  * One WebSocket for every pool on a page: /api/pools/live?ids=a,b,c&currency=MYR. The Worker holds one socket to
  * each pool's object and forwards its messages unchanged in shape (each names its poolId), adding `display`: the
  * figures formatted in the page's currency exactly as the page rendered them. "ping" is answered "pong". When any
- * pool's socket drops, the page's socket closes (1012) and the page reconnects.
+ * pool's socket drops, the page's socket closes (1012) and the page reconnects; when a pool's object refuses or
+ * closes its socket over a budget (SOCKET_POLICY_CLOSE), the page's socket closes with that code and reason and the
+ * page keeps its figures. The page's own messages have the same budget as a pool socket's.
  */
 poolsApi.get("/live", async (c) => {
   if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
@@ -61,7 +68,8 @@ poolsApi.get("/live", async (c) => {
   const pools = await getPools(c.env, ids);
   if (pools.length === 0) return c.json({ error: "Pool not found" }, 404);
 
-  const upstreams = (await Promise.all(pools.map((pool) => openPoolSocket(c.env, pool)))).map((socket, index) => ({
+  const address = c.req.header("CF-Connecting-IP") ?? null;
+  const upstreams = (await Promise.all(pools.map((pool) => openPoolSocket(c.env, pool, address)))).map((socket, index) => ({
     socket,
     pool: pools[index]!,
   }));
@@ -99,11 +107,18 @@ poolsApi.get("/live", async (c) => {
       const out: MultiplexedPoolMessage = { ...message, display: poolDisplay(message, pool.currency, currency) };
       server.send(JSON.stringify(out));
     });
-    socket.addEventListener("close", () => closeAll(1012, "pool socket closed"));
+    socket.addEventListener("close", (event) =>
+      event.code === SOCKET_POLICY_CLOSE ? closeAll(SOCKET_POLICY_CLOSE, event.reason) : closeAll(1012, "pool socket closed"),
+    );
     socket.addEventListener("error", () => closeAll(1011, "pool socket failed"));
   }
+  let budget = freshBudget(Date.now());
   server.addEventListener("message", (event) => {
-    if (event.data === "ping") server.send("pong");
+    if (closed) return;
+    const spent = spendMessage(budget, Date.now(), event.data === "ping" ? "ping" : "message");
+    budget = spent.budget;
+    if (!spent.withinBudget) closeAll(SOCKET_POLICY_CLOSE, SOCKET_CLOSE_REASONS.tooManyMessages);
+    else if (event.data === "ping") server.send("pong");
   });
   server.addEventListener("close", () => closeAll(1000, "done"));
   server.addEventListener("error", () => closeAll(1011, "failed"));

@@ -2,6 +2,19 @@ import { DurableObject } from "cloudflare:workers";
 import { CONTRIBUTION_SOURCE_TYPES, ENTRY_SOURCE_TYPES } from "~/db/schema";
 import { entriesDigest } from "~/domain/draw";
 import { POOL_CURRENCY, reversalShareCents, reversalVoidsEntry, shouldCloseForTarget, TARGET_HIT_CLOSE_DELAY_MS } from "~/domain/pool";
+import {
+  addressTag,
+  connectionRefusal,
+  openSockets,
+  freshBudget,
+  POOL_SOCKETS_PER_ADDRESS,
+  POOL_SOCKETS_PER_POOL,
+  SOCKET_CLOSE_REASONS,
+  SOCKET_POLICY_CLOSE,
+  spendMessage,
+  stateReplyDue,
+  type SocketBudget,
+} from "~/domain/socket-budget";
 import { commitDrawHeight } from "~/lib/draw.server";
 import type {
   ContributionInput,
@@ -470,14 +483,39 @@ export class PrizePool extends DurableObject<Env> {
     if (!this.row()) return new Response("Unknown pool", { status: 404 });
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
-    this.ctx.acceptWebSocket(server);
+    // Connection limits (decision 430): per client address (the Worker forwards CF-Connecting-IP) and per pool.
+    // A refused socket is accepted and closed at once with the reason, so the page sees why and stays on its figures.
+    const tag = addressTag(request.headers.get("CF-Connecting-IP"));
+    const refusal = connectionRefusal(
+      { fromAddress: openSockets(this.ctx.getWebSockets(tag)), total: openSockets(this.ctx.getWebSockets()) },
+      { perAddress: POOL_SOCKETS_PER_ADDRESS, total: POOL_SOCKETS_PER_POOL },
+    );
+    if (refusal) {
+      server.accept();
+      server.close(SOCKET_POLICY_CLOSE, refusal);
+      return new Response(null, { status: 101, webSocket: client });
+    }
+    this.ctx.acceptWebSocket(server, [tag]);
+    server.serializeAttachment(freshBudget(Date.now()));
     server.send(JSON.stringify(this.message()));
     return new Response(null, { status: 101, webSocket: client });
   }
 
   async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
-    // "ping" is answered by the auto-response without waking the object; "state" asks for a fresh snapshot.
-    if (message === "state" && this.row()) ws.send(JSON.stringify(this.message()));
+    // "ping" is answered by the auto-response without waking the object. Every other message is counted against
+    // the socket's budget (kept in its attachment, so it survives hibernation); over it the socket is closed.
+    // "state" asks for a fresh snapshot: answered at most once per STATE_REPLY_INTERVAL_MS (every change is
+    // broadcast anyway, so a coalesced request misses nothing).
+    if (ws.readyState !== WebSocket.OPEN) return;
+    const now = Date.now();
+    const spent = spendMessage((ws.deserializeAttachment() as SocketBudget | null) ?? freshBudget(now), now);
+    if (!spent.withinBudget) {
+      ws.close(SOCKET_POLICY_CLOSE, SOCKET_CLOSE_REASONS.tooManyMessages);
+      return;
+    }
+    const reply = message === "state" && stateReplyDue(spent.budget, now) && this.row() !== null;
+    ws.serializeAttachment(reply ? { ...spent.budget, stateSentAt: now } : spent.budget);
+    if (reply) ws.send(JSON.stringify(this.message()));
   }
 
   async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {

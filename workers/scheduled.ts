@@ -4,6 +4,7 @@ import { runPoolCron } from "~/lib/draw.server";
 import { resumeUnfinishedFulfilments } from "~/lib/payments/fulfil.server";
 import { runGroupBuyCron } from "~/lib/payments/group-buy-close.server";
 import { runPrizeCron } from "~/lib/payments/prizes.server";
+import { removeUnattachedUploads } from "~/lib/uploads.server";
 
 /**
  * The cron trigger: runs every minute (see wrangler.toml). Each step catches its own failure so one broken step
@@ -34,6 +35,14 @@ export async function runScheduled(env: Env, now: Date): Promise<void> {
     await purgeExpiredAuthRows(getDb(env), now);
   } catch (error) {
     console.error("cron: purge step failed", error);
+  }
+
+  // Uploads nothing uses after the grace period: removed from R2 (decision 430).
+  try {
+    const swept = await removeUnattachedUploads(env, now);
+    if (swept.removed > 0) console.log("cron: unattached uploads removed", JSON.stringify(swept));
+  } catch (error) {
+    console.error("cron: uploads step failed", error);
   }
 
   // Group buys: finalise those past their end date (final tier, refunds, pool reversals) and resume unfinished ones.

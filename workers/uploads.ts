@@ -17,15 +17,21 @@ import {
   VIDEO_PART_MAX_BYTES,
   VIDEO_SIZE_MESSAGE,
   VideoUploadError,
+  uploaderProblem,
 } from "~/lib/uploads.server";
 
-/** /api/uploads: product images (public under /media) and digital product files (private). Signed-in users only. */
+/**
+ * /api/uploads: product images (public under /media) and digital product files (private). Signed-in accounts with a
+ * confirmed e-mail only (403 otherwise), within their upload quotas (429 over them; decision 430).
+ */
 export const uploads = new Hono<UserApi>();
 uploads.use("*", withUser);
 
 uploads.post("/image", async (c) => {
   const user = c.get("user");
   if (!user) return c.json({ error: "Please sign in to upload files" }, 401);
+  const problem = uploaderProblem(user);
+  if (problem) return c.json({ error: problem }, 403);
   try {
     const body = await readUpload(c.req.raw, IMAGE_MAX_BYTES, IMAGE_SIZE_MESSAGE);
     return c.json(await storeProductImage(c.env, user.id, body), 201);
@@ -38,6 +44,8 @@ uploads.post("/image", async (c) => {
 uploads.post("/file", async (c) => {
   const user = c.get("user");
   if (!user) return c.json({ error: "Please sign in to upload files" }, 401);
+  const problem = uploaderProblem(user);
+  if (problem) return c.json({ error: problem }, 403);
   try {
     const body = await readUpload(c.req.raw, DIGITAL_FILE_MAX_BYTES, DIGITAL_FILE_SIZE_MESSAGE);
     return c.json(await storeDigitalFile(c.env, user.id, body), 201);
@@ -51,6 +59,8 @@ uploads.post("/file", async (c) => {
 async function videoRoute(c: Context<UserApi>, run: (userId: string) => Promise<Response>) {
   const user = c.get("user");
   if (!user) return c.json({ error: "Please sign in to upload files" }, 401);
+  const problem = uploaderProblem(user);
+  if (problem) return c.json({ error: problem }, 403);
   try {
     return await run(user.id);
   } catch (err) {

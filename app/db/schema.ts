@@ -237,8 +237,28 @@ export const pushSubscriptions = sqliteTable(
     p256dh: text("p256dh").notNull(),
     auth: text("auth").notNull(),
     createdAt: createdAt(),
+    /** The session (sessions.id) that stored it: signing out of that session deletes it. */
+    sessionId: text("session_id"),
   },
-  (t) => [index("push_subscriptions_user_id_idx").on(t.userId)],
+  (t) => [index("push_subscriptions_user_id_idx").on(t.userId), index("push_subscriptions_session_id_idx").on(t.sessionId)],
+);
+
+/**
+ * A file sent to /api/uploads (decision 430): counted against its account's quotas; removed by the cron when nothing
+ * uses it after the grace period. No foreign key: a deleted account's unused files are still found and removed.
+ */
+export const uploads = sqliteTable(
+  "uploads",
+  {
+    /** The R2 key. */
+    key: text("key").primaryKey(),
+    userId: text("user_id").notNull(),
+    bytes: integer("bytes").notNull(),
+    createdAt: timestamp("created_at").notNull(),
+    /** When the cron found a product, game or profile using it (it is kept from then on). */
+    attachedAt: timestamp("attached_at"),
+  },
+  (t) => [index("uploads_user_created_idx").on(t.userId, t.createdAt), index("uploads_unattached_idx").on(t.attachedAt, t.createdAt)],
 );
 
 /** The local development outbox: mail that would have been sent. */

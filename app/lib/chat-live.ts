@@ -16,6 +16,8 @@ export interface ChatRoomApi {
 
 /** The request header the Worker sets (after checking the session) to tell the object who is connecting. */
 export const CHAT_USER_HEADER = "X-Chat-User";
+/** The header that names the session (the sessions row's id, never the token) the object re-checks on delivery. */
+export const CHAT_SESSION_HEADER = "X-Chat-Session";
 
 /** The WebSocket path of a conversation's live messages (served by workers/chat-api.ts). */
 export function chatSocketPath(conversationId: string): string {

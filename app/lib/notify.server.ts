@@ -5,6 +5,7 @@ import { getDb } from "~/db/client.server";
 import { deletePushSubscription, getNotificationTarget, listPushSubscriptions } from "~/db/queries/settings.server";
 import { shouldEmail, shouldPush, type NotificationKind } from "~/domain/notifications";
 import { sendMail } from "~/lib/mail.server";
+import { isAllowedEndpoint } from "~/lib/push-subscriptions.server";
 import { sendWebPush, type VapidKeys } from "~/lib/web-push";
 
 export type { NotificationKind } from "~/domain/notifications";
@@ -51,7 +52,8 @@ export async function notify(env: Env, userId: string, kind: NotificationKind, m
 
   const keys = vapidKeys(env);
   if (keys && shouldPush(kind, target.switches)) {
-    const subscriptions = await listPushSubscriptions(db, userId);
+    // Only endpoints at a known push service are ever posted to (rows stored before that rule are skipped).
+    const subscriptions = (await listPushSubscriptions(db, userId)).filter((sub) => isAllowedEndpoint(env, sub.endpoint));
     const payload = { title: message.subject, body: message.text.slice(0, 400), url: message.url ?? "/", kind };
     await Promise.all(
       subscriptions.map(async (sub) => {

@@ -1,3 +1,5 @@
+import { SOCKET_POLICY_CLOSE } from "~/domain/socket-budget";
+
 const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 30_000;
 /** Keeps idle connections alive; the Durable Object answers "pong" without waking up. */
@@ -8,11 +10,16 @@ export type ReconnectingSocketHandlers = {
   onMessage: (message: unknown) => void;
   /** Called with true when a connection opens and false when it drops. */
   onOpenChange?: (open: boolean) => void;
+  /**
+   * Called when the server closes the socket for good (SOCKET_POLICY_CLOSE: over a budget, refused, or the
+   * session ended), with its reason. No reconnect follows: the page keeps what it shows.
+   */
+  onRefused?: (reason: string) => void;
 };
 
 /**
  * Opens a WebSocket to `path` (ws: or wss: like the page), pings it while idle, and reconnects with exponential
- * backoff (1 s doubling to 30 s) after a drop. Returns the function that closes it for good (no reconnect, no timer
+ * backoff (1 s doubling to 30 s) after a drop, except after a close with SOCKET_POLICY_CLOSE. Returns the function that closes it for good (no reconnect, no timer
  * left behind). In the browser only; does nothing where there is no WebSocket.
  */
 export function openReconnectingSocket(path: string, handlers: ReconnectingSocketHandlers): () => void {
@@ -44,10 +51,15 @@ export function openReconnectingSocket(path: string, handlers: ReconnectingSocke
       }
       handlers.onMessage(message);
     });
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       clearInterval(pingTimer);
       if (stopped) return;
       handlers.onOpenChange?.(false);
+      if ((event as CloseEvent).code === SOCKET_POLICY_CLOSE) {
+        stopped = true;
+        handlers.onRefused?.((event as CloseEvent).reason);
+        return;
+      }
       retryTimer = setTimeout(connect, retryMs);
       retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);
     });

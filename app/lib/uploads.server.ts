@@ -8,6 +8,9 @@ import {
   VIDEO_PART_MAX_BYTES,
   videoTooShortMessage,
 } from "~/domain/catalog";
+import { getDb } from "~/db/client.server";
+import { deleteUploadRows, markUploadsAttached, reserveUpload, setUploadBytes, unattachedUploadsBefore, uploadKeysInUse, uploadUsage } from "~/db/queries/uploads.server";
+import { UPLOAD_GRACE_MS, UPLOAD_QUOTA_MESSAGES, UPLOAD_QUOTA_WINDOW_MS, uploadQuotaProblem } from "~/domain/upload-quotas";
 import { BodyTooLargeError, MULTIPART_OVERHEAD_BYTES, readBodyWithin } from "~/lib/body-limit";
 import { z } from "zod";
 import { mp4Duration, sniffVideoType, videoDuration } from "~/lib/video-duration";
@@ -60,7 +63,7 @@ export type UploadBody = { bytes: Uint8Array; fileName: string | null; contentTy
 export class UploadError extends Error {
   constructor(
     message: string,
-    readonly status: 400 | 413 | 415,
+    readonly status: 400 | 403 | 413 | 415 | 429,
   ) {
     super(message);
   }
@@ -107,9 +110,28 @@ export async function readUpload(request: Request, maxBytes: number, sizeMessage
   return { bytes, fileName, contentType: type || null };
 }
 
+// --- quotas (decision 430) ---------------------------------------------------------------------------------------
+
+/** The account behind an upload: only a confirmed one may upload. */
+export type Uploader = { id: string; emailConfirmed: boolean };
+
+/** Null when the account may upload at all, else why not (403). */
+export function uploaderProblem(uploader: Uploader): string | null {
+  return uploader.emailConfirmed ? null : UPLOAD_QUOTA_MESSAGES.unconfirmed;
+}
+
+/** Records an upload of `bytes` under `key` for the account, or names the quota it would break. */
+async function reserveWithinQuota(env: Pick<Env, "DB">, userId: string, key: string, bytes: number): Promise<string | null> {
+  const db = getDb(env);
+  const now = new Date();
+  const since = new Date(now.getTime() - UPLOAD_QUOTA_WINDOW_MS);
+  if (await reserveUpload(db, { key, userId, bytes, now, since })) return null;
+  return UPLOAD_QUOTA_MESSAGES[uploadQuotaProblem(await uploadUsage(db, userId, since), bytes) ?? "daily"];
+}
+
 /** Stores a product image of a user; the type comes from the bytes, never from the name or header. */
-export function storeProductImage(env: Pick<Env, "MEDIA">, userId: string, body: UploadBody) {
-  return storeImage(env, `products/${userId}`, body);
+export function storeProductImage(env: Pick<Env, "MEDIA" | "DB">, userId: string, body: UploadBody) {
+  return storeImage(env, `products/${userId}`, body, userId);
 }
 
 /** The spec's folders for profile pictures and cover photos. */
@@ -128,12 +150,19 @@ export function profileImageKey(url: string, userId: string): string | null {
   return key;
 }
 
-/** Stores an image at 5 MB at most; the type comes from the bytes, never from the name or header. */
-async function storeImage(env: Pick<Env, "MEDIA">, prefix: string, body: UploadBody) {
+/**
+ * Stores an image at 5 MB at most; the type comes from the bytes, never from the name or header. With a quota
+ * account, the upload counts against its quotas first (429 over them).
+ */
+async function storeImage(env: Pick<Env, "MEDIA"> & Partial<Pick<Env, "DB">>, prefix: string, body: UploadBody, quotaUserId?: string) {
   if (body.bytes.length > IMAGE_MAX_BYTES) throw new UploadError(IMAGE_SIZE_MESSAGE, 413);
   const type = sniffImageType(body.bytes);
   if (!type) throw new UploadError(IMAGE_TYPE_MESSAGE, 415);
   const key = uploadKey(prefix, type.ext);
+  if (quotaUserId && env.DB) {
+    const over = await reserveWithinQuota({ DB: env.DB }, quotaUserId, key, body.bytes.length);
+    if (over) throw new UploadError(over, 429);
+  }
   await env.MEDIA.put(key, body.bytes, {
     httpMetadata: { contentType: type.contentType, cacheControl: "public, max-age=31536000, immutable" },
   });
@@ -141,9 +170,11 @@ async function storeImage(env: Pick<Env, "MEDIA">, prefix: string, body: UploadB
 }
 
 /** Stores a digital product's file under private/ (never served by /media; downloads go through signed links). */
-export async function storeDigitalFile(env: Pick<Env, "MEDIA">, userId: string, body: UploadBody) {
+export async function storeDigitalFile(env: Pick<Env, "MEDIA" | "DB">, userId: string, body: UploadBody) {
   if (body.bytes.length > DIGITAL_FILE_MAX_BYTES) throw new UploadError(DIGITAL_FILE_SIZE_MESSAGE, 413);
   const key = uploadKey(`private/digital/${userId}`, safeExtension(body.fileName));
+  const over = await reserveWithinQuota(env, userId, key, body.bytes.length);
+  if (over) throw new UploadError(over, 429);
   const contentType = body.contentType && /^[\w.+-]+\/[\w.+-]+$/.test(body.contentType) ? body.contentType : "application/octet-stream";
   await env.MEDIA.put(key, body.bytes, {
     httpMetadata: { contentType },
@@ -182,7 +213,7 @@ export function videoMetaKey(videoKey: string): string {
 export class VideoUploadError extends Error {
   constructor(
     message: string,
-    readonly status: 400 | 403 | 404 | 413 | 415 | 422,
+    readonly status: 400 | 403 | 404 | 413 | 415 | 422 | 429,
   ) {
     super(message);
   }
@@ -223,7 +254,7 @@ const VideoPartsSchema = z
   .max(10_000);
 
 /** Starts a multipart video upload of `size` bytes; refuses more than 500 MB (413). */
-export async function startVideoUpload(env: Pick<Env, "MEDIA">, userId: string, input: { fileName?: unknown; size?: unknown; contentType?: unknown }) {
+export async function startVideoUpload(env: Pick<Env, "MEDIA" | "DB">, userId: string, input: { fileName?: unknown; size?: unknown; contentType?: unknown }) {
   const parsed = VideoStartSchema.safeParse(input);
   if (!parsed.success) throw new VideoUploadError(VIDEO_TYPE_MESSAGE, 400);
   if (parsed.data.size > VIDEO_MAX_BYTES) throw new VideoUploadError(VIDEO_SIZE_MESSAGE, 413);
@@ -231,6 +262,9 @@ export async function startVideoUpload(env: Pick<Env, "MEDIA">, userId: string, 
   const named = safeExtension(parsed.data.fileName ?? null);
   const ext = named === "webm" ? "webm" : "mp4";
   const key = uploadKey(`guess-win-videos/${userId}`, ext);
+  // The declared size counts against the quotas now; the real size replaces it when the upload completes.
+  const over = await reserveWithinQuota(env, userId, key, parsed.data.size);
+  if (over) throw new VideoUploadError(over, 429);
   const upload = await env.MEDIA.createMultipartUpload(key, {
     httpMetadata: { contentType: ext === "webm" ? "video/webm" : "video/mp4", cacheControl: "public, max-age=31536000, immutable" },
   });
@@ -243,7 +277,7 @@ function ownKeyOrThrow(key: string | null | undefined, userId: string): string {
 }
 
 /** Stores one part; the first part's bytes must be an MP4 or WebM, else the upload is aborted (415). */
-export async function putVideoPart(env: Pick<Env, "MEDIA">, userId: string, key: string | null, uploadId: string, partNumber: number, bytes: Uint8Array) {
+export async function putVideoPart(env: Pick<Env, "MEDIA" | "DB">, userId: string, key: string | null, uploadId: string, partNumber: number, bytes: Uint8Array) {
   const own = ownKeyOrThrow(key, userId);
   if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000) throw new VideoUploadError("Invalid part number", 400);
   if (bytes.length === 0) throw new VideoUploadError(VIDEO_TYPE_MESSAGE, 400);
@@ -251,6 +285,7 @@ export async function putVideoPart(env: Pick<Env, "MEDIA">, userId: string, key:
   const upload = env.MEDIA.resumeMultipartUpload(own, uploadId);
   if (partNumber === 1 && !sniffVideoType(bytes)) {
     await upload.abort().catch(() => undefined);
+    await deleteUploadRows(getDb(env), [own]);
     throw new VideoUploadError(VIDEO_TYPE_MESSAGE, 415);
   }
   try {
@@ -280,7 +315,7 @@ export async function readStoredVideoDuration(env: Pick<Env, "MEDIA">, key: stri
  * records its verified duration and answers its public URL.
  */
 export async function completeVideoUpload(
-  env: Pick<Env, "MEDIA">,
+  env: Pick<Env, "MEDIA" | "DB">,
   userId: string,
   key: string | null,
   uploadId: string,
@@ -296,19 +331,16 @@ export async function completeVideoUpload(
   } catch {
     throw new VideoUploadError("Failed to upload video. Please try again.", 400);
   }
-  if (object.size > VIDEO_MAX_BYTES) {
+  const refuse = async (error: VideoUploadError) => {
     await env.MEDIA.delete(own);
-    throw new VideoUploadError(VIDEO_SIZE_MESSAGE, 413);
-  }
+    await deleteUploadRows(getDb(env), [own]);
+    return error;
+  };
+  if (object.size > VIDEO_MAX_BYTES) throw await refuse(new VideoUploadError(VIDEO_SIZE_MESSAGE, 413));
   const seconds = await readStoredVideoDuration(env, own, object.size);
-  if (seconds === null) {
-    await env.MEDIA.delete(own);
-    throw new VideoUploadError(VIDEO_UNREADABLE_MESSAGE, 422);
-  }
-  if (!isVideoLongEnough(seconds)) {
-    await env.MEDIA.delete(own);
-    throw new VideoUploadError(videoTooShortMessage(seconds), 422);
-  }
+  if (seconds === null) throw await refuse(new VideoUploadError(VIDEO_UNREADABLE_MESSAGE, 422));
+  if (!isVideoLongEnough(seconds)) throw await refuse(new VideoUploadError(videoTooShortMessage(seconds), 422));
+  await setUploadBytes(getDb(env), own, object.size);
   await env.MEDIA.put(videoMetaKey(own), "", {
     customMetadata: { durationSeconds: String(seconds), etag: object.etag, userId },
   });
@@ -316,11 +348,12 @@ export async function completeVideoUpload(
 }
 
 /** Aborts an unfinished upload of this user. */
-export async function abortVideoUpload(env: Pick<Env, "MEDIA">, userId: string, key: string | null, uploadId: string) {
+export async function abortVideoUpload(env: Pick<Env, "MEDIA" | "DB">, userId: string, key: string | null, uploadId: string) {
   const own = ownKeyOrThrow(key, userId);
   await env.MEDIA.resumeMultipartUpload(own, uploadId)
     .abort()
     .catch(() => undefined);
+  await deleteUploadRows(getDb(env), [own]);
 }
 
 /** The verified duration of one of this user's uploaded videos, or null when it is not theirs, missing or unverified. */
@@ -334,6 +367,27 @@ export async function verifiedVideoDuration(env: Pick<Env, "MEDIA">, userId: str
 }
 
 /** Removes an uploaded video and its duration record. */
-export async function deleteVideo(env: Pick<Env, "MEDIA">, key: string) {
+export async function deleteVideo(env: Pick<Env, "MEDIA" | "DB">, key: string) {
   await env.MEDIA.delete([key, videoMetaKey(key)]);
+  await deleteUploadRows(getDb(env), [key]);
+}
+
+/** Uploads the cron looks at per run. */
+const UNATTACHED_SWEEP_BATCH = 50;
+
+/**
+ * The cron's sweep (decision 430): uploads older than the grace period that no product, game or profile uses are
+ * removed from R2 and forgotten; those in use are marked and kept. Returns how many were removed.
+ */
+export async function removeUnattachedUploads(env: Pick<Env, "MEDIA" | "DB">, now: Date): Promise<{ removed: number; attached: number }> {
+  const db = getDb(env);
+  const stale = (await unattachedUploadsBefore(db, new Date(now.getTime() - UPLOAD_GRACE_MS), UNATTACHED_SWEEP_BATCH)).map((row) => row.key);
+  if (stale.length === 0) return { removed: 0, attached: 0 };
+  const inUse = await uploadKeysInUse(db, stale);
+  const unused = stale.filter((key) => !inUse.has(key));
+  const objects = unused.flatMap((key) => (key.startsWith("guess-win-videos/") ? [key, videoMetaKey(key)] : [key]));
+  if (objects.length > 0) await env.MEDIA.delete(objects);
+  await deleteUploadRows(db, unused);
+  await markUploadsAttached(db, [...inUse], now);
+  return { removed: unused.length, attached: inUse.size };
 }

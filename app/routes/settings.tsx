@@ -9,7 +9,6 @@ import { getOwnProfile, listShippingCountryCodes } from "~/db/queries/profiles.s
 import {
   deletePushSubscription,
   replaceShippingCountries,
-  savePushSubscription,
   updateNotificationSwitches,
   updatePrivacySwitches,
   updateProfileFields,
@@ -36,6 +35,7 @@ import {
 } from "~/lib/settings-form";
 import { changePassword, deleteAccount, isCurrentPassword, replaceProfileImage, requestEmailChange } from "~/lib/settings.server";
 import { flashToastCookie } from "~/lib/toast.server";
+import { subscribeBrowser } from "~/lib/push-subscriptions.server";
 import { readUpload, UploadError } from "~/lib/uploads.server";
 import { fieldErrors } from "~/lib/validation";
 import type { Route } from "./+types/settings";
@@ -167,7 +167,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "push-subscribe": {
       const parsed = PushSubscriptionSchema.safeParse(Object.fromEntries(form));
       if (!parsed.success) return reply({ ok: false, intent, message: SETTINGS_MESSAGES.pushInvalid }, 400);
-      await savePushSubscription(db, user.id, parsed.data);
+      const saved = await subscribeBrowser(env, db, request, user.id, parsed.data);
+      if (!saved.ok) return reply({ ok: false, intent, message: saved.message }, 400);
       return reply({ ok: true, intent, message: SETTINGS_MESSAGES.pushSaved });
     }
     case "push-unsubscribe": {

@@ -1,6 +1,7 @@
 import { redirect } from "react-router";
 import { getDb } from "~/db/client.server";
 import { getEnv } from "~/lib/context";
+import { forgetSessionPushSubscriptions } from "~/lib/push-subscriptions.server";
 import { destroySession } from "~/lib/session.server";
 import type { Route } from "./+types/signout";
 
@@ -10,6 +11,9 @@ export function loader() {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const cookie = await destroySession(getDb(getEnv(context)), request);
+  const db = getDb(getEnv(context));
+  // The browser's push subscription stored by this session goes with it (public/page.js unsubscribes the browser).
+  await forgetSessionPushSubscriptions(db, request);
+  const cookie = await destroySession(db, request);
   return redirect("/", { headers: { "Set-Cookie": cookie } });
 }

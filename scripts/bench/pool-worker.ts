@@ -7,7 +7,9 @@
 // state, and D1's mirror), that the entry numbers are 0..n-1 once each, and answers JSON with the elapsed time and
 // contributions per second. With prefill, the pool already holds that many paid entries when the run starts
 // (written to D1 first and imported by the object as it starts), so a long-lived pool's rate can be compared with
-// a fresh one's.
+// a fresh one's. With flood=m, one live socket of the pool sends m "state" messages while the contributions run
+// (issue 27: a flood of one socket must not slow the object): the answer says how many were sent and answered and
+// how the object closed the socket.
 //
 // The class is reached through the `bench:prize-pool` alias (wrangler.bench.toml) rather than a relative import,
 // so that type-checking scripts/ (tsconfig.node.json, Node types) does not pull in the Worker sources; the few
@@ -44,6 +46,14 @@ interface PoolStub {
     earnsEntry: boolean;
   }): Promise<ContributionResult>;
   state(): Promise<{ status: string; amountCents: number; entries: number }>;
+  fetch(request: Request): Promise<Response & { webSocket: BenchSocket | null }>;
+}
+interface BenchSocket {
+  accept(): void;
+  send(message: string): void;
+  close(code?: number, reason?: string): void;
+  addEventListener(type: "message", listener: (event: { data: unknown }) => void): void;
+  addEventListener(type: "close", listener: (event: { code: number; reason: string }) => void): void;
 }
 interface Namespace {
   idFromName(name: string): unknown;
@@ -56,13 +66,54 @@ interface BenchEnv {
 
 const MAX_N = 20_000;
 const MAX_PREFILL = 50_000;
+const MAX_FLOOD = 200_000;
+/** Messages the flood sends before yielding to the contributions (it runs beside them, not before them). */
+const FLOOD_BURST = 500;
 /** Far above what any run adds (n * at most 999 cents), so the pool stays open. */
 const TARGET_CENTS = 1_000_000_000_000;
 
 /** A varied but reproducible amount for contribution i (1..999 cents). */
 const amountFor = (i: number) => 1 + ((i * 37 + 11) % 999);
 
-async function run(env: BenchEnv, n: number, prefill = 0) {
+/**
+ * One live socket of the pool that sends `messages` "state" messages in bursts until done or closed by the object.
+ * `done` resolves with what was sent, how many replies came back and how the socket was closed (null: still open).
+ */
+async function startFlood(stub: PoolStub, messages: number) {
+  const response = await stub.fetch(new Request("https://pool/live", { headers: { Upgrade: "websocket", "CF-Connecting-IP": "192.0.2.10" } }));
+  const socket = response.webSocket;
+  if (!socket) throw new Error(`the pool refused the flood socket (${response.status})`);
+  let replies = 0;
+  let closed: { code: number; reason: string } | null = null;
+  // A contribution's broadcast names its entry (lastEntry); a full-state reply does not.
+  socket.addEventListener("message", (event) => {
+    if (typeof event.data === "string" && !event.data.includes('"lastEntry"')) replies++;
+  });
+  socket.addEventListener("close", (event) => (closed = { code: event.code, reason: event.reason }));
+  socket.accept();
+  const done = (async () => {
+    let sent = 0;
+    while (sent < messages && !closed) {
+      try {
+        for (let i = 0; i < FLOOD_BURST && sent < messages; i++, sent++) socket.send("state");
+      } catch {
+        break; // closed by the object
+      }
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    try {
+      socket.close(1000, "done");
+    } catch {
+      // Already closed.
+    }
+    // The state sent on connect is not a reply.
+    return { messages, sent, replies: Math.max(0, replies - 1), closed: closed as { code: number; reason: string } | null };
+  })();
+  return done;
+}
+
+async function run(env: BenchEnv, n: number, prefill = 0, flood = 0) {
   const now = Date.now();
   const poolId = crypto.randomUUID();
   const hostId = crypto.randomUUID();
@@ -102,6 +153,7 @@ async function run(env: BenchEnv, n: number, prefill = 0) {
   let expectedCents = prefillCents;
   for (let i = 0; i < n; i++) expectedCents += amountFor(i);
 
+  const flooding = flood > 0 ? startFlood(stub, flood) : null;
   const started = performance.now();
   const results = await Promise.all(
     Array.from({ length: n }, (_, i) =>
@@ -123,6 +175,7 @@ async function run(env: BenchEnv, n: number, prefill = 0) {
     ),
   );
   const elapsedMs = performance.now() - started;
+  const floodResult = flooding ? await flooding : null;
 
   const failures = results.filter((r) => !r.accepted || r.duplicate);
   const numbers = results.map((r) => r.entryNumber).filter((e): e is number => typeof e === "number");
@@ -155,6 +208,7 @@ async function run(env: BenchEnv, n: number, prefill = 0) {
   return {
     n,
     prefill,
+    flood: floodResult,
     poolId,
     elapsedMs: Math.round(elapsedMs * 10) / 10,
     perSecond: Math.round((n / elapsedMs) * 1000),
@@ -179,8 +233,10 @@ export default {
     if (!Number.isInteger(n) || n < 1 || n > MAX_N) return new Response(`n must be 1..${MAX_N}`, { status: 400 });
     const prefill = Number(url.searchParams.get("prefill") ?? 0);
     if (!Number.isInteger(prefill) || prefill < 0 || prefill > MAX_PREFILL) return new Response(`prefill must be 0..${MAX_PREFILL}`, { status: 400 });
+    const flood = Number(url.searchParams.get("flood") ?? 0);
+    if (!Number.isInteger(flood) || flood < 0 || flood > MAX_FLOOD) return new Response(`flood must be 0..${MAX_FLOOD}`, { status: 400 });
     try {
-      return Response.json(await run(env, n, prefill));
+      return Response.json(await run(env, n, prefill, flood));
     } catch (error) {
       return Response.json({ ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }, { status: 500 });
     }

@@ -175,11 +175,31 @@ export async function endOtherSessions(db: Db, userId: string, keepSessionId: st
 
 // --- Web Push subscriptions ------------------------------------------------------------------------------------
 
-export async function savePushSubscription(db: Db, userId: string, sub: { endpoint: string; p256dh: string; auth: string }) {
-  await db
+/**
+ * Stores a browser's subscription for this account (and the session that stored it). An endpoint already stored
+ * for another account is left alone: answers false.
+ */
+export async function savePushSubscription(
+  db: Db,
+  userId: string,
+  sub: { endpoint: string; p256dh: string; auth: string },
+  sessionId: string | null = null,
+): Promise<boolean> {
+  const saved = await db
     .insert(pushSubscriptions)
-    .values({ ...sub, userId, createdAt: new Date() })
-    .onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: { userId, p256dh: sub.p256dh, auth: sub.auth } });
+    .values({ ...sub, userId, sessionId, createdAt: new Date() })
+    .onConflictDoUpdate({
+      target: pushSubscriptions.endpoint,
+      set: { p256dh: sub.p256dh, auth: sub.auth, sessionId },
+      setWhere: eq(pushSubscriptions.userId, userId),
+    })
+    .returning({ endpoint: pushSubscriptions.endpoint });
+  return saved.length > 0;
+}
+
+/** Forgets the subscriptions a session stored (signing out of it). */
+export async function deleteSessionPushSubscriptions(db: Db, sessionId: string) {
+  await db.delete(pushSubscriptions).where(eq(pushSubscriptions.sessionId, sessionId));
 }
 
 /** Forgets a subscription; with a user id, only when it is theirs. */
