@@ -1,10 +1,11 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/pools.server";
 import {
   checkoutSessions,
   paymentEvents,
   paymentProcessingFees,
+  refunds,
   type CheckoutSession,
   type NewCheckoutSession,
   type NewPaymentProcessingFee,
@@ -24,15 +25,19 @@ export async function getCheckoutSession(db: Db, id: string): Promise<CheckoutSe
 
 /**
  * SQL: whether a checkout that may still be paid (open and not past its expiry, or complete and waiting for a bank
- * transfer) is for this product (bought, or a line of a group-buy checkout) or this game. Such a product or game is
- * archived or ended, never deleted, so the payment can still be fulfilled (or refunded).
+ * transfer) is for this product (bought, or a line in ANY of a cart's or group buy's line values `items`,
+ * `items_2`…), this game or this group buy. Such a product, game or group buy is archived, ended or cancelled, never
+ * deleted, so the payment can still be fulfilled (or refunded).
  */
-export function payableCheckoutReferences(target: { productId: string } | { gameId: string }): SQL {
+export function payableCheckoutReferences(target: { productId: string } | { gameId: string } | { groupBuyId: string }): SQL {
   const c = checkoutSessions;
   const refers =
     "productId" in target
-      ? sql`(json_extract(${c.metadata}, '$.product_id') = ${target.productId} or instr(coalesce(json_extract(${c.metadata}, '$.items'), ''), ${JSON.stringify(target.productId)}) > 0)`
-      : sql`json_extract(${c.metadata}, '$.game_id') = ${target.gameId}`;
+      ? sql`(json_extract(${c.metadata}, '$.product_id') = ${target.productId} or exists (select 1 from json_each(${c.metadata}) j
+          where (j.key = 'items' or j.key glob 'items_[0-9]*') and instr(j.value, ${JSON.stringify(target.productId)}) > 0))`
+      : "gameId" in target
+        ? sql`json_extract(${c.metadata}, '$.game_id') = ${target.gameId}`
+        : sql`json_extract(${c.metadata}, '$.group_buy_id') = ${target.groupBuyId}`;
   return sql`exists (select 1 from ${c} where ${c.paymentStatus} = 'unpaid'
     and (${c.status} = 'complete' or (${c.status} = 'open' and (${c.expiresAt} is null or ${c.expiresAt} > ${Date.now()})))
     and ${refers})`;
@@ -215,4 +220,16 @@ export async function processingFeeTotals(db: Db, since: Date) {
     })
     .from(paymentProcessingFees)
     .groupBy(paymentProcessingFees.currency);
+}
+
+/**
+ * The refunds of a whole payment that has no order (a paid checkout that could not be delivered at all), not failed:
+ * their amounts and the reasons the buyer reads on the payment page.
+ */
+export function listWholePaymentRefunds(db: Db, checkoutId: string) {
+  return db
+    .select({ amountCents: refunds.amountCents, currency: refunds.currency, reason: refunds.reason })
+    .from(refunds)
+    .where(and(eq(refunds.checkoutSessionId, checkoutId), isNull(refunds.orderId), inArray(refunds.status, ["pending", "requires_action", "succeeded"])))
+    .limit(10);
 }
