@@ -115,6 +115,35 @@ export async function claimCheckout(
   return claimed.length === 1;
 }
 
+/** The metadata key that marks a paid checkout refunded in full because nothing of it could be delivered. */
+export const UNDELIVERABLE_KEY = "undeliverable";
+
+/**
+ * Claims an unpaid checkout as paid and marks it undeliverable (with the buyer's reason) in the same statement: from
+ * then on fulfilment only refunds it, however the state that made it undeliverable changes. True when this call
+ * claimed it.
+ */
+export async function claimUndeliverableCheckout(
+  db: Db,
+  id: string,
+  claim: { paymentIntentId: string | null; now: Date; rates: RevenueRules | null },
+  reason: string,
+): Promise<boolean> {
+  const claimed = await db
+    .update(checkoutSessions)
+    .set({
+      status: "complete",
+      paymentStatus: "paid",
+      completedAt: claim.now,
+      paymentIntentId: claim.paymentIntentId,
+      ...(claim.rates ? { rates: claim.rates } : {}),
+      metadata: sql`json_set(${checkoutSessions.metadata}, ${`$.${UNDELIVERABLE_KEY}`}, ${reason})`,
+    })
+    .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.paymentStatus, "unpaid")))
+    .returning({ id: checkoutSessions.id });
+  return claimed.length === 1;
+}
+
 /**
  * Claims a paid checkout and reserves its pool contribution's source key in the same batch (a payment whose pool
  * object call is lost is then re-applied by the cron). True when this call claimed it.

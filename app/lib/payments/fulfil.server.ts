@@ -1,5 +1,12 @@
 import { getDb } from "~/db/client.server";
-import { claimCheckout, findCheckoutRow, getCheckoutSession, markCheckoutAwaitingPayment, markUnpaidCheckoutExpired } from "~/db/queries/checkout.server";
+import {
+  claimUndeliverableCheckout,
+  findCheckoutRow,
+  getCheckoutSession,
+  markCheckoutAwaitingPayment,
+  markUnpaidCheckoutExpired,
+  UNDELIVERABLE_KEY,
+} from "~/db/queries/checkout.server";
 import { getOrderForCheckout, listCartCheckoutsMissingContribution } from "~/db/queries/orders.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { UNFULFILLABLE_REASONS } from "~/domain/payments";
@@ -56,6 +63,9 @@ export async function fulfilCheckoutSession(env: Env, session: CheckoutSessionOb
   const row = await findRow(env, session);
   if (!row) return { kind: "unknown_session" };
   checkAmount(row, session);
+  // Refunded in full as undeliverable by an earlier delivery: it stays refunded, never fulfilled afterwards.
+  const undeliverable = row.metadata[UNDELIVERABLE_KEY];
+  if (undeliverable) return refundUndeliverable(env, row, session, new FulfilmentDataError(`checkout ${row.id} was refunded as undeliverable`, undeliverable));
   try {
     switch (row.purpose) {
       case "product":
@@ -86,8 +96,12 @@ async function refundUndeliverable(env: Env, row: CheckoutSession, session: Chec
   const db = getDb(env);
   if (await getOrderForCheckout(db, [session.id, row.id])) throw error;
   console.warn("fulfilment: paid checkout cannot be delivered; refunding it in full", { checkout: row.id, error: error.message });
-  await claimCheckout(db, row.id, { paymentIntentId: paymentIntentOf(session), now: new Date(), rates: row.rates ?? (await getRevenueRules(db)) });
-  await refundUnfulfillable(env, row.id, null, row.amountCents, error.reason ?? UNFULFILLABLE_REASONS.gone);
+  const reason = error.reason ?? UNFULFILLABLE_REASONS.gone;
+  const claim = { paymentIntentId: paymentIntentOf(session), now: new Date(), rates: row.rates ?? (await getRevenueRules(db)) };
+  await claimUndeliverableCheckout(db, row.id, claim, reason);
+  // Claimed as undeliverable by this call or an earlier one; claimed by a fulfilment that created nothing, the
+  // same. The refund is keyed by the checkout, so a repeat sends nothing new.
+  await refundUnfulfillable(env, row.id, null, row.amountCents, reason);
   return { kind: "refunded", checkoutId: row.id, purpose: row.purpose, poolId: null, entryNumber: null };
 }
 
