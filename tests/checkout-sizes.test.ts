@@ -150,6 +150,28 @@ describe("a cart of every size up to the largest", () => {
     });
   }
 
+  it("six digital products from two hosts, paid on the local checkout page (the issue's reproduction): six orders", async () => {
+    const hosts = [await host("Local Page Host A"), await host("Local Page Host B")];
+    const made = [];
+    for (let i = 0; i < 6; i++) {
+      const [p] = await db().insert(products).values({ hostId: hosts[i % 2]!.id, name: `Local digital ${i + 1}`, category: "digital" }).returning();
+      await db().insert(productSizes).values({ productId: p!.id, name: "One Size", priceCents: 500, availableUnits: 100, position: 0 });
+      made.push(p!);
+    }
+    const fan = await makeUser({ name: "Local Page Fan" });
+    const cookie = await signIn(fan.email);
+    for (const p of made) expect((await postForm("/cart", { intent: "add", productId: p.id, size: "One Size" }, { cookie })).status).toBe(303);
+    const start = await postForm("/cart", { intent: "checkout" }, { cookie });
+    expect(start.status).toBe(302);
+    const paid = await postForm(`${new URL(start.headers.get("Location")!).pathname}/pay`, {}, { cookie });
+    expect(paid.status).toBe(303);
+    expect(paid.headers.get("Location")).toContain("/payment/success");
+    const row = await checkoutOf(fan.id);
+    const placed = await db().select().from(orders).where(eq(orders.checkoutSessionId, row.id));
+    expect(placed).toHaveLength(6);
+    expect(placed.every((o) => o.status === "paid")).toBe(true);
+  });
+
   it("one past the largest is refused when adding, and again at checkout (a cart that outgrew the limit in a race)", async () => {
     const h = await host("Past Host");
     const made = await makeProducts([h.id], MAX_CART_LINES + 1, "Past item");

@@ -134,7 +134,7 @@ describe("a product in a later metadata chunk of an open cart checkout", () => {
   it("deleted all the same (before this rule, or in a race): the payment is refunded in full and the payment page says why", async () => {
     const h = await host("Gone Host");
     const made = await makeProducts(h.id, 12, "Gone item");
-    const { row, fan, cookie } = await cartCheckout(made.map((p) => p.id), "Gone Fan");
+    const { row, cookie } = await cartCheckout(made.map((p) => p.id), "Gone Fan");
     const late = made.find((p) => row.metadata.items_2!.includes(p.id) && !row.metadata.items!.includes(p.id))!;
     await db().delete(productSizes).where(eq(productSizes.productId, late.id));
     await db().delete(products).where(eq(products.id, late.id));
@@ -149,7 +149,6 @@ describe("a product in a later metadata chunk of an open cart checkout", () => {
     const page = await pageText(await paymentPage(row.id, cookie));
     expect(page).toContain("Refunded in full: USD 120.00");
     expect(page).toContain(UNFULFILLABLE_REASONS.gone);
-    void fan;
   });
 });
 
@@ -167,6 +166,20 @@ describe("a group buy with an open checkout", () => {
       const target = endIn === expected ? f.groupBuy.endAt.getTime() - before : expected;
       expect(Math.abs(ttl - target)).toBeLessThan(10_000);
     }
+  });
+
+  it("the local checkout page honours expires_at: past it, the session cannot be paid and nothing is charged", async () => {
+    const f = await groupBuyFixture(new Date(Date.now() + 5 * MINUTE));
+    const { row, cookie } = await joinGroupBuy(f.groupBuy.id, [f.made[0]!.id], "Expired Session Fan");
+    // The session's 30 minutes have passed.
+    await db().update(checkoutSessions).set({ expiresAt: new Date(Date.now() - MINUTE) }).where(eq(checkoutSessions.id, row.id));
+    const pagePath = `/api/local-checkout/${encodeURIComponent(row.id)}`;
+    expect(await pageText(await get(pagePath, { cookie }))).toContain("This checkout has expired. Nothing was charged.");
+    const paid = await postForm(`${pagePath}/pay`, {}, { cookie });
+    expect(paid.status).toBe(303);
+    const [after] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, row.id));
+    expect(after?.paymentStatus).toBe("unpaid");
+    expect(await ordersOf(row.id)).toHaveLength(0);
   });
 
   it("deleted by its host, it is cancelled instead, and the payment is refunded in full with the reason on /my-orders", async () => {
