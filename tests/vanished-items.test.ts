@@ -265,6 +265,18 @@ describe("a cart whose items changed before the payment", () => {
     expect(await pageText(await get("/my-orders", { cookie }))).toContain(UNFULFILLABLE_REASONS.soldOut);
   });
 
+  it("a price changed after the checkout: every order is fulfilled at the price the buyer paid", async () => {
+    const h = await host("Price Host");
+    const made = await makeProducts(h.id, 3, "Price item");
+    const { row } = await cartCheckout(made.map((p) => p.id), "Price Fan");
+    await db().update(productSizes).set({ priceCents: 5_000 }).where(inArray(productSizes.productId, made.map((p) => p.id)));
+    await pay(row);
+    const placed = await ordersOf(row.id);
+    expect(placed).toHaveLength(3);
+    expect(placed.map((o) => o.amountCents)).toEqual([1_000, 1_000, 1_000]);
+    expect(placed.reduce((sum, o) => sum + o.amountCents, 0)).toBe(row.amountCents);
+  });
+
   it("one host suspended: that host's orders are refunded in full, the other host's fulfilled; /my-orders says why", async () => {
     const a = await host("Fine Host");
     const b = await host("Suspended Host");
