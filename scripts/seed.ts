@@ -1576,7 +1576,7 @@ async function buildRows(media: R2Like, siteOrigin: string) {
         amountCents,
         customerEmail: buyer.email,
         // What createProductCheckout and createGroupBuyCheckout put in the metadata (a group buy's items as
-        // encodeGroupBuyLines stores them: [product, size, colour, quantity, unit cents]).
+        // encodeCheckoutLines stores them: [product, size, colour, quantity, unit cents]).
         metadata: groupBuyId
           ? {
               purpose: "group_buy",

@@ -3,9 +3,10 @@
 // bar shows. Prices are never part of a cart: checkout prices every line from the database.
 
 import { MAX_ORDER_QUANTITY } from "./orders";
+import { MAX_CHECKOUT_LINES } from "./payments";
 
 /** The most distinct lines (product, size, colour) one cart holds: one checkout carries them all. */
-export const MAX_CART_LINES = 20;
+export const MAX_CART_LINES = MAX_CHECKOUT_LINES;
 
 export const CART_MESSAGES = {
   added: "Added to your cart",

@@ -3,6 +3,10 @@
 
 import { MS_PER_DAY, parseDay, parseInstant } from "./countdown";
 import { MAX_ORDER_QUANTITY } from "./orders";
+import { MAX_CHECKOUT_LINES } from "./payments";
+
+/** The most products (lines) one group-buy join pays in one checkout: the largest multi-line checkout. */
+export const MAX_GROUP_BUY_LINES = MAX_CHECKOUT_LINES;
 import { divideRoundHalfUp, moneyTextProblem, parseMoneyToCents, percentToBasisPoints, progressPercent } from "./money";
 
 /** Group buy amounts are shown in RM. */
@@ -409,6 +413,7 @@ export const GROUP_BUY_ACTION_MESSAGES = {
   ended: "This group buy has ended",
   notActive: "This group buy is not open for orders",
   selectProduct: "Please select at least one product",
+  tooManyProducts: `Please choose at most ${MAX_GROUP_BUY_LINES} products in one checkout`,
   productsRequired: "Please choose at least one of your products",
   linkCopied: "Link Copied!",
 } as const;

@@ -2,6 +2,7 @@
 
 import { convertCents, displayCents, isSupportedCurrency, type SupportedCurrency } from "./currency";
 import { splitByWeights } from "./money";
+import { MAX_ORDER_QUANTITY } from "./orders";
 
 /** Who created a checkout session: Stripe, or the local provider that stands in for it offline. */
 export const CHECKOUT_PROVIDERS = ["stripe", "local"] as const;
@@ -46,6 +47,60 @@ export const MIN_CHARGE_CENTS = 50;
 export const MAX_CHARGE_CENTS = 99_999_999;
 /** A guess checkout can be paid for 30 minutes (Stripe's minimum session lifetime). */
 export const GUESS_CHECKOUT_TTL_MS = 30 * 60 * 1000;
+/** The shortest and longest a Stripe Checkout Session may stay payable (its `expires_at`, from its creation). */
+export const CHECKOUT_MIN_TTL_MS = 30 * 60 * 1000;
+export const CHECKOUT_MAX_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * When a group buy's checkout stops being payable: at the group buy's end, but never sooner than 30 minutes after it
+ * was created nor later than 24 hours (the window Stripe accepts for `expires_at`).
+ */
+export function groupBuyCheckoutExpiresAt(endAt: Date, now: Date): Date {
+  const at = Math.min(Math.max(endAt.getTime(), now.getTime() + CHECKOUT_MIN_TTL_MS), now.getTime() + CHECKOUT_MAX_TTL_MS);
+  return new Date(at);
+}
+
+// --- the largest multi-line checkout (a cart, a group-buy join) ----------------------------------------------------
+// docs/decisions/370-largest-checkout-and-no-payment-dropped.md
+
+/** D1 binds at most 100 parameters per statement: no statement may bind a parameter per line of a large checkout. */
+export const D1_MAX_BOUND_PARAMETERS = 100;
+/** Stripe Checkout takes at most 100 line items. */
+export const STRIPE_MAX_LINE_ITEMS = 100;
+/** Stripe metadata: at most 50 keys, each value at most 500 characters. */
+export const STRIPE_MAX_METADATA_KEYS = 50;
+export const STRIPE_MAX_METADATA_VALUE_CHARS = 500;
+/**
+ * Metadata keys a multi-line checkout keeps for everything but its lines (purpose, user, host, group buy, shared,
+ * description, ship_to, needs_shipping, checkout_id, the local page's saved address): the rest carry the lines.
+ */
+export const CHECKOUT_RESERVED_METADATA_KEYS = 10;
+/** The metadata values the lines travel in: `items`, `items_2`, … `items_40`. */
+export const CHECKOUT_LINE_CHUNKS = STRIPE_MAX_METADATA_KEYS - CHECKOUT_RESERVED_METADATA_KEYS;
+/** A product id (a UUID) and the longest size or colour name (the product form's option limit). */
+export const CHECKOUT_PRODUCT_ID_CHARS = 36;
+export const CHECKOUT_OPTION_NAME_CHARS = 100;
+/**
+ * The longest one line can be in the metadata, as JSON `["<id>","<size>","<colour>",99,99999999]`: every character
+ * of a name may need escaping (`"` becomes `\"`), so a name takes at most twice its length.
+ */
+export const CHECKOUT_LINE_MAX_CHARS =
+  `["${"x".repeat(CHECKOUT_PRODUCT_ID_CHARS)}","${"x".repeat(2 * CHECKOUT_OPTION_NAME_CHARS)}","${"x".repeat(2 * CHECKOUT_OPTION_NAME_CHARS)}",99,99999999]`.length + 1;
+/**
+ * D1's share: the one statement of a checkout whose parameters grow with its lines would bind one per line plus a
+ * few fixed ones; fulfilment writes each line in statements of its own (a fixed number of parameters each), so D1
+ * allows this many lines and is not the tightest bound.
+ */
+export const D1_MAX_CHECKOUT_LINES = D1_MAX_BOUND_PARAMETERS - 4;
+/** How many lines the metadata carries whatever their names: whole lines per value, times the values. */
+export const METADATA_MAX_CHECKOUT_LINES = CHECKOUT_LINE_CHUNKS * Math.floor(STRIPE_MAX_METADATA_VALUE_CHARS / CHECKOUT_LINE_MAX_CHARS);
+/**
+ * The largest cart or group-buy join, in distinct lines (product, size, colour): the tightest of D1, Stripe's line
+ * items and the metadata. Every checkout up to it is fulfilled; more is refused when adding and at checkout.
+ */
+export const MAX_CHECKOUT_LINES = Math.min(D1_MAX_CHECKOUT_LINES, STRIPE_MAX_LINE_ITEMS, METADATA_MAX_CHECKOUT_LINES);
+/** The largest cart or join in units: every line at the order maximum (the charge limit still applies). */
+export const MAX_CHECKOUT_UNITS = MAX_CHECKOUT_LINES * MAX_ORDER_QUANTITY;
 
 // --- refunds ---------------------------------------------------------------------------------------------------
 
@@ -212,6 +267,8 @@ export function simulatedProcessingFeeCents(amountCents: number): number {
 export const UNFULFILLABLE_REASONS = {
   soldOut: "This item sold out before your payment arrived, so your payment has been refunded in full.",
   gone: "This item is no longer available, so your payment has been refunded in full.",
+  hostSuspended: "This shop can no longer take orders, so your payment has been refunded in full.",
+  groupBuyGone: "This group buy is no longer available, so your payment has been refunded in full.",
 } as const;
 
 /** The idempotency key of the automatic refund of a paid checkout that cannot be delivered (or of one of its orders). */

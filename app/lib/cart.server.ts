@@ -20,6 +20,7 @@ import {
   defaultVariant,
   encodeCartLines,
   groupByHost,
+  MAX_CART_LINES,
   maxLineQuantity,
   mergeCartLines,
   notShippingMessage,
@@ -290,7 +291,8 @@ export async function priceCart(
   }));
   const totalCents = lines.reduce((sum, l) => sum + l.amountCents, 0);
   const needsShipping = lines.some((l) => l.physical && l.quote !== null);
-  let problem: string | null = lines.some((l) => l.problem) ? CART_MESSAGES.fixProblems : null;
+  let problem: string | null = lines.length > MAX_CART_LINES ? CART_MESSAGES.full : null;
+  if (!problem && lines.some((l) => l.problem)) problem = CART_MESSAGES.fixProblems;
   if (!problem && lines.length === 0) problem = CART_MESSAGES.empty;
   if (!problem && needsShipping && !shipTo) problem = CART_MESSAGES.chooseShipTo;
   if (!problem && totalCents < MIN_CHARGE_CENTS) problem = CHECKOUT_MESSAGES.belowMinimum;

@@ -29,6 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       orderNumber: result.orderNumber ?? null,
       entryNumber: result.entryNumber ?? null,
       toGame: result.payment_type === "guess_entry",
+      refund: result.refund ? { amount: formatCents(result.refund.amountCents, result.currency), reasons: result.refund.reasons } : null,
       next: result.payment_type === "guess_entry" ? `/guess-win?paid=${encodeURIComponent(result.sessionId)}` : "/dashboard",
     },
   };
@@ -40,7 +41,8 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
   const revalidator = useRevalidator();
 
   useEffect(() => {
-    if (!payment) return;
+    // A refunded payment stays on the page: the buyer reads why.
+    if (!payment || payment.refund) return;
     // Paid: move on after 3 s. Still being confirmed (a delayed method or a webhook on its way): check again.
     const timer = payment.paid
       ? setTimeout(() => navigate(payment.next), REDIRECT_DELAY_MS)
@@ -88,8 +90,16 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
             </div>
           ) : null}
         </dl>
+        {payment.refund ? (
+          <div className="mt-4 rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" role="alert" data-testid="payment-refunded">
+            <p className="font-medium">Refunded in full: {payment.refund.amount}</p>
+            {payment.refund.reasons.map((reason) => (
+              <p key={reason}>{reason}</p>
+            ))}
+          </div>
+        ) : null}
         <p className="mt-4 text-sm text-gray-600" role="status">
-          {payment.paid
+          {payment.refund ? "Nothing was delivered for this payment." : payment.paid
             ? `Thank you! Taking you to ${payment.toGame ? "Guess & Win" : "your dashboard"} in 3 seconds...`
             : "Your payment is being confirmed. A bank transfer is confirmed when it arrives (usually 1-2 business days); this page checks again every few seconds."}
         </p>

@@ -19,14 +19,20 @@ const lineIs = (userId: string, line: Pick<CartLine, "productId" | "sizeName" | 
     eq(cartItems.colorName, line.colorName),
   );
 
-/** A fan's cart lines, oldest first. */
+/** Cart rows per insert (seven parameters each: D1 binds at most 100 per statement). */
+const CART_ROWS_PER_INSERT = 10;
+
+/**
+ * A fan's cart lines, oldest first: up to one past MAX_CART_LINES, so that a cart that outgrew the limit (two adds
+ * racing) is seen, and refused at checkout, rather than silently cut.
+ */
 export function listCartLines(db: Db, userId: string): Promise<CartLine[]> {
   return db
     .select(lineColumns)
     .from(cartItems)
     .where(eq(cartItems.userId, userId))
     .orderBy(asc(cartItems.createdAt), asc(cartItems.productId))
-    .limit(MAX_CART_LINES);
+    .limit(MAX_CART_LINES + 1);
 }
 
 /**
@@ -82,10 +88,10 @@ export async function replaceCartLines(db: Db, userId: string, lines: readonly C
     createdAt: new Date(now.getTime() - (lines.length - i)),
     updatedAt: now,
   }));
-  await db.batch([
-    db.delete(cartItems).where(eq(cartItems.userId, userId)),
-    ...(rows.length > 0 ? [db.insert(cartItems).values(rows)] : []),
-  ]);
+  // Seven parameters a row: a few rows per insert, so no statement binds more than D1's 100.
+  const inserts = [];
+  for (let i = 0; i < rows.length; i += CART_ROWS_PER_INSERT) inserts.push(db.insert(cartItems).values(rows.slice(i, i + CART_ROWS_PER_INSERT)));
+  await db.batch([db.delete(cartItems).where(eq(cartItems.userId, userId)), ...inserts]);
 }
 
 /** Takes paid lines out of a fan's cart (a line bought in a smaller quantity than wanted keeps the rest). */

@@ -1,10 +1,11 @@
-import { and, eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/pools.server";
 import {
   checkoutSessions,
   paymentEvents,
   paymentProcessingFees,
+  refunds,
   type CheckoutSession,
   type NewCheckoutSession,
   type NewPaymentProcessingFee,
@@ -24,15 +25,19 @@ export async function getCheckoutSession(db: Db, id: string): Promise<CheckoutSe
 
 /**
  * SQL: whether a checkout that may still be paid (open and not past its expiry, or complete and waiting for a bank
- * transfer) is for this product (bought, or a line of a group-buy checkout) or this game. Such a product or game is
- * archived or ended, never deleted, so the payment can still be fulfilled (or refunded).
+ * transfer) is for this product (bought, or a line in ANY of a cart's or group buy's line values `items`,
+ * `items_2`…), this game or this group buy. Such a product, game or group buy is archived, ended or cancelled, never
+ * deleted, so the payment can still be fulfilled (or refunded).
  */
-export function payableCheckoutReferences(target: { productId: string } | { gameId: string }): SQL {
+export function payableCheckoutReferences(target: { productId: string } | { gameId: string } | { groupBuyId: string }): SQL {
   const c = checkoutSessions;
   const refers =
     "productId" in target
-      ? sql`(json_extract(${c.metadata}, '$.product_id') = ${target.productId} or instr(coalesce(json_extract(${c.metadata}, '$.items'), ''), ${JSON.stringify(target.productId)}) > 0)`
-      : sql`json_extract(${c.metadata}, '$.game_id') = ${target.gameId}`;
+      ? sql`(json_extract(${c.metadata}, '$.product_id') = ${target.productId} or exists (select 1 from json_each(${c.metadata}) j
+          where (j.key = 'items' or j.key glob 'items_[0-9]*') and instr(j.value, ${JSON.stringify(target.productId)}) > 0))`
+      : "gameId" in target
+        ? sql`json_extract(${c.metadata}, '$.game_id') = ${target.gameId}`
+        : sql`json_extract(${c.metadata}, '$.group_buy_id') = ${target.groupBuyId}`;
   return sql`exists (select 1 from ${c} where ${c.paymentStatus} = 'unpaid'
     and (${c.status} = 'complete' or (${c.status} = 'open' and (${c.expiresAt} is null or ${c.expiresAt} > ${Date.now()})))
     and ${refers})`;
@@ -107,6 +112,35 @@ export async function claimCheckout(
   claim: { paymentIntentId: string | null; now: Date; rates: RevenueRules | null },
 ): Promise<boolean> {
   const claimed = await claimCheckoutStatement(db, id, claim);
+  return claimed.length === 1;
+}
+
+/** The metadata key that marks a paid checkout refunded in full because nothing of it could be delivered. */
+export const UNDELIVERABLE_KEY = "undeliverable";
+
+/**
+ * Claims an unpaid checkout as paid and marks it undeliverable (with the buyer's reason) in the same statement: from
+ * then on fulfilment only refunds it, however the state that made it undeliverable changes. True when this call
+ * claimed it.
+ */
+export async function claimUndeliverableCheckout(
+  db: Db,
+  id: string,
+  claim: { paymentIntentId: string | null; now: Date; rates: RevenueRules | null },
+  reason: string,
+): Promise<boolean> {
+  const claimed = await db
+    .update(checkoutSessions)
+    .set({
+      status: "complete",
+      paymentStatus: "paid",
+      completedAt: claim.now,
+      paymentIntentId: claim.paymentIntentId,
+      ...(claim.rates ? { rates: claim.rates } : {}),
+      metadata: sql`json_set(${checkoutSessions.metadata}, ${`$.${UNDELIVERABLE_KEY}`}, ${reason})`,
+    })
+    .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.paymentStatus, "unpaid")))
+    .returning({ id: checkoutSessions.id });
   return claimed.length === 1;
 }
 
@@ -215,4 +249,16 @@ export async function processingFeeTotals(db: Db, since: Date) {
     })
     .from(paymentProcessingFees)
     .groupBy(paymentProcessingFees.currency);
+}
+
+/**
+ * The refunds of a whole payment that has no order (a paid checkout that could not be delivered at all), not failed:
+ * their amounts and the reasons the buyer reads on the payment page.
+ */
+export function listWholePaymentRefunds(db: Db, checkoutId: string) {
+  return db
+    .select({ amountCents: refunds.amountCents, currency: refunds.currency, reason: refunds.reason })
+    .from(refunds)
+    .where(and(eq(refunds.checkoutSessionId, checkoutId), isNull(refunds.orderId), inArray(refunds.status, ["pending", "requires_action", "succeeded"])))
+    .limit(10);
 }

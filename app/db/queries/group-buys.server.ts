@@ -1,10 +1,11 @@
 import { and, asc, desc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { hostNotSuspended } from "~/db/queries/admin.server";
+import { payableCheckoutReferences } from "~/db/queries/checkout.server";
 import type { Db } from "~/db/client.server";
 import { mainImage } from "~/db/queries/products.server";
 import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/pools.server";
-import { pushLineStock, stockTakenFrom } from "~/db/queries/orders.server";
+import { insertedAnyOrder, insertLineOrderStatements, pushLineStock, stockTakenFrom } from "~/db/queries/orders.server";
 import {
   groupBuyProducts,
   groupBuyRefunds,
@@ -20,6 +21,7 @@ import {
 } from "~/db/schema";
 import { GROUP_BUY_CURRENCY, type GroupBuyForm, type GroupBuyStatus, isLessFavourable } from "~/domain/group-buy";
 import { containsText } from "~/db/text-match.server";
+import { MAX_CHECKOUT_LINES } from "~/domain/payments";
 
 /**
  * The outer group buy's id inside a correlated subquery: drizzle leaves a column unqualified when the outer query has
@@ -274,7 +276,10 @@ export async function updateGroupBuy(
   return { ok: true, id };
 }
 
-/** Deletes a group buy nobody joined (tiers, products and shares go with it). False when it has orders. */
+/**
+ * Deletes a group buy nobody joined (tiers, products and shares go with it). False when it has orders or a checkout
+ * for it may still be paid: it is then cancelled instead, never deleted, and such a payment refunded in full.
+ */
 export async function deleteUnjoinedGroupBuy(db: Db, hostId: string, id: string): Promise<boolean> {
   const rows = await db
     .delete(groupBuys)
@@ -284,6 +289,7 @@ export async function deleteUnjoinedGroupBuy(db: Db, hostId: string, id: string)
         eq(groupBuys.hostId, hostId),
         eq(groupBuys.currentParticipants, 0),
         sql`not exists (select 1 from ${orders} where ${orders.groupBuyId} = ${OUTER_GROUP_BUY_ID})`,
+        sql`not ${payableCheckoutReferences({ groupBuyId: id })}`,
       ),
     )
     .returning({ id: groupBuys.id });
@@ -484,7 +490,10 @@ export async function markGroupBuyFinalised(db: Db, id: string): Promise<boolean
   return rows.length > 0;
 }
 
-/** Group buys the cron must close (active past their end) or finish (closed, refunds not all done). */
+/**
+ * Group buys the cron must close (active past their end) or finish (closed, refunds not all done: never finalised,
+ * or an order paid after the close whose end refund the provider has not accepted yet).
+ */
 export async function listGroupBuysToClose(db: Db, now: Date, limit = 20) {
   const due = await db
     .select({ id: groupBuys.id })
@@ -494,7 +503,15 @@ export async function listGroupBuysToClose(db: Db, now: Date, limit = 20) {
   const unfinished = await db
     .select({ id: groupBuys.id })
     .from(groupBuys)
-    .where(and(inArray(groupBuys.status, ["completed", "cancelled"]), isNull(groupBuys.finalisedAt)))
+    .where(
+      and(
+        inArray(groupBuys.status, ["completed", "cancelled"]),
+        or(
+          isNull(groupBuys.finalisedAt),
+          sql`exists (select 1 from ${groupBuyRefunds} where ${groupBuyRefunds.groupBuyId} = ${OUTER_GROUP_BUY_ID} and ${groupBuyRefunds.refundId} is null)`,
+        ),
+      ),
+    )
     .limit(limit);
   return { due: due.map((r) => r.id), unfinished: unfinished.map((r) => r.id) };
 }
@@ -595,22 +612,12 @@ export async function insertPaidGroupBuyOrders(
 ) {
   const first = input.lines[0];
   if (!first) throw new RangeError("a group-buy checkout has at least one line");
-  const ids = input.lines.map((l) => l.order.id);
   const isNew = sql`exists (select 1 from ${orders} where ${orders.id} = ${first.order.id})`;
-  const statements: BatchItem<"sqlite">[] = [
-    input.claim,
-    db
-      .insert(orders)
-      .values(input.lines.map((l) => l.order))
-      .onConflictDoNothing({ target: [orders.checkoutSessionId, orders.line] })
-      .returning({ id: orders.id }),
-  ];
+  // One statement per order and per line's stock: no statement's parameters grow with the lines (decision 370).
+  const statements: BatchItem<"sqlite">[] = [input.claim, ...insertLineOrderStatements(db, input.lines)];
   const stockAt = input.lines.map((line) => pushLineStock(db, statements, line, isNew));
   const earlier = input.userId
-    ? sql`not exists (select 1 from ${orders} where ${orders.groupBuyId} = ${input.groupBuyId} and ${orders.userId} = ${input.userId} and ${orders.id} not in (${sql.join(
-        ids.map((id) => sql`${id}`),
-        sql`, `,
-      )}))`
+    ? sql`not exists (select 1 from ${orders} where ${orders.groupBuyId} = ${input.groupBuyId} and ${orders.userId} = ${input.userId} and ${orders.checkoutSessionId} <> ${first.order.checkoutSessionId})`
     : sql`1`;
   statements.push(
     db
@@ -625,7 +632,7 @@ export async function insertPaidGroupBuyOrders(
   const results = (await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown as unknown[][];
   return {
     claimed: results[0]?.length === 1,
-    inserted: (results[1]?.length ?? 0) > 0,
+    inserted: insertedAnyOrder(results, input.lines.length),
     stockTaken: stockTakenFrom(results, input.lines, stockAt),
   };
 }
@@ -666,5 +673,5 @@ export function listCheckoutOrders(db: Db, checkoutSessionId: string) {
     .from(orders)
     .where(eq(orders.checkoutSessionId, checkoutSessionId))
     .orderBy(asc(orders.line))
-    .limit(50);
+    .limit(MAX_CHECKOUT_LINES);
 }

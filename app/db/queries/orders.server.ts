@@ -558,22 +558,32 @@ export interface CartOrderLine {
 }
 
 /**
+ * The statements that insert a multi-item checkout's orders, one statement per order (an order binds some thirty
+ * parameters, so several in one statement would pass D1's 100 from the fourth line on), each unique per checkout
+ * session and line, so a repeat inserts nothing. They follow the claim at the head of the batch (results 1..n).
+ */
+export function insertLineOrderStatements(db: Db, lines: readonly { order: NewOrder }[]): BatchItem<"sqlite">[] {
+  return lines.map((l) =>
+    db.insert(orders).values(l.order).onConflictDoNothing({ target: [orders.checkoutSessionId, orders.line] }).returning({ id: orders.id }),
+  );
+}
+
+/** Whether the batch's order inserts (results 1..count) inserted any order. */
+export function insertedAnyOrder(results: readonly unknown[][], count: number): boolean {
+  return results.slice(1, 1 + count).some((r) => (r?.length ?? 0) > 0);
+}
+
+/**
  * Fulfils a paid cart checkout in ONE D1 batch: claims the checkout (`claim`, unpaid -> paid), inserts one order per
  * line (unique per checkout session and line, so a repeat inserts nothing) and, only when this call inserted them,
  * takes each line's stock and counts each sale on the product and the host. Reports which lines got their stock.
+ * Every statement binds a fixed number of parameters, whatever the number of lines (decision 370).
  */
 export async function insertPaidCartOrders(db: Db, input: { claim: BatchItem<"sqlite">; lines: readonly CartOrderLine[] }) {
   const first = input.lines[0];
   if (!first) throw new RangeError("a cart checkout has at least one line");
   const isNew = sql`exists (select 1 from ${orders} where ${orders.id} = ${first.order.id})`;
-  const statements: BatchItem<"sqlite">[] = [
-    input.claim,
-    db
-      .insert(orders)
-      .values(input.lines.map((l) => l.order))
-      .onConflictDoNothing({ target: [orders.checkoutSessionId, orders.line] })
-      .returning({ id: orders.id }),
-  ];
+  const statements: BatchItem<"sqlite">[] = [input.claim, ...insertLineOrderStatements(db, input.lines)];
   const stockAt: StockAt[] = [];
   for (const line of input.lines) {
     const q = line.order.quantity;
@@ -591,7 +601,7 @@ export async function insertPaidCartOrders(db: Db, input: { claim: BatchItem<"sq
   const results = (await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown as unknown[][];
   return {
     claimed: results[0]?.length === 1,
-    inserted: (results[1]?.length ?? 0) > 0,
+    inserted: insertedAnyOrder(results, input.lines.length),
     stockTaken: stockTakenFrom(results, input.lines, stockAt),
   };
 }

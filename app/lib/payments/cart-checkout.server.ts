@@ -1,47 +1,17 @@
 import { getDb } from "~/db/client.server";
 import { listCartLines } from "~/db/queries/cart.server";
-import { CART_MESSAGES } from "~/domain/cart";
+import { CART_MESSAGES, MAX_CART_LINES } from "~/domain/cart";
 import { isCountryCode } from "~/domain/currency";
 import { priceCart } from "~/lib/cart.server";
 import type { SessionUser } from "~/lib/session.server";
 import { type CheckoutResult, startCheckout } from "./checkout-session.server";
-import { decodeGroupBuyLines, encodeGroupBuyLines, type GroupBuyLine } from "./group-buy-checkout.server";
+import { encodeCheckoutLines, type CheckoutLine } from "./checkout-lines.server";
 import type { CheckoutLineItem, ProviderOptions } from "./provider.server";
 import { CHECKOUT_MESSAGES, fail } from "./quote.server";
 
 // The cart purpose's checkout: one checkout for every line of a fan's cart, across hosts, each line priced on the
-// server from the database (the cart itself holds no prices). Lines travel in the checkout's metadata in the
-// group-buy checkout's line format, split over as many 500-character values as they need.
-
-/** A cart checkout's lines: [product, size, colour, quantity, unit cents], as a group-buy checkout stores them. */
-export type CartCheckoutLine = GroupBuyLine;
-
-const CHUNK_LIMIT = 500;
-const MAX_CHUNKS = 10;
-
-/** The metadata values that carry the lines: `items`, then `items_2`, `items_3`… each at most 500 characters. */
-export function encodeCartCheckoutLines(lines: readonly CartCheckoutLine[]): Record<string, string> | null {
-  const chunks: CartCheckoutLine[][] = [];
-  for (const line of lines) {
-    const last = chunks.at(-1);
-    if (last && encodeGroupBuyLines([...last, line]).length <= CHUNK_LIMIT) last.push(line);
-    else chunks.push([line]);
-  }
-  if (chunks.length > MAX_CHUNKS || chunks.some((c) => encodeGroupBuyLines(c).length > CHUNK_LIMIT)) return null;
-  return Object.fromEntries(chunks.map((c, i) => [i === 0 ? "items" : `items_${i + 1}`, encodeGroupBuyLines(c)]));
-}
-
-export function decodeCartCheckoutLines(metadata: Record<string, string>): CartCheckoutLine[] | null {
-  const lines: CartCheckoutLine[] = [];
-  for (let i = 0; i < MAX_CHUNKS; i++) {
-    const value = metadata[i === 0 ? "items" : `items_${i + 1}`];
-    if (value === undefined) break;
-    const chunk = decodeGroupBuyLines(value);
-    if (!chunk) return null;
-    lines.push(...chunk);
-  }
-  return lines.length > 0 ? lines : null;
-}
+// server from the database (the cart itself holds no prices). Lines travel in the checkout's metadata
+// (checkout-lines.server.ts), split over as many 500-character values as they need.
 
 /**
  * Starts one checkout for the signed-in fan's whole cart: every line must be payable now (for sale, not the fan's
@@ -59,6 +29,8 @@ export async function createCartCheckout(
   const shipTo = typeof input.shipTo === "string" && isCountryCode(input.shipTo.trim().toUpperCase()) ? input.shipTo.trim().toUpperCase() : null;
   const cart = await priceCart(db, { lines: await listCartLines(db, user.id), buyerId: user.id, shipTo });
   if (cart.lines.length === 0) return fail(400, CART_MESSAGES.empty);
+  // More lines than one checkout can carry and fulfil (decision 370): refused before anything is written.
+  if (cart.lines.length > MAX_CART_LINES) return fail(400, CART_MESSAGES.full);
   const broken = cart.lines.find((l) => l.problem);
   if (broken) {
     const name = broken.product?.name ?? "An item";
@@ -66,7 +38,7 @@ export async function createCartCheckout(
   }
   if (cart.problem) return fail(400, cart.problem);
 
-  const lines: CartCheckoutLine[] = [];
+  const lines: CheckoutLine[] = [];
   const lineItems: CheckoutLineItem[] = [];
   for (const l of cart.lines) {
     const q = l.quote!;
@@ -79,8 +51,8 @@ export async function createCartCheckout(
       quantity: q.quantity,
     });
   }
-  const items = encodeCartCheckoutLines(lines);
-  if (!items) return fail(400, "Please check out fewer items at once");
+  const items = encodeCheckoutLines(lines);
+  if (!items) return fail(400, CART_MESSAGES.full);
   const hosts = cart.groups.map((g) => g.hostName);
   const description = `Cart: ${cart.itemCount} item${cart.itemCount === 1 ? "" : "s"} from ${hosts.join(", ")}`.slice(0, 450);
 

@@ -261,6 +261,8 @@ type StartCheckout = {
   failureMessage: string;
   /** How long the session may be paid for; the provider's default (24 hours) when absent. */
   ttlMs?: number;
+  /** When the session stops being payable (30 minutes to 24 hours ahead); wins over `ttlMs`. */
+  expiresAt?: Date;
 };
 
 /**
@@ -309,7 +311,7 @@ export async function startCheckout(env: Env, origin: string, options: ProviderO
       shippingCountries: c.shippingCountries,
       successUrl: row.successUrl,
       cancelUrl: row.cancelUrl,
-      ...(c.ttlMs ? { expiresAt: new Date(Date.now() + c.ttlMs) } : {}),
+      ...(c.expiresAt ? { expiresAt: c.expiresAt } : c.ttlMs ? { expiresAt: new Date(Date.now() + c.ttlMs) } : {}),
     });
   } catch (error) {
     console.error("checkout: provider refused to create a session", { reference, provider: provider.name, error });

@@ -1,5 +1,5 @@
 import { getDb } from "~/db/client.server";
-import { getCheckoutSession } from "~/db/queries/checkout.server";
+import { getCheckoutSession, listWholePaymentRefunds } from "~/db/queries/checkout.server";
 import { getOrderForCheckout } from "~/db/queries/orders.server";
 import type { CheckoutSession } from "~/db/schema";
 import type { SessionUser } from "~/lib/session.server";
@@ -31,6 +31,8 @@ export type ConfirmedPayment = {
   entryNumber?: number | null;
   game_question?: string;
   selected_answer?: string;
+  /** A payment that could not be delivered and was refunded in full: the amount refunded and why. */
+  refund?: { amountCents: number; reasons: string[] };
 };
 export type ConfirmResult = ConfirmedPayment | { ok: false; status: 400 | 401 | 404; message: string };
 
@@ -104,6 +106,15 @@ async function readCheckout(
   if (answer) result.selected_answer = answer;
   // A guess's entry number is not returned: it would tell whether the answer was right while the game runs.
 
+  if (result.paid) {
+    const whole = await listWholePaymentRefunds(db, row.id);
+    if (whole.length > 0) {
+      result.refund = {
+        amountCents: whole.reduce((sum, r) => sum + r.amountCents, 0),
+        reasons: [...new Set(whole.flatMap((r) => (r.reason ? [r.reason] : [])))],
+      };
+    }
+  }
   if (row.purpose === "product" && result.paid) {
     const order = await getOrderForCheckout(db, [id, row.id]);
     if (order) {

@@ -4,11 +4,17 @@ import type { Address } from "~/db/schema";
 // The provider objects the pipeline reads, in Stripe's shape (the local provider sends the same): the fields we
 // use, validated; anything else is ignored.
 
-/** Bad or unusable data in an event: acknowledged and recorded as failed, never retried. */
+/**
+ * Bad or unusable data in an event, or a paid checkout that cannot be delivered (what it was for is gone): never
+ * retried. A paid checkout that raises it before anything of it was created is refunded in full with `reason`, the
+ * text the buyer reads (fulfil.server.ts); nothing paid is acknowledged and dropped.
+ */
 export class FulfilmentDataError extends Error {
-  constructor(message: string) {
+  readonly reason: string | null;
+  constructor(message: string, reason: string | null = null) {
     super(message);
     this.name = "FulfilmentDataError";
+    this.reason = reason;
   }
 }
 

@@ -15,12 +15,12 @@ import { voucherCode } from "~/domain/orders";
 import { UNFULFILLABLE_REASONS } from "~/domain/payments";
 import { poolContributionCents } from "~/domain/revenue";
 import { notify } from "~/lib/notify.server";
-import { decodeCartCheckoutLines } from "./cart-checkout.server";
+import { decodeCheckoutLines } from "./checkout-lines.server";
 import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
 import type { FulfilOutcome } from "./fulfil.server";
 import { cartContributionKey } from "./payment-records";
 import { contribute } from "./pool-ledger.server";
-import { paidLineOrder } from "./order-lines.server";
+import { paidLineOrder, suspendedHosts } from "./order-lines.server";
 import { refundUnfulfillable } from "./refunds.server";
 
 /**
@@ -30,7 +30,7 @@ import { refundUnfulfillable } from "./refunds.server";
  * of that host's orders, rounded per order) with one entry for the buyer. The paid lines leave the buyer's cart.
  */
 export async function fulfilCart(env: Env, db: Db, row: CheckoutSession, session: CheckoutSessionObject): Promise<FulfilOutcome> {
-  const lines = decodeCartCheckoutLines(row.metadata);
+  const lines = decodeCheckoutLines(row.metadata);
   if (!lines) throw new FulfilmentDataError(`checkout ${row.id} lacks its cart lines`);
   const rates = row.rates ?? (await getRevenueRules(db));
   const poolPercent = rates.shop_sales.prizePoolPercent;
@@ -48,7 +48,14 @@ export async function fulfilCart(env: Env, db: Db, row: CheckoutSession, session
     lines: orderLines,
   });
   if (result.inserted) {
-    for (const { orderId, taken } of result.stockTaken) {
+    const suspended = await suspendedHosts(db, orderLines.map((l) => l.order.hostId));
+    for (const [i, { orderId, taken }] of result.stockTaken.entries()) {
+      // A shop suspended since the checkout cannot deliver: cancelled (its stock was taken and is not put back, as
+      // for any cancelled order) and refunded below with the reason the buyer reads.
+      if (suspended.has(orderLines[i]!.order.hostId)) {
+        await cancelUndeliverableOrder(db, orderId, UNFULFILLABLE_REASONS.hostSuspended);
+        continue;
+      }
       if (taken) continue;
       // Paid for, but the stock ran out between checkout and payment: cancelled with the reason the buyer reads
       // (its sale taken back), then refunded below; no voucher, earnings or entry.

@@ -1,6 +1,7 @@
 import type { Db } from "~/db/client.server";
 import { claimCheckoutStatement } from "~/db/queries/checkout.server";
-import { getGroupBuy, insertPaidGroupBuyOrders, listCheckoutOrders, withdrawGroupBuySales } from "~/db/queries/group-buys.server";
+import { isAccountSuspended } from "~/db/queries/admin.server";
+import { getGroupBuyForClose, insertPaidGroupBuyOrders, listCheckoutOrders, withdrawGroupBuySales } from "~/db/queries/group-buys.server";
 import { cancelUndeliverableOrder, setOrderPoolEntry } from "~/db/queries/orders.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import type { CheckoutSession } from "~/db/schema";
@@ -9,7 +10,8 @@ import { GROUP_BUY_CURRENCY, groupBuyEntriesForCheckout, poolShareCents } from "
 import { UNFULFILLABLE_REASONS } from "~/domain/payments";
 import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
 import type { FulfilOutcome } from "./fulfil.server";
-import { decodeGroupBuyLines } from "./group-buy-checkout.server";
+import { decodeCheckoutLines } from "./checkout-lines.server";
+import { settleClosedGroupBuy } from "./group-buy-close.server";
 import { contributionKey, shareBonusKey } from "./payment-records";
 import { contribute } from "./pool-ledger.server";
 import { paidLineOrder } from "./order-lines.server";
@@ -23,13 +25,19 @@ import { refundUnfulfillable } from "./refunds.server";
  */
 export async function fulfilGroupBuy(env: Env, db: Db, row: CheckoutSession, session: CheckoutSessionObject): Promise<FulfilOutcome> {
   const meta = row.metadata;
-  const lines = decodeGroupBuyLines(meta.items);
+  const lines = decodeCheckoutLines(meta);
   const groupBuyId = meta.group_buy_id;
   if (!lines || lines.length === 0 || !groupBuyId || !row.hostId) {
     throw new FulfilmentDataError(`checkout ${row.id} lacks the group buy, its lines or the host`);
   }
-  const groupBuy = await getGroupBuy(db, groupBuyId);
-  if (!groupBuy) throw new FulfilmentDataError(`group buy ${groupBuyId} of checkout ${row.id} no longer exists`);
+  // Whatever became of the group buy, the payment ends fulfilled or refunded in full (decision 370): gone (deleted
+  // before deleting waited for open checkouts) or its host suspended before the payment arrived, it is refunded
+  // with the reason the buyer reads (fulfil.server.ts); ended or cancelled, it is booked and settled below.
+  const groupBuy = await getGroupBuyForClose(db, groupBuyId);
+  if (!groupBuy) throw new FulfilmentDataError(`group buy ${groupBuyId} of checkout ${row.id} no longer exists`, UNFULFILLABLE_REASONS.groupBuyGone);
+  if (row.paymentStatus === "unpaid" && (await isAccountSuspended(db, row.hostId))) {
+    throw new FulfilmentDataError(`host ${row.hostId} of checkout ${row.id} is suspended`, UNFULFILLABLE_REASONS.hostSuspended);
+  }
   const rates = row.rates ?? (await getRevenueRules(db));
   const poolPercent = rates.group_buy_sales.prizePoolPercent;
   const now = new Date();
@@ -137,6 +145,12 @@ export async function fulfilGroupBuy(env: Env, db: Db, row: CheckoutSession, ses
   for (const o of orders) {
     if (o.status === "cancelled" && o.refundReason) await refundUnfulfillable(env, row.id, o.id, o.amountCents, o.refundReason);
   }
+
+  // A payment that arrived after the group buy closed (an open session, a late bank transfer): its orders get what
+  // every order got at the close, by the same code: the final tier's refund and the host's share once finalised, or,
+  // after a cancellation, a refund in full. Every step is keyed by order, so a repeated delivery changes nothing.
+  const closed = await getGroupBuyForClose(db, groupBuyId);
+  if (closed && (closed.status === "completed" || closed.status === "cancelled")) await settleClosedGroupBuy(env, closed);
 
   return {
     kind: result.inserted ? "fulfilled" : "already_fulfilled",

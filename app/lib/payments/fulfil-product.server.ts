@@ -1,7 +1,7 @@
 import type { Db } from "~/db/client.server";
+import { isAccountSuspended } from "~/db/queries/admin.server";
 import { bookShopSale } from "~/db/queries/earnings.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
-import { claimCheckout } from "~/db/queries/checkout.server";
 import {
   getOrderForCheckout,
   insertPaidOrder,
@@ -41,11 +41,11 @@ export async function fulfilProduct(env: Env, db: Db, row: CheckoutSession, sess
     throw new FulfilmentDataError(`checkout ${row.id} lacks the product, size, quantity, price or host`);
   }
   const found = await getProductVariants(db, meta.product_id);
-  if (!found) {
-    // Paid for an item that no longer exists: the payment is claimed (once) and refunded in full, nothing issued.
-    await claimCheckout(db, row.id, { paymentIntentId: paymentIntentOf(session), now: new Date(), rates: row.rates ?? (await getRevenueRules(db)) });
-    await refundUnfulfillable(env, row.id, null, row.amountCents, UNFULFILLABLE_REASONS.gone);
-    return { kind: "already_fulfilled", checkoutId: row.id, purpose: row.purpose, poolId: null, entryNumber: null };
+  // Paid for an item that no longer exists: refunded in full (once), nothing issued (fulfil.server.ts).
+  if (!found) throw new FulfilmentDataError(`product ${meta.product_id} of checkout ${row.id} no longer exists`, UNFULFILLABLE_REASONS.gone);
+  // A shop suspended before its payment arrived cannot deliver: refunded in full, nothing issued.
+  if (row.paymentStatus === "unpaid" && (await isAccountSuspended(db, row.hostId))) {
+    throw new FulfilmentDataError(`host ${row.hostId} of checkout ${row.id} is suspended`, UNFULFILLABLE_REASONS.hostSuspended);
   }
   const { product } = found;
   const size = found.sizes.find((s) => s.name === meta.size);

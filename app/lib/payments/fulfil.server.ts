@@ -1,6 +1,15 @@
 import { getDb } from "~/db/client.server";
-import { findCheckoutRow, getCheckoutSession, markCheckoutAwaitingPayment, markUnpaidCheckoutExpired } from "~/db/queries/checkout.server";
-import { listCartCheckoutsMissingContribution } from "~/db/queries/orders.server";
+import {
+  claimUndeliverableCheckout,
+  findCheckoutRow,
+  getCheckoutSession,
+  markCheckoutAwaitingPayment,
+  markUnpaidCheckoutExpired,
+  UNDELIVERABLE_KEY,
+} from "~/db/queries/checkout.server";
+import { getOrderForCheckout, listCartCheckoutsMissingContribution } from "~/db/queries/orders.server";
+import { getRevenueRules } from "~/db/queries/platform.server";
+import { UNFULFILLABLE_REASONS } from "~/domain/payments";
 import type { CheckoutSession } from "~/db/schema";
 import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
 import { fulfilCart } from "./fulfil-cart.server";
@@ -8,6 +17,7 @@ import { fulfilHostDeposit } from "./fulfil-deposit.server";
 import { fulfilGroupBuy } from "./fulfil-group-buy.server";
 import { fulfilGuessEntry } from "./fulfil-guess.server";
 import { fulfilProduct } from "./fulfil-product.server";
+import { refundUnfulfillable } from "./refunds.server";
 
 // Applying a paid checkout exactly once, per purpose. Each purpose's first step is one atomic D1 batch whose gate
 // is a conditional UPDATE (payment_status 'unpaid' -> 'paid') plus a unique key of what it creates, so racing or
@@ -16,7 +26,8 @@ import { fulfilProduct } from "./fulfil-product.server";
 
 export type FulfilOutcome =
   | {
-      kind: "fulfilled" | "already_fulfilled";
+      /** refunded: nothing could be delivered, the payment was refunded in full. */
+      kind: "fulfilled" | "already_fulfilled" | "refunded";
       checkoutId: string;
       purpose: CheckoutSession["purpose"];
       orderId?: string;
@@ -52,20 +63,46 @@ export async function fulfilCheckoutSession(env: Env, session: CheckoutSessionOb
   const row = await findRow(env, session);
   if (!row) return { kind: "unknown_session" };
   checkAmount(row, session);
-  switch (row.purpose) {
-    case "product":
-      return fulfilProduct(env, db, row, session);
-    case "host_deposit":
-      return fulfilHostDeposit(env, db, row, session);
-    case "guess_entry":
-      return fulfilGuessEntry(env, db, row, session);
-    case "group_buy":
-      return fulfilGroupBuy(env, db, row, session);
-    case "cart":
-      return fulfilCart(env, db, row, session);
-    default:
-      throw new FulfilmentDataError(`checkout ${row.id} has purpose ${row.purpose}, which this handler does not fulfil`);
+  // Refunded in full as undeliverable by an earlier delivery: it stays refunded, never fulfilled afterwards.
+  const undeliverable = row.metadata[UNDELIVERABLE_KEY];
+  if (undeliverable) return refundUndeliverable(env, row, session, new FulfilmentDataError(`checkout ${row.id} was refunded as undeliverable`, undeliverable));
+  try {
+    switch (row.purpose) {
+      case "product":
+        return await fulfilProduct(env, db, row, session);
+      case "host_deposit":
+        return await fulfilHostDeposit(env, db, row, session);
+      case "guess_entry":
+        return await fulfilGuessEntry(env, db, row, session);
+      case "group_buy":
+        return await fulfilGroupBuy(env, db, row, session);
+      case "cart":
+        return await fulfilCart(env, db, row, session);
+      default:
+        throw new FulfilmentDataError(`checkout ${row.id} has purpose ${row.purpose}, which this handler does not fulfil`);
+    }
+  } catch (error) {
+    if (!(error instanceof FulfilmentDataError)) throw error;
+    return refundUndeliverable(env, row, session, error);
   }
+}
+
+/**
+ * A paid checkout that cannot be delivered at all (what it was for is gone: a product deleted, a group buy deleted):
+ * claimed once and refunded in full with the reason the buyer reads, never acknowledged and dropped (decision 370).
+ * Only when none of it was created; a checkout whose orders exist refunds those one by one, and the error stands.
+ */
+async function refundUndeliverable(env: Env, row: CheckoutSession, session: CheckoutSessionObject, error: FulfilmentDataError): Promise<FulfilOutcome> {
+  const db = getDb(env);
+  if (await getOrderForCheckout(db, [session.id, row.id])) throw error;
+  console.warn("fulfilment: paid checkout cannot be delivered; refunding it in full", { checkout: row.id, error: error.message });
+  const reason = error.reason ?? UNFULFILLABLE_REASONS.gone;
+  const claim = { paymentIntentId: paymentIntentOf(session), now: new Date(), rates: row.rates ?? (await getRevenueRules(db)) };
+  await claimUndeliverableCheckout(db, row.id, claim, reason);
+  // Claimed as undeliverable by this call or an earlier one; claimed by a fulfilment that created nothing, the
+  // same. The refund is keyed by the checkout, so a repeat sends nothing new.
+  await refundUnfulfillable(env, row.id, null, row.amountCents, reason);
+  return { kind: "refunded", checkoutId: row.id, purpose: row.purpose, poolId: null, entryNumber: null };
 }
 
 /** `checkout.session.completed` with payment still to come (bank transfer): the session is complete, unpaid. */

@@ -2,19 +2,17 @@ import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { getGroupBuy, hasSharedGroupBuy, listGroupBuyProductIds } from "~/db/queries/group-buys.server";
 import { listShipToCountries } from "~/db/queries/profiles.server";
-import { GROUP_BUY_ACTION_MESSAGES } from "~/domain/group-buy";
+import { GROUP_BUY_ACTION_MESSAGES, MAX_GROUP_BUY_LINES } from "~/domain/group-buy";
 import { MAX_ORDER_QUANTITY } from "~/domain/orders";
-import { MAX_CHARGE_CENTS, MIN_CHARGE_CENTS } from "~/domain/payments";
+import { groupBuyCheckoutExpiresAt, MAX_CHARGE_CENTS, MIN_CHARGE_CENTS } from "~/domain/payments";
 import type { SessionUser } from "~/lib/session.server";
+import { encodeCheckoutLines, type CheckoutLine } from "./checkout-lines.server";
 import { type CheckoutResult, startCheckout } from "./checkout-session.server";
 import type { CheckoutLineItem, ProviderOptions } from "./provider.server";
 import { CHECKOUT_MESSAGES, fail, quoteProduct } from "./quote.server";
 
 // The group-buy purpose's checkout: one checkout for every product a fan chose in a group buy, each line priced on
 // the server at the original price (the tier discount is refunded when the group buy ends).
-
-/** The most lines one group-buy checkout carries (its items travel in the provider's 500-character metadata). */
-export const MAX_GROUP_BUY_LINES = 8;
 
 const lineSchema = z.object({
   productId: z.string({ error: GROUP_BUY_ACTION_MESSAGES.selectProduct }).trim().min(1, GROUP_BUY_ACTION_MESSAGES.selectProduct).max(100, GROUP_BUY_ACTION_MESSAGES.selectProduct),
@@ -31,30 +29,12 @@ const lineSchema = z.object({
 export const GroupBuySelectionSchema = z.object({
   items: z
     .array(lineSchema)
-    .max(50)
+    .max(200)
     .transform((items) => items.filter((i) => i.quantity > 0))
     .refine((items) => items.length > 0, GROUP_BUY_ACTION_MESSAGES.selectProduct)
-    .refine((items) => items.length <= MAX_GROUP_BUY_LINES, `Please choose at most ${MAX_GROUP_BUY_LINES} products in one checkout`),
+    .refine((items) => items.length <= MAX_GROUP_BUY_LINES, GROUP_BUY_ACTION_MESSAGES.tooManyProducts),
 });
 export type GroupBuySelection = z.output<typeof GroupBuySelectionSchema>["items"];
-
-/** A group-buy checkout line as stored in the checkout's metadata: [product, size, colour, quantity, unit cents]. */
-export type GroupBuyLine = [productId: string, size: string, colour: string, quantity: number, unitCents: number];
-
-export function encodeGroupBuyLines(lines: readonly GroupBuyLine[]): string {
-  return JSON.stringify(lines);
-}
-
-const storedLines = z.array(z.tuple([z.string(), z.string(), z.string(), z.number().int().min(1), z.number().int().min(0)]));
-
-export function decodeGroupBuyLines(value: string | undefined): GroupBuyLine[] | null {
-  try {
-    const parsed = storedLines.safeParse(JSON.parse(value ?? ""));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Starts one checkout for a fan's group-buy selection: the group buy must be active and not past its end, every
@@ -73,9 +53,12 @@ export async function createGroupBuyCheckout(
   if (groupBuy.status !== "active") return fail(409, GROUP_BUY_ACTION_MESSAGES.notActive);
   if (groupBuy.endAt.getTime() <= Date.now()) return fail(409, GROUP_BUY_ACTION_MESSAGES.ended);
   if (groupBuy.hostId === user.id) return fail(403, CHECKOUT_MESSAGES.ownProduct);
+  // More lines than one checkout can carry and fulfil (decision 370), however the selection reached here.
+  if (input.items.length === 0) return fail(400, GROUP_BUY_ACTION_MESSAGES.selectProduct);
+  if (input.items.length > MAX_GROUP_BUY_LINES) return fail(400, GROUP_BUY_ACTION_MESSAGES.tooManyProducts);
   const offered = new Set(await listGroupBuyProductIds(db, groupBuy.id));
 
-  const lines: GroupBuyLine[] = [];
+  const lines: CheckoutLine[] = [];
   const lineItems: CheckoutLineItem[] = [];
   let amountCents = 0;
   let physical = false;
@@ -96,8 +79,8 @@ export async function createGroupBuyCheckout(
   }
   if (amountCents < MIN_CHARGE_CENTS) return fail(400, CHECKOUT_MESSAGES.belowMinimum);
   if (amountCents > MAX_CHARGE_CENTS) return fail(400, CHECKOUT_MESSAGES.quantity, "quantity");
-  const encoded = encodeGroupBuyLines(lines);
-  if (encoded.length > 500) return fail(400, `Please choose fewer products in one checkout`);
+  const encoded = encodeCheckoutLines(lines);
+  if (!encoded) return fail(400, GROUP_BUY_ACTION_MESSAGES.tooManyProducts);
   // A physical item ships: the checkout collects an address in a country the host ships to, as Buy Now's does.
   const [shared, shippingCountries] = await Promise.all([
     hasSharedGroupBuy(db, user.id, groupBuy.id),
@@ -113,7 +96,7 @@ export async function createGroupBuyCheckout(
     metadata: {
       purpose: "group_buy",
       group_buy_id: groupBuy.id,
-      items: encoded,
+      ...encoded,
       shared: shared ? "1" : "0",
       user_id: user.id,
       host_id: groupBuy.hostId,
@@ -123,5 +106,8 @@ export async function createGroupBuyCheckout(
     shippingCountries,
     cancelUrl: `${input.origin}/group-buy-product-selection/${encodeURIComponent(groupBuy.id)}`,
     failureMessage: CHECKOUT_MESSAGES.failed,
+    // Payable until the group buy ends (at least 30 minutes, at most 24 hours): a payment after the end is still
+    // booked at the final tier (or refunded after a cancellation), but few should arrive then.
+    expiresAt: groupBuyCheckoutExpiresAt(groupBuy.endAt, new Date()),
   });
 }

@@ -93,17 +93,28 @@ export async function closeGroupBuy(
   // Whoever claimed the close (this call, a racing one, or the admin suspending the host), the stored outcome
   // decides: each order without an end refund gets one now; orders that have one keep it (primary key).
   const closed = await getGroupBuyForClose(db, groupBuyId);
-  if (!closed || closed.finalisedAt || (closed.status !== "completed" && closed.status !== "cancelled")) {
-    // Resumed: the host's earnings of orders whose refund has since been confirmed.
-    if (closed?.finalisedAt) await bookGroupBuyEarnings(env, groupBuyId);
-    return { ok: true, refunded: 0 };
-  }
-  const money = await orderMoney(env, groupBuyId);
+  if (!closed || (closed.status !== "completed" && closed.status !== "cancelled")) return { ok: true, refunded: 0 };
+  return { ok: true, refunded: await settleClosedGroupBuy(env, closed) };
+}
+
+/**
+ * Settles a closed (completed or cancelled) group buy's paid orders: each order without its end refund gets one (the
+ * final tier's, or in full after a cancellation), recorded once per order (primary key), sent with the order's
+ * idempotency key; then the group buy is marked finalised and the host's share booked (each row once). The close
+ * runs it, the cron resumes it, and so does a payment that arrives after the close (fulfil-group-buy.server.ts): its
+ * orders are settled exactly as those paid before (decision 370).
+ */
+export async function settleClosedGroupBuy(
+  env: Env,
+  closed: { id: string; name: string; status: string; finalDiscountPercent: number | null },
+): Promise<number> {
+  const db = getDb(env);
+  const money = await orderMoney(env, closed.id);
   const refunds =
     closed.status === "cancelled" ? planGroupBuyCancellation(money) : planTierRefunds(money, closed.finalDiscountPercent ?? 0);
   await recordGroupBuyRefunds(
     db,
-    groupBuyId,
+    closed.id,
     refunds.map((r, i) => ({
       orderId: r.orderId,
       kind: closed.status === "cancelled" ? "cancellation" : "final_tier",
@@ -112,11 +123,11 @@ export async function closeGroupBuy(
       poolReversalCents: r.poolReversalCents,
     })),
   );
-  const refunded = await sendPendingRefunds(env, groupBuyId, groupBuy.name);
-  await markGroupBuyFinalised(db, groupBuyId);
+  const refunded = await sendPendingRefunds(env, closed.id, closed.name);
+  await markGroupBuyFinalised(db, closed.id);
   // Group-buy revenue counts once finalised (decision 340).
-  await bookGroupBuyEarnings(env, groupBuyId);
-  return { ok: true, refunded };
+  await bookGroupBuyEarnings(env, closed.id);
+  return refunded;
 }
 
 /**

@@ -1,8 +1,10 @@
 import type { Db } from "~/db/client.server";
+import { isAccountSuspended } from "~/db/queries/admin.server";
 import { getProductVariants } from "~/db/queries/products.server";
 import type { CheckoutSession, NewOrder } from "~/db/schema";
 import { productCategory } from "~/domain/catalog";
 import { orderNumber } from "~/domain/orders";
+import { UNFULFILLABLE_REASONS } from "~/domain/payments";
 import { FulfilmentDataError, paymentIntentOf, shippingOf, type CheckoutSessionObject } from "./events.server";
 
 /** One line of a multi-item checkout (a cart's or a group buy's) as its metadata carries it. */
@@ -16,7 +18,7 @@ export type PaidLine = { index: number; productId: string; sizeName: string; col
  */
 export async function paidLineOrder(db: Db, row: CheckoutSession, session: CheckoutSessionObject, line: PaidLine, now: Date) {
   const found = await getProductVariants(db, line.productId);
-  if (!found) throw new FulfilmentDataError(`product ${line.productId} of checkout ${row.id} no longer exists`);
+  if (!found) throw new FulfilmentDataError(`product ${line.productId} of checkout ${row.id} no longer exists`, UNFULFILLABLE_REASONS.gone);
   const size = found.sizes.find((s) => s.name === line.sizeName);
   const colour = line.colourName ? found.colours.find((c) => c.name === line.colourName) : undefined;
   const category = productCategory(found.product.category);
@@ -52,4 +54,11 @@ export async function paidLineOrder(db: Db, row: CheckoutSession, session: Check
       updatedAt: now,
     } satisfies Partial<NewOrder>,
   };
+}
+
+/** Which of these hosts are suspended now: their paid orders cannot be delivered and are refunded in full. */
+export async function suspendedHosts(db: Db, hostIds: readonly string[]): Promise<Set<string>> {
+  const unique = [...new Set(hostIds)];
+  const flags = await Promise.all(unique.map((id) => isAccountSuspended(db, id)));
+  return new Set(unique.filter((_, i) => flags[i]));
 }
