@@ -19,7 +19,8 @@ export type LocalMovementInput = {
 export async function recordLocalMovement(db: Db, movement: LocalMovementInput): Promise<void> {
   await db
     .insert(localProviderMovements)
-    .values({ ...movement, currency: movement.currency.toUpperCase() })
+    // Stamped by the clock the code runs on (a test that moves the clock sees payments at its times).
+    .values({ ...movement, currency: movement.currency.toUpperCase(), createdAt: new Date() })
     .onConflictDoNothing({ target: localProviderMovements.id });
 }
 
