@@ -5,7 +5,7 @@ import { getCheckoutSession } from "~/db/queries/checkout.server";
 import { localNetCents } from "~/db/queries/local-provider.server";
 import { deleteUnjoinedGroupBuy } from "~/db/queries/group-buys.server";
 import { deleteOrArchiveProduct } from "~/db/queries/product-admin.server";
-import { cartItems, orders, prizePools } from "~/db/schema";
+import { cartItems, guessWinGames, orders, prizePools } from "~/db/schema";
 import type { CheckoutPurpose } from "~/domain/payments";
 import { createCartCheckout } from "~/lib/payments/cart-checkout.server";
 import { createGuessCheckout, createHostDepositCheckout, createProductCheckout, type CheckoutResult } from "~/lib/payments/checkout-session.server";
@@ -18,7 +18,7 @@ import { INCLUDE_KNOWN_BUG_COMMANDS, LARGEST_CART, LARGEST_JOIN, WEIGHTS, type C
 import { checkStep, settle } from "./invariants";
 import { deliverHeld } from "./delivery";
 import { pick, PROVIDER_ATTEMPTS, type HeldEvent, type Model, type ModelCheckout } from "./model";
-import { clock, deliver, HOUR, MINUTE, newGroupBuy, runCron, type World } from "./world";
+import { clock, deliver, HOUR, MINUTE, newGame, newGroupBuy, runCron, SHIPPING, type ProductInfo, type World } from "./world";
 
 // The commands of the model-based money test: each does one thing a fan, a host, the provider or the clock does,
 // through the same code the Worker runs (checkouts, the provider's records and signed events, the webhook, the
@@ -68,7 +68,7 @@ async function started(
 async function capture(m: Model, checkout: ModelCheckout, pay: "now" | "hold"): Promise<string> {
   const row = await getCheckoutSession(db(), checkout.id);
   if (!row) throw new Error(`checkout ${checkout.id} vanished`);
-  const event = await captureLocalPayment(env, row, "checkout.session.completed", null);
+  const event = await captureLocalPayment(env, row, "checkout.session.completed", row.metadata.needs_shipping === "1" ? SHIPPING : null);
   checkout.captured = true;
   const held: HeldEvent = { label: `paid ${checkout.purpose}`, checkoutId: checkout.id, event, attempts: 0 };
   if (pay === "hold") {
@@ -78,7 +78,10 @@ async function capture(m: Model, checkout: ModelCheckout, pay: "now" | "hold"): 
   return `captured ${row.amountCents}, ${await deliverHeld(m, held)}`;
 }
 
-class Cart extends Step {
+/** A line's quantity: as drawn for a physical product, 1 for a digital one (sold one at a time). */
+const units = (p: ProductInfo, drawn: number) => (p.physical ? drawn : 1);
+
+export class Cart extends Step {
   readonly name = "cart";
   constructor(readonly fan: number, readonly size: number, readonly offset: number, readonly qty: number[], readonly pay: Pay) {
     super();
@@ -93,13 +96,13 @@ class Cart extends Step {
     await db().delete(cartItems).where(eq(cartItems.userId, fan.id));
     await db()
       .insert(cartItems)
-      .values(chosen.map((p, i) => ({ userId: fan.id, productId: p.id, sizeName: "One Size", colorName: "", quantity: this.qty[i % this.qty.length]! })));
-    const result = await createCartCheckout(env, { user: fan, origin: ORIGIN });
+      .values(chosen.map((p, i) => ({ userId: fan.id, productId: p.id, sizeName: "One Size", colorName: "", quantity: units(p, this.qty[i % this.qty.length]!) })));
+    const result = await createCartCheckout(env, { user: fan, shipTo: "MY", origin: ORIGIN });
     return started(m, result, { purpose: "cart", lines: size, productIds: chosen.map((p) => p.id) }, this.pay);
   }
 }
 
-class BuyNow extends Step {
+export class BuyNow extends Step {
   readonly name = "buyNow";
   constructor(readonly fan: number, readonly product: number, readonly qty: number, readonly pay: Pay) {
     super();
@@ -109,12 +112,12 @@ class BuyNow extends Step {
   }
   async act(m: Model, w: World) {
     const p = pick(w.products, this.product)!;
-    const result = await createProductCheckout(env, { user: w.fans[this.fan % w.fans.length]!, productId: p.id, sizeName: "One Size", quantity: this.qty, origin: ORIGIN });
+    const result = await createProductCheckout(env, { user: w.fans[this.fan % w.fans.length]!, productId: p.id, sizeName: "One Size", quantity: units(p, this.qty), origin: ORIGIN });
     return started(m, result, { purpose: "product", lines: 1, productIds: [p.id] }, this.pay);
   }
 }
 
-class Guess extends Step {
+export class Guess extends Step {
   readonly name = "guess";
   constructor(readonly fan: number, readonly game: number, readonly answer: number, readonly pay: Pay) {
     super();
@@ -123,13 +126,20 @@ class Guess extends Step {
     return `Guess(fan ${this.fan}, game ${this.game}, answer ${this.answer}, pay ${this.pay})`;
   }
   async act(m: Model, w: World) {
-    const game = pick(w.games, this.game)!;
+    let game = pick(w.games, this.game)!;
+    const [row] = await db().select({ status: guessWinGames.status }).from(guessWinGames).where(eq(guessWinGames.id, game.id));
+    if (row?.status !== "active") {
+      // Its pool round ended the game: the host publishes a new one.
+      const fresh = await newGame(w.hosts.find((h) => h.id === game.hostId)!);
+      w.games[w.games.indexOf(game)] = fresh;
+      game = fresh;
+    }
     const result = await createGuessCheckout(env, { user: w.fans[this.fan % w.fans.length]!, gameId: game.id, answer: game.options[this.answer % game.options.length]!, origin: ORIGIN });
     return started(m, result, { purpose: "guess_entry", lines: 0, productIds: [] }, this.pay);
   }
 }
 
-class Deposit extends Step {
+export class Deposit extends Step {
   readonly name = "deposit";
   constructor(readonly host: number, readonly cents: number, readonly pay: Pay) {
     super();
@@ -143,7 +153,7 @@ class Deposit extends Step {
   }
 }
 
-class GroupBuyJoin extends Step {
+export class GroupBuyJoin extends Step {
   readonly name = "groupBuyJoin";
   constructor(readonly fan: number, readonly groupBuy: number, readonly size: number, readonly qty: number[], readonly pay: Pay) {
     super();
@@ -155,13 +165,20 @@ class GroupBuyJoin extends Step {
     const g = pick(m.groupBuys, this.groupBuy);
     if (!g) return "no group buy";
     const size = Math.min(knownBugs ? this.size : Math.min(this.size, 3), g.productIds.length);
-    const items = g.productIds.slice(0, size).map((productId, i) => ({ productId, sizeName: "One Size", colorName: "", quantity: this.qty[i % this.qty.length]! }));
+    const items = g.productIds.slice(0, size).map((productId, i) => ({
+      productId,
+      sizeName: "One Size",
+      colorName: "",
+      quantity: units(w.products.find((p) => p.id === productId)!, this.qty[i % this.qty.length]!),
+    }));
     const result = await createGroupBuyCheckout(env, { user: w.fans[this.fan % w.fans.length]!, groupBuyId: g.id, items, origin: ORIGIN });
-    return started(m, result, { purpose: "group_buy", lines: size, productIds: items.map((i) => i.productId), groupBuyId: g.id }, this.pay);
+    // Known bugs off: a join's payment is never held (the clock could pass the group buy's end first: a late payment).
+    const pay = !knownBugs && this.pay === "hold" ? "now" : this.pay;
+    return started(m, result, { purpose: "group_buy", lines: size, productIds: items.map((i) => i.productId), groupBuyId: g.id }, pay);
   }
 }
 
-class OpenGroupBuy extends Step {
+export class OpenGroupBuy extends Step {
   readonly name = "openGroupBuy";
   constructor(readonly host: number, readonly size: number) {
     super();
@@ -180,7 +197,7 @@ class OpenGroupBuy extends Step {
 
 // --- the provider's events ------------------------------------------------------------------------------------------
 
-class DeliverHeld extends Step {
+export class DeliverHeld extends Step {
   readonly name = "deliverHeld";
   constructor(readonly index: number, readonly twice: boolean) {
     super();
@@ -198,7 +215,7 @@ class DeliverHeld extends Step {
   }
 }
 
-class RaceHeld extends Step {
+export class RaceHeld extends Step {
   readonly name = "raceHeld";
   constructor(readonly a: number, readonly b: number) {
     super();
@@ -215,6 +232,9 @@ class RaceHeld extends Step {
     return answers.join(" | ");
   }
 }
+
+/** A partial refund or dispute's percentage; in full only with known bugs off (partial ones round apart, H2). */
+const share = (percent: number) => (knownBugs ? percent : 100);
 
 /** A captured checkout of the run, by index (the ones whose payment reached the webhook, with known bugs off). */
 function capturedCheckout(m: Model, index: number): ModelCheckout | undefined {
@@ -233,7 +253,7 @@ async function send(m: Model, checkoutId: string, label: string, events: HeldEve
   return answers.join("; ");
 }
 
-class DashboardRefund extends Step {
+export class DashboardRefund extends Step {
   readonly name: CommandName = "dashboardRefund";
   constructor(readonly checkout: number, readonly percent: number, readonly bare: boolean, readonly hold: boolean, readonly fails = false) {
     super();
@@ -246,21 +266,21 @@ class DashboardRefund extends Step {
     if (!c) return "no captured checkout";
     const net = await localNetCents(db(), c.id);
     if (net <= 0) return "nothing left to refund";
-    const amountCents = Math.max(1, Math.floor((net * this.percent) / 100));
+    const amountCents = Math.max(1, Math.floor((net * share(this.percent)) / 100));
     const built = await localDashboardRefundEvents(env, { checkoutSessionId: c.id, amountCents, fails: this.fails, bare: this.bare });
     if (!built.ok) return built.message;
     return `${c.id} ${amountCents}: ${await send(m, c.id, this.fails ? "failing refund" : "dashboard refund", built.events, this.hold)}`;
   }
 }
 
-class RestoreRefund extends DashboardRefund {
+export class RestoreRefund extends DashboardRefund {
   override readonly name = "restoreRefund";
   constructor(checkout: number, percent: number, hold: boolean) {
     super(checkout, percent, false, hold, true);
   }
 }
 
-class Dispute extends Step {
+export class Dispute extends Step {
   readonly name = "dispute";
   constructor(readonly checkout: number, readonly outcome: "won" | "lost", readonly percent: number, readonly hold: boolean) {
     super();
@@ -273,14 +293,14 @@ class Dispute extends Step {
     if (!c) return "no captured checkout";
     const net = await localNetCents(db(), c.id);
     if (net <= 0) return "nothing left to dispute";
-    const amountCents = Math.max(1, Math.floor((net * this.percent) / 100));
+    const amountCents = Math.max(1, Math.floor((net * share(this.percent)) / 100));
     const built = await localDisputeEvents(env, { checkoutSessionId: c.id, outcome: this.outcome, amountCents });
     if (!built.ok) return built.message;
     return `${c.id} ${amountCents}: ${await send(m, c.id, `dispute ${this.outcome}`, built.events, this.hold)}`;
   }
 }
 
-class HostRefund extends Step {
+export class HostRefund extends Step {
   readonly name = "hostRefund";
   constructor(readonly order: number, readonly percent: number) {
     super();
@@ -296,7 +316,7 @@ class HostRefund extends Step {
       .orderBy(orders.createdAt, orders.id);
     const order = pick(placed.filter((o) => o.amountCents - o.refundedCents > 0), this.order);
     if (!order || !order.checkoutSessionId) return "no refundable order";
-    const amountCents = Math.max(1, Math.floor(((order.amountCents - order.refundedCents) * this.percent) / 100));
+    const amountCents = Math.max(1, Math.floor(((order.amountCents - order.refundedCents) * share(this.percent)) / 100));
     const result = await requestRefund(env, {
       checkoutSessionId: order.checkoutSessionId,
       orderId: order.id,
@@ -311,7 +331,7 @@ class HostRefund extends Step {
 
 // --- hosts' changes ---------------------------------------------------------------------------------------------
 
-class DeleteProduct extends Step {
+export class DeleteProduct extends Step {
   readonly name = "deleteProduct";
   constructor(readonly product: number) {
     super();
@@ -326,7 +346,7 @@ class DeleteProduct extends Step {
   }
 }
 
-class DeleteGroupBuy extends Step {
+export class DeleteGroupBuy extends Step {
   readonly name = "deleteGroupBuy";
   constructor(readonly groupBuy: number) {
     super();
@@ -343,7 +363,7 @@ class DeleteGroupBuy extends Step {
   }
 }
 
-class EndGroupBuy extends Step {
+export class EndGroupBuy extends Step {
   readonly name = "endGroupBuy";
   constructor(readonly groupBuy: number) {
     super();
@@ -362,7 +382,7 @@ class EndGroupBuy extends Step {
   }
 }
 
-class CancelGroupBuy extends Step {
+export class CancelGroupBuy extends Step {
   readonly name = "cancelGroupBuy";
   constructor(readonly groupBuy: number) {
     super();
@@ -391,7 +411,7 @@ async function deliverFor(m: Model, groupBuyId: string): Promise<void> {
 
 // --- the clock and the cron ---------------------------------------------------------------------------------------
 
-class ClosePool extends Step {
+export class ClosePool extends Step {
   readonly name = "closePool";
   constructor(readonly host: number) {
     super();
@@ -409,7 +429,7 @@ class ClosePool extends Step {
   }
 }
 
-class Draw extends Step {
+export class Draw extends Step {
   readonly name = "draw";
   describe() {
     return "Draw(blocks confirmed, cron)";
@@ -426,7 +446,7 @@ class Draw extends Step {
   }
 }
 
-class AdvanceClock extends Step {
+export class AdvanceClock extends Step {
   readonly name = "advanceClock";
   constructor(readonly minutes: number) {
     super();
@@ -441,7 +461,7 @@ class AdvanceClock extends Step {
   }
 }
 
-class Cron extends Step {
+export class Cron extends Step {
   readonly name = "cron";
   describe() {
     return "Cron()";
@@ -451,7 +471,7 @@ class Cron extends Step {
   }
 }
 
-class Quiescent extends Step {
+export class Quiescent extends Step {
   readonly name = "quiescent";
   describe() {
     return "Quiescent(deliver everything held, end group buys, cron; check money)";

@@ -183,8 +183,9 @@ export async function checkQuiescent(m: Model, w: World): Promise<void> {
   for (const pool of pools) {
     if (pool.closedAt === null) continue;
     for (const entry of await poolStub(env, pool.id).entries()) {
+      // checkout:<session> (a cart's: checkout:<session>:host:<host>), or guess:<participant>.
       const session = entry.sourceKey.startsWith("checkout:")
-        ? entry.sourceKey.slice("checkout:".length)
+        ? entry.sourceKey.split(":")[1]
         : entry.sourceKey.startsWith("guess:")
           ? paymentOfGuess.get(entry.sourceKey.slice("guess:".length))
           : undefined;

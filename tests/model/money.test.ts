@@ -12,6 +12,7 @@ import { makeWorld } from "./world";
 // test's clock, through the Worker's webhook and cron. Invariants: tests/model/invariants.ts. A failure prints its
 // seed and replay path; put them in config.ts REPLAY to run that counterexample alone.
 
+const realLog = console.log.bind(console);
 afterEach(() => {
   vi.restoreAllMocks();
   vi.useRealTimers();
@@ -24,7 +25,7 @@ it(
     let lastLog: string[] = [];
     const started = Date.now();
     const property = fc.asyncProperty(
-      fc.commands(commandArbitraries(), { maxCommands: MAX_COMMANDS, replayPath: REPLAY?.replayPath }),
+      fc.commands(commandArbitraries(), { maxCommands: MAX_COMMANDS, size: "max", replayPath: REPLAY?.replayPath }),
       async (commands) => {
         runs += 1;
         vi.useFakeTimers({ toFake: ["Date"] });
@@ -36,6 +37,7 @@ it(
           await fc.asyncModelRun(() => ({ model, real: world }), commands);
           // Every run ends at a quiescent point.
           await settle(model, world);
+          if (runs <= 3) realLog(model.log.join("\n"));
         } catch (error) {
           lastLog = model.log;
           throw error;
@@ -49,9 +51,8 @@ it(
       seed: REPLAY?.seed ?? SEED,
       path: REPLAY?.path,
       numRuns: REPLAY ? 1 : NUM_RUNS,
-      endOnFailure: REPLAY !== null,
       // Shrinking is bounded by the test's budget: leave room to report.
-      interruptAfterTimeLimit: TIME_BUDGET_MS - 25_000,
+      interruptAfterTimeLimit: TIME_BUDGET_MS - 30_000,
       markInterruptAsFailure: false,
     });
     if (REPLAY) console.log(`model: the replayed steps\n  ${lastLog.join("\n  ")}`);

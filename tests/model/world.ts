@@ -1,7 +1,7 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { vi } from "vitest";
-import { groupBuyProducts, groupBuys, groupBuyTiers, guessWinGames, products, productSizes, userProfiles } from "~/db/schema";
+import { groupBuyProducts, groupBuys, groupBuyTiers, guessWinGames, products, productSizes, userProfiles, userShippingCountries } from "~/db/schema";
 import { sha256Hex } from "~/domain/draw";
 import { explorerBases } from "~/lib/draw.server";
 import { openPool } from "~/lib/pools.server";
@@ -24,7 +24,7 @@ export const DAY = 24 * HOUR;
 const START = Date.parse("2027-02-01T09:00:00Z");
 
 export type Host = SessionUser & { index: number };
-export type ProductInfo = { id: string; hostId: string; priceCents: number; units: number };
+export type ProductInfo = { id: string; hostId: string; priceCents: number; units: number; physical: boolean };
 export type GroupBuyInfo = { id: string; hostId: string; productIds: string[]; endAt: number };
 
 export type World = {
@@ -36,6 +36,9 @@ export type World = {
   groupBuys: GroupBuyInfo[];
   explorer: FakeExplorer;
 };
+
+/** Where the model's fans ship to (every host ships there), as the buyer enters it on the checkout page. */
+export const SHIPPING = { name: "Model Fan", street: "1 Jalan Model", city: "George Town", state: "Penang", postal_code: "10200", country: "MY" };
 
 /** The test's clock: Date (and so Date.now) in the test and in the Worker, which share the isolate. */
 export const clock = {
@@ -106,14 +109,16 @@ async function host(index: number, runId: string): Promise<Host> {
   const name = `Model Host ${index} ${runId}`;
   const user = await makeUser({ name });
   await db().update(userProfiles).set({ country: "MY" }).where(eq(userProfiles.userId, user.id));
+  await db().insert(userShippingCountries).values({ hostId: user.id, countryCode: "MY" });
   return { ...sessionUserOf(user, name), index };
 }
 
-/** A digital product with one size ("One Size") at `priceCents`, `units` in stock. */
-async function digitalProduct(hostId: string, name: string, priceCents: number, units: number): Promise<ProductInfo> {
-  const [p] = await db().insert(products).values({ hostId, name, category: "digital", basePriceCents: priceCents, priceMinCents: priceCents, priceMaxCents: priceCents }).returning();
+/** A product (physical: shipped in Malaysia, several units a line; else digital, one unit) with one size "One Size". */
+async function product(hostId: string, name: string, priceCents: number, units: number, physical: boolean): Promise<ProductInfo> {
+  const category = physical ? "physical" : "digital";
+  const [p] = await db().insert(products).values({ hostId, name, category, basePriceCents: priceCents, priceMinCents: priceCents, priceMaxCents: priceCents }).returning();
   await db().insert(productSizes).values({ productId: p!.id, name: "One Size", priceCents, availableUnits: units, position: 0 });
-  return { id: p!.id, hostId, priceCents, units };
+  return { id: p!.id, hostId, priceCents, units, physical };
 }
 
 /** A group buy of `productIds` by `hostId`, ending `endsIn` from now, with three tiers (RM). */
@@ -132,6 +137,15 @@ export async function newGroupBuy(hostId: string, productIds: string[], endsIn =
   return { id: g!.id, hostId, productIds, endAt };
 }
 
+/** A host's new Guess & Win game (the host publishes one again once its pool round ended the last). */
+export async function newGame(h: Host): Promise<World["games"][number]> {
+  const [g] = await db()
+    .insert(guessWinGames)
+    .values({ hostId: h.id, question: `How many? (${h.index})`, options: ["1", "2", "3"], correctAnswer: "2", entryFeeCents: 150 + h.index * 75, status: "active", publishedAt: new Date(clock.now) })
+    .returning();
+  return { id: g!.id, hostId: h.id, options: ["1", "2", "3"] };
+}
+
 export async function makeWorld(): Promise<World> {
   clock.set(START);
   const runId = crypto.randomUUID().slice(0, 6);
@@ -143,19 +157,14 @@ export async function makeWorld(): Promise<World> {
   const list: ProductInfo[] = [];
   for (const h of hosts) {
     for (let i = 0; i < PRODUCTS_PER_HOST; i++) {
-      // Prices from USD 3.33 to 47.77 (odd cents, so every split rounds); every fourth product has 3 units.
+      // Prices from USD 3.33 to 47.77 (odd cents, so every split rounds); every other one physical; every fourth one
+      // has only 3 units.
       const price = 333 + ((i * 397 + h.index * 211) % 4_444);
-      list.push(await digitalProduct(h.id, `Model Item ${h.index}.${i}`, price, i % 4 === 3 ? 3 : 60));
+      list.push(await product(h.id, `Model Item ${h.index}.${i}`, price, i % 4 === 3 ? 3 : 60, i % 2 === 1));
     }
   }
   const games = [];
-  for (const h of hosts) {
-    const [g] = await db()
-      .insert(guessWinGames)
-      .values({ hostId: h.id, question: `How many? (${h.index})`, options: ["1", "2", "3"], correctAnswer: "2", entryFeeCents: 150 + h.index * 75, status: "active", publishedAt: new Date(clock.now) })
-      .returning();
-    games.push({ id: g!.id, hostId: h.id, options: ["1", "2", "3"] });
-  }
+  for (const h of hosts) games.push(await newGame(h));
   for (const h of hosts) await openPool(env, { hostId: h.id, targetCents: 1_000_000, durationDays: 3, now: new Date(clock.now) });
   const own = list.filter((p) => p.hostId === hosts[0]!.id).slice(0, Math.max(LARGEST_JOIN, 3));
   const groupBuy = await newGroupBuy(hosts[0]!.id, own.map((p) => p.id));
