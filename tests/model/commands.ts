@@ -31,11 +31,11 @@ const knownBugs = INCLUDE_KNOWN_BUG_COMMANDS;
 type Pay = "now" | "hold" | "none";
 const payArb: fc.Arbitrary<Pay> = fc.constantFrom<Pay>("now", "hold", "hold", "none");
 
-abstract class Step implements fc.AsyncCommand<Model, World, true> {
+abstract class Step implements fc.AsyncCommand<Model, World> {
   abstract readonly name: CommandName;
   abstract describe(): string;
   abstract act(m: Model, w: World): Promise<string | void>;
-  check(): true {
+  check(): boolean {
     return true;
   }
   async run(m: Model, w: World): Promise<void> {
@@ -489,7 +489,7 @@ const index = fc.nat(50);
 const percent = fc.oneof(fc.integer({ min: 1, max: 99 }), fc.constant(100));
 const quantities = fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 4 });
 
-const ARBITRARIES: Record<CommandName, fc.Arbitrary<fc.AsyncCommand<Model, World, true>>> = {
+const ARBITRARIES: Record<CommandName, fc.Arbitrary<fc.AsyncCommand<Model, World>>> = {
   cart: fc
     .tuple(fan, fc.oneof(fc.integer({ min: 1, max: LARGEST_CART }), fc.constantFrom(1, 3, 4, LARGEST_CART)), index, quantities, payArb)
     .map(([f, n, o, q, p]) => new Cart(f, n, o, q, p)),
@@ -521,7 +521,7 @@ const ARBITRARIES: Record<CommandName, fc.Arbitrary<fc.AsyncCommand<Model, World
 const ONLY_KNOWN_BUGS: readonly CommandName[] = ["deleteProduct", "deleteGroupBuy", "restoreRefund"];
 
 /** The command arbitraries for fc.commands, each repeated by its weight (config.ts WEIGHTS; known-bug forms per the switch). */
-export function commandArbitraries(): fc.Arbitrary<fc.AsyncCommand<Model, World, true>>[] {
+export function commandArbitraries(): fc.Arbitrary<fc.AsyncCommand<Model, World>>[] {
   return (Object.keys(WEIGHTS) as CommandName[])
     .filter((name) => knownBugs || !ONLY_KNOWN_BUGS.includes(name))
     .flatMap((name) => Array.from({ length: WEIGHTS[name] }, () => ARBITRARIES[name]));

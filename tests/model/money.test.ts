@@ -12,7 +12,6 @@ import { makeWorld } from "./world";
 // test's clock, through the Worker's webhook and cron. Invariants: tests/model/invariants.ts. A failure prints its
 // seed and replay path; put them in config.ts REPLAY to run that counterexample alone.
 
-const realLog = console.log.bind(console);
 afterEach(() => {
   vi.restoreAllMocks();
   vi.useRealTimers();
@@ -37,7 +36,6 @@ it(
           await fc.asyncModelRun(() => ({ model, real: world }), commands);
           // Every run ends at a quiescent point.
           await settle(model, world);
-          if (runs <= 3) realLog(model.log.join("\n"));
         } catch (error) {
           lastLog = model.log;
           throw error;
@@ -56,7 +54,8 @@ it(
       markInterruptAsFailure: false,
     });
     if (REPLAY) console.log(`model: the replayed steps\n  ${lastLog.join("\n  ")}`);
-    console.log(`model: ${runs} runs (${details.numRuns} passed properties, ${details.numShrinks} shrinks) in ${Math.round((Date.now() - started) / 1000)} s`);
+    const seconds = Math.round((Date.now() - started) / 1000);
+    console.log(`model: ${runs} runs (${details.numRuns} of ${NUM_RUNS} passed, ${details.numShrinks} shrinks${details.interrupted ? ", stopped at the time budget" : ""}) in ${seconds} s`);
     if (details.failed) {
       const shown = fc.stringify(details.counterexample);
       const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
