@@ -55,7 +55,7 @@ it(
     });
     if (REPLAY) console.log(`model: the replayed steps\n  ${lastLog.join("\n  ")}`);
     const seconds = Math.round((Date.now() - started) / 1000);
-    console.log(`model: ${runs} runs (${details.numRuns} of ${NUM_RUNS} passed, ${details.numShrinks} shrinks${details.interrupted ? ", stopped at the time budget" : ""}) in ${seconds} s`);
+    console.log(`model: ${runs} runs (${details.numRuns} of ${REPLAY ? 1 : NUM_RUNS} passed, ${details.numShrinks} shrinks${details.interrupted ? ", stopped at the time budget" : ""}) in ${seconds} s`);
     if (details.failed) {
       const shown = fc.stringify(details.counterexample);
       const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
