@@ -32,6 +32,13 @@ function fail(m: Model, message: string): never {
   throw new InvariantError(`${message}\n  steps so far:\n    ${m.log.join("\n    ")}`);
 }
 
+/** Rows for many ids, 90 at a time (D1 binds at most 100 parameters a statement; a long run has many checkouts). */
+async function byChunks<T>(ids: readonly string[], query: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
+  const rows: T[] = [];
+  for (let i = 0; i < ids.length; i += 90) rows.push(...(await query(ids.slice(i, i + 90))));
+  return rows;
+}
+
 type LedgerRow = { source_key: string; source_type: string; amount_cents: number; currency: string };
 
 async function runPools(w: World) {
@@ -104,7 +111,7 @@ const PAID_KINDS: readonly EarningKind[] = ["shop_sale", "group_buy_sale", "gues
  */
 export async function checkQuiescent(m: Model, w: World): Promise<void> {
   const ids = m.checkouts.map((c) => c.id);
-  const movements = ids.length ? await db().select().from(localProviderMovements).where(inArray(localProviderMovements.checkoutSessionId, ids)) : [];
+  const movements = await byChunks(ids, (chunk) => db().select().from(localProviderMovements).where(inArray(localProviderMovements.checkoutSessionId, chunk)));
   const net = new Map<string, number>();
   const captureAt = new Map<string, number>();
   const held = new Map<string, number>();
@@ -116,9 +123,11 @@ export async function checkQuiescent(m: Model, w: World): Promise<void> {
   }
 
   // Every captured checkout: fulfilled as promised, or refunded in full.
-  const placed = ids.length ? await db().select().from(orders).where(inArray(orders.checkoutSessionId, ids)) : [];
-  const guesses = ids.length ? await db().select().from(guessWinParticipants).where(inArray(guessWinParticipants.paymentKey, ids)) : [];
-  const keys = ids.length ? await db().select().from(poolContributionKeys).where(inArray(poolContributionKeys.sourceKey, ids.map((id) => `checkout:${id}`))) : [];
+  const placed = await byChunks(ids, (chunk) => db().select().from(orders).where(inArray(orders.checkoutSessionId, chunk)));
+  const guesses = await byChunks(ids, (chunk) => db().select().from(guessWinParticipants).where(inArray(guessWinParticipants.paymentKey, chunk)));
+  const keys = await byChunks(ids, (chunk) =>
+    db().select().from(poolContributionKeys).where(inArray(poolContributionKeys.sourceKey, chunk.map((id) => `checkout:${id}`))),
+  );
   const fulfilled = (c: ModelCheckout): boolean => {
     if (c.purpose === "guess_entry") return guesses.some((g) => g.paymentKey === c.id);
     if (c.purpose === "host_deposit") return keys.some((k) => k.sourceKey === `checkout:${c.id}` && k.appliedAt !== null);
@@ -158,7 +167,7 @@ export async function checkQuiescent(m: Model, w: World): Promise<void> {
   }
   const pools = await runPools(w);
   for (const pool of pools) for (const row of await ledgerOf(pool.id)) at(row.currency.toUpperCase()).pools += row.amount_cents;
-  const fees = ids.length ? await db().select().from(paymentProcessingFees).where(inArray(paymentProcessingFees.checkoutSessionId, ids)) : [];
+  const fees = await byChunks(ids, (chunk) => db().select().from(paymentProcessingFees).where(inArray(paymentProcessingFees.checkoutSessionId, chunk)));
   const feeCents = fees.reduce((s, f) => s + f.feeCents, 0);
   for (const currency of new Set([...held.keys(), ...booked.keys()])) {
     const provider = held.get(currency) ?? 0;
