@@ -5,12 +5,11 @@ import { listShipToCountries } from "~/db/queries/profiles.server";
 import { getCheckoutSession, setCheckoutMetadata } from "~/db/queries/checkout.server";
 import type { CheckoutSession } from "~/db/schema";
 import { formatCents } from "~/domain/money";
-import { deliverLocalEvent, LOCAL_DISPUTE_OUTCOMES, simulateLocalDispute, simulateLocalRefundFailure } from "~/lib/payments/local-events.server";
+import { captureLocalPayment, deliverLocalEvent, LOCAL_DISPUTE_OUTCOMES, simulateLocalDispute, simulateLocalRefundFailure } from "~/lib/payments/local-events.server";
 import {
   LOCAL_CHECKOUT_PATH,
   localCheckoutSessionObject,
   localEvent,
-  type LocalEventType,
 } from "~/lib/payments/local.server";
 import { isLocalPaymentsEnabled, type ShippingAddress } from "~/lib/payments/provider.server";
 
@@ -71,11 +70,13 @@ function needsShipping(row: CheckoutSession): boolean {
 async function deliver(
   c: Ctx,
   row: CheckoutSession,
-  type: LocalEventType,
+  type: "checkout.session.completed" | "checkout.session.async_payment_succeeded",
   paymentStatus: "paid" | "unpaid",
   shipping: ShippingAddress | null,
 ): Promise<string | null> {
-  const event = localEvent(type, localCheckoutSessionObject(row, paymentStatus, shipping));
+  // A paid event is the provider capturing the money: recorded in its own books first (decision 400).
+  const event =
+    paymentStatus === "paid" ? await captureLocalPayment(c.env, row, type, shipping) : localEvent(type, localCheckoutSessionObject(row, paymentStatus, shipping));
   const response = await deliverLocalEvent(c.env, event);
   if (response.status === 200) return null;
   console.error("local checkout: the webhook refused an event", { type, session: row.id, status: response.status });

@@ -24,6 +24,7 @@ import {
   CHECKOUT_PROVIDERS,
   CHECKOUT_PURPOSES,
   CHECKOUT_STATUSES,
+  LOCAL_MOVEMENT_KINDS,
   PAYMENT_EVENT_STATUSES,
   REFUND_ORIGINS,
   REFUND_STATES,
@@ -1453,6 +1454,26 @@ export const refunds = sqliteTable(
   (t) => [index("refunds_checkout_idx").on(t.checkoutSessionId), index("refunds_order_idx").on(t.orderId)],
 );
 
+/**
+ * The local payment provider's own record of the money it moved (decision 400): one row per capture, refund,
+ * failed refund, dispute withdrawal and reinstatement, keyed by what it moved ('capture:<session>', 'refund:<re_…>').
+ * Only the local provider writes it and nothing in the app reads it: it is what "the provider" holds, for checks.
+ */
+export const localProviderMovements = sqliteTable(
+  "local_provider_movements",
+  {
+    id: text("id").primaryKey(),
+    checkoutSessionId: text("checkout_session_id").notNull(),
+    paymentIntentId: text("payment_intent_id").notNull(),
+    kind: text("kind", { enum: LOCAL_MOVEMENT_KINDS }).notNull(),
+    /** Positive; the kind says which way it moved (LOCAL_MOVEMENT_SIGN). */
+    amountCents: cents("amount_cents").notNull(),
+    currency: currency(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("local_provider_movements_checkout_idx").on(t.checkoutSessionId)],
+);
+
 /** A chargeback on a payment, by the provider's dispute id. A lost dispute counts as a refund. */
 export const disputes = sqliteTable(
   "disputes",
@@ -1603,3 +1624,4 @@ export type Refund = typeof refunds.$inferSelect;
 export type Dispute = typeof disputes.$inferSelect;
 export type ReturnRequest = typeof returnRequests.$inferSelect;
 export type NewCheckoutSession = typeof checkoutSessions.$inferInsert;
+export type LocalProviderMovement = typeof localProviderMovements.$inferSelect;

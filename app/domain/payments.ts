@@ -156,6 +156,21 @@ export function returnDeadline(deliveredAt: Date): Date {
 }
 
 /** Money given back without the order's own request: a refund, or a dispute (a chargeback). */
+/**
+ * What the local payment provider records of the money it moves (local_provider_movements, decision 400), each with
+ * its sign: a capture brings money in; a refund, and a dispute's withdrawal, take it out; a refund that failed, and
+ * a won dispute's reinstatement, bring it back.
+ */
+export const LOCAL_MOVEMENT_KINDS = ["capture", "refund", "refund_failed", "dispute_withdrawn", "dispute_reinstated"] as const;
+export type LocalMovementKind = (typeof LOCAL_MOVEMENT_KINDS)[number];
+export const LOCAL_MOVEMENT_SIGN: Readonly<Record<LocalMovementKind, 1 | -1>> = {
+  capture: 1,
+  refund: -1,
+  refund_failed: 1,
+  dispute_withdrawn: -1,
+  dispute_reinstated: 1,
+};
+
 export const REFUND_PART_KINDS = ["refund", "dispute"] as const;
 export type RefundPartKind = (typeof REFUND_PART_KINDS)[number];
 

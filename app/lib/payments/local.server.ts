@@ -1,9 +1,10 @@
 import Stripe from "stripe";
 import { getDb } from "~/db/client.server";
 import { getCheckoutSession } from "~/db/queries/checkout.server";
+import { recordLocalMovement } from "~/db/queries/local-provider.server";
 import type { CheckoutSession } from "~/db/schema";
 import { simulatedProcessingFeeCents } from "~/domain/payments";
-import { localPaymentIntentId } from "./payment-records";
+import { localPaymentIntentId, localSessionIdOf } from "./payment-records";
 import type { PaymentProvider, ProviderSession, ShippingAddress } from "./provider.server";
 
 // The local payment provider: what Stripe Checkout does, on this machine, with no money involved. Sessions live in
@@ -79,6 +80,15 @@ export function createLocalProvider(env: Env, origin: string): PaymentProvider {
       // (refund.created while pending, refund.updated once it succeeded), delivered to the same webhook.
       const id = await localRefundId(input.idempotencyKey);
       const refund = localRefundObject({ id, ...input });
+      // The provider's own record of the money going back (the same key is the same refund, recorded once).
+      await recordLocalMovement(getDb(env), {
+        id: `refund:${id}`,
+        checkoutSessionId: input.metadata.checkout_session_id ?? localSessionIdOf(input.paymentIntentId),
+        paymentIntentId: input.paymentIntentId,
+        kind: "refund",
+        amountCents: input.amountCents,
+        currency: input.currency,
+      });
       const { deliverLocalEvent } = await import("./local-events.server");
       for (const status of ["pending", "succeeded"] as const) {
         const type = status === "pending" ? "refund.created" : "refund.updated";

@@ -28,6 +28,11 @@ export function localPaymentIntentId(sessionId: string): string {
   return `pi_local_${sessionId.replace(/^cs_local_/, "")}`;
 }
 
+/** The local checkout session a local payment intent belongs to (the inverse of localPaymentIntentId). */
+export function localSessionIdOf(paymentIntentId: string): string {
+  return `cs_local_${paymentIntentId.replace(/^pi_local_/, "")}`;
+}
+
 /** The success address, in Stripe's template form (the provider fills in the session id). */
 export function successUrl(origin: string): string {
   return `${origin}/payment/success?session_id={CHECKOUT_SESSION_ID}`;

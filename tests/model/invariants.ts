@@ -1,0 +1,210 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import { inArray } from "drizzle-orm";
+import {
+  earningsLedger,
+  guessWinParticipants,
+  localProviderMovements,
+  orders,
+  paymentProcessingFees,
+  poolContributionKeys,
+  prizePools,
+  productSizes,
+} from "~/db/schema";
+import { saleShares, type EarningKind } from "~/domain/earnings";
+import { LOCAL_MOVEMENT_SIGN } from "~/domain/payments";
+import { poolStub } from "~/lib/pools.server";
+import { db } from "../helpers";
+import { deliverHeld } from "./delivery";
+import type { Model, ModelCheckout } from "./model";
+import { clock, MINUTE, runCron, type World } from "./world";
+
+// The invariants of the model-based money test (decision 400). Step invariants hold after every command; the
+// quiescent ones once every held event is delivered, every group buy has ended and the cron has run.
+
+export class InvariantError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "InvariantError";
+  }
+}
+
+function fail(m: Model, message: string): never {
+  throw new InvariantError(`${message}\n  steps so far:\n    ${m.log.join("\n    ")}`);
+}
+
+/** Rows for many ids, 90 at a time (D1 binds at most 100 parameters a statement; a long run has many checkouts). */
+async function byChunks<T>(ids: readonly string[], query: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
+  const rows: T[] = [];
+  for (let i = 0; i < ids.length; i += 90) rows.push(...(await query(ids.slice(i, i + 90))));
+  return rows;
+}
+
+type LedgerRow = { source_key: string; source_type: string; amount_cents: number; currency: string };
+
+async function runPools(w: World) {
+  return db()
+    .select()
+    .from(prizePools)
+    .where(inArray(prizePools.hostId, w.hosts.map((h) => h.id)));
+}
+
+/** A pool's ledger as its Durable Object holds it (the truth the D1 mirror copies). */
+async function ledgerOf(poolId: string): Promise<LedgerRow[]> {
+  return runInDurableObject(poolStub(env, poolId), (_instance, state) =>
+    state.storage.sql.exec<LedgerRow>("SELECT source_key, source_type, amount_cents, currency FROM ledger").toArray(),
+  );
+}
+
+/**
+ * After every step: each pool's amount is its ledger's sum (in the object and in D1's mirror) and never negative;
+ * no product's stock is negative; no source key is in a ledger twice, nor a payment in two pools.
+ */
+export async function checkStep(m: Model, w: World): Promise<void> {
+  const pools = await runPools(w);
+  const paymentKeys = new Map<string, string>();
+  for (const pool of pools) {
+    const ledger = await ledgerOf(pool.id);
+    const sum = ledger.reduce((s, r) => s + r.amount_cents, 0);
+    const state = await poolStub(env, pool.id).state();
+    if (state.amountCents !== sum) fail(m, `pool ${pool.id}: its amount ${state.amountCents} is not its ledger's sum ${sum}`);
+    if (pool.amountCents !== sum) fail(m, `pool ${pool.id}: D1 shows ${pool.amountCents}, its ledger sums to ${sum}`);
+    if (sum < 0) fail(m, `pool ${pool.id} is negative: ${sum}`);
+    const seen = new Set<string>();
+    for (const row of ledger) {
+      if (seen.has(row.source_key)) fail(m, `pool ${pool.id}: source key ${row.source_key} applied twice`);
+      seen.add(row.source_key);
+      if (row.source_key.startsWith("checkout:") && row.amount_cents > 0) {
+        const other = paymentKeys.get(row.source_key);
+        if (other) fail(m, `payment ${row.source_key} counted in two pools: ${other} and ${pool.id}`);
+        paymentKeys.set(row.source_key, pool.id);
+      }
+    }
+  }
+  const sizes = await db()
+    .select({ productId: productSizes.productId, units: productSizes.availableUnits })
+    .from(productSizes)
+    .where(inArray(productSizes.productId, w.products.map((p) => p.id)));
+  for (const s of sizes) if (s.units < 0) fail(m, `product ${s.productId}: stock ${s.units}`);
+}
+
+/** Delivers every held event (retrying refused ones as the provider would), ends every group buy, runs the cron. */
+export async function settle(m: Model, w: World): Promise<void> {
+  for (let guard = 0; m.held.length > 0 && guard < 500; guard++) await deliverHeld(m, m.held.shift()!);
+  const ends = m.groupBuys.filter((g) => g.state === "active").map((g) => g.endAt);
+  clock.set(Math.max(clock.now, ...ends) + MINUTE);
+  for (const g of m.groupBuys) if (g.state === "active") g.state = "ended";
+  await runCron();
+  clock.advance(MINUTE);
+  await runCron();
+  await checkStep(m, w);
+  await checkQuiescent(m, w);
+}
+
+/** Earnings kinds that book money fans paid (their parts: the host's and the platform's; the pool's is in its ledger). */
+const PAID_KINDS: readonly EarningKind[] = ["shop_sale", "group_buy_sale", "guess_entry", "refund"];
+
+/**
+ * At a quiescent point: every checkout the provider captured is fulfilled or refunded in full; per currency, what
+ * the provider holds (captured less refunds and dispute withdrawals, from its own records) equals the hosts'
+ * earnings plus the pools' ledgers plus the platform's fees of the run, each row split at its recorded rates; every
+ * entry belongs to a payment made before its pool closed.
+ */
+export async function checkQuiescent(m: Model, w: World): Promise<void> {
+  const ids = m.checkouts.map((c) => c.id);
+  const movements = await byChunks(ids, (chunk) => db().select().from(localProviderMovements).where(inArray(localProviderMovements.checkoutSessionId, chunk)));
+  const net = new Map<string, number>();
+  const captureAt = new Map<string, number>();
+  const held = new Map<string, number>();
+  for (const mv of movements) {
+    const signed = LOCAL_MOVEMENT_SIGN[mv.kind] * mv.amountCents;
+    net.set(mv.checkoutSessionId, (net.get(mv.checkoutSessionId) ?? 0) + signed);
+    held.set(mv.currency, (held.get(mv.currency) ?? 0) + signed);
+    if (mv.kind === "capture") captureAt.set(mv.checkoutSessionId, mv.createdAt.getTime());
+  }
+
+  // Every captured checkout: fulfilled as promised, or refunded in full.
+  const placed = await byChunks(ids, (chunk) => db().select().from(orders).where(inArray(orders.checkoutSessionId, chunk)));
+  const guesses = await byChunks(ids, (chunk) => db().select().from(guessWinParticipants).where(inArray(guessWinParticipants.paymentKey, chunk)));
+  const keys = await byChunks(ids, (chunk) =>
+    db().select().from(poolContributionKeys).where(inArray(poolContributionKeys.sourceKey, chunk.map((id) => `checkout:${id}`))),
+  );
+  const fulfilled = (c: ModelCheckout): boolean => {
+    if (c.purpose === "guess_entry") return guesses.some((g) => g.paymentKey === c.id);
+    if (c.purpose === "host_deposit") return keys.some((k) => k.sourceKey === `checkout:${c.id}` && k.appliedAt !== null);
+    return placed.filter((o) => o.checkoutSessionId === c.id).length === c.lines;
+  };
+  for (const c of m.checkouts) {
+    if (!captureAt.has(c.id)) continue;
+    const left = net.get(c.id) ?? 0;
+    if (!fulfilled(c) && left !== 0) {
+      const count = placed.filter((o) => o.checkoutSessionId === c.id).length;
+      fail(m, `checkout ${c.id} (${c.purpose}, ${c.lines} lines) was captured and is neither fulfilled (${count} orders) nor refunded in full (the provider still holds ${left})`);
+    }
+  }
+
+  // Conservation, per currency.
+  const hostIds = w.hosts.map((h) => h.id);
+  const ledger = await db().select().from(earningsLedger).where(inArray(earningsLedger.hostId, hostIds));
+  const booked = new Map<string, { host: number; platform: number; pools: number }>();
+  const at = (currency: string) => {
+    const entry = booked.get(currency) ?? { host: 0, platform: 0, pools: 0 };
+    booked.set(currency, entry);
+    return entry;
+  };
+  for (const row of ledger) {
+    if (row.amountCents + row.poolCents + row.platformCents !== row.grossCents) {
+      fail(m, `earnings row ${row.sourceKey}: host ${row.amountCents} + pool ${row.poolCents} + platform ${row.platformCents} is not its gross ${row.grossCents}`);
+    }
+    if ((row.kind === "shop_sale" || row.kind === "guess_entry") && row.rates) {
+      const parts = saleShares(row.grossCents, row.rates);
+      if (parts.hostCents !== row.amountCents || parts.poolCents !== row.poolCents || parts.platformCents !== row.platformCents) {
+        fail(m, `earnings row ${row.sourceKey} is not split at its recorded rates: ${JSON.stringify(parts)} expected`);
+      }
+    }
+    if (!PAID_KINDS.includes(row.kind)) continue;
+    at(row.currency).host += row.amountCents;
+    at(row.currency).platform += row.platformCents;
+  }
+  const pools = await runPools(w);
+  for (const pool of pools) for (const row of await ledgerOf(pool.id)) at(row.currency.toUpperCase()).pools += row.amount_cents;
+  const fees = await byChunks(ids, (chunk) => db().select().from(paymentProcessingFees).where(inArray(paymentProcessingFees.checkoutSessionId, chunk)));
+  const feeCents = fees.reduce((s, f) => s + f.feeCents, 0);
+  for (const currency of new Set([...held.keys(), ...booked.keys()])) {
+    const provider = held.get(currency) ?? 0;
+    const parts = booked.get(currency) ?? { host: 0, platform: 0, pools: 0 };
+    const total = parts.host + parts.platform + parts.pools;
+    if (provider !== total) {
+      fail(
+        m,
+        `money not conserved in ${currency}: the provider holds ${provider} (captured less refunds and disputes), ` +
+          `the books hold ${total} (host earnings ${parts.host} + pool ledgers ${parts.pools} + platform fees ${parts.platform}; ` +
+          `processing fees ${feeCents} reported apart), ${total - provider > 0 ? "created" : "lost"} ${Math.abs(total - provider)}`,
+      );
+    }
+  }
+
+  // Every entry belongs to a payment made before its pool closed.
+  const participants = await db()
+    .select({ id: guessWinParticipants.id, paymentKey: guessWinParticipants.paymentKey })
+    .from(guessWinParticipants)
+    .where(inArray(guessWinParticipants.userId, w.fans.map((f) => f.id)));
+  const paymentOfGuess = new Map(participants.map((p) => [p.id, p.paymentKey]));
+  for (const pool of pools) {
+    if (pool.closedAt === null) continue;
+    for (const entry of await poolStub(env, pool.id).entries()) {
+      // checkout:<session> (a cart's: checkout:<session>:host:<host>), or guess:<participant>.
+      const session = entry.sourceKey.startsWith("checkout:")
+        ? entry.sourceKey.split(":")[1]
+        : entry.sourceKey.startsWith("guess:")
+          ? paymentOfGuess.get(entry.sourceKey.slice("guess:".length))
+          : undefined;
+      if (!session) continue;
+      const paidAt = captureAt.get(session);
+      if (paidAt === undefined) fail(m, `pool ${pool.id}: entry ${entry.entryNumber} (${entry.sourceKey}) has no payment the provider captured`);
+      if (paidAt > pool.closedAt.getTime()) {
+        fail(m, `pool ${pool.id}: entry ${entry.entryNumber} (${entry.sourceKey}) is for a payment made ${Math.round((paidAt - pool.closedAt.getTime()) / MINUTE)} min after the pool closed`);
+      }
+    }
+  }
+  m.log.push(`  quiescent: provider holds ${JSON.stringify(Object.fromEntries(held))}, processing fees ${feeCents}`);
+}
