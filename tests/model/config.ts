@@ -1,5 +1,5 @@
 import { MAX_CART_LINES } from "~/domain/cart";
-import { MAX_GROUP_BUY_LINES } from "~/lib/payments/group-buy-checkout.server";
+import { MAX_GROUP_BUY_LINES } from "~/domain/group-buy";
 
 // The model-based money test's settings (docs/decisions/400-model-based-money-test.md). Everything a run depends on
 // is here: change a weight to 0 to leave a command out, or set REPLAY to a failure's seed and path to replay it.
