@@ -14,6 +14,12 @@ export const CHECKOUT_PAYMENT_STATUSES = ["unpaid", "paid"] as const;
 /** A webhook event's processing state (recorded by event id). */
 export const PAYMENT_EVENT_STATUSES = ["received", "processed", "ignored", "failed"] as const;
 
+/**
+ * A refund or dispute event held for its payment (decision 380) that is still unmatched this long after it arrived is
+ * listed for the admin: by then the payment's completion should long have come.
+ */
+export const UNMATCHED_EVENT_ALERT_MS = 60 * 60 * 1000;
+
 /** Checkout is created in USD (the spec); prices are stored in USD. */
 export const CHECKOUT_CURRENCY = "USD" as const;
 /**
