@@ -3,6 +3,7 @@
 
 import { MS_PER_DAY, parseDay, parseInstant } from "./countdown";
 import { MAX_ORDER_QUANTITY } from "./orders";
+import { reversedPartCents } from "./payments";
 import { divideRoundHalfUp, moneyTextProblem, parseMoneyToCents, percentToBasisPoints, progressPercent } from "./money";
 
 /** Group buy amounts are shown in RM. */
@@ -296,7 +297,7 @@ export interface GroupBuyOrderRefund {
   refundCents: number;
   /** What the buyer finally pays: paid minus every refund. */
   finalPriceCents: number;
-  /** The pool share to reverse for this refund (the share of the net before minus the share of the net after). */
+  /** The pool share to reverse for this refund: what the pool gives back for it (`reversedPartCents` of the order's share). */
   poolReversalCents: number;
 }
 
@@ -351,7 +352,10 @@ function refundTo(order: GroupBuyOrderMoney, targetNetCents: number): GroupBuyOr
     orderId: order.orderId,
     refundCents,
     finalPriceCents,
-    poolReversalCents: poolShareCents(netBefore, order.poolPercent) - poolShareCents(finalPriceCents, order.poolPercent),
+    // The pool gives back its share by the one rule of money flowing back, as the pool itself computes it (decision 380).
+    poolReversalCents:
+      reversedPartCents(poolShareCents(order.paidCents, order.poolPercent), order.paidCents, order.paidCents - finalPriceCents) -
+      reversedPartCents(poolShareCents(order.paidCents, order.poolPercent), order.paidCents, order.refundedCents),
   };
 }
 

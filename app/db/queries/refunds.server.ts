@@ -374,6 +374,12 @@ export async function getOrderPayment(db: Db, orderId: string) {
   return row;
 }
 
+/** What counts as given back on an order now (its refunded total: counted refunds and disputes, maybe past its amount). */
+export async function orderRefundedCents(db: Db, orderId: string): Promise<number> {
+  const [row] = await db.select({ refundedCents: orders.refundedCents }).from(orders).where(eq(orders.id, orderId)).limit(1);
+  return row?.refundedCents ?? 0;
+}
+
 /** Our checkout session id of a provider payment intent, or null. */
 export async function findCheckoutIdByPaymentIntent(db: Db, paymentIntentId: string): Promise<string | null> {
   const [row] = await db
