@@ -227,14 +227,17 @@ export interface ReversalShareInput {
  * contribution gives back at the payment's reversed level after the event (`reversedPartCents`, the one rule the
  * earnings ledger and group buys use too) minus what it has given back already. A fully reversed payment has given
  * back exactly its contribution, the total stays between 0 and the contribution, and a restore while other refunds or
- * disputes still cover the payment gives back only what they no longer cover (decision 380).
+ * disputes still cover the payment gives back only what they no longer cover (decision 380). A counting event never
+ * gives back and a restore never takes.
  */
 export function reversalShareCents(input: ReversalShareInput): number {
   if (input.paymentCents <= 0) return 0;
   const contribution = Math.max(0, input.contributionCents);
   const already = Math.min(Math.max(0, input.alreadyReversedCents), contribution);
-  const target = reversedPartCents(contribution, input.paymentCents, input.cumulativeReversedCents);
-  return target - already;
+  const share = reversedPartCents(contribution, input.paymentCents, input.cumulativeReversedCents) - already;
+  // An event moves the pool its own way only: one that counts never gives back and a restore never takes, so a level
+  // read before a concurrent event's row (stale) cannot undo what that event reversed.
+  return input.reversedCents > 0 ? Math.max(0, share) : input.reversedCents < 0 ? Math.min(0, share) : 0;
 }
 
 /** Days after a draw before its main prize is paid: a refund or lost dispute of the winning payment within them redraws. */

@@ -1,5 +1,5 @@
 import { getDb } from "~/db/client.server";
-import { bookEarning, bookGroupBuySales, getLedgerRowByKey, refundedGrossCents, saleSourceKey } from "~/db/queries/earnings.server";
+import { bookEarning, bookGroupBuySales, bookRefundEarningAtLevel, getLedgerRowByKey, refundedGrossCents, saleSourceKey } from "~/db/queries/earnings.server";
 import { getParticipantByPaymentKey } from "~/db/queries/guesses.server";
 import { getGroupBuyForClose, orderAwaitsGroupBuyEnd } from "~/db/queries/group-buys.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
@@ -105,49 +105,52 @@ export async function bookRefundEarnings(env: Env, input: RefundEarningsInput): 
     return;
   }
   const shares: EventShares = { grossCents: sale.grossCents, hostCents: sale.amountCents, poolCents: sale.poolCents, platformCents: sale.platformCents };
-  // What the ledger gives back of the sale now, and what counts on its order (or, for a guess's fee, its payment).
-  const booked = Math.min(sale.grossCents, await refundedGrossCents(db, { orderId: sale.orderId, referenceId: sale.referenceId }));
-  const counted = sale.orderId ? await orderRefundedCents(db, sale.orderId) : ((await getPaymentForRefund(db, input.checkoutSessionId))?.refundedCents ?? 0);
-  const target = Math.min(sale.grossCents, Math.max(0, counted));
   // A restore after the pool closed gives the host back the pool's part, unless that part went to its open pool.
   const poolClosed = hostDebit !== null && !(input.restore && input.reversal.carriedToPool);
-  if (!input.restore && target > booked) {
-    const parts = refundShares(target - booked, shares, booked, poolClosed);
-    await bookEarning(db, {
-      hostId: sale.hostId,
-      kind: "refund",
-      sourceKey,
-      amountCents: parts.hostCents,
-      grossCents: parts.grossCents,
-      poolCents: parts.poolCents,
-      platformCents: parts.platformCents,
-      currency: sale.currency,
-      rates: sale.rates,
-      description: `${what}: ${sale.description}`,
-      orderId: sale.orderId,
-      poolId,
-      referenceId: sale.referenceId,
-      availableAt: new Date(),
-    });
-  } else if (input.restore && target < booked) {
-    const parts = refundShares(booked - target, shares, target, poolClosed);
-    await bookEarning(db, {
-      hostId: sale.hostId,
-      kind: "refund",
-      sourceKey,
-      amountCents: -parts.hostCents,
-      grossCents: -parts.grossCents,
-      poolCents: -parts.poolCents,
-      platformCents: -parts.platformCents,
-      currency: sale.currency,
-      rates: sale.rates,
-      description: input.kind === "refund" ? `Refund failed: ${sale.description}` : `Dispute won: ${sale.description}`,
-      orderId: sale.orderId,
-      poolId,
-      referenceId: sale.referenceId,
-      availableAt: new Date(),
-    });
+  // Computed from the ledger's level and booked only while the level is still that (another refund or dispute of
+  // the order booked meanwhile: computed again).
+  for (let attempt = 0; attempt < 5; attempt++) {
+    // What the ledger gives back of the sale now, and what counts on its order (or, for a guess's fee, its payment).
+    const level = await refundedGrossCents(db, { orderId: sale.orderId, referenceId: sale.referenceId });
+    const booked = Math.min(sale.grossCents, level);
+    const counted = sale.orderId ? await orderRefundedCents(db, sale.orderId) : ((await getPaymentForRefund(db, input.checkoutSessionId))?.refundedCents ?? 0);
+    const target = Math.min(sale.grossCents, Math.max(0, counted));
+    // The slice between the ledger's level and the order's: taken back (refundShares' parts are negative), or given
+    // back by a restore (the same parts of the slice, positive).
+    let slice: { parts: EventShares; description: string };
+    if (!input.restore && target > booked) {
+      slice = { parts: refundShares(target - booked, shares, booked, poolClosed), description: `${what}: ${sale.description}` };
+    } else if (input.restore && target < booked) {
+      const parts = refundShares(booked - target, shares, target, poolClosed);
+      slice = {
+        parts: { grossCents: -parts.grossCents, hostCents: -parts.hostCents, poolCents: -parts.poolCents, platformCents: -parts.platformCents },
+        description: input.kind === "refund" ? `Refund failed: ${sale.description}` : `Dispute won: ${sale.description}`,
+      };
+    } else return;
+    const outcome = await bookRefundEarningAtLevel(
+      db,
+      {
+        hostId: sale.hostId,
+        kind: "refund",
+        sourceKey,
+        amountCents: slice.parts.hostCents,
+        grossCents: slice.parts.grossCents,
+        poolCents: slice.parts.poolCents,
+        platformCents: slice.parts.platformCents,
+        currency: sale.currency,
+        rates: sale.rates,
+        description: slice.description,
+        orderId: sale.orderId,
+        poolId,
+        referenceId: sale.referenceId,
+        availableAt: new Date(),
+      },
+      { orderId: sale.orderId, referenceId: sale.referenceId },
+      level,
+    );
+    if (outcome !== "moved") return;
   }
+  console.error("refunds: the earnings ledger of an order kept moving; the next event of the order books it", { key: sourceKey });
 }
 
 /** The exact opposite of a booked row (a restore of a row booked without a sale). */
