@@ -1,13 +1,29 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { checkoutSessions, disputes, earningsLedger, heldPaymentEvents, orders, products, productSizes, refunds, userProfiles } from "~/db/schema";
+import {
+  checkoutSessions,
+  disputes,
+  earningsLedger,
+  groupBuyProducts,
+  groupBuys,
+  groupBuyTiers,
+  heldPaymentEvents,
+  orders,
+  productColors,
+  products,
+  productSizes,
+  refunds,
+  userProfiles,
+} from "~/db/schema";
 import { createProductCheckout } from "~/lib/payments/checkout-session.server";
 import { CheckoutSessionObjectSchema } from "~/lib/payments/events.server";
 import { fulfilCheckoutSession } from "~/lib/payments/fulfil.server";
+import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/group-buy-checkout.server";
+import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
 import { poolStub } from "~/lib/pools.server";
 import { runScheduled } from "../workers/scheduled";
-import { db, get, makeUser, ORIGIN, pageText, sessionUserOf, signIn, withoutNetwork } from "./helpers";
+import { db, get, makeSessionUser, makeUser, ORIGIN, pageText, sessionUserOf, signIn, withoutNetwork } from "./helpers";
 import { checkoutSessionEvent, deliverWebhook, stripeEvent } from "./support/webhooks";
 
 // Provider events apply exactly once in any order (issue 26, decision 380): a refund or dispute of a payment not
@@ -275,5 +291,38 @@ describe("a refund or dispute of a payment not known yet", () => {
     const refused = await get("/admin", { cookie: await signIn(fan.email) });
     expect(refused.status).not.toBe(200);
     expect(await pageText(refused)).not.toContain(eventId);
+  });
+});
+
+describe("a group buy's tier refund", () => {
+  it("gives back the pool share the earnings ledger books, to the cent (one cent apart before decision 380)", async () => {
+    // USD 23.45 at a 12% tier: refund 2.82. The pool holds 2.35 of it and gives back 2.82 x 235 / 23.45 = 28.26 -> 28;
+    // the old rule booked 235 - 206 = 29 in the ledger.
+    const host = await makeUser({ name: "Tier Host" });
+    const [product] = await db().insert(products).values({ hostId: host.id, name: "Tier Mug", category: "physical" }).returning();
+    await db().insert(productSizes).values({ productId: product!.id, name: "One Size", priceCents: 2_345, availableUnits: 10, position: 0 });
+    await db().insert(productColors).values({ productId: product!.id, name: "Blue", availableUnits: 10 });
+    const [groupBuy] = await db()
+      .insert(groupBuys)
+      .values({ hostId: host.id, name: "Tiered", status: "active", targetCents: 1_000, currency: "MYR", endAt: new Date(Date.now() + 86_400_000) })
+      .returning();
+    await db().insert(groupBuyTiers).values({ groupBuyId: groupBuy!.id, salesThresholdCents: 0, discountPercent: 12, position: 0 });
+    await db().insert(groupBuyProducts).values({ groupBuyId: groupBuy!.id, productId: product!.id });
+    const fan = await makeSessionUser("Tier Fan");
+    const selection = GroupBuySelectionSchema.parse({ items: [{ productId: product!.id, sizeName: "One Size", colorName: "Blue", quantity: "1" }] }).items;
+    const started = await createGroupBuyCheckout(env, { user: fan, groupBuyId: groupBuy!.id, items: selection, origin: ORIGIN });
+    if (!started.ok) throw new Error(started.message);
+    const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, started.sessionId));
+    await deliverTwice([checkoutSessionEvent(row!, { buyerName: "Tier Fan", address: null, overrides: { payment_intent: `pi_test_${ids()}` } })]);
+    const [order] = await db().select().from(orders).where(eq(orders.checkoutSessionId, row!.id));
+    const before = await poolStub(env, order!.poolId!).state();
+    await db().update(groupBuys).set({ endAt: new Date(Date.now() - 1_000) }).where(eq(groupBuys.id, groupBuy!.id));
+    expect(await closeGroupBuy(env, groupBuy!.id, { mode: "end" })).toMatchObject({ ok: true, refunded: 1 });
+    const after = await poolStub(env, order!.poolId!).state();
+    const [tier] = await db().select().from(earningsLedger).where(eq(earningsLedger.sourceKey, `refund:group-buy:${order!.id}`));
+    expect(tier).toMatchObject({ grossCents: -282 });
+    expect(before.amountCents - after.amountCents).toBe(28);
+    expect(tier!.poolCents).toBe(-(before.amountCents - after.amountCents));
+    await expectConserved(row!.id, 2_345, 282, "tier refund");
   });
 });
