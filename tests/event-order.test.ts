@@ -257,6 +257,25 @@ describe("a refund or dispute of a payment not known yet", () => {
     expect(money.poolCents).toBe(0);
   });
 
+  it("charge.refunded listing a refund before the payment's completion is held and applied once with the payment", async () => {
+    const sale = await openCheckout();
+    const refundId = `re_test_${ids()}`;
+    const charge = {
+      id: `ch_test_${sale.paymentIntent.slice(8)}`,
+      object: "charge",
+      amount: 700,
+      currency: "usd",
+      payment_intent: sale.paymentIntent,
+      refunds: { data: [refundObject({ id: refundId, amount: 300, status: "succeeded", paymentIntent: sale.paymentIntent })] },
+    };
+    const event = stripeEvent("charge.refunded", charge);
+    const response = await deliverWebhook(event);
+    expect(await response.json()).toMatchObject({ received: true, held: true });
+    expect((await db().select().from(heldPaymentEvents).where(eq(heldPaymentEvents.eventId, event.id)))[0]).toMatchObject({ chargeId: charge.id, paymentIntentId: sale.paymentIntent });
+    await deliverTwice([sale.completed, event]);
+    await expectConserved(sale.row.id, 700, 300, "held charge.refunded");
+  });
+
   it("a payment fulfilled without its held events applied (a crash in between) gets them from the cron, once", async () => {
     const sale = await openCheckout();
     const refundId = `re_test_${ids()}`;
