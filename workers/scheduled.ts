@@ -3,6 +3,7 @@ import { purgeExpiredAuthRows } from "~/db/queries/accounts.server";
 import { runPoolCron } from "~/lib/draw.server";
 import { resumeUnfinishedFulfilments } from "~/lib/payments/fulfil.server";
 import { runGroupBuyCron } from "~/lib/payments/group-buy-close.server";
+import { applyHeldPaymentEvents } from "~/lib/payments/webhook.server";
 import { runPrizeCron } from "~/lib/payments/prizes.server";
 import { removeUnattachedUploads } from "~/lib/uploads.server";
 
@@ -17,6 +18,14 @@ export async function runScheduled(env: Env, now: Date): Promise<void> {
     if (resumed.resumed.length + resumed.errors.length > 0) console.log("cron: fulfilments resumed", JSON.stringify(resumed));
   } catch (error) {
     console.error("cron: fulfilment recovery step failed", error);
+  }
+
+  // Refund and dispute events that arrived before their payment, now known (decision 380).
+  try {
+    const applied = await applyHeldPaymentEvents(env, null);
+    if (applied > 0) console.log("cron: held payment events applied", applied);
+  } catch (error) {
+    console.error("cron: held payment events step failed", error);
   }
 
   // Prize pools: re-apply contributions the pool objects never confirmed, close expired pools, commit their draws

@@ -1388,6 +1388,26 @@ export const paymentEvents = sqliteTable("payment_events", {
   processedAt: timestamp("processed_at"),
 });
 
+/**
+ * A refund or dispute event of a payment not known yet (it arrived before the checkout's completion): held by event
+ * id with its payment intent and charge and the event's object, and applied once the payment is known
+ * (docs/decisions/380-held-payment-events.md). applied_at is set once it was applied.
+ */
+export const heldPaymentEvents = sqliteTable(
+  "held_payment_events",
+  {
+    eventId: text("event_id").primaryKey(),
+    type: text("type").notNull(),
+    paymentIntentId: text("payment_intent_id"),
+    chargeId: text("charge_id"),
+    /** The event's data.object, as JSON. */
+    object: text("object").notNull(),
+    receivedAt: createdAt("received_at"),
+    appliedAt: timestamp("applied_at"),
+  },
+  (t) => [index("held_payment_events_waiting_idx").on(t.appliedAt, t.receivedAt), index("held_payment_events_intent_idx").on(t.paymentIntentId)],
+);
+
 export const checkoutSessions = sqliteTable(
   "checkout_sessions",
   {

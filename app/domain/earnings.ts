@@ -8,7 +8,7 @@
 
 import { MS_PER_DAY, parseDay } from "./countdown";
 import { splitByPercents } from "./money";
-import { RETURN_WINDOW_DAYS } from "./payments";
+import { RETURN_WINDOW_DAYS, reversedPartCents } from "./payments";
 import { BALANCE_PLATFORM_FEE_PERCENT, distributePool, withdrawableBalanceCents, type RevenueRule } from "./revenue";
 
 export const EARNING_KINDS = [
@@ -108,10 +108,9 @@ export function refundShares(refundCents: number, sale: EventShares, alreadyRefu
     : { grossCents: -refundCents, hostCents: -host, poolCents: -pool, platformCents: -platform };
 }
 
+/** The parts of a sale given back once `refunded` of it is, by the one rule of money flowing back (`reversedPartCents`). */
 function cumulativeParts(refunded: number, sale: EventShares): { pool: number; platform: number } {
-  if (sale.grossCents <= 0) return { pool: 0, platform: 0 };
-  const share = (part: number) => Number((BigInt(refunded) * BigInt(part)) / BigInt(sale.grossCents));
-  return { pool: share(sale.poolCents), platform: share(sale.platformCents) };
+  return { pool: reversedPartCents(sale.poolCents, sale.grossCents, refunded), platform: reversedPartCents(sale.platformCents, sale.grossCents, refunded) };
 }
 
 /** The host's 25% of a drawn pool (main prize 60% and platform 15% are the rest, `distributePool`). */

@@ -3,7 +3,7 @@
 
 import { MS_PER_DAY, parseDay, parseInstant } from "./countdown";
 import { MAX_ORDER_QUANTITY } from "./orders";
-import { MAX_CHECKOUT_LINES } from "./payments";
+import { MAX_CHECKOUT_LINES, reversedPartCents } from "./payments";
 
 /** The most products (lines) one group-buy join pays in one checkout: the largest multi-line checkout. */
 export const MAX_GROUP_BUY_LINES = MAX_CHECKOUT_LINES;
@@ -300,7 +300,7 @@ export interface GroupBuyOrderRefund {
   refundCents: number;
   /** What the buyer finally pays: paid minus every refund. */
   finalPriceCents: number;
-  /** The pool share to reverse for this refund (the share of the net before minus the share of the net after). */
+  /** The pool share to reverse for this refund: what the pool gives back for it (`reversedPartCents` of the order's share). */
   poolReversalCents: number;
 }
 
@@ -355,7 +355,10 @@ function refundTo(order: GroupBuyOrderMoney, targetNetCents: number): GroupBuyOr
     orderId: order.orderId,
     refundCents,
     finalPriceCents,
-    poolReversalCents: poolShareCents(netBefore, order.poolPercent) - poolShareCents(finalPriceCents, order.poolPercent),
+    // The pool gives back its share by the one rule of money flowing back, as the pool itself computes it (decision 380).
+    poolReversalCents:
+      reversedPartCents(poolShareCents(order.paidCents, order.poolPercent), order.paidCents, order.paidCents - finalPriceCents) -
+      reversedPartCents(poolShareCents(order.paidCents, order.poolPercent), order.paidCents, order.refundedCents),
   };
 }
 

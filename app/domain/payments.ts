@@ -15,6 +15,29 @@ export const CHECKOUT_PAYMENT_STATUSES = ["unpaid", "paid"] as const;
 /** A webhook event's processing state (recorded by event id). */
 export const PAYMENT_EVENT_STATUSES = ["received", "processed", "ignored", "failed"] as const;
 
+/**
+ * A refund or dispute event held for its payment (decision 380) that is still unmatched this long after it arrived is
+ * listed for the admin: by then the payment's completion should long have come.
+ */
+export const UNMATCHED_EVENT_ALERT_MS = 60 * 60 * 1000;
+
+/**
+ * The one rounding rule of money flowing back (decision 380): the part of `partCents` (a payment's pool share, or its
+ * platform fee) given back once `reversedCents` of the payment's `paymentCents` are refunded or withdrawn in all,
+ * rounded down, and exactly the whole part once the whole payment is. A pool's ledger, the host's earnings ledger and
+ * a group buy's tier refunds all take what one refund gives back as this at the level after it minus this at the
+ * level before it, so the share a pool gives back is the share the earnings ledger books, and any sequence of
+ * refunds, disputes and restores ends at the part of what is reversed then.
+ */
+export function reversedPartCents(partCents: number, paymentCents: number, reversedCents: number): number {
+  for (const value of [partCents, paymentCents, reversedCents]) {
+    if (!Number.isSafeInteger(value)) throw new RangeError("amounts must be whole numbers of cents");
+  }
+  if (paymentCents <= 0 || partCents <= 0) return 0;
+  const reversed = Math.min(Math.max(0, reversedCents), paymentCents);
+  return Number((BigInt(reversed) * BigInt(partCents)) / BigInt(paymentCents));
+}
+
 /** Checkout is created in USD (the spec); prices are stored in USD. */
 export const CHECKOUT_CURRENCY = "USD" as const;
 /**

@@ -2,7 +2,7 @@
 
 import { addDays, MS_PER_DAY, parseInstant } from "./countdown";
 import { formatCents, moneyTextProblem, parseMoneyToCents, progressPercent } from "./money";
-import { MAX_CHARGE_CENTS } from "./payments";
+import { MAX_CHARGE_CENTS, reversedPartCents } from "./payments";
 
 /** Pools are kept and shown in USD. */
 export const POOL_CURRENCY = "USD";
@@ -223,27 +223,21 @@ export interface ReversalShareInput {
 }
 
 /**
- * The pool share of one refund or dispute event: the event's amount at the contribution's own rate
- * (contribution / payment), rounded half away from zero; a fully reversed payment reverses exactly the rest of the
- * contribution, and the total reversed always stays between 0 and the contribution. Positive reverses, negative
- * restores.
+ * The pool share of one refund or dispute event (positive reverses, negative restores): what the payment's
+ * contribution gives back at the payment's reversed level after the event (`reversedPartCents`, the one rule the
+ * earnings ledger and group buys use too) minus what it has given back already. A fully reversed payment has given
+ * back exactly its contribution, the total stays between 0 and the contribution, and a restore while other refunds or
+ * disputes still cover the payment gives back only what they no longer cover (decision 380). A counting event never
+ * gives back and a restore never takes.
  */
 export function reversalShareCents(input: ReversalShareInput): number {
+  if (input.paymentCents <= 0) return 0;
   const contribution = Math.max(0, input.contributionCents);
   const already = Math.min(Math.max(0, input.alreadyReversedCents), contribution);
-  let share: number;
-  if (input.paymentCents > 0 && input.cumulativeReversedCents >= input.paymentCents && input.reversedCents > 0) {
-    share = contribution - already;
-  } else if (input.paymentCents <= 0) {
-    share = 0;
-  } else {
-    const numerator = BigInt(Math.abs(input.reversedCents)) * BigInt(contribution);
-    const denominator = BigInt(input.paymentCents);
-    const rounded = Number((numerator * 2n + denominator) / (denominator * 2n));
-    share = input.reversedCents < 0 ? -rounded : rounded;
-  }
-  // Never reverse more than the contribution, never restore more than was reversed.
-  return Math.min(Math.max(share, -already), contribution - already);
+  const share = reversedPartCents(contribution, input.paymentCents, input.cumulativeReversedCents) - already;
+  // An event moves the pool its own way only: one that counts never gives back and a restore never takes, so a level
+  // read before a concurrent event's row (stale) cannot undo what that event reversed.
+  return input.reversedCents > 0 ? Math.max(0, share) : input.reversedCents < 0 ? Math.min(0, share) : 0;
 }
 
 /** Days after a draw before its main prize is paid: a refund or lost dispute of the winning payment within them redraws. */

@@ -10,6 +10,7 @@ import { listAdminUsers, listAuditLog, listPausableGames, platformCounts } from 
 import { processingFeeTotals } from "~/db/queries/checkout.server";
 import { listHostsForAdRevenue } from "~/db/queries/earnings.server";
 import { listUnclaimedPrizes } from "~/db/queries/payouts.server";
+import { listUnmatchedPaymentEvents } from "~/db/queries/refunds.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import {
   ACCOUNT_STATUSES,
@@ -22,6 +23,7 @@ import {
   type AdminUserQuery,
 } from "~/domain/admin";
 import { formatCents } from "~/domain/money";
+import { UNMATCHED_EVENT_ALERT_MS } from "~/domain/payments";
 import { REVENUE_SOURCES } from "~/domain/revenue";
 import { REVENUE_SOURCE_LABELS } from "~/domain/revenue-settings";
 import { requireAdmin } from "~/lib/guards.server";
@@ -40,7 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = adminUserQuerySchema.parse({ q: params.get("q"), sort: params.get("sort"), page: params.get("page") });
   const auditPage = adminUserQuerySchema.shape.page.parse(params.get("auditPage"));
   const db = getDb(getEnv(context));
-  const [counts, users, audit, games, rules, adHosts, unclaimed, fees] = await Promise.all([
+  const [counts, users, audit, games, rules, adHosts, unclaimed, fees, unmatched] = await Promise.all([
     platformCounts(db),
     listAdminUsers(db, query, ADMIN_PAGE_SIZE),
     listAuditLog(db, { page: auditPage, pageSize: ADMIN_AUDIT_PAGE_SIZE }),
@@ -49,7 +51,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     listHostsForAdRevenue(db),
     listUnclaimedPrizes(db, new Date()),
     processingFeeTotals(db, new Date(Date.now() - 30 * 86_400_000)),
+    listUnmatchedPaymentEvents(db, new Date(Date.now() - UNMATCHED_EVENT_ALERT_MS)),
   ]);
+  // Refund and dispute events held for a payment that has not become known within the hour (decision 380).
+  const unmatchedEvents = unmatched.map((e) => ({
+    eventId: e.eventId,
+    type: e.type,
+    paymentIntentId: e.paymentIntentId,
+    chargeId: e.chargeId,
+    receivedAt: e.receivedAt,
+    amount: typeof e.amountCents === "number" && typeof e.currency === "string" ? formatCents(e.amountCents, e.currency.toUpperCase()) : "—",
+  }));
   // Card processing fees are the platform's cost (never charged to hosts), from each payment's balance transaction.
   const processingFees = fees.map((f) => ({
     currency: f.currency,
@@ -68,7 +80,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     payableAt: p.payableAt,
     poolId: p.poolId,
   }));
-  return { counts, users, audit, auditPage, games, rules, query, adHosts, unclaimedPrizes, processingFees };
+  return { counts, users, audit, auditPage, games, rules, query, adHosts, unclaimedPrizes, processingFees, unmatchedEvents };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -341,6 +353,34 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
 
       <Section title="Unclaimed prizes">
         <UnclaimedPrizes prizes={loaderData.unclaimedPrizes} fieldErrors={{}} />
+      </Section>
+
+      <Section title="Unmatched payment events">
+        {loaderData.unmatchedEvents.length === 0 ? (
+          <p className="rounded-xl border border-gray-200 bg-white p-6 text-center text-sm text-gray-600" data-testid="unmatched-events">
+            No refund or dispute event has been waiting for its payment for over an hour.
+          </p>
+        ) : (
+          <div data-testid="unmatched-events">
+            <p className="mb-2 text-sm text-gray-600">
+              Refund and dispute events of a payment that has not arrived within an hour. Each is applied as soon as its payment does.
+            </p>
+            <Table head={["Received", "Event", "Type", "Amount", "Payment intent", "Charge"]}>
+              {loaderData.unmatchedEvents.map((e) => (
+                <tr key={e.eventId}>
+                  <td className="px-4 py-2 whitespace-nowrap">
+                    <DateText value={e.receivedAt} withTime />
+                  </td>
+                  <td className="px-4 py-2 font-mono text-xs">{e.eventId}</td>
+                  <td className="px-4 py-2">{e.type}</td>
+                  <td className="px-4 py-2">{e.amount}</td>
+                  <td className="px-4 py-2 font-mono text-xs">{e.paymentIntentId ?? "—"}</td>
+                  <td className="px-4 py-2 font-mono text-xs">{e.chargeId ?? "—"}</td>
+                </tr>
+              ))}
+            </Table>
+          </div>
+        )}
       </Section>
 
       <Section title="Audit log">

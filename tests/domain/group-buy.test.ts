@@ -30,6 +30,9 @@ import {
   perOrderRefundCents,
   validateGroupBuyForm,
 } from "~/domain/group-buy";
+import { planTierRefunds } from "~/domain/group-buy";
+import { reversedPartCents } from "~/domain/payments";
+import { reversalShareCents } from "~/domain/pool";
 
 const tiers = DEFAULT_GROUP_BUY_TIERS;
 
@@ -492,8 +495,17 @@ describe("finalisation (property-based)", () => {
           expect(r.refundCents).toBe(Math.max(0, net - priceAtTier));
           expect(r.refundCents).toBeGreaterThanOrEqual(0);
           expect(r.finalPriceCents).toBe(net - r.refundCents);
-          // The pool share left on the order is the recorded rate times its final net, rounded per order.
-          expect(poolShareCents(net, o.poolPercent) - r.poolReversalCents).toBe(poolShareCents(r.finalPriceCents, o.poolPercent));
+          // The pool gives back what the pool itself computes for this refund, by the one rule (decision 380).
+          const share = poolShareCents(o.paidCents, o.poolPercent);
+          expect(r.poolReversalCents).toBe(
+            reversalShareCents({
+              contributionCents: share,
+              alreadyReversedCents: reversedPartCents(share, o.paidCents, o.refundedCents),
+              reversedCents: r.refundCents,
+              paymentCents: o.paidCents,
+              cumulativeReversedCents: o.refundedCents + r.refundCents,
+            }),
+          );
           expect(r.poolReversalCents).toBeGreaterThanOrEqual(0);
           charged += o.paidCents;
           refunded += o.refundedCents + r.refundCents;
@@ -523,10 +535,29 @@ describe("finalisation (property-based)", () => {
           const r = refunds[i] as GroupBuyOrderRefund;
           expect(r.refundCents).toBe(o.paidCents - o.refundedCents);
           expect(r.finalPriceCents).toBe(0);
-          expect(r.poolReversalCents).toBe(poolShareCents(o.paidCents - o.refundedCents, o.poolPercent));
+          const share = poolShareCents(o.paidCents, o.poolPercent);
+          expect(r.poolReversalCents).toBe(share - reversedPartCents(share, o.paidCents, o.refundedCents));
         });
       }),
     );
+  });
+
+  it("a tier refund's pool share is what the pool gives back for it, to the cent (decision 380)", () => {
+    // USD 23.45 at 10%: the pool holds 2.35 (2.345 rounded half up). A 12% tier refunds 2.82. The old rule booked the
+    // share of 23.45 minus the share of 20.63 (235 - 206 = 29) while the pool gave back 2.82 x 235 / 23.45 = 28.26,
+    // rounded 28: one cent per order apart. Now both take the share rounded down of what is refunded in all.
+    for (const [paid, discount] of [
+      [2_345, 12],
+      [2_345, 15],
+      [1_234, 8],
+      [3_333, 5],
+      [1_999, 15],
+    ] as const) {
+      const [r] = planTierRefunds([{ orderId: "o", paidCents: paid, refundedCents: 0, salesRmCents: paid * 4, poolPercent: 10 }], discount);
+      const share = poolShareCents(paid, 10);
+      const pool = reversalShareCents({ contributionCents: share, alreadyReversedCents: 0, reversedCents: r!.refundCents, paymentCents: paid, cumulativeReversedCents: r!.refundCents });
+      expect(r!.poolReversalCents).toBe(pool);
+    }
   });
 
   it("worked example: RM 10,000 target met with RM 10,500 of sales gives 15% off", () => {

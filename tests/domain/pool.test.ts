@@ -227,7 +227,8 @@ describe("reversals against a pool contribution", () => {
   it("reverses the pool share at the contribution's own rate, the rest exactly on a full refund", () => {
     // A 10% contribution of a USD 33.33 payment: 333 cents.
     const base = { contributionCents: 333, alreadyReversedCents: 0, paymentCents: 3_333 };
-    expect(reversalShareCents({ ...base, reversedCents: 1_000, cumulativeReversedCents: 1_000 })).toBe(100);
+    // 1,000 of 3,333 is 99.9 cents of the share: rounded down, the one rule of money flowing back (decision 380).
+    expect(reversalShareCents({ ...base, reversedCents: 1_000, cumulativeReversedCents: 1_000 })).toBe(99);
     expect(reversalShareCents({ ...base, alreadyReversedCents: 100, reversedCents: 2_333, cumulativeReversedCents: 3_333 })).toBe(233);
     // Three partial refunds that add up to the payment reverse exactly the contribution.
     let reversed = 0;
@@ -237,6 +238,17 @@ describe("reversals against a pool contribution", () => {
       reversed += reversalShareCents({ ...base, alreadyReversedCents: reversed, reversedCents: part, cumulativeReversedCents: cumulative });
     }
     expect(reversed).toBe(333);
+  });
+
+  it("a restore while other refunds or disputes still cover the whole payment gives back nothing (decision 380)", () => {
+    // A pending refund of 350 of a 700 payment (share 35 of 70), then a lost dispute of 700 (the other 35), then the
+    // refund fails: the dispute still covers the whole payment, so the pool gives back nothing.
+    const base = { contributionCents: 70, paymentCents: 700 };
+    expect(reversalShareCents({ ...base, alreadyReversedCents: 0, reversedCents: 350, cumulativeReversedCents: 350 })).toBe(35);
+    expect(reversalShareCents({ ...base, alreadyReversedCents: 35, reversedCents: 700, cumulativeReversedCents: 700 })).toBe(35);
+    expect(reversalShareCents({ ...base, alreadyReversedCents: 70, reversedCents: -350, cumulativeReversedCents: 700 })).toBe(0);
+    // The dispute won afterwards gives it all back.
+    expect(reversalShareCents({ ...base, alreadyReversedCents: 70, reversedCents: -700, cumulativeReversedCents: 0 })).toBe(-70);
   });
 
   it("never reverses more than the contribution nor restores more than was reversed", () => {

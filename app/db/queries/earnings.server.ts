@@ -425,6 +425,35 @@ export async function getLedgerRowByKey(db: Db, sourceKey: string) {
 }
 
 /** The gross already given back (refund rows net of restores) of an order's or a guess participant's sale. */
+/**
+ * Books a refund row computed from the sale's refunded gross being `levelBeforeCents`, only while it still is: the
+ * insert and a check that the level is now `levelBeforeCents - row.grossCents` run in one D1 batch (a transaction),
+ * and a failing check aborts it (json() of text that is not JSON raises an error). So two refunds or disputes of one
+ * order booked at the same moment cannot both take the same slice. "moved": the level changed meanwhile (compute
+ * again); "exists": the key was booked before.
+ */
+export async function bookRefundEarningAtLevel(
+  db: Db,
+  row: NewEarningsLedgerRow,
+  sale: { orderId: string | null; referenceId: string | null },
+  levelBeforeCents: number,
+): Promise<"booked" | "exists" | "moved"> {
+  const target = sale.orderId ? sql`${L.orderId} = ${sale.orderId}` : sql`${L.referenceId} = ${sale.referenceId}`;
+  const levelAfter = levelBeforeCents - row.grossCents!;
+  const level = sql`(select -coalesce(sum(${L.grossCents}), 0) from ${L} where ${L.kind} = 'refund' and ${target})`;
+  try {
+    await db.batch([
+      db.insert(earningsLedger).values(row),
+      db.select({ ok: sql<number>`case when ${level} = ${levelAfter} then 1 else json('the refunded level moved') end` }).from(sql`(select 1)`),
+    ]);
+    return "booked";
+  } catch (error) {
+    if (await getLedgerRowByKey(db, row.sourceKey)) return "exists";
+    if (/the refunded level moved|malformed JSON/i.test(String(error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : error))) return "moved";
+    throw error;
+  }
+}
+
 export async function refundedGrossCents(db: Db, sale: { orderId: string | null; referenceId: string | null }): Promise<number> {
   const target = sale.orderId ? eq(L.orderId, sale.orderId) : sale.referenceId ? eq(L.referenceId, sale.referenceId) : undefined;
   if (!target) return 0;

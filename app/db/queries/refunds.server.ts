@@ -1,7 +1,7 @@
-import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "~/db/client.server";
-import { checkoutSessions, disputes, orders, refundParts, refunds, vouchers } from "~/db/schema";
+import { checkoutSessions, disputes, heldPaymentEvents, orders, refundParts, refunds, vouchers } from "~/db/schema";
 import {
   COUNTED_REFUND_STATUSES,
   DISPUTE_RETURNED_STATUSES,
@@ -374,6 +374,12 @@ export async function getOrderPayment(db: Db, orderId: string) {
   return row;
 }
 
+/** What counts as given back on an order now (its refunded total: counted refunds and disputes, maybe past its amount). */
+export async function orderRefundedCents(db: Db, orderId: string): Promise<number> {
+  const [row] = await db.select({ refundedCents: orders.refundedCents }).from(orders).where(eq(orders.id, orderId)).limit(1);
+  return row?.refundedCents ?? 0;
+}
+
 /** Our checkout session id of a provider payment intent, or null. */
 export async function findCheckoutIdByPaymentIntent(db: Db, paymentIntentId: string): Promise<string | null> {
   const [row] = await db
@@ -493,4 +499,56 @@ export async function listGroupBuyOrderReversals(db: Db, groupBuyId: string): Pr
     ...disputed.map((d) => reversal("dispute", "dispute", d)),
     ...parts.filter((p) => p.origin !== "group_buy").map((p) => reversal(p.kind, p.kind === "dispute" ? "dispute" : (p.origin ?? "provider"), p)),
   ];
+}
+
+// --- events held until their payment is known ------------------------------------------------------------------
+
+/** A refund or dispute event of a payment not known yet, as held (docs/decisions/380-held-payment-events.md). */
+export type HeldPaymentEventInput = { eventId: string; type: string; paymentIntentId: string | null; chargeId: string | null; object: string };
+
+/** Holds an event by its id (once: a repeated delivery keeps the first). */
+export async function holdPaymentEvent(db: Db, event: HeldPaymentEventInput, now = new Date()): Promise<void> {
+  await db.insert(heldPaymentEvents).values({ ...event, receivedAt: now }).onConflictDoNothing({ target: heldPaymentEvents.eventId });
+}
+
+/**
+ * The held events not applied yet, first received first (the order they are applied in): those of one payment intent,
+ * or (the cron's sweep) those whose payment intent is now of a paid checkout.
+ */
+export function listWaitingPaymentEvents(db: Db, paymentIntentId: string | null, limit = 100) {
+  const known = sql`exists (select 1 from checkout_sessions c where c.payment_intent_id = ${heldPaymentEvents.paymentIntentId} and c.payment_status = 'paid')`;
+  return db
+    .select()
+    .from(heldPaymentEvents)
+    .where(and(isNull(heldPaymentEvents.appliedAt), paymentIntentId === null ? known : eq(heldPaymentEvents.paymentIntentId, paymentIntentId)))
+    .orderBy(asc(heldPaymentEvents.receivedAt), asc(heldPaymentEvents.eventId))
+    .limit(limit);
+}
+
+/** Marks a held event applied; true for the one call that marked it. */
+export async function markPaymentEventApplied(db: Db, eventId: string, now = new Date()): Promise<boolean> {
+  const rows = await db
+    .update(heldPaymentEvents)
+    .set({ appliedAt: now })
+    .where(and(eq(heldPaymentEvents.eventId, eventId), isNull(heldPaymentEvents.appliedAt)))
+    .returning({ eventId: heldPaymentEvents.eventId });
+  return rows.length === 1;
+}
+
+/** The held events still waiting for their payment since `receivedBefore` or earlier (the admin's list), oldest first. */
+export function listUnmatchedPaymentEvents(db: Db, receivedBefore: Date, limit = 50) {
+  return db
+    .select({
+      eventId: heldPaymentEvents.eventId,
+      type: heldPaymentEvents.type,
+      paymentIntentId: heldPaymentEvents.paymentIntentId,
+      chargeId: heldPaymentEvents.chargeId,
+      receivedAt: heldPaymentEvents.receivedAt,
+      amountCents: sql<number | null>`json_extract(${heldPaymentEvents.object}, '$.amount')`,
+      currency: sql<string | null>`json_extract(${heldPaymentEvents.object}, '$.currency')`,
+    })
+    .from(heldPaymentEvents)
+    .where(and(isNull(heldPaymentEvents.appliedAt), lte(heldPaymentEvents.receivedAt, receivedBefore)))
+    .orderBy(asc(heldPaymentEvents.receivedAt))
+    .limit(limit);
 }

@@ -1,9 +1,9 @@
 import { getDb } from "~/db/client.server";
-import { bookEarning, bookGroupBuySales, getLedgerRowByKey, refundedGrossCents, saleSourceKey } from "~/db/queries/earnings.server";
+import { bookEarning, bookGroupBuySales, bookRefundEarningAtLevel, getLedgerRowByKey, refundedGrossCents, saleSourceKey } from "~/db/queries/earnings.server";
 import { getParticipantByPaymentKey } from "~/db/queries/guesses.server";
 import { getGroupBuyForClose, orderAwaitsGroupBuyEnd } from "~/db/queries/group-buys.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
-import { getPaymentForRefund, listGroupBuyOrderReversals } from "~/db/queries/refunds.server";
+import { getPaymentForRefund, listGroupBuyOrderReversals, orderRefundedCents } from "~/db/queries/refunds.server";
 import { refundShares, type EventShares } from "~/domain/earnings";
 import type { RefundOrigin } from "~/domain/payments";
 import type { ReversalOutcome } from "~/lib/pools.server";
@@ -27,13 +27,16 @@ export type RefundEarningsInput = {
   restore: boolean;
 };
 
-/** What a pool reversal did, as the ledger needs it: its pool, and what the pool's close left the host to carry. */
-export type RefundReversal = { poolId: string | null; hostDebit: { hostId: string; debitCents: number } | null };
+/**
+ * What a pool reversal did, as the ledger needs it: its pool, what the pool's close left the host to carry, and
+ * whether a restored share went to the host's open pool (decision 151) rather than back to the host.
+ */
+export type RefundReversal = { poolId: string | null; hostDebit: { hostId: string; debitCents: number } | null; carriedToPool?: boolean };
 
 export function refundReversalOf(outcome: ReversalOutcome): RefundReversal {
   if (outcome.kind === "no_contribution") return { poolId: null, hostDebit: null };
   if (outcome.kind === "pool") return { poolId: outcome.poolId, hostDebit: null };
-  return { poolId: outcome.poolId, hostDebit: { hostId: outcome.hostId, debitCents: outcome.debitCents } };
+  return { poolId: outcome.poolId, hostDebit: { hostId: outcome.hostId, debitCents: outcome.debitCents }, carriedToPool: outcome.carriedToPoolId !== null };
 }
 
 /** The ledger key of a refund's or dispute's row. */
@@ -41,32 +44,23 @@ export function refundLedgerKey(kind: "refund" | "dispute", id: string): string 
   return `${kind}:${id}`;
 }
 
+/**
+ * Books a refund's or dispute's transition (it starts counting, or with `restore` it stops) in the host's earnings.
+ * The ledger follows the level of what is given back (decision 380): the sale's refunded gross becomes what counts on
+ * its order now (every counted refund and dispute, at most the sale), and this transition books the difference from
+ * what the ledger holds, under its own key. So a restore gives back only what other refunds or disputes no longer
+ * cover (a failed refund under a lost dispute gives back nothing), and a refund or dispute capped by others is booked
+ * in full once they stop counting, by the restore that uncovers it. The parts follow the sale's proportions
+ * (`refundShares`); while the payment's pool is open the pool gives back its part, once it has closed the host carries
+ * it (a restore after the close: the host gets it back, unless the pool share went to the host's open pool).
+ */
 export async function bookRefundEarnings(env: Env, input: RefundEarningsInput): Promise<void> {
   // A group buy's tier refund is booked with the group buy's sales when it is finalised (bookGroupBuySales).
   if (input.origin === "group_buy") return;
   const db = getDb(env);
   const key = refundLedgerKey(input.kind, input.id);
-  if (input.restore) {
-    const booked = await getLedgerRowByKey(db, key);
-    if (!booked) return;
-    await bookEarning(db, {
-      hostId: booked.hostId,
-      kind: "refund",
-      sourceKey: `${key}:restore`,
-      amountCents: -booked.amountCents,
-      grossCents: -booked.grossCents,
-      poolCents: -booked.poolCents,
-      platformCents: -booked.platformCents,
-      currency: booked.currency,
-      rates: booked.rates,
-      description: input.kind === "refund" ? `Refund failed: ${booked.description}` : `Dispute won: ${booked.description}`,
-      orderId: booked.orderId,
-      poolId: booked.poolId,
-      referenceId: booked.referenceId,
-      availableAt: new Date(),
-    });
-    return;
-  }
+  const sourceKey = input.restore ? `${key}:restore` : key;
+  if (await getLedgerRowByKey(db, sourceKey)) return;
 
   let saleKey: string | null = null;
   let referenceId: string | null = null;
@@ -83,12 +77,17 @@ export async function bookRefundEarnings(env: Env, input: RefundEarningsInput): 
   }
   const sale = saleKey ? await getLedgerRowByKey(db, saleKey) : undefined;
   const { hostDebit, poolId } = input.reversal;
-  const poolClosed = hostDebit !== null;
   const what = input.kind === "refund" ? "Refund" : "Dispute";
   if (!sale) {
     // A group buy's order before the group buy ends: booked with its sale then (bookGroupBuyEarnings).
     if (input.orderId && (await orderAwaitsGroupBuyEnd(db, input.orderId))) return;
     // No booked sale (a host deposit, or a sale from before the ledger): only a host debit moves the host's money.
+    if (input.restore) {
+      const booked = await getLedgerRowByKey(db, key);
+      if (!booked) return;
+      await bookEarning(db, { ...restoreOf(booked), sourceKey, description: `${what} reversed: ${booked.description}` });
+      return;
+    }
     if (!hostDebit || hostDebit.debitCents <= 0) return;
     await bookEarning(db, {
       hostId: hostDebit.hostId,
@@ -106,26 +105,70 @@ export async function bookRefundEarnings(env: Env, input: RefundEarningsInput): 
     return;
   }
   const shares: EventShares = { grossCents: sale.grossCents, hostCents: sale.amountCents, poolCents: sale.poolCents, platformCents: sale.platformCents };
-  const already = Math.min(sale.grossCents, await refundedGrossCents(db, { orderId: sale.orderId, referenceId: sale.referenceId }));
-  const refundCents = Math.min(input.amountCents, sale.grossCents - already);
-  if (refundCents <= 0) return;
-  const parts = refundShares(refundCents, shares, already, poolClosed);
-  await bookEarning(db, {
-    hostId: sale.hostId,
-    kind: "refund",
-    sourceKey: key,
-    amountCents: parts.hostCents,
-    grossCents: parts.grossCents,
-    poolCents: parts.poolCents,
-    platformCents: parts.platformCents,
-    currency: sale.currency,
-    rates: sale.rates,
-    description: `${what}: ${sale.description}`,
-    orderId: sale.orderId,
-    poolId,
-    referenceId: sale.referenceId,
+  // A restore after the pool closed gives the host back the pool's part, unless that part went to its open pool.
+  const poolClosed = hostDebit !== null && !(input.restore && input.reversal.carriedToPool);
+  // Computed from the ledger's level and booked only while the level is still that (another refund or dispute of
+  // the order booked meanwhile: computed again).
+  for (let attempt = 0; attempt < 5; attempt++) {
+    // What the ledger gives back of the sale now, and what counts on its order (or, for a guess's fee, its payment).
+    const level = await refundedGrossCents(db, { orderId: sale.orderId, referenceId: sale.referenceId });
+    const booked = Math.min(sale.grossCents, level);
+    const counted = sale.orderId ? await orderRefundedCents(db, sale.orderId) : ((await getPaymentForRefund(db, input.checkoutSessionId))?.refundedCents ?? 0);
+    const target = Math.min(sale.grossCents, Math.max(0, counted));
+    // The slice between the ledger's level and the order's: taken back (refundShares' parts are negative), or given
+    // back by a restore (the same parts of the slice, positive).
+    let slice: { parts: EventShares; description: string };
+    if (!input.restore && target > booked) {
+      slice = { parts: refundShares(target - booked, shares, booked, poolClosed), description: `${what}: ${sale.description}` };
+    } else if (input.restore && target < booked) {
+      const parts = refundShares(booked - target, shares, target, poolClosed);
+      slice = {
+        parts: { grossCents: -parts.grossCents, hostCents: -parts.hostCents, poolCents: -parts.poolCents, platformCents: -parts.platformCents },
+        description: input.kind === "refund" ? `Refund failed: ${sale.description}` : `Dispute won: ${sale.description}`,
+      };
+    } else return;
+    const outcome = await bookRefundEarningAtLevel(
+      db,
+      {
+        hostId: sale.hostId,
+        kind: "refund",
+        sourceKey,
+        amountCents: slice.parts.hostCents,
+        grossCents: slice.parts.grossCents,
+        poolCents: slice.parts.poolCents,
+        platformCents: slice.parts.platformCents,
+        currency: sale.currency,
+        rates: sale.rates,
+        description: slice.description,
+        orderId: sale.orderId,
+        poolId,
+        referenceId: sale.referenceId,
+        availableAt: new Date(),
+      },
+      { orderId: sale.orderId, referenceId: sale.referenceId },
+      level,
+    );
+    if (outcome !== "moved") return;
+  }
+  console.error("refunds: the earnings ledger of an order kept moving; the next event of the order books it", { key: sourceKey });
+}
+
+/** The exact opposite of a booked row (a restore of a row booked without a sale). */
+function restoreOf(booked: NonNullable<Awaited<ReturnType<typeof getLedgerRowByKey>>>) {
+  return {
+    hostId: booked.hostId,
+    kind: "refund" as const,
+    amountCents: -booked.amountCents,
+    grossCents: -booked.grossCents,
+    poolCents: -booked.poolCents,
+    platformCents: -booked.platformCents,
+    currency: booked.currency,
+    rates: booked.rates,
+    orderId: booked.orderId,
+    poolId: booked.poolId,
+    referenceId: booked.referenceId,
     availableAt: new Date(),
-  });
+  };
 }
 
 /**

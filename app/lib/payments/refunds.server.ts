@@ -168,6 +168,8 @@ export async function refundUnfulfillable(env: Env, checkoutSessionId: string, o
 
 export type ApplyOutcome =
   | { kind: "ignored"; note: string }
+  /** Of a payment not known (not paid) yet: the webhook holds the event until it is (decision 380). */
+  | { kind: "unknown_payment"; note: string }
   | { kind: "applied"; id: string; checkoutSessionId: string; orderId: string | null };
 
 /** The payment an event's object belongs to, the order it names (if any) and the payment's orders. */
@@ -196,6 +198,9 @@ async function locatePayment(
   if (fromMetadata && (await getPaymentForRefund(db, fromMetadata))) checkoutSessionId = fromMetadata;
   if (!checkoutSessionId && intent) checkoutSessionId = await findCheckoutIdByPaymentIntent(db, intent);
   if (!checkoutSessionId) return null;
+  // A payment is known once its checkout was fulfilled (paid): before that (an asynchronous payment awaiting its
+  // money, a completion not delivered yet) the event waits for it (decision 380).
+  if ((await getPaymentForRefund(db, checkoutSessionId))?.paymentStatus !== "paid") return null;
   // A refund from the provider's dashboard (no metadata) or a dispute refunds the payment's only order, if it has
   // one; of a payment for several orders (a cart), it is split over them (splitOverOrders).
   const orders = await listPaymentOrders(db, checkoutSessionId);
@@ -236,7 +241,7 @@ export async function applyRefund(env: Env, refund: RefundObject): Promise<Apply
   const status = refund.status ?? "pending";
   if (!isRefundStatus(status)) return { kind: "ignored", note: `refund ${refund.id} has an unknown status ${status}` };
   const payment = await locatePayment(env, refund);
-  if (!payment) return { kind: "ignored", note: `refund ${refund.id} is not of a payment we know` };
+  if (!payment) return { kind: "unknown_payment", note: `refund ${refund.id} is not of a payment we know yet` };
   const { orderId, parts } = await splitOverOrders(env, "refund", refund.id, payment, refund.amount);
   const origin = refund.metadata?.[REFUND_METADATA_KEYS.origin];
   await storeRefund(
@@ -345,7 +350,7 @@ export type DisputeEventKind = "created" | "updated" | "funds_withdrawn" | "fund
  */
 export async function applyDispute(env: Env, dispute: DisputeObject, event: DisputeEventKind): Promise<ApplyOutcome> {
   const payment = await locatePayment(env, { payment_intent: dispute.payment_intent, metadata: null });
-  if (!payment) return { kind: "ignored", note: `dispute ${dispute.id} is not of a payment we know` };
+  if (!payment) return { kind: "unknown_payment", note: `dispute ${dispute.id} is not of a payment we know yet` };
   const { orderId, parts } = await splitOverOrders(env, "dispute", dispute.id, payment, dispute.amount);
   await storeDispute(
     getDb(env),

@@ -2,12 +2,14 @@ import Stripe from "stripe";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { recordPaymentEvent, setPaymentEventOutcome } from "~/db/queries/checkout.server";
+import { holdPaymentEvent, listWaitingPaymentEvents, markPaymentEventApplied } from "~/db/queries/refunds.server";
 import {
   ChargeObjectSchema,
   CheckoutSessionObjectSchema,
   DisputeObjectSchema,
   EventEnvelopeSchema,
   FulfilmentDataError,
+  paymentIntentOf,
   RefundObjectSchema,
   type ChargeObject,
   type CheckoutSessionObject,
@@ -31,7 +33,7 @@ const cryptoProvider = Stripe.createSubtleCryptoProvider();
 
 export type WebhookResult = {
   status: 200 | 400 | 413 | 500;
-  body: { received: true; duplicate?: true; ignored?: string; failed?: true } | { error: string };
+  body: { received: true; duplicate?: true; ignored?: string; failed?: true; held?: true } | { error: string };
 };
 
 /** Verifies a delivery's signature and applies its event. */
@@ -62,7 +64,8 @@ export function isRetryableError(error: unknown): boolean {
   return !/constraint failed|SQLITE_CONSTRAINT|FOREIGN KEY|NOT NULL constraint|CHECK constraint/i.test(message);
 }
 
-export type Handled = { outcome: "processed" | "ignored"; duplicate?: boolean; note?: string };
+/** `held`: a refund or dispute event of a payment not known yet, kept until it is (decision 380). */
+export type Handled = { outcome: "processed" | "ignored" | "held"; duplicate?: boolean; note?: string };
 
 type Handler = { schema: z.ZodType; apply: (env: Env, object: never) => Promise<Handled> };
 
@@ -78,6 +81,7 @@ function sessionHandler(run: (env: Env, session: CheckoutSessionObject) => Promi
 }
 
 function handled(result: ApplyOutcome): Handled {
+  if (result.kind === "unknown_payment") return { outcome: "held", note: result.note };
   return result.kind === "ignored" ? { outcome: "ignored", note: result.note } : { outcome: "processed" };
 }
 
@@ -105,6 +109,10 @@ const chargeRefundedHandler: Handler = {
     for (const refund of listed) {
       results.push(await applyRefund(env, { ...refund, payment_intent: refund.payment_intent ?? charge.payment_intent }));
     }
+    // One refund of a payment not known yet holds the whole event (applying it again later changes nothing for the
+    // refunds applied now).
+    const waiting = results.find((r) => r.kind === "unknown_payment");
+    if (waiting) return handled(waiting);
     return results.some((r) => r.kind === "applied") ? { outcome: "processed" } : handled(results[0]!);
   },
 };
@@ -131,10 +139,15 @@ function disputeHandler(kind: DisputeEventKind): Handler {
   };
 }
 
-/** Fulfils a paid session, then records its payment's processing fee. */
+/**
+ * Fulfils a paid session, then records its payment's processing fee and applies the refund and dispute events of its
+ * payment that arrived before it (held, decision 380).
+ */
 async function fulfilPaid(env: Env, session: CheckoutSessionObject): Promise<FulfilOutcome> {
   const outcome = await fulfilCheckoutSession(env, session);
   await recordSessionProcessingFee(env, session);
+  const paymentIntentId = paymentIntentOf(session);
+  if (outcome.kind !== "unknown_session" && paymentIntentId) await applyHeldPaymentEvents(env, paymentIntentId);
   return outcome;
 }
 
@@ -159,6 +172,47 @@ const HANDLERS: Record<string, Handler> = {
   "charge.dispute.funds_reinstated": disputeHandler("funds_reinstated"),
   "charge.dispute.closed": disputeHandler("closed"),
 };
+
+/** The event types held when their payment is not known yet: refunds and disputes (money flowing back). */
+const HELD_EVENT_TYPES = new Set(["refund.created", "refund.updated", "refund.failed", "charge.refunded", ...Object.keys(HANDLERS).filter((t) => t.startsWith("charge.dispute."))]);
+
+/** The payment intent and charge a held event's object names (for a charge, the charge itself). */
+function heldEventIds(type: string, object: unknown): { paymentIntentId: string | null; chargeId: string | null } {
+  const value = (object ?? {}) as { id?: unknown; payment_intent?: unknown; charge?: unknown };
+  const id = (v: unknown) => (typeof v === "string" ? v : v && typeof v === "object" && typeof (v as { id?: unknown }).id === "string" ? (v as { id: string }).id : null);
+  return { paymentIntentId: id(value.payment_intent), chargeId: type === "charge.refunded" ? id(value.id) : id(value.charge) };
+}
+
+/**
+ * Applies the held events (of one payment intent, or with null every one: the cron's sweep, so a crash between a
+ * payment's fulfilment and this step loses nothing), first received first. An event is marked applied once its
+ * payment is known and it was applied; every apply is idempotent (refunds and disputes by id, statuses forward
+ * only), so an event applied by two callers at once still counts once. Returns how many were applied.
+ */
+export async function applyHeldPaymentEvents(env: Env, paymentIntentId: string | null): Promise<number> {
+  const db = getDb(env);
+  let applied = 0;
+  for (const held of await listWaitingPaymentEvents(db, paymentIntentId)) {
+    let object: unknown;
+    try {
+      object = JSON.parse(held.object);
+    } catch {
+      object = null;
+    }
+    let result: Handled;
+    try {
+      result = await dispatch(env, held.type, object);
+    } catch (error) {
+      // Left waiting: the next call (a later event of the payment, the cron) applies it again.
+      console.error("webhook: applying a held event failed", { id: held.eventId, error });
+      continue;
+    }
+    if (result.outcome === "held") continue;
+    if (await markPaymentEventApplied(db, held.eventId)) applied++;
+    if (result.outcome === "ignored") console.info("webhook: a held event was ignored", { id: held.eventId, note: result.note });
+  }
+  return applied;
+}
 
 async function dispatch(env: Env, type: string, object: unknown): Promise<Handled> {
   const handler = HANDLERS[type];
@@ -192,13 +246,26 @@ export async function processStripeEvent(env: Env, event: unknown): Promise<Webh
   try {
     const handled = await dispatch(env, type, data.object);
     if (handled.outcome === "ignored") console.info("webhook: ignored event", { id, type, note: handled.note });
-    await setPaymentEventOutcome(db, id, { status: handled.outcome, error: handled.note ?? null, processed: true });
+    if (handled.outcome === "held") {
+      // Kept by its id until its payment is known: applied at the end of that payment's fulfilment, or by the cron.
+      if (!HELD_EVENT_TYPES.has(type)) throw new Error(`webhook: ${type} cannot be held`);
+      await holdPaymentEvent(db, { eventId: id, type, ...heldEventIds(type, data.object), object: JSON.stringify(data.object) });
+      // The payment may have become known meanwhile (its fulfilment ran while this was being held): apply it now.
+      const intent = heldEventIds(type, data.object).paymentIntentId;
+      if (intent) await applyHeldPaymentEvents(env, intent);
+    }
+    await setPaymentEventOutcome(db, id, {
+      status: handled.outcome === "held" ? "processed" : handled.outcome,
+      error: handled.note ?? null,
+      processed: true,
+    });
     return {
       status: 200,
       body: {
         received: true,
         ...(handled.duplicate ? { duplicate: true as const } : {}),
         ...(handled.outcome === "ignored" ? { ignored: handled.note ?? "ignored" } : {}),
+        ...(handled.outcome === "held" ? { held: true as const } : {}),
       },
     };
   } catch (error) {
