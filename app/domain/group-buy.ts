@@ -4,10 +4,10 @@
 import { MS_PER_DAY, parseDay, parseInstant } from "./countdown";
 import { MAX_ORDER_QUANTITY } from "./orders";
 import { MAX_CHECKOUT_LINES, reversedPartCents } from "./payments";
+import { divideRoundHalfUp, moneyTextProblem, parseMoneyToCents, percentToBasisPoints, progressPercent } from "./money";
 
 /** The most products (lines) one group-buy join pays in one checkout: the largest multi-line checkout. */
 export const MAX_GROUP_BUY_LINES = MAX_CHECKOUT_LINES;
-import { divideRoundHalfUp, moneyTextProblem, parseMoneyToCents, percentToBasisPoints, progressPercent } from "./money";
 
 /** Group buy amounts are shown in RM. */
 export const GROUP_BUY_CURRENCY = "MYR";
