@@ -26,6 +26,7 @@ export default [
     // Accounts
     route("signup", "routes/signup.tsx"),
     route("signin", "routes/signin.tsx"),
+    route("signin/link", "routes/signin-link.tsx"),
     route("signout", "routes/signout.tsx"),
     route("congratulations", "routes/congratulations.tsx"),
     route("forgot-password", "routes/forgot-password.tsx"),

@@ -90,7 +90,7 @@ describe("/my-orders", () => {
       ]);
     await order({ userId: fan.id, hostId: host.id, productId, name: "Kaya Jar", category: "physical", entry: 0, poolId: pool!.id });
     await order({ userId: fan.id, hostId: host.id, productId, name: "Kaya Jar", category: "physical", entry: 1, poolId: pool!.id });
-    expect((await buyerOrderStats(db(), { userId: fan.id, email: fan.email })).entries).toBe(1);
+    expect((await buyerOrderStats(db(), { userId: fan.id })).entries).toBe(1);
     const page = await (await get("/my-orders", { cookie: await signIn(fan.email) })).text();
     expect(page).toMatch(/Prize pool entries<\/[a-z]+>\s*<[a-z]+[^>]*>1</);
   });

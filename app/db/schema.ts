@@ -13,6 +13,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { BitcoinBlock } from "../domain/draw";
+import { ACCOUNT_LINK_PURPOSES } from "../domain/accounts";
 import { ADMIN_AUDIT_ACTIONS } from "../domain/admin";
 import { EARNING_KINDS } from "../domain/earnings";
 import { BANK_PAYOUT_STATUSES, PAYOUT_STATUS_VALUES, PAYOUT_TYPE_VALUES } from "../domain/payouts";
@@ -207,6 +208,23 @@ export const authThrottle = sqliteTable("auth_throttle", {
   windowStartedAt: timestamp("window_started_at").notNull().default(nowMs),
   lockedUntil: timestamp("locked_until"),
 });
+
+/** A one-time link mailed to an account's owner: signing in past the failure ceiling, or claiming guest orders. */
+export const accountLinkTokens = sqliteTable(
+  "account_link_tokens",
+  {
+    /** SHA-256 hex of the mailed token. */
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: ACCOUNT_LINK_PURPOSES }).notNull(),
+    expiresAt: timestamp("expires_at").notNull(),
+    usedAt: timestamp("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("account_link_tokens_user_id_idx").on(t.userId), index("account_link_tokens_expires_at_idx").on(t.expiresAt)],
+);
 
 /** A requested change of e-mail address, applied when the link mailed to the new address is opened. */
 export const emailChangeTokens = sqliteTable(

@@ -21,7 +21,8 @@ export const SETTINGS_MESSAGES = {
   currentPassword: "Your current password is incorrect",
   passwordChanged: "Your password has been changed. Other devices were signed out.",
   emailSame: "This is already your email address",
-  emailTaken: "An account with this email already exists",
+  /** Only when the link is used and someone took the address meanwhile (the request itself never tells). */
+  emailTakenOnConfirm: "This email address can no longer be used. Please request the change again with another address.",
   emailSent: (email: string) => `We sent a confirmation link to ${email}. Your email changes when you open it.`,
   emailConfirmed: "Your email address has been changed.",
   emailLinkInvalid: "This confirmation link is invalid or has expired. Please request a new one.",
