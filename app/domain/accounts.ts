@@ -53,7 +53,7 @@ export const SIGN_IN_THROTTLE = {
   /** One address trying one account: the attacker's own lane, so it can slow down hard. */
   pair: { free: 4, baseMs: 2 * SECOND_MS, maxMs: 15 * MINUTE_MS, windowMs: DAY_MS },
   /** One address trying any accounts (shared addresses exist: carriers, venues, so it starts later). */
-  address: { free: 30, baseMs: SECOND_MS, maxMs: 5 * MINUTE_MS, windowMs: HOUR_MS },
+  address: { free: 30, baseMs: 5 * SECOND_MS, maxMs: 5 * MINUTE_MS, windowMs: HOUR_MS },
 } as const satisfies Record<string, DelayRule>;
 
 /** Failed sign-ins an account takes from all addresses in an hour before a password alone no longer signs in. */

@@ -1,10 +1,11 @@
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { Link } from "~/components/link";
 import { SubmitButton } from "~/components/form";
 import { Card, Page, pageMeta } from "~/components/page";
 import { getEnv } from "~/lib/context";
 import { SETTINGS_MESSAGES } from "~/lib/settings-form";
 import { applyEmailChange, isEmailChangeTokenUsable } from "~/lib/settings.server";
+import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/settings-confirm-email";
 
 // The link mailed to a new address. Opening it only shows this page (mail scanners open links too); its button
@@ -18,18 +19,19 @@ function tokenOf(value: FormDataEntryValue | string | null): string {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = tokenOf(new URL(request.url).searchParams.get("token"));
   const usable = await isEmailChangeTokenUsable(getEnv(context), token);
-  return data(
-    { token: usable ? token : null, ok: false, message: usable ? null : SETTINGS_MESSAGES.emailLinkInvalid, email: null as string | null },
-    { status: usable ? 200 : 400 },
-  );
+  return data({ token: usable ? token : null, message: usable ? null : SETTINGS_MESSAGES.emailLinkInvalid }, { status: usable ? 200 : 400 });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const outcome = await applyEmailChange(getEnv(context), request, tokenOf(form.get("token")));
-  if (outcome.ok) return data({ token: null, ok: true, message: SETTINGS_MESSAGES.emailConfirmed, email: outcome.newEmail });
+  if (outcome.ok) {
+    // Settings (or sign-in, on a device without a session of the account) shows the change in a toast.
+    const message = `${SETTINGS_MESSAGES.emailConfirmed} It is now ${outcome.newEmail}.`;
+    throw redirect("/settings?tab=account", { headers: { "Set-Cookie": flashToastCookie({ message, type: "success" }) } });
+  }
   const message = outcome.reason === "taken" ? SETTINGS_MESSAGES.emailTakenOnConfirm : SETTINGS_MESSAGES.emailLinkInvalid;
-  return data({ token: null, ok: false, message, email: null }, { status: 400 });
+  return data({ token: null, message }, { status: 400 });
 }
 
 export default function ConfirmEmail({ loaderData, actionData }: Route.ComponentProps) {
@@ -45,9 +47,8 @@ export default function ConfirmEmail({ loaderData, actionData }: Route.Component
             <SubmitButton pending={navigation.state === "submitting"}>Confirm my new email</SubmitButton>
           </Form>
         ) : (
-          <p role={shown.ok ? "status" : "alert"} className={shown.ok ? "text-green-800" : "text-red-700"}>
+          <p role="alert" className="text-red-700">
             {shown.message}
-            {shown.email ? ` It is now ${shown.email}.` : null}
           </p>
         )}
         <p className="mt-4 text-sm">
