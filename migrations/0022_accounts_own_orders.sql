@@ -24,3 +24,7 @@ CREATE TABLE `account_link_tokens` (
 --> statement-breakpoint
 CREATE INDEX `account_link_tokens_user_id_idx` ON `account_link_tokens` (`user_id`);--> statement-breakpoint
 CREATE INDEX `account_link_tokens_expires_at_idx` ON `account_link_tokens` (`expires_at`);
+--> statement-breakpoint
+-- Since when an account has its current address (null: since it was created): a guest order paid with that address
+-- before then is not the account's to claim.
+ALTER TABLE `users` ADD `email_since` integer;

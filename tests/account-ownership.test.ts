@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { orders, products, users } from "~/db/schema";
 import { runScheduled } from "../workers/scheduled";
 import { db, decodedHtml, get, makeUser, PASSWORD, pageText, postForm, signIn } from "./helpers";
-import { mailedToken, signupFields } from "./support/accounts";
+import { mailedToken, mailsTo, signupFields } from "./support/accounts";
 
 // Issue 27, point 1 (decision 410): orders belong to accounts, not to e-mail strings. An address that changes hands
 // (a deleted account's, or one its owner moved away from) takes no orders with it, and a deleted account's personal
@@ -130,6 +130,65 @@ describe("orders follow accounts, not addresses", () => {
     expect(list).toContain("Closed Batik Scarf");
     expect(list).toContain("Open Batik Scarf");
     expect((await get(`/order/${open.orderNumber}`, { cookie: owner })).status).toBe(200);
+  });
+
+  it("adds a guest order to the confirmed account whose address it was paid with, only through the mailed link", async () => {
+    const host = await makeUser({ name: "Guest Host" });
+    const productId = crypto.randomUUID();
+    await db().insert(products).values({ id: productId, hostId: host.id, name: "Guest Kuih" });
+    // A guest order paid with an address before any account had it, and one paid after the account had it.
+    const address = `guest-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    const guestOrder = async (name: string, createdAt: Date) => {
+      const id = crypto.randomUUID();
+      await db().insert(orders).values({
+        id, orderNumber: `ORD-${id.slice(-8).toUpperCase()}`, userId: null, customerEmail: address, hostId: host.id, productId,
+        amountCents: 900, unitPriceCents: 900, quantity: 1, currency: "USD", productName: name, status: "paid", createdAt,
+      });
+      return id;
+    };
+    const before = await guestOrder("Early Guest Kuih", new Date(Date.now() - 60_000));
+    const account = await makeUser({ email: address });
+    const after = await guestOrder("Later Guest Kuih", new Date(Date.now() + 1000));
+    const cookie = await signIn(address);
+    expect(await pageText(await get("/my-orders", { cookie }))).not.toContain("Guest Kuih");
+    expect(await pageText(await get("/settings?tab=account", { cookie }))).toContain("1 order was paid as a guest with");
+
+    const asked = await postForm("/settings", { intent: "claim-orders" }, { cookie });
+    expect(asked.status).toBe(200);
+    expect(await decodedHtml(asked)).toContain(`We sent a link to ${address}`);
+    const token = await mailedToken(address, "/settings/claim-orders");
+    // Opening the link changes nothing; its button does, once.
+    expect((await get(`/settings/claim-orders?token=${encodeURIComponent(token)}`)).status).toBe(200);
+    expect((await orderRow(after)).userId).toBeNull();
+    const claimed = await postForm("/settings/claim-orders", { token });
+    expect(claimed.status).toBe(302);
+    expect(claimed.headers.get("Location")).toBe("/my-orders");
+    expect((await orderRow(after)).userId).toBe(account.id);
+    // Paid before the address was the account's: not its to claim.
+    expect((await orderRow(before)).userId).toBeNull();
+    const list = await pageText(await get("/my-orders", { cookie }));
+    expect(list).toContain("Later Guest Kuih");
+    expect(list).not.toContain("Early Guest Kuih");
+    expect((await postForm("/settings/claim-orders", { token })).status).toBe(400);
+    // Nothing more to claim: no further mail.
+    expect((await postForm("/settings", { intent: "claim-orders" }, { cookie })).status).toBe(409);
+    expect(await mailsTo(address)).toHaveLength(1);
+  });
+
+  it("lets no unconfirmed account ask for a guest order's link", async () => {
+    const host = await makeUser({ name: "Guest Host" });
+    const productId = crypto.randomUUID();
+    await db().insert(products).values({ id: productId, hostId: host.id, name: "Guest Kuih" });
+    const address = `unconfirmed-${crypto.randomUUID().slice(0, 8)}@example.com`;
+    await makeUser({ email: address, emailConfirmed: false });
+    const id = crypto.randomUUID();
+    await db().insert(orders).values({
+      id, orderNumber: `ORD-${id.slice(-8).toUpperCase()}`, userId: null, customerEmail: address, hostId: host.id, productId,
+      amountCents: 900, unitPriceCents: 900, quantity: 1, currency: "USD", productName: "Unclaimed Kuih", status: "paid", createdAt: new Date(Date.now() + 1000),
+    });
+    const cookie = await signIn(address);
+    expect((await postForm("/settings", { intent: "claim-orders" }, { cookie })).status).toBe(409);
+    expect(await mailsTo(address)).toHaveLength(0);
   });
 
   it("tells in the privacy notice what deletion erases, when, and what stays", async () => {

@@ -140,6 +140,8 @@ export const users = sqliteTable(
     emailConfirmedAt: timestamp("email_confirmed_at"),
     /** Set when the account was deleted: personal data is erased, rows others rely on (orders, ledgers) stay. */
     deletedAt: timestamp("deleted_at"),
+    /** When the current address became the account's (a confirmed change); null: since the account was created. */
+    emailSince: timestamp("email_since"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

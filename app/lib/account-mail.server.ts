@@ -1,6 +1,6 @@
 import type { Db } from "~/db/client.server";
 import { createAccountLinkToken, createEmailConfirmationToken, createPasswordResetToken } from "~/db/queries/accounts.server";
-import { SIGN_IN_LINK_TTL_MS } from "~/domain/accounts";
+import { ORDER_CLAIM_LINK_TTL_MS, SIGN_IN_LINK_TTL_MS } from "~/domain/accounts";
 import { randomToken, sha256Hex } from "./crypto.server";
 import { sendMail } from "./mail.server";
 
@@ -71,5 +71,25 @@ export async function sendSignInLinkMail(env: Env, db: Db, account: { userId: st
       `(it works once and expires in 15 minutes):\n${link}\n\n` +
       "If the attempts were not yours, your password was not accepted; choosing a new, longer password is a good idea: " +
       `${origin}/forgot-password`,
+  });
+}
+
+/** A one-time link (works for 24 hours) that adds the guest orders paid with this address to the account. */
+export async function sendOrderClaimMail(env: Env, db: Db, account: { userId: string; email: string }, count: number, origin: string) {
+  const token = randomToken();
+  const now = new Date();
+  await createAccountLinkToken(
+    db,
+    { userId: account.userId, purpose: "order_claim", tokenHash: await sha256Hex(token), expiresAt: new Date(now.getTime() + ORDER_CLAIM_LINK_TTL_MS) },
+    now,
+  );
+  const link = `${origin}/settings/claim-orders?token=${encodeURIComponent(token)}`;
+  await sendMail(env, db, {
+    to: account.email,
+    subject: "Add your guest orders to your Tribe account",
+    text:
+      `${count} order${count === 1 ? " was" : "s were"} paid as a guest with this email address. Open this link to add ` +
+      `${count === 1 ? "it" : "them"} to your Tribe account (it works once and expires in 24 hours):\n${link}\n\n` +
+      "If you did not ask for this, ignore this e-mail: nothing changes.",
   });
 }

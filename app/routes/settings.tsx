@@ -35,6 +35,9 @@ import {
   ShippingSchema,
 } from "~/lib/settings-form";
 import { listOrdersKeepingBuyerData } from "~/db/queries/account-data.server";
+import { countClaimableGuestOrders } from "~/db/queries/orders.server";
+import { sendOrderClaimMail } from "~/lib/account-mail.server";
+import { mayMailAccount } from "~/lib/throttle.server";
 import { refusingCommonPasswords } from "~/lib/common-passwords.server";
 import { changePassword, deleteAccount, isCurrentPassword, replaceProfileImage, requestEmailChange } from "~/lib/settings.server";
 import { flashToastCookie } from "~/lib/toast.server";
@@ -63,11 +66,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = getDb(env);
   const requested = new URL(request.url).searchParams.get("tab");
   const tab: Tab = TABS.some((t) => t.id === requested) ? (requested as Tab) : "profile";
-  const [profile, shipping, openOrders] = await Promise.all([
+  const [profile, shipping, openOrders, guestOrders] = await Promise.all([
     getOwnProfile(db, user.id),
     listShippingCountryCodes(db, user.id),
     // The deletion form lists the orders that keep the buyer's details until they close (decision 410).
     tab === "account" ? listOrdersKeepingBuyerData(db, user.id) : Promise.resolve([]),
+    // Guest orders paid with the account's address that it may claim through a mailed link.
+    tab === "account" ? countClaimableGuestOrders(db, user.id) : Promise.resolve(0),
   ]);
   if (!profile) throw new Response("Profile not found", { status: 404 });
   return {
@@ -93,6 +98,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     privacy: { profilePublic: profile.profilePublic, showRevenue: profile.showRevenue, showFollowers: profile.showFollowers },
     pushPublicKey: env.VAPID_PUBLIC_KEY ?? null,
     openOrders: openOrders.map((o) => ({ orderNumber: o.orderNumber, productName: o.productName, status: o.status })),
+    guestOrders,
   };
 }
 
@@ -203,6 +209,15 @@ export async function action({ request, context }: Route.ActionArgs) {
       const outcome = await requestEmailChange(env, new URL(request.url).origin, user, parsed.data.newEmail);
       if (!outcome.ok) return reply({ ok: false, intent, message: outcome.message, errors: { [outcome.field]: outcome.message } }, 409);
       return reply({ ok: true, intent, message: SETTINGS_MESSAGES.emailSent(parsed.data.newEmail) });
+    }
+    case "claim-orders": {
+      // Guest orders paid with this address become the account's only through a link mailed to it (decision 410).
+      const claimable = await countClaimableGuestOrders(db, user.id);
+      if (claimable === 0) return reply({ ok: false, intent, message: SETTINGS_MESSAGES.noGuestOrders }, 409);
+      if (await mayMailAccount(db, "order_claim", user.email)) {
+        await sendOrderClaimMail(env, db, { userId: user.id, email: user.email }, claimable, new URL(request.url).origin);
+      }
+      return reply({ ok: true, intent, message: SETTINGS_MESSAGES.guestOrdersLinkSent(user.email) });
     }
     case "delete": {
       const parsed = DeleteAccountSchema.safeParse(Object.fromEntries(form));
@@ -627,6 +642,7 @@ function AccountTab({ data: d }: { data: Data }) {
   const password = useSettingsFetcher("settings-password");
   const email = useSettingsFetcher("settings-email");
   const remove = useSettingsFetcher("settings-delete");
+  const claim = useSettingsFetcher("settings-claim-orders");
   const passwordErrors = password.data?.intent === "password" ? (password.data.errors ?? {}) : {};
   const emailErrors = email.data?.intent === "email" ? (email.data.errors ?? {}) : {};
   const deleteErrors = remove.data?.intent === "delete" ? (remove.data.errors ?? {}) : {};
@@ -683,6 +699,20 @@ function AccountTab({ data: d }: { data: Data }) {
           <SaveButton pending={email.state !== "idle"}>Send Confirmation Link</SaveButton>
         </email.Form>
       </Card>
+
+      {d.guestOrders > 0 ? (
+        <Card>
+          <h2 className="font-semibold text-gray-900">Orders paid as a guest</h2>
+          <p className="mt-1 text-sm text-gray-600">
+            {d.guestOrders} order{d.guestOrders === 1 ? " was" : "s were"} paid as a guest with {d.email}. We can e-mail you a link that adds{" "}
+            {d.guestOrders === 1 ? "it" : "them"} to your account.
+          </p>
+          <claim.Form method="post" className="mt-3">
+            <input type="hidden" name="intent" value="claim-orders" />
+            <SaveButton pending={claim.state !== "idle"}>Send me the link</SaveButton>
+          </claim.Form>
+        </Card>
+      ) : null}
 
       <Card>
         <h2 className="font-semibold text-gray-900">Your data</h2>

@@ -65,6 +65,28 @@ function buyerScope(shape: ViewerShape, buyer?: BuyerKey) {
   return eq(orders.userId, buyer ? (buyer as { userId: string }).userId : sql.placeholder("userId"));
 }
 
+/**
+ * Guest orders (no account) an account may claim: paid with its address while that address was already the
+ * account's, and the account confirmed. Claiming also needs the one-time link mailed to the address (decision 410).
+ */
+function claimableBy(userId: string) {
+  return sql`"orders"."user_id" is null and "orders"."customer_email" = (select u.email from users u where u.id = ${userId}
+      and u.email_confirmed_at is not null and u.deleted_at is null)
+    and "orders"."created_at" >= (select coalesce(u.email_since, u.created_at) from users u where u.id = ${userId})`;
+}
+
+/** How many guest orders the account may claim. */
+export async function countClaimableGuestOrders(db: Db, userId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(orders).where(claimableBy(userId));
+  return row?.n ?? 0;
+}
+
+/** Makes the claimable guest orders the account's (after its mailed link was used); how many moved. */
+export async function claimGuestOrders(db: Db, userId: string, now = new Date()): Promise<number> {
+  const rows = await db.update(orders).set({ userId, updatedAt: now }).where(claimableBy(userId)).returning({ id: orders.id });
+  return rows.length;
+}
+
 /** Which buyer and filters a page of the buyer's orders has: each combination is its own prepared SQL. */
 type BuyerPageShape = { buyer: ViewerShape; type: boolean; q: boolean };
 

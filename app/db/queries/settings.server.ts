@@ -159,7 +159,7 @@ export async function confirmEmailChange(db: Db, tokenHash: string, now: Date): 
   try {
     await db.batch([
       // Opening the link mailed to the address confirms it.
-      db.update(users).set({ email: token.newEmail, emailConfirmedAt: now, updatedAt: now }).where(eq(users.id, token.userId)),
+      db.update(users).set({ email: token.newEmail, emailConfirmedAt: now, emailSince: now, updatedAt: now }).where(eq(users.id, token.userId)),
       db.update(userProfiles).set({ email: token.newEmail, updatedAt: now }).where(eq(userProfiles.userId, token.userId)),
     ]);
   } catch (error) {
