@@ -41,7 +41,6 @@ function sessionUserId(session?: SessionViewer): SQL {
 /** The viewer's account id in a read built per call: the id, or their session resolved in the same query. */
 export const viewerIdSql = (viewer: ViewerKey): string | SQL => (typeof viewer === "string" ? viewer : sessionUserId(viewer));
 
-
 export async function insertSession(db: Db, row: NewSession): Promise<void> {
   await db.insert(sessions).values(row);
 }
