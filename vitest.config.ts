@@ -26,7 +26,7 @@ export default defineConfig(async () => {
             PUSH_TEST_HOST: "push.test",
           },
           // Mutation rate limits (production values in wrangler.toml). Tests send each request from a random address
-          // unless they say otherwise (at most 21 from one, the sign-in throttle's test); the fuzz test sends every
+          // unless they say otherwise (at most 31 from one, the sign-in throttle's test); the fuzz test sends every
           // mutation four times from one account (about 180). tests/security.test.ts goes over both.
           ratelimits: {
             RATE_LIMIT_ADDRESS: { namespace_id: "1201", simple: { limit: 40, period: 60 } },

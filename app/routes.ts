@@ -26,6 +26,7 @@ export default [
     // Accounts
     route("signup", "routes/signup.tsx"),
     route("signin", "routes/signin.tsx"),
+    route("signin/link", "routes/signin-link.tsx"),
     route("signout", "routes/signout.tsx"),
     route("congratulations", "routes/congratulations.tsx"),
     route("forgot-password", "routes/forgot-password.tsx"),
@@ -51,6 +52,7 @@ export default [
     route("settings", "routes/settings.tsx"),
     route("settings/export", "routes/settings-export.tsx"),
     route("settings/confirm-email", "routes/settings-confirm-email.tsx"),
+    route("settings/claim-orders", "routes/settings-claim-orders.tsx"),
     route("prize-pool-settings", "routes/prize-pool-settings.tsx"),
     route("prize-pool-details", "routes/prize-pool-details.tsx"),
     route("prize-pool", "routes/prize-pool.tsx"),

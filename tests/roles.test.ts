@@ -53,7 +53,13 @@ const RULES: Record<string, Who> = {
   "routes/reset-password.tsx": "secret",
   "routes/revenue-management.tsx": "signed-in",
   "routes/settings.tsx": "signed-in",
+  // The button of the e-mail change link mailed to the new address (decision 410): only its token changes anything.
+  "routes/settings-confirm-email.tsx": "secret",
+  // The button of the link that adds guest orders to the account they were paid with (decision 410).
+  "routes/settings-claim-orders.tsx": "secret",
   "routes/signin.tsx": "anyone",
+  // The one-time sign-in link mailed past the ceiling of failed sign-ins (decision 410).
+  "routes/signin-link.tsx": "secret",
   "routes/signout.tsx": "anyone",
   "routes/signup.tsx": "anyone",
   "routes/tribe-join.tsx": "signed-in",

@@ -1,4 +1,5 @@
 import { getDb } from "~/db/client.server";
+import { eraseClosedOrdersOfDeletedAccounts } from "~/db/queries/account-data.server";
 import { purgeExpiredAuthRows } from "~/db/queries/accounts.server";
 import { runPoolCron } from "~/lib/draw.server";
 import { resumeUnfinishedFulfilments } from "~/lib/payments/fulfil.server";
@@ -39,9 +40,11 @@ export async function runScheduled(env: Env, now: Date): Promise<void> {
     console.error("cron: pools step failed", error);
   }
 
-  // Expired sessions, password-reset links and e-mail confirmation links.
+  // Expired sessions, password-reset links and e-mail confirmation links; deleted accounts' orders that have closed
+  // lose their buyer data (decision 410).
   try {
     await purgeExpiredAuthRows(getDb(env), now);
+    await eraseClosedOrdersOfDeletedAccounts(getDb(env), now);
   } catch (error) {
     console.error("cron: purge step failed", error);
   }

@@ -3,11 +3,13 @@ import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react
 const inputClass =
   "mt-1 block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 aria-[invalid=true]:border-red-500";
 
-type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; name: string; error?: string };
+type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; name: string; error?: string; /** A rule shown under the input. */ hint?: string };
 
-/** A labelled input with its error message, wired with aria-describedby. */
-export function Field({ label, name, error, id = name, ...input }: FieldProps) {
+/** A labelled input with its rule (hint) and error message, wired with aria-describedby. */
+export function Field({ label, name, error, hint, id = name, ...input }: FieldProps) {
   const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(" ") || undefined;
   return (
     <div>
       <label htmlFor={id} className="block text-sm font-medium text-gray-700">
@@ -18,9 +20,14 @@ export function Field({ label, name, error, id = name, ...input }: FieldProps) {
         name={name}
         className={inputClass}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
+        aria-describedby={describedBy}
         {...input}
       />
+      {hint ? (
+        <p id={hintId} className="mt-1 text-xs text-gray-500">
+          {hint}
+        </p>
+      ) : null}
       {error ? (
         <p id={errorId} className="mt-1 text-sm text-red-600">
           {error}

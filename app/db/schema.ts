@@ -13,6 +13,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { BitcoinBlock } from "../domain/draw";
+import { ACCOUNT_LINK_PURPOSES } from "../domain/accounts";
 import { ADMIN_AUDIT_ACTIONS } from "../domain/admin";
 import { EARNING_KINDS } from "../domain/earnings";
 import { BANK_PAYOUT_STATUSES, PAYOUT_STATUS_VALUES, PAYOUT_TYPE_VALUES } from "../domain/payouts";
@@ -140,6 +141,8 @@ export const users = sqliteTable(
     emailConfirmedAt: timestamp("email_confirmed_at"),
     /** Set when the account was deleted: personal data is erased, rows others rely on (orders, ledgers) stay. */
     deletedAt: timestamp("deleted_at"),
+    /** When the current address became the account's (a confirmed change); null: since the account was created. */
+    emailSince: timestamp("email_since"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -208,6 +211,23 @@ export const authThrottle = sqliteTable("auth_throttle", {
   windowStartedAt: timestamp("window_started_at").notNull().default(nowMs),
   lockedUntil: timestamp("locked_until"),
 });
+
+/** A one-time link mailed to an account's owner: signing in past the failure ceiling, or claiming guest orders. */
+export const accountLinkTokens = sqliteTable(
+  "account_link_tokens",
+  {
+    /** SHA-256 hex of the mailed token. */
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: ACCOUNT_LINK_PURPOSES }).notNull(),
+    expiresAt: timestamp("expires_at").notNull(),
+    usedAt: timestamp("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("account_link_tokens_user_id_idx").on(t.userId), index("account_link_tokens_expires_at_idx").on(t.expiresAt)],
+);
 
 /** A requested change of e-mail address, applied when the link mailed to the new address is opened. */
 export const emailChangeTokens = sqliteTable(

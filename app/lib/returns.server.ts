@@ -82,9 +82,12 @@ export async function hostRefund(env: Env, hostId: string, input: HostRefundInpu
   };
 }
 
-/** Whether the signed-in account is the buyer of an order (placed it, or paid with its e-mail). */
-export function isOrderBuyer(order: { userId: string | null; customerEmail: string | null }, user: Pick<SessionUser, "id" | "email">): boolean {
-  return order.userId === user.id || (order.customerEmail !== null && order.customerEmail === user.email.toLowerCase());
+/**
+ * Whether the signed-in account is the buyer of an order: the order is the account's by id (placed by it, or a guest
+ * order it claimed through a mailed link). An e-mail string never makes anyone a buyer: addresses change hands.
+ */
+export function isOrderBuyer(order: { userId: string | null }, user: Pick<SessionUser, "id">): boolean {
+  return order.userId !== null && order.userId === user.id;
 }
 
 /** The buyer asks to return an order. One open request per order; only within the return window. */

@@ -1,17 +1,10 @@
 import type { Db } from "~/db/client.server";
-import {
-  deleteSession,
-  deleteUserSessions,
-  getSessionAccount,
-  insertSession,
-  type SessionViewer,
-} from "~/db/queries/sessions.server";
+import { deleteSession, getSessionAccount, insertSession, touchSession, type SessionViewer } from "~/db/queries/sessions.server";
+import { SESSION_ABSOLUTE_MS, sessionExpiry, sessionNeedsTouch } from "~/domain/accounts";
 import { hostCookie, readCookie, SESSION_COOKIE } from "./cookies.server";
 import { randomToken, sha256Hex } from "./crypto.server";
 
 export { SESSION_COOKIE };
-const SESSION_DAYS = 30;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The signed-in account as loaders and components see it. */
 export type SessionUser = {
@@ -36,11 +29,12 @@ export async function createSession(db: Db, userId: string, request: Request): P
     id: await sha256Hex(token),
     userId,
     createdAt: now,
-    expiresAt: new Date(now.getTime() + SESSION_DAYS * DAY_MS),
+    // Idle and absolute lifetimes (decision 410): each request within the idle time pushes this forward.
+    expiresAt: sessionExpiry(now, now),
     ip: request.headers.get("CF-Connecting-IP"),
     userAgent: request.headers.get("User-Agent")?.slice(0, 300) ?? null,
   });
-  return hostCookie(SESSION_COOKIE, token, SESSION_DAYS * 24 * 60 * 60);
+  return hostCookie(SESSION_COOKIE, token, SESSION_ABSOLUTE_MS / 1000);
 }
 
 /**
@@ -60,7 +54,11 @@ export async function getSessionUserOf(db: Db, viewer: SessionViewer): Promise<S
   // A suspended account's sessions end at once, even one created just before the suspension (sessions.server).
   const row = await getSessionAccount(db, viewer.sessionId, viewer.now);
   if (!row) return null;
-  const { emailConfirmedAt, ...user } = row;
+  const { emailConfirmedAt, sessionCreatedAt, sessionExpiresAt, ...user } = row;
+  // Used now: its idle deadline moves forward (at most one write an hour), never past its absolute end.
+  if (sessionCreatedAt && sessionExpiresAt && sessionNeedsTouch(new Date(sessionCreatedAt), new Date(sessionExpiresAt), viewer.now)) {
+    await touchSession(db, viewer.sessionId, sessionExpiry(new Date(sessionCreatedAt), viewer.now));
+  }
   return {
     ...user,
     unreadMessages: Number(user.unreadMessages) || 0,
@@ -84,7 +82,8 @@ export async function destroySession(db: Db, request: Request): Promise<string> 
   return hostCookie(SESSION_COOKIE, "", 0);
 }
 
-/** Ends every session of a user (after a password reset). */
-export async function destroyUserSessions(db: Db, userId: string): Promise<void> {
-  await deleteUserSessions(db, userId);
+/** The session id (hash of the cookie token) of the request, to keep it when the account's other sessions end. */
+export async function currentSessionId(request: Request): Promise<string | null> {
+  const token = readCookie(request, SESSION_COOKIE);
+  return token ? sha256Hex(token) : null;
 }

@@ -10,12 +10,12 @@ import {
 import {
   confirmEmailChange,
   createEmailChangeToken,
-  endOtherSessions,
   getPasswordHash,
+  isEmailChangeLinkUsable,
   isEmailTaken,
   setProfileImage,
 } from "~/db/queries/settings.server";
-import { setPasswordHash } from "~/db/queries/accounts.server";
+import { revokeAccountCredentials, setPasswordHash } from "~/db/queries/accounts.server";
 import { getActiveGroupBuyId } from "~/db/queries/profiles.server";
 import { toCsv, type CsvCell } from "~/lib/csv";
 import { randomToken, sha256Hex } from "~/lib/crypto.server";
@@ -23,8 +23,8 @@ import { notify } from "~/lib/notify.server";
 import { hashPassword, verifyPassword } from "~/lib/password.server";
 import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
 import { closePool } from "~/lib/pools.server";
-import { readCookie } from "~/lib/cookies.server";
-import { SESSION_COOKIE } from "~/lib/session.server";
+import { currentSessionId } from "~/lib/session.server";
+import { mayMailAccount } from "~/lib/throttle.server";
 import { SETTINGS_MESSAGES } from "~/lib/settings-form";
 import { profileImageKey, storeProfileImage, type UploadBody } from "~/lib/uploads.server";
 import { zip } from "~/lib/zip";
@@ -51,22 +51,23 @@ export async function isCurrentPassword(env: Env, userId: string, password: stri
   return hash !== null && (await verifyPassword(password, hash));
 }
 
-/** The session id (hash of the cookie token) of the request, to keep it when other sessions end. */
-async function currentSessionId(request: Request): Promise<string | null> {
-  const token = readCookie(request, SESSION_COOKIE);
-  return token ? sha256Hex(token) : null;
-}
-
-/** Sets a new password and signs out every other device. */
+/**
+ * Sets a new password and signs out every other device; outstanding reset, e-mail-change and confirmation links of
+ * the account stop working (decision 410).
+ */
 export async function changePassword(env: Env, request: Request, userId: string, newPassword: string): Promise<void> {
   const db = getDb(env);
   await setPasswordHash(db, userId, await hashPassword(newPassword));
-  await endOtherSessions(db, userId, await currentSessionId(request));
+  await revokeAccountCredentials(db, userId, await currentSessionId(request));
 }
 
 export type EmailChangeRequest = { ok: true } | { ok: false; field: "newEmail"; message: string };
 
-/** Mails a confirmation link to the new address; the address changes only when the link is opened. */
+/**
+ * Mails a confirmation link to the new address; the address changes only when the link is opened. The answer is the
+ * same whether or not another account has the address (its owner is told by e-mail instead), and an address gets at
+ * most one mail per window (decision 410), so Settings reveals no addresses.
+ */
 export async function requestEmailChange(
   env: Env,
   origin: string,
@@ -75,7 +76,17 @@ export async function requestEmailChange(
 ): Promise<EmailChangeRequest> {
   const db = getDb(env);
   if (newEmail === user.email) return { ok: false, field: "newEmail", message: SETTINGS_MESSAGES.emailSame };
-  if (await isEmailTaken(db, newEmail, user.id)) return { ok: false, field: "newEmail", message: SETTINGS_MESSAGES.emailTaken };
+  if (!(await mayMailAccount(db, "email_change", newEmail))) return { ok: true };
+  if (await isEmailTaken(db, newEmail, user.id)) {
+    await notify(env, user.id, "email_confirmation", {
+      to: newEmail,
+      subject: "Someone tried to use your email on Tribe",
+      text:
+        "Someone asked to move another Tribe account to this email address, which already has an account. Nothing has changed.\n\n" +
+        `If it was you, sign in with this address instead: ${origin}/signin\n\nIf it wasn't you, ignore this e-mail.`,
+    });
+    return { ok: true };
+  }
   const token = randomToken();
   await createEmailChangeToken(db, user.id, await sha256Hex(token), newEmail, new Date(Date.now() + EMAIL_CHANGE_TTL_MS));
   const link = `${origin}/settings/confirm-email?token=${encodeURIComponent(token)}`;
@@ -87,11 +98,22 @@ export async function requestEmailChange(
   return { ok: true };
 }
 
-/** Applies a confirmed e-mail change and tells the old address. */
-export async function applyEmailChange(env: Env, token: string) {
+/** True while an e-mail change link can still be used (its page then shows the button that applies it). */
+export async function isEmailChangeTokenUsable(env: Env, token: string): Promise<boolean> {
+  if (token.length < 20 || token.length > 200) return false;
+  return isEmailChangeLinkUsable(getDb(env), await sha256Hex(token), new Date());
+}
+
+/**
+ * Applies a confirmed e-mail change (the button of the link's page; opening the link changes nothing), tells the
+ * old address, and revokes the account's other links and sessions (all but the request's own).
+ */
+export async function applyEmailChange(env: Env, request: Request, token: string) {
   if (token.length < 20 || token.length > 200) return { ok: false as const, reason: "invalid" as const };
-  const outcome = await confirmEmailChange(getDb(env), await sha256Hex(token), new Date());
+  const db = getDb(env);
+  const outcome = await confirmEmailChange(db, await sha256Hex(token), new Date());
   if (outcome.ok) {
+    await revokeAccountCredentials(db, outcome.userId, await currentSessionId(request));
     await notify(env, outcome.userId, "email_confirmation", {
       to: outcome.oldEmail,
       subject: "Your Tribe email address was changed",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT } from "~/domain/accounts";
 import { SIGNUP_CATEGORIES } from "~/domain/catalog";
 import { isCountryCode } from "~/domain/currency";
 
@@ -11,12 +12,12 @@ export const EmailSchema = z
   .pipe(z.email({ error: "Please enter a valid email address" }))
   .transform((v) => v.toLowerCase());
 
-export const PASSWORD_MIN_LENGTH = 8;
 
+/** A new password's length rule (the browser checks it too); the server also refuses common ones (password.server). */
 export const PasswordSchema = z
   .string({ error: "Please enter a password" })
-  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(128, "Password must be at most 128 characters");
+  .min(PASSWORD_MIN_LENGTH, PASSWORD_TOO_SHORT)
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
 export const WebsiteSchema = z
   .string()

@@ -2,16 +2,15 @@ import { data, Form, useNavigation } from "react-router";
 import { Link } from "~/components/link";
 import { Field, FormError, SubmitButton } from "~/components/form";
 import { getDb } from "~/db/client.server";
-import { createPasswordResetToken, findUserByEmail, hasRecentResetToken } from "~/db/queries/accounts.server";
+import { findUserByEmail } from "~/db/queries/accounts.server";
+import { sendResetMail } from "~/lib/account-mail.server";
 import { getEnv } from "~/lib/context";
-import { randomToken, sha256Hex } from "~/lib/crypto.server";
-import { sendMail } from "~/lib/mail.server";
+import { mayMailAccount } from "~/lib/throttle.server";
 import { EmailSchema } from "~/lib/validation";
 import type { Route } from "./+types/forgot-password";
 
-export const RESET_LINK_TTL_MS = 60 * 60 * 1000;
-const RESEND_AFTER_MS = 60 * 1000;
-export const RESET_SENT = "If an account exists for that email, we have sent a link to reset your password. The link works once and expires in 1 hour.";
+export const RESET_SENT =
+  "If an account exists for that email, we have sent a link to reset your password. The link works once and expires in 30 minutes.";
 
 export const meta: Route.MetaFunction = () => [{ title: "Forgot Password · Tribe" }];
 
@@ -24,18 +23,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ error: parsed.error.issues[0]?.message ?? "Please enter a valid email address", sent: false, email: String(form.get("email") ?? "") }, { status: 400 });
   }
   const email = parsed.data;
-  const user = await findUserByEmail(db, email);
-  const now = new Date();
-  // The answer is the same whether or not the account exists, so the form reveals no e-mail addresses.
-  if (user && !(await hasRecentResetToken(db, user.id, now, RESEND_AFTER_MS))) {
-    const token = randomToken();
-    await createPasswordResetToken(db, user.id, await sha256Hex(token), new Date(now.getTime() + RESET_LINK_TTL_MS));
-    const link = `${new URL(request.url).origin}/reset-password?token=${encodeURIComponent(token)}`;
-    await sendMail(env, db, {
-      to: email,
-      subject: "Reset your Tribe password",
-      text: `Someone asked to reset the password of your Tribe account.\n\nOpen this link to choose a new password (it works once and expires in 1 hour):\n${link}\n\nIf this wasn't you, ignore this e-mail: your password stays as it is.`,
-    });
+  // The answer is the same whether or not the account exists, so the form reveals no e-mail addresses; an address
+  // gets at most one reset mail per window (decision 410), and a new link revokes the account's older ones.
+  if (await mayMailAccount(db, "reset", email)) {
+    const user = await findUserByEmail(db, email);
+    if (user && !user.deletedAt) await sendResetMail(env, db, { userId: user.id, email }, new URL(request.url).origin);
   }
   return { error: null, sent: true, email };
 }

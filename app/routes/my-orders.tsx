@@ -14,6 +14,7 @@ import { viewerSession } from "~/lib/auth.server";
 import { requireUser, signinRedirectUrl } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { signedDownloadUrl } from "~/lib/downloads.server";
+import { isOrderBuyer } from "~/lib/returns.server";
 import type { Route } from "./+types/my-orders";
 import { searchQuerySchema } from "~/domain/search";
 
@@ -98,8 +99,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const env = getEnv(context);
   const order = await getOrderById(getDb(env), orderId);
-  const buyer = order && (order.userId === user.id || (order.customerEmail !== null && order.customerEmail === user.email.toLowerCase()));
-  if (!order || !buyer) return data<DownloadResult>({ ok: false, message: "Order not found", orderId: null }, { status: 404 });
+  if (!order || !isOrderBuyer(order, user)) return data<DownloadResult>({ ok: false, message: "Order not found", orderId: null }, { status: 404 });
   // The download endpoint serves the account that placed the order, once it is paid.
   if (order.productCategory !== "digital" || order.userId !== user.id || !DOWNLOADABLE_STATUSES.has(order.status)) {
     return data<DownloadResult>({ ok: false, message: DOWNLOAD_UNAVAILABLE, orderId: order.id }, { status: 409 });

@@ -25,7 +25,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
   const db = getDb(getEnv(context));
   const order = await getOrderByNumber(db, idParam(params.orderNumber));
-  // Only the buyer (signed in, or paid with their e-mail as on /my-orders) and the host may see an order; to anyone
+  // Only the buyer (the account whose order it is, by id) and the host may see an order; to anyone
   // else it does not exist.
   const isBuyer = order ? isOrderBuyer(order, user) : false;
   if (!order || (!isBuyer && order.hostId !== user.id)) notFound();

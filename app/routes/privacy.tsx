@@ -63,6 +63,20 @@ export default function Privacy() {
             and legal duties are kept for as long as the law requires.
           </p>
         </Clause>
+        <Clause title="When you delete your account">
+          <p>
+            Your profile, images, sign-in sessions and links are erased at once, and your name, e-mail address, phone
+            number and shipping and billing addresses are erased from your orders that have closed. An order that is
+            still open (not yet delivered, inside its 7-day return window, or with an open return or dispute) keeps
+            them for its seller until it closes, and they are erased automatically then; the deletion form lists those
+            orders. The amounts paid and refunded stay as money records, without your personal details. Searches of
+            orders read these same records, so nothing of yours stays findable after erasure.
+          </p>
+          <p>
+            Your orders belong to your account, not to your e-mail address: if you change your address, or delete your
+            account and someone later registers the address, they never see your orders.
+          </p>
+        </Clause>
         <p className="mt-6 text-sm text-gray-600">
           See also our{" "}
           <Link to="/terms" className="font-medium text-brand-700 hover:underline">

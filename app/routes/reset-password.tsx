@@ -2,13 +2,14 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { Link } from "~/components/link";
 import { Field, FormError, SubmitButton } from "~/components/form";
 import { getDb } from "~/db/client.server";
-import { consumeResetToken, isResetTokenUsable, markEmailConfirmed, setPasswordHash } from "~/db/queries/accounts.server";
+import { consumeResetToken, isResetTokenUsable, markEmailConfirmed, revokeAccountCredentials, setPasswordHash } from "~/db/queries/accounts.server";
 import { getEnv } from "~/lib/context";
 import { sha256Hex } from "~/lib/crypto.server";
+import { refusingCommonPasswords } from "~/lib/common-passwords.server";
 import { hashPassword } from "~/lib/password.server";
-import { destroyUserSessions } from "~/lib/session.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import { fieldErrors, ResetPasswordSchema } from "~/lib/validation";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_RULE_TEXT } from "~/domain/accounts";
 import type { Route } from "./+types/reset-password";
 
 export const LINK_INVALID = "This password reset link is invalid or has expired. Please request a new one.";
@@ -24,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const db = getDb(getEnv(context));
   const form = await request.formData();
-  const parsed = ResetPasswordSchema.safeParse(Object.fromEntries(form));
+  const parsed = refusingCommonPasswords(ResetPasswordSchema, "password").safeParse(Object.fromEntries(form));
   if (!parsed.success) return data({ errors: fieldErrors(parsed.error) }, { status: 400 });
   const passwordHash = await hashPassword(parsed.data.password);
   const userId = await consumeResetToken(db, await sha256Hex(parsed.data.token), new Date());
@@ -32,7 +33,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   await setPasswordHash(db, userId, passwordHash);
   // The link came by e-mail, so opening it proves the address as a confirmation link does.
   await markEmailConfirmed(db, userId, new Date());
-  await destroyUserSessions(db, userId);
+  // Every other reset, e-mail-change and confirmation link of the account and every session end (decision 410).
+  await revokeAccountCredentials(db, userId, null);
   throw redirect("/signin", {
     headers: { "Set-Cookie": flashToastCookie({ message: "Your password has been changed. Please sign in.", type: "success" }) },
   });
@@ -49,7 +51,17 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           <Form method="post" className="mt-6 space-y-4">
             <input type="hidden" name="token" value={loaderData.token} />
             <FormError>{errors.form ?? errors.token}</FormError>
-            <Field label="New password" name="password" type="password" required minLength={8} autoComplete="new-password" error={errors.password} />
+            <Field
+              label="New password"
+              name="password"
+              type="password"
+              required
+              minLength={PASSWORD_MIN_LENGTH}
+              maxLength={PASSWORD_MAX_LENGTH}
+              autoComplete="new-password"
+              hint={PASSWORD_RULE_TEXT}
+              error={errors.password}
+            />
             <Field label="Confirm new password" name="confirmPassword" type="password" required autoComplete="new-password" error={errors.confirmPassword} />
             <SubmitButton pending={navigation.state === "submitting"}>Change password</SubmitButton>
           </Form>

@@ -33,11 +33,17 @@ import {
   SETTINGS_MESSAGES,
   ShippingSchema,
 } from "~/lib/settings-form";
+import { listOrdersKeepingBuyerData } from "~/db/queries/account-data.server";
+import { countClaimableGuestOrders } from "~/db/queries/orders.server";
+import { sendOrderClaimMail } from "~/lib/account-mail.server";
+import { mayMailAccount } from "~/lib/throttle.server";
+import { refusingCommonPasswords } from "~/lib/common-passwords.server";
 import { changePassword, deleteAccount, isCurrentPassword, replaceProfileImage, requestEmailChange } from "~/lib/settings.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import { subscribeBrowser } from "~/lib/push-subscriptions.server";
 import { readUpload, UploadError } from "~/lib/uploads.server";
 import { fieldErrors } from "~/lib/validation";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_RULE_TEXT } from "~/domain/accounts";
 import type { Route } from "./+types/settings";
 
 const TABS = [
@@ -58,10 +64,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
   const env = getEnv(context);
   const db = getDb(env);
-  const [profile, shipping] = await Promise.all([getOwnProfile(db, user.id), listShippingCountryCodes(db, user.id)]);
-  if (!profile) throw new Response("Profile not found", { status: 404 });
   const requested = new URL(request.url).searchParams.get("tab");
   const tab: Tab = TABS.some((t) => t.id === requested) ? (requested as Tab) : "profile";
+  const [profile, shipping, openOrders, guestOrders] = await Promise.all([
+    getOwnProfile(db, user.id),
+    listShippingCountryCodes(db, user.id),
+    // The deletion form lists the orders that keep the buyer's details until they close (decision 410).
+    tab === "account" ? listOrdersKeepingBuyerData(db, user.id) : Promise.resolve([]),
+    // Guest orders paid with the account's address that it may claim through a mailed link.
+    tab === "account" ? countClaimableGuestOrders(db, user.id) : Promise.resolve(0),
+  ]);
+  if (!profile) throw new Response("Profile not found", { status: 404 });
   return {
     tab,
     userId: user.id,
@@ -84,6 +97,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     },
     privacy: { profilePublic: profile.profilePublic, showRevenue: profile.showRevenue, showFollowers: profile.showFollowers },
     pushPublicKey: env.VAPID_PUBLIC_KEY ?? null,
+    openOrders: openOrders.map((o) => ({ orderNumber: o.orderNumber, productName: o.productName, status: o.status })),
+    guestOrders,
   };
 }
 
@@ -178,7 +193,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return reply({ ok: true, intent, message: SETTINGS_MESSAGES.pushRemoved });
     }
     case "password": {
-      const parsed = ChangePasswordSchema.safeParse(Object.fromEntries(form));
+      const parsed = refusingCommonPasswords(ChangePasswordSchema, "newPassword").safeParse(Object.fromEntries(form));
       if (!parsed.success) return reply({ ok: false, intent, message: SETTINGS_MESSAGES.saveFailed, errors: fieldErrors(parsed.error) }, 400);
       if (!(await isCurrentPassword(env, user.id, parsed.data.currentPassword))) {
         return reply({ ok: false, intent, message: SETTINGS_MESSAGES.currentPassword, errors: { currentPassword: SETTINGS_MESSAGES.currentPassword } }, 400);
@@ -195,6 +210,15 @@ export async function action({ request, context }: Route.ActionArgs) {
       const outcome = await requestEmailChange(env, new URL(request.url).origin, user, parsed.data.newEmail);
       if (!outcome.ok) return reply({ ok: false, intent, message: outcome.message, errors: { [outcome.field]: outcome.message } }, 409);
       return reply({ ok: true, intent, message: SETTINGS_MESSAGES.emailSent(parsed.data.newEmail) });
+    }
+    case "claim-orders": {
+      // Guest orders paid with this address become the account's only through a link mailed to it (decision 410).
+      const claimable = await countClaimableGuestOrders(db, user.id);
+      if (claimable === 0) return reply({ ok: false, intent, message: SETTINGS_MESSAGES.noGuestOrders }, 409);
+      if (await mayMailAccount(db, "order_claim", user.email)) {
+        await sendOrderClaimMail(env, db, { userId: user.id, email: user.email }, claimable, new URL(request.url).origin);
+      }
+      return reply({ ok: true, intent, message: SETTINGS_MESSAGES.guestOrdersLinkSent(user.email) });
     }
     case "delete": {
       const parsed = DeleteAccountSchema.safeParse(Object.fromEntries(form));
@@ -619,6 +643,7 @@ function AccountTab({ data: d }: { data: Data }) {
   const password = useSettingsFetcher("settings-password");
   const email = useSettingsFetcher("settings-email");
   const remove = useSettingsFetcher("settings-delete");
+  const claim = useSettingsFetcher("settings-claim-orders");
   const passwordErrors = password.data?.intent === "password" ? (password.data.errors ?? {}) : {};
   const emailErrors = email.data?.intent === "email" ? (email.data.errors ?? {}) : {};
   const deleteErrors = remove.data?.intent === "delete" ? (remove.data.errors ?? {}) : {};
@@ -642,7 +667,17 @@ function AccountTab({ data: d }: { data: Data }) {
         <password.Form ref={passwordForm} method="post" className="mt-4 space-y-4">
           <input type="hidden" name="intent" value="password" />
           <Field label="Current password" name="currentPassword" id="password-current" type="password" required autoComplete="current-password" error={passwordErrors.currentPassword} />
-          <Field label="New password" name="newPassword" type="password" required minLength={8} autoComplete="new-password" error={passwordErrors.newPassword} />
+          <Field
+            label="New password"
+            name="newPassword"
+            type="password"
+            required
+            minLength={PASSWORD_MIN_LENGTH}
+            maxLength={PASSWORD_MAX_LENGTH}
+            autoComplete="new-password"
+            hint={PASSWORD_RULE_TEXT}
+            error={passwordErrors.newPassword}
+          />
           <Field label="Confirm new password" name="confirmPassword" type="password" required autoComplete="new-password" error={passwordErrors.confirmPassword} />
           <SaveButton pending={password.state !== "idle"}>Change Password</SaveButton>
         </password.Form>
@@ -666,6 +701,20 @@ function AccountTab({ data: d }: { data: Data }) {
         </email.Form>
       </Card>
 
+      {d.guestOrders > 0 ? (
+        <Card>
+          <h2 className="font-semibold text-gray-900">Orders paid as a guest</h2>
+          <p className="mt-1 text-sm text-gray-600">
+            {d.guestOrders} order{d.guestOrders === 1 ? " was" : "s were"} paid as a guest with {d.email}. We can e-mail you a link that adds{" "}
+            {d.guestOrders === 1 ? "it" : "them"} to your account.
+          </p>
+          <claim.Form method="post" className="mt-3">
+            <input type="hidden" name="intent" value="claim-orders" />
+            <SaveButton pending={claim.state !== "idle"}>Send me the link</SaveButton>
+          </claim.Form>
+        </Card>
+      ) : null}
+
       <Card>
         <h2 className="font-semibold text-gray-900">Your data</h2>
         <p className="mt-1 text-sm text-gray-600">Download every record of your account at once: your profile, products, games, pools, orders, entries, messages and payouts.</p>
@@ -681,9 +730,22 @@ function AccountTab({ data: d }: { data: Data }) {
       <Card className="border-red-200">
         <h2 className="font-semibold text-red-700">Delete account</h2>
         <p className="mt-1 text-sm text-gray-600">
-          Your profile, images and personal details are erased and you are signed out everywhere. Orders, prize pool records and money owed to
+          Your profile, images and personal details are erased and you are signed out everywhere. Your name, e-mail, phone and addresses are
+          erased from your closed orders at once; the amounts paid and refunded stay, as the law requires. Prize pool records and money owed to
           you stay until they are settled. As a host, your open prize pool closes now and is drawn as usual, your games end, and your group buy ends by its rules.
         </p>
+        {d.openOrders.length > 0 ? (
+          <div className="mt-3 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
+            <p className="font-semibold">These orders are still open, so their seller keeps your name and address until each one closes (delivered and past its return window, with no open return or dispute); then they are erased too:</p>
+            <ul className="mt-2 list-disc pl-5">
+              {d.openOrders.map((o) => (
+                <li key={o.orderNumber}>
+                  {o.orderNumber}: {o.productName} ({o.status.replace(/_/g, " ")})
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
         <remove.Form method="post" className="mt-4 space-y-4">
           <input type="hidden" name="intent" value="delete" />
           <Field

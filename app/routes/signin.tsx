@@ -4,25 +4,25 @@ import { Link } from "~/components/link";
 import { Field, FormError, SubmitButton } from "~/components/form";
 import { useToast } from "~/components/toaster";
 import { getDb } from "~/db/client.server";
-import { findUserByEmail, recordActivity } from "~/db/queries/accounts.server";
-import { isAccountSuspended } from "~/db/queries/admin.server";
+import { findUserByEmail } from "~/db/queries/accounts.server";
+import { sendSignInLinkMail } from "~/lib/account-mail.server";
 import { getOptionalUser, safeRedirectPath } from "~/lib/auth.server";
 import { isDemoMode } from "~/lib/config.server";
 import { getEnv } from "~/lib/context";
 import { DEMO_FAN_EMAIL, DEMO_HOST_EMAIL } from "~/lib/demo";
 import { verifyPassword } from "~/lib/password.server";
-import { mergeVisitorCart } from "~/lib/cart.server";
-import { createSession } from "~/lib/session.server";
-import { signInSucceeded, takeSignInAttempt, throttleKeys } from "~/lib/throttle.server";
+import { startSignedInSession } from "~/lib/sign-in.server";
+import { mayMailAccount, signInKeys, signInSucceeded, takeSignInAttempt } from "~/lib/throttle.server";
 import { useHydrated } from "~/lib/hydration";
-import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/signin";
 
 export const SIGNIN_FAILED = "Failed to sign in. Please check your email and password.";
 /** How long a sign-in error's toast shows. */
 const SIGNIN_ERROR_TOAST_MS = 3000;
 const FILL_ALL = "Please fill in all fields!";
-export const ACCOUNT_SUSPENDED = "This account has been suspended. Please contact support.";
+/** Past the account's ceiling of failures: the same answer whether or not the address has an account. */
+export const SIGNIN_LINK_SENT =
+  "There have been too many failed attempts to sign in to this account. For your security, we have e-mailed its owner a link to sign in.";
 
 // Compared against when the e-mail is unknown, so both paths cost one scrypt derivation.
 const DUMMY_HASH = "scrypt$16384$8$5$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
@@ -41,19 +41,6 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { demoMode: isDemoMode(getEnv(context)) };
 }
 
-async function signInAs(db: ReturnType<typeof getDb>, userId: string, request: Request, redirectTo: string) {
-  // A suspended account cannot sign in (the platform owner's status selector on /admin).
-  if (await isAccountSuspended(db, userId)) return data({ error: ACCOUNT_SUSPENDED, email: "" }, { status: 403 });
-  const headers = new Headers();
-  headers.append("Set-Cookie", await createSession(db, userId, request));
-  // What the visitor put in their cart joins the account's cart.
-  const clearCart = await mergeVisitorCart(db, userId, request);
-  if (clearCart) headers.append("Set-Cookie", clearCart);
-  headers.append("Set-Cookie", flashToastCookie({ message: "Successfully signed in!", type: "success", durationMs: 2000 }));
-  await recordActivity(db, userId, "login");
-  return redirect(redirectTo, { headers });
-}
-
 export async function action({ request, context }: Route.ActionArgs) {
   const env = getEnv(context);
   const db = getDb(env);
@@ -65,7 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!isDemoMode(env)) return data({ error: "Demo mode is not available.", email: "" }, { status: 403 });
     const demo = await findUserByEmail(db, intent === "demo-host" ? DEMO_HOST_EMAIL : DEMO_FAN_EMAIL);
     if (!demo) return data({ error: "The demo accounts have not been seeded yet.", email: "" }, { status: 404 });
-    return signInAs(db, demo.id, request, redirectTo);
+    return startSignedInSession(db, demo.id, request, redirectTo);
   }
 
   const email = String(form.get("email") ?? "").trim().toLowerCase();
@@ -73,27 +60,34 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!email || !password) return data({ error: FILL_ALL, email }, { status: 400 });
 
   const now = new Date();
-  const keys = throttleKeys(request, email);
-  // Counted and checked in one atomic step before the password is looked at, so a burst gets no extra tries.
-  const waitMs = await takeSignInAttempt(db, keys, now);
-  if (waitMs > 0) {
-    const minutes = Math.ceil(waitMs / 60000);
+  const keys = signInKeys(request, email);
+  // Counted and checked before the password is looked at, so a burst gets no extra tries (decision 410): this
+  // address waits longer after each failure for this account (and for all accounts); the owner elsewhere never does.
+  const gate = await takeSignInAttempt(db, keys, now);
+  if (!gate.ok && gate.reason === "wait") {
+    const seconds = Math.ceil(gate.waitMs / 1000);
+    const wait = seconds < 120 ? `${seconds} second${seconds === 1 ? "" : "s"}` : `${Math.ceil(seconds / 60)} minutes`;
     return data(
-      {
-        error: `Too many failed sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-        email,
-      },
-      { status: 429, headers: { "Retry-After": String(Math.ceil(waitMs / 1000)) } },
+      { error: `Too many failed sign-in attempts. Please try again in ${wait}.`, email },
+      { status: 429, headers: { "Retry-After": String(seconds) } },
     );
   }
 
   const user = await findUserByEmail(db, email);
+  if (!gate.ok) {
+    // Past the account's ceiling a password alone does not sign in: the owner gets a one-time link (at most one
+    // mail per window), and the answer is the same for any address.
+    if (user && (await mayMailAccount(db, "sign_in_link", email, now))) {
+      await sendSignInLinkMail(env, db, { userId: user.id, email: user.email }, new URL(request.url).origin);
+    }
+    return data({ error: SIGNIN_LINK_SENT, email }, { status: 429 });
+  }
   const valid = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !valid) {
     return data({ error: SIGNIN_FAILED, email }, { status: 401 });
   }
   await signInSucceeded(db, keys);
-  return signInAs(db, user.id, request, redirectTo);
+  return startSignedInSession(db, user.id, request, redirectTo);
 }
 
 export default function Signin({ loaderData, actionData }: Route.ComponentProps) {

@@ -8,8 +8,11 @@ import { COUNTRIES, DEFAULT_COUNTRY_CODE } from "~/domain/currency";
 import { sendConfirmationMail, sendExistingAccountMail } from "~/lib/account-mail.server";
 import { getOptionalUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
+import { refusingCommonPasswords } from "~/lib/common-passwords.server";
 import { hashPassword } from "~/lib/password.server";
+import { mayMailAccount } from "~/lib/throttle.server";
 import { fieldErrors, SignupSchema, typedValues } from "~/lib/validation";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_RULE_TEXT } from "~/domain/accounts";
 import type { Route } from "./+types/signup";
 
 const TEXT_FIELDS = ["name", "email", "website", "category", "country", "terms"] as const;
@@ -24,7 +27,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const values = typedValues(form, TEXT_FIELDS);
-  const parsed = SignupSchema.safeParse(Object.fromEntries(form));
+  const parsed = refusingCommonPasswords(SignupSchema, "password").safeParse(Object.fromEntries(form));
   if (!parsed.success) {
     return data({ errors: fieldErrors(parsed.error), values }, { status: 400 });
   }
@@ -41,9 +44,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     country,
   });
   // The same answer whether or not the address has an account: a new account gets its confirmation link, an
-  // existing owner a note saying someone tried, so the form never tells who is registered.
-  if (created) await sendConfirmationMail(env, db, { userId: created.userId, email }, origin);
-  else await sendExistingAccountMail(env, db, email, origin);
+  // existing owner a note saying someone tried, so the form never tells who is registered. An address gets at most
+  // one of these mails per window, however often the form is sent (decision 410).
+  if (await mayMailAccount(db, "signup", email)) {
+    if (created) await sendConfirmationMail(env, db, { userId: created.userId, email }, origin);
+    else await sendExistingAccountMail(env, db, email, origin);
+  }
   throw redirect("/congratulations");
 }
 
@@ -76,8 +82,10 @@ export default function Signup({ actionData }: Route.ComponentProps) {
             name="password"
             type="password"
             required
-            minLength={8}
+            minLength={PASSWORD_MIN_LENGTH}
+            maxLength={PASSWORD_MAX_LENGTH}
             autoComplete="new-password"
+            hint={PASSWORD_RULE_TEXT}
             error={errors.password}
           />
           <Field

@@ -1,7 +1,10 @@
-import { and, eq, getTableColumns, inArray, or, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, isNotNull, not, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { BUYER_DATA_KEPT_STATUSES } from "~/domain/accounts";
+import { FINAL_DISPUTE_STATUSES, RETURN_WINDOW_DAYS } from "~/domain/payments";
 import {
   chatMessages,
+  accountLinkTokens,
   checkoutSessions,
   emailChangeTokens,
   emailConfirmationTokens,
@@ -226,6 +229,74 @@ export async function getProfileImageUrls(db: Db, userId: string): Promise<strin
   return [row?.avatar, row?.cover].filter((url): url is string => Boolean(url));
 }
 
+// --- a deleted account's orders ------------------------------------------------------------------------------------
+
+/**
+ * Whether the host still needs the order's buyer data (name, addresses, e-mail): not delivered yet, inside the return
+ * window, or with an open return request or dispute (on the order, or on its payment when that names no order).
+ */
+function buyerDataStillNeeded(now: Date): SQL {
+  const windowStart = now.getTime() - RETURN_WINDOW_DAYS * 24 * 60 * 60 * 1000;
+  const list = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
+  // Columns are named with their table: drizzle writes a one-table statement's columns bare, which inside the
+  // subqueries would name the inner tables' own.
+  return sql`("orders"."status" in (${list(BUYER_DATA_KEPT_STATUSES)})
+    or ("orders"."status" not in ('cancelled', 'refunded') and "orders"."delivered_at" is not null and "orders"."delivered_at" > ${windowStart})
+    or exists (select 1 from return_requests rr where rr.order_id = "orders"."id" and rr.status = 'requested')
+    or exists (select 1 from disputes d where (d.order_id = "orders"."id"
+        or (d.order_id is null and d.checkout_session_id = "orders"."checkout_session_id"))
+      and d.status not in (${list(FINAL_DISPUTE_STATUSES)})))`;
+}
+
+const hasBuyerData = sql`("orders"."customer_name" is not null or "orders"."customer_email" is not null
+  or "orders"."shipping_address" is not null or "orders"."billing_address" is not null)`;
+
+const eraseBuyerData = { customerName: null, customerEmail: null, shippingAddress: null, billingAddress: null } as const;
+
+/** The account's orders whose buyer data is kept until they close (listed on the deletion form). */
+export async function listOrdersKeepingBuyerData(db: Db, userId: string, now = new Date(), limit = 50) {
+  return db
+    .select({ orderNumber: orders.orderNumber, productName: orders.productName, status: orders.status, createdAt: orders.createdAt })
+    .from(orders)
+    .where(and(eq(orders.userId, userId), buyerDataStillNeeded(now)))
+    .orderBy(desc(orders.createdAt))
+    .limit(limit);
+}
+
+/** The statement that erases the buyer data of the account's orders that no longer need it (on deletion). */
+function eraseClosedOrdersOf(db: Db, userId: string, now: Date) {
+  return db
+    .update(orders)
+    .set({ ...eraseBuyerData, updatedAt: now })
+    .where(and(eq(orders.userId, userId), hasBuyerData, not(buyerDataStillNeeded(now))));
+}
+
+/**
+ * The cron's step: deleted accounts' orders that have closed since lose their buyer data (name, e-mail, addresses),
+ * and so do their payments' e-mail. Amounts, refunds and ledgers stay. Returns how many orders were erased.
+ */
+export async function eraseClosedOrdersOfDeletedAccounts(db: Db, now = new Date()): Promise<number> {
+  const deletedBuyers = db.select({ id: users.id }).from(users).where(isNotNull(users.deletedAt));
+  const [erased] = await db.batch([
+    db
+      .update(orders)
+      .set({ ...eraseBuyerData, updatedAt: now })
+      .where(and(inArray(orders.userId, deletedBuyers), hasBuyerData, not(buyerDataStillNeeded(now))))
+      .returning({ id: orders.id }),
+    db
+      .update(checkoutSessions)
+      .set({ customerEmail: null })
+      .where(
+        and(
+          inArray(checkoutSessions.userId, deletedBuyers),
+          isNotNull(checkoutSessions.customerEmail),
+          sql`not exists (select 1 from "orders" where "orders"."checkout_session_id" = "checkout_sessions"."id" and ${hasBuyerData})`,
+        ),
+      ),
+  ]);
+  return erased.length;
+}
+
 /** The address a deleted account keeps: unique, not deliverable (.invalid), and naming no one. */
 export function deletedAccountEmail(userId: string): string {
   return `deleted-${userId}@deleted.invalid`;
@@ -252,6 +323,18 @@ export async function eraseAccount(db: Db, userId: string, now = new Date()): Pr
     db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, userId)),
     db.delete(emailChangeTokens).where(eq(emailChangeTokens.userId, userId)),
     db.delete(emailConfirmationTokens).where(eq(emailConfirmationTokens.userId, userId)),
+    db.delete(accountLinkTokens).where(eq(accountLinkTokens.userId, userId)),
+    // Its buyer data leaves the orders that have closed; open ones keep it for the host until the cron sees them close.
+    eraseClosedOrdersOf(db, userId, now),
+    db
+      .update(checkoutSessions)
+      .set({ customerEmail: null })
+      .where(
+        and(
+          eq(checkoutSessions.userId, userId),
+          sql`not exists (select 1 from "orders" where "orders"."checkout_session_id" = "checkout_sessions"."id" and ${buyerDataStillNeeded(now)})`,
+        ),
+      ),
     db.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)),
     // Hosts this fan followed lose a follower; the fan's own followers are removed with the memberships.
     db

@@ -1,6 +1,18 @@
-import { and, desc, eq, gt, isNull, lt, lte } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, lte, ne } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { emailConfirmationTokens, mailOutbox, passwordResetTokens, sessions, userActivity, userProfiles, users } from "~/db/schema";
+import {
+  accountLinkTokens,
+  emailChangeTokens,
+  emailConfirmationTokens,
+  mailOutbox,
+  passwordResetTokens,
+  sessions,
+  userActivity,
+  userProfiles,
+  users,
+} from "~/db/schema";
+import type { AccountLinkPurpose } from "~/domain/accounts";
+import { purgeStaleThrottleKeys } from "./throttle.server";
 import { currencyForCountry, DEFAULT_COUNTRY_CODE } from "~/domain/currency";
 
 export type NewAccount = {
@@ -84,18 +96,85 @@ export async function setPasswordHash(db: Db, userId: string, passwordHash: stri
   await db.update(users).set({ passwordHash, updatedAt: new Date() }).where(eq(users.id, userId));
 }
 
-export async function createPasswordResetToken(db: Db, userId: string, tokenHash: string, expiresAt: Date) {
-  await db.insert(passwordResetTokens).values({ tokenHash, userId, expiresAt, createdAt: new Date() });
+/** Records a new reset link; the account's older reset links stop working (only those: anyone can ask for one). */
+export async function createPasswordResetToken(db: Db, userId: string, tokenHash: string, expiresAt: Date, now = new Date()) {
+  await db.batch([
+    db
+      .update(passwordResetTokens)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt))),
+    db.insert(passwordResetTokens).values({ tokenHash, userId, expiresAt, createdAt: now }),
+  ]);
 }
 
-/** A reset was requested for this user within the last `withinMs`: don't mail again yet. */
-export async function hasRecentResetToken(db: Db, userId: string, now: Date, withinMs: number): Promise<boolean> {
+/**
+ * After a password reset, a password change or an e-mail change: every outstanding reset, e-mail-change,
+ * confirmation and mailed sign-in link of the account stops working, and every session but `keepSessionId` ends.
+ */
+export async function revokeAccountCredentials(db: Db, userId: string, keepSessionId: string | null, now = new Date()) {
+  await db.batch([
+    db
+      .update(passwordResetTokens)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt))),
+    db
+      .update(emailChangeTokens)
+      .set({ usedAt: now })
+      .where(and(eq(emailChangeTokens.userId, userId), isNull(emailChangeTokens.usedAt))),
+    db
+      .update(emailConfirmationTokens)
+      .set({ usedAt: now })
+      .where(and(eq(emailConfirmationTokens.userId, userId), isNull(emailConfirmationTokens.usedAt))),
+    db
+      .update(accountLinkTokens)
+      .set({ usedAt: now })
+      .where(and(eq(accountLinkTokens.userId, userId), isNull(accountLinkTokens.usedAt))),
+    db.delete(sessions).where(and(eq(sessions.userId, userId), keepSessionId ? ne(sessions.id, keepSessionId) : undefined)),
+  ]);
+}
+
+/** Records a one-time link mailed to the owner; the account's older unused links of the same purpose stop working. */
+export async function createAccountLinkToken(
+  db: Db,
+  link: { userId: string; purpose: AccountLinkPurpose; tokenHash: string; expiresAt: Date },
+  now = new Date(),
+) {
+  await db.batch([
+    db
+      .update(accountLinkTokens)
+      .set({ usedAt: now })
+      .where(and(eq(accountLinkTokens.userId, link.userId), eq(accountLinkTokens.purpose, link.purpose), isNull(accountLinkTokens.usedAt))),
+    db.insert(accountLinkTokens).values({ ...link, createdAt: now }),
+  ]);
+}
+
+function usableAccountLink(tokenHash: string, purpose: AccountLinkPurpose, now: Date) {
+  return and(
+    eq(accountLinkTokens.tokenHash, tokenHash),
+    eq(accountLinkTokens.purpose, purpose),
+    isNull(accountLinkTokens.usedAt),
+    gt(accountLinkTokens.expiresAt, now),
+  );
+}
+
+/** True while the mailed link exists for this purpose, is unused and has not expired. */
+export async function isAccountLinkUsable(db: Db, tokenHash: string, purpose: AccountLinkPurpose, now: Date): Promise<boolean> {
   const [row] = await db
-    .select({ tokenHash: passwordResetTokens.tokenHash })
-    .from(passwordResetTokens)
-    .where(and(eq(passwordResetTokens.userId, userId), gt(passwordResetTokens.createdAt, new Date(now.getTime() - withinMs))))
+    .select({ tokenHash: accountLinkTokens.tokenHash })
+    .from(accountLinkTokens)
+    .where(usableAccountLink(tokenHash, purpose, now))
     .limit(1);
   return Boolean(row);
+}
+
+/** Uses the mailed link (one conditional statement, so it works once): its account's id, or null. */
+export async function consumeAccountLink(db: Db, tokenHash: string, purpose: AccountLinkPurpose, now: Date): Promise<string | null> {
+  const rows = await db
+    .update(accountLinkTokens)
+    .set({ usedAt: now })
+    .where(usableAccountLink(tokenHash, purpose, now))
+    .returning({ userId: accountLinkTokens.userId });
+  return rows[0]?.userId ?? null;
 }
 
 /** True while the token exists, is unused and has not expired. */
@@ -193,17 +272,22 @@ export async function markEmailConfirmed(db: Db, userId: string, now: Date): Pro
     .where(and(eq(users.id, userId), isNull(users.emailConfirmedAt)));
 }
 
-/** The cron's clean-up: expired sessions, reset links and confirmation links. Returns how many rows went. */
+/**
+ * The cron's clean-up: expired sessions, reset links, confirmation links, mailed sign-in and claim links and stale
+ * throttle keys. Returns how many rows went.
+ */
 export async function purgeExpiredAuthRows(db: Db, now: Date): Promise<number> {
-  const [gone, resets, confirmations] = await db.batch([
+  const [gone, resets, confirmations, links, throttles] = await db.batch([
     db.delete(sessions).where(lt(sessions.expiresAt, now)).returning({ id: sessions.id }),
     db.delete(passwordResetTokens).where(lte(passwordResetTokens.expiresAt, now)).returning({ id: passwordResetTokens.tokenHash }),
     db
       .delete(emailConfirmationTokens)
       .where(lte(emailConfirmationTokens.expiresAt, now))
       .returning({ id: emailConfirmationTokens.tokenHash }),
+    db.delete(accountLinkTokens).where(lte(accountLinkTokens.expiresAt, now)).returning({ id: accountLinkTokens.tokenHash }),
+    purgeStaleThrottleKeys(db, now),
   ]);
-  return gone.length + resets.length + confirmations.length;
+  return gone.length + resets.length + confirmations.length + links.length + throttles.length;
 }
 
 export async function listOutbox(db: Db, limit = 50) {

@@ -1,7 +1,7 @@
 import type { BatchItem } from "drizzle-orm/batch";
 import { and, type AnyColumn, count, desc, eq, exists, gte, inArray, isNull, lt, ne, notInArray, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { preparedRead, type PreparedSubquery } from "~/db/prepared.server";
-import { viewerEmailSql, viewerIdSql, viewerParam, viewerValues, type SessionViewer, type ViewerShape } from "~/db/queries/sessions.server";
+import { viewerIdSql, viewerParam, viewerValues, type SessionViewer, type ViewerShape } from "~/db/queries/sessions.server";
 import type { Db } from "~/db/client.server";
 import { containsText } from "~/db/text-match.server";
 import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/pools.server";
@@ -32,10 +32,10 @@ const orderSummary = {
 };
 
 /**
- * Whose orders a buyer's page lists: an account (its id and e-mail), or the request's session resolved to the
- * account in the same query, so the page's reads go to D1 with the session's own lookup (ViewerKey, sessions.server).
+ * Whose orders a buyer's page lists: an account (its id), or the request's session resolved to the account in the
+ * same query, so the page's reads go to D1 with the session's own lookup (ViewerKey, sessions.server).
  */
-export type BuyerKey = { userId: string; email: string } | SessionViewer;
+export type BuyerKey = { userId: string } | SessionViewer;
 
 export type BuyerOrderFilter = {
   buyer: BuyerKey;
@@ -48,25 +48,43 @@ export type BuyerOrderFilter = {
 
 const buyerShape = (buyer: BuyerKey): ViewerShape => ("sessionId" in buyer ? "session" : "id");
 
-/** The values of a buyer's placeholders: "userId" and "email", or the session's "viewer" and "viewerAt". */
+/** The values of a buyer's placeholders: "userId", or the session's "viewer" and "viewerAt". */
 function buyerValues(buyer: BuyerKey) {
-  return "sessionId" in buyer ? viewerValues(buyer) : { userId: buyer.userId, email: buyer.email.toLowerCase() };
+  return "sessionId" in buyer ? viewerValues(buyer) : { userId: buyer.userId };
 }
 
 /**
- * A buyer's orders: placed while signed in, or paid with the buyer's e-mail (lower case). With the buyer given, its
- * values are in place; without, the placeholders of a prepared read of that shape.
+ * A buyer's orders: those whose user id is the buyer's account (placed while signed in, or a guest order claimed
+ * through a link mailed to its address). Never an e-mail match: an address can change hands (decision 410). With the
+ * buyer given, its values are in place; without, the placeholders of a prepared read of that shape.
  */
 function buyerScope(shape: ViewerShape, buyer?: BuyerKey) {
   if (shape === "session") {
-    const id = buyer ? viewerIdSql(buyer as SessionViewer) : viewerParam("session", orders.userId);
-    return or(eq(orders.userId, id), eq(orders.customerEmail, viewerEmailSql(id)));
+    return eq(orders.userId, buyer ? viewerIdSql(buyer as SessionViewer) : viewerParam("session", orders.userId));
   }
-  const account = buyer as { userId: string; email: string } | undefined;
-  return or(
-    eq(orders.userId, account ? account.userId : sql.placeholder("userId")),
-    eq(orders.customerEmail, account ? account.email.toLowerCase() : sql.placeholder("email")),
-  );
+  return eq(orders.userId, buyer ? (buyer as { userId: string }).userId : sql.placeholder("userId"));
+}
+
+/**
+ * Guest orders (no account) an account may claim: paid with its address while that address was already the
+ * account's, and the account confirmed. Claiming also needs the one-time link mailed to the address (decision 410).
+ */
+function claimableBy(userId: string) {
+  return sql`"orders"."user_id" is null and "orders"."customer_email" = (select u.email from users u where u.id = ${userId}
+      and u.email_confirmed_at is not null and u.deleted_at is null)
+    and "orders"."created_at" >= (select coalesce(u.email_since, u.created_at) from users u where u.id = ${userId})`;
+}
+
+/** How many guest orders the account may claim. */
+export async function countClaimableGuestOrders(db: Db, userId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(orders).where(claimableBy(userId));
+  return row?.n ?? 0;
+}
+
+/** Makes the claimable guest orders the account's (after its mailed link was used); how many moved. */
+export async function claimGuestOrders(db: Db, userId: string, now = new Date()): Promise<number> {
+  const rows = await db.update(orders).set({ userId, updatedAt: now }).where(claimableBy(userId)).returning({ id: orders.id });
+  return rows.length;
 }
 
 /** Which buyer and filters a page of the buyer's orders has: each combination is its own prepared SQL. */

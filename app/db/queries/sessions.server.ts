@@ -1,4 +1,4 @@
-import { eq, Param, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, Param, sql, type SQL } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
 import { chatMessages, sessions, userProfiles, users, type NewSession } from "~/db/schema";
@@ -41,9 +41,6 @@ function sessionUserId(session?: SessionViewer): SQL {
 /** The viewer's account id in a read built per call: the id, or their session resolved in the same query. */
 export const viewerIdSql = (viewer: ViewerKey): string | SQL => (typeof viewer === "string" ? viewer : sessionUserId(viewer));
 
-/** The viewer's e-mail address in lower case, in a read; `id` is their account id as viewerParam or viewerIdSql give it. */
-export const viewerEmailSql = (id: string | SQL | Param): SQL => sql`(select lower(${users.email}) from ${users} where ${users.id} = ${id})`;
-
 export async function insertSession(db: Db, row: NewSession): Promise<void> {
   await db.insert(sessions).values(row);
 }
@@ -69,6 +66,9 @@ const sessionAccountRead = preparedRead((db) =>
       avatarUrl: userProfiles.avatarUrl,
       unreadMessages: sql<number>`(select count(*) from ${chatMessages} where ${chatMessages.recipientId} = ${users.id} and ${chatMessages.readAt} is null)`,
       cartItems: cartCountColumn(users.id),
+      // The session's own times, to push its idle deadline forward (lib/session.server.ts).
+      sessionCreatedAt: sql<number | null>`(select ${sessions.createdAt} from ${sessions} where ${sessions.id} = ${columnPlaceholder(sessions.id, "viewer")})`,
+      sessionExpiresAt: sql<number | null>`(select ${sessions.expiresAt} from ${sessions} where ${sessions.id} = ${columnPlaceholder(sessions.id, "viewer")})`,
     })
     .from(users)
     .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
@@ -81,6 +81,10 @@ export async function deleteSession(db: Db, sessionId: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.id, sessionId));
 }
 
-export async function deleteUserSessions(db: Db, userId: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.userId, userId));
+/** Moves an unexpired session's end to `expiresAt` (its idle deadline after a request). */
+export async function touchSession(db: Db, sessionId: string, expiresAt: Date): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ expiresAt })
+    .where(and(eq(sessions.id, sessionId), gt(sessions.expiresAt, new Date())));
 }

@@ -3,7 +3,6 @@ import type { Db } from "~/db/client.server";
 import {
   emailChangeTokens,
   pushSubscriptions,
-  sessions,
   userActivity,
   userProfiles,
   userShippingCountries,
@@ -129,6 +128,16 @@ export async function createEmailChangeToken(db: Db, userId: string, tokenHash: 
   ]);
 }
 
+/** True while the e-mail change link exists, is unused and has not expired. */
+export async function isEmailChangeLinkUsable(db: Db, tokenHash: string, now: Date): Promise<boolean> {
+  const [row] = await db
+    .select({ tokenHash: emailChangeTokens.tokenHash })
+    .from(emailChangeTokens)
+    .where(and(eq(emailChangeTokens.tokenHash, tokenHash), isNull(emailChangeTokens.usedAt), gt(emailChangeTokens.expiresAt, now)))
+    .limit(1);
+  return Boolean(row);
+}
+
 export type EmailChangeOutcome =
   | { ok: true; userId: string; oldEmail: string; newEmail: string }
   | { ok: false; reason: "invalid" | "taken" };
@@ -150,7 +159,7 @@ export async function confirmEmailChange(db: Db, tokenHash: string, now: Date): 
   try {
     await db.batch([
       // Opening the link mailed to the address confirms it.
-      db.update(users).set({ email: token.newEmail, emailConfirmedAt: now, updatedAt: now }).where(eq(users.id, token.userId)),
+      db.update(users).set({ email: token.newEmail, emailConfirmedAt: now, emailSince: now, updatedAt: now }).where(eq(users.id, token.userId)),
       db.update(userProfiles).set({ email: token.newEmail, updatedAt: now }).where(eq(userProfiles.userId, token.userId)),
     ]);
   } catch (error) {
@@ -164,13 +173,6 @@ export async function confirmEmailChange(db: Db, tokenHash: string, now: Date): 
 export async function getPasswordHash(db: Db, userId: string): Promise<string | null> {
   const [row] = await db.select({ hash: users.passwordHash }).from(users).where(eq(users.id, userId)).limit(1);
   return row?.hash ?? null;
-}
-
-/** Ends every session of the account except the one given (after a password change). */
-export async function endOtherSessions(db: Db, userId: string, keepSessionId: string | null): Promise<void> {
-  await db
-    .delete(sessions)
-    .where(and(eq(sessions.userId, userId), keepSessionId ? ne(sessions.id, keepSessionId) : undefined));
 }
 
 // --- Web Push subscriptions ------------------------------------------------------------------------------------
