@@ -5,7 +5,8 @@ import { getCheckoutSession } from "~/db/queries/checkout.server";
 import { localNetCents } from "~/db/queries/local-provider.server";
 import { deleteUnjoinedGroupBuy } from "~/db/queries/group-buys.server";
 import { deleteOrArchiveProduct } from "~/db/queries/product-admin.server";
-import { cartItems, guessWinGames, orders, prizePools } from "~/db/schema";
+import { guessWinGames, orders, prizePools } from "~/db/schema";
+import { replaceCartLines } from "~/db/queries/cart.server";
 import type { CheckoutPurpose } from "~/domain/payments";
 import { createCartCheckout } from "~/lib/payments/cart-checkout.server";
 import { createGuessCheckout, createHostDepositCheckout, createProductCheckout, type CheckoutResult } from "~/lib/payments/checkout-session.server";
@@ -93,10 +94,11 @@ export class Cart extends Step {
     const fan = w.fans[this.fan % w.fans.length]!;
     const size = knownBugs ? this.size : Math.min(this.size, 3);
     const chosen = Array.from({ length: size }, (_, i) => w.products[(this.offset + i) % w.products.length]!);
-    await db().delete(cartItems).where(eq(cartItems.userId, fan.id));
-    await db()
-      .insert(cartItems)
-      .values(chosen.map((p, i) => ({ userId: fan.id, productId: p.id, sizeName: "One Size", colorName: "", quantity: units(p, this.qty[i % this.qty.length]!) })));
+    await replaceCartLines(
+      db(),
+      fan.id,
+      chosen.map((p, i) => ({ productId: p.id, sizeName: "One Size", colorName: "", quantity: units(p, this.qty[i % this.qty.length]!) })),
+    );
     const result = await createCartCheckout(env, { user: fan, shipTo: "MY", origin: ORIGIN });
     return started(m, result, { purpose: "cart", lines: size, productIds: chosen.map((p) => p.id) }, this.pay);
   }

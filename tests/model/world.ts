@@ -11,7 +11,7 @@ import { createAccount } from "~/db/queries/accounts.server";
 import { hashPassword } from "~/lib/password.server";
 import { db, PASSWORD, sessionUserOf, uniqueEmail } from "../helpers";
 import { deliverWebhook } from "../support/webhooks";
-import { LARGEST_JOIN } from "./config";
+import { LARGEST_CART, LARGEST_JOIN } from "./config";
 
 // One run's world: fresh hosts, fans, products, games, group buys and pools (so a run's checks see only its own
 // money), the clock the test controls, and fake block explorers. Everything the Worker does runs for real.
@@ -92,7 +92,8 @@ export class FakeExplorer {
 
 // --- the world --------------------------------------------------------------------------------------------------
 
-const PRODUCTS_PER_HOST = 12;
+/** Enough products that the largest join (one host's) and the largest cart (both hosts') name each product once. */
+const PRODUCTS_PER_HOST = Math.max(LARGEST_JOIN, Math.ceil(LARGEST_CART / 2), 12);
 
 let passwordHash: string | null = null;
 
