@@ -14,7 +14,7 @@ import { chatSocketPath } from "~/lib/chat-live";
 import { chatRoom } from "~/lib/chat.server";
 import type { PoolLiveMessage } from "~/lib/pool-contract";
 import { addContribution, openPool } from "~/lib/pools.server";
-import { destroyUserSessions } from "~/lib/session.server";
+import { revokeAccountCredentials } from "~/db/queries/accounts.server";
 import { db, get, makeSignedInUser, makeUser, postForm, randomIp } from "./helpers";
 import { closeAll, openTestSocket, waitForMessages, type TestSocket } from "./support/sockets";
 
@@ -154,10 +154,10 @@ describe("chat socket budgets and sessions", () => {
   for (const [ending, end] of [
     ["signs out", async (user: { cookie: string; id: string }) => expect((await postForm("/signout", {}, { cookie: user.cookie })).status).toBe(302)],
     [
-      // A password reset ends every session of the account the same way (session.server destroyUserSessions).
+      // A password reset ends every session of the account the same way (revokeAccountCredentials).
       "resets its password",
       async (user: { cookie: string; id: string }) => {
-        await destroyUserSessions(db(), user.id);
+        await revokeAccountCredentials(db(), user.id, null);
       },
     ],
     [
