@@ -357,6 +357,8 @@ const reversalSchema = z
     keepEntry: z.boolean().default(false),
     /** For a restore (negative amount): the key of the reversal it undoes. */
     restoresKey: z.string().min(1).max(500).optional(),
+    /** A reversal the platform did not start (reversalVoidsDraw): it voids the drawn winner's draw; others leave it standing. */
+    voidsDraw: z.boolean().default(true),
   })
   .refine((value) => value.cumulativeReversedCents <= value.paymentCents, "cannot reverse more than the payment");
 
@@ -455,7 +457,7 @@ export async function applyPaymentReversal(env: Env, reversal: PaymentReversal):
   }
   let redrawn = false;
   if (contribution.entryNumber !== null && !input.keepEntry && reversalVoidsEntry(input.cumulativeReversedCents, input.paymentCents)) {
-    redrawn = await disqualifyWinner(env, pool.id, contribution.entryNumber, input.reversalKey);
+    redrawn = await disqualifyWinner(env, pool.id, contribution.entryNumber, input.reversalKey, input.voidsDraw);
   }
   return { kind: "host_debit", poolId: pool.id, hostId: contribution.hostId, debitCents: debit.amountCents, booked, redrawn, carriedToPoolId };
 }

@@ -1,6 +1,7 @@
 import { Link } from "~/components/link";
 import { Page, pageMeta } from "~/components/page";
-import { DRAW_COMMIT_MARGIN, MIN_AGREEING_EXPLORERS, MIN_BLOCK_DIFFICULTY } from "~/domain/draw";
+import { MIN_BLOCK_DIFFICULTY } from "~/domain/draw";
+import { DRAW_COMMIT_MARGIN, MIN_AGREEING_EXPLORERS } from "~/domain/draw-commitment";
 import { PRIZE_SETTLEMENT_DAYS } from "~/domain/pool";
 import { HOST_POOL_SHARE_PERCENT, MAIN_PRIZE_PERCENT, PLATFORM_POOL_SHARE_PERCENT } from "~/domain/revenue";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
