@@ -26,10 +26,11 @@ import {
   updateOpenPoolTerms,
   type PoolRow,
 } from "~/db/queries/pools.server";
-import { listPoolDraws } from "~/db/queries/draw.server";
+import { listCommitmentLog, listPoolDraws } from "~/db/queries/draw.server";
 import { endExpiredGames, endRoundGames, listSealedGuessEntries } from "~/db/queries/games.server";
 import { CONTRIBUTION_SOURCE_TYPES } from "~/db/schema";
 import { frozenEntryList, hashToDecimal, type BitcoinBlock, type FrozenEntry } from "~/domain/draw";
+import type { CommitmentRecord } from "~/domain/draw-commitment";
 import {
   DEFAULT_POOL_DURATION_DAYS,
   DEFAULT_PROFILE_POOL_TARGET_CENTS,
@@ -510,8 +511,12 @@ export interface PublicPoolState {
   winnerEntryNumber: number | null;
   winnerName: string | null;
   drawnAt: string | null;
-  /** Every draw, first first: a void one was redrawn from the next block (its winning payment was reversed). */
+  /** Every draw, first first: a void one was redrawn from a fresh commitment (its winning payment was reversed). */
   draws: PublicDraw[];
+  /** The pool's hash-chained draw log: commitments (with their tips), voids and refused blocks. */
+  log: CommitmentRecord[];
+  /** Why the draw is delayed (its committed block was refused), else null. */
+  drawDelayReason: string | null;
   socketUrl: string;
 }
 
@@ -523,6 +528,8 @@ export interface PublicDraw {
   winnerEntryNumber: number;
   voided: boolean;
   voidReason: string | null;
+  chainHeaders: BitcoinBlock[] | null;
+  commitmentSeq: number | null;
 }
 
 export async function publicPoolState(env: Env, poolId: string): Promise<PublicPoolState | null> {
@@ -538,7 +545,10 @@ export async function publicPoolState(env: Env, poolId: string): Promise<PublicP
     winnerEntryNumber: draw.winnerEntryNumber,
     voided: draw.voidedAt !== null,
     voidReason: draw.voidReason,
+    chainHeaders: draw.chainHeaders,
+    commitmentSeq: draw.commitmentSeq,
   }));
+  const log = await listCommitmentLog(db, pool.id);
   const iso = (date: Date | null) => (date ? date.toISOString() : null);
   return {
     id: pool.id,
@@ -561,6 +571,8 @@ export async function publicPoolState(env: Env, poolId: string): Promise<PublicP
     winnerName,
     drawnAt: iso(pool.drawnAt),
     draws,
+    log,
+    drawDelayReason: pool.drawDelayReason ?? null,
     socketUrl: poolSocketUrl(pool.id),
   };
 }

@@ -181,6 +181,7 @@ export function listRecentDrawnPools(db: Db, limit: number) {
       winnerEntryNumber: prizePools.winnerEntryNumber,
       closeReason: prizePools.closeReason,
       drawnAt: prizePools.drawnAt,
+      drawDelayReason: prizePools.drawDelayReason,
     })
     .from(prizePools)
     .leftJoin(userProfiles, eq(userProfiles.userId, prizePools.hostId))
@@ -211,6 +212,7 @@ export async function getPoolForVerification(db: Db, poolId: string) {
       winnerEntryNumber: prizePools.winnerEntryNumber,
       winnerUserId: prizePools.winnerUserId,
       drawnAt: prizePools.drawnAt,
+      drawDelayReason: prizePools.drawDelayReason,
     })
     .from(prizePools)
     .leftJoin(userProfiles, eq(userProfiles.userId, prizePools.hostId))
