@@ -345,6 +345,52 @@ function ExplorerLinks({ hash, height }: { hash: string | null; height: number |
 }
 
 /** Every draw of the pool: a voided one (its winning payment reversed before the prize settled) was redrawn from the next block. */
+const LOG_KIND_TEXT: Record<CommitmentRecord["kind"], string> = {
+  commit: "Committed",
+  void: "Draw voided",
+  delay: "Block refused",
+};
+
+/** The pool's append-only, hash-chained draw log: every commitment with its tip, every void and refused block. */
+function DrawLog({ log }: { log: CommitmentRecord[] }) {
+  if (log.length === 0) return null;
+  return (
+    <Card>
+      <h2 className="font-semibold text-gray-900">Draw log</h2>
+      <p className="mt-1 text-sm text-gray-600">
+        Append-only: each record names the SHA-256 of the one before it. A commitment records the tip two or more explorers
+        agreed on (height, hash and header time), the highest tip heard and when it was made.
+      </p>
+      <ol className="mt-3 space-y-2 text-sm">
+        {log.map((record) => (
+          <li key={record.seq} className="rounded border border-gray-100 p-2">
+            <strong>
+              {record.seq + 1}. {LOG_KIND_TEXT[record.kind]}
+            </strong>{" "}
+            {record.blockHeight !== null ? `block #${record.blockHeight}` : ""} — <DateText value={new Date(record.createdAt).toISOString()} withTime />
+            {record.kind === "commit" && record.tipHeight !== null ? (
+              <div className="text-gray-600">
+                Agreed tip #{record.tipHeight} <Mono>{record.tipHash}</Mono>
+                {record.tipTime !== null ? (
+                  <>
+                    {" "}
+                    mined <DateText value={new Date(record.tipTime * 1000).toISOString()} withTime />
+                  </>
+                ) : null}
+                ; highest tip #{record.highestTip}
+              </div>
+            ) : null}
+            {record.reason ? <div className="text-gray-600">Reason: {record.reason}</div> : null}
+            <div className="text-xs text-gray-500">
+              SHA-256 <Mono>{record.hash}</Mono>
+            </div>
+          </li>
+        ))}
+      </ol>
+    </Card>
+  );
+}
+
 function DrawHistory({ draws }: { draws: PublishedDraw[] }) {
   if (!draws.some((draw) => draw.voided)) return null;
   return (
@@ -377,6 +423,9 @@ function DrawHistory({ draws }: { draws: PublishedDraw[] }) {
 
 function drawStatus(draw: NonNullable<Route.ComponentProps["loaderData"]["draw"]>): string {
   if (draw.blockHash) return "Drawn";
+  if (draw.delayReason) {
+    return `Draw delayed: the committed block was refused (${draw.delayReason}). The draw is committed afresh to a future block, recorded in the draw log below.`;
+  }
   if (draw.entriesCount === 0) return "Closed with no entries, so there is nothing to draw.";
   if (draw.blockHeight === null) return "Closed: the entry list is frozen and the draw is being committed to the next Bitcoin block.";
   return `Waiting for Bitcoin block #${draw.blockHeight} and its confirmations`;
@@ -485,6 +534,7 @@ export default function DrawVerification({ loaderData }: Route.ComponentProps) {
       </Card>
 
       <DrawHistory draws={draws} />
+      <DrawLog log={log} />
 
       <Card className="mt-6">
         <div className="flex flex-wrap items-center justify-between gap-3">
