@@ -30,9 +30,9 @@ function insertLogRecord(db: Db, record: CommitmentRecord) {
 export async function commitDrawHeight(db: Db, record: CommitmentRecord): Promise<boolean> {
   const now = new Date(record.createdAt);
   const [, moved] = await db.batch([
-    db.run(sql`INSERT INTO draw_commitments (pool_id, seq, kind, block_height, tip_height, tip_hash, tip_time, highest_tip, reason, created_at, prev_hash, hash)
-      SELECT ${record.poolId}, ${record.seq}, ${record.kind}, ${record.blockHeight}, ${record.tipHeight}, ${record.tipHash}, ${record.tipTime},
-        ${record.highestTip}, ${record.reason}, ${record.createdAt}, ${record.prevHash}, ${record.hash}
+    // Every column in the table's order: written only while the pool is closed and uncommitted.
+    db.insert(drawCommitments).select(sql`SELECT ${record.poolId}, ${record.seq}, ${record.kind}, ${record.blockHeight}, ${record.tipHeight}, ${record.tipHash},
+        ${record.tipTime}, ${record.highestTip}, ${record.reason}, ${record.createdAt}, ${record.prevHash}, ${record.hash}
       WHERE EXISTS (SELECT 1 FROM prize_pools WHERE id = ${record.poolId} AND status = 'closed' AND draw_block_height IS NULL)`),
     db
       .update(prizePools)
