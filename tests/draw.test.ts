@@ -582,7 +582,7 @@ describe("void entries and redraws", () => {
       { ok: false, reason: `block ${LATER_BLOCK.height} is not 3 past the highest tip ${LATER_BLOCK.height - 1}` },
     ]);
     expect(report.ok).toBe(false);
-  });
+  }, 90_000);
 
   it("an entry voided while the pool was open is marked void in the frozen list and never wins", async () => {
     const host = await makeUser({ name: "Void Host" });

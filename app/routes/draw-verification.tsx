@@ -344,7 +344,6 @@ function ExplorerLinks({ hash, height }: { hash: string | null; height: number |
   );
 }
 
-/** Every draw of the pool: a voided one (its winning payment reversed before the prize settled) was redrawn from the next block. */
 const LOG_KIND_TEXT: Record<CommitmentRecord["kind"], string> = {
   commit: "Committed",
   void: "Draw voided",
@@ -391,6 +390,7 @@ function DrawLog({ log }: { log: CommitmentRecord[] }) {
   );
 }
 
+/** Every draw of the pool: a voided one (its winning payment reversed before the prize settled) was redrawn from a fresh commitment. */
 function DrawHistory({ draws }: { draws: PublishedDraw[] }) {
   if (!draws.some((draw) => draw.voided)) return null;
   return (
