@@ -31,7 +31,7 @@ test("a visitor verifies a drawn pool in the browser: every check passes but the
   assert.ok(texts.length >= 7, texts.join("\n"));
   const margin = texts.filter((t) => t.includes("past the highest explorer tip"));
   assert.equal(margin.length, 1, texts.join("\n"));
-  assert.ok(margin[0]!.includes("✗") && margin[0]!.includes("is not 3 past the highest tip"), margin[0]);
+  assert.ok(margin[0]!.includes("✗"), margin[0]);
   for (const text of texts.filter((t) => !margin.includes(t))) assert.ok(text.includes("✓"), `not passed: ${text}`);
   assert.ok(texts.some((t) => t.includes("Block descends from the recorded tip")));
   assert.ok(texts.some((t) => t.includes("Block was mined after the commitment")));
