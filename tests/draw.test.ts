@@ -24,7 +24,7 @@ import { addContribution, applyPaymentReversal, closePool, openPool, poolStub, p
 import { poolsApi } from "../workers/pools-api";
 import { runScheduled } from "../workers/scheduled";
 import fixture from "./fixtures/bitcoin-blocks.json";
-import { db, makeUser, ORIGIN } from "./helpers";
+import { db, get, makeUser, ORIGIN, signIn } from "./helpers";
 
 // Real mainnet blocks (tests/fixtures/bitcoin-blocks.json), served by fake Esplora explorers: no network.
 const BLOCK = fixture.blocks.find((block) => block.height === 503252)!;
@@ -719,6 +719,10 @@ describe("a draw nobody can steer: acceptance", () => {
     const page = await (await SELF.fetch(`${ORIGIN}/winner-selection/${pool.id}`)).text();
     expect(page).toContain("Draw delayed");
     expect(page).toContain("does not descend from the recorded tip");
+    const admin = await makeUser({ role: "admin", name: "Draw Admin" });
+    const adminPage = await (await get("/admin", { cookie: await signIn(admin.email) })).text();
+    expect(adminPage).toContain("Delayed draws");
+    expect(adminPage).toContain(`block ${BLOCK.height} does not descend from the recorded tip`);
 
     // The next run commits afresh past the tip then, and records it.
     const next = await runPoolCron(env, new Date(), { fetcher: bothHealthy(CONFIRMED_TIP) });
