@@ -464,7 +464,7 @@ export const hostDebits = sqliteTable(
 
 /**
  * Every draw of a pool's main prize. Attempt 0 uses the committed block; when a winning entry's payment is
- * reversed before the prize settles, that draw is voided and attempt n+1 uses the next block, by the same rule
+ * reversed before the prize settles, that draw is voided and attempt n+1 uses a freshly committed block, by the same rule
  * over the valid entries less every voided winner.
  */
 export const prizeDraws = sqliteTable(
@@ -523,7 +523,7 @@ export const drawCommitments = sqliteTable(
 
 /**
  * A frozen entry whose payment was refunded or lost in a dispute (above half) after its pool closed: the list and
- * its digest never change, but the draw passes over it (redrawn from the next block) until the prize settles.
+ * its digest never change, but the draw passes over it (redrawn from a fresh commitment) until the prize settles.
  */
 export const prizeEntryDisqualifications = sqliteTable(
   "prize_entry_disqualifications",

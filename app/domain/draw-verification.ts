@@ -20,7 +20,7 @@ import {
   type CommitmentRecord,
 } from "./draw-commitment";
 
-/** One published draw of a pool, first attempt first. A void draw was redrawn from the next block. */
+/** One published draw of a pool, first attempt first. A void draw was redrawn from a fresh commitment. */
 export interface PublishedDraw {
   attempt: number;
   blockHeight: number;

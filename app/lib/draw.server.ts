@@ -1,6 +1,7 @@
-// The close-and-draw cycle (DESIGN decision 5, docs/decisions/004-the-draw.md). At close a pool's entry list is
-// frozen, its digest published and the draw committed to a block DRAW_COMMIT_MARGIN past the chain tip that at least
-// two independent explorers agree on. Once that block has enough confirmations it is fetched from every explorer;
+// The close-and-draw cycle (DESIGN decision 5, docs/decisions/003-the-draw.md, 390-a-draw-nobody-can-steer.md). At
+// close a pool's entry list is frozen, its digest published and the draw committed (and logged) to a block
+// DRAW_COMMIT_MARGIN past the highest tip of at least two answering explorers (domain/draw-commitment.ts). Once that
+// block has enough confirmations it is fetched from every explorer and must descend from the recorded tip;
 // the ones that answer (at least two, on different hosts) must agree on its hash, its header is rebuilt and checked
 // (double SHA-256, proof of work, difficulty at least MIN_BLOCK_DIFFICULTY), and the winner is the valid entry at
 // position BigInt(hash) mod (valid entries). Anything missing or wrong means no winner this run: the next cron run
@@ -403,7 +404,7 @@ export type DrawOutcome =
  * Draws a committed pool's winner when its block is available and verified: the valid entry at position
  * hash mod (valid entries), leaving out every earlier winner whose draw was voided. Records the draw, the pool
  * (status drawn, block, winning entry and user) and the main prize row (60% of the pool), then tells the pool's
- * sockets. A winner whose payment was reversed after the close is recorded as a void draw and the next block is
+ * sockets. A winner whose payment was reversed after the close is recorded as a void draw and a fresh block is
  * committed. Any failure leaves the pool closed and committed for the next run.
  */
 export async function drawPool(

@@ -385,7 +385,8 @@ export type ReversalOutcome =
  * key (the pool share at the contribution's own rate) and voids the buyer's entry while more than half the payment
  * is reversed (restores un-void it). Once the pool has closed, the frozen list and the pool amount never change: the
  * pool share is booked as a host debit keyed by the reversal key; and if the payment holds the drawn winning entry
- * and the prize has not settled, the prize is redrawn from the next block. A restore after the close of a share the
+ * and the prize has not settled, the prize is redrawn from a fresh commitment when the buyer or the provider started the
+ * reversal (`voidsDraw`; a host's or the platform's refund leaves the draw standing). A restore after the close of a share the
  * open pool gave back goes to the host's open pool (a carry_over contribution keyed by the restore; decision 151):
  * the entry stays out of the closed pool's draw. `keepEntry` (a group buy's tier refund)
  * moves only money, never the entry. Idempotent per reversal key.

@@ -157,7 +157,7 @@ export interface DrawRecord {
 
 /**
  * Records a draw in one batch (a transaction): the prize_draws attempt (unique per pool), and either the winner
- * (pool drawn, main prize row) or, for a disqualified winner, the void draw and the next block committed.
+ * (pool drawn, main prize row) or, for a disqualified winner, the void draw logged and the height given up.
  * Applies only while the pool is closed at that height. Returns true when this call moved the pool to drawn.
  */
 export async function recordDraw(db: Db, draw: DrawRecord): Promise<boolean> {
