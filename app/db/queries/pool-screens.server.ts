@@ -142,6 +142,7 @@ export function listHostPools(db: Db, hostId: string, { limit, offset }: { limit
       startAt: prizePools.startAt,
       endAt: prizePools.endAt,
       closedAt: prizePools.closedAt,
+      drawDelayReason: prizePools.drawDelayReason,
       closeReason: prizePools.closeReason,
       drawBlockHeight: prizePools.drawBlockHeight,
       winnerEntryNumber: prizePools.winnerEntryNumber,
