@@ -1,8 +1,10 @@
 import { env, SELF } from "cloudflare:test";
 import { and, asc, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { mailOutbox, prizeEntries, prizePools, prizeWinners } from "~/db/schema";
-import { entriesDigest, sha256Hex, verifyBlock } from "~/domain/draw";
+import { mailOutbox, payouts, prizeEntries, prizePools, prizeWinners } from "~/db/schema";
+import { reversalVoidsDraw } from "~/domain/pool";
+import { runPrizeCron } from "~/lib/payments/prizes.server";
+import { blockHashFromHeader, buildBlockHeader, entriesDigest, sha256Hex, verifyBlock } from "~/domain/draw";
 import { verifyPublishedDraw } from "~/domain/draw-verification";
 import { distributePool } from "~/domain/revenue";
 import {
@@ -13,6 +15,7 @@ import {
   drawResult,
   explorerBases,
   fetchVerifiedBlock,
+  recordCommitment,
   runPoolCron,
   type Fetcher,
 } from "~/lib/draw.server";
@@ -21,11 +24,12 @@ import { addContribution, applyPaymentReversal, closePool, openPool, poolStub, p
 import { poolsApi } from "../workers/pools-api";
 import { runScheduled } from "../workers/scheduled";
 import fixture from "./fixtures/bitcoin-blocks.json";
-import { db, makeUser, ORIGIN } from "./helpers";
+import { db, get, makeUser, ORIGIN, signIn } from "./helpers";
 
 // Real mainnet blocks (tests/fixtures/bitcoin-blocks.json), served by fake Esplora explorers: no network.
 const BLOCK = fixture.blocks.find((block) => block.height === 503252)!;
 const OTHER_BLOCK = fixture.blocks.find((block) => block.height === 1)!;
+const LATER_BLOCK = fixture.blocks.find((block) => block.height === 840000)!;
 const GENESIS = fixture.blocks.find((block) => block.height === 0)!;
 type FixtureBlock = (typeof fixture.blocks)[number];
 
@@ -40,6 +44,29 @@ interface FakeExplorer {
   down?: "reject" | number;
   /** Blocks it knows, by height (their ids are what /block-height/{h} answers). */
   blocks?: Record<number, Partial<FixtureBlock> & { id: string }>;
+  /**
+   * The height of the real chain's tip, mined a minute ago (default: this explorer's tip): the made-up blocks below
+   * it are 10 minutes apart, the same on every explorer, so a lagging explorer's tip is as old as it would be.
+   */
+  realTip?: number;
+}
+
+/**
+ * A made-up header at `height` of a chain (for the blocks up to a fake explorer's tip that the fixture does not
+ * hold): its id is the real double SHA-256 of its fields, so a tip's header checks out; it links to nothing real.
+ */
+async function madeUpBlock(chain: string, height: number, realTip: number) {
+  const time = Math.floor(Date.now() / 60_000) * 60 - 60 - (realTip - height) * 600;
+  const fields = {
+    height,
+    version: 0x20000000,
+    previousblockhash: await sha256Hex(`${chain}:parent:${height}`),
+    merkle_root: await sha256Hex(`${chain}:${height}`),
+    timestamp: time,
+    bits: 0x1d00ffff,
+    nonce: 0,
+  };
+  return { ...fields, id: await blockHashFromHeader(buildBlockHeader(fields)) };
 }
 
 function fakeExplorers(config: Record<string, FakeExplorer>): Fetcher & { calls: string[] } {
@@ -54,20 +81,26 @@ function fakeExplorers(config: Record<string, FakeExplorer>): Fetcher & { calls:
     if (typeof explorer.down === "number") return new Response("unavailable", { status: explorer.down });
     const path = url.slice(base.length);
     const blocks = Object.entries(explorer.blocks ?? {});
+    const realTip = explorer.realTip ?? explorer.tip ?? 0;
     if (path === "/blocks/tip/height" && explorer.tip !== undefined) return new Response(String(explorer.tip));
     const atHeight = /^\/block-height\/(\d+)$/.exec(path);
     if (atHeight) {
       const height = Number(atHeight[1]);
       const block = explorer.blocks?.[height];
       if (block) return new Response(block.id);
-      // Every other block up to the tip: a hash of the explorer's chain (the same chain unless told otherwise).
-      if (explorer.tip !== undefined && height <= explorer.tip) return new Response(await sha256Hex(`${explorer.chain ?? "main"}:${height}`));
+      // Every other block up to the tip: a made-up block of the explorer's chain (the same chain unless told otherwise).
+      if (explorer.tip !== undefined && height <= explorer.tip) return new Response((await madeUpBlock(explorer.chain ?? "main", height, realTip)).id);
       return new Response("Block not found", { status: 404 });
     }
     const byHash = /^\/block\/([0-9a-f]{64})$/.exec(path);
     if (byHash) {
       const found = blocks.find(([, block]) => block.id === byHash[1]);
-      return found ? Response.json(found[1]) : new Response("Block not found", { status: 404 });
+      if (found) return Response.json(found[1]);
+      for (let height = explorer.tip ?? -1; height >= Math.max(0, (explorer.tip ?? 0) - 200); height--) {
+        const madeUp = await madeUpBlock(explorer.chain ?? "main", height, realTip);
+        if (madeUp.id === byHash[1]) return Response.json(madeUp);
+      }
+      return new Response("Block not found", { status: 404 });
     }
     return new Response("Not found", { status: 404 });
   };
@@ -102,8 +135,25 @@ async function winnersOf(poolId: string) {
 }
 
 /**
- * A pool with `count` entries (one fan each) plus a host deposit, closed while the explorers report the tip just
- * below the fixture block, so its draw is committed to that block.
+ * Records a commitment to `block` whose tip is the block's parent: the fixture holds no headers between a tip 3 below
+ * a real block and the block (and a made-up header cannot hash to a real block's parent), so the only tip a real
+ * block can be shown to descend from is its parent, with the commitment made when the block was mined. The cron's
+ * acceptance checks height, descent and time against it; the verification page also checks the margin rule, which
+ * this commitment does not meet (see the verification tests).
+ */
+async function commitToParent(poolId: string, block: { height: number; previousblockhash: string; timestamp: number } = BLOCK) {
+  const committed = await recordCommitment(env, poolId, {
+    blockHeight: block.height,
+    tip: { height: block.height - 1, hash: block.previousblockhash, time: block.timestamp - 600 },
+    highestTip: block.height - 1,
+    at: new Date(block.timestamp * 1000),
+  });
+  expect(committed).toBe(true);
+}
+
+/**
+ * A pool with `count` entries (one fan each) plus a host deposit, closed while no explorer answers, then committed to
+ * the fixture block (commitToParent).
  */
 async function committedPool(count = 7) {
   const host = await makeUser({ name: "Draw Host" });
@@ -129,12 +179,8 @@ async function committedPool(count = 7) {
     userId: host.id,
     earnsEntry: false,
   });
-  vi.restoreAllMocks();
-  // The agreed tip is 3 below the fixture block, so the draw commits to it.
-  stubGlobalFetch(bothHealthy(BLOCK.height - DRAW_COMMIT_MARGIN));
   await closePool(env, pool.id, "timer_expired");
-  vi.restoreAllMocks();
-  stubGlobalFetch(fakeExplorers({ [EXPLORER_A]: { down: "reject" }, [EXPLORER_B]: { down: "reject" } }));
+  await commitToParent(pool.id);
   const amountCents = fans.reduce((sum, _, i) => sum + 1_000 + i, 50_000);
   return { host, fans, pool, amountCents };
 }
@@ -199,11 +245,11 @@ describe("commitment at close", () => {
 
     const tip = BLOCK.height + 100;
     const summary = await runPoolCron(env, new Date(), {
-      fetcher: fakeExplorers({ [EXPLORER_A]: { tip }, [EXPLORER_B]: { tip: tip - 2 } }),
+      fetcher: fakeExplorers({ [EXPLORER_A]: { tip }, [EXPLORER_B]: { tip: tip - 2, realTip: tip } }),
     });
-    // The tip both explorers have (the lower one, same hash on both), plus 3: a block nobody has mined yet.
-    expect(summary.committed).toContainEqual({ poolId: pool.id, height: tip - 2 + 3 });
-    expect(await poolRow(pool.id)).toMatchObject({ status: "closed", drawBlockHeight: tip + 1, winnerEntryNumber: null });
+    // Both explorers have block tip - 2 (same hash); the higher tip, 2 above it, is within the allowance: 3 past it.
+    expect(summary.committed).toContainEqual({ poolId: pool.id, height: tip + 3 });
+    expect(await poolRow(pool.id)).toMatchObject({ status: "closed", drawBlockHeight: tip + 3, winnerEntryNumber: null });
   });
 
   it("never commits on a tip only one explorer reports, or on explorers that disagree", async () => {
@@ -469,18 +515,11 @@ async function browserCheck(poolId: string) {
   const text = await res.text();
   // Opaque: no private source key is published.
   expect(text).not.toMatch(/pi_|checkout:|guess:/);
-  return verifyPublishedDraw({ entriesText: text, publishedDigest: state!.entriesDigest, draws: state!.draws });
+  return verifyPublishedDraw({ entriesText: text, publishedDigest: state!.entriesDigest, draws: state!.draws, log: state!.log });
 }
 
 describe("void entries and redraws", () => {
-  /** The fixture block served at a later height too (the explorers agree on it), for a redraw's next block. */
-  const servesNext = (tip: number) => {
-    const { height: _height, ...unplaced } = BLOCK;
-    const blocks = { [BLOCK.height + 1]: unplaced as FixtureBlock };
-    return fakeExplorers({ [EXPLORER_A]: healthy(tip, blocks), [EXPLORER_B]: healthy(tip, blocks) });
-  };
-
-  it("a winning entry refunded before payout is redrawn from the next block; the refund is booked to the host", async () => {
+  it("a winning entry refunded through the provider before payout is voided and redrawn from a fresh commitment; the refund is booked to the host", async () => {
     const { pool, host } = await committedPool(7);
     const first = await drawPool(env, pool.id, { fetcher: bothHealthy(CONFIRMED_TIP) });
     expect(first.status).toBe("drawn");
@@ -488,44 +527,62 @@ describe("void entries and redraws", () => {
     const winnerKey = `pi_draw_${pool.id}_${winning}`;
     const before = await poolRow(pool.id);
 
-    // The winner's payment is refunded in full (replayed): a host debit, and a redraw set up once.
+    // The winner's payment is refunded in full (replayed): a host debit, and a void set up once.
     const refund = { sourceKey: winnerKey, reversalKey: `re_winner_${pool.id}`, reversedCents: 10_000, paymentCents: 10_000, cumulativeReversedCents: 10_000 };
     const outcomes = [];
     for (let i = 0; i < 5; i++) outcomes.push(await applyPaymentReversal(env, refund));
     expect(outcomes[0]).toMatchObject({ kind: "host_debit", hostId: host.id, redrawn: true });
     expect(outcomes.slice(1).every((o) => o.kind === "host_debit" && !o.booked && !o.redrawn)).toBe(true);
 
+    // No explorer answered at the void: the pool waits, uncommitted, for the cron to commit past the tip then.
     const reopened = await poolRow(pool.id);
     expect(reopened).toMatchObject({
       status: "closed",
-      drawBlockHeight: BLOCK.height + 1,
+      drawBlockHeight: null,
       winnerEntryNumber: null,
       entriesDigest: before.entriesDigest,
       amountCents: before.amountCents,
     });
     expect(await winnersOf(pool.id)).toEqual([]);
+    const state = await publicPoolState(env, pool.id);
+    expect(state!.log.map((r) => [r.kind, r.blockHeight])).toEqual([
+      ["commit", BLOCK.height],
+      ["void", BLOCK.height],
+    ]);
+    expect(state!.log[1]!.reason).toMatch(/reversed by the buyer or the card provider/);
 
-    // The next block: the same rule over the valid entries, the refunded winner left out.
-    const second = await drawPool(env, pool.id, { fetcher: servesNext(CONFIRMED_TIP) });
+    // The new block: a later real one (840,000), by the same rule over the valid entries, the refunded winner left out.
+    await commitToParent(pool.id, LATER_BLOCK);
+    const later = { [LATER_BLOCK.height]: LATER_BLOCK };
+    const second = await drawPool(env, pool.id, {
+      fetcher: fakeExplorers({ [EXPLORER_A]: healthy(LATER_BLOCK.height + 10, later), [EXPLORER_B]: healthy(LATER_BLOCK.height + 10, later) }),
+    });
     expect(second.status).toBe("drawn");
     const valid = [0, 1, 2, 3, 4, 5, 6].filter((n) => n !== winning);
-    const expected = valid[Number(BigInt(`0x${BLOCK.id}`) % BigInt(valid.length))];
+    const expected = valid[Number(BigInt(`0x${LATER_BLOCK.id}`) % BigInt(valid.length))];
     expect((second as { entryNumber: number }).entryNumber).toBe(expected);
     const draws = await publicPoolState(env, pool.id);
     expect(draws?.draws.map((d) => [d.blockHeight, d.winnerEntryNumber, d.voided])).toEqual([
       [BLOCK.height, winning, true],
-      [BLOCK.height + 1, expected, false],
+      [LATER_BLOCK.height, expected, false],
     ]);
     expect(await winnersOf(pool.id)).toHaveLength(1);
 
-    // The browser's recomputation from the opaque list finds both draws' winners, the redraw leaving out the first.
+    // The browser's recomputation from the opaque list finds both draws' winners, the redraw leaving out the first;
+    // each block descends from its recorded tip and was mined after its commitment. These test commitments are at
+    // the block's parent (the fixture has no three consecutive headers), so the margin check says so.
     const report = await browserCheck(pool.id);
-    expect(report).toMatchObject({ ok: true, digestMatches: true, entries: 7, validEntries: 7 });
-    expect(report.draws.map((d) => [d.entryNumber, d.excluded, d.matches, d.voided, d.header?.ok])).toEqual([
-      [winning, [], true, true, true],
-      [expected, [winning], true, false, true],
+    expect(report).toMatchObject({ digestMatches: true, entries: 7, validEntries: 7, log: { ok: true } });
+    expect(report.draws.map((d) => [d.entryNumber, d.excluded, d.matches, d.voided, d.header?.ok, d.chain.ok, d.blockTime.ok])).toEqual([
+      [winning, [], true, true, true, true, true],
+      [expected, [winning], true, false, true, true, true],
     ]);
-  });
+    expect(report.draws.map((d) => d.commitment)).toEqual([
+      { ok: false, reason: `block ${BLOCK.height} is not 3 past the highest tip ${BLOCK.height - 1}` },
+      { ok: false, reason: `block ${LATER_BLOCK.height} is not 3 past the highest tip ${LATER_BLOCK.height - 1}` },
+    ]);
+    expect(report.ok).toBe(false);
+  }, 90_000);
 
   it("an entry voided while the pool was open is marked void in the frozen list and never wins", async () => {
     const host = await makeUser({ name: "Void Host" });
@@ -549,9 +606,8 @@ describe("void entries and redraws", () => {
       paymentCents: 10_000,
       cumulativeReversedCents: 10_000,
     });
-    vi.restoreAllMocks();
-    stubGlobalFetch(bothHealthy(BLOCK.height - DRAW_COMMIT_MARGIN));
     await closePool(env, pool.id, "timer_expired");
+    await commitToParent(pool.id);
     const row = await poolRow(pool.id);
     expect(row).toMatchObject({ entriesCount: 3, amountCents: 3_000, drawBlockHeight: BLOCK.height });
     const entries = await poolStub(env, pool.id).entries();
@@ -564,8 +620,202 @@ describe("void entries and redraws", () => {
 
     // The verification page's recomputation: the void line is marked, the winner is taken among the 3 valid entries.
     const report = await browserCheck(pool.id);
-    expect(report).toMatchObject({ ok: true, entries: 4, validEntries: 3, voidEntries: 1 });
+    expect(report).toMatchObject({ digestMatches: true, entries: 4, validEntries: 3, voidEntries: 1 });
     expect(report.draws).toHaveLength(1);
     expect(report.draws[0]).toMatchObject({ validCount: 3, entryNumber: valid[Number(BigInt(`0x${BLOCK.id}`) % 3n)], matches: true });
+  });
+});
+
+/** A closed pool with `count` entries (one fan each), no height committed yet (no explorer answered at close). */
+async function closedPool(count: number) {
+  const host = await makeUser({ name: "Commit Host" });
+  const fans = await Promise.all(Array.from({ length: count }, (_, i) => makeUser({ name: `Commit Fan ${i}` })));
+  const pool = await openPool(env, { hostId: host.id, targetCents: 10_000_000 });
+  for (const [i, fan] of fans.entries()) {
+    await addContribution(env, {
+      hostId: host.id,
+      sourceType: "product_purchase",
+      sourceKey: `pi_commit_${pool.id}_${i}`,
+      amountCents: 2_000,
+      currency: "USD",
+      userId: fan.id,
+      earnsEntry: true,
+    });
+  }
+  await closePool(env, pool.id, "timer_expired");
+  expect(await poolRow(pool.id)).toMatchObject({ status: "closed", drawBlockHeight: null });
+  return { host, fans, pool };
+}
+
+const EXPLORER_C = "https://lagging-explorer.example/api";
+
+describe("a draw nobody can steer: commitment", () => {
+  it("an explorer 100 blocks behind cannot move the commitment below the real tip", async () => {
+    const { pool } = await closedPool(2);
+    const tip = BLOCK.height + 1_000;
+    const explorers = [EXPLORER_A, EXPLORER_B, EXPLORER_C];
+    const lagging = { tip: tip - 100, realTip: tip };
+    // Two explorers at the real tip and one 100 behind: 3 past the real tip, not 3 past the lagging one.
+    const three = fakeExplorers({ [EXPLORER_A]: { tip }, [EXPLORER_B]: { tip }, [EXPLORER_C]: lagging });
+    expect(await commitDrawHeight(env, pool.id, { fetcher: three, explorers })).toBe(tip + 3);
+    const [record] = (await publicPoolState(env, pool.id))!.log;
+    expect(record).toMatchObject({ kind: "commit", seq: 0, blockHeight: tip + 3, tipHeight: tip, highestTip: tip, reason: null });
+    expect(record!.tipHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(Math.abs(record!.tipTime! * 1000 - Date.now())).toBeLessThan(5 * 60_000);
+    expect(Math.abs(record!.createdAt - Date.now())).toBeLessThan(60_000);
+
+    // Only one explorer at the real tip and the lagging one: the tip they agree on is 100 blocks (16 hours) old, so
+    // the explorers are lagging and nothing is committed (never 3 past the lagging tip).
+    const other = await closedPool(2);
+    const two = fakeExplorers({ [EXPLORER_A]: { tip }, [EXPLORER_C]: lagging });
+    expect(await commitDrawHeight(env, other.pool.id, { fetcher: two, explorers: [EXPLORER_A, EXPLORER_C] })).toBeNull();
+    const summary = await runPoolCron(env, new Date(), { fetcher: two, explorers: [EXPLORER_A, EXPLORER_C] });
+    expect(summary.waiting.find((w) => w.poolId === other.pool.id)?.reason).toMatch(/explorers are lagging/);
+    expect(await poolRow(other.pool.id)).toMatchObject({ drawBlockHeight: null });
+  });
+
+  it("ignores a tip too far above the agreed one, and takes the highest tip within the allowance", async () => {
+    const { pool } = await closedPool(2);
+    const tip = BLOCK.height + 2_000;
+    // 50 above the agreed tip a minute after it: more than 6 + 1/5 blocks: ignored.
+    const racing = fakeExplorers({ [EXPLORER_A]: { tip }, [EXPLORER_B]: { tip }, [EXPLORER_C]: { tip: tip + 50, realTip: tip } });
+    expect(await commitDrawHeight(env, pool.id, { fetcher: racing, explorers: [EXPLORER_A, EXPLORER_B, EXPLORER_C] })).toBe(tip + 3);
+    const other = await closedPool(2);
+    // 4 above: within the allowance, so 3 past it.
+    const ahead = fakeExplorers({ [EXPLORER_A]: { tip }, [EXPLORER_B]: { tip }, [EXPLORER_C]: { tip: tip + 4, realTip: tip } });
+    expect(await commitDrawHeight(env, other.pool.id, { fetcher: ahead, explorers: [EXPLORER_A, EXPLORER_B, EXPLORER_C] })).toBe(tip + 7);
+    expect((await publicPoolState(env, other.pool.id))!.log[0]).toMatchObject({ tipHeight: tip, highestTip: tip + 4, blockHeight: tip + 7 });
+  });
+
+  it("a lone answering explorer commits nothing", async () => {
+    const { pool } = await closedPool(2);
+    const lone = fakeExplorers({ [EXPLORER_A]: { tip: BLOCK.height + 500 }, [EXPLORER_B]: { down: 503 } });
+    expect(await commitDrawHeight(env, pool.id, { fetcher: lone })).toBeNull();
+    const summary = await runPoolCron(env, new Date(), { fetcher: lone });
+    expect(summary.waiting.find((w) => w.poolId === pool.id)?.reason).toBe("1 of 2 block explorers answered for the tip");
+    expect(await poolRow(pool.id)).toMatchObject({ status: "closed", drawBlockHeight: null });
+    expect((await publicPoolState(env, pool.id))!.log).toEqual([]);
+  });
+});
+
+describe("a draw nobody can steer: acceptance", () => {
+  it("a block that does not descend from the recorded tip is refused by the cron: the draw is delayed and committed afresh", async () => {
+    const { pool } = await closedPool(3);
+    const elsewhere = await sha256Hex("a tip on another chain");
+    expect(
+      await recordCommitment(env, pool.id, {
+        blockHeight: BLOCK.height,
+        tip: { height: BLOCK.height - 1, hash: elsewhere, time: BLOCK.timestamp - 600 },
+        highestTip: BLOCK.height - 1,
+        at: new Date(BLOCK.timestamp * 1000),
+      }),
+    ).toBe(true);
+    const summary = await runPoolCron(env, new Date(), { fetcher: bothHealthy(CONFIRMED_TIP) });
+    const reason = summary.waiting.find((w) => w.poolId === pool.id)?.reason;
+    expect(reason).toBe(`block ${BLOCK.height} does not descend from the recorded tip ${elsewhere}`);
+    expect(await poolRow(pool.id)).toMatchObject({ status: "closed", drawBlockHeight: null, drawDelayReason: reason, winnerEntryNumber: null });
+    expect(await winnersOf(pool.id)).toEqual([]);
+    // The pool page says the draw is delayed; the admin sees why.
+    const page = await (await SELF.fetch(`${ORIGIN}/winner-selection/${pool.id}`)).text();
+    expect(page).toContain("Draw delayed");
+    expect(page).toContain("does not descend from the recorded tip");
+    const admin = await makeUser({ role: "admin", name: "Draw Admin" });
+    const adminPage = await (await get("/admin", { cookie: await signIn(admin.email) })).text();
+    expect(adminPage).toContain("Delayed draws");
+    expect(adminPage).toContain(`block ${BLOCK.height} does not descend from the recorded tip`);
+
+    // The next run commits afresh past the tip then, and records it.
+    const next = await runPoolCron(env, new Date(), { fetcher: bothHealthy(CONFIRMED_TIP) });
+    expect(next.committed).toContainEqual({ poolId: pool.id, height: CONFIRMED_TIP + 3 });
+    expect((await publicPoolState(env, pool.id))!.log.map((r) => [r.kind, r.blockHeight, r.tipHeight])).toEqual([
+      ["commit", BLOCK.height, BLOCK.height - 1],
+      ["delay", BLOCK.height, null],
+      ["commit", CONFIRMED_TIP + 3, CONFIRMED_TIP],
+    ]);
+  });
+
+  it("a block too old for its commitment (mined more than 2 hours before it) is refused by the cron", async () => {
+    const { pool } = await closedPool(3);
+    // The commitment claims to have been made 3 hours after the block was mined: the block was known by then.
+    expect(
+      await recordCommitment(env, pool.id, {
+        blockHeight: BLOCK.height,
+        tip: { height: BLOCK.height - 1, hash: BLOCK.previousblockhash, time: BLOCK.timestamp - 600 },
+        highestTip: BLOCK.height - 1,
+        at: new Date(BLOCK.timestamp * 1000 + 3 * 60 * 60 * 1000),
+      }),
+    ).toBe(true);
+    const outcome = await drawPool(env, pool.id, { fetcher: bothHealthy(CONFIRMED_TIP) });
+    expect(outcome).toMatchObject({ status: "delayed" });
+    expect((outcome as { reason: string }).reason).toMatch(/is not later than the commitment .* minus 2 hours/);
+    expect(await poolRow(pool.id)).toMatchObject({ status: "closed", drawBlockHeight: null, winnerEntryNumber: null });
+    expect(await winnersOf(pool.id)).toEqual([]);
+  });
+});
+
+describe("a draw nobody can steer: voids", () => {
+  it("a charged-back winner with a pending payout is redrawn on a block past the tip at the void", async () => {
+    const { pool, fans } = await committedPool(5);
+    const first = await drawPool(env, pool.id, { fetcher: bothHealthy(CONFIRMED_TIP) });
+    expect(first.status).toBe("drawn");
+    const winning = (first as { entryNumber: number }).entryNumber;
+    // The same cron run that announces the prize creates its pending payout.
+    await runPrizeCron(env, new Date());
+    const [payout] = await db().select().from(payouts).where(eq(payouts.userId, fans[winning]!.id));
+    expect(payout).toMatchObject({ payoutType: "prize_winner", status: "pending" });
+
+    // Days later the winner's card payment is charged back (a lost dispute); the explorers' tip is far past the block.
+    const tipAtVoid = BLOCK.height + 4_000;
+    vi.restoreAllMocks();
+    stubGlobalFetch(bothHealthy(tipAtVoid));
+    const outcome = await applyPaymentReversal(env, {
+      sourceKey: `pi_draw_${pool.id}_${winning}`,
+      reversalKey: `dp_winner_${pool.id}`,
+      reversedCents: 1_000 + winning,
+      paymentCents: 1_000 + winning,
+      cumulativeReversedCents: 1_000 + winning,
+      voidsDraw: reversalVoidsDraw("dispute"),
+    });
+    expect(outcome).toMatchObject({ kind: "host_debit", redrawn: true });
+
+    // The payout was cancelled first; the pool is committed afresh 3 past the tip at the void, not to the next block.
+    const [cancelled] = await db().select().from(payouts).where(eq(payouts.id, payout!.id));
+    expect(cancelled).toMatchObject({ status: "cancelled", prizeWinnerId: null });
+    expect(await poolRow(pool.id)).toMatchObject({ status: "closed", drawBlockHeight: tipAtVoid + 3, winnerEntryNumber: null });
+    expect(await winnersOf(pool.id)).toEqual([]);
+    const log = (await publicPoolState(env, pool.id))!.log;
+    expect(log.map((r) => [r.kind, r.blockHeight, r.tipHeight])).toEqual([
+      ["commit", BLOCK.height, BLOCK.height - 1],
+      ["void", BLOCK.height, null],
+      ["commit", tipAtVoid + 3, tipAtVoid],
+    ]);
+    expect(log[1]!.reason).toMatch(/reversed by the buyer or the card provider/);
+    expect(log[2]!.createdAt).toBeGreaterThanOrEqual(log[1]!.createdAt);
+  });
+
+  it("a host refund of a winning order leaves the draw standing, booked against the host's earnings", async () => {
+    const { pool, fans, host } = await committedPool(5);
+    const first = await drawPool(env, pool.id, { fetcher: bothHealthy(CONFIRMED_TIP) });
+    const winning = (first as { entryNumber: number }).entryNumber;
+    await runPrizeCron(env, new Date());
+    vi.restoreAllMocks();
+    stubGlobalFetch(bothHealthy(BLOCK.height + 4_000));
+    const outcome = await applyPaymentReversal(env, {
+      sourceKey: `pi_draw_${pool.id}_${winning}`,
+      reversalKey: `re_host_${pool.id}`,
+      reversedCents: 1_000 + winning,
+      paymentCents: 1_000 + winning,
+      cumulativeReversedCents: 1_000 + winning,
+      voidsDraw: reversalVoidsDraw("host"),
+    });
+    expect(outcome).toMatchObject({ kind: "host_debit", hostId: host.id, redrawn: false });
+    expect((outcome as { debitCents: number }).debitCents).toBeGreaterThan(0);
+    expect(await poolRow(pool.id)).toMatchObject({ status: "drawn", drawBlockHeight: BLOCK.height, winnerEntryNumber: winning, winnerUserId: fans[winning]!.id });
+    const [payout] = await db().select().from(payouts).where(eq(payouts.userId, fans[winning]!.id));
+    expect(payout).toMatchObject({ status: "pending" });
+    expect((await publicPoolState(env, pool.id))!.log.map((r) => r.kind)).toEqual(["commit"]);
+    expect(reversalVoidsDraw("return")).toBe(false);
+    expect(reversalVoidsDraw("unfulfillable")).toBe(false);
+    expect(reversalVoidsDraw("provider")).toBe(true);
   });
 });

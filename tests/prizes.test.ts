@@ -16,6 +16,7 @@ import {
   users,
 } from "~/db/schema";
 import { voidWinningDraw } from "~/db/queries/draw.server";
+import { NO_TIP, nextLogRecord } from "~/lib/draw.server";
 import { replaceMiniPrizes } from "~/db/queries/pool-screens.server";
 import { drawMiniPrizes } from "~/domain/mini-prizes";
 import { distributePool } from "~/domain/revenue";
@@ -258,7 +259,8 @@ describe("mini prizes", () => {
     await drawPendingMiniPrizes(env);
     expect(await miniWinnersOf(poolId)).toHaveLength(3);
     await db().update(prizePools).set({ drawBlockHeight: 800_000 }).where(eq(prizePools.id, poolId));
-    expect(await voidWinningDraw(db(), poolId, 0, "test reversal")).toBe(true);
+    const record = await nextLogRecord(env, poolId, { ...NO_TIP, kind: "void", blockHeight: 800_000, reason: "test reversal", createdAt: Date.now() });
+    expect(await voidWinningDraw(db(), poolId, 0, record)).toBe(true);
     expect(await miniWinnersOf(poolId)).toHaveLength(0);
   });
 

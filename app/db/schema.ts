@@ -14,6 +14,7 @@
 import { sql } from "drizzle-orm";
 import type { BitcoinBlock } from "../domain/draw";
 import { ACCOUNT_LINK_PURPOSES } from "../domain/accounts";
+import { COMMITMENT_KINDS } from "../domain/draw-commitment";
 import { ADMIN_AUDIT_ACTIONS } from "../domain/admin";
 import { EARNING_KINDS } from "../domain/earnings";
 import { BANK_PAYOUT_STATUSES, PAYOUT_STATUS_VALUES, PAYOUT_TYPE_VALUES } from "../domain/payouts";
@@ -380,6 +381,8 @@ export const prizePools = sqliteTable(
     winnerEntryNumber: integer("winner_entry_number"),
     winnerUserId: text("winner_user_id").references(() => users.id, { onDelete: "set null" }),
     drawnAt: timestamp("drawn_at"),
+    /** A closed pool whose committed block was refused: why (the pool shows "draw delayed"), until it is drawn. */
+    drawDelayReason: text("draw_delay_reason"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -502,7 +505,7 @@ export const hostDebits = sqliteTable(
 
 /**
  * Every draw of a pool's main prize. Attempt 0 uses the committed block; when a winning entry's payment is
- * reversed before the prize settles, that draw is voided and attempt n+1 uses the next block, by the same rule
+ * reversed before the prize settles, that draw is voided and attempt n+1 uses a freshly committed block, by the same rule
  * over the valid entries less every voided winner.
  */
 export const prizeDraws = sqliteTable(
@@ -521,13 +524,47 @@ export const prizeDraws = sqliteTable(
     drawnAt: timestamp("drawn_at").notNull(),
     voidedAt: timestamp("voided_at"),
     voidReason: text("void_reason"),
+    /** The headers from the recorded tip + 1 to the block − 1: the block's descent from the tip, checked offline. */
+    chainHeaders: text("chain_headers", { mode: "json" }).$type<BitcoinBlock[]>(),
+    /** The draw_commitments record (seq) this draw was made under. */
+    commitmentSeq: integer("commitment_seq"),
   },
   (t) => [uniqueIndex("prize_draws_pool_attempt_unique").on(t.poolId, t.attempt)],
 );
 
 /**
+ * A pool's append-only, hash-chained draw log (decision 390): each commitment (agreed tip's height, hash and header
+ * time, highest tip heard, time of commitment), each voided draw and each refused block, with the reason. Never
+ * updated; each record hashes the previous one's hash with its own canonical line (domain/draw-commitment.ts).
+ */
+export const drawCommitments = sqliteTable(
+  "draw_commitments",
+  {
+    poolId: text("pool_id")
+      .notNull()
+      .references(() => prizePools.id, { onDelete: "restrict" }),
+    seq: integer("seq").notNull(),
+    kind: text("kind", { enum: COMMITMENT_KINDS }).notNull(),
+    blockHeight: integer("block_height"),
+    tipHeight: integer("tip_height"),
+    tipHash: text("tip_hash"),
+    /** The agreed tip's header time, Unix seconds. */
+    tipTime: integer("tip_time"),
+    highestTip: integer("highest_tip"),
+    reason: text("reason"),
+    createdAt: timestamp("created_at").notNull(),
+    prevHash: text("prev_hash").notNull(),
+    hash: text("hash").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.poolId, t.seq] }),
+    check("draw_commitments_kind", sql`${t.kind} IN ('commit', 'void', 'delay')`),
+  ],
+);
+
+/**
  * A frozen entry whose payment was refunded or lost in a dispute (above half) after its pool closed: the list and
- * its digest never change, but the draw passes over it (redrawn from the next block) until the prize settles.
+ * its digest never change, but the draw passes over it (redrawn from a fresh commitment) until the prize settles.
  */
 export const prizeEntryDisqualifications = sqliteTable(
   "prize_entry_disqualifications",

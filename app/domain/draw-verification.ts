@@ -11,8 +11,16 @@ import {
   type BlockVerification,
   type FrozenEntry,
 } from "./draw";
+import {
+  checkBlockTime,
+  checkChainFromTip,
+  checkCommitmentRule,
+  verifyCommitmentLog,
+  type AcceptanceCheck,
+  type CommitmentRecord,
+} from "./draw-commitment";
 
-/** One published draw of a pool, first attempt first. A void draw was redrawn from the next block. */
+/** One published draw of a pool, first attempt first. A void draw was redrawn from a fresh commitment. */
 export interface PublishedDraw {
   attempt: number;
   blockHeight: number;
@@ -22,6 +30,10 @@ export interface PublishedDraw {
   winnerEntryNumber: number;
   voided: boolean;
   voidReason?: string | null;
+  /** The stored headers from the recorded tip + 1 to the block − 1. */
+  chainHeaders?: BitcoinBlock[] | null;
+  /** The log record (seq) of the commitment the draw was made under. */
+  commitmentSeq?: number | null;
 }
 
 /**
@@ -50,6 +62,12 @@ export interface DrawRecomputation {
   header: BlockVerification | null;
   voided: boolean;
   voidReason: string | null;
+  /** The commitment obeys the rule: 3 past the highest tip, within the tip allowance, explorers not lagging. */
+  commitment: AcceptanceCheck;
+  /** The block descends from the recorded tip through the stored headers. */
+  chain: AcceptanceCheck;
+  /** The block's time is later than the commitment minus 2 hours. */
+  blockTime: AcceptanceCheck;
 }
 
 export interface DrawVerificationReport {
@@ -64,7 +82,9 @@ export interface DrawVerificationReport {
   validEntries: number;
   voidEntries: number;
   draws: DrawRecomputation[];
-  /** Every check passed: digest, list, each draw's header and winner. */
+  /** The pool's draw log chains: every record names the previous one's hash and hashes to its own. */
+  log: AcceptanceCheck;
+  /** Every check passed: digest, list, log, and each draw's commitment, descent, time, header and winner. */
   ok: boolean;
 }
 
@@ -75,7 +95,10 @@ export async function digestOf(bytes: Uint8Array | string): Promise<string> {
 }
 
 /** Recomputes every draw's winner from the frozen list: each draw leaves out the winners of the voided draws before it. */
-export function recomputeDraws(entries: readonly FrozenEntry[], draws: readonly PublishedDraw[]): Omit<DrawRecomputation, "header">[] {
+export function recomputeDraws(
+  entries: readonly FrozenEntry[],
+  draws: readonly PublishedDraw[],
+): Omit<DrawRecomputation, "header" | "commitment" | "chain" | "blockTime">[] {
   const ordered = [...draws].sort((a, b) => a.attempt - b.attempt);
   return ordered.map((draw, i) => {
     const excluded = redrawExclusions(ordered.slice(0, i));
@@ -112,6 +135,8 @@ export async function verifyPublishedDraw(input: {
   entriesText: Uint8Array | string;
   publishedDigest: string | null;
   draws: readonly PublishedDraw[];
+  /** The pool's draw log (commitments, voids, refused blocks). */
+  log: readonly CommitmentRecord[];
 }): Promise<DrawVerificationReport> {
   const computedDigest = await digestOf(input.entriesText);
   const digestMatches = input.publishedDigest !== null && computedDigest === input.publishedDigest.toLowerCase();
@@ -132,8 +157,10 @@ export async function verifyPublishedDraw(input: {
     draws.push({
       ...draw,
       header: header && header.ok && !heightOk ? { ok: false, reason: `the header is for block ${published.block!.height}` } : header,
+      ...(await checkAgainstCommitment(published, input.log)),
     });
   }
+  const log = await verifyCommitmentLog(input.log);
   const voidEntries = entries.filter((entry) => entry.voided).length;
   return {
     computedDigest,
@@ -144,6 +171,35 @@ export async function verifyPublishedDraw(input: {
     validEntries: entries.length - voidEntries,
     voidEntries,
     draws,
-    ok: digestMatches && error === null && draws.every((draw) => draw.matches && draw.header?.ok === true),
+    log,
+    ok:
+      digestMatches &&
+      error === null &&
+      log.ok &&
+      draws.every((draw) => draw.matches && draw.header?.ok === true && draw.commitment.ok && draw.chain.ok && draw.blockTime.ok),
   };
+}
+
+/**
+ * A draw against the commitment it was made under: the record exists and is for its height, obeys the commitment
+ * rule, the block descends from its recorded tip through the stored headers, and its time is later than the
+ * commitment minus 2 hours.
+ */
+async function checkAgainstCommitment(
+  draw: PublishedDraw,
+  log: readonly CommitmentRecord[],
+): Promise<Pick<DrawRecomputation, "commitment" | "chain" | "blockTime">> {
+  const record = log.find((r) => r.seq === draw.commitmentSeq && r.kind === "commit");
+  if (!record || record.blockHeight !== draw.blockHeight) {
+    const missing = { ok: false as const, reason: `no recorded commitment to block ${draw.blockHeight}` };
+    return { commitment: missing, chain: missing, blockTime: missing };
+  }
+  const commitment = checkCommitmentRule(record);
+  if (!draw.block || record.tipHeight === null || record.tipHash === null) {
+    const unknown = { ok: false as const, reason: draw.block ? "the commitment records no tip" : "the block header is not published" };
+    return { commitment, chain: unknown, blockTime: unknown };
+  }
+  const block = { ...draw.block, id: draw.blockHash, height: draw.blockHeight };
+  const chain = await checkChainFromTip({ tipHeight: record.tipHeight, tipHash: record.tipHash }, draw.chainHeaders ?? [], block);
+  return { commitment, chain, blockTime: checkBlockTime(record.createdAt, block.timestamp) };
 }

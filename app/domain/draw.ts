@@ -4,10 +4,7 @@
 // (double SHA-256 equals the id, hash within the proof-of-work target, difficulty at least MIN_BLOCK_DIFFICULTY).
 // Uses only Web Crypto, so the same code runs in the Worker and in the browser on the public verification page.
 
-/** The committed block is at least this many blocks past the tip both explorers agree on. */
-export const DRAW_COMMIT_MARGIN = 3;
-/** Explorers (on different hosts) that must answer and agree, for a tip and for a block. */
-export const MIN_AGREEING_EXPLORERS = 2;
+// The commitment and acceptance rules (DRAW_COMMIT_MARGIN...) live in ./draw-commitment.ts.
 
 /** Entry numbers start at 0, so the winner index is the winning entry number. */
 export const FIRST_ENTRY_NUMBER = 0;

@@ -2,7 +2,7 @@
 
 import { addDays, MS_PER_DAY, parseInstant } from "./countdown";
 import { formatCents, moneyTextProblem, parseMoneyToCents, progressPercent } from "./money";
-import { MAX_CHARGE_CENTS, reversedPartCents } from "./payments";
+import { MAX_CHARGE_CENTS, reversedPartCents, type RefundOrigin } from "./payments";
 
 /** Pools are kept and shown in USD. */
 export const POOL_CURRENCY = "USD";
@@ -252,4 +252,15 @@ export function prizeSettlesAt(drawnAt: Date | number): Date {
 /** Whether a drawn prize is still within its settlement period at `now` (a reversal then redraws it). */
 export function isPrizeUnsettled(drawnAt: Date | number, now: Date): boolean {
   return now.getTime() < prizeSettlesAt(drawnAt).getTime();
+}
+
+/**
+ * Whether a reversal of the winning payment voids its draw (within the settlement period): only one the platform
+ * did not start, a lost dispute or a refund the buyer obtained through the provider (a refund made outside the app,
+ * with none of our metadata). A refund the host or the platform makes (the host's refund, an approved return, an
+ * order that could not be fulfilled, a group buy's refund) is booked against the host's earnings and the draw stands:
+ * otherwise a host could refund the winning order until a friend wins.
+ */
+export function reversalVoidsDraw(origin: RefundOrigin): boolean {
+  return origin === "dispute" || origin === "provider";
 }

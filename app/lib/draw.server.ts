@@ -1,6 +1,7 @@
-// The close-and-draw cycle (DESIGN decision 5, docs/decisions/004-the-draw.md). At close a pool's entry list is
-// frozen, its digest published and the draw committed to a block DRAW_COMMIT_MARGIN past the chain tip that at least
-// two independent explorers agree on. Once that block has enough confirmations it is fetched from every explorer;
+// The close-and-draw cycle (DESIGN decision 5, docs/decisions/003-the-draw.md, 390-a-draw-nobody-can-steer.md). At
+// close a pool's entry list is frozen, its digest published and the draw committed (and logged) to a block
+// DRAW_COMMIT_MARGIN past the highest tip of at least two answering explorers (domain/draw-commitment.ts). Once that
+// block has enough confirmations it is fetched from every explorer and must descend from the recorded tip;
 // the ones that answer (at least two, on different hosts) must agree on its hash, its header is rebuilt and checked
 // (double SHA-256, proof of work, difficulty at least MIN_BLOCK_DIFFICULTY), and the winner is the valid entry at
 // position BigInt(hash) mod (valid entries). Anything missing or wrong means no winner this run: the next cron run
@@ -8,30 +9,43 @@
 
 import { getDb } from "~/db/client.server";
 import {
+  commitDrawHeight as commitDrawHeightRow,
+  delayDraw,
   insertDisqualification,
+  listCommitmentLog,
   listCommittedPools,
   listDisqualifiedEntries,
   listPoolDraws,
   listPoolsDueToClose,
   listUncommittedPools,
   recordDraw,
-  setDrawHeightIfMissing,
   setEntriesDigestIfMissing,
   voidWinningDraw,
 } from "~/db/queries/draw.server";
 import { getDisplayName } from "~/db/queries/pools.server";
 import { z } from "zod";
 import {
-  DRAW_COMMIT_MARGIN,
+  blockHashFromHeader,
+  buildBlockHeader,
   entriesDigest,
   FIRST_ENTRY_NUMBER,
-  MIN_AGREEING_EXPLORERS,
   hashToDecimal,
   pickWinner,
   verifyDrawBlock,
   winnerIndex,
   type BitcoinBlock,
 } from "~/domain/draw";
+import {
+  agreedTipHeight,
+  checkBlockAcceptance,
+  commitmentHash,
+  decideCommitment,
+  GENESIS_LOG_HASH,
+  MIN_AGREEING_EXPLORERS,
+  type AgreedTipHeader,
+  type CommitmentRecord,
+  type ExplorerTip,
+} from "~/domain/draw-commitment";
 import { redrawExclusions } from "~/domain/draw-verification";
 import { isPrizeUnsettled, poolCloseReason } from "~/domain/pool";
 import { formatCents } from "~/domain/money";
@@ -47,7 +61,7 @@ import { closePool, endExpiredGamesAndAdmit, getPool, initPoolObject, poolStub, 
 export const DEFAULT_BLOCK_EXPLORERS: readonly string[] = ["https://blockstream.info/api", "https://mempool.space/api"];
 // The committed block's margin past the agreed tip and the explorers that must agree (in the domain: the official
 // rules page states them).
-export { DRAW_COMMIT_MARGIN, MIN_AGREEING_EXPLORERS } from "~/domain/draw";
+export { DRAW_COMMIT_MARGIN, MIN_AGREEING_EXPLORERS } from "~/domain/draw-commitment";
 
 /** Confirmations a committed block needs before it is used, when BLOCK_CONFIRMATIONS is unset or invalid. */
 export const DEFAULT_BLOCK_CONFIRMATIONS = 6;
@@ -171,32 +185,35 @@ async function explorerTips(resolved: Resolved): Promise<{ base: string; tip: nu
   return tips;
 }
 
-export type AgreedTip = { ok: true; height: number; hash: string; explorers: string[] } | { ok: false; reason: string };
+export type AgreedTip =
+  | { ok: true; tips: ExplorerTip[]; tip: AgreedTipHeader; explorers: string[] }
+  | { ok: false; reason: string };
 
 /**
- * The chain tip that at least two independent explorers agree on: the lowest tip among the explorers that answered,
- * with the same block hash at that height from each of them. A tip only one explorer reports is never used.
+ * The explorers' tips and the tip at least two independent explorers agree on: the highest height two of them have
+ * reached (a lagging explorer cannot lower it), with the same block hash there from every explorer that has it, and
+ * that block's header (rebuilt and hashed to its id) for its time. A tip only one explorer reports is never agreed.
  */
 export async function agreedTip(env: Env, options?: ExplorerOptions): Promise<AgreedTip> {
   const resolved = resolve(env, options);
-  const tips = await explorerTips(resolved);
-  if (tips.length < MIN_AGREEING_EXPLORERS) {
+  const tips = (await explorerTips(resolved)).map((t) => ({ explorer: t.base, height: t.tip }));
+  const height = agreedTipHeight(tips);
+  if (height === null) {
     return { ok: false, reason: `${tips.length} of ${MIN_AGREEING_EXPLORERS} block explorers answered for the tip` };
   }
-  const height = Math.min(...tips.map((t) => t.tip));
   try {
-    const hashes = await Promise.all(tips.map((t) => fetchBlockHashAt(t.base, height, resolved)));
+    const ahead = tips.filter((t) => t.height >= height).map((t) => t.explorer);
+    const hashes = await Promise.all(ahead.map((base) => fetchBlockHashAt(base, height, resolved)));
     if (new Set(hashes).size !== 1) return { ok: false, reason: `explorers disagree on block ${height}` };
-    return { ok: true, height, hash: hashes[0]!, explorers: tips.map((t) => t.base) };
+    const hash = hashes[0]!;
+    const header = await fetchBlock(ahead[0]!, hash, resolved);
+    if ((await blockHashFromHeader(buildBlockHeader(header))) !== hash) {
+      return { ok: false, reason: `${ahead[0]} gave a header for block ${height} that does not hash to ${hash}` };
+    }
+    return { ok: true, tips, tip: { height, hash, time: header.timestamp }, explorers: ahead };
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message : String(error) };
   }
-}
-
-/** The height a closing pool commits to: DRAW_COMMIT_MARGIN blocks past the agreed tip (null when there is none). */
-export async function currentTipHeight(env: Env, options?: ExplorerOptions): Promise<number | null> {
-  const tip = await agreedTip(env, options);
-  return tip.ok ? tip.height : null;
 }
 
 export type VerifiedBlock = { ok: true; hash: string; block: BitcoinBlock } | { ok: false; reason: string };
@@ -277,15 +294,52 @@ export function drawResult(entriesCount: number, blockHash: string): DrawResult 
 
 // --- commitment and draw --------------------------------------------------------------------------------------
 
+/** The next record of a pool's draw log: numbered after the last, chained to its hash. */
+export async function nextLogRecord(
+  env: Env,
+  poolId: string,
+  fields: Omit<CommitmentRecord, "poolId" | "seq" | "prevHash" | "hash">,
+): Promise<CommitmentRecord> {
+  const log = await listCommitmentLog(getDb(env), poolId);
+  const last = log.at(-1);
+  const body = { ...fields, poolId, seq: last ? last.seq + 1 : 0 };
+  const prevHash = last?.hash ?? GENESIS_LOG_HASH;
+  return { ...body, prevHash, hash: await commitmentHash(prevHash, body) };
+}
+
 /**
- * Commits a closed pool with entries to block (agreed tip + DRAW_COMMIT_MARGIN) unless it already has a height.
- * Returns the committed height, or null when there is nothing to commit or no two explorers agreed on a tip (the
- * cron retries). `tipHeight` lets the cron agree on the tip once for many pools. Never throws for explorer failures.
+ * Records a commitment of a closed, uncommitted pool (its tip, the highest tip heard, the committed height and the
+ * time) in its log and sets the height, together. Returns true when committed. The cron's rule is commitDrawHeight;
+ * this is the one writer of a commitment.
+ */
+export async function recordCommitment(
+  env: Env,
+  poolId: string,
+  commitment: { blockHeight: number; tip: AgreedTipHeader; highestTip: number; at: Date },
+): Promise<boolean> {
+  const record = await nextLogRecord(env, poolId, {
+    kind: "commit",
+    blockHeight: commitment.blockHeight,
+    tipHeight: commitment.tip.height,
+    tipHash: commitment.tip.hash,
+    tipTime: commitment.tip.time,
+    highestTip: commitment.highestTip,
+    reason: null,
+    createdAt: commitment.at.getTime(),
+  });
+  return commitDrawHeightRow(getDb(env), record);
+}
+
+/**
+ * Commits a closed pool with entries to block (highest tip + DRAW_COMMIT_MARGIN) by the rule of decideCommitment,
+ * unless it already has a height, recording the commitment in the pool's log. Returns the committed height, or null
+ * when there is nothing to commit, fewer than two explorers answered or agreed, or the explorers lag (the cron
+ * retries). `agreed` lets the cron ask the explorers once for many pools. Never throws for explorer failures.
  */
 export async function commitDrawHeight(
   env: Env,
   poolId: string,
-  options?: ExplorerOptions & { tipHeight?: number | null },
+  options?: ExplorerOptions & { agreed?: AgreedTip; now?: Date },
 ): Promise<number | null> {
   const pool = await getPool(env, poolId);
   if (!pool || pool.status !== "closed" || pool.entriesCount <= 0) return null;
@@ -296,18 +350,53 @@ export async function commitDrawHeight(
     await initPoolObject(env, pool);
     await setEntriesDigestIfMissing(db, poolId, await entriesDigest(await poolStub(env, poolId).entries()));
   }
-  const tip = options?.tipHeight ?? (await currentTipHeight(env, options));
-  if (tip === null || tip === undefined) {
-    console.warn("draw: no two explorers agreed on the tip; pool", poolId, "waits for the next run to commit a block height");
+  const agreed = options?.agreed ?? (await agreedTip(env, options));
+  const now = options?.now ?? new Date();
+  const decision = agreed.ok ? decideCommitment(agreed.tips, agreed.tip, now) : agreed;
+  if (!agreed.ok || !decision.ok) {
+    console.warn("draw: pool", poolId, "waits for the next run to commit a block height -", decision.ok ? "" : decision.reason);
     return null;
   }
-  await setDrawHeightIfMissing(db, poolId, tip + DRAW_COMMIT_MARGIN);
+  await recordCommitment(env, poolId, { blockHeight: decision.blockHeight, tip: agreed.tip, highestTip: decision.highestTip, at: now });
   return (await getPool(env, poolId))?.drawBlockHeight ?? null;
+}
+
+/**
+ * The headers from the tip + 1 to the block − 1, walking back from the block by its previous-block hashes: each
+ * from the first explorer whose header rebuilds to the hash asked for. Null when no explorer gave one (wait).
+ */
+async function fetchHeadersBack(
+  resolved: Resolved,
+  explorers: readonly string[],
+  block: BitcoinBlock,
+  count: number,
+): Promise<BitcoinBlock[] | null> {
+  const headers: BitcoinBlock[] = [];
+  let hash = block.previousblockhash;
+  for (let i = 0; i < count; i++) {
+    let found: BitcoinBlock | null = null;
+    for (const base of explorers) {
+      try {
+        const header = await fetchBlock(base, hash, resolved);
+        if (header.id === hash && (await blockHashFromHeader(buildBlockHeader(header))) === hash) {
+          found = blockHeaderFields(header);
+          break;
+        }
+      } catch (error) {
+        console.warn("draw: header", hash, "unavailable from", base, String(error));
+      }
+    }
+    if (!found) return null;
+    headers.unshift(found);
+    hash = found.previousblockhash;
+  }
+  return headers;
 }
 
 export type DrawOutcome =
   | { status: "drawn"; poolId: string; blockHash: string; entryNumber: number; userId: string | null; result: DrawResult }
-  | { status: "redrawn"; poolId: string; blockHash: string; entryNumber: number; nextHeight: number }
+  | { status: "redrawn"; poolId: string; blockHash: string; entryNumber: number; nextHeight: number | null }
+  | { status: "delayed"; poolId: string; reason: string }
   | { status: "waiting"; poolId: string; reason: string }
   | { status: "skipped"; poolId: string; reason: string };
 
@@ -315,7 +404,7 @@ export type DrawOutcome =
  * Draws a committed pool's winner when its block is available and verified: the valid entry at position
  * hash mod (valid entries), leaving out every earlier winner whose draw was voided. Records the draw, the pool
  * (status drawn, block, winning entry and user) and the main prize row (60% of the pool), then tells the pool's
- * sockets. A winner whose payment was reversed after the close is recorded as a void draw and the next block is
+ * sockets. A winner whose payment was reversed after the close is recorded as a void draw and a fresh block is
  * committed. Any failure leaves the pool closed and committed for the next run.
  */
 export async function drawPool(
@@ -354,11 +443,22 @@ export async function drawPool(
   if (entries.filter((entry) => !entry.voided && !excluded.includes(entry.entryNumber)).length === 0) {
     return { status: "skipped", poolId, reason: "no valid entries left" };
   }
+  const log = await listCommitmentLog(db, poolId);
+  const commitment = log.findLast((record) => record.kind === "commit" && record.blockHeight === height);
+  if (!commitment || commitment.tipHeight === null || commitment.tipHeight >= height) {
+    // A height committed before the log existed (or by hand) names no tip: it is given up and committed afresh.
+    return delay(env, poolId, height, `no recorded commitment with a tip below block ${height}`);
+  }
   const block = await fetchVerifiedBlock(env, height, options);
   if (!block.ok) {
     console.warn("draw: no winner yet for pool", poolId, "at block", height, "-", block.reason);
     return { status: "waiting", poolId, reason: block.reason };
   }
+  const resolved = resolve(env, options);
+  const headers = await fetchHeadersBack(resolved, resolved.explorers, block.block, height - commitment.tipHeight - 1);
+  if (!headers) return { status: "waiting", poolId, reason: `the headers between the tip ${commitment.tipHeight} and block ${height} are unavailable` };
+  const acceptance = await checkBlockAcceptance(commitment, headers, { ...block.block, height });
+  if (!acceptance.ok) return delay(env, poolId, height, acceptance.reason);
 
   const pick = pickWinner(entries, block.hash, excluded);
   const entry = entries.find((candidate) => candidate.entryNumber === pick.entryNumber)!;
@@ -366,21 +466,29 @@ export async function drawPool(
   const state = await stub.state();
   const prizeCents = distributePool(state.amountCents).mainPrize;
   const winnerName = (entry.userId ? await getDisplayName(db, entry.userId) : null) ?? `Entry #${entry.entryNumber}`;
+  const voidReason = disqualified ? "the winning entry's payment was refunded or lost in a dispute" : null;
   const drawn = await recordDraw(db, {
     poolId,
     attempt: draws.length,
     height,
     hash: block.hash,
     header: blockHeaderFields(block.block),
+    chainHeaders: headers,
+    commitmentSeq: commitment.seq,
     entryNumber: entry.entryNumber,
     userId: entry.userId,
     winnerName,
     prizeCents,
     currency: state.currency,
-    voidReason: disqualified ? "the winning entry's payment was refunded or lost in a dispute" : null,
+    voidReason,
+    voidRecord: voidReason
+      ? await nextLogRecord(env, poolId, { ...NO_TIP, kind: "void", blockHeight: height, reason: voidReason, createdAt: Date.now() })
+      : undefined,
   });
   if (disqualified) {
-    return { status: "redrawn", poolId, blockHash: block.hash, entryNumber: entry.entryNumber, nextHeight: height + 1 };
+    // Committed afresh past the tip at this time (or by the next cron run when the explorers cannot say).
+    const nextHeight = await commitDrawHeight(env, poolId, options);
+    return { status: "redrawn", poolId, blockHash: block.hash, entryNumber: entry.entryNumber, nextHeight };
   }
   await stub.announceWinner({
     entryNumber: entry.entryNumber,
@@ -406,21 +514,48 @@ export async function drawPool(
   return { status: "drawn", poolId, blockHash: block.hash, entryNumber: entry.entryNumber, userId: entry.userId, result };
 }
 
+export const NO_TIP = { tipHeight: null, tipHash: null, tipTime: null, highestTip: null } as const;
+
+/**
+ * The committed block was refused: never swapped silently. The pool shows "draw delayed" (the admin sees why), the
+ * refusal is recorded in its log, and the height is given up so that the next run commits afresh (recorded too).
+ */
+async function delay(env: Env, poolId: string, height: number, reason: string): Promise<DrawOutcome> {
+  console.error("draw: pool", poolId, "refused block", height, "-", reason);
+  const record = await nextLogRecord(env, poolId, { ...NO_TIP, kind: "delay", blockHeight: height, reason, createdAt: Date.now() });
+  await delayDraw(getDb(env), record);
+  return { status: "delayed", poolId, reason };
+}
+
 /**
  * A frozen entry's payment was reversed (above half) after its pool closed: it can no longer win. When it already
  * won and the prize has not settled (nor been paid), the draw is voided and the prize is redrawn from the next
  * block. Returns true when a redraw was set up.
  */
-export async function disqualifyWinner(env: Env, poolId: string, entryNumber: number, reversalKey: string): Promise<boolean> {
+export async function disqualifyWinner(
+  env: Env,
+  poolId: string,
+  entryNumber: number,
+  reversalKey: string,
+  voidsDraw = true,
+  options?: ExplorerOptions,
+): Promise<boolean> {
   const db = getDb(env);
   await insertDisqualification(db, poolId, entryNumber, reversalKey);
+  // A refund the host or the platform makes after the draw is booked to the host and the draw stands.
+  if (!voidsDraw) return false;
   const pool = await getPool(env, poolId);
   if (!pool || pool.status !== "drawn" || pool.winnerEntryNumber !== entryNumber || !pool.drawnAt) return false;
-  if (!isPrizeUnsettled(pool.drawnAt, new Date())) return false;
-  const voided = await voidWinningDraw(db, poolId, entryNumber, "the winning entry's payment was refunded or lost in a dispute");
+  const now = new Date();
+  if (!isPrizeUnsettled(pool.drawnAt, now)) return false;
+  const reason = "the winning entry's payment was reversed by the buyer or the card provider";
+  const record = await nextLogRecord(env, poolId, { ...NO_TIP, kind: "void", blockHeight: pool.drawBlockHeight, reason, createdAt: now.getTime() });
+  const voided = await voidWinningDraw(db, poolId, entryNumber, record);
   if (voided) {
     await initPoolObject(env, pool);
     await poolStub(env, poolId).reopenDraw();
+    // A fresh commitment past the tip at the time of the void (or by the next cron run when the explorers cannot say).
+    await commitDrawHeight(env, poolId, options);
   }
   return voided;
 }
@@ -477,14 +612,15 @@ export async function runPoolCron(env: Env, now: Date, options?: ExplorerOptions
 
   const uncommitted = await listUncommittedPools(db, CRON_BATCH);
   if (uncommitted.length > 0) {
-    const tip = await agreedTip(env, options);
+    const agreed = await agreedTip(env, options);
+    const decision = agreed.ok ? decideCommitment(agreed.tips, agreed.tip, now) : agreed;
     for (const pool of uncommitted) {
-      if (!tip.ok) {
-        summary.waiting.push({ poolId: pool.id, reason: tip.reason });
+      if (!decision.ok) {
+        summary.waiting.push({ poolId: pool.id, reason: decision.reason });
         continue;
       }
       try {
-        const height = await commitDrawHeight(env, pool.id, { ...options, tipHeight: tip.height });
+        const height = await commitDrawHeight(env, pool.id, { ...options, agreed, now });
         if (height !== null) summary.committed.push({ poolId: pool.id, height });
       } catch (error) {
         fail(pool.id, error);
@@ -506,7 +642,9 @@ export async function runPoolCron(env: Env, now: Date, options?: ExplorerOptions
     try {
       const outcome = await drawPool(env, pool.id, { ...options, tips });
       if (outcome.status === "drawn") summary.drawn.push(pool.id);
-      else if (outcome.status === "redrawn") summary.waiting.push({ poolId: pool.id, reason: `redraw at block ${outcome.nextHeight}` });
+      else if (outcome.status === "redrawn") {
+        summary.waiting.push({ poolId: pool.id, reason: outcome.nextHeight === null ? "redraw: a new block is committed on the next run" : `redraw at block ${outcome.nextHeight}` });
+      }
       else summary.waiting.push({ poolId: pool.id, reason: outcome.reason });
     } catch (error) {
       fail(pool.id, error);

@@ -26,10 +26,11 @@ import {
   updateOpenPoolTerms,
   type PoolRow,
 } from "~/db/queries/pools.server";
-import { listPoolDraws } from "~/db/queries/draw.server";
+import { listCommitmentLog, listPoolDraws } from "~/db/queries/draw.server";
 import { endExpiredGames, endRoundGames, listSealedGuessEntries } from "~/db/queries/games.server";
 import { CONTRIBUTION_SOURCE_TYPES } from "~/db/schema";
 import { frozenEntryList, hashToDecimal, type BitcoinBlock, type FrozenEntry } from "~/domain/draw";
+import type { CommitmentRecord } from "~/domain/draw-commitment";
 import {
   DEFAULT_POOL_DURATION_DAYS,
   DEFAULT_PROFILE_POOL_TARGET_CENTS,
@@ -357,6 +358,8 @@ const reversalSchema = z
     keepEntry: z.boolean().default(false),
     /** For a restore (negative amount): the key of the reversal it undoes. */
     restoresKey: z.string().min(1).max(500).optional(),
+    /** A reversal the platform did not start (reversalVoidsDraw): it voids the drawn winner's draw; others leave it standing. */
+    voidsDraw: z.boolean().default(true),
   })
   .refine((value) => value.cumulativeReversedCents <= value.paymentCents, "cannot reverse more than the payment");
 
@@ -382,7 +385,8 @@ export type ReversalOutcome =
  * key (the pool share at the contribution's own rate) and voids the buyer's entry while more than half the payment
  * is reversed (restores un-void it). Once the pool has closed, the frozen list and the pool amount never change: the
  * pool share is booked as a host debit keyed by the reversal key; and if the payment holds the drawn winning entry
- * and the prize has not settled, the prize is redrawn from the next block. A restore after the close of a share the
+ * and the prize has not settled, the prize is redrawn from a fresh commitment when the buyer or the provider started the
+ * reversal (`voidsDraw`; a host's or the platform's refund leaves the draw standing). A restore after the close of a share the
  * open pool gave back goes to the host's open pool (a carry_over contribution keyed by the restore; decision 151):
  * the entry stays out of the closed pool's draw. `keepEntry` (a group buy's tier refund)
  * moves only money, never the entry. Idempotent per reversal key.
@@ -455,7 +459,7 @@ export async function applyPaymentReversal(env: Env, reversal: PaymentReversal):
   }
   let redrawn = false;
   if (contribution.entryNumber !== null && !input.keepEntry && reversalVoidsEntry(input.cumulativeReversedCents, input.paymentCents)) {
-    redrawn = await disqualifyWinner(env, pool.id, contribution.entryNumber, input.reversalKey);
+    redrawn = await disqualifyWinner(env, pool.id, contribution.entryNumber, input.reversalKey, input.voidsDraw);
   }
   return { kind: "host_debit", poolId: pool.id, hostId: contribution.hostId, debitCents: debit.amountCents, booked, redrawn, carriedToPoolId };
 }
@@ -508,8 +512,12 @@ export interface PublicPoolState {
   winnerEntryNumber: number | null;
   winnerName: string | null;
   drawnAt: string | null;
-  /** Every draw, first first: a void one was redrawn from the next block (its winning payment was reversed). */
+  /** Every draw, first first: a void one was redrawn from a fresh commitment (its winning payment was reversed). */
   draws: PublicDraw[];
+  /** The pool's hash-chained draw log: commitments (with their tips), voids and refused blocks. */
+  log: CommitmentRecord[];
+  /** Why the draw is delayed (its committed block was refused), else null. */
+  drawDelayReason: string | null;
   socketUrl: string;
 }
 
@@ -521,6 +529,8 @@ export interface PublicDraw {
   winnerEntryNumber: number;
   voided: boolean;
   voidReason: string | null;
+  chainHeaders: BitcoinBlock[] | null;
+  commitmentSeq: number | null;
 }
 
 export async function publicPoolState(env: Env, poolId: string): Promise<PublicPoolState | null> {
@@ -536,7 +546,10 @@ export async function publicPoolState(env: Env, poolId: string): Promise<PublicP
     winnerEntryNumber: draw.winnerEntryNumber,
     voided: draw.voidedAt !== null,
     voidReason: draw.voidReason,
+    chainHeaders: draw.chainHeaders,
+    commitmentSeq: draw.commitmentSeq,
   }));
+  const log = await listCommitmentLog(db, pool.id);
   const iso = (date: Date | null) => (date ? date.toISOString() : null);
   return {
     id: pool.id,
@@ -559,6 +572,8 @@ export async function publicPoolState(env: Env, poolId: string): Promise<PublicP
     winnerName,
     drawnAt: iso(pool.drawnAt),
     draws,
+    log,
+    drawDelayReason: pool.drawDelayReason ?? null,
     socketUrl: poolSocketUrl(pool.id),
   };
 }

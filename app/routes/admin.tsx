@@ -8,6 +8,7 @@ import { Badge, Button, DateText, Page, pageMeta, Pagination, Section, Stat } fr
 import { getDb } from "~/db/client.server";
 import { listAdminUsers, listAuditLog, listPausableGames, platformCounts } from "~/db/queries/admin.server";
 import { processingFeeTotals } from "~/db/queries/checkout.server";
+import { listDelayedDraws } from "~/db/queries/draw.server";
 import { listHostsForAdRevenue } from "~/db/queries/earnings.server";
 import { listUnclaimedPrizes } from "~/db/queries/payouts.server";
 import { listUnmatchedPaymentEvents } from "~/db/queries/refunds.server";
@@ -80,7 +81,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     payableAt: p.payableAt,
     poolId: p.poolId,
   }));
-  return { counts, users, audit, auditPage, games, rules, query, adHosts, unclaimedPrizes, processingFees, unmatchedEvents };
+  // Draws whose committed block was refused (never swapped silently): why, until the pool is drawn.
+  const delayedDraws = await listDelayedDraws(db);
+  return { counts, users, audit, auditPage, games, rules, query, adHosts, unclaimedPrizes, processingFees, unmatchedEvents, delayedDraws };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -380,6 +383,23 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
               ))}
             </Table>
           </div>
+        )}
+      </Section>
+
+      <Section title="Delayed draws">
+        {loaderData.delayedDraws.length === 0 ? (
+          <p className="text-sm text-gray-600">No draw is delayed.</p>
+        ) : (
+          <ul className="space-y-2 text-sm">
+            {loaderData.delayedDraws.map((draw) => (
+              <li key={draw.id}>
+                <Link to={`/winner-selection/${draw.id}`} className="font-medium text-brand-700 hover:underline">
+                  Pool {draw.id}
+                </Link>
+                : {draw.reason} {draw.height === null ? "(waiting for a new commitment)" : `(committed afresh to block #${draw.height})`}
+              </li>
+            ))}
+          </ul>
         )}
       </Section>
 

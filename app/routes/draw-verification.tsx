@@ -4,10 +4,11 @@ import { MiniPrizeVerification } from "~/components/mini-prize-verification";
 import { Button, Card, DateText, LinkButton, Page, pageMeta, Pagination } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { getMiniPrizeVerification } from "~/db/queries/mini-prizes.server";
-import { listPoolDraws } from "~/db/queries/draw.server";
+import { listCommitmentLog, listPoolDraws } from "~/db/queries/draw.server";
 import { countPoolEntries, getPoolForVerification, listPoolEntries } from "~/db/queries/pool-screens.server";
 // Only the pure draw modules run in the browser (Web Crypto and BigInt, no zod): the same rules that drew the winner.
 import { hashToDecimal, opaqueEntryKey, type BitcoinBlock } from "~/domain/draw";
+import { DRAW_COMMIT_MARGIN, type AcceptanceCheck, type CommitmentRecord } from "~/domain/draw-commitment";
 import { verifyPublishedDraw, type DrawVerificationReport, type PublishedDraw } from "~/domain/draw-verification";
 import { formatCents } from "~/domain/money";
 import { getEnv } from "~/lib/context";
@@ -46,14 +47,23 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
   // An open pool has no frozen list and no draw yet: the page says so (200) rather than answering 404.
   if (pool.status === "open") {
-    return { pool: { ...base, status: "open" as const }, draw: null, draws: [] as PublishedDraw[], entries: null, explorers: [], miniPrizes: null };
+    return {
+      pool: { ...base, status: "open" as const },
+      draw: null,
+      draws: [] as PublishedDraw[],
+      log: [] as CommitmentRecord[],
+      entries: null,
+      explorers: [],
+      miniPrizes: null,
+    };
   }
 
   const page = pageParam(request, 100_000);
-  const [count, entryRows, drawRows] = await Promise.all([
+  const [count, entryRows, drawRows, log] = await Promise.all([
     countPoolEntries(db, pool.id),
     listPoolEntries(db, pool.id, { limit: ENTRIES_PER_PAGE, offset: (page - 1) * ENTRIES_PER_PAGE }),
     listPoolDraws(db, pool.id),
+    listCommitmentLog(db, pool.id),
   ]);
   // The page shows the list as entries.txt publishes it: opaque keys (SHA-256 of each private source key), voids marked.
   const rows = await Promise.all(
@@ -67,6 +77,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     winnerEntryNumber: row.winnerEntryNumber,
     voided: row.voidedAt !== null,
     voidReason: row.voidReason,
+    chainHeaders: row.chainHeaders,
+    commitmentSeq: row.commitmentSeq,
   }));
   // Explorers configured for the draw when they are public https APIs, else the two public ones.
   const configured = explorerBases(env).filter((url) => url.startsWith("https://"));
@@ -84,8 +96,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       winnerName: pool.winnerName ?? (pool.winnerEntryNumber !== null ? `Entry #${pool.winnerEntryNumber}` : null),
       mainPrize: pool.mainPrize ? formatCents(pool.mainPrize.cents, pool.mainPrize.currency) : null,
       drawnAt: pool.drawnAt?.toISOString() ?? null,
+      delayReason: pool.status === "closed" ? pool.drawDelayReason : null,
     },
     draws,
+    log,
     entries: { page, rows, hasNext: page * ENTRIES_PER_PAGE < count },
     explorers: configured.length >= 2 ? configured.slice(0, 2) : PUBLIC_EXPLORERS,
     miniPrizes: pool.status === "drawn" ? await getMiniPrizeVerification(db, pool.id, pool.winnerUserId) : null,
@@ -148,6 +162,7 @@ type VerifyInput = {
   poolId: string;
   digest: string | null;
   draws: PublishedDraw[];
+  log: CommitmentRecord[];
   explorers: string[];
 };
 
@@ -183,11 +198,40 @@ function reportChecks(report: DrawVerificationReport, publishedDigest: string | 
         : `Not an entries.txt list: ${report.error}`,
     },
   ];
+  checks.push({
+    title: "Draw log is hash-chained and complete",
+    status: report.log.ok ? "ok" : "failed",
+    detail: report.log.ok
+      ? "Every commitment, void and refused block in the log names the previous record's SHA-256 and hashes to its own."
+      : report.log.reason,
+  });
   if (report.draws.length === 0) {
     checks.push({ title: "Block hash picks the winning entry", status: "skipped", detail: "The pool has not been drawn yet." });
   }
+  const status = (check: AcceptanceCheck) => (check.ok ? "ok" : "failed") as CheckStatus;
   for (const draw of report.draws) {
     const label = report.draws.length > 1 ? ` (draw ${draw.attempt + 1}, block #${draw.blockHeight})` : "";
+    checks.push({
+      title: `Block was committed ${DRAW_COMMIT_MARGIN} past the highest explorer tip${label}`,
+      status: status(draw.commitment),
+      detail: draw.commitment.ok
+        ? `The recorded commitment is ${DRAW_COMMIT_MARGIN} blocks past the highest tip two or more explorers gave (a tip far above the agreed one ignored), and the agreed tip's header time was within 2 hours of the commitment.`
+        : draw.commitment.reason,
+    });
+    checks.push({
+      title: `Block descends from the recorded tip${label}`,
+      status: status(draw.chain),
+      detail: draw.chain.ok
+        ? "Each stored header between the recorded tip and the block rebuilds to its hash and names the one before: the block was built on the chain as it stood at the commitment."
+        : draw.chain.reason,
+    });
+    checks.push({
+      title: `Block was mined after the commitment${label}`,
+      status: status(draw.blockTime),
+      detail: draw.blockTime.ok
+        ? "Its time is later than the commitment minus 2 hours (block times run up to about 2 hours either way of real time)."
+        : draw.blockTime.reason,
+    });
     checks.push({
       title: `Block header hashes to the block hash, above the difficulty floor${label}`,
       status: draw.header === null ? "skipped" : draw.header.ok ? "ok" : "failed",
@@ -213,7 +257,7 @@ function reportChecks(report: DrawVerificationReport, publishedDigest: string | 
           )}
           {draw.excluded.length > 0 ? ` (leaving out earlier voided winners ${draw.excluded.map((n) => `#${n}`).join(", ")})` : ""}
           {draw.matches ? " — the published winning entry." : " — but a different entry was published."}
-          {draw.voided ? ` This draw was voided: ${draw.voidReason ?? "its winning payment was reversed"}, so the prize was redrawn from the next block.` : ""}
+          {draw.voided ? ` This draw was voided: ${draw.voidReason ?? "its winning payment was reversed"}, so the prize was redrawn from a fresh commitment past the tip at the time of the void.` : ""}
         </>
       ),
     });
@@ -233,7 +277,7 @@ function useBrowserVerification(input: VerifyInput) {
       if (!response.ok) throw new Error(`the entry list answered ${response.status}`);
       const bytes = new Uint8Array(await response.arrayBuffer());
       const draws = await withHeaders(input.poolId, input.draws, input.explorers);
-      const report = await verifyPublishedDraw({ entriesText: bytes, publishedDigest: input.digest, draws });
+      const report = await verifyPublishedDraw({ entriesText: bytes, publishedDigest: input.digest, draws, log: input.log });
       setChecks(reportChecks(report, input.digest));
     } catch (error) {
       setChecks([
@@ -300,7 +344,53 @@ function ExplorerLinks({ hash, height }: { hash: string | null; height: number |
   );
 }
 
-/** Every draw of the pool: a voided one (its winning payment reversed before the prize settled) was redrawn from the next block. */
+const LOG_KIND_TEXT: Record<CommitmentRecord["kind"], string> = {
+  commit: "Committed",
+  void: "Draw voided",
+  delay: "Block refused",
+};
+
+/** The pool's append-only, hash-chained draw log: every commitment with its tip, every void and refused block. */
+function DrawLog({ log }: { log: CommitmentRecord[] }) {
+  if (log.length === 0) return null;
+  return (
+    <Card>
+      <h2 className="font-semibold text-gray-900">Draw log</h2>
+      <p className="mt-1 text-sm text-gray-600">
+        Append-only: each record names the SHA-256 of the one before it. A commitment records the tip two or more explorers
+        agreed on (height, hash and header time), the highest tip heard and when it was made.
+      </p>
+      <ol className="mt-3 space-y-2 text-sm">
+        {log.map((record) => (
+          <li key={record.seq} className="rounded border border-gray-100 p-2">
+            <strong>
+              {record.seq + 1}. {LOG_KIND_TEXT[record.kind]}
+            </strong>{" "}
+            {record.blockHeight !== null ? `block #${record.blockHeight}` : ""} — <DateText value={new Date(record.createdAt).toISOString()} withTime />
+            {record.kind === "commit" && record.tipHeight !== null ? (
+              <div className="text-gray-600">
+                Agreed tip #{record.tipHeight} <Mono>{record.tipHash}</Mono>
+                {record.tipTime !== null ? (
+                  <>
+                    {" "}
+                    mined <DateText value={new Date(record.tipTime * 1000).toISOString()} withTime />
+                  </>
+                ) : null}
+                ; highest tip #{record.highestTip}
+              </div>
+            ) : null}
+            {record.reason ? <div className="text-gray-600">Reason: {record.reason}</div> : null}
+            <div className="text-xs text-gray-500">
+              SHA-256 <Mono>{record.hash}</Mono>
+            </div>
+          </li>
+        ))}
+      </ol>
+    </Card>
+  );
+}
+
+/** Every draw of the pool: a voided one (its winning payment reversed before the prize settled) was redrawn from a fresh commitment. */
 function DrawHistory({ draws }: { draws: PublishedDraw[] }) {
   if (!draws.some((draw) => draw.voided)) return null;
   return (
@@ -333,14 +423,17 @@ function DrawHistory({ draws }: { draws: PublishedDraw[] }) {
 
 function drawStatus(draw: NonNullable<Route.ComponentProps["loaderData"]["draw"]>): string {
   if (draw.blockHash) return "Drawn";
+  if (draw.delayReason) {
+    return `Draw delayed: the committed block was refused (${draw.delayReason}). The draw is committed afresh to a future block, recorded in the draw log below.`;
+  }
   if (draw.entriesCount === 0) return "Closed with no entries, so there is nothing to draw.";
   if (draw.blockHeight === null) return "Closed: the entry list is frozen and the draw is being committed to the next Bitcoin block.";
   return `Waiting for Bitcoin block #${draw.blockHeight} and its confirmations`;
 }
 
 export default function DrawVerification({ loaderData }: Route.ComponentProps) {
-  const { pool, draw, draws, entries, explorers, miniPrizes } = loaderData;
-  const verification = useBrowserVerification({ poolId: pool.id, digest: draw?.entriesDigest ?? null, draws, explorers });
+  const { pool, draw, draws, log, entries, explorers, miniPrizes } = loaderData;
+  const verification = useBrowserVerification({ poolId: pool.id, digest: draw?.entriesDigest ?? null, draws, log, explorers });
 
   if (!draw || !entries) {
     return (
@@ -441,6 +534,7 @@ export default function DrawVerification({ loaderData }: Route.ComponentProps) {
       </Card>
 
       <DrawHistory draws={draws} />
+      <DrawLog log={log} />
 
       <Card className="mt-6">
         <div className="flex flex-wrap items-center justify-between gap-3">

@@ -1,6 +1,12 @@
 import { Link } from "~/components/link";
 import { Page, pageMeta } from "~/components/page";
-import { DRAW_COMMIT_MARGIN, MIN_AGREEING_EXPLORERS, MIN_BLOCK_DIFFICULTY } from "~/domain/draw";
+import { MIN_BLOCK_DIFFICULTY } from "~/domain/draw";
+import {
+  DRAW_COMMIT_MARGIN,
+  MIN_AGREEING_EXPLORERS,
+  TIP_ALLOWANCE_BLOCKS,
+  TIP_ALLOWANCE_MINUTES_PER_BLOCK,
+} from "~/domain/draw-commitment";
 import { PRIZE_SETTLEMENT_DAYS } from "~/domain/pool";
 import { HOST_POOL_SHARE_PERCENT, MAIN_PRIZE_PERCENT, PLATFORM_POOL_SHARE_PERCENT } from "~/domain/revenue";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
@@ -82,17 +88,25 @@ export default function OfficialRules() {
 
         <Rule title="5. The block">
           <p>
-            At closing the draw is committed to a Bitcoin block at least {DRAW_COMMIT_MARGIN} blocks past the chain tip
-            that {MIN_AGREEING_EXPLORERS} independent block explorers (Blockstream's and mempool.space's) both report; a
-            tip only one explorer reports is never used. Nobody, us included, can know that block's hash when the list is
-            frozen.
+            At closing the draw is committed to the Bitcoin block {DRAW_COMMIT_MARGIN} past the highest chain tip the
+            block explorers report, at least {MIN_AGREEING_EXPLORERS} independent ones (Blockstream's and mempool.space's)
+            answering and agreeing on the tip they both have. A tip more than {TIP_ALLOWANCE_BLOCKS} blocks (plus one for
+            every {TIP_ALLOWANCE_MINUTES_PER_BLOCK} minutes since the agreed tip was mined) above the agreed tip is ignored,
+            and when the agreed tip was mined more than 2 hours earlier the explorers are lagging and we wait. A lagging
+            explorer can therefore never make the committed block one that already exists: nobody, us included, can know
+            that block's hash when the list is frozen. The commitment records the agreed tip's height, hash and time and
+            the time it was made, in the pool's public draw log, where each record carries the SHA-256 of the one before.
           </p>
           <p>
             Once the block is confirmed it is fetched from both explorers, which must agree on it. Its 80-byte header is
             rebuilt from its fields and must hash (double SHA-256) to the block hash, meet its proof-of-work target and
             have a difficulty of at least 10^12 ({MIN_BLOCK_DIFFICULTY.toLocaleString("en-US")}): a block made up at a
-            low difficulty is refused. If the block cannot be read or checked yet, the draw waits; it is never made with
-            a different block.
+            low difficulty is refused. It must also descend from the recorded tip (each block header between them is
+            stored and shown, and names the one before), and its time must be later than the commitment minus 2 hours
+            (block times may run up to about 2 hours either way of real time, so an earlier block was mined before the
+            commitment). If the block cannot be read or checked yet, the draw waits. A block that fails these checks is
+            never replaced silently: the pool shows that its draw is delayed and why, and a new commitment to a future
+            block is made and recorded in the draw log.
           </p>
         </Rule>
 
@@ -116,10 +130,14 @@ export default function OfficialRules() {
             creator's open pool.
           </p>
           <p>
-            The main prize is paid only after a settlement period of {PRIZE_SETTLEMENT_DAYS} days after the draw. If the
-            winning entry's payment is refunded or lost in a dispute before then, that draw is voided and the prize is
-            drawn again from the next block (height + 1) by the same rule, leaving out every voided winner. Each draw and
-            redraw is shown on the pool's verification page.
+            The main prize is paid only after a settlement period of {PRIZE_SETTLEMENT_DAYS} days after the draw. If,
+            before then, the winning payment is reversed by the buyer or the card provider (a lost dispute, or a refund
+            the buyer obtained through the provider), that draw is voided even when the prize payout is already pending
+            (the payout is cancelled) and the prize is drawn again by the same rule, leaving out every voided winner, from
+            a fresh commitment past the chain tip at the time of the void. The void and the new commitment are recorded,
+            with the reason, in the pool's draw log. A refund the creator or we make of a winning order after the draw is
+            borne by the creator and the draw stands. Each draw and redraw is shown on the pool's verification page,
+            which checks every commitment, the descent of each block from its recorded tip and its time.
           </p>
           <p>
             A pool that closes with no valid entry has no draw: its whole amount is carried over to the creator's next

@@ -44,6 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         timeLeft: p.status === "open" ? countdownText(p.endAt, now) : null,
         closeReason: p.closeReason ? CLOSE_REASON_TEXT[p.closeReason] : null,
         drawBlockHeight: p.drawBlockHeight,
+        drawDelayReason: p.status === "closed" ? p.drawDelayReason : null,
         winnerEntryNumber: p.winnerEntryNumber,
         winnerName: p.winnerName,
       };
@@ -51,10 +52,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-function drawText(pool: { status: string; entries: number; drawBlockHeight: number | null }): string {
+function drawText(pool: { status: string; entries: number; drawBlockHeight: number | null; drawDelayReason: string | null }): string {
   if (pool.status === "open") return "Open";
   if (pool.status === "drawn") return "Drawn";
   if (pool.entries === 0) return "Closed, no entries";
+  if (pool.drawDelayReason) return `Closed, draw delayed: ${pool.drawDelayReason}`;
   if (pool.drawBlockHeight === null) return "Closed, committing to a block";
   return `Closed, waiting for block #${pool.drawBlockHeight}`;
 }

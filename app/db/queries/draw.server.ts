@@ -1,7 +1,8 @@
-import { and, asc, count, eq, gt, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { miniPrizeWinners, payouts, prizeDraws, prizeEntryDisqualifications, prizePools, prizeWinners } from "~/db/schema";
+import { drawCommitments, miniPrizeWinners, payouts, prizeDraws, prizeEntryDisqualifications, prizePools, prizeWinners } from "~/db/schema";
 import type { BitcoinBlock } from "~/domain/draw";
+import type { CommitmentRecord } from "~/domain/draw-commitment";
 
 /** Publishes a digest for a closed pool that has none yet. */
 export async function setEntriesDigestIfMissing(db: Db, poolId: string, digest: string): Promise<void> {
@@ -11,12 +12,68 @@ export async function setEntriesDigestIfMissing(db: Db, poolId: string, digest: 
     .where(and(eq(prizePools.id, poolId), isNull(prizePools.entriesDigest)));
 }
 
-/** Commits a closed pool to a block height once (a height already set is kept). */
-export async function setDrawHeightIfMissing(db: Db, poolId: string, height: number): Promise<void> {
-  await db
-    .update(prizePools)
-    .set({ drawBlockHeight: height, updatedAt: new Date() })
-    .where(and(eq(prizePools.id, poolId), eq(prizePools.status, "closed"), isNull(prizePools.drawBlockHeight)));
+/** A pool's draw log, first record first. */
+export async function listCommitmentLog(db: Db, poolId: string): Promise<CommitmentRecord[]> {
+  const rows = await db.select().from(drawCommitments).where(eq(drawCommitments.poolId, poolId)).orderBy(asc(drawCommitments.seq));
+  return rows.map((row) => ({ ...row, createdAt: row.createdAt.getTime() }));
+}
+
+function insertLogRecord(db: Db, record: CommitmentRecord) {
+  return db.insert(drawCommitments).values({ ...record, createdAt: new Date(record.createdAt) });
+}
+
+/**
+ * Commits a closed pool to a block height once (a height already set is kept), with its commitment record: the
+ * record is written only while the pool is closed and uncommitted, and the height only with it (one batch; a second
+ * run racing for the same record number fails on the log's key and changes nothing). Returns true when committed.
+ */
+export async function commitDrawHeight(db: Db, record: CommitmentRecord): Promise<boolean> {
+  const now = new Date(record.createdAt);
+  const [, moved] = await db.batch([
+    // Every column in the table's order: written only while the pool is closed and uncommitted.
+    db.insert(drawCommitments).select(sql`SELECT ${record.poolId}, ${record.seq}, ${record.kind}, ${record.blockHeight}, ${record.tipHeight}, ${record.tipHash},
+        ${record.tipTime}, ${record.highestTip}, ${record.reason}, ${record.createdAt}, ${record.prevHash}, ${record.hash}
+      WHERE EXISTS (SELECT 1 FROM prize_pools WHERE id = ${record.poolId} AND status = 'closed' AND draw_block_height IS NULL)`),
+    db
+      .update(prizePools)
+      .set({ drawBlockHeight: record.blockHeight, updatedAt: now })
+      .where(
+        and(
+          eq(prizePools.id, record.poolId),
+          eq(prizePools.status, "closed"),
+          isNull(prizePools.drawBlockHeight),
+          sql`EXISTS (SELECT 1 FROM draw_commitments WHERE pool_id = ${record.poolId} AND seq = ${record.seq})`,
+        ),
+      )
+      .returning({ id: prizePools.id }),
+  ]);
+  return moved.length === 1;
+}
+
+/**
+ * A committed block was refused (not descending from the recorded tip, too old): the record says why, the pool shows
+ * "draw delayed" with that reason and gives up the height, so the next run commits afresh (recorded too). Applies
+ * only while the pool is closed at that height.
+ */
+export async function delayDraw(db: Db, record: CommitmentRecord): Promise<void> {
+  const now = new Date(record.createdAt);
+  await db.batch([
+    insertLogRecord(db, record),
+    db
+      .update(prizePools)
+      .set({ drawBlockHeight: null, drawDelayReason: record.reason, updatedAt: now })
+      .where(and(eq(prizePools.id, record.poolId), eq(prizePools.status, "closed"), eq(prizePools.drawBlockHeight, record.blockHeight!))),
+  ]);
+}
+
+/** Closed pools whose draw is delayed (a committed block was refused), with why: for the admin. */
+export function listDelayedDraws(db: Db, limit = 50) {
+  return db
+    .select({ id: prizePools.id, hostId: prizePools.hostId, reason: prizePools.drawDelayReason, closedAt: prizePools.closedAt, height: prizePools.drawBlockHeight })
+    .from(prizePools)
+    .where(and(eq(prizePools.status, "closed"), isNotNull(prizePools.drawDelayReason)))
+    .orderBy(asc(prizePools.closedAt))
+    .limit(limit);
 }
 
 /** Open pools past their end, or at their target with an entry to draw. */
@@ -86,13 +143,21 @@ export interface DrawRecord {
   winnerName: string;
   prizeCents: number;
   currency: string;
-  /** When the winning entry is disqualified already: the draw is recorded void and the next block is committed. */
+  /** The headers from the recorded tip + 1 to the block − 1 (the block's descent from the tip). */
+  chainHeaders: BitcoinBlock[];
+  /** The commitment record the draw was made under. */
+  commitmentSeq: number;
+  /**
+   * When the winning entry is disqualified already: the draw is recorded void (with `voidRecord` in the log) and the
+   * pool gives up its height, to commit afresh past the tip at that time.
+   */
   voidReason: string | null;
+  voidRecord?: CommitmentRecord;
 }
 
 /**
  * Records a draw in one batch (a transaction): the prize_draws attempt (unique per pool), and either the winner
- * (pool drawn, main prize row) or, for a disqualified winner, the void draw and the next block committed.
+ * (pool drawn, main prize row) or, for a disqualified winner, the void draw logged and the height given up.
  * Applies only while the pool is closed at that height. Returns true when this call moved the pool to drawn.
  */
 export async function recordDraw(db: Db, draw: DrawRecord): Promise<boolean> {
@@ -110,6 +175,8 @@ export async function recordDraw(db: Db, draw: DrawRecord): Promise<boolean> {
       blockHeight: draw.height,
       blockHash: draw.hash,
       blockHeader: draw.header,
+      chainHeaders: draw.chainHeaders,
+      commitmentSeq: draw.commitmentSeq,
       winnerEntryNumber: draw.entryNumber,
       winnerUserId: sql`(SELECT id FROM users WHERE id = ${draw.userId})`,
       drawnAt: now,
@@ -120,9 +187,10 @@ export async function recordDraw(db: Db, draw: DrawRecord): Promise<boolean> {
   if (draw.voidReason) {
     await db.batch([
       drawRow,
+      ...(draw.voidRecord ? [insertLogRecord(db, draw.voidRecord)] : []),
       db
         .update(prizePools)
-        .set({ drawBlockHeight: draw.height + 1, updatedAt: now })
+        .set({ drawBlockHeight: null, updatedAt: now })
         .where(poolAtHeight),
     ]);
     return false;
@@ -138,6 +206,7 @@ export async function recordDraw(db: Db, draw: DrawRecord): Promise<boolean> {
         winnerEntryNumber: draw.entryNumber,
         winnerUserId: sql`(SELECT id FROM users WHERE id = ${draw.userId})`,
         drawnAt: now,
+        drawDelayReason: null,
         updatedAt: now,
       })
       .where(poolAtHeight)
@@ -161,37 +230,50 @@ export async function recordDraw(db: Db, draw: DrawRecord): Promise<boolean> {
 }
 
 /**
- * Voids a drawn pool's winning draw (its payment reversed before the prize was paid): the draw row is marked void,
- * the main prize row and the mini prize winners removed, and the pool goes back to closed, committed to the next block. Returns false (and
- * changes nothing) unless the pool is drawn with that winning entry and its prize has no payout.
+ * Voids a drawn pool's winning draw (its payment reversed by the buyer or the provider before the prize settled): a
+ * pending prize payout is cancelled first, the draw row is marked void, the main prize row and the mini prize winners
+ * removed, the void recorded in the pool's log (`record`), and the pool goes back to closed with no height, to commit
+ * afresh past the tip at this time. Returns false (and changes nothing) unless the pool is drawn with that winning
+ * entry and its prize payout, if any, is still pending (not being paid, paid, or failed).
  */
-export async function voidWinningDraw(db: Db, poolId: string, entryNumber: number, reason: string): Promise<boolean> {
+export async function voidWinningDraw(db: Db, poolId: string, entryNumber: number, record: CommitmentRecord): Promise<boolean> {
   const [pool] = await db
     .select({ status: prizePools.status, winner: prizePools.winnerEntryNumber, height: prizePools.drawBlockHeight })
     .from(prizePools)
     .where(eq(prizePools.id, poolId))
     .limit(1);
   if (!pool || pool.status !== "drawn" || pool.winner !== entryNumber || pool.height === null) return false;
-  const [paid] = await db
-    .select({ n: count() })
+  const prizePayouts = await db
+    .select({ id: payouts.id, status: payouts.status })
     .from(payouts)
     .innerJoin(prizeWinners, eq(prizeWinners.id, payouts.prizeWinnerId))
     .where(and(eq(prizeWinners.poolId, poolId), eq(prizeWinners.prizeType, "main")));
-  if ((paid?.n ?? 0) > 0) return false;
-  const now = new Date();
+  if (prizePayouts.some((payout) => payout.status !== "pending")) return false;
+  const now = new Date(record.createdAt);
+  const reason = record.reason ?? "the winning payment was reversed";
+  // The pending payout is cancelled and let go of the prize row (a cancelled payout keeps its amount for the record);
+  // if it moved on meanwhile, the prize row's delete fails on its reference and the whole batch changes nothing.
+  const cancels = prizePayouts.map((payout) =>
+    db
+      .update(payouts)
+      .set({ status: "cancelled", prizeWinnerId: null, failureReason: `draw voided: ${reason}`, updatedAt: now })
+      .where(and(eq(payouts.id, payout.id), eq(payouts.status, "pending"))),
+  );
   await db.batch([
     db
       .update(prizeDraws)
       .set({ voidedAt: now, voidReason: reason })
       .where(and(eq(prizeDraws.poolId, poolId), eq(prizeDraws.blockHeight, pool.height), isNull(prizeDraws.voidedAt))),
+    ...cancels,
     db.delete(prizeWinners).where(and(eq(prizeWinners.poolId, poolId), eq(prizeWinners.prizeType, "main"))),
-    // The mini prizes are drawn again from the next block too (their candidates exclude the new main winner).
+    // The mini prizes are drawn again from the new block too (their candidates exclude the new main winner).
     db.delete(miniPrizeWinners).where(eq(miniPrizeWinners.poolId, poolId)),
+    insertLogRecord(db, record),
     db
       .update(prizePools)
       .set({
         status: "closed",
-        drawBlockHeight: pool.height + 1,
+        drawBlockHeight: null,
         drawBlockHash: null,
         drawBlockHeader: null,
         winnerEntryNumber: null,

@@ -142,6 +142,7 @@ export function listHostPools(db: Db, hostId: string, { limit, offset }: { limit
       startAt: prizePools.startAt,
       endAt: prizePools.endAt,
       closedAt: prizePools.closedAt,
+      drawDelayReason: prizePools.drawDelayReason,
       closeReason: prizePools.closeReason,
       drawBlockHeight: prizePools.drawBlockHeight,
       winnerEntryNumber: prizePools.winnerEntryNumber,
@@ -181,6 +182,7 @@ export function listRecentDrawnPools(db: Db, limit: number) {
       winnerEntryNumber: prizePools.winnerEntryNumber,
       closeReason: prizePools.closeReason,
       drawnAt: prizePools.drawnAt,
+      drawDelayReason: prizePools.drawDelayReason,
     })
     .from(prizePools)
     .leftJoin(userProfiles, eq(userProfiles.userId, prizePools.hostId))
@@ -211,6 +213,7 @@ export async function getPoolForVerification(db: Db, poolId: string) {
       winnerEntryNumber: prizePools.winnerEntryNumber,
       winnerUserId: prizePools.winnerUserId,
       drawnAt: prizePools.drawnAt,
+      drawDelayReason: prizePools.drawDelayReason,
     })
     .from(prizePools)
     .leftJoin(userProfiles, eq(userProfiles.userId, prizePools.hostId))

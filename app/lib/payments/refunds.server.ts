@@ -38,6 +38,7 @@ import {
   type RefundStatus,
   type ReversalStep,
 } from "~/domain/payments";
+import { reversalVoidsDraw } from "~/domain/pool";
 import { siteOrigin } from "~/lib/config.server";
 import { sendMail } from "~/lib/mail.server";
 import { notify } from "~/lib/notify.server";
@@ -476,6 +477,7 @@ async function reverse(
     cumulativeReversedCents: cumulative,
     // A group buy's tier refund moves money only; its cancellation (the whole payment back) voids like any other.
     keepEntry: origin === "group_buy" && cumulative < paid.amountCents,
+    voidsDraw: reversalVoidsDraw(origin),
   };
   const outcome = await applyPaymentReversal(env, { ...reversal, sourceKey: paid.sourceKey, reversalKey, restoresKey });
   if (payment.purpose === "group_buy") {
