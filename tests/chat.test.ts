@@ -4,24 +4,9 @@ import { describe, expect, it } from "vitest";
 import { chatConversations, chatMessages, tribeMembers, userProfiles } from "~/db/schema";
 import { CHAT_MESSAGES, CHAT_RATE_LIMIT } from "~/domain/chat";
 import { db, get, makeSignedInUser, makeUser, ORIGIN, pageText, postForm } from "./helpers";
+import { openConversation } from "./support/chat";
 
 const person = (name: string) => makeSignedInUser({ name });
-
-/**
- * Opens the pair's conversation from `from`'s side: /chat/{userId} redirects to /chat/{conversationId} when it
- * exists, else shows a button that starts it (a POST).
- */
-async function openConversation(cookie: string, otherUserId: string): Promise<string> {
-  let res = await get(`/chat/${otherUserId}`, { cookie });
-  if (res.status === 200) {
-    expect(await pageText(res)).toContain("Start a conversation");
-    res = await postForm(`/chat/${otherUserId}`, { intent: "start" }, { cookie });
-  }
-  expect(res.status).toBe(302);
-  const location = res.headers.get("Location")!;
-  expect(location).toMatch(/^\/chat\/[0-9a-f-]{36}$/);
-  return location.slice("/chat/".length);
-}
 
 function send(cookie: string, conversationId: string, body: string) {
   return postForm(`/chat/${conversationId}`, { body }, { cookie });

@@ -16,6 +16,7 @@ import type { PoolLiveMessage } from "~/lib/pool-contract";
 import { addContribution, openPool } from "~/lib/pools.server";
 import { revokeAccountCredentials } from "~/db/queries/accounts.server";
 import { db, get, makeSignedInUser, makeUser, postForm, randomIp } from "./helpers";
+import { openConversation } from "./support/chat";
 import { closeAll, openTestSocket, waitForMessages, type TestSocket } from "./support/sockets";
 
 // Issue 27 item 4 (decision 430): pool and chat sockets have message budgets and connection limits; over them the
@@ -137,15 +138,10 @@ describe("pool socket budgets", () => {
 });
 
 describe("chat socket budgets and sessions", () => {
-  async function conversationOf(cookie: string, otherId: string): Promise<string> {
-    const res = await get(`/chat/${otherId}`, { cookie });
-    return res.headers.get("Location")!.slice("/chat/".length);
-  }
-
   async function pair(prefix: string) {
     const host = await makeSignedInUser({ name: `${prefix} Host` });
     const fan = await makeSignedInUser({ name: `${prefix} Fan` });
-    const conversationId = await conversationOf(fan.cookie, host.id);
+    const conversationId = await openConversation(fan.cookie, host.id);
     return { host, fan, conversationId };
   }
 

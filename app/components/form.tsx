@@ -1,4 +1,5 @@
 import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_RULE_TEXT } from "~/domain/accounts";
 
 const inputClass =
   "mt-1 block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 aria-[invalid=true]:border-red-500";
@@ -34,6 +35,23 @@ export function Field({ label, name, error, hint, id = name, ...input }: FieldPr
         </p>
       ) : null}
     </div>
+  );
+}
+
+/** A new password's input (sign-up, reset, Settings): the account rules' length limits and their rule text. */
+export function NewPasswordField({ label, name, error }: { label: string; name: string; error?: string }) {
+  return (
+    <Field
+      label={label}
+      name={name}
+      type="password"
+      required
+      minLength={PASSWORD_MIN_LENGTH}
+      maxLength={PASSWORD_MAX_LENGTH}
+      autoComplete="new-password"
+      hint={PASSWORD_RULE_TEXT}
+      error={error}
+    />
   );
 }
 

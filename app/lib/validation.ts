@@ -100,3 +100,8 @@ export function parseSubmission<S extends z.ZodType>(
   const { form: formLevel, ...fields } = errors;
   return { ok: false, fieldErrors: fields, formError: formLevel ?? formMessage, values };
 }
+
+/** A one-time token from a mailed link or its page's form: a plausible length, or null. */
+export function linkTokenOf(value: FormDataEntryValue | string | null): string | null {
+  return typeof value === "string" && value.length >= 20 && value.length <= 200 ? value : null;
+}

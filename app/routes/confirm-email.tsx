@@ -7,26 +7,23 @@ import { getEnv } from "~/lib/context";
 import { sha256Hex } from "~/lib/crypto.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/confirm-email";
+import { linkTokenOf } from "~/lib/validation";
 
 export const CONFIRM_LINK_INVALID = "This confirmation link is invalid, used or expired.";
 export const EMAIL_CONFIRMED = "Your email is confirmed. Please sign in.";
 
 export const meta: Route.MetaFunction = () => [{ title: "Confirm your email · Tribe" }];
 
-function tokenOf(value: FormDataEntryValue | string | null): string | null {
-  return typeof value === "string" && value.length >= 20 && value.length <= 200 ? value : null;
-}
-
 // Opening the link only shows the page (mail scanners open links too); the button confirms.
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const token = tokenOf(new URL(request.url).searchParams.get("token"));
+  const token = linkTokenOf(new URL(request.url).searchParams.get("token"));
   const usable = token !== null && (await isEmailConfirmationTokenUsable(getDb(getEnv(context)), await sha256Hex(token), new Date()));
   return data({ token: usable ? token : null }, { status: usable ? 200 : 400 });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
-  const token = tokenOf(form.get("token"));
+  const token = linkTokenOf(form.get("token"));
   const userId = token ? await confirmEmailWithToken(getDb(getEnv(context)), await sha256Hex(token), new Date()) : null;
   if (!userId) return data({ error: CONFIRM_LINK_INVALID }, { status: 400 });
   throw redirect("/signin", { headers: { "Set-Cookie": flashToastCookie({ message: EMAIL_CONFIRMED, type: "success" }) } });

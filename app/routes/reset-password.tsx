@@ -1,6 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { Link } from "~/components/link";
-import { Field, FormError, SubmitButton } from "~/components/form";
+import { Field, FormError, NewPasswordField, SubmitButton } from "~/components/form";
 import { getDb } from "~/db/client.server";
 import { consumeResetToken, isResetTokenUsable, markEmailConfirmed, revokeAccountCredentials, setPasswordHash } from "~/db/queries/accounts.server";
 import { getEnv } from "~/lib/context";
@@ -9,7 +9,6 @@ import { refusingCommonPasswords } from "~/lib/common-passwords.server";
 import { hashPassword } from "~/lib/password.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import { fieldErrors, ResetPasswordSchema } from "~/lib/validation";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_RULE_TEXT } from "~/domain/accounts";
 import type { Route } from "./+types/reset-password";
 
 export const LINK_INVALID = "This password reset link is invalid or has expired. Please request a new one.";
@@ -51,17 +50,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
           <Form method="post" className="mt-6 space-y-4">
             <input type="hidden" name="token" value={loaderData.token} />
             <FormError>{errors.form ?? errors.token}</FormError>
-            <Field
-              label="New password"
-              name="password"
-              type="password"
-              required
-              minLength={PASSWORD_MIN_LENGTH}
-              maxLength={PASSWORD_MAX_LENGTH}
-              autoComplete="new-password"
-              hint={PASSWORD_RULE_TEXT}
-              error={errors.password}
-            />
+            <NewPasswordField label="New password" name="password" error={errors.password} />
             <Field label="Confirm new password" name="confirmPassword" type="password" required autoComplete="new-password" error={errors.confirmPassword} />
             <SubmitButton pending={navigation.state === "submitting"}>Change password</SubmitButton>
           </Form>

@@ -10,17 +10,14 @@ import { sha256Hex } from "~/lib/crypto.server";
 import { SETTINGS_MESSAGES } from "~/lib/settings-form";
 import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/settings-claim-orders";
+import { linkTokenOf } from "~/lib/validation";
 
 // The link mailed to an account's address to add the guest orders paid with it (decision 410). Opening it only shows
 // this page (mail scanners open links too); its button adds them.
 export const meta: Route.MetaFunction = () => pageMeta("Add your guest orders");
 
-function tokenOf(value: FormDataEntryValue | string | null): string | null {
-  return typeof value === "string" && value.length >= 20 && value.length <= 200 ? value : null;
-}
-
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const token = tokenOf(new URL(request.url).searchParams.get("token"));
+  const token = linkTokenOf(new URL(request.url).searchParams.get("token"));
   const usable = token !== null && (await isAccountLinkUsable(getDb(getEnv(context)), await sha256Hex(token), "order_claim", new Date()));
   return data({ token: usable ? token : null, message: usable ? null : SETTINGS_MESSAGES.claimLinkInvalid }, { status: usable ? 200 : 400 });
 }
@@ -28,7 +25,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const db = getDb(getEnv(context));
   const form = await request.formData();
-  const token = tokenOf(form.get("token"));
+  const token = linkTokenOf(form.get("token"));
   const userId = token ? await consumeAccountLink(db, await sha256Hex(token), "order_claim", new Date()) : null;
   if (!userId) return data({ token: null, message: SETTINGS_MESSAGES.claimLinkInvalid }, { status: 400 });
   const claimed = await claimGuestOrders(db, userId);

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { data, redirect, useFetcher } from "react-router";
 import { Link } from "~/components/link";
-import { Field, FormError, SelectField } from "~/components/form";
+import { Field, FormError, NewPasswordField, SelectField } from "~/components/form";
 import { Badge, Button, Card, Page, pageMeta } from "~/components/page";
 import { useToast } from "~/components/toaster";
 import { getDb } from "~/db/client.server";
@@ -43,7 +43,6 @@ import { flashToastCookie } from "~/lib/toast.server";
 import { subscribeBrowser } from "~/lib/push-subscriptions.server";
 import { readUpload, UploadError } from "~/lib/uploads.server";
 import { fieldErrors } from "~/lib/validation";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_RULE_TEXT } from "~/domain/accounts";
 import type { Route } from "./+types/settings";
 
 const TABS = [
@@ -667,17 +666,7 @@ function AccountTab({ data: d }: { data: Data }) {
         <password.Form ref={passwordForm} method="post" className="mt-4 space-y-4">
           <input type="hidden" name="intent" value="password" />
           <Field label="Current password" name="currentPassword" id="password-current" type="password" required autoComplete="current-password" error={passwordErrors.currentPassword} />
-          <Field
-            label="New password"
-            name="newPassword"
-            type="password"
-            required
-            minLength={PASSWORD_MIN_LENGTH}
-            maxLength={PASSWORD_MAX_LENGTH}
-            autoComplete="new-password"
-            hint={PASSWORD_RULE_TEXT}
-            error={passwordErrors.newPassword}
-          />
+          <NewPasswordField label="New password" name="newPassword" error={passwordErrors.newPassword} />
           <Field label="Confirm new password" name="confirmPassword" type="password" required autoComplete="new-password" error={passwordErrors.confirmPassword} />
           <SaveButton pending={password.state !== "idle"}>Change Password</SaveButton>
         </password.Form>

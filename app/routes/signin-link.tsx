@@ -7,19 +7,16 @@ import { getEnv } from "~/lib/context";
 import { sha256Hex } from "~/lib/crypto.server";
 import { startSignedInSession } from "~/lib/sign-in.server";
 import type { Route } from "./+types/signin-link";
+import { linkTokenOf } from "~/lib/validation";
 
 export const SIGNIN_LINK_INVALID = "This sign-in link is invalid, used or expired. Please sign in again to get a new one.";
 
 export const meta: Route.MetaFunction = () => [{ title: "Sign in with a link · Tribe" }];
 
-function tokenOf(value: FormDataEntryValue | string | null): string | null {
-  return typeof value === "string" && value.length >= 20 && value.length <= 200 ? value : null;
-}
-
 // The one-time link mailed past the ceiling of failed sign-ins (decision 410). Opening it only shows this page (mail
 // scanners open links too); its button signs in.
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const token = tokenOf(new URL(request.url).searchParams.get("token"));
+  const token = linkTokenOf(new URL(request.url).searchParams.get("token"));
   const usable = token !== null && (await isAccountLinkUsable(getDb(getEnv(context)), await sha256Hex(token), "sign_in", new Date()));
   return data({ token: usable ? token : null }, { status: usable ? 200 : 400 });
 }
@@ -27,7 +24,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const db = getDb(getEnv(context));
   const form = await request.formData();
-  const token = tokenOf(form.get("token"));
+  const token = linkTokenOf(form.get("token"));
   const userId = token ? await consumeAccountLink(db, await sha256Hex(token), "sign_in", new Date()) : null;
   if (!userId) return data({ error: SIGNIN_LINK_INVALID }, { status: 400 });
   return startSignedInSession(db, userId, request, "/dashboard");

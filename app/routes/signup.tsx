@@ -1,6 +1,6 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { Link } from "~/components/link";
-import { Field, FormError, SelectField, SubmitButton } from "~/components/form";
+import { Field, FormError, NewPasswordField, SelectField, SubmitButton } from "~/components/form";
 import { createAccount } from "~/db/queries/accounts.server";
 import { getDb } from "~/db/client.server";
 import { SIGNUP_CATEGORIES } from "~/domain/catalog";
@@ -12,7 +12,6 @@ import { refusingCommonPasswords } from "~/lib/common-passwords.server";
 import { hashPassword } from "~/lib/password.server";
 import { mayMailAccount } from "~/lib/throttle.server";
 import { fieldErrors, SignupSchema, typedValues } from "~/lib/validation";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PASSWORD_RULE_TEXT } from "~/domain/accounts";
 import type { Route } from "./+types/signup";
 
 const TEXT_FIELDS = ["name", "email", "website", "category", "country", "terms"] as const;
@@ -77,17 +76,7 @@ export default function Signup({ actionData }: Route.ComponentProps) {
             defaultValue={values.email}
             error={errors.email}
           />
-          <Field
-            label="Password"
-            name="password"
-            type="password"
-            required
-            minLength={PASSWORD_MIN_LENGTH}
-            maxLength={PASSWORD_MAX_LENGTH}
-            autoComplete="new-password"
-            hint={PASSWORD_RULE_TEXT}
-            error={errors.password}
-          />
+          <NewPasswordField label="Password" name="password" error={errors.password} />
           <Field
             label="Confirm Password"
             name="confirmPassword"
