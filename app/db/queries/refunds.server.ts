@@ -405,6 +405,9 @@ export function listPaymentOrders(db: Db, checkoutSessionId: string) {
       entryNumber: orders.entryNumber,
       productName: orders.productName,
       orderNumber: orders.orderNumber,
+      status: orders.status,
+      refundReason: orders.refundReason,
+      metadata: orders.metadata,
     })
     .from(orders)
     .where(eq(orders.checkoutSessionId, checkoutSessionId))
