@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { and, eq, like } from "drizzle-orm";
+import { and, eq, inArray, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import {
   checkoutSessions,
@@ -242,7 +242,12 @@ describe("a cart payment refunded in Stripe's dashboard (no order named)", () =>
     const now = await pools(cart);
     expect(now.a.voided).toEqual([cart.lamp.entryNumber]);
     expect(now.b.voided).toEqual([cart.lesson.entryNumber]);
-    expect(now.a.amountCents).toBe(before.a.amountCents - 200 - 94 - 31);
+    // Each order's share at its own refunded level, as the earnings ledger books it (decision 380): the lamp's 3.00 at
+    // 24.38 of 30.00 refunded gives back 2.43, the print's 1.00 at 8.12 of 10.00 gives back 0.81 (not 3.25 for host
+    // A's part as a whole).
+    expect(now.a.amountCents).toBe(before.a.amountCents - 243 - 81);
+    const booked = await db().select().from(earningsLedger).where(inArray(earningsLedger.orderId, [cart.lamp.id, cart.print.id]));
+    expect(booked.filter((r) => r.kind === "refund").reduce((sum, r) => sum + r.poolCents, 0)).toBe(-(243 + 81));
     expect(now.b.amountCents).toBe(before.b.amountCents - 200 - 125);
     const bPage = await text(`/order/${cart.lesson.orderNumber}`, cart.fan.cookie);
     expect(bPage).toContain("USD 32.50 of USD 40.00 refunded");

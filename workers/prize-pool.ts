@@ -303,7 +303,7 @@ export class PrizePool extends DurableObject<Env> {
     if (typeof input.reversalKey !== "string" || input.reversalKey === "" || input.reversalKey.length > 500) {
       throw new TypeError("A reversal needs a key of 1 to 500 characters");
     }
-    for (const value of [input.reversedCents, input.paymentCents, input.cumulativeReversedCents]) {
+    for (const value of [input.reversedCents, input.paymentCents, input.cumulativeReversedCents, input.givenBackCents ?? 0]) {
       if (!Number.isSafeInteger(value)) throw new TypeError("Reversal amounts must be whole numbers of cents");
     }
     const original = this.sql
@@ -321,6 +321,7 @@ export class PrizePool extends DurableObject<Env> {
       reversedCents: input.reversedCents,
       paymentCents: input.paymentCents,
       cumulativeReversedCents: input.cumulativeReversedCents,
+      givenBackCents: input.givenBackCents,
     });
     const seen = this.sql.exec("SELECT 1 FROM ledger WHERE source_key = ?", input.reversalKey).toArray().length > 0;
     const result = (outcome: ReversalResult["outcome"], share: number): ReversalResult => ({

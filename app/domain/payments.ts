@@ -38,6 +38,19 @@ export function reversedPartCents(partCents: number, paymentCents: number, rever
   return Number((BigInt(reversed) * BigInt(partCents)) / BigInt(paymentCents));
 }
 
+/** One order's part of a payment for several orders: its part (its pool share), its amount and what of it is reversed. */
+export type OrderPart = { partCents: number; paymentCents: number; reversedCents: number };
+
+/**
+ * The one rule for a payment for several orders (a group-buy join, a cart host's part) whose part is the sum of its
+ * orders' parts, each rounded per order: what it gives back is the sum over its orders of `reversedPartCents` of each
+ * order's part at that order's own reversed level, as the host's earnings ledger books it order by order. Never the
+ * rule taken once over the payment as a whole, whose rounding differs from the orders' by a cent or more.
+ */
+export function reversedPartsCents(orders: readonly OrderPart[]): number {
+  return orders.reduce((sum, order) => sum + reversedPartCents(order.partCents, order.paymentCents, order.reversedCents), 0);
+}
+
 /** Checkout is created in USD (the spec); prices are stored in USD. */
 export const CHECKOUT_CURRENCY = "USD" as const;
 /**

@@ -220,12 +220,18 @@ export interface ReversalShareInput {
   paymentCents: number;
   /** The payment's reversed amount after this event. */
   cumulativeReversedCents: number;
+  /**
+   * For a payment for several orders (a group-buy join, a cart host's part): the share it gives back in all after
+   * this event, order by order (`reversedPartsCents`). Without it, the contribution's share at the payment's level.
+   */
+  givenBackCents?: number;
 }
 
 /**
  * The pool share of one refund or dispute event (positive reverses, negative restores): what the payment's
  * contribution gives back at the payment's reversed level after the event (`reversedPartCents`, the one rule the
- * earnings ledger and group buys use too) minus what it has given back already. A fully reversed payment has given
+ * earnings ledger and group buys use too; for a payment for several orders, the sum of its orders' parts,
+ * `givenBackCents`) minus what it has given back already. A fully reversed payment has given
  * back exactly its contribution, the total stays between 0 and the contribution, and a restore while other refunds or
  * disputes still cover the payment gives back only what they no longer cover (decision 380). A counting event never
  * gives back and a restore never takes.
@@ -234,7 +240,11 @@ export function reversalShareCents(input: ReversalShareInput): number {
   if (input.paymentCents <= 0) return 0;
   const contribution = Math.max(0, input.contributionCents);
   const already = Math.min(Math.max(0, input.alreadyReversedCents), contribution);
-  const share = reversedPartCents(contribution, input.paymentCents, input.cumulativeReversedCents) - already;
+  const level =
+    input.givenBackCents === undefined
+      ? reversedPartCents(contribution, input.paymentCents, input.cumulativeReversedCents)
+      : Math.min(Math.max(0, input.givenBackCents), contribution);
+  const share = level - already;
   // An event moves the pool its own way only: one that counts never gives back and a restore never takes, so a level
   // read before a concurrent event's row (stale) cannot undo what that event reversed.
   return input.reversedCents > 0 ? Math.max(0, share) : input.reversedCents < 0 ? Math.min(0, share) : 0;

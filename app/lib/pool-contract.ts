@@ -56,6 +56,8 @@ export interface ReversalInput {
   paymentCents: number;
   /** The payment's reversed amount after this event. */
   cumulativeReversedCents: number;
+  /** A payment for several orders: the share it gives back in all after this event, order by order (domain/pool.ts). */
+  givenBackCents?: number;
   /** True for a reversal that never voids (or restores) the entry: a group buy's tier refund. */
   keepEntry?: boolean;
 }

@@ -354,6 +354,8 @@ const reversalSchema = z
     reversedCents: z.number().int().refine(Number.isSafeInteger),
     paymentCents: z.number().int().nonnegative().refine(Number.isSafeInteger),
     cumulativeReversedCents: z.number().int().nonnegative().refine(Number.isSafeInteger),
+    /** A payment for several orders: the share it gives back in all after this event, order by order. */
+    givenBackCents: z.number().int().nonnegative().refine(Number.isSafeInteger).optional(),
     /** A reversal that never voids the entry (a group buy's tier refund). */
     keepEntry: z.boolean().default(false),
     /** For a restore (negative amount): the key of the reversal it undoes. */
@@ -405,6 +407,7 @@ export async function applyPaymentReversal(env: Env, reversal: PaymentReversal):
     reversedCents: input.reversedCents,
     paymentCents: input.paymentCents,
     cumulativeReversedCents: input.cumulativeReversedCents,
+    givenBackCents: input.givenBackCents,
     keepEntry: input.keepEntry,
   });
   if (result.outcome === "unknown_source" || result.outcome === "uninitialised") return { kind: "no_contribution" };
@@ -422,6 +425,7 @@ export async function applyPaymentReversal(env: Env, reversal: PaymentReversal):
       reversedCents: input.reversedCents,
       paymentCents: input.paymentCents,
       cumulativeReversedCents: input.cumulativeReversedCents,
+      givenBackCents: input.givenBackCents,
     });
     // A restore of a share the pool itself gave back while it was open (no host debit under the restored key): the
     // frozen pool cannot take it back, so it goes to the host's open pool, like any contribution that arrives after

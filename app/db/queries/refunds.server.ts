@@ -1,9 +1,10 @@
-import { and, asc, eq, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "~/db/client.server";
 import { checkoutSessions, disputes, heldPaymentEvents, orders, refundParts, refunds, vouchers } from "~/db/schema";
 import {
   COUNTED_REFUND_STATUSES,
+  D1_MAX_BOUND_PARAMETERS,
   DISPUTE_RETURNED_STATUSES,
   FINAL_DISPUTE_STATUSES,
   FINAL_REFUND_STATUSES,
@@ -49,6 +50,9 @@ function orderTotalStatement(db: Db, orderId: string, delta: SQL<number>) {
 /** One order's part of a refund or dispute that names no order of a payment for several orders (refund_parts). */
 export type RefundPartInput = { orderId: string; amountCents: number };
 
+/** The most refund_parts rows one statement inserts (D1's parameter limit over the table's columns). */
+const PARTS_PER_STATEMENT = Math.floor(D1_MAX_BOUND_PARAMETERS / Object.keys(getTableColumns(refundParts)).length);
+
 /** The stored amount of a refund's or dispute's part on an order (fixed by the first event that stored it). */
 const partAmount = (kind: RefundPartKind, sourceId: string, orderId: string) =>
   sql<number>`coalesce((select p.amount_cents from refund_parts p where p.kind = ${kind} and p.source_id = ${sourceId} and p.order_id = ${orderId}), 0)`;
@@ -69,12 +73,16 @@ function totalsStatements(
 ) {
   const statements: BatchItem<"sqlite">[] = [];
   if (parts && parts.length > 0) {
-    statements.push(
-      db
-        .insert(refundParts)
-        .values(parts.map((p) => ({ kind, sourceId: row.id, orderId: p.orderId, amountCents: p.amountCents, currency: row.currency })))
-        .onConflictDoNothing(),
-    );
+    // D1 binds at most 100 parameters a statement: the parts of a split over a join's or cart's 40 orders are
+    // inserted a few rows a statement (every column of a row may be bound).
+    for (let i = 0; i < parts.length; i += PARTS_PER_STATEMENT) {
+      statements.push(
+        db
+          .insert(refundParts)
+          .values(parts.slice(i, i + PARTS_PER_STATEMENT).map((p) => ({ kind, sourceId: row.id, orderId: p.orderId, amountCents: p.amountCents, currency: row.currency })))
+          .onConflictDoNothing(),
+      );
+    }
     for (const p of parts) statements.push(orderTotalStatement(db, p.orderId, sql<number>`(${factor}) * ${partAmount(kind, row.id, p.orderId)}`));
   } else if (row.orderId) {
     statements.push(orderTotalStatement(db, row.orderId, sql<number>`(${factor}) * ${storedAmount}`));
@@ -405,6 +413,9 @@ export function listPaymentOrders(db: Db, checkoutSessionId: string) {
       entryNumber: orders.entryNumber,
       productName: orders.productName,
       orderNumber: orders.orderNumber,
+      status: orders.status,
+      refundReason: orders.refundReason,
+      metadata: orders.metadata,
     })
     .from(orders)
     .where(eq(orders.checkoutSessionId, checkoutSessionId))

@@ -13,13 +13,12 @@ import { productCategory } from "~/domain/catalog";
 import { formatCents } from "~/domain/money";
 import { voucherCode } from "~/domain/orders";
 import { UNFULFILLABLE_REASONS } from "~/domain/payments";
-import { poolContributionCents } from "~/domain/revenue";
 import { notify } from "~/lib/notify.server";
 import { decodeCheckoutLines } from "./checkout-lines.server";
 import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
 import type { FulfilOutcome } from "./fulfil.server";
 import { cartContributionKey } from "./payment-records";
-import { contribute } from "./pool-ledger.server";
+import { contribute, orderPoolShareCents } from "./pool-ledger.server";
 import { paidLineOrder, suspendedHosts } from "./order-lines.server";
 import { refundUnfulfillable } from "./refunds.server";
 
@@ -106,7 +105,7 @@ export async function fulfilCart(env: Env, db: Db, row: CheckoutSession, session
         hostId: group.hostId,
         sourceType: "product_purchase",
         sourceKey: cartContributionKey(session.id, group.hostId),
-        amountCents: group.items.reduce((sum, o) => sum + poolContributionCents("shop_sales", o.amountCents, { ...rates, shop_sales: rule(o) }), 0),
+        amountCents: group.items.reduce((sum, o) => sum + orderPoolShareCents("cart", o, rates), 0),
         currency: lead.currency,
         userId: row.userId,
         earnsEntry: true,

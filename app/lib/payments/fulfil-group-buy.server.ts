@@ -6,14 +6,14 @@ import { cancelUndeliverableOrder, setOrderPoolEntry } from "~/db/queries/orders
 import { getRevenueRules } from "~/db/queries/platform.server";
 import type { CheckoutSession } from "~/db/schema";
 import { convertCents } from "~/domain/currency";
-import { GROUP_BUY_CURRENCY, groupBuyEntriesForCheckout, poolShareCents } from "~/domain/group-buy";
+import { GROUP_BUY_CURRENCY, groupBuyEntriesForCheckout } from "~/domain/group-buy";
 import { UNFULFILLABLE_REASONS } from "~/domain/payments";
 import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
 import type { FulfilOutcome } from "./fulfil.server";
 import { decodeCheckoutLines } from "./checkout-lines.server";
 import { settleClosedGroupBuy } from "./group-buy-close.server";
 import { contributionKey, shareBonusKey } from "./payment-records";
-import { contribute } from "./pool-ledger.server";
+import { contribute, orderPoolShareCents } from "./pool-ledger.server";
 import { paidLineOrder } from "./order-lines.server";
 import { refundUnfulfillable } from "./refunds.server";
 
@@ -71,7 +71,7 @@ export async function fulfilGroupBuy(env: Env, db: Db, row: CheckoutSession, ses
     earnsEntry: true,
   };
   const contributions = [
-    { ...reserved, sourceKey: contributionKey(session.id), amountCents: orderLines.reduce((sum, l) => sum + poolShareCents(l.order.amountCents, poolPercent), 0) },
+    { ...reserved, sourceKey: contributionKey(session.id), amountCents: orderLines.reduce((sum, l) => sum + orderPoolShareCents("group_buy", l.order, rates), 0) },
     ...(groupBuyEntriesForCheckout(meta.shared === "1") === 2 ? [{ ...reserved, sourceKey: shareBonusKey(session.id), amountCents: 0 }] : []),
   ];
   const result = await insertPaidGroupBuyOrders(db, {
@@ -100,15 +100,11 @@ export async function fulfilGroupBuy(env: Env, db: Db, row: CheckoutSession, ses
 
   let { poolId, entryNumber } = first;
   if (poolId === null) {
-    const recorded = (o: (typeof orders)[number]) => {
-      const p = o.metadata?.pool_percent;
-      return typeof p === "number" ? p : poolPercent;
-    };
     const contribution = await contribute(env, db, {
       hostId: row.hostId,
       sourceType: "group_buy_entry",
       sourceKey: contributionKey(session.id),
-      amountCents: orders.reduce((sum, o) => sum + poolShareCents(o.amountCents, recorded(o)), 0),
+      amountCents: orders.reduce((sum, o) => sum + orderPoolShareCents("group_buy", o, rates), 0),
       currency: first.currency,
       userId: row.userId,
       earnsEntry: true,

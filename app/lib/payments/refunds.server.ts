@@ -2,6 +2,7 @@ import { getDb, type Db } from "~/db/client.server";
 import { getCheckoutSession } from "~/db/queries/checkout.server";
 import { listEndedGroupBuysOf } from "~/db/queries/group-buys.server";
 import { getOrderById } from "~/db/queries/orders.server";
+import { getRevenueRules } from "~/db/queries/platform.server";
 import {
   claimRefundFailureMail,
   claimRefundMail,
@@ -18,6 +19,7 @@ import {
   type RefundPartInput,
 } from "~/db/queries/refunds.server";
 import { formatCents } from "~/domain/money";
+import type { RevenueRules } from "~/domain/revenue";
 import {
   allocateAcrossOrders,
   disputeCounts,
@@ -46,6 +48,7 @@ import { applyPaymentReversal, type ReversalOutcome } from "~/lib/pools.server";
 import { idOf, type DisputeObject, type RefundObject } from "./events.server";
 import { cartContributionKey, contributionKey, shareBonusKey } from "./payment-records";
 import { getPaymentProvider } from "./provider.server";
+import { orderSharesGivenBackCents } from "./pool-ledger.server";
 import { bookGroupBuyEarnings, bookRefundEarnings, refundReversalOf } from "./refund-earnings.server";
 
 // The pipeline's last step: money flowing back. A refund (asked for here or reported by the provider) and a dispute
@@ -457,6 +460,9 @@ async function reverse(
   const payment = await getPaymentForRefund(getDb(env), row.checkoutSessionId);
   if (!payment) return { kind: "no_contribution" };
   let paid = { amountCents: payment.amountCents, refundedCents: payment.refundedCents, sourceKey: contributionKey(payment.id) };
+  // A payment for several orders contributed the sum of its orders' shares, each rounded per order: it gives back
+  // each order's share at that order's refunded level, as the earnings ledger books it (decision 380).
+  let givenBackCents: number | undefined;
   if (payment.purpose === "cart") {
     // A cart pays several hosts, each host's part its own contribution (docs/decisions/090-cart.md): the refunded
     // order's host's part is the payment whose share is reversed and whose entry may be voided.
@@ -469,12 +475,19 @@ async function reverse(
       refundedCents: part.reduce((sum, o) => sum + o.refundedCents, 0),
       sourceKey: cartContributionKey(payment.id, hostId),
     };
+    // An order cancelled at payment as undeliverable (refund_reason) is no part of the host's contribution.
+    const contributing = part.filter((o) => !(o.status === "cancelled" && o.refundReason));
+    givenBackCents = orderSharesGivenBackCents("cart", contributing, await ratesOf(env, payment.rates));
+  } else if (payment.purpose === "group_buy") {
+    // Every order of a join is in its contribution (an order found sold out at payment too, refunded in full).
+    givenBackCents = orderSharesGivenBackCents("group_buy", await listPaymentOrders(getDb(env), payment.id), await ratesOf(env, payment.rates));
   }
   const cumulative = Math.min(paid.amountCents, Math.max(0, paid.refundedCents));
   const reversal = {
     reversedCents: amountCents,
     paymentCents: paid.amountCents,
     cumulativeReversedCents: cumulative,
+    givenBackCents,
     // A group buy's tier refund moves money only; its cancellation (the whole payment back) voids like any other.
     keepEntry: origin === "group_buy" && cumulative < paid.amountCents,
     voidsDraw: reversalVoidsDraw(origin),
@@ -484,10 +497,16 @@ async function reverse(
     // The second entry a shared group buy earned goes with the first (it holds no money).
     await applyPaymentReversal(env, {
       ...reversal,
+      givenBackCents: 0,
       sourceKey: shareBonusKey(payment.id),
       reversalKey: `${reversalKey}:share`,
       restoresKey: restoresKey === undefined ? undefined : `${restoresKey}:share`,
     });
   }
   return outcome;
+}
+
+/** The revenue rules a payment was made at (stored on its checkout), else those in force (as its fulfilment took them). */
+async function ratesOf(env: Env, stored: RevenueRules | null): Promise<RevenueRules> {
+  return stored ?? (await getRevenueRules(getDb(env)));
 }
