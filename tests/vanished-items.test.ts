@@ -294,3 +294,23 @@ describe("a cart whose items changed before the payment", () => {
     expect(await pageText(await get("/my-orders", { cookie }))).toContain(UNFULFILLABLE_REASONS.hostSuspended);
   });
 });
+
+describe("a payment that is not what its checkout asked for", () => {
+  it("is never delivered: what was captured is refunded in full, however often the event comes, and the payment page says why", async () => {
+    const h = await host("Short Pay Host");
+    const made = await makeProducts(h.id, 2, "Short item");
+    const { row, cookie } = await cartCheckout(made.map((p) => p.id), "Short Pay Fan");
+    const captured = row.amountCents - 150;
+    for (let i = 0; i < 2; i++) {
+      const event = checkoutSessionEvent(row, { buyerName: "Short Pay Fan", address: BUYER_ADDRESS, overrides: { amount_total: captured } });
+      const res = await deliverWebhook(event);
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as Record<string, unknown>).failed).toBeUndefined();
+    }
+    expect(await ordersOf(row.id)).toHaveLength(0);
+    const stored = await db().select().from(refunds).where(eq(refunds.checkoutSessionId, row.id));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ amountCents: captured, origin: "unfulfillable", reason: UNFULFILLABLE_REASONS.amountMismatch });
+    expect(await pageText(await paymentPage(row.id, cookie))).toContain(UNFULFILLABLE_REASONS.amountMismatch);
+  });
+});

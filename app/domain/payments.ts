@@ -320,6 +320,7 @@ export const UNFULFILLABLE_REASONS = {
   gone: "This item is no longer available, so your payment has been refunded in full.",
   hostSuspended: "This shop can no longer take orders, so your payment has been refunded in full.",
   groupBuyGone: "This group buy is no longer available, so your payment has been refunded in full.",
+  amountMismatch: "Your payment did not match the price of your order, so it has been refunded in full.",
 } as const;
 
 /** The idempotency key of the automatic refund of a paid checkout that cannot be delivered (or of one of its orders). */

@@ -41,15 +41,20 @@ function findRow(env: Env, session: CheckoutSessionObject) {
   return findCheckoutRow(getDb(env), session.id, session.metadata?.checkout_id ?? session.client_reference_id);
 }
 
-function checkAmount(row: CheckoutSession, session: CheckoutSessionObject): void {
+/** Why the provider's amount or currency is not the checkout's (null: they match). */
+function amountMismatch(row: CheckoutSession, session: CheckoutSessionObject): string | null {
   if (typeof session.amount_total === "number" && session.amount_total !== row.amountCents) {
-    throw new FulfilmentDataError(
-      `amount ${session.amount_total} of session ${session.id} does not match checkout ${row.id} (${row.amountCents})`,
-    );
+    return `amount ${session.amount_total} of session ${session.id} does not match checkout ${row.id} (${row.amountCents})`;
   }
   if (session.currency && session.currency.toUpperCase() !== row.currency.toUpperCase()) {
-    throw new FulfilmentDataError(`currency ${session.currency} of session ${session.id} is not ${row.currency}`);
+    return `currency ${session.currency} of session ${session.id} is not ${row.currency}`;
   }
+  return null;
+}
+
+function checkAmount(row: CheckoutSession, session: CheckoutSessionObject): void {
+  const mismatch = amountMismatch(row, session);
+  if (mismatch) throw new FulfilmentDataError(mismatch);
 }
 
 /**
@@ -62,7 +67,9 @@ export async function fulfilCheckoutSession(env: Env, session: CheckoutSessionOb
   const db = getDb(env);
   const row = await findRow(env, session);
   if (!row) return { kind: "unknown_session" };
-  checkAmount(row, session);
+  // A payment that is not what the checkout asked for is never delivered: it is refunded in full, with the reason.
+  const mismatch = amountMismatch(row, session);
+  if (mismatch) return refundUndeliverable(env, row, session, new FulfilmentDataError(mismatch, UNFULFILLABLE_REASONS.amountMismatch));
   // Refunded in full as undeliverable by an earlier delivery: it stays refunded, never fulfilled afterwards.
   const undeliverable = row.metadata[UNDELIVERABLE_KEY];
   if (undeliverable) return refundUndeliverable(env, row, session, new FulfilmentDataError(`checkout ${row.id} was refunded as undeliverable`, undeliverable));
@@ -101,7 +108,9 @@ async function refundUndeliverable(env: Env, row: CheckoutSession, session: Chec
   await claimUndeliverableCheckout(db, row.id, claim, reason);
   // Claimed as undeliverable by this call or an earlier one; claimed by a fulfilment that created nothing, the
   // same. The refund is keyed by the checkout, so a repeat sends nothing new.
-  await refundUnfulfillable(env, row.id, null, row.amountCents, reason);
+  // What the provider captured, when it says (a payment short of the price is refunded as captured).
+  const captured = typeof session.amount_total === "number" ? Math.min(session.amount_total, row.amountCents) : row.amountCents;
+  await refundUnfulfillable(env, row.id, null, captured, reason);
   return { kind: "refunded", checkoutId: row.id, purpose: row.purpose, poolId: null, entryNumber: null };
 }
 
