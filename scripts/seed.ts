@@ -23,6 +23,8 @@ import { GROUP_BUY_CURRENCY } from "../app/domain/group-buy";
 import { orderNumber, voucherCode } from "../app/domain/orders";
 import { adRevenueEarning, guessEntryEarning, poolShareEarning, saleShares, shopSaleEarning, type EarningRow } from "../app/domain/earnings";
 import { drawMiniPrizes, miniPrizeCandidates } from "../app/domain/mini-prizes";
+import { formatCents } from "../app/domain/money";
+import { winnerMail } from "../app/domain/payouts";
 import { PRIZE_SETTLEMENT_DAYS } from "../app/domain/pool";
 import { DEFAULT_REVENUE_RULES, distributePool, poolContributionCents, REVENUE_RULES_SETTING_KEY } from "../app/domain/revenue";
 import { DEMO_ADMIN_EMAIL, DEMO_FAN_EMAIL, DEMO_HOST_EMAIL, DEMO_PASSWORD } from "../app/lib/demo";
@@ -1184,6 +1186,7 @@ type Rows = {
   prizeDraws: (typeof schema.prizeDraws.$inferInsert)[];
   drawCommitments: (typeof schema.drawCommitments.$inferInsert)[];
   payouts: (typeof schema.payouts.$inferInsert)[];
+  mailOutbox: (typeof schema.mailOutbox.$inferInsert)[];
   payoutMethods: schema.NewPayoutMethod[];
   chatConversations: (typeof schema.chatConversations.$inferInsert)[];
   chatMessages: schema.NewChatMessage[];
@@ -1259,6 +1262,7 @@ async function buildRows(media: R2Like, siteOrigin: string) {
     chatConversations: [],
     chatMessages: [],
     userActivity: [],
+    mailOutbox: [],
     platformSettings: [],
     miniPrizeWinners: [],
     adRevenueReports: [],
@@ -1920,6 +1924,10 @@ async function buildRows(media: R2Like, siteOrigin: string) {
     });
     if (winner.userId) {
       rows.userActivity.push({ userId: winner.userId, activityType: "prize_won", activityData: { amount: distributePool(amount).mainPrize, pool_id: poolId }, createdAt: drawnAt });
+      // The mail the draw sent the winner at the time (the outbox keeps what would have been sent).
+      const payableOn = new Date(drawnAt.getTime() + PRIZE_SETTLEMENT_DAYS * DAY).toISOString().slice(0, 10);
+      const mail = winnerMail(winnerName, formatCents(distributePool(amount).mainPrize, "USD"), payableOn);
+      rows.mailOutbox.push({ toAddress: personById.get(winner.userId)!.email, subject: mail.subject, textBody: mail.text, createdAt: drawnAt });
     }
     // The mini prize is drawn from the same block by the rule (domain/mini-prizes.ts), as the cron does.
     const miniAwards = await drawMiniPrizes(block.id, [{ quantityText: host.spec.miniPrizes[0]![2] }], miniPrizeCandidates(entries, winner.userId));
@@ -2278,6 +2286,7 @@ async function main() {
     insert(schema.chatConversations, rows.chatConversations);
     insert(schema.chatMessages, rows.chatMessages);
     insert(schema.userActivity, rows.userActivity);
+    insert(schema.mailOutbox, rows.mailOutbox);
     insert(schema.platformSettings, rows.platformSettings);
     const [first, ...rest] = statements;
     if (!first) throw new Error("Seed: nothing to insert");

@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { getDb } from "~/db/client.server";
 import { listOutbox } from "~/db/queries/accounts.server";
+import { searchText } from "~/domain/search";
 import { isDemoMode } from "~/lib/config.server";
 import { getEnv } from "~/lib/context";
 import type { Route } from "./+types/dev-outbox";
@@ -8,10 +9,11 @@ import type { Route } from "./+types/dev-outbox";
 export const meta: Route.MetaFunction = () => [{ title: "Dev outbox · Tribe" }];
 
 /** Local runs only: the e-mails the app would have sent. */
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const env = getEnv(context);
   if (!isDemoMode(env)) throw data(null, { status: 404 });
-  const messages = await listOutbox(getDb(env));
+  // ?q= narrows the list to the messages whose address or subject contains it.
+  const messages = await listOutbox(getDb(env), searchText(new URL(request.url).searchParams.get("q")));
   return {
     messages: messages.map((m) => ({ id: m.id, to: m.toAddress, subject: m.subject, text: m.textBody, sentAt: m.createdAt.toISOString() })),
   };

@@ -1,5 +1,6 @@
-import { and, desc, eq, gt, isNull, lt, lte, ne } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lt, lte, ne, or } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
+import { containsText } from "~/db/text-match.server";
 import {
   accountLinkTokens,
   emailChangeTokens,
@@ -290,6 +291,8 @@ export async function purgeExpiredAuthRows(db: Db, now: Date): Promise<number> {
   return gone.length + resets.length + confirmations.length + links.length + throttles.length;
 }
 
-export async function listOutbox(db: Db, limit = 50) {
-  return db.select().from(mailOutbox).orderBy(desc(mailOutbox.createdAt)).limit(limit);
+/** The dev outbox, newest first; with `query`, only messages whose address or subject contains it. */
+export async function listOutbox(db: Db, query = "", limit = 50) {
+  const match = query ? or(containsText(mailOutbox.toAddress, query), containsText(mailOutbox.subject, query)) : undefined;
+  return db.select().from(mailOutbox).where(match).orderBy(desc(mailOutbox.createdAt)).limit(limit);
 }
