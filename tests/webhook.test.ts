@@ -9,6 +9,7 @@ import {
   productColors,
   products,
   productSizes,
+  refunds,
   vouchers,
 } from "~/db/schema";
 import { createHostDepositCheckout, createProductCheckout } from "~/lib/payments/checkout-session.server";
@@ -17,7 +18,7 @@ import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
 import { poolStub } from "~/lib/pools.server";
 import { localCheckout } from "../workers/local-checkout";
 import { webhooks } from "../workers/webhooks";
-import { simulatedProcessingFeeCents } from "~/domain/payments";
+import { simulatedProcessingFeeCents, UNFULFILLABLE_REASONS } from "~/domain/payments";
 import { db, get, makeSessionUser, makeUser, ORIGIN, postForm, signIn } from "./helpers";
 import { BUYER_ADDRESS, checkoutSessionEvent, deliverWebhook, stripeEvent, stripeSignature } from "./support/webhooks";
 
@@ -258,13 +259,15 @@ describe("webhook fulfilment", () => {
     expect(await ordersFor("cs_test_not_ours_123")).toHaveLength(0);
   });
 
-  it("records an amount that does not match the checkout as failed, with 200 and no order", async () => {
+  it("refunds an amount that does not match the checkout, as captured, and creates no order", async () => {
     const { row, sessionId } = await startCheckout();
     const eventId = `evt_test_${crypto.randomUUID().replace(/-/g, "")}`;
     const res = await deliverWebhook(sessionEvent("checkout.session.completed", row, { amount_total: 1 }, eventId));
     expect(res.status).toBe(200);
-    expect(await eventStatus(eventId)).toBe("failed");
+    expect(await eventStatus(eventId)).toBe("processed");
     expect(await ordersFor(sessionId)).toHaveLength(0);
+    const stored = await db().select().from(refunds).where(eq(refunds.checkoutSessionId, row.id));
+    expect(stored).toMatchObject([{ amountCents: 1, origin: "unfulfillable", reason: UNFULFILLABLE_REASONS.amountMismatch }]);
   });
 
   it("issues a voucher for a voucher product", async () => {

@@ -108,9 +108,11 @@ async function refundUndeliverable(env: Env, row: CheckoutSession, session: Chec
   await claimUndeliverableCheckout(db, row.id, claim, reason);
   // Claimed as undeliverable by this call or an earlier one; claimed by a fulfilment that created nothing, the
   // same. The refund is keyed by the checkout, so a repeat sends nothing new.
-  // What the provider captured, when it says (a payment short of the price is refunded as captured).
+  // What the provider captured, when it says (a payment short of the price is refunded as captured), less what a
+  // delivery before this one has refunded already.
   const captured = typeof session.amount_total === "number" ? Math.min(session.amount_total, row.amountCents) : row.amountCents;
-  await refundUnfulfillable(env, row.id, null, captured, reason);
+  const left = captured - row.refundedCents;
+  if (left > 0) await refundUnfulfillable(env, row.id, null, left, reason);
   return { kind: "refunded", checkoutId: row.id, purpose: row.purpose, poolId: null, entryNumber: null };
 }
 
