@@ -25,6 +25,7 @@ import { poolsApi } from "../workers/pools-api";
 import { runScheduled } from "../workers/scheduled";
 import fixture from "./fixtures/bitcoin-blocks.json";
 import { db, get, makeUser, ORIGIN, signIn } from "./helpers";
+import { commitToParent as commitToParentOf } from "./support/draw";
 
 // Real mainnet blocks (tests/fixtures/bitcoin-blocks.json), served by fake Esplora explorers: no network.
 const BLOCK = fixture.blocks.find((block) => block.height === 503252)!;
@@ -134,21 +135,9 @@ async function winnersOf(poolId: string) {
   return db().select().from(prizeWinners).where(eq(prizeWinners.poolId, poolId));
 }
 
-/**
- * Records a commitment to `block` whose tip is the block's parent: the fixture holds no headers between a tip 3 below
- * a real block and the block (and a made-up header cannot hash to a real block's parent), so the only tip a real
- * block can be shown to descend from is its parent, with the commitment made when the block was mined. The cron's
- * acceptance checks height, descent and time against it; the verification page also checks the margin rule, which
- * this commitment does not meet (see the verification tests).
- */
+/** commitToParent (tests/support/draw.ts), by default to the fixture block 503,252. */
 async function commitToParent(poolId: string, block: { height: number; previousblockhash: string; timestamp: number } = BLOCK) {
-  const committed = await recordCommitment(env, poolId, {
-    blockHeight: block.height,
-    tip: { height: block.height - 1, hash: block.previousblockhash, time: block.timestamp - 600 },
-    highestTip: block.height - 1,
-    at: new Date(block.timestamp * 1000),
-  });
-  expect(committed).toBe(true);
+  await commitToParentOf(poolId, block);
 }
 
 /**

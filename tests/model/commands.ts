@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import fc from "fast-check";
 import { getCheckoutSession } from "~/db/queries/checkout.server";
 import { localNetCents } from "~/db/queries/local-provider.server";
 import { deleteUnjoinedGroupBuy } from "~/db/queries/group-buys.server";
 import { deleteOrArchiveProduct } from "~/db/queries/product-admin.server";
-import { guessWinGames, orders, prizePools } from "~/db/schema";
+import { guessWinGames, orders, prizeDraws, prizePools, products } from "~/db/schema";
 import { replaceCartLines } from "~/db/queries/cart.server";
 import type { CheckoutPurpose } from "~/domain/payments";
 import { createCartCheckout } from "~/lib/payments/cart-checkout.server";
@@ -18,8 +18,9 @@ import { db, ORIGIN } from "../helpers";
 import { INCLUDE_KNOWN_BUG_COMMANDS, LARGEST_CART, LARGEST_JOIN, WEIGHTS, type CommandName } from "./config";
 import { checkStep, settle } from "./invariants";
 import { deliverHeld } from "./delivery";
-import { pick, PROVIDER_ATTEMPTS, type HeldEvent, type Model, type ModelCheckout } from "./model";
-import { clock, deliver, HOUR, MINUTE, newGame, newGroupBuy, runCron, SHIPPING, type ProductInfo, type World } from "./world";
+import { pick, PROVIDER_ATTEMPTS, stats, type HeldEvent, type Model, type ModelCheckout } from "./model";
+import { commitToParent } from "../support/draw";
+import { clock, deliver, DRAW_BLOCKS, HOUR, MINUTE, newGame, newGroupBuy, runCron, SHIPPING, type ProductInfo, type World } from "./world";
 
 // The commands of the model-based money test: each does one thing a fan, a host, the provider or the clock does,
 // through the same code the Worker runs (checkouts, the provider's records and signed events, the webhook, the
@@ -59,7 +60,7 @@ async function started(
   pay: Pay,
 ): Promise<string> {
   if (!result.ok) return `refused ${result.status}: ${result.message}`;
-  const checkout: ModelCheckout = { id: result.sessionId, groupBuyId: null, captured: false, delivered: false, ...info };
+  const checkout: ModelCheckout = { id: result.sessionId, groupBuyId: null, captured: false, delivered: false, buyerReversals: [], ...info };
   m.checkouts.push(checkout);
   if (pay === "none") return `${checkout.id} open, not paid`;
   return `${checkout.id} ${await capture(m, checkout, pay)}`;
@@ -93,14 +94,18 @@ export class Cart extends Step {
   async act(m: Model, w: World) {
     const fan = w.fans[this.fan % w.fans.length]!;
     const size = knownBugs ? this.size : Math.min(this.size, 3);
-    const chosen = Array.from({ length: size }, (_, i) => w.products[(this.offset + i) % w.products.length]!);
+    const named = Array.from({ length: size }, (_, i) => w.products[(this.offset + i) % w.products.length]!);
+    // A deleted product's page is gone: nobody adds it to a cart (the cart's lines are written here directly).
+    const existing = await db().select({ id: products.id }).from(products).where(inArray(products.id, named.map((p) => p.id)));
+    const chosen = named.filter((p) => existing.some((e) => e.id === p.id));
+    if (chosen.length === 0) return "every product named was deleted";
     await replaceCartLines(
       db(),
       fan.id,
       chosen.map((p, i) => ({ productId: p.id, sizeName: "One Size", colorName: "", quantity: units(p, this.qty[i % this.qty.length]!) })),
     );
     const result = await createCartCheckout(env, { user: fan, shipTo: "MY", origin: ORIGIN });
-    return started(m, result, { purpose: "cart", lines: size, productIds: chosen.map((p) => p.id) }, this.pay);
+    return started(m, result, { purpose: "cart", lines: chosen.length, productIds: chosen.map((p) => p.id) }, this.pay);
   }
 }
 
@@ -243,6 +248,15 @@ function capturedCheckout(m: Model, index: number): ModelCheckout | undefined {
   return pick(m.checkouts.filter((c) => c.captured && (knownBugs || c.delivered)), index);
 }
 
+/** The payment of a standing draw's winning entry, if the model has seen a draw and it was a checkout of the run. */
+function winningCheckout(m: Model): ModelCheckout | undefined {
+  for (const draw of m.draws.values()) {
+    const c = m.checkouts.find((candidate) => candidate.id === draw.checkoutId && candidate.captured);
+    if (c) return c;
+  }
+  return undefined;
+}
+
 /** Queues (hold) or delivers a provider action's events in order. */
 async function send(m: Model, checkoutId: string, label: string, events: HeldEvent["event"][], hold: boolean): Promise<string> {
   const held = events.map((event) => ({ label, checkoutId, event, attempts: 0 }));
@@ -257,20 +271,28 @@ async function send(m: Model, checkoutId: string, label: string, events: HeldEve
 
 export class DashboardRefund extends Step {
   readonly name: CommandName = "dashboardRefund";
-  constructor(readonly checkout: number, readonly percent: number, readonly bare: boolean, readonly hold: boolean, readonly fails = false) {
+  constructor(
+    readonly checkout: number,
+    readonly percent: number,
+    readonly bare: boolean,
+    readonly hold: boolean,
+    readonly fails = false,
+    readonly winner = false,
+  ) {
     super();
   }
   describe() {
-    return `${this.fails ? "RestoreRefund" : "DashboardRefund"}(checkout ${this.checkout}, ${this.percent}%${this.bare ? ", no metadata" : ""}${this.hold ? ", held" : ""})`;
+    return `${this.fails ? "RestoreRefund" : "DashboardRefund"}(${this.winner ? "a winning payment, else " : ""}checkout ${this.checkout}, ${this.percent}%${this.bare ? ", no metadata" : ""}${this.hold ? ", held" : ""})`;
   }
   async act(m: Model) {
-    const c = capturedCheckout(m, this.checkout);
+    const c = (this.winner && winningCheckout(m)) || capturedCheckout(m, this.checkout);
     if (!c) return "no captured checkout";
     const net = await localNetCents(db(), c.id);
     if (net <= 0) return "nothing left to refund";
     const amountCents = Math.max(1, Math.floor((net * share(this.percent)) / 100));
     const built = await localDashboardRefundEvents(env, { checkoutSessionId: c.id, amountCents, fails: this.fails, bare: this.bare });
     if (!built.ok) return built.message;
+    if (this.bare && !this.fails) c.buyerReversals.push({ at: clock.now, full: this.percent === 100 });
     return `${c.id} ${amountCents}: ${await send(m, c.id, this.fails ? "failing refund" : "dashboard refund", built.events, this.hold)}`;
   }
 }
@@ -284,31 +306,32 @@ export class RestoreRefund extends DashboardRefund {
 
 export class Dispute extends Step {
   readonly name = "dispute";
-  constructor(readonly checkout: number, readonly outcome: "won" | "lost", readonly percent: number, readonly hold: boolean) {
+  constructor(readonly checkout: number, readonly outcome: "won" | "lost", readonly percent: number, readonly hold: boolean, readonly winner = false) {
     super();
   }
   describe() {
-    return `Dispute(checkout ${this.checkout}, ${this.outcome}, ${this.percent}%${this.hold ? ", held" : ""})`;
+    return `Dispute(${this.winner ? "a winning payment, else " : ""}checkout ${this.checkout}, ${this.outcome}, ${this.percent}%${this.hold ? ", held" : ""})`;
   }
   async act(m: Model) {
-    const c = capturedCheckout(m, this.checkout);
+    const c = (this.winner && winningCheckout(m)) || capturedCheckout(m, this.checkout);
     if (!c) return "no captured checkout";
     const net = await localNetCents(db(), c.id);
     if (net <= 0) return "nothing left to dispute";
     const amountCents = Math.max(1, Math.floor((net * share(this.percent)) / 100));
     const built = await localDisputeEvents(env, { checkoutSessionId: c.id, outcome: this.outcome, amountCents });
     if (!built.ok) return built.message;
+    if (this.outcome === "lost") c.buyerReversals.push({ at: clock.now, full: this.percent === 100 });
     return `${c.id} ${amountCents}: ${await send(m, c.id, `dispute ${this.outcome}`, built.events, this.hold)}`;
   }
 }
 
 export class HostRefund extends Step {
   readonly name = "hostRefund";
-  constructor(readonly order: number, readonly percent: number) {
+  constructor(readonly order: number, readonly percent: number, readonly winner = false) {
     super();
   }
   describe() {
-    return `HostRefund(order ${this.order}, ${this.percent}%)`;
+    return `HostRefund(${this.winner ? "a winning order, else " : ""}order ${this.order}, ${this.percent}%)`;
   }
   async act(m: Model, w: World) {
     const placed = await db()
@@ -316,8 +339,11 @@ export class HostRefund extends Step {
       .from(orders)
       .where(inArray(orders.hostId, w.hosts.map((h) => h.id)))
       .orderBy(orders.createdAt, orders.id);
-    const order = pick(placed.filter((o) => o.amountCents - o.refundedCents > 0), this.order);
+    const refundable = placed.filter((o) => o.amountCents - o.refundedCents > 0);
+    const won = this.winner ? winningCheckout(m) : undefined;
+    const order = (won && refundable.find((o) => o.checkoutSessionId === won.id)) || pick(refundable, this.order);
     if (!order || !order.checkoutSessionId) return "no refundable order";
+    if (won?.id === order.checkoutSessionId) stats.hostRefundsOfWinners += 1;
     const amountCents = Math.max(1, Math.floor(((order.amountCents - order.refundedCents) * share(this.percent)) / 100));
     const result = await requestRefund(env, {
       checkoutSessionId: order.checkoutSessionId,
@@ -434,9 +460,22 @@ export class ClosePool extends Step {
 export class Draw extends Step {
   readonly name = "draw";
   describe() {
-    return "Draw(blocks confirmed, cron)";
+    return "Draw(commit closed pools to a real block, blocks confirmed, cron)";
   }
   async act(_m: Model, w: World) {
+    // Every closed pool of the run with entries and no height is committed (a redraw to the other block than its last
+    // draw), as the cron would on explorers that serve headers; then the blocks are confirmed and the cron draws.
+    const closed = await db()
+      .select({ id: prizePools.id, entries: prizePools.entriesCount })
+      .from(prizePools)
+      .where(and(inArray(prizePools.hostId, w.hosts.map((h) => h.id)), eq(prizePools.status, "closed"), isNull(prizePools.drawBlockHeight)));
+    const committed: string[] = [];
+    for (const pool of closed.filter((p) => p.entries > 0)) {
+      const [{ draws } = { draws: 0 }] = await db().select({ draws: count() }).from(prizeDraws).where(eq(prizeDraws.poolId, pool.id));
+      const block = DRAW_BLOCKS[draws % DRAW_BLOCKS.length]!;
+      await commitToParent(pool.id, block);
+      committed.push(`${pool.id} to ${block.height}`);
+    }
     w.explorer.confirm();
     clock.advance(2 * HOUR);
     try {
@@ -444,7 +483,7 @@ export class Draw extends Step {
     } finally {
       w.explorer.reset();
     }
-    return "cron ran with the committed block confirmed";
+    return `${committed.length > 0 ? `committed ${committed.join(", ")}; ` : ""}cron ran with the blocks confirmed`;
   }
 }
 
@@ -489,6 +528,8 @@ export class Quiescent extends Step {
 const fan = fc.nat(1);
 const index = fc.nat(50);
 const percent = fc.oneof(fc.integer({ min: 1, max: 99 }), fc.constant(100));
+/** A reversal aims at a standing draw's winning payment (when there is one) one time in three. */
+const winner = fc.nat(2).map((n) => n === 0);
 const quantities = fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 4 });
 
 const ARBITRARIES: Record<CommandName, fc.Arbitrary<fc.AsyncCommand<Model, World>>> = {
@@ -504,9 +545,11 @@ const ARBITRARIES: Record<CommandName, fc.Arbitrary<fc.AsyncCommand<Model, World
   openGroupBuy: fc.tuple(fc.nat(1), fc.integer({ min: 1, max: LARGEST_JOIN })).map(([h, n]) => new OpenGroupBuy(h, n)),
   deliverHeld: fc.tuple(index, fc.boolean()).map(([i, t]) => new DeliverHeld(i, t)),
   raceHeld: fc.tuple(index, index).map(([a, b]) => new RaceHeld(a, b)),
-  dashboardRefund: fc.tuple(index, percent, fc.boolean(), fc.boolean()).map(([c, p, b, h]) => new DashboardRefund(c, p, b, h)),
-  hostRefund: fc.tuple(index, percent).map(([o, p]) => new HostRefund(o, p)),
-  dispute: fc.tuple(index, fc.constantFrom<"won" | "lost">("won", "lost"), percent, fc.boolean()).map(([c, o, p, h]) => new Dispute(c, o, p, h)),
+  dashboardRefund: fc.tuple(index, percent, fc.boolean(), fc.boolean(), winner).map(([c, p, b, h, w]) => new DashboardRefund(c, p, b, h, false, w)),
+  hostRefund: fc.tuple(index, percent, winner).map(([o, p, w]) => new HostRefund(o, p, w)),
+  dispute: fc
+    .tuple(index, fc.constantFrom<"won" | "lost">("won", "lost"), percent, fc.boolean(), winner)
+    .map(([c, o, p, h, w]) => new Dispute(c, o, p, h, w)),
   restoreRefund: fc.tuple(index, percent, fc.boolean()).map(([c, p, h]) => new RestoreRefund(c, p, h)),
   deleteProduct: index.map((i) => new DeleteProduct(i)),
   deleteGroupBuy: index.map((i) => new DeleteGroupBuy(i)),

@@ -1,22 +1,27 @@
 import { env, runInDurableObject } from "cloudflare:test";
-import { inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import {
   earningsLedger,
   guessWinParticipants,
   localProviderMovements,
   orders,
   paymentProcessingFees,
+  payouts,
   poolContributionKeys,
+  prizeDraws,
   prizePools,
+  prizeWinners,
   productSizes,
 } from "~/db/schema";
 import { saleShares, type EarningKind } from "~/domain/earnings";
 import { LOCAL_MOVEMENT_SIGN } from "~/domain/payments";
+import { PRIZE_SETTLEMENT_DAYS } from "~/domain/pool";
+import { distributePool } from "~/domain/revenue";
 import { poolStub } from "~/lib/pools.server";
 import { db } from "../helpers";
 import { deliverHeld } from "./delivery";
-import type { Model, ModelCheckout } from "./model";
-import { clock, MINUTE, runCron, type World } from "./world";
+import { stats, type Model, type ModelCheckout } from "./model";
+import { clock, DAY, MINUTE, runCron, type World } from "./world";
 
 // The invariants of the model-based money test (decision 400). Step invariants hold after every command; the
 // quiescent ones once every held event is delivered, every group buy has ended and the cron has run.
@@ -85,6 +90,100 @@ export async function checkStep(m: Model, w: World): Promise<void> {
     .from(productSizes)
     .where(inArray(productSizes.productId, w.products.map((p) => p.id)));
   for (const s of sizes) if (s.units < 0) fail(m, `product ${s.productId}: stock ${s.units}`);
+  await checkDraws(m, w, pools);
+}
+
+/** The run's checkout behind a pool entry: checkout:<session> (a cart's: checkout:<session>:host:<host>), or guess:<participant>. */
+async function checkoutOfEntry(sourceKey: string): Promise<string | null> {
+  if (sourceKey.startsWith("checkout:")) return sourceKey.split(":")[1] ?? null;
+  if (!sourceKey.startsWith("guess:")) return null;
+  const [participant] = await db()
+    .select({ paymentKey: guessWinParticipants.paymentKey })
+    .from(guessWinParticipants)
+    .where(eq(guessWinParticipants.id, sourceKey.slice("guess:".length)));
+  return participant?.paymentKey ?? null;
+}
+
+/**
+ * After every step, the draws (decision 390): a drawn pool has exactly one standing draw and one main prize, its
+ * winner a valid entry (not voided when drawn, never an earlier voided winner), the prize its 60% of the pool when
+ * drawn, and (within the settlement period) one pending prize payout of that amount to the winner. A draw the model
+ * saw that is voided was voided by a reversal the buyer obtained (a lost dispute or a dashboard refund with no
+ * metadata: never the host's refund), its pending payout is cancelled and the pool waits for a fresh commitment; a
+ * redraw is on a later commitment than the voided draw.
+ */
+async function checkDraws(m: Model, w: World, pools: Awaited<ReturnType<typeof runPools>>): Promise<void> {
+  for (const pool of pools) {
+    const draws = await db().select().from(prizeDraws).where(eq(prizeDraws.poolId, pool.id)).orderBy(asc(prizeDraws.attempt));
+    const standing = draws.filter((d) => d.voidedAt === null);
+    const known = m.draws.get(pool.id);
+    if (known && !standing.some((d) => d.id === known.drawId)) {
+      // The draw the model saw was voided.
+      const voided = draws.find((d) => d.id === known.drawId);
+      if (!voided?.voidedAt) fail(m, `pool ${pool.id}: its draw ${known.drawId} is gone without a void`);
+      const checkout = m.checkouts.find((c) => c.id === known.checkoutId);
+      if (!checkout || checkout.buyerReversals.length === 0) {
+        fail(m, `pool ${pool.id}: the draw of entry ${known.entryNumber} was voided (${voided.voidReason}), but its payment ${known.checkoutId} had no lost dispute or dashboard refund`);
+      }
+      if (known.payoutId) {
+        const [payout] = await db().select().from(payouts).where(eq(payouts.id, known.payoutId));
+        if (payout?.status !== "cancelled") fail(m, `pool ${pool.id}: the draw was voided, its prize payout ${known.payoutId} is ${payout?.status}, not cancelled`);
+      }
+      if (pool.status === "drawn" && standing.length === 0) fail(m, `pool ${pool.id} shows drawn with its only draw voided`);
+      m.draws.delete(pool.id);
+      stats.voided += 1;
+      m.log.push(`  draw of pool ${pool.id} voided: ${voided.voidReason}`);
+    }
+    if (pool.status !== "drawn") {
+      if (standing.length > 0) fail(m, `pool ${pool.id} is ${pool.status} with a standing draw`);
+      continue;
+    }
+    if (standing.length !== 1) fail(m, `pool ${pool.id}: drawn with ${standing.length} standing draws`);
+    const draw = standing[0]!;
+    const winners = await db()
+      .select()
+      .from(prizeWinners)
+      .where(and(eq(prizeWinners.poolId, pool.id), eq(prizeWinners.prizeType, "main")));
+    if (winners.length !== 1) fail(m, `pool ${pool.id}: drawn with ${winners.length} main winners`);
+    const winner = winners[0]!;
+    if (pool.winnerEntryNumber !== draw.winnerEntryNumber || winner.userId !== pool.winnerUserId || draw.winnerUserId !== pool.winnerUserId) {
+      fail(m, `pool ${pool.id}: the pool (entry ${pool.winnerEntryNumber}), its draw (entry ${draw.winnerEntryNumber}) and its prize row disagree on the winner`);
+    }
+    const entries = await poolStub(env, pool.id).entries();
+    const entry = entries.find((e) => e.entryNumber === draw.winnerEntryNumber);
+    if (!entry) fail(m, `pool ${pool.id}: winning entry ${draw.winnerEntryNumber} is not one of its ${entries.length} entries`);
+    if (entry.userId !== pool.winnerUserId) fail(m, `pool ${pool.id}: the winner ${pool.winnerUserId} does not hold entry ${entry.entryNumber}`);
+    const earlier = draws.filter((d) => d.voidedAt !== null);
+    if (earlier.some((d) => d.winnerEntryNumber === entry.entryNumber)) fail(m, `pool ${pool.id}: entry ${entry.entryNumber} won again after its draw was voided`);
+    if (earlier.some((d) => d.commitmentSeq !== null && draw.commitmentSeq !== null && d.commitmentSeq >= draw.commitmentSeq)) {
+      fail(m, `pool ${pool.id}: redrawn on commitment ${draw.commitmentSeq}, not a fresh one after the voided draws'`);
+    }
+    const drawnAt = draw.drawnAt.getTime();
+    const prizePayouts = await db().select().from(payouts).where(eq(payouts.prizeWinnerId, winner.id));
+    const unsettled = clock.now < drawnAt + PRIZE_SETTLEMENT_DAYS * DAY;
+    if (unsettled) {
+      const payout = prizePayouts[0];
+      if (prizePayouts.length !== 1 || payout?.status !== "pending" || payout.userId !== pool.winnerUserId || payout.amountCents !== winner.prizeAmountCents) {
+        fail(m, `pool ${pool.id}: drawn ${Math.round((clock.now - drawnAt) / MINUTE)} min ago, its prize payouts are ${JSON.stringify(prizePayouts.map((p) => [p.status, p.amountCents]))}, not one pending ${winner.prizeAmountCents} to the winner`);
+      }
+    }
+    if (known?.drawId !== draw.id) {
+      // A new draw (this step's cron): the winner was a valid entry, the prize is the pool's 60% now.
+      if (entry.voided) fail(m, `pool ${pool.id}: drawn on entry ${entry.entryNumber}, whose payment was reversed`);
+      const sum = (await ledgerOf(pool.id)).reduce((total, row) => total + row.amount_cents, 0);
+      if (winner.prizeAmountCents !== distributePool(sum).mainPrize) fail(m, `pool ${pool.id}: prize ${winner.prizeAmountCents} is not 60% of the pool's ${sum}`);
+      m.draws.set(pool.id, {
+        drawId: draw.id,
+        poolId: pool.id,
+        entryNumber: entry.entryNumber,
+        checkoutId: await checkoutOfEntry(entry.sourceKey),
+        drawnAt,
+        payoutId: prizePayouts[0]?.id ?? null,
+      });
+      stats.drawn += 1;
+      m.log.push(`  pool ${pool.id} drawn: entry ${entry.entryNumber} of ${entries.length}, prize ${winner.prizeAmountCents}`);
+    }
+  }
 }
 
 /** Delivers every held event (retrying refused ones as the provider would), ends every group buy, runs the cron. */
@@ -204,6 +303,15 @@ export async function checkQuiescent(m: Model, w: World): Promise<void> {
       if (paidAt > pool.closedAt.getTime()) {
         fail(m, `pool ${pool.id}: entry ${entry.entryNumber} (${entry.sourceKey}) is for a payment made ${Math.round((paidAt - pool.closedAt.getTime()) / MINUTE)} min after the pool closed`);
       }
+    }
+  }
+  // A full lost dispute or dashboard refund of a winning payment, made after its draw and within the settlement
+  // period (every event now delivered), voided that draw (decision 390).
+  for (const draw of m.draws.values()) {
+    const checkout = m.checkouts.find((c) => c.id === draw.checkoutId);
+    const reversal = checkout?.buyerReversals.find((r) => r.full && r.at >= draw.drawnAt && r.at < draw.drawnAt + PRIZE_SETTLEMENT_DAYS * DAY);
+    if (reversal) {
+      fail(m, `pool ${draw.poolId}: the winning payment ${draw.checkoutId} was reversed in full by its buyer ${Math.round((reversal.at - draw.drawnAt) / MINUTE)} min after the draw, and the draw stands`);
     }
   }
   m.log.push(`  quiescent: provider holds ${JSON.stringify(Object.fromEntries(held))}, processing fees ${feeCents}`);

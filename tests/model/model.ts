@@ -15,7 +15,12 @@ export type ModelCheckout = {
   captured: boolean;
   /** The payment's event reached the webhook at least once. */
   delivered: boolean;
+  /** Reversals the buyer obtained (a lost dispute, a dashboard refund with no metadata), when each was made. */
+  buyerReversals: { at: number; full: boolean }[];
 };
+
+/** A standing draw the model has seen: its pool's winner, and the prize payout it expects pending. */
+export type ModelDraw = { drawId: string; poolId: string; entryNumber: number; checkoutId: string | null; drawnAt: number; payoutId: string | null };
 
 export type HeldEvent = {
   label: string;
@@ -30,10 +35,15 @@ export type Model = {
   held: HeldEvent[];
   groupBuys: (GroupBuyInfo & { state: "active" | "ended" | "cancelled" | "deleted" })[];
   log: string[];
+  /** Pool id to its standing draw, as last seen (a voided one is removed once checked). */
+  draws: Map<string, ModelDraw>;
 };
 
+/** What the runs of a file reached, printed at the end (a draw the runs never reach tests nothing). */
+export const stats = { drawn: 0, voided: 0, hostRefundsOfWinners: 0 };
+
 export function newModel(groupBuys: GroupBuyInfo[]): Model {
-  return { checkouts: [], held: [], groupBuys: groupBuys.map((g) => ({ ...g, state: "active" })), log: [] };
+  return { checkouts: [], held: [], groupBuys: groupBuys.map((g) => ({ ...g, state: "active" })), log: [], draws: new Map() };
 }
 
 /** The provider retries a refused event a few times only (its sandbox: 3); the model does the same. */

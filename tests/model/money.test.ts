@@ -3,7 +3,7 @@ import { afterEach, expect, it, vi } from "vitest";
 import { commandArbitraries } from "./commands";
 import { MAX_COMMANDS, NUM_RUNS, REPLAY, SEED, TIME_BUDGET_MS } from "./config";
 import { settle } from "./invariants";
-import { newModel } from "./model";
+import { newModel, stats } from "./model";
 import { makeWorld } from "./world";
 
 // The model-based money test (issue 26, docs/decisions/400-model-based-money-test.md): random sequences of carts
@@ -55,7 +55,10 @@ it(
     });
     if (REPLAY) console.log(`model: the replayed steps\n  ${lastLog.join("\n  ")}`);
     const seconds = Math.round((Date.now() - started) / 1000);
-    console.log(`model: ${runs} runs (${details.numRuns} of ${REPLAY ? 1 : NUM_RUNS} passed, ${details.numShrinks} shrinks${details.interrupted ? ", stopped at the time budget" : ""}) in ${seconds} s`);
+    console.log(
+      `model: ${runs} runs (${details.numRuns} of ${REPLAY ? 1 : NUM_RUNS} passed, ${details.numShrinks} shrinks${details.interrupted ? ", stopped at the time budget" : ""}) in ${seconds} s; ` +
+        `draws: ${stats.drawn} drawn, ${stats.voided} voided and redrawn, ${stats.hostRefundsOfWinners} host refunds of a winning order`,
+    );
     if (details.failed) {
       const shown = fc.stringify(details.counterexample);
       const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
@@ -70,6 +73,8 @@ it(
       );
     }
     expect(details.numRuns).toBeGreaterThan(0);
+    // The runs reach the draw: a pool closes, is committed and drawn (else the draw's invariants test nothing).
+    if (!REPLAY) expect(stats.drawn).toBeGreaterThan(0);
   },
   TIME_BUDGET_MS,
 );

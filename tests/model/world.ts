@@ -6,10 +6,10 @@ import { sha256Hex } from "~/domain/draw";
 import { explorerBases } from "~/lib/draw.server";
 import { openPool } from "~/lib/pools.server";
 import type { SessionUser } from "~/lib/session.server";
-import fixture from "../fixtures/bitcoin-blocks.json";
 import { createAccount } from "~/db/queries/accounts.server";
 import { hashPassword } from "~/lib/password.server";
 import { db, PASSWORD, sessionUserOf, uniqueEmail } from "../helpers";
+import { fixtureBlock } from "../support/draw";
 import { deliverWebhook } from "../support/webhooks";
 import { LARGEST_CART, LARGEST_JOIN } from "./config";
 
@@ -54,19 +54,24 @@ export const clock = {
 
 // --- block explorers --------------------------------------------------------------------------------------------
 
-const BLOCK = fixture.blocks.find((block) => block.height === 503252)!;
+/** The real blocks the model's draws use, in turn: a redraw commits afresh to the other one. */
+export const DRAW_BLOCKS = [fixtureBlock(503252), fixtureBlock(840000)] as const;
+const HIGHEST = Math.max(...DRAW_BLOCKS.map((b) => b.height));
 
 /**
- * Two fake Esplora explorers that agree: their tip is 3 below a real block (so a closing pool commits to it) until
- * the test mines past it (`confirm`), then that block is confirmed and served. Installed as the isolate's fetch.
+ * Two fake Esplora explorers that agree. Until the test mines past them (`confirm`) their tip is 3 below the first
+ * draw block; then both draw blocks are confirmed and served. Their other blocks have made-up hashes with no headers,
+ * so the cron never agrees on a tip and commits nothing by itself: the Draw command records each commitment at its
+ * block's parent (tests/support/draw.ts), the only tip a fixture block provably descends from. Installed as the
+ * isolate's fetch.
  */
 export class FakeExplorer {
-  tip = BLOCK.height - 3;
+  tip = DRAW_BLOCKS[0].height - 3;
   confirm() {
-    this.tip = BLOCK.height + 10;
+    this.tip = HIGHEST + 10;
   }
   reset() {
-    this.tip = BLOCK.height - 3;
+    this.tip = DRAW_BLOCKS[0].height - 3;
   }
   install() {
     const bases = explorerBases(env);
@@ -79,12 +84,14 @@ export class FakeExplorer {
       const atHeight = /^\/block-height\/(\d+)$/.exec(path);
       if (atHeight) {
         const height = Number(atHeight[1]);
-        if (height === BLOCK.height && this.tip >= height) return new Response(BLOCK.id);
+        const block = DRAW_BLOCKS.find((b) => b.height === height);
+        if (block && this.tip >= height) return new Response(block.id);
         if (height <= this.tip) return new Response(await sha256Hex(`main:${height}`));
         return new Response("Block not found", { status: 404 });
       }
       const byHash = /^\/block\/([0-9a-f]{64})$/.exec(path);
-      if (byHash?.[1] === BLOCK.id) return Response.json(BLOCK);
+      const block = DRAW_BLOCKS.find((b) => b.id === byHash?.[1]);
+      if (block) return Response.json(block);
       return new Response("Not found", { status: 404 });
     });
   }
