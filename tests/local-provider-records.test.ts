@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { listLocalMovements, localNetCents } from "~/db/queries/local-provider.server";
 import { orders, products, productSizes } from "~/db/schema";
 import { createProductCheckout } from "~/lib/payments/checkout-session.server";
+import { getPaymentProvider } from "~/lib/payments/provider.server";
 import { requestRefund } from "~/lib/payments/refunds.server";
 import { db, makeSessionUser, makeUser, ORIGIN, postForm } from "./helpers";
 
@@ -68,5 +69,24 @@ describe("the local provider's books", () => {
       ["refund_failed", 1_999],
     ]);
     expect(await localNetCents(db(), sessionId)).toBe(1_999);
+  });
+
+  it("refuse, as Stripe does, a new refund larger than what the payment still holds; the same key still answers", async () => {
+    const { sessionId, order } = await paidDigital(2_000);
+    const provider = getPaymentProvider(env, "");
+    const refund = (amountCents: number, key: string) =>
+      provider.refund({ paymentIntentId: order.paymentIntentId!, amountCents, currency: "USD", idempotencyKey: key, metadata: { checkout_session_id: sessionId } });
+    expect((await refund(1_500, `hold:${order.id}:1`)).status).toBe("succeeded");
+    // 500 is left: a new refund of 600 is refused and moves nothing.
+    await expect(refund(600, `hold:${order.id}:2`)).rejects.toThrow(/greater than unrefunded amount/);
+    expect(await localNetCents(db(), sessionId)).toBe(500);
+    // The first refund's key again is the same refund, recorded once; the 500 left can still go back.
+    expect((await refund(1_500, `hold:${order.id}:1`)).status).toBe("succeeded");
+    expect((await refund(500, `hold:${order.id}:3`)).status).toBe("succeeded");
+    expect(await kinds(sessionId)).toEqual([
+      ["capture", 2_000],
+      ["refund", 1_500],
+      ["refund", 500],
+    ]);
   });
 });

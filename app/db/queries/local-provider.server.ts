@@ -47,3 +47,9 @@ export async function isLocallyCaptured(db: Db, checkoutSessionId: string): Prom
     .where(sql`${localProviderMovements.id} = ${`capture:${checkoutSessionId}`}`);
   return Number(row?.n ?? 0) > 0;
 }
+
+/** Whether the provider recorded this movement already (a refund's id: the same idempotency key again). */
+export async function hasLocalMovement(db: Db, id: string): Promise<boolean> {
+  const [row] = await db.select({ id: localProviderMovements.id }).from(localProviderMovements).where(eq(localProviderMovements.id, id));
+  return row !== undefined;
+}

@@ -1,7 +1,7 @@
 import Stripe from "stripe";
 import { getDb } from "~/db/client.server";
 import { getCheckoutSession } from "~/db/queries/checkout.server";
-import { recordLocalMovement } from "~/db/queries/local-provider.server";
+import { hasLocalMovement, isLocallyCaptured, localNetCents, recordLocalMovement } from "~/db/queries/local-provider.server";
 import type { CheckoutSession } from "~/db/schema";
 import { simulatedProcessingFeeCents } from "~/domain/payments";
 import { localPaymentIntentId, localSessionIdOf } from "./payment-records";
@@ -79,11 +79,21 @@ export function createLocalProvider(env: Env, origin: string): PaymentProvider {
       // No money moved, so nothing goes back; the refund is recorded through the same signed events Stripe sends
       // (refund.created while pending, refund.updated once it succeeded), delivered to the same webhook.
       const id = await localRefundId(input.idempotencyKey);
+      // As Stripe does, a new refund larger than what the payment still holds is refused (a dashboard refund or a
+      // dispute may have taken it already); the same key again answers the same refund.
+      const checkoutSessionId = input.metadata.checkout_session_id ?? localSessionIdOf(input.paymentIntentId);
+      const db = getDb(env);
+      if (!(await hasLocalMovement(db, `refund:${id}`)) && (await isLocallyCaptured(db, checkoutSessionId))) {
+        const held = await localNetCents(db, checkoutSessionId);
+        if (input.amountCents > held) {
+          throw new Error(`Refund amount (${input.amountCents}) is greater than unrefunded amount on charge (${Math.max(held, 0)})`);
+        }
+      }
       const refund = localRefundObject({ id, ...input });
       // The provider's own record of the money going back (the same key is the same refund, recorded once).
-      await recordLocalMovement(getDb(env), {
+      await recordLocalMovement(db, {
         id: `refund:${id}`,
-        checkoutSessionId: input.metadata.checkout_session_id ?? localSessionIdOf(input.paymentIntentId),
+        checkoutSessionId,
         paymentIntentId: input.paymentIntentId,
         kind: "refund",
         amountCents: input.amountCents,
