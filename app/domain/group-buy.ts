@@ -4,7 +4,8 @@
 import { MS_PER_DAY, parseDay, parseInstant } from "./countdown";
 import { MAX_ORDER_QUANTITY } from "./orders";
 import { MAX_CHECKOUT_LINES, reversedPartCents } from "./payments";
-import { divideRoundHalfUp, moneyTextProblem, parseMoneyToCents, percentToBasisPoints, progressPercent } from "./money";
+import { divideRoundHalfUp, moneyTextProblem, parseMoneyToCents, percentToBasisPoints, progressPercent, splitByPercents } from "./money";
+import type { RevenueRule } from "./revenue";
 
 /** The most products (lines) one group-buy join pays in one checkout: the largest multi-line checkout. */
 export const MAX_GROUP_BUY_LINES = MAX_CHECKOUT_LINES;
@@ -291,6 +292,8 @@ export interface GroupBuyOrderMoney {
   salesRmCents: number;
   /** The pool percent recorded on the order at payment (the group-buy share of the platform settings). */
   poolPercent: number;
+  /** The group-buy platform fee recorded on the order at payment; 0 when absent. */
+  platformFeePercent?: number;
 }
 
 /** What one order gets at finalisation. */
@@ -336,14 +339,33 @@ export function netSalesRmCents(order: GroupBuyOrderMoney): number {
 }
 
 /**
- * The pool share of an amount at a recorded pool percent. Rounding rule (one rule for every order, documented in
- * docs/decisions/060-group-buy-finalisation.md): the exact share rounded half up, per order, never per cart or per
- * group buy. It equals the pool part of `splitRevenue` when the platform fee is 0 (the default split 0/10/90).
+ * The rule a group-buy order is split by: the pool percent and the group-buy platform fee recorded on it at payment
+ * (metadata `pool_percent`, `platform_fee_percent`), the host the rest. Its sale row in the earnings ledger
+ * (`saleShares`) and its pool contribution (`poolShareCents`) are split by this one rule.
  */
-export function poolShareCents(netCents: number, poolPercent: number): number {
+export function groupBuyOrderRule(poolPercent: number, platformFeePercent = 0): RevenueRule {
+  return { prizePoolPercent: poolPercent, platformFeePercent, hostPercent: Math.round((100 - poolPercent - platformFeePercent) * 100) / 100 };
+}
+
+/** The rule recorded on a group-buy order's metadata at payment, each part else the rule in force (`fallback`). */
+export function recordedGroupBuyRule(metadata: Record<string, unknown> | null | undefined, fallback: RevenueRule): RevenueRule {
+  const recorded = (key: string, otherwise: number) => {
+    const value = metadata?.[key];
+    return typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= 100 ? value : otherwise;
+  };
+  return groupBuyOrderRule(recorded("pool_percent", fallback.prizePoolPercent), recorded("platform_fee_percent", fallback.platformFeePercent));
+}
+
+/**
+ * The pool share of an amount at a recorded pool percent and group-buy platform fee. One rule for the pool and the
+ * earnings ledger (docs/decisions/380-held-payment-events.md): the pool part of the order's sale split by largest
+ * remainder (`splitByPercents` in the order pool, host, platform fee, as `saleShares` books it), per order, never per
+ * cart or per group buy. With no platform fee it is the exact share rounded half up.
+ */
+export function poolShareCents(netCents: number, poolPercent: number, platformFeePercent = 0): number {
   if (!Number.isSafeInteger(netCents) || netCents < 0) throw new RangeError("netCents must be a non-negative integer");
-  const basisPoints = BigInt(Math.min(10000, Math.max(0, percentToBasisPoints(poolPercent))));
-  return Number(divideRoundHalfUp(BigInt(netCents) * basisPoints, 10000n));
+  const rule = groupBuyOrderRule(poolPercent, platformFeePercent);
+  return splitByPercents(netCents, [rule.prizePoolPercent, rule.hostPercent, rule.platformFeePercent])[0] ?? 0;
 }
 
 /** The refund of one order taking it from its current net amount down to `targetNetCents` (never below 0). */
@@ -357,8 +379,8 @@ function refundTo(order: GroupBuyOrderMoney, targetNetCents: number): GroupBuyOr
     finalPriceCents,
     // The pool gives back its share by the one rule of money flowing back, as the pool itself computes it (decision 380).
     poolReversalCents:
-      reversedPartCents(poolShareCents(order.paidCents, order.poolPercent), order.paidCents, order.paidCents - finalPriceCents) -
-      reversedPartCents(poolShareCents(order.paidCents, order.poolPercent), order.paidCents, order.refundedCents),
+      reversedPartCents(poolShareCents(order.paidCents, order.poolPercent, order.platformFeePercent), order.paidCents, order.paidCents - finalPriceCents) -
+      reversedPartCents(poolShareCents(order.paidCents, order.poolPercent, order.platformFeePercent), order.paidCents, order.refundedCents),
   };
 }
 

@@ -2,10 +2,10 @@ import { env } from "cloudflare:test";
 import { and, count, eq, inArray, isNull } from "drizzle-orm";
 import fc from "fast-check";
 import { getCheckoutSession } from "~/db/queries/checkout.server";
-import { localNetCents } from "~/db/queries/local-provider.server";
+import { localNetCents, recordLocalMovement } from "~/db/queries/local-provider.server";
 import { deleteUnjoinedGroupBuy } from "~/db/queries/group-buys.server";
 import { deleteOrArchiveProduct } from "~/db/queries/product-admin.server";
-import { guessWinGames, orders, prizeDraws, prizePools, products } from "~/db/schema";
+import { groupBuyRefunds, guessWinGames, orders, prizeDraws, prizePools, products, refunds } from "~/db/schema";
 import { replaceCartLines } from "~/db/queries/cart.server";
 import type { CheckoutPurpose } from "~/domain/payments";
 import { createCartCheckout } from "~/lib/payments/cart-checkout.server";
@@ -13,6 +13,7 @@ import { createGuessCheckout, createHostDepositCheckout, createProductCheckout, 
 import { createGroupBuyCheckout } from "~/lib/payments/group-buy-checkout.server";
 import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
 import { captureLocalPayment, localDashboardRefundEvents, localDisputeEvents } from "~/lib/payments/local-events.server";
+import { localEvent, localRefundObject } from "~/lib/payments/local.server";
 import { requestRefund } from "~/lib/payments/refunds.server";
 import { db, ORIGIN } from "../helpers";
 import { INCLUDE_KNOWN_BUG_COMMANDS, LARGEST_CART, LARGEST_JOIN, WEIGHTS, type CommandName } from "./config";
@@ -357,6 +358,35 @@ export class HostRefund extends Step {
   }
 }
 
+/**
+ * The card network returns a group buy's tier refund that had succeeded (issue 26, decision 380): the provider records
+ * the money coming back and reports refund.failed, with the refund's metadata, delivered now or held.
+ */
+export class FailTierRefund extends Step {
+  readonly name = "failTierRefund";
+  constructor(readonly refund: number, readonly hold: boolean) {
+    super();
+  }
+  describe() {
+    return `FailTierRefund(#${this.refund}${this.hold ? ", held" : ""})`;
+  }
+  async act(m: Model) {
+    const sent = await db()
+      .select({ refund: refunds })
+      .from(refunds)
+      .innerJoin(groupBuyRefunds, and(eq(groupBuyRefunds.refundId, refunds.id), eq(groupBuyRefunds.kind, "final_tier")))
+      .where(eq(refunds.status, "succeeded"))
+      .orderBy(refunds.createdAt, refunds.id);
+    const refund = pick(sent, this.refund)?.refund;
+    if (!refund || !refund.orderId) return "no succeeded tier refund";
+    const money = { checkoutSessionId: refund.checkoutSessionId, paymentIntentId: refund.paymentIntentId, amountCents: refund.amountCents, currency: refund.currency };
+    await recordLocalMovement(db(), { ...money, id: `refund_failed:${refund.id}`, kind: "refund_failed" });
+    const metadata = { checkout_session_id: refund.checkoutSessionId, order_id: refund.orderId, origin: "group_buy" };
+    const object = localRefundObject({ id: refund.id, ...money, metadata, status: "failed" });
+    return `${refund.id} ${refund.amountCents}: ${await send(m, refund.checkoutSessionId, "tier refund failed", [localEvent("refund.failed", object)], this.hold)}`;
+  }
+}
+
 // --- hosts' changes ---------------------------------------------------------------------------------------------
 
 export class DeleteProduct extends Step {
@@ -551,6 +581,7 @@ const ARBITRARIES: Record<CommandName, fc.Arbitrary<fc.AsyncCommand<Model, World
     .tuple(index, fc.constantFrom<"won" | "lost">("won", "lost"), percent, fc.boolean(), winner)
     .map(([c, o, p, h, w]) => new Dispute(c, o, p, h, w)),
   restoreRefund: fc.tuple(index, percent, fc.boolean()).map(([c, p, h]) => new RestoreRefund(c, p, h)),
+  failTierRefund: fc.tuple(index, fc.boolean()).map(([r, h]) => new FailTierRefund(r, h)),
   deleteProduct: index.map((i) => new DeleteProduct(i)),
   deleteGroupBuy: index.map((i) => new DeleteGroupBuy(i)),
   endGroupBuy: index.map((i) => new EndGroupBuy(i)),

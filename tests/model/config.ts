@@ -44,6 +44,7 @@ export const WEIGHTS = {
   hostRefund: 2,
   dispute: 2,
   restoreRefund: 1,
+  failTierRefund: 1,
   deleteProduct: 1,
   deleteGroupBuy: 1,
   endGroupBuy: 1,

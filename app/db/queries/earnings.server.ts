@@ -30,6 +30,7 @@ import {
   type EarningKind,
   type RevenueKind,
 } from "~/domain/earnings";
+import { recordedGroupBuyRule } from "~/domain/group-buy";
 import { BALANCE_PLATFORM_FEE_PERCENT, type RevenueRule } from "~/domain/revenue";
 
 // The host earnings ledger (domain/earnings.ts): append-only rows keyed by their source, balances as sums.
@@ -370,9 +371,8 @@ export async function bookGroupBuySales(db: Db, groupBuyId: string, rule: Revenu
   let booked = 0;
   for (const o of rows) {
     if (o.refundCents !== null && !o.refundedAt) continue;
-    const recorded = o.metadata?.pool_percent;
-    const poolPercent = typeof recorded === "number" && recorded >= 0 && recorded <= 100 ? recorded : rule.prizePoolPercent;
-    const orderRule: RevenueRule = { prizePoolPercent: poolPercent, platformFeePercent: rule.platformFeePercent, hostPercent: Math.round((100 - poolPercent - rule.platformFeePercent) * 100) / 100 };
+    // The split recorded at payment, the one its pool contribution was taken by (poolShareCents).
+    const orderRule = recordedGroupBuyRule(o.metadata, rule);
     const sale = saleShares(o.amountCents, orderRule);
     const deliveredAtPayment = o.productCategory !== "physical";
     if (

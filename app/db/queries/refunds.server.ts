@@ -512,6 +512,46 @@ export async function listGroupBuyOrderReversals(db: Db, groupBuyId: string): Pr
   ];
 }
 
+/**
+ * A group buy's own end refunds (tier and cancellation) of its orders whose pool share was given back again: the
+ * refund failed or was canceled. Each is restored in the host's earnings like any failed refund (decision 380), with
+ * what the pool's close left the host to carry of the restore (host_debits under '<id>:restore').
+ */
+export async function listGroupBuyRestoredEndRefunds(db: Db, groupBuyId: string): Promise<GroupBuyOrderReversal[]> {
+  const key = sql`${refunds.id} || ':restore'`;
+  const rows = await db
+    .select({
+      key: refunds.id,
+      checkoutSessionId: refunds.checkoutSessionId,
+      orderId: sql<string>`${refunds.orderId}`,
+      amountCents: refunds.amountCents,
+      currency: refunds.currency,
+      orderPoolId: sql<string | null>`(select o.pool_id from orders o where o.id = ${refunds.orderId})`,
+      debitHostId: sql<string | null>`(select hd.host_id from host_debits hd where hd.reversal_key = ${key})`,
+      debitPoolId: sql<string | null>`(select hd.pool_id from host_debits hd where hd.reversal_key = ${key})`,
+      debitCents: sql<number | null>`(select hd.amount_cents from host_debits hd where hd.reversal_key = ${key})`,
+    })
+    .from(refunds)
+    .where(
+      and(
+        sql`${refunds.orderId} in (select o.id from orders o where o.group_buy_id = ${groupBuyId})`,
+        eq(refunds.origin, "group_buy"),
+        inArray(refunds.reversal, ["restoring", "restored"]),
+      ),
+    );
+  return rows.map((r) => ({
+    kind: "refund" as const,
+    key: r.key,
+    checkoutSessionId: r.checkoutSessionId,
+    orderId: r.orderId,
+    amountCents: r.amountCents,
+    currency: r.currency,
+    origin: "group_buy" as const,
+    poolId: r.debitPoolId ?? r.orderPoolId,
+    hostDebit: r.debitHostId !== null && r.debitPoolId !== null ? { hostId: r.debitHostId, poolId: r.debitPoolId, amountCents: r.debitCents ?? 0 } : null,
+  }));
+}
+
 // --- events held until their payment is known ------------------------------------------------------------------
 
 /** A refund or dispute event of a payment not known yet, as held (docs/decisions/380-held-payment-events.md). */

@@ -57,7 +57,8 @@ export async function fulfilGroupBuy(env: Env, db: Db, row: CheckoutSession, ses
         groupBuyId,
         purchaseMode: "group-buy" as const,
         salesRmCents: rm,
-        metadata: { pool_percent: poolPercent },
+        // The split its pool share and its sale row are booked with (recordedGroupBuyRule).
+        metadata: { pool_percent: poolPercent, platform_fee_percent: rates.group_buy_sales.platformFeePercent },
       },
     });
   }

@@ -24,18 +24,13 @@ import {
   planGroupBuyCancellation,
   planGroupBuyFinalisation,
   planTierRefunds,
+  recordedGroupBuyRule,
 } from "~/domain/group-buy";
 import { bookGroupBuyEarnings } from "~/lib/payments/refund-earnings.server";
 import { sendRefund } from "~/lib/payments/refunds.server";
 
 export type CloseMode = "end" | "early" | "cancel";
 export type CloseResult = { ok: true; refunded: number } | { ok: false; message: string };
-
-/** The pool percent recorded on a group-buy order at payment (metadata `pool_percent`), else the current setting. */
-function recordedPoolPercent(metadata: Record<string, unknown> | null, fallback: number): number {
-  const value = metadata?.pool_percent;
-  return typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= 100 ? value : fallback;
-}
 
 /** The idempotency key of an order's one end-of-group-buy refund. */
 export function groupBuyRefundKey(orderId: string): string {
@@ -45,17 +40,18 @@ export function groupBuyRefundKey(orderId: string): string {
 async function orderMoney(env: Env, groupBuyId: string) {
   const db = getDb(env);
   const [rows, rules] = await Promise.all([listGroupBuyPaidOrders(db, groupBuyId), getRevenueRules(db)]);
-  const fallback = rules.group_buy_sales.prizePoolPercent;
-  return rows.map(
-    (o): GroupBuyOrderMoney & { currency: string } => ({
+  return rows.map((o): GroupBuyOrderMoney & { currency: string } => {
+    const rule = recordedGroupBuyRule(o.metadata ?? null, rules.group_buy_sales);
+    return {
       orderId: o.id,
       paidCents: o.amountCents,
       refundedCents: Math.min(o.refundedCents, o.amountCents),
       salesRmCents: o.salesRmCents ?? 0,
-      poolPercent: recordedPoolPercent(o.metadata ?? null, fallback),
+      poolPercent: rule.prizePoolPercent,
+      platformFeePercent: rule.platformFeePercent,
       currency: o.currency,
-    }),
-  );
+    };
+  });
 }
 
 /**

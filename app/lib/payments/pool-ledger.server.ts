@@ -1,6 +1,6 @@
 import type { Db } from "~/db/client.server";
 import { findRecordedSource } from "~/db/queries/pools.server";
-import { poolShareCents } from "~/domain/group-buy";
+import { poolShareCents, recordedGroupBuyRule } from "~/domain/group-buy";
 import { reversedPartsCents } from "~/domain/payments";
 import { poolContributionCents, type RevenueRules } from "~/domain/revenue";
 import { addContribution } from "~/lib/pools.server";
@@ -29,11 +29,14 @@ function recordedPoolPercent(order: ContributingOrder, fallback: number): number
 /**
  * The pool share of one order of a group-buy join or a cart, rounded per order: a group-buy order's at its recorded
  * percent (`poolShareCents`), a cart order's shop-sales share at the checkout's rates with its recorded percent.
- * A join's contribution, and a cart host's, is the sum of its orders' shares; their refunds give back each order's
+ * (and platform fee, the split its sale row is booked with). A join's contribution, and a cart host's, is the sum of its orders' shares; their refunds give back each order's
  * share by the one rule (`orderSharesGivenBackCents`), as the earnings ledger books them.
  */
 export function orderPoolShareCents(purpose: "group_buy" | "cart", order: ContributingOrder, rates: RevenueRules): number {
-  if (purpose === "group_buy") return poolShareCents(order.amountCents, recordedPoolPercent(order, rates.group_buy_sales.prizePoolPercent));
+  if (purpose === "group_buy") {
+    const rule = recordedGroupBuyRule(order.metadata, rates.group_buy_sales);
+    return poolShareCents(order.amountCents, rule.prizePoolPercent, rule.platformFeePercent);
+  }
   const shopSales = { ...rates.shop_sales, prizePoolPercent: recordedPoolPercent(order, rates.shop_sales.prizePoolPercent) };
   return poolContributionCents("shop_sales", order.amountCents, { ...rates, shop_sales: shopSales });
 }

@@ -3,7 +3,7 @@ import { bookEarning, bookGroupBuySales, bookRefundEarningAtLevel, getLedgerRowB
 import { getParticipantByPaymentKey } from "~/db/queries/guesses.server";
 import { getGroupBuyForClose, orderAwaitsGroupBuyEnd } from "~/db/queries/group-buys.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
-import { getPaymentForRefund, listGroupBuyOrderReversals, orderRefundedCents } from "~/db/queries/refunds.server";
+import { getPaymentForRefund, listGroupBuyOrderReversals, listGroupBuyRestoredEndRefunds, orderRefundedCents } from "~/db/queries/refunds.server";
 import { refundShares, type EventShares } from "~/domain/earnings";
 import type { RefundOrigin } from "~/domain/payments";
 import type { ReversalOutcome } from "~/lib/pools.server";
@@ -55,8 +55,9 @@ export function refundLedgerKey(kind: "refund" | "dispute", id: string): string 
  * it (a restore after the close: the host gets it back, unless the pool share went to the host's open pool).
  */
 export async function bookRefundEarnings(env: Env, input: RefundEarningsInput): Promise<void> {
-  // A group buy's tier refund is booked with the group buy's sales when it is finalised (bookGroupBuySales).
-  if (input.origin === "group_buy") return;
+  // A group buy's tier refund is booked with the group buy's sales when it is finalised (bookGroupBuySales). Its
+  // restore (the refund failed) follows the level like every other: it gives back what it booked, pool part alike.
+  if (input.origin === "group_buy" && !input.restore) return;
   const db = getDb(env);
   const key = refundLedgerKey(input.kind, input.id);
   const sourceKey = input.restore ? `${key}:restore` : key;
@@ -186,7 +187,10 @@ export async function bookGroupBuyEarnings(env: Env, groupBuyId: string): Promis
     const rules = await getRevenueRules(db);
     await bookGroupBuySales(db, groupBuyId, rules.group_buy_sales);
   }
-  for (const reversal of await listGroupBuyOrderReversals(db, groupBuyId)) {
+  // Then its own end refunds that failed (or were canceled) by now: booked above from the group buy's record, they
+  // are restored here too, in case the failure was applied before they were booked (each restore once, by its key).
+  const restored = (await listGroupBuyRestoredEndRefunds(db, groupBuyId)).map((r) => ({ ...r, restore: true }));
+  for (const reversal of [...(await listGroupBuyOrderReversals(db, groupBuyId)).map((r) => ({ ...r, restore: false })), ...restored]) {
     await bookRefundEarnings(env, {
       kind: reversal.kind,
       id: reversal.key,
@@ -199,7 +203,7 @@ export async function bookGroupBuyEarnings(env: Env, groupBuyId: string): Promis
         poolId: reversal.poolId,
         hostDebit: reversal.hostDebit ? { hostId: reversal.hostDebit.hostId, debitCents: reversal.hostDebit.amountCents } : null,
       },
-      restore: false,
+      restore: reversal.restore,
     });
   }
 }
