@@ -293,7 +293,9 @@ export class DashboardRefund extends Step {
     const amountCents = Math.max(1, Math.floor((net * share(this.percent)) / 100));
     const built = await localDashboardRefundEvents(env, { checkoutSessionId: c.id, amountCents, fails: this.fails, bare: this.bare });
     if (!built.ok) return built.message;
-    if (this.bare && !this.fails) c.buyerReversals.push({ at: clock.now, full: this.percent === 100 });
+    // A refund the app did not make (no origin of ours in its metadata, with or without the checkout named) is one the
+    // buyer obtained through the provider, or staff made in its dashboard: the app cannot tell them apart.
+    if (!this.fails) c.buyerReversals.push({ at: clock.now, full: this.percent === 100 });
     return `${c.id} ${amountCents}: ${await send(m, c.id, this.fails ? "failing refund" : "dashboard refund", built.events, this.hold)}`;
   }
 }

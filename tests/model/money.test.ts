@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { afterEach, expect, it, vi } from "vitest";
-import { commandArbitraries } from "./commands";
+import { ClosePool, commandArbitraries, Draw } from "./commands";
 import { MAX_COMMANDS, NUM_RUNS, REPLAY, SEED, TIME_BUDGET_MS } from "./config";
 import { settle } from "./invariants";
 import { newModel, stats } from "./model";
@@ -34,7 +34,9 @@ it(
         const model = newModel(world.groupBuys);
         try {
           await fc.asyncModelRun(() => ({ model, real: world }), commands);
-          // Every run ends at a quiescent point.
+          // Every run ends by closing both hosts' pools and drawing what closed with entries (the draw's invariants are
+          // checked after each step), then at a quiescent point.
+          for (const step of [new ClosePool(0), new ClosePool(1), new Draw()]) await step.run(model, world);
           await settle(model, world);
         } catch (error) {
           lastLog = model.log;

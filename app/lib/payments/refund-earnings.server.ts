@@ -95,7 +95,8 @@ export async function bookRefundEarnings(env: Env, input: RefundEarningsInput): 
       kind: "refund",
       sourceKey: key,
       amountCents: -hostDebit.debitCents,
-      grossCents: 0,
+      // What went back to the buyer, all of it the host's to cover (gross = host + pool + platform, always).
+      grossCents: -hostDebit.debitCents,
       currency: input.currency,
       description: `${what} after the prize pool closed`,
       orderId: input.orderId,
