@@ -1,9 +1,8 @@
 import { env } from "cloudflare:test";
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   checkoutSessions,
-  earningsLedger,
   groupBuyProducts,
   groupBuyRefunds,
   groupBuys,
@@ -19,9 +18,9 @@ import {
 import { REVENUE_RULES_SETTING_KEY } from "~/domain/revenue";
 import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/group-buy-checkout.server";
 import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
-import { poolStub } from "~/lib/pools.server";
 import { db, makeSessionUser, makeUser, ORIGIN, withoutNetwork } from "./helpers";
 import { checkoutSessionEvent, deliverWebhook, stripeEvent } from "./support/webhooks";
+import { expectConserved, moneyOf } from "./support/conservation";
 
 // Issue 26: no sequence of refund, dispute and restore events creates or destroys a cent, and the pool and the
 // earnings ledger split a group-buy order by one rule (decision 380). Two gaps the earlier work left: a group buy's
@@ -72,31 +71,6 @@ async function joinGroupBuy(prices: readonly number[]) {
   const paymentIntent = `pi_test_${ids()}`;
   expect((await deliverWebhook(checkoutSessionEvent(row!, { buyerName: "Gap Fan", address: null, overrides: { payment_intent: paymentIntent } }))).status).toBe(200);
   return { groupBuy: groupBuy!, row: row!, paymentIntent };
-}
-
-/** The join's money as the app keeps it: host earnings, platform fees and pool share booked, the pool, refunds. */
-async function moneyOf(checkoutSessionId: string) {
-  const placed = await db().select().from(orders).where(eq(orders.checkoutSessionId, checkoutSessionId));
-  const rows = await db().select().from(earningsLedger).where(inArray(earningsLedger.orderId, placed.map((o) => o.id)));
-  const sum = <T>(list: T[], pick: (item: T) => number) => list.reduce((total, item) => total + pick(item), 0);
-  const pool = await poolStub(env, placed[0]!.poolId!).state();
-  return {
-    orders: placed,
-    capturedCents: sum(placed, (o) => o.amountCents),
-    refundedCents: sum(placed, (o) => o.refundedCents),
-    hostCents: sum(rows, (r) => r.amountCents),
-    platformCents: sum(rows, (r) => r.platformCents),
-    bookedPoolCents: sum(rows, (r) => r.poolCents),
-    poolCents: pool.amountCents,
-  };
-}
-
-/** captured - refunded = host earnings + pool + platform fees, and the pool holds what the ledger books, to the cent. */
-async function expectConserved(checkoutSessionId: string, label: string) {
-  const money = await moneyOf(checkoutSessionId);
-  expect(money.bookedPoolCents, `${label}: the pool share booked in the earnings ledger is what the pool holds`).toBe(money.poolCents);
-  expect(money.hostCents + money.poolCents + money.platformCents, `${label}: captured - refunded`).toBe(money.capturedCents - money.refundedCents);
-  return money;
 }
 
 /** Ends the group buy now: its 12% tier refunds go out and its sales are booked. */

@@ -1,13 +1,13 @@
 import { env } from "cloudflare:test";
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { checkoutSessions, earningsLedger, groupBuyProducts, groupBuys, groupBuyTiers, orders, productColors, products, productSizes, userProfiles } from "~/db/schema";
+import { checkoutSessions, groupBuyProducts, groupBuys, groupBuyTiers, orders, productColors, products, productSizes, userProfiles } from "~/db/schema";
 import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/group-buy-checkout.server";
 import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
 import { requestRefund } from "~/lib/payments/refunds.server";
-import { poolStub } from "~/lib/pools.server";
 import { db, makeSessionUser, makeUser, ORIGIN, postForm, signIn, withoutNetwork } from "./helpers";
 import { BUYER_ADDRESS, checkoutSessionEvent, deliverWebhook, stripeEvent } from "./support/webhooks";
+import { expectConserved, moneyOf } from "./support/conservation";
 
 // One payment for several orders (a group-buy join, a cart) puts one contribution in the host's pool, while the
 // host's earnings ledger books every refund per order. The pool gives back each order's share by the one rule of
@@ -33,35 +33,6 @@ async function newProduct(hostId: string, name: string, priceCents: number, cate
   const [product] = await db().insert(products).values({ hostId, name, category }).returning();
   await db().insert(productSizes).values({ productId: product!.id, name: "One Size", priceCents, availableUnits: 10, position: 0 });
   return product!;
-}
-
-/**
- * The money of one payment as the app keeps it, all its orders together: the host's earnings and the platform's fee
- * (earnings rows of its orders), the pool share the ledger books, what the host's pool (which holds only this payment)
- * holds, and what was refunded.
- */
-async function moneyOf(checkoutSessionId: string) {
-  const placed = await db().select().from(orders).where(eq(orders.checkoutSessionId, checkoutSessionId));
-  const rows = await db().select().from(earningsLedger).where(inArray(earningsLedger.orderId, placed.map((o) => o.id)));
-  const sum = <T>(list: T[], pick: (item: T) => number) => list.reduce((total, item) => total + pick(item), 0);
-  const pool = await poolStub(env, placed[0]!.poolId!).state();
-  return {
-    orders: placed,
-    capturedCents: sum(placed, (o) => o.amountCents),
-    refundedCents: sum(placed, (o) => o.refundedCents),
-    hostCents: sum(rows, (r) => r.amountCents),
-    platformCents: sum(rows, (r) => r.platformCents),
-    bookedPoolCents: sum(rows, (r) => r.poolCents),
-    poolCents: pool.amountCents,
-  };
-}
-
-/** captured - refunded = host earnings + pool + platform fees, and the pool holds what the ledger books, to the cent. */
-async function expectConserved(checkoutSessionId: string, label: string) {
-  const money = await moneyOf(checkoutSessionId);
-  expect(money.bookedPoolCents, `${label}: the pool share booked in the earnings ledger is what the pool holds`).toBe(money.poolCents);
-  expect(money.hostCents + money.poolCents + money.platformCents, `${label}: captured - refunded`).toBe(money.capturedCents - money.refundedCents);
-  return money;
 }
 
 /** A dashboard refund (no metadata) of the payment, which the app splits over its orders. */
