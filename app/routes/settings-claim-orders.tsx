@@ -43,7 +43,7 @@ export default function ClaimOrders({ loaderData, actionData }: Route.ComponentP
         {shown.token ? (
           <Form method="post" className="space-y-4">
             <input type="hidden" name="token" value={shown.token} />
-            <p className="text-sm text-gray-600">The orders paid as a guest with your email address will be added to your account.</p>
+            <p className="text-sm text-gray-600">This adds the orders paid as a guest with your email address to your account.</p>
             <SubmitButton pending={navigation.state === "submitting"}>Add them to my account</SubmitButton>
           </Form>
         ) : (

@@ -87,30 +87,29 @@ export async function rekeyCheckoutSession(
  * The gate of fulfilment, as a statement for a D1 batch: an unpaid checkout becomes paid (once), recording the
  * payment intent and the revenue rules in force. Returns the id when this call made it paid.
  */
-export function claimCheckoutStatement(
-  db: Db,
-  id: string,
-  claim: { paymentIntentId: string | null; now: Date; rates: RevenueRules | null },
-) {
+type PaidClaim = { paymentIntentId: string | null; now: Date; rates: RevenueRules | null };
+
+/** The columns a claim sets on an unpaid checkout: complete, paid, with its payment intent and the rates in force. */
+function paidColumns(claim: PaidClaim) {
+  return {
+    status: "complete" as const,
+    paymentStatus: "paid" as const,
+    completedAt: claim.now,
+    paymentIntentId: claim.paymentIntentId,
+    ...(claim.rates ? { rates: claim.rates } : {}),
+  };
+}
+
+export function claimCheckoutStatement(db: Db, id: string, claim: PaidClaim) {
   return db
     .update(checkoutSessions)
-    .set({
-      status: "complete",
-      paymentStatus: "paid",
-      completedAt: claim.now,
-      paymentIntentId: claim.paymentIntentId,
-      ...(claim.rates ? { rates: claim.rates } : {}),
-    })
+    .set(paidColumns(claim))
     .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.paymentStatus, "unpaid")))
     .returning({ id: checkoutSessions.id });
 }
 
 /** Claims an unpaid checkout as paid on its own (a purpose with nothing else to write in the same batch). */
-export async function claimCheckout(
-  db: Db,
-  id: string,
-  claim: { paymentIntentId: string | null; now: Date; rates: RevenueRules | null },
-): Promise<boolean> {
+export async function claimCheckout(db: Db, id: string, claim: PaidClaim): Promise<boolean> {
   const claimed = await claimCheckoutStatement(db, id, claim);
   return claimed.length === 1;
 }
@@ -126,17 +125,13 @@ export const UNDELIVERABLE_KEY = "undeliverable";
 export async function claimUndeliverableCheckout(
   db: Db,
   id: string,
-  claim: { paymentIntentId: string | null; now: Date; rates: RevenueRules | null },
+  claim: PaidClaim,
   reason: string,
 ): Promise<boolean> {
   const claimed = await db
     .update(checkoutSessions)
     .set({
-      status: "complete",
-      paymentStatus: "paid",
-      completedAt: claim.now,
-      paymentIntentId: claim.paymentIntentId,
-      ...(claim.rates ? { rates: claim.rates } : {}),
+      ...paidColumns(claim),
       metadata: sql`json_set(${checkoutSessions.metadata}, ${`$.${UNDELIVERABLE_KEY}`}, ${reason})`,
     })
     .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.paymentStatus, "unpaid")))
@@ -151,7 +146,7 @@ export async function claimUndeliverableCheckout(
 export async function claimCheckoutReserving(
   db: Db,
   id: string,
-  claim: { paymentIntentId: string | null; now: Date; rates: RevenueRules | null },
+  claim: PaidClaim,
   contribution: ContributionKeyValues,
 ): Promise<boolean> {
   const paid = sql`exists (select 1 from ${checkoutSessions} where ${checkoutSessions.id} = ${id} and ${checkoutSessions.paymentStatus} = 'paid')`;
