@@ -2,7 +2,6 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
-import { fizzReleaseRequest } from "./scripts/fizz-release-request";
 import { fizzTextChunks } from "./scripts/fizz-text-chunks";
 import { reactRouterRouteTables } from "./scripts/react-router-route-tables";
 
@@ -18,8 +17,6 @@ export default defineConfig({
     reactRouter(),
     // React's server renderer encodes a page's text in a few pieces instead of thousands (decision 250).
     fizzTextChunks(),
-    // ... and lets go of each page's render state when it has written it (decision 360).
-    fizzReleaseRequest(),
     // React Router's server builds its route tables once per isolate instead of once per page (decision 320).
     reactRouterRouteTables(),
   ],

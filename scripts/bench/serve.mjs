@@ -4,14 +4,15 @@
 // and `vite preview` a Node HTTP server; either hop costs about as much as a trivial Worker itself.)
 //
 // The Worker, its bindings, .dev.vars and static assets come from the wrangler config through wrangler's own
-// unstable_getMiniflareWorkerOptions, and its Miniflare is the one wrangler ships, so D1, R2 and Durable Object
+// unstable_getMiniflareWorkerOptions, and Miniflare is the declared dev dependency pinned to the exact version wrangler
+// depends on (package.json; npm dedupes the two), so D1, R2 and Durable Object
 // state under <persist dir>/v3 is the same that `wrangler d1 migrations apply --persist-to <persist dir>` wrote.
 // The Worker must be prebuilt (no_bundle): every .js file next to `main` is attached as an ES module.
 //
 // Prints `READY http://127.0.0.1:<port>` once it answers; SIGTERM or SIGINT disposes of workerd and exits.
 import { readdirSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
+import { Miniflare, convertV4MiniflareOptions } from "miniflare";
 import { unstable_getMiniflareWorkerOptions } from "wrangler";
 
 const [configArg, dirArg, portArg] = process.argv.slice(2);
@@ -19,10 +20,6 @@ if (!configArg || !dirArg || !portArg) {
   console.error("usage: node scripts/bench/serve.mjs <wrangler config> <persist dir> <port>");
   process.exit(2);
 }
-
-// The Miniflare that wrangler itself runs (its options format matches what unstable_getMiniflareWorkerOptions gives).
-const requireFromWrangler = createRequire(createRequire(import.meta.url).resolve("wrangler/package.json"));
-const { Miniflare, convertV4MiniflareOptions } = requireFromWrangler("miniflare");
 
 function jsFiles(dir) {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
