@@ -7,7 +7,9 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
-const hookRules = Object.fromEntries(Object.keys(reactHooks.configs.flat.recommended.rules).map((rule) => [rule, "error"]));
+const hookRules = Object.fromEntries(
+  Object.keys(reactHooks.configs.flat.recommended.rules).map((rule) => [rule, "error"]),
+);
 
 export default tseslint.config(
   {
@@ -30,11 +32,19 @@ export default tseslint.config(
     settings: {
       "import-x/extensions": importX.flatConfigs.typescript.settings["import-x/extensions"],
       "import-x/parsers": importX.flatConfigs.typescript.settings["import-x/parsers"],
-      "import-x/resolver-next": [createTypeScriptImportResolver({ project: ["tsconfig.cloudflare.json", "tsconfig.node.json"], noWarnOnMultipleProjects: true })],
+      "import-x/resolver-next": [
+        createTypeScriptImportResolver({
+          project: ["tsconfig.cloudflare.json", "tsconfig.node.json"],
+          noWarnOnMultipleProjects: true,
+        }),
+      ],
     },
     rules: {
       "import-x/no-cycle": ["error", { ignoreExternal: true }],
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrors: "none" },
+      ],
     },
   },
   {

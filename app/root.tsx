@@ -51,7 +51,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body>
-        <AppShell user={rootData?.user ?? null} cartCount={rootData?.cartCount ?? 0} flashToast={rootData?.flashToast ?? null}>
+        <AppShell
+          user={rootData?.user ?? null}
+          cartCount={rootData?.cartCount ?? 0}
+          flashToast={rootData?.flashToast ?? null}
+        >
           {children}
         </AppShell>
         <InstallBanner />

@@ -41,7 +41,17 @@
 // (200), BENCH_ONLY=fan (only the signed-in fan's rows and the stack floor, printed; results.md untouched),
 // BENCH_ONLY=pool (only step 6, printed; results.md untouched), BENCH_KEEP_DATA=1 (reuse the last run's scaled state).
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, closeSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  closeSync,
+} from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -209,7 +219,10 @@ function runLogged(name, args, { cwd = root, extraEnv = {}, input } = {}) {
     child.on("exit", (code, signal) => {
       children.delete(child);
       if (code === 0) resolve();
-      else reject(new Error(`${name} failed (${signal ?? `exit ${code}`}); log ${path.relative(root, file)}:\n${tail(file)}`));
+      else
+        reject(
+          new Error(`${name} failed (${signal ?? `exit ${code}`}); log ${path.relative(root, file)}:\n${tail(file)}`),
+        );
     });
   });
 }
@@ -232,7 +245,9 @@ async function startServer(name, args, readyUrl, options) {
     await waitForServer(readyUrl, 120_000, () => alive(child));
   } catch (error) {
     await stop(child);
-    throw new Error(`${name} did not start (${error.message}); log ${path.relative(root, child.logFile)}:\n${tail(child.logFile)}`);
+    throw new Error(
+      `${name} did not start (${error.message}); log ${path.relative(root, child.logFile)}:\n${tail(child.logFile)}`,
+    );
   }
   return child;
 }
@@ -242,9 +257,14 @@ async function serveDirect(name, config, persistDir, readyPath = "/") {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // stdin is a pipe: serve.mjs exits when it closes, should this process die without cleaning up.
-  const child = await startServer(name, [path.join(BENCH_DIR, "serve.mjs"), config, persistDir, String(port)], url + readyPath, {
-    stdin: "pipe",
-  });
+  const child = await startServer(
+    name,
+    [path.join(BENCH_DIR, "serve.mjs"), config, persistDir, String(port)],
+    url + readyPath,
+    {
+      stdin: "pipe",
+    },
+  );
   return { child, url };
 }
 
@@ -257,7 +277,10 @@ function remoteD1Config(hostUrl) {
   cpSync(path.join(BENCH_DIR, "remote-d1-entry.js"), path.join(serverDir, "remote-d1.js"));
   const config = JSON.parse(readFileSync(path.join(serverDir, "wrangler.json"), "utf8"));
   const file = path.join(serverDir, "wrangler.remote-d1.json");
-  writeFileSync(file, JSON.stringify({ ...config, main: "remote-d1.js", vars: { ...config.vars, BENCH_D1_HOST: hostUrl } }));
+  writeFileSync(
+    file,
+    JSON.stringify({ ...config, main: "remote-d1.js", vars: { ...config.vars, BENCH_D1_HOST: hostUrl } }),
+  );
   return file;
 }
 
@@ -310,7 +333,9 @@ function childPids(pid) {
   }
   for (const task of tasks) {
     try {
-      out.push(...readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number));
+      out.push(
+        ...readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number),
+      );
     } catch {
       // Task gone.
     }
@@ -375,11 +400,15 @@ async function measure(label, url, serverChild, { seconds = SECONDS, warmup = WA
     otherCores: Math.max(0, otherMs / (result.seconds * 1000)),
     htmlKB: result.ok ? result.bytes / responses / 1024 : NaN,
   };
-  const status = row.allOk ? "all 200" : `NOT all 200: ${JSON.stringify(result.non200)} ${result.errors} errors ${result.firstError ?? ""}`;
+  const status = row.allOk
+    ? "all 200"
+    : `NOT all 200: ${JSON.stringify(result.non200)} ${result.errors} errors ${result.firstError ?? ""}`;
   console.log(
     `  ${label.padEnd(28)} ${row.rps.toFixed(0).padStart(6)} req/s  p50 ${row.p50.toFixed(1).padStart(6)} ms  p99 ${row.p99
       .toFixed(1)
-      .padStart(6)} ms  server ${row.serverCpuMsPerReq.toFixed(2)} CPU ms/req  (${status}; other load ${row.otherCores.toFixed(2)} cores)`,
+      .padStart(
+        6,
+      )} ms  server ${row.serverCpuMsPerReq.toFixed(2)} CPU ms/req  (${status}; other load ${row.otherCores.toFixed(2)} cores)`,
   );
   return row;
 }
@@ -472,13 +501,20 @@ const verdict = (ok) => (ok ? "pass" : "**FAIL**");
 function gitRevision() {
   // Through git itself, so a linked worktree (whose .git is a file) and packed refs read the same.
   try {
-    return execFileSync("git", ["rev-parse", "--short=10", "HEAD"], { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim() || "unknown";
+    return (
+      execFileSync("git", ["rev-parse", "--short=10", "HEAD"], {
+        cwd: root,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      }).trim() || "unknown"
+    );
   } catch {
     return "unknown";
   }
 }
 
-const stackLabel = (label) => (label === "/d1" ? "bare React Router page + one D1 query (`/d1`)" : "bare React Router page (`/`)");
+const stackLabel = (label) =>
+  label === "/d1" ? "bare React Router page + one D1 query (`/d1`)" : "bare React Router page (`/`)";
 
 /** The floor a row is net of: the ceiling measured around it, else the ceiling's own run. */
 const floorOf = (row, fan) => row.floorMedianMs ?? fan.floor.medianMs;
@@ -500,7 +536,8 @@ function stackFloorSummary(fan) {
 }
 
 function report(data) {
-  const { pages, ceilings, diagnostics, scripts, bundle, pool, profile, fan, lighthouseRows, scale, timings, machine } = data;
+  const { pages, ceilings, diagnostics, scripts, bundle, pool, profile, fan, lighthouseRows, scale, timings, machine } =
+    data;
   const lines = [];
   const out = (line = "") => lines.push(line);
   out("# Bench results");
@@ -521,9 +558,13 @@ function report(data) {
   out();
   out("## Key pages vs the ceiling Worker");
   out();
-  out(`Target: each page at least ${TARGET_RATIO * 100}% of the ceiling's requests/s, p99 at most ${TARGET_TAIL}× p50, every response 200.`);
+  out(
+    `Target: each page at least ${TARGET_RATIO * 100}% of the ceiling's requests/s, p99 at most ${TARGET_TAIL}× p50, every response 200.`,
+  );
   out();
-  out("| page | req/s | p50 ms | p99 ms | ratio to ceiling | p99/p50 | HTML KB | server CPU ms/req | all 200 | result |");
+  out(
+    "| page | req/s | p50 ms | p99 ms | ratio to ceiling | p99/p50 | HTML KB | server CPU ms/req | all 200 | result |",
+  );
   out("|---|---:|---:|---:|---:|---:|---:|---:|---|---|");
   const ceilingMean = ceilings.reduce((s, c) => s + c.rps, 0) / ceilings.length;
   const ceilingP50 = ceilings.map((c) => c.p50).sort((a, b) => a - b)[Math.floor((ceilings.length - 1) / 2)];
@@ -600,7 +641,10 @@ function report(data) {
   out();
   out("| Worker | median ms | p99 ms | floor around it ms | median above the floor ms | HTML KB | all 200 |");
   out("|---|---:|---:|---:|---:|---:|---|");
-  for (const row of [{ ...fan.floor, label: "ceiling (fixed HTML)" }, ...fan.stackRows.map((r) => ({ ...r, label: stackLabel(r.label) }))]) {
+  for (const row of [
+    { ...fan.floor, label: "ceiling (fixed HTML)" },
+    ...fan.stackRows.map((r) => ({ ...r, label: stackLabel(r.label) })),
+  ]) {
     out(
       `| ${row.label} | ${f(row.medianMs, 2)} | ${f(row.p99Ms, 2)} | ${f(floorOf(row, fan), 2)} | ${f(netOf(row, fan), 2)} | ` +
         `${f(row.htmlKB, 1)} | ${row.allOk ? "yes" : "no"} |`,
@@ -610,7 +654,9 @@ function report(data) {
   out(stackFloorSummary(fan));
   out();
   const fanTable = (rows) => {
-    out("| page | median ms | p99 ms | floor around it ms | net median ms | net p99 ms | net median / 5 ms | net p99 / 10 ms | median / floor | main thread median / p99 ms | HTML KB | all 200 | result |");
+    out(
+      "| page | median ms | p99 ms | floor around it ms | net median ms | net p99 ms | net median / 5 ms | net p99 / 10 ms | median / floor | main thread median / p99 ms | HTML KB | all 200 | result |",
+    );
     out("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
     for (const row of rows) {
       const floorMs = floorOf(row, fan);
@@ -719,7 +765,9 @@ function report(data) {
         .slice(0, 6)
         .map((x) => `${path.basename(x.pathname)} ${f(x.gzip / 1024, 1)} KB`)
         .join(", ") +
-      (scripts.notPreloaded.length ? `; not in the page's modulepreload list: ${scripts.notPreloaded.join(", ")}` : "") +
+      (scripts.notPreloaded.length
+        ? `; not in the page's modulepreload list: ${scripts.notPreloaded.join(", ")}`
+        : "") +
       ".",
   );
   out();
@@ -734,11 +782,15 @@ function report(data) {
       "queries may run in parallel (so their sum can exceed the loader's time).",
   );
   out();
-  out("| page | CPU ms/req, page | CPU ms/req, data only | ≈ HTML rendering | loader ms | D1 ms (sum) | queries | slowest query (ms) |");
+  out(
+    "| page | CPU ms/req, page | CPU ms/req, data only | ≈ HTML rendering | loader ms | D1 ms (sum) | queries | slowest query (ms) |",
+  );
   out("|---|---:|---:|---:|---:|---:|---:|---|");
   for (const page of pages) {
     const data = diagnostics.find((d) => d.dataOf === page.label);
-    const item = profile.error ? { error: profile.error } : profile.pages.find((p) => p.label === page.label) ?? { error: "not profiled" };
+    const item = profile.error
+      ? { error: profile.error }
+      : (profile.pages.find((p) => p.label === page.label) ?? { error: "not profiled" });
     const slowest = item.error ? null : [...item.queries].sort((a, b) => b.ms - a.ms)[0];
     const dataCpu = data && data.allOk ? data.serverCpuMsPerReq : NaN;
     out(
@@ -762,7 +814,11 @@ function report(data) {
   }
   out("## Timings");
   out();
-  out(Object.entries(timings).map(([k, v]) => `${k} ${f(v, 1)} s`).join(" · "));
+  out(
+    Object.entries(timings)
+      .map(([k, v]) => `${k} ${f(v, 1)} s`)
+      .join(" · "),
+  );
   out();
   return lines.join("\n");
 }
@@ -786,7 +842,9 @@ function buildLooksComplete(dir) {
   if (!existsSync(path.join(dir, "client", "assets"))) return false;
   // Every relative import of the entry must be there.
   const entry = readFileSync(path.join(server, "index.js"), "utf8");
-  return [...entry.matchAll(/["'](\.\/assets\/[^"']+\.js)["']/g)].every(([, ref]) => existsSync(path.join(server, ref)));
+  return [...entry.matchAll(/["'](\.\/assets\/[^"']+\.js)["']/g)].every(([, ref]) =>
+    existsSync(path.join(server, ref)),
+  );
 }
 
 /** Step 6: the prize pool object's throughput (fresh, long-lived, and beside a flooded live socket). */
@@ -796,7 +854,18 @@ async function measurePool() {
     rmSync(POOL_STATE_DIR, { recursive: true, force: true });
     await runLogged(
       "pool-migrations",
-      [tools.wrangler, "d1", "migrations", "apply", "DB", "--local", "--persist-to", POOL_STATE_DIR, "--config", "wrangler.bench.toml"],
+      [
+        tools.wrangler,
+        "d1",
+        "migrations",
+        "apply",
+        "DB",
+        "--local",
+        "--persist-to",
+        POOL_STATE_DIR,
+        "--config",
+        "wrangler.bench.toml",
+      ],
       { cwd: BENCH_DIR, extraEnv: { CI: "true" }, input: "y\n" },
     );
     server = await wranglerDev("pool-server", "wrangler.bench.toml", POOL_STATE_DIR);
@@ -812,14 +881,21 @@ async function measurePool() {
     }
     const measured = runs.slice(1);
     const rates = measured.map((r) => r.perSecond).sort((a, b) => a - b);
-    const response = await fetch(`${server.url}/run?n=${POOL_N}&prefill=${POOL_PREFILL}`, { signal: AbortSignal.timeout(600_000) });
+    const response = await fetch(`${server.url}/run?n=${POOL_N}&prefill=${POOL_PREFILL}`, {
+      signal: AbortSignal.timeout(600_000),
+    });
     const long = await response.json();
     if (!response.ok || long.error) throw new Error(`/run?prefill=${POOL_PREFILL}: ${long.error ?? response.status}`);
     console.log(`  n=${long.n} after ${long.prefill}: ${long.elapsedMs} ms, ${long.perSecond}/s, exact ${long.ok}`);
-    const floodResponse = await fetch(`${server.url}/run?n=${POOL_N}&flood=${POOL_FLOOD}`, { signal: AbortSignal.timeout(600_000) });
+    const floodResponse = await fetch(`${server.url}/run?n=${POOL_N}&flood=${POOL_FLOOD}`, {
+      signal: AbortSignal.timeout(600_000),
+    });
     const flooded = await floodResponse.json();
-    if (!floodResponse.ok || flooded.error) throw new Error(`/run?flood=${POOL_FLOOD}: ${flooded.error ?? floodResponse.status}`);
-    console.log(`  n=${flooded.n} with a flood: ${flooded.elapsedMs} ms, ${flooded.perSecond}/s, exact ${flooded.ok}; ${floodSummary(flooded)}`);
+    if (!floodResponse.ok || flooded.error)
+      throw new Error(`/run?flood=${POOL_FLOOD}: ${flooded.error ?? floodResponse.status}`);
+    console.log(
+      `  n=${flooded.n} with a flood: ${flooded.elapsedMs} ms, ${flooded.perSecond}/s, exact ${flooded.ok}; ${floodSummary(flooded)}`,
+    );
     return {
       runs,
       long,
@@ -838,7 +914,9 @@ async function measurePool() {
 function floodSummary(run) {
   const flood = run.flood;
   if (!flood) return "No flood.";
-  const closed = flood.closed ? `closed by the pool with ${flood.closed.code} "${flood.closed.reason}"` : "**never closed by the pool**";
+  const closed = flood.closed
+    ? `closed by the pool with ${flood.closed.code} "${flood.closed.reason}"`
+    : "**never closed by the pool**";
   return `The flooding socket sent ${flood.sent} of ${flood.messages} "state" messages, got ${flood.replies} replies and was ${closed}.`;
 }
 
@@ -847,15 +925,22 @@ async function main() {
   const machine = {
     cpus: os.cpus().length,
     model: os.cpus()[0]?.model?.trim() ?? "unknown CPU",
-    loadStart: os.loadavg().map((l) => l.toFixed(2)).join(" "),
+    loadStart: os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" "),
   };
 
   if (ONLY_POOL) {
     const pool = await step("pool", measurePool);
     if (pool.error) throw new Error(pool.error);
     const rate = Math.min(pool.median, pool.long.perSecond, pool.flooded.perSecond);
-    console.log(`\npool: median ${pool.median}/s, long-lived ${pool.long.perSecond}/s, flooded ${pool.flooded.perSecond}/s, exact ${pool.allExact}`);
-    console.log(`${floodSummary(pool.flooded)} → ${rate >= TARGET_POOL_PER_S && pool.allExact ? "pass" : "FAIL"} (target ${TARGET_POOL_PER_S}/s)`);
+    console.log(
+      `\npool: median ${pool.median}/s, long-lived ${pool.long.perSecond}/s, flooded ${pool.flooded.perSecond}/s, exact ${pool.allExact}`,
+    );
+    console.log(
+      `${floodSummary(pool.flooded)} → ${rate >= TARGET_POOL_PER_S && pool.allExact ? "pass" : "FAIL"} (target ${TARGET_POOL_PER_S}/s)`,
+    );
     return 0;
   }
 
@@ -873,24 +958,33 @@ async function main() {
     if (SKIP_BUILD && buildLooksComplete(FLOOR_BUILD)) return;
     rmSync(FLOOR_BUILD, { recursive: true, force: true });
     await runLogged("floor-build", [tools.reactRouter, "build"], { cwd: FLOOR_APP });
-    if (!buildLooksComplete(FLOOR_BUILD)) throw new Error(`${path.relative(root, FLOOR_BUILD)} is incomplete after its build`);
+    if (!buildLooksComplete(FLOOR_BUILD))
+      throw new Error(`${path.relative(root, FLOOR_BUILD)} is incomplete after its build`);
   });
   const ids = await step("data", async () => {
     const previous = path.join(STATE_DIR, "bench-data.json");
     if (KEEP_DATA && existsSync(previous)) return JSON.parse(readFileSync(previous, "utf8"));
     rmSync(STATE_DIR, { recursive: true, force: true });
     ensureDevVars();
-    await runLogged("migrations", [tools.wrangler, "d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE_DIR], {
-      extraEnv: { CI: "true" },
-      input: "y\n",
-    });
+    await runLogged(
+      "migrations",
+      [tools.wrangler, "d1", "migrations", "apply", "DB", "--local", "--persist-to", STATE_DIR],
+      {
+        extraEnv: { CI: "true" },
+        input: "y\n",
+      },
+    );
     await runLogged("seed", [tools.tsx, "--tsconfig", "tsconfig.node.json", "scripts/seed.ts"], {
       extraEnv: { PERSIST_DIR: STATE_DIR, WRANGLER_LOG: "error" },
     });
     const out = path.join(STATE_DIR, "bench-data.json");
-    await runLogged("scale-data", [path.join(BENCH_DIR, "scale-data.mjs"), STATE_DIR, out], { extraEnv: { WRANGLER_LOG: "error" } });
+    await runLogged("scale-data", [path.join(BENCH_DIR, "scale-data.mjs"), STATE_DIR, out], {
+      extraEnv: { WRANGLER_LOG: "error" },
+    });
     const data = JSON.parse(readFileSync(out, "utf8"));
-    console.log(`  ${data.hosts} hosts, ${data.activeProducts} active products, ${data.openPools} open pools (scale-up ${data.seconds.toFixed(1)} s)`);
+    console.log(
+      `  ${data.hosts} hosts, ${data.activeProducts} active products, ${data.openPools} open pools (scale-up ${data.seconds.toFixed(1)} s)`,
+    );
     return data;
   });
 
@@ -919,8 +1013,19 @@ async function main() {
         serveDirect("d1-host", path.join(BENCH_DIR, "d1-host", "wrangler.toml"), REMOTE_D1_STATE_DIR),
         serveDirect("floor-server", path.join(FLOOR_BUILD, "server", "wrangler.json"), FLOOR_STATE_DIR),
       ]);
-      const remoteServer = await serveDirect("app-remote-d1", remoteD1Config(hostServer.url), REMOTE_D1_STATE_DIR, "/api/health");
-      return { app: appServer, ceiling: ceilingServer, d1Host: hostServer, remoteApp: remoteServer, floorApp: floorServer };
+      const remoteServer = await serveDirect(
+        "app-remote-d1",
+        remoteD1Config(hostServer.url),
+        REMOTE_D1_STATE_DIR,
+        "/api/health",
+      );
+      return {
+        app: appServer,
+        ceiling: ceilingServer,
+        d1Host: hostServer,
+        remoteApp: remoteServer,
+        floorApp: floorServer,
+      };
     }));
 
     // dataPath: React Router's single-fetch URL for the same loaders without the HTML (loader + serialisation).
@@ -941,23 +1046,27 @@ async function main() {
       console.log(`  GET ${item.path} → ${check.status} (${check.bytes} bytes)${check.error ? ` ${check.error}` : ""}`);
     }
 
-    if (!ONLY_FAN) await step("pages", async () => {
-      console.log(`  (${CONNECTIONS} connections, ${WARMUP} s warm-up + ${SECONDS} s per run)`);
-      let before = await measure("ceiling", ceiling.url + "/", ceiling.child);
-      ceilings.push(before);
-      for (const item of pageList) {
-        const row = await measure(item.label, app.url + item.path, app.child);
-        const after = await measure("ceiling", ceiling.url + "/", ceiling.child);
-        ceilings.push(after);
-        row.ratio = row.rps / ((before.rps + after.rps) / 2);
-        pages.push(row);
-        before = after;
-      }
-      for (const item of diagnosticList) {
-        const row = await measure(item.label, app.url + item.path, app.child, { seconds: DIAG_SECONDS, warmup: Math.min(WARMUP, 1) });
-        diagnostics.push({ ...row, dataOf: item.dataOf });
-      }
-    });
+    if (!ONLY_FAN)
+      await step("pages", async () => {
+        console.log(`  (${CONNECTIONS} connections, ${WARMUP} s warm-up + ${SECONDS} s per run)`);
+        let before = await measure("ceiling", ceiling.url + "/", ceiling.child);
+        ceilings.push(before);
+        for (const item of pageList) {
+          const row = await measure(item.label, app.url + item.path, app.child);
+          const after = await measure("ceiling", ceiling.url + "/", ceiling.child);
+          ceilings.push(after);
+          row.ratio = row.rps / ((before.rps + after.rps) / 2);
+          pages.push(row);
+          before = after;
+        }
+        for (const item of diagnosticList) {
+          const row = await measure(item.label, app.url + item.path, app.child, {
+            seconds: DIAG_SECONDS,
+            warmup: Math.min(WARMUP, 1),
+          });
+          diagnostics.push({ ...row, dataOf: item.dataOf });
+        }
+      });
 
     fan = await step("signed-in fan", async () => {
       const cookie = await signInCookie(app.url, FAN.email, FAN.password);
@@ -967,16 +1076,22 @@ async function main() {
       // of those two floors, measured the same way in the same minutes.
       const ceilingUrl = `${ceiling.url}/`;
       const ceilingPids = workerdPids(ceiling.child.pid);
-      const floorNow = async () => (await cpuPerRequest(ceilingUrl, ceilingPids, { warmup: 10, samples: FLOOR_SAMPLES })).medianMs;
+      const floorNow = async () =>
+        (await cpuPerRequest(ceilingUrl, ceilingPids, { warmup: 10, samples: FLOOR_SAMPLES })).medianMs;
       const measureCpu = async (server, list, headers = {}, bracketed = true) => {
         const rows = [];
         let before = bracketed ? await floorNow() : null;
         for (const [label, pathname] of list) {
-          const row = await cpuPerRequest(server.url + pathname, workerdPids(server.child.pid), { headers, samples: CPU_SAMPLES });
+          const row = await cpuPerRequest(server.url + pathname, workerdPids(server.child.pid), {
+            headers,
+            samples: CPU_SAMPLES,
+          });
           const after = bracketed ? await floorNow() : null;
           const floorMedianMs = bracketed ? (before + after) / 2 : null;
           const floorNote = floorMedianMs === null ? "" : `, floor around it ${floorMedianMs.toFixed(2)} ms`;
-          console.log(`  ${label.padEnd(16)} median ${row.medianMs.toFixed(2)} ms, p99 ${row.p99Ms.toFixed(2)} ms (main thread ${row.mainMedianMs.toFixed(2)} / ${row.mainP99Ms.toFixed(2)}), ${row.htmlKB.toFixed(1)} KB${floorNote}${row.allOk ? "" : " (NOT all 200)"}`);
+          console.log(
+            `  ${label.padEnd(16)} median ${row.medianMs.toFixed(2)} ms, p99 ${row.p99Ms.toFixed(2)} ms (main thread ${row.mainMedianMs.toFixed(2)} / ${row.mainP99Ms.toFixed(2)}), ${row.htmlKB.toFixed(1)} KB${floorNote}${row.allOk ? "" : " (NOT all 200)"}`,
+          );
           rows.push({ label, ...row, floorMedianMs });
           before = after;
         }
@@ -1016,7 +1131,9 @@ async function main() {
           for (let i = 0; i < LIGHTHOUSE_RUNS; i++) runs.push(await lighthouse(root, proxy.url + pathname));
           const ok = runs.filter((r) => !r.error).sort((a, b) => a.score - b.score);
           const median = ok[Math.floor((ok.length - 1) / 2)];
-          console.log(`  ${label.padEnd(16)} ${ok.map((r) => r.score).join(", ") || runs.map((r) => r.error).join("; ")}`);
+          console.log(
+            `  ${label.padEnd(16)} ${ok.map((r) => r.score).join(", ") || runs.map((r) => r.error).join("; ")}`,
+          );
           rows.push({ label, runs, median, error: ok.length ? null : runs[0]?.error });
         }
         return rows;
@@ -1032,7 +1149,13 @@ async function main() {
       return { ...found, gzipKB: found.files.reduce((s, x) => s + x.gzip, 0) / 1024 };
     });
   } finally {
-    await Promise.all([stop(app?.child), stop(ceiling?.child), stop(remoteApp?.child), stop(d1Host?.child), stop(floorApp?.child)]);
+    await Promise.all([
+      stop(app?.child),
+      stop(ceiling?.child),
+      stop(remoteApp?.child),
+      stop(d1Host?.child),
+      stop(floorApp?.child),
+    ]);
   }
   const bundle = workerBundle();
 
@@ -1064,8 +1187,25 @@ async function main() {
   // 6. Prize pool throughput.
   const pool = await step("pool", measurePool);
 
-  machine.loadEnd = os.loadavg().map((l) => l.toFixed(2)).join(" ");
-  const markdown = report({ startedAt, pages, ceilings, diagnostics, scripts, bundle, pool, profile, fan, lighthouseRows, scale: ids, timings, machine });
+  machine.loadEnd = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+  const markdown = report({
+    startedAt,
+    pages,
+    ceilings,
+    diagnostics,
+    scripts,
+    bundle,
+    pool,
+    profile,
+    fan,
+    lighthouseRows,
+    scale: ids,
+    timings,
+    machine,
+  });
   mkdirSync(path.dirname(RESULTS), { recursive: true });
   writeFileSync(RESULTS, markdown);
   console.log(`\n${markdown}`);

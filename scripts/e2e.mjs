@@ -7,7 +7,16 @@ import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { childEnv, ensureBrowserTools, nodeBin, prepareLocal, root, serveAt, tools, waitForServer } from "./prepare-local.mjs";
+import {
+  childEnv,
+  ensureBrowserTools,
+  nodeBin,
+  prepareLocal,
+  root,
+  serveAt,
+  tools,
+  waitForServer,
+} from "./prepare-local.mjs";
 
 const STATE_DIR = ".wrangler/e2e-state";
 const SERVER_LOG = path.join(root, ".wrangler", "e2e-server.log");
@@ -100,7 +109,11 @@ async function main() {
       `--test-reporter-destination=${TAP_FILE}`,
       ...TEST_GLOB,
     ],
-    { cwd: root, env: childEnv({ E2E_BASE_URL: baseUrl, CHROME_PATH: chromePath }), stdio: ["ignore", "inherit", "inherit"] },
+    {
+      cwd: root,
+      env: childEnv({ E2E_BASE_URL: baseUrl, CHROME_PATH: chromePath }),
+      stdio: ["ignore", "inherit", "inherit"],
+    },
   );
   const code = await exitCode(tests);
 

@@ -17,7 +17,9 @@ export function applyExactReplacements(
   for (const [from, to, times = 1] of replacements) {
     const pieces = out.split(from);
     if (pieces.length !== times + 1) {
-      throw new Error(`${what} no longer contains exactly ${times === 1 ? "one" : times} ${JSON.stringify(from.split("\n")[0])}. ${advice}`);
+      throw new Error(
+        `${what} no longer contains exactly ${times === 1 ? "one" : times} ${JSON.stringify(from.split("\n")[0])}. ${advice}`,
+      );
     }
     out = pieces.join(to);
   }

@@ -15,7 +15,8 @@ import { applyExactReplacements, changeFilePlugin } from "./exact-replacements";
 export const REACT_EDGE_RENDERER = /react-dom[\\/]cjs[\\/]react-dom-server\.edge\.production\.js$/;
 
 /** React 19's writeChunk as the file has it: whole, so any change to it stops the build. */
-const WRITE_CHUNK = "function writeChunk(destination, chunk) {\n  if (0 === chunk.byteLength) {\n    if (supportsArrayBufferDetached && chunk.buffer.detached)\n      throw Error(\n        \"Cannot transport a detached buffer. This usually happens when trying to transport multiple buffer-spanning views on the same underyling buffer. Either reuse the exact same view by identity or copy the underlying buffer manually via `view.slice()`.\"\n      );\n  } else if (4096 < chunk.byteLength)\n    0 < writtenBytes &&\n      (destination.enqueue(new Uint8Array(currentView.buffer, 0, writtenBytes)),\n      (currentView = new Uint8Array(4096)),\n      (writtenBytes = 0)),\n      destination.enqueue(chunk);\n  else {\n    var allowableBytes = currentView.length - writtenBytes;\n    allowableBytes < chunk.byteLength &&\n      (0 === allowableBytes\n        ? destination.enqueue(currentView)\n        : (currentView.set(chunk.subarray(0, allowableBytes), writtenBytes),\n          destination.enqueue(currentView),\n          (chunk = chunk.subarray(allowableBytes))),\n      (currentView = new Uint8Array(4096)),\n      (writtenBytes = 0));\n    currentView.set(chunk, writtenBytes);\n    writtenBytes += chunk.byteLength;\n  }\n}\n";
+const WRITE_CHUNK =
+  'function writeChunk(destination, chunk) {\n  if (0 === chunk.byteLength) {\n    if (supportsArrayBufferDetached && chunk.buffer.detached)\n      throw Error(\n        "Cannot transport a detached buffer. This usually happens when trying to transport multiple buffer-spanning views on the same underyling buffer. Either reuse the exact same view by identity or copy the underlying buffer manually via `view.slice()`."\n      );\n  } else if (4096 < chunk.byteLength)\n    0 < writtenBytes &&\n      (destination.enqueue(new Uint8Array(currentView.buffer, 0, writtenBytes)),\n      (currentView = new Uint8Array(4096)),\n      (writtenBytes = 0)),\n      destination.enqueue(chunk);\n  else {\n    var allowableBytes = currentView.length - writtenBytes;\n    allowableBytes < chunk.byteLength &&\n      (0 === allowableBytes\n        ? destination.enqueue(currentView)\n        : (currentView.set(chunk.subarray(0, allowableBytes), writtenBytes),\n          destination.enqueue(currentView),\n          (chunk = chunk.subarray(allowableBytes))),\n      (currentView = new Uint8Array(4096)),\n      (writtenBytes = 0));\n    currentView.set(chunk, writtenBytes);\n    writtenBytes += chunk.byteLength;\n  }\n}\n';
 
 /** Each [the file's code, its replacement]; every one must occur exactly once. */
 const REPLACEMENTS: readonly (readonly [string, string])[] = [
@@ -29,7 +30,10 @@ const REPLACEMENTS: readonly (readonly [string, string])[] = [
     "function stringToPrecomputedChunk(content) {\n  return content;\n}",
   ],
   // ... measured in UTF-16 units (only used to decide when a large Suspense boundary is streamed on its own) ...
-  ["function byteLengthOfChunk(chunk) {\n  return chunk.byteLength;\n}", "function byteLengthOfChunk(chunk) {\n  return chunk.length;\n}"],
+  [
+    "function byteLengthOfChunk(chunk) {\n  return chunk.byteLength;\n}",
+    "function byteLengthOfChunk(chunk) {\n  return chunk.length;\n}",
+  ],
   ["segmentByteSize += segment[i].byteLength;", "segmentByteSize += segment[i].length;"],
   // ... and are joined, then encoded once per 4 KB, and whatever is left when a flush completes.
   [

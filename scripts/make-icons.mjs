@@ -31,7 +31,8 @@ function png(size, rgba) {
   header[8] = 8;
   header[9] = 6; // RGBA
   const rows = [];
-  for (let y = 0; y < size; y++) rows.push(Buffer.from([0]), Buffer.from(rgba.subarray(y * size * 4, (y + 1) * size * 4)));
+  for (let y = 0; y < size; y++)
+    rows.push(Buffer.from([0]), Buffer.from(rgba.subarray(y * size * 4, (y + 1) * size * 4)));
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk("IHDR", header),
@@ -41,10 +42,11 @@ function png(size, rgba) {
 }
 
 /** Vertices of a pointy-top hexagon around (0.5, 0.5). */
-const hexagon = (r) => Array.from({ length: 6 }, (_, i) => {
-  const a = (Math.PI / 3) * i - Math.PI / 2;
-  return [0.5 + r * Math.cos(a), 0.5 + r * Math.sin(a)];
-});
+const hexagon = (r) =>
+  Array.from({ length: 6 }, (_, i) => {
+    const a = (Math.PI / 3) * i - Math.PI / 2;
+    return [0.5 + r * Math.cos(a), 0.5 + r * Math.sin(a)];
+  });
 function inside(poly, x, y) {
   let inPoly = false;
   for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
@@ -84,12 +86,18 @@ function draw(size, options) {
   const n = 4;
   for (let py = 0; py < size; py++) {
     for (let px = 0; px < size; px++) {
-      let r = 0, g = 0, b = 0, a = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0;
       for (let sy = 0; sy < n; sy++) {
         for (let sx = 0; sx < n; sx++) {
           const c = paint((px + (sx + 0.5) / n) / size, (py + (sy + 0.5) / n) / size, options);
           if (!c) continue;
-          r += c[0]; g += c[1]; b += c[2]; a++;
+          r += c[0];
+          g += c[1];
+          b += c[2];
+          a++;
         }
       }
       const i = (py * size + px) * 4;

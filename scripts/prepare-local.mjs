@@ -5,7 +5,16 @@
 //
 // Run directly (`node scripts/prepare-local.mjs`) it prepares the default directory and exits.
 import { spawn, spawnSync } from "node:child_process";
-import { accessSync, constants, copyFileSync, existsSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  copyFileSync,
+  existsSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
@@ -13,8 +22,7 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 const binDir = path.join(root, "node_modules", ".bin");
 
 /** Node 22 or newer: the running one, else the one the `node` dev dependency installs (wrangler needs 22.12+). */
-export const nodeBin =
-  Number(process.versions.node.split(".")[0]) >= 22 ? process.execPath : path.join(binDir, "node");
+export const nodeBin = Number(process.versions.node.split(".")[0]) >= 22 ? process.execPath : path.join(binDir, "node");
 
 /** The JavaScript entry of an installed tool's command (what node_modules/.bin/NAME links to). */
 function toolEntry(name) {
@@ -158,8 +166,7 @@ function findExecutable(candidates, names) {
   };
   const onPath = (process.env.PATH ?? "").split(path.delimiter).filter(Boolean);
   return (
-    candidates.find(executable) ??
-    names.flatMap((name) => onPath.map((dir) => path.join(dir, name))).find(executable)
+    candidates.find(executable) ?? names.flatMap((name) => onPath.map((dir) => path.join(dir, name))).find(executable)
   );
 }
 
@@ -176,7 +183,10 @@ export function findFfmpeg() {
 
 /** Runs a command with inherited output; true when it exits 0. */
 function runQuietly(command, args) {
-  return spawnSync(command, args, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } }).status === 0;
+  return (
+    spawnSync(command, args, { stdio: "inherit", env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" } })
+      .status === 0
+  );
 }
 
 /**
@@ -191,7 +201,9 @@ export function ensureBrowserTools() {
   if (missing.length === 0) return findChromium();
 
   if (process.env.CHROME_PATH && missing.includes("chromium")) {
-    throw new Error(`CHROME_PATH is set to "${process.env.CHROME_PATH}", which is not an executable file: fix or unset it.`);
+    throw new Error(
+      `CHROME_PATH is set to "${process.env.CHROME_PATH}", which is not an executable file: fix or unset it.`,
+    );
   }
   const packages = missing.join(" ");
   const install = `apt-get update && apt-get install -y ${packages}`;

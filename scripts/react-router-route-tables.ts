@@ -114,7 +114,7 @@ const PATCHES: readonly (readonly [RegExp, string, readonly (readonly [string, s
           // A static handler's own branches (built once per isolate): what a path matched is remembered per path.
           "\tlet known = precomputedBranches && matchesByBranches.get(precomputedBranches);",
           "\tif (precomputedBranches && !known) matchesByBranches.set(precomputedBranches, known = new Map());",
-          "\tlet key = (allowPartial ? \"partial:\" : \"exact:\") + decoded;",
+          '\tlet key = (allowPartial ? "partial:" : "exact:") + decoded;',
           "\tlet found = known?.get(key);",
           "\tif (found !== void 0) return found && copyMatches(found);",
           "\tfor (let i = 0; matches == null && i < branches.length; ++i) matches = matchRouteBranch(branches[i], decoded, allowPartial);",

@@ -21,12 +21,24 @@ import type { OrderStatus as StoredOrderStatus } from "../app/domain/orders";
 import { convertCents } from "../app/domain/currency";
 import { GROUP_BUY_CURRENCY } from "../app/domain/group-buy";
 import { orderNumber, voucherCode } from "../app/domain/orders";
-import { adRevenueEarning, guessEntryEarning, poolShareEarning, saleShares, shopSaleEarning, type EarningRow } from "../app/domain/earnings";
+import {
+  adRevenueEarning,
+  guessEntryEarning,
+  poolShareEarning,
+  saleShares,
+  shopSaleEarning,
+  type EarningRow,
+} from "../app/domain/earnings";
 import { drawMiniPrizes, miniPrizeCandidates } from "../app/domain/mini-prizes";
 import { formatCents } from "../app/domain/money";
 import { winnerMail } from "../app/domain/payouts";
 import { PRIZE_SETTLEMENT_DAYS } from "../app/domain/pool";
-import { DEFAULT_REVENUE_RULES, distributePool, poolContributionCents, REVENUE_RULES_SETTING_KEY } from "../app/domain/revenue";
+import {
+  DEFAULT_REVENUE_RULES,
+  distributePool,
+  poolContributionCents,
+  REVENUE_RULES_SETTING_KEY,
+} from "../app/domain/revenue";
 import { DEMO_ADMIN_EMAIL, DEMO_FAN_EMAIL, DEMO_HOST_EMAIL, DEMO_PASSWORD } from "../app/lib/demo";
 import { hashPassword } from "../app/lib/password.server";
 import { contributionKey, localPaymentIntentId, paidLocalCheckoutRow } from "../app/lib/payments/payment-records";
@@ -90,7 +102,13 @@ type ProductSpec = {
   images: 1 | 2 | 3;
   voucherValueCents?: number;
 };
-type GameSpec = { question: string; description: string; options: readonly string[]; correct: string; feeCents: number };
+type GameSpec = {
+  question: string;
+  description: string;
+  options: readonly string[];
+  correct: string;
+  feeCents: number;
+};
 type HostSpec = {
   email: string;
   name: string;
@@ -200,7 +218,8 @@ const HOSTS: readonly HostSpec[] = [
       },
       {
         name: "Linen Table Runner",
-        description: "Stone-washed linen with a hand-stitched hem. Softens with every wash and hides curry stains better than you'd think.",
+        description:
+          "Stone-washed linen with a hand-stitched hem. Softens with every wash and hides curry stains better than you'd think.",
         category: "physical",
         shop: "Home & Lifestyle",
         sizes: [
@@ -215,7 +234,8 @@ const HOSTS: readonly HostSpec[] = [
       },
       {
         name: "Kids' Batik Apron",
-        description: "A wipe-clean batik apron with a big front pocket for little bakers. Adjustable neck strap grows with them.",
+        description:
+          "A wipe-clean batik apron with a big front pocket for little bakers. Adjustable neck strap grows with them.",
         category: "physical",
         shop: "Fashion & Beauty",
         sizes: [
@@ -232,14 +252,16 @@ const HOSTS: readonly HostSpec[] = [
     games: [
       {
         question: "How many canting dots are on our best-selling Indigo cushion cover?",
-        description: "Every cover is waxed by hand in our Penang studio. Watch the time-lapse, count fast, and make your guess.",
+        description:
+          "Every cover is waxed by hand in our Penang studio. Watch the time-lapse, count fast, and make your guess.",
         options: ["About 800", "About 1,500", "About 2,400", "About 3,200"],
         correct: "About 2,400",
         feeCents: 300,
       },
       {
         question: "Which ingredient did my grandmother always add to her rendang that nobody expects?",
-        description: "Her rendang won every kampung cook-off for twenty years. The secret is in the video, if you look closely.",
+        description:
+          "Her rendang won every kampung cook-off for twenty years. The secret is in the video, if you look closely.",
         options: ["Star anise", "Torch ginger flower", "Cinnamon bark", "Kaffir lime leaf", "Fennel seed"],
         correct: "Torch ginger flower",
         feeCents: 200,
@@ -288,7 +310,8 @@ const HOSTS: readonly HostSpec[] = [
       },
       {
         name: "Hawker Map Desk Mat",
-        description: "Stitched-edge desk mat printed with a hand-drawn map of Singapore's best hawker centres. Water-resistant top.",
+        description:
+          "Stitched-edge desk mat printed with a hand-drawn map of Singapore's best hawker centres. Water-resistant top.",
         category: "physical",
         shop: "Tech & Gaming",
         sizes: [
@@ -303,7 +326,8 @@ const HOSTS: readonly HostSpec[] = [
       },
       {
         name: "Coiled Aviator Cable",
-        description: "USB-C to USB-C with a GX16 aviator connector and a tight 15 cm coil. Paracord sleeved, built to order.",
+        description:
+          "USB-C to USB-C with a GX16 aviator connector and a tight 15 cm coil. Paracord sleeved, built to order.",
         category: "physical",
         shop: "Tech & Gaming",
         sizes: [["1.5 m", 3800, 18]],
@@ -316,7 +340,8 @@ const HOSTS: readonly HostSpec[] = [
       },
       {
         name: "Keyboard Build Guide (e-book)",
-        description: "Everything from choosing switches to lubing stabilisers, with 120 photos from my own builds. PDF and EPUB.",
+        description:
+          "Everything from choosing switches to lubing stabilisers, with 120 photos from my own builds. PDF and EPUB.",
         category: "digital",
         shop: "Tech & Gaming",
         sizes: [["PDF + EPUB", 1200, 999]],
@@ -325,7 +350,8 @@ const HOSTS: readonly HostSpec[] = [
       },
       {
         name: "24-Switch Tester",
-        description: "Try 24 popular linear, tactile and clicky switches before you commit to a full set. Acrylic base included.",
+        description:
+          "Try 24 popular linear, tactile and clicky switches before you commit to a full set. Acrylic base included.",
         category: "physical",
         shop: "Tech & Gaming",
         sizes: [["24 switches", 2600, 0]],
@@ -369,7 +395,8 @@ const HOSTS: readonly HostSpec[] = [
     products: [
       {
         name: "Sourdough Starter Kit",
-        description: "Dried heirloom starter (14 years old!), a glass jar, a dough scraper and my step-by-step feeding schedule.",
+        description:
+          "Dried heirloom starter (14 years old!), a glass jar, a dough scraper and my step-by-step feeding schedule.",
         category: "physical",
         shop: "Food & Cooking",
         sizes: [
@@ -381,7 +408,8 @@ const HOSTS: readonly HostSpec[] = [
       },
       {
         name: "Rattan Banneton Basket",
-        description: "Natural rattan proofing basket with a linen liner. Gives your loaves those beautiful flour spirals.",
+        description:
+          "Natural rattan proofing basket with a linen liner. Gives your loaves those beautiful flour spirals.",
         category: "physical",
         shop: "Food & Cooking",
         sizes: [
@@ -393,7 +421,8 @@ const HOSTS: readonly HostSpec[] = [
       },
       {
         name: "Pan Dulce Recipe Collection",
-        description: "Conchas, marranitos and orejas the way my abuela made them, scaled for home ovens. 28 recipes, PDF.",
+        description:
+          "Conchas, marranitos and orejas the way my abuela made them, scaled for home ovens. 28 recipes, PDF.",
         category: "digital",
         shop: "Food & Cooking",
         sizes: [["PDF download", 900, 999]],
@@ -402,7 +431,8 @@ const HOSTS: readonly HostSpec[] = [
       },
       {
         name: "Virtual Bread Class",
-        description: "A live two-hour class over video: mix, shape and score a country loaf with me. Recording included.",
+        description:
+          "A live two-hour class over video: mix, shape and score a country loaf with me. Recording included.",
         category: "voucher",
         shop: "Food & Cooking",
         sizes: [["One class", 4000, 50]],
@@ -493,7 +523,8 @@ const HOSTS: readonly HostSpec[] = [
       },
       {
         name: "16-Week Ultra Training Plan",
-        description: "The plan I used for my first 100 km: week-by-week sessions, strength work and taper, as a PDF and calendar file.",
+        description:
+          "The plan I used for my first 100 km: week-by-week sessions, strength work and taper, as a PDF and calendar file.",
         category: "digital",
         shop: "Home & Lifestyle",
         sizes: [["PDF + calendar", 1900, 999]],
@@ -502,7 +533,8 @@ const HOSTS: readonly HostSpec[] = [
       },
       {
         name: "Physio Check-up",
-        description: "A 45-minute running assessment at my Leeds clinic or online: gait video, strength tests and a plan.",
+        description:
+          "A 45-minute running assessment at my Leeds clinic or online: gait video, strength tests and a plan.",
         category: "voucher",
         shop: "Home & Lifestyle",
         sizes: [["45-minute session", 5500, 20]],
@@ -546,7 +578,8 @@ const HOSTS: readonly HostSpec[] = [
     products: [
       {
         name: "Kyoto Seasons Riso Postcards",
-        description: "Twelve risograph postcards, one for each month in Kyoto, printed in two inks on thick recycled card.",
+        description:
+          "Twelve risograph postcards, one for each month in Kyoto, printed in two inks on thick recycled card.",
         category: "physical",
         shop: "Home & Lifestyle",
         sizes: [["Set of 12", 1800, 80]],
@@ -558,7 +591,8 @@ const HOSTS: readonly HostSpec[] = [
       },
       {
         name: "Washi Sketchbook",
-        description: "Hand-bound with Japanese stab binding and 48 pages of washi that takes ink and watercolour beautifully.",
+        description:
+          "Hand-bound with Japanese stab binding and 48 pages of washi that takes ink and watercolour beautifully.",
         category: "physical",
         shop: "Home & Lifestyle",
         sizes: [
@@ -582,7 +616,8 @@ const HOSTS: readonly HostSpec[] = [
       },
       {
         name: "Brush Pen Lettering Worksheets",
-        description: "Forty printable practice sheets for hiragana, katakana and English brush lettering. Print as many times as you like.",
+        description:
+          "Forty printable practice sheets for hiragana, katakana and English brush lettering. Print as many times as you like.",
         category: "digital",
         shop: "Home & Lifestyle",
         sizes: [["PDF download", 800, 999]],
@@ -638,7 +673,8 @@ const HOSTS: readonly HostSpec[] = [
     products: [
       {
         name: "Canvas Camp Organiser",
-        description: "Waxed canvas organiser that straps to a seat back or a tailgate. Twelve pockets; survived the Gibb River Road.",
+        description:
+          "Waxed canvas organiser that straps to a seat back or a tailgate. Twelve pockets; survived the Gibb River Road.",
         category: "physical",
         shop: "Home & Lifestyle",
         sizes: [
@@ -665,7 +701,8 @@ const HOSTS: readonly HostSpec[] = [
       },
       {
         name: "Big Lap Route Guide",
-        description: "Our full lap of Australia: 84 campsites, fuel stops and the detours worth taking, with GPX files.",
+        description:
+          "Our full lap of Australia: 84 campsites, fuel stops and the detours worth taking, with GPX files.",
         category: "digital",
         shop: "Home & Lifestyle",
         sizes: [["PDF + GPX", 1500, 999]],
@@ -674,7 +711,8 @@ const HOSTS: readonly HostSpec[] = [
       },
       {
         name: "Sunrise Kayak Tour",
-        description: "A guided sunrise paddle with us at Rottnest, dolphins very likely. Morning tea on the beach after.",
+        description:
+          "A guided sunrise paddle with us at Rottnest, dolphins very likely. Morning tea on the beach after.",
         category: "voucher",
         shop: "Home & Lifestyle",
         sizes: [["Two adults", 7500, 10]],
@@ -834,7 +872,8 @@ const HOSTS: readonly HostSpec[] = [
     products: [
       {
         name: "Single-Origin Sampler",
-        description: "Four 100 g bags from this month's roasts with tasting notes and brew recipes. Roasted the Tuesday before dispatch.",
+        description:
+          "Four 100 g bags from this month's roasts with tasting notes and brew recipes. Roasted the Tuesday before dispatch.",
         category: "physical",
         shop: "Food & Cooking",
         sizes: [
@@ -877,7 +916,8 @@ const HOSTS: readonly HostSpec[] = [
       },
       {
         name: "Home Barista Guide",
-        description: "Dial in espresso and filter at home: grind charts, ratios and troubleshooting, from our training manual.",
+        description:
+          "Dial in espresso and filter at home: grind charts, ratios and troubleshooting, from our training manual.",
         category: "digital",
         shop: "Food & Cooking",
         sizes: [["PDF download", 1000, 999]],
@@ -918,7 +958,8 @@ const HOSTS: readonly HostSpec[] = [
     products: [
       {
         name: "Street Food Party Card Game",
-        description: "The party game where you bluff your way through a Bangkok night market. 3 to 8 players, 20-minute rounds.",
+        description:
+          "The party game where you bluff your way through a Bangkok night market. 3 to 8 players, 20-minute rounds.",
         category: "physical",
         shop: "Tech & Gaming",
         sizes: [["Standard deck", 2500, 35]],
@@ -1055,7 +1096,10 @@ const escapeXml = (text: string) =>
   text.replace(/[<>&'"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c]!);
 
 function initials(name: string): string {
-  const words = name.replace(/[^\p{L}\p{N}\s]/gu, " ").split(/\s+/).filter(Boolean);
+  const words = name
+    .replace(/[^\p{L}\p{N}\s]/gu, " ")
+    .split(/\s+/)
+    .filter(Boolean);
   return words
     .slice(0, 2)
     .map((w) => w[0]!.toUpperCase())
@@ -1276,7 +1320,13 @@ async function buildRows(media: R2Like, siteOrigin: string) {
 
   // --- accounts ------------------------------------------------------------------------------------------------
   const people: (Person & { role: "user" | "admin"; public: boolean; palette: readonly [string, string] })[] = [];
-  const admin = { id: crypto.randomUUID(), email: DEMO_ADMIN_EMAIL, name: "Tribe Platform Team", country: "MY", createdAt: daysAgo(400) };
+  const admin = {
+    id: crypto.randomUUID(),
+    email: DEMO_ADMIN_EMAIL,
+    name: "Tribe Platform Team",
+    country: "MY",
+    createdAt: daysAgo(400),
+  };
   people.push({ ...admin, role: "admin", public: false, palette: ["#111827", "#4b5563"] });
 
   const hosts: Host[] = HOSTS.map((spec) => {
@@ -1321,14 +1371,25 @@ async function buildRows(media: R2Like, siteOrigin: string) {
   // scrypt takes about 0.2 s of CPU per hash: the three demo accounts get their own hashes and the other demo
   // accounts (same published local password) share one, which keeps the seed fast on a small machine.
   const demoEmails = [DEMO_HOST_EMAIL, DEMO_FAN_EMAIL, DEMO_ADMIN_EMAIL];
-  const [sharedHash, ...demoHashes] = await Promise.all(
-    [null, ...demoEmails].map(() => hashPassword(DEMO_PASSWORD)),
-  );
+  const [sharedHash, ...demoHashes] = await Promise.all([null, ...demoEmails].map(() => hashPassword(DEMO_PASSWORD)));
   people.forEach((p) => {
     const own = demoEmails.indexOf(p.email);
     const passwordHash = own >= 0 ? demoHashes[own]! : sharedHash!;
-    rows.users.push({ id: p.id, email: p.email, passwordHash, role: p.role, emailConfirmedAt: p.createdAt, createdAt: p.createdAt, updatedAt: p.createdAt });
-    rows.userActivity.push({ userId: p.id, activityType: "signup", activityData: { country: p.country }, createdAt: p.createdAt });
+    rows.users.push({
+      id: p.id,
+      email: p.email,
+      passwordHash,
+      role: p.role,
+      emailConfirmedAt: p.createdAt,
+      createdAt: p.createdAt,
+      updatedAt: p.createdAt,
+    });
+    rows.userActivity.push({
+      userId: p.id,
+      activityType: "signup",
+      activityData: { country: p.country },
+      createdAt: p.createdAt,
+    });
   });
 
   // --- tribes --------------------------------------------------------------------------------------------------
@@ -1397,7 +1458,15 @@ async function buildRows(media: R2Like, siteOrigin: string) {
         });
       }
       spec.sizes.forEach(([name, priceCents, availableUnits, dimensions], position) =>
-        rows.productSizes.push({ productId: id, name, priceCents, currency: "USD", dimensions: dimensions ?? null, availableUnits, position }),
+        rows.productSizes.push({
+          productId: id,
+          name,
+          priceCents,
+          currency: "USD",
+          dimensions: dimensions ?? null,
+          availableUnits,
+          position,
+        }),
       );
       colours.forEach(([name, hex, availableUnits], position) =>
         rows.productColors.push({ productId: id, name, hex, availableUnits, position }),
@@ -1454,7 +1523,8 @@ async function buildRows(media: R2Like, siteOrigin: string) {
           poolId,
           entryNumber,
           userId: event.userId,
-          sourceType: event.sourceType === "host_deposit" ? null : (event.sourceType as schema.NewPrizeEntry["sourceType"]),
+          sourceType:
+            event.sourceType === "host_deposit" ? null : (event.sourceType as schema.NewPrizeEntry["sourceType"]),
           sourceKey: event.sourceKey,
           createdAt: event.at,
         });
@@ -1497,7 +1567,14 @@ async function buildRows(media: R2Like, siteOrigin: string) {
   function addressFor(person: Person): schema.Address {
     const a = ADDRESSES[person.country] ?? ADDRESSES.MY!;
     addressNumber += int(3, 17);
-    return { name: person.name, street: `${addressNumber} ${a.street}`, city: a.city, state: a.state, postal_code: a.postal, country: person.country };
+    return {
+      name: person.name,
+      street: `${addressNumber} ${a.street}`,
+      city: a.city,
+      state: a.state,
+      postal_code: a.postal,
+      country: person.country,
+    };
   }
 
   type OrderStatus = "paid" | "processing" | "shipped" | "completed";
@@ -1528,7 +1605,9 @@ async function buildRows(media: R2Like, siteOrigin: string) {
       (spec.category === "digital"
         ? "completed"
         : spec.category === "voucher"
-          ? age > 10 ? "completed" : "paid"
+          ? age > 10
+            ? "completed"
+            : "paid"
           : age > 12
             ? "completed"
             : age > 5
@@ -1701,7 +1780,10 @@ async function buildRows(media: R2Like, siteOrigin: string) {
       hostId: host.id,
       question: spec.question,
       description: spec.description,
-      imageUrl: svg(`games/${host.id}/${gameId}.svg`, gameSvg(spec.question, host.name, host.spec.palette[0], host.spec.palette[1])),
+      imageUrl: svg(
+        `games/${host.id}/${gameId}.svg`,
+        gameSvg(spec.question, host.name, host.spec.palette[0], host.spec.palette[1]),
+      ),
       videoUrl: null,
       videoDurationSeconds: null,
       options: [...spec.options],
@@ -1721,7 +1803,10 @@ async function buildRows(media: R2Like, siteOrigin: string) {
       endedAt: status === "completed" ? until : null,
     };
     rows.guessWinGames.push(game);
-    const players = sample(host.members.filter((m) => m !== demoFan), playerCount);
+    const players = sample(
+      host.members.filter((m) => m !== demoFan),
+      playerCount,
+    );
     for (const player of players) {
       const at = new Date(publishedAt.getTime() + random() * (until.getTime() - publishedAt.getTime()));
       const correct = chance(0.45);
@@ -1753,7 +1838,12 @@ async function buildRows(media: R2Like, siteOrigin: string) {
         game.sharesCount! += 1;
       }
       rows.guessWinParticipants.push(participant);
-      rows.userActivity.push({ userId: player.id, activityType: "guess_submitted", activityData: { game_id: gameId, amount: fee }, createdAt: at });
+      rows.userActivity.push({
+        userId: player.id,
+        activityType: "guess_submitted",
+        activityData: { game_id: gameId, amount: fee },
+        createdAt: at,
+      });
       game.participantsCount! += 1;
       game.totalEntryFeesCents! += fee;
       // The fee reaches the pool at payment; the entry of a correct guess is appended when the round closes.
@@ -1817,8 +1907,18 @@ async function buildRows(media: R2Like, siteOrigin: string) {
   // hash), else left out. A commitment at the parent is 1 block past the tip, not 3: the verification page's margin
   // check says so for these two pools (decision 390); every other check passes.
   const HISTORICAL_DRAWS = [
-    { height: 840_000, closedAt: new Date(Date.UTC(2024, 3, 19, 23, 50)), committedAt: new Date(Date.UTC(2024, 3, 20, 0, 6)), tipTime: 1_713_571_533 },
-    { height: 503_252, closedAt: new Date(Date.UTC(2018, 0, 8, 23, 40)), committedAt: new Date(Date.UTC(2018, 0, 8, 23, 59)), tipTime: null },
+    {
+      height: 840_000,
+      closedAt: new Date(Date.UTC(2024, 3, 19, 23, 50)),
+      committedAt: new Date(Date.UTC(2024, 3, 20, 0, 6)),
+      tipTime: 1_713_571_533,
+    },
+    {
+      height: 503_252,
+      closedAt: new Date(Date.UTC(2018, 0, 8, 23, 40)),
+      committedAt: new Date(Date.UTC(2018, 0, 8, 23, 59)),
+      tipTime: null,
+    },
   ] as const;
   const drawnHosts = [demoHost, hosts[1]!];
   for (const [i, host] of drawnHosts.entries()) {
@@ -1830,7 +1930,17 @@ async function buildRows(media: R2Like, siteOrigin: string) {
     const targetCents = targetReached ? 300_000 : 1_000_000;
     const poolId = crypto.randomUUID();
     poolEvents.set(poolId, []);
-    rows.prizePools.push({ id: poolId, hostId: host.id, status: "open", targetCents, currency: "USD", autoRenew: true, startAt, endAt, createdAt: startAt });
+    rows.prizePools.push({
+      id: poolId,
+      hostId: host.id,
+      status: "open",
+      targetCents,
+      currency: "USD",
+      autoRenew: true,
+      startAt,
+      endAt,
+      createdAt: startAt,
+    });
     const miniPrizeId = crypto.randomUUID();
     rows.prizeMiniPrizes.push({
       id: miniPrizeId,
@@ -1847,7 +1957,15 @@ async function buildRows(media: R2Like, siteOrigin: string) {
       const at = new Date(startAt.getTime() + ((n + 0.5) / (orderCount + 1)) * span * (targetReached ? 0.5 : 1));
       addOrder({ host, buyer: buyerFor(host), product: pick(host.products), poolId, at, status: "completed" });
     }
-    addGame(host, PAST_GAMES[i]!, poolId, new Date(startAt.getTime() + 2 * DAY), new Date(startAt.getTime() + span * (targetReached ? 0.55 : 0.9)), "completed", int(7, 9));
+    addGame(
+      host,
+      PAST_GAMES[i]!,
+      poolId,
+      new Date(startAt.getTime() + 2 * DAY),
+      new Date(startAt.getTime() + span * (targetReached ? 0.55 : 0.9)),
+      "completed",
+      int(7, 9),
+    );
     // The host's own deposit, rounded so that the pool is a whole multiple of 5 cents (60% of it is exact).
     const fromOrders = poolEvents.get(poolId)!.reduce((sum, e) => sum + e.contributionCents, 0);
     let deposit = targetReached ? targetCents - fromOrders + int(500, 2500) : int(150_000, 320_000);
@@ -1896,7 +2014,12 @@ async function buildRows(media: R2Like, siteOrigin: string) {
       createdAt: historical.committedAt.getTime(),
     };
     const commitmentRecordHash = await commitmentHash(GENESIS_LOG_HASH, commitment);
-    rows.drawCommitments.push({ ...commitment, createdAt: historical.committedAt, prevHash: GENESIS_LOG_HASH, hash: commitmentRecordHash });
+    rows.drawCommitments.push({
+      ...commitment,
+      createdAt: historical.committedAt,
+      prevHash: GENESIS_LOG_HASH,
+      hash: commitmentRecordHash,
+    });
     rows.prizeDraws.push({
       poolId,
       attempt: 0,
@@ -1923,14 +2046,28 @@ async function buildRows(media: R2Like, siteOrigin: string) {
       createdAt: drawnAt,
     });
     if (winner.userId) {
-      rows.userActivity.push({ userId: winner.userId, activityType: "prize_won", activityData: { amount: distributePool(amount).mainPrize, pool_id: poolId }, createdAt: drawnAt });
+      rows.userActivity.push({
+        userId: winner.userId,
+        activityType: "prize_won",
+        activityData: { amount: distributePool(amount).mainPrize, pool_id: poolId },
+        createdAt: drawnAt,
+      });
       // The mail the draw sent the winner at the time (the outbox keeps what would have been sent).
       const payableOn = new Date(drawnAt.getTime() + PRIZE_SETTLEMENT_DAYS * DAY).toISOString().slice(0, 10);
       const mail = winnerMail(winnerName, formatCents(distributePool(amount).mainPrize, "USD"), payableOn);
-      rows.mailOutbox.push({ toAddress: personById.get(winner.userId)!.email, subject: mail.subject, textBody: mail.text, createdAt: drawnAt });
+      rows.mailOutbox.push({
+        toAddress: personById.get(winner.userId)!.email,
+        subject: mail.subject,
+        textBody: mail.text,
+        createdAt: drawnAt,
+      });
     }
     // The mini prize is drawn from the same block by the rule (domain/mini-prizes.ts), as the cron does.
-    const miniAwards = await drawMiniPrizes(block.id, [{ quantityText: host.spec.miniPrizes[0]![2] }], miniPrizeCandidates(entries, winner.userId));
+    const miniAwards = await drawMiniPrizes(
+      block.id,
+      [{ quantityText: host.spec.miniPrizes[0]![2] }],
+      miniPrizeCandidates(entries, winner.userId),
+    );
     for (const award of miniAwards) {
       rows.miniPrizeWinners.push({
         miniPrizeId,
@@ -1944,7 +2081,9 @@ async function buildRows(media: R2Like, siteOrigin: string) {
     }
     // The host's 25% is booked once the settlement period is over.
     const settledAt = new Date(drawnAt.getTime() + PRIZE_SETTLEMENT_DAYS * DAY);
-    rows.earningsLedger.push(poolShareEarning({ id: poolId, hostId: host.id, amountCents: amount, currency: "USD", settledAt }));
+    rows.earningsLedger.push(
+      poolShareEarning({ id: poolId, hostId: host.id, amountCents: amount, currency: "USD", settledAt }),
+    );
     // The main prize was paid after the settlement period.
     if (winner.userId) {
       const paidAt = new Date(settledAt.getTime() + DAY);
@@ -1970,7 +2109,8 @@ async function buildRows(media: R2Like, siteOrigin: string) {
     const startAt = daysAgo(int(8, 24));
     const poolId = openPool(host, startAt, daysAhead(host === demoHost ? 18 : int(5, 40)));
     openPools.set(host.id, poolId);
-    if (chance(0.7) || host === demoHost) hostDeposit(poolId, host, int(20, 120) * 1000, new Date(startAt.getTime() + 3 * HOUR));
+    if (chance(0.7) || host === demoHost)
+      hostDeposit(poolId, host, int(20, 120) * 1000, new Date(startAt.getTime() + 3 * HOUR));
   }
 
   // Ad revenue the platform owner recorded for the demo host (the last two calendar months), split as the admin
@@ -1979,18 +2119,35 @@ async function buildRows(media: R2Like, siteOrigin: string) {
     const today = new Date(NOW);
     const monthStart = (back: number) => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - back, 1));
     const isoDay = (d: Date) => d.toISOString().slice(0, 10);
-    const reports: [back: number, amountCents: number, impressions: number, clicks: number, recordedDaysAgo: number][] = [
-      [2, 18_640, 41_200, 538, 5],
-      [1, 23_115, 52_870, 701, 2],
-    ];
+    const reports: [back: number, amountCents: number, impressions: number, clicks: number, recordedDaysAgo: number][] =
+      [
+        [2, 18_640, 41_200, 538, 5],
+        [1, 23_115, 52_870, 701, 2],
+      ];
     for (const [back, amountCents, impressions, clicks, recordedDaysAgo] of reports) {
       const id = crypto.randomUUID();
       const periodStart = isoDay(monthStart(back));
       const periodEnd = isoDay(new Date(monthStart(back - 1).getTime() - DAY));
       const recordedAt = daysAgo(recordedDaysAgo);
-      rows.adRevenueReports.push({ id, hostId: demoHost.id, periodStart, periodEnd, amountCents, currency: "USD", impressions, clicks, recordedBy: admin.id, createdAt: recordedAt });
+      rows.adRevenueReports.push({
+        id,
+        hostId: demoHost.id,
+        periodStart,
+        periodEnd,
+        amountCents,
+        currency: "USD",
+        impressions,
+        clicks,
+        recordedBy: admin.id,
+        createdAt: recordedAt,
+      });
       const rule = DEFAULT_REVENUE_RULES.ad_revenue;
-      rows.earningsLedger.push(adRevenueEarning({ id, hostId: demoHost.id, amountCents, currency: "USD", periodStart, periodEnd, recordedAt }, rule));
+      rows.earningsLedger.push(
+        adRevenueEarning(
+          { id, hostId: demoHost.id, amountCents, currency: "USD", periodStart, periodEnd, recordedAt },
+          rule,
+        ),
+      );
       addEvent(openPools.get(demoHost.id)!, {
         at: recordedAt,
         userId: null,
@@ -2025,11 +2182,22 @@ async function buildRows(media: R2Like, siteOrigin: string) {
       [500_000, 12],
       [800_000, 15],
     ].forEach(([salesThresholdCents, discountPercent], position) =>
-      rows.groupBuyTiers.push({ groupBuyId, salesThresholdCents: salesThresholdCents!, discountPercent: discountPercent!, position }),
+      rows.groupBuyTiers.push({
+        groupBuyId,
+        salesThresholdCents: salesThresholdCents!,
+        discountPercent: discountPercent!,
+        position,
+      }),
     );
     const linked = [demoHost.products[0]!, demoHost.products[1]!, demoHost.products[2]!, demoHost.products[5]!];
     for (const product of linked) rows.groupBuyProducts.push({ groupBuyId, productId: product.id });
-    const buyers = [demoFan, ...sample(demoHost.members.filter((m) => m !== demoFan), 4)];
+    const buyers = [
+      demoFan,
+      ...sample(
+        demoHost.members.filter((m) => m !== demoFan),
+        4,
+      ),
+    ];
     let sales = 0;
     buyers.forEach((buyer, n) => {
       const order = addOrder({
@@ -2053,10 +2221,38 @@ async function buildRows(media: R2Like, siteOrigin: string) {
   {
     const poolId = openPools.get(demoHost.id)!;
     const byCategory = (c: ProductSpec["category"]) => demoHost.products.find((p) => p.spec.category === c)!;
-    addOrder({ host: demoHost, buyer: demoFan, product: demoHost.products[0]!, poolId, at: daysAgo(7.5), status: "shipped" });
-    addOrder({ host: demoHost, buyer: demoFan, product: byCategory("voucher"), poolId, at: daysAgo(4.2), status: "paid" });
-    addOrder({ host: demoHost, buyer: demoFan, product: byCategory("digital"), poolId, at: daysAgo(2.1), status: "completed" });
-    addOrder({ host: hosts[4]!, buyer: demoFan, product: hosts[4]!.products[1]!, poolId: openPools.get(hosts[4]!.id)!, at: daysAgo(1.3), status: "paid" });
+    addOrder({
+      host: demoHost,
+      buyer: demoFan,
+      product: demoHost.products[0]!,
+      poolId,
+      at: daysAgo(7.5),
+      status: "shipped",
+    });
+    addOrder({
+      host: demoHost,
+      buyer: demoFan,
+      product: byCategory("voucher"),
+      poolId,
+      at: daysAgo(4.2),
+      status: "paid",
+    });
+    addOrder({
+      host: demoHost,
+      buyer: demoFan,
+      product: byCategory("digital"),
+      poolId,
+      at: daysAgo(2.1),
+      status: "completed",
+    });
+    addOrder({
+      host: hosts[4]!,
+      buyer: demoFan,
+      product: hosts[4]!.products[1]!,
+      poolId: openPools.get(hosts[4]!.id)!,
+      at: daysAgo(1.3),
+      status: "paid",
+    });
   }
   for (const host of hosts) {
     const poolId = openPools.get(host.id)!;
@@ -2072,7 +2268,15 @@ async function buildRows(media: R2Like, siteOrigin: string) {
   // Guess & Win games with guesses in the open pools.
   for (const host of hosts) {
     host.spec.games.forEach((spec, index) =>
-      addGame(host, spec, openPools.get(host.id)!, daysAgo(int(2, 12) + index), new Date(NOW - HOUR), "active", int(3, 7)),
+      addGame(
+        host,
+        spec,
+        openPools.get(host.id)!,
+        daysAgo(int(2, 12) + index),
+        new Date(NOW - HOUR),
+        "active",
+        int(3, 7),
+      ),
     );
   }
   // The demo fan has shared the demo host's first game (a free guess is available) and liked it.
@@ -2091,7 +2295,9 @@ async function buildRows(media: R2Like, siteOrigin: string) {
   for (const person of people) {
     const host = hosts.find((h) => h.id === person.id);
     const hostOrders = host ? rows.orders.filter((o) => o.hostId === host.id) : [];
-    const avatarUrl = host ? host.avatarUrl : svg(`avatars/${person.id}.svg`, avatarSvg(person.name, person.palette[0], person.palette[1]));
+    const avatarUrl = host
+      ? host.avatarUrl
+      : svg(`avatars/${person.id}.svg`, avatarSvg(person.name, person.palette[0], person.palette[1]));
     rows.userProfiles.push({
       userId: person.id,
       slug: host?.spec.slug ?? null,
@@ -2101,7 +2307,9 @@ async function buildRows(media: R2Like, siteOrigin: string) {
       category: host?.spec.category ?? "General",
       website: host?.spec.website ?? null,
       avatarUrl,
-      coverImageUrl: host ? svg(`covers/${host.id}.svg`, coverSvg(host.name, host.spec.palette[0], host.spec.palette[1])) : null,
+      coverImageUrl: host
+        ? svg(`covers/${host.id}.svg`, coverSvg(host.name, host.spec.palette[0], host.spec.palette[1]))
+        : null,
       verified: host?.spec.verified ?? false,
       status: "active",
       followersCount: followers.get(person.id) ?? 0,
@@ -2137,7 +2345,13 @@ async function buildRows(media: R2Like, siteOrigin: string) {
   ];
   const [userLowId, userHighId] = conversationPair(demoFan.id, demoHost.id);
   const conversationId = crypto.randomUUID();
-  rows.chatConversations.push({ id: conversationId, userLowId, userHighId, createdAt: new Date(NOW - 30 * HOUR), lastMessageAt: new Date(NOW - 5 * HOUR) });
+  rows.chatConversations.push({
+    id: conversationId,
+    userLowId,
+    userHighId,
+    createdAt: new Date(NOW - 30 * HOUR),
+    lastMessageAt: new Date(NOW - 5 * HOUR),
+  });
   for (const [from, to, body, hoursAgo] of chat) {
     rows.chatMessages.push({
       conversationId,
@@ -2175,7 +2389,14 @@ async function buildRows(media: R2Like, siteOrigin: string) {
     if (!game || p.kind !== "paid" || p.paymentStatus !== "paid" || !p.entryFeeCents) continue;
     rows.earningsLedger.push(
       guessEntryEarning(
-        { participantId: p.id!, hostId: game.hostId, amountCents: p.entryFeeCents, currency: "USD", question: game.question, paidAt: p.createdAt! },
+        {
+          participantId: p.id!,
+          hostId: game.hostId,
+          amountCents: p.entryFeeCents,
+          currency: "USD",
+          question: game.question,
+          paidAt: p.createdAt!,
+        },
         DEFAULT_REVENUE_RULES.guess_win_entries,
       ),
     );

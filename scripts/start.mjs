@@ -1,7 +1,17 @@
 // `npm start`: build, prepare local state (.dev.vars, D1 migrations, demo seed) and serve the built app with
 // `vite preview`, which runs the Worker in workerd with local D1, R2 and Durable Objects from PERSIST_DIR.
 import { spawn } from "node:child_process";
-import { childEnv, nodeBin, persistDir, prepareLocal, root, run, serveAt, tools, waitForServer } from "./prepare-local.mjs";
+import {
+  childEnv,
+  nodeBin,
+  persistDir,
+  prepareLocal,
+  root,
+  run,
+  serveAt,
+  tools,
+  waitForServer,
+} from "./prepare-local.mjs";
 
 const port = Number(process.env.PORT || 8787);
 if (!Number.isInteger(port) || port < 1 || port > 65535) {

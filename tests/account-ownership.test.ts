@@ -11,7 +11,14 @@ import { mailedToken, mailsTo, signupFields } from "./support/accounts";
 // data leaves its orders: at once for closed ones, by the cron for open ones when they close.
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const ADDRESS = { name: "Alice Original", street: "12 Jalan Ampang", city: "Kuala Lumpur", state: "WP", postal_code: "50450", country: "MY" };
+const ADDRESS = {
+  name: "Alice Original",
+  street: "12 Jalan Ampang",
+  city: "Kuala Lumpur",
+  state: "WP",
+  postal_code: "50450",
+  country: "MY",
+};
 
 async function buyerWithOrders() {
   const host = await makeUser({ name: "Ownership Host" });
@@ -44,7 +51,10 @@ async function buyerWithOrders() {
     return { id, orderNumber };
   };
   // Delivered a month ago: closed. Shipped, not delivered: open.
-  const closed = await order("Closed Batik Scarf", { status: "completed", deliveredAt: new Date(Date.now() - 30 * DAY_MS) });
+  const closed = await order("Closed Batik Scarf", {
+    status: "completed",
+    deliveredAt: new Date(Date.now() - 30 * DAY_MS),
+  });
   const open = await order("Open Batik Scarf", { status: "shipped" });
   return { host, buyer, closed, open };
 }
@@ -67,7 +77,11 @@ async function expectNoAccessTo(cookie: string, o: { orderNumber: string }) {
   const list = await pageText(await get("/my-orders", { cookie }));
   expect(list).not.toContain("Batik Scarf");
   expect((await get(`/order/${o.orderNumber}`, { cookie })).status).toBe(404);
-  const ret = await postForm(`/order/${o.orderNumber}`, { intent: "request-return", reason: "Not what I ordered at all" }, { cookie });
+  const ret = await postForm(
+    `/order/${o.orderNumber}`,
+    { intent: "request-return", reason: "Not what I ordered at all" },
+    { cookie },
+  );
   expect(ret.status).toBe(404);
 }
 
@@ -79,11 +93,20 @@ describe("orders follow accounts, not addresses", () => {
     const form = await pageText(await get("/settings?tab=account", { cookie }));
     expect(form).toContain(open.orderNumber);
     expect(form).not.toContain(closed.orderNumber);
-    const deleted = await postForm("/settings", { intent: "delete", confirmation: "DELETE", currentPassword: PASSWORD }, { cookie });
+    const deleted = await postForm(
+      "/settings",
+      { intent: "delete", confirmation: "DELETE", currentPassword: PASSWORD },
+      { cookie },
+    );
     expect(deleted.status).toBe(302);
 
     const gone = await orderRow(closed.id);
-    expect([gone.customerName, gone.customerEmail, gone.shippingAddress, gone.billingAddress]).toEqual([null, null, null, null]);
+    expect([gone.customerName, gone.customerEmail, gone.shippingAddress, gone.billingAddress]).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
     // Money records stay.
     expect([gone.amountCents, gone.currency, gone.status]).toEqual([4200, "USD", "completed"]);
     const kept = await orderRow(open.id);
@@ -102,14 +125,25 @@ describe("orders follow accounts, not addresses", () => {
     await runScheduled(env, new Date());
     expect((await orderRow(open.id)).customerName).toBe("Alice Original");
     // Delivered yesterday: inside the 7-day return window, still kept.
-    await db().update(orders).set({ status: "delivered", deliveredAt: new Date(Date.now() - DAY_MS) }).where(eq(orders.id, open.id));
+    await db()
+      .update(orders)
+      .set({ status: "delivered", deliveredAt: new Date(Date.now() - DAY_MS) })
+      .where(eq(orders.id, open.id));
     await runScheduled(env, new Date());
     expect((await orderRow(open.id)).shippingAddress).toEqual(ADDRESS);
     // Past the window: erased by the next run.
-    await db().update(orders).set({ status: "completed", deliveredAt: new Date(Date.now() - 8 * DAY_MS) }).where(eq(orders.id, open.id));
+    await db()
+      .update(orders)
+      .set({ status: "completed", deliveredAt: new Date(Date.now() - 8 * DAY_MS) })
+      .where(eq(orders.id, open.id));
     await runScheduled(env, new Date());
     const row = await orderRow(open.id);
-    expect([row.customerName, row.customerEmail, row.shippingAddress, row.billingAddress]).toEqual([null, null, null, null]);
+    expect([row.customerName, row.customerEmail, row.shippingAddress, row.billingAddress]).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
     expect(row.amountCents).toBe(4200);
   });
 
@@ -117,7 +151,9 @@ describe("orders follow accounts, not addresses", () => {
     const { buyer, closed, open } = await buyerWithOrders();
     const cookie = await signIn(buyer.email);
     const moved = `moved-${crypto.randomUUID().slice(0, 8)}@example.com`;
-    expect((await postForm("/settings", { intent: "email", newEmail: moved, currentPassword: PASSWORD }, { cookie })).status).toBe(200);
+    expect(
+      (await postForm("/settings", { intent: "email", newEmail: moved, currentPassword: PASSWORD }, { cookie })).status,
+    ).toBe(200);
     const token = await mailedToken(moved, "/settings/confirm-email");
     expect((await postForm("/settings/confirm-email", { token })).status).toBe(302);
 
@@ -140,10 +176,23 @@ describe("orders follow accounts, not addresses", () => {
     const address = `guest-${crypto.randomUUID().slice(0, 8)}@example.com`;
     const guestOrder = async (name: string, createdAt: Date) => {
       const id = crypto.randomUUID();
-      await db().insert(orders).values({
-        id, orderNumber: `ORD-${id.slice(-8).toUpperCase()}`, userId: null, customerEmail: address, hostId: host.id, productId,
-        amountCents: 900, unitPriceCents: 900, quantity: 1, currency: "USD", productName: name, status: "paid", createdAt,
-      });
+      await db()
+        .insert(orders)
+        .values({
+          id,
+          orderNumber: `ORD-${id.slice(-8).toUpperCase()}`,
+          userId: null,
+          customerEmail: address,
+          hostId: host.id,
+          productId,
+          amountCents: 900,
+          unitPriceCents: 900,
+          quantity: 1,
+          currency: "USD",
+          productName: name,
+          status: "paid",
+          createdAt,
+        });
       return id;
     };
     const before = await guestOrder("Early Guest Kuih", new Date(Date.now() - 60_000));
@@ -151,7 +200,9 @@ describe("orders follow accounts, not addresses", () => {
     const after = await guestOrder("Later Guest Kuih", new Date(Date.now() + 1000));
     const cookie = await signIn(address);
     expect(await pageText(await get("/my-orders", { cookie }))).not.toContain("Guest Kuih");
-    expect(await pageText(await get("/settings?tab=account", { cookie }))).toContain("1 order was paid as a guest with");
+    expect(await pageText(await get("/settings?tab=account", { cookie }))).toContain(
+      "1 order was paid as a guest with",
+    );
 
     const asked = await postForm("/settings", { intent: "claim-orders" }, { cookie });
     expect(asked.status).toBe(200);
@@ -182,10 +233,23 @@ describe("orders follow accounts, not addresses", () => {
     const address = `unconfirmed-${crypto.randomUUID().slice(0, 8)}@example.com`;
     await makeUser({ email: address, emailConfirmed: false });
     const id = crypto.randomUUID();
-    await db().insert(orders).values({
-      id, orderNumber: `ORD-${id.slice(-8).toUpperCase()}`, userId: null, customerEmail: address, hostId: host.id, productId,
-      amountCents: 900, unitPriceCents: 900, quantity: 1, currency: "USD", productName: "Unclaimed Kuih", status: "paid", createdAt: new Date(Date.now() + 1000),
-    });
+    await db()
+      .insert(orders)
+      .values({
+        id,
+        orderNumber: `ORD-${id.slice(-8).toUpperCase()}`,
+        userId: null,
+        customerEmail: address,
+        hostId: host.id,
+        productId,
+        amountCents: 900,
+        unitPriceCents: 900,
+        quantity: 1,
+        currency: "USD",
+        productName: "Unclaimed Kuih",
+        status: "paid",
+        createdAt: new Date(Date.now() + 1000),
+      });
     const cookie = await signIn(address);
     expect((await postForm("/settings", { intent: "claim-orders" }, { cookie })).status).toBe(409);
     expect(await mailsTo(address)).toHaveLength(0);

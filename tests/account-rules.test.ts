@@ -11,7 +11,18 @@ import {
 import { isCommonPassword } from "~/lib/common-passwords.server";
 import { sha256Hex } from "~/lib/crypto.server";
 import commonPasswordsText from "~/lib/common-passwords.txt?raw";
-import { cookieFrom, db, decodedHtml, get, makeUser, PASSWORD, postForm, SESSION, signIn, uniqueEmail } from "./helpers";
+import {
+  cookieFrom,
+  db,
+  decodedHtml,
+  get,
+  makeUser,
+  PASSWORD,
+  postForm,
+  SESSION,
+  signIn,
+  uniqueEmail,
+} from "./helpers";
 import { endMailWindow, mailedToken, mailsTo, signupFields } from "./support/accounts";
 
 // Issue 27, point 5 and the smaller reproductions of point 6 (decision 410): passwords of at least 12 characters off
@@ -61,10 +72,18 @@ describe("passwords", () => {
     expect(reset.status).toBe(400);
     expect(await decodedHtml(reset)).toContain("This password is too common");
     const cookie = await signIn(user.email);
-    const change = await postForm("/settings", { intent: "password", currentPassword: PASSWORD, newPassword: "password", confirmPassword: "password" }, { cookie });
+    const change = await postForm(
+      "/settings",
+      { intent: "password", currentPassword: PASSWORD, newPassword: "password", confirmPassword: "password" },
+      { cookie },
+    );
     expect(change.status).toBe(400);
     expect(await decodedHtml(change)).toContain("Password must be at least 12 characters");
-    const common = await postForm("/settings", { intent: "password", currentPassword: PASSWORD, newPassword: COMMON_LONG, confirmPassword: COMMON_LONG }, { cookie });
+    const common = await postForm(
+      "/settings",
+      { intent: "password", currentPassword: PASSWORD, newPassword: COMMON_LONG, confirmPassword: COMMON_LONG },
+      { cookie },
+    );
     expect(common.status).toBe(400);
     expect(await decodedHtml(common)).toContain("This password is too common");
     await signIn(user.email); // unchanged
@@ -79,14 +98,19 @@ describe("one reply and one mail per address per window", () => {
     const free = uniqueEmail("free");
     const answers: { status: number; text: string }[] = [];
     for (const address of [free, owner.email]) {
-      const res = await postForm("/settings", { intent: "email", newEmail: address, currentPassword: PASSWORD }, { cookie });
+      const res = await postForm(
+        "/settings",
+        { intent: "email", newEmail: address, currentPassword: PASSWORD },
+        { cookie },
+      );
       answers.push({ status: res.status, text: (await decodedHtml(res)).replace(address, "ADDRESS") });
     }
     expect(answers[1]!.status).toBe(200);
     expect(answers[1]!.status).toBe(answers[0]!.status);
     expect(answers[1]!.text).toContain("We sent a confirmation link to ADDRESS");
     expect(answers[1]!.text).not.toContain("already exists");
-    for (let i = 0; i < 4; i++) await postForm("/settings", { intent: "email", newEmail: owner.email, currentPassword: PASSWORD }, { cookie });
+    for (let i = 0; i < 4; i++)
+      await postForm("/settings", { intent: "email", newEmail: owner.email, currentPassword: PASSWORD }, { cookie });
     const mail = await mailsTo(owner.email);
     expect(mail).toHaveLength(1);
     expect(mail[0]!.textBody).not.toContain("/settings/confirm-email");
@@ -128,7 +152,10 @@ describe("session lifetimes", () => {
     const header = res.headers.getSetCookie().find((c) => c.startsWith(`${SESSION}=`))!;
     expect(header).toContain(`Max-Age=${SESSION_ABSOLUTE_MS / 1000}`);
     const token = cookieFrom(res, SESSION)!.split("=")[1]!;
-    const [row] = await db().select().from(sessions).where(eq(sessions.id, await sha256Hex(token)));
+    const [row] = await db()
+      .select()
+      .from(sessions)
+      .where(eq(sessions.id, await sha256Hex(token)));
     expect(row!.expiresAt.getTime() - row!.createdAt.getTime()).toBe(SESSION_IDLE_MS);
     expect(SESSION_IDLE_MS).toBeLessThan(SESSION_ABSOLUTE_MS);
     expect(SESSION_ABSOLUTE_MS).toBeLessThan(30 * 24 * HOUR_MS);
@@ -140,7 +167,10 @@ describe("session lifetimes", () => {
     const id = await sha256Hex(cookie.split("=")[1]!);
     const now = Date.now();
     // Last used two days ago: its idle deadline is tomorrow; a request now moves it to three days from now.
-    await db().update(sessions).set({ createdAt: new Date(now - 2 * 24 * HOUR_MS), expiresAt: new Date(now + 24 * HOUR_MS) }).where(eq(sessions.id, id));
+    await db()
+      .update(sessions)
+      .set({ createdAt: new Date(now - 2 * 24 * HOUR_MS), expiresAt: new Date(now + 24 * HOUR_MS) })
+      .where(eq(sessions.id, id));
     expect((await get("/settings", { cookie })).status).toBe(200);
     const [touched] = await db().select().from(sessions).where(eq(sessions.id, id));
     expect(touched!.expiresAt.getTime()).toBeGreaterThan(now + SESSION_IDLE_MS - HOUR_MS);
@@ -148,7 +178,10 @@ describe("session lifetimes", () => {
     const created = new Date(now - 13.5 * 24 * HOUR_MS);
     expect(sessionExpiry(created, new Date(now)).getTime()).toBe(created.getTime() + SESSION_ABSOLUTE_MS);
     // Idle past its deadline: signed out.
-    await db().update(sessions).set({ expiresAt: new Date(now - 1000) }).where(eq(sessions.id, id));
+    await db()
+      .update(sessions)
+      .set({ expiresAt: new Date(now - 1000) })
+      .where(eq(sessions.id, id));
     expect((await get("/settings", { cookie })).status).toBe(302);
   });
 });

@@ -33,11 +33,20 @@ async function hostWithShop(name: string) {
     .insert(products)
     .values({ hostId: host.id, name: `${name} Lamp`, category: "physical", status: "active" })
     .returning();
-  await db().insert(productSizes).values({ productId: product!.id, name: "One", priceCents: 3000, availableUnits: 5, position: 0 });
+  await db()
+    .insert(productSizes)
+    .values({ productId: product!.id, name: "One", priceCents: 3000, availableUnits: 5, position: 0 });
   await db().insert(productColors).values({ productId: product!.id, name: "Blue", hex: "#00f", availableUnits: 5 });
   const [game] = await db()
     .insert(guessWinGames)
-    .values({ hostId: host.id, question: `${name}'s riddle?`, options: ["A", "B"], correctAnswer: "A", entryFeeCents: 100, status: "active" })
+    .values({
+      hostId: host.id,
+      question: `${name}'s riddle?`,
+      options: ["A", "B"],
+      correctAnswer: "A",
+      entryFeeCents: 100,
+      status: "active",
+    })
     .returning();
   const [groupBuy] = await db()
     .insert(groupBuys)
@@ -108,7 +117,14 @@ describe("suspending an account", () => {
     const hostCookie = await signIn(host.email);
     const pool = await ensureOpenPool(env, host.id);
     const fan = await makeUser({ name: "Loyal Fan" });
-    const fanUser = { id: fan.id, email: fan.email, role: "user" as const, creatorName: "Loyal Fan", avatarUrl: null, emailConfirmed: true };
+    const fanUser = {
+      id: fan.id,
+      email: fan.email,
+      role: "user" as const,
+      creatorName: "Loyal Fan",
+      avatarUrl: null,
+      emailConfirmed: true,
+    };
 
     expect((await get(`/product/${product.id}`)).status).toBe(200);
     expect((await get("/dashboard", { cookie: hostCookie })).status).toBe(200);
@@ -130,7 +146,9 @@ describe("suspending an account", () => {
     expect((await get(`/product/${product.id}`)).status).toBe(404);
     expect((await get(`/buy-now/${product.id}`)).status).toBe(404);
     expect((await get(`/profile/${host.id}`)).status).toBe(404);
-    expect(await pageText(await get(`/shop?q=${encodeURIComponent("Suspendable Lamp")}`))).not.toContain("Suspendable Lamp");
+    expect(await pageText(await get(`/shop?q=${encodeURIComponent("Suspendable Lamp")}`))).not.toContain(
+      "Suspendable Lamp",
+    );
     expect(await pageText(await get("/guess-win"))).not.toContain("Suspendable's riddle?");
     expect((await get(`/group-buy-detail/${groupBuy.id}`)).status).toBe(404);
 
@@ -154,12 +172,19 @@ describe("suspending an account", () => {
     expect((await profileOf(host.id)).payoutsHeld).toBe(true);
     const audit = await latestAudit();
     expect(audit).toMatchObject({ action: "user_status_changed", adminId: admin.id, targetUserId: host.id });
-    expect(audit.detail).toMatchObject({ from: "active", to: "suspended", poolClosed: pool.id, groupBuysCancelled: [groupBuy.id] });
+    expect(audit.detail).toMatchObject({
+      from: "active",
+      to: "suspended",
+      poolClosed: pool.id,
+      groupBuysCancelled: [groupBuy.id],
+    });
 
     // The audit log is shown on the page.
     const adminPage = await pageText(await get("/admin", { cookie: admin.cookie }));
     expect(adminPage).toContain("Audit log");
-    expect(adminPage).toContain("active → suspended, sessions ended, payouts held, open pool closed, 1 group buy cancelled");
+    expect(adminPage).toContain(
+      "active → suspended, sessions ended, payouts held, open pool closed, 1 group buy cancelled",
+    );
 
     // Re-activated: sign-in, shop, game and checkout all come back; the hold is released.
     const back = await setStatus(admin.cookie, host.id, "active");
@@ -266,7 +291,10 @@ describe("revenue distribution rules", () => {
   }
 
   async function storedRules() {
-    const [row] = await db().select().from(platformSettings).where(eq(platformSettings.settingKey, REVENUE_RULES_SETTING_KEY));
+    const [row] = await db()
+      .select()
+      .from(platformSettings)
+      .where(eq(platformSettings.settingKey, REVENUE_RULES_SETTING_KEY));
     return row?.settingValue;
   }
 
@@ -278,7 +306,9 @@ describe("revenue distribution rules", () => {
     expect(await pageText(res)).toContain("Shop sales: the shares must add up to 100% (now 95%).");
     const text = await postForm("/admin", rulesForm({ "ad_revenue.pool": "abc" }), { cookie: admin.cookie });
     expect(text.status).toBe(400);
-    expect(await pageText(text)).toContain("Ad revenue: each share must be a number from 0 to 100 with at most two decimals.");
+    expect(await pageText(text)).toContain(
+      "Ad revenue: each share must be a number from 0 to 100 with at most two decimals.",
+    );
     expect(await storedRules()).toEqual(before);
   });
 
@@ -287,7 +317,9 @@ describe("revenue distribution rules", () => {
     const res = await postForm("/admin", rulesForm(), { cookie: admin.cookie });
     expect(res.status).toBe(200);
     expect(await pageText(res)).toContain(ADMIN_MESSAGES.rulesSaved);
-    expect(await storedRules()).toMatchObject({ shop_sales: { prize_pool_contribution: 12, host_share: 85, platform_fee: 3 } });
+    expect(await storedRules()).toMatchObject({
+      shop_sales: { prize_pool_contribution: 12, host_share: 85, platform_fee: 3 },
+    });
     expect(await latestAudit()).toMatchObject({ action: "revenue_rules_updated", adminId: admin.id });
     // The form shows the saved values.
     const page = await get("/admin", { cookie: admin.cookie });

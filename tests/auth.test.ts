@@ -117,7 +117,12 @@ describe("sign-up", () => {
   it("answers a sign-up with an existing e-mail like a new one, mails the owner, and makes no second account", async () => {
     const fields = validSignup();
     const first = await postForm("/signup", fields);
-    const again = await postForm("/signup", { ...fields, email: fields.email.toUpperCase(), password: "another-password", confirmPassword: "another-password" });
+    const again = await postForm("/signup", {
+      ...fields,
+      email: fields.email.toUpperCase(),
+      password: "another-password",
+      confirmPassword: "another-password",
+    });
     // Same status, same place, same page: nothing tells the visitor the address was taken.
     expect(again.status).toBe(first.status);
     expect(again.headers.get("Location")).toBe(first.headers.get("Location"));
@@ -210,7 +215,9 @@ describe("sign-in and sign-out", () => {
   });
 
   it("shows no flash message whose cookie was not signed by the app", async () => {
-    const forged = btoa(encodeURIComponent(JSON.stringify({ message: "Send your password to evil@example.com", type: "info" })));
+    const forged = btoa(
+      encodeURIComponent(JSON.stringify({ message: "Send your password to evil@example.com", type: "info" })),
+    );
     for (const value of [forged, `${forged}.bad-signature`]) {
       const res = await get("/", { cookie: `__Host-toast=${value}` });
       expect(await res.text()).not.toContain("Send your password");
@@ -285,7 +292,8 @@ describe("throttling", () => {
   it("slows one address down for an account after four failures, before checking the password", async () => {
     const { email } = await makeUser();
     const ip = randomIp();
-    for (let i = 0; i < 4; i++) expect((await postForm("/signin", { email, password: `wrong-${i}` }, { ip })).status).toBe(401);
+    for (let i = 0; i < 4; i++)
+      expect((await postForm("/signin", { email, password: `wrong-${i}` }, { ip })).status).toBe(401);
     // The right password from that address must wait now; it was not checked.
     const slowed = await postForm("/signin", { email, password: PASSWORD }, { ip });
     expect(slowed.status).toBe(429);
@@ -297,20 +305,25 @@ describe("throttling", () => {
   it("checks at most four passwords in a burst of 20 parallel wrong ones from one address", async () => {
     const { email } = await makeUser();
     const ip = randomIp();
-    const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => postForm("/signin", { email, password: `wrong-${i}` }, { ip })));
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => postForm("/signin", { email, password: `wrong-${i}` }, { ip })),
+    );
     const statuses = burst.map((res) => res.status);
     // 401 means the password was checked; the rest were refused before that.
     expect(statuses.filter((status) => status === 401)).toHaveLength(4);
     expect(statuses.filter((status) => status === 429)).toHaveLength(16);
-    for (const res of burst.filter((r) => r.status === 429)) expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
+    for (const res of burst.filter((r) => r.status === 429))
+      expect(Number(res.headers.get("Retry-After"))).toBeGreaterThan(0);
   });
 
   it("lets a right password through after a few wrong ones, and starts the address afresh for the account", async () => {
     const { email } = await makeUser();
     const ip = randomIp();
-    for (let i = 0; i < 3; i++) expect((await postForm("/signin", { email, password: `wrong-${i}` }, { ip })).status).toBe(401);
+    for (let i = 0; i < 3; i++)
+      expect((await postForm("/signin", { email, password: `wrong-${i}` }, { ip })).status).toBe(401);
     expect((await postForm("/signin", { email, password: PASSWORD }, { ip })).status).toBe(302);
-    for (let i = 0; i < 4; i++) expect((await postForm("/signin", { email, password: `again-${i}` }, { ip })).status).toBe(401);
+    for (let i = 0; i < 4; i++)
+      expect((await postForm("/signin", { email, password: `again-${i}` }, { ip })).status).toBe(401);
     expect((await postForm("/signin", { email, password: "again-4" }, { ip })).status).toBe(429);
   });
 
@@ -353,14 +366,22 @@ describe("password reset", () => {
     expect(mismatch.status).toBe(400);
     expect(await mismatch.text()).toContain("Passwords do not match!");
 
-    const done = await postForm("/reset-password", { token, password: "brand-new-pass", confirmPassword: "brand-new-pass" });
+    const done = await postForm("/reset-password", {
+      token,
+      password: "brand-new-pass",
+      confirmPassword: "brand-new-pass",
+    });
     expect(done.status).toBe(302);
     expect(done.headers.get("Location")).toBe("/signin");
     expect((await get("/dashboard", { cookie: oldSession })).status).toBe(302);
     expect((await postForm("/signin", { email, password: PASSWORD })).status).toBe(401);
     await signIn(email, "brand-new-pass");
 
-    const reuse = await postForm("/reset-password", { token, password: "another-pass-1", confirmPassword: "another-pass-1" });
+    const reuse = await postForm("/reset-password", {
+      token,
+      password: "another-pass-1",
+      confirmPassword: "another-pass-1",
+    });
     expect(reuse.status).toBe(400);
     expect(await reuse.text()).toContain("invalid or has expired");
     expect((await get(`/reset-password?token=${encodeURIComponent(token)}`)).status).toBe(400);

@@ -37,9 +37,17 @@ async function host(name: string) {
 async function product(hostId: string, name: string, priceCents: number, category: "physical" | "digital" | "voucher") {
   const [p] = await db()
     .insert(products)
-    .values({ hostId, name, category, voucherValueCents: category === "voucher" ? priceCents : null, voucherExpiresAt: category === "voucher" ? new Date(Date.now() + 90 * 86_400_000) : null })
+    .values({
+      hostId,
+      name,
+      category,
+      voucherValueCents: category === "voucher" ? priceCents : null,
+      voucherExpiresAt: category === "voucher" ? new Date(Date.now() + 90 * 86_400_000) : null,
+    })
     .returning();
-  await db().insert(productSizes).values({ productId: p!.id, name: "One Size", priceCents, availableUnits: 10, position: 0 });
+  await db()
+    .insert(productSizes)
+    .values({ productId: p!.id, name: "One Size", priceCents, availableUnits: 10, position: 0 });
   return p!;
 }
 
@@ -55,15 +63,31 @@ async function paidCart() {
   const lesson = await product(b.id, "Split Class", 4_000, "voucher");
   const fan = await makeUser({ name: "Split Buyer" });
   const cookie = await signIn(fan.email);
-  for (const p of [lamp, print, lesson]) expect((await postForm("/cart", { intent: "add", productId: p.id, size: "One Size" }, { cookie })).status).toBe(303);
+  for (const p of [lamp, print, lesson])
+    expect((await postForm("/cart", { intent: "add", productId: p.id, size: "One Size" }, { cookie })).status).toBe(
+      303,
+    );
   expect((await postForm("/cart", { intent: "checkout", shipTo: "MY" }, { cookie })).status).toBe(302);
   const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.userId, fan.id));
   const paymentIntent = `pi_test_${crypto.randomUUID().replace(/-/g, "")}`;
-  const paid = checkoutSessionEvent(row!, { buyerName: "Split Buyer", address: BUYER_ADDRESS, overrides: { payment_intent: paymentIntent } });
+  const paid = checkoutSessionEvent(row!, {
+    buyerName: "Split Buyer",
+    address: BUYER_ADDRESS,
+    overrides: { payment_intent: paymentIntent },
+  });
   expect((await deliverWebhook(paid)).status).toBe(200);
   const placed = await db().select().from(orders).where(eq(orders.checkoutSessionId, row!.id)).orderBy(orders.line);
   const byProduct = (id: string) => placed.find((o) => o.productId === id)!;
-  const cart = { a, b, fan: { ...fan, cookie }, sessionId: row!.id, paymentIntent, lamp: byProduct(lamp.id), print: byProduct(print.id), lesson: byProduct(lesson.id) };
+  const cart = {
+    a,
+    b,
+    fan: { ...fan, cookie },
+    sessionId: row!.id,
+    paymentIntent,
+    lamp: byProduct(lamp.id),
+    print: byProduct(print.id),
+    lesson: byProduct(lesson.id),
+  };
   expect(cart.lamp.poolId && cart.lesson.poolId && cart.lamp.poolId !== cart.lesson.poolId).toBeTruthy();
   expect(cart.print.poolId).toBe(cart.lamp.poolId);
   return cart;
@@ -74,7 +98,11 @@ type Cart = Awaited<ReturnType<typeof paidCart>>;
 async function poolOf(poolId: string) {
   const stub = poolStub(env, poolId);
   const [state, entries] = await Promise.all([stub.state(), stub.entries()]);
-  return { amountCents: state.amountCents, entries: state.entries, voided: entries.filter((e) => e.voided).map((e) => e.entryNumber) };
+  return {
+    amountCents: state.amountCents,
+    entries: state.entries,
+    voided: entries.filter((e) => e.voided).map((e) => e.entryNumber),
+  };
 }
 
 /** Each host's pool (A's, B's) as it is now. */
@@ -87,14 +115,23 @@ async function totals(cart: Cart) {
     return [o.refundedCents, o.refundState];
   };
   const [payment] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, cart.sessionId));
-  return { lamp: of(cart.lamp.id), print: of(cart.print.id), lesson: of(cart.lesson.id), payment: [payment!.refundedCents, payment!.refundState] };
+  return {
+    lamp: of(cart.lamp.id),
+    print: of(cart.print.id),
+    lesson: of(cart.lesson.id),
+    payment: [payment!.refundedCents, payment!.refundState],
+  };
 }
 
-const voucherStatus = async (orderId: string) => (await db().select().from(vouchers).where(eq(vouchers.orderId, orderId)))[0]?.status;
+const voucherStatus = async (orderId: string) =>
+  (await db().select().from(vouchers).where(eq(vouchers.orderId, orderId)))[0]?.status;
 
 /** The earnings rows a refund or dispute booked per order: order id -> [gross, host's amount]. */
 async function earningsOf(kind: "refund" | "dispute", id: string) {
-  const rows = await db().select().from(earningsLedger).where(like(earningsLedger.sourceKey, `${kind}:${id}:%`));
+  const rows = await db()
+    .select()
+    .from(earningsLedger)
+    .where(like(earningsLedger.sourceKey, `${kind}:${id}:%`));
   return rows;
 }
 
@@ -102,11 +139,28 @@ const refundId = () => `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
 const disputeId = () => `dp_test_${crypto.randomUUID().replace(/-/g, "")}`;
 
 function refundObject(p: { id: string; amount: number; status: string; paymentIntent: string }) {
-  return { id: p.id, object: "refund", amount: p.amount, currency: "usd", status: p.status, payment_intent: p.paymentIntent, charge: null, metadata: {} };
+  return {
+    id: p.id,
+    object: "refund",
+    amount: p.amount,
+    currency: "usd",
+    status: p.status,
+    payment_intent: p.paymentIntent,
+    charge: null,
+    metadata: {},
+  };
 }
 
 function disputeObject(p: { id: string; amount: number; status: string; paymentIntent: string }) {
-  return { id: p.id, object: "dispute", amount: p.amount, currency: "usd", status: p.status, payment_intent: p.paymentIntent, charge: null };
+  return {
+    id: p.id,
+    object: "dispute",
+    amount: p.amount,
+    currency: "usd",
+    status: p.status,
+    payment_intent: p.paymentIntent,
+    charge: null,
+  };
 }
 
 /** A page's visible text for a signed-in user. */
@@ -127,16 +181,31 @@ describe("a cart payment refunded in Stripe's dashboard (no order named)", () =>
     const cart = await paidCart();
     const before = await pools(cart);
     const id = refundId();
-    const refund = (status: string) => stripeEvent(`refund.${status === "pending" ? "created" : status === "failed" ? "failed" : "updated"}`, refundObject({ id, amount: 8_000, status, paymentIntent: cart.paymentIntent }));
+    const refund = (status: string) =>
+      stripeEvent(
+        `refund.${status === "pending" ? "created" : status === "failed" ? "failed" : "updated"}`,
+        refundObject({ id, amount: 8_000, status, paymentIntent: cart.paymentIntent }),
+      );
     // The update first, then each event five times at once, then the creation again.
     const succeeded = refund("succeeded");
     const created = refund("pending");
     await deliverAll([succeeded, created, succeeded]);
 
-    expect(await totals(cart)).toEqual({ lamp: [3_000, "full"], print: [1_000, "full"], lesson: [4_000, "full"], payment: [8_000, "full"] });
+    expect(await totals(cart)).toEqual({
+      lamp: [3_000, "full"],
+      print: [1_000, "full"],
+      lesson: [4_000, "full"],
+      payment: [8_000, "full"],
+    });
     expect(await voucherStatus(cart.lesson.id)).toBe("void");
     const [row] = await db().select().from(refunds).where(eq(refunds.id, id));
-    expect(row).toMatchObject({ orderId: null, amountCents: 8_000, status: "succeeded", origin: "provider", reversal: "applied" });
+    expect(row).toMatchObject({
+      orderId: null,
+      amountCents: 8_000,
+      status: "succeeded",
+      origin: "provider",
+      reversal: "applied",
+    });
     const parts = await db().select().from(refundParts).where(eq(refundParts.sourceId, id));
     expect(parts.map((p) => [p.orderId, p.amountCents, p.reversal]).sort()).toEqual(
       [
@@ -146,12 +215,26 @@ describe("a cart payment refunded in Stripe's dashboard (no order named)", () =>
       ].sort(),
     );
     const after = await pools(cart);
-    expect(after.a).toEqual({ amountCents: before.a.amountCents - 400, entries: before.a.entries - 1, voided: [cart.lamp.entryNumber] });
-    expect(after.b).toEqual({ amountCents: before.b.amountCents - 400, entries: before.b.entries - 1, voided: [cart.lesson.entryNumber] });
+    expect(after.a).toEqual({
+      amountCents: before.a.amountCents - 400,
+      entries: before.a.entries - 1,
+      voided: [cart.lamp.entryNumber],
+    });
+    expect(after.b).toEqual({
+      amountCents: before.b.amountCents - 400,
+      entries: before.b.entries - 1,
+      voided: [cart.lesson.entryNumber],
+    });
     // One reversal per order, each on its own host's contribution (the first of a fully refunded part takes the rest).
-    const reversals = await db().select().from(prizePoolContributions).where(like(prizePoolContributions.reversesKey, `checkout:${cart.sessionId}%`));
-    expect(reversals.map((r) => r.sourceKey).sort()).toEqual([`${id}:${cart.lamp.id}`, `${id}:${cart.print.id}`, `${id}:${cart.lesson.id}`].sort());
-    const reversedBy = (hostId: string) => reversals.filter((r) => r.hostId === hostId).reduce((sum, r) => sum + r.amountCents, 0);
+    const reversals = await db()
+      .select()
+      .from(prizePoolContributions)
+      .where(like(prizePoolContributions.reversesKey, `checkout:${cart.sessionId}%`));
+    expect(reversals.map((r) => r.sourceKey).sort()).toEqual(
+      [`${id}:${cart.lamp.id}`, `${id}:${cart.print.id}`, `${id}:${cart.lesson.id}`].sort(),
+    );
+    const reversedBy = (hostId: string) =>
+      reversals.filter((r) => r.hostId === hostId).reduce((sum, r) => sum + r.amountCents, 0);
     expect([reversedBy(cart.a.id), reversedBy(cart.b.id)]).toEqual([-400, -400]);
     // Each host's earnings give back each of their orders' sale, once.
     const booked = await earningsOf("refund", id);
@@ -187,7 +270,14 @@ describe("a cart payment refunded in Stripe's dashboard (no order named)", () =>
     expect(aRevenue).not.toContain(cart.lesson.productName);
 
     // The buyer's one mail names each order and its part.
-    const buyerMails = async () => (await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, cart.fan.email)).orderBy(mailOutbox.createdAt)).filter((m) => m.subject.startsWith("Refund of"));
+    const buyerMails = async () =>
+      (
+        await db()
+          .select()
+          .from(mailOutbox)
+          .where(eq(mailOutbox.toAddress, cart.fan.email))
+          .orderBy(mailOutbox.createdAt)
+      ).filter((m) => m.subject.startsWith("Refund of"));
     const [refundedMail] = await buyerMails();
     expect(refundedMail?.subject).toBe("Refund of USD 80.00 for 3 orders");
     expect(refundedMail?.textBody).toContain(`- Order ${cart.lamp.orderNumber} (Split Lamp): USD 30.00`);
@@ -196,13 +286,30 @@ describe("a cart payment refunded in Stripe's dashboard (no order named)", () =>
     // The refund fails after all (five times at once, then a late creation): everything comes back, once.
     await deliverAll([refund("failed"), created]);
     // The buyer is told once that it did not go through, and each host once about each of their orders.
-    expect((await buyerMails()).map((m) => m.subject)).toEqual(["Refund of USD 80.00 for 3 orders", "Refund of USD 80.00 for 3 orders did not go through"]);
-    const hostNotices = async (email: string) => (await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, email))).map((m) => m.subject).filter((s) => s.endsWith("did not go through")).sort();
+    expect((await buyerMails()).map((m) => m.subject)).toEqual([
+      "Refund of USD 80.00 for 3 orders",
+      "Refund of USD 80.00 for 3 orders did not go through",
+    ]);
+    const hostNotices = async (email: string) =>
+      (await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, email)))
+        .map((m) => m.subject)
+        .filter((s) => s.endsWith("did not go through"))
+        .sort();
     expect(await hostNotices(cart.a.email)).toEqual(
-      [`Refund of USD 10.00 for order ${cart.print.orderNumber} did not go through`, `Refund of USD 30.00 for order ${cart.lamp.orderNumber} did not go through`].sort(),
+      [
+        `Refund of USD 10.00 for order ${cart.print.orderNumber} did not go through`,
+        `Refund of USD 30.00 for order ${cart.lamp.orderNumber} did not go through`,
+      ].sort(),
     );
-    expect(await hostNotices(cart.b.email)).toEqual([`Refund of USD 40.00 for order ${cart.lesson.orderNumber} did not go through`]);
-    expect(await totals(cart)).toEqual({ lamp: [0, "none"], print: [0, "none"], lesson: [0, "none"], payment: [0, "none"] });
+    expect(await hostNotices(cart.b.email)).toEqual([
+      `Refund of USD 40.00 for order ${cart.lesson.orderNumber} did not go through`,
+    ]);
+    expect(await totals(cart)).toEqual({
+      lamp: [0, "none"],
+      print: [0, "none"],
+      lesson: [0, "none"],
+      payment: [0, "none"],
+    });
     expect(await voucherStatus(cart.lesson.id)).toBe("active");
     expect(await pools(cart)).toEqual(before);
     const restored = await db().select().from(refundParts).where(eq(refundParts.sourceId, id));
@@ -217,10 +324,18 @@ describe("a cart payment refunded in Stripe's dashboard (no order named)", () =>
     const cart = await paidCart();
     const before = await pools(cart);
     const first = refundId();
-    const half = stripeEvent("refund.created", refundObject({ id: first, amount: 4_000, status: "succeeded", paymentIntent: cart.paymentIntent }));
+    const half = stripeEvent(
+      "refund.created",
+      refundObject({ id: first, amount: 4_000, status: "succeeded", paymentIntent: cart.paymentIntent }),
+    );
     await deliverAll([half]);
     // 40.00 of 80.00 in proportion to 30 : 10 : 40.
-    expect(await totals(cart)).toEqual({ lamp: [1_500, "partial"], print: [500, "partial"], lesson: [2_000, "partial"], payment: [4_000, "partial"] });
+    expect(await totals(cart)).toEqual({
+      lamp: [1_500, "partial"],
+      print: [500, "partial"],
+      lesson: [2_000, "partial"],
+      payment: [4_000, "partial"],
+    });
     expect(await voucherStatus(cart.lesson.id)).toBe("active");
     const halfway = await pools(cart);
     expect(halfway.a).toEqual({ ...before.a, amountCents: before.a.amountCents - 200 });
@@ -232,12 +347,23 @@ describe("a cart payment refunded in Stripe's dashboard (no order named)", () =>
 
     // A second dashboard refund of 25.00 (a replay of the first among its events): split over what is left.
     const second = refundId();
-    await deliverAll([stripeEvent("refund.created", refundObject({ id: second, amount: 2_500, status: "pending", paymentIntent: cart.paymentIntent })), half]);
+    await deliverAll([
+      stripeEvent(
+        "refund.created",
+        refundObject({ id: second, amount: 2_500, status: "pending", paymentIntent: cart.paymentIntent }),
+      ),
+      half,
+    ]);
     const parts = await db().select().from(refundParts).where(eq(refundParts.sourceId, second));
     const partOf = (orderId: string) => parts.find((p) => p.orderId === orderId)!.amountCents;
     // Left: 15.00 : 5.00 : 20.00 -> 9.375 : 3.125 : 12.50, largest remainder.
     expect([partOf(cart.lamp.id), partOf(cart.print.id), partOf(cart.lesson.id)]).toEqual([938, 312, 1_250]);
-    expect(await totals(cart)).toEqual({ lamp: [2_438, "partial"], print: [812, "partial"], lesson: [3_250, "partial"], payment: [6_500, "partial"] });
+    expect(await totals(cart)).toEqual({
+      lamp: [2_438, "partial"],
+      print: [812, "partial"],
+      lesson: [3_250, "partial"],
+      payment: [6_500, "partial"],
+    });
     // More than half of each host's part is refunded now: both entries are void.
     const now = await pools(cart);
     expect(now.a.voided).toEqual([cart.lamp.entryNumber]);
@@ -246,7 +372,10 @@ describe("a cart payment refunded in Stripe's dashboard (no order named)", () =>
     // 24.38 of 30.00 refunded gives back 2.43, the print's 1.00 at 8.12 of 10.00 gives back 0.81 (not 3.25 for host
     // A's part as a whole).
     expect(now.a.amountCents).toBe(before.a.amountCents - 243 - 81);
-    const booked = await db().select().from(earningsLedger).where(inArray(earningsLedger.orderId, [cart.lamp.id, cart.print.id]));
+    const booked = await db()
+      .select()
+      .from(earningsLedger)
+      .where(inArray(earningsLedger.orderId, [cart.lamp.id, cart.print.id]));
     expect(booked.filter((r) => r.kind === "refund").reduce((sum, r) => sum + r.poolCents, 0)).toBe(-(243 + 81));
     expect(now.b.amountCents).toBe(before.b.amountCents - 200 - 125);
     const bPage = await text(`/order/${cart.lesson.orderNumber}`, cart.fan.cookie);
@@ -263,14 +392,31 @@ describe("a cart refunded after one host's pool closed", () => {
     await closePool(env, cart.lamp.poolId!, "closed_early");
     const before = await pools(cart);
     const id = refundId();
-    await deliverAll([stripeEvent("refund.created", refundObject({ id, amount: 8_000, status: "succeeded", paymentIntent: cart.paymentIntent }))]);
+    await deliverAll([
+      stripeEvent(
+        "refund.created",
+        refundObject({ id, amount: 8_000, status: "succeeded", paymentIntent: cart.paymentIntent }),
+      ),
+    ]);
     const after = await pools(cart);
     // Host A's frozen pool never changes; its share is booked to the host, once per order.
     expect(after.a).toEqual(before.a);
-    const debits = await db().select().from(hostDebits).where(like(hostDebits.reversalKey, `${id}:%`));
-    expect(debits.map((d) => [d.hostId, d.reversalKey]).sort()).toEqual([[cart.a.id, `${id}:${cart.lamp.id}`], [cart.a.id, `${id}:${cart.print.id}`]].sort());
+    const debits = await db()
+      .select()
+      .from(hostDebits)
+      .where(like(hostDebits.reversalKey, `${id}:%`));
+    expect(debits.map((d) => [d.hostId, d.reversalKey]).sort()).toEqual(
+      [
+        [cart.a.id, `${id}:${cart.lamp.id}`],
+        [cart.a.id, `${id}:${cart.print.id}`],
+      ].sort(),
+    );
     expect(debits.reduce((sum, d) => sum + d.amountCents, 0)).toBe(400);
-    expect(after.b).toEqual({ amountCents: before.b.amountCents - 400, entries: before.b.entries - 1, voided: [cart.lesson.entryNumber] });
+    expect(after.b).toEqual({
+      amountCents: before.b.amountCents - 400,
+      entries: before.b.entries - 1,
+      voided: [cart.lesson.entryNumber],
+    });
     const booked = await earningsOf("refund", id);
     const hostA = booked.filter((r) => r.hostId === cart.a.id);
     const sales = await db().select().from(earningsLedger).where(like(earningsLedger.sourceKey, "sale:%"));
@@ -292,11 +438,24 @@ describe("a dispute of a cart payment", () => {
     const created = stripeEvent("charge.dispute.created", dispute("needs_response"));
     const withdrawn = stripeEvent("charge.dispute.funds_withdrawn", dispute("needs_response"));
     await deliverAll([withdrawn, created, withdrawn]);
-    expect(await totals(cart)).toEqual({ lamp: [3_000, "full"], print: [1_000, "full"], lesson: [4_000, "full"], payment: [8_000, "full"] });
+    expect(await totals(cart)).toEqual({
+      lamp: [3_000, "full"],
+      print: [1_000, "full"],
+      lesson: [4_000, "full"],
+      payment: [8_000, "full"],
+    });
     expect(await voucherStatus(cart.lesson.id)).toBe("void");
     const lost = await pools(cart);
-    expect(lost.a).toEqual({ amountCents: before.a.amountCents - 400, entries: before.a.entries - 1, voided: [cart.lamp.entryNumber] });
-    expect(lost.b).toEqual({ amountCents: before.b.amountCents - 400, entries: before.b.entries - 1, voided: [cart.lesson.entryNumber] });
+    expect(lost.a).toEqual({
+      amountCents: before.a.amountCents - 400,
+      entries: before.a.entries - 1,
+      voided: [cart.lamp.entryNumber],
+    });
+    expect(lost.b).toEqual({
+      amountCents: before.b.amountCents - 400,
+      entries: before.b.entries - 1,
+      voided: [cart.lesson.entryNumber],
+    });
     const booked = await earningsOf("dispute", id);
     expect(booked.map((r) => [r.hostId, r.orderId, r.grossCents]).sort()).toEqual(
       [
@@ -306,17 +465,28 @@ describe("a dispute of a cart payment", () => {
       ].sort(),
     );
     expect(await text("/orders", cart.b.cookie)).toContain("USD 40.00 of USD 40.00 refunded");
-    expect(await text(`/order/${cart.print.orderNumber}`, cart.fan.cookie)).toContain("USD 10.00 of USD 10.00 refunded");
+    expect(await text(`/order/${cart.print.orderNumber}`, cart.fan.cookie)).toContain(
+      "USD 10.00 of USD 10.00 refunded",
+    );
 
     // Won: the funds come back (both events, five times each at once; then a late copy of the withdrawal).
     const closed = stripeEvent("charge.dispute.closed", dispute("won"));
     const reinstated = stripeEvent("charge.dispute.funds_reinstated", dispute("won"));
     await Promise.all([...Array(5)].flatMap(() => [deliverWebhook(closed), deliverWebhook(reinstated)]));
     await deliverWebhook(stripeEvent("charge.dispute.funds_withdrawn", dispute("needs_response"), newEventId()));
-    expect(await totals(cart)).toEqual({ lamp: [0, "none"], print: [0, "none"], lesson: [0, "none"], payment: [0, "none"] });
+    expect(await totals(cart)).toEqual({
+      lamp: [0, "none"],
+      print: [0, "none"],
+      lesson: [0, "none"],
+      payment: [0, "none"],
+    });
     expect(await voucherStatus(cart.lesson.id)).toBe("active");
     expect(await pools(cart)).toEqual(before);
-    expect((await db().select().from(disputes).where(eq(disputes.id, id)))[0]).toMatchObject({ status: "won", orderId: null, reversal: "restored" });
+    expect((await db().select().from(disputes).where(eq(disputes.id, id)))[0]).toMatchObject({
+      status: "won",
+      orderId: null,
+      reversal: "restored",
+    });
     expect((await earningsOf("dispute", id)).reduce((sum, r) => sum + r.amountCents, 0)).toBe(0);
   });
 
@@ -339,14 +509,28 @@ describe("a dispute of a cart payment", () => {
       stripeEvent("charge.dispute.funds_withdrawn", dispute("needs_response")),
     ]);
     // What was left (15.00 : 10.00 : 40.00) is what the dispute took.
-    expect(await totals(cart)).toEqual({ lamp: [3_000, "full"], print: [1_000, "full"], lesson: [4_000, "full"], payment: [8_000, "full"] });
+    expect(await totals(cart)).toEqual({
+      lamp: [3_000, "full"],
+      print: [1_000, "full"],
+      lesson: [4_000, "full"],
+      payment: [8_000, "full"],
+    });
     const after = await pools(cart);
     expect(after.a.amountCents).toBe(before.a.amountCents - 400);
     expect(after.b.amountCents).toBe(before.b.amountCents - 400);
     expect(after.a.voided).toEqual([cart.lamp.entryNumber]);
     expect(after.b.voided).toEqual([cart.lesson.entryNumber]);
-    const parts = await db().select().from(refundParts).where(and(eq(refundParts.kind, "dispute"), eq(refundParts.sourceId, id)));
-    expect(parts.map((p) => [p.orderId, p.amountCents]).sort()).toEqual([[cart.lamp.id, 1_500], [cart.print.id, 1_000], [cart.lesson.id, 4_000]].sort());
+    const parts = await db()
+      .select()
+      .from(refundParts)
+      .where(and(eq(refundParts.kind, "dispute"), eq(refundParts.sourceId, id)));
+    expect(parts.map((p) => [p.orderId, p.amountCents]).sort()).toEqual(
+      [
+        [cart.lamp.id, 1_500],
+        [cart.print.id, 1_000],
+        [cart.lesson.id, 4_000],
+      ].sort(),
+    );
   });
 });
 
@@ -355,27 +539,63 @@ describe("payments with one order behave as before", () => {
     const seller = await host("Single Host");
     const item = await product(seller.id, "Single Mug", 2_000, "digital");
     const fan = await makeUser({ name: "Single Buyer" });
-    const started = await createProductCheckout(env, { user: sessionUserOf(fan, "Single Buyer"), productId: item.id, sizeName: "One Size", colorName: null, quantity: 1, origin: ORIGIN });
+    const started = await createProductCheckout(env, {
+      user: sessionUserOf(fan, "Single Buyer"),
+      productId: item.id,
+      sizeName: "One Size",
+      colorName: null,
+      quantity: 1,
+      origin: ORIGIN,
+    });
     if (!started.ok) throw new Error(started.message);
     const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, started.sessionId));
     const paymentIntent = `pi_test_${crypto.randomUUID().replace(/-/g, "")}`;
-    expect((await deliverWebhook(checkoutSessionEvent(row!, { buyerName: "Single Buyer", address: null, overrides: { payment_intent: paymentIntent } }))).status).toBe(200);
+    expect(
+      (
+        await deliverWebhook(
+          checkoutSessionEvent(row!, {
+            buyerName: "Single Buyer",
+            address: null,
+            overrides: { payment_intent: paymentIntent },
+          }),
+        )
+      ).status,
+    ).toBe(200);
     const [order] = await db().select().from(orders).where(eq(orders.checkoutSessionId, row!.id));
     const before = await poolOf(order!.poolId!);
 
     const rid = refundId();
-    await deliverAll([stripeEvent("refund.created", refundObject({ id: rid, amount: 500, status: "succeeded", paymentIntent }))]);
+    await deliverAll([
+      stripeEvent("refund.created", refundObject({ id: rid, amount: 500, status: "succeeded", paymentIntent })),
+    ]);
     const did = disputeId();
-    await deliverAll([stripeEvent("charge.dispute.funds_withdrawn", disputeObject({ id: did, amount: 1_500, status: "needs_response", paymentIntent }))]);
-    expect((await db().select().from(refunds).where(eq(refunds.id, rid)))[0]).toMatchObject({ orderId: order!.id, reversal: "applied" });
-    expect((await db().select().from(disputes).where(eq(disputes.id, did)))[0]).toMatchObject({ orderId: order!.id, reversal: "applied" });
+    await deliverAll([
+      stripeEvent(
+        "charge.dispute.funds_withdrawn",
+        disputeObject({ id: did, amount: 1_500, status: "needs_response", paymentIntent }),
+      ),
+    ]);
+    expect((await db().select().from(refunds).where(eq(refunds.id, rid)))[0]).toMatchObject({
+      orderId: order!.id,
+      reversal: "applied",
+    });
+    expect((await db().select().from(disputes).where(eq(disputes.id, did)))[0]).toMatchObject({
+      orderId: order!.id,
+      reversal: "applied",
+    });
     expect(await db().select().from(refundParts).where(eq(refundParts.sourceId, rid))).toHaveLength(0);
     expect(await db().select().from(refundParts).where(eq(refundParts.sourceId, did))).toHaveLength(0);
     const [after] = await db().select().from(orders).where(eq(orders.id, order!.id));
     expect(after).toMatchObject({ refundedCents: 2_000, refundState: "full" });
     const pool = await poolOf(order!.poolId!);
-    expect(pool).toEqual({ amountCents: before.amountCents - 200, entries: before.entries - 1, voided: [order!.entryNumber] });
-    const keys = (await db().select().from(earningsLedger).where(eq(earningsLedger.orderId, order!.id))).map((r) => r.sourceKey).sort();
+    expect(pool).toEqual({
+      amountCents: before.amountCents - 200,
+      entries: before.entries - 1,
+      voided: [order!.entryNumber],
+    });
+    const keys = (await db().select().from(earningsLedger).where(eq(earningsLedger.orderId, order!.id)))
+      .map((r) => r.sourceKey)
+      .sort();
     expect(keys).toEqual([`dispute:${did}`, `refund:${rid}`, `sale:${order!.id}`].sort());
   });
 });

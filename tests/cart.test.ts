@@ -17,7 +17,11 @@ import {
   vouchers,
 } from "~/db/schema";
 import { CART_MESSAGES } from "~/domain/cart";
-import { fulfilCheckoutSession, recordedSessionObject, resumeUnfinishedFulfilments } from "~/lib/payments/fulfil.server";
+import {
+  fulfilCheckoutSession,
+  recordedSessionObject,
+  resumeUnfinishedFulfilments,
+} from "~/lib/payments/fulfil.server";
 import { cartContributionKey } from "~/lib/payments/payment-records";
 import { requestRefund } from "~/lib/payments/refunds.server";
 import { CHECKOUT_MESSAGES } from "~/lib/payments/quote.server";
@@ -32,8 +36,14 @@ const CART = "__Host-cart";
 
 async function host(name: string, opts: { country?: string; shipsTo?: string[] } = {}) {
   const h = await makeUser({ name });
-  await db().update(userProfiles).set({ country: opts.country ?? "MY" }).where(eq(userProfiles.userId, h.id));
-  if (opts.shipsTo?.length) await db().insert(userShippingCountries).values(opts.shipsTo.map((countryCode) => ({ hostId: h.id, countryCode })));
+  await db()
+    .update(userProfiles)
+    .set({ country: opts.country ?? "MY" })
+    .where(eq(userProfiles.userId, h.id));
+  if (opts.shipsTo?.length)
+    await db()
+      .insert(userShippingCountries)
+      .values(opts.shipsTo.map((countryCode) => ({ hostId: h.id, countryCode })));
   return h;
 }
 
@@ -44,12 +54,26 @@ async function product(
 ) {
   const [p] = await db()
     .insert(products)
-    .values({ hostId, name, category: opts.category ?? "physical", voucherValueCents: opts.category === "voucher" ? 5_000 : null })
+    .values({
+      hostId,
+      name,
+      category: opts.category ?? "physical",
+      voucherValueCents: opts.category === "voucher" ? 5_000 : null,
+    })
     .returning();
   await db()
     .insert(productSizes)
-    .values({ productId: p!.id, name: "One Size", priceCents: opts.priceCents ?? 2_000, availableUnits: opts.units ?? 10, position: 0 });
-  if (opts.colour) await db().insert(productColors).values({ productId: p!.id, name: opts.colour, availableUnits: opts.units ?? 10 });
+    .values({
+      productId: p!.id,
+      name: "One Size",
+      priceCents: opts.priceCents ?? 2_000,
+      availableUnits: opts.units ?? 10,
+      position: 0,
+    });
+  if (opts.colour)
+    await db()
+      .insert(productColors)
+      .values({ productId: p!.id, name: opts.colour, availableUnits: opts.units ?? 10 });
   return p!;
 }
 
@@ -111,7 +135,11 @@ describe("a visitor's cart", () => {
 
     const first = cookieFrom(await add(mug.id, { size: "One Size", quantity: "1" }), CART);
     const visitorCart = cookieFrom(await add(apron.id, { size: "One Size", quantity: "4" }, first), CART);
-    const signin = await postForm("/signin", { email: fan.email, password: "correct-horse-battery" }, { cookie: visitorCart });
+    const signin = await postForm(
+      "/signin",
+      { email: fan.email, password: "correct-horse-battery" },
+      { cookie: visitorCart },
+    );
     expect(signin.status).toBe(302);
     expect(signin.headers.getSetCookie().some((c) => c.startsWith(`${CART}=;`) && c.includes("Max-Age=0"))).toBe(true);
     const lines = await listCartLines(db(), fan.id);
@@ -143,7 +171,11 @@ describe("limits checked on the server", () => {
     const huge = await add(few.id, { size: "One Size", quantity: "100" }, cookie);
     expect(huge.status).toBe(400);
     expect(await huge.text()).toContain(CHECKOUT_MESSAGES.quantity);
-    const update = await postForm("/cart", { intent: "update", productId: few.id, size: "One Size", quantity: "100" }, { cookie });
+    const update = await postForm(
+      "/cart",
+      { intent: "update", productId: few.id, size: "One Size", quantity: "100" },
+      { cookie },
+    );
     expect(update.status).toBe(400);
     expect(await update.text()).toContain(CHECKOUT_MESSAGES.quantity);
 
@@ -152,7 +184,11 @@ describe("limits checked on the server", () => {
     expect(await twoVouchers.text()).toContain(CHECKOUT_MESSAGES.singleUnit);
     const unknown = await add("no-such-product", {}, cookie);
     expect(unknown.status).toBe(404);
-    const notInCart = await postForm("/cart", { intent: "remove", productId: voucher.id, size: "One Size" }, { cookie });
+    const notInCart = await postForm(
+      "/cart",
+      { intent: "remove", productId: voucher.id, size: "One Size" },
+      { cookie },
+    );
     expect(notInCart.status).toBe(404);
     expect(await notInCart.text()).toContain(CART_MESSAGES.notInCart);
 
@@ -204,7 +240,11 @@ describe("limits checked on the server", () => {
     expect(await refused.text()).toContain(CHECKOUT_MESSAGES.ownProduct);
 
     const visitor = cookieFrom(await add(own.id, { size: "One Size" }), CART);
-    const signin = await postForm("/signin", { email: h.email, password: "correct-horse-battery" }, { cookie: visitor });
+    const signin = await postForm(
+      "/signin",
+      { email: h.email, password: "correct-horse-battery" },
+      { cookie: visitor },
+    );
     const session = cookieFrom(signin, "__Host-session");
     await add(theirs.id, { size: "One Size" }, session);
     const page = await (await get("/cart?shipTo=MY", { cookie: session })).text();
@@ -213,7 +253,9 @@ describe("limits checked on the server", () => {
     expect(checkout.status).toBe(403);
     expect(await db().select().from(checkoutSessions).where(eq(checkoutSessions.userId, h.id))).toHaveLength(0);
     // Removing the host's own item makes the rest payable.
-    expect((await postForm("/cart", { intent: "remove", productId: own.id, size: "One Size" }, { cookie: session })).status).toBe(303);
+    expect(
+      (await postForm("/cart", { intent: "remove", productId: own.id, size: "One Size" }, { cookie: session })).status,
+    ).toBe(303);
     expect((await postForm("/cart", { intent: "checkout", shipTo: "MY" }, { cookie: session })).status).toBe(302);
   });
 });
@@ -264,7 +306,12 @@ describe("one checkout for the whole cart", () => {
       .from(prizePoolContributions)
       .where(like(prizePoolContributions.sourceKey, `checkout:${row!.id}%`));
     // 10% of each order, rounded per order: host A 400 + 350, host B 500.
-    expect(contributions.map((c) => [c.hostId, c.amountCents]).sort()).toEqual([[a.id, 750], [b.id, 500]].sort());
+    expect(contributions.map((c) => [c.hostId, c.amountCents]).sort()).toEqual(
+      [
+        [a.id, 750],
+        [b.id, 500],
+      ].sort(),
+    );
     const entries = await db().select().from(prizeEntries).where(eq(prizeEntries.userId, fan.id));
     expect(entries).toHaveLength(2);
     expect(new Set(entries.map((e) => e.poolId)).size).toBe(2);
@@ -282,7 +329,10 @@ describe("one checkout for the whole cart", () => {
     for (const o of placed) expect(mine).toContain(o.orderNumber);
     const [mugOrder] = placed.filter((o) => o.productId === mug.id);
     expect(mugOrder!.shippingAddress).toMatchObject({ country: "MY" });
-    const [hostA] = await db().select().from(userProfiles).where(and(eq(userProfiles.userId, a.id)));
+    const [hostA] = await db()
+      .select()
+      .from(userProfiles)
+      .where(and(eq(userProfiles.userId, a.id)));
     expect(hostA!.totalSales).toBe(3);
   });
 
@@ -312,7 +362,12 @@ describe("one checkout for the whole cart", () => {
       .select()
       .from(prizePoolContributions)
       .where(like(prizePoolContributions.sourceKey, `checkout:${row!.id}%`));
-    expect(contributions.map((c) => [c.hostId, c.amountCents]).sort()).toEqual([[a.id, 200], [b.id, 300]].sort());
+    expect(contributions.map((c) => [c.hostId, c.amountCents]).sort()).toEqual(
+      [
+        [a.id, 200],
+        [b.id, 300],
+      ].sort(),
+    );
     expect(await db().select().from(prizeEntries).where(eq(prizeEntries.userId, fan.id))).toHaveLength(2);
     const resumed = await db().select().from(orders).where(eq(orders.checkoutSessionId, row!.id));
     expect(resumed.every((o) => o.poolId !== null)).toBe(true);
@@ -332,7 +387,10 @@ describe("one checkout for the whole cart", () => {
     expect((await postForm("/cart", { intent: "checkout", shipTo: "MY" }, { cookie })).status).toBe(302);
     const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.userId, fan.id));
     expect((await deliverPaid(row!, `evt_test_${crypto.randomUUID().replace(/-/g, "")}`)).status).toBe(200);
-    const [vaseOrder] = await db().select().from(orders).where(and(eq(orders.checkoutSessionId, row!.id), eq(orders.productId, vase.id)));
+    const [vaseOrder] = await db()
+      .select()
+      .from(orders)
+      .where(and(eq(orders.checkoutSessionId, row!.id), eq(orders.productId, vase.id)));
 
     const refund = await requestRefund(env, {
       checkoutSessionId: row!.id,
@@ -347,7 +405,9 @@ describe("one checkout for the whole cart", () => {
       .select()
       .from(prizePoolContributions)
       .where(like(prizePoolContributions.reversesKey, `checkout:${row!.id}%`));
-    expect(reversals.map((r) => [r.hostId, r.reversesKey, r.amountCents])).toEqual([[b.id, cartContributionKey(row!.id, b.id), -400]]);
+    expect(reversals.map((r) => [r.hostId, r.reversesKey, r.amountCents])).toEqual([
+      [b.id, cartContributionKey(row!.id, b.id), -400],
+    ]);
     const entries = await db().select().from(prizeEntries).where(eq(prizeEntries.userId, fan.id));
     expect(entries).toHaveLength(2);
     const voided = entries.filter((e) => e.voidedAt !== null);

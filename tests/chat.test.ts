@@ -70,7 +70,9 @@ describe("chat threads", () => {
     const host = await person("Get Host");
     const fan = await person("Get Fan");
     const pairs = async () =>
-      (await db().select().from(chatConversations)).filter((c) => [c.userLowId, c.userHighId].sort().join() === [host.id, fan.id].sort().join());
+      (await db().select().from(chatConversations)).filter(
+        (c) => [c.userLowId, c.userHighId].sort().join() === [host.id, fan.id].sort().join(),
+      );
     const page = await get(`/chat/${host.id}`, { cookie: fan.cookie });
     expect(page.status).toBe(200);
     const text = await pageText(page);
@@ -84,7 +86,9 @@ describe("chat threads", () => {
     expect(again.headers.get("Location")).toBe(started.headers.get("Location"));
     expect(await pairs()).toHaveLength(1);
     // Now the address goes straight to the conversation; a stranger's start is refused as not found.
-    expect((await get(`/chat/${host.id}`, { cookie: fan.cookie })).headers.get("Location")).toBe(started.headers.get("Location"));
+    expect((await get(`/chat/${host.id}`, { cookie: fan.cookie })).headers.get("Location")).toBe(
+      started.headers.get("Location"),
+    );
     const privateFan = await makeUser({ name: "Hidden Fan" });
     await db().update(userProfiles).set({ profilePublic: false }).where(eq(userProfiles.userId, privateFan.id));
     expect((await postForm(`/chat/${privateFan.id}`, { intent: "start" }, { cookie: fan.cookie })).status).toBe(404);
@@ -134,8 +138,16 @@ describe("chat threads", () => {
     });
 
     expect((await send(fan.cookie, conversationId, "Are you live?")).status).toBe(200);
-    const message = (await received) as { type: string; conversationId: string; message: { body: string; senderId: string } };
-    expect(message).toMatchObject({ type: "message", conversationId, message: { body: "Are you live?", senderId: fan.id } });
+    const message = (await received) as {
+      type: string;
+      conversationId: string;
+      message: { body: string; senderId: string };
+    };
+    expect(message).toMatchObject({
+      type: "message",
+      conversationId,
+      message: { body: "Are you live?", senderId: fan.id },
+    });
     socket.close();
 
     // Unread in the host's nav bar until the host opens the thread.

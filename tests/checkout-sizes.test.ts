@@ -1,7 +1,18 @@
 import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { cartItems, checkoutSessions, groupBuyProducts, groupBuys, groupBuyTiers, orders, paymentEvents, products, productSizes, userProfiles } from "~/db/schema";
+import {
+  cartItems,
+  checkoutSessions,
+  groupBuyProducts,
+  groupBuys,
+  groupBuyTiers,
+  orders,
+  paymentEvents,
+  products,
+  productSizes,
+  userProfiles,
+} from "~/db/schema";
 import { CART_MESSAGES, MAX_CART_LINES } from "~/domain/cart";
 import { GROUP_BUY_ACTION_MESSAGES, MAX_GROUP_BUY_LINES } from "~/domain/group-buy";
 import { MAX_ORDER_QUANTITY } from "~/domain/orders";
@@ -39,7 +50,9 @@ async function makeProducts(hostIds: readonly string[], count: number, label: st
       .insert(products)
       .values({ hostId: hostIds[i % hostIds.length]!, name: `${label} ${i + 1}`, category: "physical" })
       .returning();
-    await db().insert(productSizes).values({ productId: p!.id, name: "One Size", priceCents: 100 + i, availableUnits: 200, position: 0 });
+    await db()
+      .insert(productSizes)
+      .values({ productId: p!.id, name: "One Size", priceCents: 100 + i, availableUnits: 200, position: 0 });
     made.push(p!);
   }
   return made;
@@ -74,7 +87,12 @@ function postSelection(groupBuyId: string, lines: { productId: string; quantity:
   }
   return SELF.fetch(`${ORIGIN}/group-buy-product-selection/${groupBuyId}`, {
     method: "POST",
-    headers: { Cookie: cookie, Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": randomIp() },
+    headers: {
+      Cookie: cookie,
+      Origin: ORIGIN,
+      "Content-Type": "application/x-www-form-urlencoded",
+      "CF-Connecting-IP": randomIp(),
+    },
     body: body.toString(),
     redirect: "manual",
   });
@@ -83,13 +101,24 @@ function postSelection(groupBuyId: string, lines: { productId: string; quantity:
 async function groupBuyWith(hostId: string, offered: readonly { id: string }[]) {
   const [g] = await db()
     .insert(groupBuys)
-    .values({ hostId, name: "Size Group Buy", status: "active", targetCents: 10_000_000, currency: "MYR", endAt: new Date(Date.now() + DAY) })
+    .values({
+      hostId,
+      name: "Size Group Buy",
+      status: "active",
+      targetCents: 10_000_000,
+      currency: "MYR",
+      endAt: new Date(Date.now() + DAY),
+    })
     .returning();
-  await db().insert(groupBuyTiers).values([
-    { groupBuyId: g!.id, salesThresholdCents: 0, discountPercent: 5, position: 0 },
-    { groupBuyId: g!.id, salesThresholdCents: 10_000_000, discountPercent: 10, position: 1 },
-  ]);
-  await db().insert(groupBuyProducts).values(offered.map((p) => ({ groupBuyId: g!.id, productId: p.id })));
+  await db()
+    .insert(groupBuyTiers)
+    .values([
+      { groupBuyId: g!.id, salesThresholdCents: 0, discountPercent: 5, position: 0 },
+      { groupBuyId: g!.id, salesThresholdCents: 10_000_000, discountPercent: 10, position: 1 },
+    ]);
+  await db()
+    .insert(groupBuyProducts)
+    .values(offered.map((p) => ({ groupBuyId: g!.id, productId: p.id })));
   return g!;
 }
 
@@ -102,7 +131,13 @@ describe("the largest checkout, as the domain states it", () => {
     expect(MAX_CHECKOUT_UNITS).toBe(MAX_CHECKOUT_LINES * MAX_ORDER_QUANTITY);
     // Lines whose size and colour names are as long as the product form allows, every character needing escaping.
     const worst = '"'.repeat(CHECKOUT_OPTION_NAME_CHARS);
-    const lines: CheckoutLine[] = Array.from({ length: MAX_CHECKOUT_LINES }, () => [crypto.randomUUID(), worst, worst, MAX_ORDER_QUANTITY, 99_999_999]);
+    const lines: CheckoutLine[] = Array.from({ length: MAX_CHECKOUT_LINES }, () => [
+      crypto.randomUUID(),
+      worst,
+      worst,
+      MAX_ORDER_QUANTITY,
+      99_999_999,
+    ]);
     const encoded = encodeCheckoutLines(lines);
     expect(encoded).not.toBeNull();
     expect(Object.keys(encoded!).length).toBeLessThanOrEqual(CHECKOUT_LINE_CHUNKS);
@@ -116,13 +151,21 @@ describe("a cart of every size up to the largest", () => {
   for (const size of SIZES) {
     it(`${size} line${size === 1 ? "" : "s"}: added, checked out, paid and fulfilled as ${size} order${size === 1 ? "" : "s"}`, async () => {
       const hosts = [await host(`Size Host A${size}`), await host(`Size Host B${size}`)];
-      const made = await makeProducts(hosts.map((h) => h.id), size, `Cart ${size} item`);
+      const made = await makeProducts(
+        hosts.map((h) => h.id),
+        size,
+        `Cart ${size} item`,
+      );
       const fan = await makeUser({ name: `Cart ${size} Fan` });
       const cookie = await signIn(fan.email);
       // The largest cart in units too: every line at the order maximum.
       const quantity = size === MAX_CHECKOUT_LINES ? MAX_ORDER_QUANTITY : 2;
       for (const p of made) {
-        const added = await postForm("/cart", { intent: "add", productId: p.id, size: "One Size", quantity: String(quantity) }, { cookie });
+        const added = await postForm(
+          "/cart",
+          { intent: "add", productId: p.id, size: "One Size", quantity: String(quantity) },
+          { cookie },
+        );
         expect(added.status).toBe(303);
       }
       const start = await postForm("/cart", { intent: "checkout", shipTo: "MY" }, { cookie });
@@ -141,7 +184,10 @@ describe("a cart of every size up to the largest", () => {
       const [checkout] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, row.id));
       expect(checkout?.paymentStatus).toBe("paid");
       // Stock taken once per line, and the paid lines left the cart.
-      const [stock] = await db().select().from(productSizes).where(eq(productSizes.productId, made[size - 1]!.id));
+      const [stock] = await db()
+        .select()
+        .from(productSizes)
+        .where(eq(productSizes.productId, made[size - 1]!.id));
       expect(stock?.availableUnits).toBe(200 - quantity);
       expect(await db().select().from(cartItems).where(eq(cartItems.userId, fan.id))).toHaveLength(0);
       // The buyer sees every order on /my-orders (counted; the list itself is paged by 20).
@@ -155,13 +201,21 @@ describe("a cart of every size up to the largest", () => {
     const hosts = [await host("Local Page Host A"), await host("Local Page Host B")];
     const made = [];
     for (let i = 0; i < 6; i++) {
-      const [p] = await db().insert(products).values({ hostId: hosts[i % 2]!.id, name: `Local digital ${i + 1}`, category: "digital" }).returning();
-      await db().insert(productSizes).values({ productId: p!.id, name: "One Size", priceCents: 500, availableUnits: 100, position: 0 });
+      const [p] = await db()
+        .insert(products)
+        .values({ hostId: hosts[i % 2]!.id, name: `Local digital ${i + 1}`, category: "digital" })
+        .returning();
+      await db()
+        .insert(productSizes)
+        .values({ productId: p!.id, name: "One Size", priceCents: 500, availableUnits: 100, position: 0 });
       made.push(p!);
     }
     const fan = await makeUser({ name: "Local Page Fan" });
     const cookie = await signIn(fan.email);
-    for (const p of made) expect((await postForm("/cart", { intent: "add", productId: p.id, size: "One Size" }, { cookie })).status).toBe(303);
+    for (const p of made)
+      expect((await postForm("/cart", { intent: "add", productId: p.id, size: "One Size" }, { cookie })).status).toBe(
+        303,
+      );
     const start = await postForm("/cart", { intent: "checkout" }, { cookie });
     expect(start.status).toBe(302);
     const paid = await postForm(`${new URL(start.headers.get("Location")!).pathname}/pay`, {}, { cookie });
@@ -179,15 +233,27 @@ describe("a cart of every size up to the largest", () => {
     const fan = await makeUser({ name: "Past Fan" });
     const cookie = await signIn(fan.email);
     for (const p of made.slice(0, MAX_CART_LINES)) {
-      expect((await postForm("/cart", { intent: "add", productId: p.id, size: "One Size" }, { cookie })).status).toBe(303);
+      expect((await postForm("/cart", { intent: "add", productId: p.id, size: "One Size" }, { cookie })).status).toBe(
+        303,
+      );
     }
-    const refused = await postForm("/cart", { intent: "add", productId: made[MAX_CART_LINES]!.id, size: "One Size" }, { cookie });
+    const refused = await postForm(
+      "/cart",
+      { intent: "add", productId: made[MAX_CART_LINES]!.id, size: "One Size" },
+      { cookie },
+    );
     expect(refused.status).toBe(409);
     expect(await pageText(refused)).toContain(CART_MESSAGES.full);
     expect(await db().select().from(cartItems).where(eq(cartItems.userId, fan.id))).toHaveLength(MAX_CART_LINES);
 
     // Two adds racing can both pass the count: the 41st line is there, and checkout refuses it before anything.
-    await db().insert(cartItems).values({ userId: fan.id, productId: made[MAX_CART_LINES]!.id, sizeName: "One Size", colorName: "", quantity: 1 });
+    await db().insert(cartItems).values({
+      userId: fan.id,
+      productId: made[MAX_CART_LINES]!.id,
+      sizeName: "One Size",
+      colorName: "",
+      quantity: 1,
+    });
     const checkout = await postForm("/cart", { intent: "checkout", shipTo: "MY" }, { cookie });
     expect(checkout.status).toBe(400);
     expect(await pageText(checkout)).toContain(CART_MESSAGES.full);
@@ -206,7 +272,11 @@ describe("a group-buy join of every size up to the largest", () => {
       const fan = await makeUser({ name: `Join ${size} Fan` });
       const cookie = await signIn(fan.email);
       const quantity = size === MAX_CHECKOUT_LINES ? MAX_ORDER_QUANTITY : 1;
-      const start = await postSelection(g.id, made.map((p) => ({ productId: p.id, quantity })), cookie);
+      const start = await postSelection(
+        g.id,
+        made.map((p) => ({ productId: p.id, quantity })),
+        cookie,
+      );
       expect(start.status).toBe(302);
       expect(start.headers.get("Location")).toContain("/api/local-checkout/");
       const row = await checkoutOf(fan.id);
@@ -215,7 +285,9 @@ describe("a group-buy join of every size up to the largest", () => {
       await pay(row);
       const placed = await db().select().from(orders).where(eq(orders.checkoutSessionId, row.id));
       expect(placed).toHaveLength(size);
-      expect(placed.every((o) => o.groupBuyId === g.id && o.purchaseMode === "group-buy" && o.status === "processing")).toBe(true);
+      expect(
+        placed.every((o) => o.groupBuyId === g.id && o.purchaseMode === "group-buy" && o.status === "processing"),
+      ).toBe(true);
       expect(placed.reduce((sum, o) => sum + o.quantity, 0)).toBe(size * quantity);
       const [after] = await db().select().from(groupBuys).where(eq(groupBuys.id, g.id));
       expect(after?.currentParticipants).toBe(1);
@@ -229,7 +301,11 @@ describe("a group-buy join of every size up to the largest", () => {
     const g = await groupBuyWith(h.id, made);
     const fan = await makeUser({ name: "Join Past Fan" });
     const cookie = await signIn(fan.email);
-    const refused = await postSelection(g.id, made.map((p) => ({ productId: p.id, quantity: 1 })), cookie);
+    const refused = await postSelection(
+      g.id,
+      made.map((p) => ({ productId: p.id, quantity: 1 })),
+      cookie,
+    );
     expect(refused.status).toBe(400);
     expect(await pageText(refused)).toContain(GROUP_BUY_ACTION_MESSAGES.tooManyProducts);
 

@@ -111,7 +111,13 @@ describe("product checkout", () => {
     const { product } = await productFixture();
     const user = await makeSessionUser();
     for (const sizeName of [undefined, "", "XXL"]) {
-      const result = await createProductCheckout(env, { user, productId: product.id, sizeName, colorName: "Red", origin: ORIGIN });
+      const result = await createProductCheckout(env, {
+        user,
+        productId: product.id,
+        sizeName,
+        colorName: "Red",
+        origin: ORIGIN,
+      });
       expect(result).toMatchObject({ ok: false, status: 400, message: CHECKOUT_MESSAGES.chooseSize });
     }
   });
@@ -125,17 +131,34 @@ describe("product checkout", () => {
 
   it("refuses an unknown or inactive product", async () => {
     const user = await makeSessionUser();
-    const unknown = await createProductCheckout(env, { user, productId: crypto.randomUUID(), sizeName: "Small", origin: ORIGIN });
+    const unknown = await createProductCheckout(env, {
+      user,
+      productId: crypto.randomUUID(),
+      sizeName: "Small",
+      origin: ORIGIN,
+    });
     expect(unknown).toMatchObject({ ok: false, status: 404, message: "Product not found" });
     const { product } = await productFixture({ status: "inactive" });
-    const inactive = await createProductCheckout(env, { user, productId: product.id, sizeName: "Small", colorName: "Red", origin: ORIGIN });
+    const inactive = await createProductCheckout(env, {
+      user,
+      productId: product.id,
+      sizeName: "Small",
+      colorName: "Red",
+      origin: ORIGIN,
+    });
     expect(inactive).toMatchObject({ ok: false, status: 404, message: "Product not found" });
   });
 
   it("refuses zero stock, and more than the stock left", async () => {
     const user = await makeSessionUser();
     const empty = await productFixture({ units: 0 });
-    const none = await createProductCheckout(env, { user, productId: empty.product.id, sizeName: "Small", colorName: "Red", origin: ORIGIN });
+    const none = await createProductCheckout(env, {
+      user,
+      productId: empty.product.id,
+      sizeName: "Small",
+      colorName: "Red",
+      origin: ORIGIN,
+    });
     expect(none).toMatchObject({ ok: false, status: 409, message: "Sorry, this item is out of stock" });
 
     const few = await productFixture({ units: 10, colourUnits: 3 });
@@ -155,14 +178,27 @@ describe("product checkout", () => {
     const { product } = await productFixture();
     const user = await makeSessionUser();
     for (const quantity of [0, -1, 1.5, 100, "abc"]) {
-      const result = await createProductCheckout(env, { user, productId: product.id, sizeName: "Small", colorName: "Red", quantity, origin: ORIGIN });
+      const result = await createProductCheckout(env, {
+        user,
+        productId: product.id,
+        sizeName: "Small",
+        colorName: "Red",
+        quantity,
+        origin: ORIGIN,
+      });
       expect(result).toMatchObject({ ok: false, status: 400, message: CHECKOUT_MESSAGES.quantity });
     }
   });
 
   it("asks a visitor to sign in and writes nothing", async () => {
     const { product } = await productFixture();
-    const result = await createProductCheckout(env, { user: null, productId: product.id, sizeName: "Small", colorName: "Red", origin: ORIGIN });
+    const result = await createProductCheckout(env, {
+      user: null,
+      productId: product.id,
+      sizeName: "Small",
+      colorName: "Red",
+      origin: ORIGIN,
+    });
     expect(result).toMatchObject({ ok: false, status: 401, message: "Please sign in to make a payment" });
   });
 });
@@ -174,7 +210,16 @@ describe("a purchase total as the buy page shows it", () => {
   function charged(priceCents: number, currency: string, quantity: number): ProductQuote {
     const quote = quoteVariants(
       {
-        product: { id: "p", hostId: "h", name: "P", category: "physical", status: "active", currency, voucherValueCents: null, voucherExpiresAt: null },
+        product: {
+          id: "p",
+          hostId: "h",
+          name: "P",
+          category: "physical",
+          status: "active",
+          currency,
+          voucherValueCents: null,
+          voucherExpiresAt: null,
+        },
         sizes: [{ id: "s", name: "One", priceCents, currency, availableUnits: 99 }],
         colours: [],
         imageUrl: "",
@@ -222,7 +267,11 @@ describe("host deposit checkout", () => {
     const host = await makeSessionUser();
     for (const amountCents of [0, 99, -100, 150.5, "x"]) {
       const result = await createHostDepositCheckout(env, { user: host, amountCents, origin: ORIGIN });
-      expect(result).toMatchObject({ ok: false, status: 400, message: "Please enter a valid deposit amount (minimum USD 1)." });
+      expect(result).toMatchObject({
+        ok: false,
+        status: 400,
+        message: "Please enter a valid deposit amount (minimum USD 1).",
+      });
     }
     // Over the most one payment carries is said as such, not as the minimum.
     const tooMuch = await createHostDepositCheckout(env, { user: host, amountCents: 100_000_000, origin: ORIGIN });
@@ -302,7 +351,14 @@ describe("Stripe provider", () => {
         customer_details: {
           email: session?.customer_email,
           name: "Ada Buyer",
-          address: { line1: "1 Jalan Test", line2: null, city: "George Town", state: null, postal_code: "10200", country: "MY" },
+          address: {
+            line1: "1 Jalan Test",
+            line2: null,
+            city: "George Town",
+            state: null,
+            postal_code: "10200",
+            country: "MY",
+          },
         },
       };
     };
@@ -362,11 +418,13 @@ describe("Stripe provider", () => {
   it("reports a provider failure as 'Checkout failed' and leaves the row expired", async () => {
     const { product } = await productFixture();
     const user = await makeSessionUser();
-    const failing = Stripe.createFetchHttpClient((async () =>
-      new Response(JSON.stringify({ error: { type: "invalid_request_error", message: "Invalid currency" } }), {
-        status: 400,
-        headers: { "Content-Type": "application/json" },
-      })) as typeof fetch);
+    const failing = Stripe.createFetchHttpClient(
+      (async () =>
+        new Response(JSON.stringify({ error: { type: "invalid_request_error", message: "Invalid currency" } }), {
+          status: 400,
+          headers: { "Content-Type": "application/json" },
+        })) as typeof fetch,
+    );
     const result = await createProductCheckout(
       { ...env, STRIPE_SECRET_KEY: "sk_test_fake_key" },
       { user, productId: product.id, sizeName: "Small", colorName: "Red", origin: ORIGIN },

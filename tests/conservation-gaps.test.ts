@@ -53,29 +53,61 @@ async function joinGroupBuy(prices: readonly number[]) {
   await db().update(userProfiles).set({ country: "MY" }).where(eq(userProfiles.userId, host.id));
   const [groupBuy] = await db()
     .insert(groupBuys)
-    .values({ hostId: host.id, name: "Gap Group Buy", status: "active", targetCents: 1_000, currency: "MYR", endAt: new Date(Date.now() + 86_400_000) })
+    .values({
+      hostId: host.id,
+      name: "Gap Group Buy",
+      status: "active",
+      targetCents: 1_000,
+      currency: "MYR",
+      endAt: new Date(Date.now() + 86_400_000),
+    })
     .returning();
-  await db().insert(groupBuyTiers).values({ groupBuyId: groupBuy!.id, salesThresholdCents: 0, discountPercent: 12, position: 0 });
+  await db()
+    .insert(groupBuyTiers)
+    .values({ groupBuyId: groupBuy!.id, salesThresholdCents: 0, discountPercent: 12, position: 0 });
   const items = [];
   for (const [i, price] of prices.entries()) {
-    const [product] = await db().insert(products).values({ hostId: host.id, name: `Gap Mug ${i}`, category: "physical" }).returning();
-    await db().insert(productSizes).values({ productId: product!.id, name: "One Size", priceCents: price, availableUnits: 10, position: 0 });
+    const [product] = await db()
+      .insert(products)
+      .values({ hostId: host.id, name: `Gap Mug ${i}`, category: "physical" })
+      .returning();
+    await db()
+      .insert(productSizes)
+      .values({ productId: product!.id, name: "One Size", priceCents: price, availableUnits: 10, position: 0 });
     await db().insert(productColors).values({ productId: product!.id, name: "Blue", availableUnits: 10 });
     await db().insert(groupBuyProducts).values({ groupBuyId: groupBuy!.id, productId: product!.id });
     items.push({ productId: product!.id, sizeName: "One Size", colorName: "Blue", quantity: "1" });
   }
   const fan = await makeSessionUser("Gap Fan");
-  const started = await createGroupBuyCheckout(env, { user: fan, groupBuyId: groupBuy!.id, items: GroupBuySelectionSchema.parse({ items }).items, origin: ORIGIN });
+  const started = await createGroupBuyCheckout(env, {
+    user: fan,
+    groupBuyId: groupBuy!.id,
+    items: GroupBuySelectionSchema.parse({ items }).items,
+    origin: ORIGIN,
+  });
   if (!started.ok) throw new Error(started.message);
   const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, started.sessionId));
   const paymentIntent = `pi_test_${ids()}`;
-  expect((await deliverWebhook(checkoutSessionEvent(row!, { buyerName: "Gap Fan", address: null, overrides: { payment_intent: paymentIntent } }))).status).toBe(200);
+  expect(
+    (
+      await deliverWebhook(
+        checkoutSessionEvent(row!, {
+          buyerName: "Gap Fan",
+          address: null,
+          overrides: { payment_intent: paymentIntent },
+        }),
+      )
+    ).status,
+  ).toBe(200);
   return { groupBuy: groupBuy!, row: row!, paymentIntent };
 }
 
 /** Ends the group buy now: its 12% tier refunds go out and its sales are booked. */
 async function endGroupBuy(groupBuyId: string) {
-  await db().update(groupBuys).set({ endAt: new Date(Date.now() - 1_000) }).where(eq(groupBuys.id, groupBuyId));
+  await db()
+    .update(groupBuys)
+    .set({ endAt: new Date(Date.now() - 1_000) })
+    .where(eq(groupBuys.id, groupBuyId));
   expect(await closeGroupBuy(env, groupBuyId, { mode: "end" })).toMatchObject({ ok: true, refunded: PRICES.length });
 }
 
@@ -99,35 +131,46 @@ async function failTierRefund(orderId: string, paymentIntent: string) {
 }
 
 describe("a group buy's pool share and its sale row follow one split, whatever the group-buy platform fee", () => {
-  it("with a 5% group-buy platform fee, each order's pool share is the one its sale row books, after the join and after the tier refunds", { timeout: 120_000 }, async () => {
-    await setGroupBuyRule(10, 85, 5);
-    const { groupBuy, row } = await joinGroupBuy(PRICES);
-    const joined = await moneyOf(row.id);
-    // 10/85/5 by largest remainder: 199 + 235 + 101 (half up per order gave 200 + 236 + 102).
-    expect(joined.poolCents).toBe(535);
-    await endGroupBuy(groupBuy.id);
-    const ended = await expectConserved(row.id, "tier refunds at a 5% platform fee");
-    expect(ended.platformCents).toBeGreaterThan(0);
-  });
+  it(
+    "with a 5% group-buy platform fee, each order's pool share is the one its sale row books, after the join and after the tier refunds",
+    { timeout: 120_000 },
+    async () => {
+      await setGroupBuyRule(10, 85, 5);
+      const { groupBuy, row } = await joinGroupBuy(PRICES);
+      const joined = await moneyOf(row.id);
+      // 10/85/5 by largest remainder: 199 + 235 + 101 (half up per order gave 200 + 236 + 102).
+      expect(joined.poolCents).toBe(535);
+      await endGroupBuy(groupBuy.id);
+      const ended = await expectConserved(row.id, "tier refunds at a 5% platform fee");
+      expect(ended.platformCents).toBeGreaterThan(0);
+    },
+  );
 });
 
 describe("a group buy's tier refund that fails later gives back exactly what it booked", () => {
-  for (const [label, rule] of [["the default split", null], ["a 5% group-buy platform fee", [10, 85, 5]]] as const) {
-    it(`with ${label}, the host's earnings and the pool take the failed tier refund back, to the cent`, { timeout: 120_000 }, async () => {
-      if (rule) await setGroupBuyRule(...rule);
-      const { groupBuy, row, paymentIntent } = await joinGroupBuy(PRICES);
-      await endGroupBuy(groupBuy.id);
-      const ended = await expectConserved(row.id, "tier refunds");
-      const order = ended.orders.find((o) => o.amountCents === 2_355)!;
-      const refund = await failTierRefund(order.id, paymentIntent);
-      const failed = await expectConserved(row.id, "a failed tier refund");
-      expect(failed.refundedCents).toBe(ended.refundedCents - refund.amountCents);
-      // The host gets back what the failed refund took from its earnings; a replay changes nothing.
-      expect(failed.hostCents).toBeGreaterThan(ended.hostCents);
-      await failTierRefund(order.id, paymentIntent);
-      const { orders: _replayed, ...replayed } = await expectConserved(row.id, "the failure replayed");
-      const { orders: _failed, ...once } = failed;
-      expect(replayed).toEqual(once);
-    });
+  for (const [label, rule] of [
+    ["the default split", null],
+    ["a 5% group-buy platform fee", [10, 85, 5]],
+  ] as const) {
+    it(
+      `with ${label}, the host's earnings and the pool take the failed tier refund back, to the cent`,
+      { timeout: 120_000 },
+      async () => {
+        if (rule) await setGroupBuyRule(...rule);
+        const { groupBuy, row, paymentIntent } = await joinGroupBuy(PRICES);
+        await endGroupBuy(groupBuy.id);
+        const ended = await expectConserved(row.id, "tier refunds");
+        const order = ended.orders.find((o) => o.amountCents === 2_355)!;
+        const refund = await failTierRefund(order.id, paymentIntent);
+        const failed = await expectConserved(row.id, "a failed tier refund");
+        expect(failed.refundedCents).toBe(ended.refundedCents - refund.amountCents);
+        // The host gets back what the failed refund took from its earnings; a replay changes nothing.
+        expect(failed.hostCents).toBeGreaterThan(ended.hostCents);
+        await failTierRefund(order.id, paymentIntent);
+        const { orders: _replayed, ...replayed } = await expectConserved(row.id, "the failure replayed");
+        const { orders: _failed, ...once } = failed;
+        expect(replayed).toEqual(once);
+      },
+    );
   }
 });

@@ -23,7 +23,12 @@ describe("the cookie reader", () => {
   it("treats a value that cannot be decoded as absent, and says which of the site's cookies to clear", () => {
     expect(readCookie(withCookie("__Host-session=%"), SESSION)).toBeNull();
     expect(readCookie(withCookie("__Host-cart=%E0%A4%A; theme=dark"), "theme")).toBe("dark");
-    expect(parseCookieHeader("a=%zz; b=1")).toEqual(new Map([["a", undefined], ["b", "1"]]));
+    expect(parseCookieHeader("a=%zz; b=1")).toEqual(
+      new Map([
+        ["a", undefined],
+        ["b", "1"],
+      ]),
+    );
     // Still a personal cookie to the page cache: such a request is never answered from it.
     expect(carriesPersonalCookie(withCookie("__Host-toast=%"))).toBe(true);
     expect(carriesPersonalCookie(withCookie("theme=%"))).toBe(false);
@@ -42,7 +47,9 @@ describe("the Cookie header", () => {
   it("is read by the one reader and nowhere else in the app or the Worker", () => {
     expect(Object.keys(sources).length).toBeGreaterThan(100);
     const readers = Object.entries(sources)
-      .filter(([, text]) => /\.get\(\s*["'`]cookie["'`]\s*\)|\[\s*["'`]cookie["'`]\s*\]|parse\w*Cookie\w*\(/i.test(text))
+      .filter(([, text]) =>
+        /\.get\(\s*["'`]cookie["'`]\s*\)|\[\s*["'`]cookie["'`]\s*\]|parse\w*Cookie\w*\(/i.test(text),
+      )
       .map(([file]) => file);
     expect(readers).toEqual(["/app/lib/cookies.server.ts"]);
   });
@@ -59,8 +66,13 @@ describe("a malformed cookie", () => {
 
   it("is cleared even when the page comes from the cache", async () => {
     const path = `/terms?bookmark=${crypto.randomUUID()}`;
-    expect((await builtWorkerFetch(new Request(`${ORIGIN}${path}`), CACHE_ON)).headers.get("X-Page-Cache")).toBe("miss");
-    const res = await builtWorkerFetch(new Request(`${ORIGIN}${path}`, { headers: { Cookie: "__Host-d1-bookmark=%" } }), CACHE_ON);
+    expect((await builtWorkerFetch(new Request(`${ORIGIN}${path}`), CACHE_ON)).headers.get("X-Page-Cache")).toBe(
+      "miss",
+    );
+    const res = await builtWorkerFetch(
+      new Request(`${ORIGIN}${path}`, { headers: { Cookie: "__Host-d1-bookmark=%" } }),
+      CACHE_ON,
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get("X-Page-Cache")).toBe("hit");
     expect(cookieFrom(res, "__Host-d1-bookmark")).toBe("__Host-d1-bookmark=");
@@ -68,7 +80,11 @@ describe("a malformed cookie", () => {
 
   it("answers the API without an error or a stack trace", async () => {
     for (const path of ["/api/health", "/api/chat/x/live", "/api/downloads/x", "/api/no-such-route"]) {
-      const res = await builtWorkerFetch(new Request(`${ORIGIN}${path}`, { headers: { Cookie: "__Host-session=%; __Host-d1-bookmark=%", Upgrade: "websocket" } }));
+      const res = await builtWorkerFetch(
+        new Request(`${ORIGIN}${path}`, {
+          headers: { Cookie: "__Host-session=%; __Host-d1-bookmark=%", Upgrade: "websocket" },
+        }),
+      );
       const body = await res.text();
       expect(res.status, path).toBeLessThan(500);
       expect(body, path).not.toMatch(/at .*\.(js|ts):\d+|URIError|stack/i);
@@ -81,7 +97,10 @@ describe("the page cache and a signed-in visitor", () => {
     const fan = await makeSignedInUser({ name: "Spaced Cookie" });
     const token = fan.cookie.slice(`${SESSION}=`.length);
     const path = `/shop?poison=${crypto.randomUUID()}`;
-    const signedIn = await builtWorkerFetch(new Request(`${ORIGIN}${path}`, { headers: { Cookie: `${SESSION} =${token}` } }), CACHE_ON);
+    const signedIn = await builtWorkerFetch(
+      new Request(`${ORIGIN}${path}`, { headers: { Cookie: `${SESSION} =${token}` } }),
+      CACHE_ON,
+    );
     expect(await signedIn.text()).toContain("Account menu for");
     expect(signedIn.headers.get("Cache-Control")).toBe("private, no-store");
     // The next visitor gets a visitor's page, not the fan's.

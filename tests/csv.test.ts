@@ -27,7 +27,7 @@ describe("csvField", () => {
   });
 
   it("neutralises spreadsheet formulas but not plain negative numbers", () => {
-    expect(csvField("=HYPERLINK(\"x\")")).toBe('"\'=HYPERLINK(""x"")"');
+    expect(csvField('=HYPERLINK("x")')).toBe('"\'=HYPERLINK(""x"")"');
     expect(csvField("+1+2")).toBe("'+1+2");
     expect(csvField("@SUM(A1)")).toBe("'@SUM(A1)");
     expect(csvField("-2+3")).toBe("'-2+3");
@@ -38,7 +38,13 @@ describe("csvField", () => {
 
 describe("toCsv", () => {
   it("writes a header row and CRLF-terminated records", () => {
-    const text = toCsv(["Name", "Amount"], [["Tan, \"Ah\" Kow", "12.50"], ["Siti", null]]);
+    const text = toCsv(
+      ["Name", "Amount"],
+      [
+        ['Tan, "Ah" Kow', "12.50"],
+        ["Siti", null],
+      ],
+    );
     expect(text).toBe('Name,Amount\r\n"Tan, ""Ah"" Kow",12.50\r\nSiti,\r\n');
   });
 

@@ -28,7 +28,9 @@ describe("the D1 session of a request", () => {
     expect(opened).toEqual(["0000000a-0000000b-0000000c-ffee"]);
     expect(session.constraint).toBe("0000000a-0000000b-0000000c-ffee");
     // The session moved on (its own write or a newer replica): the browser gets the newer bookmark.
-    expect(session.bookmarkCookie()).toMatch(new RegExp(`^${DB_BOOKMARK_COOKIE}=00000001-00000002-00000003-abcdef; Path=/; HttpOnly; Secure`));
+    expect(session.bookmarkCookie()).toMatch(
+      new RegExp(`^${DB_BOOKMARK_COOKIE}=00000001-00000002-00000003-abcdef; Path=/; HttpOnly; Secure`),
+    );
   });
 
   it("reads the page after a payment from the primary: the webhook, not the browser, wrote the order", () => {
@@ -43,7 +45,9 @@ describe("the D1 session of a request", () => {
     openDbSession(a.env, request("/shop", `${DB_BOOKMARK_COOKIE}=${encodeURIComponent("<script>")}`));
     expect(a.opened).toEqual(["first-unconstrained", "first-unconstrained"]);
     const b = recordingEnv({ reject: "0000dead-beef" });
-    expect(openDbSession(b.env, request("/shop", `${DB_BOOKMARK_COOKIE}=0000dead-beef`)).constraint).toBe("first-unconstrained");
+    expect(openDbSession(b.env, request("/shop", `${DB_BOOKMARK_COOKIE}=0000dead-beef`)).constraint).toBe(
+      "first-unconstrained",
+    );
   });
 
   it("a signed-in fan's pages carry the session's bookmark back; a visitor's shared pages never do", async () => {
@@ -69,4 +73,3 @@ describe("the D1 session of a request", () => {
     expect(forged.status).toBe(200);
   });
 });
-

@@ -20,14 +20,22 @@ describe("demo mode", () => {
   });
 
   it("serves on localhost, 127.0.0.1 and the listed origins", async () => {
-    for (const origin of ["http://localhost:8787", "http://127.0.0.1:41234", "https://tribe.test", "https://demo.tribe.example"]) {
+    for (const origin of [
+      "http://localhost:8787",
+      "http://127.0.0.1:41234",
+      "https://tribe.test",
+      "https://demo.tribe.example",
+    ]) {
       const res = await builtWorkerFetch(new Request(`${origin}/api/health`), DEMO);
       expect(res.status, origin).toBe(200);
     }
   });
 
   it("serves everywhere when demo mode is off", async () => {
-    const res = await builtWorkerFetch(new Request("https://tribe.example/api/health"), { DEMO_MODE: "false", DEMO_ORIGINS: "" });
+    const res = await builtWorkerFetch(new Request("https://tribe.example/api/health"), {
+      DEMO_MODE: "false",
+      DEMO_ORIGINS: "",
+    });
     expect(res.status).toBe(200);
   });
 

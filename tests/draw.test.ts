@@ -20,7 +20,14 @@ import {
   type Fetcher,
 } from "~/lib/draw.server";
 import type { PoolLiveMessage } from "~/lib/pool-contract";
-import { addContribution, applyPaymentReversal, closePool, openPool, poolStub, publicPoolState } from "~/lib/pools.server";
+import {
+  addContribution,
+  applyPaymentReversal,
+  closePool,
+  openPool,
+  poolStub,
+  publicPoolState,
+} from "~/lib/pools.server";
 import { poolsApi } from "../workers/pools-api";
 import { runScheduled } from "../workers/scheduled";
 import fixture from "./fixtures/bitcoin-blocks.json";
@@ -90,7 +97,8 @@ function fakeExplorers(config: Record<string, FakeExplorer>): Fetcher & { calls:
       const block = explorer.blocks?.[height];
       if (block) return new Response(block.id);
       // Every other block up to the tip: a made-up block of the explorer's chain (the same chain unless told otherwise).
-      if (explorer.tip !== undefined && height <= explorer.tip) return new Response((await madeUpBlock(explorer.chain ?? "main", height, realTip)).id);
+      if (explorer.tip !== undefined && height <= explorer.tip)
+        return new Response((await madeUpBlock(explorer.chain ?? "main", height, realTip)).id);
       return new Response("Block not found", { status: 404 });
     }
     const byHash = /^\/block\/([0-9a-f]{64})$/.exec(path);
@@ -108,13 +116,18 @@ function fakeExplorers(config: Record<string, FakeExplorer>): Fetcher & { calls:
   return Object.assign(fetcher as Fetcher, { calls });
 }
 
-const healthy = (tip: number, block: FakeExplorer["blocks"] = { [BLOCK.height]: BLOCK }): FakeExplorer => ({ tip, blocks: block });
+const healthy = (tip: number, block: FakeExplorer["blocks"] = { [BLOCK.height]: BLOCK }): FakeExplorer => ({
+  tip,
+  blocks: block,
+});
 const bothHealthy = (tip: number) => fakeExplorers({ [EXPLORER_A]: healthy(tip), [EXPLORER_B]: healthy(tip) });
 const CONFIRMED_TIP = BLOCK.height + 10;
 
 /** The global fetch, as seen by the pool objects too (they run in this isolate). */
 function stubGlobalFetch(fetcher: Fetcher) {
-  return vi.spyOn(globalThis, "fetch").mockImplementation((input: RequestInfo | URL) => fetcher(String(input instanceof Request ? input.url : input)));
+  return vi
+    .spyOn(globalThis, "fetch")
+    .mockImplementation((input: RequestInfo | URL) => fetcher(String(input instanceof Request ? input.url : input)));
 }
 
 beforeEach(() => {
@@ -136,7 +149,10 @@ async function winnersOf(poolId: string) {
 }
 
 /** commitToParent (tests/support/draw.ts), by default to the fixture block 503,252. */
-async function commitToParent(poolId: string, block: { height: number; previousblockhash: string; timestamp: number } = BLOCK) {
+async function commitToParent(
+  poolId: string,
+  block: { height: number; previousblockhash: string; timestamp: number } = BLOCK,
+) {
   await commitToParentOf(poolId, block);
 }
 
@@ -238,7 +254,11 @@ describe("commitment at close", () => {
     });
     // Both explorers have block tip - 2 (same hash); the higher tip, 2 above it, is within the allowance: 3 past it.
     expect(summary.committed).toContainEqual({ poolId: pool.id, height: tip + 3 });
-    expect(await poolRow(pool.id)).toMatchObject({ status: "closed", drawBlockHeight: tip + 3, winnerEntryNumber: null });
+    expect(await poolRow(pool.id)).toMatchObject({
+      status: "closed",
+      drawBlockHeight: tip + 3,
+      winnerEntryNumber: null,
+    });
   });
 
   it("never commits on a tip only one explorer reports, or on explorers that disagree", async () => {
@@ -294,9 +314,17 @@ describe("the draw", () => {
 
     const expectedEntry = Number(BigInt(`0x${BLOCK.id}`) % 7n);
     const winner = fans[expectedEntry]!;
-    expect(outcome).toMatchObject({ status: "drawn", blockHash: BLOCK.id, entryNumber: expectedEntry, userId: winner.id });
+    expect(outcome).toMatchObject({
+      status: "drawn",
+      blockHash: BLOCK.id,
+      entryNumber: expectedEntry,
+      userId: winner.id,
+    });
     // The winner's mail (sent by the cron, which knows no request origin) links to the draw at SITE_ORIGIN.
-    const [won] = await db().select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, winner.email), eq(mailOutbox.subject, "You won the main prize!")));
+    const [won] = await db()
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.toAddress, winner.email), eq(mailOutbox.subject, "You won the main prize!")));
     expect(won?.textBody).toContain(`See how it was drawn: ${ORIGIN}/winner-selection/${pool.id}`);
     // Both explorers were asked for the block.
     for (const base of [EXPLORER_A, EXPLORER_B]) {
@@ -414,7 +442,10 @@ describe("the draw", () => {
     const { pool } = await committedPool(3);
     for (const down of ["reject", 500] as const) {
       const outcome = await drawPool(env, pool.id, {
-        fetcher: fakeExplorers({ [EXPLORER_A]: healthy(CONFIRMED_TIP), [EXPLORER_B]: { ...healthy(CONFIRMED_TIP), down } }),
+        fetcher: fakeExplorers({
+          [EXPLORER_A]: healthy(CONFIRMED_TIP),
+          [EXPLORER_B]: { ...healthy(CONFIRMED_TIP), down },
+        }),
       });
       expect(outcome).toMatchObject({ status: "waiting" });
       await expectNoWinner(pool.id);
@@ -438,7 +469,9 @@ describe("the draw", () => {
     expect(fetcher.calls.some((url) => url.includes("/block-height/"))).toBe(false);
     await expectNoWinner(pool.id);
     // Not mined yet at all.
-    expect(await drawPool(env, pool.id, { fetcher: bothHealthy(BLOCK.height - 1) })).toMatchObject({ status: "waiting" });
+    expect(await drawPool(env, pool.id, { fetcher: bothHealthy(BLOCK.height - 1) })).toMatchObject({
+      status: "waiting",
+    });
     await expectNoWinner(pool.id);
   });
 
@@ -467,7 +500,10 @@ describe("the draw", () => {
       winnerEntryNumber: expectedEntry,
       winnerUserId: fans[expectedEntry]!.id,
     });
-    expect(await poolStub(env, pool.id).state()).toMatchObject({ status: "drawn", winner: { entryNumber: expectedEntry } });
+    expect(await poolStub(env, pool.id).state()).toMatchObject({
+      status: "drawn",
+      winner: { entryNumber: expectedEntry },
+    });
   });
 });
 
@@ -475,7 +511,10 @@ describe("block verification", () => {
   it("refuses a block whose hash verifies but whose difficulty is 1 (genesis, with no previous hash)", async () => {
     const genesis = { ...GENESIS, previousblockhash: null as unknown as string };
     const result = await fetchVerifiedBlock(env, 0, {
-      fetcher: fakeExplorers({ [EXPLORER_A]: healthy(100, { 0: genesis }), [EXPLORER_B]: healthy(100, { 0: genesis }) }),
+      fetcher: fakeExplorers({
+        [EXPLORER_A]: healthy(100, { 0: genesis }),
+        [EXPLORER_B]: healthy(100, { 0: genesis }),
+      }),
     });
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.reason).toMatch(/difficulty 1 is below the draw's minimum/);
@@ -504,7 +543,12 @@ async function browserCheck(poolId: string) {
   const text = await res.text();
   // Opaque: no private source key is published.
   expect(text).not.toMatch(/pi_|checkout:|guess:/);
-  return verifyPublishedDraw({ entriesText: text, publishedDigest: state!.entriesDigest, draws: state!.draws, log: state!.log });
+  return verifyPublishedDraw({
+    entriesText: text,
+    publishedDigest: state!.entriesDigest,
+    draws: state!.draws,
+    log: state!.log,
+  });
 }
 
 describe("void entries and redraws", () => {
@@ -517,7 +561,13 @@ describe("void entries and redraws", () => {
     const before = await poolRow(pool.id);
 
     // The winner's payment is refunded in full (replayed): a host debit, and a void set up once.
-    const refund = { sourceKey: winnerKey, reversalKey: `re_winner_${pool.id}`, reversedCents: 10_000, paymentCents: 10_000, cumulativeReversedCents: 10_000 };
+    const refund = {
+      sourceKey: winnerKey,
+      reversalKey: `re_winner_${pool.id}`,
+      reversedCents: 10_000,
+      paymentCents: 10_000,
+      cumulativeReversedCents: 10_000,
+    };
     const outcomes = [];
     for (let i = 0; i < 5; i++) outcomes.push(await applyPaymentReversal(env, refund));
     expect(outcomes[0]).toMatchObject({ kind: "host_debit", hostId: host.id, redrawn: true });
@@ -544,7 +594,10 @@ describe("void entries and redraws", () => {
     await commitToParent(pool.id, LATER_BLOCK);
     const later = { [LATER_BLOCK.height]: LATER_BLOCK };
     const second = await drawPool(env, pool.id, {
-      fetcher: fakeExplorers({ [EXPLORER_A]: healthy(LATER_BLOCK.height + 10, later), [EXPLORER_B]: healthy(LATER_BLOCK.height + 10, later) }),
+      fetcher: fakeExplorers({
+        [EXPLORER_A]: healthy(LATER_BLOCK.height + 10, later),
+        [EXPLORER_B]: healthy(LATER_BLOCK.height + 10, later),
+      }),
     });
     expect(second.status).toBe("drawn");
     const valid = [0, 1, 2, 3, 4, 5, 6].filter((n) => n !== winning);
@@ -562,7 +615,17 @@ describe("void entries and redraws", () => {
     // the block's parent (the fixture has no three consecutive headers), so the margin check says so.
     const report = await browserCheck(pool.id);
     expect(report).toMatchObject({ digestMatches: true, entries: 7, validEntries: 7, log: { ok: true } });
-    expect(report.draws.map((d) => [d.entryNumber, d.excluded, d.matches, d.voided, d.header?.ok, d.chain.ok, d.blockTime.ok])).toEqual([
+    expect(
+      report.draws.map((d) => [
+        d.entryNumber,
+        d.excluded,
+        d.matches,
+        d.voided,
+        d.header?.ok,
+        d.chain.ok,
+        d.blockTime.ok,
+      ]),
+    ).toEqual([
       [winning, [], true, true, true, true, true],
       [expected, [winning], true, false, true, true, true],
     ]);
@@ -611,7 +674,11 @@ describe("void entries and redraws", () => {
     const report = await browserCheck(pool.id);
     expect(report).toMatchObject({ digestMatches: true, entries: 4, validEntries: 3, voidEntries: 1 });
     expect(report.draws).toHaveLength(1);
-    expect(report.draws[0]).toMatchObject({ validCount: 3, entryNumber: valid[Number(BigInt(`0x${BLOCK.id}`) % 3n)], matches: true });
+    expect(report.draws[0]).toMatchObject({
+      validCount: 3,
+      entryNumber: valid[Number(BigInt(`0x${BLOCK.id}`) % 3n)],
+      matches: true,
+    });
   });
 });
 
@@ -648,7 +715,14 @@ describe("a draw nobody can steer: commitment", () => {
     const three = fakeExplorers({ [EXPLORER_A]: { tip }, [EXPLORER_B]: { tip }, [EXPLORER_C]: lagging });
     expect(await commitDrawHeight(env, pool.id, { fetcher: three, explorers })).toBe(tip + 3);
     const [record] = (await publicPoolState(env, pool.id))!.log;
-    expect(record).toMatchObject({ kind: "commit", seq: 0, blockHeight: tip + 3, tipHeight: tip, highestTip: tip, reason: null });
+    expect(record).toMatchObject({
+      kind: "commit",
+      seq: 0,
+      blockHeight: tip + 3,
+      tipHeight: tip,
+      highestTip: tip,
+      reason: null,
+    });
     expect(record!.tipHash).toMatch(/^[0-9a-f]{64}$/);
     expect(Math.abs(record!.tipTime! * 1000 - Date.now())).toBeLessThan(5 * 60_000);
     expect(Math.abs(record!.createdAt - Date.now())).toBeLessThan(60_000);
@@ -657,7 +731,9 @@ describe("a draw nobody can steer: commitment", () => {
     // the explorers are lagging and nothing is committed (never 3 past the lagging tip).
     const other = await closedPool(2);
     const two = fakeExplorers({ [EXPLORER_A]: { tip }, [EXPLORER_C]: lagging });
-    expect(await commitDrawHeight(env, other.pool.id, { fetcher: two, explorers: [EXPLORER_A, EXPLORER_C] })).toBeNull();
+    expect(
+      await commitDrawHeight(env, other.pool.id, { fetcher: two, explorers: [EXPLORER_A, EXPLORER_C] }),
+    ).toBeNull();
     const summary = await runPoolCron(env, new Date(), { fetcher: two, explorers: [EXPLORER_A, EXPLORER_C] });
     expect(summary.waiting.find((w) => w.poolId === other.pool.id)?.reason).toMatch(/explorers are lagging/);
     expect(await poolRow(other.pool.id)).toMatchObject({ drawBlockHeight: null });
@@ -667,13 +743,29 @@ describe("a draw nobody can steer: commitment", () => {
     const { pool } = await closedPool(2);
     const tip = BLOCK.height + 2_000;
     // 50 above the agreed tip a minute after it: more than 6 + 1/5 blocks: ignored.
-    const racing = fakeExplorers({ [EXPLORER_A]: { tip }, [EXPLORER_B]: { tip }, [EXPLORER_C]: { tip: tip + 50, realTip: tip } });
-    expect(await commitDrawHeight(env, pool.id, { fetcher: racing, explorers: [EXPLORER_A, EXPLORER_B, EXPLORER_C] })).toBe(tip + 3);
+    const racing = fakeExplorers({
+      [EXPLORER_A]: { tip },
+      [EXPLORER_B]: { tip },
+      [EXPLORER_C]: { tip: tip + 50, realTip: tip },
+    });
+    expect(
+      await commitDrawHeight(env, pool.id, { fetcher: racing, explorers: [EXPLORER_A, EXPLORER_B, EXPLORER_C] }),
+    ).toBe(tip + 3);
     const other = await closedPool(2);
     // 4 above: within the allowance, so 3 past it.
-    const ahead = fakeExplorers({ [EXPLORER_A]: { tip }, [EXPLORER_B]: { tip }, [EXPLORER_C]: { tip: tip + 4, realTip: tip } });
-    expect(await commitDrawHeight(env, other.pool.id, { fetcher: ahead, explorers: [EXPLORER_A, EXPLORER_B, EXPLORER_C] })).toBe(tip + 7);
-    expect((await publicPoolState(env, other.pool.id))!.log[0]).toMatchObject({ tipHeight: tip, highestTip: tip + 4, blockHeight: tip + 7 });
+    const ahead = fakeExplorers({
+      [EXPLORER_A]: { tip },
+      [EXPLORER_B]: { tip },
+      [EXPLORER_C]: { tip: tip + 4, realTip: tip },
+    });
+    expect(
+      await commitDrawHeight(env, other.pool.id, { fetcher: ahead, explorers: [EXPLORER_A, EXPLORER_B, EXPLORER_C] }),
+    ).toBe(tip + 7);
+    expect((await publicPoolState(env, other.pool.id))!.log[0]).toMatchObject({
+      tipHeight: tip,
+      highestTip: tip + 4,
+      blockHeight: tip + 7,
+    });
   });
 
   it("a lone answering explorer commits nothing", async () => {
@@ -681,7 +773,9 @@ describe("a draw nobody can steer: commitment", () => {
     const lone = fakeExplorers({ [EXPLORER_A]: { tip: BLOCK.height + 500 }, [EXPLORER_B]: { down: 503 } });
     expect(await commitDrawHeight(env, pool.id, { fetcher: lone })).toBeNull();
     const summary = await runPoolCron(env, new Date(), { fetcher: lone });
-    expect(summary.waiting.find((w) => w.poolId === pool.id)?.reason).toBe("1 of 2 block explorers answered for the tip");
+    expect(summary.waiting.find((w) => w.poolId === pool.id)?.reason).toBe(
+      "1 of 2 block explorers answered for the tip",
+    );
     expect(await poolRow(pool.id)).toMatchObject({ status: "closed", drawBlockHeight: null });
     expect((await publicPoolState(env, pool.id))!.log).toEqual([]);
   });
@@ -702,7 +796,12 @@ describe("a draw nobody can steer: acceptance", () => {
     const summary = await runPoolCron(env, new Date(), { fetcher: bothHealthy(CONFIRMED_TIP) });
     const reason = summary.waiting.find((w) => w.poolId === pool.id)?.reason;
     expect(reason).toBe(`block ${BLOCK.height} does not descend from the recorded tip ${elsewhere}`);
-    expect(await poolRow(pool.id)).toMatchObject({ status: "closed", drawBlockHeight: null, drawDelayReason: reason, winnerEntryNumber: null });
+    expect(await poolRow(pool.id)).toMatchObject({
+      status: "closed",
+      drawBlockHeight: null,
+      drawDelayReason: reason,
+      winnerEntryNumber: null,
+    });
     expect(await winnersOf(pool.id)).toEqual([]);
     // The pool page says the draw is delayed; the admin sees why.
     const page = await (await SELF.fetch(`${ORIGIN}/winner-selection/${pool.id}`)).text();
@@ -770,7 +869,11 @@ describe("a draw nobody can steer: voids", () => {
     // The payout was cancelled first; the pool is committed afresh 3 past the tip at the void, not to the next block.
     const [cancelled] = await db().select().from(payouts).where(eq(payouts.id, payout!.id));
     expect(cancelled).toMatchObject({ status: "cancelled", prizeWinnerId: null });
-    expect(await poolRow(pool.id)).toMatchObject({ status: "closed", drawBlockHeight: tipAtVoid + 3, winnerEntryNumber: null });
+    expect(await poolRow(pool.id)).toMatchObject({
+      status: "closed",
+      drawBlockHeight: tipAtVoid + 3,
+      winnerEntryNumber: null,
+    });
     expect(await winnersOf(pool.id)).toEqual([]);
     const log = (await publicPoolState(env, pool.id))!.log;
     expect(log.map((r) => [r.kind, r.blockHeight, r.tipHeight])).toEqual([
@@ -799,7 +902,12 @@ describe("a draw nobody can steer: voids", () => {
     });
     expect(outcome).toMatchObject({ kind: "host_debit", hostId: host.id, redrawn: false });
     expect((outcome as { debitCents: number }).debitCents).toBeGreaterThan(0);
-    expect(await poolRow(pool.id)).toMatchObject({ status: "drawn", drawBlockHeight: BLOCK.height, winnerEntryNumber: winning, winnerUserId: fans[winning]!.id });
+    expect(await poolRow(pool.id)).toMatchObject({
+      status: "drawn",
+      drawBlockHeight: BLOCK.height,
+      winnerEntryNumber: winning,
+      winnerUserId: fans[winning]!.id,
+    });
     const [payout] = await db().select().from(payouts).where(eq(payouts.userId, fans[winning]!.id));
     expect(payout).toMatchObject({ status: "pending" });
     expect((await publicPoolState(env, pool.id))!.log.map((r) => r.kind)).toEqual(["commit"]);

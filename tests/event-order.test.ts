@@ -39,14 +39,30 @@ const ids = () => crypto.randomUUID().replace(/-/g, "");
 async function openCheckout(priceCents = 700) {
   const host = await makeUser({ name: "Order Host" });
   await db().update(userProfiles).set({ country: "MY" }).where(eq(userProfiles.userId, host.id));
-  const [product] = await db().insert(products).values({ hostId: host.id, name: "Order Print", category: "digital" }).returning();
-  await db().insert(productSizes).values({ productId: product!.id, name: "One Size", priceCents, availableUnits: 10, position: 0 });
+  const [product] = await db()
+    .insert(products)
+    .values({ hostId: host.id, name: "Order Print", category: "digital" })
+    .returning();
+  await db()
+    .insert(productSizes)
+    .values({ productId: product!.id, name: "One Size", priceCents, availableUnits: 10, position: 0 });
   const fan = await makeUser({ name: "Order Buyer" });
-  const started = await createProductCheckout(env, { user: sessionUserOf(fan, "Order Buyer"), productId: product!.id, sizeName: "One Size", colorName: null, quantity: 1, origin: ORIGIN });
+  const started = await createProductCheckout(env, {
+    user: sessionUserOf(fan, "Order Buyer"),
+    productId: product!.id,
+    sizeName: "One Size",
+    colorName: null,
+    quantity: 1,
+    origin: ORIGIN,
+  });
   if (!started.ok) throw new Error(started.message);
   const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, started.sessionId));
   const paymentIntent = `pi_test_${ids()}`;
-  const completed = checkoutSessionEvent(row!, { buyerName: "Order Buyer", address: null, overrides: { payment_intent: paymentIntent } });
+  const completed = checkoutSessionEvent(row!, {
+    buyerName: "Order Buyer",
+    address: null,
+    overrides: { payment_intent: paymentIntent },
+  });
   return { host, fan, row: row!, paymentIntent, completed };
 }
 
@@ -74,7 +90,9 @@ const disputeObject = (p: { id: string; amount: number; status: string; paymentI
 /** Every ordering of a list. */
 function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [[...items]];
-  return items.flatMap((item, i) => permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]));
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
 }
 
 /** Delivers each event twice (a replay right after), each answered 2xx. */
@@ -109,7 +127,12 @@ async function moneyOf(checkoutSessionId: string) {
 }
 
 /** Asserts per order: captured - given back = host + pool + platform, and the pool holds what the ledger books. */
-async function expectConserved(checkoutSessionId: string, capturedCents: number, givenBackCents: number, label: string) {
+async function expectConserved(
+  checkoutSessionId: string,
+  capturedCents: number,
+  givenBackCents: number,
+  label: string,
+) {
   const money = await moneyOf(checkoutSessionId);
   expect(money, label).not.toBeNull();
   // A refund and a dispute both counting may give back more than the payment: at most the payment comes back out of it.
@@ -121,7 +144,12 @@ async function expectConserved(checkoutSessionId: string, capturedCents: number,
 }
 
 /** The checkout's event list for one scenario, keyed by a short name (for the failure message). */
-type Scenario = { name: string; givenBackCents: number; completionFirst?: boolean; events: (p: { paymentIntent: string; refundId: string; disputeId: string }) => Record<string, object> };
+type Scenario = {
+  name: string;
+  givenBackCents: number;
+  completionFirst?: boolean;
+  events: (p: { paymentIntent: string; refundId: string; disputeId: string }) => Record<string, object>;
+};
 
 const SCENARIOS: Scenario[] = [
   {
@@ -130,18 +158,36 @@ const SCENARIOS: Scenario[] = [
     name: "a pending refund of 350, a lost dispute of 700, the refund fails",
     givenBackCents: 700,
     events: ({ paymentIntent, refundId, disputeId }) => ({
-      "refund.created(350 pending)": stripeEvent("refund.created", refundObject({ id: refundId, amount: 350, status: "pending", paymentIntent })),
-      "charge.dispute.closed(700 lost)": stripeEvent("charge.dispute.closed", disputeObject({ id: disputeId, amount: 700, status: "lost", paymentIntent })),
-      "refund.failed": stripeEvent("refund.failed", refundObject({ id: refundId, amount: 350, status: "failed", paymentIntent })),
+      "refund.created(350 pending)": stripeEvent(
+        "refund.created",
+        refundObject({ id: refundId, amount: 350, status: "pending", paymentIntent }),
+      ),
+      "charge.dispute.closed(700 lost)": stripeEvent(
+        "charge.dispute.closed",
+        disputeObject({ id: disputeId, amount: 700, status: "lost", paymentIntent }),
+      ),
+      "refund.failed": stripeEvent(
+        "refund.failed",
+        refundObject({ id: refundId, amount: 350, status: "failed", paymentIntent }),
+      ),
     }),
   },
   {
     name: "funds withdrawn for a 700 dispute, a refund of 350 succeeds, the dispute is won",
     givenBackCents: 350,
     events: ({ paymentIntent, refundId, disputeId }) => ({
-      "charge.dispute.funds_withdrawn(700)": stripeEvent("charge.dispute.funds_withdrawn", disputeObject({ id: disputeId, amount: 700, status: "needs_response", paymentIntent })),
-      "refund.created(350 succeeded)": stripeEvent("refund.created", refundObject({ id: refundId, amount: 350, status: "succeeded", paymentIntent })),
-      "charge.dispute.closed(won)": stripeEvent("charge.dispute.closed", disputeObject({ id: disputeId, amount: 700, status: "won", paymentIntent })),
+      "charge.dispute.funds_withdrawn(700)": stripeEvent(
+        "charge.dispute.funds_withdrawn",
+        disputeObject({ id: disputeId, amount: 700, status: "needs_response", paymentIntent }),
+      ),
+      "refund.created(350 succeeded)": stripeEvent(
+        "refund.created",
+        refundObject({ id: refundId, amount: 350, status: "succeeded", paymentIntent }),
+      ),
+      "charge.dispute.closed(won)": stripeEvent(
+        "charge.dispute.closed",
+        disputeObject({ id: disputeId, amount: 700, status: "won", paymentIntent }),
+      ),
     }),
   },
   {
@@ -150,10 +196,22 @@ const SCENARIOS: Scenario[] = [
     givenBackCents: 0,
     completionFirst: true,
     events: ({ paymentIntent, refundId, disputeId }) => ({
-      "charge.dispute.funds_withdrawn(700)": stripeEvent("charge.dispute.funds_withdrawn", disputeObject({ id: disputeId, amount: 700, status: "needs_response", paymentIntent })),
-      "refund.created(350 pending)": stripeEvent("refund.created", refundObject({ id: refundId, amount: 350, status: "pending", paymentIntent })),
-      "charge.dispute.funds_reinstated": stripeEvent("charge.dispute.funds_reinstated", disputeObject({ id: disputeId, amount: 700, status: "under_review", paymentIntent })),
-      "refund.failed": stripeEvent("refund.failed", refundObject({ id: refundId, amount: 350, status: "failed", paymentIntent })),
+      "charge.dispute.funds_withdrawn(700)": stripeEvent(
+        "charge.dispute.funds_withdrawn",
+        disputeObject({ id: disputeId, amount: 700, status: "needs_response", paymentIntent }),
+      ),
+      "refund.created(350 pending)": stripeEvent(
+        "refund.created",
+        refundObject({ id: refundId, amount: 350, status: "pending", paymentIntent }),
+      ),
+      "charge.dispute.funds_reinstated": stripeEvent(
+        "charge.dispute.funds_reinstated",
+        disputeObject({ id: disputeId, amount: 700, status: "under_review", paymentIntent }),
+      ),
+      "refund.failed": stripeEvent(
+        "refund.failed",
+        refundObject({ id: refundId, amount: 350, status: "failed", paymentIntent }),
+      ),
     }),
   },
 ];
@@ -167,65 +225,105 @@ describe("refund, dispute and restore events in every order conserve money to th
     const events = SCENARIOS[0]!.events({ paymentIntent: sale.paymentIntent, refundId, disputeId });
     await deliverTwice(Object.values(events));
     const money = await expectConserved(sale.row.id, 700, 700, "refund 350, dispute lost 700, refund failed");
-    expect({ host: money.hostCents, pool: money.poolCents, platform: money.platformCents }).toEqual({ host: 0, pool: 0, platform: 0 });
+    expect({ host: money.hostCents, pool: money.poolCents, platform: money.platformCents }).toEqual({
+      host: 0,
+      pool: 0,
+      platform: 0,
+    });
   });
 
   for (const scenario of SCENARIOS) {
-    it(`${scenario.name}: every ordering${scenario.completionFirst ? "" : ", the payment's completion anywhere among them"}, each event delivered twice`, { timeout: 600_000 }, async () => {
-      const names = Object.keys(scenario.events({ paymentIntent: "pi", refundId: "re", disputeId: "dp" }));
-      const orders = scenario.completionFirst
-        ? permutations(names).map((rest) => ["checkout.session.completed", ...rest])
-        : permutations(["checkout.session.completed", ...names]);
-      for (const order of orders) {
-        const sale = await openCheckout();
-        const refundId = `re_test_${ids()}`;
-        const disputeId = `dp_test_${ids()}`;
-        const byName: Record<string, object> = { "checkout.session.completed": sale.completed, ...scenario.events({ paymentIntent: sale.paymentIntent, refundId, disputeId }) };
-        await deliverTwice(order.map((name) => byName[name]!));
-        const label = `${scenario.name}: ${order.join(" -> ")}`;
-        await expectConserved(sale.row.id, 700, scenario.givenBackCents, label);
-        // Every held event was applied, once, when the payment arrived.
-        const waiting = await db().select().from(heldPaymentEvents).where(eq(heldPaymentEvents.paymentIntentId, sale.paymentIntent));
-        expect(waiting.filter((e) => e.appliedAt === null), label).toEqual([]);
-      }
-    });
+    it(
+      `${scenario.name}: every ordering${scenario.completionFirst ? "" : ", the payment's completion anywhere among them"}, each event delivered twice`,
+      { timeout: 600_000 },
+      async () => {
+        const names = Object.keys(scenario.events({ paymentIntent: "pi", refundId: "re", disputeId: "dp" }));
+        const orders = scenario.completionFirst
+          ? permutations(names).map((rest) => ["checkout.session.completed", ...rest])
+          : permutations(["checkout.session.completed", ...names]);
+        for (const order of orders) {
+          const sale = await openCheckout();
+          const refundId = `re_test_${ids()}`;
+          const disputeId = `dp_test_${ids()}`;
+          const byName: Record<string, object> = {
+            "checkout.session.completed": sale.completed,
+            ...scenario.events({ paymentIntent: sale.paymentIntent, refundId, disputeId }),
+          };
+          await deliverTwice(order.map((name) => byName[name]!));
+          const label = `${scenario.name}: ${order.join(" -> ")}`;
+          await expectConserved(sale.row.id, 700, scenario.givenBackCents, label);
+          // Every held event was applied, once, when the payment arrived.
+          const waiting = await db()
+            .select()
+            .from(heldPaymentEvents)
+            .where(eq(heldPaymentEvents.paymentIntentId, sale.paymentIntent));
+          expect(
+            waiting.filter((e) => e.appliedAt === null),
+            label,
+          ).toEqual([]);
+        }
+      },
+    );
   }
 });
 
 describe("refunds and disputes of one order applied at the same moment", () => {
-  it("book each cent once: funds withdrawn for a dispute and a refund delivered together, five times each, then the dispute won", { timeout: 120_000 }, async () => {
-    for (let round = 0; round < 3; round++) {
-      const sale = await openCheckout();
-      await deliverTwice([sale.completed]);
-      const refundId = `re_test_${ids()}`;
-      const disputeId = `dp_test_${ids()}`;
-      const paymentIntent = sale.paymentIntent;
-      const together = [
-        stripeEvent("charge.dispute.funds_withdrawn", disputeObject({ id: disputeId, amount: 500, status: "needs_response", paymentIntent })),
-        stripeEvent("refund.created", refundObject({ id: refundId, amount: 400, status: "succeeded", paymentIntent })),
-      ];
-      const responses = await Promise.all(together.flatMap((event) => [...Array(5)].map(() => deliverWebhook(event))));
-      expect(responses.map((r) => r.status)).toEqual(responses.map(() => 200));
-      // Both count: 900 of a 700 payment, capped at the payment.
-      await expectConserved(sale.row.id, 700, 900, `round ${round}: both counting`);
-      const won = stripeEvent("charge.dispute.closed", disputeObject({ id: disputeId, amount: 500, status: "won", paymentIntent }));
-      await Promise.all([...Array(5)].map(() => deliverWebhook(won)));
-      await expectConserved(sale.row.id, 700, 400, `round ${round}: the dispute won`);
-    }
-  });
+  it(
+    "book each cent once: funds withdrawn for a dispute and a refund delivered together, five times each, then the dispute won",
+    { timeout: 120_000 },
+    async () => {
+      for (let round = 0; round < 3; round++) {
+        const sale = await openCheckout();
+        await deliverTwice([sale.completed]);
+        const refundId = `re_test_${ids()}`;
+        const disputeId = `dp_test_${ids()}`;
+        const paymentIntent = sale.paymentIntent;
+        const together = [
+          stripeEvent(
+            "charge.dispute.funds_withdrawn",
+            disputeObject({ id: disputeId, amount: 500, status: "needs_response", paymentIntent }),
+          ),
+          stripeEvent(
+            "refund.created",
+            refundObject({ id: refundId, amount: 400, status: "succeeded", paymentIntent }),
+          ),
+        ];
+        const responses = await Promise.all(
+          together.flatMap((event) => [...Array(5)].map(() => deliverWebhook(event))),
+        );
+        expect(responses.map((r) => r.status)).toEqual(responses.map(() => 200));
+        // Both count: 900 of a 700 payment, capped at the payment.
+        await expectConserved(sale.row.id, 700, 900, `round ${round}: both counting`);
+        const won = stripeEvent(
+          "charge.dispute.closed",
+          disputeObject({ id: disputeId, amount: 500, status: "won", paymentIntent }),
+        );
+        await Promise.all([...Array(5)].map(() => deliverWebhook(won)));
+        await expectConserved(sale.row.id, 700, 400, `round ${round}: the dispute won`);
+      }
+    },
+  );
 });
 
 describe("a refund or dispute of a payment not known yet", () => {
   it("a dashboard refund (no metadata) before the payment's completion is held, answered 2xx, and applied once when the payment arrives", async () => {
     const sale = await openCheckout();
     const refundId = `re_test_${ids()}`;
-    const created = stripeEvent("refund.created", refundObject({ id: refundId, amount: 200, status: "succeeded", paymentIntent: sale.paymentIntent }));
+    const created = stripeEvent(
+      "refund.created",
+      refundObject({ id: refundId, amount: 200, status: "succeeded", paymentIntent: sale.paymentIntent }),
+    );
     const first = await deliverWebhook(created);
     expect(first.status).toBe(200);
     expect(await first.json()).toMatchObject({ received: true, held: true });
     expect((await deliverWebhook(created)).status).toBe(200);
     const [held] = await db().select().from(heldPaymentEvents).where(eq(heldPaymentEvents.eventId, created.id));
-    expect(held).toMatchObject({ type: "refund.created", paymentIntentId: sale.paymentIntent, chargeId: `ch_test_${sale.paymentIntent.slice(8)}`, appliedAt: null });
+    expect(held).toMatchObject({
+      type: "refund.created",
+      paymentIntentId: sale.paymentIntent,
+      chargeId: `ch_test_${sale.paymentIntent.slice(8)}`,
+      appliedAt: null,
+    });
     expect(await db().select().from(refunds).where(eq(refunds.id, refundId))).toHaveLength(0);
 
     await deliverTwice([sale.completed]);
@@ -245,7 +343,10 @@ describe("a refund or dispute of a payment not known yet", () => {
   it("charge.dispute.funds_withdrawn before the payment's completion is held and counts once the payment arrives", async () => {
     const sale = await openCheckout();
     const disputeId = `dp_test_${ids()}`;
-    const withdrawn = stripeEvent("charge.dispute.funds_withdrawn", disputeObject({ id: disputeId, amount: 700, status: "needs_response", paymentIntent: sale.paymentIntent }));
+    const withdrawn = stripeEvent(
+      "charge.dispute.funds_withdrawn",
+      disputeObject({ id: disputeId, amount: 700, status: "needs_response", paymentIntent: sale.paymentIntent }),
+    );
     const response = await deliverWebhook(withdrawn);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ held: true });
@@ -266,12 +367,16 @@ describe("a refund or dispute of a payment not known yet", () => {
       amount: 700,
       currency: "usd",
       payment_intent: sale.paymentIntent,
-      refunds: { data: [refundObject({ id: refundId, amount: 300, status: "succeeded", paymentIntent: sale.paymentIntent })] },
+      refunds: {
+        data: [refundObject({ id: refundId, amount: 300, status: "succeeded", paymentIntent: sale.paymentIntent })],
+      },
     };
     const event = stripeEvent("charge.refunded", charge);
     const response = await deliverWebhook(event);
     expect(await response.json()).toMatchObject({ received: true, held: true });
-    expect((await db().select().from(heldPaymentEvents).where(eq(heldPaymentEvents.eventId, event.id)))[0]).toMatchObject({ chargeId: charge.id, paymentIntentId: sale.paymentIntent });
+    expect(
+      (await db().select().from(heldPaymentEvents).where(eq(heldPaymentEvents.eventId, event.id)))[0],
+    ).toMatchObject({ chargeId: charge.id, paymentIntentId: sale.paymentIntent });
     await deliverTwice([sale.completed, event]);
     await expectConserved(sale.row.id, 700, 300, "held charge.refunded");
   });
@@ -279,14 +384,22 @@ describe("a refund or dispute of a payment not known yet", () => {
   it("a payment fulfilled without its held events applied (a crash in between) gets them from the cron, once", async () => {
     const sale = await openCheckout();
     const refundId = `re_test_${ids()}`;
-    await deliverTwice([stripeEvent("refund.created", refundObject({ id: refundId, amount: 100, status: "pending", paymentIntent: sale.paymentIntent }))]);
+    await deliverTwice([
+      stripeEvent(
+        "refund.created",
+        refundObject({ id: refundId, amount: 100, status: "pending", paymentIntent: sale.paymentIntent }),
+      ),
+    ]);
     // The fulfilment ran, but the step after it did not.
     await fulfilCheckoutSession(env, CheckoutSessionObjectSchema.parse(sale.completed.data.object));
     expect(await db().select().from(refunds).where(eq(refunds.id, refundId))).toHaveLength(0);
     await runScheduled(env, new Date());
     await runScheduled(env, new Date());
     await expectConserved(sale.row.id, 700, 100, "held refund applied by the cron");
-    expect((await db().select().from(refunds).where(eq(refunds.id, refundId)))[0]).toMatchObject({ status: "pending", reversal: "applied" });
+    expect((await db().select().from(refunds).where(eq(refunds.id, refundId)))[0]).toMatchObject({
+      status: "pending",
+      reversal: "applied",
+    });
   });
 
   it("an event still unmatched after an hour is listed on /admin, for the admin only", async () => {
@@ -294,11 +407,27 @@ describe("a refund or dispute of a payment not known yet", () => {
     const paymentIntent = `pi_test_${ids()}`;
     await db()
       .insert(heldPaymentEvents)
-      .values({ eventId, type: "refund.created", paymentIntentId: paymentIntent, chargeId: "ch_test_unmatched", object: JSON.stringify(refundObject({ id: `re_test_${ids()}`, amount: 1_234, status: "succeeded", paymentIntent })), receivedAt: new Date(Date.now() - 61 * 60_000) });
+      .values({
+        eventId,
+        type: "refund.created",
+        paymentIntentId: paymentIntent,
+        chargeId: "ch_test_unmatched",
+        object: JSON.stringify(
+          refundObject({ id: `re_test_${ids()}`, amount: 1_234, status: "succeeded", paymentIntent }),
+        ),
+        receivedAt: new Date(Date.now() - 61 * 60_000),
+      });
     const recent = `evt_test_${ids()}`;
     await db()
       .insert(heldPaymentEvents)
-      .values({ eventId: recent, type: "refund.created", paymentIntentId: `pi_test_${ids()}`, chargeId: null, object: "{}", receivedAt: new Date() });
+      .values({
+        eventId: recent,
+        type: "refund.created",
+        paymentIntentId: `pi_test_${ids()}`,
+        chargeId: null,
+        object: "{}",
+        receivedAt: new Date(),
+      });
     const admin = await makeUser({ name: "Events Admin", role: "admin" });
     const text = await pageText(await get("/admin", { cookie: await signIn(admin.email) }));
     expect(text).toContain("Unmatched payment events");
@@ -318,27 +447,60 @@ describe("a group buy's tier refund", () => {
     // USD 23.45 at a 12% tier: refund 2.82. The pool holds 2.35 of it and gives back 2.82 x 235 / 23.45 = 28.26 -> 28;
     // the old rule booked 235 - 206 = 29 in the ledger.
     const host = await makeUser({ name: "Tier Host" });
-    const [product] = await db().insert(products).values({ hostId: host.id, name: "Tier Mug", category: "physical" }).returning();
-    await db().insert(productSizes).values({ productId: product!.id, name: "One Size", priceCents: 2_345, availableUnits: 10, position: 0 });
+    const [product] = await db()
+      .insert(products)
+      .values({ hostId: host.id, name: "Tier Mug", category: "physical" })
+      .returning();
+    await db()
+      .insert(productSizes)
+      .values({ productId: product!.id, name: "One Size", priceCents: 2_345, availableUnits: 10, position: 0 });
     await db().insert(productColors).values({ productId: product!.id, name: "Blue", availableUnits: 10 });
     const [groupBuy] = await db()
       .insert(groupBuys)
-      .values({ hostId: host.id, name: "Tiered", status: "active", targetCents: 1_000, currency: "MYR", endAt: new Date(Date.now() + 86_400_000) })
+      .values({
+        hostId: host.id,
+        name: "Tiered",
+        status: "active",
+        targetCents: 1_000,
+        currency: "MYR",
+        endAt: new Date(Date.now() + 86_400_000),
+      })
       .returning();
-    await db().insert(groupBuyTiers).values({ groupBuyId: groupBuy!.id, salesThresholdCents: 0, discountPercent: 12, position: 0 });
+    await db()
+      .insert(groupBuyTiers)
+      .values({ groupBuyId: groupBuy!.id, salesThresholdCents: 0, discountPercent: 12, position: 0 });
     await db().insert(groupBuyProducts).values({ groupBuyId: groupBuy!.id, productId: product!.id });
     const fan = await makeSessionUser("Tier Fan");
-    const selection = GroupBuySelectionSchema.parse({ items: [{ productId: product!.id, sizeName: "One Size", colorName: "Blue", quantity: "1" }] }).items;
-    const started = await createGroupBuyCheckout(env, { user: fan, groupBuyId: groupBuy!.id, items: selection, origin: ORIGIN });
+    const selection = GroupBuySelectionSchema.parse({
+      items: [{ productId: product!.id, sizeName: "One Size", colorName: "Blue", quantity: "1" }],
+    }).items;
+    const started = await createGroupBuyCheckout(env, {
+      user: fan,
+      groupBuyId: groupBuy!.id,
+      items: selection,
+      origin: ORIGIN,
+    });
     if (!started.ok) throw new Error(started.message);
     const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, started.sessionId));
-    await deliverTwice([checkoutSessionEvent(row!, { buyerName: "Tier Fan", address: null, overrides: { payment_intent: `pi_test_${ids()}` } })]);
+    await deliverTwice([
+      checkoutSessionEvent(row!, {
+        buyerName: "Tier Fan",
+        address: null,
+        overrides: { payment_intent: `pi_test_${ids()}` },
+      }),
+    ]);
     const [order] = await db().select().from(orders).where(eq(orders.checkoutSessionId, row!.id));
     const before = await poolStub(env, order!.poolId!).state();
-    await db().update(groupBuys).set({ endAt: new Date(Date.now() - 1_000) }).where(eq(groupBuys.id, groupBuy!.id));
+    await db()
+      .update(groupBuys)
+      .set({ endAt: new Date(Date.now() - 1_000) })
+      .where(eq(groupBuys.id, groupBuy!.id));
     expect(await closeGroupBuy(env, groupBuy!.id, { mode: "end" })).toMatchObject({ ok: true, refunded: 1 });
     const after = await poolStub(env, order!.poolId!).state();
-    const [tier] = await db().select().from(earningsLedger).where(eq(earningsLedger.sourceKey, `refund:group-buy:${order!.id}`));
+    const [tier] = await db()
+      .select()
+      .from(earningsLedger)
+      .where(eq(earningsLedger.sourceKey, `refund:group-buy:${order!.id}`));
     expect(tier).toMatchObject({ grossCents: -282 });
     expect(before.amountCents - after.amountCents).toBe(28);
     expect(tier!.poolCents).toBe(-(before.amountCents - after.amountCents));

@@ -35,7 +35,10 @@ function load(source: string): Server & { encodes: () => number } {
 
 async function render(server: Server, page: React.ReactNode) {
   const errors: unknown[] = [];
-  const stream = await server.renderToReadableStream(page, { nonce: "n0nce", onError: (error: unknown) => void errors.push(error) });
+  const stream = await server.renderToReadableStream(page, {
+    nonce: "n0nce",
+    onError: (error: unknown) => void errors.push(error),
+  });
   const chunks: Uint8Array[] = [];
   for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) chunks.push(chunk);
   const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
@@ -72,14 +75,26 @@ function lateContent() {
 /** A page with thousands of pieces: attributes, texts to escape, multi-byte text, a boundary that streams later. */
 function page(Late: () => React.ReactNode) {
   const rows = Array.from({ length: 300 }, (_, i) =>
-    h("li", { key: i, id: `row-${i}`, className: i % 2 ? "odd" : "even", "data-price": `RM ${i},00`, title: `Café ${i} "quoted" <b>` },
+    h(
+      "li",
+      {
+        key: i,
+        id: `row-${i}`,
+        className: i % 2 ? "odd" : "even",
+        "data-price": `RM ${i},00`,
+        title: `Café ${i} "quoted" <b>`,
+      },
       h("a", { href: `/product/${i}?q=a&b=<c>` }, `Produit ${i} — 中文 🎉 & more`),
       h("input", { type: "checkbox", defaultChecked: i % 3 === 0, "aria-label": `Pick ${i}` }),
     ),
   );
-  return h("html", { lang: "en" },
+  return h(
+    "html",
+    { lang: "en" },
     h("head", null, h("meta", { charSet: "utf-8" }), h("title", null, "Tribe · Shop")),
-    h("body", null,
+    h(
+      "body",
+      null,
       h("ul", null, rows),
       h(Suspense, { fallback: h("p", null, "Loading…") }, h(Late)),
       h("script", { nonce: "n0nce", dangerouslySetInnerHTML: { __html: "window.x = 1;" } }),
@@ -117,8 +132,10 @@ describe("React's server renderer with its text joined before encoding", () => {
   });
 
   it("refuses a React build whose code has changed instead of changing it blindly", () => {
-    expect(() => joinFizzTextChunks(edgeRenderer.replace("function byteLengthOfChunk(chunk) {", "function byteLengthOfChunk(c) {"))).toThrow(
-      /no longer contains exactly one "function byteLengthOfChunk\(chunk\) \{"/,
-    );
+    expect(() =>
+      joinFizzTextChunks(
+        edgeRenderer.replace("function byteLengthOfChunk(chunk) {", "function byteLengthOfChunk(c) {"),
+      ),
+    ).toThrow(/no longer contains exactly one "function byteLengthOfChunk\(chunk\) \{"/);
   });
 });

@@ -12,7 +12,10 @@ async function hostWithFollowers(show: boolean) {
   const host = await makeUser({ name });
   // Far above every other test's host, so this one is among the home page's three featured hosts.
   const count = 9_000_000 + Math.floor(Math.random() * 900_000);
-  await db().update(userProfiles).set({ followersCount: count, showFollowers: show }).where(eq(userProfiles.userId, host.id));
+  await db()
+    .update(userProfiles)
+    .set({ followersCount: count, showFollowers: show })
+    .where(eq(userProfiles.userId, host.id));
   return { ...host, name, count };
 }
 

@@ -16,7 +16,9 @@ function api(method: string, path: string, cookie: string, body?: BodyInit, head
 }
 
 async function startUpload(cookie: string, size: number, fileName = "clip.mp4") {
-  return api("POST", "/video", cookie, JSON.stringify({ fileName, size, contentType: "video/mp4" }), { "Content-Type": "application/json" });
+  return api("POST", "/video", cookie, JSON.stringify({ fileName, size, contentType: "video/mp4" }), {
+    "Content-Type": "application/json",
+  });
 }
 
 /** Uploads bytes through the multipart API in one part; answers the complete response. */
@@ -28,23 +30,46 @@ async function uploadVideo(cookie: string, bytes: Uint8Array<ArrayBuffer>, fileN
   const part = await api("PUT", `/video/${uploadId}/parts/1?${q}`, cookie, bytes);
   if (part.status !== 200) return { key, res: part };
   const etag = ((await part.json()) as { etag: string }).etag;
-  const res = await api("POST", `/video/${uploadId}/complete?${q}`, cookie, JSON.stringify({ key, parts: [{ partNumber: 1, etag }] }), {
-    "Content-Type": "application/json",
-  });
+  const res = await api(
+    "POST",
+    `/video/${uploadId}/complete?${q}`,
+    cookie,
+    JSON.stringify({ key, parts: [{ partNumber: 1, etag }] }),
+    {
+      "Content-Type": "application/json",
+    },
+  );
   return { key, uploadId, res };
 }
 
 function postFields(path: string, fields: [string, string][], cookie: string) {
   return SELF.fetch(`${ORIGIN}${path}`, {
     method: "POST",
-    headers: { Cookie: cookie, Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": randomIp() },
+    headers: {
+      Cookie: cookie,
+      Origin: ORIGIN,
+      "Content-Type": "application/x-www-form-urlencoded",
+      "CF-Connecting-IP": randomIp(),
+    },
     body: new URLSearchParams(fields).toString(),
     redirect: "manual",
   });
 }
 
-function gameFields(over: Partial<Record<"question" | "description" | "videoKey" | "videoUrl" | "correctAnswer" | "entryFee", string>> & { options?: string[] } = {}) {
-  const base = { question: "Which colour is the car?", description: "Watch closely.", videoKey: "", videoUrl: "", correctAnswer: "Red", entryFee: "3", ...over };
+function gameFields(
+  over: Partial<Record<"question" | "description" | "videoKey" | "videoUrl" | "correctAnswer" | "entryFee", string>> & {
+    options?: string[];
+  } = {},
+) {
+  const base = {
+    question: "Which colour is the car?",
+    description: "Watch closely.",
+    videoKey: "",
+    videoUrl: "",
+    correctAnswer: "Red",
+    entryFee: "3",
+    ...over,
+  };
   const options = over.options ?? ["Red", "Blue", "Green"];
   const fields: [string, string][] = Object.entries(base).filter(([k]) => k !== "options") as [string, string][];
   for (const o of options) fields.push(["option", o]);
@@ -91,7 +116,9 @@ describe("video uploads", () => {
       expect(res.status).toBe(200);
       parts.push(await res.json());
     }
-    const done = await api("POST", `/video/${uploadId}/complete?${q}`, cookie, JSON.stringify({ parts }), { "Content-Type": "application/json" });
+    const done = await api("POST", `/video/${uploadId}/complete?${q}`, cookie, JSON.stringify({ parts }), {
+      "Content-Type": "application/json",
+    });
     expect(done.status).toBe(200);
     expect(((await done.json()) as Json).durationSeconds).toBe(95);
     expect((await env.MEDIA.head(key))?.size).toBe(bytes.length);
@@ -105,7 +132,11 @@ describe("video uploads", () => {
   });
 
   it("refuses a text file renamed .mp4 (415) and aborts the upload", async () => {
-    const { res } = await uploadVideo(cookie, new TextEncoder().encode("this is only some text, honestly"), "movie.mp4");
+    const { res } = await uploadVideo(
+      cookie,
+      new TextEncoder().encode("this is only some text, honestly"),
+      "movie.mp4",
+    );
     expect(res.status).toBe(415);
     expect(await res.json()).toEqual({ error: "Please select a valid video file" });
   });
@@ -129,7 +160,12 @@ describe("video uploads", () => {
     const { uploadId, key } = (await start.json()) as { uploadId: string; key: string };
     const other = await makeUser({ name: "Other Uploader" });
     const otherCookie = await signIn(other.email);
-    const put = await api("PUT", `/video/${uploadId}/parts/1?key=${encodeURIComponent(key)}`, otherCookie, buildMp4(45));
+    const put = await api(
+      "PUT",
+      `/video/${uploadId}/parts/1?key=${encodeURIComponent(key)}`,
+      otherCookie,
+      buildMp4(45),
+    );
     expect(put.status).toBe(403);
     expect((await api("DELETE", `/video/${uploadId}?key=${encodeURIComponent(key)}`, otherCookie)).status).toBe(403);
     expect((await api("DELETE", `/video/${uploadId}?key=${encodeURIComponent(key)}`, cookie)).status).toBe(204);
@@ -168,14 +204,26 @@ describe("creating a game", () => {
     await refused(gameFields({ videoKey, options: ["Red", "  "] }), "Please provide at least 2 answer options");
     await refused(gameFields({ videoKey, options: ["Red", "Blue", " red "] }), "Each answer option must be different");
     await refused(gameFields({ videoKey, correctAnswer: "" }), "Please select which option is the correct answer");
-    await refused(gameFields({ videoKey, correctAnswer: "Purple" }), "Please select a correct answer from the available options");
+    await refused(
+      gameFields({ videoKey, correctAnswer: "Purple" }),
+      "Please select a correct answer from the available options",
+    );
     await refused(gameFields({ videoKey, entryFee: "0.5" }), "Entry fee must be at least USD 1");
     await refused(gameFields({ videoKey, entryFee: "" }), "Please enter an entry fee");
     // Each failure of the fee names what is wrong, not the minimum (2.555 is above it: it has fractions of a cent).
-    await refused(gameFields({ videoKey, entryFee: "2.555" }), "Entry fee must be in whole cents (at most 2 decimal places)");
-    await refused(gameFields({ videoKey, entryFee: "abc" }), "Entry fee must be a plain amount in USD, such as 3 or 2.50");
+    await refused(
+      gameFields({ videoKey, entryFee: "2.555" }),
+      "Entry fee must be in whole cents (at most 2 decimal places)",
+    );
+    await refused(
+      gameFields({ videoKey, entryFee: "abc" }),
+      "Entry fee must be a plain amount in USD, such as 3 or 2.50",
+    );
     await refused(gameFields({ videoKey, entryFee: "100.01" }), "Entry fee must be at most USD 100");
-    await refused(gameFields({ videoKey, options: ["a", "b", "c", "d", "e", "f", "g"], correctAnswer: "a" }), "Please provide at most 6 answer options");
+    await refused(
+      gameFields({ videoKey, options: ["a", "b", "c", "d", "e", "f", "g"], correctAnswer: "a" }),
+      "Please provide at most 6 answer options",
+    );
   });
 
   it("refuses a 20-second video on the server even when the browser check is bypassed", async () => {
@@ -187,7 +235,10 @@ describe("creating a game", () => {
     const sneaky = `guess-win-videos/${host.id}/sneaky-${crypto.randomUUID()}.mp4`;
     await env.MEDIA.put(sneaky, buildMp4(20));
     await refused(gameFields({ videoKey: sneaky }), "Please upload a video or provide a video URL");
-    await refused(gameFields({ videoUrl: `${ORIGIN}/media/${sneaky}` }), "Please upload a video or provide a video URL");
+    await refused(
+      gameFields({ videoUrl: `${ORIGIN}/media/${sneaky}` }),
+      "Please upload a video or provide a video URL",
+    );
   });
 
   it("refuses someone else's video and outside URLs", async () => {
@@ -196,8 +247,14 @@ describe("creating a game", () => {
     const { key } = await uploadVideo(otherCookie, buildMp4(40));
     await refused(gameFields({ videoKey: key }), "Please upload a video or provide a video URL");
     await refused(gameFields({ videoUrl: `${ORIGIN}/media/${key}` }), "Please upload a video or provide a video URL");
-    await refused(gameFields({ videoUrl: "https://example.com/video.mp4" }), "Please upload a video or provide a video URL");
-    await refused(gameFields({ videoUrl: `http://tribe.test/media/${videoKey}` }), "Please upload a video or provide a video URL");
+    await refused(
+      gameFields({ videoUrl: "https://example.com/video.mp4" }),
+      "Please upload a video or provide a video URL",
+    );
+    await refused(
+      gameFields({ videoUrl: `http://tribe.test/media/${videoKey}` }),
+      "Please upload a video or provide a video URL",
+    );
   });
 
   it("creates an active game with its activity and analytics row, in one go", async () => {
@@ -217,17 +274,35 @@ describe("creating a game", () => {
       videoDurationSeconds: 40,
     });
     expect(game!.publishedAt).toBeInstanceOf(Date);
-    const activity = await db().select().from(userActivity).where(and(eq(userActivity.userId, host.id), eq(userActivity.activityType, "game_created")));
+    const activity = await db()
+      .select()
+      .from(userActivity)
+      .where(and(eq(userActivity.userId, host.id), eq(userActivity.activityType, "game_created")));
     expect(activity).toHaveLength(1);
-    expect(activity[0]!.activityData).toEqual({ game_id: game!.id, question: "Which colour is the car?", entry_fee: 4.5, options_count: 3 });
+    expect(activity[0]!.activityData).toEqual({
+      game_id: game!.id,
+      question: "Which colour is the car?",
+      entry_fee: 4.5,
+      options_count: 3,
+    });
     const today = new Date().toISOString().slice(0, 10);
-    const [analytics] = await db().select().from(userAnalytics).where(and(eq(userAnalytics.userId, host.id), eq(userAnalytics.date, today)));
+    const [analytics] = await db()
+      .select()
+      .from(userAnalytics)
+      .where(and(eq(userAnalytics.userId, host.id), eq(userAnalytics.date, today)));
     expect(analytics?.gamesCreated).toBe(1);
 
     // A video URL pointing at the host's own verified upload also works; analytics add up.
-    const again = await postFields("/create-guess-win", gameFields({ videoUrl: `${ORIGIN}/media/${videoKey}` }), cookie);
+    const again = await postFields(
+      "/create-guess-win",
+      gameFields({ videoUrl: `${ORIGIN}/media/${videoKey}` }),
+      cookie,
+    );
     expect(again.status).toBe(302);
-    const [after] = await db().select().from(userAnalytics).where(and(eq(userAnalytics.userId, host.id), eq(userAnalytics.date, today)));
+    const [after] = await db()
+      .select()
+      .from(userAnalytics)
+      .where(and(eq(userAnalytics.userId, host.id), eq(userAnalytics.date, today)));
     expect(after?.gamesCreated).toBe(2);
   });
 
@@ -247,17 +322,19 @@ describe("managing games", () => {
 
   async function addGame(status: "active" | "paused" | "completed" = "active") {
     const id = crypto.randomUUID();
-    await db().insert(guessWinGames).values({
-      id,
-      hostId: host.id,
-      question: `Secret question ${id.slice(0, 6)}`,
-      description: "Guess it",
-      options: ["Alpha", "Bravo"],
-      correctAnswer: "Bravo",
-      entryFeeCents: 300,
-      status,
-      videoUrl: "/media/guess-win-videos/x/y.mp4",
-    });
+    await db()
+      .insert(guessWinGames)
+      .values({
+        id,
+        hostId: host.id,
+        question: `Secret question ${id.slice(0, 6)}`,
+        description: "Guess it",
+        options: ["Alpha", "Bravo"],
+        correctAnswer: "Bravo",
+        entryFeeCents: 300,
+        status,
+        videoUrl: "/media/guess-win-videos/x/y.mp4",
+      });
     return id;
   }
   const statusOf = async (id: string) => (await db().select().from(guessWinGames).where(eq(guessWinGames.id, id)))[0];
@@ -266,16 +343,34 @@ describe("managing games", () => {
     host = await makeUser({ name: "Manager Host" });
     const other = await makeUser({ name: "Intruder" });
     fan = await makeUser({ name: "Fan" });
-    [hostCookie, otherCookie, fanCookie] = await Promise.all([signIn(host.email), signIn(other.email), signIn(fan.email)]);
+    [hostCookie, otherCookie, fanCookie] = await Promise.all([
+      signIn(host.email),
+      signIn(other.email),
+      signIn(fan.email),
+    ]);
   });
 
   it("pauses and resumes with the messages", async () => {
     const id = await addGame();
-    const paused = await postFields("/guess-win-management", [["intent", "toggle-pause"], ["gameId", id]], hostCookie);
+    const paused = await postFields(
+      "/guess-win-management",
+      [
+        ["intent", "toggle-pause"],
+        ["gameId", id],
+      ],
+      hostCookie,
+    );
     expect(paused.status).toBe(200);
     expect(await paused.text()).toContain("Game paused successfully");
     expect((await statusOf(id))?.status).toBe("paused");
-    const resumed = await postFields("/guess-win-management", [["intent", "toggle-pause"], ["gameId", id]], hostCookie);
+    const resumed = await postFields(
+      "/guess-win-management",
+      [
+        ["intent", "toggle-pause"],
+        ["gameId", id],
+      ],
+      hostCookie,
+    );
     expect(await resumed.text()).toContain("Game resumed successfully");
     expect((await statusOf(id))?.status).toBe("active");
   });
@@ -288,10 +383,24 @@ describe("managing games", () => {
       `create trigger ${name(op)} before ${op} on guess_win_games when old.id = '${id}' begin select raise(abort, 'injected failure'); end`;
     await env.DB.batch([env.DB.prepare(guard("delete")), env.DB.prepare(guard("update"))]);
     try {
-      const paused = await postFields("/guess-win-management", [["intent", "toggle-pause"], ["gameId", id]], hostCookie);
+      const paused = await postFields(
+        "/guess-win-management",
+        [
+          ["intent", "toggle-pause"],
+          ["gameId", id],
+        ],
+        hostCookie,
+      );
       expect(paused.status).toBe(500);
       expect(await paused.text()).toContain("Failed to update game status: Please try again.");
-      const deleted = await postFields("/guess-win-management", [["intent", "delete"], ["gameId", id]], hostCookie);
+      const deleted = await postFields(
+        "/guess-win-management",
+        [
+          ["intent", "delete"],
+          ["gameId", id],
+        ],
+        hostCookie,
+      );
       expect(deleted.status).toBe(500);
       expect(await deleted.text()).toContain("Failed to delete game: Please try again.");
     } finally {
@@ -303,10 +412,35 @@ describe("managing games", () => {
   it("lets no one but the host edit, pause or delete (403, unchanged)", async () => {
     const id = await addGame();
     const before = await statusOf(id);
-    expect((await postFields("/guess-win-management", [["intent", "toggle-pause"], ["gameId", id]], otherCookie)).status).toBe(403);
-    expect((await postFields("/guess-win-management", [["intent", "delete"], ["gameId", id]], otherCookie)).status).toBe(403);
+    expect(
+      (
+        await postFields(
+          "/guess-win-management",
+          [
+            ["intent", "toggle-pause"],
+            ["gameId", id],
+          ],
+          otherCookie,
+        )
+      ).status,
+    ).toBe(403);
+    expect(
+      (
+        await postFields(
+          "/guess-win-management",
+          [
+            ["intent", "delete"],
+            ["gameId", id],
+          ],
+          otherCookie,
+        )
+      ).status,
+    ).toBe(403);
     expect((await get(`/edit-game/${id}`, { cookie: otherCookie })).status).toBe(403);
-    expect((await postFields(`/edit-game/${id}`, gameFields({ question: "Hijacked", correctAnswer: "Red" }), otherCookie)).status).toBe(403);
+    expect(
+      (await postFields(`/edit-game/${id}`, gameFields({ question: "Hijacked", correctAnswer: "Red" }), otherCookie))
+        .status,
+    ).toBe(403);
     expect(await statusOf(id)).toEqual(before);
   });
 
@@ -315,16 +449,35 @@ describe("managing games", () => {
     const bad = await postFields(`/edit-game/${id}`, gameFields({ question: "" }), hostCookie);
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain("Please enter a question");
-    const res = await postFields(`/edit-game/${id}`, gameFields({ question: "New question?", options: ["Yes", "No"], correctAnswer: "No", entryFee: "5" }), hostCookie);
+    const res = await postFields(
+      `/edit-game/${id}`,
+      gameFields({ question: "New question?", options: ["Yes", "No"], correctAnswer: "No", entryFee: "5" }),
+      hostCookie,
+    );
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/dashboard");
-    expect(await statusOf(id)).toMatchObject({ question: "New question?", options: ["Yes", "No"], correctAnswer: "No", entryFeeCents: 500, videoUrl: "/media/guess-win-videos/x/y.mp4" });
+    expect(await statusOf(id)).toMatchObject({
+      question: "New question?",
+      options: ["Yes", "No"],
+      correctAnswer: "No",
+      entryFeeCents: 500,
+      videoUrl: "/media/guess-win-videos/x/y.mp4",
+    });
   });
 
   it("refuses any edit of a completed game (409, unchanged), says so on the edit screen and offers no Edit link", async () => {
     const id = await addGame("completed");
     const before = await statusOf(id);
-    const res = await postFields(`/edit-game/${id}`, gameFields({ question: "Rewritten?", description: "New text", options: ["Alpha", "Bravo"], correctAnswer: "Bravo" }), hostCookie);
+    const res = await postFields(
+      `/edit-game/${id}`,
+      gameFields({
+        question: "Rewritten?",
+        description: "New text",
+        options: ["Alpha", "Bravo"],
+        correctAnswer: "Bravo",
+      }),
+      hostCookie,
+    );
     expect(res.status).toBe(409);
     expect(await res.text()).toContain("This game has ended, so it can no longer be edited.");
     expect(await statusOf(id)).toEqual(before);
@@ -342,12 +495,18 @@ describe("managing games", () => {
   it("refuses to change the answer or options once someone has guessed (409, unchanged); other fields still save", async () => {
     const id = await addGame();
     const before = await statusOf(id);
-    await db().insert(guessWinParticipants).values({ gameId: id, userId: fan.id, answer: before!.options[0]!, kind: "free", paymentStatus: "paid" });
+    await db()
+      .insert(guessWinParticipants)
+      .values({ gameId: id, userId: fan.id, answer: before!.options[0]!, kind: "free", paymentStatus: "paid" });
     for (const change of [
       { correctAnswer: before!.options.find((o) => o !== before!.correctAnswer)! },
       { options: [...before!.options, "Zulu"] },
     ]) {
-      const res = await postFields(`/edit-game/${id}`, gameFields({ options: before!.options, correctAnswer: before!.correctAnswer, ...change }), hostCookie);
+      const res = await postFields(
+        `/edit-game/${id}`,
+        gameFields({ options: before!.options, correctAnswer: before!.correctAnswer, ...change }),
+        hostCookie,
+      );
       expect(res.status).toBe(409);
       expect(await res.text()).toContain("The answer and options can&#x27;t be changed once someone has guessed.");
       expect(await statusOf(id)).toEqual(before);
@@ -358,13 +517,32 @@ describe("managing games", () => {
       hostCookie,
     );
     expect(same.status).toBe(302);
-    expect(await statusOf(id)).toMatchObject({ question: "A clearer question?", options: before!.options, correctAnswer: before!.correctAnswer });
+    expect(await statusOf(id)).toMatchObject({
+      question: "A clearer question?",
+      options: before!.options,
+      correctAnswer: before!.correctAnswer,
+    });
   });
 
   it("ends (not deletes) a game with paid participants, keeping them", async () => {
     const id = await addGame();
-    await db().insert(guessWinParticipants).values({ gameId: id, userId: fan.id, answer: "Bravo", isCorrect: true, kind: "paid", entryFeeCents: 300, paymentStatus: "paid" });
-    const res = await postFields("/guess-win-management", [["intent", "delete"], ["gameId", id]], hostCookie);
+    await db().insert(guessWinParticipants).values({
+      gameId: id,
+      userId: fan.id,
+      answer: "Bravo",
+      isCorrect: true,
+      kind: "paid",
+      entryFeeCents: 300,
+      paymentStatus: "paid",
+    });
+    const res = await postFields(
+      "/guess-win-management",
+      [
+        ["intent", "delete"],
+        ["gameId", id],
+      ],
+      hostCookie,
+    );
     expect(res.status).toBe(200);
     const game = await statusOf(id);
     expect(game?.status).toBe("completed");
@@ -376,8 +554,18 @@ describe("managing games", () => {
     const id = await addGame();
     const key = `guess-win-videos/${host.id}/del-${crypto.randomUUID()}.mp4`;
     await env.MEDIA.put(key, buildMp4(40));
-    await db().update(guessWinGames).set({ videoKey: key, videoUrl: `/media/${key}` }).where(eq(guessWinGames.id, id));
-    const res = await postFields("/guess-win-management", [["intent", "delete"], ["gameId", id]], hostCookie);
+    await db()
+      .update(guessWinGames)
+      .set({ videoKey: key, videoUrl: `/media/${key}` })
+      .where(eq(guessWinGames.id, id));
+    const res = await postFields(
+      "/guess-win-management",
+      [
+        ["intent", "delete"],
+        ["gameId", id],
+      ],
+      hostCookie,
+    );
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("Game deleted successfully");
     expect(await statusOf(id)).toBeUndefined();
@@ -388,8 +576,23 @@ describe("managing games", () => {
     const [a, b] = [await addGame(), await addGame()];
     const key = `guess-win-videos/${host.id}/shared-${crypto.randomUUID()}.mp4`;
     await env.MEDIA.put(key, buildMp4(40));
-    for (const id of [a, b]) await db().update(guessWinGames).set({ videoKey: key, videoUrl: `/media/${key}` }).where(eq(guessWinGames.id, id));
-    expect((await postFields("/guess-win-management", [["intent", "delete"], ["gameId", a]], hostCookie)).status).toBe(200);
+    for (const id of [a, b])
+      await db()
+        .update(guessWinGames)
+        .set({ videoKey: key, videoUrl: `/media/${key}` })
+        .where(eq(guessWinGames.id, id));
+    expect(
+      (
+        await postFields(
+          "/guess-win-management",
+          [
+            ["intent", "delete"],
+            ["gameId", a],
+          ],
+          hostCookie,
+        )
+      ).status,
+    ).toBe(200);
     expect(await statusOf(a)).toBeUndefined();
     await new Promise((r) => setTimeout(r, 100));
     expect(await env.MEDIA.head(key)).not.toBeNull();
@@ -406,7 +609,9 @@ describe("managing games", () => {
     expect(visitorPage).not.toContain(">Participant<");
     const hostPage = await (await get(`/view-game/${id}`, { cookie: hostCookie })).text();
     expect(hostPage).toContain("Correct");
-    await db().insert(guessWinParticipants).values({ gameId: id, userId: fan.id, answer: "Alpha", kind: "free", paymentStatus: "paid" });
+    await db()
+      .insert(guessWinParticipants)
+      .values({ gameId: id, userId: fan.id, answer: "Alpha", kind: "free", paymentStatus: "paid" });
     const participants = await (await get(`/view-game/${id}?tab=participants`, { cookie: hostCookie })).text();
     expect(participants).toContain("Free");
     const analytics = await (await get(`/view-game/${id}?tab=analytics`, { cookie: hostCookie })).text();

@@ -1,7 +1,20 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { checkoutSessions, groupBuyProducts, groupBuys, groupBuyShares, groupBuyTiers, hostDebits, orders, prizeEntries, productColors, products, productSizes, refunds } from "~/db/schema";
+import {
+  checkoutSessions,
+  groupBuyProducts,
+  groupBuys,
+  groupBuyShares,
+  groupBuyTiers,
+  hostDebits,
+  orders,
+  prizeEntries,
+  productColors,
+  products,
+  productSizes,
+  refunds,
+} from "~/db/schema";
 import { GROUP_BUY_ACTION_MESSAGES } from "~/domain/group-buy";
 import { UNFULFILLABLE_REASONS } from "~/domain/payments";
 import { fulfilCheckoutSession } from "~/lib/payments/fulfil.server";
@@ -20,21 +33,37 @@ const DAY = 24 * 60 * 60 * 1000;
 async function fixture(opts: { endAt?: Date } = {}) {
   const host = await makeUser({ name: "GB Host" });
   const made = [];
-  for (const [name, price] of [["Mug", 2_000], ["Apron", 3_500]] as const) {
+  for (const [name, price] of [
+    ["Mug", 2_000],
+    ["Apron", 3_500],
+  ] as const) {
     const [p] = await db().insert(products).values({ hostId: host.id, name, category: "physical" }).returning();
-    await db().insert(productSizes).values({ productId: p!.id, name: "One Size", priceCents: price, availableUnits: 10, position: 0 });
+    await db()
+      .insert(productSizes)
+      .values({ productId: p!.id, name: "One Size", priceCents: price, availableUnits: 10, position: 0 });
     await db().insert(productColors).values({ productId: p!.id, name: "Blue", availableUnits: 10 });
     made.push(p!);
   }
   const [g] = await db()
     .insert(groupBuys)
-    .values({ hostId: host.id, name: "Kitchen", status: "active", targetCents: 100_000, currency: "MYR", endAt: opts.endAt ?? new Date(Date.now() + DAY) })
+    .values({
+      hostId: host.id,
+      name: "Kitchen",
+      status: "active",
+      targetCents: 100_000,
+      currency: "MYR",
+      endAt: opts.endAt ?? new Date(Date.now() + DAY),
+    })
     .returning();
-  await db().insert(groupBuyTiers).values([
-    { groupBuyId: g!.id, salesThresholdCents: 0, discountPercent: 5, position: 0 },
-    { groupBuyId: g!.id, salesThresholdCents: 100_000, discountPercent: 10, position: 1 },
-  ]);
-  await db().insert(groupBuyProducts).values(made.map((p) => ({ groupBuyId: g!.id, productId: p.id })));
+  await db()
+    .insert(groupBuyTiers)
+    .values([
+      { groupBuyId: g!.id, salesThresholdCents: 0, discountPercent: 5, position: 0 },
+      { groupBuyId: g!.id, salesThresholdCents: 100_000, discountPercent: 10, position: 1 },
+    ]);
+  await db()
+    .insert(groupBuyProducts)
+    .values(made.map((p) => ({ groupBuyId: g!.id, productId: p.id })));
   return { host, groupBuyId: g!.id, mug: made[0]!, apron: made[1]! };
 }
 
@@ -75,7 +104,12 @@ describe("joining a group buy", () => {
   it("prices several products on the server in one checkout and, once paid, counts sales, one participant and one entry", async () => {
     const f = await fixture();
     const buyer = await makeSessionUser("Joiner");
-    const result = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: f.groupBuyId, items: items(f, 2, 1), origin: ORIGIN });
+    const result = await createGroupBuyCheckout(env, {
+      user: buyer,
+      groupBuyId: f.groupBuyId,
+      items: items(f, 2, 1),
+      origin: ORIGIN,
+    });
     if (!result.ok) throw new Error(result.message);
     expect(result.amountCents).toBe(2 * 2_000 + 3_500);
     await pay(result.sessionId);
@@ -91,7 +125,12 @@ describe("joining a group buy", () => {
     const stock = await db().select().from(productSizes).where(eq(productSizes.productId, f.mug.id));
     expect(stock[0]!.availableUnits).toBe(8);
     // A second checkout by the same fan adds sales but not a participant.
-    const again = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: f.groupBuyId, items: items(f, 1, 0), origin: ORIGIN });
+    const again = await createGroupBuyCheckout(env, {
+      user: buyer,
+      groupBuyId: f.groupBuyId,
+      items: items(f, 1, 0),
+      origin: ORIGIN,
+    });
     if (!again.ok) throw new Error(again.message);
     await pay(again.sessionId);
     const [g2] = await db().select().from(groupBuys).where(eq(groupBuys.id, f.groupBuyId));
@@ -101,7 +140,12 @@ describe("joining a group buy", () => {
   it("an order whose stock ran out before the payment is cancelled, refunded in full and taken out of the sales", async () => {
     const f = await fixture();
     const buyer = await makeSessionUser("Sold Out Fan");
-    const result = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: f.groupBuyId, items: items(f, 1, 1), origin: ORIGIN });
+    const result = await createGroupBuyCheckout(env, {
+      user: buyer,
+      groupBuyId: f.groupBuyId,
+      items: items(f, 1, 1),
+      origin: ORIGIN,
+    });
     if (!result.ok) throw new Error(result.message);
     // Someone else bought the last mugs between this checkout and its payment.
     await db().update(productSizes).set({ availableUnits: 0 }).where(eq(productSizes.productId, f.mug.id));
@@ -110,7 +154,12 @@ describe("joining a group buy", () => {
     const rows = await db().select().from(orders).where(eq(orders.checkoutSessionId, result.sessionId));
     const mug = rows.find((o) => o.productId === f.mug.id)!;
     const apron = rows.find((o) => o.productId === f.apron.id)!;
-    expect(mug).toMatchObject({ status: "cancelled", refundReason: UNFULFILLABLE_REASONS.soldOut, refundedCents: 2_000, refundState: "full" });
+    expect(mug).toMatchObject({
+      status: "cancelled",
+      refundReason: UNFULFILLABLE_REASONS.soldOut,
+      refundedCents: 2_000,
+      refundState: "full",
+    });
     expect(apron.status).not.toBe("cancelled");
     expect(apron.refundedCents).toBe(0);
     const stored = await db().select().from(refunds).where(eq(refunds.orderId, mug.id));
@@ -120,8 +169,12 @@ describe("joining a group buy", () => {
     const [g] = await db().select().from(groupBuys).where(eq(groupBuys.id, f.groupBuyId));
     expect(g).toMatchObject({ currentSalesCents: 15_909, currentParticipants: 1 });
     expect((await poolStub(env, apron.poolId!).state()).amountCents).toBe(350);
-    expect((await db().select().from(productSizes).where(eq(productSizes.productId, f.mug.id)))[0]!.availableUnits).toBe(0);
-    expect((await db().select().from(productSizes).where(eq(productSizes.productId, f.apron.id)))[0]!.availableUnits).toBe(9);
+    expect(
+      (await db().select().from(productSizes).where(eq(productSizes.productId, f.mug.id)))[0]!.availableUnits,
+    ).toBe(0);
+    expect(
+      (await db().select().from(productSizes).where(eq(productSizes.productId, f.apron.id)))[0]!.availableUnits,
+    ).toBe(9);
     // Less than half of the payment came back: the fan keeps the entry.
     const entries = await db().select().from(prizeEntries).where(eq(prizeEntries.userId, buyer.id));
     expect(entries).toHaveLength(1);
@@ -131,7 +184,12 @@ describe("joining a group buy", () => {
   it("a checkout of physical products asks for a shipping address in a country the host ships to, and the orders carry it", async () => {
     const f = await fixture();
     const buyer = await makeSessionUser("Shipping Joiner");
-    const result = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: f.groupBuyId, items: items(f, 1, 1), origin: ORIGIN });
+    const result = await createGroupBuyCheckout(env, {
+      user: buyer,
+      groupBuyId: f.groupBuyId,
+      items: items(f, 1, 1),
+      origin: ORIGIN,
+    });
     if (!result.ok) throw new Error(result.message);
     const checkoutPath = `/api/local-checkout/${result.sessionId}`;
     expect(await (await get(checkoutPath)).text()).toContain("Street address");
@@ -149,14 +207,20 @@ describe("joining a group buy", () => {
     expect(paid.status).toBe(303);
     const rows = await db().select().from(orders).where(eq(orders.checkoutSessionId, result.sessionId));
     expect(rows).toHaveLength(2);
-    for (const order of rows) expect(order.shippingAddress).toMatchObject({ name: "Ada Joiner", city: "Kuala Lumpur", country: "MY" });
+    for (const order of rows)
+      expect(order.shippingAddress).toMatchObject({ name: "Ada Joiner", city: "Kuala Lumpur", country: "MY" });
   });
 
   it("Share for 2x Entry gives two entries per checkout", async () => {
     const f = await fixture();
     const buyer = await makeSessionUser("Sharer");
     await db().insert(groupBuyShares).values({ userId: buyer.id, groupBuyId: f.groupBuyId });
-    const result = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: f.groupBuyId, items: items(f, 1, 0), origin: ORIGIN });
+    const result = await createGroupBuyCheckout(env, {
+      user: buyer,
+      groupBuyId: f.groupBuyId,
+      items: items(f, 1, 0),
+      origin: ORIGIN,
+    });
     if (!result.ok) throw new Error(result.message);
     await pay(result.sessionId);
     await pay(result.sessionId);
@@ -167,14 +231,36 @@ describe("joining a group buy", () => {
   it("refuses a join after the end, the host's own group buy, and a product it does not offer", async () => {
     const ended = await fixture({ endAt: new Date(Date.now() - 1000) });
     const buyer = await makeSessionUser("Late");
-    const late = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: ended.groupBuyId, items: items(ended, 1, 0), origin: ORIGIN });
+    const late = await createGroupBuyCheckout(env, {
+      user: buyer,
+      groupBuyId: ended.groupBuyId,
+      items: items(ended, 1, 0),
+      origin: ORIGIN,
+    });
     expect(late).toMatchObject({ ok: false, status: 409, message: GROUP_BUY_ACTION_MESSAGES.ended });
     const f = await fixture();
-    const hostUser: SessionUser = { id: f.host.id, email: f.host.email, role: "user", creatorName: "GB Host", avatarUrl: null, emailConfirmed: true };
-    const own = await createGroupBuyCheckout(env, { user: hostUser, groupBuyId: f.groupBuyId, items: items(f, 1, 0), origin: ORIGIN });
+    const hostUser: SessionUser = {
+      id: f.host.id,
+      email: f.host.email,
+      role: "user",
+      creatorName: "GB Host",
+      avatarUrl: null,
+      emailConfirmed: true,
+    };
+    const own = await createGroupBuyCheckout(env, {
+      user: hostUser,
+      groupBuyId: f.groupBuyId,
+      items: items(f, 1, 0),
+      origin: ORIGIN,
+    });
     expect(own).toMatchObject({ ok: false, status: 403 });
     const other = await fixture();
-    const foreign = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: f.groupBuyId, items: items(other, 1, 0), origin: ORIGIN });
+    const foreign = await createGroupBuyCheckout(env, {
+      user: buyer,
+      groupBuyId: f.groupBuyId,
+      items: items(other, 1, 0),
+      origin: ORIGIN,
+    });
     expect(foreign).toMatchObject({ ok: false, status: 404 });
     expect(await db().select().from(checkoutSessions).where(eq(checkoutSessions.userId, buyer.id))).toHaveLength(0);
   });
@@ -195,7 +281,11 @@ describe("/group-buy-product-selection", () => {
     expect(await res.text()).toContain(GROUP_BUY_ACTION_MESSAGES.selectProduct);
     // A tampered quantity gets the form's words, not the validator's.
     for (const quantity of ["-2", "1000", "1.5", "abc"]) {
-      const bad = await postForm(`/group-buy-product-selection/${f.groupBuyId}`, { productId: f.mug.id, sizeName: "One Size", colorName: "Blue", quantity }, { cookie });
+      const bad = await postForm(
+        `/group-buy-product-selection/${f.groupBuyId}`,
+        { productId: f.mug.id, sizeName: "One Size", colorName: "Blue", quantity },
+        { cookie },
+      );
       expect(bad.status, quantity).toBe(400);
       const text = (await bad.text()).replace(/<!-- -->/g, "");
       expect(text, quantity).toContain("Please choose a quantity from 0 to 99");
@@ -208,9 +298,14 @@ describe("/group-buy-product-selection", () => {
     );
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toContain("/api/local-checkout/");
- 
+
     // A visitor is asked to sign in, with a link back to this page, and nothing is started.
-    const visitor = await postForm(`/group-buy-product-selection/${f.groupBuyId}`, { productId: f.mug.id, sizeName: "One Size", colorName: "Blue", quantity: "1" });
+    const visitor = await postForm(`/group-buy-product-selection/${f.groupBuyId}`, {
+      productId: f.mug.id,
+      sizeName: "One Size",
+      colorName: "Blue",
+      quantity: "1",
+    });
     expect(visitor.status).toBe(401);
     const page = await visitor.text();
     expect(page).toContain("Please sign in to make a payment");
@@ -221,8 +316,13 @@ describe("/group-buy-product-selection", () => {
 describe("/group-buy-product-selection with a digital product", () => {
   it("says it is sold one at a time, and the checkout refuses two", async () => {
     const f = await fixture();
-    const [ebook] = await db().insert(products).values({ hostId: f.host.id, name: "Recipe E-book", category: "digital" }).returning();
-    await db().insert(productSizes).values({ productId: ebook!.id, name: "PDF", priceCents: 900, availableUnits: 100, position: 0 });
+    const [ebook] = await db()
+      .insert(products)
+      .values({ hostId: f.host.id, name: "Recipe E-book", category: "digital" })
+      .returning();
+    await db()
+      .insert(productSizes)
+      .values({ productId: ebook!.id, name: "PDF", priceCents: 900, availableUnits: 100, position: 0 });
     await db().insert(groupBuyProducts).values({ groupBuyId: f.groupBuyId, productId: ebook!.id });
     const html = await (await get(`/group-buy-product-selection/${f.groupBuyId}`)).text();
     const card = html.slice(html.indexOf("Recipe E-book"));
@@ -246,19 +346,30 @@ describe("a group buy's end refunds through the refunds pipeline", () => {
   it("a tier refund while the pool is open takes the pool share back and keeps the entry; each refund is recorded", async () => {
     const f = await fixture();
     const buyer = await makeSessionUser("Tier Fan");
-    const result = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: f.groupBuyId, items: items(f, 1, 0), origin: ORIGIN });
+    const result = await createGroupBuyCheckout(env, {
+      user: buyer,
+      groupBuyId: f.groupBuyId,
+      items: items(f, 1, 0),
+      origin: ORIGIN,
+    });
     if (!result.ok) throw new Error(result.message);
     await pay(result.sessionId);
     const [order] = await db().select().from(orders).where(eq(orders.checkoutSessionId, result.sessionId));
     const before = await poolStub(env, order!.poolId!).state();
     // Ended with its (lowered) target met: the 5% tier.
-    await db().update(groupBuys).set({ endAt: new Date(Date.now() - 1000), targetCents: 5_000 }).where(eq(groupBuys.id, f.groupBuyId));
+    await db()
+      .update(groupBuys)
+      .set({ endAt: new Date(Date.now() - 1000), targetCents: 5_000 })
+      .where(eq(groupBuys.id, f.groupBuyId));
     expect(await closeGroupBuy(env, f.groupBuyId, { mode: "end" })).toMatchObject({ ok: true, refunded: 1 });
     // 5% of USD 20.00 back to the fan; the pool gives back its 10% of that.
     const stored = await db().select().from(refunds).where(eq(refunds.orderId, order!.id));
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({ amountCents: 100, origin: "group_buy", status: "succeeded" });
-    expect((await db().select().from(orders).where(eq(orders.id, order!.id)))[0]).toMatchObject({ refundedCents: 100, refundState: "partial" });
+    expect((await db().select().from(orders).where(eq(orders.id, order!.id)))[0]).toMatchObject({
+      refundedCents: 100,
+      refundState: "partial",
+    });
     const after = await poolStub(env, order!.poolId!).state();
     expect(after.amountCents).toBe(before.amountCents - 10);
     expect(after.entries).toBe(before.entries);
@@ -267,15 +378,26 @@ describe("a group buy's end refunds through the refunds pipeline", () => {
   it("cancelled after the pool closed: the frozen pool keeps its amount and the host carries the share", async () => {
     const f = await fixture();
     const buyer = await makeSessionUser("Late Cancel Fan");
-    const result = await createGroupBuyCheckout(env, { user: buyer, groupBuyId: f.groupBuyId, items: items(f, 1, 1), origin: ORIGIN });
+    const result = await createGroupBuyCheckout(env, {
+      user: buyer,
+      groupBuyId: f.groupBuyId,
+      items: items(f, 1, 1),
+      origin: ORIGIN,
+    });
     if (!result.ok) throw new Error(result.message);
     await pay(result.sessionId);
     const rows = await db().select().from(orders).where(eq(orders.checkoutSessionId, result.sessionId));
     const poolId = rows[0]!.poolId!;
     await closePool(env, poolId, "closed_early");
     const before = await poolStub(env, poolId).state();
-    expect(await closeGroupBuy(env, f.groupBuyId, { mode: "cancel", hostId: f.host.id })).toMatchObject({ ok: true, refunded: 2 });
-    expect(await poolStub(env, poolId).state()).toMatchObject({ amountCents: before.amountCents, entries: before.entries });
+    expect(await closeGroupBuy(env, f.groupBuyId, { mode: "cancel", hostId: f.host.id })).toMatchObject({
+      ok: true,
+      refunded: 2,
+    });
+    expect(await poolStub(env, poolId).state()).toMatchObject({
+      amountCents: before.amountCents,
+      entries: before.entries,
+    });
     const stored = await db().select().from(refunds).where(eq(refunds.checkoutSessionId, result.sessionId));
     expect(stored.map((r) => r.amountCents).sort()).toEqual([2_000, 3_500]);
     const debits = await db().select().from(hostDebits).where(eq(hostDebits.hostId, f.host.id));

@@ -1,7 +1,17 @@
 import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { earningsLedger, groupBuyProducts, groupBuyRefunds, groupBuys, groupBuyShares, groupBuyTiers, mailOutbox, orders, products } from "~/db/schema";
+import {
+  earningsLedger,
+  groupBuyProducts,
+  groupBuyRefunds,
+  groupBuys,
+  groupBuyShares,
+  groupBuyTiers,
+  mailOutbox,
+  orders,
+  products,
+} from "~/db/schema";
 import { GROUP_BUY_ACTION_MESSAGES, GROUP_BUY_MESSAGES } from "~/domain/group-buy";
 import { bookGroupBuySales } from "~/db/queries/earnings.server";
 import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
@@ -20,7 +30,12 @@ const future = () => new Date(Date.now() + 10 * DAY).toISOString().slice(0, 10);
 function post(path: string, fields: [string, string][], cookie: string) {
   return SELF.fetch(`${ORIGIN}${path}`, {
     method: "POST",
-    headers: { Cookie: cookie, Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": randomIp() },
+    headers: {
+      Cookie: cookie,
+      Origin: ORIGIN,
+      "Content-Type": "application/x-www-form-urlencoded",
+      "CF-Connecting-IP": randomIp(),
+    },
     body: new URLSearchParams(fields).toString(),
     redirect: "manual",
   });
@@ -39,7 +54,11 @@ function formFields(productId: string, over: FormOver = {}, intent = "create"): 
     ["targetAmount", over.targetAmount ?? "5000"],
     ["endDate", over.endDate ?? future()],
   ];
-  for (const [threshold, discount] of over.tiers ?? [["0", "5"], ["2000", "8"], ["5000", "12"]]) {
+  for (const [threshold, discount] of over.tiers ?? [
+    ["0", "5"],
+    ["2000", "8"],
+    ["5000", "12"],
+  ]) {
     fields.push(["tierThreshold", threshold], ["tierDiscount", discount]);
   }
   for (const id of over.productIds ?? [productId]) fields.push(["productId", id]);
@@ -49,7 +68,10 @@ function formFields(productId: string, over: FormOver = {}, intent = "create"): 
 async function makeHost(name: string) {
   const host = await makeUser({ name });
   const cookie = await signIn(host.email);
-  const [product] = await db().insert(products).values({ hostId: host.id, name: `${name} Mug`, basePriceCents: 2000 }).returning();
+  const [product] = await db()
+    .insert(products)
+    .values({ hostId: host.id, name: `${name} Mug`, basePriceCents: 2000 })
+    .returning();
   return { ...host, cookie, productId: product!.id };
 }
 
@@ -58,7 +80,14 @@ async function hostGroupBuys(hostId: string) {
 }
 
 /** A paid group-buy order: `usd` charged, worth `rm` RM cents at payment. */
-async function paidOrder(host: { id: string; productId: string }, groupBuyId: string, buyer: { id: string; email: string }, usd: number, rm: number, refunded = 0) {
+async function paidOrder(
+  host: { id: string; productId: string },
+  groupBuyId: string,
+  buyer: { id: string; email: string },
+  usd: number,
+  rm: number,
+  refunded = 0,
+) {
   const id = crypto.randomUUID();
   await db()
     .insert(orders)
@@ -81,7 +110,10 @@ async function paidOrder(host: { id: string; productId: string }, groupBuyId: st
       refundedCents: refunded,
       salesRmCents: rm,
     });
-  await db().update(groupBuys).set({ currentSalesCents: rm, currentParticipants: 1 }).where(eq(groupBuys.id, groupBuyId));
+  await db()
+    .update(groupBuys)
+    .set({ currentSalesCents: rm, currentParticipants: 1 })
+    .where(eq(groupBuys.id, groupBuyId));
   return id;
 }
 
@@ -89,13 +121,22 @@ async function paidOrder(host: { id: string; productId: string }, groupBuyId: st
 async function directGroupBuy(hostId: string, productId: string, opts: { endAt?: Date } = {}) {
   const [g] = await db()
     .insert(groupBuys)
-    .values({ hostId, name: "Direct", status: "active", targetCents: 500_000, currency: "MYR", endAt: opts.endAt ?? new Date(Date.now() + DAY) })
+    .values({
+      hostId,
+      name: "Direct",
+      status: "active",
+      targetCents: 500_000,
+      currency: "MYR",
+      endAt: opts.endAt ?? new Date(Date.now() + DAY),
+    })
     .returning();
-  await db().insert(groupBuyTiers).values([
-    { groupBuyId: g!.id, salesThresholdCents: 0, discountPercent: 5, position: 0 },
-    { groupBuyId: g!.id, salesThresholdCents: 200_000, discountPercent: 10, position: 1 },
-    { groupBuyId: g!.id, salesThresholdCents: 500_000, discountPercent: 20, position: 2 },
-  ]);
+  await db()
+    .insert(groupBuyTiers)
+    .values([
+      { groupBuyId: g!.id, salesThresholdCents: 0, discountPercent: 5, position: 0 },
+      { groupBuyId: g!.id, salesThresholdCents: 200_000, discountPercent: 10, position: 1 },
+      { groupBuyId: g!.id, salesThresholdCents: 500_000, discountPercent: 20, position: 2 },
+    ]);
   await db().insert(groupBuyProducts).values({ groupBuyId: g!.id, productId });
   return g!.id;
 }
@@ -111,23 +152,100 @@ describe("create/edit form rules, checked by the server", () => {
 
   const cases: [string, FormOver, string][] = [
     ["a missing name", { name: " " }, GROUP_BUY_MESSAGES.name],
-    ["a name over 120 characters (the input's maxLength)", { name: "n".repeat(121) }, "Group buy name must be at most 120 characters"],
+    [
+      "a name over 120 characters (the input's maxLength)",
+      { name: "n".repeat(121) },
+      "Group buy name must be at most 120 characters",
+    ],
     ["a missing description", { description: "" }, GROUP_BUY_MESSAGES.description],
-    ["a description over 2,000 characters", { description: "d".repeat(2001) }, "Description must be at most 2000 characters"],
-    ["an end date that does not exist", { endDate: "2027-02-31" }, "That end date does not exist; please choose a real day"],
+    [
+      "a description over 2,000 characters",
+      { description: "d".repeat(2001) },
+      "Description must be at most 2000 characters",
+    ],
+    [
+      "an end date that does not exist",
+      { endDate: "2027-02-31" },
+      "That end date does not exist; please choose a real day",
+    ],
     ["a target below RM 1,000", { targetAmount: "900" }, GROUP_BUY_MESSAGES.target],
-    ["a target off the RM 1,000 step", { targetAmount: "1500" }, "Please enter a target amount in steps of RM 1,000 (such as 1,000, 2,000 or 3,000)"],
-    ["a target typed with a thousands separator", { targetAmount: "1,500" }, "Please enter the target amount in digits only, such as 2000"],
+    [
+      "a target off the RM 1,000 step",
+      { targetAmount: "1500" },
+      "Please enter a target amount in steps of RM 1,000 (such as 1,000, 2,000 or 3,000)",
+    ],
+    [
+      "a target typed with a thousands separator",
+      { targetAmount: "1,500" },
+      "Please enter the target amount in digits only, such as 2000",
+    ],
     ["a missing end date", { endDate: "" }, GROUP_BUY_MESSAGES.endDateMissing],
     ["an end date in the past", { endDate: "2020-01-01" }, GROUP_BUY_MESSAGES.endDatePast],
-    ["one valid tier", { tiers: [["0", "5"], ["2000", "0"]] }, GROUP_BUY_MESSAGES.tiersTooFew],
-    ["a discount above 50 (not counted)", { tiers: [["0", "5"], ["2000", "60"]] }, GROUP_BUY_MESSAGES.tiersTooFew],
-    ["thresholds not rising", { tiers: [["0", "5"], ["2000", "8"], ["2000", "12"]] }, GROUP_BUY_MESSAGES.thresholdOrder],
-    ["discounts not rising", { tiers: [["0", "5"], ["2000", "8"], ["5000", "8"]] }, GROUP_BUY_MESSAGES.discountOrder],
-    ["invalid tier input (becomes 0)", { tiers: [["0", "5"], ["abc", "8"]] }, GROUP_BUY_MESSAGES.thresholdOrder],
+    [
+      "one valid tier",
+      {
+        tiers: [
+          ["0", "5"],
+          ["2000", "0"],
+        ],
+      },
+      GROUP_BUY_MESSAGES.tiersTooFew,
+    ],
+    [
+      "a discount above 50 (not counted)",
+      {
+        tiers: [
+          ["0", "5"],
+          ["2000", "60"],
+        ],
+      },
+      GROUP_BUY_MESSAGES.tiersTooFew,
+    ],
+    [
+      "thresholds not rising",
+      {
+        tiers: [
+          ["0", "5"],
+          ["2000", "8"],
+          ["2000", "12"],
+        ],
+      },
+      GROUP_BUY_MESSAGES.thresholdOrder,
+    ],
+    [
+      "discounts not rising",
+      {
+        tiers: [
+          ["0", "5"],
+          ["2000", "8"],
+          ["5000", "8"],
+        ],
+      },
+      GROUP_BUY_MESSAGES.discountOrder,
+    ],
+    [
+      "invalid tier input (becomes 0)",
+      {
+        tiers: [
+          ["0", "5"],
+          ["abc", "8"],
+        ],
+      },
+      GROUP_BUY_MESSAGES.thresholdOrder,
+    ],
     [
       "seven tiers",
-      { tiers: [["0", "5"], ["1000", "8"], ["2000", "10"], ["3000", "12"], ["4000", "14"], ["5000", "16"], ["6000", "18"]] },
+      {
+        tiers: [
+          ["0", "5"],
+          ["1000", "8"],
+          ["2000", "10"],
+          ["3000", "12"],
+          ["4000", "14"],
+          ["5000", "16"],
+          ["6000", "18"],
+        ],
+      },
       GROUP_BUY_MESSAGES.tiersTooMany,
     ],
     ["no product chosen", { productIds: [] }, GROUP_BUY_ACTION_MESSAGES.productsRequired],
@@ -144,7 +262,16 @@ describe("create/edit form rules, checked by the server", () => {
   }
 
   it("fixes the first tier's threshold at 0 and stores the group buy in RM with its tiers and products", async () => {
-    const res = await post("/group-buy-management", formFields(host.productId, { tiers: [["500", "5"], ["2000", "8"]] }), host.cookie);
+    const res = await post(
+      "/group-buy-management",
+      formFields(host.productId, {
+        tiers: [
+          ["500", "5"],
+          ["2000", "8"],
+        ],
+      }),
+      host.cookie,
+    );
     expect(res.status).toBe(302);
     const [g] = await hostGroupBuys(host.id);
     expect(g).toMatchObject({ status: "active", currency: "MYR", targetCents: 500_000, name: "Kitchen Group Buy" });
@@ -184,8 +311,14 @@ describe("ownership and edits", () => {
     const id = await directGroupBuy(owner.id, owner.productId);
     for (const fields of [
       [...formFields(other.productId, { name: "Hijacked" }, "update"), ["groupBuyId", id]] as [string, string][],
-      [["intent", "complete"], ["groupBuyId", id]] as [string, string][],
-      [["intent", "delete"], ["groupBuyId", id]] as [string, string][],
+      [
+        ["intent", "complete"],
+        ["groupBuyId", id],
+      ] as [string, string][],
+      [
+        ["intent", "delete"],
+        ["groupBuyId", id],
+      ] as [string, string][],
     ]) {
       const res = await post("/group-buy-management", fields, other.cookie);
       expect(res.status).toBe(403);
@@ -200,13 +333,36 @@ describe("ownership and edits", () => {
     const fan = await makeUser({ name: "Edit Fan" });
     const id = await directGroupBuy(host.id, host.productId);
     await paidOrder(host, id, fan, 1000, 4545);
-    const edit = (over: FormOver) => post("/group-buy-management", [...formFields(host.productId, over, "update"), ["groupBuyId", id]], host.cookie);
-    const higher = await edit({ targetAmount: "6000", tiers: [["0", "5"], ["2000", "10"], ["5000", "20"]] });
+    const edit = (over: FormOver) =>
+      post("/group-buy-management", [...formFields(host.productId, over, "update"), ["groupBuyId", id]], host.cookie);
+    const higher = await edit({
+      targetAmount: "6000",
+      tiers: [
+        ["0", "5"],
+        ["2000", "10"],
+        ["5000", "20"],
+      ],
+    });
     expect(higher.status).toBe(409);
     expect(await higher.text()).toContain(GROUP_BUY_ACTION_MESSAGES.lessFavourable);
-    const lower = await edit({ targetAmount: "5000", tiers: [["0", "5"], ["2000", "10"], ["5000", "15"]] });
+    const lower = await edit({
+      targetAmount: "5000",
+      tiers: [
+        ["0", "5"],
+        ["2000", "10"],
+        ["5000", "15"],
+      ],
+    });
     expect(lower.status).toBe(409);
-    const better = await edit({ name: "Better Deal", targetAmount: "4000", tiers: [["0", "6"], ["2000", "10"], ["5000", "20"]] });
+    const better = await edit({
+      name: "Better Deal",
+      targetAmount: "4000",
+      tiers: [
+        ["0", "6"],
+        ["2000", "10"],
+        ["5000", "20"],
+      ],
+    });
     expect(better.status).toBe(302);
     const [g] = await db().select().from(groupBuys).where(eq(groupBuys.id, id));
     expect(g).toMatchObject({ name: "Better Deal", targetCents: 400_000 });
@@ -216,7 +372,11 @@ describe("ownership and edits", () => {
     const host = await makeHost("Done Host");
     const id = await directGroupBuy(host.id, host.productId);
     await db().update(groupBuys).set({ status: "completed" }).where(eq(groupBuys.id, id));
-    const res = await post("/group-buy-management", [...formFields(host.productId, {}, "update"), ["groupBuyId", id]], host.cookie);
+    const res = await post(
+      "/group-buy-management",
+      [...formFields(host.productId, {}, "update"), ["groupBuyId", id]],
+      host.cookie,
+    );
     expect(res.status).toBe(409);
     expect(await res.text()).toContain(GROUP_BUY_ACTION_MESSAGES.completedNotEditable);
   });
@@ -226,7 +386,14 @@ describe("delete, cancel and finalise", () => {
   it("deletes a group buy nobody joined", async () => {
     const host = await makeHost("Delete Host");
     const id = await directGroupBuy(host.id, host.productId);
-    const res = await post("/group-buy-management", [["intent", "delete"], ["groupBuyId", id]], host.cookie);
+    const res = await post(
+      "/group-buy-management",
+      [
+        ["intent", "delete"],
+        ["groupBuyId", id],
+      ],
+      host.cookie,
+    );
     expect(res.status).toBe(302);
     expect(await db().select().from(groupBuys).where(eq(groupBuys.id, id))).toHaveLength(0);
   });
@@ -237,7 +404,14 @@ describe("delete, cancel and finalise", () => {
     const id = await directGroupBuy(host.id, host.productId);
     const a = await paidOrder(host, id, fans[0]!, 3000, 13_636);
     const b = await paidOrder(host, id, fans[1]!, 5000, 22_727, 1000);
-    const res = await post("/group-buy-management", [["intent", "delete"], ["groupBuyId", id]], host.cookie);
+    const res = await post(
+      "/group-buy-management",
+      [
+        ["intent", "delete"],
+        ["groupBuyId", id],
+      ],
+      host.cookie,
+    );
     expect(res.status).toBe(302);
     const [g] = await db().select().from(groupBuys).where(eq(groupBuys.id, id));
     expect(g).toMatchObject({ status: "cancelled" });
@@ -248,7 +422,10 @@ describe("delete, cancel and finalise", () => {
     expect((await refundsOf(a))[0]!.refundId).toBeTruthy();
     // One mail per refund, from the refund path; the cron resuming the close sends none more.
     await runScheduled(env, new Date());
-    for (const [fan, amount] of [[fans[0]!, "USD 30.00"], [fans[1]!, "USD 40.00"]] as const) {
+    for (const [fan, amount] of [
+      [fans[0]!, "USD 30.00"],
+      [fans[1]!, "USD 40.00"],
+    ] as const) {
       const mails = await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, fan.email));
       const refundMails = mails.filter((m) => m.subject.startsWith("Refund of"));
       expect(refundMails).toHaveLength(1);
@@ -278,7 +455,14 @@ describe("delete, cancel and finalise", () => {
     const id = await directGroupBuy(host.id, host.productId);
     const a = await paidOrder(host, id, fan, 2_500, 11_364);
     await db().update(groupBuys).set({ currentParticipants: 0 }).where(eq(groupBuys.id, id));
-    const res = await post("/group-buy-management", [["intent", "delete"], ["groupBuyId", id]], host.cookie);
+    const res = await post(
+      "/group-buy-management",
+      [
+        ["intent", "delete"],
+        ["groupBuyId", id],
+      ],
+      host.cookie,
+    );
     expect(res.status).toBe(302);
     const [g] = await db().select().from(groupBuys).where(eq(groupBuys.id, id));
     expect(g!.status).toBe("cancelled");
@@ -290,7 +474,14 @@ describe("delete, cancel and finalise", () => {
     const fan = await makeUser({ name: "Early Fan" });
     const id = await directGroupBuy(host.id, host.productId);
     await paidOrder(host, id, fan, 10_000, 45_454);
-    const res = await post("/group-buy-management", [["intent", "complete"], ["groupBuyId", id]], host.cookie);
+    const res = await post(
+      "/group-buy-management",
+      [
+        ["intent", "complete"],
+        ["groupBuyId", id],
+      ],
+      host.cookie,
+    );
     expect(res.status).toBe(409);
     expect(await res.text()).toContain(GROUP_BUY_ACTION_MESSAGES.earlyBelowTarget);
     const [g] = await db().select().from(groupBuys).where(eq(groupBuys.id, id));
@@ -303,7 +494,14 @@ describe("delete, cancel and finalise", () => {
     const id = await directGroupBuy(host.id, host.productId);
     const a = await paidOrder(host, id, fans[0]!, 99_999, 454_541);
     const b = await paidOrder(host, id, fans[1]!, 11_001, 50_005);
-    const res = await post("/group-buy-management", [["intent", "complete"], ["groupBuyId", id]], host.cookie);
+    const res = await post(
+      "/group-buy-management",
+      [
+        ["intent", "complete"],
+        ["groupBuyId", id],
+      ],
+      host.cookie,
+    );
     expect(res.status).toBe(302);
     const [g] = await db().select().from(groupBuys).where(eq(groupBuys.id, id));
     expect(g).toMatchObject({ status: "completed", finalDiscountPercent: 20 });
@@ -366,7 +564,11 @@ describe("delete, cancel and finalise", () => {
     const a = await paidOrder(host, id, fans[0]!, 70_001, 318_186);
     const b = await paidOrder(host, id, fans[1]!, 50_000, 227_273, 5_000);
     const now = new Date();
-    await Promise.all([closeGroupBuy(env, id, { mode: "end", now }), closeGroupBuy(env, id, { mode: "end", now }), runScheduled(env, now)]);
+    await Promise.all([
+      closeGroupBuy(env, id, { mode: "end", now }),
+      closeGroupBuy(env, id, { mode: "end", now }),
+      runScheduled(env, now),
+    ]);
     await runScheduled(env, now);
     const [g] = await db().select().from(groupBuys).where(eq(groupBuys.id, id));
     // Net RM 318,186 + 204,546 = 522,732 >= 500,000: 20% off.
@@ -384,7 +586,12 @@ describe("delete, cancel and finalise", () => {
     // Finalised: the host's earnings ledger books each sale once and its tier refund once; gross = host + pool + platform.
     const ledger = await db().select().from(earningsLedger).where(eq(earningsLedger.hostId, host.id));
     expect(ledger.filter((r) => r.kind === "group_buy_sale")).toHaveLength(2);
-    expect(ledger.filter((r) => r.kind === "refund").map((r) => r.grossCents).sort()).toEqual([-14_001, -5_000]);
+    expect(
+      ledger
+        .filter((r) => r.kind === "refund")
+        .map((r) => r.grossCents)
+        .sort(),
+    ).toEqual([-14_001, -5_000]);
     expect(ledger.reduce((sum, r) => sum + r.grossCents, 0)).toBe(charged - 14_001 - 5_000);
     for (const r of ledger) expect(r.amountCents + r.poolCents + r.platformCents).toBe(r.grossCents);
   });
@@ -417,7 +624,10 @@ describe("refunds before a group buy ends (decision 340)", () => {
     // Its sale is not booked yet, so neither is the refund.
     expect(await ledgerOf(host.id)).toEqual([]);
 
-    await db().update(groupBuys).set({ endAt: new Date(Date.now() - 1000) }).where(eq(groupBuys.id, id));
+    await db()
+      .update(groupBuys)
+      .set({ endAt: new Date(Date.now() - 1000) })
+      .where(eq(groupBuys.id, id));
     await runScheduled(env, new Date());
     const [g] = await db().select().from(groupBuys).where(eq(groupBuys.id, id));
     expect(g).toMatchObject({ status: "completed", finalDiscountPercent: 20 });
@@ -425,8 +635,17 @@ describe("refunds before a group buy ends (decision 340)", () => {
     expect(await orderRow(b)).toMatchObject({ refundedCents: 10_000 });
     const ledger = await ledgerOf(host.id);
     expect(ledger.filter((r) => r.kind === "group_buy_sale")).toHaveLength(2);
-    expect(ledger.find((r) => r.sourceKey === `refund:${refundId}`)).toMatchObject({ kind: "refund", grossCents: -5_000, orderId: b });
-    expect(ledger.filter((r) => r.kind === "refund").map((r) => r.grossCents).sort()).toEqual([-14_001, -5_000, -5_000]);
+    expect(ledger.find((r) => r.sourceKey === `refund:${refundId}`)).toMatchObject({
+      kind: "refund",
+      grossCents: -5_000,
+      orderId: b,
+    });
+    expect(
+      ledger
+        .filter((r) => r.kind === "refund")
+        .map((r) => r.grossCents)
+        .sort(),
+    ).toEqual([-14_001, -5_000, -5_000]);
     // What the ledger counts is what the buyers paid and kept paid: 560.00 + 400.00.
     expect(ledger.reduce((sum, r) => sum + r.grossCents, 0)).toBe(56_000 + 40_000);
     for (const r of ledger) expect(r.amountCents + r.poolCents + r.platformCents).toBe(r.grossCents);
@@ -446,14 +665,20 @@ describe("refunds before a group buy ends (decision 340)", () => {
     const refundId = `re_racing_${crypto.randomUUID()}`;
     await hostRefundEvent(a, refundId, 2_500, "succeeded");
     // The end as a racing close leaves it: finalised with its sales booked, this refund not listed yet.
-    await db().update(groupBuys).set({ status: "completed", finalDiscountPercent: 0, finalisedAt: new Date() }).where(eq(groupBuys.id, id));
+    await db()
+      .update(groupBuys)
+      .set({ status: "completed", finalDiscountPercent: 0, finalisedAt: new Date() })
+      .where(eq(groupBuys.id, id));
     await bookGroupBuySales(db(), id, { prizePoolPercent: 10, platformFeePercent: 5, hostPercent: 85 });
     expect((await ledgerOf(host.id)).map((r) => r.kind)).toEqual(["group_buy_sale"]);
     // The provider's next event of the same refund (here a replay) books it, once.
     await hostRefundEvent(a, refundId, 2_500, "succeeded");
     await hostRefundEvent(a, refundId, 2_500, "succeeded");
     const ledger = await ledgerOf(host.id);
-    expect(ledger.map((r) => [r.kind, r.grossCents]).sort()).toEqual([["group_buy_sale", 10_000], ["refund", -2_500]]);
+    expect(ledger.map((r) => [r.kind, r.grossCents]).sort()).toEqual([
+      ["group_buy_sale", 10_000],
+      ["refund", -2_500],
+    ]);
     for (const r of ledger) expect(r.amountCents + r.poolCents + r.platformCents).toBe(r.grossCents);
   });
 
@@ -470,7 +695,10 @@ describe("refunds before a group buy ends (decision 340)", () => {
     await closeGroupBuy(env, id, { mode: "end", now: new Date(Date.now() + 2 * DAY) });
     let ledger = await ledgerOf(host.id);
     // Below the target: no tier refund; the sale of 100.00 and the 30.00 that still counts.
-    expect(ledger.map((r) => [r.kind, r.grossCents]).sort()).toEqual([["group_buy_sale", 10_000], ["refund", -3_000]]);
+    expect(ledger.map((r) => [r.kind, r.grossCents]).sort()).toEqual([
+      ["group_buy_sale", 10_000],
+      ["refund", -3_000],
+    ]);
     await hostRefundEvent(a, late, 3_000, "failed");
     ledger = await ledgerOf(host.id);
     expect(ledger.find((r) => r.sourceKey === `refund:${late}:restore`)).toMatchObject({ grossCents: 3_000 });

@@ -137,8 +137,7 @@ describe("share, like and save", () => {
     }
     const shares = await db().select().from(gameShares).where(eq(gameShares.gameId, game.id));
     expect(shares).toHaveLength(1);
-    const count = async () =>
-      (await db().select().from(guessWinGames).where(eq(guessWinGames.id, game.id)))[0]!;
+    const count = async () => (await db().select().from(guessWinGames).where(eq(guessWinGames.id, game.id)))[0]!;
     expect((await count()).sharesCount).toBe(1);
 
     await act({ intent: "like", gameId: game.id, on: "true" }, f.cookie);
@@ -154,7 +153,8 @@ describe("share, like and save", () => {
 
 describe("free guess eligibility", () => {
   const combos: { member: boolean; shared: boolean; used: boolean }[] = [];
-  for (const member of [true, false]) for (const shared of [true, false]) for (const used of [true, false]) combos.push({ member, shared, used });
+  for (const member of [true, false])
+    for (const shared of [true, false]) for (const used of [true, false]) combos.push({ member, shared, used });
 
   for (const combo of combos) {
     const eligible = combo.member && combo.shared && !combo.used;
@@ -196,7 +196,8 @@ describe("free guess eligibility", () => {
   it("the free_guess_usage key refuses a second spend inside the batch itself (no half-written guess)", async () => {
     const game = await newGame(host.id);
     const f = await fan();
-    const spend = () => insertFreeGuess(db(), { userId: f.id, gameId: game.id, answer: WRONG, isCorrect: false, currency: "USD" });
+    const spend = () =>
+      insertFreeGuess(db(), { userId: f.id, gameId: game.id, answer: WRONG, isCorrect: false, currency: "USD" });
     const results = await Promise.all([spend(), spend(), spend()]);
     expect(results.filter((r) => r !== null)).toHaveLength(1);
     expect(await participants(game.id)).toHaveLength(1);
@@ -219,14 +220,18 @@ describe("free guess eligibility", () => {
     const game = await newGame(raceHost.id);
     const f = await fan();
     const other = await fan();
-    await db().insert(tribeMembers).values([
-      { userId: f.id, hostId: raceHost.id },
-      { userId: other.id, hostId: raceHost.id },
-    ]);
-    await db().insert(gameShares).values([
-      { userId: f.id, gameId: game.id, hostId: raceHost.id },
-      { userId: other.id, gameId: game.id, hostId: raceHost.id },
-    ]);
+    await db()
+      .insert(tribeMembers)
+      .values([
+        { userId: f.id, hostId: raceHost.id },
+        { userId: other.id, hostId: raceHost.id },
+      ]);
+    await db()
+      .insert(gameShares)
+      .values([
+        { userId: f.id, gameId: game.id, hostId: raceHost.id },
+        { userId: other.id, gameId: game.id, hostId: raceHost.id },
+      ]);
 
     const [a, b] = await Promise.all([
       act({ intent: "free-guess", gameId: game.id, answer: CORRECT }, f.cookie),
@@ -239,7 +244,9 @@ describe("free guess eligibility", () => {
     const okPage = (await (a.status === 200 ? a : b).text()).replaceAll(CORRECT, "X");
     const wrongPage = (await wrong.text()).replaceAll(WRONG, "X");
     expect(okPage.length).toBeGreaterThan(0);
-    expect(okPage.includes("correct") || okPage.includes("Correct")).toBe(wrongPage.includes("correct") || wrongPage.includes("Correct"));
+    expect(okPage.includes("correct") || okPage.includes("Correct")).toBe(
+      wrongPage.includes("correct") || wrongPage.includes("Correct"),
+    );
 
     const rows = await participants(game.id);
     expect(rows).toHaveLength(2);
@@ -277,7 +284,13 @@ describe("paid guess", () => {
     const payHost = await makeUser({ name: "Pay Host" });
     const game = await newGame(payHost.id, { entryFeeCents: 500 });
     const f = await fan();
-    const result = await createGuessCheckout(env, { user: f.session, gameId: game.id, answer, feeCents, origin: ORIGIN });
+    const result = await createGuessCheckout(env, {
+      user: f.session,
+      gameId: game.id,
+      answer,
+      feeCents,
+      origin: ORIGIN,
+    });
     if (!result.ok) throw new Error(result.message);
     const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, result.sessionId));
     return { game, f, row: row!, result };
@@ -288,11 +301,22 @@ describe("paid guess", () => {
     const game = await newGame(host.id, { entryFeeCents: 500 });
     const paused = await newGame(host.id, { status: "paused" });
     const base = { user: f.session, origin: ORIGIN };
-    expect(await createGuessCheckout(env, { ...base, user: null, gameId: game.id, answer: CORRECT })).toMatchObject({ ok: false, status: 401 });
-    expect(await createGuessCheckout(env, { ...base, gameId: paused.id, answer: CORRECT })).toMatchObject({ ok: false, status: 404 });
-    expect(await createGuessCheckout(env, { ...base, gameId: game.id, answer: "Not an option" })).toMatchObject({ ok: false, status: 400 });
+    expect(await createGuessCheckout(env, { ...base, user: null, gameId: game.id, answer: CORRECT })).toMatchObject({
+      ok: false,
+      status: 401,
+    });
+    expect(await createGuessCheckout(env, { ...base, gameId: paused.id, answer: CORRECT })).toMatchObject({
+      ok: false,
+      status: 404,
+    });
+    expect(await createGuessCheckout(env, { ...base, gameId: game.id, answer: "Not an option" })).toMatchObject({
+      ok: false,
+      status: 400,
+    });
     for (const fee of [499, 10_001, 550.5, "abc"]) {
-      expect(await createGuessCheckout(env, { ...base, gameId: game.id, answer: CORRECT, feeCents: fee })).toMatchObject({ ok: false, status: 400 });
+      expect(
+        await createGuessCheckout(env, { ...base, gameId: game.id, answer: CORRECT, feeCents: fee }),
+      ).toMatchObject({ ok: false, status: 400 });
     }
     const ok = await createGuessCheckout(env, { ...base, gameId: game.id, answer: CORRECT, feeCents: 10_000 });
     expect(ok).toMatchObject({ ok: true, amountCents: 10_000 });
@@ -311,10 +335,16 @@ describe("paid guess", () => {
     // The pool the fee goes to, with what it holds now (the spec's prizePool).
     const pool = await ensureOpenPool(env, host.id);
     const amount = formatCents((await poolStub(env, pool.id).state()).amountCents, pool.currency);
-    const again = await (await get(`/payment?game=${game.id}&answer=${encodeURIComponent(WRONG)}`, { cookie: f.cookie })).text();
+    const again = await (
+      await get(`/payment?game=${game.id}&answer=${encodeURIComponent(WRONG)}`, { cookie: f.cookie })
+    ).text();
     expect(again).toMatch(new RegExp(`Prize pool: <span[^>]*>${amount.replace(/[.]/g, "\\.")}</span>`));
 
-    const post = await postForm(`/payment?game=${game.id}&answer=${encodeURIComponent(WRONG)}`, { amount: "7.50" }, { cookie: f.cookie });
+    const post = await postForm(
+      `/payment?game=${game.id}&answer=${encodeURIComponent(WRONG)}`,
+      { amount: "7.50" },
+      { cookie: f.cookie },
+    );
     expect(post.status).toBe(302);
     const [row] = await db()
       .select()
@@ -334,13 +364,22 @@ describe("paid guess", () => {
 
     const rows = await participants(game.id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ kind: "paid", entryFeeCents: 800, paymentStatus: "paid", paymentKey: row.id, userId: f.id });
+    expect(rows[0]).toMatchObject({
+      kind: "paid",
+      entryFeeCents: 800,
+      paymentStatus: "paid",
+      paymentKey: row.id,
+      userId: f.id,
+    });
     // Confirmed by our server while the game runs; the entry waits for the game's end.
     expect(rows[0]!.confirmedAt).toBeInstanceOf(Date);
     expect(rows[0]).toMatchObject({ poolId: null, entryNumber: null });
     const [counted] = await db().select().from(guessWinGames).where(eq(guessWinGames.id, game.id));
     expect(counted).toMatchObject({ participantsCount: 1, totalEntryFeesCents: 800 });
-    const contributions = await db().select().from(prizePoolContributions).where(eq(prizePoolContributions.sourceKey, `checkout:${row.id}`));
+    const contributions = await db()
+      .select()
+      .from(prizePoolContributions)
+      .where(eq(prizePoolContributions.sourceKey, `checkout:${row.id}`));
     expect(contributions).toHaveLength(1);
     expect(contributions[0]).toMatchObject({ amountCents: 800, sourceType: "guess_entry", entryNumber: null });
     const state = await poolStub(env, contributions[0]!.poolId).state();
@@ -348,7 +387,9 @@ describe("paid guess", () => {
 
     // The feed's banner after payment: question and answer, sealed, nothing about correctness.
     const page = await (await get(`/guess-win?paid=${row.id}`, { cookie: f.cookie })).text();
-    expect(page).toContain(`Payment successful! You&#x27;ve entered the game &quot;${game.question}&quot; with answer &quot;${CORRECT}&quot;. Good luck!`);
+    expect(page).toContain(
+      `Payment successful! You&#x27;ve entered the game &quot;${game.question}&quot; with answer &quot;${CORRECT}&quot;. Good luck!`,
+    );
     expect(page).toContain("Your guess is sealed");
   });
 
@@ -358,9 +399,18 @@ describe("paid guess", () => {
     expect((await deliverWebhook(checkoutSessionEvent(row))).status).toBe(200);
     const rows = await participants(game.id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ kind: "paid", isCorrect: false, entryNumber: null, poolId: null, entryFeeCents: 500 });
+    expect(rows[0]).toMatchObject({
+      kind: "paid",
+      isCorrect: false,
+      entryNumber: null,
+      poolId: null,
+      entryFeeCents: 500,
+    });
     expect(rows[0]!.confirmedAt).toBeInstanceOf(Date);
-    const contributions = await db().select().from(prizePoolContributions).where(eq(prizePoolContributions.sourceKey, `checkout:${row.id}`));
+    const contributions = await db()
+      .select()
+      .from(prizePoolContributions)
+      .where(eq(prizePoolContributions.sourceKey, `checkout:${row.id}`));
     expect(contributions).toHaveLength(1);
     const state = await poolStub(env, contributions[0]!.poolId).state();
     expect(state).toMatchObject({ amountCents: 500, entries: 0 });
@@ -427,9 +477,12 @@ describe("the feed", () => {
     for (const q of newestFirst.slice(0, 12)) expect(second).not.toContain(q);
     const secondHtml = await (await get("/guess-win?page=2")).text();
     for (const q of newestFirst.slice(12)) expect(secondHtml).toContain(q);
- 
+
     // ?game={id} (the profile's Free Guess link) opens the page that shows that game, at its card.
-    const ids = await db().select({ id: guessWinGames.id, question: guessWinGames.question }).from(guessWinGames).where(eq(guessWinGames.hostId, pageHost.id));
+    const ids = await db()
+      .select({ id: guessWinGames.id, question: guessWinGames.question })
+      .from(guessWinGames)
+      .where(eq(guessWinGames.hostId, pageHost.id));
     const idOf = (q: string) => ids.find((g) => g.question === q)!.id;
     const onSecond = idOf(newestFirst[13]!);
     const linked = await (await get(`/guess-win?game=${onSecond}`)).text();

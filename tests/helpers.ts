@@ -167,13 +167,17 @@ export async function withRevenueRules(
 }
 
 /** A D1 session that counts the calls made to D1 through it (each statement call and each batch is one). */
-export function countingSession(session: D1DatabaseSession = env.DB.withSession("first-primary"), counter = { calls: 0 }) {
+export function countingSession(
+  session: D1DatabaseSession = env.DB.withSession("first-primary"),
+  counter = { calls: 0 },
+) {
   const counted = <T extends object>(statement: T): T =>
     new Proxy(statement, {
       get(target, property) {
         const value = Reflect.get(target, property, target) as unknown;
         if (typeof value !== "function") return value;
-        if (property === "bind") return (...args: unknown[]) => counted((value as (...a: unknown[]) => T).apply(target, args));
+        if (property === "bind")
+          return (...args: unknown[]) => counted((value as (...a: unknown[]) => T).apply(target, args));
         return (...args: unknown[]) => {
           counter.calls += 1;
           return (value as (...a: unknown[]) => unknown).apply(target, args);

@@ -1,8 +1,28 @@
 import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { groupBuyProducts, groupBuys, groupBuyTiers, guessWinGames, prizePoolContributions, prizePools, products } from "~/db/schema";
-import { cookieFrom, db, decodedHtml, get, makeUser, ORIGIN, pageText, postForm, randomIp, signIn, withRevenueRules } from "./helpers";
+import {
+  groupBuyProducts,
+  groupBuys,
+  groupBuyTiers,
+  guessWinGames,
+  prizePoolContributions,
+  prizePools,
+  products,
+} from "~/db/schema";
+import {
+  cookieFrom,
+  db,
+  decodedHtml,
+  get,
+  makeUser,
+  ORIGIN,
+  pageText,
+  postForm,
+  randomIp,
+  signIn,
+  withRevenueRules,
+} from "./helpers";
 
 // Host tooling checked against spec 2: edge cases a host with real data runs into.
 
@@ -31,7 +51,10 @@ describe("Guess & Win management with many games", () => {
       };
     });
     // D1 caps bound variables per statement: insert in small batches.
-    for (let i = 0; i < rows.length; i += 5) await db().insert(guessWinGames).values(rows.slice(i, i + 5));
+    for (let i = 0; i < rows.length; i += 5)
+      await db()
+        .insert(guessWinGames)
+        .values(rows.slice(i, i + 5));
   });
 
   it("pages through every game, so the oldest can still be viewed, edited, paused or deleted", async () => {
@@ -56,7 +79,9 @@ describe("Guess & Win management with many games", () => {
     const text = await pageText(res);
     expect(text).toContain("No more games");
     expect(text).not.toContain("No games yet");
-    expect(await decodedHtml(await get("/guess-win-management?page=9", { cookie: hostCookie }))).toContain('href="/guess-win-management"');
+    expect(await decodedHtml(await get("/guess-win-management?page=9", { cookie: hostCookie }))).toContain(
+      'href="/guess-win-management"',
+    );
   });
 });
 
@@ -66,7 +91,14 @@ describe("Shop Management past its last page", () => {
     const cookie = await signIn(host.email);
     const empty = await pageText(await get("/shop-management", { cookie }));
     expect(empty).toContain("No products yet");
-    await db().insert(products).values({ hostId: host.id, name: "Only Lamp", description: "A lamp", category: "physical", status: "active", basePriceCents: 1000 });
+    await db().insert(products).values({
+      hostId: host.id,
+      name: "Only Lamp",
+      description: "A lamp",
+      category: "physical",
+      status: "active",
+      basePriceCents: 1000,
+    });
     const res = await get("/shop-management?page=3", { cookie });
     expect(res.status).toBe(200);
     const text = await pageText(res);
@@ -80,11 +112,25 @@ describe("deleting a product a group buy offers", () => {
   it("tells the host which active group buy offers it and how many joined", async () => {
     const host = await makeUser({ name: "Group Host" });
     const cookie = await signIn(host.email);
-    const [product] = await db().insert(products).values({ hostId: host.id, name: "Shared Mug", basePriceCents: 2000 }).returning();
-    const [other] = await db().insert(products).values({ hostId: host.id, name: "Lonely Mug", basePriceCents: 2000 }).returning();
+    const [product] = await db()
+      .insert(products)
+      .values({ hostId: host.id, name: "Shared Mug", basePriceCents: 2000 })
+      .returning();
+    const [other] = await db()
+      .insert(products)
+      .values({ hostId: host.id, name: "Lonely Mug", basePriceCents: 2000 })
+      .returning();
     const [g] = await db()
       .insert(groupBuys)
-      .values({ hostId: host.id, name: "Mug Week", status: "active", targetCents: 500_000, currency: "MYR", endAt: new Date(Date.now() + 86_400_000), currentParticipants: 3 })
+      .values({
+        hostId: host.id,
+        name: "Mug Week",
+        status: "active",
+        targetCents: 500_000,
+        currency: "MYR",
+        endAt: new Date(Date.now() + 86_400_000),
+        currentParticipants: 3,
+      })
       .returning();
     await db().insert(groupBuyProducts).values({ groupBuyId: g!.id, productId: product!.id });
 
@@ -116,7 +162,9 @@ describe("the game details screen for its host", () => {
 
     const html = await decodedHtml(await get(`/view-game/${game!.id}`, { cookie: hostCookie }));
     const forms = html.match(/<form[^>]*action="\/guess-win-management"[\s\S]*?<\/form>/g) ?? [];
-    expect(forms.some((f) => f.includes('value="toggle-pause"') && f.includes(`value="${game!.id}"`) && />Pause</.test(f))).toBe(true);
+    expect(
+      forms.some((f) => f.includes('value="toggle-pause"') && f.includes(`value="${game!.id}"`) && />Pause</.test(f)),
+    ).toBe(true);
     expect(forms.some((f) => f.includes('value="delete"') && f.includes(`value="${game!.id}"`))).toBe(true);
     expect(html).toMatch(/href="\/dashboard"[^>]*>Dashboard</);
     expect(html).toContain(`href="/edit-game/${game!.id}"`);
@@ -127,7 +175,11 @@ describe("the game details screen for its host", () => {
     expect(fanHtml).not.toContain(`href="/edit-game/${game!.id}"`);
 
     // What those forms post: the management action, answering on the management screen.
-    const deleted = await postForm("/guess-win-management", { intent: "delete", gameId: game!.id }, { cookie: hostCookie });
+    const deleted = await postForm(
+      "/guess-win-management",
+      { intent: "delete", gameId: game!.id },
+      { cookie: hostCookie },
+    );
     expect(deleted.status).toBe(200);
     expect(await pageText(deleted)).toContain("Game deleted successfully");
     expect((await get(`/view-game/${game!.id}`, { cookie: hostCookie })).status).toBe(404);
@@ -147,7 +199,12 @@ describe("prize pool settings saved after the session ended", () => {
 
   it("answers the spec's sign-in messages (401) and keeps the form, changing nothing", async () => {
     const before = await db().select({ n: prizePools.id }).from(prizePools);
-    const save = await post({ intent: "save", targetAmount: "5000", durationDays: "30", "miniPrizes.0.name": "Signed print" });
+    const save = await post({
+      intent: "save",
+      targetAmount: "5000",
+      durationDays: "30",
+      "miniPrizes.0.name": "Signed print",
+    });
     expect(save.status).toBe(401);
     const saveBody = await save.text();
     expect(saveBody).toContain("Please sign in to save prize pool settings");
@@ -166,7 +223,14 @@ describe("adding a product after the session ended", () => {
     const res = await SELF.fetch(`${ORIGIN}/add-product.data`, {
       method: "POST",
       headers: { Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": randomIp() },
-      body: new URLSearchParams({ name, description: "Warm light", category: "physical", "sizes.0.name": "One", "sizes.0.price": "10", "sizes.0.units": "5" }).toString(),
+      body: new URLSearchParams({
+        name,
+        description: "Warm light",
+        category: "physical",
+        "sizes.0.name": "One",
+        "sizes.0.price": "10",
+        "sizes.0.units": "5",
+      }).toString(),
       redirect: "manual",
     });
     expect(res.status).toBe(401);
@@ -182,7 +246,9 @@ describe("an uploaded image shown on two products", () => {
     const host = await makeUser({ name: "Image Host" });
     const cookie = await signIn(host.email);
     const key = `products/${host.id}/${Date.now()}-shared.png`;
-    await env.MEDIA.put(key, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), { httpMetadata: { contentType: "image/png" } });
+    await env.MEDIA.put(key, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), {
+      httpMetadata: { contentType: "image/png" },
+    });
     const fields = (name: string, image: string) => ({
       name,
       description: "Same photo, two products",
@@ -207,7 +273,11 @@ describe("an uploaded image shown on two products", () => {
     expect(await env.MEDIA.head(key)).not.toBeNull();
 
     // B changes to another image: nothing shows the upload any more, so it goes.
-    const edited = await postForm(`/edit-product/${ids[1]}`, fields("Shared B edited", "https://images.example.com/other.jpg"), { cookie });
+    const edited = await postForm(
+      `/edit-product/${ids[1]}`,
+      fields("Shared B edited", "https://images.example.com/other.jpg"),
+      { cookie },
+    );
     expect(edited.status).toBe(302);
     expect(await env.MEDIA.head(key)).toBeNull();
   });
@@ -218,7 +288,16 @@ describe("Guess Now without a session", () => {
     const host = await makeUser({ name: "Guess Host" });
     const [game] = await db()
       .insert(guessWinGames)
-      .values({ hostId: host.id, question: "Heads or tails?", description: "Flip", options: ["Heads", "Tails"], correctAnswer: "Heads", entryFeeCents: 300, status: "active", videoUrl: "/media/guess-win-videos/x/y.mp4" })
+      .values({
+        hostId: host.id,
+        question: "Heads or tails?",
+        description: "Flip",
+        options: ["Heads", "Tails"],
+        correctAnswer: "Heads",
+        entryFeeCents: 300,
+        status: "active",
+        videoUrl: "/media/guess-win-videos/x/y.mp4",
+      })
       .returning();
     const target = `/payment?game=${game!.id}&answer=Tails`;
     const res = await get(target);
@@ -238,13 +317,30 @@ describe("the contribution breakdown's rates", () => {
     const start = new Date(Date.now() - 86_400_000);
     const [pool] = await db()
       .insert(prizePools)
-      .values({ hostId: host.id, status: "open", targetCents: 500_000, startAt: start, endAt: new Date(start.getTime() + 30 * 86_400_000) })
+      .values({
+        hostId: host.id,
+        status: "open",
+        targetCents: 500_000,
+        startAt: start,
+        endAt: new Date(start.getTime() + 30 * 86_400_000),
+      })
       .returning();
-    await db().insert(prizePoolContributions).values({ poolId: pool!.id, hostId: host.id, sourceType: "product_purchase", sourceKey: `cs_${crypto.randomUUID()}`, amountCents: 1_200 });
-    await withRevenueRules({ shop_sales: { prize_pool_contribution: 12, host_share: 85, platform_fee: 3 } }, async () => {
-      const details = await pageText(await get("/prize-pool-details", { cookie }));
-      expect(details).toMatch(/Store Sales 12% of each payment USD 12\.00/);
-    });
+    await db()
+      .insert(prizePoolContributions)
+      .values({
+        poolId: pool!.id,
+        hostId: host.id,
+        sourceType: "product_purchase",
+        sourceKey: `cs_${crypto.randomUUID()}`,
+        amountCents: 1_200,
+      });
+    await withRevenueRules(
+      { shop_sales: { prize_pool_contribution: 12, host_share: 85, platform_fee: 3 } },
+      async () => {
+        const details = await pageText(await get("/prize-pool-details", { cookie }));
+        expect(details).toMatch(/Store Sales 12% of each payment USD 12\.00/);
+      },
+    );
   });
 });
 
@@ -254,20 +350,36 @@ describe("the entry fee's pool share on the host's game screens", () => {
     const cookie = await signIn(host.email);
     const [game] = await db()
       .insert(guessWinGames)
-      .values({ hostId: host.id, question: "Odd or even?", description: "Count", options: ["Odd", "Even"], correctAnswer: "Odd", entryFeeCents: 300, status: "active", videoUrl: "/media/guess-win-videos/x/y.mp4" })
+      .values({
+        hostId: host.id,
+        question: "Odd or even?",
+        description: "Count",
+        options: ["Odd", "Even"],
+        correctAnswer: "Odd",
+        entryFeeCents: 300,
+        status: "active",
+        videoUrl: "/media/guess-win-videos/x/y.mp4",
+      })
       .returning();
-    await withRevenueRules({ guess_win_entries: { prize_pool_contribution: 90, host_share: 0, platform_fee: 10 } }, async () => {
-      for (const path of ["/create-guess-win", `/edit-game/${game!.id}`]) {
-        const text = await pageText(await get(path, { cookie }));
-        expect(text, path).toContain("90% of entry fees go to your prize pool.");
-        expect(text, path).not.toContain("100% of entry fees");
-      }
-      expect(await pageText(await get(`/view-game/${game!.id}`, { cookie }))).toContain("90% of entry fees go to the prize pool");
-      // The fan's payment page for a guess says the same.
-      const fan = await makeUser({ name: "Share Fan" });
-      const paying = await get(`/payment?game=${game!.id}&answer=Odd`, { cookie: await signIn(fan.email) });
-      expect(await pageText(paying)).toContain("90% of entry fees go to the prize pool; only a correct guess earns an entry number.");
-    });
+    await withRevenueRules(
+      { guess_win_entries: { prize_pool_contribution: 90, host_share: 0, platform_fee: 10 } },
+      async () => {
+        for (const path of ["/create-guess-win", `/edit-game/${game!.id}`]) {
+          const text = await pageText(await get(path, { cookie }));
+          expect(text, path).toContain("90% of entry fees go to your prize pool.");
+          expect(text, path).not.toContain("100% of entry fees");
+        }
+        expect(await pageText(await get(`/view-game/${game!.id}`, { cookie }))).toContain(
+          "90% of entry fees go to the prize pool",
+        );
+        // The fan's payment page for a guess says the same.
+        const fan = await makeUser({ name: "Share Fan" });
+        const paying = await get(`/payment?game=${game!.id}&answer=Odd`, { cookie: await signIn(fan.email) });
+        expect(await pageText(paying)).toContain(
+          "90% of entry fees go to the prize pool; only a correct guess earns an entry number.",
+        );
+      },
+    );
   });
 });
 
@@ -275,17 +387,34 @@ describe("product details of a product a group buy offers", () => {
   it("show the group buy's participants, progress and discount reached", async () => {
     const host = await makeUser({ name: "Tier Host" });
     const cookie = await signIn(host.email);
-    const [product] = await db().insert(products).values({ hostId: host.id, name: "Tier Mug", basePriceCents: 2000 }).returning();
-    const [plain] = await db().insert(products).values({ hostId: host.id, name: "Solo Mug", basePriceCents: 2000 }).returning();
+    const [product] = await db()
+      .insert(products)
+      .values({ hostId: host.id, name: "Tier Mug", basePriceCents: 2000 })
+      .returning();
+    const [plain] = await db()
+      .insert(products)
+      .values({ hostId: host.id, name: "Solo Mug", basePriceCents: 2000 })
+      .returning();
     const [g] = await db()
       .insert(groupBuys)
-      .values({ hostId: host.id, name: "Tier Week", status: "active", targetCents: 500_000, currency: "MYR", endAt: new Date(Date.now() + 86_400_000), currentParticipants: 3, currentSalesCents: 250_000 })
+      .values({
+        hostId: host.id,
+        name: "Tier Week",
+        status: "active",
+        targetCents: 500_000,
+        currency: "MYR",
+        endAt: new Date(Date.now() + 86_400_000),
+        currentParticipants: 3,
+        currentSalesCents: 250_000,
+      })
       .returning();
-    await db().insert(groupBuyTiers).values([
-      { groupBuyId: g!.id, salesThresholdCents: 0, discountPercent: 5, position: 0 },
-      { groupBuyId: g!.id, salesThresholdCents: 200_000, discountPercent: 10, position: 1 },
-      { groupBuyId: g!.id, salesThresholdCents: 500_000, discountPercent: 20, position: 2 },
-    ]);
+    await db()
+      .insert(groupBuyTiers)
+      .values([
+        { groupBuyId: g!.id, salesThresholdCents: 0, discountPercent: 5, position: 0 },
+        { groupBuyId: g!.id, salesThresholdCents: 200_000, discountPercent: 10, position: 1 },
+        { groupBuyId: g!.id, salesThresholdCents: 500_000, discountPercent: 20, position: 2 },
+      ]);
     await db().insert(groupBuyProducts).values({ groupBuyId: g!.id, productId: product!.id });
 
     const text = await pageText(await get(`/view-product/${product!.id}`, { cookie }));

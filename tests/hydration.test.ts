@@ -11,7 +11,8 @@ import { db, get, makeUser, postForm, signIn } from "./helpers";
 // WebSocket per page keeps their pool figures live (/api/pools/live).
 
 const moduleScripts = (page: string) => [...page.matchAll(/<script[^>]*type="module"[^>]*>/g)].map((m) => m[0]);
-const usesReact = (page: string) => page.includes("window.__reactRouterContext") || /entry\.client-[\w-]+\.js/.test(page);
+const usesReact = (page: string) =>
+  page.includes("window.__reactRouterContext") || /entry\.client-[\w-]+\.js/.test(page);
 
 let host: { id: string; email: string };
 let poolId: string;

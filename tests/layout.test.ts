@@ -16,11 +16,15 @@ function importsOf(text: string): string[] {
 }
 
 const isDrizzle = (spec: string) => spec === "drizzle-orm" || spec.startsWith("drizzle-orm/");
-const isWorkers = (spec: string) => /^(?:\.\.\/)+workers\//.test(spec) || spec.startsWith("workers/") || spec.startsWith("/workers/");
+const isWorkers = (spec: string) =>
+  /^(?:\.\.\/)+workers\//.test(spec) || spec.startsWith("workers/") || spec.startsWith("/workers/");
 
 export function drizzleOffenders(files: Record<string, string>): string[] {
   return Object.entries(files)
-    .filter(([path, text]) => !path.startsWith("/app/db/") && !DRIZZLE_EXCEPTIONS.has(path) && importsOf(text).some(isDrizzle))
+    .filter(
+      ([path, text]) =>
+        !path.startsWith("/app/db/") && !DRIZZLE_EXCEPTIONS.has(path) && importsOf(text).some(isDrizzle),
+    )
     .map(([path]) => path)
     .sort();
 }

@@ -13,9 +13,20 @@ import { db, makeSessionUser, makeUser, ORIGIN, postForm } from "./helpers";
 
 async function paidDigital(priceCents = 2_500) {
   const host = await makeUser({ name: "Books Host" });
-  const [p] = await db().insert(products).values({ hostId: host.id, name: "Books Item", category: "digital" }).returning();
-  await db().insert(productSizes).values({ productId: p!.id, name: "One Size", priceCents, availableUnits: 5, position: 0 });
-  const started = await createProductCheckout(env, { user: await makeSessionUser(), productId: p!.id, sizeName: "One Size", quantity: 1, origin: ORIGIN });
+  const [p] = await db()
+    .insert(products)
+    .values({ hostId: host.id, name: "Books Item", category: "digital" })
+    .returning();
+  await db()
+    .insert(productSizes)
+    .values({ productId: p!.id, name: "One Size", priceCents, availableUnits: 5, position: 0 });
+  const started = await createProductCheckout(env, {
+    user: await makeSessionUser(),
+    productId: p!.id,
+    sizeName: "One Size",
+    quantity: 1,
+    origin: ORIGIN,
+  });
   if (!started.ok) throw new Error(started.message);
   const pay = await postForm(`/api/local-checkout/${started.sessionId}/pay`, {});
   expect(pay.status).toBe(303);
@@ -30,7 +41,8 @@ const page = (sessionId: string, action: string, fields: Record<string, string> 
     body: new URLSearchParams(fields),
   });
 
-const kinds = async (sessionId: string) => (await listLocalMovements(db(), sessionId)).map((m) => [m.kind, m.amountCents]);
+const kinds = async (sessionId: string) =>
+  (await listLocalMovements(db(), sessionId)).map((m) => [m.kind, m.amountCents]);
 
 describe("the local provider's books", () => {
   it("record the capture once, however often the buyer clicks Pay", async () => {
@@ -42,7 +54,14 @@ describe("the local provider's books", () => {
 
   it("record a host's refund once per idempotency key, a lost dispute's withdrawal and a won one's reinstatement", async () => {
     const { sessionId, order } = await paidDigital(2_500);
-    const refund = { checkoutSessionId: sessionId, orderId: order.id, amountCents: 500, origin: "host" as const, reason: null, idempotencyKey: `books:${order.id}` };
+    const refund = {
+      checkoutSessionId: sessionId,
+      orderId: order.id,
+      amountCents: 500,
+      origin: "host" as const,
+      reason: null,
+      idempotencyKey: `books:${order.id}`,
+    };
     expect((await requestRefund(env, refund)).ok).toBe(true);
     expect((await requestRefund(env, refund)).ok).toBe(true);
     expect(await localNetCents(db(), sessionId)).toBe(2_000);
@@ -75,7 +94,13 @@ describe("the local provider's books", () => {
     const { sessionId, order } = await paidDigital(2_000);
     const provider = getPaymentProvider(env, "");
     const refund = (amountCents: number, key: string) =>
-      provider.refund({ paymentIntentId: order.paymentIntentId!, amountCents, currency: "USD", idempotencyKey: key, metadata: { checkout_session_id: sessionId } });
+      provider.refund({
+        paymentIntentId: order.paymentIntentId!,
+        amountCents,
+        currency: "USD",
+        idempotencyKey: key,
+        metadata: { checkout_session_id: sessionId },
+      });
     expect((await refund(1_500, `hold:${order.id}:1`)).status).toBe("succeeded");
     // 500 is left: a new refund of 600 is refused and moves nothing.
     await expect(refund(600, `hold:${order.id}:2`)).rejects.toThrow(/greater than unrefunded amount/);

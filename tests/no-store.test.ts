@@ -5,7 +5,17 @@ import { get, makeSignedInUser } from "./helpers";
 // a proxy could keep them. Every page or data answer is `private, no-store` unless it is a public page rendered for
 // a visitor who sent no cookie it read (decision 420).
 
-const PERSONAL = ["/my-orders", "/order/ORD-NOPE", "/dashboard", "/settings", "/cart", "/chat", "/orders", "/payouts", "/admin"];
+const PERSONAL = [
+  "/my-orders",
+  "/order/ORD-NOPE",
+  "/dashboard",
+  "/settings",
+  "/cart",
+  "/chat",
+  "/orders",
+  "/payouts",
+  "/admin",
+];
 const PUBLIC = ["/", "/shop", "/explore", "/guess-win", "/terms"];
 
 const dataOf = (path: string) => (path === "/" ? "/_root.data" : `${path}.data`);

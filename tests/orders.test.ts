@@ -22,7 +22,14 @@ let voucherProduct: string;
 let otherProduct: string;
 
 const tag = crypto.randomUUID().slice(0, 6).toUpperCase();
-const address = { name: "Ah Kow Tan", street: "12 Jalan Rahsia", city: "Penang", state: "PG", postal_code: "10200", country: "MY" };
+const address = {
+  name: "Ah Kow Tan",
+  street: "12 Jalan Rahsia",
+  city: "Penang",
+  state: "PG",
+  postal_code: "10200",
+  country: "MY",
+};
 
 async function makeOrder(fields: {
   hostId: string;
@@ -79,7 +86,8 @@ function decodeToast(res: Response): string | null {
   return (JSON.parse(decodeURIComponent(atob(encoded))) as { message: string }).message;
 }
 
-const update = (fields: Record<string, string>, cookie: string) => postForm("/orders?tab=orders", { intent: "update-status", ...fields }, { cookie });
+const update = (fields: Record<string, string>, cookie: string) =>
+  postForm("/orders?tab=orders", { intent: "update-status", ...fields }, { cookie });
 
 beforeAll(async () => {
   host = await makeUser({ name: "Kampung Kitchen" });
@@ -108,25 +116,56 @@ beforeAll(async () => {
 
 describe("inline order status update", () => {
   it("keeps a refund that lands between the page's check and the write: the write changes nothing and says so", async () => {
-    const order = await makeOrder({ hostId: host.id, productId: physicalProduct, productName: "Sambal Jar", category: "physical", status: "refunded" });
+    const order = await makeOrder({
+      hostId: host.id,
+      productId: physicalProduct,
+      productName: "Sambal Jar",
+      category: "physical",
+      status: "refunded",
+    });
     const before = await readOrder(order.id);
-    const change = { hostId: host.id, orderId: order.id, status: "shipped", trackingNumber: "TRK-LATE1", carrier: null, description: "Shipped" } as const;
+    const change = {
+      hostId: host.id,
+      orderId: order.id,
+      status: "shipped",
+      trackingNumber: "TRK-LATE1",
+      carrier: null,
+      description: "Shipped",
+    } as const;
     expect(await updateHostOrderStatus(db(), change)).toBe(false);
     expect(await readOrder(order.id)).toEqual(before);
     expect(await db().select().from(shippingUpdates).where(eq(shippingUpdates.orderId, order.id))).toHaveLength(0);
 
-    const open = await makeOrder({ hostId: host.id, productId: physicalProduct, productName: "Sambal Jar", category: "physical" });
+    const open = await makeOrder({
+      hostId: host.id,
+      productId: physicalProduct,
+      productName: "Sambal Jar",
+      category: "physical",
+    });
     expect(await updateHostOrderStatus(db(), { ...change, orderId: open.id })).toBe(true);
     expect((await readOrder(open.id)).row?.status).toBe("shipped");
     expect(await db().select().from(shippingUpdates).where(eq(shippingUpdates.orderId, open.id))).toHaveLength(1);
   });
 
   it("refuses a status outside the allowed set and changes nothing", async () => {
-    const digital = await makeOrder({ hostId: host.id, productId: digitalProduct, productName: "Recipe E-book", category: "digital" });
-    const physical = await makeOrder({ hostId: host.id, productId: physicalProduct, productName: "Sambal Jar", category: "physical" });
+    const digital = await makeOrder({
+      hostId: host.id,
+      productId: digitalProduct,
+      productName: "Recipe E-book",
+      category: "digital",
+    });
+    const physical = await makeOrder({
+      hostId: host.id,
+      productId: physicalProduct,
+      productName: "Sambal Jar",
+      category: "physical",
+    });
     const before = await readOrder(digital.id);
 
-    const shippedDigital = await update({ orderId: digital.id, status: "shipped", trackingNumber: "TRK-DIGI1" }, hostCookie);
+    const shippedDigital = await update(
+      { orderId: digital.id, status: "shipped", trackingNumber: "TRK-DIGI1" },
+      hostCookie,
+    );
     expect(shippedDigital.status).toBe(400);
     expect(await shippedDigital.text()).toContain("This status cannot be set for this order");
     expect(await readOrder(digital.id)).toEqual(before);
@@ -143,10 +182,18 @@ describe("inline order status update", () => {
   });
 
   it("refuses shipped without a tracking number", async () => {
-    const order = await makeOrder({ hostId: host.id, productId: physicalProduct, productName: "Sambal Jar", category: "physical" });
+    const order = await makeOrder({
+      hostId: host.id,
+      productId: physicalProduct,
+      productName: "Sambal Jar",
+      category: "physical",
+    });
     const before = await readOrder(order.id);
     for (const trackingNumber of [undefined, "", "   "]) {
-      const res = await update({ orderId: order.id, status: "shipped", ...(trackingNumber === undefined ? {} : { trackingNumber }) }, hostCookie);
+      const res = await update(
+        { orderId: order.id, status: "shipped", ...(trackingNumber === undefined ? {} : { trackingNumber }) },
+        hostCookie,
+      );
       expect(res.status).toBe(400);
       expect(await res.text()).toContain("Please enter a tracking number for shipped orders");
     }
@@ -154,7 +201,12 @@ describe("inline order status update", () => {
   });
 
   it("answers another host's order with 404 'Order not found' and leaves it unchanged", async () => {
-    const order = await makeOrder({ hostId: host.id, productId: physicalProduct, productName: "Sambal Jar", category: "physical" });
+    const order = await makeOrder({
+      hostId: host.id,
+      productId: physicalProduct,
+      productName: "Sambal Jar",
+      category: "physical",
+    });
     const before = await readOrder(order.id);
     const res = await update({ orderId: order.id, status: "shipped", trackingNumber: `TRK-X${tag}` }, otherHostCookie);
     expect(res.status).toBe(404);
@@ -165,7 +217,12 @@ describe("inline order status update", () => {
   });
 
   it("requires a signed-in host", async () => {
-    const order = await makeOrder({ hostId: host.id, productId: physicalProduct, productName: "Sambal Jar", category: "physical" });
+    const order = await makeOrder({
+      hostId: host.id,
+      productId: physicalProduct,
+      productName: "Sambal Jar",
+      category: "physical",
+    });
     const res = await postForm("/orders", { intent: "update-status", orderId: order.id, status: "completed" });
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toContain("/signin");
@@ -173,10 +230,24 @@ describe("inline order status update", () => {
   });
 
   it("ships an order with tracking and carrier, records a shipping update and flashes the message", async () => {
-    const order = await makeOrder({ hostId: host.id, productId: physicalProduct, productName: "Sambal Jar", category: "physical" });
+    const order = await makeOrder({
+      hostId: host.id,
+      productId: physicalProduct,
+      productName: "Sambal Jar",
+      category: "physical",
+    });
     const before = await readOrder(order.id);
     const tracking = `TRK-S${tag}`;
-    const res = await update({ orderId: order.id, status: "shipped", trackingNumber: ` ${tracking} `, carrier: "DHL", redirectTo: "/orders?tab=orders&status=shipped" }, hostCookie);
+    const res = await update(
+      {
+        orderId: order.id,
+        status: "shipped",
+        trackingNumber: ` ${tracking} `,
+        carrier: "DHL",
+        redirectTo: "/orders?tab=orders&status=shipped",
+      },
+      hostCookie,
+    );
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/orders?tab=orders&status=shipped");
     expect(decodeToast(res)).toBe(`Order ${order.orderNumber} updated successfully!`);
@@ -186,18 +257,29 @@ describe("inline order status update", () => {
     expect(after.row.carrier).toBe("DHL");
     expect(after.row.updatedAt.getTime()).toBeGreaterThanOrEqual(before.row.updatedAt.getTime());
     expect(after.updates).toHaveLength(1);
-    expect(after.updates[0]).toMatchObject({ status: "shipped", description: `Shipped with DHL, tracking ${tracking}` });
+    expect(after.updates[0]).toMatchObject({
+      status: "shipped",
+      description: `Shipped with DHL, tracking ${tracking}`,
+    });
 
     const done = await update({ orderId: order.id, status: "completed" }, hostCookie);
     expect(done.status).toBe(302);
     const completed = await readOrder(order.id);
     expect(completed.row.status).toBe("completed");
     expect(completed.row.trackingNumber).toBe(tracking);
-    expect(completed.updates.map((u) => u.description).sort()).toEqual(["Order completed", `Shipped with DHL, tracking ${tracking}`]);
+    expect(completed.updates.map((u) => u.description).sort()).toEqual([
+      "Order completed",
+      `Shipped with DHL, tracking ${tracking}`,
+    ]);
   });
 
   it("lets a digital order be completed", async () => {
-    const order = await makeOrder({ hostId: host.id, productId: digitalProduct, productName: "Recipe E-book", category: "digital" });
+    const order = await makeOrder({
+      hostId: host.id,
+      productId: digitalProduct,
+      productName: "Recipe E-book",
+      category: "digital",
+    });
     const res = await update({ orderId: order.id, status: "completed" }, hostCookie);
     expect(res.status).toBe(302);
     const after = await readOrder(order.id);
@@ -208,9 +290,21 @@ describe("inline order status update", () => {
 
 describe("/orders and /voucher-management", () => {
   it("shows only the host's own orders, filtered in SQL, on the tab the path picks", async () => {
-    const mine = await makeOrder({ hostId: host.id, productId: physicalProduct, productName: `Kaya Toast ${tag}`, category: "physical" });
-    const theirs = await makeOrder({ hostId: otherHost.id, productId: otherProduct, productName: `Kaya Toast ${tag}`, category: "physical" });
-    const html = await (await get(`/orders?q=${encodeURIComponent(`kaya toast ${tag}`)}`, { cookie: hostCookie })).text();
+    const mine = await makeOrder({
+      hostId: host.id,
+      productId: physicalProduct,
+      productName: `Kaya Toast ${tag}`,
+      category: "physical",
+    });
+    const theirs = await makeOrder({
+      hostId: otherHost.id,
+      productId: otherProduct,
+      productName: `Kaya Toast ${tag}`,
+      category: "physical",
+    });
+    const html = await (
+      await get(`/orders?q=${encodeURIComponent(`kaya toast ${tag}`)}`, { cookie: hostCookie })
+    ).text();
     expect(html).toContain(mine.orderNumber);
     expect(html).not.toContain(theirs.orderNumber);
     expect(html).toContain("All Status");
@@ -226,7 +320,13 @@ describe("/orders and /voucher-management", () => {
 
 describe("/order/{orderNumber}", () => {
   it("is shown to the buyer and the host only", async () => {
-    const order = await makeOrder({ hostId: host.id, userId: buyer.id, productId: physicalProduct, productName: "Sambal Jar", category: "physical" });
+    const order = await makeOrder({
+      hostId: host.id,
+      userId: buyer.id,
+      productId: physicalProduct,
+      productName: "Sambal Jar",
+      category: "physical",
+    });
     const asBuyer = await get(`/order/${order.orderNumber}`, { cookie: buyerCookie });
     expect(asBuyer.status).toBe(200);
     const html = await asBuyer.text();
@@ -254,9 +354,24 @@ describe("/shipping-tracking", () => {
     await db()
       .insert(shippingUpdates)
       .values([
-        { orderId: order.id, status: "processing", description: "Parcel packed in Penang", createdAt: new Date("2026-03-01T08:00:00Z") },
-        { orderId: order.id, status: "shipped", description: "Parcel handed to the courier", createdAt: new Date("2026-03-02T09:30:00Z") },
-        { orderId: order.id, description: "Arrived at sorting centre", location: "Kuala Lumpur", createdAt: new Date("2026-03-03T10:15:00Z") },
+        {
+          orderId: order.id,
+          status: "processing",
+          description: "Parcel packed in Penang",
+          createdAt: new Date("2026-03-01T08:00:00Z"),
+        },
+        {
+          orderId: order.id,
+          status: "shipped",
+          description: "Parcel handed to the courier",
+          createdAt: new Date("2026-03-02T09:30:00Z"),
+        },
+        {
+          orderId: order.id,
+          description: "Arrived at sorting centre",
+          location: "Kuala Lumpur",
+          createdAt: new Date("2026-03-03T10:15:00Z"),
+        },
       ]);
     const res = await get(`/shipping-tracking?tracking=${encodeURIComponent(` ${tracking} `)}`);
     expect(res.status).toBe(200);
@@ -275,12 +390,20 @@ describe("/shipping-tracking", () => {
     expect(newest).toBeLessThan(middle);
     expect(middle).toBeLessThan(oldest);
     expect(html).toContain("Mar 3, 2026");
-    for (const secret of ["Ah Kow Tan", "ahkow@example.com", "12 Jalan Rahsia", "10200"]) expect(html).not.toContain(secret);
+    for (const secret of ["Ah Kow Tan", "ahkow@example.com", "12 Jalan Rahsia", "10200"])
+      expect(html).not.toContain(secret);
   });
 
   it("says so for an unknown number, a partial number and an empty one", async () => {
     const tracking = `TRK-P${tag}`;
-    await makeOrder({ hostId: host.id, productId: physicalProduct, productName: "Sambal Jar", category: "physical", status: "shipped", trackingNumber: tracking });
+    await makeOrder({
+      hostId: host.id,
+      productId: physicalProduct,
+      productName: "Sambal Jar",
+      category: "physical",
+      status: "shipped",
+      trackingNumber: tracking,
+    });
     for (const q of ["TRK-NOPE-0000", tracking.slice(0, -2), tracking.toLowerCase(), "%", "TRK-%"]) {
       const html = await (await get(`/shipping-tracking?tracking=${encodeURIComponent(q)}`)).text();
       expect(html).toContain("No order found with this tracking number");
@@ -293,7 +416,14 @@ describe("/shipping-tracking", () => {
 
   it("shows 'No tracking updates available yet' for an order without history", async () => {
     const tracking = `TRK-E${tag}`;
-    await makeOrder({ hostId: host.id, productId: physicalProduct, productName: "Sambal Jar", category: "physical", status: "shipped", trackingNumber: tracking });
+    await makeOrder({
+      hostId: host.id,
+      productId: physicalProduct,
+      productName: "Sambal Jar",
+      category: "physical",
+      status: "shipped",
+      trackingNumber: tracking,
+    });
     const html = await (await get(`/shipping-tracking?tracking=${tracking}`)).text();
     expect(html).toContain("No tracking updates available yet");
   });
@@ -306,11 +436,54 @@ describe("CSV export", () => {
     const productId = crypto.randomUUID();
     await db().insert(products).values({ id: productId, hostId: exportHost.id, name: "Laksa Kit" });
     const t0 = Date.parse("2026-02-01T00:00:00Z");
-    const a = await makeOrder({ hostId: exportHost.id, productId, productName: "Laksa Kit", category: "physical", status: "shipped", customerName: 'Tan, "Ah" Kow', customerEmail: "tan@example.com", amountCents: 123456, trackingNumber: `TRK-A${tag}`, createdAt: new Date(t0 + 3000) });
-    const b = await makeOrder({ hostId: exportHost.id, productId, productName: "Laksa Kit, large", category: "physical", status: "shipped", customerName: "Siti", amountCents: 5, createdAt: new Date(t0 + 2000) });
-    const c = await makeOrder({ hostId: exportHost.id, productId, productName: "Laksa Kit", category: "physical", status: "processing", customerName: "Tan Processing", createdAt: new Date(t0 + 1000) });
-    const d = await makeOrder({ hostId: exportHost.id, productId, productName: "Curry Paste", category: "physical", status: "shipped", customerName: "Muthu", createdAt: new Date(t0) });
-    const foreign = await makeOrder({ hostId: otherHost.id, productId: otherProduct, productName: "Laksa Kit", category: "physical", status: "shipped", customerName: 'Tan, "Ah" Kow' });
+    const a = await makeOrder({
+      hostId: exportHost.id,
+      productId,
+      productName: "Laksa Kit",
+      category: "physical",
+      status: "shipped",
+      customerName: 'Tan, "Ah" Kow',
+      customerEmail: "tan@example.com",
+      amountCents: 123456,
+      trackingNumber: `TRK-A${tag}`,
+      createdAt: new Date(t0 + 3000),
+    });
+    const b = await makeOrder({
+      hostId: exportHost.id,
+      productId,
+      productName: "Laksa Kit, large",
+      category: "physical",
+      status: "shipped",
+      customerName: "Siti",
+      amountCents: 5,
+      createdAt: new Date(t0 + 2000),
+    });
+    const c = await makeOrder({
+      hostId: exportHost.id,
+      productId,
+      productName: "Laksa Kit",
+      category: "physical",
+      status: "processing",
+      customerName: "Tan Processing",
+      createdAt: new Date(t0 + 1000),
+    });
+    const d = await makeOrder({
+      hostId: exportHost.id,
+      productId,
+      productName: "Curry Paste",
+      category: "physical",
+      status: "shipped",
+      customerName: "Muthu",
+      createdAt: new Date(t0),
+    });
+    const foreign = await makeOrder({
+      hostId: otherHost.id,
+      productId: otherProduct,
+      productName: "Laksa Kit",
+      category: "physical",
+      status: "shipped",
+      customerName: 'Tan, "Ah" Kow',
+    });
 
     const res = await get("/orders/export.csv?tab=orders&status=shipped&q=laksa", { cookie });
     expect(res.status).toBe(200);
@@ -354,13 +527,41 @@ describe("CSV export", () => {
     const cookie = await signIn(modeHost.email);
     const fan = await makeUser({ name: "Nur Aisyah" });
     const productId = crypto.randomUUID();
-    await db().insert(products).values({ id: productId, hostId: modeHost.id, name: "Batik Class", category: "voucher" });
+    await db()
+      .insert(products)
+      .values({ id: productId, hostId: modeHost.id, name: "Batik Class", category: "voucher" });
     const t0 = Date.parse("2026-03-01T00:00:00Z");
     // A voucher checkout collects no address, so no name: the buyer's account names them.
-    const voucher = await makeOrder({ hostId: modeHost.id, productId, productName: "Batik Class", category: "voucher", customerName: null, customerEmail: fan.email, userId: fan.id, createdAt: new Date(t0 + 3000) });
-    const grouped = await makeOrder({ hostId: modeHost.id, productId, productName: "Batik Class", category: "voucher", purchaseMode: "group-buy", customerName: "Siti Aminah", createdAt: new Date(t0 + 2000) });
+    const voucher = await makeOrder({
+      hostId: modeHost.id,
+      productId,
+      productName: "Batik Class",
+      category: "voucher",
+      customerName: null,
+      customerEmail: fan.email,
+      userId: fan.id,
+      createdAt: new Date(t0 + 3000),
+    });
+    const grouped = await makeOrder({
+      hostId: modeHost.id,
+      productId,
+      productName: "Batik Class",
+      category: "voucher",
+      purchaseMode: "group-buy",
+      customerName: "Siti Aminah",
+      createdAt: new Date(t0 + 2000),
+    });
     // A guest's order (no account): the e-mail it was paid with.
-    const guest = await makeOrder({ hostId: modeHost.id, productId, productName: "Batik Class", category: "voucher", customerName: null, customerEmail: "walk-in@example.com", userId: null, createdAt: new Date(t0 + 1000) });
+    const guest = await makeOrder({
+      hostId: modeHost.id,
+      productId,
+      productName: "Batik Class",
+      category: "voucher",
+      customerName: null,
+      customerEmail: "walk-in@example.com",
+      userId: null,
+      createdAt: new Date(t0 + 1000),
+    });
 
     const [header, ...rows] = parseCsv(await (await get("/orders/export.csv?tab=orders", { cookie })).text());
     const col = (name: string) => header.indexOf(name);
@@ -375,10 +576,16 @@ describe("CSV export", () => {
     expect(page).toContain("Mode");
     expect(page).toContain(`${voucher.orderNumber} `);
     expect(page).toMatch(new RegExp(`${voucher.orderNumber} .*? Nur Aisyah ${fan.email} Batik Class voucher Buy now `));
-    expect(page).toMatch(new RegExp(`${grouped.orderNumber} .*? Siti Aminah siti@example.com Batik Class voucher Group buy `));
+    expect(page).toMatch(
+      new RegExp(`${grouped.orderNumber} .*? Siti Aminah siti@example.com Batik Class voucher Group buy `),
+    );
     expect(page).toMatch(new RegExp(`${guest.orderNumber} .*? walk-in@example.com Batik Class voucher Buy now `));
     // The fallback name is searchable too, and the voucher list shows it.
-    expect(parseCsv(await (await get("/orders/export.csv?tab=orders&q=aisyah", { cookie })).text()).slice(1).map((r) => r[0])).toEqual([voucher.orderNumber]);
+    expect(
+      parseCsv(await (await get("/orders/export.csv?tab=orders&q=aisyah", { cookie })).text())
+        .slice(1)
+        .map((r) => r[0]),
+    ).toEqual([voucher.orderNumber]);
   });
 
   it("exports vouchers with their shown status", async () => {
@@ -386,13 +593,41 @@ describe("CSV export", () => {
     const cookie = await signIn(voucherHost.email);
     const productId = crypto.randomUUID();
     await db().insert(products).values({ id: productId, hostId: voucherHost.id, name: "Spa Day", category: "voucher" });
-    const active = await makeOrder({ hostId: voucherHost.id, productId, productName: "Spa Day", category: "voucher", status: "paid", customerName: "Lim, Mei" });
-    const lapsed = await makeOrder({ hostId: voucherHost.id, productId, productName: "Spa Day", category: "voucher", status: "paid", customerName: "Old Buyer" });
+    const active = await makeOrder({
+      hostId: voucherHost.id,
+      productId,
+      productName: "Spa Day",
+      category: "voucher",
+      status: "paid",
+      customerName: "Lim, Mei",
+    });
+    const lapsed = await makeOrder({
+      hostId: voucherHost.id,
+      productId,
+      productName: "Spa Day",
+      category: "voucher",
+      status: "paid",
+      customerName: "Old Buyer",
+    });
     await db()
       .insert(vouchers)
       .values([
-        { code: `VCH-A${tag}`, orderId: active.id, productId, hostId: voucherHost.id, valueCents: 5000, expiresAt: new Date(Date.now() + 86_400_000) },
-        { code: `VCH-L${tag}`, orderId: lapsed.id, productId, hostId: voucherHost.id, valueCents: 8500, expiresAt: new Date(Date.now() - 86_400_000) },
+        {
+          code: `VCH-A${tag}`,
+          orderId: active.id,
+          productId,
+          hostId: voucherHost.id,
+          valueCents: 5000,
+          expiresAt: new Date(Date.now() + 86_400_000),
+        },
+        {
+          code: `VCH-L${tag}`,
+          orderId: lapsed.id,
+          productId,
+          hostId: voucherHost.id,
+          valueCents: 8500,
+          expiresAt: new Date(Date.now() - 86_400_000),
+        },
       ]);
     const res = await get("/orders/export.csv?tab=vouchers&status=active", { cookie });
     expect(res.headers.get("Content-Disposition")).toContain("vouchers-");
@@ -417,19 +652,79 @@ describe("/my-orders card actions", () => {
   it("offers Use Voucher, Download and Track Order / View Order by type and status", async () => {
     const me = await makeUser({ name: "Card Buyer" });
     const cookie = await signIn(me.email);
-    const voucherOrder = await makeOrder({ hostId: host.id, userId: me.id, productId: voucherProduct, productName: "Cooking Class", category: "voucher", status: "paid" });
-    const usedOrder = await makeOrder({ hostId: host.id, userId: me.id, productId: voucherProduct, productName: "Cooking Class", category: "voucher", status: "paid" });
+    const voucherOrder = await makeOrder({
+      hostId: host.id,
+      userId: me.id,
+      productId: voucherProduct,
+      productName: "Cooking Class",
+      category: "voucher",
+      status: "paid",
+    });
+    const usedOrder = await makeOrder({
+      hostId: host.id,
+      userId: me.id,
+      productId: voucherProduct,
+      productName: "Cooking Class",
+      category: "voucher",
+      status: "paid",
+    });
     await db()
       .insert(vouchers)
       .values([
-        { code: `VCH-U${tag}`, orderId: voucherOrder.id, productId: voucherProduct, hostId: host.id, buyerId: me.id, valueCents: 5000, expiresAt: new Date(Date.now() + 86_400_000) },
-        { code: `VCH-R${tag}`, orderId: usedOrder.id, productId: voucherProduct, hostId: host.id, buyerId: me.id, valueCents: 5000, status: "redeemed", expiresAt: new Date(Date.now() + 86_400_000) },
+        {
+          code: `VCH-U${tag}`,
+          orderId: voucherOrder.id,
+          productId: voucherProduct,
+          hostId: host.id,
+          buyerId: me.id,
+          valueCents: 5000,
+          expiresAt: new Date(Date.now() + 86_400_000),
+        },
+        {
+          code: `VCH-R${tag}`,
+          orderId: usedOrder.id,
+          productId: voucherProduct,
+          hostId: host.id,
+          buyerId: me.id,
+          valueCents: 5000,
+          status: "redeemed",
+          expiresAt: new Date(Date.now() + 86_400_000),
+        },
       ]);
     const tracking = `TRK-M${tag}`;
-    await makeOrder({ hostId: host.id, userId: me.id, productId: physicalProduct, productName: "Sambal Jar", category: "physical", status: "shipped", trackingNumber: tracking });
-    const delivered = await makeOrder({ hostId: host.id, userId: me.id, productId: physicalProduct, productName: "Sambal Jar", category: "physical", status: "delivered" });
-    const processing = await makeOrder({ hostId: host.id, userId: me.id, productId: physicalProduct, productName: "Sambal Jar", category: "physical", status: "processing" });
-    const digital = await makeOrder({ hostId: host.id, userId: me.id, productId: digitalProduct, productName: "Recipe E-book", category: "digital", status: "paid" });
+    await makeOrder({
+      hostId: host.id,
+      userId: me.id,
+      productId: physicalProduct,
+      productName: "Sambal Jar",
+      category: "physical",
+      status: "shipped",
+      trackingNumber: tracking,
+    });
+    const delivered = await makeOrder({
+      hostId: host.id,
+      userId: me.id,
+      productId: physicalProduct,
+      productName: "Sambal Jar",
+      category: "physical",
+      status: "delivered",
+    });
+    const processing = await makeOrder({
+      hostId: host.id,
+      userId: me.id,
+      productId: physicalProduct,
+      productName: "Sambal Jar",
+      category: "physical",
+      status: "processing",
+    });
+    const digital = await makeOrder({
+      hostId: host.id,
+      userId: me.id,
+      productId: digitalProduct,
+      productName: "Recipe E-book",
+      category: "digital",
+      status: "paid",
+    });
 
     const html = await (await get("/my-orders", { cookie })).text();
     expect(html).toContain(`href="/voucher/VCH-U${tag}"`);
@@ -441,7 +736,8 @@ describe("/my-orders card actions", () => {
     expect(html).toContain(`href="/order/${delivered.orderNumber}"`);
     // Each physical card's action: shipped and processing read "Track Order" (processing, with no tracking number
     // yet, to the order page and its progress), anything else "View Order".
-    const cardAction = (href: string) => new RegExp(`<a[^>]*href="${href.replace(/[?]/g, "\\?")}"[^>]*>([^<]+)</a>`).exec(html)?.[1];
+    const cardAction = (href: string) =>
+      new RegExp(`<a[^>]*href="${href.replace(/[?]/g, "\\?")}"[^>]*>([^<]+)</a>`).exec(html)?.[1];
     expect(cardAction(`/shipping-tracking?tracking=${tracking}`)).toBe("Track Order");
     expect(cardAction(`/order/${processing.orderNumber}`)).toBe("Track Order");
     expect(cardAction(`/order/${delivered.orderNumber}`)).toBe("View Order");
@@ -450,9 +746,15 @@ describe("/my-orders card actions", () => {
 
     const download = await postForm("/my-orders", { intent: "download", orderId: digital.id }, { cookie });
     expect(download.status).toBe(302);
-    expect(download.headers.get("Location")).toMatch(new RegExp(`^/api/downloads/${digital.id}\\?exp=\\d+&sig=[A-Za-z0-9_-]+$`));
+    expect(download.headers.get("Location")).toMatch(
+      new RegExp(`^/api/downloads/${digital.id}\\?exp=\\d+&sig=[A-Za-z0-9_-]+$`),
+    );
 
-    const notMine = await postForm("/my-orders", { intent: "download", orderId: digital.id }, { cookie: strangerCookie });
+    const notMine = await postForm(
+      "/my-orders",
+      { intent: "download", orderId: digital.id },
+      { cookie: strangerCookie },
+    );
     expect(notMine.status).toBe(404);
     const notDigital = await postForm("/my-orders", { intent: "download", orderId: delivered.id }, { cookie });
     expect(notDigital.status).toBe(409);

@@ -43,7 +43,10 @@ describe("the public page cache", () => {
     expect(await ask(page(path))).toEqual({ text: "<p>render 1</p>", state: "miss" });
     expect(await ask(page(path))).toEqual({ text: "<p>render 1</p>", state: "hit" });
     expect(await ask(page(`${path}?tab=winner`))).toEqual({ text: "<p>render 2</p>", state: "miss" });
-    expect(await ask(page(path, { headers: { Cookie: "__Host-session=abc" } }))).toEqual({ text: "<p>render 3</p>", state: null });
+    expect(await ask(page(path, { headers: { Cookie: "__Host-session=abc" } }))).toEqual({
+      text: "<p>render 3</p>",
+      state: null,
+    });
     // The Worker's fast path answers from memory before any routing; never for a session or with the cache off.
     expect(await pageFromMemory(page(path), 10)?.text()).toBe("<p>render 1</p>");
     expect(pageFromMemory(page(path, { headers: { Cookie: "__Host-session=abc" } }), 10)).toBeNull();
@@ -55,14 +58,17 @@ describe("the public page cache", () => {
   it("stamps a fresh CSP nonce into every answer of a stored page, in the header and in every nonce attribute", async () => {
     const cache = await caches.open(`pages-${crypto.randomUUID()}`);
     const policy = pagePolicy("rendered0nonce00000000");
-    const html = '<html><head><link rel="modulepreload" href="/a.js" nonce="rendered0nonce00000000"></head><body><p>Shop</p>' +
+    const html =
+      '<html><head><link rel="modulepreload" href="/a.js" nonce="rendered0nonce00000000"></head><body><p>Shop</p>' +
       '<script nonce="rendered0nonce00000000">window.__ctx = 1</script><script type="module" nonce="rendered0nonce00000000">import "/a.js"</script></body></html>';
-    const render = async () => new Response(html, { headers: { "Content-Type": "text/html", "Content-Security-Policy": policy } });
+    const render = async () =>
+      new Response(html, { headers: { "Content-Type": "text/html", "Content-Security-Policy": policy } });
     const path = `/shop?nonce-test=${crypto.randomUUID()}`;
     const answers: { nonce: string; body: string }[] = [];
     for (let i = 0; i < 3; i++) {
       const ctx = createExecutionContext();
-      const res = i === 2 ? pageFromMemory(page(path), 10)! : await withPageCache(page(path), ctx, 10, render, { cache });
+      const res =
+        i === 2 ? pageFromMemory(page(path), 10)! : await withPageCache(page(path), ctx, 10, render, { cache });
       const body = await res.text();
       await waitOnExecutionContext(ctx);
       const header = res.headers.get("Content-Security-Policy")!;
@@ -83,7 +89,9 @@ describe("the public page cache", () => {
     const cache = await caches.open(`pages-${crypto.randomUUID()}`);
     const path = `/product/${crypto.randomUUID()}`;
     const ctx = createExecutionContext();
-    await (await withPageCache(page(path), ctx, 10, async () => new Response("v1 page"), { cache, version: "v1" })).text();
+    await (
+      await withPageCache(page(path), ctx, 10, async () => new Response("v1 page"), { cache, version: "v1" })
+    ).text();
     await waitOnExecutionContext(ctx);
     expect(await (await cache.match(new Request(`https://tribe.test${path}?__build=v1`)))?.text()).toBe("v1 page");
     expect(await cache.match(new Request(`https://tribe.test${path}?__build=v2`))).toBeUndefined();
@@ -91,7 +99,10 @@ describe("the public page cache", () => {
 
   it("never stores an error page or a response that sets a cookie", async () => {
     const cache = await caches.open(`pages-${crypto.randomUUID()}`);
-    for (const response of [new Response("gone", { status: 404 }), new Response("hi", { headers: { "Set-Cookie": "a=1" } })]) {
+    for (const response of [
+      new Response("gone", { status: 404 }),
+      new Response("hi", { headers: { "Set-Cookie": "a=1" } }),
+    ]) {
       const ctx = createExecutionContext();
       await (await withPageCache(page("/product/x"), ctx, 10, async () => response.clone(), { cache })).text();
       await waitOnExecutionContext(ctx);
@@ -122,17 +133,27 @@ const personalCookie = fc
   .map(([lead, name, before, after, v, trail]) => `${lead}${name}${before}=${after}${v}${trail}`);
 /** A Cookie header with 1-3 of our personal cookies (duplicates included) among others, in any order. */
 const personalHeader = fc
-  .tuple(fc.array(personalCookie, { minLength: 1, maxLength: 3 }), fc.array(otherCookie, { maxLength: 4 }), fc.array(blank, { minLength: 7, maxLength: 7 }))
+  .tuple(
+    fc.array(personalCookie, { minLength: 1, maxLength: 3 }),
+    fc.array(otherCookie, { maxLength: 4 }),
+    fc.array(blank, { minLength: 7, maxLength: 7 }),
+  )
   .chain(([mine, others, gaps]) =>
-    fc.shuffledSubarray([...mine, ...others], { minLength: mine.length + others.length }).map((all) => all.map((c, i) => `${c}${i < all.length - 1 ? `;${gaps[i % gaps.length]}` : ""}`).join("")),
+    fc
+      .shuffledSubarray([...mine, ...others], { minLength: mine.length + others.length })
+      .map((all) => all.map((c, i) => `${c}${i < all.length - 1 ? `;${gaps[i % gaps.length]}` : ""}`).join("")),
   );
 const otherHeader = fc.array(otherCookie, { minLength: 1, maxLength: 4 }).map((all) => all.join("; "));
 
 describe("the page cache and any Cookie header", () => {
   // A render as the app's: the nav bar and flash message read the session, toast and cart through the one reader.
   const render = (request: Request) => async () => {
-    const seen = [SESSION_COOKIE, TOAST_COOKIE, CART_COOKIE].map((name) => readCookie(request, name)).filter((v) => v !== null);
-    return new Response(seen.length ? `<p>personal ${seen.join(",")}</p>` : "<p>anonymous</p>", { headers: { "Content-Type": "text/html" } });
+    const seen = [SESSION_COOKIE, TOAST_COOKIE, CART_COOKIE]
+      .map((name) => readCookie(request, name))
+      .filter((v) => v !== null);
+    return new Response(seen.length ? `<p>personal ${seen.join(",")}</p>` : "<p>anonymous</p>", {
+      headers: { "Content-Type": "text/html" },
+    });
   };
   const ask = async (cache: Cache, request: Request) => {
     const ctx = createExecutionContext();
@@ -169,7 +190,9 @@ describe("the page cache and any Cookie header", () => {
   it("reads the first decodable occurrence as the app does: what the cache calls personal is what the page shows", async () => {
     await fc.assert(
       fc.property(blank, blank, blank, token, (before, after, lead, t) => {
-        const request = page("/", { headers: { Cookie: `theme=dark;${lead}${SESSION_COOKIE}${before}=${after}"${t}"; ${SESSION_COOKIE}=other` } });
+        const request = page("/", {
+          headers: { Cookie: `theme=dark;${lead}${SESSION_COOKIE}${before}=${after}"${t}"; ${SESSION_COOKIE}=other` },
+        });
         expect(readCookie(request, SESSION_COOKIE)).toBe(t);
         expect(isCacheablePageRequest(request)).toBe(false);
       }),
@@ -192,7 +215,13 @@ describe("the page cache and any Cookie header", () => {
     const path = `/shop?theme=${crypto.randomUUID()}`;
     const themed = page(path, { headers: { Cookie: "theme=dark" } });
     const ctx = createExecutionContext();
-    const res = await withPageCache(themed, ctx, 10, async () => new Response(`<p>${readCookie(themed, "theme")}</p>`), { cache });
+    const res = await withPageCache(
+      themed,
+      ctx,
+      10,
+      async () => new Response(`<p>${readCookie(themed, "theme")}</p>`),
+      { cache },
+    );
     expect(await res.text()).toBe("<p>dark</p>");
     await waitOnExecutionContext(ctx);
     expect(pageFromMemory(page(path), 10)).toBeNull();

@@ -8,8 +8,17 @@ let cookie: string;
 beforeAll(async () => {
   const host = await makeUser({ name: "Lamp Studio" });
   productId = crypto.randomUUID();
-  await db().insert(products).values({ id: productId, hostId: host.id, name: "Rattan Lamp", category: "digital", priceMinCents: 4200, priceMaxCents: 4200 });
-  await db().insert(productSizes).values({ id: crypto.randomUUID(), productId, name: "Standard", priceCents: 4200, availableUnits: 3, position: 0 });
+  await db().insert(products).values({
+    id: productId,
+    hostId: host.id,
+    name: "Rattan Lamp",
+    category: "digital",
+    priceMinCents: 4200,
+    priceMaxCents: 4200,
+  });
+  await db()
+    .insert(productSizes)
+    .values({ id: crypto.randomUUID(), productId, name: "Standard", priceCents: 4200, availableUnits: 3, position: 0 });
   const buyer = await makeUser();
   cookie = await signIn(buyer.email);
 });

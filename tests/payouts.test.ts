@@ -3,7 +3,17 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { bookEarning, hostBalances, relatedLedgerRows } from "~/db/queries/earnings.server";
 import { createWithdrawal, getPayout } from "~/db/queries/payouts.server";
-import { adminAuditLog, earningsLedger, orders, paymentEvents, payoutMethods, payouts, prizePoolContributions, prizePools, products } from "~/db/schema";
+import {
+  adminAuditLog,
+  earningsLedger,
+  orders,
+  paymentEvents,
+  payoutMethods,
+  payouts,
+  prizePoolContributions,
+  prizePools,
+  products,
+} from "~/db/schema";
 import { withdrawalFeeCents } from "~/domain/earnings";
 import { withdrawableBalanceCents } from "~/domain/revenue";
 import { localAccountObject, localConnectEvent } from "~/lib/payments/connect-local.server";
@@ -34,8 +44,17 @@ async function hostWithBalance(availableCents: number) {
 /** Gives the user a verified, default Connect account through the Connect webhook (as onboarding would). */
 async function verifiedAccount(userId: string, created = Math.floor(Date.now() / 1000)) {
   const accountId = `acct_local_${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
-  await db().insert(payoutMethods).values({ userId, holderName: "Earner", accountLast4: "", bankName: "", connectedAccountId: accountId });
-  const event = { ...localConnectEvent("account.updated", localAccountObject(accountId, { payoutsEnabled: true, holderName: "Earner", country: "US" }), accountId), created };
+  await db()
+    .insert(payoutMethods)
+    .values({ userId, holderName: "Earner", accountLast4: "", bankName: "", connectedAccountId: accountId });
+  const event = {
+    ...localConnectEvent(
+      "account.updated",
+      localAccountObject(accountId, { payoutsEnabled: true, holderName: "Earner", country: "US" }),
+      accountId,
+    ),
+    created,
+  };
   const res = await deliverConnectWebhook(event);
   expect(res.status).toBe(200);
   return accountId;
@@ -63,11 +82,21 @@ describe("payout methods through Stripe Connect (local provider)", () => {
 
     const page = await get(`${location.pathname}${location.search}`, { cookie });
     expect(page.status).toBe(200);
-    const done = await postForm(location.pathname, { outcome: "complete", country: "us", back: "/payouts" }, { cookie });
+    const done = await postForm(
+      location.pathname,
+      { outcome: "complete", country: "us", back: "/payouts" },
+      { cookie },
+    );
     expect(done.status).toBe(302);
     expect(done.headers.get("Location")).toBe("/payouts");
     const [method] = await db().select().from(payoutMethods).where(eq(payoutMethods.userId, host.id));
-    expect(method).toMatchObject({ verified: true, isDefault: true, bankName: "Local Test Bank", accountLast4: "6789", country: "US" });
+    expect(method).toMatchObject({
+      verified: true,
+      isDefault: true,
+      bankName: "Local Test Bank",
+      accountLast4: "6789",
+      country: "US",
+    });
     const list = await (await get("/payouts", { cookie })).text();
     expect(list).toContain("Verified");
     expect(list).toContain("•••• 6789");
@@ -77,7 +106,14 @@ describe("payout methods through Stripe Connect (local provider)", () => {
     const host = await makeUser();
     const t = Math.floor(Date.now() / 1000);
     const accountId = await verifiedAccount(host.id, t);
-    const older = { ...localConnectEvent("account.updated", localAccountObject(accountId, { payoutsEnabled: false, holderName: "x", country: "US" }), accountId), created: t - 60 };
+    const older = {
+      ...localConnectEvent(
+        "account.updated",
+        localAccountObject(accountId, { payoutsEnabled: false, holderName: "x", country: "US" }),
+        accountId,
+      ),
+      created: t - 60,
+    };
     const res = await deliverConnectWebhook(older);
     expect(await res.json()).toMatchObject({ received: true, ignored: "unknown account or an older event" });
     const [method] = await db().select().from(payoutMethods).where(eq(payoutMethods.connectedAccountId, accountId));
@@ -85,7 +121,14 @@ describe("payout methods through Stripe Connect (local provider)", () => {
     // A replay of the same event id is a duplicate.
     expect(await (await deliverConnectWebhook(older)).json()).toMatchObject({ duplicate: true });
     // A newer event disabling payouts wins and removes the default.
-    const newer = { ...localConnectEvent("account.updated", localAccountObject(accountId, { payoutsEnabled: false, holderName: "x", country: "US" }), accountId), created: t + 60 };
+    const newer = {
+      ...localConnectEvent(
+        "account.updated",
+        localAccountObject(accountId, { payoutsEnabled: false, holderName: "x", country: "US" }),
+        accountId,
+      ),
+      created: t + 60,
+    };
     await deliverConnectWebhook(newer);
     const [after] = await db().select().from(payoutMethods).where(eq(payoutMethods.connectedAccountId, accountId));
     expect(after).toMatchObject({ verified: false, isDefault: false });
@@ -94,8 +137,13 @@ describe("payout methods through Stripe Connect (local provider)", () => {
   it("refuses unsigned or wrongly signed Connect events, and the payment webhook's secret", async () => {
     const event = localConnectEvent("account.updated", { id: "acct_x" });
     expect((await deliverConnectWebhook(event, { secret: "whsec_wrong" })).status).toBe(400);
-    expect((await deliverConnectWebhook(event, { secret: "whsec_local_development_only_not_a_real_secret" })).status).toBe(400);
-    const res = await SELF.fetch(`${ORIGIN}/api/webhooks/stripe-connect`, { method: "POST", body: JSON.stringify(event) });
+    expect(
+      (await deliverConnectWebhook(event, { secret: "whsec_local_development_only_not_a_real_secret" })).status,
+    ).toBe(400);
+    const res = await SELF.fetch(`${ORIGIN}/api/webhooks/stripe-connect`, {
+      method: "POST",
+      body: JSON.stringify(event),
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -135,7 +183,13 @@ describe("withdrawals", () => {
     expect(html).toContain("Estimated arrival");
     const [payout] = await db().select().from(payouts).where(eq(payouts.userId, host.id));
     expect(html).toContain(payout!.id);
-    expect(payout).toMatchObject({ status: "completed", amountCents: 9600, feeCents: 400, payoutType: "host_earnings", bankPayoutStatus: "paid" });
+    expect(payout).toMatchObject({
+      status: "completed",
+      amountCents: 9600,
+      feeCents: 400,
+      payoutType: "host_earnings",
+      bankPayoutStatus: "paid",
+    });
     expect(payout!.transferId).toMatch(/^tr_local_/);
     expect(await ledgerKinds(host.id)).toEqual(["ad_revenue:10000", "platform_fee:-400", "withdrawal:-9600"]);
     const balances = await hostBalances(db(), host.id, new Date());
@@ -165,9 +219,21 @@ describe("withdrawals", () => {
   it("a negative balance blocks withdrawals", async () => {
     const host = await hostWithBalance(1_000);
     await verifiedAccount(host.id);
-    await bookEarning(db(), { hostId: host.id, kind: "refund", sourceKey: `test-dispute:${crypto.randomUUID()}`, amountCents: -3_000, grossCents: -3_000, availableAt: new Date(), occurredAt: new Date() });
+    await bookEarning(db(), {
+      hostId: host.id,
+      kind: "refund",
+      sourceKey: `test-dispute:${crypto.randomUUID()}`,
+      amountCents: -3_000,
+      grossCents: -3_000,
+      availableAt: new Date(),
+      occurredAt: new Date(),
+    });
     const result = await requestWithdrawal(env, ORIGIN, host.id, "1");
-    expect(result).toMatchObject({ ok: false, status: 400, message: "Your balance is negative: withdrawals resume once new earnings cover it." });
+    expect(result).toMatchObject({
+      ok: false,
+      status: 400,
+      message: "Your balance is negative: withdrawals resume once new earnings cover it.",
+    });
   });
 });
 
@@ -178,7 +244,16 @@ describe("payout transitions", () => {
     const [method] = await db().select().from(payoutMethods).where(eq(payoutMethods.userId, host.id));
     const id = crypto.randomUUID();
     const feeCents = withdrawalFeeCents(amountCents, 10_000);
-    const created = await createWithdrawal(db(), { id, hostId: host.id, amountCents, feeCents, currency: "USD", methodId: method!.id, accountId, now: new Date() });
+    const created = await createWithdrawal(db(), {
+      id,
+      hostId: host.id,
+      amountCents,
+      feeCents,
+      currency: "USD",
+      methodId: method!.id,
+      accountId,
+      now: new Date(),
+    });
     expect(created).toBe(true);
     return { host, id, accountId, feeCents };
   }
@@ -197,7 +272,11 @@ describe("payout transitions", () => {
     const host = await hostWithBalance(10_000);
     await verifiedAccount(host.id);
     const refused = await requestWithdrawal(env, ORIGIN, host.id, "13.13");
-    expect(refused.ok && refused.payout).toMatchObject({ status: "failed", failureReason: "Payout temporarily unavailable", transferId: null });
+    expect(refused.ok && refused.payout).toMatchObject({
+      status: "failed",
+      failureReason: "Payout temporarily unavailable",
+      transferId: null,
+    });
     const id = refused.ok ? refused.payout.id : "";
     expect((await hostBalances(db(), host.id, new Date())).availableCents).toBe(10_000);
     // A cancelled or completed payout cannot be retried; a failed one can.
@@ -205,14 +284,21 @@ describe("payout transitions", () => {
     // The local provider refuses 13.13 every time: failed again, money returned again, attempt counted.
     expect(retried.ok && retried.payout).toMatchObject({ status: "failed", attempt: 1 });
     expect((await hostBalances(db(), host.id, new Date())).availableCents).toBe(10_000);
-    expect(await retryPayout(env, ORIGIN, (await makeUser()).id, id)).toMatchObject({ ok: false, message: "Payout request not found or not in failed state" });
+    expect(await retryPayout(env, ORIGIN, (await makeUser()).id, id)).toMatchObject({
+      ok: false,
+      message: "Payout request not found or not in failed state",
+    });
   });
 
   it("transfer.reversed fails a completed payout once (replayed 5 times) and returns amount and fee; a retry pays again", async () => {
     const { host, id } = await pendingWithdrawal();
     const done = await processPayout(env, ORIGIN, id);
     expect(done).toMatchObject({ status: "completed" });
-    const reversal = localConnectEvent("transfer.reversed", { id: done!.transferId, object: "transfer", metadata: { payout_id: id } });
+    const reversal = localConnectEvent("transfer.reversed", {
+      id: done!.transferId,
+      object: "transfer",
+      metadata: { payout_id: id },
+    });
     for (let i = 0; i < 5; i++) expect((await deliverConnectWebhook(reversal)).status).toBe(200);
     // The same reversal under new event ids (Stripe may resend) changes nothing more either.
     await deliverConnectWebhook({ ...reversal, id: `evt_again_${crypto.randomUUID()}` });
@@ -230,20 +316,33 @@ describe("payout transitions", () => {
     const kinds = await ledgerKinds(host.id);
     expect(kinds.filter((k) => k.startsWith("withdrawal:"))).toHaveLength(2);
     expect(kinds.filter((k) => k.startsWith("withdrawal_return:"))).toHaveLength(1);
-    expect((await hostBalances(db(), host.id, new Date())).availableCents).toBe(10_000 - 5_000 - withdrawalFeeCents(5_000, 10_000));
+    expect((await hostBalances(db(), host.id, new Date())).availableCents).toBe(
+      10_000 - 5_000 - withdrawalFeeCents(5_000, 10_000),
+    );
   });
 
   it("transfer.created completes a payout left processing; payout.failed and payout.paid are recorded", async () => {
     const { id, accountId } = await pendingWithdrawal();
     await db().update(payouts).set({ status: "processing" }).where(eq(payouts.id, id));
-    const created = localConnectEvent("transfer.created", { id: "tr_from_event", object: "transfer", metadata: { payout_id: id, attempt: "0" } });
+    const created = localConnectEvent("transfer.created", {
+      id: "tr_from_event",
+      object: "transfer",
+      metadata: { payout_id: id, attempt: "0" },
+    });
     await deliverConnectWebhook(created);
     await deliverConnectWebhook(created);
     expect(await getPayout(db(), id)).toMatchObject({ status: "completed", transferId: "tr_from_event" });
-    const bankFailed = localConnectEvent("payout.failed", { id: "po_test_1", object: "payout", metadata: { payout_request_id: id } }, accountId);
+    const bankFailed = localConnectEvent(
+      "payout.failed",
+      { id: "po_test_1", object: "payout", metadata: { payout_request_id: id } },
+      accountId,
+    );
     await deliverConnectWebhook(bankFailed);
     expect(await getPayout(db(), id)).toMatchObject({ bankPayoutStatus: "failed", bankPayoutId: "po_test_1" });
-    const [event] = await db().select().from(paymentEvents).where(and(eq(paymentEvents.id, bankFailed.id)));
+    const [event] = await db()
+      .select()
+      .from(paymentEvents)
+      .where(and(eq(paymentEvents.id, bankFailed.id)));
     expect(event?.status).toBe("processed");
   });
 });
@@ -253,7 +352,15 @@ describe("ad revenue recorded by the platform owner", () => {
     const admin = await makeUser({ role: "admin", name: "Owner" });
     const host = await makeUser({ name: "Video Host" });
     const cookie = await signIn(admin.email);
-    const fields = { intent: "record-ad-revenue", hostId: host.id, periodStart: "2026-01-01", periodEnd: "2026-01-31", amount: "100.00", impressions: "12000", clicks: "300" };
+    const fields = {
+      intent: "record-ad-revenue",
+      hostId: host.id,
+      periodStart: "2026-01-01",
+      periodEnd: "2026-01-31",
+      amount: "100.00",
+      impressions: "12000",
+      clicks: "300",
+    };
     const bad = await postForm("/admin", { ...fields, clicks: "13000" }, { cookie });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain("Clicks must be a whole number between 0 and the number of impressions.");
@@ -264,7 +371,10 @@ describe("ad revenue recorded by the platform owner", () => {
     expect(await ledgerKinds(host.id)).toEqual(["ad_revenue:5000"]);
     const [row] = await db().select().from(earningsLedger).where(eq(earningsLedger.hostId, host.id));
     expect(row).toMatchObject({ grossCents: 10_000, poolCents: 3_000, platformCents: 2_000 });
-    const [contribution] = await db().select().from(prizePoolContributions).where(eq(prizePoolContributions.hostId, host.id));
+    const [contribution] = await db()
+      .select()
+      .from(prizePoolContributions)
+      .where(eq(prizePoolContributions.hostId, host.id));
     expect(contribution).toMatchObject({ sourceType: "ad_revenue", amountCents: 3_000 });
     // The platform owner's action is in the audit log, once (the duplicate changed nothing).
     const audit = await db().select().from(adminAuditLog).where(eq(adminAuditLog.targetUserId, host.id));
@@ -324,13 +434,18 @@ describe("revenue pages, periods and export", () => {
     const year = await csv("period=year");
     expect(year.some((l) => l.includes("first of January"))).toBe(true);
     expect(year.some((l) => l.includes("last year"))).toBe(false);
-    expect(year.find((l) => l.includes("first of January"))).toMatch(/,Shop Sale,first of January,test-sale:[^,]+,320\.00,32\.00,0\.00,288\.00,USD,Available$/);
+    expect(year.find((l) => l.includes("first of January"))).toMatch(
+      /,Shop Sale,first of January,test-sale:[^,]+,320\.00,32\.00,0\.00,288\.00,USD,Available$/,
+    );
     expect((await get("/revenue/export.csv?from=2026-02-30&to=2026-03-01", { cookie })).status).toBe(400);
 
     const revenue = await (await get("/revenue?period=year", { cookie })).text();
     expect(revenue).toContain("first of January");
     expect(revenue).not.toContain("last year");
-    const [row] = await db().select().from(earningsLedger).where(and(eq(earningsLedger.hostId, host.id), eq(earningsLedger.description, "today")));
+    const [row] = await db()
+      .select()
+      .from(earningsLedger)
+      .where(and(eq(earningsLedger.hostId, host.id), eq(earningsLedger.description, "today")));
     const detail = await get(`/transaction/${row!.id}`, { cookie });
     expect(detail.status).toBe(200);
     expect(await detail.text()).toContain("Shop Sale");
@@ -347,8 +462,13 @@ describe("fulfilment books the host's share once", () => {
     const { createProductCheckout } = await import("~/lib/payments/checkout-session.server");
     const host = await makeUser({ name: "Seller" });
     const fan = await makeUser({ name: "Fan" });
-    const [product] = await db().insert(productsTable).values({ hostId: host.id, name: "E-book", category: "digital" }).returning();
-    await db().insert(productSizes).values({ productId: product!.id, name: "PDF", priceCents: 1999, availableUnits: 10, position: 0 });
+    const [product] = await db()
+      .insert(productsTable)
+      .values({ hostId: host.id, name: "E-book", category: "digital" })
+      .returning();
+    await db()
+      .insert(productSizes)
+      .values({ productId: product!.id, name: "PDF", priceCents: 1999, availableUnits: 10, position: 0 });
     const started = await createProductCheckout(env, {
       user: { id: fan.id, email: fan.email, role: "user", creatorName: "Fan", avatarUrl: null, emailConfirmed: true },
       productId: product!.id,
@@ -364,7 +484,19 @@ describe("fulfilment books the host's share once", () => {
       object: "event",
       created: Math.floor(Date.now() / 1000),
       type: "checkout.session.completed",
-      data: { object: { id: row!.id, object: "checkout.session", amount_total: row!.amountCents, currency: "usd", client_reference_id: row!.metadata.checkout_id, metadata: row!.metadata, payment_status: "paid", status: "complete", payment_intent: "pi_local_test_ebook" } },
+      data: {
+        object: {
+          id: row!.id,
+          object: "checkout.session",
+          amount_total: row!.amountCents,
+          currency: "usd",
+          client_reference_id: row!.metadata.checkout_id,
+          metadata: row!.metadata,
+          payment_status: "paid",
+          status: "complete",
+          payment_intent: "pi_local_test_ebook",
+        },
+      },
     };
     for (let i = 0; i < 3; i++) {
       const res = await deliverWebhook({ ...event, id: i === 2 ? `${event.id}_resent` : event.id });
@@ -372,7 +504,14 @@ describe("fulfilment books the host's share once", () => {
     }
     const rows = await db().select().from(earningsLedger).where(eq(earningsLedger.hostId, host.id));
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ kind: "shop_sale", grossCents: 1999, poolCents: 200, amountCents: 1799, platformCents: 0, rates: { prizePoolPercent: 10, hostPercent: 90, platformFeePercent: 0 } });
+    expect(rows[0]).toMatchObject({
+      kind: "shop_sale",
+      grossCents: 1999,
+      poolCents: 200,
+      amountCents: 1799,
+      platformCents: 0,
+      rates: { prizePoolPercent: 10, hostPercent: 90, platformFeePercent: 0 },
+    });
     expect(rows[0]!.availableAt!.getTime() - rows[0]!.occurredAt.getTime()).toBe(14 * DAY);
     const balances = await hostBalances(db(), host.id, new Date());
     expect(balances).toMatchObject({ balanceCents: 1799, availableCents: 0, pendingCents: 1799 });
@@ -380,13 +519,24 @@ describe("fulfilment books the host's share once", () => {
     // The processor's fee (the local provider's simulated 2.9% + 30 cents) is recorded once, as the platform's cost:
     // the host's row above is untouched by it.
     const { paymentProcessingFees } = await import("~/db/schema");
-    const fees = await db().select().from(paymentProcessingFees).where(eq(paymentProcessingFees.paymentIntentId, "pi_local_test_ebook"));
+    const fees = await db()
+      .select()
+      .from(paymentProcessingFees)
+      .where(eq(paymentProcessingFees.paymentIntentId, "pi_local_test_ebook"));
     expect(fees).toHaveLength(1);
-    expect(fees[0]).toMatchObject({ amountCents: 1999, feeCents: 88, currency: "USD", provider: "local", checkoutSessionId: row!.id });
+    expect(fees[0]).toMatchObject({
+      amountCents: 1999,
+      feeCents: 88,
+      currency: "USD",
+      provider: "local",
+      checkoutSessionId: row!.id,
+    });
     expect(fees[0]!.balanceTransactionId).toMatch(/^txn_local_/);
     const admin = await makeUser({ role: "admin" });
     const adminPage = await (await get("/admin", { cookie: await signIn(admin.email) })).text();
-    expect(adminPage.replaceAll("<!-- -->", "")).toMatch(/Payment processing fees \(the platform(&#x27;|')s cost\): USD [\d,.]+ on \d+ payments?/);
+    expect(adminPage.replaceAll("<!-- -->", "")).toMatch(
+      /Payment processing fees \(the platform(&#x27;|')s cost\): USD [\d,.]+ on \d+ payments?/,
+    );
   });
 });
 
@@ -401,33 +551,50 @@ describe("a transaction's related transactions", () => {
       .returning();
     const order = async () => {
       const id = crypto.randomUUID();
-      await db().insert(orders).values({
-        id,
-        orderNumber: `ORD-${id.slice(-8).toUpperCase()}`,
-        hostId: host.id,
-        productId,
-        status: "paid",
-        amountCents: 1000,
-        unitPriceCents: 1000,
-        quantity: 1,
-        currency: "USD",
-        productName: "Tea Tin",
-        productCategory: "physical",
-        poolId: pool!.id,
-      });
+      await db()
+        .insert(orders)
+        .values({
+          id,
+          orderNumber: `ORD-${id.slice(-8).toUpperCase()}`,
+          hostId: host.id,
+          productId,
+          status: "paid",
+          amountCents: 1000,
+          unitPriceCents: 1000,
+          quantity: 1,
+          currency: "USD",
+          productName: "Tea Tin",
+          productCategory: "physical",
+          poolId: pool!.id,
+        });
       return id;
     };
     const [a, b] = [await order(), await order()];
     const book = (orderId: string, kind: "shop_sale" | "refund", cents: number, description: string) =>
-      bookEarning(db(), { hostId: host.id, kind, sourceKey: `${kind}:${orderId}`, amountCents: cents, grossCents: cents, description, orderId, poolId: pool!.id });
+      bookEarning(db(), {
+        hostId: host.id,
+        kind,
+        sourceKey: `${kind}:${orderId}`,
+        amountCents: cents,
+        grossCents: cents,
+        description,
+        orderId,
+        poolId: pool!.id,
+      });
     await book(a, "shop_sale", 900, "sale A");
     await book(a, "refund", -900, "refund A");
     await book(b, "shop_sale", 900, "sale B");
     await book(b, "refund", -900, "refund B");
-    const [refundA] = await db().select().from(earningsLedger).where(and(eq(earningsLedger.hostId, host.id), eq(earningsLedger.description, "refund A")));
+    const [refundA] = await db()
+      .select()
+      .from(earningsLedger)
+      .where(and(eq(earningsLedger.hostId, host.id), eq(earningsLedger.description, "refund A")));
     const related = await relatedLedgerRows(db(), host.id, refundA!);
     expect(related.map((r) => r.id)).toHaveLength(1);
-    const [saleA] = await db().select().from(earningsLedger).where(and(eq(earningsLedger.hostId, host.id), eq(earningsLedger.description, "sale A")));
+    const [saleA] = await db()
+      .select()
+      .from(earningsLedger)
+      .where(and(eq(earningsLedger.hostId, host.id), eq(earningsLedger.description, "sale A")));
     expect(related[0]!.id).toBe(saleA!.id);
   });
 });

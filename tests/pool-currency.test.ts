@@ -41,7 +41,10 @@ async function page(path: string, cookie?: string): Promise<string> {
 beforeAll(async () => {
   host = await makeUser({ name: `Pelican${token} Host` });
   // Featured on / (the most followers), with an open pool held in USD.
-  await db().update(userProfiles).set({ country: "MY", followersCount: 1_900_000_000 }).where(eq(userProfiles.userId, host.id));
+  await db()
+    .update(userProfiles)
+    .set({ country: "MY", followersCount: 1_900_000_000 })
+    .where(eq(userProfiles.userId, host.id));
   const pool = await openPool(env, { hostId: host.id, targetCents: 100_000 });
   expect(pool.currency).toBe("USD");
   poolId = pool.id;
@@ -57,17 +60,27 @@ beforeAll(async () => {
   });
   const [product] = await db()
     .insert(products)
-    .values({ hostId: host.id, name: `Pelican${token} Mug`, basePriceCents: 2_500, priceMinCents: 2_500, priceMaxCents: 2_500, currency: "USD", status: "active" })
+    .values({
+      hostId: host.id,
+      name: `Pelican${token} Mug`,
+      basePriceCents: 2_500,
+      priceMinCents: 2_500,
+      priceMaxCents: 2_500,
+      currency: "USD",
+      status: "active",
+    })
     .returning({ id: products.id });
   productId = product!.id;
   await db().insert(productSizes).values({ productId, name: "One", priceCents: 2_500, availableUnits: 5 });
-  await db().insert(guessWinGames).values({
-    hostId: host.id,
-    question: `Which bird is on Pelican${token}'s mug?`,
-    options: ["Pelican", "Heron"],
-    correctAnswer: "Pelican",
-    entryFeeCents: 300,
-  });
+  await db()
+    .insert(guessWinGames)
+    .values({
+      hostId: host.id,
+      question: `Which bird is on Pelican${token}'s mug?`,
+      options: ["Pelican", "Heron"],
+      correctAnswer: "Pelican",
+      entryFeeCents: 300,
+    });
 
   const my = await makeUser({ name: `Malaysian${token} Fan` });
   const sg = await makeUser({ name: `Singaporean${token} Fan` });
@@ -129,7 +142,11 @@ describe("a pool's amount is shown in one currency on every page", () => {
 
 /** The pool's figures as /api/pools/live sends them to a page in `currency` (what /page.js writes into it). */
 async function liveDisplay(currency: SupportedCurrency) {
-  const res = await poolsApi.request(`/live?ids=${poolId}&currency=${currency}`, { headers: { Upgrade: "websocket" } }, env);
+  const res = await poolsApi.request(
+    `/live?ids=${poolId}&currency=${currency}`,
+    { headers: { Upgrade: "websocket" } },
+    env,
+  );
   expect(res.status).toBe(101);
   const ws = res.webSocket!;
   const messages: MultiplexedPoolMessage[] = [];

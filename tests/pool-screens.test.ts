@@ -11,7 +11,14 @@ import {
   type NewPrizePoolContribution,
 } from "~/db/schema";
 import { MS_PER_DAY } from "~/domain/countdown";
-import { canonicalEntriesText, entriesDigest, frozenEntryList, sha256Hex, winnerIndex, type DrawEntry } from "~/domain/draw";
+import {
+  canonicalEntriesText,
+  entriesDigest,
+  frozenEntryList,
+  sha256Hex,
+  winnerIndex,
+  type DrawEntry,
+} from "~/domain/draw";
 import { POOL_MESSAGES } from "~/domain/pool";
 import fixture from "./fixtures/bitcoin-blocks.json";
 import { db, get, makeSignedInUser, makeUser, pageText, postForm, withoutNetwork } from "./helpers";
@@ -54,7 +61,10 @@ async function insertPool(hostId: string, values: Partial<typeof prizePools.$inf
 }
 
 async function profileTarget(userId: string) {
-  const [row] = await db().select({ t: userProfiles.prizePoolTargetCents }).from(userProfiles).where(eq(userProfiles.userId, userId));
+  const [row] = await db()
+    .select({ t: userProfiles.prizePoolTargetCents })
+    .from(userProfiles)
+    .where(eq(userProfiles.userId, userId));
   return row?.t;
 }
 
@@ -108,13 +118,25 @@ describe("/prize-pool-settings", () => {
 
   const refusals: [string, Record<string, string>, string][] = [
     ["a target below 1,000", { targetAmount: "999" }, POOL_MESSAGES.target],
-    ["a target not in steps of 1,000", { targetAmount: "1500" }, "Please enter a target amount in steps of 1,000 USD (such as 1,000, 2,000 or 3,000)."],
+    [
+      "a target not in steps of 1,000",
+      { targetAmount: "1500" },
+      "Please enter a target amount in steps of 1,000 USD (such as 1,000, 2,000 or 3,000).",
+    ],
     ["a missing target", { targetAmount: "" }, POOL_MESSAGES.target],
     ["a duration not offered", { durationDays: "10" }, POOL_MESSAGES.duration],
     ["a deposit below USD 1", { intent: "deposit", depositAmount: "0.5" }, POOL_MESSAGES.deposit],
     ["a deposit that is not a number", { intent: "deposit", depositAmount: "lots" }, POOL_MESSAGES.deposit],
-    ["a deposit over the most one payment carries", { intent: "deposit", depositAmount: "1000000" }, "A deposit can be at most USD 999,999.99."],
-    ["a deposit with fractions of a cent", { intent: "deposit", depositAmount: "2.555" }, "Please enter the deposit in whole cents (at most 2 decimal places)."],
+    [
+      "a deposit over the most one payment carries",
+      { intent: "deposit", depositAmount: "1000000" },
+      "A deposit can be at most USD 999,999.99.",
+    ],
+    [
+      "a deposit with fractions of a cent",
+      { intent: "deposit", depositAmount: "2.555" },
+      "Please enter the deposit in whole cents (at most 2 decimal places).",
+    ],
   ];
   for (const [what, fields, message] of refusals) {
     it(`refuses ${what} with its message and changes nothing`, async () => {
@@ -170,8 +192,12 @@ describe("/prize-pool-settings", () => {
     const host = await signedInHost("Early Host");
     const startAt = new Date(Date.now() - 2 * MS_PER_DAY);
     const pool = await insertPool(host.id, { startAt, targetCents: 200_000 });
-    await db().insert(prizeMiniPrizes).values({ poolId: pool.id, hostId: host.id, name: "Old prize", amountText: "1", quantityText: "1" });
-    const res = await postForm("/prize-pool-settings", settingsForm({ targetAmount: "3000", durationDays: "7" }), { cookie: host.cookie });
+    await db()
+      .insert(prizeMiniPrizes)
+      .values({ poolId: pool.id, hostId: host.id, name: "Old prize", amountText: "1", quantityText: "1" });
+    const res = await postForm("/prize-pool-settings", settingsForm({ targetAmount: "3000", durationDays: "7" }), {
+      cookie: host.cookie,
+    });
     expect(res.status).toBe(302);
     expect(flashToast(res)?.message).toBe("Settings saved successfully");
     const [row] = await hostPools(host.id);
@@ -189,7 +215,9 @@ describe("/prize-pool-settings", () => {
     const page = await get("/prize-pool-settings", { cookie: host.cookie });
     expect(await pageText(page)).toContain("locked");
 
-    const res = await postForm("/prize-pool-settings", settingsForm({ targetAmount: "9000", durationDays: "60" }), { cookie: host.cookie });
+    const res = await postForm("/prize-pool-settings", settingsForm({ targetAmount: "9000", durationDays: "60" }), {
+      cookie: host.cookie,
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/dashboard");
     const toast = flashToast(res);
@@ -214,19 +242,33 @@ describe("/prize-pool-settings", () => {
           [`miniPrizes.${i}.quantity`, "1"],
         ]).flat(),
       );
-    const tooMany = await postForm("/prize-pool-settings", { intent: "save", targetAmount: "5000", durationDays: "30", ...rows(21) }, { cookie: host.cookie });
+    const tooMany = await postForm(
+      "/prize-pool-settings",
+      { intent: "save", targetAmount: "5000", durationDays: "30", ...rows(21) },
+      { cookie: host.cookie },
+    );
     expect(tooMany.status).toBe(400);
     expect(await pageText(tooMany)).toContain("at most 20 mini prizes");
     expect(await miniPrizeNames(pool.id)).toEqual([]);
-    const ok = await postForm("/prize-pool-settings", { intent: "save", targetAmount: "5000", durationDays: "30", ...rows(20) }, { cookie: host.cookie });
+    const ok = await postForm(
+      "/prize-pool-settings",
+      { intent: "save", targetAmount: "5000", durationDays: "30", ...rows(20) },
+      { cookie: host.cookie },
+    );
     expect(ok.status).toBe(302);
-    expect((await miniPrizeNames(pool.id)).map(([name]) => name)).toEqual(Array.from({ length: 20 }, (_, i) => `Prize ${i}`));
+    expect((await miniPrizeNames(pool.id)).map(([name]) => name)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `Prize ${i}`),
+    );
   });
 
   it("starts a hosted checkout for a valid deposit into the open pool", async () => {
     const host = await signedInHost("Depositing Host");
     await insertPool(host.id);
-    const res = await postForm("/prize-pool-settings", { intent: "deposit", depositAmount: "25.50" }, { cookie: host.cookie });
+    const res = await postForm(
+      "/prize-pool-settings",
+      { intent: "deposit", depositAmount: "25.50" },
+      { cookie: host.cookie },
+    );
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toMatch(/^https?:\/\//);
     const sessions = await db().select().from(checkoutSessions).where(eq(checkoutSessions.userId, host.id));
@@ -236,7 +278,11 @@ describe("/prize-pool-settings", () => {
 
   it("refuses a deposit when the host has no pool", async () => {
     const host = await signedInHost("Poolless Host");
-    const res = await postForm("/prize-pool-settings", { intent: "deposit", depositAmount: "25" }, { cookie: host.cookie });
+    const res = await postForm(
+      "/prize-pool-settings",
+      { intent: "deposit", depositAmount: "25" },
+      { cookie: host.cookie },
+    );
     expect(res.status).toBe(400);
     expect(await pageText(res)).toContain(POOL_MESSAGES.noPool);
   });
@@ -247,7 +293,11 @@ describe("/prize-pool-management", () => {
     const host = await signedInHost("Busy Host");
     const fans = await Promise.all([1, 2].map((n) => makeUser({ name: `Busy Fan ${n}` })));
     const pool = await insertPool(host.id, { targetCents: 100_000 });
-    const contribution = (sourceType: NewPrizePoolContribution["sourceType"], amountCents: number, userId: string | null) => ({
+    const contribution = (
+      sourceType: NewPrizePoolContribution["sourceType"],
+      amountCents: number,
+      userId: string | null,
+    ) => ({
       poolId: pool.id,
       hostId: host.id,
       sourceType,
@@ -264,7 +314,11 @@ describe("/prize-pool-management", () => {
         contribution("host_deposit", 10_000, host.id),
       ]);
     // An older, drawn pool with a main and a mini winner.
-    const old = await insertPool(host.id, { status: "drawn", startAt: new Date(Date.now() - 60 * MS_PER_DAY), closedAt: new Date() });
+    const old = await insertPool(host.id, {
+      status: "drawn",
+      startAt: new Date(Date.now() - 60 * MS_PER_DAY),
+      closedAt: new Date(),
+    });
     await db()
       .insert(prizeWinners)
       .values([
@@ -315,15 +369,28 @@ describe("/prize-pool-details and /prize-pool", () => {
   it("shows the breakdown, the host's winners with their verification links and real growth metrics", async () => {
     const host = await signedInHost("Detail Host");
     const pool = await insertPool(host.id);
-    await db().insert(prizePoolContributions).values({
-      poolId: pool.id,
-      hostId: host.id,
-      sourceType: "ad_revenue",
-      sourceKey: `ad_${crypto.randomUUID()}`,
-      amountCents: 4_321,
+    await db()
+      .insert(prizePoolContributions)
+      .values({
+        poolId: pool.id,
+        hostId: host.id,
+        sourceType: "ad_revenue",
+        sourceKey: `ad_${crypto.randomUUID()}`,
+        amountCents: 4_321,
+      });
+    const drawn = await insertPool(host.id, {
+      status: "drawn",
+      startAt: new Date(Date.now() - 90 * MS_PER_DAY),
+      closeReason: "timer_expired",
+      winnerEntryNumber: 0,
     });
-    const drawn = await insertPool(host.id, { status: "drawn", startAt: new Date(Date.now() - 90 * MS_PER_DAY), closeReason: "timer_expired", winnerEntryNumber: 0 });
-    await db().insert(prizeWinners).values({ poolId: drawn.id, winnerName: "Chen Winner", prizeAmountCents: 5_000, prizeType: "main", entryNumber: 0 });
+    await db().insert(prizeWinners).values({
+      poolId: drawn.id,
+      winnerName: "Chen Winner",
+      prizeAmountCents: 5_000,
+      prizeType: "main",
+      entryNumber: 0,
+    });
 
     const details = await pageText(await get("/prize-pool-details", { cookie: host.cookie }));
     expect(details).toContain("Contribution Breakdown");
@@ -351,7 +418,10 @@ describe("/winner-selection/{poolId}", () => {
     const host = await makeUser({ name: "Verified Host" });
     const fan = await makeUser({ name: "Lucky Fan" });
     const poolId = crypto.randomUUID();
-    const entries: DrawEntry[] = Array.from({ length: entryCount }, (_, i) => ({ entryNumber: i, sourceKey: `pi_verify_${poolId.slice(0, 8)}_${i}` }));
+    const entries: DrawEntry[] = Array.from({ length: entryCount }, (_, i) => ({
+      entryNumber: i,
+      sourceKey: `pi_verify_${poolId.slice(0, 8)}_${i}`,
+    }));
     const digest = await entriesDigest(entries);
     const drawn = opts.drawn ?? true;
     const winner = drawn ? winnerIndex(BLOCK.id, entryCount) : null;
@@ -376,13 +446,23 @@ describe("/winner-selection/{poolId}", () => {
       await db()
         .insert(prizeEntries)
         .values(
-          entries
-            .slice(i, i + 15)
-            .map((e) => ({ poolId, entryNumber: e.entryNumber, sourceKey: e.sourceKey, userId: e.entryNumber === winner ? fan.id : null })),
+          entries.slice(i, i + 15).map((e) => ({
+            poolId,
+            entryNumber: e.entryNumber,
+            sourceKey: e.sourceKey,
+            userId: e.entryNumber === winner ? fan.id : null,
+          })),
         );
     }
     if (drawn) {
-      await db().insert(prizeWinners).values({ poolId, userId: fan.id, winnerName: "Lucky Fan", prizeAmountCents: 150_000, prizeType: "main", entryNumber: winner });
+      await db().insert(prizeWinners).values({
+        poolId,
+        userId: fan.id,
+        winnerName: "Lucky Fan",
+        prizeAmountCents: 150_000,
+        prizeType: "main",
+        entryNumber: winner,
+      });
     }
     return { poolId, entries, digest, winner };
   }
@@ -455,7 +535,13 @@ describe("/winner-selection/{poolId}", () => {
     expect(res.status).toBe(200);
     const html = await res.text();
     expect(html).toContain(`href="/winner-selection/${poolId}"`);
-    for (const href of ['href="/"', 'href="/guess-win"', 'href="/official-rules"', "https://blockstream.info/", "https://mempool.space/"]) {
+    for (const href of [
+      'href="/"',
+      'href="/guess-win"',
+      'href="/official-rules"',
+      "https://blockstream.info/",
+      "https://mempool.space/",
+    ]) {
       expect(html).toContain(href);
     }
     const text = await pageText(new Response(html));

@@ -78,7 +78,9 @@ describe("contributions", () => {
 
     // No pool yet: the 200 calls race to open the host's pool too.
     const results = await Promise.all(
-      amounts.map((amount, i) => addContribution(env, sale(host.id, `pi_conc_${host.id}_${i}`, amount, fans[i % 5]!.id))),
+      amounts.map((amount, i) =>
+        addContribution(env, sale(host.id, `pi_conc_${host.id}_${i}`, amount, fans[i % 5]!.id)),
+      ),
     );
 
     const poolIds = new Set(results.map((r) => r.poolId));
@@ -105,7 +107,9 @@ describe("contributions", () => {
     const host = await makeUser({ name: "Dedupe Host" });
     const fan = await makeUser({ name: "Dedupe Fan" });
     const key = `evt_dup_${host.id}`;
-    const results = await Promise.all(Array.from({ length: 5 }, () => addContribution(env, sale(host.id, key, 1234, fan.id))));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => addContribution(env, sale(host.id, key, 1234, fan.id))),
+    );
 
     expect(new Set(results.map((r) => r.entryNumber))).toEqual(new Set([0]));
     expect(results.filter((r) => !r.duplicate)).toHaveLength(1);
@@ -141,9 +145,9 @@ describe("contributions", () => {
 
   it("refuses a contribution in another currency", async () => {
     const host = await makeUser({ name: "Currency Host" });
-    await expect(addContribution(env, { ...sale(host.id, `pi_myr_${host.id}`, 100, null), currency: "MYR" })).rejects.toThrow(
-      /USD/,
-    );
+    await expect(
+      addContribution(env, { ...sale(host.id, `pi_myr_${host.id}`, 100, null), currency: "MYR" }),
+    ).rejects.toThrow(/USD/);
   });
 });
 
@@ -171,7 +175,12 @@ describe("closing", () => {
     expect(await runDurableObjectAlarm(stub)).toBe(true);
 
     const closed = await poolRow(first.id);
-    expect(closed).toMatchObject({ status: "closed", closeReason: "target_reached", amountCents: 105_500, entriesCount: 3 });
+    expect(closed).toMatchObject({
+      status: "closed",
+      closeReason: "target_reached",
+      amountCents: 105_500,
+      entriesCount: 3,
+    });
     expect(closed.closedAt).toBeInstanceOf(Date);
     expect(closed.entriesDigest).toBe(await entriesDigest(frozenBefore));
     // The explorers are down: closed, but the block height waits for the cron.
@@ -204,7 +213,10 @@ describe("closing", () => {
     const fan = await makeUser({ name: "Deposit Fan" });
     const pool = await openPool(env, { hostId: host.id, targetCents: 100_000, durationDays: 14 });
     const stub = poolStub(env, pool.id);
-    await addContribution(env, { ...sale(host.id, `dep_fill_${host.id}`, 100_000, host.id, false), sourceType: "host_deposit" });
+    await addContribution(env, {
+      ...sale(host.id, `dep_fill_${host.id}`, 100_000, host.id, false),
+      sourceType: "host_deposit",
+    });
     expect(await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm())).toBeNull();
     await runScheduled(env, new Date());
     await runScheduled(env, new Date());
@@ -215,7 +227,12 @@ describe("closing", () => {
     await addContribution(env, sale(host.id, `pi_fill_${host.id}`, 1_000, fan.id));
     expect(await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm())).not.toBeNull();
     expect(await runDurableObjectAlarm(stub)).toBe(true);
-    expect(await poolRow(pool.id)).toMatchObject({ status: "closed", closeReason: "target_reached", amountCents: 101_000, entriesCount: 1 });
+    expect(await poolRow(pool.id)).toMatchObject({
+      status: "closed",
+      closeReason: "target_reached",
+      amountCents: 101_000,
+      entriesCount: 1,
+    });
     const next = await getOpenPool(env, host.id);
     expect(next!.id).not.toBe(pool.id);
     expect(await poolRow(next!.id)).toMatchObject({ status: "open", amountCents: 0 });
@@ -237,7 +254,10 @@ describe("closing", () => {
     const first = await openPool(env, { hostId: host.id, targetCents: 100_000 });
     // The object closes, but D1 has not heard yet (as if the close were still in flight).
     await runInDurableObject(poolStub(env, first.id), (_instance, state) => {
-      state.storage.sql.exec("UPDATE pool_state SET status = 'closed', close_reason = 'timer_expired', closed_at = ?", Date.now());
+      state.storage.sql.exec(
+        "UPDATE pool_state SET status = 'closed', close_reason = 'timer_expired', closed_at = ?",
+        Date.now(),
+      );
     });
     const result = await addContribution(env, sale(host.id, `pi_race_${host.id}`, 900, fan.id));
     expect(result.poolId).not.toBe(first.id);
@@ -260,7 +280,12 @@ describe("closing", () => {
     await runScheduled(env, new Date());
 
     const closed = await poolRow(pool.id);
-    expect(closed).toMatchObject({ status: "closed", closeReason: "timer_expired", entriesCount: 1, amountCents: 2_500 });
+    expect(closed).toMatchObject({
+      status: "closed",
+      closeReason: "timer_expired",
+      entriesCount: 1,
+      amountCents: 2_500,
+    });
     expect(closed.entriesDigest).toMatch(/^[0-9a-f]{64}$/);
     const next = await getOpenPool(env, host.id);
     expect(next).toMatchObject({ targetCents: 500_000, status: "open" });
@@ -305,7 +330,10 @@ describe("closing", () => {
     expect(row).toMatchObject({ status: "closed", drawBlockHeight: null, winnerEntryNumber: null });
     expect(row.entriesDigest).toBe(await entriesDigest([]));
     // Closing again changes nothing.
-    expect(await closePool(env, pool.id, "target_reached")).toMatchObject({ status: "closed", closeReason: "timer_expired" });
+    expect(await closePool(env, pool.id, "target_reached")).toMatchObject({
+      status: "closed",
+      closeReason: "timer_expired",
+    });
   });
 });
 
@@ -337,16 +365,34 @@ describe("live updates", () => {
     });
     ws.accept();
     await waitFor(1);
-    expect(messages[0]).toEqual({ type: "pool", poolId: pool.id, amountCents: 0, entries: 0, status: "open", targetCents: 100_000 });
+    expect(messages[0]).toEqual({
+      type: "pool",
+      poolId: pool.id,
+      amountCents: 0,
+      entries: 0,
+      status: "open",
+      targetCents: 100_000,
+    });
 
     await addContribution(env, sale(host.id, `pi_live_${host.id}`, 2_000, fan.id));
     await addContribution(env, sale(host.id, `pi_live_${host.id}`, 2_000, fan.id)); // duplicate: no message
-    await addContribution(env, { ...sale(host.id, `dep_live_${host.id}`, 3_000, host.id, false), sourceType: "host_deposit" });
+    await addContribution(env, {
+      ...sale(host.id, `dep_live_${host.id}`, 3_000, host.id, false),
+      sourceType: "host_deposit",
+    });
     await closePool(env, pool.id, "timer_expired");
     await waitFor(4);
     expect(messages.slice(1)).toEqual([
       // Public: the entry number, never who holds it.
-      { type: "pool", poolId: pool.id, amountCents: 2_000, entries: 1, status: "open", targetCents: 100_000, lastEntry: { entryNumber: 0 } },
+      {
+        type: "pool",
+        poolId: pool.id,
+        amountCents: 2_000,
+        entries: 1,
+        status: "open",
+        targetCents: 100_000,
+        lastEntry: { entryNumber: 0 },
+      },
       { type: "pool", poolId: pool.id, amountCents: 5_000, entries: 1, status: "open", targetCents: 100_000 },
       { type: "pool", poolId: pool.id, amountCents: 5_000, entries: 1, status: "closed", targetCents: 100_000 },
     ]);
@@ -375,21 +421,35 @@ describe("seeded pools", () => {
     const fan = await makeUser({ name: "Seeded Fan" });
     const poolId = crypto.randomUUID();
     const now = new Date();
-    await db().insert(prizePools).values({
-      id: poolId,
-      hostId: host.id,
-      targetCents: 1_000_000,
-      amountCents: 1_500,
-      entriesCount: 2,
-      endAt: new Date(now.getTime() + 10 * MS_PER_DAY),
-    });
-    await db().insert(prizePoolContributions).values([
-      { poolId, hostId: host.id, sourceType: "product_purchase", sourceKey: `seed_a_${poolId}`, amountCents: 1_500, userId: fan.id, entryNumber: 0 },
-    ]);
-    await db().insert(prizeEntries).values([
-      { poolId, entryNumber: 0, userId: fan.id, sourceType: "product_purchase", sourceKey: `seed_a_${poolId}` },
-      { poolId, entryNumber: 1, userId: fan.id, sourceType: "guess_entry", sourceKey: `seed_b_${poolId}` },
-    ]);
+    await db()
+      .insert(prizePools)
+      .values({
+        id: poolId,
+        hostId: host.id,
+        targetCents: 1_000_000,
+        amountCents: 1_500,
+        entriesCount: 2,
+        endAt: new Date(now.getTime() + 10 * MS_PER_DAY),
+      });
+    await db()
+      .insert(prizePoolContributions)
+      .values([
+        {
+          poolId,
+          hostId: host.id,
+          sourceType: "product_purchase",
+          sourceKey: `seed_a_${poolId}`,
+          amountCents: 1_500,
+          userId: fan.id,
+          entryNumber: 0,
+        },
+      ]);
+    await db()
+      .insert(prizeEntries)
+      .values([
+        { poolId, entryNumber: 0, userId: fan.id, sourceType: "product_purchase", sourceKey: `seed_a_${poolId}` },
+        { poolId, entryNumber: 1, userId: fan.id, sourceType: "guess_entry", sourceKey: `seed_b_${poolId}` },
+      ]);
     const result = await addContribution(env, sale(host.id, `pi_after_seed_${poolId}`, 500, fan.id));
     expect(result).toMatchObject({ poolId, entryNumber: 2 });
     expect(await poolRow(poolId)).toMatchObject({ amountCents: 2_000, entriesCount: 3 });
@@ -410,13 +470,20 @@ describe("refunds and disputes against the pool (applyPaymentReversal)", () => {
     const fans = await Promise.all([0, 1, 2].map((i) => makeUser({ name: `Refund Fan ${i}` })));
     const keys = fans.map((_, i) => `checkout:cs_refund_${host.id}_${i}`);
     const results = [];
-    for (const [i, fan] of fans.entries()) results.push(await addContribution(env, sale(host.id, keys[i]!, 1_000, fan.id)));
+    for (const [i, fan] of fans.entries())
+      results.push(await addContribution(env, sale(host.id, keys[i]!, 1_000, fan.id)));
     return { host, fans, keys, poolId: results[0]!.poolId };
   }
 
   it("while the pool is open: a negative row keyed by the refund, the entry voided above half, once under replay", async () => {
     const { keys, poolId } = await poolWithPurchases();
-    const partial = { sourceKey: keys[0]!, reversalKey: "re_partial_1", reversedCents: 4_000, paymentCents: 10_000, cumulativeReversedCents: 4_000 };
+    const partial = {
+      sourceKey: keys[0]!,
+      reversalKey: "re_partial_1",
+      reversedCents: 4_000,
+      paymentCents: 10_000,
+      cumulativeReversedCents: 4_000,
+    };
     // Replayed 5 times, concurrently: one row, entry still valid (40% refunded).
     const first = await Promise.all(Array.from({ length: 5 }, () => applyPaymentReversal(env, partial)));
     expect(first.filter((r) => r.kind === "pool" && r.result.outcome === "applied")).toHaveLength(1);
@@ -445,15 +512,30 @@ describe("refunds and disputes against the pool (applyPaymentReversal)", () => {
     expect(await poolRow(poolId)).toMatchObject({ amountCents: 2_400, entriesCount: 2 });
 
     // A new purchase never reuses the void number.
-    const next = await addContribution(env, sale((await poolRow(poolId)).hostId, `checkout:cs_after_void_${poolId}`, 500, null));
+    const next = await addContribution(
+      env,
+      sale((await poolRow(poolId)).hostId, `checkout:cs_after_void_${poolId}`, 500, null),
+    );
     expect(next.entryNumber).toBe(3);
   });
 
   it("a failed refund restores the money and un-voids the entry while the pool is open", async () => {
     const { keys, poolId } = await poolWithPurchases();
-    await applyPaymentReversal(env, { sourceKey: keys[1]!, reversalKey: "re_full", reversedCents: 10_000, paymentCents: 10_000, cumulativeReversedCents: 10_000 });
+    await applyPaymentReversal(env, {
+      sourceKey: keys[1]!,
+      reversalKey: "re_full",
+      reversedCents: 10_000,
+      paymentCents: 10_000,
+      cumulativeReversedCents: 10_000,
+    });
     expect(await poolStub(env, poolId).state()).toMatchObject({ amountCents: 2_000, entries: 2 });
-    const restore = { sourceKey: keys[1]!, reversalKey: "re_full:restore", reversedCents: -10_000, paymentCents: 10_000, cumulativeReversedCents: 0 };
+    const restore = {
+      sourceKey: keys[1]!,
+      reversalKey: "re_full:restore",
+      reversedCents: -10_000,
+      paymentCents: 10_000,
+      cumulativeReversedCents: 0,
+    };
     await Promise.all(Array.from({ length: 5 }, () => applyPaymentReversal(env, restore)));
     expect(await poolStub(env, poolId).state()).toMatchObject({ amountCents: 3_000, entries: 3 });
     expect((await poolStub(env, poolId).entries()).every((e) => !e.voided)).toBe(true);
@@ -461,7 +543,9 @@ describe("refunds and disputes against the pool (applyPaymentReversal)", () => {
     const [running, summed] = await runInDurableObject(poolStub(env, poolId), (_instance, state) => [
       state.storage.sql.exec("SELECT amount, entries FROM ledger_totals").one(),
       state.storage.sql
-        .exec("SELECT COALESCE(SUM(amount_cents), 0) AS amount, COUNT(CASE WHEN entry_number IS NOT NULL AND voided_at IS NULL THEN 1 END) AS entries FROM ledger")
+        .exec(
+          "SELECT COALESCE(SUM(amount_cents), 0) AS amount, COUNT(CASE WHEN entry_number IS NOT NULL AND voided_at IS NULL THEN 1 END) AS entries FROM ledger",
+        )
         .one(),
     ]);
     expect(running).toEqual(summed);
@@ -473,23 +557,45 @@ describe("refunds and disputes against the pool (applyPaymentReversal)", () => {
     const frozen = await poolStub(env, poolId).entries();
     const before = await poolRow(poolId);
 
-    const refund = { sourceKey: keys[2]!, reversalKey: "re_after_close", reversedCents: 10_000, paymentCents: 10_000, cumulativeReversedCents: 10_000 };
+    const refund = {
+      sourceKey: keys[2]!,
+      reversalKey: "re_after_close",
+      reversedCents: 10_000,
+      paymentCents: 10_000,
+      cumulativeReversedCents: 10_000,
+    };
     const results = await Promise.all(Array.from({ length: 5 }, () => applyPaymentReversal(env, refund)));
     expect(results.every((r) => r.kind === "host_debit" && r.debitCents === 1_000)).toBe(true);
     expect(results.filter((r) => r.kind === "host_debit" && r.booked)).toHaveLength(1);
 
     const debits = await db().select().from(hostDebits).where(eq(hostDebits.hostId, host.id));
     expect(debits).toHaveLength(1);
-    expect(debits[0]).toMatchObject({ poolId, reversalKey: "re_after_close", sourceKey: keys[2], amountCents: 1_000, reason: "refund_after_close" });
+    expect(debits[0]).toMatchObject({
+      poolId,
+      reversalKey: "re_after_close",
+      sourceKey: keys[2],
+      amountCents: 1_000,
+      reason: "refund_after_close",
+    });
     expect(await poolStub(env, poolId).entries()).toEqual(frozen);
     const after = await poolRow(poolId);
-    expect(after).toMatchObject({ amountCents: before.amountCents, entriesCount: before.entriesCount, entriesDigest: before.entriesDigest });
+    expect(after).toMatchObject({
+      amountCents: before.amountCents,
+      entriesCount: before.entriesCount,
+      entriesDigest: before.entriesDigest,
+    });
     expect((await d1Ledger(poolId)).contributions.some((c) => c.sourceKey === "re_after_close")).toBe(false);
   });
 
   it("does nothing for a payment that never reached a pool", async () => {
     expect(
-      await applyPaymentReversal(env, { sourceKey: "checkout:cs_unknown", reversalKey: "re_x", reversedCents: 1, paymentCents: 1, cumulativeReversedCents: 1 }),
+      await applyPaymentReversal(env, {
+        sourceKey: "checkout:cs_unknown",
+        reversalKey: "re_x",
+        reversedCents: 1,
+        paymentCents: 1,
+        cumulativeReversedCents: 1,
+      }),
     ).toEqual({ kind: "no_contribution" });
   });
 });
@@ -542,18 +648,35 @@ describe("nothing lost or counted twice", () => {
 
   it("refuses contributions after the pool's end time (they go to the host's next pool)", async () => {
     const host = await makeUser({ name: "Late Host" });
-    const pool = await openPool(env, { hostId: host.id, targetCents: 1_000_000, durationDays: 7, now: new Date(Date.now() - 8 * MS_PER_DAY) });
+    const pool = await openPool(env, {
+      hostId: host.id,
+      targetCents: 1_000_000,
+      durationDays: 7,
+      now: new Date(Date.now() - 8 * MS_PER_DAY),
+    });
     const result = await addContribution(env, sale(host.id, `checkout:cs_late_${host.id}`, 500, null));
     expect(result.poolId).not.toBe(pool.id);
-    expect(await poolStub(env, pool.id).state()).toMatchObject({ status: "closed", closeReason: "timer_expired", amountCents: 0 });
+    expect(await poolStub(env, pool.id).state()).toMatchObject({
+      status: "closed",
+      closeReason: "timer_expired",
+      amountCents: 0,
+    });
   });
 
   it("a pool that closes with no entries carries its amount to the host's next pool", async () => {
     const host = await makeUser({ name: "Carry Host" });
     const pool = await openPool(env, { hostId: host.id, targetCents: 1_000_000 });
-    await addContribution(env, { ...sale(host.id, `dep_carry_${host.id}`, 2_500, host.id, false), sourceType: "host_deposit" });
+    await addContribution(env, {
+      ...sale(host.id, `dep_carry_${host.id}`, 2_500, host.id, false),
+      sourceType: "host_deposit",
+    });
     await closePool(env, pool.id, "timer_expired");
-    expect(await poolRow(pool.id)).toMatchObject({ status: "closed", amountCents: 0, entriesCount: 0, drawBlockHeight: null });
+    expect(await poolRow(pool.id)).toMatchObject({
+      status: "closed",
+      amountCents: 0,
+      entriesCount: 0,
+      drawBlockHeight: null,
+    });
     const next = await getOpenPool(env, host.id);
     expect(next).not.toBeNull();
     expect(await poolStub(env, next!.id).state()).toMatchObject({ amountCents: 2_500 });

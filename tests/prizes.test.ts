@@ -32,34 +32,46 @@ async function drawnPool(opts: { amountCents: number; drawnAt: Date; winnerConfi
   const host = await makeUser({ name: "Pool Host" });
   const winner = await makeUser({ name: "Lucky Fan", emailConfirmed: opts.winnerConfirmed ?? true });
   const poolId = crypto.randomUUID();
-  await db().insert(prizePools).values({
-    id: poolId,
-    hostId: host.id,
-    status: "drawn",
-    targetCents: 100_000,
-    amountCents: opts.amountCents,
-    endAt: new Date(opts.drawnAt.getTime() - DAY),
-    closedAt: new Date(opts.drawnAt.getTime() - DAY),
-    drawBlockHash: "00000000000000000002a7c4c1e48d76c5a37902165a270156b7a8d72728a054",
-    winnerEntryNumber: 0,
-    winnerUserId: winner.id,
-    drawnAt: opts.drawnAt,
-  });
-  await db().insert(prizeWinners).values({
-    poolId,
-    userId: winner.id,
-    winnerName: "Lucky Fan",
-    prizeAmountCents: distributePool(opts.amountCents).mainPrize,
-    prizeType: "main",
-    entryNumber: 0,
-  });
+  await db()
+    .insert(prizePools)
+    .values({
+      id: poolId,
+      hostId: host.id,
+      status: "drawn",
+      targetCents: 100_000,
+      amountCents: opts.amountCents,
+      endAt: new Date(opts.drawnAt.getTime() - DAY),
+      closedAt: new Date(opts.drawnAt.getTime() - DAY),
+      drawBlockHash: "00000000000000000002a7c4c1e48d76c5a37902165a270156b7a8d72728a054",
+      winnerEntryNumber: 0,
+      winnerUserId: winner.id,
+      drawnAt: opts.drawnAt,
+    });
+  await db()
+    .insert(prizeWinners)
+    .values({
+      poolId,
+      userId: winner.id,
+      winnerName: "Lucky Fan",
+      prizeAmountCents: distributePool(opts.amountCents).mainPrize,
+      prizeType: "main",
+      entryNumber: 0,
+    });
   return { host, winner, poolId };
 }
 
 async function connectVerified(userId: string) {
   const accountId = `acct_local_${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
-  await db().insert(payoutMethods).values({ userId, holderName: "Lucky Fan", accountLast4: "", bankName: "", connectedAccountId: accountId });
-  const payload = JSON.stringify(localConnectEvent("account.updated", localAccountObject(accountId, { payoutsEnabled: true, holderName: "Lucky Fan", country: "US" }), accountId));
+  await db()
+    .insert(payoutMethods)
+    .values({ userId, holderName: "Lucky Fan", accountLast4: "", bankName: "", connectedAccountId: accountId });
+  const payload = JSON.stringify(
+    localConnectEvent(
+      "account.updated",
+      localAccountObject(accountId, { payoutsEnabled: true, holderName: "Lucky Fan", country: "US" }),
+      accountId,
+    ),
+  );
   const res = await deliverConnectWebhook(payload);
   expect(res.status).toBe(200);
 }
@@ -80,27 +92,52 @@ async function drawnPoolWithMiniPrizes() {
     [4, pool.winner.id],
     [5, cleo.id],
   ] as const;
-  await db().insert(prizeEntries).values(
-    holders.map(([entryNumber, userId]) => ({
-      poolId: pool.poolId,
-      entryNumber,
-      userId,
-      sourceType: "product_purchase" as const,
-      sourceKey: `mini-test:${pool.poolId}:${entryNumber}`,
-      voidedAt: entryNumber === 5 ? new Date() : null,
-    })),
-  );
+  await db()
+    .insert(prizeEntries)
+    .values(
+      holders.map(([entryNumber, userId]) => ({
+        poolId: pool.poolId,
+        entryNumber,
+        userId,
+        sourceType: "product_purchase" as const,
+        sourceKey: `mini-test:${pool.poolId}:${entryNumber}`,
+        voidedAt: entryNumber === 5 ? new Date() : null,
+      })),
+    );
   const now = Date.now();
-  await db().insert(prizeMiniPrizes).values([
-    { poolId: pool.poolId, hostId: pool.host.id, name: "Signed poster", amountText: "1", quantityText: "1", createdAt: new Date(now) },
-    { poolId: pool.poolId, hostId: pool.host.id, name: "Sticker pack", amountText: "", quantityText: "unlimited", createdAt: new Date(now + 1) },
-  ]);
+  await db()
+    .insert(prizeMiniPrizes)
+    .values([
+      {
+        poolId: pool.poolId,
+        hostId: pool.host.id,
+        name: "Signed poster",
+        amountText: "1",
+        quantityText: "1",
+        createdAt: new Date(now),
+      },
+      {
+        poolId: pool.poolId,
+        hostId: pool.host.id,
+        name: "Sticker pack",
+        amountText: "",
+        quantityText: "unlimited",
+        createdAt: new Date(now + 1),
+      },
+    ]);
   return { ...pool, ana, ben, cleo };
 }
 
-const miniWinnersOf = (poolId: string) => db().select().from(miniPrizeWinners).where(eq(miniPrizeWinners.poolId, poolId));
+const miniWinnersOf = (poolId: string) =>
+  db().select().from(miniPrizeWinners).where(eq(miniPrizeWinners.poolId, poolId));
 
-const prizeOf = async (userId: string) => (await db().select().from(payouts).where(and(eq(payouts.userId, userId), eq(payouts.payoutType, "prize_winner"))))[0];
+const prizeOf = async (userId: string) =>
+  (
+    await db()
+      .select()
+      .from(payouts)
+      .where(and(eq(payouts.userId, userId), eq(payouts.payoutType, "prize_winner")))
+  )[0];
 
 describe("winners are paid", () => {
   it("a drawn pool: the winner is told at once, paid 60% after the settlement period, the host gets 25% once", async () => {
@@ -126,7 +163,13 @@ describe("winners are paid", () => {
     expect((await prizeOf(winner.id))!.status).toBe("pending");
     const shares = await db().select().from(earningsLedger).where(eq(earningsLedger.hostId, host.id));
     expect(shares).toHaveLength(1);
-    expect(shares[0]).toMatchObject({ kind: "pool_share", amountCents: 2_500, grossCents: 10_000, poolCents: 6_000, platformCents: 1_500 });
+    expect(shares[0]).toMatchObject({
+      kind: "pool_share",
+      amountCents: 2_500,
+      grossCents: 10_000,
+      poolCents: 6_000,
+      platformCents: 1_500,
+    });
 
     await connectVerified(winner.id);
     await runPrizeCron(env, later);
@@ -171,14 +214,28 @@ describe("winners are paid", () => {
     const prize = await prizeOf(winner.id);
     const short = await postForm("/admin", { intent: "settle-prize", payoutId: prize!.id, note: "ok" }, { cookie });
     expect(short.status).toBe(400);
-    const done = await postForm("/admin", { intent: "settle-prize", payoutId: prize!.id, note: "Paid by Wise transfer, ref W-1234" }, { cookie });
+    const done = await postForm(
+      "/admin",
+      { intent: "settle-prize", payoutId: prize!.id, note: "Paid by Wise transfer, ref W-1234" },
+      { cookie },
+    );
     expect(done.status).toBe(200);
-    expect(await prizeOf(winner.id)).toMatchObject({ status: "completed", manualNote: "Paid by Wise transfer, ref W-1234" });
-    const again = await postForm("/admin", { intent: "settle-prize", payoutId: prize!.id, note: "Paid twice by mistake" }, { cookie });
+    expect(await prizeOf(winner.id)).toMatchObject({
+      status: "completed",
+      manualNote: "Paid by Wise transfer, ref W-1234",
+    });
+    const again = await postForm(
+      "/admin",
+      { intent: "settle-prize", payoutId: prize!.id, note: "Paid twice by mistake" },
+      { cookie },
+    );
     expect(again.status).toBe(409);
     const audit = await db().select().from(adminAuditLog).where(eq(adminAuditLog.targetUserId, winner.id));
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ action: "prize_settled_by_hand", detail: { note: "Paid by Wise transfer, ref W-1234" } });
+    expect(audit[0]).toMatchObject({
+      action: "prize_settled_by_hand",
+      detail: { note: "Paid by Wise transfer, ref W-1234" },
+    });
     expect(await (await get("/admin", { cookie })).text()).toContain("Settled a prize by hand");
   });
 
@@ -191,7 +248,9 @@ describe("winners are paid", () => {
     expect(waiting.waitingForConfirmation).toBeGreaterThanOrEqual(1);
     expect((await prizeOf(winner.id))!.status).toBe("pending");
     const cookie = await signIn(winner.email);
-    expect(await (await get("/dashboard", { cookie })).text()).toContain("Confirm your email address to receive your prize.");
+    expect(await (await get("/dashboard", { cookie })).text()).toContain(
+      "Confirm your email address to receive your prize.",
+    );
 
     await db().update(users).set({ emailConfirmedAt: new Date() }).where(eq(users.id, winner.id));
     await runPrizeCron(env, new Date());
@@ -212,14 +271,23 @@ describe("mini prizes", () => {
     const poster = prizes.find((p) => p.name === "Signed poster")!;
     const sticker = prizes.find((p) => p.name === "Sticker pack")!;
     // Ana counts once (entry #1), Ben at #2; Cleo's only entry is void.
-    expect(rows.filter((r) => r.miniPrizeId === sticker.id).map((r) => r.entryNumber).sort()).toEqual([1, 2]);
-    const expected = await drawMiniPrizes(HASH, [{ quantityText: "1" }], [
-      { userId: ana.id, entryNumber: 1 },
-      { userId: ben.id, entryNumber: 2 },
-    ]);
-    expect(rows.filter((r) => r.miniPrizeId === poster.id).map((r) => ({ userId: r.userId, entryNumber: r.entryNumber }))).toEqual([
-      { userId: expected[0]!.userId, entryNumber: expected[0]!.entryNumber },
-    ]);
+    expect(
+      rows
+        .filter((r) => r.miniPrizeId === sticker.id)
+        .map((r) => r.entryNumber)
+        .sort(),
+    ).toEqual([1, 2]);
+    const expected = await drawMiniPrizes(
+      HASH,
+      [{ quantityText: "1" }],
+      [
+        { userId: ana.id, entryNumber: 1 },
+        { userId: ben.id, entryNumber: 2 },
+      ],
+    );
+    expect(
+      rows.filter((r) => r.miniPrizeId === poster.id).map((r) => ({ userId: r.userId, entryNumber: r.entryNumber })),
+    ).toEqual([{ userId: expected[0]!.userId, entryNumber: expected[0]!.entryNumber }]);
 
     // The verification page lists them with the candidates the browser recomputes them from.
     const page = await (await get(`/winner-selection/${poolId}`)).text();
@@ -243,12 +311,30 @@ describe("mini prizes", () => {
     expect(screen).toContain("Mark delivered");
     const [row] = (await miniWinnersOf(poolId)).filter((r) => r.userId === ana.id && r.entryNumber === 1);
     const stranger = await makeUser({ name: "Other Host" });
-    const refused = await postForm("/prize-pool-management", { intent: "mark-delivered", miniPrizeWinnerId: row!.id }, { cookie: await signIn(stranger.email) });
+    const refused = await postForm(
+      "/prize-pool-management",
+      { intent: "mark-delivered", miniPrizeWinnerId: row!.id },
+      { cookie: await signIn(stranger.email) },
+    );
     expect(refused.status).toBe(404);
-    expect(await postForm("/prize-pool-management", { intent: "mark-delivered", miniPrizeWinnerId: "nope" }, { cookie: hostCookie })).toHaveProperty("status", 400);
-    const done = await postForm("/prize-pool-management", { intent: "mark-delivered", miniPrizeWinnerId: row!.id }, { cookie: hostCookie });
+    expect(
+      await postForm(
+        "/prize-pool-management",
+        { intent: "mark-delivered", miniPrizeWinnerId: "nope" },
+        { cookie: hostCookie },
+      ),
+    ).toHaveProperty("status", 400);
+    const done = await postForm(
+      "/prize-pool-management",
+      { intent: "mark-delivered", miniPrizeWinnerId: row!.id },
+      { cookie: hostCookie },
+    );
     expect(done.status).toBe(302);
-    const again = await postForm("/prize-pool-management", { intent: "mark-delivered", miniPrizeWinnerId: row!.id }, { cookie: hostCookie });
+    const again = await postForm(
+      "/prize-pool-management",
+      { intent: "mark-delivered", miniPrizeWinnerId: row!.id },
+      { cookie: hostCookie },
+    );
     expect(again.status).toBe(409);
     expect((await miniWinnersOf(poolId)).filter((r) => r.deliveredAt !== null).map((r) => r.id)).toEqual([row!.id]);
     expect(await (await get("/dashboard", { cookie: anaCookie })).text()).toContain("Pool Host marked it delivered on");
@@ -259,18 +345,25 @@ describe("mini prizes", () => {
     await drawPendingMiniPrizes(env);
     expect(await miniWinnersOf(poolId)).toHaveLength(3);
     await db().update(prizePools).set({ drawBlockHeight: 800_000 }).where(eq(prizePools.id, poolId));
-    const record = await nextLogRecord(env, poolId, { ...NO_TIP, kind: "void", blockHeight: 800_000, reason: "test reversal", createdAt: Date.now() });
+    const record = await nextLogRecord(env, poolId, {
+      ...NO_TIP,
+      kind: "void",
+      blockHeight: 800_000,
+      reason: "test reversal",
+      createdAt: Date.now(),
+    });
     expect(await voidWinningDraw(db(), poolId, 0, record)).toBe(true);
     expect(await miniWinnersOf(poolId)).toHaveLength(0);
   });
 
   it("are fixed when the pool closes: a closed pool's mini prizes cannot be replaced", async () => {
     const { poolId, host } = await drawnPoolWithMiniPrizes();
-    const replaced = await replaceMiniPrizes(db(), poolId, host.id, [{ name: "Swapped", amountText: "", quantityText: "1" }]);
-    expect(replaced).toBe(false);
-    expect((await db().select().from(prizeMiniPrizes).where(eq(prizeMiniPrizes.poolId, poolId))).map((p) => p.name).sort()).toEqual([
-      "Signed poster",
-      "Sticker pack",
+    const replaced = await replaceMiniPrizes(db(), poolId, host.id, [
+      { name: "Swapped", amountText: "", quantityText: "1" },
     ]);
+    expect(replaced).toBe(false);
+    expect(
+      (await db().select().from(prizeMiniPrizes).where(eq(prizeMiniPrizes.poolId, poolId))).map((p) => p.name).sort(),
+    ).toEqual(["Signed poster", "Sticker pack"]);
   });
 });

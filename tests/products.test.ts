@@ -47,12 +47,22 @@ beforeAll(async () => {
   host = await makeUser({ name: "Mug Maker" });
   otherHost = await makeUser({ name: "Rival Host" });
   buyer = await makeUser({ name: "Mug Buyer" });
-  [hostCookie, otherCookie, buyerCookie] = await Promise.all([signIn(host.email), signIn(otherHost.email), signIn(buyer.email)]);
+  [hostCookie, otherCookie, buyerCookie] = await Promise.all([
+    signIn(host.email),
+    signIn(otherHost.email),
+    signIn(buyer.email),
+  ]);
 });
 
 async function addProduct(name: string, overrides: Record<string, string> = {}): Promise<string> {
   const res = await postForm("/add-product", validFields(name, overrides), { cookie: hostCookie });
-  expect(res.status, await res.clone().text().then((t) => t.slice(0, 300))).toBe(302);
+  expect(
+    res.status,
+    await res
+      .clone()
+      .text()
+      .then((t) => t.slice(0, 300)),
+  ).toBe(302);
   const [row] = await productsNamed(name);
   return row!.id;
 }
@@ -81,23 +91,76 @@ describe("/add-product", () => {
   const cases: [string, (name: string) => Record<string, string>, string][] = [
     ["blank name", () => validFields("   "), "Please enter a product name"],
     ["blank description", (n) => validFields(n, { description: "  " }), "Please enter a product description"],
-    ["voucher without value", (n) => validFields(n, { category: "voucher", voucherValue: "", voucherExpiry: "2099-01-01" }), "Please enter a voucher value"],
-    ["voucher value 0", (n) => validFields(n, { category: "voucher", voucherValue: "0", voucherExpiry: "2099-01-01" }), "Please enter a voucher value"],
-    ["voucher without expiry", (n) => validFields(n, { category: "voucher", voucherValue: "50", voucherExpiry: "" }), "Please enter a voucher expiry date"],
-    ["voucher expiry in the past", (n) => validFields(n, { category: "voucher", voucherValue: "50", voucherExpiry: "2020-01-01" }), "Expiry date must be in the future"],
+    [
+      "voucher without value",
+      (n) => validFields(n, { category: "voucher", voucherValue: "", voucherExpiry: "2099-01-01" }),
+      "Please enter a voucher value",
+    ],
+    [
+      "voucher value 0",
+      (n) => validFields(n, { category: "voucher", voucherValue: "0", voucherExpiry: "2099-01-01" }),
+      "Please enter a voucher value",
+    ],
+    [
+      "voucher without expiry",
+      (n) => validFields(n, { category: "voucher", voucherValue: "50", voucherExpiry: "" }),
+      "Please enter a voucher expiry date",
+    ],
+    [
+      "voucher expiry in the past",
+      (n) => validFields(n, { category: "voucher", voucherValue: "50", voucherExpiry: "2020-01-01" }),
+      "Expiry date must be in the future",
+    ],
     [
       "no size",
-      (n) => validFields(n, { "sizes.0.name": "", "sizes.0.price": "", "sizes.0.units": "", "sizes.0.dimensions": "", "sizes.1.name": "", "sizes.1.price": "", "sizes.1.units": "" }),
+      (n) =>
+        validFields(n, {
+          "sizes.0.name": "",
+          "sizes.0.price": "",
+          "sizes.0.units": "",
+          "sizes.0.dimensions": "",
+          "sizes.1.name": "",
+          "sizes.1.price": "",
+          "sizes.1.units": "",
+        }),
       "Please add at least one size with name, price, and available units",
     ],
-    ["size price with 3 decimals", (n) => validFields(n, { "sizes.0.price": "1.234" }), "Please add at least one size with name, price, and available units"],
-    ["size with negative units", (n) => validFields(n, { "sizes.0.units": "-1" }), "Please add at least one size with name, price, and available units"],
-    ["size without units", (n) => validFields(n, { "sizes.1.units": "" }), "Please add at least one size with name, price, and available units"],
-    ["no colour", (n) => validFields(n, { "colors.0.name": "", "colors.0.units": "" }), "Please add at least one color with name and available units"],
-    ["colour without units", (n) => validFields(n, { "colors.0.units": "" }), "Please add at least one color with name and available units"],
+    [
+      "size price with 3 decimals",
+      (n) => validFields(n, { "sizes.0.price": "1.234" }),
+      "Please add at least one size with name, price, and available units",
+    ],
+    [
+      "size with negative units",
+      (n) => validFields(n, { "sizes.0.units": "-1" }),
+      "Please add at least one size with name, price, and available units",
+    ],
+    [
+      "size without units",
+      (n) => validFields(n, { "sizes.1.units": "" }),
+      "Please add at least one size with name, price, and available units",
+    ],
+    [
+      "no colour",
+      (n) => validFields(n, { "colors.0.name": "", "colors.0.units": "" }),
+      "Please add at least one color with name and available units",
+    ],
+    [
+      "colour without units",
+      (n) => validFields(n, { "colors.0.units": "" }),
+      "Please add at least one color with name and available units",
+    ],
     ["no image", (n) => validFields(n, { "images.0": "", "images.1": " " }), "Please add at least one product image"],
-    ["plain http image", (n) => validFields(n, { "images.0": "http://insecure.example.com/a.png" }), "Please use an uploaded image or an https:// image URL"],
-    ["javascript image", (n) => validFields(n, { "images.0": "javascript:alert(1)" }), "Please use an uploaded image or an https:// image URL"],
+    [
+      "plain http image",
+      (n) => validFields(n, { "images.0": "http://insecure.example.com/a.png" }),
+      "Please use an uploaded image or an https:// image URL",
+    ],
+    [
+      "javascript image",
+      (n) => validFields(n, { "images.0": "javascript:alert(1)" }),
+      "Please use an uploaded image or an https:// image URL",
+    ],
   ];
   for (const [label, fields, message] of cases) {
     it(`refuses ${label} with '${message}' and inserts nothing`, async () => {
@@ -125,7 +188,9 @@ describe("/add-product", () => {
       ["colors.0.name", "Colour names must be at most 100 characters"],
     ] as const) {
       const name = `Long option ${token()}`;
-      const res = await postForm("/add-product", validFields(name, { [field]: "y".repeat(101) }), { cookie: hostCookie });
+      const res = await postForm("/add-product", validFields(name, { [field]: "y".repeat(101) }), {
+        cookie: hostCookie,
+      });
       expect(res.status).toBe(400);
       expect(await decodedHtml(res)).toContain(message);
       expect(await productsNamed(name)).toHaveLength(0);
@@ -134,7 +199,11 @@ describe("/add-product", () => {
 
   it("refuses a voucher expiry on a day that does not exist (2027-02-31), instead of rolling it into March", async () => {
     const name = `Voucher ${token()}`;
-    const res = await postForm("/add-product", validFields(name, { category: "voucher", voucherValue: "50", voucherExpiry: "2027-02-31" }), { cookie: hostCookie });
+    const res = await postForm(
+      "/add-product",
+      validFields(name, { category: "voucher", voucherValue: "50", voucherExpiry: "2027-02-31" }),
+      { cookie: hostCookie },
+    );
     expect(res.status).toBe(400);
     expect(await decodedHtml(res)).toContain("That expiry date does not exist; please choose a real day");
     expect(await productsNamed(name)).toHaveLength(0);
@@ -169,15 +238,26 @@ describe("/add-product", () => {
       basePriceCents: 1250,
       voucherValueCents: null,
     });
-    const sizes = await db().select().from(productSizes).where(eq(productSizes.productId, product!.id)).orderBy(asc(productSizes.position));
+    const sizes = await db()
+      .select()
+      .from(productSizes)
+      .where(eq(productSizes.productId, product!.id))
+      .orderBy(asc(productSizes.position));
     expect(sizes.map((s) => [s.name, s.priceCents, s.availableUnits, s.dimensions])).toEqual([
       ["Small", 1250, 4, "8x8cm"],
       ["Large", 2000, 10, null],
     ]);
     const colors = await db().select().from(productColors).where(eq(productColors.productId, product!.id));
     expect(colors.map((c) => [c.name, c.hex, c.availableUnits])).toEqual([["Sand", "#c2b280", 14]]);
-    const images = await db().select().from(productImages).where(eq(productImages.productId, product!.id)).orderBy(asc(productImages.position));
-    expect(images.map((i) => i.url)).toEqual(["https://images.example.com/mug.jpg", "https://images.example.com/mug-2.jpg"]);
+    const images = await db()
+      .select()
+      .from(productImages)
+      .where(eq(productImages.productId, product!.id))
+      .orderBy(asc(productImages.position));
+    expect(images.map((i) => i.url)).toEqual([
+      "https://images.example.com/mug.jpg",
+      "https://images.example.com/mug-2.jpg",
+    ]);
     const activity = await db()
       .select()
       .from(userActivity)
@@ -205,16 +285,27 @@ describe("/add-product", () => {
 
   it("creates a voucher product with its price row and no colours", async () => {
     const name = `Voucher ${token()}`;
-    const res = await postForm("/add-product", voucherFields(name, { name: "Single entry", price: "45", units: "30" }), { cookie: hostCookie });
+    const res = await postForm(
+      "/add-product",
+      voucherFields(name, { name: "Single entry", price: "45", units: "30" }),
+      { cookie: hostCookie },
+    );
     expect(res.status).toBe(302);
     const [product] = await productsNamed(name);
-    expect(product).toMatchObject({ category: "voucher", voucherValueCents: 5000, priceMinCents: 4500, basePriceCents: 4500 });
+    expect(product).toMatchObject({
+      category: "voucher",
+      voucherValueCents: 5000,
+      priceMinCents: 4500,
+      basePriceCents: 4500,
+    });
     expect(product!.voucherExpiresAt?.toISOString()).toBe("2099-06-30T00:00:00.000Z");
   });
 
   it("refuses a voucher without a size row (checkout prices and stocks by size, so it could never be bought)", async () => {
     const name = `Sizeless voucher ${token()}`;
-    const res = await postForm("/add-product", voucherFields(name, { name: "", price: "", units: "" }), { cookie: hostCookie });
+    const res = await postForm("/add-product", voucherFields(name, { name: "", price: "", units: "" }), {
+      cookie: hostCookie,
+    });
     expect(res.status).toBe(400);
     expect(await decodedHtml(res)).toContain("Please add at least one size with name, price, and available units");
     expect(await productsNamed(name)).toHaveLength(0);
@@ -288,7 +379,9 @@ describe("/view-product/{id} and /shop-management", () => {
     const id = await addProduct(`Pictured ${token()}`);
     const url = `/media/products/list-${id}.webp`;
     // Before the form's own image (position 0), so it is the first.
-    await db().insert(productImages).values({ productId: id, url, r2Key: url.slice("/media/".length), position: -1 });
+    await db()
+      .insert(productImages)
+      .values({ productId: id, url, r2Key: url.slice("/media/".length), position: -1 });
     const list = await decodedHtml(await get("/shop-management", { cookie: hostCookie }));
     expect(list).toContain(`src="${url}"`);
   });
@@ -349,7 +442,9 @@ describe("/delete-product/{id}", () => {
       expect(res.status).toBe(500);
       expect(await decodedHtml(res)).toContain("Failed to delete product");
     } finally {
-      await env.DB.batch(["delete", "update"].map((op) => env.DB.prepare(`drop trigger fail_${op}_${id.replaceAll("-", "_")}`)));
+      await env.DB.batch(
+        ["delete", "update"].map((op) => env.DB.prepare(`drop trigger fail_${op}_${id.replaceAll("-", "_")}`)),
+      );
     }
     const [row] = await productsNamed(name);
     expect(row!.status).toBe("active");
@@ -359,7 +454,9 @@ describe("/delete-product/{id}", () => {
   it("deletes a product without orders and removes its uploaded images", async () => {
     const name = `Gone ${token()}`;
     const key = `products/${host.id}/${Date.now()}-test.png`;
-    await env.MEDIA.put(key, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), { httpMetadata: { contentType: "image/png" } });
+    await env.MEDIA.put(key, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), {
+      httpMetadata: { contentType: "image/png" },
+    });
     const id = await addProduct(name, { "images.0": `/media/${key}` });
     const [image] = await db().select().from(productImages).where(eq(productImages.productId, id)).limit(1);
     expect(image!.r2Key).toBe(key);

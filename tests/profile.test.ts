@@ -65,7 +65,13 @@ beforeAll(async () => {
 
   const [product] = await d
     .insert(products)
-    .values({ hostId: host.id, name: `Linen Throw ${token}`, basePriceCents: 1000, priceMinCents: 1000, priceMaxCents: 2000 })
+    .values({
+      hostId: host.id,
+      name: `Linen Throw ${token}`,
+      basePriceCents: 1000,
+      priceMinCents: 1000,
+      priceMaxCents: 2000,
+    })
     .returning({ id: products.id });
   productId = product!.id;
   await d.insert(productSizes).values({ productId, name: "One", priceCents: 1000, availableUnits: 3 });
@@ -124,18 +130,32 @@ describe("/profile/{id}", () => {
     const d = db();
     const [other] = await d
       .insert(products)
-      .values({ hostId: host.id, name: `Wool Cushion ${token}`, basePriceCents: 1500, priceMinCents: 1500, priceMaxCents: 1500 })
+      .values({
+        hostId: host.id,
+        name: `Wool Cushion ${token}`,
+        basePriceCents: 1500,
+        priceMinCents: 1500,
+        priceMaxCents: 1500,
+      })
       .returning({ id: products.id });
     await d.insert(productSizes).values({ productId: other!.id, name: "One", priceCents: 1500, availableUnits: 2 });
     const [gb] = await d
       .insert(groupBuys)
-      .values({ hostId: host.id, name: "Autumn", status: "active", targetCents: 100_000, endAt: new Date(Date.now() + 86_400_000) })
+      .values({
+        hostId: host.id,
+        name: "Autumn",
+        status: "active",
+        targetCents: 100_000,
+        endAt: new Date(Date.now() + 86_400_000),
+      })
       .returning({ id: groupBuys.id });
     await d.insert(groupBuyProducts).values({ groupBuyId: gb!.id, productId });
     /** The Group Buy or Buy Now link of a product's card. */
     const cardAction = (page: string, id: string) => {
       const card = page.slice(page.indexOf(`data-product-card="${id}"`));
-      return card.slice(0, card.indexOf("</li>")).match(/href="(\/(?:group-buy-product-selection|buy-now)\/[^"]+)"/)?.[1];
+      return card
+        .slice(0, card.indexOf("</li>"))
+        .match(/href="(\/(?:group-buy-product-selection|buy-now)\/[^"]+)"/)?.[1];
     };
     try {
       for (const path of [`/profile/${slug}`, `/profile/${slug}/shop`]) {
@@ -181,7 +201,13 @@ describe("/profile/{id}", () => {
     const d = db();
     const [closed] = await d
       .insert(prizePools)
-      .values({ hostId: host.id, status: "drawn", targetCents: 100_000, amountCents: 100_000, endAt: new Date(Date.now() - 86_400_000) })
+      .values({
+        hostId: host.id,
+        status: "drawn",
+        targetCents: 100_000,
+        amountCents: 100_000,
+        endAt: new Date(Date.now() - 86_400_000),
+      })
       .returning({ id: prizePools.id });
     await d.insert(prizeWinners).values({
       poolId: closed!.id,
@@ -201,7 +227,10 @@ describe("/profile/{id}", () => {
     expect(res.status).toBe(404);
     expect(await decodedHtml(res)).toContain("Creator Not Found");
     const hidden = await makeUser({ name: "Hidden Host" });
-    await db().update(userProfiles).set({ profilePublic: false, bio: "Secret bio" }).where(eq(userProfiles.userId, hidden.id));
+    await db()
+      .update(userProfiles)
+      .set({ profilePublic: false, bio: "Secret bio" })
+      .where(eq(userProfiles.userId, hidden.id));
     const privateRes = await get(`/profile/${hidden.id}`);
     expect(privateRes.status).toBe(403);
     const page = await decodedHtml(privateRes);
@@ -222,10 +251,20 @@ describe("the profile's Guess & Win and Winner tabs", () => {
       entryFeeCents: 300,
       createdAt: new Date(start + i * 60_000),
     }));
-    for (let i = 0; i < games.length; i += 5) await db().insert(guessWinGames).values(games.slice(i, i + 5));
+    for (let i = 0; i < games.length; i += 5)
+      await db()
+        .insert(guessWinGames)
+        .values(games.slice(i, i + 5));
     const [pool] = await db()
       .insert(prizePools)
-      .values({ hostId: busy.id, status: "drawn", currency: "USD", targetCents: 100_000, startAt: new Date(start), endAt: new Date(start + 86_400_000) })
+      .values({
+        hostId: busy.id,
+        status: "drawn",
+        currency: "USD",
+        targetCents: 100_000,
+        startAt: new Date(start),
+        endAt: new Date(start + 86_400_000),
+      })
       .returning({ id: prizePools.id });
     const winners = Array.from({ length: 21 }, (_, i) => ({
       poolId: pool!.id,
@@ -235,7 +274,10 @@ describe("the profile's Guess & Win and Winner tabs", () => {
       prizeType: "mini" as const,
       createdAt: new Date(start + i * 60_000),
     }));
-    for (let i = 0; i < winners.length; i += 5) await db().insert(prizeWinners).values(winners.slice(i, i + 5));
+    for (let i = 0; i < winners.length; i += 5)
+      await db()
+        .insert(prizeWinners)
+        .values(winners.slice(i, i + 5));
 
     const first = await decodedHtml(await get(`/profile/${busy.id}?tab=games`));
     expect(first).toContain("Busy question 13?");
@@ -259,7 +301,10 @@ describe("the profile's Guess & Win and Winner tabs", () => {
 
 describe("joining a tribe", () => {
   async function followers(id: string) {
-    const [row] = await db().select({ n: userProfiles.followersCount }).from(userProfiles).where(eq(userProfiles.userId, id));
+    const [row] = await db()
+      .select({ n: userProfiles.followersCount })
+      .from(userProfiles)
+      .where(eq(userProfiles.userId, id));
     return row!.n;
   }
 
@@ -288,7 +333,11 @@ describe("joining a tribe", () => {
   it("sends a plain form post back to a path on this site only, with the outcome shown on the profile", async () => {
     const tribeHost = await makeUser({ name: "Plain Form Host" });
     const cookie = await signIn((await makeUser({ name: "Plain Joiner" })).email);
-    const back = await postForm("/tribe/join", { hostId: tribeHost.id, returnTo: `/profile/${tribeHost.id}?tab=games` }, { cookie });
+    const back = await postForm(
+      "/tribe/join",
+      { hostId: tribeHost.id, returnTo: `/profile/${tribeHost.id}?tab=games` },
+      { cookie },
+    );
     expect(back.status).toBe(303);
     expect(back.headers.get("Location")).toBe(`/profile/${tribeHost.id}?tab=games&tribe=joined`);
     const page = await decodedHtml(await get(back.headers.get("Location")!, { cookie }));
@@ -297,7 +346,9 @@ describe("joining a tribe", () => {
 
     const again = await postForm("/tribe/join", { hostId: tribeHost.id, returnTo: "//evil.example/x" }, { cookie });
     expect(again.headers.get("Location")).toBe(`/profile/${tribeHost.id}?tribe=already`);
-    expect(await decodedHtml(await get(again.headers.get("Location")!, { cookie }))).toContain("You are already a member of this tribe!");
+    expect(await decodedHtml(await get(again.headers.get("Location")!, { cookie }))).toContain(
+      "You are already a member of this tribe!",
+    );
     expect(await followers(tribeHost.id)).toBe(1);
   });
 
@@ -329,7 +380,9 @@ describe("joining a tribe", () => {
 describe("coming soon", () => {
   it("replaces the shop for a viewer whose country the host does not ship to", async () => {
     const brand = await makeUser({ name: "Brand SG" });
-    await db().insert(products).values({ hostId: brand.id, name: `Kaya Jar ${token}` });
+    await db()
+      .insert(products)
+      .values({ hostId: brand.id, name: `Kaya Jar ${token}` });
     await db().insert(userShippingCountries).values({ hostId: brand.id, countryCode: "SG" });
 
     // The fan's profile country is MY (the default).
@@ -360,10 +413,18 @@ describe("/profile/{id}/shop", () => {
     await db().insert(userShippingCountries).values({ hostId: brand.id, countryCode: "JP" });
     const [matcha] = await db()
       .insert(products)
-      .values({ hostId: brand.id, name: `Matcha Set ${token}`, basePriceCents: 1000, priceMinCents: 1000, priceMaxCents: 2500 })
+      .values({
+        hostId: brand.id,
+        name: `Matcha Set ${token}`,
+        basePriceCents: 1000,
+        priceMinCents: 1000,
+        priceMaxCents: 2500,
+      })
       .returning({ id: products.id });
     // In stock (a sold-out product shows 'Out of Stock' instead of Buy Now).
-    await db().insert(productSizes).values({ productId: matcha!.id, name: "Small", priceCents: 1000, availableUnits: 2 });
+    await db()
+      .insert(productSizes)
+      .values({ productId: matcha!.id, name: "Small", priceCents: 1000, availableUnits: 2 });
 
     const page = await decodedHtml(await get(`/profile/${brand.id}/shop?currency=USD`));
     expect(page).toContain(`Matcha Set ${token}`);
@@ -383,7 +444,9 @@ describe("/explore", () => {
     expect(page).toContain(`Which fabric is our bestseller ${token}?`);
     expect(page).not.toContain("correctAnswer");
 
-    const list = await decodedHtml(await get(`/explore?q=${token}&view=list&category=${encodeURIComponent("Lifestyle & Family")}`));
+    const list = await decodedHtml(
+      await get(`/explore?q=${token}&view=list&category=${encodeURIComponent("Lifestyle & Family")}`),
+    );
     expect(list).toContain(`Mireille${token} Home`);
     const other = await decodedHtml(await get(`/explore?q=mireille${token}&category=Education`));
     expect(other).not.toContain(`/profile/${slug}`);

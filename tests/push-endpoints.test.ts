@@ -15,7 +15,9 @@ afterEach(() => {
 });
 
 async function browserKeys() {
-  const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"])) as CryptoKeyPair;
+  const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, [
+    "deriveBits",
+  ])) as CryptoKeyPair;
   const publicRaw = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
   return { p256dh: base64UrlEncode(publicRaw), auth: base64UrlEncode(crypto.getRandomValues(new Uint8Array(16))) };
 }
@@ -116,11 +118,24 @@ describe("push subscriptions in Settings", () => {
     const user = await makeUser({ name: "Old Row" });
     await db()
       .insert(pushSubscriptions)
-      .values({ endpoint: "https://169.254.169.254/latest/meta-data/", userId: user.id, ...(await browserKeys()), createdAt: new Date() });
-    const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+      .values({
+        endpoint: "https://169.254.169.254/latest/meta-data/",
+        userId: user.id,
+        ...(await browserKeys()),
+        createdAt: new Date(),
+      });
+    const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, [
+      "sign",
+      "verify",
+    ])) as CryptoKeyPair;
     const privateJwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
     const publicRaw = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
-    const pushEnv = { ...env, VAPID_PUBLIC_KEY: base64UrlEncode(publicRaw), VAPID_PRIVATE_KEY: privateJwk.d!, VAPID_SUBJECT: "mailto:ops@tribe.test" };
+    const pushEnv = {
+      ...env,
+      VAPID_PUBLIC_KEY: base64UrlEncode(publicRaw),
+      VAPID_PRIVATE_KEY: privateJwk.d!,
+      VAPID_SUBJECT: "mailto:ops@tribe.test",
+    };
     const calls: string[] = [];
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL) => {
       calls.push(input instanceof Request ? input.url : String(input));

@@ -43,17 +43,26 @@ function jwk(publicKey: string, privateKey?: string): JsonWebKey {
 
 /** A browser's push subscription: an ECDH key pair and a 16-byte auth secret. */
 async function browserSubscription(endpoint: string) {
-  const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"])) as CryptoKeyPair;
+  const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, [
+    "deriveBits",
+  ])) as CryptoKeyPair;
   const publicRaw = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
   return {
     privateKey: pair.privateKey,
-    subscription: { endpoint, p256dh: base64UrlEncode(publicRaw), auth: base64UrlEncode(crypto.getRandomValues(new Uint8Array(16))) },
+    subscription: {
+      endpoint,
+      p256dh: base64UrlEncode(publicRaw),
+      auth: base64UrlEncode(crypto.getRandomValues(new Uint8Array(16))),
+    },
   };
 }
 
 /** A VAPID key pair in the form the secrets hold it (base64url public point and private scalar). */
 async function vapidKeys() {
-  const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, [
+    "sign",
+    "verify",
+  ])) as CryptoKeyPair;
   const privateJwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
   const publicRaw = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
   return { publicKey: base64UrlEncode(publicRaw), privateKey: privateJwk.d!, subject: "mailto:ops@tribe.test" };
@@ -75,14 +84,29 @@ async function decrypt(body: Uint8Array, receiverPrivate: CryptoKey, p256dh: str
   const senderPublic = body.slice(21, 21 + idLength);
   const ciphertext = body.slice(21 + idLength);
   expect(recordSize).toBeGreaterThanOrEqual(ciphertext.length);
-  const senderKey = await crypto.subtle.importKey("raw", senderPublic, { name: "ECDH", namedCurve: "P-256" }, false, []);
-  const ecdh = new Uint8Array(await crypto.subtle.deriveBits({ name: "ECDH", public: senderKey }, receiverPrivate, 256));
+  const senderKey = await crypto.subtle.importKey(
+    "raw",
+    senderPublic,
+    { name: "ECDH", namedCurve: "P-256" },
+    false,
+    [],
+  );
+  const ecdh = new Uint8Array(
+    await crypto.subtle.deriveBits({ name: "ECDH", public: senderKey }, receiverPrivate, 256),
+  );
   const receiverPublic = base64UrlDecode(p256dh);
   const prkKey = await hmac(base64UrlDecode(auth), ecdh);
-  const ikm = await hmac(prkKey, concatBytes([encoder.encode("WebPush: info\0"), receiverPublic, senderPublic, new Uint8Array([1])]));
+  const ikm = await hmac(
+    prkKey,
+    concatBytes([encoder.encode("WebPush: info\0"), receiverPublic, senderPublic, new Uint8Array([1])]),
+  );
   const prk = await hmac(salt, ikm);
-  const cek = (await hmac(prk, concatBytes([encoder.encode("Content-Encoding: aes128gcm\0"), new Uint8Array([1])]))).slice(0, 16);
-  const nonce = (await hmac(prk, concatBytes([encoder.encode("Content-Encoding: nonce\0"), new Uint8Array([1])]))).slice(0, 12);
+  const cek = (
+    await hmac(prk, concatBytes([encoder.encode("Content-Encoding: aes128gcm\0"), new Uint8Array([1])]))
+  ).slice(0, 16);
+  const nonce = (
+    await hmac(prk, concatBytes([encoder.encode("Content-Encoding: nonce\0"), new Uint8Array([1])]))
+  ).slice(0, 12);
   const key = await crypto.subtle.importKey("raw", cek, "AES-GCM", false, ["decrypt"]);
   const plain = new Uint8Array(await crypto.subtle.decrypt({ name: "AES-GCM", iv: nonce }, key, ciphertext));
   let end = plain.length - 1;
@@ -118,7 +142,9 @@ function localPushService(
     const [, header, claims, signature, k] = auth as unknown as [string, string, string, string, string];
     // The service only takes messages for subscriptions made with this application server key.
     if (k !== expectedVapidKey) return new Response("Wrong application server key", { status: 403 });
-    const verifyKey = await crypto.subtle.importKey("jwk", jwk(k), { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
+    const verifyKey = await crypto.subtle.importKey("jwk", jwk(k), { name: "ECDSA", namedCurve: "P-256" }, false, [
+      "verify",
+    ]);
     const valid = await crypto.subtle.verify(
       { name: "ECDSA", hash: "SHA-256" },
       verifyKey,
@@ -127,7 +153,11 @@ function localPushService(
     );
     if (!valid) return new Response("Bad signature", { status: 403 });
     expect(JSON.parse(new TextDecoder().decode(base64UrlDecode(header)))).toEqual({ typ: "JWT", alg: "ES256" });
-    const jwt = JSON.parse(new TextDecoder().decode(base64UrlDecode(claims))) as { aud: string; exp: number; sub: string };
+    const jwt = JSON.parse(new TextDecoder().decode(base64UrlDecode(claims))) as {
+      aud: string;
+      exp: number;
+      sub: string;
+    };
     expect(jwt.aud).toBe("https://push.test");
     expect(jwt.exp * 1000).toBeGreaterThan(Date.now());
     expect(jwt.exp * 1000).toBeLessThanOrEqual(Date.now() + 24 * 60 * 60 * 1000);
@@ -144,15 +174,37 @@ function localPushService(
 describe("payload encryption (RFC 8291)", () => {
   it("reproduces the RFC's example message byte for byte", async () => {
     const senderKeys = {
-      privateKey: await crypto.subtle.importKey("jwk", jwk(RFC.senderPublic, RFC.senderPrivate), { name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"]),
-      publicKey: await crypto.subtle.importKey("raw", base64UrlDecode(RFC.senderPublic), { name: "ECDH", namedCurve: "P-256" }, true, []),
+      privateKey: await crypto.subtle.importKey(
+        "jwk",
+        jwk(RFC.senderPublic, RFC.senderPrivate),
+        { name: "ECDH", namedCurve: "P-256" },
+        true,
+        ["deriveBits"],
+      ),
+      publicKey: await crypto.subtle.importKey(
+        "raw",
+        base64UrlDecode(RFC.senderPublic),
+        { name: "ECDH", namedCurve: "P-256" },
+        true,
+        [],
+      ),
     };
-    const body = await encryptPushPayload(encoder.encode(RFC.plaintext), { p256dh: RFC.receiverPublic, auth: RFC.auth }, {
-      salt: base64UrlDecode(RFC.salt),
-      senderKeys,
-    });
+    const body = await encryptPushPayload(
+      encoder.encode(RFC.plaintext),
+      { p256dh: RFC.receiverPublic, auth: RFC.auth },
+      {
+        salt: base64UrlDecode(RFC.salt),
+        senderKeys,
+      },
+    );
     expect(base64UrlEncode(body)).toBe(RFC.body);
-    const receiverPrivate = await crypto.subtle.importKey("jwk", jwk(RFC.receiverPublic, RFC.receiverPrivate), { name: "ECDH", namedCurve: "P-256" }, false, ["deriveBits"]);
+    const receiverPrivate = await crypto.subtle.importKey(
+      "jwk",
+      jwk(RFC.receiverPublic, RFC.receiverPrivate),
+      { name: "ECDH", namedCurve: "P-256" },
+      false,
+      ["deriveBits"],
+    );
     expect(await decrypt(body, receiverPrivate, RFC.receiverPublic, RFC.auth)).toBe(RFC.plaintext);
   });
 });
@@ -161,36 +213,69 @@ describe("delivery to a push service", () => {
   it("signs a VAPID token the service verifies and sends a payload only the browser can read", async () => {
     const keys = await vapidKeys();
     const browser = await browserSubscription("https://push.test/sub-1");
-    const service = localPushService(new Map([[browser.subscription.endpoint, { privateKey: browser.privateKey, ...browser.subscription }]]), keys.publicKey);
-    const result = await sendWebPush(browser.subscription, { title: "New order", body: "Rattan Basket", url: "/orders" }, keys, service.fetcher);
+    const service = localPushService(
+      new Map([[browser.subscription.endpoint, { privateKey: browser.privateKey, ...browser.subscription }]]),
+      keys.publicKey,
+    );
+    const result = await sendWebPush(
+      browser.subscription,
+      { title: "New order", body: "Rattan Basket", url: "/orders" },
+      keys,
+      service.fetcher,
+    );
     expect(result).toEqual({ ok: true });
     expect(service.received).toHaveLength(1);
     expect(service.received[0]!.message).toEqual({ title: "New order", body: "Rattan Basket", url: "/orders" });
 
     const other = await vapidKeys();
-    const forged = localPushService(new Map([[browser.subscription.endpoint, { privateKey: browser.privateKey, ...browser.subscription }]]), keys.publicKey);
+    const forged = localPushService(
+      new Map([[browser.subscription.endpoint, { privateKey: browser.privateKey, ...browser.subscription }]]),
+      keys.publicKey,
+    );
     // A sender with other VAPID keys than the subscription was made with is refused by the service.
-    expect(await sendWebPush(browser.subscription, { title: "x" }, other, forged.fetcher)).toEqual({ ok: false, gone: false, status: 403 });
+    expect(await sendWebPush(browser.subscription, { title: "x" }, other, forged.fetcher)).toEqual({
+      ok: false,
+      gone: false,
+      status: 403,
+    });
     expect(forged.received).toHaveLength(0);
   });
 
   it("notify() pushes to each subscribed browser while the push switch is on, and forgets a gone subscription", async () => {
     const keys = await vapidKeys();
-    const pushEnv = { ...env, VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey, VAPID_SUBJECT: keys.subject };
+    const pushEnv = {
+      ...env,
+      VAPID_PUBLIC_KEY: keys.publicKey,
+      VAPID_PRIVATE_KEY: keys.privateKey,
+      VAPID_SUBJECT: keys.subject,
+    };
     const host = await makeUser({ name: "Push Host" });
     const phone = await browserSubscription(`https://push.test/${crypto.randomUUID()}`);
     const laptop = await browserSubscription(`https://push.test/${crypto.randomUUID()}`);
     const old = await browserSubscription(`https://push.test/${crypto.randomUUID()}`);
     for (const b of [phone, laptop, old]) await savePushSubscription(db(), host.id, b.subscription);
-    const subscribers = new Map([phone, laptop].map((b) => [b.subscription.endpoint, { privateKey: b.privateKey, ...b.subscription }]));
+    const subscribers = new Map(
+      [phone, laptop].map((b) => [b.subscription.endpoint, { privateKey: b.privateKey, ...b.subscription }]),
+    );
     const service = localPushService(subscribers, keys.publicKey, { gone: new Set([old.subscription.endpoint]) });
     vi.spyOn(globalThis, "fetch").mockImplementation(service.fetcher as typeof fetch);
 
-    const sale = { subject: "New order ORD-1234ABCD: Rattan Basket", text: "You sold 1 x Rattan Basket.", url: "/orders" };
+    const sale = {
+      subject: "New order ORD-1234ABCD: Rattan Basket",
+      text: "You sold 1 x Rattan Basket.",
+      url: "/orders",
+    };
     const result = await notify(pushEnv, host.id, "sale", sale);
     expect(result).toEqual({ emailed: true, pushed: 2 });
-    expect(service.received.map((r) => r.endpoint).sort()).toEqual([phone, laptop].map((b) => b.subscription.endpoint).sort());
-    expect(service.received[0]!.message).toMatchObject({ title: sale.subject, body: sale.text, url: "/orders", kind: "sale" });
+    expect(service.received.map((r) => r.endpoint).sort()).toEqual(
+      [phone, laptop].map((b) => b.subscription.endpoint).sort(),
+    );
+    expect(service.received[0]!.message).toMatchObject({
+      title: sale.subject,
+      body: sale.text,
+      url: "/orders",
+      kind: "sale",
+    });
     const left = await db().select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, host.id));
     expect(left.map((s) => s.endpoint)).not.toContain(old.subscription.endpoint);
 
@@ -198,7 +283,10 @@ describe("delivery to a push service", () => {
     await db().update(userProfiles).set({ pushNotifications: false }).where(eq(userProfiles.userId, host.id));
     expect(await notify(pushEnv, host.id, "sale", sale)).toEqual({ emailed: true, pushed: 0 });
     // Sales switched off: neither.
-    await db().update(userProfiles).set({ pushNotifications: true, salesNotifications: false }).where(eq(userProfiles.userId, host.id));
+    await db()
+      .update(userProfiles)
+      .set({ pushNotifications: true, salesNotifications: false })
+      .where(eq(userProfiles.userId, host.id));
     expect(await notify(pushEnv, host.id, "sale", sale)).toEqual({ emailed: false, pushed: 0 });
     expect(service.received).toHaveLength(2);
   });
@@ -207,16 +295,30 @@ describe("delivery to a push service", () => {
     const user = await makeUser({ name: "Subscriber" });
     const cookie = await signIn(user.email);
     const browser = await browserSubscription(`https://push.test/${crypto.randomUUID()}`);
-    const ok = await postForm("/settings?tab=notifications", { intent: "push-subscribe", ...browser.subscription }, { cookie });
+    const ok = await postForm(
+      "/settings?tab=notifications",
+      { intent: "push-subscribe", ...browser.subscription },
+      { cookie },
+    );
     expect(ok.status).toBe(200);
     const rows = await db().select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, user.id));
-    expect(rows).toMatchObject([{ endpoint: browser.subscription.endpoint, p256dh: browser.subscription.p256dh, auth: browser.subscription.auth }]);
+    expect(rows).toMatchObject([
+      { endpoint: browser.subscription.endpoint, p256dh: browser.subscription.p256dh, auth: browser.subscription.auth },
+    ]);
 
-    const bad = await postForm("/settings?tab=notifications", { intent: "push-subscribe", endpoint: "http://push.test/x", p256dh: "short", auth: "x" }, { cookie });
+    const bad = await postForm(
+      "/settings?tab=notifications",
+      { intent: "push-subscribe", endpoint: "http://push.test/x", p256dh: "short", auth: "x" },
+      { cookie },
+    );
     expect(bad.status).toBe(400);
     expect(await db().select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, user.id))).toHaveLength(1);
 
-    const off = await postForm("/settings?tab=notifications", { intent: "push-unsubscribe", endpoint: browser.subscription.endpoint }, { cookie });
+    const off = await postForm(
+      "/settings?tab=notifications",
+      { intent: "push-unsubscribe", endpoint: browser.subscription.endpoint },
+      { cookie },
+    );
     expect(off.status).toBe(200);
     expect(await db().select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, user.id))).toHaveLength(0);
   });

@@ -54,17 +54,26 @@ describe("React Router's route tables kept across requests", () => {
       expect(out, id).not.toBeNull();
       expect(out, id).not.toBe(code);
     }
-    expect(keepRouteTables(serverRouterJs, "/x/node_modules/react-router/dist/production/lib/dom/ssr/components.js")).toBeNull();
-    expect(keepRouteTables(serverRouterJs, "/x/node_modules/react-router/dist/development/lib/dom/ssr/server.js")).toBeNull();
+    expect(
+      keepRouteTables(serverRouterJs, "/x/node_modules/react-router/dist/production/lib/dom/ssr/components.js"),
+    ).toBeNull();
+    expect(
+      keepRouteTables(serverRouterJs, "/x/node_modules/react-router/dist/development/lib/dom/ssr/server.js"),
+    ).toBeNull();
   });
 
   it("refuses a React Router whose code has changed instead of changing it blindly", () => {
     const changed = fogOfWarJs.replace("let matches = router.match(path);", "let found = router.match(path);");
-    expect(() => keepRouteTables(changed, "/x/node_modules/react-router/dist/production/lib/dom/ssr/fog-of-war.js")).toThrow(
-      /fog-of-war\.js no longer contains exactly one "\\tpaths\.forEach\(\(path\) => \{"/,
+    expect(() =>
+      keepRouteTables(changed, "/x/node_modules/react-router/dist/production/lib/dom/ssr/fog-of-war.js"),
+    ).toThrow(/fog-of-war\.js no longer contains exactly one "\\tpaths\.forEach\(\(path\) => \{"/);
+    const renamed = serverRouterJs.replace(
+      "function ServerRouter({ context, url, nonce }) {",
+      "function ServerRouter({ context, url }) {",
     );
-    const renamed = serverRouterJs.replace("function ServerRouter({ context, url, nonce }) {", "function ServerRouter({ context, url }) {");
-    expect(() => keepRouteTables(renamed, "/x/node_modules/react-router/dist/production/lib/dom/ssr/server.js")).toThrow(/no longer contains exactly one/);
+    expect(() =>
+      keepRouteTables(renamed, "/x/node_modules/react-router/dist/production/lib/dom/ssr/server.js"),
+    ).toThrow(/no longer contains exactly one/);
   });
 
   it("hands each page the routes of its own path and parent paths, page after page", async () => {

@@ -28,8 +28,26 @@ import { createProductCheckout } from "~/lib/payments/checkout-session.server";
 import { contributionKey, localPaymentIntentId, paidLocalCheckoutRow } from "~/lib/payments/payment-records";
 import { requestRefund } from "~/lib/payments/refunds.server";
 import { processStripeEvent } from "~/lib/payments/webhook.server";
-import { addContribution, closePool, ensureOpenPool, getOpenPool, poolStub, reapplyReservations } from "~/lib/pools.server";
-import { db, envWithPoolsDown, get, makeUser, ORIGIN, pageText, postForm, sessionUserOf, signIn, withoutNetwork } from "./helpers";
+import {
+  addContribution,
+  closePool,
+  ensureOpenPool,
+  getOpenPool,
+  poolStub,
+  reapplyReservations,
+} from "~/lib/pools.server";
+import {
+  db,
+  envWithPoolsDown,
+  get,
+  makeUser,
+  ORIGIN,
+  pageText,
+  postForm,
+  sessionUserOf,
+  signIn,
+  withoutNetwork,
+} from "./helpers";
 import { checkoutSessionEvent, deliverWebhook, newEventId, stripeEvent } from "./support/webhooks";
 
 // Money flowing back: requestRefund (the API the returns and sealed-guess features call), the refund and dispute
@@ -56,13 +74,22 @@ async function shopFixture(category: Category = "voucher", units = 10) {
       voucherExpiresAt: category === "voucher" ? new Date(Date.now() + 90 * 86_400_000) : null,
     })
     .returning();
-  await db().insert(productSizes).values({ productId: product!.id, name: "Standard", priceCents: 4000, availableUnits: units, position: 0 });
+  await db()
+    .insert(productSizes)
+    .values({ productId: product!.id, name: "Standard", priceCents: 4000, availableUnits: units, position: 0 });
   return { host, user, email, product: product! };
 }
 
 /** Starts a buy-now checkout of one unit through the local provider. */
 async function startCheckout(fixture: Awaited<ReturnType<typeof shopFixture>>) {
-  const started = await createProductCheckout(env, { user: fixture.user, productId: fixture.product.id, sizeName: "Standard", colorName: null, quantity: 1, origin: ORIGIN });
+  const started = await createProductCheckout(env, {
+    user: fixture.user,
+    productId: fixture.product.id,
+    sizeName: "Standard",
+    colorName: null,
+    quantity: 1,
+    origin: ORIGIN,
+  });
   if (!started.ok) throw new Error(started.message);
   const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, started.sessionId));
   return row!;
@@ -80,7 +107,14 @@ async function paidOrder(category: Category = "voucher") {
   expect((await deliverWebhook(paidEvent(row, paymentIntent))).status).toBe(200);
   const [order] = await db().select().from(orders).where(eq(orders.checkoutSessionId, row.id));
   expect(order?.poolId).toBeTruthy();
-  return { host: fixture.host, user: fixture.user, product: fixture.product, sessionId: row.id, paymentIntent, order: order! };
+  return {
+    host: fixture.host,
+    user: fixture.user,
+    product: fixture.product,
+    sessionId: row.id,
+    paymentIntent,
+    order: order!,
+  };
 }
 
 async function orderRow(id: string) {
@@ -96,34 +130,83 @@ async function voucherOf(orderId: string) {
 async function poolOf(poolId: string) {
   const stub = poolStub(env, poolId);
   const [state, entries] = await Promise.all([stub.state(), stub.entries()]);
-  return { amountCents: state.amountCents, entries: state.entries, voided: entries.filter((e) => e.voided).map((e) => e.entryNumber) };
+  return {
+    amountCents: state.amountCents,
+    entries: state.entries,
+    voided: entries.filter((e) => e.voided).map((e) => e.entryNumber),
+  };
 }
 
-function refundObject(p: { id: string; amount: number; status: string; paymentIntent: string; metadata?: Record<string, string> }) {
-  return { id: p.id, object: "refund", amount: p.amount, currency: "usd", status: p.status, payment_intent: p.paymentIntent, charge: null, metadata: p.metadata ?? {} };
+function refundObject(p: {
+  id: string;
+  amount: number;
+  status: string;
+  paymentIntent: string;
+  metadata?: Record<string, string>;
+}) {
+  return {
+    id: p.id,
+    object: "refund",
+    amount: p.amount,
+    currency: "usd",
+    status: p.status,
+    payment_intent: p.paymentIntent,
+    charge: null,
+    metadata: p.metadata ?? {},
+  };
 }
 
 function disputeObject(p: { id: string; amount: number; status: string; paymentIntent: string }) {
-  return { id: p.id, object: "dispute", amount: p.amount, currency: "usd", status: p.status, payment_intent: p.paymentIntent, charge: null };
+  return {
+    id: p.id,
+    object: "dispute",
+    amount: p.amount,
+    currency: "usd",
+    status: p.status,
+    payment_intent: p.paymentIntent,
+    charge: null,
+  };
 }
 
 /** The mails the buyer received about refunds, oldest first. */
 async function refundMailsTo(email: string) {
-  const mails = await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, email)).orderBy(mailOutbox.createdAt);
+  const mails = await db()
+    .select()
+    .from(mailOutbox)
+    .where(eq(mailOutbox.toAddress, email))
+    .orderBy(mailOutbox.createdAt);
   return mails.filter((m) => m.subject.startsWith("Refund of") || m.subject.includes("is approved"));
 }
 
 describe("the buyer's refund mail (sent by the refund path, once per refund)", () => {
   it("a host's refund: one mail, and none more for the same request again or its replayed events", async () => {
     const { sessionId, order, user, paymentIntent } = await paidOrder();
-    const request = { checkoutSessionId: sessionId, orderId: order.id, amountCents: 1500, origin: "host" as const, reason: "One cup was chipped", idempotencyKey: "host-mail-1" };
+    const request = {
+      checkoutSessionId: sessionId,
+      orderId: order.id,
+      amountCents: 1500,
+      origin: "host" as const,
+      reason: "One cup was chipped",
+      idempotencyKey: "host-mail-1",
+    };
     const first = await requestRefund(env, request);
     expect(first.ok).toBe(true);
     expect(await requestRefund(env, request)).toEqual(first);
     // Stripe's own events for the same refund (created, then updated), each delivered twice.
     const refundId = first.ok ? first.refundId : "";
     for (const status of ["pending", "succeeded", "succeeded"]) {
-      const res = await deliverWebhook(stripeEvent(status === "pending" ? "refund.created" : "refund.updated", refundObject({ id: refundId, amount: 1500, status, paymentIntent, metadata: { checkout_session_id: sessionId, order_id: order.id, origin: "host" } })));
+      const res = await deliverWebhook(
+        stripeEvent(
+          status === "pending" ? "refund.created" : "refund.updated",
+          refundObject({
+            id: refundId,
+            amount: 1500,
+            status,
+            paymentIntent,
+            metadata: { checkout_session_id: sessionId, order_id: order.id, origin: "host" },
+          }),
+        ),
+      );
       expect(res.status).toBe(200);
     }
     const mails = await refundMailsTo(user.email);
@@ -145,7 +228,14 @@ describe("the buyer's refund mail (sent by the refund path, once per refund)", (
 
   it("an undeliverable payment's automatic refund: one mail with the reason, however often it is asked for", async () => {
     const { sessionId, order, user } = await paidOrder("digital");
-    const request = { checkoutSessionId: sessionId, orderId: order.id, amountCents: 4000, origin: "unfulfillable" as const, reason: UNFULFILLABLE_REASONS.gone, idempotencyKey: unfulfillableRefundKey(sessionId, order.id) };
+    const request = {
+      checkoutSessionId: sessionId,
+      orderId: order.id,
+      amountCents: 4000,
+      origin: "unfulfillable" as const,
+      reason: UNFULFILLABLE_REASONS.gone,
+      idempotencyKey: unfulfillableRefundKey(sessionId, order.id),
+    };
     expect((await requestRefund(env, request)).ok).toBe(true);
     expect(await requestRefund(env, request)).toEqual({ ok: false, message: REFUND_MESSAGES.nothingLeft });
     const mails = await refundMailsTo(user.email);
@@ -158,13 +248,18 @@ describe("the buyer's refund mail (sent by the refund path, once per refund)", (
     const { order, user, paymentIntent } = await paidOrder();
     const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
     const created = stripeEvent("refund.created", refundObject({ id, amount: 4000, status: "pending", paymentIntent }));
-    const updated = stripeEvent("refund.updated", refundObject({ id, amount: 4000, status: "succeeded", paymentIntent }));
+    const updated = stripeEvent(
+      "refund.updated",
+      refundObject({ id, amount: 4000, status: "succeeded", paymentIntent }),
+    );
     // Reordered, and each delivered three times (the same event id) plus once more under a new event id.
-    for (const e of [updated, created, updated, created, updated, created, { ...updated, id: newEventId() }]) expect((await deliverWebhook(e)).status).toBe(200);
+    for (const e of [updated, created, updated, created, updated, created, { ...updated, id: newEventId() }])
+      expect((await deliverWebhook(e)).status).toBe(200);
     const mails = await refundMailsTo(user.email);
     expect(mails.map((m) => m.subject)).toEqual([`Refund of USD 40.00 for order ${order.orderNumber}`]);
-    expect(mails[0]!.textBody).toContain(`USD 40.00 of your order ${order.orderNumber} (Pottery Class) is refunded to your payment method.`);
-
+    expect(mails[0]!.textBody).toContain(
+      `USD 40.00 of your order ${order.orderNumber} (Pottery Class) is refunded to your payment method.`,
+    );
   });
 });
 
@@ -172,16 +267,30 @@ describe("a refund that does not go through", () => {
   it("pending, then failed: the buyer is mailed once more that it did not go through, the host once, and replays send nothing", async () => {
     const { order, user, host, paymentIntent, sessionId } = await paidOrder();
     const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
-    const metadata = { checkout_session_id: sessionId, order_id: order.id, origin: "host", reason: "One cup was chipped" };
-    const created = stripeEvent("refund.created", refundObject({ id, amount: 4000, status: "pending", paymentIntent, metadata }));
-    const failed = stripeEvent("refund.failed", refundObject({ id, amount: 4000, status: "failed", paymentIntent, metadata }));
+    const metadata = {
+      checkout_session_id: sessionId,
+      order_id: order.id,
+      origin: "host",
+      reason: "One cup was chipped",
+    };
+    const created = stripeEvent(
+      "refund.created",
+      refundObject({ id, amount: 4000, status: "pending", paymentIntent, metadata }),
+    );
+    const failed = stripeEvent(
+      "refund.failed",
+      refundObject({ id, amount: 4000, status: "failed", paymentIntent, metadata }),
+    );
     expect((await deliverWebhook(created)).status).toBe(200);
-    expect((await refundMailsTo(user.email)).map((m) => m.subject)).toEqual([`Refund of USD 40.00 for order ${order.orderNumber}`]);
+    expect((await refundMailsTo(user.email)).map((m) => m.subject)).toEqual([
+      `Refund of USD 40.00 for order ${order.orderNumber}`,
+    ]);
 
     // Five concurrent deliveries, a replay under a new event id, and the older event arriving late.
     const responses = await Promise.all([...Array(5)].map(() => deliverWebhook(failed)));
     expect(responses.every((r) => r.status === 200)).toBe(true);
-    for (const e of [{ ...failed, id: newEventId() }, created, { ...created, id: newEventId() }]) expect((await deliverWebhook(e)).status).toBe(200);
+    for (const e of [{ ...failed, id: newEventId() }, created, { ...created, id: newEventId() }])
+      expect((await deliverWebhook(e)).status).toBe(200);
 
     const mails = await refundMailsTo(user.email);
     expect(mails.map((m) => m.subject)).toEqual([
@@ -189,7 +298,9 @@ describe("a refund that does not go through", () => {
       `Refund of USD 40.00 for order ${order.orderNumber} did not go through`,
     ]);
     const text = mails[1]!.textBody;
-    expect(text).toContain(`The refund of USD 40.00 for your order ${order.orderNumber} (Pottery Class) did not go through, so no money is returned to your payment method.`);
+    expect(text).toContain(
+      `The refund of USD 40.00 for your order ${order.orderNumber} (Pottery Class) did not go through, so no money is returned to your payment method.`,
+    );
     expect(text).toContain("This corrects our earlier e-mail, which said the refund was on its way.");
     expect(text).toContain("If you still expect a refund, contact Refund Host.");
     expect(text).not.toContain("3-5 business days");
@@ -199,8 +310,12 @@ describe("a refund that does not go through", () => {
 
     // The host is told once, to refund again: the buyer has not been paid back.
     const hostMails = await refundMailsTo(host.email);
-    expect(hostMails.map((m) => m.subject)).toEqual([`Refund of USD 40.00 for order ${order.orderNumber} did not go through`]);
-    expect(hostMails[0]!.textBody).toContain(`for order ${order.orderNumber} (Pottery Class) did not go through, so the buyer has not been paid back.`);
+    expect(hostMails.map((m) => m.subject)).toEqual([
+      `Refund of USD 40.00 for order ${order.orderNumber} did not go through`,
+    ]);
+    expect(hostMails[0]!.textBody).toContain(
+      `for order ${order.orderNumber} (Pottery Class) did not go through, so the buyer has not been paid back.`,
+    );
     expect(hostMails[0]!.textBody).toContain("refund it again from Orders");
     expect(hostMails[0]!.textBody).toContain(`See your orders: ${ORIGIN}/orders`);
 
@@ -221,9 +336,17 @@ describe("a refund that does not go through", () => {
     const failed = stripeEvent("refund.failed", refundObject({ id, amount: 4000, status: "failed", paymentIntent }));
     await Promise.all([...Array(3)].map(() => deliverWebhook(failed)));
     // Its older news arriving afterwards (created while pending) changes nothing and mails nothing.
-    expect((await deliverWebhook(stripeEvent("refund.created", refundObject({ id, amount: 4000, status: "pending", paymentIntent })))).status).toBe(200);
+    expect(
+      (
+        await deliverWebhook(
+          stripeEvent("refund.created", refundObject({ id, amount: 4000, status: "pending", paymentIntent })),
+        )
+      ).status,
+    ).toBe(200);
     const mails = await refundMailsTo(user.email);
-    expect(mails.map((m) => m.subject)).toEqual([`Refund of USD 40.00 for order ${order.orderNumber} did not go through`]);
+    expect(mails.map((m) => m.subject)).toEqual([
+      `Refund of USD 40.00 for order ${order.orderNumber} did not go through`,
+    ]);
     expect(mails[0]!.textBody).not.toContain("corrects");
     expect(mails[0]!.textBody).not.toContain("is refunded to your payment method");
     expect(await orderRow(order.id)).toMatchObject({ refundedCents: 0, refundState: "none" });
@@ -237,7 +360,10 @@ describe("requestRefund", () => {
   it("refuses 0, more than is refundable, and an unknown order with a clear message, changing nothing", async () => {
     const { sessionId, order } = await paidOrder();
     const base = { checkoutSessionId: sessionId, orderId: order.id, origin: "host" as const, reason: null };
-    expect(await requestRefund(env, { ...base, amountCents: 0, idempotencyKey: "k0" })).toEqual({ ok: false, message: REFUND_MESSAGES.notPositive });
+    expect(await requestRefund(env, { ...base, amountCents: 0, idempotencyKey: "k0" })).toEqual({
+      ok: false,
+      message: REFUND_MESSAGES.notPositive,
+    });
     expect(await requestRefund(env, { ...base, amountCents: 4001, idempotencyKey: "k1" })).toEqual({
       ok: false,
       message: REFUND_MESSAGES.tooMuch("USD 40.00"),
@@ -253,7 +379,14 @@ describe("requestRefund", () => {
   it("a partial refund through the local provider: stored with its order, the pool share reversed once, the entry kept", async () => {
     const { sessionId, order, host } = await paidOrder();
     const before = await poolOf(order.poolId!);
-    const request = { checkoutSessionId: sessionId, orderId: order.id, amountCents: 1000, origin: "host" as const, reason: "Scratched box", idempotencyKey: `host:${order.id}:n1` };
+    const request = {
+      checkoutSessionId: sessionId,
+      orderId: order.id,
+      amountCents: 1000,
+      origin: "host" as const,
+      reason: "Scratched box",
+      idempotencyKey: `host:${order.id}:n1`,
+    };
     const first = await requestRefund(env, request);
     expect(first).toMatchObject({ ok: true, status: "succeeded" });
     // A retry with the same key answers the same refund and changes nothing.
@@ -261,15 +394,28 @@ describe("requestRefund", () => {
     expect(again).toEqual(first);
     const stored = await db().select().from(refunds).where(eq(refunds.orderId, order.id));
     expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatchObject({ amountCents: 1000, status: "succeeded", origin: "host", reason: "Scratched box", reversal: "applied" });
-    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 1000, refundState: "partial", refundReason: "Scratched box" });
+    expect(stored[0]).toMatchObject({
+      amountCents: 1000,
+      status: "succeeded",
+      origin: "host",
+      reason: "Scratched box",
+      reversal: "applied",
+    });
+    expect(await orderRow(order.id)).toMatchObject({
+      refundedCents: 1000,
+      refundState: "partial",
+      refundReason: "Scratched box",
+    });
     const after = await poolOf(order.poolId!);
     // The pool share of USD 10.00 at the contribution's 10%: USD 1.00.
     expect(after.amountCents).toBe(before.amountCents - 100);
     expect(after.voided).toEqual([]);
     expect((await voucherOf(order.id))?.status).toBe("active");
     // The host's earnings take back the host's part of USD 10.00, once.
-    const ledger = await db().select().from(earningsLedger).where(and(eq(earningsLedger.hostId, host.id), eq(earningsLedger.kind, "refund")));
+    const ledger = await db()
+      .select()
+      .from(earningsLedger)
+      .where(and(eq(earningsLedger.hostId, host.id), eq(earningsLedger.kind, "refund")));
     expect(ledger).toHaveLength(1);
     expect(ledger[0]).toMatchObject({ grossCents: -1000, poolCents: -100, orderId: order.id });
     expect(ledger[0]!.amountCents + ledger[0]!.poolCents + ledger[0]!.platformCents).toBe(-1000);
@@ -281,11 +427,16 @@ describe("refund events", () => {
     const { order, paymentIntent } = await paidOrder("voucher");
     const before = await poolOf(order.poolId!);
     const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
-    const succeeded = stripeEvent("refund.updated", refundObject({ id, amount: 4000, status: "succeeded", paymentIntent }));
+    const succeeded = stripeEvent(
+      "refund.updated",
+      refundObject({ id, amount: 4000, status: "succeeded", paymentIntent }),
+    );
     const created = stripeEvent("refund.created", refundObject({ id, amount: 4000, status: "pending", paymentIntent }));
     // The update arrives first, then five copies of each concurrently.
     expect((await deliverWebhook(succeeded)).status).toBe(200);
-    const responses = await Promise.all([...Array(5)].flatMap(() => [deliverWebhook(created), deliverWebhook(succeeded)]));
+    const responses = await Promise.all(
+      [...Array(5)].flatMap(() => [deliverWebhook(created), deliverWebhook(succeeded)]),
+    );
     expect(responses.every((r) => r.status === 200)).toBe(true);
     // A dashboard refund (no metadata) of a one-order payment is that order's.
     expect(await orderRow(order.id)).toMatchObject({ refundedCents: 4000, refundState: "full", status: "refunded" });
@@ -312,8 +463,16 @@ describe("refund events", () => {
 
   it("a redeemed voucher stays redeemed under a full refund", async () => {
     const { order, paymentIntent } = await paidOrder("voucher");
-    await db().update(vouchers).set({ status: "redeemed", redeemedAt: new Date() }).where(eq(vouchers.orderId, order.id));
-    await deliverWebhook(stripeEvent("refund.created", refundObject({ id: `re_test_${crypto.randomUUID()}`, amount: 4000, status: "succeeded", paymentIntent })));
+    await db()
+      .update(vouchers)
+      .set({ status: "redeemed", redeemedAt: new Date() })
+      .where(eq(vouchers.orderId, order.id));
+    await deliverWebhook(
+      stripeEvent(
+        "refund.created",
+        refundObject({ id: `re_test_${crypto.randomUUID()}`, amount: 4000, status: "succeeded", paymentIntent }),
+      ),
+    );
     expect((await voucherOf(order.id))?.status).toBe("redeemed");
     expect(await orderRow(order.id)).toMatchObject({ refundState: "full" });
   });
@@ -321,9 +480,16 @@ describe("refund events", () => {
   it("charge.refunded applies the refunds it lists once and ignores one that lists none", async () => {
     const { order, paymentIntent } = await paidOrder("digital");
     const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
-    const charge = { id: `ch_test_${id}`, object: "charge", payment_intent: paymentIntent, refunds: { data: [refundObject({ id, amount: 500, status: "succeeded", paymentIntent })] } };
+    const charge = {
+      id: `ch_test_${id}`,
+      object: "charge",
+      payment_intent: paymentIntent,
+      refunds: { data: [refundObject({ id, amount: 500, status: "succeeded", paymentIntent })] },
+    };
     for (let i = 0; i < 3; i++) expect((await deliverWebhook(stripeEvent("charge.refunded", charge))).status).toBe(200);
-    await deliverWebhook(stripeEvent("refund.updated", refundObject({ id, amount: 500, status: "succeeded", paymentIntent })));
+    await deliverWebhook(
+      stripeEvent("refund.updated", refundObject({ id, amount: 500, status: "succeeded", paymentIntent })),
+    );
     const empty = await deliverWebhook(stripeEvent("charge.refunded", { ...charge, refunds: null }));
     expect(await empty.json()).toMatchObject({ received: true, ignored: expect.stringContaining("refund events") });
     expect(await orderRow(order.id)).toMatchObject({ refundedCents: 500, refundState: "partial" });
@@ -334,22 +500,37 @@ describe("refund events", () => {
     await closePool(env, order.poolId!, "closed_early");
     const before = await poolOf(order.poolId!);
     const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
-    const refund = stripeEvent("refund.created", refundObject({ id, amount: 4000, status: "succeeded", paymentIntent }));
+    const refund = stripeEvent(
+      "refund.created",
+      refundObject({ id, amount: 4000, status: "succeeded", paymentIntent }),
+    );
     await Promise.all([...Array(5)].map(() => deliverWebhook(refund)));
     expect(await poolOf(order.poolId!)).toEqual(before);
     const debits = await db().select().from(hostDebits).where(eq(hostDebits.reversalKey, id));
     expect(debits).toHaveLength(1);
     expect(debits[0]).toMatchObject({ hostId: host.id, amountCents: 400, reason: "refund_after_close" });
-    const [row] = await db().select().from(earningsLedger).where(eq(earningsLedger.sourceKey, `refund:${id}`));
+    const [row] = await db()
+      .select()
+      .from(earningsLedger)
+      .where(eq(earningsLedger.sourceKey, `refund:${id}`));
     // The host carries the pool's part too: the whole sale's host and pool parts come back off their balance.
     expect(row).toMatchObject({ hostId: host.id, grossCents: -4000, poolCents: 0 });
-    const [sale] = await db().select().from(earningsLedger).where(eq(earningsLedger.sourceKey, `sale:${order.id}`));
+    const [sale] = await db()
+      .select()
+      .from(earningsLedger)
+      .where(eq(earningsLedger.sourceKey, `sale:${order.id}`));
     expect(row!.amountCents).toBe(-(sale!.amountCents + sale!.poolCents));
   });
 });
 
 describe("a host's full refund ends the order (status refunded)", () => {
-  const refundForm = (orderId: string, amount: string, refundKey: string) => ({ intent: "refund", orderId, amount, reason: "", refundKey });
+  const refundForm = (orderId: string, amount: string, refundKey: string) => ({
+    intent: "refund",
+    orderId,
+    amount,
+    reason: "",
+    refundKey,
+  });
 
   it("refunded in full from /orders: status refunded, once; no status change; the Refunded filter finds it; not 'On the way' for the fan", async () => {
     const { host, user, order } = await paidOrder("physical");
@@ -365,7 +546,11 @@ describe("a host's full refund ends the order (status refunded)", () => {
 
     // The host can no longer mark it shipped (or anything else): 409 with the message, nothing changed.
     for (const status of ["shipped", "processing", "completed"]) {
-      const res = await postForm("/orders?tab=orders", { intent: "update-status", orderId: order.id, status, trackingNumber: "TRK-REFUNDED1" }, { cookie: hostCookie });
+      const res = await postForm(
+        "/orders?tab=orders",
+        { intent: "update-status", orderId: order.id, status, trackingNumber: "TRK-REFUNDED1" },
+        { cookie: hostCookie },
+      );
       expect(res.status).toBe(409);
       expect(await pageText(res)).toContain("This order can no longer be updated");
     }
@@ -375,7 +560,9 @@ describe("a host's full refund ends the order (status refunded)", () => {
     const listed = await (await get("/orders?tab=orders&status=refunded", { cookie: hostCookie })).text();
     expect(listed).toContain(order.orderNumber);
     expect(listed).not.toContain(`Update order ${order.orderNumber}`);
-    expect(await (await get("/orders?tab=orders&status=processing", { cookie: hostCookie })).text()).not.toContain(order.orderNumber);
+    expect(await (await get("/orders?tab=orders&status=processing", { cookie: hostCookie })).text()).not.toContain(
+      order.orderNumber,
+    );
 
     // The fan's 'On the way' card does not count it.
     const fanCookie = await signIn(user.email);
@@ -385,7 +572,11 @@ describe("a host's full refund ends the order (status refunded)", () => {
   it("a full refund of a shipped order that then fails gives the order back its status (shipped), once", async () => {
     const { host, order, paymentIntent } = await paidOrder("physical");
     const hostCookie = await signIn(host.email);
-    const shipped = await postForm("/orders?tab=orders", { intent: "update-status", orderId: order.id, status: "shipped", trackingNumber: "TRK-BACK1" }, { cookie: hostCookie });
+    const shipped = await postForm(
+      "/orders?tab=orders",
+      { intent: "update-status", orderId: order.id, status: "shipped", trackingNumber: "TRK-BACK1" },
+      { cookie: hostCookie },
+    );
     expect(shipped.status).toBe(302);
     const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
     const created = stripeEvent("refund.created", refundObject({ id, amount: 4000, status: "pending", paymentIntent }));
@@ -393,15 +584,31 @@ describe("a host's full refund ends the order (status refunded)", () => {
     expect(await orderRow(order.id)).toMatchObject({ refundState: "full", status: "refunded" });
     const failed = stripeEvent("refund.failed", refundObject({ id, amount: 4000, status: "failed", paymentIntent }));
     for (const e of [failed, created, failed]) expect((await deliverWebhook(e)).status).toBe(200);
-    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 0, refundState: "none", status: "shipped", trackingNumber: "TRK-BACK1" });
+    expect(await orderRow(order.id)).toMatchObject({
+      refundedCents: 0,
+      refundState: "none",
+      status: "shipped",
+      trackingNumber: "TRK-BACK1",
+    });
   });
 
   it("a partial refund keeps the order's status, and the host can still update it", async () => {
     const { host, order } = await paidOrder("physical");
     const hostCookie = await signIn(host.email);
-    expect((await postForm("/orders?tab=orders", refundForm(order.id, "10.00", crypto.randomUUID()), { cookie: hostCookie })).status).toBe(302);
-    expect(await orderRow(order.id)).toMatchObject({ refundedCents: 1000, refundState: "partial", status: "processing" });
-    const shipped = await postForm("/orders?tab=orders", { intent: "update-status", orderId: order.id, status: "shipped", trackingNumber: "TRK-PARTIAL1" }, { cookie: hostCookie });
+    expect(
+      (await postForm("/orders?tab=orders", refundForm(order.id, "10.00", crypto.randomUUID()), { cookie: hostCookie }))
+        .status,
+    ).toBe(302);
+    expect(await orderRow(order.id)).toMatchObject({
+      refundedCents: 1000,
+      refundState: "partial",
+      status: "processing",
+    });
+    const shipped = await postForm(
+      "/orders?tab=orders",
+      { intent: "update-status", orderId: order.id, status: "shipped", trackingNumber: "TRK-PARTIAL1" },
+      { cookie: hostCookie },
+    );
     expect(shipped.status).toBe(302);
     expect((await orderRow(order.id)).status).toBe("shipped");
   });
@@ -461,7 +668,18 @@ describe("a demo order as the seed writes it (scripts/seed.ts)", () => {
             hostId: fixture.host.id,
             amountCents: 4000,
             customerEmail: fixture.email,
-            metadata: { purpose: "product", product_id: fixture.product.id, category: "physical", size: "Standard", quantity: "1", unit_price_cents: "4000", user_id: fixture.user.id, host_id: fixture.host.id, description: "Field Guide (Standard)", needs_shipping: "1" },
+            metadata: {
+              purpose: "product",
+              product_id: fixture.product.id,
+              category: "physical",
+              size: "Standard",
+              quantity: "1",
+              unit_price_cents: "4000",
+              user_id: fixture.user.id,
+              host_id: fixture.host.id,
+              description: "Field Guide (Standard)",
+              needs_shipping: "1",
+            },
             origin: ORIGIN,
             cancelPath: `/buy-now/${fixture.product.id}`,
             paidAt,
@@ -473,7 +691,11 @@ describe("a demo order as the seed writes it (scripts/seed.ts)", () => {
   }
 
   const refund = (cookie: string, orderId: string) =>
-    postForm("/orders?tab=orders", { intent: "refund", orderId, amount: "40.00", reason: "", refundKey: crypto.randomUUID() }, { cookie });
+    postForm(
+      "/orders?tab=orders",
+      { intent: "refund", orderId, amount: "40.00", reason: "", refundKey: crypto.randomUUID() },
+      { cookie },
+    );
 
   it("with the seed's checkout row, the host refunds it like a real one: order refunded, pool share and entry reversed, buyer mailed", async () => {
     const { order, hostCookie, email } = await seededOrder(true);
@@ -481,12 +703,17 @@ describe("a demo order as the seed writes it (scripts/seed.ts)", () => {
     const res = await refund(hostCookie, order.id);
     expect(res.status).toBe(302);
     expect(await orderRow(order.id)).toMatchObject({ refundedCents: 4000, refundState: "full", status: "refunded" });
-    const [checkout] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, order.checkoutSessionId!));
+    const [checkout] = await db()
+      .select()
+      .from(checkoutSessions)
+      .where(eq(checkoutSessions.id, order.checkoutSessionId!));
     expect(checkout).toMatchObject({ refundedCents: 4000, refundState: "full" });
     const after = await poolOf(order.poolId!);
     expect(after.amountCents).toBe(before.amountCents - 400);
     expect(after.voided).toEqual([order.entryNumber]);
-    expect((await refundMailsTo(email)).map((m) => m.subject)).toEqual([`Refund of USD 40.00 for order ${order.orderNumber}`]);
+    expect((await refundMailsTo(email)).map((m) => m.subject)).toEqual([
+      `Refund of USD 40.00 for order ${order.orderNumber}`,
+    ]);
   });
 
   it("without it (the seed before), the refund is refused as not found and nothing changes", async () => {
@@ -575,7 +802,10 @@ describe("local provider disputes (demo mode)", () => {
 
 describe("local provider refund that fails (demo mode)", () => {
   const fail = (sessionId: string) =>
-    SELF.fetch(`${ORIGIN}/api/local-checkout/${sessionId}/refund-failure`, { method: "POST", headers: { Origin: ORIGIN } });
+    SELF.fetch(`${ORIGIN}/api/local-checkout/${sessionId}/refund-failure`, {
+      method: "POST",
+      headers: { Origin: ORIGIN },
+    });
 
   it("sends refund.created then refund.failed: the payment stays paid, the buyer gets the refund mail and its correction", async () => {
     const { sessionId, order, user } = await paidOrder("voucher");
@@ -611,12 +841,29 @@ describe("nothing charged without delivery", () => {
     const late = paidEvent(second, `pi_test_${crypto.randomUUID().replace(/-/g, "")}`);
     for (let i = 0; i < 3; i++) expect((await deliverWebhook(late)).status).toBe(200);
     const [order] = await db().select().from(orders).where(eq(orders.checkoutSessionId, second.id));
-    expect(order).toMatchObject({ status: "cancelled", refundState: "full", refundedCents: 4000, refundReason: UNFULFILLABLE_REASONS.soldOut, poolId: null, entryNumber: null });
+    expect(order).toMatchObject({
+      status: "cancelled",
+      refundState: "full",
+      refundedCents: 4000,
+      refundReason: UNFULFILLABLE_REASONS.soldOut,
+      poolId: null,
+      entryNumber: null,
+    });
     const stored = await db().select().from(refunds).where(eq(refunds.checkoutSessionId, second.id));
     expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatchObject({ origin: "unfulfillable", reason: UNFULFILLABLE_REASONS.soldOut, orderId: order!.id, status: "succeeded" });
+    expect(stored[0]).toMatchObject({
+      origin: "unfulfillable",
+      reason: UNFULFILLABLE_REASONS.soldOut,
+      orderId: order!.id,
+      status: "succeeded",
+    });
     expect(await voucherOf(order!.id)).toBeUndefined();
-    expect(await db().select().from(poolContributionKeys).where(eq(poolContributionKeys.sourceKey, `checkout:${second.id}`))).toHaveLength(0);
+    expect(
+      await db()
+        .select()
+        .from(poolContributionKeys)
+        .where(eq(poolContributionKeys.sourceKey, `checkout:${second.id}`)),
+    ).toHaveLength(0);
     expect(await db().select().from(earningsLedger).where(eq(earningsLedger.orderId, order!.id))).toHaveLength(0);
     // The stock never went below zero and the sale counts once.
     const [size] = await db().select().from(productSizes).where(eq(productSizes.productId, fixture.product.id));
@@ -653,7 +900,9 @@ describe("nothing charged without delivery", () => {
   it("a product or game with a checkout that may still be paid is archived (ended), never deleted", async () => {
     const fixture = await shopFixture("voucher");
     const row = await startCheckout(fixture);
-    expect(await deleteOrArchiveProduct(db(), fixture.product.id, fixture.host.id)).toMatchObject({ outcome: "archived" });
+    expect(await deleteOrArchiveProduct(db(), fixture.product.id, fixture.host.id)).toMatchObject({
+      outcome: "archived",
+    });
     // The buyer pays afterwards: the order is fulfilled from the archived product.
     await deliverWebhook(paidEvent(row, `pi_test_${crypto.randomUUID().replace(/-/g, "")}`));
     const [order] = await db().select().from(orders).where(eq(orders.checkoutSessionId, row.id));
@@ -666,20 +915,29 @@ describe("nothing charged without delivery", () => {
 
     const [game] = await db()
       .insert(guessWinGames)
-      .values({ hostId: fixture.host.id, question: "Which clay?", options: ["Red", "White"], correctAnswer: "Red", entryFeeCents: 100, status: "active" })
+      .values({
+        hostId: fixture.host.id,
+        question: "Which clay?",
+        options: ["Red", "White"],
+        correctAnswer: "Red",
+        entryFeeCents: 100,
+        status: "active",
+      })
       .returning();
-    await db().insert(checkoutSessions).values({
-      id: `cs_local_${crypto.randomUUID().replace(/-/g, "")}`,
-      provider: "local",
-      purpose: "guess_entry",
-      userId: fixture.user.id,
-      hostId: fixture.host.id,
-      amountCents: 100,
-      successUrl: `${ORIGIN}/payment/success`,
-      cancelUrl: `${ORIGIN}/`,
-      metadata: { purpose: "guess_entry", game_id: game!.id, answer: "Red" },
-      expiresAt: new Date(Date.now() + 30 * 60_000),
-    });
+    await db()
+      .insert(checkoutSessions)
+      .values({
+        id: `cs_local_${crypto.randomUUID().replace(/-/g, "")}`,
+        provider: "local",
+        purpose: "guess_entry",
+        userId: fixture.user.id,
+        hostId: fixture.host.id,
+        amountCents: 100,
+        successUrl: `${ORIGIN}/payment/success`,
+        cancelUrl: `${ORIGIN}/`,
+        metadata: { purpose: "guess_entry", game_id: game!.id, answer: "Red" },
+        expiresAt: new Date(Date.now() + 30 * 60_000),
+      });
     expect(await deleteOrEndGame(db(), game!.id, fixture.host.id)).toMatchObject({ outcome: "ended" });
     expect(await db().select().from(guessWinGames).where(eq(guessWinGames.id, game!.id))).toHaveLength(1);
   });
@@ -689,7 +947,12 @@ describe("the contribution's reservation is part of the payment's batch", () => 
   /** Every pool of a host, with the ledger rows of one source key in each. */
   async function ledgersOf(hostId: string, sourceKey: string) {
     const pools = await db().select().from(prizePools).where(eq(prizePools.hostId, hostId));
-    return Promise.all(pools.map(async (p) => ({ poolId: p.id, rows: (await poolStub(env, p.id).entries()).filter((e) => e.sourceKey === sourceKey) })));
+    return Promise.all(
+      pools.map(async (p) => ({
+        poolId: p.id,
+        rows: (await poolStub(env, p.id).entries()).filter((e) => e.sourceKey === sourceKey),
+      })),
+    );
   }
 
   it("a pool object failing after the batch: the reservation is there, the cron applies the money once", async () => {
@@ -740,16 +1003,33 @@ describe("a winning entry refunded before its prize settles", () => {
     // The pool was drawn on a block and this order's entry won; the prize is within its settlement period.
     await db()
       .update(prizePools)
-      .set({ status: "drawn", winnerEntryNumber: order.entryNumber, winnerUserId: order.userId, drawnAt: new Date(), drawBlockHeight: 800_000 })
+      .set({
+        status: "drawn",
+        winnerEntryNumber: order.entryNumber,
+        winnerUserId: order.userId,
+        drawnAt: new Date(),
+        drawBlockHeight: 800_000,
+      })
       .where(eq(prizePools.id, order.poolId!));
     const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
-    const refund = stripeEvent("refund.created", refundObject({ id, amount: 4000, status: "succeeded", paymentIntent }));
+    const refund = stripeEvent(
+      "refund.created",
+      refundObject({ id, amount: 4000, status: "succeeded", paymentIntent }),
+    );
     await Promise.all([...Array(5)].map(() => deliverWebhook(refund)));
     const [pool] = await db().select().from(prizePools).where(eq(prizePools.id, order.poolId!));
     expect(pool).toMatchObject({ status: "closed", winnerEntryNumber: null });
-    const disqualified = await db().select().from(prizeEntryDisqualifications).where(eq(prizeEntryDisqualifications.poolId, order.poolId!));
+    const disqualified = await db()
+      .select()
+      .from(prizeEntryDisqualifications)
+      .where(eq(prizeEntryDisqualifications.poolId, order.poolId!));
     expect(disqualified.map((d) => [d.entryNumber, d.reversalKey])).toEqual([[order.entryNumber, id]]);
-    expect(await db().select().from(hostDebits).where(and(eq(hostDebits.reversalKey, id), eq(hostDebits.hostId, host.id)))).toHaveLength(1);
+    expect(
+      await db()
+        .select()
+        .from(hostDebits)
+        .where(and(eq(hostDebits.reversalKey, id), eq(hostDebits.hostId, host.id))),
+    ).toHaveLength(1);
   });
 });
 
@@ -783,7 +1063,13 @@ describe("a refund that fails after its pool closed and drew (decision 151)", ()
     await closePool(env, poolId, "closed_early");
     await db()
       .update(prizePools)
-      .set({ status: "drawn", winnerEntryNumber: other.entryNumber, winnerUserId: other.userId, drawnAt: new Date(), drawBlockHeight: 800_000 })
+      .set({
+        status: "drawn",
+        winnerEntryNumber: other.entryNumber,
+        winnerUserId: other.userId,
+        drawnAt: new Date(),
+        drawBlockHeight: 800_000,
+      })
       .where(eq(prizePools.id, poolId));
     const closed = await poolOf(poolId);
     const next = await getOpenPool(env, host.id);
@@ -806,10 +1092,20 @@ describe("a refund that fails after its pool closed and drew (decision 151)", ()
     expect(drawn).toMatchObject({ status: "drawn", winnerEntryNumber: other.entryNumber });
     // The USD 4.00 share goes to the host's open pool, once, as a carried-over amount (no entry), and is booked once.
     expect(await poolOf(next!.id)).toEqual({ ...nextBefore, amountCents: nextBefore.amountCents + 400 });
-    const carried = await db().select().from(prizePoolContributions).where(eq(prizePoolContributions.sourceKey, `${id}:restore`));
-    expect(carried.map((c) => [c.poolId, c.sourceType, c.amountCents, c.entryNumber])).toEqual([[next!.id, "carry_over", 400, null]]);
-    const debits = await db().select().from(hostDebits).where(eq(hostDebits.sourceKey, `checkout:${order.checkoutSessionId}`));
-    expect(debits.map((d) => [d.reversalKey, d.amountCents, d.reason])).toEqual([[`${id}:restore`, -400, "restored_to_pool"]]);
+    const carried = await db()
+      .select()
+      .from(prizePoolContributions)
+      .where(eq(prizePoolContributions.sourceKey, `${id}:restore`));
+    expect(carried.map((c) => [c.poolId, c.sourceType, c.amountCents, c.entryNumber])).toEqual([
+      [next!.id, "carry_over", 400, null],
+    ]);
+    const debits = await db()
+      .select()
+      .from(hostDebits)
+      .where(eq(hostDebits.sourceKey, `checkout:${order.checkoutSessionId}`));
+    expect(debits.map((d) => [d.reversalKey, d.amountCents, d.reason])).toEqual([
+      [`${id}:restore`, -400, "restored_to_pool"],
+    ]);
     // The host's earnings: the refund's row and its exact opposite, once each.
     const booked = await db().select().from(earningsLedger).where(eq(earningsLedger.orderId, order.id));
     const refundRows = booked.filter((b) => b.kind === "refund");
@@ -822,13 +1118,19 @@ describe("a refund that fails after its pool closed and drew (decision 151)", ()
       `Refund of USD 40.00 for order ${order.orderNumber}`,
       `Refund of USD 40.00 for order ${order.orderNumber} did not go through`,
     ]);
-    expect(mails[1]!.textBody).toContain(`Your prize pool entry #${order.entryNumber} was removed when the refund was made, so it was not in the pool's draw, which is final.`);
+    expect(mails[1]!.textBody).toContain(
+      `Your prize pool entry #${order.entryNumber} was removed when the refund was made, so it was not in the pool's draw, which is final.`,
+    );
     // Their pages never say the entry counts in that draw.
     const cookie = await signIn(user.email);
     const page = await pageText(await get(`/order/${order.orderNumber}`, { cookie }));
-    expect(page).toContain(`Prize entry number ${order.entryNumber} · not in the draw: it was void when the pool closed`);
+    expect(page).toContain(
+      `Prize entry number ${order.entryNumber} · not in the draw: it was void when the pool closed`,
+    );
     const mine = await pageText(await get("/my-orders", { cookie }));
-    expect(mine).toContain(`Prize pool entry #${order.entryNumber} in Refund Host's pool · not in the draw: it was void when the pool closed`);
+    expect(mine).toContain(
+      `Prize pool entry #${order.entryNumber} in Refund Host's pool · not in the draw: it was void when the pool closed`,
+    );
   });
 
   it("a refund made after the close (booked to the host) that fails is undone on the host, not added to a pool", async () => {
@@ -837,10 +1139,15 @@ describe("a refund that fails after its pool closed and drew (decision 151)", ()
     const next = await getOpenPool(env, host.id);
     const nextBefore = await poolOf(next!.id);
     const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
-    await deliverWebhook(stripeEvent("refund.created", refundObject({ id, amount: 4000, status: "succeeded", paymentIntent })));
+    await deliverWebhook(
+      stripeEvent("refund.created", refundObject({ id, amount: 4000, status: "succeeded", paymentIntent })),
+    );
     const failed = stripeEvent("refund.failed", refundObject({ id, amount: 4000, status: "failed", paymentIntent }));
     await Promise.all([...Array(3)].map(() => deliverWebhook(failed)));
-    const debits = await db().select().from(hostDebits).where(eq(hostDebits.sourceKey, `checkout:${order.checkoutSessionId}`));
+    const debits = await db()
+      .select()
+      .from(hostDebits)
+      .where(eq(hostDebits.sourceKey, `checkout:${order.checkoutSessionId}`));
     expect(debits.map((d) => [d.reversalKey, d.amountCents, d.reason]).sort()).toEqual([
       [id, 400, "refund_after_close"],
       [`${id}:restore`, -400, "refund_restored"],

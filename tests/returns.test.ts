@@ -19,10 +19,25 @@ const account = (name: string): Promise<Account> => makeSignedInUser({ name });
 async function paidOrder(host: Account, fan: Account) {
   const [product] = await db()
     .insert(products)
-    .values({ hostId: host.id, name: `Rattan Lamp ${crypto.randomUUID().slice(0, 6)}`, category: "physical", status: "active", priceMinCents: 4000, priceMaxCents: 4000 })
+    .values({
+      hostId: host.id,
+      name: `Rattan Lamp ${crypto.randomUUID().slice(0, 6)}`,
+      category: "physical",
+      status: "active",
+      priceMinCents: 4000,
+      priceMaxCents: 4000,
+    })
     .returning();
-  await db().insert(productSizes).values({ productId: product!.id, name: "One", priceCents: 4000, availableUnits: 10, position: 0 });
-  const started = await createProductCheckout(env, { user: sessionUserOf(fan), productId: product!.id, sizeName: "One", quantity: 1, origin: ORIGIN });
+  await db()
+    .insert(productSizes)
+    .values({ productId: product!.id, name: "One", priceCents: 4000, availableUnits: 10, position: 0 });
+  const started = await createProductCheckout(env, {
+    user: sessionUserOf(fan),
+    productId: product!.id,
+    sizeName: "One",
+    quantity: 1,
+    origin: ORIGIN,
+  });
   if (!started.ok) throw new Error(started.message);
   const paid = await postForm(`/api/local-checkout/${started.sessionId}/pay`, {
     name: "Ada Buyer",
@@ -40,7 +55,11 @@ async function paidOrder(host: Account, fan: Account) {
 
 /** The host marks the order completed on /orders (the return window starts). */
 async function deliver(host: Account, orderId: string) {
-  const res = await postForm("/orders", { intent: "update-status", orderId, status: "completed" }, { cookie: host.cookie });
+  const res = await postForm(
+    "/orders",
+    { intent: "update-status", orderId, status: "completed" },
+    { cookie: host.cookie },
+  );
   expect(res.status).toBe(302);
 }
 
@@ -67,7 +86,12 @@ describe("a buyer asks for a return", () => {
     expect(res.status).toBe(302);
     const rows = await requestsOf(order.id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ status: "requested", reason: "The shade arrived cracked", userId: fan.id, hostId: host.id });
+    expect(rows[0]).toMatchObject({
+      status: "requested",
+      reason: "The shade arrived cracked",
+      userId: fan.id,
+      hostId: host.id,
+    });
 
     const page = await text(await get(`/order/${order.orderNumber}`, { cookie: fan.cookie }));
     expect(page).toContain("Return requested");
@@ -101,11 +125,16 @@ describe("a buyer asks for a return", () => {
     expect((await askReturn(host, order.orderNumber)).status).toBe(404);
 
     // Delivered 8 days ago: the window has closed.
-    await db().update(orders).set({ deliveredAt: new Date(Date.now() - 8 * 86_400_000) }).where(eq(orders.id, order.id));
+    await db()
+      .update(orders)
+      .set({ deliveredAt: new Date(Date.now() - 8 * 86_400_000) })
+      .where(eq(orders.id, order.id));
     const late = await askReturn(fan, order.orderNumber);
     expect(late.status).toBe(409);
     expect(await text(late)).toContain(RETURN_MESSAGES.windowClosed);
-    expect(await text(await get(`/order/${order.orderNumber}`, { cookie: fan.cookie }))).not.toContain("Request a return</button>");
+    expect(await text(await get(`/order/${order.orderNumber}`, { cookie: fan.cookie }))).not.toContain(
+      "Request a return</button>",
+    );
     expect(await requestsOf(order.id)).toHaveLength(0);
   });
 
@@ -114,21 +143,25 @@ describe("a buyer asks for a return", () => {
     const fan = await account("Voucher Return Fan");
     const order = await paidOrder(host, fan);
     await deliver(host, order.id);
-    await db().insert(vouchers).values({
-      code: `VCH-${crypto.randomUUID().slice(0, 8).toUpperCase()}`,
-      orderId: order.id,
-      productId: order.productId!,
-      hostId: host.id,
-      buyerId: fan.id,
-      valueCents: 4000,
-      status: "redeemed",
-      redeemedAt: new Date(),
-      expiresAt: new Date(Date.now() + 30 * 86_400_000),
-    });
+    await db()
+      .insert(vouchers)
+      .values({
+        code: `VCH-${crypto.randomUUID().slice(0, 8).toUpperCase()}`,
+        orderId: order.id,
+        productId: order.productId!,
+        hostId: host.id,
+        buyerId: fan.id,
+        valueCents: 4000,
+        status: "redeemed",
+        redeemedAt: new Date(),
+        expiresAt: new Date(Date.now() + 30 * 86_400_000),
+      });
     const used = await askReturn(fan, order.orderNumber);
     expect(used.status).toBe(409);
     expect(await text(used)).toContain(RETURN_MESSAGES.voucherUsed);
-    expect(await text(await get(`/order/${order.orderNumber}`, { cookie: fan.cookie }))).not.toContain("Request a return</button>");
+    expect(await text(await get(`/order/${order.orderNumber}`, { cookie: fan.cookie }))).not.toContain(
+      "Request a return</button>",
+    );
     expect(await requestsOf(order.id)).toHaveLength(0);
   });
 
@@ -137,7 +170,10 @@ describe("a buyer asks for a return", () => {
     const fan = await account("Once Fan");
     const order = await paidOrder(host, fan);
     await deliver(host, order.id);
-    const answers = await Promise.all([askReturn(fan, order.orderNumber, "first"), askReturn(fan, order.orderNumber, "second")]);
+    const answers = await Promise.all([
+      askReturn(fan, order.orderNumber, "first"),
+      askReturn(fan, order.orderNumber, "second"),
+    ]);
     expect(answers.map((r) => r.status).sort()).toEqual([302, 409]);
     const again = await askReturn(fan, order.orderNumber, "third");
     expect(again.status).toBe(409);
@@ -156,9 +192,17 @@ describe("the host declines a return", () => {
     expect((await askReturn(fan, order.orderNumber, "Wrong colour")).status).toBe(302);
     const [request] = await requestsOf(order.id);
 
-    const foreign = await postForm("/orders", { intent: "decline-return", returnId: request!.id, declineReason: "No" }, { cookie: otherHost.cookie });
+    const foreign = await postForm(
+      "/orders",
+      { intent: "decline-return", returnId: request!.id, declineReason: "No" },
+      { cookie: otherHost.cookie },
+    );
     expect(foreign.status).toBe(404);
-    const noReason = await postForm("/orders", { intent: "decline-return", returnId: request!.id, declineReason: "" }, { cookie: host.cookie });
+    const noReason = await postForm(
+      "/orders",
+      { intent: "decline-return", returnId: request!.id, declineReason: "" },
+      { cookie: host.cookie },
+    );
     expect(noReason.status).toBe(400);
     expect(await text(noReason)).toContain(RETURN_MESSAGES.declineReasonRequired);
     expect((await requestsOf(order.id))[0]!.status).toBe("requested");
@@ -169,13 +213,23 @@ describe("the host declines a return", () => {
       { cookie: host.cookie },
     );
     expect(declined.status).toBe(302);
-    expect((await requestsOf(order.id))[0]).toMatchObject({ status: "declined", declineReason: "The colour matches the photos" });
-    const mail = await db().select().from(mailOutbox).where(and(eq(mailOutbox.toAddress, fan.email)));
+    expect((await requestsOf(order.id))[0]).toMatchObject({
+      status: "declined",
+      declineReason: "The colour matches the photos",
+    });
+    const mail = await db()
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.toAddress, fan.email)));
     const decision = mail.find((m) => m.subject === `Your return of order ${order.orderNumber} was declined`);
     expect(decision?.textBody).toContain("Reason: The colour matches the photos");
     expect(decision?.textBody).toContain(`See the order: ${ORIGIN}/order/${order.orderNumber}`);
 
-    const twice = await postForm("/orders", { intent: "decline-return", returnId: request!.id, declineReason: "Again" }, { cookie: host.cookie });
+    const twice = await postForm(
+      "/orders",
+      { intent: "decline-return", returnId: request!.id, declineReason: "Again" },
+      { cookie: host.cookie },
+    );
     expect(twice.status).toBe(409);
     expect((await requestsOf(order.id))[0]!.declineReason).toBe("The colour matches the photos");
 
@@ -196,7 +250,13 @@ async function refundsOf(orderId: string) {
   return db().select().from(refunds).where(eq(refunds.orderId, orderId));
 }
 
-function refund(host: Account, orderId: string, amount: string, refundKey: string | null = crypto.randomUUID(), reason = "") {
+function refund(
+  host: Account,
+  orderId: string,
+  amount: string,
+  refundKey: string | null = crypto.randomUUID(),
+  reason = "",
+) {
   const fields: Record<string, string> = { intent: "refund", orderId, amount, reason };
   if (refundKey !== null) fields.refundKey = refundKey;
   return postForm("/orders", fields, { cookie: host.cookie });
@@ -241,7 +301,11 @@ describe("the host refunds an order from /orders", () => {
     expect(again.status).toBeLessThan(500);
     expect(await refundsOf(order.id)).toHaveLength(1);
     expect(await orderRow(order.id)).toMatchObject({ refundedCents: 1500, refundState: "partial" });
-    expect((await refundsOf(order.id))[0]).toMatchObject({ origin: "host", amountCents: 1500, reason: "One lamp shade was scratched" });
+    expect((await refundsOf(order.id))[0]).toMatchObject({
+      origin: "host",
+      amountCents: 1500,
+      reason: "One lamp shade was scratched",
+    });
 
     const hostList = await text(await get("/orders", { cookie: host.cookie }));
     expect(hostList).toContain("Partially refunded");
@@ -282,7 +346,11 @@ describe("the host approves a return", () => {
     expect((await askReturn(fan, order.orderNumber, "Too small for my shelf")).status).toBe(302);
     const [request] = await requestsOf(order.id);
 
-    const foreign = await postForm("/orders", { intent: "approve-return", returnId: request!.id }, { cookie: otherHost.cookie });
+    const foreign = await postForm(
+      "/orders",
+      { intent: "approve-return", returnId: request!.id },
+      { cookie: otherHost.cookie },
+    );
     expect(foreign.status).toBe(404);
     expect(await refundsOf(order.id)).toHaveLength(0);
 
@@ -301,7 +369,11 @@ describe("the host approves a return", () => {
     expect(await orderRow(order.id)).toMatchObject({ refundedCents: 4000, refundState: "full" });
     expect((await requestsOf(order.id))[0]).toMatchObject({ status: "approved", refundId: rows[0]!.id });
 
-    const later = await postForm("/orders", { intent: "approve-return", returnId: request!.id }, { cookie: host.cookie });
+    const later = await postForm(
+      "/orders",
+      { intent: "approve-return", returnId: request!.id },
+      { cookie: host.cookie },
+    );
     expect(later.status).toBe(409);
     expect(await text(later)).toContain(RETURN_MESSAGES.alreadyAnswered);
     expect(await refundsOf(order.id)).toHaveLength(1);
@@ -327,12 +399,24 @@ describe("page copy", () => {
   it("states the pool share from the platform's revenue rules, not a fixed 10%", async () => {
     const host = await account("Copy Host");
     await withRevenueRules({ shop_sales: { prize_pool_contribution: 12.5, host_share: 87.5 } }, async () => {
-      expect(await text(await get("/shop", { cookie: host.cookie }))).toContain("12.5% of every purchase goes to the creator");
-      expect(await text(await get("/", { cookie: host.cookie }))).toContain("12.5% of every purchase and 100% of Guess");
-      expect(await text(await get("/terms", { cookie: host.cookie }))).toContain("A stated share of each purchase (12.5%)");
-      expect(await text(await get("/add-product", { cookie: host.cookie }))).toContain("12.5% of every sale goes to your prize pool.");
-      expect(await text(await get(`/profile/${host.id}`, { cookie: host.cookie }))).toContain("12.5% sales power up the prize pool");
-      expect(await text(await get("/cart", { cookie: host.cookie }))).toContain("12.5% of every purchase goes to each creator");
+      expect(await text(await get("/shop", { cookie: host.cookie }))).toContain(
+        "12.5% of every purchase goes to the creator",
+      );
+      expect(await text(await get("/", { cookie: host.cookie }))).toContain(
+        "12.5% of every purchase and 100% of Guess",
+      );
+      expect(await text(await get("/terms", { cookie: host.cookie }))).toContain(
+        "A stated share of each purchase (12.5%)",
+      );
+      expect(await text(await get("/add-product", { cookie: host.cookie }))).toContain(
+        "12.5% of every sale goes to your prize pool.",
+      );
+      expect(await text(await get(`/profile/${host.id}`, { cookie: host.cookie }))).toContain(
+        "12.5% sales power up the prize pool",
+      );
+      expect(await text(await get("/cart", { cookie: host.cookie }))).toContain(
+        "12.5% of every purchase goes to each creator",
+      );
     });
   });
 });

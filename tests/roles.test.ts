@@ -7,7 +7,16 @@ import { chatSocketPath } from "~/lib/chat-live";
 import { openPool } from "~/lib/pools.server";
 import { db, makeSignedInUser, ORIGIN, postForm, randomIp, signIn } from "./helpers";
 import { closeAll, openTestSocket, waitForMessages } from "./support/sockets";
-import { apiMutations, makeWorld, type Mutation, ownerFields, pageMutations, snapshot, urlOf, type World } from "./support/mutations";
+import {
+  apiMutations,
+  makeWorld,
+  type Mutation,
+  ownerFields,
+  pageMutations,
+  snapshot,
+  urlOf,
+  type World,
+} from "./support/mutations";
 
 // Every page action and API mutation, sent as a visitor, a fan, another host, the owner of the things it names and
 // the platform owner (admin): the status is checked, and where a role may not change anything, nothing in D1
@@ -116,7 +125,12 @@ async function send(m: Mutation, role: Role, fields: Record<string, string>): Pr
     headers.set("Content-Type", "application/json");
     body = JSON.stringify(fields);
   }
-  return SELF.fetch(`${ORIGIN}${urlOf(m, world)}`, { method: m.method, headers, body: m.method === "GET" ? undefined : body, redirect: "manual" });
+  return SELF.fetch(`${ORIGIN}${urlOf(m, world)}`, {
+    method: m.method,
+    headers,
+    body: m.method === "GET" ? undefined : body,
+    redirect: "manual",
+  });
 }
 
 describe("every mutation against every role", () => {
@@ -133,44 +147,51 @@ describe("every mutation against every role", () => {
     expect(stale, "these mutations no longer exist").toEqual([]);
   });
 
-  it(
-    "answers each role as its row says and changes nothing where the role may not: 0 leaks",
-    async () => {
-      const leaks: string[] = [];
-      for (const m of mutations) {
-        const who = RULES[m.key];
-        if (!who) continue;
-        for (const intent of [undefined, ...m.intents]) {
-          for (const role of ROLES) {
-            const before = await snapshot();
-            const res = await send(m, role, ownerFields(world, intent));
-            const after = await snapshot();
-            const label = `${m.key}${intent ? ` intent=${intent}` : ""} as ${role}: ${res.status}`;
-            if (res.status >= 500) leaks.push(`${label} (server error)`);
-            if (!mayChange(who, role)) {
-              if (before !== after) leaks.push(`${label} changed data it must not`);
-              if (res.status < 300) leaks.push(`${label} answered as if it was allowed`);
-              const location = res.headers.get("Location") ?? "";
-              if (role === "visitor" && who !== "secret" && res.status >= 300 && res.status < 400 && !location.startsWith("/signin")) {
-                leaks.push(`${label} redirected a visitor to ${location} instead of sign-in`);
-              }
+  it("answers each role as its row says and changes nothing where the role may not: 0 leaks", async () => {
+    const leaks: string[] = [];
+    for (const m of mutations) {
+      const who = RULES[m.key];
+      if (!who) continue;
+      for (const intent of [undefined, ...m.intents]) {
+        for (const role of ROLES) {
+          const before = await snapshot();
+          const res = await send(m, role, ownerFields(world, intent));
+          const after = await snapshot();
+          const label = `${m.key}${intent ? ` intent=${intent}` : ""} as ${role}: ${res.status}`;
+          if (res.status >= 500) leaks.push(`${label} (server error)`);
+          if (!mayChange(who, role)) {
+            if (before !== after) leaks.push(`${label} changed data it must not`);
+            if (res.status < 300) leaks.push(`${label} answered as if it was allowed`);
+            const location = res.headers.get("Location") ?? "";
+            if (
+              role === "visitor" &&
+              who !== "secret" &&
+              res.status >= 300 &&
+              res.status < 400 &&
+              !location.startsWith("/signin")
+            ) {
+              leaks.push(`${label} redirected a visitor to ${location} instead of sign-in`);
             }
-            await res.body?.cancel();
-            // Signing out ends the session the next rows need.
-            if (m.key === "routes/signout.tsx" && role !== "visitor") world[role].cookie = await signIn(world[role].email);
           }
+          await res.body?.cancel();
+          // Signing out ends the session the next rows need.
+          if (m.key === "routes/signout.tsx" && role !== "visitor")
+            world[role].cookie = await signIn(world[role].email);
         }
       }
-      expect(leaks).toEqual([]);
-    },
-    600_000,
-  );
+    }
+    expect(leaks).toEqual([]);
+  }, 600_000);
 });
 
 describe("a refused post keeps the signed-in header", () => {
   it("shows the signed-in account in the header of a 403 answered to a POST (route without its own error boundary)", async () => {
     const fan = await makeSignedInUser({ name: "Header Fan" });
-    const res = await postForm("/admin", { intent: "status", userId: fan.id, status: "suspended" }, { cookie: fan.cookie });
+    const res = await postForm(
+      "/admin",
+      { intent: "status", userId: fan.id, status: "suspended" },
+      { cookie: fan.cookie },
+    );
     expect(res.status).toBe(403);
     const html = await res.text();
     expect(html).toContain("Header Fan");
@@ -199,33 +220,30 @@ describe("a refused post keeps the signed-in header", () => {
 describe("every socket against every role", () => {
   const CHAT_RULE: Record<Role, number> = { visitor: 401, fan: 101, otherHost: 404, owner: 101, admin: 404 };
 
-  it(
-    "opens pool sockets for every role within the same budget, and a chat socket only for its two parties",
-    async () => {
-      const pool = await openPool(env, { hostId: world.owner.id, targetCents: 10_000_000 });
-      const conversationId = await getOrCreateConversation(db(), world.owner.id, world.fan.id);
-      const problems: string[] = [];
-      for (const role of ROLES) {
-        const cookie = role === "visitor" ? null : world[role].cookie;
-        for (const path of [`/api/pools/${pool.id}/live`, `/api/pools/live?ids=${pool.id}`]) {
-          const socket = await openTestSocket(path, { address: randomIp(), cookie });
-          if (socket.status !== 101) {
-            problems.push(`${path} as ${role}: ${socket.status}`);
-            continue;
-          }
-          await waitForMessages(socket, 1);
-          for (let i = 0; i < 50; i++) socket.ws!.send("state");
-          const closed = await socket.closed;
-          if (closed.code !== SOCKET_POLICY_CLOSE || closed.reason !== SOCKET_CLOSE_REASONS.tooManyMessages) {
-            problems.push(`${path} as ${role}: a flood was closed with ${closed.code} ${closed.reason}`);
-          }
+  it("opens pool sockets for every role within the same budget, and a chat socket only for its two parties", async () => {
+    const pool = await openPool(env, { hostId: world.owner.id, targetCents: 10_000_000 });
+    const conversationId = await getOrCreateConversation(db(), world.owner.id, world.fan.id);
+    const problems: string[] = [];
+    for (const role of ROLES) {
+      const cookie = role === "visitor" ? null : world[role].cookie;
+      for (const path of [`/api/pools/${pool.id}/live`, `/api/pools/live?ids=${pool.id}`]) {
+        const socket = await openTestSocket(path, { address: randomIp(), cookie });
+        if (socket.status !== 101) {
+          problems.push(`${path} as ${role}: ${socket.status}`);
+          continue;
         }
-        const chat = await openTestSocket(chatSocketPath(conversationId), { address: randomIp(), cookie });
-        if (chat.status !== CHAT_RULE[role]) problems.push(`chat socket as ${role}: ${chat.status}, expected ${CHAT_RULE[role]}`);
-        closeAll([chat]);
+        await waitForMessages(socket, 1);
+        for (let i = 0; i < 50; i++) socket.ws!.send("state");
+        const closed = await socket.closed;
+        if (closed.code !== SOCKET_POLICY_CLOSE || closed.reason !== SOCKET_CLOSE_REASONS.tooManyMessages) {
+          problems.push(`${path} as ${role}: a flood was closed with ${closed.code} ${closed.reason}`);
+        }
       }
-      expect(problems).toEqual([]);
-    },
-    120_000,
-  );
+      const chat = await openTestSocket(chatSocketPath(conversationId), { address: randomIp(), cookie });
+      if (chat.status !== CHAT_RULE[role])
+        problems.push(`chat socket as ${role}: ${chat.status}, expected ${CHAT_RULE[role]}`);
+      closeAll([chat]);
+    }
+    expect(problems).toEqual([]);
+  }, 120_000);
 });

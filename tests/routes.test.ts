@@ -9,7 +9,15 @@ import { cookieFrom, db, get, makeUser, postForm, SESSION } from "./helpers";
 type Fixture = {
   host: string;
   fan: string;
-  ids: { hostId: string; productId: string; gameId: string; groupBuyId: string; orderId: string; orderNumber: string; code: string };
+  ids: {
+    hostId: string;
+    productId: string;
+    gameId: string;
+    groupBuyId: string;
+    orderId: string;
+    orderNumber: string;
+    code: string;
+  };
 };
 
 let fx: Fixture;
@@ -30,8 +38,17 @@ beforeAll(async () => {
   const groupBuyId = crypto.randomUUID();
   const orderId = crypto.randomUUID();
   const sessionId = `cs_test_${crypto.randomUUID().replace(/-/g, "")}`;
-  await d.insert(products).values({ id: productId, hostId: host.id, name: "Rattan Lamp", category: "voucher", priceMinCents: 2500, priceMaxCents: 2500 });
-  await d.insert(productSizes).values({ id: crypto.randomUUID(), productId, name: "Standard", priceCents: 2500, availableUnits: 5, position: 0 });
+  await d.insert(products).values({
+    id: productId,
+    hostId: host.id,
+    name: "Rattan Lamp",
+    category: "voucher",
+    priceMinCents: 2500,
+    priceMaxCents: 2500,
+  });
+  await d
+    .insert(productSizes)
+    .values({ id: crypto.randomUUID(), productId, name: "Standard", priceCents: 2500, availableUnits: 5, position: 0 });
   await d.insert(guessWinGames).values({
     id: gameId,
     hostId: host.id,
@@ -40,7 +57,14 @@ beforeAll(async () => {
     correctAnswer: "240",
     entryFeeCents: 300,
   });
-  await d.insert(groupBuys).values({ id: groupBuyId, hostId: host.id, name: "Lamp group buy", status: "active", targetCents: 100_000, endAt: new Date(Date.now() + 86_400_000) });
+  await d.insert(groupBuys).values({
+    id: groupBuyId,
+    hostId: host.id,
+    name: "Lamp group buy",
+    status: "active",
+    targetCents: 100_000,
+    endAt: new Date(Date.now() + 86_400_000),
+  });
   const number = orderNumber(sessionId, orderId);
   await d.insert(orders).values({
     id: orderId,
@@ -57,7 +81,19 @@ beforeAll(async () => {
     productName: "Rattan Lamp",
   });
   // As fulfilment does: the host's share of the paid order in the earnings ledger (its /transaction page).
-  await bookShopSale(d, { id: orderId, hostId: host.id, amountCents: 2500, currency: "USD", productName: "Rattan Lamp", productCategory: "voucher", paidAt: new Date() }, DEFAULT_REVENUE_RULES.shop_sales);
+  await bookShopSale(
+    d,
+    {
+      id: orderId,
+      hostId: host.id,
+      amountCents: 2500,
+      currency: "USD",
+      productName: "Rattan Lamp",
+      productCategory: "voucher",
+      paidAt: new Date(),
+    },
+    DEFAULT_REVENUE_RULES.shop_sales,
+  );
   const code = voucherCode(orderId);
   await d.insert(vouchers).values({
     id: crypto.randomUUID(),
@@ -152,12 +188,17 @@ describe("the route table", () => {
           // /payment/success without its session_id is bad input: 'No session ID found'.
           (res.status === 400 && path === "/payment/success") ||
           // a signed-in user opening the sign-up or sign-in page goes to the dashboard.
-          (res.status === 302 && (path === "/signup" || path === "/signin") && who !== "visitor" && location === "/dashboard") ||
+          (res.status === 302 &&
+            (path === "/signup" || path === "/signin") &&
+            who !== "visitor" &&
+            location === "/dashboard") ||
           // /chat?creator={id} and /chat/{userId} open (or create) the pair's conversation, /chat/{conversationId};
           // a host opening a chat with themselves lands on their inbox.
           (res.status === 302 &&
             path.startsWith("/chat") &&
-            (location === `/chat/${fx.ids.hostId}` || location === "/chat" || /^\/chat\/[0-9a-f-]{36}$/.test(location ?? ""))) ||
+            (location === `/chat/${fx.ids.hostId}` ||
+              location === "/chat" ||
+              /^\/chat\/[0-9a-f-]{36}$/.test(location ?? ""))) ||
           // a transaction is its host's only: the buyer gets 'Transaction Not Found'.
           (res.status === 404 && path.startsWith("/transaction/") && who === "fan");
         if (!ok) failures.push(`${path} → ${res.status} ${location}`);
@@ -205,7 +246,10 @@ describe("the route table", () => {
   }
 
   it("answers an unknown API path with the API's JSON 404, whatever the method", async () => {
-    for (const res of [await get("/api/no-such-endpoint", { cookie: fx.host }), await postForm("/api/no-such-endpoint", {}, { cookie: fx.host })]) {
+    for (const res of [
+      await get("/api/no-such-endpoint", { cookie: fx.host }),
+      await postForm("/api/no-such-endpoint", {}, { cookie: fx.host }),
+    ]) {
       expect(res.status).toBe(404);
       expect(res.headers.get("Content-Type")).toContain("application/json");
       expect(await res.json()).toEqual({ error: "Not found" });
@@ -216,8 +260,20 @@ describe("the route table", () => {
     const html = await (await get("/dashboard", { cookie: fx.host })).text();
     const main = html.slice(html.indexOf("<main"), html.indexOf("</main>"));
     const hrefs = [...main.matchAll(/<a[^>]*href="(\/[^"?#]*)"/g)].map((m) => m[1]);
-    for (const to of ["/revenue", "/shop-management", "/guess-win-management", "/prize-pool-management", "/group-buy-management", "/orders", "/my-orders", "/revenue-management"]) {
-      expect(hrefs.filter((h) => h === to), to).toHaveLength(1);
+    for (const to of [
+      "/revenue",
+      "/shop-management",
+      "/guess-win-management",
+      "/prize-pool-management",
+      "/group-buy-management",
+      "/orders",
+      "/my-orders",
+      "/revenue-management",
+    ]) {
+      expect(
+        hrefs.filter((h) => h === to),
+        to,
+      ).toHaveLength(1);
     }
   });
 

@@ -18,9 +18,26 @@ import { GUESS_CHECKOUT_TTL_MS } from "~/domain/payments";
 import { runPoolCron } from "~/lib/draw.server";
 import { LATE_GUESS_REASON } from "~/lib/payments/fulfil-guess.server";
 import type { PoolLiveMessage } from "~/lib/pool-contract";
-import { admitEndedGames, closePool, endExpiredGamesAndAdmit, ensureOpenPool, poolStub, reapplyReservations } from "~/lib/pools.server";
+import {
+  admitEndedGames,
+  closePool,
+  endExpiredGamesAndAdmit,
+  ensureOpenPool,
+  poolStub,
+  reapplyReservations,
+} from "~/lib/pools.server";
 import { processStripeEvent } from "~/lib/payments/webhook.server";
-import { db, envWithPoolsDown, get, makeSignedInUser, makeUser, ORIGIN, postForm, sessionUserOf, signIn } from "./helpers";
+import {
+  db,
+  envWithPoolsDown,
+  get,
+  makeSignedInUser,
+  makeUser,
+  ORIGIN,
+  postForm,
+  sessionUserOf,
+  signIn,
+} from "./helpers";
 import { checkoutSessionEvent, deliverWebhook } from "./support/webhooks";
 
 // Sealed guesses: while a game runs nothing says whether a guess was right (no entry, no page, API or live message);
@@ -79,7 +96,9 @@ async function liveMessage(poolId: string): Promise<PoolLiveMessage> {
   const res = await SELF.fetch(`${ORIGIN}/api/pools/${poolId}/live`, { headers: { Upgrade: "websocket" } });
   expect(res.status).toBe(101);
   const ws = res.webSocket!;
-  const first = new Promise<string>((resolve) => ws.addEventListener("message", (event) => resolve(String(event.data)), { once: true }));
+  const first = new Promise<string>((resolve) =>
+    ws.addEventListener("message", (event) => resolve(String(event.data)), { once: true }),
+  );
   ws.accept();
   const text = await first;
   ws.close(1000, "done");
@@ -100,12 +119,24 @@ describe("while a game runs", () => {
     const pool = await ensureOpenPool(env, host.id);
 
     const right = await paidGuess(game.id, CORRECT);
-    const afterRight = { api: await (await get(`/api/pools/${pool.id}`)).json<Record<string, unknown>>(), live: await liveMessage(pool.id) };
+    const afterRight = {
+      api: await (await get(`/api/pools/${pool.id}`)).json<Record<string, unknown>>(),
+      live: await liveMessage(pool.id),
+    };
     const wrong = await paidGuess(game.id, WRONG);
-    const afterWrong = { api: await (await get(`/api/pools/${pool.id}`)).json<Record<string, unknown>>(), live: await liveMessage(pool.id) };
+    const afterWrong = {
+      api: await (await get(`/api/pools/${pool.id}`)).json<Record<string, unknown>>(),
+      live: await liveMessage(pool.id),
+    };
 
     // Both guesses moved the pool by their fee and nothing else: no entry, no user id, no last entry.
-    expect(afterRight.live).toMatchObject({ type: "pool", poolId: pool.id, amountCents: 500, entries: 0, status: "open" });
+    expect(afterRight.live).toMatchObject({
+      type: "pool",
+      poolId: pool.id,
+      amountCents: 500,
+      entries: 0,
+      status: "open",
+    });
     expect(afterWrong.live).toMatchObject({ amountCents: 1000, entries: 0, status: "open" });
     for (const message of [afterRight.live, afterWrong.live]) {
       expect(message).not.toHaveProperty("lastEntry");
@@ -128,7 +159,12 @@ describe("while a game runs", () => {
       [right, CORRECT],
       [wrong, WRONG],
     ] as const) {
-      for (const path of [`/guess-win?paid=${guess.row.id}`, `/view-game/${game.id}`, `/profile/${host.id}`, `/payment/success?session_id=${guess.row.id}`]) {
+      for (const path of [
+        `/guess-win?paid=${guess.row.id}`,
+        `/view-game/${game.id}`,
+        `/profile/${host.id}`,
+        `/payment/success?session_id=${guess.row.id}`,
+      ]) {
         const res = await get(path, { cookie: guess.f.cookie });
         expect(res.status, path).toBe(200);
         const html = await res.text();
@@ -177,8 +213,20 @@ describe("when the game ends", () => {
     const paidWrong = await paidGuess(game.id, WRONG);
     const freeFan = await fan("Free Fan");
     const freeWrongFan = await fan("Free Wrong Fan");
-    const free = await insertFreeGuess(db(), { userId: freeFan.id, gameId: game.id, answer: CORRECT, isCorrect: true, currency: "USD" });
-    await insertFreeGuess(db(), { userId: freeWrongFan.id, gameId: game.id, answer: OTHER, isCorrect: false, currency: "USD" });
+    const free = await insertFreeGuess(db(), {
+      userId: freeFan.id,
+      gameId: game.id,
+      answer: CORRECT,
+      isCorrect: true,
+      currency: "USD",
+    });
+    await insertFreeGuess(db(), {
+      userId: freeWrongFan.id,
+      gameId: game.id,
+      answer: OTHER,
+      isCorrect: false,
+      currency: "USD",
+    });
 
     // Replayed and concurrent closes (and the cron's own close) do the close once.
     const states = await Promise.all([
@@ -200,7 +248,12 @@ describe("when the game ends", () => {
     const mirrored = await db().select().from(prizeEntries).where(eq(prizeEntries.poolId, pool.id));
     expect(mirrored).toHaveLength(2);
     const [row] = await db().select().from(prizePools).where(eq(prizePools.id, pool.id));
-    expect(row).toMatchObject({ status: "closed", entriesCount: 2, amountCents: 1000, entriesDigest: states[0]!.entriesDigest });
+    expect(row).toMatchObject({
+      status: "closed",
+      entriesCount: 2,
+      amountCents: 1000,
+      entriesDigest: states[0]!.entriesDigest,
+    });
     expect(await participant(paidRight.row.id)).toMatchObject({ poolId: pool.id, entryNumber: 0 });
     expect(await participant(paidWrong.row.id)).toMatchObject({ poolId: null, entryNumber: null });
 
@@ -235,8 +288,15 @@ describe("when the game ends", () => {
     const host = await newHost();
     const game = await newGame(host.id);
     const pool = await ensureOpenPool(env, host.id);
-    const guesses = await Promise.all([paidGuess(game.id, CORRECT), paidGuess(game.id, CORRECT), paidGuess(game.id, WRONG)]);
-    await db().update(guessWinGames).set({ status: "completed", endedAt: new Date() }).where(eq(guessWinGames.id, game.id));
+    const guesses = await Promise.all([
+      paidGuess(game.id, CORRECT),
+      paidGuess(game.id, CORRECT),
+      paidGuess(game.id, WRONG),
+    ]);
+    await db()
+      .update(guessWinGames)
+      .set({ status: "completed", endedAt: new Date() })
+      .where(eq(guessWinGames.id, game.id));
     await Promise.all([
       admitEndedGames(env, host.id),
       closePool(env, pool.id, "timer_expired"),
@@ -259,14 +319,19 @@ describe("when the game ends", () => {
     const game = await newGame(host.id, { expiresAt: new Date(Date.now() + 60_000) });
     const pool = await ensureOpenPool(env, host.id);
     const right = await paidGuess(game.id, CORRECT);
-    await db().update(guessWinGames).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(guessWinGames.id, game.id));
+    await db()
+      .update(guessWinGames)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(guessWinGames.id, game.id));
 
     const run = await endExpiredGamesAndAdmit(env, new Date());
     expect(run.admitted).toBeGreaterThanOrEqual(1);
     const [ended] = await db().select().from(guessWinGames).where(eq(guessWinGames.id, game.id));
     expect(ended).toMatchObject({ status: "completed" });
     expect(ended!.endedAt!.getTime()).toBe(ended!.expiresAt!.getTime());
-    expect((await poolStub(env, pool.id).entries()).map((e) => e.sourceKey)).toEqual([`guess:${(await participant(right.row.id)).id}`]);
+    expect((await poolStub(env, pool.id).entries()).map((e) => e.sourceKey)).toEqual([
+      `guess:${(await participant(right.row.id)).id}`,
+    ]);
     // A second run changes nothing.
     await endExpiredGamesAndAdmit(env, new Date());
     expect(await poolStub(env, pool.id).entries()).toHaveLength(1);
@@ -282,11 +347,19 @@ describe("when the game ends", () => {
 
     // Delivered, replayed and concurrent: one refund.
     expect((await deliverWebhook(checkoutSessionEvent(row!))).status).toBe(200);
-    const again = await Promise.all([deliverWebhook(checkoutSessionEvent(row!)), deliverWebhook(checkoutSessionEvent(row!))]);
+    const again = await Promise.all([
+      deliverWebhook(checkoutSessionEvent(row!)),
+      deliverWebhook(checkoutSessionEvent(row!)),
+    ]);
     expect(again.map((r) => r.status)).toEqual([200, 200]);
     const late = await participant(row!.id);
     expect(late).toMatchObject({ paymentStatus: "paid", confirmedAt: null, poolId: null, entryNumber: null });
-    expect(await db().select().from(prizePoolContributions).where(eq(prizePoolContributions.sourceKey, `checkout:${row!.id}`))).toEqual([]);
+    expect(
+      await db()
+        .select()
+        .from(prizePoolContributions)
+        .where(eq(prizePoolContributions.sourceKey, `checkout:${row!.id}`)),
+    ).toEqual([]);
     expect(await poolStub(env, pool.id).entries()).toEqual([]);
     // Refunded in full through the one refund path, with the reason the buyer sees.
     const refunded = await db().select().from(refunds).where(eq(refunds.checkoutSessionId, row!.id));
@@ -296,7 +369,9 @@ describe("when the game ends", () => {
     expect(payment).toMatchObject({ refundedCents: 500, refundState: "full" });
     const mail = await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, f.email));
     expect(mail.filter((m) => m.textBody.includes(LATE_GUESS_REASON))).toHaveLength(1);
-    expect(mail.filter((m) => m.subject.startsWith("Refund of")).map((m) => m.subject)).toEqual(["Refund of USD 5.00 for your guess"]);
+    expect(mail.filter((m) => m.subject.startsWith("Refund of")).map((m) => m.subject)).toEqual([
+      "Refund of USD 5.00 for your guess",
+    ]);
     const banner = await (await get(`/guess-win?paid=${row!.id}`, { cookie: f.cookie })).text();
     expect(banner.replaceAll("&#x27;", "'")).toContain(LATE_GUESS_REASON);
     expect(banner).not.toContain("Your guess is sealed");
@@ -345,7 +420,12 @@ describe("a paid guess's fee is reserved in the payment's batch", () => {
       })
       .returning();
     expect((await deliverWebhook(checkoutSessionEvent(lateRow!))).status).toBe(200);
-    expect(await db().select().from(poolContributionKeys).where(eq(poolContributionKeys.sourceKey, `checkout:${lateRow!.id}`))).toEqual([]);
+    expect(
+      await db()
+        .select()
+        .from(poolContributionKeys)
+        .where(eq(poolContributionKeys.sourceKey, `checkout:${lateRow!.id}`)),
+    ).toEqual([]);
   });
 });
 
@@ -360,7 +440,10 @@ describe("the cron", () => {
     expect(row!.expiresAt!.getTime() - row!.createdAt.getTime()).toBeLessThanOrEqual(GUESS_CHECKOUT_TTL_MS + 1000);
     expect((await deliverWebhook(checkoutSessionEvent(row!))).status).toBe(200);
 
-    await db().update(prizePools).set({ endAt: new Date(Date.now() - 1000) }).where(eq(prizePools.id, pool.id));
+    await db()
+      .update(prizePools)
+      .set({ endAt: new Date(Date.now() - 1000) })
+      .where(eq(prizePools.id, pool.id));
     const summary = await runPoolCron(env, new Date());
     expect(summary.closed.map((c) => c.poolId)).toContain(pool.id);
     const [ended] = await db().select().from(guessWinGames).where(eq(guessWinGames.id, game.id));
@@ -378,7 +461,10 @@ describe("the official rules", () => {
   it("describe exactly the draw, sealed guesses, voids, redraws, settlement and carry-over, and who may enter", async () => {
     const res = await get("/official-rules");
     expect(res.status).toBe(200);
-    const text = (await res.text()).replace(/<[^>]+>/g, "").replace(/&#x27;/g, "'").replace(/\s+/g, " ");
+    const text = (await res.text())
+      .replace(/<[^>]+>/g, "")
+      .replace(/&#x27;/g, "'")
+      .replace(/\s+/g, " ");
     for (const phrase of [
       "at least 18 years old",
       "Creators (hosts) may not enter their own prize pool",

@@ -23,11 +23,22 @@ describe("a search", () => {
     const host = await makeSignedInUser({ name: "Search Host" });
     const name = `Fifty ${crypto.randomUUID()} character group buy`.slice(0, 50);
     expect(name).toHaveLength(50);
-    await db().insert(groupBuys).values({ hostId: host.id, name, status: "active", targetCents: 500_000, currency: "MYR", endAt: new Date(Date.now() + 86_400_000) });
+    await db()
+      .insert(groupBuys)
+      .values({
+        hostId: host.id,
+        name,
+        status: "active",
+        targetCents: 500_000,
+        currency: "MYR",
+        endAt: new Date(Date.now() + 86_400_000),
+      });
     const found = await get(`/group-buy-management?q=${encodeURIComponent(name)}`, { cookie: host.cookie });
     expect(found.status).toBe(200);
     expect(await decodedHtml(found)).toContain(name);
-    const longer = await get(`/group-buy-management?q=${encodeURIComponent(`${name}${"z".repeat(200)}`)}`, { cookie: host.cookie });
+    const longer = await get(`/group-buy-management?q=${encodeURIComponent(`${name}${"z".repeat(200)}`)}`, {
+      cookie: host.cookie,
+    });
     expect(longer.status).toBe(200);
     // The box shows what was searched: the first 100 characters.
     expect(await decodedHtml(longer)).toContain(`value="${name}${"z".repeat(50)}"`);

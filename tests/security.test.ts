@@ -19,7 +19,11 @@ import { IMAGE_MAX_BYTES, IMAGE_SIZE_MESSAGE } from "~/lib/uploads.server";
 import { db, get, makeUser, ORIGIN, PASSWORD, postForm, randomIp, signIn, uniqueEmail } from "./helpers";
 
 const HOUR = 60 * 60 * 1000;
-const publicFiles = import.meta.glob<string>("/public/{_headers,offline.html}", { query: "?raw", import: "default", eager: true });
+const publicFiles = import.meta.glob<string>("/public/{_headers,offline.html}", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+});
 const STATIC_HEADERS_FILE = publicFiles["/public/_headers"]!;
 const OFFLINE_PAGE = publicFiles["/public/offline.html"]!;
 
@@ -28,14 +32,24 @@ describe("accounts that have not confirmed their e-mail", () => {
     const host = await makeUser({ name: "Riddle Host" });
     const [game] = await db()
       .insert(guessWinGames)
-      .values({ hostId: host.id, question: "Which colour is the sky?", options: ["Blue", "Green"], correctAnswer: "Blue", entryFeeCents: 300 })
+      .values({
+        hostId: host.id,
+        question: "Which colour is the sky?",
+        options: ["Blue", "Green"],
+        correctAnswer: "Blue",
+        entryFeeCents: 300,
+      })
       .returning();
     const fan = await makeUser({ name: "New Fan", emailConfirmed: false });
     const cookie = await signIn(fan.email);
     expect((await postForm("/tribe/join", { hostId: host.id }, { cookie })).status).toBe(200);
     expect((await postForm("/guess-win", { intent: "share", gameId: game!.id }, { cookie })).status).toBe(200);
 
-    const refused = await postForm("/guess-win", { intent: "free-guess", gameId: game!.id, answer: "Blue" }, { cookie });
+    const refused = await postForm(
+      "/guess-win",
+      { intent: "free-guess", gameId: game!.id, answer: "Blue" },
+      { cookie },
+    );
     expect(refused.status).toBe(403);
     expect(await refused.text()).toContain("Please confirm your email to play a free guess");
     expect(await db().select().from(freeGuessUsage).where(eq(freeGuessUsage.gameId, game!.id))).toHaveLength(0);
@@ -54,19 +68,32 @@ describe("the cron's clean-up", () => {
     const past = new Date(now.getTime() - HOUR);
     const future = new Date(now.getTime() + HOUR);
     const key = () => crypto.randomUUID();
-    const [oldSession, liveSession, oldReset, liveReset, oldConfirm, liveConfirm] = [key(), key(), key(), key(), key(), key()];
-    await db().insert(sessions).values([
-      { id: oldSession, userId, expiresAt: past },
-      { id: liveSession, userId, expiresAt: future },
-    ]);
-    await db().insert(passwordResetTokens).values([
-      { tokenHash: oldReset, userId, expiresAt: past },
-      { tokenHash: liveReset, userId, expiresAt: future },
-    ]);
-    await db().insert(emailConfirmationTokens).values([
-      { tokenHash: oldConfirm, userId, expiresAt: past },
-      { tokenHash: liveConfirm, userId, expiresAt: future },
-    ]);
+    const [oldSession, liveSession, oldReset, liveReset, oldConfirm, liveConfirm] = [
+      key(),
+      key(),
+      key(),
+      key(),
+      key(),
+      key(),
+    ];
+    await db()
+      .insert(sessions)
+      .values([
+        { id: oldSession, userId, expiresAt: past },
+        { id: liveSession, userId, expiresAt: future },
+      ]);
+    await db()
+      .insert(passwordResetTokens)
+      .values([
+        { tokenHash: oldReset, userId, expiresAt: past },
+        { tokenHash: liveReset, userId, expiresAt: future },
+      ]);
+    await db()
+      .insert(emailConfirmationTokens)
+      .values([
+        { tokenHash: oldConfirm, userId, expiresAt: past },
+        { tokenHash: liveConfirm, userId, expiresAt: future },
+      ]);
 
     await runScheduled(env, now);
 
@@ -140,7 +167,11 @@ describe("the security headers", () => {
 
   it("gives every static file the same baseline through public/_headers (asset routing answers before the Worker)", async () => {
     expect(STATIC_HEADERS_FILE).toBe(staticHeadersFile());
-    for (const line of ["Strict-Transport-Security: max-age=63072000; includeSubDomains", "X-Frame-Options: DENY", "frame-ancestors 'none'"]) {
+    for (const line of [
+      "Strict-Transport-Security: max-age=63072000; includeSubDomains",
+      "X-Frame-Options: DENY",
+      "frame-ancestors 'none'",
+    ]) {
       expect(STATIC_HEADERS_FILE).toContain(line);
     }
     // The offline page's one inline handler is the only inline script the static policy allows.
@@ -188,7 +219,10 @@ describe("redirects after sign-in", () => {
     expect(location.startsWith("/") && !location.startsWith("//") && !location.startsWith("/\\")).toBe(true);
     expect(new URL(location, ORIGIN).origin).toBe(ORIGIN);
     // A signed-in visit to /signin?redirectTo=… (the query string decodes %09 to a tab) stays on the site too.
-    const cookie = res.headers.getSetCookie().find((c) => c.startsWith("__Host-session="))!.split(";")[0]!;
+    const cookie = res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith("__Host-session="))!
+      .split(";")[0]!;
     const again = await get(`/signin?redirectTo=${encodeURIComponent(payload)}`, { cookie });
     expect(new URL(again.headers.get("Location")!, ORIGIN).origin).toBe(ORIGIN);
   });
@@ -225,7 +259,12 @@ describe("bodies that are not forms", () => {
 
   it("answers a page's action sent JSON, text or a broken multipart form with a 4xx and a message, creating nothing", async () => {
     const email = uniqueEmail("json-signup");
-    const json = JSON.stringify({ name: "Json Fan", email, password: "a-long-password", confirmPassword: "a-long-password" });
+    const json = JSON.stringify({
+      name: "Json Fan",
+      email,
+      password: "a-long-password",
+      confirmPassword: "a-long-password",
+    });
     const { email: fan } = await makeUser();
     const cookie = await signIn(fan);
     const cases: [string, string, string, number][] = [
@@ -342,11 +381,21 @@ describe("rate limits on mutations", () => {
 
   it("answers 429 with a message once one address sends too many, and the refused sign-up creates nothing", async () => {
     const ip = randomIp();
-    expect(await exhaust(40, () => postForm("/api/uploads/video/none/complete", {}, { ip }))).toBeGreaterThanOrEqual(40);
+    expect(await exhaust(40, () => postForm("/api/uploads/video/none/complete", {}, { ip }))).toBeGreaterThanOrEqual(
+      40,
+    );
     const email = uniqueEmail("limited");
     const refused = await postForm(
       "/signup",
-      { name: "Too Many", email, password: "a-long-password", confirmPassword: "a-long-password", category: "Food & Cooking", country: "SG", terms: "on" },
+      {
+        name: "Too Many",
+        email,
+        password: "a-long-password",
+        confirmPassword: "a-long-password",
+        category: "Food & Cooking",
+        country: "SG",
+        terms: "on",
+      },
       { ip },
     );
     expect(refused.status).toBe(429);
@@ -358,23 +407,21 @@ describe("rate limits on mutations", () => {
     expect((await postForm("/signin", { email: "nobody@example.com", password: "whatever-1" })).status).toBe(401);
   });
 
-  it(
-    "answers 429 once one account sends too many from any addresses, and the refused sign-out changes nothing",
-    async () => {
-      const fan = await makeUser({ name: "Busy Fan" });
-      const cookie = await signIn(fan.email);
-      expect(await exhaust(200, () => postForm("/api/uploads/video/none/complete", {}, { cookie }))).toBeGreaterThanOrEqual(200);
-      const refused = await postForm("/signout", {}, { cookie });
-      expect(refused.status).toBe(429);
-      expect(await refused.text()).toBe(RATE_LIMITED_MESSAGE);
-      const api = await postForm("/api/uploads/video", {}, { cookie });
-      expect(api.status).toBe(429);
-      expect(await api.json()).toEqual({ error: RATE_LIMITED_MESSAGE });
-      // Still signed in: the session the refused sign-out would have ended is there.
-      expect((await get("/my-orders", { cookie })).status).toBe(200);
-      // The payment provider's webhooks are never counted.
-      expect(isCountedMutation("POST", "/api/webhooks/stripe")).toBe(false);
-    },
-    120_000,
-  );
+  it("answers 429 once one account sends too many from any addresses, and the refused sign-out changes nothing", async () => {
+    const fan = await makeUser({ name: "Busy Fan" });
+    const cookie = await signIn(fan.email);
+    expect(
+      await exhaust(200, () => postForm("/api/uploads/video/none/complete", {}, { cookie })),
+    ).toBeGreaterThanOrEqual(200);
+    const refused = await postForm("/signout", {}, { cookie });
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toBe(RATE_LIMITED_MESSAGE);
+    const api = await postForm("/api/uploads/video", {}, { cookie });
+    expect(api.status).toBe(429);
+    expect(await api.json()).toEqual({ error: RATE_LIMITED_MESSAGE });
+    // Still signed in: the session the refused sign-out would have ended is there.
+    expect((await get("/my-orders", { cookie })).status).toBe(200);
+    // The payment provider's webhooks are never counted.
+    expect(isCountedMutation("POST", "/api/webhooks/stripe")).toBe(false);
+  }, 120_000);
 });

@@ -13,12 +13,27 @@ async function hostWithThings() {
   const cookie = await signIn(host.email);
   const [product] = await db()
     .insert(products)
-    .values({ hostId: host.id, name: "Own Candle", category: "physical", status: "active", priceMinCents: 1500, priceMaxCents: 1500 })
+    .values({
+      hostId: host.id,
+      name: "Own Candle",
+      category: "physical",
+      status: "active",
+      priceMinCents: 1500,
+      priceMaxCents: 1500,
+    })
     .returning();
-  await db().insert(productSizes).values({ productId: product!.id, name: "One", priceCents: 1500, availableUnits: 5, position: 0 });
+  await db()
+    .insert(productSizes)
+    .values({ productId: product!.id, name: "One", priceCents: 1500, availableUnits: 5, position: 0 });
   const [game] = await db()
     .insert(guessWinGames)
-    .values({ hostId: host.id, question: "How many wicks?", options: ["1", "2"], correctAnswer: "2", entryFeeCents: 300 })
+    .values({
+      hostId: host.id,
+      question: "How many wicks?",
+      options: ["1", "2"],
+      correctAnswer: "2",
+      entryFeeCents: 300,
+    })
     .returning();
   return { host, cookie, productId: product!.id, gameId: game!.id };
 }
@@ -54,6 +69,8 @@ describe("a host dealing with themselves", () => {
     const res = await postForm("/guess-win", { intent: "free-guess", gameId, answer: "2" }, { cookie });
     expect(res.status).toBe(403);
     expect(unescape(await res.text())).toContain(GUESS_MESSAGES.ownGame);
-    expect(await db().select().from(guessWinParticipants).where(eq(guessWinParticipants.userId, host.id))).toHaveLength(0);
+    expect(await db().select().from(guessWinParticipants).where(eq(guessWinParticipants.userId, host.id))).toHaveLength(
+      0,
+    );
   });
 });

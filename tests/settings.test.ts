@@ -17,7 +17,21 @@ import {
 import { createProductCheckout } from "~/lib/payments/checkout-session.server";
 import { notify } from "~/lib/notify.server";
 import { openPool } from "~/lib/pools.server";
-import { cookieFrom, db, decodedHtml, get, makeUser, ORIGIN, PASSWORD, postForm, randomIp, SESSION, sessionUserOf, signIn, withoutNetwork } from "./helpers";
+import {
+  cookieFrom,
+  db,
+  decodedHtml,
+  get,
+  makeUser,
+  ORIGIN,
+  PASSWORD,
+  postForm,
+  randomIp,
+  SESSION,
+  sessionUserOf,
+  signIn,
+  withoutNetwork,
+} from "./helpers";
 
 // /settings: every tab saves on the server with the spec's messages; what the switches and lists change elsewhere
 // (public pages, checkout, e-mail); the data export and account deletion.
@@ -35,10 +49,10 @@ async function host(name = "Settings Host") {
 }
 
 const PNG = Uint8Array.from([
-  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00, 0x01, 0x00,
-  0x00, 0x00, 0x01, 0x08, 0x02, 0x00, 0x00, 0x00, 0x90, 0x77, 0x53, 0xde, 0x00, 0x00, 0x00, 0x0c, 0x49, 0x44, 0x41, 0x54, 0x08,
-  0xd7, 0x63, 0xf8, 0xcf, 0xc0, 0x00, 0x00, 0x03, 0x01, 0x01, 0x00, 0x18, 0xdd, 0x8d, 0xb0, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45,
-  0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0x00, 0x00, 0x00,
+  0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02, 0x00, 0x00, 0x00, 0x90, 0x77, 0x53, 0xde, 0x00, 0x00, 0x00, 0x0c, 0x49,
+  0x44, 0x41, 0x54, 0x08, 0xd7, 0x63, 0xf8, 0xcf, 0xc0, 0x00, 0x00, 0x03, 0x01, 0x01, 0x00, 0x18, 0xdd, 0x8d, 0xb0,
+  0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4e, 0x44, 0xae, 0x42, 0x60, 0x82,
 ]);
 
 function upload(kind: string, bytes: Uint8Array, fileName: string, cookie: string) {
@@ -57,7 +71,13 @@ describe("Profile tab", () => {
     const h = await host();
     const res = await postForm(
       "/settings",
-      { intent: "profile", creatorName: "  Nadia Weaves ", category: "Art & Creativity", bio: "Looms and linen.", website: "https://nadia.example" },
+      {
+        intent: "profile",
+        creatorName: "  Nadia Weaves ",
+        category: "Art & Creativity",
+        bio: "Looms and linen.",
+        website: "https://nadia.example",
+      },
       { cookie: h.cookie },
     );
     expect(res.status).toBe(200);
@@ -71,7 +91,11 @@ describe("Profile tab", () => {
     // The nav bar reads the name from the session user: the next page shows it.
     expect(await decodedHtml(await get("/dashboard", { cookie: h.cookie }))).toContain("Nadia Weaves");
 
-    await postForm("/settings", { intent: "profile", creatorName: "Nadia Weaves", category: "Art & Creativity", bio: "  ", website: "" }, { cookie: h.cookie });
+    await postForm(
+      "/settings",
+      { intent: "profile", creatorName: "Nadia Weaves", category: "Art & Creativity", bio: "  ", website: "" },
+      { cookie: h.cookie },
+    );
     expect(await profileOf(h.id)).toMatchObject({ bio: null, website: null });
   });
 
@@ -80,7 +104,10 @@ describe("Profile tab", () => {
     const before = await profileOf(h.id);
     const cases: [Record<string, string>, string][] = [
       [{ creatorName: "  ", category: "Education", website: "" }, "Please enter your creator name"],
-      [{ creatorName: "Ok", category: "Education", website: "not a url" }, "Please enter a valid website URL (including https://)"],
+      [
+        { creatorName: "Ok", category: "Education", website: "not a url" },
+        "Please enter a valid website URL (including https://)",
+      ],
       [{ creatorName: "Ok", category: "Gardening", website: "" }, "Please choose a category"],
     ];
     for (const [fields, message] of cases) {
@@ -99,7 +126,11 @@ describe("Profile tab", () => {
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toContain("/signin");
     const h = await host();
-    const cross = await postForm("/settings", { intent: "profile", creatorName: "X", category: "Education" }, { cookie: h.cookie, origin: "https://evil.example" });
+    const cross = await postForm(
+      "/settings",
+      { intent: "profile", creatorName: "X", category: "Education" },
+      { cookie: h.cookie, origin: "https://evil.example" },
+    );
     expect(cross.status).toBe(403);
     expect((await profileOf(h.id)).creatorName).not.toBe("X");
   });
@@ -127,7 +158,12 @@ describe("Profile tab", () => {
 
   it("refuses a non-image renamed .png and a 6 MB image with a 4xx, changing nothing", async () => {
     const h = await host();
-    const fake = await upload("avatar", new TextEncoder().encode("#!/bin/sh\necho not an image\n"), "photo.png", h.cookie);
+    const fake = await upload(
+      "avatar",
+      new TextEncoder().encode("#!/bin/sh\necho not an image\n"),
+      "photo.png",
+      h.cookie,
+    );
     expect(fake.status).toBe(415);
     expect(await decodedHtml(fake)).toContain("Failed to upload image: Please select an image file");
 
@@ -150,14 +186,30 @@ describe("Profile tab", () => {
 async function physicalProduct(hostId: string, name: string) {
   const [product] = await db()
     .insert(products)
-    .values({ hostId, name, category: "physical", status: "active", basePriceCents: 2000, priceMinCents: 2000, priceMaxCents: 2000 })
+    .values({
+      hostId,
+      name,
+      category: "physical",
+      status: "active",
+      basePriceCents: 2000,
+      priceMinCents: 2000,
+      priceMaxCents: 2000,
+    })
     .returning();
-  await db().insert(productSizes).values({ productId: product!.id, name: "One", priceCents: 2000, availableUnits: 10, position: 0 });
+  await db()
+    .insert(productSizes)
+    .values({ productId: product!.id, name: "One", priceCents: 2000, availableUnits: 10, position: 0 });
   return product!;
 }
 
 async function startCheckout(buyer: { id: string; email: string }, productId: string) {
-  const result = await createProductCheckout(env, { user: sessionUserOf(buyer), productId, sizeName: "One", quantity: 1, origin: ORIGIN });
+  const result = await createProductCheckout(env, {
+    user: sessionUserOf(buyer),
+    productId,
+    sizeName: "One",
+    quantity: 1,
+    origin: ORIGIN,
+  });
   if (!result.ok) throw new Error(`checkout failed: ${JSON.stringify(result)}`);
   return result.sessionId;
 }
@@ -183,8 +235,12 @@ describe("Shipping tab", () => {
     expect(rows.map((r) => r.countryCode)).toEqual(["SG"]);
 
     // The shop's Ship to filter.
-    expect(await decodedHtml(await get(`/shop?shipTo=SG&q=${encodeURIComponent(product.name)}`))).toContain(`/product/${product.id}`);
-    expect(await decodedHtml(await get(`/shop?shipTo=MY&q=${encodeURIComponent(product.name)}`))).not.toContain(`/product/${product.id}`);
+    expect(await decodedHtml(await get(`/shop?shipTo=SG&q=${encodeURIComponent(product.name)}`))).toContain(
+      `/product/${product.id}`,
+    );
+    expect(await decodedHtml(await get(`/shop?shipTo=MY&q=${encodeURIComponent(product.name)}`))).not.toContain(
+      `/product/${product.id}`,
+    );
 
     // Coming soon for a fan in Malaysia.
     const fan = await makeUser({ name: "Fan MY" });
@@ -206,11 +262,20 @@ describe("Shipping tab", () => {
   it("refuses an unknown country code with the spec's message and keeps the saved list", async () => {
     const h = await host();
     await postForm("/settings", { intent: "shipping", countries: "SG" }, { cookie: h.cookie });
-    const body = new URLSearchParams([["intent", "shipping"], ["countries", "MY"], ["countries", "XX"]]);
+    const body = new URLSearchParams([
+      ["intent", "shipping"],
+      ["countries", "MY"],
+      ["countries", "XX"],
+    ]);
     const res = await SELF.fetch(`${ORIGIN}/settings`, {
       method: "POST",
       body,
-      headers: { Cookie: h.cookie, Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": randomIp() },
+      headers: {
+        Cookie: h.cookie,
+        Origin: ORIGIN,
+        "Content-Type": "application/x-www-form-urlencoded",
+        "CF-Connecting-IP": randomIp(),
+      },
       redirect: "manual",
     });
     expect(res.status).toBe(400);
@@ -229,7 +294,11 @@ async function mailsTo(address: string) {
 describe("Notifications tab", () => {
   it("saves the four switches", async () => {
     const h = await host();
-    const res = await postForm("/settings", { intent: "notifications", emailNotifications: "on", winnerNotifications: "on" }, { cookie: h.cookie });
+    const res = await postForm(
+      "/settings",
+      { intent: "notifications", emailNotifications: "on", winnerNotifications: "on" },
+      { cookie: h.cookie },
+    );
     expect(res.status).toBe(200);
     expect(await profileOf(h.id)).toMatchObject({
       emailNotifications: true,
@@ -237,7 +306,11 @@ describe("Notifications tab", () => {
       winnerNotifications: true,
       salesNotifications: false,
     });
-    const bad = await postForm("/settings", { intent: "notifications", emailNotifications: "maybe" }, { cookie: h.cookie });
+    const bad = await postForm(
+      "/settings",
+      { intent: "notifications", emailNotifications: "maybe" },
+      { cookie: h.cookie },
+    );
     expect(bad.status).toBe(400);
     expect(await decodedHtml(bad)).toContain("Failed to save settings. Please try again.");
   });
@@ -245,7 +318,11 @@ describe("Notifications tab", () => {
   it("e-mails a host about a sale only while sales notifications are on", async () => {
     const quiet = await host("Quiet Seller");
     const loud = await host("Loud Seller");
-    await postForm("/settings", { intent: "notifications", emailNotifications: "on", pushNotifications: "on", winnerNotifications: "on" }, { cookie: quiet.cookie });
+    await postForm(
+      "/settings",
+      { intent: "notifications", emailNotifications: "on", pushNotifications: "on", winnerNotifications: "on" },
+      { cookie: quiet.cookie },
+    );
     await postForm("/settings", { intent: "shipping", countries: "SG" }, { cookie: quiet.cookie });
     await postForm("/settings", { intent: "shipping", countries: "SG" }, { cookie: loud.cookie });
     const fan = await makeUser({ name: "Sale Fan" });
@@ -263,10 +340,16 @@ describe("Notifications tab", () => {
     const fan = await host("Lucky Fan");
     const message = { subject: "You won the main prize!", text: "Entry #3 won." };
     expect((await notify(env, fan.id, "winner", message)).emailed).toBe(true);
-    await postForm("/settings", { intent: "notifications", emailNotifications: "on", salesNotifications: "on" }, { cookie: fan.cookie });
+    await postForm(
+      "/settings",
+      { intent: "notifications", emailNotifications: "on", salesNotifications: "on" },
+      { cookie: fan.cookie },
+    );
     expect((await notify(env, fan.id, "winner", message)).emailed).toBe(false);
     await postForm("/settings", { intent: "notifications" }, { cookie: fan.cookie });
-    expect((await notify(env, fan.id, "refund", { subject: "Your refund", text: "USD 10.00 is on its way." })).emailed).toBe(true);
+    expect(
+      (await notify(env, fan.id, "refund", { subject: "Your refund", text: "USD 10.00 is on its way." })).emailed,
+    ).toBe(true);
     const subjects = (await mailsTo(fan.email)).map((m) => m.subject);
     expect(subjects.filter((s) => s === "You won the main prize!")).toHaveLength(1);
     expect(subjects).toContain("Your refund");
@@ -281,7 +364,10 @@ describe("Privacy tab", () => {
     const [profile] = await db().select().from(userProfiles).where(eq(userProfiles.userId, h.id));
     const name = profile!.creatorName;
     // Make sure the host would be featured and found while public.
-    await db().update(userProfiles).set({ followersCount: 1_000_000, bio: "Secret garden" }).where(eq(userProfiles.userId, h.id));
+    await db()
+      .update(userProfiles)
+      .set({ followersCount: 1_000_000, bio: "Secret garden" })
+      .where(eq(userProfiles.userId, h.id));
     const mug = await physicalProduct(h.id, "Plain Mug");
     const profileLink = `/profile/${h.id}`;
     expect(await decodedHtml(await get("/"))).toContain(profileLink);
@@ -306,8 +392,15 @@ describe("Privacy tab", () => {
 
   it("shows revenue and followers on the public profile only when switched on", async () => {
     const h = await host("Open Books");
-    await db().update(userProfiles).set({ totalRevenueCents: 123_456, currency: "USD", followersCount: 42 }).where(eq(userProfiles.userId, h.id));
-    await postForm("/settings", { intent: "privacy", profilePublic: "on", showFollowers: "on", showRevenue: "on" }, { cookie: h.cookie });
+    await db()
+      .update(userProfiles)
+      .set({ totalRevenueCents: 123_456, currency: "USD", followersCount: 42 })
+      .where(eq(userProfiles.userId, h.id));
+    await postForm(
+      "/settings",
+      { intent: "privacy", profilePublic: "on", showFollowers: "on", showRevenue: "on" },
+      { cookie: h.cookie },
+    );
     let page = await decodedHtml(await get(`/profile/${h.id}`));
     expect(page).toContain("42 tribes");
     expect(page).toMatch(/1,234\.56 revenue/);
@@ -324,15 +417,37 @@ describe("Account tab", () => {
   it("changes the password only with the current one, and signs out the other devices", async () => {
     const h = await host();
     const otherDevice = await signIn(h.email);
-    const wrong = await postForm("/settings", { intent: "password", currentPassword: "not-my-password", newPassword: "brand-new-secret", confirmPassword: "brand-new-secret" }, { cookie: h.cookie });
+    const wrong = await postForm(
+      "/settings",
+      {
+        intent: "password",
+        currentPassword: "not-my-password",
+        newPassword: "brand-new-secret",
+        confirmPassword: "brand-new-secret",
+      },
+      { cookie: h.cookie },
+    );
     expect(wrong.status).toBe(400);
     expect(await decodedHtml(wrong)).toContain("Your current password is incorrect");
-    const mismatch = await postForm("/settings", { intent: "password", currentPassword: PASSWORD, newPassword: "brand-new-secret", confirmPassword: "other" }, { cookie: h.cookie });
+    const mismatch = await postForm(
+      "/settings",
+      { intent: "password", currentPassword: PASSWORD, newPassword: "brand-new-secret", confirmPassword: "other" },
+      { cookie: h.cookie },
+    );
     expect(mismatch.status).toBe(400);
     expect(await decodedHtml(mismatch)).toContain("Passwords do not match!");
     await signIn(h.email); // still the old password
 
-    const ok = await postForm("/settings", { intent: "password", currentPassword: PASSWORD, newPassword: "brand-new-secret", confirmPassword: "brand-new-secret" }, { cookie: h.cookie });
+    const ok = await postForm(
+      "/settings",
+      {
+        intent: "password",
+        currentPassword: PASSWORD,
+        newPassword: "brand-new-secret",
+        confirmPassword: "brand-new-secret",
+      },
+      { cookie: h.cookie },
+    );
     expect(ok.status).toBe(200);
     expect((await get("/settings", { cookie: h.cookie })).status).toBe(200);
     expect((await get("/settings", { cookie: otherDevice })).status).toBe(302);
@@ -343,7 +458,11 @@ describe("Account tab", () => {
   it("changes the e-mail once the button of the link mailed to the new address is pressed", async () => {
     const h = await host();
     const newEmail = `moved-${crypto.randomUUID().slice(0, 8)}@example.com`;
-    const res = await postForm("/settings", { intent: "email", newEmail, currentPassword: PASSWORD }, { cookie: h.cookie });
+    const res = await postForm(
+      "/settings",
+      { intent: "email", newEmail, currentPassword: PASSWORD },
+      { cookie: h.cookie },
+    );
     expect(res.status).toBe(200);
     expect(await decodedHtml(res)).toContain(`We sent a confirmation link to ${newEmail}`);
     const [user] = await db().select().from(users).where(eq(users.id, h.id));
@@ -384,8 +503,12 @@ describe("Account tab", () => {
 
     const json = await get("/settings/export?format=json", { cookie: h.cookie });
     expect(json.status).toBe(200);
-    expect(json.headers.get("Content-Disposition")).toMatch(/attachment; filename="tribe-data-\d{4}-\d{2}-\d{2}\.json"/);
-    const data = (await json.json()) as { records: Record<string, { id?: string; orderNumber?: string; countryCode?: string }[]> };
+    expect(json.headers.get("Content-Disposition")).toMatch(
+      /attachment; filename="tribe-data-\d{4}-\d{2}-\d{2}\.json"/,
+    );
+    const data = (await json.json()) as {
+      records: Record<string, { id?: string; orderNumber?: string; countryCode?: string }[]>;
+    };
     expect(data.records.account![0]).toMatchObject({ id: h.id, email: h.email });
     expect(JSON.stringify(data.records.account)).not.toContain("scrypt");
     expect(data.records.products!.map((p) => p.id)).toContain(product.id);
@@ -396,7 +519,9 @@ describe("Account tab", () => {
     expect(zipRes.status).toBe(200);
     expect(zipRes.headers.get("Content-Type")).toBe("application/zip");
     const files = await unzip(new Uint8Array(await zipRes.arrayBuffer()));
-    expect(Object.keys(files)).toEqual(expect.arrayContaining(["account.csv", "profile.csv", "orders.csv", "products.csv"]));
+    expect(Object.keys(files)).toEqual(
+      expect.arrayContaining(["account.csv", "profile.csv", "orders.csv", "products.csv"]),
+    );
     expect(files["orders.csv"]).toContain(order!.orderNumber);
     expect(files["products.csv"]).toContain("Export Lamp");
 
@@ -413,22 +538,43 @@ describe("Account tab", () => {
     const pool = await openPool(env, { hostId: h.id, targetCents: 1_000_000 });
     const [groupBuy] = await db()
       .insert(groupBuys)
-      .values({ hostId: h.id, name: "Spring bundle", status: "active", targetCents: 100_000, endAt: new Date(Date.now() + 7 * 86_400_000) })
+      .values({
+        hostId: h.id,
+        name: "Spring bundle",
+        status: "active",
+        targetCents: 100_000,
+        endAt: new Date(Date.now() + 7 * 86_400_000),
+      })
       .returning();
     const [game] = await db()
       .insert(guessWinGames)
-      .values({ hostId: h.id, question: "Which colour?", options: ["Red", "Blue"], correctAnswer: "Red", entryFeeCents: 100, status: "active" })
+      .values({
+        hostId: h.id,
+        question: "Which colour?",
+        options: ["Red", "Blue"],
+        correctAnswer: "Red",
+        entryFeeCents: 100,
+        status: "active",
+      })
       .returning();
     const fan = await makeUser({ name: "Loyal Fan" });
     const sessionId = await startCheckout(fan, product.id);
     await payLocally(sessionId, "SG");
 
-    const notTyped = await postForm("/settings", { intent: "delete", confirmation: "delete", currentPassword: PASSWORD }, { cookie: h.cookie });
+    const notTyped = await postForm(
+      "/settings",
+      { intent: "delete", confirmation: "delete", currentPassword: PASSWORD },
+      { cookie: h.cookie },
+    );
     expect(notTyped.status).toBe(400);
     expect(await decodedHtml(notTyped)).toContain("Please type DELETE to confirm");
     expect((await get("/settings", { cookie: h.cookie })).status).toBe(200);
 
-    const res = await postForm("/settings", { intent: "delete", confirmation: "DELETE", currentPassword: PASSWORD }, { cookie: h.cookie });
+    const res = await postForm(
+      "/settings",
+      { intent: "delete", confirmation: "DELETE", currentPassword: PASSWORD },
+      { cookie: h.cookie },
+    );
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/");
     expect(cookieFrom(res, SESSION)).toBe(`${SESSION}=`);
@@ -442,7 +588,13 @@ describe("Account tab", () => {
     expect(user!.email).not.toBe(h.email);
     expect(user!.deletedAt).not.toBeNull();
     const profile = await profileOf(h.id);
-    expect(profile).toMatchObject({ creatorName: "Deleted account", bio: null, avatarUrl: null, profilePublic: false, prizePoolAutoRenew: false });
+    expect(profile).toMatchObject({
+      creatorName: "Deleted account",
+      bio: null,
+      avatarUrl: null,
+      profilePublic: false,
+      prizePoolAutoRenew: false,
+    });
     expect(await env.MEDIA.head(avatarKey)).toBeNull();
     expect((await get(`/profile/${h.id}`)).status).toBe(404);
     // The fan's order stays, and the host's products leave the shop.
@@ -455,9 +607,16 @@ describe("Account tab", () => {
     const pools = await db().select().from(prizePools).where(eq(prizePools.hostId, h.id));
     expect(pools.find((p) => p.id === pool.id)!.status).toBe("closed");
     expect(pools.filter((p) => p.status === "open")).toHaveLength(0);
-    expect(await db().select().from(userShippingCountries).where(and(eq(userShippingCountries.hostId, h.id)))).toHaveLength(0);
+    expect(
+      await db()
+        .select()
+        .from(userShippingCountries)
+        .where(and(eq(userShippingCountries.hostId, h.id))),
+    ).toHaveLength(0);
     // The running game ended and the group buy was cancelled by its rule (fans refunded in full).
-    expect((await db().select().from(guessWinGames).where(eq(guessWinGames.id, game!.id)))[0]!.status).toBe("completed");
+    expect((await db().select().from(guessWinGames).where(eq(guessWinGames.id, game!.id)))[0]!.status).toBe(
+      "completed",
+    );
     expect((await db().select().from(groupBuys).where(eq(groupBuys.id, groupBuy!.id)))[0]!.status).toBe("cancelled");
   });
 });
@@ -484,7 +643,11 @@ async function unzip(bytes: Uint8Array): Promise<Record<string, string>> {
     const body = bytes.slice(dataStart, dataStart + size);
     const raw =
       method === 8
-        ? new Uint8Array(await new Response(new Blob([body]).stream().pipeThrough(new DecompressionStream("deflate-raw"))).arrayBuffer())
+        ? new Uint8Array(
+            await new Response(
+              new Blob([body]).stream().pipeThrough(new DecompressionStream("deflate-raw")),
+            ).arrayBuffer(),
+          )
         : body;
     out[name] = new TextDecoder().decode(raw);
     at += 46 + nameLength + extra + comment;

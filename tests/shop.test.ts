@@ -1,6 +1,16 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { checkoutSessions, productColors, productImages, productLikes, products, productSizes, prizePools, userProfiles, userShippingCountries } from "~/db/schema";
+import {
+  checkoutSessions,
+  productColors,
+  productImages,
+  productLikes,
+  products,
+  productSizes,
+  prizePools,
+  userProfiles,
+  userShippingCountries,
+} from "~/db/schema";
 import { formatIn, formatPrice } from "~/domain/currency";
 import { db, decodedHtml, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
 
@@ -11,7 +21,9 @@ import { db, decodedHtml, get, makeUser, ORIGIN, postForm, signIn } from "./help
 function selectedOption(page: string, name: string): string | null {
   const select = page.match(new RegExp(`<select[^>]* name="${name}"[^>]*>([\\s\\S]*?)</select>`))?.[1];
   if (select === undefined) throw new Error(`no select named ${name}`);
-  const chosen = [...select.matchAll(/<option([^>]*)>/g)].map((m) => m[1]!).filter((attributes) => /\sselected(\s|=|$)/.test(attributes));
+  const chosen = [...select.matchAll(/<option([^>]*)>/g)]
+    .map((m) => m[1]!)
+    .filter((attributes) => /\sselected(\s|=|$)/.test(attributes));
   if (chosen.length > 1) throw new Error(`${chosen.length} options selected in ${name}`);
   return chosen[0] ? chosen[0].match(/value="([^"]*)"/)![1]! : null;
 }
@@ -84,7 +96,9 @@ beforeAll(async () => {
     { productId: headsetId, name: "Standard", priceCents: 2000, availableUnits: 3, position: 0 },
     { productId: headsetId, name: "Pro", priceCents: 3000, availableUnits: 3, position: 1 },
   ]);
-  await d.insert(productColors).values({ productId: teapotId, name: "Jade", hex: "#0a0", availableUnits: 5, position: 0 });
+  await d
+    .insert(productColors)
+    .values({ productId: teapotId, name: "Jade", hex: "#0a0", availableUnits: 5, position: 0 });
   bareId = await addProduct({ hostId: hostA.id, name: "", description: "" });
 
   // 30 products for the pagination checks, one second apart so the order is fixed.
@@ -114,9 +128,13 @@ describe("/shop", () => {
   });
 
   it("filters by category", async () => {
-    const tech = cardIds(await decodedHtml(await get(`/shop?q=${token}&category=${encodeURIComponent("Tech & Gaming")}`)));
+    const tech = cardIds(
+      await decodedHtml(await get(`/shop?q=${token}&category=${encodeURIComponent("Tech & Gaming")}`)),
+    );
     expect(tech).toEqual([headsetId]);
-    const home = cardIds(await decodedHtml(await get(`/shop?q=${token}&category=${encodeURIComponent("Home & Lifestyle")}`)));
+    const home = cardIds(
+      await decodedHtml(await get(`/shop?q=${token}&category=${encodeURIComponent("Home & Lifestyle")}`)),
+    );
     expect(home).toEqual([teapotId]);
     const all = cardIds(await decodedHtml(await get(`/shop?q=${token}&category=All`)));
     expect(all).toEqual(expect.arrayContaining([teapotId, headsetId]));
@@ -164,8 +182,12 @@ describe("/shop", () => {
     expect(found.status).toBe(200);
     expect(cardIds(await decodedHtml(found))).toEqual([longId]);
     // A typed % or _ matches itself, not any text; case is ignored as before.
-    expect(cardIds(await decodedHtml(await get(`/shop?q=${encodeURIComponent(`EMBROIDERED${token} 100% COTTON_LINEN`)}`)))).toEqual([longId]);
-    expect(cardIds(await decodedHtml(await get(`/shop?q=${encodeURIComponent(`Embroidered${token} 1%0`)}`)))).toEqual([]);
+    expect(
+      cardIds(await decodedHtml(await get(`/shop?q=${encodeURIComponent(`EMBROIDERED${token} 100% COTTON_LINEN`)}`))),
+    ).toEqual([longId]);
+    expect(cardIds(await decodedHtml(await get(`/shop?q=${encodeURIComponent(`Embroidered${token} 1%0`)}`)))).toEqual(
+      [],
+    );
     for (const q of ["%".repeat(100), "é".repeat(100), "_".repeat(100)]) {
       const res = await get(`/shop?q=${encodeURIComponent(q)}`);
       expect(res.status).toBe(200);
@@ -207,7 +229,9 @@ describe("/shop", () => {
   });
 
   it("shows the chosen filters selected, and the defaults when none or an unknown one is chosen", async () => {
-    const chosen = await decodedHtml(await get(`/shop?q=${token}&category=${encodeURIComponent("Tech & Gaming")}&shipTo=sg&currency=JPY`));
+    const chosen = await decodedHtml(
+      await get(`/shop?q=${token}&category=${encodeURIComponent("Tech & Gaming")}&shipTo=sg&currency=JPY`),
+    );
     expect(selectedOption(chosen, "category")).toBe("Tech & Gaming");
     expect(selectedOption(chosen, "shipTo")).toBe("SG");
     expect(selectedOption(chosen, "currency")).toBe("JPY");
@@ -314,7 +338,9 @@ describe("product likes", () => {
     expect(card).toContain('aria-pressed="true"');
     // Another fan's card for the same product is not liked.
     const other = await signIn((await makeUser({ name: "Not A Liker" })).email);
-    const theirs = await decodedHtml(await get(`/shop?q=${encodeURIComponent(`Likeable ${token}`)}`, { cookie: other }));
+    const theirs = await decodedHtml(
+      await get(`/shop?q=${encodeURIComponent(`Likeable ${token}`)}`, { cookie: other }),
+    );
     expect(theirs).toContain('aria-pressed="false"');
     expect(theirs).not.toContain('aria-pressed="true"');
 
@@ -329,7 +355,11 @@ describe("product likes", () => {
   it("answers 404 for an unknown product", async () => {
     const fan = await makeUser({ name: "Liker" });
     const cookie = await signIn(fan.email);
-    const res = await postForm("/product/00000000-0000-0000-0000-000000000000", { intent: "like", liked: "true" }, { cookie });
+    const res = await postForm(
+      "/product/00000000-0000-0000-0000-000000000000",
+      { intent: "like", liked: "true" },
+      { cookie },
+    );
     expect(res.status).toBe(404);
   });
 });
@@ -403,7 +433,14 @@ describe("/buy-now/{id}", () => {
     expect(page).toContain("Main Prize (60%)");
     expect(page).toContain("RM 45.45");
     expect(page).toContain("checkout is processed in USD");
-    for (const text of ["High-quality materials", "Fast shipping", "7-day return policy", "Money-back guarantee", "Add to Wishlist", "Back to Shop"]) {
+    for (const text of [
+      "High-quality materials",
+      "Fast shipping",
+      "7-day return policy",
+      "Money-back guarantee",
+      "Add to Wishlist",
+      "Back to Shop",
+    ]) {
       expect(page).toContain(text);
     }
     // The sold-out size cannot be chosen.
@@ -414,7 +451,9 @@ describe("/buy-now/{id}", () => {
 
   it("shows the images of the host's other products in its More from strip", async () => {
     const url = `/media/products/${hostA.id}/more-from-${token}.webp`;
-    await db().insert(productImages).values({ productId: teapotId, url, r2Key: url.slice("/media/".length), position: 0 });
+    await db()
+      .insert(productImages)
+      .values({ productId: teapotId, url, r2Key: url.slice("/media/".length), position: 0 });
     const page = await decodedHtml(await get(`/buy-now/${bareId}`));
     expect(page).toContain(`<a href="/buy-now/${teapotId}"><img src="${url}"`);
   });
@@ -432,7 +471,9 @@ describe("/buy-now/{id}", () => {
   it("shows as the total what checkout charges: RM 127.27 for two at USD 14.00 (not 2 x RM 63.64)", async () => {
     const host = await makeUser({ name: `Total${token} Host` });
     const id = await addProduct({ hostId: host.id, name: `Total ${token}`, basePriceCents: 1400 });
-    await db().insert(productSizes).values({ productId: id, name: "One", priceCents: 1400, availableUnits: 5, position: 0 });
+    await db()
+      .insert(productSizes)
+      .values({ productId: id, name: "One", priceCents: 1400, availableUnits: 5, position: 0 });
     const totalOf = (page: string) => page.match(/data-total=""[^>]*>([^<]*)</)?.[1];
     const page = await decodedHtml(await get(`/buy-now/${id}?size=One&quantity=2`));
     expect(totalOf(page)).toBe("RM 127.27");
@@ -480,7 +521,10 @@ describe("/shop's size", () => {
     const d = db();
     const hosts = await Promise.all([1, 2, 3, 4].map((n) => makeUser({ name: `Priya ${sizeToken} (${n})` })));
     for (const [n, host] of hosts.entries()) {
-      await d.update(userProfiles).set({ slug: `${sizeToken.toLowerCase()}-host-${n}` }).where(eq(userProfiles.userId, host.id));
+      await d
+        .update(userProfiles)
+        .set({ slug: `${sizeToken.toLowerCase()}-host-${n}` })
+        .where(eq(userProfiles.userId, host.id));
       await d.insert(prizePools).values({
         hostId: host.id,
         targetCents: 2_500_000,
@@ -504,7 +548,9 @@ describe("/shop's size", () => {
         viewCount: 900 + i,
         createdAt: new Date(base + i * 1000),
       });
-      await d.insert(productImages).values({ productId: id, url: `/media/products/${host.id}/${id}-1.svg`, position: 0 });
+      await d
+        .insert(productImages)
+        .values({ productId: id, url: `/media/products/${host.id}/${id}-1.svg`, position: 0 });
       ids.push(id);
     }
     const fan = await makeUser({ name: "Budget Fan" });

@@ -16,7 +16,8 @@ describe("progressive delay", () => {
     const { email } = await makeUser();
     const attacker = randomIp();
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await postForm("/signin", { email, password: `guess-${i}` }, { ip: attacker })).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await postForm("/signin", { email, password: `guess-${i}` }, { ip: attacker })).status);
     expect(statuses.slice(0, 4)).toEqual([401, 401, 401, 401]);
     expect(statuses.slice(4)).toEqual([429, 429]);
     const owner = await postForm("/signin", { email, password: PASSWORD }, { ip: randomIp() });
@@ -35,7 +36,10 @@ describe("progressive delay", () => {
       while (res.status === 401) res = await postForm("/signin", { email, password: `wrong-${i}-b` }, { ip });
       expect(res.status).toBe(429);
       waits.push(Number(res.headers.get("Retry-After")));
-      await db().update(authThrottle).set({ lockedUntil: new Date(Date.now() - 1) }).where(eq(authThrottle.key, key));
+      await db()
+        .update(authThrottle)
+        .set({ lockedUntil: new Date(Date.now() - 1) })
+        .where(eq(authThrottle.key, key));
     }
     expect(waits[1]).toBeGreaterThan(waits[0]!);
     expect(waits[2]).toBeGreaterThan(waits[1]!);

@@ -4,7 +4,17 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { getProfileCountry, isTribeMember, listUserEntryNumbers } from "~/db/queries/profiles.server";
 import { buyerOrderStats, listBuyerOrders } from "~/db/queries/orders.server";
 import { isProductLiked, listShopProducts } from "~/db/queries/products.server";
-import { orders, prizeEntries, prizePools, productLikes, products, productSizes, sessions, tribeMembers, userProfiles } from "~/db/schema";
+import {
+  orders,
+  prizeEntries,
+  prizePools,
+  productLikes,
+  products,
+  productSizes,
+  sessions,
+  tribeMembers,
+  userProfiles,
+} from "~/db/schema";
 import { sha256Hex } from "~/lib/crypto.server";
 import { SESSION_COOKIE } from "~/lib/session.server";
 import { countingEnv, db, decodedHtml, makeUser, ORIGIN, signIn } from "./helpers";
@@ -30,7 +40,10 @@ async function countedPage(path: string, cookie: string) {
   const worker = ((await import(/* @vite-ignore */ main)) as { default: ExportedHandler<Env> }).default;
   const { env, counter } = countingEnv();
   const ctx = createExecutionContext();
-  const request = new Request(`${ORIGIN}${path}`, { headers: { Cookie: cookie } }) as Request<unknown, IncomingRequestCfProperties>;
+  const request = new Request(`${ORIGIN}${path}`, { headers: { Cookie: cookie } }) as Request<
+    unknown,
+    IncomingRequestCfProperties
+  >;
   const res = await worker.fetch!(request, env, ctx);
   const html = await decodedHtml(res);
   await waitOnExecutionContext(ctx);
@@ -45,7 +58,13 @@ beforeAll(async () => {
   await d.update(userProfiles).set({ country: "SG" }).where(eq(userProfiles.userId, fan.id));
   const [product] = await d
     .insert(products)
-    .values({ hostId: host.id, name: `Quartzine ${token} Lamp`, basePriceCents: 2500, priceMinCents: 2500, priceMaxCents: 2500 })
+    .values({
+      hostId: host.id,
+      name: `Quartzine ${token} Lamp`,
+      basePriceCents: 2500,
+      priceMinCents: 2500,
+      priceMaxCents: 2500,
+    })
     .returning({ id: products.id });
   productId = product!.id;
   await d.insert(productSizes).values({ productId, name: "One", priceCents: 2500, availableUnits: 5 });
@@ -53,20 +72,42 @@ beforeAll(async () => {
   await d.insert(tribeMembers).values({ hostId: host.id, userId: fan.id });
   const [pool] = await d
     .insert(prizePools)
-    .values({ hostId: host.id, targetCents: 100_000, amountCents: 500, currency: "USD", entriesCount: 2, endAt: new Date(Date.now() + 86_400_000) })
+    .values({
+      hostId: host.id,
+      targetCents: 100_000,
+      amountCents: 500,
+      currency: "USD",
+      entriesCount: 2,
+      endAt: new Date(Date.now() + 86_400_000),
+    })
     .returning({ id: prizePools.id });
   // One order placed signed in (the fan's), one that only names the fan's e-mail (not the fan's: orders are an
   // account's by id, decision 410), one somebody else's.
   const order = (userId: string | null, email: string | null, name: string) => {
     const id = crypto.randomUUID();
-    return { id, orderNumber: `ORD-${id.slice(-8).toUpperCase()}`, userId, customerEmail: email, hostId: host.id, productId, status: "paid" as const,
-      amountCents: 2500, unitPriceCents: 2500, quantity: 1, currency: "USD", productName: name, productCategory: "physical" as const };
+    return {
+      id,
+      orderNumber: `ORD-${id.slice(-8).toUpperCase()}`,
+      userId,
+      customerEmail: email,
+      hostId: host.id,
+      productId,
+      status: "paid" as const,
+      amountCents: 2500,
+      unitPriceCents: 2500,
+      quantity: 1,
+      currency: "USD",
+      productName: name,
+      productCategory: "physical" as const,
+    };
   };
-  await d.insert(orders).values([
-    order(fan.id, null, `Signed-in order ${token}`),
-    order(null, fan.email, `E-mail order ${token}`),
-    order(host.id, host.email, `Not the fan's ${token}`),
-  ]);
+  await d
+    .insert(orders)
+    .values([
+      order(fan.id, null, `Signed-in order ${token}`),
+      order(null, fan.email, `E-mail order ${token}`),
+      order(host.id, host.email, `Not the fan's ${token}`),
+    ]);
   await d.insert(prizeEntries).values([
     { poolId: pool!.id, entryNumber: 0, userId: host.id, sourceKey: `sir-${token}-0`, sourceType: "product_purchase" },
     { poolId: pool!.id, entryNumber: 1, userId: fan.id, sourceKey: `sir-${token}-1`, sourceType: "product_purchase" },
@@ -149,13 +190,26 @@ describe("reads keyed by the viewer's session", () => {
       liked: await isProductLiked(d, viewer, productId),
       member: await isTribeMember(d, viewer, host.id),
       entries: await listUserEntryNumbers(d, { currentOf: { idOrSlug: host.id } }, viewer),
-      shop: (await listShopProducts(d, { limit: 5, q: `Quartzine ${token}`, viewer })).map((row) => [row.id, row.liked]),
-      orders: (await listBuyerOrders(d, { buyer: typeof viewer === "string" ? { userId: fan.id } : viewer, q: token })).orders
+      shop: (await listShopProducts(d, { limit: 5, q: `Quartzine ${token}`, viewer })).map((row) => [
+        row.id,
+        row.liked,
+      ]),
+      orders: (
+        await listBuyerOrders(d, { buyer: typeof viewer === "string" ? { userId: fan.id } : viewer, q: token })
+      ).orders
         .map((o) => o.productName)
         .sort(),
       spent: (await buyerOrderStats(d, typeof viewer === "string" ? { userId: fan.id } : viewer)).spentCents,
     });
-    const nothing = { country: undefined, liked: false, member: false, entries: [], shop: [[productId, false]], orders: [], spent: 0 };
+    const nothing = {
+      country: undefined,
+      liked: false,
+      member: false,
+      entries: [],
+      shop: [[productId, false]],
+      orders: [],
+      spent: 0,
+    };
 
     expect(await read(fan.id)).toEqual({
       country: "SG",

@@ -145,10 +145,15 @@ describe("chat socket budgets and sessions", () => {
     return { host, fan, conversationId };
   }
 
-  const say = (cookie: string, conversationId: string, body: string) => postForm(`/chat/${conversationId}`, { body }, { cookie });
+  const say = (cookie: string, conversationId: string, body: string) =>
+    postForm(`/chat/${conversationId}`, { body }, { cookie });
 
   for (const [ending, end] of [
-    ["signs out", async (user: { cookie: string; id: string }) => expect((await postForm("/signout", {}, { cookie: user.cookie })).status).toBe(302)],
+    [
+      "signs out",
+      async (user: { cookie: string; id: string }) =>
+        expect((await postForm("/signout", {}, { cookie: user.cookie })).status).toBe(302),
+    ],
     [
       // A password reset ends every session of the account the same way (revokeAccountCredentials).
       "resets its password",
@@ -185,7 +190,10 @@ describe("chat socket budgets and sessions", () => {
 
   it("keeps delivering to the other party's live session when one party signs out", async () => {
     const { host, fan, conversationId } = await pair("Stays");
-    const hostSocket = await openTestSocket(chatSocketPath(conversationId), { address: randomIp(), cookie: host.cookie });
+    const hostSocket = await openTestSocket(chatSocketPath(conversationId), {
+      address: randomIp(),
+      cookie: host.cookie,
+    });
     const fanSocket = await openTestSocket(chatSocketPath(conversationId), { address: randomIp(), cookie: fan.cookie });
     await postForm("/signout", {}, { cookie: fan.cookie });
     expect((await say(host.cookie, conversationId, "still here")).status).toBe(200);

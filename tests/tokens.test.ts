@@ -18,7 +18,9 @@ async function resetLink(email: string): Promise<string> {
 
 async function emailChangeLink(cookie: string): Promise<{ token: string; address: string }> {
   const address = `next-${crypto.randomUUID().slice(0, 8)}@example.com`;
-  expect((await postForm("/settings", { intent: "email", newEmail: address, currentPassword: PASSWORD }, { cookie })).status).toBe(200);
+  expect(
+    (await postForm("/settings", { intent: "email", newEmail: address, currentPassword: PASSWORD }, { cookie })).status,
+  ).toBe(200);
   return { token: await mailedToken(address, "/settings/confirm-email"), address };
 }
 
@@ -30,8 +32,10 @@ async function confirmationLink(userId: string): Promise<string> {
 
 const usable = {
   reset: async (token: string) => (await get(`/reset-password?token=${encodeURIComponent(token)}`)).status === 200,
-  emailChange: async (token: string) => (await get(`/settings/confirm-email?token=${encodeURIComponent(token)}`)).status === 200,
-  confirmation: async (token: string) => (await get(`/confirm-email?token=${encodeURIComponent(token)}`)).status === 200,
+  emailChange: async (token: string) =>
+    (await get(`/settings/confirm-email?token=${encodeURIComponent(token)}`)).status === 200,
+  confirmation: async (token: string) =>
+    (await get(`/confirm-email?token=${encodeURIComponent(token)}`)).status === 200,
 };
 const signedIn = async (cookie: string) => (await get("/settings", { cookie })).status === 200;
 
@@ -45,7 +49,11 @@ describe("tokens die with what they protect", () => {
     const second = await resetLink(user.email);
     expect(second).not.toBe(first);
     expect(await usable.reset(first)).toBe(false);
-    const stale = await postForm("/reset-password", { token: first, password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
+    const stale = await postForm("/reset-password", {
+      token: first,
+      password: NEW_PASSWORD,
+      confirmPassword: NEW_PASSWORD,
+    });
     expect(stale.status).toBe(400);
     // Anyone can ask for a reset: that alone ends nothing else.
     expect(await usable.reset(second)).toBe(true);
@@ -60,7 +68,11 @@ describe("tokens die with what they protect", () => {
     const change = await emailChangeLink(one);
     const confirmation = await confirmationLink(user.id);
     const reset = await resetLink(user.email);
-    const done = await postForm("/reset-password", { token: reset, password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
+    const done = await postForm("/reset-password", {
+      token: reset,
+      password: NEW_PASSWORD,
+      confirmPassword: NEW_PASSWORD,
+    });
     expect(done.status).toBe(302);
     expect(await usable.reset(reset)).toBe(false);
     expect(await usable.emailChange(change.token)).toBe(false);
@@ -77,7 +89,11 @@ describe("tokens die with what they protect", () => {
     const change = await emailChangeLink(here);
     const confirmation = await confirmationLink(user.id);
     const reset = await resetLink(user.email);
-    const res = await postForm("/settings", { intent: "password", currentPassword: PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD }, { cookie: here });
+    const res = await postForm(
+      "/settings",
+      { intent: "password", currentPassword: PASSWORD, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
+      { cookie: here },
+    );
     expect(res.status).toBe(200);
     expect(await usable.reset(reset)).toBe(false);
     expect(await usable.emailChange(change.token)).toBe(false);
@@ -94,7 +110,11 @@ describe("tokens die with what they protect", () => {
     const change = await emailChangeLink(cookie);
     expect((await postForm("/settings/confirm-email", { token: change.token })).status).toBe(302);
     expect(await usable.reset(reset)).toBe(false);
-    const late = await postForm("/reset-password", { token: reset, password: NEW_PASSWORD, confirmPassword: NEW_PASSWORD });
+    const late = await postForm("/reset-password", {
+      token: reset,
+      password: NEW_PASSWORD,
+      confirmPassword: NEW_PASSWORD,
+    });
     expect(late.status).toBe(400);
     expect(await usable.confirmation(confirmation)).toBe(false);
     expect(await signedIn(cookie)).toBe(false);

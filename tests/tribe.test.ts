@@ -18,9 +18,15 @@ const DAY = 86_400_000;
 
 /** A member account without a usable password (fast: no scrypt), joined to the host's tribe `joinedDaysAgo` ago. */
 async function member(hostId: string, name: string, joinedDaysAgo: number) {
-  const created = await createAccount(db(), { email: `${crypto.randomUUID()}@example.com`, passwordHash: "none", name });
+  const created = await createAccount(db(), {
+    email: `${crypto.randomUUID()}@example.com`,
+    passwordHash: "none",
+    name,
+  });
   const userId = created!.userId;
-  await db().insert(tribeMembers).values({ userId, hostId, joinedAt: new Date(Date.now() - joinedDaysAgo * DAY) });
+  await db()
+    .insert(tribeMembers)
+    .values({ userId, hostId, joinedAt: new Date(Date.now() - joinedDaysAgo * DAY) });
   return userId;
 }
 
@@ -33,10 +39,19 @@ function memberNames(html: string): string[] {
 async function tribeFixture() {
   const host = await makeUser({ name: "Tribe Host" });
   const cookie = await signIn(host.email);
-  const [product] = await db().insert(products).values({ hostId: host.id, name: "Batik Scarf", category: "physical", status: "active" }).returning();
+  const [product] = await db()
+    .insert(products)
+    .values({ hostId: host.id, name: "Batik Scarf", category: "physical", status: "active" })
+    .returning();
   const [game] = await db()
     .insert(guessWinGames)
-    .values({ hostId: host.id, question: "Which colour?", options: ["Red", "Blue"], correctAnswer: "Red", entryFeeCents: 100 })
+    .values({
+      hostId: host.id,
+      question: "Which colour?",
+      options: ["Red", "Blue"],
+      correctAnswer: "Red",
+      entryFeeCents: 100,
+    })
     .returning();
   const [pool] = await db()
     .insert(prizePools)
@@ -61,9 +76,21 @@ async function tribeFixture() {
     productName: "Batik Scarf",
     createdAt: new Date(Date.now() - daysAgo * DAY),
   });
-  await db().insert(orders).values([order(buyer, 3), order(lapsed, 45), order(quiet, 2, otherHost.id)]);
-  await db().insert(guessWinParticipants).values({ gameId: game!.id, userId: guesser, answer: "Red", kind: "free", createdAt: new Date(Date.now() - 5 * DAY) });
-  await db().insert(chatMessages).values({ senderId: writer, recipientId: host.id, body: "Hi!", createdAt: new Date(Date.now() - DAY) });
+  await db()
+    .insert(orders)
+    .values([order(buyer, 3), order(lapsed, 45), order(quiet, 2, otherHost.id)]);
+  await db()
+    .insert(guessWinParticipants)
+    .values({
+      gameId: game!.id,
+      userId: guesser,
+      answer: "Red",
+      kind: "free",
+      createdAt: new Date(Date.now() - 5 * DAY),
+    });
+  await db()
+    .insert(chatMessages)
+    .values({ senderId: writer, recipientId: host.id, body: "Hi!", createdAt: new Date(Date.now() - DAY) });
 
   const contribution = (userId: string | null, amountCents: number) => ({
     poolId: pool!.id,
@@ -83,7 +110,13 @@ async function tribeFixture() {
       // The host's own deposit is not a fan's contribution.
       contribution(host.id, 50_000),
     ]);
-  await db().insert(prizeWinners).values({ poolId: pool!.id, userId: guesser, winnerName: "Bima Guesser", prizeAmountCents: 1234, prizeType: "main" });
+  await db().insert(prizeWinners).values({
+    poolId: pool!.id,
+    userId: guesser,
+    winnerName: "Bima Guesser",
+    prizeAmountCents: 1234,
+    prizeType: "main",
+  });
   return { host, cookie, ids: { buyer, guesser, writer, lapsed, quiet } };
 }
 
@@ -120,7 +153,9 @@ describe("/tribe", () => {
     expect(text.indexOf("Ayu Buyer")).toBeLessThan(text.indexOf("Bima Guesser"));
     expect(text).toContain("7.00");
     expect(text).not.toContain("Tribe Host");
-    const winners = await pageText(new Response(html.match(/<ul aria-label="Recent winners"[\s\S]*?<\/ul>/)?.[0] ?? ""));
+    const winners = await pageText(
+      new Response(html.match(/<ul aria-label="Recent winners"[\s\S]*?<\/ul>/)?.[0] ?? ""),
+    );
     expect(winners).toContain("Bima Guesser");
     expect(winners).toContain("Main prize");
   });

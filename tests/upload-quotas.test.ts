@@ -14,7 +14,11 @@ import { db, makeUser, ORIGIN, signIn, withoutNetwork } from "./helpers";
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 
 function post(path: string, cookie: string, body: BodyInit, contentType = "application/octet-stream") {
-  return uploads.request(`${ORIGIN}${path}`, { method: "POST", body, headers: { Cookie: cookie, "Content-Type": contentType } }, env);
+  return uploads.request(
+    `${ORIGIN}${path}`,
+    { method: "POST", body, headers: { Cookie: cookie, "Content-Type": contentType } },
+    env,
+  );
 }
 
 async function uploader(name: string, emailConfirmed = true) {
@@ -35,7 +39,12 @@ describe("upload quotas", () => {
     expect(image.status).toBe(403);
     expect(await image.json()).toEqual({ error: UPLOAD_QUOTA_MESSAGES.unconfirmed });
     expect((await post("/file", user.cookie, "hello")).status).toBe(403);
-    const video = await post("/video", user.cookie, JSON.stringify({ size: 1_000_000, fileName: "a.mp4" }), "application/json");
+    const video = await post(
+      "/video",
+      user.cookie,
+      JSON.stringify({ size: 1_000_000, fileName: "a.mp4" }),
+      "application/json",
+    );
     expect(video.status).toBe(403);
     expect(await storedKeys(`products/${user.id}/`)).toEqual([]);
     expect(await storedKeys(`private/digital/${user.id}/`)).toEqual([]);
@@ -46,7 +55,8 @@ describe("upload quotas", () => {
     const user = await uploader("Daily Uploader");
     expect((await post("/image", user.cookie, PNG)).status).toBe(201);
     // Two 500 MB videos fit in a day; the third does not.
-    const start = () => post("/video", user.cookie, JSON.stringify({ size: VIDEO_MAX_BYTES, fileName: "game.mp4" }), "application/json");
+    const start = () =>
+      post("/video", user.cookie, JSON.stringify({ size: VIDEO_MAX_BYTES, fileName: "game.mp4" }), "application/json");
     expect((await start()).status).toBe(201);
     expect((await start()).status).toBe(201);
     const third = await start();
@@ -54,13 +64,26 @@ describe("upload quotas", () => {
     expect(await third.json()).toEqual({ error: UPLOAD_QUOTA_MESSAGES.daily });
     const image = await post("/image", user.cookie, PNG);
     expect(image.status).toBe(201); // a small image still fits today
-    expect((await rowsOf(user.id)).map((row) => row.bytes).sort((a, b) => a - b)).toEqual([PNG.length, PNG.length, VIDEO_MAX_BYTES, VIDEO_MAX_BYTES]);
+    expect((await rowsOf(user.id)).map((row) => row.bytes).sort((a, b) => a - b)).toEqual([
+      PNG.length,
+      PNG.length,
+      VIDEO_MAX_BYTES,
+      VIDEO_MAX_BYTES,
+    ]);
   });
 
   it("refuses past the total quota, even on a new day", async () => {
     const user = await uploader("Hoarding Uploader");
     const longAgo = new Date(Date.now() - 30 * 24 * 60 * 60 * 1000);
-    await db().insert(uploadRows).values({ key: `products/${user.id}/old.png`, userId: user.id, bytes: UPLOAD_TOTAL_BYTES - 10, createdAt: longAgo, attachedAt: longAgo });
+    await db()
+      .insert(uploadRows)
+      .values({
+        key: `products/${user.id}/old.png`,
+        userId: user.id,
+        bytes: UPLOAD_TOTAL_BYTES - 10,
+        createdAt: longAgo,
+        attachedAt: longAgo,
+      });
     const res = await post("/image", user.cookie, PNG);
     expect(res.status).toBe(429);
     expect(await res.json()).toEqual({ error: UPLOAD_QUOTA_MESSAGES.total });

@@ -71,7 +71,11 @@ describe("POST /api/uploads/image", () => {
     const res = await post(uploads, "/image", form, { Cookie: cookie });
     expect(res.status).toBe(415);
     expect(await res.json()).toEqual({ error: "Please select an image file" });
-    const raw = await post(uploads, "/image", "just some text", { Cookie: cookie, "Content-Type": "image/png", "X-File-Name": "picture.png" });
+    const raw = await post(uploads, "/image", "just some text", {
+      Cookie: cookie,
+      "Content-Type": "image/png",
+      "X-File-Name": "picture.png",
+    });
     expect(raw.status).toBe(415);
   });
 
@@ -125,18 +129,20 @@ describe("GET /api/downloads/:orderId", () => {
 
   async function addOrder(userId: string, productId: string, hostId: string, status: "paid" | "pending") {
     const id = crypto.randomUUID();
-    await db().insert(orders).values({
-      id,
-      orderNumber: `ORD-${id.slice(-8).toUpperCase()}`,
-      userId,
-      hostId,
-      productId,
-      status,
-      amountCents: 900,
-      unitPriceCents: 900,
-      productName: "Recipe Book",
-      productCategory: "digital",
-    });
+    await db()
+      .insert(orders)
+      .values({
+        id,
+        orderNumber: `ORD-${id.slice(-8).toUpperCase()}`,
+        userId,
+        hostId,
+        productId,
+        status,
+        amountCents: 900,
+        unitPriceCents: 900,
+        productName: "Recipe Book",
+        productCategory: "digital",
+      });
     return id;
   }
 
@@ -145,8 +151,13 @@ describe("GET /api/downloads/:orderId", () => {
     buyer = await makeUser({ name: "Buyer" });
     other = await makeUser({ name: "Other" });
     const productId = crypto.randomUUID();
-    await db().insert(products).values({ id: productId, hostId: host.id, name: "Recipe Book", category: "digital", digitalFileKey: fileKey });
-    await env.MEDIA.put(fileKey, content, { httpMetadata: { contentType: "application/pdf" }, customMetadata: { fileName: "book.pdf" } });
+    await db()
+      .insert(products)
+      .values({ id: productId, hostId: host.id, name: "Recipe Book", category: "digital", digitalFileKey: fileKey });
+    await env.MEDIA.put(fileKey, content, {
+      httpMetadata: { contentType: "application/pdf" },
+      customMetadata: { fileName: "book.pdf" },
+    });
     orderId = await addOrder(buyer.id, productId, host.id, "paid");
     unpaidOrderId = await addOrder(buyer.id, productId, host.id, "pending");
     buyerCookie = await signIn(buyer.email);
@@ -154,7 +165,11 @@ describe("GET /api/downloads/:orderId", () => {
   });
 
   function fetchLink(url: string, cookie?: string) {
-    return downloads.request(`${ORIGIN}${url.replace(/^\/api\/downloads/, "")}`, { headers: cookie ? { Cookie: cookie } : {} }, env);
+    return downloads.request(
+      `${ORIGIN}${url.replace(/^\/api\/downloads/, "")}`,
+      { headers: cookie ? { Cookie: cookie } : {} },
+      env,
+    );
   }
 
   it("gives the buyer the file through a fresh signed link", async () => {
@@ -191,8 +206,12 @@ describe("GET /api/downloads/:orderId", () => {
   });
 
   it("refuses an unpaid order and answers 404 for an unknown one", async () => {
-    expect((await fetchLink(signedDownloadUrl(env, { orderId: unpaidOrderId, userId: buyer.id }), buyerCookie)).status).toBe(403);
+    expect(
+      (await fetchLink(signedDownloadUrl(env, { orderId: unpaidOrderId, userId: buyer.id }), buyerCookie)).status,
+    ).toBe(403);
     const unknown = crypto.randomUUID();
-    expect((await fetchLink(signedDownloadUrl(env, { orderId: unknown, userId: buyer.id }), buyerCookie)).status).toBe(404);
+    expect((await fetchLink(signedDownloadUrl(env, { orderId: unknown, userId: buyer.id }), buyerCookie)).status).toBe(
+      404,
+    );
   });
 });

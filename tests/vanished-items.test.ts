@@ -36,8 +36,13 @@ async function host(name: string) {
 async function makeProducts(hostId: string, count: number, label: string, units = 50) {
   const made = [];
   for (let i = 0; i < count; i++) {
-    const [p] = await db().insert(products).values({ hostId, name: `${label} ${i + 1}`, category: "physical" }).returning();
-    await db().insert(productSizes).values({ productId: p!.id, name: "One Size", priceCents: 1_000, availableUnits: units, position: 0 });
+    const [p] = await db()
+      .insert(products)
+      .values({ hostId, name: `${label} ${i + 1}`, category: "physical" })
+      .returning();
+    await db()
+      .insert(productSizes)
+      .values({ productId: p!.id, name: "One Size", priceCents: 1_000, availableUnits: units, position: 0 });
     made.push(p!);
   }
   return made;
@@ -78,11 +83,15 @@ async function groupBuyFixture(endAt = new Date(Date.now() + DAY)) {
     .insert(groupBuys)
     .values({ hostId: h.id, name: "Vanishing Kitchen", status: "active", targetCents: 1_000, currency: "MYR", endAt })
     .returning();
-  await db().insert(groupBuyTiers).values([
-    { groupBuyId: g!.id, salesThresholdCents: 0, discountPercent: 5, position: 0 },
-    { groupBuyId: g!.id, salesThresholdCents: 1_000, discountPercent: 10, position: 1 },
-  ]);
-  await db().insert(groupBuyProducts).values(made.map((p) => ({ groupBuyId: g!.id, productId: p.id })));
+  await db()
+    .insert(groupBuyTiers)
+    .values([
+      { groupBuyId: g!.id, salesThresholdCents: 0, discountPercent: 5, position: 0 },
+      { groupBuyId: g!.id, salesThresholdCents: 1_000, discountPercent: 10, position: 1 },
+    ]);
+  await db()
+    .insert(groupBuyProducts)
+    .values(made.map((p) => ({ groupBuyId: g!.id, productId: p.id })));
   return { host: h, groupBuy: g!, made };
 }
 
@@ -98,7 +107,12 @@ async function joinGroupBuy(groupBuyId: string, productIds: readonly string[], n
   }
   const res = await SELF.fetch(`${ORIGIN}/group-buy-product-selection/${groupBuyId}`, {
     method: "POST",
-    headers: { Cookie: cookie, Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded", "CF-Connecting-IP": randomIp() },
+    headers: {
+      Cookie: cookie,
+      Origin: ORIGIN,
+      "Content-Type": "application/x-www-form-urlencoded",
+      "CF-Connecting-IP": randomIp(),
+    },
     body: body.toString(),
     redirect: "manual",
   });
@@ -107,13 +121,17 @@ async function joinGroupBuy(groupBuyId: string, productIds: readonly string[], n
 }
 
 const ordersOf = (checkoutId: string) => db().select().from(orders).where(eq(orders.checkoutSessionId, checkoutId));
-const paymentPage = (checkoutId: string, cookie: string) => get(`/payment/success?session_id=${encodeURIComponent(checkoutId)}`, { cookie });
+const paymentPage = (checkoutId: string, cookie: string) =>
+  get(`/payment/success?session_id=${encodeURIComponent(checkoutId)}`, { cookie });
 
 describe("a product in a later metadata chunk of an open cart checkout", () => {
   it("is archived, never deleted, by the host's delete; the payment is fulfilled from the archived product", async () => {
     const h = await host("Chunk Host");
     const made = await makeProducts(h.id, 12, "Chunk item");
-    const { row, cookie } = await cartCheckout(made.map((p) => p.id), "Chunk Fan");
+    const { row, cookie } = await cartCheckout(
+      made.map((p) => p.id),
+      "Chunk Fan",
+    );
     expect(row.metadata.items_2).toBeDefined();
     const late = made.find((p) => row.metadata.items_2!.includes(p.id) && !row.metadata.items!.includes(p.id))!;
     expect(late).toBeDefined();
@@ -134,7 +152,10 @@ describe("a product in a later metadata chunk of an open cart checkout", () => {
   it("deleted all the same (before this rule, or in a race): the payment is refunded in full and the payment page says why", async () => {
     const h = await host("Gone Host");
     const made = await makeProducts(h.id, 12, "Gone item");
-    const { row, cookie } = await cartCheckout(made.map((p) => p.id), "Gone Fan");
+    const { row, cookie } = await cartCheckout(
+      made.map((p) => p.id),
+      "Gone Fan",
+    );
     const late = made.find((p) => row.metadata.items_2!.includes(p.id) && !row.metadata.items!.includes(p.id))!;
     await db().delete(productSizes).where(eq(productSizes.productId, late.id));
     await db().delete(products).where(eq(products.id, late.id));
@@ -145,7 +166,12 @@ describe("a product in a later metadata chunk of an open cart checkout", () => {
     expect(checkout).toMatchObject({ paymentStatus: "paid", refundedCents: row.amountCents, refundState: "full" });
     const stored = await db().select().from(refunds).where(eq(refunds.checkoutSessionId, row.id));
     expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatchObject({ amountCents: row.amountCents, origin: "unfulfillable", reason: UNFULFILLABLE_REASONS.gone, status: "succeeded" });
+    expect(stored[0]).toMatchObject({
+      amountCents: row.amountCents,
+      origin: "unfulfillable",
+      reason: UNFULFILLABLE_REASONS.gone,
+      status: "succeeded",
+    });
     const page = await pageText(await paymentPage(row.id, cookie));
     expect(page).toContain("Refunded in full: USD 120.00");
     expect(page).toContain(UNFULFILLABLE_REASONS.gone);
@@ -172,9 +198,14 @@ describe("a group buy with an open checkout", () => {
     const f = await groupBuyFixture(new Date(Date.now() + 5 * MINUTE));
     const { row, cookie } = await joinGroupBuy(f.groupBuy.id, [f.made[0]!.id], "Expired Session Fan");
     // The session's 30 minutes have passed.
-    await db().update(checkoutSessions).set({ expiresAt: new Date(Date.now() - MINUTE) }).where(eq(checkoutSessions.id, row.id));
+    await db()
+      .update(checkoutSessions)
+      .set({ expiresAt: new Date(Date.now() - MINUTE) })
+      .where(eq(checkoutSessions.id, row.id));
     const pagePath = `/api/local-checkout/${encodeURIComponent(row.id)}`;
-    expect(await pageText(await get(pagePath, { cookie }))).toContain("This checkout has expired. Nothing was charged.");
+    expect(await pageText(await get(pagePath, { cookie }))).toContain(
+      "This checkout has expired. Nothing was charged.",
+    );
     const paid = await postForm(`${pagePath}/pay`, {}, { cookie });
     expect(paid.status).toBe(303);
     const [after] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, row.id));
@@ -184,9 +215,17 @@ describe("a group buy with an open checkout", () => {
 
   it("deleted by its host, it is cancelled instead, and the payment is refunded in full with the reason on /my-orders", async () => {
     const f = await groupBuyFixture();
-    const { row, cookie } = await joinGroupBuy(f.groupBuy.id, f.made.map((p) => p.id), "Cancelled GB Fan");
+    const { row, cookie } = await joinGroupBuy(
+      f.groupBuy.id,
+      f.made.map((p) => p.id),
+      "Cancelled GB Fan",
+    );
     const hostCookie = await signIn(f.host.email);
-    const res = await postForm("/group-buy-management", { intent: "delete", groupBuyId: f.groupBuy.id }, { cookie: hostCookie });
+    const res = await postForm(
+      "/group-buy-management",
+      { intent: "delete", groupBuyId: f.groupBuy.id },
+      { cookie: hostCookie },
+    );
     expect(res.status).toBe(302);
     const [g] = await db().select().from(groupBuys).where(eq(groupBuys.id, f.groupBuy.id));
     expect(g?.status).toBe("cancelled");
@@ -219,8 +258,15 @@ describe("a group buy with an open checkout", () => {
     // An earlier fan's order reached the target: the final tier is 10%.
     const early = await joinGroupBuy(f.groupBuy.id, [f.made[0]!.id], "Early GB Fan");
     await pay(early.row);
-    const { row, cookie } = await joinGroupBuy(f.groupBuy.id, f.made.map((p) => p.id), "Late GB Fan");
-    await db().update(groupBuys).set({ endAt: new Date(Date.now() - MINUTE) }).where(eq(groupBuys.id, f.groupBuy.id));
+    const { row, cookie } = await joinGroupBuy(
+      f.groupBuy.id,
+      f.made.map((p) => p.id),
+      "Late GB Fan",
+    );
+    await db()
+      .update(groupBuys)
+      .set({ endAt: new Date(Date.now() - MINUTE) })
+      .where(eq(groupBuys.id, f.groupBuy.id));
     expect(await closeGroupBuy(env, f.groupBuy.id, { mode: "end" })).toMatchObject({ ok: true });
     const [closed] = await db().select().from(groupBuys).where(eq(groupBuys.id, f.groupBuy.id));
     expect(closed).toMatchObject({ status: "completed", finalDiscountPercent: 10 });
@@ -232,7 +278,15 @@ describe("a group buy with an open checkout", () => {
     // USD 10.00 each at 10% off: USD 1.00 back per order, once however often the payment is delivered.
     expect(placed.map((o) => o.refundedCents)).toEqual([100, 100]);
     expect(placed.every((o) => o.status === "processing" && o.refundState === "partial")).toBe(true);
-    const booked = await db().select().from(earningsLedger).where(inArray(earningsLedger.orderId, placed.map((o) => o.id)));
+    const booked = await db()
+      .select()
+      .from(earningsLedger)
+      .where(
+        inArray(
+          earningsLedger.orderId,
+          placed.map((o) => o.id),
+        ),
+      );
     expect(booked.filter((l) => l.hostId === f.host.id && l.amountCents > 0).length).toBeGreaterThanOrEqual(2);
     const page = await pageText(await get("/my-orders", { cookie }));
     expect(page).toContain('The group buy "Vanishing Kitchen" reached a discount tier.');
@@ -254,13 +308,21 @@ describe("a cart whose items changed before the payment", () => {
   it("a sold-out size: that order is cancelled and refunded in full, the rest fulfilled; /my-orders says why", async () => {
     const h = await host("Sold Host");
     const made = await makeProducts(h.id, 4, "Sold item");
-    const { row, cookie } = await cartCheckout(made.map((p) => p.id), "Sold Fan");
+    const { row, cookie } = await cartCheckout(
+      made.map((p) => p.id),
+      "Sold Fan",
+    );
     await db().update(productSizes).set({ availableUnits: 0 }).where(eq(productSizes.productId, made[3]!.id));
     await pay(row);
     const placed = await ordersOf(row.id);
     expect(placed).toHaveLength(4);
     const sold = placed.find((o) => o.productId === made[3]!.id)!;
-    expect(sold).toMatchObject({ status: "cancelled", refundReason: UNFULFILLABLE_REASONS.soldOut, refundedCents: 1_000, refundState: "full" });
+    expect(sold).toMatchObject({
+      status: "cancelled",
+      refundReason: UNFULFILLABLE_REASONS.soldOut,
+      refundedCents: 1_000,
+      refundState: "full",
+    });
     expect(placed.filter((o) => o.status === "processing")).toHaveLength(3);
     expect(await pageText(await get("/my-orders", { cookie }))).toContain(UNFULFILLABLE_REASONS.soldOut);
   });
@@ -268,8 +330,19 @@ describe("a cart whose items changed before the payment", () => {
   it("a price changed after the checkout: every order is fulfilled at the price the buyer paid", async () => {
     const h = await host("Price Host");
     const made = await makeProducts(h.id, 3, "Price item");
-    const { row } = await cartCheckout(made.map((p) => p.id), "Price Fan");
-    await db().update(productSizes).set({ priceCents: 5_000 }).where(inArray(productSizes.productId, made.map((p) => p.id)));
+    const { row } = await cartCheckout(
+      made.map((p) => p.id),
+      "Price Fan",
+    );
+    await db()
+      .update(productSizes)
+      .set({ priceCents: 5_000 })
+      .where(
+        inArray(
+          productSizes.productId,
+          made.map((p) => p.id),
+        ),
+      );
     await pay(row);
     const placed = await ordersOf(row.id);
     expect(placed).toHaveLength(3);
@@ -282,13 +355,21 @@ describe("a cart whose items changed before the payment", () => {
     const b = await host("Suspended Host");
     const fine = await makeProducts(a.id, 2, "Fine item");
     const gone = await makeProducts(b.id, 2, "Suspended item");
-    const { row, cookie } = await cartCheckout([...fine, ...gone].map((p) => p.id), "Suspension Fan");
+    const { row, cookie } = await cartCheckout(
+      [...fine, ...gone].map((p) => p.id),
+      "Suspension Fan",
+    );
     await db().update(userProfiles).set({ status: "suspended" }).where(eq(userProfiles.userId, b.id));
     await pay(row);
     const placed = await ordersOf(row.id);
     expect(placed).toHaveLength(4);
     for (const o of placed) {
-      if (o.hostId === b.id) expect(o).toMatchObject({ status: "cancelled", refundReason: UNFULFILLABLE_REASONS.hostSuspended, refundState: "full" });
+      if (o.hostId === b.id)
+        expect(o).toMatchObject({
+          status: "cancelled",
+          refundReason: UNFULFILLABLE_REASONS.hostSuspended,
+          refundState: "full",
+        });
       else expect(o).toMatchObject({ status: "processing", refundState: "none" });
     }
     expect(await pageText(await get("/my-orders", { cookie }))).toContain(UNFULFILLABLE_REASONS.hostSuspended);
@@ -299,10 +380,17 @@ describe("a payment that is not what its checkout asked for", () => {
   it("is never delivered: what was captured is refunded in full, however often the event comes, and the payment page says why", async () => {
     const h = await host("Short Pay Host");
     const made = await makeProducts(h.id, 2, "Short item");
-    const { row, cookie } = await cartCheckout(made.map((p) => p.id), "Short Pay Fan");
+    const { row, cookie } = await cartCheckout(
+      made.map((p) => p.id),
+      "Short Pay Fan",
+    );
     const captured = row.amountCents - 150;
     for (let i = 0; i < 2; i++) {
-      const event = checkoutSessionEvent(row, { buyerName: "Short Pay Fan", address: BUYER_ADDRESS, overrides: { amount_total: captured } });
+      const event = checkoutSessionEvent(row, {
+        buyerName: "Short Pay Fan",
+        address: BUYER_ADDRESS,
+        overrides: { amount_total: captured },
+      });
       const res = await deliverWebhook(event);
       expect(res.status).toBe(200);
       expect(((await res.json()) as Record<string, unknown>).failed).toBeUndefined();
@@ -310,7 +398,11 @@ describe("a payment that is not what its checkout asked for", () => {
     expect(await ordersOf(row.id)).toHaveLength(0);
     const stored = await db().select().from(refunds).where(eq(refunds.checkoutSessionId, row.id));
     expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatchObject({ amountCents: captured, origin: "unfulfillable", reason: UNFULFILLABLE_REASONS.amountMismatch });
+    expect(stored[0]).toMatchObject({
+      amountCents: captured,
+      origin: "unfulfillable",
+      reason: UNFULFILLABLE_REASONS.amountMismatch,
+    });
     expect(await pageText(await paymentPage(row.id, cookie))).toContain(UNFULFILLABLE_REASONS.amountMismatch);
   });
 });

@@ -14,13 +14,33 @@ const be32 = (n: number) => [(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0
 
 /** mvhd version 0: version/flags, creation, modification, timescale, duration, then the rest (rate, volume, matrix...). */
 function mvhd0(timescale: number, duration: number): number[] {
-  return box("mvhd", [0, 0, 0, 0, ...be32(0), ...be32(0), ...be32(timescale), ...be32(duration), ...new Array(80).fill(0)]);
+  return box("mvhd", [
+    0,
+    0,
+    0,
+    0,
+    ...be32(0),
+    ...be32(0),
+    ...be32(timescale),
+    ...be32(duration),
+    ...new Array(80).fill(0),
+  ]);
 }
 
 /** mvhd version 1: 64-bit creation/modification/duration. */
 function mvhd1(timescale: number, duration: number): number[] {
   const hi = Math.floor(duration / 2 ** 32);
-  return box("mvhd", [1, 0, 0, 0, ...new Array(16).fill(0), ...be32(timescale), ...be32(hi), ...be32(duration >>> 0), ...new Array(80).fill(0)]);
+  return box("mvhd", [
+    1,
+    0,
+    0,
+    0,
+    ...new Array(16).fill(0),
+    ...be32(timescale),
+    ...be32(hi),
+    ...be32(duration >>> 0),
+    ...new Array(80).fill(0),
+  ]);
 }
 
 const ftyp = box("ftyp", [...ascii("isom"), 0, 0, 2, 0, ...ascii("isomiso2mp41")]);
@@ -56,7 +76,9 @@ const ebmlHeader = el(EBML, [...el([0x42, 0x82], ascii("webm")), ...el([0x42, 0x
 
 function webm(info: number[], opts: { unknownSegmentSize?: boolean } = {}): Uint8Array {
   const children = [...el(SEEKHEAD, [0xec, 0x81, 0]), ...el(INFO, info)];
-  const segment = opts.unknownSegmentSize ? [...SEGMENT, 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, ...children] : el(SEGMENT, children);
+  const segment = opts.unknownSegmentSize
+    ? [...SEGMENT, 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, ...children]
+    : el(SEGMENT, children);
   return new Uint8Array([...ebmlHeader, ...segment]);
 }
 

@@ -18,36 +18,42 @@ const DAY = 24 * 60 * 60 * 1000;
 const account = (name: string): Promise<Account> => makeSignedInUser({ name });
 
 /** A paid voucher order of `host`'s product bought by `buyer`, and its voucher; returns the code. */
-async function makeVoucher(opts: { expiresAt?: Date; status?: "active" | "redeemed" | "expired" } = {}): Promise<string> {
+async function makeVoucher(
+  opts: { expiresAt?: Date; status?: "active" | "redeemed" | "expired" } = {},
+): Promise<string> {
   const orderId = crypto.randomUUID();
   const code = voucherCode(orderId);
-  await db().insert(orders).values({
-    id: orderId,
-    orderNumber: `ORD-${orderId.slice(-8).toUpperCase()}`,
-    userId: buyer.id,
-    customerEmail: buyer.email,
-    customerName: "Sofia Tan",
-    hostId: host.id,
-    productId,
-    status: "paid",
-    amountCents: 4500,
-    unitPriceCents: 4500,
-    quantity: 1,
-    currency: "USD",
-    productName: "Nyonya Kuih Workshop",
-    productCategory: "voucher",
-  });
-  await db().insert(vouchers).values({
-    code,
-    orderId,
-    productId,
-    hostId: host.id,
-    buyerId: buyer.id,
-    valueCents: 5000,
-    currency: "USD",
-    status: opts.status ?? "active",
-    expiresAt: opts.expiresAt ?? new Date(Date.now() + 90 * DAY),
-  });
+  await db()
+    .insert(orders)
+    .values({
+      id: orderId,
+      orderNumber: `ORD-${orderId.slice(-8).toUpperCase()}`,
+      userId: buyer.id,
+      customerEmail: buyer.email,
+      customerName: "Sofia Tan",
+      hostId: host.id,
+      productId,
+      status: "paid",
+      amountCents: 4500,
+      unitPriceCents: 4500,
+      quantity: 1,
+      currency: "USD",
+      productName: "Nyonya Kuih Workshop",
+      productCategory: "voucher",
+    });
+  await db()
+    .insert(vouchers)
+    .values({
+      code,
+      orderId,
+      productId,
+      hostId: host.id,
+      buyerId: buyer.id,
+      valueCents: 5000,
+      currency: "USD",
+      status: opts.status ?? "active",
+      expiresAt: opts.expiresAt ?? new Date(Date.now() + 90 * DAY),
+    });
   return code;
 }
 
@@ -85,7 +91,9 @@ function rasterise(size: number, dark: (x: number, y: number) => boolean, scale 
  */
 function svgModules(svg: string): { size: number; dark: Set<string> } {
   const size = Number(/viewBox="0 0 (\d+) \1"/.exec(svg)?.[1]);
-  const d = /<path[^>]*stroke="#000000"[^>]*d="([^"]+)"/.exec(svg)?.[1] ?? /<path[^>]*d="([^"]+)"[^>]*stroke="#000000"/.exec(svg)?.[1];
+  const d =
+    /<path[^>]*stroke="#000000"[^>]*d="([^"]+)"/.exec(svg)?.[1] ??
+    /<path[^>]*d="([^"]+)"[^>]*stroke="#000000"/.exec(svg)?.[1];
   if (!size || !d) throw new Error("no QR path in the SVG");
   const dark = new Set<string>();
   let x = 0;
@@ -106,9 +114,16 @@ function svgModules(svg: string): { size: number; dark: Set<string> } {
 }
 
 beforeAll(async () => {
-  [host, otherHost, buyer, stranger] = await Promise.all([account("Kuih Host"), account("Other Host"), account("Voucher Buyer"), account("Stranger")]);
+  [host, otherHost, buyer, stranger] = await Promise.all([
+    account("Kuih Host"),
+    account("Other Host"),
+    account("Voucher Buyer"),
+    account("Stranger"),
+  ]);
   productId = crypto.randomUUID();
-  await db().insert(products).values({ id: productId, hostId: host.id, name: "Nyonya Kuih Workshop", category: "voucher" });
+  await db()
+    .insert(products)
+    .values({ id: productId, hostId: host.id, name: "Nyonya Kuih Workshop", category: "voucher" });
 });
 
 describe("redeeming a voucher at the scanner", () => {
@@ -117,7 +132,9 @@ describe("redeeming a voucher at the scanner", () => {
     const responses = await Promise.all([redeem(code, host.cookie), redeem(code, host.cookie)]);
     const bodies = await Promise.all(responses.map((r) => r.text()));
     const wins = bodies.filter((b) => b.includes("Voucher redeemed successfully!"));
-    const losses = bodies.filter((b) => b.includes("Already Redeemed") && b.includes("Each code can only be redeemed once"));
+    const losses = bodies.filter(
+      (b) => b.includes("Already Redeemed") && b.includes("Each code can only be redeemed once"),
+    );
     expect(wins).toHaveLength(1);
     expect(losses).toHaveLength(1);
     expect(responses.map((r) => r.status).sort()).toEqual([200, 409]);

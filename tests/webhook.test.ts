@@ -74,8 +74,15 @@ async function startCheckout(category: Category = "physical", quantity = 2) {
 }
 
 /** A Stripe-shaped event for a checkout session (paid by Ada Buyer, shipping to George Town). */
-const sessionEvent = (type: string, row: typeof checkoutSessions.$inferSelect, overrides: Record<string, unknown> = {}, eventId?: string) =>
-  JSON.stringify(checkoutSessionEvent(row, { type, overrides, eventId, buyerName: "Ada Buyer", address: BUYER_ADDRESS }));
+const sessionEvent = (
+  type: string,
+  row: typeof checkoutSessions.$inferSelect,
+  overrides: Record<string, unknown> = {},
+  eventId?: string,
+) =>
+  JSON.stringify(
+    checkoutSessionEvent(row, { type, overrides, eventId, buyerName: "Ada Buyer", address: BUYER_ADDRESS }),
+  );
 
 async function ordersFor(sessionId: string) {
   return db().select().from(orders).where(eq(orders.checkoutSessionId, sessionId));
@@ -211,7 +218,9 @@ describe("webhook fulfilment", () => {
 
   it("creates nothing for an unpaid completed session until its async payment succeeds", async () => {
     const { row, sessionId, large, red } = await startCheckout("physical", 1);
-    const completed = await deliverWebhook(sessionEvent("checkout.session.completed", row, { payment_status: "unpaid" }));
+    const completed = await deliverWebhook(
+      sessionEvent("checkout.session.completed", row, { payment_status: "unpaid" }),
+    );
     expect(completed.status).toBe(200);
     expect(await ordersFor(sessionId)).toHaveLength(0);
     expect(await units(large.id, red.id)).toEqual({ size: 10, colour: 10 });
@@ -226,7 +235,12 @@ describe("webhook fulfilment", () => {
 
   it("acknowledges an unknown event type with 200 and marks it ignored", async () => {
     const eventId = `evt_test_${crypto.randomUUID().replace(/-/g, "")}`;
-    const payload = JSON.stringify({ id: eventId, object: "event", type: "customer.created", data: { object: { id: "cus_1", object: "customer" } } });
+    const payload = JSON.stringify({
+      id: eventId,
+      object: "event",
+      type: "customer.created",
+      data: { object: { id: "cus_1", object: "customer" } },
+    });
     const res = await deliverWebhook(payload);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ received: true });
@@ -253,7 +267,9 @@ describe("webhook fulfilment", () => {
     const { row } = await startCheckout();
     const eventId = `evt_test_${crypto.randomUUID().replace(/-/g, "")}`;
     const stranger = { ...row, id: "cs_test_not_ours_123", metadata: {} };
-    const res = await deliverWebhook(sessionEvent("checkout.session.completed", stranger, { client_reference_id: null }, eventId));
+    const res = await deliverWebhook(
+      sessionEvent("checkout.session.completed", stranger, { client_reference_id: null }, eventId),
+    );
     expect(res.status).toBe(200);
     expect(await eventStatus(eventId)).toBe("ignored");
     expect(await ordersFor("cs_test_not_ours_123")).toHaveLength(0);
@@ -267,7 +283,9 @@ describe("webhook fulfilment", () => {
     expect(await eventStatus(eventId)).toBe("processed");
     expect(await ordersFor(sessionId)).toHaveLength(0);
     const stored = await db().select().from(refunds).where(eq(refunds.checkoutSessionId, row.id));
-    expect(stored).toMatchObject([{ amountCents: 1, origin: "unfulfillable", reason: UNFULFILLABLE_REASONS.amountMismatch }]);
+    expect(stored).toMatchObject([
+      { amountCents: 1, origin: "unfulfillable", reason: UNFULFILLABLE_REASONS.amountMismatch },
+    ]);
   });
 
   it("issues a voucher for a voucher product", async () => {
@@ -276,12 +294,23 @@ describe("webhook fulfilment", () => {
     const [order] = await ordersFor(sessionId);
     expect(order).toMatchObject({ status: "paid", productCategory: "voucher", shippingAddress: null });
     const [voucher] = await db().select().from(vouchers).where(eq(vouchers.orderId, order!.id));
-    expect(voucher).toMatchObject({ code: `VCH-${order!.id.slice(-8).toUpperCase()}`, valueCents: 5000, status: "active" });
+    expect(voucher).toMatchObject({
+      code: `VCH-${order!.id.slice(-8).toUpperCase()}`,
+      valueCents: 5000,
+      status: "active",
+    });
   });
 });
 
 describe("local provider", () => {
-  const address = { name: "Ada Buyer", street: "1 Jalan Test", city: "George Town", state: "Penang", postal_code: "10200", country: "my" };
+  const address = {
+    name: "Ada Buyer",
+    street: "1 Jalan Test",
+    city: "George Town",
+    state: "Penang",
+    postal_code: "10200",
+    country: "my",
+  };
 
   it("shows a clear test checkout page", async () => {
     const { sessionId } = await startCheckout("physical", 2);
@@ -384,13 +413,21 @@ describe("local provider", () => {
   it("confirms only the buyer's own session", async () => {
     const { sessionId } = await startCheckout("physical", 1);
     const stranger = await makeSessionUser();
-    expect(await confirmCheckout(env, sessionId, stranger)).toMatchObject({ ok: false, message: "Failed to confirm payment" });
+    expect(await confirmCheckout(env, sessionId, stranger)).toMatchObject({
+      ok: false,
+      message: "Failed to confirm payment",
+    });
     expect(await confirmCheckout(env, "", stranger)).toMatchObject({ ok: false, message: "No session ID found" });
   });
 });
 
 /** A Stripe-shaped `charge.updated` event for a payment: its charge now names its balance transaction (or not yet). */
-function chargeUpdatedEvent(charge: { paymentIntent: string; amount: number; balanceTransaction: string | null; metadata?: Record<string, string> }) {
+function chargeUpdatedEvent(charge: {
+  paymentIntent: string;
+  amount: number;
+  balanceTransaction: string | null;
+  metadata?: Record<string, string>;
+}) {
   return JSON.stringify(
     stripeEvent("charge.updated", {
       id: `ch_test_${charge.paymentIntent.slice(-12)}`,
@@ -411,7 +448,10 @@ function chargeUpdatedEvent(charge: { paymentIntent: string; amount: number; bal
 async function adminFeeFigures(): Promise<{ cents: number; payments: number }> {
   const admin = await makeUser({ role: "admin" });
   const page = (await (await get("/admin", { cookie: await signIn(admin.email) })).text()).replaceAll("<!-- -->", "");
-  const match = /Payment processing fees \(the platform(?:&#x27;|')s cost\): (?:.*?)USD ([\d,]+\.\d\d) on (\d+) payments?/.exec(page);
+  const match =
+    /Payment processing fees \(the platform(?:&#x27;|')s cost\): (?:.*?)USD ([\d,]+\.\d\d) on (\d+) payments?/.exec(
+      page,
+    );
   if (!match) return { cents: 0, payments: 0 };
   return { cents: Math.round(Number(match[1]!.replaceAll(",", "")) * 100), payments: Number(match[2]) };
 }
@@ -430,12 +470,22 @@ describe("processing fees Stripe reports after fulfilment (charge.updated)", () 
     expect(await ordersFor(row.id)).toHaveLength(1);
     expect(await feesOf(intent)).toEqual([]);
     // Stripe first says the charge changed without one, then names it; the same event comes three times.
-    const early = await deliverWebhook(chargeUpdatedEvent({ paymentIntent: intent, amount: row.amountCents, balanceTransaction: null }));
+    const early = await deliverWebhook(
+      chargeUpdatedEvent({ paymentIntent: intent, amount: row.amountCents, balanceTransaction: null }),
+    );
     expect(await early.json()).toMatchObject({ received: true, ignored: expect.stringContaining("no processing fee") });
-    const named = chargeUpdatedEvent({ paymentIntent: intent, amount: row.amountCents, balanceTransaction: `txn_test_${row.id.slice(-12)}` });
+    const named = chargeUpdatedEvent({
+      paymentIntent: intent,
+      amount: row.amountCents,
+      balanceTransaction: `txn_test_${row.id.slice(-12)}`,
+    });
     for (let i = 0; i < 3; i++) expect((await deliverWebhook(named)).status).toBe(200);
     // The same change delivered under another event id (Stripe's retries keep the id; a second event could not).
-    const again = chargeUpdatedEvent({ paymentIntent: intent, amount: row.amountCents, balanceTransaction: `txn_test_${row.id.slice(-12)}` });
+    const again = chargeUpdatedEvent({
+      paymentIntent: intent,
+      amount: row.amountCents,
+      balanceTransaction: `txn_test_${row.id.slice(-12)}`,
+    });
     expect(await (await deliverWebhook(again)).json()).toMatchObject({ received: true, duplicate: true });
     // A later redelivery of the session changes nothing either.
     expect((await deliverWebhook(sessionEvent("checkout.session.completed", row))).status).toBe(200);
@@ -443,7 +493,13 @@ describe("processing fees Stripe reports after fulfilment (charge.updated)", () 
     const fees = await feesOf(intent);
     expect(fees).toHaveLength(1);
     const feeCents = simulatedProcessingFeeCents(row.amountCents);
-    expect(fees[0]).toMatchObject({ checkoutSessionId: row.id, balanceTransactionId: `txn_test_${row.id.slice(-12)}`, amountCents: row.amountCents, feeCents, currency: "USD" });
+    expect(fees[0]).toMatchObject({
+      checkoutSessionId: row.id,
+      balanceTransactionId: `txn_test_${row.id.slice(-12)}`,
+      amountCents: row.amountCents,
+      feeCents,
+      currency: "USD",
+    });
     const after = await adminFeeFigures();
     expect(after.payments - before.payments).toBe(1);
     expect(after.cents - before.cents).toBe(feeCents);
@@ -454,13 +510,22 @@ describe("processing fees Stripe reports after fulfilment (charge.updated)", () 
     const intent = `pi_test_${row.id.slice(-12)}`;
     const before = await adminFeeFigures();
     // Our payment, found by the checkout our metadata names (fulfilment has not recorded its payment intent yet).
-    const charge = chargeUpdatedEvent({ paymentIntent: intent, amount: row.amountCents, balanceTransaction: `txn_test_${row.id.slice(-12)}`, metadata: row.metadata });
+    const charge = chargeUpdatedEvent({
+      paymentIntent: intent,
+      amount: row.amountCents,
+      balanceTransaction: `txn_test_${row.id.slice(-12)}`,
+      metadata: row.metadata,
+    });
     const completed = sessionEvent("checkout.session.completed", row);
-    for (const payload of [charge, completed, charge, completed, charge, completed]) expect((await deliverWebhook(payload)).status).toBe(200);
+    for (const payload of [charge, completed, charge, completed, charge, completed])
+      expect((await deliverWebhook(payload)).status).toBe(200);
     expect(await ordersFor(row.id)).toHaveLength(1);
     const fees = await feesOf(intent);
     expect(fees).toHaveLength(1);
-    expect(fees[0]).toMatchObject({ checkoutSessionId: row.id, feeCents: simulatedProcessingFeeCents(row.amountCents) });
+    expect(fees[0]).toMatchObject({
+      checkoutSessionId: row.id,
+      feeCents: simulatedProcessingFeeCents(row.amountCents),
+    });
     const after = await adminFeeFigures();
     expect(after.payments - before.payments).toBe(1);
     expect(after.cents - before.cents).toBe(simulatedProcessingFeeCents(row.amountCents));
@@ -468,10 +533,18 @@ describe("processing fees Stripe reports after fulfilment (charge.updated)", () 
 
   it("acknowledges and ignores a charge of a payment that is not ours", async () => {
     const before = await adminFeeFigures();
-    const stranger = chargeUpdatedEvent({ paymentIntent: "pi_test_someone_else", amount: 5000, balanceTransaction: "txn_test_someone_else", metadata: { checkout_id: "chk_nobody" } });
+    const stranger = chargeUpdatedEvent({
+      paymentIntent: "pi_test_someone_else",
+      amount: 5000,
+      balanceTransaction: "txn_test_someone_else",
+      metadata: { checkout_id: "chk_nobody" },
+    });
     const res = await deliverWebhook(stranger);
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ received: true, ignored: expect.stringContaining("not of a payment we know") });
+    expect(await res.json()).toMatchObject({
+      received: true,
+      ignored: expect.stringContaining("not of a payment we know"),
+    });
     expect(await feesOf("pi_test_someone_else")).toEqual([]);
     expect(await adminFeeFigures()).toEqual(before);
   });
@@ -499,7 +572,10 @@ describe("with Stripe configured", () => {
 
   it("refuses events (500, so Stripe retries) while the webhook secret is missing", async () => {
     const { row } = await startCheckout("physical", 1);
-    const res = await post(sessionEvent("checkout.session.completed", row), SECRET, { ...env, STRIPE_SECRET_KEY: "sk_test_fake_key" });
+    const res = await post(sessionEvent("checkout.session.completed", row), SECRET, {
+      ...env,
+      STRIPE_SECRET_KEY: "sk_test_fake_key",
+    });
     expect(res.status).toBe(500);
   });
 

@@ -10,7 +10,13 @@ import { applySecurityHeaders } from "~/lib/security-headers";
 import { api as apiRoutes } from "./api";
 import { media } from "./media";
 import { isAllowedOrigin } from "./origin-check";
-import { isCacheablePageRequest, isPublicPagePath, pageCacheSeconds, pageFromMemory, withPageCache } from "./page-cache";
+import {
+  isCacheablePageRequest,
+  isPublicPagePath,
+  pageCacheSeconds,
+  pageFromMemory,
+  withPageCache,
+} from "./page-cache";
 import { runScheduled } from "./scheduled";
 
 export { ChatRoom } from "./chat-room";
@@ -36,7 +42,8 @@ const api = new Hono<{ Bindings: Env }>();
 api.route("/api", apiRoutes);
 api.route("/media", media);
 api.notFound((c) => c.json({ error: "Not found" }, 404));
-const isApiPath = (pathname: string) => pathname.startsWith("/api/") || pathname === "/api" || pathname.startsWith("/media/");
+const isApiPath = (pathname: string) =>
+  pathname.startsWith("/api/") || pathname === "/api" || pathname.startsWith("/media/");
 
 /** The page a `.data` request (a client navigation's loader data) belongs to: `/shop.data` → `/shop`, `/_root.data` → `/`. */
 function pageOfData(pathname: string): string {
@@ -54,7 +61,10 @@ function pageOfData(pathname: string): string {
 async function withNoStore(request: Request, render: () => Promise<Response>): Promise<Response> {
   const [rendered, cookiesRead] = recordCookieReads(render);
   const response = await rendered;
-  if (cookiesRead.size === 0 && (response.headers.has("Cache-Control") || isPublicPagePath(pageOfData(new URL(request.url).pathname)))) {
+  if (
+    cookiesRead.size === 0 &&
+    (response.headers.has("Cache-Control") || isPublicPagePath(pageOfData(new URL(request.url).pathname)))
+  ) {
     return response;
   }
   const out = new Response(response.body, response);
@@ -99,7 +109,8 @@ async function answer(request: Request, env: Env, ctx: ExecutionContext): Promis
   const limited = await limitRequestBody(request);
   if (limited instanceof Response) return limited;
   request = limited;
-  if (!isAllowedOrigin(request)) return new Response("Forbidden: this form was not sent from this site.", { status: 403 });
+  if (!isAllowedOrigin(request))
+    return new Response("Forbidden: this form was not sent from this site.", { status: 403 });
   // A page's action is sent a form; any other body is refused here with a message (app/lib/body-limit.ts).
   if (!isApiPath(pathname)) {
     const form = await requireFormBody(request);

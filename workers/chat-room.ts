@@ -66,7 +66,9 @@ export class ChatRoom extends DurableObject<Env> implements ChatRoomApi {
     const stillSignedIn = (attachment: ChatSocketAttachment) => {
       let check = live.get(attachment.sessionId);
       if (!check) {
-        check = getSessionUserOf(db, { sessionId: attachment.sessionId, now }).then((user) => user?.id === attachment.userId);
+        check = getSessionUserOf(db, { sessionId: attachment.sessionId, now }).then(
+          (user) => user?.id === attachment.userId,
+        );
         live.set(attachment.sessionId, check);
       }
       return check;

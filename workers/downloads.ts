@@ -35,7 +35,11 @@ downloads.get("/:orderId", async (c) => {
 
   const object = await c.env.MEDIA.get(row.fileKey);
   if (!object) return c.json({ error: "Not found" }, 404);
-  const base = row.productName.replace(/[^A-Za-z0-9 ._-]+/g, "").trim().slice(0, 80) || "download";
+  const base =
+    row.productName
+      .replace(/[^A-Za-z0-9 ._-]+/g, "")
+      .trim()
+      .slice(0, 80) || "download";
   const fileName = `${base}.${safeExtension(object.customMetadata?.fileName ?? row.fileKey)}`;
   const headers = new Headers();
   headers.set("Content-Type", object.httpMetadata?.contentType ?? "application/octet-stream");

@@ -5,12 +5,14 @@ import { listShipToCountries } from "~/db/queries/profiles.server";
 import { getCheckoutSession, setCheckoutMetadata } from "~/db/queries/checkout.server";
 import type { CheckoutSession } from "~/db/schema";
 import { formatCents } from "~/domain/money";
-import { captureLocalPayment, deliverLocalEvent, LOCAL_DISPUTE_OUTCOMES, simulateLocalDispute, simulateLocalRefundFailure } from "~/lib/payments/local-events.server";
 import {
-  LOCAL_CHECKOUT_PATH,
-  localCheckoutSessionObject,
-  localEvent,
-} from "~/lib/payments/local.server";
+  captureLocalPayment,
+  deliverLocalEvent,
+  LOCAL_DISPUTE_OUTCOMES,
+  simulateLocalDispute,
+  simulateLocalRefundFailure,
+} from "~/lib/payments/local-events.server";
+import { LOCAL_CHECKOUT_PATH, localCheckoutSessionObject, localEvent } from "~/lib/payments/local.server";
 import { isLocalPaymentsEnabled, type ShippingAddress } from "~/lib/payments/provider.server";
 
 /**
@@ -76,23 +78,36 @@ async function deliver(
 ): Promise<string | null> {
   // A paid event is the provider capturing the money: recorded in its own books first (decision 400).
   const event =
-    paymentStatus === "paid" ? await captureLocalPayment(c.env, row, type, shipping) : localEvent(type, localCheckoutSessionObject(row, paymentStatus, shipping));
+    paymentStatus === "paid"
+      ? await captureLocalPayment(c.env, row, type, shipping)
+      : localEvent(type, localCheckoutSessionObject(row, paymentStatus, shipping));
   const response = await deliverLocalEvent(c.env, event);
   if (response.status === 200) return null;
   console.error("local checkout: the webhook refused an event", { type, session: row.id, status: response.status });
   return `The payment could not be recorded (the webhook answered ${response.status}). Please try again.`;
 }
 
-async function readShipping(c: Ctx, row: CheckoutSession): Promise<{ shipping: ShippingAddress | null; error?: string }> {
+async function readShipping(
+  c: Ctx,
+  row: CheckoutSession,
+): Promise<{ shipping: ShippingAddress | null; error?: string }> {
   if (!needsShipping(row)) return { shipping: null };
   const form = await c.req.parseBody();
   const parsed = ShippingSchema.safeParse(Object.fromEntries(Object.entries(form).map(([k, v]) => [k, String(v)])));
   if (!parsed.success) return { shipping: null, error: parsed.error.issues[0]?.message ?? "Please enter your address" };
   // Like Stripe's allowed_countries: only the countries the host ships to.
   // A cart (several hosts) ships to the one country the fan chose on /cart, which every host of it ships to.
-  const allowed = row.purpose === "cart" ? [row.metadata.ship_to ?? ""] : row.hostId ? await listShipToCountries(getDb(c.env), row.hostId) : [];
+  const allowed =
+    row.purpose === "cart"
+      ? [row.metadata.ship_to ?? ""]
+      : row.hostId
+        ? await listShipToCountries(getDb(c.env), row.hostId)
+        : [];
   if (!allowed.includes(parsed.data.country)) {
-    return { shipping: null, error: `This shop does not ship to ${parsed.data.country}. It ships to: ${allowed.join(", ")}.` };
+    return {
+      shipping: null,
+      error: `This shop does not ship to ${parsed.data.country}. It ships to: ${allowed.join(", ")}.`,
+    };
   }
   return { shipping: parsed.data };
 }
@@ -135,7 +150,7 @@ localCheckout.post("/:id/bank-transfer/arrive", async (c) => {
   if (!row) return c.html(page("Checkout not found", `<p>This checkout does not exist.</p>`), 404);
   if (row.status !== "complete" || row.paymentStatus !== "unpaid") return c.redirect(pathOf(row), 303);
   const saved = row.metadata.local_shipping;
-  const shipping = saved ? ShippingSchema.safeParse(JSON.parse(saved)).data ?? null : null;
+  const shipping = saved ? (ShippingSchema.safeParse(JSON.parse(saved)).data ?? null) : null;
   const failure = await deliver(c, row, "checkout.session.async_payment_succeeded", "paid", shipping);
   if (failure) return c.html(checkoutPage(row, failure), 502);
   return c.redirect(successUrlOf(row), 303);
@@ -151,10 +166,17 @@ localCheckout.post("/:id/dispute", async (c) => {
   if (!row) return c.html(page("Checkout not found", `<p>This checkout does not exist.</p>`), 404);
   const form = await c.req.parseBody();
   const parsed = DisputeSchema.safeParse({ outcome: typeof form.outcome === "string" ? form.outcome : undefined });
-  if (!parsed.success) return c.html(checkoutPage(row, parsed.error.issues[0]?.message ?? "Choose how the dispute ends"), 400);
+  if (!parsed.success)
+    return c.html(checkoutPage(row, parsed.error.issues[0]?.message ?? "Choose how the dispute ends"), 400);
   const result = await simulateLocalDispute(c.env, { checkoutSessionId: row.id, outcome: parsed.data.outcome });
   if (!result.ok) return c.html(checkoutPage(row, result.message), 409);
-  return c.html(checkoutPage(row, undefined, `Dispute ${result.disputeId} ${parsed.data.outcome === "lost" ? "lost: the payment counts as refunded" : "won: the funds were reinstated"}.`));
+  return c.html(
+    checkoutPage(
+      row,
+      undefined,
+      `Dispute ${result.disputeId} ${parsed.data.outcome === "lost" ? "lost: the payment counts as refunded" : "won: the funds were reinstated"}.`,
+    ),
+  );
 });
 
 /** Demo only: a refund of what is left of a paid payment that is pending and then fails (refund.created, refund.failed). */
@@ -163,7 +185,9 @@ localCheckout.post("/:id/refund-failure", async (c) => {
   if (!row) return c.html(page("Checkout not found", `<p>This checkout does not exist.</p>`), 404);
   const result = await simulateLocalRefundFailure(c.env, { checkoutSessionId: row.id });
   if (!result.ok) return c.html(checkoutPage(row, result.message), 409);
-  return c.html(checkoutPage(row, undefined, `Refund ${result.refundId} was pending and then failed: the payment stays paid.`));
+  return c.html(
+    checkoutPage(row, undefined, `Refund ${result.refundId} was pending and then failed: the payment stays paid.`),
+  );
 });
 
 localCheckout.post("/:id/cancel", async (c) => {

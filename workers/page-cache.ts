@@ -104,7 +104,10 @@ function memoryPut(key: string, entry: Stored) {
  */
 function served(entry: Stored, state: "hit" | "miss"): Response {
   const nonce = entry.pieces.length > 1 ? newNonce() : null;
-  const response = new Response(nonce ? entry.pieces.join(nonce) : entry.pieces[0], { status: 200, headers: entry.headers });
+  const response = new Response(nonce ? entry.pieces.join(nonce) : entry.pieces[0], {
+    status: 200,
+    headers: entry.headers,
+  });
   response.headers.set("X-Page-Cache", state);
   response.headers.set("Cache-Control", "no-cache");
   const policy = response.headers.get("Content-Security-Policy");
@@ -152,7 +155,8 @@ export async function withPageCache(
   // Only a render that read no cookie at all is anonymous (the reader records every cookie it finds for it).
   const [rendered, cookiesRead] = recordCookieReads(render);
   const response = await rendered;
-  if (response.status !== 200 || response.headers.has("Set-Cookie") || !response.body || cookiesRead.size > 0) return response;
+  if (response.status !== 200 || response.headers.has("Set-Cookie") || !response.body || cookiesRead.size > 0)
+    return response;
   const [forVisitor, forCache] = response.body.tee();
   const headers = [...response.headers].filter(([name]) => name.toLowerCase() !== "cache-control");
   ctx.waitUntil(

@@ -3,7 +3,15 @@ import { z } from "zod";
 import { isSupportedCurrency, type SupportedCurrency } from "~/domain/currency";
 import { poolDisplay } from "~/domain/pool-display";
 import { freshBudget, SOCKET_CLOSE_REASONS, SOCKET_POLICY_CLOSE, spendMessage } from "~/domain/socket-budget";
-import { frozenEntries, getPool, getPools, initPoolObject, poolStub, publicPoolState, type PoolRow } from "~/lib/pools.server";
+import {
+  frozenEntries,
+  getPool,
+  getPools,
+  initPoolObject,
+  poolStub,
+  publicPoolState,
+  type PoolRow,
+} from "~/lib/pools.server";
 import type { PoolLiveMessage } from "~/lib/pool-contract";
 
 /** Public prize pool endpoints, mounted at /api/pools: live updates and every input of a pool's draw. */
@@ -31,7 +39,12 @@ export type MultiplexedPoolMessage = PoolLiveMessage & { display: ReturnType<typ
 
 function isPoolMessage(value: unknown): value is PoolLiveMessage {
   const message = value as Partial<PoolLiveMessage> | null;
-  return typeof message === "object" && message !== null && message.type === "pool" && typeof message.amountCents === "number";
+  return (
+    typeof message === "object" &&
+    message !== null &&
+    message.type === "pool" &&
+    typeof message.amountCents === "number"
+  );
 }
 
 /**
@@ -69,10 +82,12 @@ poolsApi.get("/live", async (c) => {
   if (pools.length === 0) return c.json({ error: "Pool not found" }, 404);
 
   const address = c.req.header("CF-Connecting-IP") ?? null;
-  const upstreams = (await Promise.all(pools.map((pool) => openPoolSocket(c.env, pool, address)))).map((socket, index) => ({
-    socket,
-    pool: pools[index]!,
-  }));
+  const upstreams = (await Promise.all(pools.map((pool) => openPoolSocket(c.env, pool, address)))).map(
+    (socket, index) => ({
+      socket,
+      pool: pools[index]!,
+    }),
+  );
   const { 0: client, 1: server } = new WebSocketPair();
   server.accept();
   let closed = false;
@@ -108,7 +123,9 @@ poolsApi.get("/live", async (c) => {
       server.send(JSON.stringify(out));
     });
     socket.addEventListener("close", (event) =>
-      event.code === SOCKET_POLICY_CLOSE ? closeAll(SOCKET_POLICY_CLOSE, event.reason) : closeAll(1012, "pool socket closed"),
+      event.code === SOCKET_POLICY_CLOSE
+        ? closeAll(SOCKET_POLICY_CLOSE, event.reason)
+        : closeAll(1012, "pool socket closed"),
     );
     socket.addEventListener("error", () => closeAll(1011, "pool socket failed"));
   }

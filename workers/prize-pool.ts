@@ -1,7 +1,13 @@
 import { DurableObject } from "cloudflare:workers";
 import { CONTRIBUTION_SOURCE_TYPES, ENTRY_SOURCE_TYPES } from "~/db/schema";
 import { entriesDigest } from "~/domain/draw";
-import { POOL_CURRENCY, reversalShareCents, reversalVoidsEntry, shouldCloseForTarget, TARGET_HIT_CLOSE_DELAY_MS } from "~/domain/pool";
+import {
+  POOL_CURRENCY,
+  reversalShareCents,
+  reversalVoidsEntry,
+  shouldCloseForTarget,
+  TARGET_HIT_CLOSE_DELAY_MS,
+} from "~/domain/pool";
 import {
   addressTag,
   connectionRefusal,
@@ -181,7 +187,12 @@ export class PrizePool extends DurableObject<Env> {
     super(ctx, env);
     this.sql = ctx.storage.sql;
     for (const statement of SCHEMA) this.sql.exec(statement);
-    const columns = new Set(this.sql.exec<{ name: string }>("PRAGMA table_info(ledger)").toArray().map((c) => c.name));
+    const columns = new Set(
+      this.sql
+        .exec<{ name: string }>("PRAGMA table_info(ledger)")
+        .toArray()
+        .map((c) => c.name),
+    );
     for (const [column, statement] of Object.entries(LEDGER_ADDED_COLUMNS)) {
       if (!columns.has(column)) this.sql.exec(statement);
     }
@@ -230,7 +241,15 @@ export class PrizePool extends DurableObject<Env> {
   /** Records a contribution once per source key. See ContributionResult. */
   async contribute(input: ContributionInput): Promise<ContributionResult> {
     const pool = this.row();
-    if (!pool) return { accepted: false, duplicate: false, entryNumber: null, amountCents: 0, entries: 0, reason: "uninitialised" };
+    if (!pool)
+      return {
+        accepted: false,
+        duplicate: false,
+        entryNumber: null,
+        amountCents: 0,
+        entries: 0,
+        reason: "uninitialised",
+      };
     assertContribution(input);
 
     // Everything up to the first await is synchronous SQL, so concurrent calls cannot interleave here.
@@ -303,7 +322,12 @@ export class PrizePool extends DurableObject<Env> {
     if (typeof input.reversalKey !== "string" || input.reversalKey === "" || input.reversalKey.length > 500) {
       throw new TypeError("A reversal needs a key of 1 to 500 characters");
     }
-    for (const value of [input.reversedCents, input.paymentCents, input.cumulativeReversedCents, input.givenBackCents ?? 0]) {
+    for (const value of [
+      input.reversedCents,
+      input.paymentCents,
+      input.cumulativeReversedCents,
+      input.givenBackCents ?? 0,
+    ]) {
       if (!Number.isSafeInteger(value)) throw new TypeError("Reversal amounts must be whole numbers of cents");
     }
     const original = this.sql
@@ -312,7 +336,10 @@ export class PrizePool extends DurableObject<Env> {
     if (!original) return { outcome: "unknown_source", ...base, amountCents: this.totals().amountCents };
     const reversedInPool = () =>
       -this.sql
-        .exec<{ total: number }>("SELECT COALESCE(SUM(amount_cents), 0) AS total FROM ledger WHERE reverses_key = ?", input.sourceKey)
+        .exec<{ total: number }>(
+          "SELECT COALESCE(SUM(amount_cents), 0) AS total FROM ledger WHERE reverses_key = ?",
+          input.sourceKey,
+        )
         .one().total;
     const reversedSoFar = reversedInPool();
     const shareCents = reversalShareCents({
@@ -328,7 +355,9 @@ export class PrizePool extends DurableObject<Env> {
       outcome,
       shareCents: share,
       entryNumber: original.entry_number,
-      entryVoided: this.sql.exec<{ v: number | null }>("SELECT voided_at AS v FROM ledger WHERE seq = ?", original.seq).one().v !== null,
+      entryVoided:
+        this.sql.exec<{ v: number | null }>("SELECT voided_at AS v FROM ledger WHERE seq = ?", original.seq).one().v !==
+        null,
       poolReversedCents: reversedInPool(),
       amountCents: this.totals().amountCents,
     });
@@ -416,7 +445,8 @@ export class PrizePool extends DurableObject<Env> {
    */
   async admitGuesses(): Promise<{ admitted: number; entries: number }> {
     const pool = this.row();
-    if (!pool || pool.status !== "open" || Date.now() >= pool.end_at) return { admitted: 0, entries: this.totals().entries };
+    if (!pool || pool.status !== "open" || Date.now() >= pool.end_at)
+      return { admitted: 0, entries: this.totals().entries };
     const guesses = await listRoundGuessEntries(this.env, pool.host_id);
     // After the await: only a still-open pool takes them (a close appends them itself, before freezing its list).
     if (this.row()?.status !== "open") return { admitted: 0, entries: this.totals().entries };
@@ -553,7 +583,9 @@ export class PrizePool extends DurableObject<Env> {
     for (const guess of guesses) {
       const seen = this.sql.exec("SELECT 1 FROM ledger WHERE source_key = ?", guess.sourceKey).toArray().length > 0;
       if (seen) continue;
-      const next = this.sql.exec<{ next: number }>("SELECT COALESCE(MAX(entry_number) + 1, 0) AS next FROM ledger").one().next;
+      const next = this.sql
+        .exec<{ next: number }>("SELECT COALESCE(MAX(entry_number) + 1, 0) AS next FROM ledger")
+        .one().next;
       this.sql.exec(
         `INSERT INTO ledger (source_key, source_type, amount_cents, currency, user_id, entry_number, created_at)
          VALUES (?, 'guess_entry', 0, ?, ?, ?, ?)`,
@@ -637,18 +669,24 @@ export class PrizePool extends DurableObject<Env> {
   private async importFromD1(params: Omit<PoolInit, "endAt"> & { endAt: number }): Promise<void> {
     const db = this.env.DB;
     const [poolRows, contributionRows, entryRows] = await db.batch([
-      db.prepare(
-        `SELECT host_id, status, target_cents, currency, end_at, closed_at, close_reason, entries_digest,
+      db
+        .prepare(
+          `SELECT host_id, status, target_cents, currency, end_at, closed_at, close_reason, entries_digest,
                 draw_block_height, draw_block_hash, winner_entry_number, winner_user_id, amount_cents
          FROM prize_pools WHERE id = ?`,
-      ).bind(params.poolId),
-      db.prepare(
-        `SELECT source_key, source_type, amount_cents, currency, user_id, entry_number, created_at, reverses_key
+        )
+        .bind(params.poolId),
+      db
+        .prepare(
+          `SELECT source_key, source_type, amount_cents, currency, user_id, entry_number, created_at, reverses_key
          FROM prize_pool_contributions WHERE pool_id = ?`,
-      ).bind(params.poolId),
-      db.prepare(
-        `SELECT source_key, source_type, user_id, entry_number, created_at, voided_at FROM prize_entries WHERE pool_id = ?`,
-      ).bind(params.poolId),
+        )
+        .bind(params.poolId),
+      db
+        .prepare(
+          `SELECT source_key, source_type, user_id, entry_number, created_at, voided_at FROM prize_entries WHERE pool_id = ?`,
+        )
+        .bind(params.poolId),
     ]);
     const d1Pool = (poolRows?.results[0] ?? null) as Record<string, unknown> | null;
     const ledger = new Map<string, Omit<LedgerRow, "seq">>();
@@ -847,7 +885,11 @@ export class PrizePool extends DurableObject<Env> {
     let pool = this.row();
     if (!pool) return;
     if (pool.entries_digest === null) {
-      const guesses = await sealRound(this.env, { hostId: pool.host_id, poolId: pool.pool_id, closedAt: pool.closed_at ?? Date.now() });
+      const guesses = await sealRound(this.env, {
+        hostId: pool.host_id,
+        poolId: pool.pool_id,
+        closedAt: pool.closed_at ?? Date.now(),
+      });
       // With no next pool (auto-renew off: the host's account was deleted) there is nowhere to carry an amount to.
       const renews = await hostAutoRenews(this.env, pool.host_id);
       pool = this.row()!;
@@ -885,13 +927,24 @@ export class PrizePool extends DurableObject<Env> {
          amount_cents = ?, entries_count = ?, updated_at = ?
        WHERE id = ?`,
     )
-      .bind(pool.closed_at, pool.close_reason, pool.entries_digest, totals.amountCents, totals.entries, Date.now(), pool.pool_id)
+      .bind(
+        pool.closed_at,
+        pool.close_reason,
+        pool.entries_digest,
+        totals.amountCents,
+        totals.entries,
+        Date.now(),
+        pool.pool_id,
+      )
       .run();
     await linkSealedGuesses(this.env, pool.pool_id);
     // Auto-renew (on unless the host's account was deleted): the host's next pool opens now, for 30 days.
     const next = await openNextPool(this.env, { hostId: pool.host_id, targetCents: pool.target_cents });
     const carried = this.sql
-      .exec<{ amount: number }>("SELECT amount_cents AS amount FROM ledger WHERE source_key = ?", carryOverKey(pool.pool_id, "out"))
+      .exec<{ amount: number }>(
+        "SELECT amount_cents AS amount FROM ledger WHERE source_key = ?",
+        carryOverKey(pool.pool_id, "out"),
+      )
       .toArray()[0];
     if (carried && next) {
       // A pool that closed with no entries hands its amount to the host's next pool (the cron retries a failure).

@@ -16,7 +16,8 @@ export async function runScheduled(env: Env, now: Date): Promise<void> {
   // Paid carts whose fulfilment was cut off before their pool contributions: resumed from what we recorded.
   try {
     const resumed = await resumeUnfinishedFulfilments(env, now);
-    if (resumed.resumed.length + resumed.errors.length > 0) console.log("cron: fulfilments resumed", JSON.stringify(resumed));
+    if (resumed.resumed.length + resumed.errors.length > 0)
+      console.log("cron: fulfilments resumed", JSON.stringify(resumed));
   } catch (error) {
     console.error("cron: fulfilment recovery step failed", error);
   }
@@ -33,7 +34,15 @@ export async function runScheduled(env: Env, now: Date): Promise<void> {
   // to a future Bitcoin block, draw the confirmed ones.
   try {
     const pools = await runPoolCron(env, now);
-    if (pools.gamesEnded + pools.reapplied.length + pools.closed.length + pools.committed.length + pools.drawn.length + pools.errors.length > 0) {
+    if (
+      pools.gamesEnded +
+        pools.reapplied.length +
+        pools.closed.length +
+        pools.committed.length +
+        pools.drawn.length +
+        pools.errors.length >
+      0
+    ) {
       console.log("cron: pools", JSON.stringify(pools));
     }
   } catch (error) {
@@ -60,7 +69,8 @@ export async function runScheduled(env: Env, now: Date): Promise<void> {
   // Group buys: finalise those past their end date (final tier, refunds, pool reversals) and resume unfinished ones.
   try {
     const groupBuys = await runGroupBuyCron(env, now);
-    if (groupBuys.closed.length + groupBuys.errors.length > 0) console.log("cron: group buys", JSON.stringify(groupBuys));
+    if (groupBuys.closed.length + groupBuys.errors.length > 0)
+      console.log("cron: group buys", JSON.stringify(groupBuys));
   } catch (error) {
     console.error("cron: group buys step failed", error);
   }
@@ -69,7 +79,8 @@ export async function runScheduled(env: Env, now: Date): Promise<void> {
   // hosts' 25%.
   try {
     const prizes = await runPrizeCron(env, now);
-    if (prizes.announced + prizes.paid + prizes.hostShares + prizes.miniPrizeWinners > 0) console.log("cron: prizes", JSON.stringify(prizes));
+    if (prizes.announced + prizes.paid + prizes.hostShares + prizes.miniPrizeWinners > 0)
+      console.log("cron: prizes", JSON.stringify(prizes));
   } catch (error) {
     console.error("cron: prizes step failed", error);
   }

@@ -91,7 +91,14 @@ uploads.put("/video/:uploadId/parts/:n", (c) =>
       if (err instanceof BodyTooLargeError) return c.json({ error: VIDEO_SIZE_MESSAGE }, 413);
       throw err;
     }
-    const part = await putVideoPart(c.env, userId, c.req.query("key") ?? null, c.req.param("uploadId"), Number(c.req.param("n")), bytes);
+    const part = await putVideoPart(
+      c.env,
+      userId,
+      c.req.query("key") ?? null,
+      c.req.param("uploadId"),
+      Number(c.req.param("n")),
+      bytes,
+    );
     return c.json(part);
   }),
 );

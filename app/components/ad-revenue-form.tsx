@@ -17,7 +17,9 @@ export function AdRevenueForm({
 }) {
   return (
     <Card>
-      <p className="text-sm text-gray-600">Split by the distribution rules: 50% to the host, 30% to the host's prize pool, 20% to the platform.</p>
+      <p className="text-sm text-gray-600">
+        Split by the distribution rules: 50% to the host, 30% to the host's prize pool, 20% to the platform.
+      </p>
       <Form method="post" className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-3">
         <input type="hidden" name="intent" value="record-ad-revenue" />
         <SelectField

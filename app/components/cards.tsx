@@ -55,7 +55,10 @@ export function ProductGrid({
     <ul className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
       {products.map((p) => (
         <li key={p.id} className="flex flex-col overflow-hidden rounded-xl border border-gray-200 bg-white shadow-sm">
-          <Link to={hrefFor(p)} className="group flex flex-1 flex-col focus-visible:outline-2 focus-visible:outline-brand-500">
+          <Link
+            to={hrefFor(p)}
+            className="group flex flex-1 flex-col focus-visible:outline-2 focus-visible:outline-brand-500"
+          >
             <ImageBox src={p.image} alt={p.name} />
             <div className="flex flex-1 flex-col p-3">
               <p className="line-clamp-2 text-sm font-semibold text-gray-900 group-hover:underline">{p.name}</p>
@@ -89,7 +92,9 @@ export function GameCard({ game }: { game: GameCardData }) {
   const shown = game.options.slice(0, 4);
   return (
     <article className="flex flex-col overflow-hidden rounded-xl border border-gray-200 bg-white shadow-sm">
-      {game.imageUrl ? <img src={game.imageUrl} alt="" loading="lazy" className="aspect-video w-full object-cover" /> : null}
+      {game.imageUrl ? (
+        <img src={game.imageUrl} alt="" loading="lazy" className="aspect-video w-full object-cover" />
+      ) : null}
       <div className="flex flex-1 flex-col p-4">
         {game.hostName ? (
           <Link to={`/profile/${game.hostId}`} className="text-xs font-medium text-brand-700 hover:underline">
@@ -113,7 +118,8 @@ export function GameCard({ game }: { game: GameCardData }) {
         ) : null}
         <div className="mt-4 flex items-center justify-between gap-2 text-sm">
           <span className="text-gray-600">
-            Entry from <span className="font-semibold text-gray-900">{formatCents(game.entryFeeCents, game.currency)}</span>
+            Entry from{" "}
+            <span className="font-semibold text-gray-900">{formatCents(game.entryFeeCents, game.currency)}</span>
           </span>
           <Link to={`/view-game/${game.id}`} className="font-semibold text-brand-700 hover:underline">
             View game
@@ -128,7 +134,17 @@ export function GameCard({ game }: { game: GameCardData }) {
 }
 
 /** A dashboard tile: a link with a title, a one-line description and an optional figure. */
-export function Tile({ to, title, description, figure }: { to: string; title: string; description: string; figure?: ReactNode }) {
+export function Tile({
+  to,
+  title,
+  description,
+  figure,
+}: {
+  to: string;
+  title: string;
+  description: string;
+  figure?: ReactNode;
+}) {
   return (
     <Link
       to={to}

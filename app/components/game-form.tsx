@@ -111,7 +111,9 @@ export function GameForm({ defaults, errors, currentVideo, submitLabel, pendingL
   const busy = useNavigation().state !== "idle";
   const [question, setQuestion] = useState(defaults.question);
   const [description, setDescription] = useState(defaults.description);
-  const [options, setOptions] = useState<string[]>(defaults.options.length >= GAME_OPTIONS_MIN ? defaults.options : ["", ""]);
+  const [options, setOptions] = useState<string[]>(
+    defaults.options.length >= GAME_OPTIONS_MIN ? defaults.options : ["", ""],
+  );
   const [correct, setCorrect] = useState(defaults.correctAnswer);
   const [fee, setFee] = useState(defaults.entryFee);
   const [videoKey, setVideoKey] = useState(defaults.videoKey);
@@ -195,7 +197,15 @@ export function GameForm({ defaults, errors, currentVideo, submitLabel, pendingL
     setOptions(options.filter((_, j) => j !== i));
   }
 
-  const submitText = busy ? pendingLabel : checking ? "Checking Video..." : uploading ? "Uploading Video..." : !hasVideo ? "Video Required (30+ sec)" : submitLabel;
+  const submitText = busy
+    ? pendingLabel
+    : checking
+      ? "Checking Video..."
+      : uploading
+        ? "Uploading Video..."
+        : !hasVideo
+          ? "Video Required (30+ sec)"
+          : submitLabel;
   const filled = options.filter((o) => o.trim());
 
   return (
@@ -207,12 +217,27 @@ export function GameForm({ defaults, errors, currentVideo, submitLabel, pendingL
           <label htmlFor="question" className="mt-3 block text-sm font-medium text-gray-700">
             Question
           </label>
-          <input id="question" name="question" className={inputClass} value={question} onChange={(e) => setQuestion(e.target.value)} maxLength={300} />
+          <input
+            id="question"
+            name="question"
+            className={inputClass}
+            value={question}
+            onChange={(e) => setQuestion(e.target.value)}
+            maxLength={300}
+          />
           {errors?.question ? <p className="mt-1 text-sm text-red-600">{errors.question}</p> : null}
           <label htmlFor="description" className="mt-3 block text-sm font-medium text-gray-700">
             Description
           </label>
-          <textarea id="description" name="description" rows={3} className={inputClass} value={description} onChange={(e) => setDescription(e.target.value)} maxLength={5000} />
+          <textarea
+            id="description"
+            name="description"
+            rows={3}
+            className={inputClass}
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            maxLength={5000}
+          />
           {errors?.description ? <p className="mt-1 text-sm text-red-600">{errors.description}</p> : null}
         </Card>
 
@@ -239,7 +264,9 @@ export function GameForm({ defaults, errors, currentVideo, submitLabel, pendingL
               <p className="mt-1 text-xs text-gray-600">Uploading… {Math.round(progress * 100)}%</p>
             </div>
           ) : null}
-          {videoKey && videoSeconds !== null ? <p className="mt-2 text-sm text-green-700">Video uploaded ({formatDuration(videoSeconds)}).</p> : null}
+          {videoKey && videoSeconds !== null ? (
+            <p className="mt-2 text-sm text-green-700">Video uploaded ({formatDuration(videoSeconds)}).</p>
+          ) : null}
           <label htmlFor="videoUrl" className="mt-3 block text-sm font-medium text-gray-700">
             Or video URL (a video uploaded here before)
           </label>
@@ -286,7 +313,11 @@ export function GameForm({ defaults, errors, currentVideo, submitLabel, pendingL
                   placeholder={`Option ${i + 1}`}
                 />
                 {options.length > GAME_OPTIONS_MIN ? (
-                  <button type="button" className="text-sm font-semibold text-red-600 hover:underline" onClick={() => removeOption(i)}>
+                  <button
+                    type="button"
+                    className="text-sm font-semibold text-red-600 hover:underline"
+                    onClick={() => removeOption(i)}
+                  >
                     Remove
                   </button>
                 ) : null}
@@ -294,7 +325,11 @@ export function GameForm({ defaults, errors, currentVideo, submitLabel, pendingL
             ))}
           </ul>
           {options.length < GAME_OPTIONS_MAX ? (
-            <button type="button" className="mt-3 text-sm font-semibold text-brand-700 hover:underline" onClick={() => setOptions([...options, ""])}>
+            <button
+              type="button"
+              className="mt-3 text-sm font-semibold text-brand-700 hover:underline"
+              onClick={() => setOptions([...options, ""])}
+            >
               Add Option
             </button>
           ) : null}
@@ -344,18 +379,27 @@ export function GameForm({ defaults, errors, currentVideo, submitLabel, pendingL
       <aside className="space-y-3" aria-label="Preview">
         <h2 className="text-sm font-semibold tracking-wide text-gray-500 uppercase">Live preview</h2>
         <Card>
-          {previewUrl ? <video src={previewUrl} controls preload="metadata" className="aspect-video w-full rounded-lg bg-black" /> : <div className="aspect-video w-full rounded-lg bg-gray-100" />}
+          {previewUrl ? (
+            <video src={previewUrl} controls preload="metadata" className="aspect-video w-full rounded-lg bg-black" />
+          ) : (
+            <div className="aspect-video w-full rounded-lg bg-gray-100" />
+          )}
           <p className="mt-3 font-semibold text-gray-900">{question.trim() || "Your question"}</p>
           {description.trim() ? <p className="mt-1 text-sm whitespace-pre-line text-gray-600">{description}</p> : null}
           <ul className="mt-3 space-y-1">
             {filled.map((o, i) => (
-              <li key={i} className="flex items-center justify-between rounded border border-gray-200 px-2 py-1 text-sm">
+              <li
+                key={i}
+                className="flex items-center justify-between rounded border border-gray-200 px-2 py-1 text-sm"
+              >
                 {o}
                 {correct.trim() === o.trim() ? <Badge tone="green">Correct</Badge> : null}
               </li>
             ))}
           </ul>
-          <p className="mt-3 text-sm text-gray-600">Entry from USD {Number(fee) > 0 ? Number(fee).toFixed(2) : "0.00"}</p>
+          <p className="mt-3 text-sm text-gray-600">
+            Entry from USD {Number(fee) > 0 ? Number(fee).toFixed(2) : "0.00"}
+          </p>
         </Card>
       </aside>
     </div>

@@ -14,7 +14,11 @@ export function Link({
   reloadDocument = false,
   preventScrollReset = false,
   ...props
-}: Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & { to: string; reloadDocument?: boolean; preventScrollReset?: boolean }) {
+}: Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href"> & {
+  to: string;
+  reloadDocument?: boolean;
+  preventScrollReset?: boolean;
+}) {
   return (
     <a
       href={to}
@@ -40,10 +44,21 @@ export function useAppLinks() {
   const navigate = useNavigate();
   return (event: MouseEvent<HTMLElement>) => {
     const link = event.target instanceof Element ? event.target.closest("a") : null;
-    if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
+    if (
+      !link ||
+      event.defaultPrevented ||
+      event.button !== 0 ||
+      event.metaKey ||
+      event.altKey ||
+      event.ctrlKey ||
+      event.shiftKey
+    )
+      return;
     if (!link.hasAttribute("data-discover") && !link.closest("[data-client-links]")) return;
     if (link.target || link.hasAttribute("download") || link.origin !== window.location.origin) return;
     event.preventDefault();
-    void navigate(link.pathname + link.search + link.hash, { preventScrollReset: link.hasAttribute("data-keep-scroll") });
+    void navigate(link.pathname + link.search + link.hash, {
+      preventScrollReset: link.hasAttribute("data-keep-scroll"),
+    });
   };
 }

@@ -20,7 +20,9 @@ export function MiniPrizeDeliveries({ winners, error }: { winners: MiniPrizeDeli
   return (
     <Card className="mt-6">
       <h2 className="font-semibold text-gray-900">Mini Prize Winners</h2>
-      <p className="mt-1 text-sm text-gray-600">Mini prizes are your own gifts: deliver each one and mark it delivered.</p>
+      <p className="mt-1 text-sm text-gray-600">
+        Mini prizes are your own gifts: deliver each one and mark it delivered.
+      </p>
       {error ? (
         <p role="alert" className="mt-3 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
           {error}
@@ -46,7 +48,12 @@ export function MiniPrizeDeliveries({ winners, error }: { winners: MiniPrizeDeli
               <Form method="post">
                 <input type="hidden" name="intent" value="mark-delivered" />
                 <input type="hidden" name="miniPrizeWinnerId" value={w.id} />
-                <Button type="submit" variant="secondary" disabled={busyId === w.id} aria-label={`Mark ${w.name} for ${w.winnerName} delivered`}>
+                <Button
+                  type="submit"
+                  variant="secondary"
+                  disabled={busyId === w.id}
+                  aria-label={`Mark ${w.name} for ${w.winnerName} delivered`}
+                >
                   {busyId === w.id ? "Saving..." : "Mark delivered"}
                 </Button>
               </Form>

@@ -21,13 +21,19 @@ async function recompute(blockHash: string, data: MiniPrizeVerificationData): Pr
   const candidates = data.candidates.map((entryNumber) => ({ userId: String(entryNumber), entryNumber }));
   const awards = await drawMiniPrizes(blockHash, data.prizes, candidates);
   return data.prizes.map((prize, i) => {
-    const expected = awards.filter((a) => a.prizeIndex === i).map((a) => a.entryNumber).sort((a, b) => a - b);
+    const expected = awards
+      .filter((a) => a.prizeIndex === i)
+      .map((a) => a.entryNumber)
+      .sort((a, b) => a - b);
     const recorded = prize.winners.map((w) => w.entryNumber).sort((a, b) => a - b);
     const same = expected.length === recorded.length && expected.every((n, k) => n === recorded[k]);
     const list = expected.length ? expected.map((n) => `#${n}`).join(", ") : "nobody";
     return same
       ? { status: "ok", detail: `Recomputed: ${list} — equals the recorded winners.` }
-      : { status: "failed", detail: `Recomputed: ${list} — but the recorded winners are ${recorded.map((n) => `#${n}`).join(", ") || "nobody"}.` };
+      : {
+          status: "failed",
+          detail: `Recomputed: ${list} — but the recorded winners are ${recorded.map((n) => `#${n}`).join(", ") || "nobody"}.`,
+        };
   });
 }
 
@@ -35,7 +41,13 @@ async function recompute(blockHash: string, data: MiniPrizeVerificationData): Pr
  * The verification page's mini prize section: each mini prize, its winners, and a check that recomputes them in the
  * browser from the block hash by the rule of docs/decisions/072-mini-prizes.md.
  */
-export function MiniPrizeVerification({ blockHash, data }: { blockHash: string | null; data: MiniPrizeVerificationData | null }) {
+export function MiniPrizeVerification({
+  blockHash,
+  data,
+}: {
+  blockHash: string | null;
+  data: MiniPrizeVerificationData | null;
+}) {
   const [outcomes, setOutcomes] = useState<Outcome[] | null>(null);
   const [running, setRunning] = useState(false);
   if (!data) return null;
@@ -57,10 +69,10 @@ export function MiniPrizeVerification({ blockHash, data }: { blockHash: string |
         <div>
           <h2 className="font-semibold text-gray-900">Mini prizes</h2>
           <p className="mt-1 text-sm text-gray-600">
-            The host's own gifts, fixed when the pool closed. The candidates are the fans holding a valid entry other than the main
-            winner, each once at their lowest entry number. For mini prize <em>i</em> (in the order below, from 0) and round <em>r</em>,
-            the winner is the candidate at SHA-256(<code>blockhash:i:r</code>) mod (candidates not yet chosen for it); an 'unlimited'
-            prize goes to every candidate.
+            The host's own gifts, fixed when the pool closed. The candidates are the fans holding a valid entry other
+            than the main winner, each once at their lowest entry number. For mini prize <em>i</em> (in the order below,
+            from 0) and round <em>r</em>, the winner is the candidate at SHA-256(<code>blockhash:i:r</code>) mod
+            (candidates not yet chosen for it); an 'unlimited' prize goes to every candidate.
           </p>
         </div>
         {drawn ? (
@@ -78,7 +90,9 @@ export function MiniPrizeVerification({ blockHash, data }: { blockHash: string |
               <p className="font-medium text-gray-900">
                 {`${i}. ${prize.name}`}
                 {prize.amountText ? <span className="text-gray-600">{` (${prize.amountText})`}</span> : null}
-                <span className="ml-2 text-xs text-gray-500">{quantity === "unlimited" ? "unlimited" : `${quantity} to draw`}</span>
+                <span className="ml-2 text-xs text-gray-500">
+                  {quantity === "unlimited" ? "unlimited" : `${quantity} to draw`}
+                </span>
               </p>
               {prize.winners.length === 0 ? (
                 <p className="mt-1 text-gray-600">{drawn || !blockHash ? "No winners." : "Not drawn yet."}</p>

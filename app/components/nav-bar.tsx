@@ -25,13 +25,14 @@ const visitorLinks = [
   { to: "/signup", label: "Sign Up" },
 ];
 
-
 /**
  * The signed-in user as the bar shows it: the loader's data, with what a `profileUpdated` event (fired by Settings
  * after a save, detail { creatorName?, avatarUrl? }) changed applied at once, before the loaders re-run.
  */
 function useDisplayedUser(user: SessionUser | null): SessionUser | null {
-  const [changed, setChanged] = useState<{ for: SessionUser | null; creatorName?: string; avatarUrl?: string | null }>({ for: user });
+  const [changed, setChanged] = useState<{ for: SessionUser | null; creatorName?: string; avatarUrl?: string | null }>({
+    for: user,
+  });
   useEffect(() => {
     const onUpdated = (event: Event) => {
       const detail = (event as CustomEvent<{ creatorName?: unknown; avatarUrl?: unknown }>).detail ?? {};

@@ -70,7 +70,9 @@ export function Section({ title, actions, children }: { title: ReactNode; action
 }
 
 export function Card({ children, className = "" }: { children: ReactNode; className?: string }) {
-  return <div className={`rounded-xl border border-gray-200 bg-white p-4 shadow-sm sm:p-5 ${className}`}>{children}</div>;
+  return (
+    <div className={`rounded-xl border border-gray-200 bg-white p-4 shadow-sm sm:p-5 ${className}`}>{children}</div>
+  );
 }
 
 /** What a list shows when it has nothing in it. */
@@ -175,7 +177,13 @@ export function StatusBadge({ status }: { status: string }) {
 }
 
 /** A date rendered the same on the server and in the browser (UTC), so hydration never disagrees. */
-export function DateText({ value, withTime = false }: { value: Date | string | number | null | undefined; withTime?: boolean }) {
+export function DateText({
+  value,
+  withTime = false,
+}: {
+  value: Date | string | number | null | undefined;
+  withTime?: boolean;
+}) {
   if (value === null || value === undefined) return <span>—</span>;
   const date = value instanceof Date ? value : new Date(value);
   if (Number.isNaN(date.getTime())) return <span>—</span>;
@@ -183,7 +191,15 @@ export function DateText({ value, withTime = false }: { value: Date | string | n
 }
 
 /** Previous / next links for a paginated list (plain links, so they work without JavaScript). */
-export function Pagination({ page, hasNext, hrefFor }: { page: number; hasNext: boolean; hrefFor: (page: number) => string }) {
+export function Pagination({
+  page,
+  hasNext,
+  hrefFor,
+}: {
+  page: number;
+  hasNext: boolean;
+  hrefFor: (page: number) => string;
+}) {
   if (page <= 1 && !hasNext) return null;
   return (
     <nav aria-label="Pagination" className="mt-8 flex items-center justify-between">

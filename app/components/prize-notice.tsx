@@ -2,7 +2,11 @@ import { Link } from "~/components/link";
 import { DateText } from "~/components/page";
 import { PRIZE_MESSAGES } from "~/domain/payouts";
 
-export type PrizeNoticeData = { amount: string; poolId: string; status: "settling" | "confirm_email" | "add_method" | "paying" | "failed" };
+export type PrizeNoticeData = {
+  amount: string;
+  poolId: string;
+  status: "settling" | "confirm_email" | "add_method" | "paying" | "failed";
+};
 
 export type MiniPrizeNoticeData = {
   id: string;
@@ -18,7 +22,13 @@ export type MiniPrizeNoticeData = {
  * The winner's notices: an unpaid main prize until it is paid, a mini prize until the host has delivered it (and
  * for two weeks after, saying so).
  */
-export function PrizeNotice({ prizes, miniPrizes = [] }: { prizes: PrizeNoticeData[]; miniPrizes?: MiniPrizeNoticeData[] }) {
+export function PrizeNotice({
+  prizes,
+  miniPrizes = [],
+}: {
+  prizes: PrizeNoticeData[];
+  miniPrizes?: MiniPrizeNoticeData[];
+}) {
   if (prizes.length === 0 && miniPrizes.length === 0) return null;
   return (
     <div role="status" className="mb-6 space-y-2">
@@ -56,12 +66,12 @@ export function PrizeNotice({ prizes, miniPrizes = [] }: { prizes: PrizeNoticeDa
             {p.status === "confirm_email"
               ? null
               : p.status === "add_method"
-              ? "Add a payout method to receive your prize."
-              : p.status === "failed"
-                ? "The transfer of your prize failed; you can retry it from Payouts."
-                : p.status === "paying"
-                  ? "Your prize is being transferred to your payout account."
-                  : "Your prize is paid once the draw's settlement period ends."}{" "}
+                ? "Add a payout method to receive your prize."
+                : p.status === "failed"
+                  ? "The transfer of your prize failed; you can retry it from Payouts."
+                  : p.status === "paying"
+                    ? "Your prize is being transferred to your payout account."
+                    : "Your prize is paid once the draw's settlement period ends."}{" "}
             <Link to="/payouts" className="font-semibold underline">
               Payouts
             </Link>{" "}

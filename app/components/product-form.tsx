@@ -1,7 +1,16 @@
 import { useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { PRODUCT_CATEGORIES } from "~/domain/catalog";
-import { MAX_COLORS, MAX_IMAGES, MAX_SIZES, OPTION_TEXT_MAX, PRODUCT_DESCRIPTION_MAX, PRODUCT_NAME_MAX, PRODUCT_SHOP_CATEGORIES, type ProductFormValues } from "~/lib/product-form";
+import {
+  MAX_COLORS,
+  MAX_IMAGES,
+  MAX_SIZES,
+  OPTION_TEXT_MAX,
+  PRODUCT_DESCRIPTION_MAX,
+  PRODUCT_NAME_MAX,
+  PRODUCT_SHOP_CATEGORIES,
+  type ProductFormValues,
+} from "~/lib/product-form";
 import { Field, FormError, SelectField } from "./form";
 import { Button, Card, LinkButton } from "./page";
 
@@ -23,7 +32,9 @@ function FieldError({ id, message }: { id: string; message?: string }) {
 /** Rows keyed by a stable id so removing a middle row keeps the others' inputs. */
 function useRows<T>(initial: T[], blankRow: () => T) {
   const next = useRef(initial.length || 1);
-  const [rows, setRows] = useState(() => (initial.length ? initial : [blankRow()]).map((value, key) => ({ key, value })));
+  const [rows, setRows] = useState(() =>
+    (initial.length ? initial : [blankRow()]).map((value, key) => ({ key, value })),
+  );
   return {
     rows,
     add: () => setRows((r) => [...r, { key: next.current++, value: blankRow() }]),
@@ -33,7 +44,11 @@ function useRows<T>(initial: T[], blankRow: () => T) {
 }
 
 /** Sends a file to the upload API with progress; resolves with the JSON answer or rejects with its message. */
-function uploadWithProgress(path: string, file: File, onProgress: (percent: number) => void): Promise<{ url?: string; key: string }> {
+function uploadWithProgress(
+  path: string,
+  file: File,
+  onProgress: (percent: number) => void,
+): Promise<{ url?: string; key: string }> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", path);
@@ -106,7 +121,13 @@ function ImageRow({
           pattern="(https://.+|/media/products/.+)"
           className="block w-full rounded-lg border border-gray-300 px-3 py-2 text-sm"
         />
-        <input type="file" accept="image/png,image/jpeg,image/webp,image/gif" aria-label="Upload image" onChange={(e) => onFile(e.target.files?.[0])} className="block w-full max-w-full text-sm" />
+        <input
+          type="file"
+          accept="image/png,image/jpeg,image/webp,image/gif"
+          aria-label="Upload image"
+          onChange={(e) => onFile(e.target.files?.[0])}
+          className="block w-full max-w-full text-sm"
+        />
         {progress !== null ? (
           <progress max={100} value={progress} className="block w-full" aria-label="Upload progress">
             {progress}%
@@ -114,7 +135,13 @@ function ImageRow({
         ) : null}
         {error ? <p className="text-sm text-red-600">{error}</p> : null}
       </div>
-      <Button variant="ghost" size="sm" onClick={onRemove} disabled={!canRemove} aria-label={`Remove image ${index + 1}`}>
+      <Button
+        variant="ghost"
+        size="sm"
+        onClick={onRemove}
+        disabled={!canRemove}
+        aria-label={`Remove image ${index + 1}`}
+      >
         Remove
       </Button>
     </div>
@@ -144,9 +171,18 @@ function DigitalFileField({ defaultKey, error }: { defaultKey: string; error?: s
         Downloadable file (up to 50MB)
       </label>
       <input type="hidden" name="digitalFileKey" value={key} />
-      <input id="digital-file" type="file" onChange={(e) => onFile(e.target.files?.[0])} className="mt-1 block w-full max-w-full text-sm" />
-      {key ? <p className="mt-1 text-sm text-green-700">File uploaded. Buyers download it through a private link.</p> : null}
-      {progress !== null ? <progress max={100} value={progress} className="block w-full" aria-label="Upload progress" /> : null}
+      <input
+        id="digital-file"
+        type="file"
+        onChange={(e) => onFile(e.target.files?.[0])}
+        className="mt-1 block w-full max-w-full text-sm"
+      />
+      {key ? (
+        <p className="mt-1 text-sm text-green-700">File uploaded. Buyers download it through a private link.</p>
+      ) : null}
+      {progress !== null ? (
+        <progress max={100} value={progress} className="block w-full" aria-label="Upload progress" />
+      ) : null}
       {uploadError ? <p className="mt-1 text-sm text-red-600">{uploadError}</p> : null}
       <FieldError id="digitalFileKey-error" message={error} />
     </div>
@@ -179,7 +215,14 @@ export function ProductForm({
     <Form method="post" className="space-y-6">
       <FormError>{errors.form}</FormError>
       <Card className="space-y-4">
-        <Field label="Product name" name="name" defaultValue={defaults.name} required maxLength={PRODUCT_NAME_MAX} error={errors.name} />
+        <Field
+          label="Product name"
+          name="name"
+          defaultValue={defaults.name}
+          required
+          maxLength={PRODUCT_NAME_MAX}
+          error={errors.name}
+        />
         <div>
           <label htmlFor="description" className="block text-sm font-medium text-gray-700">
             Description
@@ -216,11 +259,30 @@ export function ProductForm({
         </div>
         {isVoucher ? (
           <div className="grid gap-4 sm:grid-cols-2">
-            <Field label="Voucher value (USD)" name="voucherValue" type="number" min={1} step={1} required defaultValue={defaults.voucherValue} error={errors.voucherValue} />
-            <Field label="Voucher expiry date" name="voucherExpiry" type="date" min={minExpiry} required defaultValue={defaults.voucherExpiry} error={errors.voucherExpiry} />
+            <Field
+              label="Voucher value (USD)"
+              name="voucherValue"
+              type="number"
+              min={1}
+              step={1}
+              required
+              defaultValue={defaults.voucherValue}
+              error={errors.voucherValue}
+            />
+            <Field
+              label="Voucher expiry date"
+              name="voucherExpiry"
+              type="date"
+              min={minExpiry}
+              required
+              defaultValue={defaults.voucherExpiry}
+              error={errors.voucherExpiry}
+            />
           </div>
         ) : null}
-        {category === "digital" ? <DigitalFileField defaultKey={defaults.digitalFileKey} error={errors.digitalFileKey} /> : null}
+        {category === "digital" ? (
+          <DigitalFileField defaultKey={defaults.digitalFileKey} error={errors.digitalFileKey} />
+        ) : null}
       </Card>
 
       <Card>
@@ -228,10 +290,45 @@ export function ProductForm({
         <div className="mt-3 space-y-3">
           {sizes.rows.map((row, i) => (
             <div key={row.key} className="grid grid-cols-2 gap-2 sm:grid-cols-[1fr_7rem_6rem_1fr_auto] sm:items-end">
-              <Field label="Size" name={`sizes.${i}.name`} id={`sizes.${i}.name`} maxLength={OPTION_TEXT_MAX} value={row.value.name} onChange={(e) => sizes.set(row.key, { ...row.value, name: e.target.value })} required />
-              <Field label="Price (USD)" name={`sizes.${i}.price`} id={`sizes.${i}.price`} type="number" min={0} step={0.01} value={row.value.price} onChange={(e) => sizes.set(row.key, { ...row.value, price: e.target.value })} required />
-              <Field label="Units" name={`sizes.${i}.units`} id={`sizes.${i}.units`} type="number" min={0} step={1} value={row.value.units} onChange={(e) => sizes.set(row.key, { ...row.value, units: e.target.value })} required />
-              <Field label="Dimensions" name={`sizes.${i}.dimensions`} id={`sizes.${i}.dimensions`} maxLength={OPTION_TEXT_MAX} value={row.value.dimensions} onChange={(e) => sizes.set(row.key, { ...row.value, dimensions: e.target.value })} />
+              <Field
+                label="Size"
+                name={`sizes.${i}.name`}
+                id={`sizes.${i}.name`}
+                maxLength={OPTION_TEXT_MAX}
+                value={row.value.name}
+                onChange={(e) => sizes.set(row.key, { ...row.value, name: e.target.value })}
+                required
+              />
+              <Field
+                label="Price (USD)"
+                name={`sizes.${i}.price`}
+                id={`sizes.${i}.price`}
+                type="number"
+                min={0}
+                step={0.01}
+                value={row.value.price}
+                onChange={(e) => sizes.set(row.key, { ...row.value, price: e.target.value })}
+                required
+              />
+              <Field
+                label="Units"
+                name={`sizes.${i}.units`}
+                id={`sizes.${i}.units`}
+                type="number"
+                min={0}
+                step={1}
+                value={row.value.units}
+                onChange={(e) => sizes.set(row.key, { ...row.value, units: e.target.value })}
+                required
+              />
+              <Field
+                label="Dimensions"
+                name={`sizes.${i}.dimensions`}
+                id={`sizes.${i}.dimensions`}
+                maxLength={OPTION_TEXT_MAX}
+                value={row.value.dimensions}
+                onChange={(e) => sizes.set(row.key, { ...row.value, dimensions: e.target.value })}
+              />
               <Button variant="ghost" size="sm" onClick={() => sizes.remove(row.key)} disabled={sizes.rows.length <= 1}>
                 Remove
               </Button>
@@ -239,7 +336,13 @@ export function ProductForm({
           ))}
         </div>
         <FieldError id="sizes-error" message={errors.sizes} />
-        <Button variant="secondary" size="sm" className="mt-3" onClick={sizes.add} disabled={sizes.rows.length >= MAX_SIZES}>
+        <Button
+          variant="secondary"
+          size="sm"
+          className="mt-3"
+          onClick={sizes.add}
+          disabled={sizes.rows.length >= MAX_SIZES}
+        >
           Add Size
         </Button>
       </Card>
@@ -249,17 +352,53 @@ export function ProductForm({
         <div className="mt-3 space-y-3">
           {colors.rows.map((row, i) => (
             <div key={row.key} className="grid grid-cols-2 gap-2 sm:grid-cols-[1fr_5rem_6rem_auto] sm:items-end">
-              <Field label="Colour" name={`colors.${i}.name`} id={`colors.${i}.name`} maxLength={OPTION_TEXT_MAX} value={row.value.name} onChange={(e) => colors.set(row.key, { ...row.value, name: e.target.value })} required={!isVoucher} />
-              <Field label="Hex" name={`colors.${i}.hex`} id={`colors.${i}.hex`} type="color" value={row.value.hex || "#000000"} onChange={(e) => colors.set(row.key, { ...row.value, hex: e.target.value })} />
-              <Field label="Units" name={`colors.${i}.units`} id={`colors.${i}.units`} type="number" min={0} step={1} value={row.value.units} onChange={(e) => colors.set(row.key, { ...row.value, units: e.target.value })} required={!isVoucher} />
-              <Button variant="ghost" size="sm" onClick={() => colors.remove(row.key)} disabled={colors.rows.length <= 1}>
+              <Field
+                label="Colour"
+                name={`colors.${i}.name`}
+                id={`colors.${i}.name`}
+                maxLength={OPTION_TEXT_MAX}
+                value={row.value.name}
+                onChange={(e) => colors.set(row.key, { ...row.value, name: e.target.value })}
+                required={!isVoucher}
+              />
+              <Field
+                label="Hex"
+                name={`colors.${i}.hex`}
+                id={`colors.${i}.hex`}
+                type="color"
+                value={row.value.hex || "#000000"}
+                onChange={(e) => colors.set(row.key, { ...row.value, hex: e.target.value })}
+              />
+              <Field
+                label="Units"
+                name={`colors.${i}.units`}
+                id={`colors.${i}.units`}
+                type="number"
+                min={0}
+                step={1}
+                value={row.value.units}
+                onChange={(e) => colors.set(row.key, { ...row.value, units: e.target.value })}
+                required={!isVoucher}
+              />
+              <Button
+                variant="ghost"
+                size="sm"
+                onClick={() => colors.remove(row.key)}
+                disabled={colors.rows.length <= 1}
+              >
                 Remove
               </Button>
             </div>
           ))}
         </div>
         <FieldError id="colors-error" message={errors.colors} />
-        <Button variant="secondary" size="sm" className="mt-3" onClick={colors.add} disabled={colors.rows.length >= MAX_COLORS}>
+        <Button
+          variant="secondary"
+          size="sm"
+          className="mt-3"
+          onClick={colors.add}
+          disabled={colors.rows.length >= MAX_COLORS}
+        >
           Add Colour
         </Button>
       </Card>
@@ -271,11 +410,24 @@ export function ProductForm({
         </p>
         <div className="mt-3 space-y-3">
           {images.rows.map((row, i) => (
-            <ImageRow key={row.key} index={i} value={row.value} onChange={(v) => images.set(row.key, v)} onRemove={() => images.remove(row.key)} canRemove={images.rows.length > 1} />
+            <ImageRow
+              key={row.key}
+              index={i}
+              value={row.value}
+              onChange={(v) => images.set(row.key, v)}
+              onRemove={() => images.remove(row.key)}
+              canRemove={images.rows.length > 1}
+            />
           ))}
         </div>
         <FieldError id="images-error" message={errors.images} />
-        <Button variant="secondary" size="sm" className="mt-3" onClick={images.add} disabled={images.rows.length >= MAX_IMAGES}>
+        <Button
+          variant="secondary"
+          size="sm"
+          className="mt-3"
+          onClick={images.add}
+          disabled={images.rows.length >= MAX_IMAGES}
+        >
           Add Image
         </Button>
       </Card>

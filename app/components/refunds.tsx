@@ -17,13 +17,16 @@ export type RefundLine = {
 
 /** The words for one refund: its own reason when it has one, else where it came from; or that it did not go through. */
 export function refundLineText(line: Pick<RefundLine, "origin" | "reason"> & { status?: string }): string {
-  if (line.status !== undefined && refundFailed(line.status)) return `Refund did not go through${line.reason ? ` (${line.reason})` : ""}`;
+  if (line.status !== undefined && refundFailed(line.status))
+    return `Refund did not go through${line.reason ? ` (${line.reason})` : ""}`;
   const origin = REFUND_ORIGIN_LABELS[line.origin];
   return line.reason ? `${origin}: ${line.reason}` : origin;
 }
 
 /** A refund line on /my-orders: its words, and for one that did not go through, that first. */
-export function refundSummaryText(line: Pick<RefundLine, "origin" | "reason" | "status" | "amountCents" | "currency">): string {
+export function refundSummaryText(
+  line: Pick<RefundLine, "origin" | "reason" | "status" | "amountCents" | "currency">,
+): string {
   if (!refundFailed(line.status)) return refundLineText(line);
   return `Refund of ${formatCents(line.amountCents, line.currency)} did not go through${line.reason ? ` (${line.reason})` : ""}`;
 }
@@ -36,11 +39,25 @@ export function RefundStateBadge({ state }: { state: RefundState }) {
 }
 
 export function ReturnStatusBadge({ status }: { status: ReturnRequestStatus }) {
-  return <Badge tone={status === "approved" ? "green" : status === "declined" ? "red" : "blue"}>{RETURN_STATUS_TEXT[status]}</Badge>;
+  return (
+    <Badge tone={status === "approved" ? "green" : status === "declined" ? "red" : "blue"}>
+      {RETURN_STATUS_TEXT[status]}
+    </Badge>
+  );
 }
 
 /** The refund summary line: state, amount back of the order total. */
-export function RefundedAmount({ state, refundedCents, amountCents, currency }: { state: RefundState; refundedCents: number; amountCents: number; currency: string }) {
+export function RefundedAmount({
+  state,
+  refundedCents,
+  amountCents,
+  currency,
+}: {
+  state: RefundState;
+  refundedCents: number;
+  amountCents: number;
+  currency: string;
+}) {
   if (state === "none") return null;
   return (
     <span className="inline-flex flex-wrap items-center gap-2 text-sm">

@@ -1,6 +1,11 @@
 import { Card, DateText } from "./page";
 
-export type ShippingUpdateView = { id: string; description: string; location: string | null; createdAt: Date | string | number };
+export type ShippingUpdateView = {
+  id: string;
+  description: string;
+  location: string | null;
+  createdAt: Date | string | number;
+};
 
 /** The shipping updates of an order, newest first, as the order page and the public tracking page show them. */
 export function ShippingTimeline({ title, updates }: { title: string; updates: readonly ShippingUpdateView[] }) {

@@ -22,7 +22,9 @@ export function priceRangeText(
 ): string {
   const min = p.priceMinCents ?? p.basePriceCents;
   const max = Math.max(p.priceMaxCents ?? min, min);
-  return max > min ? `${formatIn(min, p.currency, to)} – ${formatIn(max, p.currency, to)}` : formatIn(min, p.currency, to);
+  return max > min
+    ? `${formatIn(min, p.currency, to)} – ${formatIn(max, p.currency, to)}`
+    : formatIn(min, p.currency, to);
 }
 
 /** What POST /product/{id} with intent=like answers. */
@@ -67,7 +69,12 @@ export function useLikes(signedIn: boolean) {
    * Sends the like `target` submits (a like form, or the button that submits it: its name, value and formaction
    * are part of the submission) for the product as `shown`; a page sent without hydration posts it natively.
    */
-  const send = (event: { preventDefault: () => void }, target: HTMLFormElement | HTMLButtonElement, shown: ShownLike, loaded: readonly [boolean, number]) => {
+  const send = (
+    event: { preventDefault: () => void },
+    target: HTMLFormElement | HTMLButtonElement,
+    shown: ShownLike,
+    loaded: readonly [boolean, number],
+  ) => {
     event.preventDefault();
     if (!signedIn) {
       toast({ message: LIKE_SIGN_IN_MESSAGE, type: "error" });
@@ -107,7 +114,13 @@ export type Likes = ReturnType<typeof useLikes>;
  * Waits for the answer to a product's pending like and hands it over once; a submission that ended without one (its
  * request failed) hands over null, and the like goes back to what the server last confirmed.
  */
-function LikeAnswer({ productId, onAnswer }: { productId: string; onAnswer: (productId: string, result: LikeActionData | null) => void }) {
+function LikeAnswer({
+  productId,
+  onAnswer,
+}: {
+  productId: string;
+  onAnswer: (productId: string, result: LikeActionData | null) => void;
+}) {
   const fetcher = useFetcher<LikeActionData>({ key: likeFetcherKey(productId) });
   const sent = useRef(false);
   const handed = useRef(false);
@@ -156,7 +169,14 @@ export function LikeToggleForm({
 
 export function HeartIcon({ filled, className = "h-5 w-5" }: { filled: boolean; className?: string }) {
   return (
-    <svg aria-hidden="true" viewBox="0 0 24 24" className={className} fill={filled ? "currentColor" : "none"} stroke="currentColor" strokeWidth={2}>
+    <svg
+      aria-hidden="true"
+      viewBox="0 0 24 24"
+      className={className}
+      fill={filled ? "currentColor" : "none"}
+      stroke="currentColor"
+      strokeWidth={2}
+    >
       <path d="M12 21s-7.5-4.6-9.6-9.1C.9 8.6 3 5 6.6 5c2.1 0 3.5 1.1 4.4 2.5h2C13.9 6.1 15.3 5 17.4 5 21 5 23.1 8.6 21.6 11.9 19.5 16.4 12 21 12 21Z" />
     </svg>
   );
@@ -182,7 +202,15 @@ export function countdownAt(endAt: number | null, initial: string, now: Date | n
 }
 
 /** The countdown text ('05D 12H 09M' or 'Expired'), recomputed every second in the browser. */
-export function Countdown({ endAt, initial, className }: { endAt: number | null; initial: string; className?: string }) {
+export function Countdown({
+  endAt,
+  initial,
+  className,
+}: {
+  endAt: number | null;
+  initial: string;
+  className?: string;
+}) {
   return <span className={className}>{countdownAt(endAt, initial, useNow())}</span>;
 }
 
@@ -247,12 +275,60 @@ export type ShopCardRow = [
 ];
 
 export function shopCardRow(c: ShopCardData): ShopCardRow {
-  return [c.id, c.name, c.hostName, c.hostHref, c.image, c.price, c.poolId, c.pool, c.target, c.endAt, c.countdown, c.likeCount, c.viewCount, c.liked, c.inStock];
+  return [
+    c.id,
+    c.name,
+    c.hostName,
+    c.hostHref,
+    c.image,
+    c.price,
+    c.poolId,
+    c.pool,
+    c.target,
+    c.endAt,
+    c.countdown,
+    c.likeCount,
+    c.viewCount,
+    c.liked,
+    c.inStock,
+  ];
 }
 
 export function shopCardData(row: ShopCardRow): ShopCardData {
-  const [id, name, hostName, hostHref, image, price, poolId, pool, target, endAt, countdown, likeCount, viewCount, liked, inStock] = row;
-  return { id, name, hostName, hostHref, image, price, poolId, pool, target, endAt, countdown, likeCount, viewCount, liked, inStock };
+  const [
+    id,
+    name,
+    hostName,
+    hostHref,
+    image,
+    price,
+    poolId,
+    pool,
+    target,
+    endAt,
+    countdown,
+    likeCount,
+    viewCount,
+    liked,
+    inStock,
+  ] = row;
+  return {
+    id,
+    name,
+    hostName,
+    hostHref,
+    image,
+    price,
+    poolId,
+    pool,
+    target,
+    endAt,
+    countdown,
+    likeCount,
+    viewCount,
+    liked,
+    inStock,
+  };
 }
 
 /** The id of the one hidden "Favourite" text a /shop grid's like buttons are labelled with (with each card's name). */
@@ -288,7 +364,15 @@ export function ShopGridShared() {
  * one click handler and one `useLikes` for the whole grid. The cards' links are plain links of a CLIENT_LINKS list:
  * navigated on the client once the page hydrates. `currency` names the currency the cards' live pool figures are in.
  */
-export function ShopGrid({ rows, currency, signedIn }: { rows: readonly ShopCardRow[]; currency: string; signedIn: boolean }) {
+export function ShopGrid({
+  rows,
+  currency,
+  signedIn,
+}: {
+  rows: readonly ShopCardRow[];
+  currency: string;
+  signedIn: boolean;
+}) {
   const likes = useLikes(signedIn);
   const now = useNow();
   const onClick = (event: MouseEvent<HTMLUListElement>) => {
@@ -371,14 +455,26 @@ export const ShopProductCard = memo(function ShopProductCard({
       <a href={`/product/${p.id}`} id={nameId}>
         {p.name || "Unnamed Product"}
       </a>
-      {p.hostName ? p.hostHref ? <a href={p.hostHref}>{`by ${p.hostName}`}</a> : <span>{`by ${p.hostName}`}</span> : null}
+      {p.hostName ? (
+        p.hostHref ? (
+          <a href={p.hostHref}>{`by ${p.hostName}`}</a>
+        ) : (
+          <span>{`by ${p.hostName}`}</span>
+        )
+      ) : null}
       <b>{p.price}</b>
       <p>
         <b>{derivedRating(p.likeCount).toFixed(1)}</b>
         {` (${derivedReviewCount(p.viewCount, p.likeCount)} reviews)`}
       </p>
       {p.inStock ? (
-        <button form={CART_ADD_FORM_ID} name="productId" value={p.id} id={cartId} aria-labelledby={`${cartId} ${nameId}`}>
+        <button
+          form={CART_ADD_FORM_ID}
+          name="productId"
+          value={p.id}
+          id={cartId}
+          aria-labelledby={`${cartId} ${nameId}`}
+        >
           Add to Cart
         </button>
       ) : (
@@ -394,7 +490,14 @@ export const ShopProductCard = memo(function ShopProductCard({
  * A host's product as their profile and profile shop list it: the price already in the page's currency; `inStock`
  * false shows a disabled 'Out of Stock' instead of Buy Now.
  */
-export type ProductTileData = { id: string; name: string; image: string | null; price: string; groupBuyId: string | null; inStock: boolean };
+export type ProductTileData = {
+  id: string;
+  name: string;
+  image: string | null;
+  price: string;
+  groupBuyId: string | null;
+  inStock: boolean;
+};
 
 /**
  * A host's products on their profile (`detailsLabel` "Details") and its shop page ("View Details", `wideActions`:
@@ -453,7 +556,9 @@ function escapeHtml(text: string): string {
  * when `value` is not in the list, so the browser shows the first), one object per value, so a re-render passes
  * React the same prop and never rewrites the options under a choice the fan has just made.
  */
-export function optionList(options: () => readonly (readonly [value: string, label: string])[]): (value: string) => OptionsHtml {
+export function optionList(
+  options: () => readonly (readonly [value: string, label: string])[],
+): (value: string) => OptionsHtml {
   let parts: string[] | null = null;
   let values: string[] = [];
   let unselected: OptionsHtml | null = null;
@@ -469,7 +574,9 @@ export function optionList(options: () => readonly (readonly [value: string, lab
     }
     const index = values.indexOf(value);
     if (index < 0) return unselected!;
-    const html = { __html: parts.map((part, i) => (i === index ? part.replace("<option ", "<option selected ") : part)).join("") };
+    const html = {
+      __html: parts.map((part, i) => (i === index ? part.replace("<option ", "<option selected ") : part)).join(""),
+    };
     byValue.set(value, html);
     return html;
   };
@@ -479,7 +586,10 @@ export function optionList(options: () => readonly (readonly [value: string, lab
 export const currencyOptions = optionList(() => CURRENCIES.map((c) => [c.code, `${c.code} · ${c.name}`]));
 
 /** 'All Countries' (empty value) and the shipping countries. */
-export const shipToOptions = optionList(() => [["", "All Countries"], ...SHIPPING_COUNTRIES.map((c) => [c.code, c.name] as const)]);
+export const shipToOptions = optionList(() => [
+  ["", "All Countries"],
+  ...SHIPPING_COUNTRIES.map((c) => [c.code, c.name] as const),
+]);
 
 /** The look of a text field or select (app.css: one class, since /shop's filter bar repeats it four times). */
 export const fieldClass = "field";
@@ -489,7 +599,17 @@ export const fieldClass = "field";
  * sent without hydration /page.js submits it). Its options come as markup from an `optionList`, the chosen one
  * marked; a new value (the page's next filters) mounts a new select.
  */
-export function AutoSubmitSelect({ label, name, value, options }: { label: string; name: string; value: string; options: OptionsHtml }) {
+export function AutoSubmitSelect({
+  label,
+  name,
+  value,
+  options,
+}: {
+  label: string;
+  name: string;
+  value: string;
+  options: OptionsHtml;
+}) {
   return (
     <label className="field-label">
       {label}
@@ -522,7 +642,14 @@ export function QuantityStepper({
     "grid h-10 w-10 place-items-center text-lg font-semibold text-gray-700 hover:bg-gray-50 disabled:cursor-not-allowed disabled:opacity-40";
   return (
     <div data-stepper className="inline-flex items-center overflow-hidden rounded-lg border border-gray-300 bg-white">
-      <button type="button" data-step="-1" className={button} onClick={() => onChange(clamp(value - 1))} disabled={value <= 1} aria-label="Decrease quantity">
+      <button
+        type="button"
+        data-step="-1"
+        className={button}
+        onClick={() => onChange(clamp(value - 1))}
+        disabled={value <= 1}
+        aria-label="Decrease quantity"
+      >
         −
       </button>
       <input
@@ -535,7 +662,14 @@ export function QuantityStepper({
         aria-label="Quantity"
         className="h-10 w-14 border-x border-gray-300 text-center text-sm [appearance:textfield] focus:outline-none"
       />
-      <button type="button" data-step="1" className={button} onClick={() => onChange(clamp(value + 1))} disabled={value >= max} aria-label="Increase quantity">
+      <button
+        type="button"
+        data-step="1"
+        className={button}
+        onClick={() => onChange(clamp(value + 1))}
+        disabled={value >= max}
+        aria-label="Increase quantity"
+      >
         +
       </button>
     </div>
@@ -587,10 +721,7 @@ export function SizePicker({
       ) : (
         <div className="mt-2 flex flex-wrap gap-2">
           {sizes.map((s) => (
-            <label
-              key={s.id}
-              className={choiceClass}
-            >
+            <label key={s.id} className={choiceClass}>
               <input
                 type="radio"
                 name="size"

@@ -81,7 +81,9 @@ export function ToastProvider({ flashToast, children }: { flashToast?: ToastInpu
 const styles: Record<ToastType, { box: string; icon: ReactNode }> = {
   success: {
     box: "border-green-200 bg-green-50 text-green-900",
-    icon: <path d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.58l7.3-7.3a1 1 0 0 1 1.4 0Z" />,
+    icon: (
+      <path d="M16.7 5.3a1 1 0 0 1 0 1.4l-8 8a1 1 0 0 1-1.4 0l-4-4a1 1 0 1 1 1.4-1.4L8 12.58l7.3-7.3a1 1 0 0 1 1.4 0Z" />
+    ),
   },
   error: {
     box: "border-red-200 bg-red-50 text-red-900",

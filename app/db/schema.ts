@@ -36,15 +36,7 @@ import {
 } from "../domain/payments";
 import type { RevenueRules } from "../domain/revenue";
 import { VOUCHER_STATUSES } from "../domain/vouchers";
-import {
-  check,
-  index,
-  integer,
-  primaryKey,
-  sqliteTable,
-  text,
-  uniqueIndex,
-} from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Column helpers
@@ -147,10 +139,7 @@ export const users = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
-    uniqueIndex("users_email_unique").on(t.email),
-    check("users_email_lowercase", sql`email = lower(email)`),
-  ],
+  (t) => [uniqueIndex("users_email_unique").on(t.email), check("users_email_lowercase", sql`email = lower(email)`)],
 );
 
 export const sessions = sqliteTable(
@@ -227,7 +216,10 @@ export const accountLinkTokens = sqliteTable(
     usedAt: timestamp("used_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("account_link_tokens_user_id_idx").on(t.userId), index("account_link_tokens_expires_at_idx").on(t.expiresAt)],
+  (t) => [
+    index("account_link_tokens_user_id_idx").on(t.userId),
+    index("account_link_tokens_expires_at_idx").on(t.expiresAt),
+  ],
 );
 
 /** A requested change of e-mail address, applied when the link mailed to the new address is opened. */
@@ -262,7 +254,10 @@ export const pushSubscriptions = sqliteTable(
     /** The session (sessions.id) that stored it: signing out of that session deletes it. */
     sessionId: text("session_id"),
   },
-  (t) => [index("push_subscriptions_user_id_idx").on(t.userId), index("push_subscriptions_session_id_idx").on(t.sessionId)],
+  (t) => [
+    index("push_subscriptions_user_id_idx").on(t.userId),
+    index("push_subscriptions_session_id_idx").on(t.sessionId),
+  ],
 );
 
 /**
@@ -280,7 +275,10 @@ export const uploads = sqliteTable(
     /** When the cron found a product, game or profile using it (it is kept from then on). */
     attachedAt: timestamp("attached_at"),
   },
-  (t) => [index("uploads_user_created_idx").on(t.userId, t.createdAt), index("uploads_unattached_idx").on(t.attachedAt, t.createdAt)],
+  (t) => [
+    index("uploads_user_created_idx").on(t.userId, t.createdAt),
+    index("uploads_unattached_idx").on(t.attachedAt, t.createdAt),
+  ],
 );
 
 /** The local development outbox: mail that would have been sent. */
@@ -387,7 +385,9 @@ export const prizePools = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex("prize_pools_one_open_per_host").on(t.hostId).where(sql`status = 'open'`),
+    uniqueIndex("prize_pools_one_open_per_host")
+      .on(t.hostId)
+      .where(sql`status = 'open'`),
     index("prize_pools_status_end_at_idx").on(t.status, t.endAt),
     index("prize_pools_host_created_idx").on(t.hostId, t.createdAt),
   ],
@@ -618,7 +618,9 @@ export const prizeWinners = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("prize_winners_one_main_per_pool").on(t.poolId).where(sql`prize_type = 'main'`),
+    uniqueIndex("prize_winners_one_main_per_pool")
+      .on(t.poolId)
+      .where(sql`prize_type = 'main'`),
     index("prize_winners_pool_created_idx").on(t.poolId, t.createdAt),
     index("prize_winners_user_id_idx").on(t.userId),
   ],
@@ -964,7 +966,9 @@ export const groupBuys = sqliteTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex("group_buys_one_active_per_host").on(t.hostId).where(sql`status = 'active'`),
+    uniqueIndex("group_buys_one_active_per_host")
+      .on(t.hostId)
+      .where(sql`status = 'active'`),
     index("group_buys_host_created_idx").on(t.hostId, t.createdAt),
     index("group_buys_status_end_at_idx").on(t.status, t.endAt),
   ],
@@ -1132,7 +1136,9 @@ export const orders = sqliteTable(
     index("orders_product_idx").on(t.productId),
     index("orders_group_buy_idx").on(t.groupBuyId),
     /** Orders still waiting for their pool contribution (normally for a moment): the cron's recovery scan. */
-    index("orders_without_pool_idx").on(t.createdAt).where(sql`pool_id IS NULL AND status <> 'cancelled'`),
+    index("orders_without_pool_idx")
+      .on(t.createdAt)
+      .where(sql`pool_id IS NULL AND status <> 'cancelled'`),
   ],
 );
 
@@ -1227,7 +1233,9 @@ export const chatMessages = sqliteTable(
     index("chat_messages_thread_idx").on(t.senderId, t.recipientId, t.createdAt),
     index("chat_messages_recipient_idx").on(t.recipientId, t.createdAt),
     index("chat_messages_conversation_idx").on(t.conversationId, t.createdAt),
-    index("chat_messages_unread_idx").on(t.recipientId).where(sql`read_at IS NULL`),
+    index("chat_messages_unread_idx")
+      .on(t.recipientId)
+      .where(sql`read_at IS NULL`),
   ],
 );
 
@@ -1259,7 +1267,9 @@ export const payoutMethods = sqliteTable(
   (t) => [
     index("payout_methods_user_idx").on(t.userId),
     uniqueIndex("payout_methods_connected_account_unique").on(t.connectedAccountId),
-    uniqueIndex("payout_methods_one_default_per_user").on(t.userId).where(sql`is_default = 1`),
+    uniqueIndex("payout_methods_one_default_per_user")
+      .on(t.userId)
+      .where(sql`is_default = 1`),
   ],
 );
 
@@ -1433,7 +1443,10 @@ export const paymentProcessingFees = sqliteTable(
     currency: currency(),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("payment_processing_fees_payment_intent_unique").on(t.paymentIntentId), index("payment_processing_fees_created_idx").on(t.createdAt)],
+  (t) => [
+    uniqueIndex("payment_processing_fees_payment_intent_unique").on(t.paymentIntentId),
+    index("payment_processing_fees_created_idx").on(t.createdAt),
+  ],
 );
 
 export const paymentEvents = sqliteTable("payment_events", {
@@ -1462,7 +1475,10 @@ export const heldPaymentEvents = sqliteTable(
     receivedAt: createdAt("received_at"),
     appliedAt: timestamp("applied_at"),
   },
-  (t) => [index("held_payment_events_waiting_idx").on(t.appliedAt, t.receivedAt), index("held_payment_events_intent_idx").on(t.paymentIntentId)],
+  (t) => [
+    index("held_payment_events_waiting_idx").on(t.appliedAt, t.receivedAt),
+    index("held_payment_events_intent_idx").on(t.paymentIntentId),
+  ],
 );
 
 export const checkoutSessions = sqliteTable(
@@ -1620,7 +1636,9 @@ export const returnRequests = sqliteTable(
   (t) => [
     index("return_requests_host_idx").on(t.hostId, t.status),
     /** At most one open request per order. */
-    uniqueIndex("return_requests_open_unique").on(t.orderId).where(sql`status = 'requested'`),
+    uniqueIndex("return_requests_open_unique")
+      .on(t.orderId)
+      .where(sql`status = 'requested'`),
   ],
 );
 

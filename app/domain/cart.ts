@@ -47,7 +47,11 @@ export type AddResult = { ok: true; lines: CartLine[]; line: CartLine } | { ok: 
  * Adds `quantity` of a line to a cart: an existing line's quantity grows (capped at `maxQuantity`), a new line is
  * appended unless the cart already holds MAX_CART_LINES lines. Never mutates its input.
  */
-export function addCartLine(lines: readonly CartLine[], add: CartLine, maxQuantity: number = MAX_ORDER_QUANTITY): AddResult {
+export function addCartLine(
+  lines: readonly CartLine[],
+  add: CartLine,
+  maxQuantity: number = MAX_ORDER_QUANTITY,
+): AddResult {
   const cap = Math.max(1, Math.min(MAX_ORDER_QUANTITY, maxQuantity));
   const key = cartLineKey(add);
   const index = lines.findIndex((l) => cartLineKey(l) === key);
@@ -138,7 +142,12 @@ export function decodeCartLines(payload: string): CartLine[] {
     const [productId, sizeName, colorName, quantity] = raw as unknown[];
     if (!isText(productId, 100) || productId === "" || !isText(sizeName, 100) || !isText(colorName, 100)) continue;
     if (typeof quantity !== "number" || !Number.isInteger(quantity) || quantity < 1) continue;
-    const added = addCartLine(lines, { productId, sizeName, colorName, quantity: Math.min(quantity, MAX_ORDER_QUANTITY) });
+    const added = addCartLine(lines, {
+      productId,
+      sizeName,
+      colorName,
+      quantity: Math.min(quantity, MAX_ORDER_QUANTITY),
+    });
     if (added.ok) lines = added.lines;
   }
   return lines;

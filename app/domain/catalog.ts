@@ -24,7 +24,13 @@ export function isSignupCategory(value: unknown): value is SignupCategory {
 export const DEFAULT_PROFILE_CATEGORY = "General";
 
 /** The /shop category filter; "All" matches every product. */
-export const SHOP_CATEGORIES = ["All", "Home & Lifestyle", "Tech & Gaming", "Fashion & Beauty", "Food & Cooking"] as const;
+export const SHOP_CATEGORIES = [
+  "All",
+  "Home & Lifestyle",
+  "Tech & Gaming",
+  "Fashion & Beauty",
+  "Food & Cooking",
+] as const;
 export type ShopCategory = (typeof SHOP_CATEGORIES)[number];
 export const ALL_SHOP_CATEGORY: ShopCategory = "All";
 

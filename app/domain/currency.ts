@@ -84,7 +84,10 @@ export function resolveCurrency(code: unknown): SupportedCurrency {
  * `chosen` is the raw choice (an unknown code is MYR, as `resolveCurrency`); empty or missing means none. A page
  * reads the viewer's country only when nothing was chosen, in the batch of its other reads.
  */
-export function displayCurrency(chosen: string | null | undefined, viewerCountry: string | null | undefined): SupportedCurrency {
+export function displayCurrency(
+  chosen: string | null | undefined,
+  viewerCountry: string | null | undefined,
+): SupportedCurrency {
   if (chosen) return resolveCurrency(chosen);
   return viewerCountry ? currencyForCountry(viewerCountry) : DEFAULT_CURRENCY;
 }

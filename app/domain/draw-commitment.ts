@@ -50,9 +50,7 @@ export function tipAllowance(agreedTipTime: number, now: Date | number): number 
   return TIP_ALLOWANCE_BLOCKS + Math.floor(minutes / TIP_ALLOWANCE_MINUTES_PER_BLOCK);
 }
 
-export type CommitmentDecision =
-  | { ok: true; blockHeight: number; highestTip: number }
-  | { ok: false; reason: string };
+export type CommitmentDecision = { ok: true; blockHeight: number; highestTip: number } | { ok: false; reason: string };
 
 /**
  * The height a closing pool commits to: DRAW_COMMIT_MARGIN past the highest tip among the answering explorers,
@@ -60,15 +58,24 @@ export type CommitmentDecision =
  * answered, or when the agreed tip's header time is more than BLOCK_TIME_TOLERANCE_MS before now (the explorers are
  * lagging: the next run tries again).
  */
-export function decideCommitment(tips: readonly ExplorerTip[], agreed: AgreedTipHeader, now: Date | number): CommitmentDecision {
+export function decideCommitment(
+  tips: readonly ExplorerTip[],
+  agreed: AgreedTipHeader,
+  now: Date | number,
+): CommitmentDecision {
   if (tips.length < MIN_AGREEING_EXPLORERS) {
     return { ok: false, reason: `${tips.length} of ${MIN_AGREEING_EXPLORERS} block explorers answered for the tip` };
   }
   if (agreed.time * 1000 < Number(now) - BLOCK_TIME_TOLERANCE_MS) {
-    return { ok: false, reason: `the explorers are lagging: the agreed tip ${agreed.height} is from ${new Date(agreed.time * 1000).toISOString()}` };
+    return {
+      ok: false,
+      reason: `the explorers are lagging: the agreed tip ${agreed.height} is from ${new Date(agreed.time * 1000).toISOString()}`,
+    };
   }
   const allowance = tipAllowance(agreed.time, now);
-  const heard = tips.map((tip) => tip.height).filter((height) => height >= agreed.height && height - agreed.height <= allowance);
+  const heard = tips
+    .map((tip) => tip.height)
+    .filter((height) => height >= agreed.height && height - agreed.height <= allowance);
   const highestTip = Math.max(agreed.height, ...heard);
   return { ok: true, blockHeight: highestTip + DRAW_COMMIT_MARGIN, highestTip };
 }
@@ -127,12 +134,16 @@ export function commitmentHash(prevHash: string, record: Omit<CommitmentRecord, 
 }
 
 /** The log's records chain: numbered from 0, each naming the previous record's hash and hashing to its own. */
-export async function verifyCommitmentLog(records: readonly CommitmentRecord[]): Promise<{ ok: true } | { ok: false; reason: string }> {
+export async function verifyCommitmentLog(
+  records: readonly CommitmentRecord[],
+): Promise<{ ok: true } | { ok: false; reason: string }> {
   let prev = GENESIS_LOG_HASH;
   for (const [index, record] of [...records].sort((a, b) => a.seq - b.seq).entries()) {
     if (record.seq !== index) return { ok: false, reason: `record ${index} is missing` };
-    if (record.prevHash !== prev) return { ok: false, reason: `record ${index} does not name the previous record's hash` };
-    if ((await commitmentHash(prev, record)) !== record.hash) return { ok: false, reason: `record ${index} does not hash to its recorded hash` };
+    if (record.prevHash !== prev)
+      return { ok: false, reason: `record ${index} does not name the previous record's hash` };
+    if ((await commitmentHash(prev, record)) !== record.hash)
+      return { ok: false, reason: `record ${index} does not hash to its recorded hash` };
     prev = record.hash;
   }
   return { ok: true };
@@ -145,15 +156,22 @@ export function checkCommitmentRule(record: CommitmentRecord): { ok: true } | { 
   if (blockHeight === null || tipHeight === null || tipHash === null || tipTime === null || highestTip === null) {
     return { ok: false, reason: "the commitment does not record its tip (height, hash and header time)" };
   }
-  if (highestTip < tipHeight) return { ok: false, reason: `the highest tip ${highestTip} is below the agreed tip ${tipHeight}` };
+  if (highestTip < tipHeight)
+    return { ok: false, reason: `the highest tip ${highestTip} is below the agreed tip ${tipHeight}` };
   if (highestTip - tipHeight > tipAllowance(tipTime, record.createdAt)) {
     return { ok: false, reason: `the highest tip ${highestTip} is too far above the agreed tip ${tipHeight}` };
   }
   if (blockHeight !== highestTip + DRAW_COMMIT_MARGIN) {
-    return { ok: false, reason: `block ${blockHeight} is not ${DRAW_COMMIT_MARGIN} past the highest tip ${highestTip}` };
+    return {
+      ok: false,
+      reason: `block ${blockHeight} is not ${DRAW_COMMIT_MARGIN} past the highest tip ${highestTip}`,
+    };
   }
   if (tipTime * 1000 < record.createdAt - BLOCK_TIME_TOLERANCE_MS) {
-    return { ok: false, reason: `the agreed tip's time is more than 2 hours before the commitment: the explorers lagged` };
+    return {
+      ok: false,
+      reason: `the agreed tip's time is more than 2 hours before the commitment: the explorers lagged`,
+    };
   }
   return { ok: true };
 }
@@ -176,7 +194,10 @@ export async function checkChainFromTip(
   block: BitcoinBlock & { height: number },
 ): Promise<AcceptanceCheck> {
   if (headers.length !== block.height - commitment.tipHeight - 1) {
-    return { ok: false, reason: `${headers.length} headers stored between the tip ${commitment.tipHeight} and block ${block.height}` };
+    return {
+      ok: false,
+      reason: `${headers.length} headers stored between the tip ${commitment.tipHeight} and block ${block.height}`,
+    };
   }
   let prev = commitment.tipHash.toLowerCase();
   for (const [index, header] of [...headers, block].entries()) {
@@ -187,7 +208,8 @@ export async function checkChainFromTip(
       return { ok: false, reason: error instanceof Error ? error.message : String(error) };
     }
     const height = commitment.tipHeight + 1 + index;
-    if (hash !== header.id.toLowerCase()) return { ok: false, reason: `the header of block ${height} does not hash to ${header.id}` };
+    if (hash !== header.id.toLowerCase())
+      return { ok: false, reason: `the header of block ${height} does not hash to ${header.id}` };
     if (header.previousblockhash.toLowerCase() !== prev) {
       return { ok: false, reason: `block ${height} does not descend from the recorded tip ${commitment.tipHash}` };
     }
@@ -211,9 +233,15 @@ export async function checkBlockAcceptance(
   headers: readonly ChainHeader[],
   block: BitcoinBlock & { height: number },
 ): Promise<AcceptanceCheck> {
-  if (commitment.blockHeight !== block.height) return { ok: false, reason: `block ${block.height} is not the committed block ${commitment.blockHeight}` };
-  if (commitment.tipHeight === null || commitment.tipHash === null) return { ok: false, reason: "the commitment records no tip" };
-  const chain = await checkChainFromTip({ tipHeight: commitment.tipHeight, tipHash: commitment.tipHash }, headers, block);
+  if (commitment.blockHeight !== block.height)
+    return { ok: false, reason: `block ${block.height} is not the committed block ${commitment.blockHeight}` };
+  if (commitment.tipHeight === null || commitment.tipHash === null)
+    return { ok: false, reason: "the commitment records no tip" };
+  const chain = await checkChainFromTip(
+    { tipHeight: commitment.tipHeight, tipHash: commitment.tipHash },
+    headers,
+    block,
+  );
   if (!chain.ok) return chain;
   return checkBlockTime(commitment.createdAt, block.timestamp);
 }

@@ -156,7 +156,10 @@ export async function verifyPublishedDraw(input: {
     const heightOk = !published.block?.height || published.block.height === published.blockHeight;
     draws.push({
       ...draw,
-      header: header && header.ok && !heightOk ? { ok: false, reason: `the header is for block ${published.block!.height}` } : header,
+      header:
+        header && header.ok && !heightOk
+          ? { ok: false, reason: `the header is for block ${published.block!.height}` }
+          : header,
       ...(await checkAgainstCommitment(published, input.log)),
     });
   }
@@ -176,7 +179,9 @@ export async function verifyPublishedDraw(input: {
       digestMatches &&
       error === null &&
       log.ok &&
-      draws.every((draw) => draw.matches && draw.header?.ok === true && draw.commitment.ok && draw.chain.ok && draw.blockTime.ok),
+      draws.every(
+        (draw) => draw.matches && draw.header?.ok === true && draw.commitment.ok && draw.chain.ok && draw.blockTime.ok,
+      ),
   };
 }
 
@@ -196,10 +201,17 @@ async function checkAgainstCommitment(
   }
   const commitment = checkCommitmentRule(record);
   if (!draw.block || record.tipHeight === null || record.tipHash === null) {
-    const unknown = { ok: false as const, reason: draw.block ? "the commitment records no tip" : "the block header is not published" };
+    const unknown = {
+      ok: false as const,
+      reason: draw.block ? "the commitment records no tip" : "the block header is not published",
+    };
     return { commitment, chain: unknown, blockTime: unknown };
   }
   const block = { ...draw.block, id: draw.blockHash, height: draw.blockHeight };
-  const chain = await checkChainFromTip({ tipHeight: record.tipHeight, tipHash: record.tipHash }, draw.chainHeaders ?? [], block);
+  const chain = await checkChainFromTip(
+    { tipHeight: record.tipHeight, tipHash: record.tipHash },
+    draw.chainHeaders ?? [],
+    block,
+  );
   return { commitment, chain, blockTime: checkBlockTime(record.createdAt, block.timestamp) };
 }

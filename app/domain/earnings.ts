@@ -94,9 +94,15 @@ export function saleShares(grossCents: number, rule: RevenueRule): EventShares {
  * gives back its part; once it has closed the pool never shrinks, so the host carries the pool's part too
  * (`poolClosed`). All parts are negative (or zero).
  */
-export function refundShares(refundCents: number, sale: EventShares, alreadyRefundedCents: number, poolClosed: boolean): EventShares {
+export function refundShares(
+  refundCents: number,
+  sale: EventShares,
+  alreadyRefundedCents: number,
+  poolClosed: boolean,
+): EventShares {
   if (!Number.isSafeInteger(refundCents) || refundCents <= 0) throw new RangeError("refund must be a positive integer");
-  if (!Number.isSafeInteger(alreadyRefundedCents) || alreadyRefundedCents < 0) throw new RangeError("already refunded must be 0 or more");
+  if (!Number.isSafeInteger(alreadyRefundedCents) || alreadyRefundedCents < 0)
+    throw new RangeError("already refunded must be 0 or more");
   if (alreadyRefundedCents + refundCents > sale.grossCents) throw new RangeError("refund exceeds the sale");
   const before = cumulativeParts(alreadyRefundedCents, sale);
   const after = cumulativeParts(alreadyRefundedCents + refundCents, sale);
@@ -110,7 +116,10 @@ export function refundShares(refundCents: number, sale: EventShares, alreadyRefu
 
 /** The parts of a sale given back once `refunded` of it is, by the one rule of money flowing back (`reversedPartCents`). */
 function cumulativeParts(refunded: number, sale: EventShares): { pool: number; platform: number } {
-  return { pool: reversedPartCents(sale.poolCents, sale.grossCents, refunded), platform: reversedPartCents(sale.platformCents, sale.grossCents, refunded) };
+  return {
+    pool: reversedPartCents(sale.poolCents, sale.grossCents, refunded),
+    platform: reversedPartCents(sale.platformCents, sale.grossCents, refunded),
+  };
 }
 
 /** The host's 25% of a drawn pool (main prize 60% and platform 15% are the rest, `distributePool`). */
@@ -132,7 +141,10 @@ export const HOST_REFUND_WINDOW_DAYS = 14;
 export function saleAvailableAt(paidAt: Date, deliveredAt: Date | null): Date | null {
   if (!deliveredAt) return null;
   return new Date(
-    Math.max(paidAt.getTime() + HOST_REFUND_WINDOW_DAYS * MS_PER_DAY, deliveredAt.getTime() + RETURN_WINDOW_DAYS * MS_PER_DAY),
+    Math.max(
+      paidAt.getTime() + HOST_REFUND_WINDOW_DAYS * MS_PER_DAY,
+      deliveredAt.getTime() + RETURN_WINDOW_DAYS * MS_PER_DAY,
+    ),
   );
 }
 
@@ -169,7 +181,11 @@ export function withdrawalFeeCents(
 export const REVENUE_PERIODS = ["week", "month", "year"] as const;
 export type RevenuePeriod = (typeof REVENUE_PERIODS)[number];
 export const DEFAULT_REVENUE_PERIOD: RevenuePeriod = "month";
-export const REVENUE_PERIOD_LABELS: Readonly<Record<RevenuePeriod, string>> = { week: "Week", month: "Month", year: "Year" };
+export const REVENUE_PERIOD_LABELS: Readonly<Record<RevenuePeriod, string>> = {
+  week: "Week",
+  month: "Month",
+  year: "Year",
+};
 /** A custom range may span at most this many days. */
 export const MAX_CUSTOM_RANGE_DAYS = 366;
 
@@ -215,13 +231,17 @@ export function dayKey(date: Date): string {
 }
 
 /** A custom range of whole days, both ends included: 'from' 00:00 to the start of the day after 'to'. */
-export function customRange(from: unknown, to: unknown): { ok: true; range: DateRange } | { ok: false; message: string } {
+export function customRange(
+  from: unknown,
+  to: unknown,
+): { ok: true; range: DateRange } | { ok: false; message: string } {
   const start = parseDay(from);
   const last = parseDay(to);
   if (!start || !last) return { ok: false, message: DATE_RANGE_MESSAGES.invalid };
   if (last < start) return { ok: false, message: DATE_RANGE_MESSAGES.order };
   const end = new Date(last.getTime() + MS_PER_DAY);
-  if ((end.getTime() - start.getTime()) / MS_PER_DAY > MAX_CUSTOM_RANGE_DAYS) return { ok: false, message: DATE_RANGE_MESSAGES.tooLong };
+  if ((end.getTime() - start.getTime()) / MS_PER_DAY > MAX_CUSTOM_RANGE_DAYS)
+    return { ok: false, message: DATE_RANGE_MESSAGES.tooLong };
   return { ok: true, range: { start, end } };
 }
 
@@ -278,7 +298,11 @@ export type PeriodChoice =
  * The period of a revenue page from its query (`period=week|month|year`, or `from`/`to` days for a custom range).
  * Anything unknown is the default month; an invalid custom range falls back to the month with a message.
  */
-export function choosePeriod(params: URLSearchParams, now: Date, fallback: RevenuePeriod = DEFAULT_REVENUE_PERIOD): PeriodChoice {
+export function choosePeriod(
+  params: URLSearchParams,
+  now: Date,
+  fallback: RevenuePeriod = DEFAULT_REVENUE_PERIOD,
+): PeriodChoice {
   const last = (range: DateRange) => dayKey(new Date(range.end.getTime() - MS_PER_DAY));
   const from = params.get("from");
   const to = params.get("to");
@@ -332,7 +356,15 @@ export const saleSourceKey = (orderId: string) => `sale:${orderId}`;
  * are delivered at payment; a physical order's money stays pending until it is delivered (available_at null).
  */
 export function shopSaleEarning(
-  order: { id: string; hostId: string; amountCents: number; currency: string; productName: string; productCategory: string; paidAt: Date },
+  order: {
+    id: string;
+    hostId: string;
+    amountCents: number;
+    currency: string;
+    productName: string;
+    productCategory: string;
+    paidAt: Date;
+  },
   rule: RevenueRule,
 ): EarningRow {
   const shares = saleShares(order.amountCents, rule);
@@ -355,7 +387,14 @@ export function shopSaleEarning(
 
 /** A paid Guess & Win entry fee (available at once; by default all of it went to the pool). */
 export function guessEntryEarning(
-  entry: { participantId: string; hostId: string; amountCents: number; currency: string; question: string; paidAt: Date },
+  entry: {
+    participantId: string;
+    hostId: string;
+    amountCents: number;
+    currency: string;
+    question: string;
+    paidAt: Date;
+  },
   rule: RevenueRule,
 ): EarningRow {
   const shares = saleShares(entry.amountCents, rule);
@@ -380,7 +419,13 @@ export function guessEntryEarning(
  * The host's 25% of a drawn pool (once per pool), recording the whole split: gross = the pool, pool = the main
  * prize (60%, the winner's), platform = 15%.
  */
-export function poolShareEarning(pool: { id: string; hostId: string; amountCents: number; currency: string; settledAt: Date }): EarningRow {
+export function poolShareEarning(pool: {
+  id: string;
+  hostId: string;
+  amountCents: number;
+  currency: string;
+  settledAt: Date;
+}): EarningRow {
   const split = distributePool(pool.amountCents);
   return {
     hostId: pool.hostId,
@@ -400,7 +445,15 @@ export function poolShareEarning(pool: { id: string; hostId: string; amountCents
 
 /** The host's share of an ad revenue report (available at once). */
 export function adRevenueEarning(
-  report: { id: string; hostId: string; amountCents: number; currency: string; periodStart: string; periodEnd: string; recordedAt: Date },
+  report: {
+    id: string;
+    hostId: string;
+    amountCents: number;
+    currency: string;
+    periodStart: string;
+    periodEnd: string;
+    recordedAt: Date;
+  },
   rule: RevenueRule,
 ): EarningRow {
   const shares = saleShares(report.amountCents, rule);

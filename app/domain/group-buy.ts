@@ -4,7 +4,14 @@
 import { MS_PER_DAY, parseDay, parseInstant } from "./countdown";
 import { MAX_ORDER_QUANTITY } from "./orders";
 import { MAX_CHECKOUT_LINES, reversedPartCents } from "./payments";
-import { divideRoundHalfUp, moneyTextProblem, parseMoneyToCents, percentToBasisPoints, progressPercent, splitByPercents } from "./money";
+import {
+  divideRoundHalfUp,
+  moneyTextProblem,
+  parseMoneyToCents,
+  percentToBasisPoints,
+  progressPercent,
+  splitByPercents,
+} from "./money";
 import type { RevenueRule } from "./revenue";
 
 /** The most products (lines) one group-buy join pays in one checkout: the largest multi-line checkout. */
@@ -179,8 +186,7 @@ export interface GroupBuyForm {
 export type GroupBuyField = "name" | "description" | "targetAmount" | "endDate" | "tiers";
 
 export type GroupBuyFormResult =
-  | { ok: true; value: GroupBuyForm }
-  | { ok: false; field: GroupBuyField; message: string };
+  { ok: true; value: GroupBuyForm } | { ok: false; field: GroupBuyField; message: string };
 
 /** A tier value read as a whole number; invalid input becomes 0 ("12.7" -> 12, "abc" -> 0). */
 export function parseTierNumber(value: unknown): number {
@@ -234,7 +240,8 @@ export function validateGroupBuyForm(input: GroupBuyFormInput, now: Date): Group
             : GROUP_BUY_MESSAGES.target;
     return { ok: false, field: "targetAmount", message };
   }
-  if (targetCents < GROUP_BUY_TARGET_MIN_CENTS) return { ok: false, field: "targetAmount", message: GROUP_BUY_MESSAGES.target };
+  if (targetCents < GROUP_BUY_TARGET_MIN_CENTS)
+    return { ok: false, field: "targetAmount", message: GROUP_BUY_MESSAGES.target };
   if (targetCents % GROUP_BUY_TARGET_STEP_CENTS !== 0) {
     return { ok: false, field: "targetAmount", message: GROUP_BUY_MESSAGES.targetStep };
   }
@@ -242,7 +249,11 @@ export function validateGroupBuyForm(input: GroupBuyFormInput, now: Date): Group
   const endAt = parseEndDate(input.endDate);
   if (!endAt) {
     const dayShaped = typeof input.endDate === "string" && /^\d{4}-\d{2}-\d{2}$/.test(input.endDate.trim());
-    return { ok: false, field: "endDate", message: dayShaped ? GROUP_BUY_MESSAGES.endDateInvalid : GROUP_BUY_MESSAGES.endDateMissing };
+    return {
+      ok: false,
+      field: "endDate",
+      message: dayShaped ? GROUP_BUY_MESSAGES.endDateInvalid : GROUP_BUY_MESSAGES.endDateMissing,
+    };
   }
   if (endAt.getTime() <= now.getTime()) return { ok: false, field: "endDate", message: GROUP_BUY_MESSAGES.endDatePast };
 
@@ -344,16 +355,26 @@ export function netSalesRmCents(order: GroupBuyOrderMoney): number {
  * (`saleShares`) and its pool contribution (`poolShareCents`) are split by this one rule.
  */
 export function groupBuyOrderRule(poolPercent: number, platformFeePercent = 0): RevenueRule {
-  return { prizePoolPercent: poolPercent, platformFeePercent, hostPercent: Math.round((100 - poolPercent - platformFeePercent) * 100) / 100 };
+  return {
+    prizePoolPercent: poolPercent,
+    platformFeePercent,
+    hostPercent: Math.round((100 - poolPercent - platformFeePercent) * 100) / 100,
+  };
 }
 
 /** The rule recorded on a group-buy order's metadata at payment, each part else the rule in force (`fallback`). */
-export function recordedGroupBuyRule(metadata: Record<string, unknown> | null | undefined, fallback: RevenueRule): RevenueRule {
+export function recordedGroupBuyRule(
+  metadata: Record<string, unknown> | null | undefined,
+  fallback: RevenueRule,
+): RevenueRule {
   const recorded = (key: string, otherwise: number) => {
     const value = metadata?.[key];
     return typeof value === "number" && Number.isFinite(value) && value >= 0 && value <= 100 ? value : otherwise;
   };
-  return groupBuyOrderRule(recorded("pool_percent", fallback.prizePoolPercent), recorded("platform_fee_percent", fallback.platformFeePercent));
+  return groupBuyOrderRule(
+    recorded("pool_percent", fallback.prizePoolPercent),
+    recorded("platform_fee_percent", fallback.platformFeePercent),
+  );
 }
 
 /**
@@ -379,8 +400,16 @@ function refundTo(order: GroupBuyOrderMoney, targetNetCents: number): GroupBuyOr
     finalPriceCents,
     // The pool gives back its share by the one rule of money flowing back, as the pool itself computes it (decision 380).
     poolReversalCents:
-      reversedPartCents(poolShareCents(order.paidCents, order.poolPercent, order.platformFeePercent), order.paidCents, order.paidCents - finalPriceCents) -
-      reversedPartCents(poolShareCents(order.paidCents, order.poolPercent, order.platformFeePercent), order.paidCents, order.refundedCents),
+      reversedPartCents(
+        poolShareCents(order.paidCents, order.poolPercent, order.platformFeePercent),
+        order.paidCents,
+        order.paidCents - finalPriceCents,
+      ) -
+      reversedPartCents(
+        poolShareCents(order.paidCents, order.poolPercent, order.platformFeePercent),
+        order.paidCents,
+        order.refundedCents,
+      ),
   };
 }
 
@@ -399,7 +428,12 @@ export function planGroupBuyFinalisation(
   const netSales = orders.reduce((sum, order) => sum + netSalesRmCents(order), 0);
   const targetMet = netSales >= targetRmCents;
   const discount = finalDiscountPercent(tiers, netSales, targetRmCents);
-  return { netSalesRmCents: netSales, targetMet, finalDiscountPercent: discount, refunds: planTierRefunds(orders, discount) };
+  return {
+    netSalesRmCents: netSales,
+    targetMet,
+    finalDiscountPercent: discount,
+    refunds: planTierRefunds(orders, discount),
+  };
 }
 
 /**

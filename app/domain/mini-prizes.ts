@@ -38,7 +38,9 @@ export function miniPrizeCandidates(
     const seen = byUser.get(entry.userId);
     if (seen === undefined || entry.entryNumber < seen) byUser.set(entry.userId, entry.entryNumber);
   }
-  return [...byUser.entries()].map(([userId, entryNumber]) => ({ userId, entryNumber })).sort((a, b) => a.entryNumber - b.entryNumber);
+  return [...byUser.entries()]
+    .map(([userId, entryNumber]) => ({ userId, entryNumber }))
+    .sort((a, b) => a.entryNumber - b.entryNumber);
 }
 
 function hexToBigInt(hex: string): bigint {
@@ -73,7 +75,9 @@ export async function drawMiniPrizes(
   for (const [prizeIndex, prize] of prizes.entries()) {
     const quantity = miniPrizeQuantity(prize.quantityText);
     if (quantity === "unlimited") {
-      candidates.forEach((c, round) => awards.push({ prizeIndex, round, userId: c.userId, entryNumber: c.entryNumber }));
+      candidates.forEach((c, round) =>
+        awards.push({ prizeIndex, round, userId: c.userId, entryNumber: c.entryNumber }),
+      );
       continue;
     }
     const remaining = [...candidates];

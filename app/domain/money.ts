@@ -60,7 +60,8 @@ export type MoneyTextProblem = "empty" | "decimals" | "tooLarge" | "invalid";
 /** What is wrong with an amount typed as text, so a form can say so; null when `parseMoneyToCents` accepts it. */
 export function moneyTextProblem(input: unknown): MoneyTextProblem | null {
   if (parseMoneyToCents(input) !== null) return null;
-  const text = typeof input === "string" ? input.trim() : typeof input === "number" && Number.isFinite(input) ? String(input) : "";
+  const text =
+    typeof input === "string" ? input.trim() : typeof input === "number" && Number.isFinite(input) ? String(input) : "";
   if (text === "") return "empty";
   if (/^\d*\.\d{3,}$/.test(text)) return "decimals";
   if (MONEY_TEXT.test(text)) return "tooLarge";

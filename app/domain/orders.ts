@@ -82,7 +82,12 @@ export function validateOrderStatusUpdate(
 }
 
 /** Orders in these statuses count as store sales. */
-export const STORE_SALE_STATUSES = ["paid", "completed", "shipped", "delivered"] as const satisfies readonly OrderStatus[];
+export const STORE_SALE_STATUSES = [
+  "paid",
+  "completed",
+  "shipped",
+  "delivered",
+] as const satisfies readonly OrderStatus[];
 
 /** Orders a host still has to act on (the dashboard's open orders). */
 export const OPEN_ORDER_STATUSES = ["paid", "processing", "pending_shipping"] as const satisfies readonly OrderStatus[];
@@ -140,7 +145,10 @@ export const PURCHASE_MODES = ["buy-now", "group-buy"] as const;
 export type PurchaseMode = (typeof PURCHASE_MODES)[number];
 
 /** A purchase mode as the host's order list shows it. */
-export const PURCHASE_MODE_TEXT: Readonly<Record<PurchaseMode, string>> = { "buy-now": "Buy now", "group-buy": "Group buy" };
+export const PURCHASE_MODE_TEXT: Readonly<Record<PurchaseMode, string>> = {
+  "buy-now": "Buy now",
+  "group-buy": "Group buy",
+};
 
 // --- buyer actions ---------------------------------------------------------------------------------------------
 

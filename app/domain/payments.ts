@@ -48,7 +48,10 @@ export type OrderPart = { partCents: number; paymentCents: number; reversedCents
  * rule taken once over the payment as a whole, whose rounding differs from the orders' by a cent or more.
  */
 export function reversedPartsCents(orders: readonly OrderPart[]): number {
-  return orders.reduce((sum, order) => sum + reversedPartCents(order.partCents, order.paymentCents, order.reversedCents), 0);
+  return orders.reduce(
+    (sum, order) => sum + reversedPartCents(order.partCents, order.paymentCents, order.reversedCents),
+    0,
+  );
 }
 
 /** Checkout is created in USD (the spec); prices are stored in USD. */
@@ -58,7 +61,9 @@ export const CHECKOUT_CURRENCY = "USD" as const;
  * half up once); one outside the table is taken as it is.
  */
 export function toCheckoutCents(cents: number, currency: string): number {
-  return currency === CHECKOUT_CURRENCY || !isSupportedCurrency(currency) ? cents : convertCents(cents, currency, CHECKOUT_CURRENCY);
+  return currency === CHECKOUT_CURRENCY || !isSupportedCurrency(currency)
+    ? cents
+    : convertCents(cents, currency, CHECKOUT_CURRENCY);
 }
 
 /**
@@ -92,7 +97,10 @@ export const CHECKOUT_MAX_TTL_MS = 24 * 60 * 60 * 1000;
  * was created nor later than 24 hours (the window Stripe accepts for `expires_at`).
  */
 export function groupBuyCheckoutExpiresAt(endAt: Date, now: Date): Date {
-  const at = Math.min(Math.max(endAt.getTime(), now.getTime() + CHECKOUT_MIN_TTL_MS), now.getTime() + CHECKOUT_MAX_TTL_MS);
+  const at = Math.min(
+    Math.max(endAt.getTime(), now.getTime() + CHECKOUT_MIN_TTL_MS),
+    now.getTime() + CHECKOUT_MAX_TTL_MS,
+  );
   return new Date(at);
 }
 
@@ -121,7 +129,8 @@ export const CHECKOUT_OPTION_NAME_CHARS = 100;
  * of a name may need escaping (`"` becomes `\"`), so a name takes at most twice its length.
  */
 export const CHECKOUT_LINE_MAX_CHARS =
-  `["${"x".repeat(CHECKOUT_PRODUCT_ID_CHARS)}","${"x".repeat(2 * CHECKOUT_OPTION_NAME_CHARS)}","${"x".repeat(2 * CHECKOUT_OPTION_NAME_CHARS)}",99,99999999]`.length + 1;
+  `["${"x".repeat(CHECKOUT_PRODUCT_ID_CHARS)}","${"x".repeat(2 * CHECKOUT_OPTION_NAME_CHARS)}","${"x".repeat(2 * CHECKOUT_OPTION_NAME_CHARS)}",99,99999999]`
+    .length + 1;
 /**
  * D1's share: the one statement of a checkout whose parameters grow with its lines would bind one per line plus a
  * few fixed ones; fulfilment writes each line in statements of its own (a fixed number of parameters each), so D1
@@ -129,7 +138,8 @@ export const CHECKOUT_LINE_MAX_CHARS =
  */
 export const D1_MAX_CHECKOUT_LINES = D1_MAX_BOUND_PARAMETERS - 4;
 /** How many lines the metadata carries whatever their names: whole lines per value, times the values. */
-export const METADATA_MAX_CHECKOUT_LINES = CHECKOUT_LINE_CHUNKS * Math.floor(STRIPE_MAX_METADATA_VALUE_CHARS / CHECKOUT_LINE_MAX_CHARS);
+export const METADATA_MAX_CHECKOUT_LINES =
+  CHECKOUT_LINE_CHUNKS * Math.floor(STRIPE_MAX_METADATA_VALUE_CHARS / CHECKOUT_LINE_MAX_CHARS);
 /**
  * The largest cart or group-buy join, in distinct lines (product, size, colour): the tightest of D1, Stripe's line
  * items and the metadata. Every checkout up to it is fulfilled; more is refused when adding and at checkout.
@@ -197,7 +207,13 @@ export function returnDeadline(deliveredAt: Date): Date {
  * its sign: a capture brings money in; a refund, and a dispute's withdrawal, take it out; a refund that failed, and
  * a won dispute's reinstatement, bring it back.
  */
-export const LOCAL_MOVEMENT_KINDS = ["capture", "refund", "refund_failed", "dispute_withdrawn", "dispute_reinstated"] as const;
+export const LOCAL_MOVEMENT_KINDS = [
+  "capture",
+  "refund",
+  "refund_failed",
+  "dispute_withdrawn",
+  "dispute_reinstated",
+] as const;
 export type LocalMovementKind = (typeof LOCAL_MOVEMENT_KINDS)[number];
 export const LOCAL_MOVEMENT_SIGN: Readonly<Record<LocalMovementKind, 1 | -1>> = {
   capture: 1,
@@ -221,14 +237,21 @@ export type PaymentOrderTotals = { id: string; amountCents: number; refundedCent
  * order gets what it has left and the rest is split in proportion to the orders' amounts. One part per order, in
  * the orders' (line) order, zero included; the parts add up to the amount.
  */
-export function allocateAcrossOrders(amountCents: number, orders: readonly PaymentOrderTotals[]): { orderId: string; amountCents: number }[] {
-  if (!Number.isSafeInteger(amountCents) || amountCents < 0) throw new RangeError(`amountCents must be a non-negative integer, got ${amountCents}`);
+export function allocateAcrossOrders(
+  amountCents: number,
+  orders: readonly PaymentOrderTotals[],
+): { orderId: string; amountCents: number }[] {
+  if (!Number.isSafeInteger(amountCents) || amountCents < 0)
+    throw new RangeError(`amountCents must be a non-negative integer, got ${amountCents}`);
   const left = orders.map((o) => refundableCents(o.amountCents, o.refundedCents));
   const leftTotal = left.reduce((sum, cents) => sum + cents, 0);
   let parts: number[];
   if (amountCents <= leftTotal) parts = splitByWeights(amountCents, left);
   else {
-    const excess = splitByWeights(amountCents - leftTotal, orders.map((o) => Math.max(0, o.amountCents)));
+    const excess = splitByWeights(
+      amountCents - leftTotal,
+      orders.map((o) => Math.max(0, o.amountCents)),
+    );
     parts = left.map((cents, i) => cents + (excess[i] ?? 0));
     // Orders that all cost nothing: the whole excess stays with the first.
     const given = parts.reduce((sum, cents) => sum + cents, 0);
@@ -238,7 +261,11 @@ export function allocateAcrossOrders(amountCents: number, orders: readonly Payme
 }
 
 /** Refund statuses whose money counts as given back (Stripe's pending refunds are committed; failed ones are not). */
-export const COUNTED_REFUND_STATUSES = ["pending", "requires_action", "succeeded"] as const satisfies readonly RefundStatus[];
+export const COUNTED_REFUND_STATUSES = [
+  "pending",
+  "requires_action",
+  "succeeded",
+] as const satisfies readonly RefundStatus[];
 /** Refund statuses no later event changes. */
 export const FINAL_REFUND_STATUSES = ["failed", "canceled"] as const satisfies readonly RefundStatus[];
 
@@ -280,7 +307,11 @@ export function disputeCounts(dispute: { status: string; fundsWithdrawn: boolean
 }
 
 /** The outcome a dispute's state stands for (what moves money). */
-export function disputeOutcome(dispute: { status: string; fundsWithdrawn: boolean; fundsReinstated: boolean }): DisputeOutcome {
+export function disputeOutcome(dispute: {
+  status: string;
+  fundsWithdrawn: boolean;
+  fundsReinstated: boolean;
+}): DisputeOutcome {
   if (dispute.status === "lost") return "lost";
   if ((DISPUTE_RETURNED_STATUSES as readonly string[]).includes(dispute.status)) return "won";
   return dispute.fundsWithdrawn && !dispute.fundsReinstated ? "funds_withdrawn" : "open";
@@ -311,7 +342,10 @@ export const LOCAL_PROCESSING_FEE_FIXED_CENTS = 30;
 /** The fee the local provider reports for a payment of `amountCents` (rounded to the cent, never above the amount). */
 export function simulatedProcessingFeeCents(amountCents: number): number {
   if (amountCents <= 0) return 0;
-  return Math.min(amountCents, Math.round((amountCents * LOCAL_PROCESSING_FEE_PERCENT) / 100) + LOCAL_PROCESSING_FEE_FIXED_CENTS);
+  return Math.min(
+    amountCents,
+    Math.round((amountCents * LOCAL_PROCESSING_FEE_PERCENT) / 100) + LOCAL_PROCESSING_FEE_FIXED_CENTS,
+  );
 }
 
 /** The reason a buyer reads when a paid checkout cannot be delivered and is refunded automatically. */
@@ -373,7 +407,11 @@ export function refundMail(input: RefundMailInput): { subject: string; text: str
       input.origin === "host"
         ? `${order.hostName ?? "The host"} refunded ${amount} of your order ${order.orderNumber} (${order.productName}).`
         : `${amount} of your order ${order.orderNumber} (${order.productName}) is refunded to your payment method.`;
-    return { subject: `Refund of ${amount} for order ${order.orderNumber}`, text: `${first}${reason}${timing}${link}`, url };
+    return {
+      subject: `Refund of ${amount} for order ${order.orderNumber}`,
+      text: `${first}${reason}${timing}${link}`,
+      url,
+    };
   }
   if (input.parts?.length) {
     return {
@@ -439,7 +477,13 @@ export function refundFailedMail(input: RefundFailedMailInput): { subject: strin
  * The host's notice that a refund of their order did not go through: the buyer has not been paid back, and the
  * order shows as not refunded, so the host can refund it again from Orders (or settle it with the buyer).
  */
-export function hostRefundFailedMail(input: { amount: string; orderNumber: string; productName: string; customerName: string | null; siteOrigin: string }) {
+export function hostRefundFailedMail(input: {
+  amount: string;
+  orderNumber: string;
+  productName: string;
+  customerName: string | null;
+  siteOrigin: string;
+}) {
   const { amount, orderNumber, productName } = input;
   return {
     subject: `Refund of ${amount} for order ${orderNumber} did not go through`,
@@ -479,4 +523,3 @@ export function entryStandingText(entry: { entryVoided: number | null; poolOpen:
 export function refundFailed(status: string): boolean {
   return (FINAL_REFUND_STATUSES as readonly string[]).includes(status);
 }
-

@@ -13,7 +13,15 @@ export type PayoutStatus = (typeof PAYOUT_STATUS_VALUES)[number];
 export const PAYOUT_TYPE_VALUES = ["prize_winner", "host_earnings"] as const;
 export type PayoutType = (typeof PAYOUT_TYPE_VALUES)[number];
 
-export const PAYOUT_EVENTS = ["start", "transfer_created", "transfer_failed", "transfer_reversed", "cancel", "retry", "settle_manually"] as const;
+export const PAYOUT_EVENTS = [
+  "start",
+  "transfer_created",
+  "transfer_failed",
+  "transfer_reversed",
+  "cancel",
+  "retry",
+  "settle_manually",
+] as const;
 export type PayoutEvent = (typeof PAYOUT_EVENTS)[number];
 
 const TRANSITIONS: Readonly<Record<PayoutEvent, { from: readonly PayoutStatus[]; to: PayoutStatus }>> = {
@@ -54,7 +62,6 @@ export const PAYOUT_STATUS_LABELS: Readonly<Record<PayoutStatus, string>> = {
 /** The bank payout from the connected account (Stripe's schedule): shown for information. */
 export const BANK_PAYOUT_STATUSES = ["paid", "failed"] as const;
 export type BankPayoutStatus = (typeof BANK_PAYOUT_STATUSES)[number];
-
 
 export const PRIZE_MESSAGES = {
   addMethod: "Add a payout method to receive your prize.",
@@ -107,7 +114,9 @@ export function withdrawalFailedText(error: string): string {
 }
 
 /** A payout method is usable once it is verified (payouts enabled on the connected account) and the default. */
-export function payoutMethodProblem(method: { verified: boolean; isDefault: boolean } | null | undefined): string | null {
+export function payoutMethodProblem(
+  method: { verified: boolean; isDefault: boolean } | null | undefined,
+): string | null {
   if (!method) return PAYOUT_MESSAGES.noMethod;
   if (!method.verified) return PAYOUT_MESSAGES.notVerified;
   if (!method.isDefault) return PAYOUT_MESSAGES.noMethod;

@@ -29,7 +29,13 @@ export function poolDisplay(
  * that of its nearest ancestor carrying one (a grid of cards names it once); one page uses one currency. An element
  * with only `data-pool-show` follows the pool its nearest `data-pool` ancestor names (a shop card's pool strip).
  */
-export function livePoolAttributes(poolId: string | null | undefined, show: PoolDisplayField, currency?: SupportedCurrency) {
+export function livePoolAttributes(
+  poolId: string | null | undefined,
+  show: PoolDisplayField,
+  currency?: SupportedCurrency,
+) {
   if (!poolId) return {};
-  return currency ? { "data-pool": poolId, "data-pool-show": show, "data-pool-currency": currency } : { "data-pool": poolId, "data-pool-show": show };
+  return currency
+    ? { "data-pool": poolId, "data-pool-show": show, "data-pool-currency": currency }
+    : { "data-pool": poolId, "data-pool-show": show };
 }

@@ -86,7 +86,12 @@ export function validateHostDeposit(input: unknown): Validated<number> {
   const cents = parseMoneyToCents(input);
   if (cents === null) {
     const problem = moneyTextProblem(input);
-    const message = problem === "decimals" ? POOL_MESSAGES.depositDecimals : problem === "tooLarge" ? POOL_MESSAGES.depositMax : POOL_MESSAGES.deposit;
+    const message =
+      problem === "decimals"
+        ? POOL_MESSAGES.depositDecimals
+        : problem === "tooLarge"
+          ? POOL_MESSAGES.depositMax
+          : POOL_MESSAGES.deposit;
     return { ok: false, message };
   }
   if (cents < HOST_DEPOSIT_MIN_CENTS) return { ok: false, message: POOL_MESSAGES.deposit };
@@ -121,7 +126,12 @@ export function cleanMiniPrizes(rows: readonly MiniPrizeInput[]): MiniPrize[] {
 
 /** A mini prize's quantity as shown on the profile: 'N left' for a whole number, otherwise 'Unlimited'. */
 export function miniPrizeQuantityText(quantityText: unknown): string {
-  const text = typeof quantityText === "string" ? quantityText.trim() : typeof quantityText === "number" ? String(quantityText) : "";
+  const text =
+    typeof quantityText === "string"
+      ? quantityText.trim()
+      : typeof quantityText === "number"
+        ? String(quantityText)
+        : "";
   return /^\d+$/.test(text) ? `${Number(text)} left` : "Unlimited";
 }
 
@@ -145,7 +155,11 @@ export function validatePoolSettings(input: PoolSettingsInput): Validated<PoolSe
   if (!duration.ok) return duration;
   return {
     ok: true,
-    value: { targetCents: target.value, durationDays: duration.value, miniPrizes: cleanMiniPrizes(input.miniPrizes ?? []) },
+    value: {
+      targetCents: target.value,
+      durationDays: duration.value,
+      miniPrizes: cleanMiniPrizes(input.miniPrizes ?? []),
+    },
   };
 }
 

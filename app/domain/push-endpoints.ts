@@ -4,7 +4,11 @@
 // private or link-local address.
 
 /** The push services of the browsers we support (Chrome/Edge/Android, Firefox, Safari, Windows). */
-export const PUSH_SERVICE_HOSTS: readonly string[] = ["fcm.googleapis.com", "updates.push.services.mozilla.com", "web.push.apple.com"];
+export const PUSH_SERVICE_HOSTS: readonly string[] = [
+  "fcm.googleapis.com",
+  "updates.push.services.mozilla.com",
+  "web.push.apple.com",
+];
 /** Windows Push Notification Services: any subdomain of this. */
 export const PUSH_SERVICE_HOST_SUFFIXES: readonly string[] = [".notify.windows.com"];
 
@@ -16,7 +20,12 @@ export const PUSH_MESSAGES = {
 /** A host the URL parser gives as an IPv4 or IPv6 literal, or a name that stays on the local network. */
 function isAddressOrLocalName(hostname: string): boolean {
   if (hostname.startsWith("[") || /^[\d.]+$/.test(hostname) || /^0x/i.test(hostname)) return true;
-  return hostname === "localhost" || hostname.endsWith(".localhost") || hostname.endsWith(".local") || !hostname.includes(".");
+  return (
+    hostname === "localhost" ||
+    hostname.endsWith(".localhost") ||
+    hostname.endsWith(".local") ||
+    !hostname.includes(".")
+  );
 }
 
 /** Whether the server may store and post to this push endpoint. `testHost` is honoured only outside production. */
@@ -27,7 +36,8 @@ export function isAllowedPushEndpoint(endpoint: string, testHost: string | null 
   } catch {
     return false;
   }
-  if (url.protocol !== "https:" || url.username || url.password || (url.port !== "" && url.port !== "443")) return false;
+  if (url.protocol !== "https:" || url.username || url.password || (url.port !== "" && url.port !== "443"))
+    return false;
   const host = url.hostname.toLowerCase();
   if (isAddressOrLocalName(host)) return false;
   if (PUSH_SERVICE_HOSTS.includes(host)) return true;

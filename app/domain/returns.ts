@@ -50,7 +50,8 @@ export function returnEligibility(
   now: Date = new Date(),
 ): ReturnEligibility {
   if (order.hasOpenRequest) return { ok: false, message: RETURN_MESSAGES.alreadyOpen };
-  if (refundableCents(order.amountCents, order.refundedCents) === 0) return { ok: false, message: RETURN_MESSAGES.fullyRefunded };
+  if (refundableCents(order.amountCents, order.refundedCents) === 0)
+    return { ok: false, message: RETURN_MESSAGES.fullyRefunded };
   if (NOT_RETURNABLE_STATUSES.has(order.status)) return { ok: false, message: RETURN_MESSAGES.notReturnable };
   if (order.voucherRedeemed) return { ok: false, message: RETURN_MESSAGES.voucherUsed };
   if (!order.deliveredAt) return { ok: false, message: RETURN_MESSAGES.notDelivered };
@@ -64,7 +65,10 @@ export type RefundAmountCheck = { ok: true; amountCents: number } | { ok: false;
  * A host's refund amount (typed in currency units, "12.50"): more than 0 and at most what is left to refund, with
  * the messages of the refund API (requestRefund checks the same again).
  */
-export function checkRefundAmount(input: unknown, order: { amountCents: number; refundedCents: number; currency: string }): RefundAmountCheck {
+export function checkRefundAmount(
+  input: unknown,
+  order: { amountCents: number; refundedCents: number; currency: string },
+): RefundAmountCheck {
   const left = refundableCents(order.amountCents, order.refundedCents);
   if (left === 0) return { ok: false, message: REFUND_MESSAGES.nothingLeft };
   const cents = typeof input === "string" ? parseMoneyToCents(input) : null;

@@ -3,7 +3,13 @@
 
 import { z } from "zod";
 import { percentToBasisPoints } from "./money";
-import { DEFAULT_REVENUE_RULES, REVENUE_SOURCES, type RevenueRule, type RevenueRules, type RevenueSource } from "./revenue";
+import {
+  DEFAULT_REVENUE_RULES,
+  REVENUE_SOURCES,
+  type RevenueRule,
+  type RevenueRules,
+  type RevenueSource,
+} from "./revenue";
 
 const percentSchema = z
   .number()
@@ -72,7 +78,6 @@ export function resolveRevenueRules(settingValue: unknown): RevenueRules {
   return rules;
 }
 
-
 export const REVENUE_SOURCE_LABELS: Record<RevenueSource, string> = {
   shop_sales: "Shop sales",
   guess_win_entries: "Guess & Win entries",
@@ -84,7 +89,11 @@ export const REVENUE_SOURCE_LABELS: Record<RevenueSource, string> = {
 export const REVENUE_SHARE_FIELDS = ["pool", "host", "platform"] as const;
 
 export type RevenueRulesFormResult =
-  | { ok: true; setting: Record<RevenueSource, { prize_pool_contribution: number; host_share: number; platform_fee: number }>; rules: RevenueRules }
+  | {
+      ok: true;
+      setting: Record<RevenueSource, { prize_pool_contribution: number; host_share: number; platform_fee: number }>;
+      rules: RevenueRules;
+    }
   | { ok: false; errors: Partial<Record<RevenueSource, string>> };
 
 /**
@@ -94,7 +103,10 @@ export type RevenueRulesFormResult =
  */
 export function parseRevenueRulesForm(read: (field: string) => unknown): RevenueRulesFormResult {
   const errors: Partial<Record<RevenueSource, string>> = {};
-  const setting = {} as Record<RevenueSource, { prize_pool_contribution: number; host_share: number; platform_fee: number }>;
+  const setting = {} as Record<
+    RevenueSource,
+    { prize_pool_contribution: number; host_share: number; platform_fee: number }
+  >;
   for (const source of REVENUE_SOURCES) {
     const label = REVENUE_SOURCE_LABELS[source];
     const values: number[] = [];

@@ -170,7 +170,10 @@ export const SHOWN_PLATFORM_FEE_PERCENT = 3.5;
  * Balance minus the platform fee (4%, or the platform setting); the fee is rounded down, in the host's favour.
  * Nothing is withdrawable from a zero or negative balance (a negative balance blocks withdrawals).
  */
-export function withdrawableBalanceCents(balanceCents: number, feePercent: number = BALANCE_PLATFORM_FEE_PERCENT): number {
+export function withdrawableBalanceCents(
+  balanceCents: number,
+  feePercent: number = BALANCE_PLATFORM_FEE_PERCENT,
+): number {
   if (balanceCents <= 0) return 0;
   return balanceCents - percentOf(balanceCents, feePercent);
 }

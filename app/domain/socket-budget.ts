@@ -61,7 +61,10 @@ export function spendMessage(
     inWindow: sameWindow ? budget.inWindow + 1 : 1,
     total: kind === "ping" ? budget.total : budget.total + 1,
   };
-  return { budget: next, withinBudget: next.inWindow <= SOCKET_MESSAGES_PER_SECOND && next.total <= SOCKET_MESSAGES_TOTAL };
+  return {
+    budget: next,
+    withinBudget: next.inWindow <= SOCKET_MESSAGES_PER_SECOND && next.total <= SOCKET_MESSAGES_TOTAL,
+  };
 }
 
 /** Whether a request for the state gets a reply now (requests inside the interval are coalesced into none). */
@@ -74,7 +77,8 @@ export function connectionRefusal(
   open: { fromAddress: number; total: number },
   limits: { perAddress: number; total: number },
 ): string | null {
-  if (open.fromAddress >= limits.perAddress || open.total >= limits.total) return SOCKET_CLOSE_REASONS.tooManyConnections;
+  if (open.fromAddress >= limits.perAddress || open.total >= limits.total)
+    return SOCKET_CLOSE_REASONS.tooManyConnections;
   return null;
 }
 

@@ -13,7 +13,11 @@ export const VOUCHER_STATUSES = ["active", "redeemed", "expired", "void"] as con
 export type VoucherStatus = (typeof VOUCHER_STATUSES)[number];
 
 /** An active voucher whose expiry has passed shows, and counts, as expired. */
-export function effectiveVoucherStatus(status: VoucherStatus, expiresAt: Date | number | string, now: Date | number = Date.now()): VoucherStatus {
+export function effectiveVoucherStatus(
+  status: VoucherStatus,
+  expiresAt: Date | number | string,
+  now: Date | number = Date.now(),
+): VoucherStatus {
   if (status !== "active") return status;
   return new Date(expiresAt).getTime() <= new Date(now).getTime() ? "expired" : "active";
 }
@@ -50,7 +54,8 @@ export const CAMERA_ERRORS = {
  */
 export function cameraErrorMessage(error: unknown): string {
   if (error === undefined) return CAMERA_ERRORS.unsupported;
-  const name = typeof error === "object" && error !== null && "name" in error ? String((error as { name: unknown }).name) : "";
+  const name =
+    typeof error === "object" && error !== null && "name" in error ? String((error as { name: unknown }).name) : "";
   switch (name) {
     case "NotAllowedError":
     case "PermissionDeniedError":

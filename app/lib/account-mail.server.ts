@@ -1,5 +1,9 @@
 import type { Db } from "~/db/client.server";
-import { createAccountLinkToken, createEmailConfirmationToken, createPasswordResetToken } from "~/db/queries/accounts.server";
+import {
+  createAccountLinkToken,
+  createEmailConfirmationToken,
+  createPasswordResetToken,
+} from "~/db/queries/accounts.server";
 import { ORDER_CLAIM_LINK_TTL_MS, SIGN_IN_LINK_TTL_MS } from "~/domain/accounts";
 import { randomToken, sha256Hex } from "./crypto.server";
 import { sendMail } from "./mail.server";
@@ -8,9 +12,19 @@ export const CONFIRM_LINK_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const RESET_LINK_TTL_MS = 30 * 60 * 1000;
 
 /** The link a new account's owner opens to confirm the e-mail address (works once, for 7 days). */
-export async function sendConfirmationMail(env: Env, db: Db, account: { userId: string; email: string }, origin: string) {
+export async function sendConfirmationMail(
+  env: Env,
+  db: Db,
+  account: { userId: string; email: string },
+  origin: string,
+) {
   const token = randomToken();
-  await createEmailConfirmationToken(db, account.userId, await sha256Hex(token), new Date(Date.now() + CONFIRM_LINK_TTL_MS));
+  await createEmailConfirmationToken(
+    db,
+    account.userId,
+    await sha256Hex(token),
+    new Date(Date.now() + CONFIRM_LINK_TTL_MS),
+  );
   const link = `${origin}/confirm-email?token=${encodeURIComponent(token)}`;
   await sendMail(env, db, {
     to: account.email,
@@ -41,7 +55,13 @@ export async function sendExistingAccountMail(env: Env, db: Db, email: string, o
 export async function sendResetMail(env: Env, db: Db, account: { userId: string; email: string }, origin: string) {
   const token = randomToken();
   const now = new Date();
-  await createPasswordResetToken(db, account.userId, await sha256Hex(token), new Date(now.getTime() + RESET_LINK_TTL_MS), now);
+  await createPasswordResetToken(
+    db,
+    account.userId,
+    await sha256Hex(token),
+    new Date(now.getTime() + RESET_LINK_TTL_MS),
+    now,
+  );
   const link = `${origin}/reset-password?token=${encodeURIComponent(token)}`;
   await sendMail(env, db, {
     to: account.email,
@@ -59,7 +79,12 @@ export async function sendSignInLinkMail(env: Env, db: Db, account: { userId: st
   const now = new Date();
   await createAccountLinkToken(
     db,
-    { userId: account.userId, purpose: "sign_in", tokenHash: await sha256Hex(token), expiresAt: new Date(now.getTime() + SIGN_IN_LINK_TTL_MS) },
+    {
+      userId: account.userId,
+      purpose: "sign_in",
+      tokenHash: await sha256Hex(token),
+      expiresAt: new Date(now.getTime() + SIGN_IN_LINK_TTL_MS),
+    },
     now,
   );
   const link = `${origin}/signin/link?token=${encodeURIComponent(token)}`;
@@ -75,12 +100,23 @@ export async function sendSignInLinkMail(env: Env, db: Db, account: { userId: st
 }
 
 /** A one-time link (works for 24 hours) that adds the guest orders paid with this address to the account. */
-export async function sendOrderClaimMail(env: Env, db: Db, account: { userId: string; email: string }, count: number, origin: string) {
+export async function sendOrderClaimMail(
+  env: Env,
+  db: Db,
+  account: { userId: string; email: string },
+  count: number,
+  origin: string,
+) {
   const token = randomToken();
   const now = new Date();
   await createAccountLinkToken(
     db,
-    { userId: account.userId, purpose: "order_claim", tokenHash: await sha256Hex(token), expiresAt: new Date(now.getTime() + ORDER_CLAIM_LINK_TTL_MS) },
+    {
+      userId: account.userId,
+      purpose: "order_claim",
+      tokenHash: await sha256Hex(token),
+      expiresAt: new Date(now.getTime() + ORDER_CLAIM_LINK_TTL_MS),
+    },
     now,
   );
   const link = `${origin}/settings/claim-orders?token=${encodeURIComponent(token)}`;

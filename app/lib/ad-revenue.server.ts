@@ -41,21 +41,39 @@ export const AdRevenueSchema = z
   .superRefine((v, ctx) => {
     const range = customRange(v.periodStart, v.periodEnd);
     if (!range.ok) ctx.addIssue({ code: "custom", path: ["periodStart"], message: range.message });
-    if (v.clicks > v.impressions) ctx.addIssue({ code: "custom", path: ["clicks"], message: AD_REVENUE_MESSAGES.clicks });
+    if (v.clicks > v.impressions)
+      ctx.addIssue({ code: "custom", path: ["clicks"], message: AD_REVENUE_MESSAGES.clicks });
   });
 
-export type AdRevenueResult = { ok: true; message: string } | { ok: false; status: 400 | 409; message: string; fieldErrors: Record<string, string> };
+export type AdRevenueResult =
+  | { ok: true; message: string }
+  | { ok: false; status: 400 | 409; message: string; fieldErrors: Record<string, string> };
 
-export async function recordAdRevenue(env: Env, adminId: string, form: Record<string, unknown>): Promise<AdRevenueResult> {
+export async function recordAdRevenue(
+  env: Env,
+  adminId: string,
+  form: Record<string, unknown>,
+): Promise<AdRevenueResult> {
   const parsed = AdRevenueSchema.safeParse(form);
   if (!parsed.success) {
     const fields: Record<string, string> = {};
     for (const issue of parsed.error.issues) fields[String(issue.path[0] ?? "form")] ??= issue.message;
-    return { ok: false, status: 400, message: parsed.error.issues[0]?.message ?? "Please check the form", fieldErrors: fields };
+    return {
+      ok: false,
+      status: 400,
+      message: parsed.error.issues[0]?.message ?? "Please check the form",
+      fieldErrors: fields,
+    };
   }
   const v = parsed.data;
   const db = getDb(env);
-  if (!(await hostExists(db, v.hostId))) return { ok: false, status: 400, message: AD_REVENUE_MESSAGES.host, fieldErrors: { hostId: AD_REVENUE_MESSAGES.host } };
+  if (!(await hostExists(db, v.hostId)))
+    return {
+      ok: false,
+      status: 400,
+      message: AD_REVENUE_MESSAGES.host,
+      fieldErrors: { hostId: AD_REVENUE_MESSAGES.host },
+    };
   const report = await insertAdRevenueReport(db, {
     hostId: v.hostId,
     periodStart: v.periodStart,
@@ -69,7 +87,15 @@ export async function recordAdRevenue(env: Env, adminId: string, form: Record<st
   const rule = (await getRevenueRules(db)).ad_revenue;
   await bookAdRevenue(
     db,
-    { id: report.id, hostId: v.hostId, amountCents: v.amount, currency: "USD", periodStart: v.periodStart, periodEnd: v.periodEnd, recordedAt: report.createdAt },
+    {
+      id: report.id,
+      hostId: v.hostId,
+      amountCents: v.amount,
+      currency: "USD",
+      periodStart: v.periodStart,
+      periodEnd: v.periodEnd,
+      recordedAt: report.createdAt,
+    },
     rule,
   );
   const { poolCents } = saleShares(v.amount, rule);
@@ -88,7 +114,14 @@ export async function recordAdRevenue(env: Env, adminId: string, form: Record<st
     adminId,
     action: "ad_revenue_recorded",
     targetUserId: v.hostId,
-    detail: { reportId: report.id, amountCents: v.amount, impressions: v.impressions, clicks: v.clicks, periodStart: v.periodStart, periodEnd: v.periodEnd },
+    detail: {
+      reportId: report.id,
+      amountCents: v.amount,
+      impressions: v.impressions,
+      clicks: v.clicks,
+      periodStart: v.periodStart,
+      periodEnd: v.periodEnd,
+    },
   });
   return { ok: true, message: "Ad revenue recorded." };
 }

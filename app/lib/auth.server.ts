@@ -22,7 +22,10 @@ export async function prepareViewer({ request, context }: { request: Request; co
   const session = await sessionViewerOf(request);
   const db = getDb(getEnv(context));
   let user: Promise<SessionUser | null> | undefined;
-  context.set(viewerContext, { session, user: () => (user ??= session ? getSessionUserOf(db, session) : Promise.resolve(null)) });
+  context.set(viewerContext, {
+    session,
+    user: () => (user ??= session ? getSessionUserOf(db, session) : Promise.resolve(null)),
+  });
 }
 
 /** The signed-in user, or null for a visitor (an unknown, expired or suspended session too). */

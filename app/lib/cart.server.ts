@@ -130,7 +130,11 @@ export function loadCartLines(db: Db, holder: Holder): Promise<CartLine[]> {
  * own, the size and colour must exist (a card without a choice takes the first in stock), and the line's quantity
  * never passes the stock, the single-unit rule or the order maximum.
  */
-export async function addToCart(db: Db, holder: Holder, input: Record<string, unknown>): Promise<CartChange | CartError> {
+export async function addToCart(
+  db: Db,
+  holder: Holder,
+  input: Record<string, unknown>,
+): Promise<CartChange | CartError> {
   const parsed = ProductChoiceSchema.safeParse(input);
   if (!parsed.success) {
     const field = String(parsed.error.issues[0]?.path[0] ?? "");
@@ -147,13 +151,27 @@ export async function addToCart(db: Db, holder: Holder, input: Record<string, un
     if (!choice.colorName) choice.colorName = fallback.colorName;
   }
   const lines = await loadCartLines(db, holder);
-  const key = { productId: choice.productId, sizeName: choice.sizeName, colorName: found?.colours.length ? choice.colorName : "" };
-  const inCart = lines.find((l) => l.productId === key.productId && l.sizeName === key.sizeName && l.colorName === key.colorName);
+  const key = {
+    productId: choice.productId,
+    sizeName: choice.sizeName,
+    colorName: found?.colours.length ? choice.colorName : "",
+  };
+  const inCart = lines.find(
+    (l) => l.productId === key.productId && l.sizeName === key.sizeName && l.colorName === key.colorName,
+  );
   // The whole line after adding must still be sellable: the stock and limits are checked on its new quantity.
-  const quote = quoteVariants(found, { ...choice, quantity: Math.min(MAX_ORDER_QUANTITY, (inCart?.quantity ?? 0) + choice.quantity) }, holder.user?.id);
+  const quote = quoteVariants(
+    found,
+    { ...choice, quantity: Math.min(MAX_ORDER_QUANTITY, (inCart?.quantity ?? 0) + choice.quantity) },
+    holder.user?.id,
+  );
   if (!quote.ok) {
-    if (quote.status === 409 && quote.field === "quantity" && inCart) return refuse(409, `${quote.message} (you already have ${inCart.quantity} in your cart)`);
-    return refuse(quote.status === 403 ? 403 : quote.status === 404 ? 404 : quote.status === 409 ? 409 : 400, quote.message);
+    if (quote.status === 409 && quote.field === "quantity" && inCart)
+      return refuse(409, `${quote.message} (you already have ${inCart.quantity} in your cart)`);
+    return refuse(
+      quote.status === 403 ? 403 : quote.status === 404 ? 404 : quote.status === 409 ? 409 : 400,
+      quote.message,
+    );
   }
   const line: CartLine = { ...key, quantity: choice.quantity };
   const max = maxLineQuantity({ singleUnit: quote.category !== "physical", availableUnits: availableOf(quote) });
@@ -172,7 +190,11 @@ function availableOf(quote: ProductQuote): number {
 }
 
 /** Changes a line's quantity (1 to the order maximum; stock is shown and checked again at checkout). */
-export async function updateCartQuantity(db: Db, holder: Holder, input: Record<string, unknown>): Promise<CartChange | CartError> {
+export async function updateCartQuantity(
+  db: Db,
+  holder: Holder,
+  input: Record<string, unknown>,
+): Promise<CartChange | CartError> {
   const parsed = CartQuantitySchema.safeParse(input);
   if (!parsed.success) {
     const field = String(parsed.error.issues[0]?.path[0] ?? "");
@@ -184,14 +206,20 @@ export async function updateCartQuantity(db: Db, holder: Holder, input: Record<s
     return { ok: true, message: CART_MESSAGES.updated, setCookie: null };
   }
   const lines = readVisitorCart(holder.request);
-  const index = lines.findIndex((l) => l.productId === line.productId && l.sizeName === line.sizeName && l.colorName === line.colorName);
+  const index = lines.findIndex(
+    (l) => l.productId === line.productId && l.sizeName === line.sizeName && l.colorName === line.colorName,
+  );
   if (index === -1) return refuse(404, CART_MESSAGES.notInCart);
   const next = lines.map((l, i) => (i === index ? { ...l, quantity: line.quantity } : l));
   return { ok: true, message: CART_MESSAGES.updated, setCookie: visitorCartCookie(next) };
 }
 
 /** Removes a line from the cart. */
-export async function removeFromCart(db: Db, holder: Holder, input: Record<string, unknown>): Promise<CartChange | CartError> {
+export async function removeFromCart(
+  db: Db,
+  holder: Holder,
+  input: Record<string, unknown>,
+): Promise<CartChange | CartError> {
   const parsed = CartLineSchema.safeParse(input);
   if (!parsed.success) return refuse(404, CART_MESSAGES.notInCart);
   const line = parsed.data;
@@ -200,7 +228,9 @@ export async function removeFromCart(db: Db, holder: Holder, input: Record<strin
     return { ok: true, message: CART_MESSAGES.removed, setCookie: null };
   }
   const lines = readVisitorCart(holder.request);
-  const next = lines.filter((l) => !(l.productId === line.productId && l.sizeName === line.sizeName && l.colorName === line.colorName));
+  const next = lines.filter(
+    (l) => !(l.productId === line.productId && l.sizeName === line.sizeName && l.colorName === line.colorName),
+  );
   if (next.length === lines.length) return refuse(404, CART_MESSAGES.notInCart);
   return { ok: true, message: CART_MESSAGES.removed, setCookie: visitorCartCookie(next) };
 }
@@ -277,7 +307,10 @@ export async function priceCart(
       unitPriceCents: quote.ok ? quote.unitPriceCents : 0,
       amountCents: quote.ok ? quote.amountCents : 0,
       physical,
-      maxQuantity: Math.max(1, maxLineQuantity({ singleUnit: quote.ok && quote.category !== "physical", availableUnits: available })),
+      maxQuantity: Math.max(
+        1,
+        maxLineQuantity({ singleUnit: quote.ok && quote.category !== "physical", availableUnits: available }),
+      ),
       quote: quote.ok ? quote : null,
       problem,
     };

@@ -6,16 +6,20 @@ import { countMessagesSentSince, getConversationForUser, insertChatMessage } fro
 import { CHAT_MESSAGES, CHAT_RATE_LIMIT, CHAT_RATE_WINDOW_MS, chatMessageSchema } from "~/domain/chat";
 import type { ChatLiveEntry } from "./chat-live";
 
-export type SendResult =
-  | { ok: true; message: ChatLiveEntry }
-  | { ok: false; status: 400 | 404 | 429; error: string };
+export type SendResult = { ok: true; message: ChatLiveEntry } | { ok: false; status: 400 | 404 | 429; error: string };
 
 /** The conversation's ChatRoom object (named by the conversation id). */
 export function chatRoom(env: Pick<Env, "CHAT_ROOM">, conversationId: string) {
   return env.CHAT_ROOM.get(env.CHAT_ROOM.idFromName(conversationId));
 }
 
-export async function sendChatMessage(env: Env, senderId: string, conversationId: string, rawBody: unknown, now = new Date()): Promise<SendResult> {
+export async function sendChatMessage(
+  env: Env,
+  senderId: string,
+  conversationId: string,
+  rawBody: unknown,
+  now = new Date(),
+): Promise<SendResult> {
   const db = getDb(env);
   const conversation = await getConversationForUser(db, conversationId, senderId);
   if (!conversation) return { ok: false, status: 404, error: CHAT_MESSAGES.notFound };

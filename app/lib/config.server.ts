@@ -32,7 +32,10 @@ export function demoModeRefusal(env: Pick<Env, "DEMO_MODE" | "DEMO_ORIGINS">, re
 <p>It runs with <code>DEMO_MODE=true</code>, which lets anyone sign in as the demo accounts and shows every e-mail the site sends (password reset links included) in a public outbox. Demo mode serves only on localhost, 127.0.0.1 or an origin listed in <code>DEMO_ORIGINS</code>, and ${origin} is none of them.</p>
 <p>If you run this site: set <code>DEMO_MODE</code> to <code>"false"</code> for a real deployment, or add this origin to <code>DEMO_ORIGINS</code> if it is a demo.</p>
 </body></html>`;
-  return new Response(html, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
+  return new Response(html, {
+    status: 503,
+    headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
+  });
 }
 
 /**
@@ -44,7 +47,9 @@ export function siteOrigin(env: Pick<Env, "SITE_ORIGIN">): string {
   try {
     return new URL(env.SITE_ORIGIN).origin;
   } catch {
-    console.error("config: SITE_ORIGIN is not an absolute URL; mail links will be relative", { SITE_ORIGIN: env.SITE_ORIGIN });
+    console.error("config: SITE_ORIGIN is not an absolute URL; mail links will be relative", {
+      SITE_ORIGIN: env.SITE_ORIGIN,
+    });
     return "";
   }
 }

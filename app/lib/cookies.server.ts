@@ -46,7 +46,8 @@ export function parseCookieHeader(header: string): Jar {
       const name = trimmed(header, start, eq);
       if (name && !jar.has(name)) {
         let value = trimmed(header, eq + 1, end);
-        if (value.length >= 2 && value.charCodeAt(0) === 34 && value.charCodeAt(value.length - 1) === 34) value = value.slice(1, -1);
+        if (value.length >= 2 && value.charCodeAt(0) === 34 && value.charCodeAt(value.length - 1) === 34)
+          value = value.slice(1, -1);
         if (value.includes("%")) {
           try {
             value = decodeURIComponent(value);
@@ -109,7 +110,9 @@ export function carriesPersonalCookie(request: Request): boolean {
 export function clearUndecodableCookies(request: Request): string[] {
   const jar = jarOf(request);
   if (!jar) return [];
-  return OWN_COOKIES.filter((name) => jar.has(name) && jar.get(name) === undefined).map((name) => hostCookie(name, "", 0));
+  return OWN_COOKIES.filter((name) => jar.has(name) && jar.get(name) === undefined).map((name) =>
+    hostCookie(name, "", 0),
+  );
 }
 
 /** A `__Host-` cookie: Secure, Path=/, no Domain; HttpOnly and SameSite=Lax. */

@@ -29,7 +29,12 @@ export function signedDownloadUrl(
 /** True when `sig` was made by signedDownloadUrl for this order and user and `exp` has not passed. */
 export function verifyDownloadSignature(
   env: Pick<Env, "SESSION_SECRET">,
-  { orderId, userId, exp, sig }: { orderId: string; userId: string; exp: string | null | undefined; sig: string | null | undefined },
+  {
+    orderId,
+    userId,
+    exp,
+    sig,
+  }: { orderId: string; userId: string; exp: string | null | undefined; sig: string | null | undefined },
   now = Date.now(),
 ): boolean {
   if (!env.SESSION_SECRET || !exp || !sig || !/^\d{1,12}$/.test(exp)) return false;

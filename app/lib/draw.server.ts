@@ -52,7 +52,14 @@ import { formatCents } from "~/domain/money";
 import { distributePool } from "~/domain/revenue";
 import { siteOrigin } from "~/lib/config.server";
 import { notify } from "~/lib/notify.server";
-import { closePool, endExpiredGamesAndAdmit, getPool, initPoolObject, poolStub, reapplyReservations } from "~/lib/pools.server";
+import {
+  closePool,
+  endExpiredGamesAndAdmit,
+  getPool,
+  initPoolObject,
+  poolStub,
+  reapplyReservations,
+} from "~/lib/pools.server";
 
 /**
  * The block explorers every draw asks (Esplora-style APIs run by different operators). Configuration
@@ -120,7 +127,10 @@ export function requiredConfirmations(env: Partial<Pick<Env, "BLOCK_CONFIRMATION
   return Number.isSafeInteger(value) && value >= 1 ? value : DEFAULT_BLOCK_CONFIRMATIONS;
 }
 
-function resolve(env: Partial<Pick<Env, "BLOCK_EXPLORER_URLS" | "BLOCK_CONFIRMATIONS">>, options: ExplorerOptions = {}): Resolved {
+function resolve(
+  env: Partial<Pick<Env, "BLOCK_EXPLORER_URLS" | "BLOCK_CONFIRMATIONS">>,
+  options: ExplorerOptions = {},
+): Resolved {
   return {
     fetcher: options.fetcher ?? ((input, init) => fetch(input, init)),
     explorers: independentExplorers((options.explorers ?? explorerBases(env)).map((url) => url.replace(/\/+$/, ""))),
@@ -186,8 +196,7 @@ async function explorerTips(resolved: Resolved): Promise<{ base: string; tip: nu
 }
 
 export type AgreedTip =
-  | { ok: true; tips: ExplorerTip[]; tip: AgreedTipHeader; explorers: string[] }
-  | { ok: false; reason: string };
+  { ok: true; tips: ExplorerTip[]; tip: AgreedTipHeader; explorers: string[] } | { ok: false; reason: string };
 
 /**
  * The explorers' tips and the tip at least two independent explorers agree on: the highest height two of them have
@@ -236,7 +245,10 @@ export async function fetchVerifiedBlock(
     }
     const confirmations = Math.min(...tips.map((t) => t.tip)) - height + 1;
     if (confirmations < resolved.confirmations) {
-      return { ok: false, reason: `block ${height} has ${Math.max(confirmations, 0)} of ${resolved.confirmations} confirmations` };
+      return {
+        ok: false,
+        reason: `block ${height} has ${Math.max(confirmations, 0)} of ${resolved.confirmations} confirmations`,
+      };
     }
     const explorers = tips.map((t) => t.base);
     const hashes = await Promise.all(explorers.map((base) => fetchBlockHashAt(base, height, resolved)));
@@ -246,9 +258,13 @@ export async function fetchVerifiedBlock(
     const hash = hashes[0]!;
     const blocks = await Promise.all(explorers.map((base) => fetchBlock(base, hash, resolved)));
     for (const [index, block] of blocks.entries()) {
-      if (block.id !== hash) return { ok: false, reason: `${explorers[index]} returned block ${block.id}, not ${hash}` };
+      if (block.id !== hash)
+        return { ok: false, reason: `${explorers[index]} returned block ${block.id}, not ${hash}` };
       if (block.height !== undefined && block.height !== height) {
-        return { ok: false, reason: `${explorers[index]} says block ${hash} is at height ${block.height}, not ${height}` };
+        return {
+          ok: false,
+          reason: `${explorers[index]} says block ${hash} is at height ${block.height}, not ${height}`,
+        };
       }
       const verification = await verifyDrawBlock(block);
       if (!verification.ok) return { ok: false, reason: `${explorers[index]}: ${verification.reason}` };
@@ -289,7 +305,11 @@ export interface DrawResult {
  */
 export function drawResult(entriesCount: number, blockHash: string): DrawResult {
   const index = winnerIndex(blockHash, entriesCount);
-  return { winner_index: index, winner_entry_number: FIRST_ENTRY_NUMBER + index, decimal_hash: hashToDecimal(blockHash) };
+  return {
+    winner_index: index,
+    winner_entry_number: FIRST_ENTRY_NUMBER + index,
+    decimal_hash: hashToDecimal(blockHash),
+  };
 }
 
 // --- commitment and draw --------------------------------------------------------------------------------------
@@ -354,10 +374,20 @@ export async function commitDrawHeight(
   const now = options?.now ?? new Date();
   const decision = agreed.ok ? decideCommitment(agreed.tips, agreed.tip, now) : agreed;
   if (!agreed.ok || !decision.ok) {
-    console.warn("draw: pool", poolId, "waits for the next run to commit a block height -", decision.ok ? "" : decision.reason);
+    console.warn(
+      "draw: pool",
+      poolId,
+      "waits for the next run to commit a block height -",
+      decision.ok ? "" : decision.reason,
+    );
     return null;
   }
-  await recordCommitment(env, poolId, { blockHeight: decision.blockHeight, tip: agreed.tip, highestTip: decision.highestTip, at: now });
+  await recordCommitment(env, poolId, {
+    blockHeight: decision.blockHeight,
+    tip: agreed.tip,
+    highestTip: decision.highestTip,
+    at: now,
+  });
   return (await getPool(env, poolId))?.drawBlockHeight ?? null;
 }
 
@@ -394,7 +424,14 @@ async function fetchHeadersBack(
 }
 
 export type DrawOutcome =
-  | { status: "drawn"; poolId: string; blockHash: string; entryNumber: number; userId: string | null; result: DrawResult }
+  | {
+      status: "drawn";
+      poolId: string;
+      blockHash: string;
+      entryNumber: number;
+      userId: string | null;
+      result: DrawResult;
+    }
   | { status: "redrawn"; poolId: string; blockHash: string; entryNumber: number; nextHeight: number | null }
   | { status: "delayed"; poolId: string; reason: string }
   | { status: "waiting"; poolId: string; reason: string }
@@ -421,7 +458,11 @@ export async function drawPool(
     const confirmations = Math.min(...options.tips.map((t) => t.tip)) - height + 1;
     const needed = resolve(env, options).confirmations;
     if (confirmations < needed) {
-      return { status: "waiting", poolId, reason: `block ${height} has ${Math.max(confirmations, 0)} of ${needed} confirmations` };
+      return {
+        status: "waiting",
+        poolId,
+        reason: `block ${height} has ${Math.max(confirmations, 0)} of ${needed} confirmations`,
+      };
     }
   }
 
@@ -439,7 +480,9 @@ export async function drawPool(
   const db = getDb(env);
   const draws = await listPoolDraws(db, poolId);
   // The same rule the verification page recomputes: earlier voided winners are left out.
-  const excluded = redrawExclusions(draws.map((draw) => ({ voided: draw.voidedAt !== null, winnerEntryNumber: draw.winnerEntryNumber })));
+  const excluded = redrawExclusions(
+    draws.map((draw) => ({ voided: draw.voidedAt !== null, winnerEntryNumber: draw.winnerEntryNumber })),
+  );
   if (entries.filter((entry) => !entry.voided && !excluded.includes(entry.entryNumber)).length === 0) {
     return { status: "skipped", poolId, reason: "no valid entries left" };
   }
@@ -456,7 +499,12 @@ export async function drawPool(
   }
   const resolved = resolve(env, options);
   const headers = await fetchHeadersBack(resolved, resolved.explorers, block.block, height - commitment.tipHeight - 1);
-  if (!headers) return { status: "waiting", poolId, reason: `the headers between the tip ${commitment.tipHeight} and block ${height} are unavailable` };
+  if (!headers)
+    return {
+      status: "waiting",
+      poolId,
+      reason: `the headers between the tip ${commitment.tipHeight} and block ${height} are unavailable`,
+    };
   const acceptance = await checkBlockAcceptance(commitment, headers, { ...block.block, height });
   if (!acceptance.ok) return delay(env, poolId, height, acceptance.reason);
 
@@ -482,7 +530,13 @@ export async function drawPool(
     currency: state.currency,
     voidReason,
     voidRecord: voidReason
-      ? await nextLogRecord(env, poolId, { ...NO_TIP, kind: "void", blockHeight: height, reason: voidReason, createdAt: Date.now() })
+      ? await nextLogRecord(env, poolId, {
+          ...NO_TIP,
+          kind: "void",
+          blockHeight: height,
+          reason: voidReason,
+          createdAt: Date.now(),
+        })
       : undefined,
   });
   if (disqualified) {
@@ -511,7 +565,14 @@ export async function drawPool(
     winner_entry_number: entry.entryNumber,
     decimal_hash: hashToDecimal(block.hash),
   };
-  return { status: "drawn", poolId, blockHash: block.hash, entryNumber: entry.entryNumber, userId: entry.userId, result };
+  return {
+    status: "drawn",
+    poolId,
+    blockHash: block.hash,
+    entryNumber: entry.entryNumber,
+    userId: entry.userId,
+    result,
+  };
 }
 
 export const NO_TIP = { tipHeight: null, tipHash: null, tipTime: null, highestTip: null } as const;
@@ -522,7 +583,13 @@ export const NO_TIP = { tipHeight: null, tipHash: null, tipTime: null, highestTi
  */
 async function delay(env: Env, poolId: string, height: number, reason: string): Promise<DrawOutcome> {
   console.error("draw: pool", poolId, "refused block", height, "-", reason);
-  const record = await nextLogRecord(env, poolId, { ...NO_TIP, kind: "delay", blockHeight: height, reason, createdAt: Date.now() });
+  const record = await nextLogRecord(env, poolId, {
+    ...NO_TIP,
+    kind: "delay",
+    blockHeight: height,
+    reason,
+    createdAt: Date.now(),
+  });
   await delayDraw(getDb(env), record);
   return { status: "delayed", poolId, reason };
 }
@@ -549,7 +616,13 @@ export async function disqualifyWinner(
   const now = new Date();
   if (!isPrizeUnsettled(pool.drawnAt, now)) return false;
   const reason = "the winning entry's payment was reversed by the buyer or the card provider";
-  const record = await nextLogRecord(env, poolId, { ...NO_TIP, kind: "void", blockHeight: pool.drawBlockHeight, reason, createdAt: now.getTime() });
+  const record = await nextLogRecord(env, poolId, {
+    ...NO_TIP,
+    kind: "void",
+    blockHeight: pool.drawBlockHeight,
+    reason,
+    createdAt: now.getTime(),
+  });
   const voided = await voidWinningDraw(db, poolId, entryNumber, record);
   if (voided) {
     await initPoolObject(env, pool);
@@ -580,7 +653,15 @@ export interface PoolCronSummary {
  * zero-entry pool stays 'closed' with no height and no winner (its amount went to the host's next pool).
  */
 export async function runPoolCron(env: Env, now: Date, options?: ExplorerOptions): Promise<PoolCronSummary> {
-  const summary: PoolCronSummary = { closed: [], committed: [], drawn: [], waiting: [], errors: [], reapplied: [], gamesEnded: 0 };
+  const summary: PoolCronSummary = {
+    closed: [],
+    committed: [],
+    drawn: [],
+    waiting: [],
+    errors: [],
+    reapplied: [],
+    gamesEnded: 0,
+  };
   const db = getDb(env);
   const fail = (poolId: string, error: unknown) => {
     console.error("pool cron:", poolId, error);
@@ -643,9 +724,14 @@ export async function runPoolCron(env: Env, now: Date, options?: ExplorerOptions
       const outcome = await drawPool(env, pool.id, { ...options, tips });
       if (outcome.status === "drawn") summary.drawn.push(pool.id);
       else if (outcome.status === "redrawn") {
-        summary.waiting.push({ poolId: pool.id, reason: outcome.nextHeight === null ? "redraw: a new block is committed on the next run" : `redraw at block ${outcome.nextHeight}` });
-      }
-      else summary.waiting.push({ poolId: pool.id, reason: outcome.reason });
+        summary.waiting.push({
+          poolId: pool.id,
+          reason:
+            outcome.nextHeight === null
+              ? "redraw: a new block is committed on the next run"
+              : `redraw at block ${outcome.nextHeight}`,
+        });
+      } else summary.waiting.push({ poolId: pool.id, reason: outcome.reason });
     } catch (error) {
       fail(pool.id, error);
     }

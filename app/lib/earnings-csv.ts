@@ -18,8 +18,13 @@ export interface EarningsCsvRow {
   availableAt: number | null;
 }
 
-export function earningsStatus(row: Pick<EarningsCsvRow, "amountCents" | "availableAt">, now: Date): "Available" | "Pending" {
-  return row.amountCents < 0 || (row.availableAt !== null && row.availableAt <= now.getTime()) ? "Available" : "Pending";
+export function earningsStatus(
+  row: Pick<EarningsCsvRow, "amountCents" | "availableAt">,
+  now: Date,
+): "Available" | "Pending" {
+  return row.amountCents < 0 || (row.availableAt !== null && row.availableAt <= now.getTime())
+    ? "Available"
+    : "Pending";
 }
 
 export function earningsCsv(rows: readonly EarningsCsvRow[], now: Date): string {

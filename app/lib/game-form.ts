@@ -1,7 +1,13 @@
 // The Guess & Win game form's rules and messages (spec 2 §5), shared by the browser and the server.
 import { z } from "zod";
 import { moneyTextProblem, parseMoneyToCents } from "~/domain/money";
-import { GAME_ENTRY_FEE_DEFAULT_CENTS, GAME_ENTRY_FEE_MAX_CENTS, GAME_ENTRY_FEE_MIN_CENTS, GAME_OPTIONS_MAX, GAME_OPTIONS_MIN } from "~/domain/catalog";
+import {
+  GAME_ENTRY_FEE_DEFAULT_CENTS,
+  GAME_ENTRY_FEE_MAX_CENTS,
+  GAME_ENTRY_FEE_MIN_CENTS,
+  GAME_OPTIONS_MAX,
+  GAME_OPTIONS_MIN,
+} from "~/domain/catalog";
 
 export const GAME_MESSAGES = {
   /** Sealed guesses: the answer and options a guess was made against never change. */
@@ -91,13 +97,26 @@ function entryFeeTextMessage(text: string): string {
 
 const schema = z
   .object({
-    question: z.string().trim().min(1, GAME_MESSAGES.question).max(QUESTION_MAX, `Question must be at most ${QUESTION_MAX} characters`),
-    description: z.string().trim().min(1, GAME_MESSAGES.description).max(DESCRIPTION_MAX, `Description must be at most ${DESCRIPTION_MAX} characters`),
+    question: z
+      .string()
+      .trim()
+      .min(1, GAME_MESSAGES.question)
+      .max(QUESTION_MAX, `Question must be at most ${QUESTION_MAX} characters`),
+    description: z
+      .string()
+      .trim()
+      .min(1, GAME_MESSAGES.description)
+      .max(DESCRIPTION_MAX, `Description must be at most ${DESCRIPTION_MAX} characters`),
     video: z.string().min(1, GAME_MESSAGES.video),
     options: z
       .array(z.string().trim().max(OPTION_MAX, `Options must be at most ${OPTION_MAX} characters`))
       .transform((list) => list.filter((o) => o.length > 0))
-      .pipe(z.array(z.string()).min(GAME_OPTIONS_MIN, GAME_MESSAGES.options).max(GAME_OPTIONS_MAX, GAME_MESSAGES.optionsMax)),
+      .pipe(
+        z
+          .array(z.string())
+          .min(GAME_OPTIONS_MIN, GAME_MESSAGES.options)
+          .max(GAME_OPTIONS_MAX, GAME_MESSAGES.optionsMax),
+      ),
     correctAnswer: z.string().trim().min(1, GAME_MESSAGES.correctMissing),
     entryFee: z
       .string()

@@ -55,7 +55,10 @@ export function assertOwner(hostId: string, userId: string): void {
 }
 
 /** A host's own thing: 404 when it does not exist, 403 when it is another host's. */
-export function requireOwned<T extends { hostId: string }>(thing: T | undefined | null, user: Pick<SessionUser, "id">): T {
+export function requireOwned<T extends { hostId: string }>(
+  thing: T | undefined | null,
+  user: Pick<SessionUser, "id">,
+): T {
   if (!thing) notFound();
   assertOwner(thing.hostId, user.id);
   return thing;

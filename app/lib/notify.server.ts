@@ -22,7 +22,9 @@ export type NotificationMessage = {
 export type NotifyResult = { emailed: boolean; pushed: number };
 
 /** The VAPID keys from the secrets, or null when push is not configured. */
-export function vapidKeys(env: Pick<Env, "VAPID_PUBLIC_KEY" | "VAPID_PRIVATE_KEY" | "VAPID_SUBJECT" | "MAIL_FROM">): VapidKeys | null {
+export function vapidKeys(
+  env: Pick<Env, "VAPID_PUBLIC_KEY" | "VAPID_PRIVATE_KEY" | "VAPID_SUBJECT" | "MAIL_FROM">,
+): VapidKeys | null {
   if (!env.VAPID_PUBLIC_KEY || !env.VAPID_PRIVATE_KEY) return null;
   return {
     publicKey: env.VAPID_PUBLIC_KEY,
@@ -35,7 +37,12 @@ export function vapidKeys(env: Pick<Env, "VAPID_PUBLIC_KEY" | "VAPID_PRIVATE_KEY
  * Notifies an account. Never throws for a delivery problem (a sale or a draw must not fail because a mailbox or a
  * push service did): failures are logged and reported in the result.
  */
-export async function notify(env: Env, userId: string, kind: NotificationKind, message: NotificationMessage): Promise<NotifyResult> {
+export async function notify(
+  env: Env,
+  userId: string,
+  kind: NotificationKind,
+  message: NotificationMessage,
+): Promise<NotifyResult> {
   const db = getDb(env);
   const target = await getNotificationTarget(db, userId);
   const result: NotifyResult = { emailed: false, pushed: 0 };
@@ -53,7 +60,9 @@ export async function notify(env: Env, userId: string, kind: NotificationKind, m
   const keys = vapidKeys(env);
   if (keys && shouldPush(kind, target.switches)) {
     // Only endpoints at a known push service are ever posted to (rows stored before that rule are skipped).
-    const subscriptions = (await listPushSubscriptions(db, userId)).filter((sub) => isAllowedEndpoint(env, sub.endpoint));
+    const subscriptions = (await listPushSubscriptions(db, userId)).filter((sub) =>
+      isAllowedEndpoint(env, sub.endpoint),
+    );
     const payload = { title: message.subject, body: message.text.slice(0, 400), url: message.url ?? "/", kind };
     await Promise.all(
       subscriptions.map(async (sub) => {

@@ -20,7 +20,11 @@ export const ORDER_STATUS_FILTERS = [
   "cancelled",
   "refunded",
 ] as const satisfies readonly (typeof ORDER_STATUSES)[number][];
-export const VOUCHER_STATUS_FILTERS = ["active", "redeemed", "expired"] as const satisfies readonly (typeof VOUCHER_STATUSES)[number][];
+export const VOUCHER_STATUS_FILTERS = [
+  "active",
+  "redeemed",
+  "expired",
+] as const satisfies readonly (typeof VOUCHER_STATUSES)[number][];
 
 const q = searchQuerySchema;
 

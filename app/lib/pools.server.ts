@@ -213,7 +213,9 @@ export async function addContribution(env: Env, request: ContributionRequest): P
     const pool = poolId === open.id ? open : await getPool(env, poolId);
     if (!pool) throw new Error(`Unknown prize pool: ${poolId}`);
     if (contribution.currency !== pool.currency) {
-      throw new RangeError(`Prize pools are kept in ${pool.currency}; convert the ${contribution.currency} amount first`);
+      throw new RangeError(
+        `Prize pools are kept in ${pool.currency}; convert the ${contribution.currency} amount first`,
+      );
     }
     const stub = poolStub(env, pool.id);
     let result = await stub.contribute(contribution);
@@ -228,7 +230,8 @@ export async function addContribution(env: Env, request: ContributionRequest): P
     }
     if (result.reason === "closed") {
       // The object closed the pool; if D1 still lists it as open, finish the close (which opens the next pool).
-      if ((await getPool(env, pool.id))?.status === "open") await closePool(env, pool.id, result.closeReason ?? "timer_expired");
+      if ((await getPool(env, pool.id))?.status === "open")
+        await closePool(env, pool.id, result.closeReason ?? "timer_expired");
       const next = await ensureOpenPool(env, reservation.hostId);
       poolId = await bindReservation(db, reservation.sourceKey, pool.id, next.id);
       continue;
@@ -462,10 +465,22 @@ export async function applyPaymentReversal(env: Env, reversal: PaymentReversal):
     carriedToPoolId = carried.poolId;
   }
   let redrawn = false;
-  if (contribution.entryNumber !== null && !input.keepEntry && reversalVoidsEntry(input.cumulativeReversedCents, input.paymentCents)) {
+  if (
+    contribution.entryNumber !== null &&
+    !input.keepEntry &&
+    reversalVoidsEntry(input.cumulativeReversedCents, input.paymentCents)
+  ) {
     redrawn = await disqualifyWinner(env, pool.id, contribution.entryNumber, input.reversalKey, input.voidsDraw);
   }
-  return { kind: "host_debit", poolId: pool.id, hostId: contribution.hostId, debitCents: debit.amountCents, booked, redrawn, carriedToPoolId };
+  return {
+    kind: "host_debit",
+    poolId: pool.id,
+    hostId: contribution.hostId,
+    debitCents: debit.amountCents,
+    booked,
+    redrawn,
+    carriedToPoolId,
+  };
 }
 
 /**

@@ -39,7 +39,10 @@ export const MAX_COLORS = 20;
 export const MAX_IMAGES = 8;
 
 /** Shop categories a product can be filed under (the filter's "All" is not one). */
-export const PRODUCT_SHOP_CATEGORIES = SHOP_CATEGORIES.filter((c) => c !== "All") as Exclude<(typeof SHOP_CATEGORIES)[number], "All">[];
+export const PRODUCT_SHOP_CATEGORIES = SHOP_CATEGORIES.filter((c) => c !== "All") as Exclude<
+  (typeof SHOP_CATEGORIES)[number],
+  "All"
+>[];
 
 export type SizeRow = { name: string; price: string; units: string; dimensions: string };
 export type ColorRow = { name: string; hex: string; units: string };
@@ -136,7 +139,11 @@ export function productFormSchema(now: Date) {
   return z
     .object({
       name: z.string().trim().min(1, PRODUCT_MESSAGES.name).max(PRODUCT_NAME_MAX, PRODUCT_MESSAGES.nameTooLong),
-      description: z.string().trim().min(1, PRODUCT_MESSAGES.description).max(PRODUCT_DESCRIPTION_MAX, PRODUCT_MESSAGES.descriptionTooLong),
+      description: z
+        .string()
+        .trim()
+        .min(1, PRODUCT_MESSAGES.description)
+        .max(PRODUCT_DESCRIPTION_MAX, PRODUCT_MESSAGES.descriptionTooLong),
       category: z.enum(PRODUCT_CATEGORIES, { error: "Please choose a category" }),
       shopCategory: z
         .string()
@@ -156,7 +163,13 @@ export function productFormSchema(now: Date) {
         )
         .max(MAX_SIZES),
       colors: z
-        .array(z.object({ name: z.string().max(OPTION_TEXT_MAX, PRODUCT_MESSAGES.colorTooLong), hex: z.string(), units: z.string() }))
+        .array(
+          z.object({
+            name: z.string().max(OPTION_TEXT_MAX, PRODUCT_MESSAGES.colorTooLong),
+            hex: z.string(),
+            units: z.string(),
+          }),
+        )
         .max(MAX_COLORS),
       images: z.array(z.string()).max(MAX_IMAGES),
     })

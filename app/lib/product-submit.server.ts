@@ -1,12 +1,22 @@
-import { productFieldErrors, productFormSchema, readProductForm, PRODUCT_MESSAGES, type ProductFormValues, type ProductInput } from "./product-form";
+import {
+  productFieldErrors,
+  productFormSchema,
+  readProductForm,
+  PRODUCT_MESSAGES,
+  type ProductFormValues,
+  type ProductInput,
+} from "./product-form";
 import { isOwnDigitalFileKey } from "./uploads.server";
 
 export type ProductSubmission =
-  | { ok: true; input: ProductInput }
-  | { ok: false; values: ProductFormValues; errors: Record<string, string> };
+  { ok: true; input: ProductInput } | { ok: false; values: ProductFormValues; errors: Record<string, string> };
 
 /** Reads and checks an add/edit product form post (the same rules for both). */
-export async function readProductSubmission(request: Request, userId: string, now = new Date()): Promise<ProductSubmission> {
+export async function readProductSubmission(
+  request: Request,
+  userId: string,
+  now = new Date(),
+): Promise<ProductSubmission> {
   let form: FormData;
   try {
     form = await request.formData();

@@ -23,7 +23,10 @@ type Limiters = { RATE_LIMIT_ADDRESS?: RateLimit; RATE_LIMIT_ACCOUNT?: RateLimit
 /** The keys a mutation counts under: its address, and its account when a session is signed in. */
 export async function rateLimitKeys(env: Env, request: Request): Promise<{ address: string; account: string | null }> {
   const user = await getSessionUser(getDb(env), request);
-  return { address: `address:${request.headers.get("CF-Connecting-IP") ?? "unknown"}`, account: user ? `account:${user.id}` : null };
+  return {
+    address: `address:${request.headers.get("CF-Connecting-IP") ?? "unknown"}`,
+    account: user ? `account:${user.id}` : null,
+  };
 }
 
 /** Counts one mutation and says whether it may go on (false once its address or its account is over the limit). */
@@ -41,5 +44,8 @@ export async function takeMutation(env: Env, request: Request): Promise<boolean>
 export function rateLimitedResponse(pathname: string): Response {
   const headers = { "Retry-After": String(RATE_LIMIT_PERIOD_SECONDS) };
   if (pathname.startsWith("/api/")) return Response.json({ error: RATE_LIMITED_MESSAGE }, { status: 429, headers });
-  return new Response(RATE_LIMITED_MESSAGE, { status: 429, headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" } });
+  return new Response(RATE_LIMITED_MESSAGE, {
+    status: 429,
+    headers: { ...headers, "Content-Type": "text/plain; charset=utf-8" },
+  });
 }

@@ -3,7 +3,12 @@
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import { getHostOrder, getOrderById } from "~/db/queries/orders.server";
-import { createReturnRequest, decideReturnRequest, getReturnRequestWithOrder, listOrderReturnRequests } from "~/db/queries/returns.server";
+import {
+  createReturnRequest,
+  decideReturnRequest,
+  getReturnRequestWithOrder,
+  listOrderReturnRequests,
+} from "~/db/queries/returns.server";
 import { formatCents } from "~/domain/money";
 import { REFUND_MESSAGES, refundableCents } from "~/domain/payments";
 import { checkRefundAmount, RETURN_MESSAGES, RETURN_REASON_MAX_LENGTH, returnEligibility } from "~/domain/returns";
@@ -13,7 +18,8 @@ import { sendMail } from "~/lib/mail.server";
 import { notify } from "~/lib/notify.server";
 import { requestRefund } from "~/lib/payments/refunds.server";
 
-export type ReturnOutcome = { ok: true; message: string } | { ok: false; status: 400 | 403 | 404 | 409 | 502; message: string };
+export type ReturnOutcome =
+  { ok: true; message: string } | { ok: false; status: 400 | 403 | 404 | 409 | 502; message: string };
 
 const reason = (required: string) =>
   z
@@ -62,7 +68,8 @@ export async function hostRefund(env: Env, hostId: string, input: HostRefundInpu
   const db = getDb(env);
   const order = await getHostOrder(db, hostId, input.orderId);
   if (!order) return { ok: false, status: 404, message: "Order not found" };
-  if (order.status === "pending" || !order.checkoutSessionId) return { ok: false, status: 409, message: REFUND_MESSAGES.notPaid };
+  if (order.status === "pending" || !order.checkoutSessionId)
+    return { ok: false, status: 409, message: REFUND_MESSAGES.notPaid };
   const amount = checkRefundAmount(input.amount, order);
   if (!amount.ok) return { ok: false, status: 400, message: amount.message };
   const result = await requestRefund(env, {
@@ -73,12 +80,20 @@ export async function hostRefund(env: Env, hostId: string, input: HostRefundInpu
     reason: input.reason === "" ? null : input.reason,
     idempotencyKey: hostRefundKey(order.id, input.refundKey),
   });
-  if (!result.ok) return { ok: false, status: result.message === REFUND_MESSAGES.providerFailed ? 502 : 409, message: result.message };
+  if (!result.ok)
+    return {
+      ok: false,
+      status: result.message === REFUND_MESSAGES.providerFailed ? 502 : 409,
+      message: result.message,
+    };
   // The buyer's mail goes from the refund path (requestRefund -> applyRefund), once per refund.
   const refunded = formatCents(amount.amountCents, order.currency);
   return {
     ok: true,
-    message: result.status === "succeeded" ? `Refunded ${refunded} on order ${order.orderNumber}` : `Refund of ${refunded} on order ${order.orderNumber} is on its way`,
+    message:
+      result.status === "succeeded"
+        ? `Refunded ${refunded} on order ${order.orderNumber}`
+        : `Refund of ${refunded} on order ${order.orderNumber} is on its way`,
   };
 }
 
@@ -91,14 +106,25 @@ export function isOrderBuyer(order: { userId: string | null }, user: Pick<Sessio
 }
 
 /** The buyer asks to return an order. One open request per order; only within the return window. */
-export async function requestReturn(env: Env, user: SessionUser, orderId: string, reasonText: string, now = new Date()): Promise<ReturnOutcome> {
+export async function requestReturn(
+  env: Env,
+  user: SessionUser,
+  orderId: string,
+  reasonText: string,
+  now = new Date(),
+): Promise<ReturnOutcome> {
   const db = getDb(env);
   const order = await getOrderById(db, orderId);
   if (!order || !isOrderBuyer(order, user)) return { ok: false, status: 404, message: "Order not found" };
   const requests = await listOrderReturnRequests(db, order.id, 5);
   const eligible = returnEligibility({ ...order, hasOpenRequest: requests.some((r) => r.status === "requested") }, now);
   if (!eligible.ok) return { ok: false, status: 409, message: eligible.message };
-  const created = await createReturnRequest(db, { orderId: order.id, userId: user.id, hostId: order.hostId, reason: reasonText });
+  const created = await createReturnRequest(db, {
+    orderId: order.id,
+    userId: user.id,
+    hostId: order.hostId,
+    reason: reasonText,
+  });
   if (!created) return { ok: false, status: 409, message: RETURN_MESSAGES.alreadyOpen };
   return { ok: true, message: RETURN_MESSAGES.requested };
 }
@@ -106,9 +132,14 @@ export async function requestReturn(env: Env, user: SessionUser, orderId: string
 type DecidedRequest = NonNullable<Awaited<ReturnType<typeof getReturnRequestWithOrder>>>;
 
 /** The host's own open request, or the refusal to answer with. Another host's request is answered as missing. */
-export async function hostReturnRequest(env: Env, hostId: string, returnId: string): Promise<{ ok: true; request: DecidedRequest } | Extract<ReturnOutcome, { ok: false }>> {
+export async function hostReturnRequest(
+  env: Env,
+  hostId: string,
+  returnId: string,
+): Promise<{ ok: true; request: DecidedRequest } | Extract<ReturnOutcome, { ok: false }>> {
   const request = await getReturnRequestWithOrder(getDb(env), returnId);
-  if (!request || request.hostId !== hostId) return { ok: false, status: 404, message: RETURN_MESSAGES.requestNotFound };
+  if (!request || request.hostId !== hostId)
+    return { ok: false, status: 404, message: RETURN_MESSAGES.requestNotFound };
   if (request.status !== "requested") return { ok: false, status: 409, message: RETURN_MESSAGES.alreadyAnswered };
   return { ok: true, request };
 }
@@ -136,7 +167,12 @@ export async function mailReturnDecision(
 }
 
 /** The host declines an open request with a reason; the buyer is mailed. A second answer changes nothing. */
-export async function declineReturn(env: Env, hostId: string, returnId: string, declineReason: string): Promise<ReturnOutcome> {
+export async function declineReturn(
+  env: Env,
+  hostId: string,
+  returnId: string,
+  declineReason: string,
+): Promise<ReturnOutcome> {
   const found = await hostReturnRequest(env, hostId, returnId);
   if (!found.ok) return found;
   const decided = await decideReturnRequest(getDb(env), found.request.id, { status: "declined", declineReason });
@@ -165,8 +201,16 @@ export async function approveReturn(env: Env, hostId: string, returnId: string):
     reason: null,
     idempotencyKey: returnRefundKey(request.id),
   });
-  if (!result.ok) return { ok: false, status: result.message === REFUND_MESSAGES.providerFailed ? 502 : 409, message: result.message };
+  if (!result.ok)
+    return {
+      ok: false,
+      status: result.message === REFUND_MESSAGES.providerFailed ? 502 : 409,
+      message: result.message,
+    };
   // The approval reaches the buyer as the refund's mail (the refund path sends it once, origin "return").
   await decideReturnRequest(getDb(env), request.id, { status: "approved", refundId: result.refundId });
-  return { ok: true, message: `Return of order ${request.orderNumber} approved: ${formatCents(amountCents, request.currency)} refunded.` };
+  return {
+    ok: true,
+    message: `Return of order ${request.orderNumber} approved: ${formatCents(amountCents, request.currency)} refunded.`,
+  };
 }

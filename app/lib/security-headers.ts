@@ -15,7 +15,10 @@ export const CAMERA_PAGES = ["/voucher-scanner"] as const;
 /** A fresh random nonce (128 bits, base64url) for one response. */
 export function newNonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 /** The https origins of extra explorer URLs (e.g. BLOCK_EXPLORER_URLS), for connect-src; anything else is dropped. */
@@ -109,7 +112,9 @@ export const STATIC_ASSET_POLICY = [
  * this text by tests/security.test.ts, so one change here and a copy there stay together.
  */
 export function staticHeadersFile(): string {
-  const lines = [["Content-Security-Policy", STATIC_ASSET_POLICY], ...baselineHeaders("/")].map(([n, v]) => `  ${n}: ${v}`);
+  const lines = [["Content-Security-Policy", STATIC_ASSET_POLICY], ...baselineHeaders("/")].map(
+    ([n, v]) => `  ${n}: ${v}`,
+  );
   return [
     "# Security headers of every static file (scripts, styles, icons, manifest, offline page), generated from",
     "# staticHeadersFile() in app/lib/security-headers.ts; tests/security.test.ts checks they are the same.",

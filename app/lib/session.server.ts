@@ -1,5 +1,11 @@
 import type { Db } from "~/db/client.server";
-import { deleteSession, getSessionAccount, insertSession, touchSession, type SessionViewer } from "~/db/queries/sessions.server";
+import {
+  deleteSession,
+  getSessionAccount,
+  insertSession,
+  touchSession,
+  type SessionViewer,
+} from "~/db/queries/sessions.server";
 import { SESSION_ABSOLUTE_MS, sessionExpiry, sessionNeedsTouch } from "~/domain/accounts";
 import { hostCookie, readCookie, SESSION_COOKIE } from "./cookies.server";
 import { randomToken, sha256Hex } from "./crypto.server";
@@ -56,7 +62,11 @@ export async function getSessionUserOf(db: Db, viewer: SessionViewer): Promise<S
   if (!row) return null;
   const { emailConfirmedAt, sessionCreatedAt, sessionExpiresAt, ...user } = row;
   // Used now: its idle deadline moves forward (at most one write an hour), never past its absolute end.
-  if (sessionCreatedAt && sessionExpiresAt && sessionNeedsTouch(new Date(sessionCreatedAt), new Date(sessionExpiresAt), viewer.now)) {
+  if (
+    sessionCreatedAt &&
+    sessionExpiresAt &&
+    sessionNeedsTouch(new Date(sessionCreatedAt), new Date(sessionExpiresAt), viewer.now)
+  ) {
     await touchSession(db, viewer.sessionId, sessionExpiry(new Date(sessionCreatedAt), viewer.now));
   }
   return {

@@ -22,11 +22,12 @@ export const SETTINGS_MESSAGES = {
   passwordChanged: "Your password has been changed. Other devices were signed out.",
   emailSame: "This is already your email address",
   /** Only when the link is used and someone took the address meanwhile (the request itself never tells). */
-  emailTakenOnConfirm: "This email address can no longer be used. Please request the change again with another address.",
+  emailTakenOnConfirm:
+    "This email address can no longer be used. Please request the change again with another address.",
   emailSent: (email: string) => `We sent a confirmation link to ${email}. Your email changes when you open it.`,
   emailConfirmed: "Your email address has been changed.",
   emailLinkInvalid: "This confirmation link is invalid or has expired. Please request a new one.",
-  deleteConfirm: 'Please type DELETE to confirm',
+  deleteConfirm: "Please type DELETE to confirm",
   noGuestOrders: "There are no guest orders paid with your email address to add.",
   guestOrdersLinkSent: (email: string) => `We sent a link to ${email}. Open it to add the orders to your account.`,
   guestOrdersClaimed: (count: number) => `${count} order${count === 1 ? " was" : "s were"} added to your account.`,
@@ -88,20 +89,32 @@ export const ShippingSchema = z.object({
 
 export const ChangePasswordSchema = z
   .object({
-    currentPassword: z.string({ error: "Please enter your current password" }).min(1, "Please enter your current password").max(128),
+    currentPassword: z
+      .string({ error: "Please enter your current password" })
+      .min(1, "Please enter your current password")
+      .max(128),
     newPassword: PasswordSchema,
     confirmPassword: z.string({ error: "Please confirm your password" }).min(1, "Please confirm your password"),
   })
-  .refine((v) => v.newPassword === v.confirmPassword, { path: ["confirmPassword"], message: "Passwords do not match!" });
+  .refine((v) => v.newPassword === v.confirmPassword, {
+    path: ["confirmPassword"],
+    message: "Passwords do not match!",
+  });
 
 export const ChangeEmailSchema = z.object({
   newEmail: EmailSchema,
-  currentPassword: z.string({ error: "Please enter your current password" }).min(1, "Please enter your current password").max(128),
+  currentPassword: z
+    .string({ error: "Please enter your current password" })
+    .min(1, "Please enter your current password")
+    .max(128),
 });
 
 export const DeleteAccountSchema = z.object({
   confirmation: z.literal(DELETE_CONFIRMATION_WORD, { error: SETTINGS_MESSAGES.deleteConfirm }),
-  currentPassword: z.string({ error: "Please enter your current password" }).min(1, "Please enter your current password").max(128),
+  currentPassword: z
+    .string({ error: "Please enter your current password" })
+    .min(1, "Please enter your current password")
+    .max(128),
 });
 
 export const PushSubscriptionSchema = z.object({

@@ -88,7 +88,13 @@ export async function requestEmailChange(
     return { ok: true };
   }
   const token = randomToken();
-  await createEmailChangeToken(db, user.id, await sha256Hex(token), newEmail, new Date(Date.now() + EMAIL_CHANGE_TTL_MS));
+  await createEmailChangeToken(
+    db,
+    user.id,
+    await sha256Hex(token),
+    newEmail,
+    new Date(Date.now() + EMAIL_CHANGE_TTL_MS),
+  );
   const link = `${origin}/settings/confirm-email?token=${encodeURIComponent(token)}`;
   await notify(env, user.id, "email_confirmation", {
     to: newEmail,
@@ -138,11 +144,21 @@ export async function exportAccount(env: Env, userId: string, format: "json" | "
   const stamp = now.toISOString().slice(0, 10);
   if (format === "json") {
     const body = JSON.stringify({ exportedAt: now.toISOString(), userId, records }, null, 2);
-    return { body: new TextEncoder().encode(body), contentType: "application/json; charset=utf-8", fileName: `tribe-data-${stamp}.json` };
+    return {
+      body: new TextEncoder().encode(body),
+      contentType: "application/json; charset=utf-8",
+      fileName: `tribe-data-${stamp}.json`,
+    };
   }
   const files = Object.entries(records).map(([table, rows]) => {
     const header = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-    return { name: `${table}.csv`, data: toCsv(header, rows.map((row) => header.map((key) => cell(row[key])))) };
+    return {
+      name: `${table}.csv`,
+      data: toCsv(
+        header,
+        rows.map((row) => header.map((key) => cell(row[key]))),
+      ),
+    };
   });
   return { body: await zip(files, now), contentType: "application/zip", fileName: `tribe-data-${stamp}.zip` };
 }
@@ -173,7 +189,11 @@ export async function deleteAccount(env: Env, userId: string, now = new Date()):
     try {
       await closeGroupBuy(env, groupBuyId, { mode: "cancel", hostId: userId, now });
     } catch (error) {
-      console.error("account deletion: group buy cancellation will be resumed by the cron", { userId, groupBuyId, error });
+      console.error("account deletion: group buy cancellation will be resumed by the cron", {
+        userId,
+        groupBuyId,
+        error,
+      });
     }
   }
   return true;

@@ -20,7 +20,10 @@ export async function startSignedInSession(db: Db, userId: string, request: Requ
   // What the visitor put in their cart joins the account's cart.
   const clearCart = await mergeVisitorCart(db, userId, request);
   if (clearCart) headers.append("Set-Cookie", clearCart);
-  headers.append("Set-Cookie", flashToastCookie({ message: "Successfully signed in!", type: "success", durationMs: 2000 }));
+  headers.append(
+    "Set-Cookie",
+    flashToastCookie({ message: "Successfully signed in!", type: "success", durationMs: 2000 }),
+  );
   await recordActivity(db, userId, "login");
   return redirect(redirectTo, { headers });
 }

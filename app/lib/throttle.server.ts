@@ -5,7 +5,12 @@ import {
   refundThrottleAttempt,
   takeDelayedAttempt,
 } from "~/db/queries/throttle.server";
-import { ACCOUNT_MAIL_WINDOW_MS, SIGN_IN_ACCOUNT_CEILING, SIGN_IN_THROTTLE, type AccountMailKind } from "~/domain/accounts";
+import {
+  ACCOUNT_MAIL_WINDOW_MS,
+  SIGN_IN_ACCOUNT_CEILING,
+  SIGN_IN_THROTTLE,
+  type AccountMailKind,
+} from "~/domain/accounts";
 
 /**
  * Sign-in throttling (decision 410), kept in D1: a progressive delay per address and account (the attacker's own
@@ -34,7 +39,12 @@ export async function takeSignInAttempt(db: Db, keys: SignInKeys, now: Date): Pr
   if (addressWait > 0) return { ok: false, reason: "wait", waitMs: addressWait };
   const [account] = await countThrottleAttempts(
     db,
-    [{ key: keys.account, rule: { maxAttempts: SIGN_IN_ACCOUNT_CEILING.maxFailures, windowMs: SIGN_IN_ACCOUNT_CEILING.windowMs } }],
+    [
+      {
+        key: keys.account,
+        rule: { maxAttempts: SIGN_IN_ACCOUNT_CEILING.maxFailures, windowMs: SIGN_IN_ACCOUNT_CEILING.windowMs },
+      },
+    ],
     now,
   );
   if (account && account.attempts > SIGN_IN_ACCOUNT_CEILING.maxFailures) return { ok: false, reason: "link" };

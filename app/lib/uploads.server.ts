@@ -9,8 +9,21 @@ import {
   videoTooShortMessage,
 } from "~/domain/catalog";
 import { getDb } from "~/db/client.server";
-import { deleteUploadRows, markUploadsAttached, reserveUpload, setUploadBytes, unattachedUploadsBefore, uploadKeysInUse, uploadUsage } from "~/db/queries/uploads.server";
-import { UPLOAD_GRACE_MS, UPLOAD_QUOTA_MESSAGES, UPLOAD_QUOTA_WINDOW_MS, uploadQuotaProblem } from "~/domain/upload-quotas";
+import {
+  deleteUploadRows,
+  markUploadsAttached,
+  reserveUpload,
+  setUploadBytes,
+  unattachedUploadsBefore,
+  uploadKeysInUse,
+  uploadUsage,
+} from "~/db/queries/uploads.server";
+import {
+  UPLOAD_GRACE_MS,
+  UPLOAD_QUOTA_MESSAGES,
+  UPLOAD_QUOTA_WINDOW_MS,
+  uploadQuotaProblem,
+} from "~/domain/upload-quotas";
 import { BodyTooLargeError, MULTIPART_OVERHEAD_BYTES, readBodyWithin } from "~/lib/body-limit";
 import { z } from "zod";
 import { mp4Duration, sniffVideoType, videoDuration } from "~/lib/video-duration";
@@ -32,10 +45,13 @@ const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
 
 /** The image type told by a file's first bytes (PNG, JPEG, WebP, GIF), or null for anything else. */
 export function sniffImageType(bytes: Uint8Array): ImageType | null {
-  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return { ext: "png", contentType: "image/png" };
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
+    return { ext: "png", contentType: "image/png" };
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return { ext: "jpg", contentType: "image/jpeg" };
-  if (startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WEBP"), 8)) return { ext: "webp", contentType: "image/webp" };
-  if (startsWith(bytes, ascii("GIF87a")) || startsWith(bytes, ascii("GIF89a"))) return { ext: "gif", contentType: "image/gif" };
+  if (startsWith(bytes, ascii("RIFF")) && startsWith(bytes, ascii("WEBP"), 8))
+    return { ext: "webp", contentType: "image/webp" };
+  if (startsWith(bytes, ascii("GIF87a")) || startsWith(bytes, ascii("GIF89a")))
+    return { ext: "gif", contentType: "image/gif" };
   return null;
 }
 
@@ -95,7 +111,11 @@ export async function readUpload(request: Request, maxBytes: number, sizeMessage
     if (!file || typeof file === "string") throw new UploadError("Please choose a file to upload", 400);
     if (file.size > maxBytes) throw new UploadError(sizeMessage, 413);
     if (file.size === 0) throw new UploadError("Please choose a file to upload", 400);
-    return { bytes: new Uint8Array(await file.arrayBuffer()), fileName: file.name || null, contentType: file.type || null };
+    return {
+      bytes: new Uint8Array(await file.arrayBuffer()),
+      fileName: file.name || null,
+      contentType: file.type || null,
+    };
   }
   if (bytes.length === 0) throw new UploadError("Please choose a file to upload", 400);
   const rawName = request.headers.get("X-File-Name");
@@ -121,7 +141,12 @@ export function uploaderProblem(uploader: Uploader): string | null {
 }
 
 /** Records an upload of `bytes` under `key` for the account, or names the quota it would break. */
-async function reserveWithinQuota(env: Pick<Env, "DB">, userId: string, key: string, bytes: number): Promise<string | null> {
+async function reserveWithinQuota(
+  env: Pick<Env, "DB">,
+  userId: string,
+  key: string,
+  bytes: number,
+): Promise<string | null> {
   const db = getDb(env);
   const now = new Date();
   const since = new Date(now.getTime() - UPLOAD_QUOTA_WINDOW_MS);
@@ -154,7 +179,12 @@ export function profileImageKey(url: string, userId: string): string | null {
  * Stores an image at 5 MB at most; the type comes from the bytes, never from the name or header. With a quota
  * account, the upload counts against its quotas first (429 over them).
  */
-async function storeImage(env: Pick<Env, "MEDIA"> & Partial<Pick<Env, "DB">>, prefix: string, body: UploadBody, quotaUserId?: string) {
+async function storeImage(
+  env: Pick<Env, "MEDIA"> & Partial<Pick<Env, "DB">>,
+  prefix: string,
+  body: UploadBody,
+  quotaUserId?: string,
+) {
   if (body.bytes.length > IMAGE_MAX_BYTES) throw new UploadError(IMAGE_SIZE_MESSAGE, 413);
   const type = sniffImageType(body.bytes);
   if (!type) throw new UploadError(IMAGE_TYPE_MESSAGE, 415);
@@ -175,7 +205,8 @@ export async function storeDigitalFile(env: Pick<Env, "MEDIA" | "DB">, userId: s
   const key = uploadKey(`private/digital/${userId}`, safeExtension(body.fileName));
   const over = await reserveWithinQuota(env, userId, key, body.bytes.length);
   if (over) throw new UploadError(over, 429);
-  const contentType = body.contentType && /^[\w.+-]+\/[\w.+-]+$/.test(body.contentType) ? body.contentType : "application/octet-stream";
+  const contentType =
+    body.contentType && /^[\w.+-]+\/[\w.+-]+$/.test(body.contentType) ? body.contentType : "application/octet-stream";
   await env.MEDIA.put(key, body.bytes, {
     httpMetadata: { contentType },
     customMetadata: body.fileName ? { fileName: body.fileName.slice(0, 200) } : undefined,
@@ -189,7 +220,6 @@ export function isOwnDigitalFileKey(key: string, userId: string): boolean {
 }
 
 // --- Guess & Win videos: multipart uploads to R2 through the Worker ---------------------------------------------
-
 
 export const VIDEO_TYPE_MESSAGE = "Please select a valid video file";
 export const VIDEO_SIZE_MESSAGE = "Video file size must be less than 500MB";
@@ -254,11 +284,16 @@ const VideoPartsSchema = z
   .max(10_000);
 
 /** Starts a multipart video upload of `size` bytes; refuses more than 500 MB (413). */
-export async function startVideoUpload(env: Pick<Env, "MEDIA" | "DB">, userId: string, input: { fileName?: unknown; size?: unknown; contentType?: unknown }) {
+export async function startVideoUpload(
+  env: Pick<Env, "MEDIA" | "DB">,
+  userId: string,
+  input: { fileName?: unknown; size?: unknown; contentType?: unknown },
+) {
   const parsed = VideoStartSchema.safeParse(input);
   if (!parsed.success) throw new VideoUploadError(VIDEO_TYPE_MESSAGE, 400);
   if (parsed.data.size > VIDEO_MAX_BYTES) throw new VideoUploadError(VIDEO_SIZE_MESSAGE, 413);
-  if (parsed.data.contentType && !/^video\//i.test(parsed.data.contentType)) throw new VideoUploadError(VIDEO_TYPE_MESSAGE, 415);
+  if (parsed.data.contentType && !/^video\//i.test(parsed.data.contentType))
+    throw new VideoUploadError(VIDEO_TYPE_MESSAGE, 415);
   const named = safeExtension(parsed.data.fileName ?? null);
   const ext = named === "webm" ? "webm" : "mp4";
   const key = uploadKey(`guess-win-videos/${userId}`, ext);
@@ -266,7 +301,10 @@ export async function startVideoUpload(env: Pick<Env, "MEDIA" | "DB">, userId: s
   const over = await reserveWithinQuota(env, userId, key, parsed.data.size);
   if (over) throw new VideoUploadError(over, 429);
   const upload = await env.MEDIA.createMultipartUpload(key, {
-    httpMetadata: { contentType: ext === "webm" ? "video/webm" : "video/mp4", cacheControl: "public, max-age=31536000, immutable" },
+    httpMetadata: {
+      contentType: ext === "webm" ? "video/webm" : "video/mp4",
+      cacheControl: "public, max-age=31536000, immutable",
+    },
   });
   return { uploadId: upload.uploadId, key, partSize: VIDEO_PART_BYTES };
 }
@@ -277,9 +315,17 @@ function ownKeyOrThrow(key: string | null | undefined, userId: string): string {
 }
 
 /** Stores one part; the first part's bytes must be an MP4 or WebM, else the upload is aborted (415). */
-export async function putVideoPart(env: Pick<Env, "MEDIA" | "DB">, userId: string, key: string | null, uploadId: string, partNumber: number, bytes: Uint8Array) {
+export async function putVideoPart(
+  env: Pick<Env, "MEDIA" | "DB">,
+  userId: string,
+  key: string | null,
+  uploadId: string,
+  partNumber: number,
+  bytes: Uint8Array,
+) {
   const own = ownKeyOrThrow(key, userId);
-  if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000) throw new VideoUploadError("Invalid part number", 400);
+  if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10_000)
+    throw new VideoUploadError("Invalid part number", 400);
   if (bytes.length === 0) throw new VideoUploadError(VIDEO_TYPE_MESSAGE, 400);
   if (bytes.length > VIDEO_PART_MAX_BYTES) throw new VideoUploadError(VIDEO_SIZE_MESSAGE, 413);
   const upload = env.MEDIA.resumeMultipartUpload(own, uploadId);
@@ -297,7 +343,11 @@ export async function putVideoPart(env: Pick<Env, "MEDIA" | "DB">, userId: strin
 }
 
 /** Reads the duration of a stored video: its start, then (MP4 with `moov` at the end) its tail. */
-export async function readStoredVideoDuration(env: Pick<Env, "MEDIA">, key: string, size: number): Promise<number | null> {
+export async function readStoredVideoDuration(
+  env: Pick<Env, "MEDIA">,
+  key: string,
+  size: number,
+): Promise<number | null> {
   const head = await env.MEDIA.get(key, { range: { offset: 0, length: Math.min(size, VIDEO_HEAD_BYTES) } });
   if (!head) return null;
   const headBytes = new Uint8Array(await head.arrayBuffer());
@@ -348,7 +398,12 @@ export async function completeVideoUpload(
 }
 
 /** Aborts an unfinished upload of this user. */
-export async function abortVideoUpload(env: Pick<Env, "MEDIA" | "DB">, userId: string, key: string | null, uploadId: string) {
+export async function abortVideoUpload(
+  env: Pick<Env, "MEDIA" | "DB">,
+  userId: string,
+  key: string | null,
+  uploadId: string,
+) {
   const own = ownKeyOrThrow(key, userId);
   await env.MEDIA.resumeMultipartUpload(own, uploadId)
     .abort()
@@ -357,7 +412,11 @@ export async function abortVideoUpload(env: Pick<Env, "MEDIA" | "DB">, userId: s
 }
 
 /** The verified duration of one of this user's uploaded videos, or null when it is not theirs, missing or unverified. */
-export async function verifiedVideoDuration(env: Pick<Env, "MEDIA">, userId: string, key: string): Promise<number | null> {
+export async function verifiedVideoDuration(
+  env: Pick<Env, "MEDIA">,
+  userId: string,
+  key: string,
+): Promise<number | null> {
   if (!isOwnVideoKey(key, userId)) return null;
   const [object, meta] = await Promise.all([env.MEDIA.head(key), env.MEDIA.head(videoMetaKey(key))]);
   if (!object || !meta) return null;
@@ -379,9 +438,14 @@ const UNATTACHED_SWEEP_BATCH = 50;
  * The cron's sweep (decision 430): uploads older than the grace period that no product, game or profile uses are
  * removed from R2 and forgotten; those in use are marked and kept. Returns how many were removed.
  */
-export async function removeUnattachedUploads(env: Pick<Env, "MEDIA" | "DB">, now: Date): Promise<{ removed: number; attached: number }> {
+export async function removeUnattachedUploads(
+  env: Pick<Env, "MEDIA" | "DB">,
+  now: Date,
+): Promise<{ removed: number; attached: number }> {
   const db = getDb(env);
-  const stale = (await unattachedUploadsBefore(db, new Date(now.getTime() - UPLOAD_GRACE_MS), UNATTACHED_SWEEP_BATCH)).map((row) => row.key);
+  const stale = (
+    await unattachedUploadsBefore(db, new Date(now.getTime() - UPLOAD_GRACE_MS), UNATTACHED_SWEEP_BATCH)
+  ).map((row) => row.key);
   if (stale.length === 0) return { removed: 0, attached: 0 };
   const inUse = await uploadKeysInUse(db, stale);
   const unused = stale.filter((key) => !inUse.has(key));

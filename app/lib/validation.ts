@@ -12,7 +12,6 @@ export const EmailSchema = z
   .pipe(z.email({ error: "Please enter a valid email address" }))
   .transform((v) => v.toLowerCase());
 
-
 /** A new password's length rule (the browser checks it too); the server also refuses common ones (password.server). */
 export const PasswordSchema = z
   .string({ error: "Please enter a password" })
@@ -23,12 +22,19 @@ export const WebsiteSchema = z
   .string()
   .trim()
   .max(300, "Please enter a valid website URL (including https://)")
-  .refine((v) => v === "" || /^https?:\/\/[^\s/$.?#].[^\s]*$/i.test(v), "Please enter a valid website URL (including https://)")
+  .refine(
+    (v) => v === "" || /^https?:\/\/[^\s/$.?#].[^\s]*$/i.test(v),
+    "Please enter a valid website URL (including https://)",
+  )
   .transform((v) => (v === "" ? null : v));
 
 export const SignupSchema = z
   .object({
-    name: z.string({ error: "Please enter your name" }).trim().min(1, "Please enter your name").max(80, "Name must be at most 80 characters"),
+    name: z
+      .string({ error: "Please enter your name" })
+      .trim()
+      .min(1, "Please enter your name")
+      .max(80, "Name must be at most 80 characters"),
     email: EmailSchema,
     password: PasswordSchema,
     confirmPassword: z.string({ error: "Please confirm your password" }).min(1, "Please confirm your password"),

@@ -115,7 +115,7 @@ function readVint(b: Uint8Array, at: number, keepMarker: boolean): Vint | null {
   while (length <= 8 && !(first & (0x80 >> (length - 1)))) length++;
   if (length > 8 || at + length > b.length) return null;
   let value = keepMarker ? first : first & (0xff >> length);
-  let allOnes = value === (0xff >> length);
+  let allOnes = value === 0xff >> length;
   for (let i = 1; i < length; i++) {
     value = value * 256 + b[at + i]!;
     if (b[at + i] !== 0xff) allOnes = false;
@@ -199,7 +199,10 @@ function box(type: string, ...children: Uint8Array[]): Uint8Array {
   const length = 8 + children.reduce((n, c) => n + c.length, 0);
   const out = new Uint8Array(length);
   new DataView(out.buffer).setUint32(0, length);
-  out.set([...type].map((c) => c.charCodeAt(0)), 4);
+  out.set(
+    [...type].map((c) => c.charCodeAt(0)),
+    4,
+  );
   let at = 8;
   for (const c of children) {
     out.set(c, at);
@@ -209,7 +212,10 @@ function box(type: string, ...children: Uint8Array[]): Uint8Array {
 }
 
 /** A minimal MP4 (ftyp + moov/mvhd version 0 [+ mdat]) of the given length; `moovLast` puts moov after mdat. */
-export function buildMp4(seconds: number, opts: { timescale?: number; mdatBytes?: number; moovLast?: boolean } = {}): Uint8Array<ArrayBuffer> {
+export function buildMp4(
+  seconds: number,
+  opts: { timescale?: number; mdatBytes?: number; moovLast?: boolean } = {},
+): Uint8Array<ArrayBuffer> {
   const timescale = opts.timescale ?? 1000;
   const ftyp = box("ftyp", new TextEncoder().encode("isom\0\0\x02\0isomiso2mp41"));
   const mvhdBody = new Uint8Array(100);

@@ -82,7 +82,11 @@ export async function vapidAuthorization(endpoint: string, keys: VapidKeys, now 
   const header = base64UrlEncode(encoder.encode(JSON.stringify({ typ: "JWT", alg: "ES256" })));
   const claims = base64UrlEncode(
     encoder.encode(
-      JSON.stringify({ aud: new URL(endpoint).origin, exp: Math.floor(now / 1000) + VAPID_TOKEN_SECONDS, sub: keys.subject }),
+      JSON.stringify({
+        aud: new URL(endpoint).origin,
+        exp: Math.floor(now / 1000) + VAPID_TOKEN_SECONDS,
+        sub: keys.subject,
+      }),
     ),
   );
   const signingInput = `${header}.${claims}`;
@@ -94,7 +98,12 @@ export async function vapidAuthorization(endpoint: string, keys: VapidKeys, now 
   return `vapid t=${signingInput}.${base64UrlEncode(signature)}, k=${keys.publicKey}`;
 }
 
-async function hkdf(salt: Uint8Array<ArrayBuffer>, ikm: Uint8Array<ArrayBuffer>, info: Uint8Array<ArrayBuffer>, bytes: number) {
+async function hkdf(
+  salt: Uint8Array<ArrayBuffer>,
+  ikm: Uint8Array<ArrayBuffer>,
+  info: Uint8Array<ArrayBuffer>,
+  bytes: number,
+) {
   const key = await crypto.subtle.importKey("raw", ikm, "HKDF", false, ["deriveBits"]);
   return new Uint8Array(await crypto.subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt, info }, key, bytes * 8));
 }
@@ -129,7 +138,13 @@ export async function encryptPushPayload(
   if (payload.length > MAX_PUSH_PAYLOAD_BYTES) throw new RangeError("push payload too large");
   const receiverPublic = base64UrlDecode(subscription.p256dh);
   const authSecret = base64UrlDecode(subscription.auth);
-  const receiverKey = await crypto.subtle.importKey("raw", receiverPublic, { name: "ECDH", namedCurve: "P-256" }, false, []);
+  const receiverKey = await crypto.subtle.importKey(
+    "raw",
+    receiverPublic,
+    { name: "ECDH", namedCurve: "P-256" },
+    false,
+    [],
+  );
   const sender =
     options.senderKeys ??
     ((await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, ["deriveBits"])) as CryptoKeyPair);

@@ -48,7 +48,12 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function AddProduct({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <Page title="Add Product" subtitle={`${loaderData.poolShare} of every sale goes to your prize pool.`} width="narrow" back={{ to: "/dashboard", label: "Back to Dashboard" }}>
+    <Page
+      title="Add Product"
+      subtitle={`${loaderData.poolShare} of every sale goes to your prize pool.`}
+      width="narrow"
+      back={{ to: "/dashboard", label: "Back to Dashboard" }}
+    >
       <ProductForm
         defaults={actionData?.values ?? loaderData.defaults}
         errors={actionData?.errors}

@@ -37,7 +37,12 @@ const refuse = (status: 400 | 404 | 409, message: string, fieldErrors?: Record<s
  * status), payouts held, shop/games/group buys hidden (listing queries), checkouts refused, the open pool closed
  * and drawn as usual, active group buys cancelled. Re-activating releases the hold and shows everything again.
  */
-export async function changeAccountStatus(env: Env, admin: SessionUser, form: FormData, origin: string): Promise<AdminActionResult> {
+export async function changeAccountStatus(
+  env: Env,
+  admin: SessionUser,
+  form: FormData,
+  origin: string,
+): Promise<AdminActionResult> {
   const parsed = statusChangeSchema.safeParse({ userId: form.get("userId"), status: form.get("status") });
   if (!parsed.success) return refuse(400, parsed.error.issues[0]?.message ?? ADMIN_MESSAGES.invalidStatus);
   const { userId, status } = parsed.data;
@@ -95,7 +100,9 @@ export async function toggleGamePause(env: Env, admin: SessionUser, form: FormDa
 export async function saveRevenueRules(env: Env, admin: SessionUser, form: FormData): Promise<AdminActionResult> {
   const result = parseRevenueRulesForm((field) => form.get(field));
   if (!result.ok) {
-    const errors = Object.fromEntries(Object.entries(result.errors).filter((e): e is [string, string] => Boolean(e[1])));
+    const errors = Object.fromEntries(
+      Object.entries(result.errors).filter((e): e is [string, string] => Boolean(e[1])),
+    );
     return refuse(400, Object.values(errors)[0] ?? ADMIN_MESSAGES.unknownAction, errors);
   }
   const db = getDb(env);

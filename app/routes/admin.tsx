@@ -61,7 +61,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     paymentIntentId: e.paymentIntentId,
     chargeId: e.chargeId,
     receivedAt: e.receivedAt,
-    amount: typeof e.amountCents === "number" && typeof e.currency === "string" ? formatCents(e.amountCents, e.currency.toUpperCase()) : "—",
+    amount:
+      typeof e.amountCents === "number" && typeof e.currency === "string"
+        ? formatCents(e.amountCents, e.currency.toUpperCase())
+        : "—",
   }));
   // Card processing fees are the platform's cost (never charged to hosts), from each payment's balance transaction.
   const processingFees = fees.map((f) => ({
@@ -83,7 +86,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }));
   // Draws whose committed block was refused (never swapped silently): why, until the pool is drawn.
   const delayedDraws = await listDelayedDraws(db);
-  return { counts, users, audit, auditPage, games, rules, query, adHosts, unclaimedPrizes, processingFees, unmatchedEvents, delayedDraws };
+  return {
+    counts,
+    users,
+    audit,
+    auditPage,
+    games,
+    rules,
+    query,
+    adHosts,
+    unclaimedPrizes,
+    processingFees,
+    unmatchedEvents,
+    delayedDraws,
+  };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -101,15 +117,30 @@ export async function action({ request, context }: Route.ActionArgs) {
           : intent === "record-ad-revenue"
             ? await recordAdRevenue(env, admin.id, Object.fromEntries(form))
             : intent === "settle-prize"
-              ? await settlePrizeByHand(env, admin.id, String(form.get("payoutId") ?? ""), String(form.get("note") ?? ""))
+              ? await settlePrizeByHand(
+                  env,
+                  admin.id,
+                  String(form.get("payoutId") ?? ""),
+                  String(form.get("note") ?? ""),
+                )
               : { ok: false, status: 400, message: ADMIN_MESSAGES.unknownAction };
   if (!result.ok) {
     return data(
-      { ok: false as const, intent: String(intent ?? ""), message: result.message, fieldErrors: result.fieldErrors ?? {} },
+      {
+        ok: false as const,
+        intent: String(intent ?? ""),
+        message: result.message,
+        fieldErrors: result.fieldErrors ?? {},
+      },
       { status: result.status },
     );
   }
-  return { ok: true as const, intent: String(intent ?? ""), message: result.message, fieldErrors: {} as Record<string, string> };
+  return {
+    ok: true as const,
+    intent: String(intent ?? ""),
+    message: result.message,
+    fieldErrors: {} as Record<string, string>,
+  };
 }
 
 function listHref(query: AdminUserQuery, change: Partial<AdminUserQuery>) {
@@ -145,7 +176,8 @@ function auditSummary(row: { action: keyof typeof ACTION_TEXT; detail: Record<st
     return parts.join(", ");
   }
   if (row.action === "game_paused" || row.action === "game_resumed") return `${String(d.from)} → ${String(d.to)}`;
-  if (row.action === "ad_revenue_recorded") return `${String(d.periodStart)} to ${String(d.periodEnd)}: ${String(d.impressions)} impressions, ${String(d.clicks)} clicks`;
+  if (row.action === "ad_revenue_recorded")
+    return `${String(d.periodStart)} to ${String(d.periodEnd)}: ${String(d.impressions)} impressions, ${String(d.clicks)} clicks`;
   if (row.action === "prize_settled_by_hand") return `Paid outside Stripe: ${String(d.note)}`;
   return "Shares per source saved";
 }
@@ -159,7 +191,10 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
     <Page title="Admin Dashboard" subtitle="Platform Owner" back={{ to: "/", label: "Back to Home" }}>
       {actionData ? (
         actionData.ok ? (
-          <p role="status" className="mb-4 rounded-lg border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800">
+          <p
+            role="status"
+            className="mb-4 rounded-lg border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800"
+          >
             {actionData.message}
           </p>
         ) : (
@@ -178,7 +213,12 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
         {"Payment processing fees (the platform's cost): "}
         {loaderData.processingFees.length === 0
           ? "none yet"
-          : loaderData.processingFees.map((f) => `${f.total} on ${f.payments} ${f.payments === 1 ? "payment" : "payments"} (${f.recent} in the last 30 days)`).join(" · ")}
+          : loaderData.processingFees
+              .map(
+                (f) =>
+                  `${f.total} on ${f.payments} ${f.payments === 1 ? "payment" : "payments"} (${f.recent} in the last 30 days)`,
+              )
+              .join(" · ")}
       </p>
 
       <Section title="Users">
@@ -196,7 +236,11 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
           </label>
           <label className="text-sm">
             <span className="block font-medium text-gray-700">Sort by</span>
-            <select name="sort" defaultValue={query.sort} className="mt-1 block rounded-lg border border-gray-300 px-3 py-2 text-sm">
+            <select
+              name="sort"
+              defaultValue={query.sort}
+              className="mt-1 block rounded-lg border border-gray-300 px-3 py-2 text-sm"
+            >
               {ADMIN_USER_SORTS.map((s) => (
                 <option key={s} value={s}>
                   {ADMIN_USER_SORT_LABELS[s]}
@@ -209,7 +253,9 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
           </Button>
         </Form>
         {users.users.length === 0 ? (
-          <p className="rounded-xl border border-gray-200 bg-white p-6 text-center text-sm text-gray-600">No users match this search.</p>
+          <p className="rounded-xl border border-gray-200 bg-white p-6 text-center text-sm text-gray-600">
+            No users match this search.
+          </p>
         ) : (
           <Table head={["Name", "E-mail", "Role", "Status", "Followers", "Revenue", "Joined"]}>
             {users.users.map((u) => (
@@ -268,7 +314,9 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
 
       <Section title="Game Pause">
         {games.length === 0 ? (
-          <p className="rounded-xl border border-gray-200 bg-white p-6 text-center text-sm text-gray-600">No active or paused games.</p>
+          <p className="rounded-xl border border-gray-200 bg-white p-6 text-center text-sm text-gray-600">
+            No active or paused games.
+          </p>
         ) : (
           <Table head={["Game", "Host", "Status", ""]}>
             {games.map((g) => (
@@ -280,7 +328,9 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
                 </td>
                 <td className="px-4 py-2">{g.hostName ?? "—"}</td>
                 <td className="px-4 py-2">
-                  <Badge tone={g.status === "paused" ? "yellow" : "green"}>{g.status === "paused" ? "Paused" : "Active"}</Badge>
+                  <Badge tone={g.status === "paused" ? "yellow" : "green"}>
+                    {g.status === "paused" ? "Paused" : "Active"}
+                  </Badge>
                 </td>
                 <td className="px-4 py-2 text-right">
                   <Form method="post">
@@ -300,7 +350,9 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
       <Section title="Revenue distribution rules">
         <Form method="post" className="rounded-xl border border-gray-200 bg-white p-4 shadow-sm">
           <input type="hidden" name="intent" value="rules" />
-          <p className="mb-3 text-sm text-gray-600">Each source's prize pool, host and platform shares must add up to 100%.</p>
+          <p className="mb-3 text-sm text-gray-600">
+            Each source's prize pool, host and platform shares must add up to 100%.
+          </p>
           <div className="space-y-4">
             {REVENUE_SOURCES.map((source) => {
               const rule = rules[source];
@@ -360,13 +412,17 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
 
       <Section title="Unmatched payment events">
         {loaderData.unmatchedEvents.length === 0 ? (
-          <p className="rounded-xl border border-gray-200 bg-white p-6 text-center text-sm text-gray-600" data-testid="unmatched-events">
+          <p
+            className="rounded-xl border border-gray-200 bg-white p-6 text-center text-sm text-gray-600"
+            data-testid="unmatched-events"
+          >
             No refund or dispute event has been waiting for its payment for over an hour.
           </p>
         ) : (
           <div data-testid="unmatched-events">
             <p className="mb-2 text-sm text-gray-600">
-              Refund and dispute events of a payment that has not arrived within an hour. Each is applied as soon as its payment does.
+              Refund and dispute events of a payment that has not arrived within an hour. Each is applied as soon as its
+              payment does.
             </p>
             <Table head={["Received", "Event", "Type", "Amount", "Payment intent", "Charge"]}>
               {loaderData.unmatchedEvents.map((e) => (
@@ -396,7 +452,10 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
                 <Link to={`/winner-selection/${draw.id}`} className="font-medium text-brand-700 hover:underline">
                   Pool {draw.id}
                 </Link>
-                : {draw.reason} {draw.height === null ? "(waiting for a new commitment)" : `(committed afresh to block #${draw.height})`}
+                : {draw.reason}{" "}
+                {draw.height === null
+                  ? "(waiting for a new commitment)"
+                  : `(committed afresh to block #${draw.height})`}
               </li>
             ))}
           </ul>
@@ -405,7 +464,9 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
 
       <Section title="Audit log">
         {audit.rows.length === 0 ? (
-          <p className="rounded-xl border border-gray-200 bg-white p-6 text-center text-sm text-gray-600">No admin actions yet.</p>
+          <p className="rounded-xl border border-gray-200 bg-white p-6 text-center text-sm text-gray-600">
+            No admin actions yet.
+          </p>
         ) : (
           <Table head={["When", "Admin", "Action", "Target", "Details"]}>
             {audit.rows.map((row) => (

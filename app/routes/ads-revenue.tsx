@@ -26,8 +26,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       impressions: formatCount(impressions),
       clicks: formatCount(clicks),
       ctr: `${clickThroughRateText(clicks, impressions)}%`,
-      revenue: formatCents(sum((r) => r.amountCents), "USD"),
-      earnings: formatCents(sum((r) => r.hostCents ?? 0), "USD"),
+      revenue: formatCents(
+        sum((r) => r.amountCents),
+        "USD",
+      ),
+      earnings: formatCents(
+        sum((r) => r.hostCents ?? 0),
+        "USD",
+      ),
     },
     rows: reports.map((r) => ({
       id: r.id,
@@ -44,7 +50,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export default function AdsRevenue({ loaderData }: Route.ComponentProps) {
   const { rule, totals, rows } = loaderData;
   return (
-    <Page title="Ads Revenue" subtitle="Ads are shown only in video content." back={{ to: "/dashboard", label: "Back to Dashboard" }}>
+    <Page
+      title="Ads Revenue"
+      subtitle="Ads are shown only in video content."
+      back={{ to: "/dashboard", label: "Back to Dashboard" }}
+    >
       <div className="grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
         <Stat label="Impressions" value={totals.impressions} />
         <Stat label="Clicks" value={totals.clicks} />
@@ -53,11 +63,15 @@ export default function AdsRevenue({ loaderData }: Route.ComponentProps) {
         <Stat label="Your Earnings" value={totals.earnings} />
       </div>
       <p className="mt-3 text-sm text-gray-600">
-        Ad revenue is split {rule.hostPercent}% to you, {rule.prizePoolPercent}% to your prize pool and {rule.platformFeePercent}% to the platform.
+        Ad revenue is split {rule.hostPercent}% to you, {rule.prizePoolPercent}% to your prize pool and{" "}
+        {rule.platformFeePercent}% to the platform.
       </p>
       <Section title="By period">
         {rows.length === 0 ? (
-          <EmptyState title="No ad revenue yet" message="When ads run in your videos, the platform records the revenue of each period here." />
+          <EmptyState
+            title="No ad revenue yet"
+            message="When ads run in your videos, the platform records the revenue of each period here."
+          />
         ) : (
           <Table head={["Period", "Impressions", "Clicks", "CTR", "Ad Revenue", "Your Earnings"]}>
             {rows.map((r) => (
@@ -76,7 +90,9 @@ export default function AdsRevenue({ loaderData }: Route.ComponentProps) {
       <Card className="mt-6">
         <div className="flex flex-wrap gap-3">
           <LinkButton to="/create-guess-win">Create a video game</LinkButton>
-          <LinkButton to="/tribe" variant="secondary">My Tribe</LinkButton>
+          <LinkButton to="/tribe" variant="secondary">
+            My Tribe
+          </LinkButton>
         </div>
       </Card>
     </Page>

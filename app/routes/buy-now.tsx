@@ -91,7 +91,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       singleUnit: productCategory(product.category) !== "physical",
     },
     // The same texts /api/pools/live sends for this pool in this currency (/page.js keeps them current).
-    pool: openPool ? { id: openPool.id, currency: poolCurrency, ...poolDisplay(openPool, openPool.currency, poolCurrency) } : null,
+    pool: openPool
+      ? { id: openPool.id, currency: poolCurrency, ...poolDisplay(openPool, openPool.currency, poolCurrency) }
+      : null,
     sizes: sizes.map((s) => ({
       id: s.id,
       name: s.name,
@@ -130,7 +132,11 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const id = idParam(params.id);
   const form = await request.formData();
   const user = await getOptionalUser(context);
-  if (!user) return data<BuyNowActionData>({ error: CHECKOUT_MESSAGES.signIn, signIn: true, back: choicePath(id, form) }, { status: 401 });
+  if (!user)
+    return data<BuyNowActionData>(
+      { error: CHECKOUT_MESSAGES.signIn, signIn: true, back: choicePath(id, form) },
+      { status: 401 },
+    );
   const result = await createProductCheckout(getEnv(context), {
     user,
     productId: id,
@@ -167,7 +173,8 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
   const pickSize =
     sizes.find((s) => s.name === preselect.size && s.availableUnits > 0) ?? sizes.find((s) => s.availableUnits > 0);
   const pickColour =
-    colours.find((c) => c.name === preselect.color && c.availableUnits > 0) ?? colours.find((c) => c.availableUnits > 0);
+    colours.find((c) => c.name === preselect.color && c.availableUnits > 0) ??
+    colours.find((c) => c.availableUnits > 0);
   const [sizeId, setSizeId] = useState(pickSize?.id ?? null);
   const [colourId, setColourId] = useState(pickColour?.id ?? null);
   const [quantity, setQuantity] = useState(product.singleUnit ? 1 : preselect.quantity);
@@ -182,8 +189,15 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
   const mainImage = images[imageIndex] ?? images[0] ?? null;
 
   return (
-    <Page title={name} subtitle={product.hostName ? `by ${product.hostName}` : undefined} back={{ to: "/shop", label: "Back to Shop" }}>
-      <section aria-label="Host prize pool" className="mb-6 rounded-xl bg-gradient-to-r from-brand-600 to-brand-700 p-4 text-white shadow-sm sm:p-5">
+    <Page
+      title={name}
+      subtitle={product.hostName ? `by ${product.hostName}` : undefined}
+      back={{ to: "/shop", label: "Back to Shop" }}
+    >
+      <section
+        aria-label="Host prize pool"
+        className="mb-6 rounded-xl bg-gradient-to-r from-brand-600 to-brand-700 p-4 text-white shadow-sm sm:p-5"
+      >
         <p className="text-sm font-semibold">
           {product.hostName ? (
             <Link to={product.hostHref} className="underline-offset-2 hover:underline">
@@ -244,7 +258,9 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
       <div className="grid gap-8 md:grid-cols-2">
         <div>
           <div className="relative aspect-square overflow-hidden rounded-xl bg-gray-100">
-            {mainImage ? <img data-main-image src={mainImage} alt={name} className="h-full w-full object-cover" /> : null}
+            {mainImage ? (
+              <img data-main-image src={mainImage} alt={name} className="h-full w-full object-cover" />
+            ) : null}
             <div className="absolute top-3 right-3">
               <LikeToggleForm
                 likes={likes}
@@ -284,7 +300,9 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
 
         <div className="space-y-4">
           <p className="text-2xl font-bold text-brand-700">{product.price}</p>
-          <p className="whitespace-pre-line text-sm text-gray-700">{product.description || "No description available."}</p>
+          <p className="whitespace-pre-line text-sm text-gray-700">
+            {product.description || "No description available."}
+          </p>
 
           <Form method="post" className="space-y-4">
             <input type="hidden" name="productId" value={product.id} />
@@ -295,10 +313,7 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
                   <legend className="text-sm font-semibold text-gray-900">Colour</legend>
                   <div className="mt-2 flex flex-wrap gap-2">
                     {colours.map((c) => (
-                      <label
-                        key={c.id}
-                        className={`inline-flex items-center gap-2 ${choiceClass}`}
-                      >
+                      <label key={c.id} className={`inline-flex items-center gap-2 ${choiceClass}`}>
                         <input
                           type="radio"
                           name="color"
@@ -308,7 +323,13 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
                           disabled={c.availableUnits <= 0}
                           onChange={() => setColourId(c.id)}
                         />
-                        {c.hex ? <span aria-hidden="true" className="h-4 w-4 rounded-full border border-gray-300" style={{ backgroundColor: c.hex }} /> : null}
+                        {c.hex ? (
+                          <span
+                            aria-hidden="true"
+                            className="h-4 w-4 rounded-full border border-gray-300"
+                            style={{ backgroundColor: c.hex }}
+                          />
+                        ) : null}
                         {`${c.name}${c.availableUnits <= 0 ? " (sold out)" : ""}`}
                       </label>
                     ))}
@@ -347,7 +368,11 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
               </p>
             ) : null}
 
-            <button type="submit" disabled={!canBuy || submitting} className={buttonClass("primary", "md", "w-full py-3 text-base")}>
+            <button
+              type="submit"
+              disabled={!canBuy || submitting}
+              className={buttonClass("primary", "md", "w-full py-3 text-base")}
+            >
               {submitting ? "Starting checkout..." : "Buy Now"}
             </button>
             <button
@@ -366,7 +391,13 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
             <LinkButton to="/shop" variant="secondary">
               Back to Shop
             </LinkButton>
-            <LikeToggleForm likes={likes} like={like} loaded={loadedLike} label={like.liked ? "Remove from Wishlist" : "Add to Wishlist"} className={buttonClass("ghost")}>
+            <LikeToggleForm
+              likes={likes}
+              like={like}
+              loaded={loadedLike}
+              label={like.liked ? "Remove from Wishlist" : "Add to Wishlist"}
+              className={buttonClass("ghost")}
+            >
               <HeartIcon filled={like.liked} className="h-4 w-4" />
               {like.liked ? "In your Wishlist" : "Add to Wishlist"}
             </LikeToggleForm>
@@ -394,7 +425,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
     <ErrorPage
       error={error}
-      notFound={{ title: "Product not found", message: "This product doesn't exist or is no longer for sale.", action: { to: "/shop", label: "Back to Shop" } }}
+      notFound={{
+        title: "Product not found",
+        message: "This product doesn't exist or is no longer for sale.",
+        action: { to: "/shop", label: "Back to Shop" },
+      }}
     />
   );
 }

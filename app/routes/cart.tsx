@@ -33,7 +33,10 @@ export const handle = STATIC_FOR_VISITORS;
 export const meta: Route.MetaFunction = () => pageMeta("Cart");
 
 /** The cart's ship-to choice: none until the fan picks a country (the order ships there). */
-const cartShipToOptions = optionList(() => [["", "Choose a country"], ...SHIPPING_COUNTRIES.map((c) => [c.code, c.name] as const)]);
+const cartShipToOptions = optionList(() => [
+  ["", "Choose a country"],
+  ...SHIPPING_COUNTRIES.map((c) => [c.code, c.name] as const),
+]);
 
 function shipToOf(value: string | null | undefined): string | null {
   const code = (value ?? "").trim().toUpperCase();
@@ -123,7 +126,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   if (intent === "checkout") {
     if (!user) return data<CartActionData>({ error: CART_MESSAGES.signIn, signIn: true }, { status: 401 });
-    const result = await createCartCheckout(env, { user, shipTo: formText(form, "shipTo", 10), origin: new URL(request.url).origin });
+    const result = await createCartCheckout(env, {
+      user,
+      shipTo: formText(form, "shipTo", 10),
+      origin: new URL(request.url).origin,
+    });
     if (!result.ok) return data<CartActionData>({ error: result.message }, { status: result.status });
     return redirectToCheckout(result);
   }
@@ -174,18 +181,32 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
       ) : null}
 
       {groups.length === 0 ? (
-        <EmptyState title={CART_MESSAGES.empty} message="Add products from the shop, then pay for all of them in one checkout." action={{ to: "/shop", label: "Browse Shop" }} />
+        <EmptyState
+          title={CART_MESSAGES.empty}
+          message="Add products from the shop, then pay for all of them in one checkout."
+          action={{ to: "/shop", label: "Browse Shop" }}
+        />
       ) : (
         <div className="grid gap-6 lg:grid-cols-[2fr_1fr]">
           <div className="space-y-6">
             {groups.map((g) => (
-              <section key={g.hostId || "unavailable"} aria-label={`Items from ${g.hostName}`} className="rounded-xl border border-gray-200 bg-white p-4 shadow-sm">
+              <section
+                key={g.hostId || "unavailable"}
+                aria-label={`Items from ${g.hostName}`}
+                className="rounded-xl border border-gray-200 bg-white p-4 shadow-sm"
+              >
                 <h2 className="text-base font-semibold text-gray-900">{g.hostName}</h2>
                 <ul className="mt-3 divide-y divide-gray-100">
                   {g.items.map((item) => (
-                    <li key={`${item.productId}|${item.sizeName}|${item.colorName}`} data-cart-line={item.productId} className="flex flex-wrap gap-3 py-3">
+                    <li
+                      key={`${item.productId}|${item.sizeName}|${item.colorName}`}
+                      data-cart-line={item.productId}
+                      className="flex flex-wrap gap-3 py-3"
+                    >
                       <div className="h-16 w-16 shrink-0 overflow-hidden rounded-lg bg-gray-100">
-                        {item.image ? <img src={item.image} alt="" loading="lazy" className="h-full w-full object-cover" /> : null}
+                        {item.image ? (
+                          <img src={item.image} alt="" loading="lazy" className="h-full w-full object-cover" />
+                        ) : null}
                       </div>
                       <div className="min-w-0 flex-1">
                         {item.href ? (
@@ -196,7 +217,9 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
                           <p className="font-medium text-gray-900">{item.name}</p>
                         )}
                         <p className="text-sm text-gray-600">
-                          {[item.sizeName && `Size ${item.sizeName}`, item.colorName && `Colour ${item.colorName}`].filter(Boolean).join(" · ")}
+                          {[item.sizeName && `Size ${item.sizeName}`, item.colorName && `Colour ${item.colorName}`]
+                            .filter(Boolean)
+                            .join(" · ")}
                           {item.unit ? ` · ${item.unit} each` : ""}
                         </p>
                         {item.problem ? (
@@ -231,7 +254,12 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
                             <input type="hidden" name="size" value={item.sizeName} />
                             <input type="hidden" name="color" value={item.colorName} />
                             {keep}
-                            <button name="intent" value="remove" className={buttonClass("ghost", "sm")} aria-label={`Remove ${item.name}`}>
+                            <button
+                              name="intent"
+                              value="remove"
+                              className={buttonClass("ghost", "sm")}
+                              aria-label={`Remove ${item.name}`}
+                            >
                               Remove
                             </button>
                           </Form>
@@ -272,12 +300,20 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
             {signedIn ? (
               <Form method="post">
                 {keep}
-                <button name="intent" value="checkout" disabled={problem !== null || busy} className={buttonClass("primary", "md", "w-full py-3 text-base")}>
+                <button
+                  name="intent"
+                  value="checkout"
+                  disabled={problem !== null || busy}
+                  className={buttonClass("primary", "md", "w-full py-3 text-base")}
+                >
                   {busy ? "Starting checkout..." : "Checkout"}
                 </button>
               </Form>
             ) : (
-              <Link to={`/signin?redirectTo=${encodeURIComponent("/cart")}`} className={buttonClass("primary", "md", "w-full py-3 text-center text-base")}>
+              <Link
+                to={`/signin?redirectTo=${encodeURIComponent("/cart")}`}
+                className={buttonClass("primary", "md", "w-full py-3 text-center text-base")}
+              >
                 Sign in to check out
               </Link>
             )}

@@ -17,7 +17,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const creator = new URL(request.url).searchParams.get("creator");
   if (creator && ID_LIKE.test(creator) && creator !== user.id) throw redirect(`/chat/${creator}`);
   const rows = await listConversations(getDb(getEnv(context)), user.id);
-  return { conversations: rows.map((c) => ({ ...c, unread: Number(c.unread) || 0, lastMessage: c.lastMessage ?? "" })) };
+  return {
+    conversations: rows.map((c) => ({ ...c, unread: Number(c.unread) || 0, lastMessage: c.lastMessage ?? "" })),
+  };
 }
 
 export default function ChatIndex({ loaderData }: Route.ComponentProps) {
@@ -25,7 +27,11 @@ export default function ChatIndex({ loaderData }: Route.ComponentProps) {
   return (
     <Page title="Messages" width="narrow" back={{ to: "/tribe", label: "Back to Tribe" }}>
       {conversations.length === 0 ? (
-        <EmptyState title="No conversations yet" message="Start a chat from a creator's profile or from your tribe." action={{ to: "/explore", label: "Explore creators" }} />
+        <EmptyState
+          title="No conversations yet"
+          message="Start a chat from a creator's profile or from your tribe."
+          action={{ to: "/explore", label: "Explore creators" }}
+        />
       ) : (
         <ul className="divide-y divide-gray-100 rounded-xl border border-gray-200 bg-white shadow-sm">
           {conversations.map((c) => (
@@ -34,12 +40,17 @@ export default function ChatIndex({ loaderData }: Route.ComponentProps) {
                 {c.avatarUrl ? (
                   <img src={c.avatarUrl} alt="" className="h-10 w-10 rounded-full object-cover" />
                 ) : (
-                  <span aria-hidden="true" className="grid h-10 w-10 place-items-center rounded-full bg-brand-100 font-bold text-brand-700">
+                  <span
+                    aria-hidden="true"
+                    className="grid h-10 w-10 place-items-center rounded-full bg-brand-100 font-bold text-brand-700"
+                  >
                     {c.creatorName.charAt(0).toUpperCase()}
                   </span>
                 )}
                 <span className="min-w-0 flex-1">
-                  <span className={`block truncate text-gray-900 ${c.unread > 0 ? "font-bold" : "font-medium"}`}>{c.creatorName}</span>
+                  <span className={`block truncate text-gray-900 ${c.unread > 0 ? "font-bold" : "font-medium"}`}>
+                    {c.creatorName}
+                  </span>
                   <span className="block truncate text-sm text-gray-600">{c.lastMessage}</span>
                 </span>
                 <span className="flex flex-col items-end gap-1 text-xs text-gray-500">

@@ -45,7 +45,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     const partner = await startablePartner(db, user.id, id);
     const existing = await findConversation(db, user.id, partner.userId);
     if (existing) throw redirect(`/chat/${existing}`);
-    return { start: true as const, other: { userId: partner.userId, creatorName: partner.creatorName, avatarUrl: partner.avatarUrl } };
+    return {
+      start: true as const,
+      other: { userId: partner.userId, creatorName: partner.creatorName, avatarUrl: partner.avatarUrl },
+    };
   }
   const other = await getChatPartner(db, conversation.otherId);
   if (!other) notFound();
@@ -120,11 +123,19 @@ export default function Chat({ loaderData, actionData }: Route.ComponentProps) {
 /** /chat/{userId} before the pair has a conversation: one button starts it (a POST). */
 function StartChat({ other }: { other: { creatorName: string } }) {
   return (
-    <Page title={other.creatorName} subtitle="Direct messages" width="narrow" back={{ to: "/chat", label: "Back to Messages" }}>
+    <Page
+      title={other.creatorName}
+      subtitle="Direct messages"
+      width="narrow"
+      back={{ to: "/chat", label: "Back to Messages" }}
+    >
       <Form method="post" className="rounded-xl border border-gray-200 bg-white p-6 text-center shadow-sm">
         <p className="mb-4 text-sm text-gray-600">You have no conversation with {other.creatorName} yet.</p>
         <input type="hidden" name="intent" value="start" />
-        <button type="submit" className="rounded-lg bg-brand-600 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700">
+        <button
+          type="submit"
+          className="rounded-lg bg-brand-600 px-4 py-2.5 text-sm font-semibold text-white shadow-sm hover:bg-brand-700"
+        >
           Start a conversation
         </button>
       </Form>
@@ -192,7 +203,12 @@ function Thread({
   }
 
   return (
-    <Page title={other.creatorName} subtitle="Direct messages" width="narrow" back={{ to: "/tribe", label: "Back to Tribe" }}>
+    <Page
+      title={other.creatorName}
+      subtitle="Direct messages"
+      width="narrow"
+      back={{ to: "/tribe", label: "Back to Tribe" }}
+    >
       <div className="rounded-xl border border-gray-200 bg-white p-4 shadow-sm">
         {messages.length === 0 ? (
           <p className="py-8 text-center text-sm text-gray-600">No messages yet. Say hello!</p>
@@ -202,7 +218,9 @@ function Thread({
               const mine = m.senderId === me;
               return (
                 <li key={m.id} className={`flex ${mine ? "justify-end" : "justify-start"}`}>
-                  <div className={`max-w-[80%] rounded-2xl px-4 py-2 text-sm ${mine ? "bg-brand-600 text-white" : "bg-gray-100 text-gray-900"}`}>
+                  <div
+                    className={`max-w-[80%] rounded-2xl px-4 py-2 text-sm ${mine ? "bg-brand-600 text-white" : "bg-gray-100 text-gray-900"}`}
+                  >
                     <p className="break-words whitespace-pre-line">{m.body}</p>
                     <p className={`mt-1 text-[11px] ${mine ? "text-brand-100" : "text-gray-500"}`}>
                       <DateText value={m.createdAt} withTime />
@@ -238,7 +256,8 @@ function Thread({
             aria-describedby={error ? "chat-error" : "chat-hint"}
             onChange={() => draftError && setDraftError(null)}
             onKeyDown={(event) => {
-              if (!isSendKey({ key: event.key, shiftKey: event.shiftKey, isComposing: event.nativeEvent.isComposing })) return;
+              if (!isSendKey({ key: event.key, shiftKey: event.shiftKey, isComposing: event.nativeEvent.isComposing }))
+                return;
               event.preventDefault();
               submitIfFilled(event.currentTarget.form!);
             }}
@@ -270,7 +289,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
     <ErrorPage
       error={error}
-      notFound={{ title: "Conversation not found", message: "This conversation doesn't exist or isn't yours.", action: { to: "/chat", label: "Back to Messages" } }}
+      notFound={{
+        title: "Conversation not found",
+        message: "This conversation doesn't exist or isn't yours.",
+        action: { to: "/chat", label: "Back to Messages" },
+      }}
     />
   );
 }

@@ -17,7 +17,9 @@ export const meta: Route.MetaFunction = () => [{ title: "Confirm your email · T
 // Opening the link only shows the page (mail scanners open links too); the button confirms.
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = linkTokenOf(new URL(request.url).searchParams.get("token"));
-  const usable = token !== null && (await isEmailConfirmationTokenUsable(getDb(getEnv(context)), await sha256Hex(token), new Date()));
+  const usable =
+    token !== null &&
+    (await isEmailConfirmationTokenUsable(getDb(getEnv(context)), await sha256Hex(token), new Date()));
   return data({ token: usable ? token : null }, { status: usable ? 200 : 400 });
 }
 
@@ -26,7 +28,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const token = linkTokenOf(form.get("token"));
   const userId = token ? await confirmEmailWithToken(getDb(getEnv(context)), await sha256Hex(token), new Date()) : null;
   if (!userId) return data({ error: CONFIRM_LINK_INVALID }, { status: 400 });
-  throw redirect("/signin", { headers: { "Set-Cookie": flashToastCookie({ message: EMAIL_CONFIRMED, type: "success" }) } });
+  throw redirect("/signin", {
+    headers: { "Set-Cookie": flashToastCookie({ message: EMAIL_CONFIRMED, type: "success" }) },
+  });
 }
 
 export default function ConfirmEmail({ loaderData, actionData }: Route.ComponentProps) {
@@ -39,7 +43,9 @@ export default function ConfirmEmail({ loaderData, actionData }: Route.Component
           <Form method="post" className="mt-6 space-y-4">
             <input type="hidden" name="token" value={loaderData.token} />
             <FormError>{actionData?.error}</FormError>
-            <p className="text-sm text-gray-600">One click and your account is confirmed: free guesses count and prizes can be paid.</p>
+            <p className="text-sm text-gray-600">
+              One click and your account is confirmed: free guesses count and prizes can be paid.
+            </p>
             <SubmitButton pending={navigation.state === "submitting"}>Confirm my email</SubmitButton>
           </Form>
         ) : (

@@ -16,8 +16,8 @@ export default function Congratulations() {
           only to confirmed accounts.
         </p>
         <p className="mt-3 text-gray-600">
-          Your creator profile has been created. Open your shop, run Guess &amp; Win games and grow a prize pool with your
-          tribe. Every winner is chosen transparently from a public Bitcoin block hash.
+          Your creator profile has been created. Open your shop, run Guess &amp; Win games and grow a prize pool with
+          your tribe. Every winner is chosen transparently from a public Bitcoin block hash.
         </p>
         <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:justify-center">
           <Link

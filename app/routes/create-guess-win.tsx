@@ -22,7 +22,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  if (!(await getOptionalUser(context))) return data({ errors: { form: GAME_MESSAGES.signIn }, values: null }, { status: 401 });
+  if (!(await getOptionalUser(context)))
+    return data({ errors: { form: GAME_MESSAGES.signIn }, values: null }, { status: 401 });
   const user = await requireUser(context, request);
   const env = getEnv(context);
   const submission = await readGameSubmission(request, env, user.id);
@@ -41,7 +42,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function CreateGuessWin({ loaderData, actionData }: Route.ComponentProps) {
   return (
-    <Page title="Create Guess & Win" subtitle={`${loaderData.poolShare} of entry fees go to your prize pool.`} back={{ to: "/dashboard", label: "Back to Dashboard" }}>
+    <Page
+      title="Create Guess & Win"
+      subtitle={`${loaderData.poolShare} of entry fees go to your prize pool.`}
+      back={{ to: "/dashboard", label: "Back to Dashboard" }}
+    >
       <GameForm
         defaults={actionData?.values ?? loaderData.defaults}
         errors={actionData?.errors}

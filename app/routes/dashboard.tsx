@@ -51,22 +51,46 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <Tile to="/revenue" title="Revenue" description="Your sales, entry fees and earnings." />
         </li>
         <li>
-          <Tile to="/revenue-management" title="Revenue Management" description="Available balance, withdrawals and revenue by period." />
+          <Tile
+            to="/revenue-management"
+            title="Revenue Management"
+            description="Available balance, withdrawals and revenue by period."
+          />
         </li>
         <li>
-          <Tile to="/shop-management" title="Shop Management" description="Products you sell." figure={counts.products} />
+          <Tile
+            to="/shop-management"
+            title="Shop Management"
+            description="Products you sell."
+            figure={counts.products}
+          />
         </li>
         <li>
-          <Tile to="/guess-win-management" title="Guess & Win Management" description="Your Guess & Win games." figure={counts.games} />
+          <Tile
+            to="/guess-win-management"
+            title="Guess & Win Management"
+            description="Your Guess & Win games."
+            figure={counts.games}
+          />
         </li>
         <li>
-          <Tile to="/prize-pool-management" title="Prize Pool Management" description="Your pool, its sources and winners." figure={counts.poolAmount} />
+          <Tile
+            to="/prize-pool-management"
+            title="Prize Pool Management"
+            description="Your pool, its sources and winners."
+            figure={counts.poolAmount}
+          />
         </li>
         <li>
           <Tile to="/group-buy-management" title="Group Buy Management" description="Tiered-discount group buys." />
         </li>
         <li>
-          <Tile to="/orders" title="Customer Orders" description="Open orders waiting for you." figure={counts.openOrders} />
+          <Tile
+            to="/orders"
+            title="Customer Orders"
+            description="Open orders waiting for you."
+            figure={counts.openOrders}
+          />
         </li>
         <li>
           <Tile to="/my-orders" title="My Orders" description="Things you bought." />

@@ -3,7 +3,12 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { Button, Card, LinkButton, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
-import { activeGroupBuysOfProduct, countProductOrders, deleteOrArchiveProduct, productSales } from "~/db/queries/product-admin.server";
+import {
+  activeGroupBuysOfProduct,
+  countProductOrders,
+  deleteOrArchiveProduct,
+  productSales,
+} from "~/db/queries/product-admin.server";
 import { getProduct, listProductImages } from "~/db/queries/products.server";
 import { formatCents } from "~/domain/money";
 import { assertOwner, idParam, notFound, requireUser } from "~/lib/guards.server";
@@ -71,11 +76,22 @@ export default function DeleteProduct({ loaderData, actionData }: Route.Componen
   const [typed, setTyped] = useState("");
   const busy = useNavigation().state === "submitting";
   return (
-    <Page title="Delete Product" subtitle={product.name} width="narrow" back={{ to: "/dashboard", label: "Back to Dashboard" }}>
+    <Page
+      title="Delete Product"
+      subtitle={product.name}
+      width="narrow"
+      back={{ to: "/dashboard", label: "Back to Dashboard" }}
+    >
       <Card>
         <div className="mb-4 flex items-center gap-4">
           {product.image ? (
-            <img src={product.image} alt={product.name} width={64} height={64} className="h-16 w-16 shrink-0 rounded-lg object-cover" />
+            <img
+              src={product.image}
+              alt={product.name}
+              width={64}
+              height={64}
+              className="h-16 w-16 shrink-0 rounded-lg object-cover"
+            />
           ) : (
             <div aria-hidden="true" className="h-16 w-16 shrink-0 rounded-lg bg-gray-100" />
           )}
@@ -98,8 +114,9 @@ export default function DeleteProduct({ loaderData, actionData }: Route.Componen
         </p>
         {groupBuys.map((g) => (
           <p key={g.id} role="status" className="mt-3 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
-            It is in your active group buy <strong>{g.name}</strong> ({g.participants} {g.participants === 1 ? "participant" : "participants"}): once
-            removed, it is no longer offered there. Participants who already joined keep their orders.
+            It is in your active group buy <strong>{g.name}</strong> ({g.participants}{" "}
+            {g.participants === 1 ? "participant" : "participants"}): once removed, it is no longer offered there.
+            Participants who already joined keep their orders.
           </p>
         ))}
         <Form method="post" className="mt-4 space-y-3">
@@ -138,5 +155,14 @@ export default function DeleteProduct({ loaderData, actionData }: Route.Componen
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <ErrorPage error={error} notFound={{ title: "Product not found", message: "This product doesn't exist or has been deleted.", action: { to: "/shop-management", label: "Back to Shop Management" } }} />;
+  return (
+    <ErrorPage
+      error={error}
+      notFound={{
+        title: "Product not found",
+        message: "This product doesn't exist or has been deleted.",
+        action: { to: "/shop-management", label: "Back to Shop Management" },
+      }}
+    />
+  );
 }

@@ -15,7 +15,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // ?q= narrows the list to the messages whose address or subject contains it.
   const messages = await listOutbox(getDb(env), searchText(new URL(request.url).searchParams.get("q")));
   return {
-    messages: messages.map((m) => ({ id: m.id, to: m.toAddress, subject: m.subject, text: m.textBody, sentAt: m.createdAt.toISOString() })),
+    messages: messages.map((m) => ({
+      id: m.id,
+      to: m.toAddress,
+      subject: m.subject,
+      text: m.textBody,
+      sentAt: m.createdAt.toISOString(),
+    })),
   };
 }
 
@@ -35,7 +41,9 @@ export default function DevOutbox({ loaderData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-3xl px-4 py-10">
       <h1 className="text-2xl font-bold">Dev outbox</h1>
-      <p className="mt-1 text-sm text-gray-600">Local runs send no e-mail: messages land here instead (newest first).</p>
+      <p className="mt-1 text-sm text-gray-600">
+        Local runs send no e-mail: messages land here instead (newest first).
+      </p>
       {loaderData.messages.length === 0 ? (
         <p className="mt-8 rounded-lg bg-white p-6 text-center text-gray-600 ring-1 ring-gray-200">No messages yet.</p>
       ) : (
@@ -43,7 +51,8 @@ export default function DevOutbox({ loaderData }: Route.ComponentProps) {
           {loaderData.messages.map((m) => (
             <li key={m.id} className="rounded-xl bg-white p-4 shadow-sm ring-1 ring-gray-200">
               <p className="text-sm text-gray-500">
-                To <span className="font-medium text-gray-800">{m.to}</span> · {new Date(m.sentAt).toLocaleString("en-GB")}
+                To <span className="font-medium text-gray-800">{m.to}</span> ·{" "}
+                {new Date(m.sentAt).toLocaleString("en-GB")}
               </p>
               <p className="mt-1 font-semibold">{m.subject}</p>
               <pre className="mt-2 whitespace-pre-wrap font-sans text-sm text-gray-700">{linkify(m.text)}</pre>

@@ -25,7 +25,11 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
 const ENTRIES_PER_PAGE = 100;
 /** Public Esplora APIs the browser may ask for a block's header fields (they allow cross-origin reads). */
 const PUBLIC_EXPLORERS = ["https://blockstream.info/api", "https://mempool.space/api"];
-const CLOSE_REASON_TEXT = { target_reached: "Target reached", timer_expired: "Timer expired", closed_early: "Closed early" } as const;
+const CLOSE_REASON_TEXT = {
+  target_reached: "Target reached",
+  timer_expired: "Timer expired",
+  closed_early: "Closed early",
+} as const;
 
 export function entriesTextPath(poolId: string): string {
   return `/winner-selection/${encodeURIComponent(poolId)}/entries.txt`;
@@ -67,7 +71,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   ]);
   // The page shows the list as entries.txt publishes it: opaque keys (SHA-256 of each private source key), voids marked.
   const rows = await Promise.all(
-    entryRows.map(async (row) => ({ entryNumber: row.entryNumber, key: await opaqueEntryKey(row.sourceKey), voided: row.voidedAt !== null })),
+    entryRows.map(async (row) => ({
+      entryNumber: row.entryNumber,
+      key: await opaqueEntryKey(row.sourceKey),
+      voided: row.voidedAt !== null,
+    })),
   );
   const draws: PublishedDraw[] = drawRows.map((row) => ({
     attempt: row.attempt,
@@ -139,7 +147,11 @@ async function fetchJson(url: string): Promise<unknown> {
 }
 
 /** The block's header fields: from our pool API when it publishes them, else from the public explorers. */
-async function findHeader(poolId: string, hash: string, explorers: string[]): Promise<{ block: BitcoinBlock; source: string } | null> {
+async function findHeader(
+  poolId: string,
+  hash: string,
+  explorers: string[],
+): Promise<{ block: BitcoinBlock; source: string } | null> {
   try {
     const state = (await fetchJson(`/api/pools/${encodeURIComponent(poolId)}`)) as Record<string, unknown>;
     const block = headerFields(state.block ?? state.drawBlock, hash);
@@ -186,7 +198,11 @@ function reportChecks(report: DrawVerificationReport, publishedDigest: string | 
       detail: (
         <>
           SHA-256 of the downloaded entries.txt: <code className="break-all">{report.computedDigest}</code>
-          {report.digestMatches ? " — equals the published digest." : publishedDigest ? " — does NOT equal the published digest." : " — no digest was published."}
+          {report.digestMatches
+            ? " — equals the published digest."
+            : publishedDigest
+              ? " — does NOT equal the published digest."
+              : " — no digest was published."}
         </>
       ),
     },
@@ -206,7 +222,11 @@ function reportChecks(report: DrawVerificationReport, publishedDigest: string | 
       : report.log.reason,
   });
   if (report.draws.length === 0) {
-    checks.push({ title: "Block hash picks the winning entry", status: "skipped", detail: "The pool has not been drawn yet." });
+    checks.push({
+      title: "Block hash picks the winning entry",
+      status: "skipped",
+      detail: "The pool has not been drawn yet.",
+    });
   }
   const status = (check: AcceptanceCheck) => (check.ok ? "ok" : "failed") as CheckStatus;
   for (const draw of report.draws) {
@@ -251,13 +271,17 @@ function reportChecks(report: DrawVerificationReport, publishedDigest: string | 
             "No valid entry is left to draw from."
           ) : (
             <>
-              BigInt("0x{draw.blockHash}") mod {draw.validCount} valid {draw.validCount === 1 ? "entry" : "entries"} = position{" "}
-              <strong>{draw.index}</strong> → entry <strong>#{draw.entryNumber}</strong>
+              BigInt("0x{draw.blockHash}") mod {draw.validCount} valid {draw.validCount === 1 ? "entry" : "entries"} =
+              position <strong>{draw.index}</strong> → entry <strong>#{draw.entryNumber}</strong>
             </>
           )}
-          {draw.excluded.length > 0 ? ` (leaving out earlier voided winners ${draw.excluded.map((n) => `#${n}`).join(", ")})` : ""}
+          {draw.excluded.length > 0
+            ? ` (leaving out earlier voided winners ${draw.excluded.map((n) => `#${n}`).join(", ")})`
+            : ""}
           {draw.matches ? " — the published winning entry." : " — but a different entry was published."}
-          {draw.voided ? ` This draw was voided: ${draw.voidReason ?? "its winning payment was reversed"}, so the prize was redrawn from a fresh commitment past the tip at the time of the void.` : ""}
+          {draw.voided
+            ? ` This draw was voided: ${draw.voidReason ?? "its winning payment was reversed"}, so the prize was redrawn from a fresh commitment past the tip at the time of the void.`
+            : ""}
         </>
       ),
     });
@@ -271,13 +295,24 @@ function useBrowserVerification(input: VerifyInput) {
 
   const run = async () => {
     setRunning(true);
-    setChecks([{ title: "Entry list matches the published SHA-256 digest", status: "running", detail: "Downloading the entry list..." }]);
+    setChecks([
+      {
+        title: "Entry list matches the published SHA-256 digest",
+        status: "running",
+        detail: "Downloading the entry list...",
+      },
+    ]);
     try {
       const response = await fetch(entriesTextPath(input.poolId), { cache: "no-store" });
       if (!response.ok) throw new Error(`the entry list answered ${response.status}`);
       const bytes = new Uint8Array(await response.arrayBuffer());
       const draws = await withHeaders(input.poolId, input.draws, input.explorers);
-      const report = await verifyPublishedDraw({ entriesText: bytes, publishedDigest: input.digest, draws, log: input.log });
+      const report = await verifyPublishedDraw({
+        entriesText: bytes,
+        publishedDigest: input.digest,
+        draws,
+        log: input.log,
+      });
       setChecks(reportChecks(report, input.digest));
     } catch (error) {
       setChecks([
@@ -320,11 +355,21 @@ function ExplorerLinks({ hash, height }: { hash: string | null; height: number |
   if (hash) {
     return (
       <span className="ml-2 text-xs">
-        <a href={`https://blockstream.info/block/${hash}`} target="_blank" rel="noreferrer" className="text-brand-700 hover:underline">
+        <a
+          href={`https://blockstream.info/block/${hash}`}
+          target="_blank"
+          rel="noreferrer"
+          className="text-brand-700 hover:underline"
+        >
           blockstream.info
         </a>{" "}
         ·{" "}
-        <a href={`https://mempool.space/block/${hash}`} target="_blank" rel="noreferrer" className="text-brand-700 hover:underline">
+        <a
+          href={`https://mempool.space/block/${hash}`}
+          target="_blank"
+          rel="noreferrer"
+          className="text-brand-700 hover:underline"
+        >
           mempool.space
         </a>
       </span>
@@ -333,11 +378,21 @@ function ExplorerLinks({ hash, height }: { hash: string | null; height: number |
   if (height === null) return null;
   return (
     <span className="ml-2 text-xs">
-      <a href={`https://blockstream.info/block-height/${height}`} target="_blank" rel="noreferrer" className="text-brand-700 hover:underline">
+      <a
+        href={`https://blockstream.info/block-height/${height}`}
+        target="_blank"
+        rel="noreferrer"
+        className="text-brand-700 hover:underline"
+      >
         blockstream.info
       </a>{" "}
       ·{" "}
-      <a href={`https://mempool.space/block/${height}`} target="_blank" rel="noreferrer" className="text-brand-700 hover:underline">
+      <a
+        href={`https://mempool.space/block/${height}`}
+        target="_blank"
+        rel="noreferrer"
+        className="text-brand-700 hover:underline"
+      >
         mempool.space
       </a>
     </span>
@@ -357,8 +412,8 @@ function DrawLog({ log }: { log: CommitmentRecord[] }) {
     <Card>
       <h2 className="font-semibold text-gray-900">Draw log</h2>
       <p className="mt-1 text-sm text-gray-600">
-        Append-only: each record names the SHA-256 of the one before it. A commitment records the tip two or more explorers
-        agreed on (height, hash and header time), the highest tip heard and when it was made.
+        Append-only: each record names the SHA-256 of the one before it. A commitment records the tip two or more
+        explorers agreed on (height, hash and header time), the highest tip heard and when it was made.
       </p>
       <ol className="mt-3 space-y-2 text-sm">
         {log.map((record) => (
@@ -366,7 +421,8 @@ function DrawLog({ log }: { log: CommitmentRecord[] }) {
             <strong>
               {record.seq + 1}. {LOG_KIND_TEXT[record.kind]}
             </strong>{" "}
-            {record.blockHeight !== null ? `block #${record.blockHeight}` : ""} — <DateText value={new Date(record.createdAt).toISOString()} withTime />
+            {record.blockHeight !== null ? `block #${record.blockHeight}` : ""} —{" "}
+            <DateText value={new Date(record.createdAt).toISOString()} withTime />
             {record.kind === "commit" && record.tipHeight !== null ? (
               <div className="text-gray-600">
                 Agreed tip #{record.tipHeight} <Mono>{record.tipHash}</Mono>
@@ -397,8 +453,9 @@ function DrawHistory({ draws }: { draws: PublishedDraw[] }) {
     <Card className="mt-6">
       <h2 className="font-semibold text-gray-900">Redraws</h2>
       <p className="mt-1 text-sm text-gray-600">
-        A winning entry whose payment is refunded or lost in a dispute before the prize settles is disqualified: the draw is voided and the prize is
-        drawn again from the next Bitcoin block by the same rule, leaving out every voided winner.
+        A winning entry whose payment is refunded or lost in a dispute before the prize settles is disqualified: the
+        draw is voided and the prize is drawn again from the next Bitcoin block by the same rule, leaving out every
+        voided winner.
       </p>
       <ol className="mt-3 space-y-2 text-sm">
         {draws.map((draw) => (
@@ -427,25 +484,32 @@ function drawStatus(draw: NonNullable<Route.ComponentProps["loaderData"]["draw"]
     return `Draw delayed: the committed block was refused (${draw.delayReason}). The draw is committed afresh to a future block, recorded in the draw log below.`;
   }
   if (draw.entriesCount === 0) return "Closed with no entries, so there is nothing to draw.";
-  if (draw.blockHeight === null) return "Closed: the entry list is frozen and the draw is being committed to the next Bitcoin block.";
+  if (draw.blockHeight === null)
+    return "Closed: the entry list is frozen and the draw is being committed to the next Bitcoin block.";
   return `Waiting for Bitcoin block #${draw.blockHeight} and its confirmations`;
 }
 
 export default function DrawVerification({ loaderData }: Route.ComponentProps) {
   const { pool, draw, draws, log, entries, explorers, miniPrizes } = loaderData;
-  const verification = useBrowserVerification({ poolId: pool.id, digest: draw?.entriesDigest ?? null, draws, log, explorers });
+  const verification = useBrowserVerification({
+    poolId: pool.id,
+    digest: draw?.entriesDigest ?? null,
+    draws,
+    log,
+    explorers,
+  });
 
   if (!draw || !entries) {
     return (
       <Page title="This pool is still open" back={{ to: "/winner-selection", label: "Winner Selection" }}>
         <Card>
           <p className="text-sm text-gray-700">
-            {pool.hostName}'s prize pool is still collecting entries ({pool.amount} of {pool.target}). It closes when it reaches its
-            target or on <DateText value={pool.endAt} withTime />, whichever comes first.
+            {pool.hostName}'s prize pool is still collecting entries ({pool.amount} of {pool.target}). It closes when it
+            reaches its target or on <DateText value={pool.endAt} withTime />, whichever comes first.
           </p>
           <p className="mt-2 text-sm text-gray-700">
-            At that moment its entry list is frozen, its SHA-256 digest is published here together with a future Bitcoin block, and
-            once that block is mined the winner is drawn. Come back then to check the draw yourself.
+            At that moment its entry list is frozen, its SHA-256 digest is published here together with a future Bitcoin
+            block, and once that block is mined the winner is drawn. Come back then to check the draw yourself.
           </p>
           <div className="mt-4">
             <LinkButton to="/winner-selection" variant="secondary">
@@ -465,7 +529,10 @@ export default function DrawVerification({ loaderData }: Route.ComponentProps) {
       back={{ to: "/winner-selection", label: "Winner Selection" }}
     >
       <Card>
-        <p className={`mb-3 rounded-lg px-3 py-2 text-sm ${draw.blockHash ? "bg-green-50 text-green-800" : "bg-yellow-50 text-yellow-900"}`} role="status">
+        <p
+          className={`mb-3 rounded-lg px-3 py-2 text-sm ${draw.blockHash ? "bg-green-50 text-green-800" : "bg-yellow-50 text-yellow-900"}`}
+          role="status"
+        >
           {drawStatus(draw)}
         </p>
         <dl className="divide-y divide-gray-100">
@@ -481,7 +548,9 @@ export default function DrawVerification({ loaderData }: Route.ComponentProps) {
           <Row label="Entry count">
             <span data-testid="entry-count">{draw.entriesCount}</span>
           </Row>
-          <Row label="Entries digest (SHA-256)">{draw.entriesDigest ? <Mono>{draw.entriesDigest}</Mono> : "Not published yet"}</Row>
+          <Row label="Entries digest (SHA-256)">
+            {draw.entriesDigest ? <Mono>{draw.entriesDigest}</Mono> : "Not published yet"}
+          </Row>
           <Row label="Committed block height">
             {draw.blockHeight !== null ? (
               <>
@@ -541,8 +610,8 @@ export default function DrawVerification({ loaderData }: Route.ComponentProps) {
           <div>
             <h2 className="font-semibold text-gray-900">Verify in your browser</h2>
             <p className="mt-1 text-sm text-gray-600">
-              Downloads the entry list and recomputes its SHA-256, the winning entry from the block hash, and the block hash from its
-              header. Nothing is taken on trust from this page's figures.
+              Downloads the entry list and recomputes its SHA-256, the winning entry from the block hash, and the block
+              hash from its header. Nothing is taken on trust from this page's figures.
             </p>
           </div>
           <Button onClick={verification.run} disabled={verification.running}>
@@ -577,17 +646,24 @@ export default function DrawVerification({ loaderData }: Route.ComponentProps) {
       <section className="mt-8">
         <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
           <h2 className="text-lg font-semibold text-gray-900">Entry list</h2>
-          <a href={txt} download={`pool-${pool.id}-entries.txt`} className="text-sm font-semibold text-brand-700 hover:underline">
+          <a
+            href={txt}
+            download={`pool-${pool.id}-entries.txt`}
+            className="text-sm font-semibold text-brand-700 hover:underline"
+          >
             Download entries.txt
           </a>
         </div>
         <p className="mb-3 text-sm text-gray-600">
-          One line per entry, <code>entryNumber:key</code> (or <code>entryNumber:key:void</code> for a void entry), sorted by entry number,
-          each ending in a line break; the key is the SHA-256 of the entry's private source key (a buyer can find their own line from their
-          payment id, nobody else learns it). The digest is the SHA-256 of exactly that text.
+          One line per entry, <code>entryNumber:key</code> (or <code>entryNumber:key:void</code> for a void entry),
+          sorted by entry number, each ending in a line break; the key is the SHA-256 of the entry's private source key
+          (a buyer can find their own line from their payment id, nobody else learns it). The digest is the SHA-256 of
+          exactly that text.
         </p>
         {entries.rows.length === 0 ? (
-          <p className="text-sm text-gray-600">{draw.entriesCount === 0 ? "This pool has no entries." : "No entries on this page."}</p>
+          <p className="text-sm text-gray-600">
+            {draw.entriesCount === 0 ? "This pool has no entries." : "No entries on this page."}
+          </p>
         ) : (
           <div className="relative overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm">
             <table className="w-full text-left text-sm">
@@ -599,10 +675,15 @@ export default function DrawVerification({ loaderData }: Route.ComponentProps) {
               </thead>
               <tbody className="divide-y divide-gray-100 font-mono text-xs">
                 {entries.rows.map((entry) => (
-                  <tr key={entry.entryNumber} className={entry.entryNumber === draw.winnerEntryNumber ? "bg-brand-50 font-semibold" : undefined}>
+                  <tr
+                    key={entry.entryNumber}
+                    className={entry.entryNumber === draw.winnerEntryNumber ? "bg-brand-50 font-semibold" : undefined}
+                  >
                     <td className="px-3 py-1.5">
                       {entry.entryNumber}
-                      {entry.entryNumber === draw.winnerEntryNumber ? <span className="ml-2 font-sans text-brand-700">winner</span> : null}
+                      {entry.entryNumber === draw.winnerEntryNumber ? (
+                        <span className="ml-2 font-sans text-brand-700">winner</span>
+                      ) : null}
                     </td>
                     <td className="break-all px-3 py-1.5">
                       {entry.key}
@@ -614,7 +695,11 @@ export default function DrawVerification({ loaderData }: Route.ComponentProps) {
             </table>
           </div>
         )}
-        <Pagination page={entries.page} hasNext={entries.hasNext} hrefFor={(p) => `/winner-selection/${pool.id}?page=${p}`} />
+        <Pagination
+          page={entries.page}
+          hasNext={entries.hasNext}
+          hrefFor={(p) => `/winner-selection/${pool.id}?page=${p}`}
+        />
       </section>
 
       <p className="mt-8 text-sm text-gray-600">

@@ -30,7 +30,13 @@ async function ownedGame(context: Route.LoaderArgs["context"], request: Request,
 }
 
 /** The form as the game stands. */
-function gameDefaults(game: { question: string; description: string; options: string[]; correctAnswer: string; entryFeeCents: number }): GameFormValues {
+function gameDefaults(game: {
+  question: string;
+  description: string;
+  options: string[];
+  correctAnswer: string;
+  entryFeeCents: number;
+}): GameFormValues {
   return {
     question: game.question,
     description: game.description,
@@ -56,7 +62,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 
 export async function action({ params, request, context }: Route.ActionArgs) {
   const { user, env, db, game } = await ownedGame(context, request, params.id);
-  const completed = () => data({ errors: { form: GAME_MESSAGES.completedNotEditable }, values: gameDefaults(game) }, { status: 409 });
+  const completed = () =>
+    data({ errors: { form: GAME_MESSAGES.completedNotEditable }, values: gameDefaults(game) }, { status: 409 });
   if (!canEditGame(game.status)) return completed();
   const submission = await readGameSubmission(request, env, user.id, game);
   if (!submission.ok) return data({ errors: submission.errors, values: submission.values }, { status: 400 });
@@ -71,7 +78,9 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     const oldKey = game.videoKey;
     getCtx(context).waitUntil(deleteVideo(env, oldKey).catch((err) => console.error("old video delete failed", err)));
   }
-  return redirect("/dashboard", { headers: { "Set-Cookie": flashToastCookie({ message: "Game updated successfully!", type: "success" }) } });
+  return redirect("/dashboard", {
+    headers: { "Set-Cookie": flashToastCookie({ message: "Game updated successfully!", type: "success" }) },
+  });
 }
 
 export default function EditGame({ loaderData, actionData }: Route.ComponentProps) {
@@ -79,7 +88,11 @@ export default function EditGame({ loaderData, actionData }: Route.ComponentProp
   if (!game.editable) {
     return (
       <Page title="Edit Game" subtitle={game.question} back={{ to: `/view-game/${game.id}`, label: "Back" }}>
-        <EmptyState title="This game has ended" message={GAME_MESSAGES.completedNotEditable} action={{ to: `/view-game/${game.id}`, label: "Back to the game" }} />
+        <EmptyState
+          title="This game has ended"
+          message={GAME_MESSAGES.completedNotEditable}
+          action={{ to: `/view-game/${game.id}`, label: "Back to the game" }}
+        />
       </Page>
     );
   }
@@ -99,5 +112,14 @@ export default function EditGame({ loaderData, actionData }: Route.ComponentProp
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <ErrorPage error={error} notFound={{ title: "Game not found", message: "This game doesn't exist or has been deleted.", action: { to: "/guess-win-management", label: "Back to Guess & Win Management" } }} />;
+  return (
+    <ErrorPage
+      error={error}
+      notFound={{
+        title: "Game not found",
+        message: "This game doesn't exist or has been deleted.",
+        action: { to: "/guess-win-management", label: "Back to Guess & Win Management" },
+      }}
+    />
+  );
 }

@@ -53,7 +53,12 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 export default function EditProduct({ loaderData, actionData }: Route.ComponentProps) {
   const { product } = loaderData;
   return (
-    <Page title="Edit Product" subtitle={product.name} width="narrow" back={{ to: "/dashboard", label: "Back to Dashboard" }}>
+    <Page
+      title="Edit Product"
+      subtitle={product.name}
+      width="narrow"
+      back={{ to: "/dashboard", label: "Back to Dashboard" }}
+    >
       <ProductForm
         defaults={actionData?.values ?? loaderData.defaults}
         errors={actionData?.errors}
@@ -66,5 +71,14 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <ErrorPage error={error} notFound={{ title: "Product not found", message: "This product doesn't exist or has been deleted.", action: { to: "/shop-management", label: "Back to Shop Management" } }} />;
+  return (
+    <ErrorPage
+      error={error}
+      notFound={{
+        title: "Product not found",
+        message: "This product doesn't exist or has been deleted.",
+        action: { to: "/shop-management", label: "Back to Shop Management" },
+      }}
+    />
+  );
 }

@@ -23,7 +23,8 @@ const MAX_PAGES = 10;
 
 export const handle = STATIC_FOR_VISITORS;
 
-export const meta: Route.MetaFunction = () => pageMeta("Explore", "Discover creators, their shops and their Guess & Win games.");
+export const meta: Route.MetaFunction = () =>
+  pageMeta("Explore", "Discover creators, their shops and their Guess & Win games.");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const search = new URL(request.url).searchParams;
@@ -44,7 +45,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     filters: { q, category, view },
     hasMore:
       page < MAX_PAGES &&
-      (creators.length > CREATORS_STEP * page || products.length > PRODUCTS_STEP * page || games.length > GAMES_STEP * page),
+      (creators.length > CREATORS_STEP * page ||
+        products.length > PRODUCTS_STEP * page ||
+        games.length > GAMES_STEP * page),
     creators: creators.slice(0, CREATORS_STEP * page),
     products: products.slice(0, PRODUCTS_STEP * page).map((p) => ({
       id: p.id,
@@ -89,7 +92,9 @@ export default function Explore({ loaderData }: Route.ComponentProps) {
   const gridClass = list ? "grid gap-3" : "grid gap-4 sm:grid-cols-2 lg:grid-cols-3";
   const chip = (active: boolean) =>
     `inline-flex items-center rounded-full border px-3 py-1 text-sm font-medium whitespace-nowrap ${
-      active ? "border-brand-600 bg-brand-600 text-white" : "border-gray-300 bg-white text-gray-700 hover:border-brand-500"
+      active
+        ? "border-brand-600 bg-brand-600 text-white"
+        : "border-gray-300 bg-white text-gray-700 hover:border-brand-500"
     }`;
   const nothing = creators.length === 0 && products.length === 0 && games.length === 0;
 
@@ -139,11 +144,20 @@ export default function Explore({ loaderData }: Route.ComponentProps) {
         </button>
       </Form>
       <nav aria-label="Categories" className="relative mt-4 -mx-1 flex gap-2 overflow-x-auto px-1 pb-2">
-        <Link to={exploreHref(filters, { category: null })} className={chip(!filters.category)} aria-current={!filters.category ? "true" : undefined}>
+        <Link
+          to={exploreHref(filters, { category: null })}
+          className={chip(!filters.category)}
+          aria-current={!filters.category ? "true" : undefined}
+        >
           All
         </Link>
         {SIGNUP_CATEGORIES.map((c) => (
-          <Link key={c} to={exploreHref(filters, { category: c })} className={chip(filters.category === c)} aria-current={filters.category === c ? "true" : undefined}>
+          <Link
+            key={c}
+            to={exploreHref(filters, { category: c })}
+            className={chip(filters.category === c)}
+            aria-current={filters.category === c ? "true" : undefined}
+          >
             {c}
           </Link>
         ))}
@@ -151,7 +165,11 @@ export default function Explore({ loaderData }: Route.ComponentProps) {
 
       {nothing ? (
         <div className="mt-6">
-          <EmptyState title="Nothing found" message="Try another search or category." action={{ to: "/explore", label: "Clear filters" }} />
+          <EmptyState
+            title="Nothing found"
+            message="Try another search or category."
+            action={{ to: "/explore", label: "Clear filters" }}
+          />
         </div>
       ) : null}
 
@@ -165,9 +183,17 @@ export default function Explore({ loaderData }: Route.ComponentProps) {
                   className="flex h-full gap-4 rounded-xl border border-gray-200 bg-white p-4 shadow-sm transition hover:border-brand-500 focus-visible:outline-2 focus-visible:outline-brand-500"
                 >
                   {c.avatarUrl ? (
-                    <img src={c.avatarUrl} alt="" loading="lazy" className="h-14 w-14 shrink-0 rounded-full object-cover" />
+                    <img
+                      src={c.avatarUrl}
+                      alt=""
+                      loading="lazy"
+                      className="h-14 w-14 shrink-0 rounded-full object-cover"
+                    />
                   ) : (
-                    <span aria-hidden="true" className="grid h-14 w-14 shrink-0 place-items-center rounded-full bg-brand-100 text-xl font-bold text-brand-700">
+                    <span
+                      aria-hidden="true"
+                      className="grid h-14 w-14 shrink-0 place-items-center rounded-full bg-brand-100 text-xl font-bold text-brand-700"
+                    >
                       {c.creatorName.charAt(0).toUpperCase()}
                     </span>
                   )}
@@ -193,12 +219,23 @@ export default function Explore({ loaderData }: Route.ComponentProps) {
         <Section title="Latest products">
           <ul className={list ? "grid gap-3" : "grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4"}>
             {products.map((p) => (
-              <li key={p.id} className={`overflow-hidden rounded-xl border border-gray-200 bg-white shadow-sm ${list ? "flex gap-3" : ""}`}>
-                <Link to={`/product/${p.id}`} className={list ? "w-24 shrink-0" : "block"} tabIndex={-1} aria-hidden="true">
+              <li
+                key={p.id}
+                className={`overflow-hidden rounded-xl border border-gray-200 bg-white shadow-sm ${list ? "flex gap-3" : ""}`}
+              >
+                <Link
+                  to={`/product/${p.id}`}
+                  className={list ? "w-24 shrink-0" : "block"}
+                  tabIndex={-1}
+                  aria-hidden="true"
+                >
                   <ImageBox src={p.image} alt="" />
                 </Link>
                 <div className="min-w-0 p-3">
-                  <Link to={`/product/${p.id}`} className="line-clamp-2 text-sm font-semibold text-gray-900 hover:underline">
+                  <Link
+                    to={`/product/${p.id}`}
+                    className="line-clamp-2 text-sm font-semibold text-gray-900 hover:underline"
+                  >
                     {p.name || "Unnamed Product"}
                   </Link>
                   {p.hostName ? (
@@ -221,9 +258,17 @@ export default function Explore({ loaderData }: Route.ComponentProps) {
         <Section title="Guess & Win games">
           <ul className={gridClass}>
             {games.map((g) => (
-              <li key={g.id} className={`overflow-hidden rounded-xl border border-gray-200 bg-white shadow-sm ${list ? "flex gap-3" : ""}`}>
+              <li
+                key={g.id}
+                className={`overflow-hidden rounded-xl border border-gray-200 bg-white shadow-sm ${list ? "flex gap-3" : ""}`}
+              >
                 {g.imageUrl ? (
-                  <img src={g.imageUrl} alt="" loading="lazy" className={list ? "h-24 w-24 shrink-0 object-cover" : "aspect-video w-full object-cover"} />
+                  <img
+                    src={g.imageUrl}
+                    alt=""
+                    loading="lazy"
+                    className={list ? "h-24 w-24 shrink-0 object-cover" : "aspect-video w-full object-cover"}
+                  />
                 ) : null}
                 <div className="min-w-0 p-4">
                   {g.hostName ? (
@@ -233,9 +278,13 @@ export default function Explore({ loaderData }: Route.ComponentProps) {
                   ) : null}
                   <p className="mt-1 font-semibold text-gray-900">{g.question}</p>
                   <p className="mt-1 text-xs text-gray-500">
-                    {g.optionsCount} options · Entry from {g.entryFee} · {g.likesCount} likes · {g.participantsCount} players
+                    {g.optionsCount} options · Entry from {g.entryFee} · {g.likesCount} likes · {g.participantsCount}{" "}
+                    players
                   </p>
-                  <Link to={g.hostHref + "?tab=games"} className="mt-2 inline-block text-sm font-semibold text-brand-700 hover:underline">
+                  <Link
+                    to={g.hostHref + "?tab=games"}
+                    className="mt-2 inline-block text-sm font-semibold text-brand-700 hover:underline"
+                  >
                     Play
                   </Link>
                 </div>

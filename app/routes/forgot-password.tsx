@@ -20,7 +20,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const parsed = EmailSchema.safeParse(form.get("email") ?? "");
   if (!parsed.success) {
-    return data({ error: parsed.error.issues[0]?.message ?? "Please enter a valid email address", sent: false, email: String(form.get("email") ?? "") }, { status: 400 });
+    return data(
+      {
+        error: parsed.error.issues[0]?.message ?? "Please enter a valid email address",
+        sent: false,
+        email: String(form.get("email") ?? ""),
+      },
+      { status: 400 },
+    );
   }
   const email = parsed.data;
   // The answer is the same whether or not the account exists, so the form reveals no e-mail addresses; an address
@@ -38,7 +45,9 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
     <div className="mx-auto max-w-md px-4 py-10">
       <div className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-gray-200 sm:p-8">
         <h1 className="text-2xl font-bold">Forgot your password?</h1>
-        <p className="mt-1 text-sm text-gray-600">Enter your account's email and we'll send you a link to choose a new one.</p>
+        <p className="mt-1 text-sm text-gray-600">
+          Enter your account's email and we'll send you a link to choose a new one.
+        </p>
         {actionData?.sent ? (
           <p role="status" className="mt-6 rounded-lg border border-green-200 bg-green-50 p-3 text-sm text-green-800">
             {RESET_SENT}
@@ -46,7 +55,14 @@ export default function ForgotPassword({ actionData }: Route.ComponentProps) {
         ) : (
           <Form method="post" className="mt-6 space-y-4">
             <FormError>{actionData?.error}</FormError>
-            <Field label="Email" name="email" type="email" required autoComplete="email" defaultValue={actionData?.email} />
+            <Field
+              label="Email"
+              name="email"
+              type="email"
+              required
+              autoComplete="email"
+              defaultValue={actionData?.email}
+            />
             <SubmitButton pending={navigation.state === "submitting"}>Send reset link</SubmitButton>
           </Form>
         )}

@@ -56,7 +56,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const db = getDb(getEnv(context));
   const groupBuy = await getGroupBuy(db, id);
   if (!groupBuy || groupBuy.status === "draft") notFound();
-  if (groupBuy.status !== "active") return data({ ok: false as const, message: GROUP_BUY_ACTION_MESSAGES.notActive }, { status: 409 });
+  if (groupBuy.status !== "active")
+    return data({ ok: false as const, message: GROUP_BUY_ACTION_MESSAGES.notActive }, { status: 409 });
   const recorded = await recordGroupBuyShare(db, user.id, id);
   return { ok: true as const, recorded };
 }
@@ -104,7 +105,9 @@ export default function GroupBuyDetail({ loaderData }: Route.ComponentProps) {
   const toNext = amountToNextTier(tiers, g.currentSalesCents);
   const progress = groupBuyProgressPercent(g.currentSalesCents, g.targetCents);
   const fromTier = current?.salesThresholdCents ?? 0;
-  const tierProgress = next ? progressPercent(g.currentSalesCents - fromTier, next.salesThresholdCents - fromTier) : 100;
+  const tierProgress = next
+    ? progressPercent(g.currentSalesCents - fromTier, next.salesThresholdCents - fromTier)
+    : 100;
   const active = g.status === "active";
   return (
     <Page
@@ -118,10 +121,20 @@ export default function GroupBuyDetail({ loaderData }: Route.ComponentProps) {
         <Stat label="Current sales" value={formatCents(g.currentSalesCents, g.currency)} />
         <Stat label="Target" value={formatCents(g.targetCents, g.currency)} />
         <Stat label="Participants" value={g.currentParticipants} />
-        <Stat label="Time left" value={active ? countdownText(g.endAt, new Date(now)) : groupBuyStatusLabel(g.status)} />
+        <Stat
+          label="Time left"
+          value={active ? countdownText(g.endAt, new Date(now)) : groupBuyStatusLabel(g.status)}
+        />
       </div>
       <p className="mt-4 text-sm text-gray-700">{progress}% of target</p>
-      <div className="mt-1 h-2 overflow-hidden rounded-full bg-gray-200" role="progressbar" aria-label="Progress to target" aria-valuenow={progress} aria-valuemin={0} aria-valuemax={100}>
+      <div
+        className="mt-1 h-2 overflow-hidden rounded-full bg-gray-200"
+        role="progressbar"
+        aria-label="Progress to target"
+        aria-valuenow={progress}
+        aria-valuemin={0}
+        aria-valuemax={100}
+      >
         <div className="h-full bg-brand-500" style={{ width: `${Math.min(100, progress)}%` }} />
       </div>
 
@@ -162,7 +175,14 @@ export default function GroupBuyDetail({ loaderData }: Route.ComponentProps) {
             <p className="text-sm text-gray-700">
               {`Progress to the next tier (${next.discountPercent}% off): ${formatCents(toNext, g.currency)} to go`}
             </p>
-            <div className="mt-1 h-2 overflow-hidden rounded-full bg-gray-200" role="progressbar" aria-label="Progress to the next tier" aria-valuenow={tierProgress} aria-valuemin={0} aria-valuemax={100}>
+            <div
+              className="mt-1 h-2 overflow-hidden rounded-full bg-gray-200"
+              role="progressbar"
+              aria-label="Progress to the next tier"
+              aria-valuenow={tierProgress}
+              aria-valuemin={0}
+              aria-valuemax={100}
+            >
               <div className="h-full bg-green-500" style={{ width: `${Math.min(100, tierProgress)}%` }} />
             </div>
           </div>
@@ -204,7 +224,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
     <ErrorPage
       error={error}
-      notFound={{ title: "Group buy not found", message: "This group buy doesn't exist or has been removed.", action: { to: "/explore", label: "Explore creators" } }}
+      notFound={{
+        title: "Group buy not found",
+        message: "This group buy doesn't exist or has been removed.",
+        action: { to: "/explore", label: "Explore creators" },
+      }}
     />
   );
 }

@@ -49,7 +49,10 @@ import { SEARCH_MAX_LENGTH, searchText } from "~/domain/search";
 
 export const meta: Route.MetaFunction = () => pageMeta("Group Buy Management");
 
-const STATUS_FILTERS = [{ value: "all", label: "All Status" }, ...GROUP_BUY_STATUSES.map((s) => ({ value: s, label: groupBuyStatusLabel(s) }))];
+const STATUS_FILTERS = [
+  { value: "all", label: "All Status" },
+  ...GROUP_BUY_STATUSES.map((s) => ({ value: s, label: groupBuyStatusLabel(s) })),
+];
 
 function statusFilter(value: string | null): GroupBuyStatus | "all" {
   return (GROUP_BUY_STATUSES as readonly string[]).includes(value ?? "") ? (value as GroupBuyStatus) : "all";
@@ -88,10 +91,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       productIds,
     };
   }
-  return { groupBuys, stats, hasActive, productChoices, editing, search, status, poolShare: poolShareText(rules, "group_buy_sales") };
+  return {
+    groupBuys,
+    stats,
+    hasActive,
+    productChoices,
+    editing,
+    search,
+    status,
+    poolShare: poolShareText(rules, "group_buy_sales"),
+  };
 }
 
-type ActionResult = { ok: false; field?: GroupBuyField | "products" | "form"; message: string; values?: Record<string, unknown> };
+type ActionResult = {
+  ok: false;
+  field?: GroupBuyField | "products" | "form";
+  message: string;
+  values?: Record<string, unknown>;
+};
 
 function formValues(form: FormData) {
   return {
@@ -125,10 +142,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     // The first tier's threshold is fixed at 0, whatever the request says.
     if (input.tiers[0]) input.tiers[0] = { ...input.tiers[0], salesThreshold: "0" };
     const checked = validateGroupBuyForm(input, new Date());
-    const productIds = form.getAll("productId").filter((v): v is string => typeof v === "string").slice(0, 200);
-    if (!checked.ok) return data<ActionResult>({ ok: false, field: checked.field, message: checked.message }, { status: 400 });
+    const productIds = form
+      .getAll("productId")
+      .filter((v): v is string => typeof v === "string")
+      .slice(0, 200);
+    if (!checked.ok)
+      return data<ActionResult>({ ok: false, field: checked.field, message: checked.message }, { status: 400 });
     if (productIds.length === 0) {
-      return data<ActionResult>({ ok: false, field: "products", message: GROUP_BUY_ACTION_MESSAGES.productsRequired }, { status: 400 });
+      return data<ActionResult>(
+        { ok: false, field: "products", message: GROUP_BUY_ACTION_MESSAGES.productsRequired },
+        { status: 400 },
+      );
     }
     let result;
     if (intent === "create") {
@@ -140,16 +164,28 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (existing.hostId !== user.id) forbidden();
       result = await updateGroupBuy(db, user.id, id, checked.value, productIds);
       if (!result.ok && result.reason === "not_editable" && existing.status === "cancelled") {
-        return data<ActionResult>({ ok: false, field: "form", message: GROUP_BUY_ACTION_MESSAGES.cancelledNotEditable }, { status: 409 });
+        return data<ActionResult>(
+          { ok: false, field: "form", message: GROUP_BUY_ACTION_MESSAGES.cancelledNotEditable },
+          { status: 409 },
+        );
       }
     }
     if (!result.ok) {
       if (result.reason === "not_found") notFound();
       const status = result.reason === "no_products" ? 400 : 409;
-      return data<ActionResult>({ ok: false, field: result.reason === "no_products" ? "products" : "form", message: WRITE_MESSAGES[result.reason] }, { status });
+      return data<ActionResult>(
+        {
+          ok: false,
+          field: result.reason === "no_products" ? "products" : "form",
+          message: WRITE_MESSAGES[result.reason],
+        },
+        { status },
+      );
     }
     const message = intent === "create" ? "Group buy created successfully!" : "Group buy updated successfully!";
-    return redirect("/group-buy-management", { headers: { "Set-Cookie": flashToastCookie({ message, type: "success" }) } });
+    return redirect("/group-buy-management", {
+      headers: { "Set-Cookie": flashToastCookie({ message, type: "success" }) },
+    });
   }
 
   if (intent === "delete" || intent === "complete") {
@@ -168,14 +204,22 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (!closed.ok) return data<ActionResult>({ ok: false, field: "form", message: closed.message }, { status: 409 });
       return redirect("/group-buy-management", {
         headers: {
-          "Set-Cookie": flashToastCookie({ message: "Group buy cancelled: every participant is refunded in full", type: "success" }),
+          "Set-Cookie": flashToastCookie({
+            message: "Group buy cancelled: every participant is refunded in full",
+            type: "success",
+          }),
         },
       });
     }
     const closed = await closeGroupBuy(env, id, { mode: "early", hostId: user.id });
     if (!closed.ok) return data<ActionResult>({ ok: false, field: "form", message: closed.message }, { status: 409 });
     return redirect(`/group-buy-management`, {
-      headers: { "Set-Cookie": flashToastCookie({ message: "Group buy completed: refunds for the final tier are on their way", type: "success" }) },
+      headers: {
+        "Set-Cookie": flashToastCookie({
+          message: "Group buy completed: refunds for the final tier are on their way",
+          type: "success",
+        }),
+      },
     });
   }
   return data<ActionResult>({ ok: false, field: "form", message: "Unknown action" }, { status: 400 });
@@ -212,7 +256,12 @@ function GroupBuyForm({
   function addTier() {
     const last = tiers[tiers.length - 1];
     const next = nextDefaultTier(
-      last ? { salesThresholdCents: parseTierNumber(last.threshold) * 100, discountPercent: parseTierNumber(last.discount) } : null,
+      last
+        ? {
+            salesThresholdCents: parseTierNumber(last.threshold) * 100,
+            discountPercent: parseTierNumber(last.discount),
+          }
+        : null,
     );
     setTiers([...tiers, { threshold: String(next.salesThresholdCents / 100), discount: String(next.discountPercent) }]);
   }
@@ -221,13 +270,21 @@ function GroupBuyForm({
     <Card className="mb-6">
       <h2 className="text-lg font-semibold text-gray-900">{editing ? `Edit ${editing.name}` : "Create Group Buy"}</h2>
       {editing && editing.participants > 0 ? (
-        <p className="mt-1 text-sm text-gray-600">Fans have joined: the target and tiers can only become more favourable.</p>
+        <p className="mt-1 text-sm text-gray-600">
+          Fans have joined: the target and tiers can only become more favourable.
+        </p>
       ) : null}
       <Form method="post" className="mt-4 space-y-4" noValidate>
         <input type="hidden" name="intent" value={editing ? "update" : "create"} />
         {editing ? <input type="hidden" name="groupBuyId" value={editing.id} /> : null}
         {error && (error.field === "form" || error.field === "tiers") ? <FormError>{error.message}</FormError> : null}
-        <Field label="Group buy name" name="name" defaultValue={editing?.name ?? ""} maxLength={GROUP_BUY_NAME_MAX} error={fieldError("name")} />
+        <Field
+          label="Group buy name"
+          name="name"
+          defaultValue={editing?.name ?? ""}
+          maxLength={GROUP_BUY_NAME_MAX}
+          error={fieldError("name")}
+        />
         <div>
           <label htmlFor="description" className="block text-sm font-medium text-gray-700">
             Description
@@ -253,7 +310,14 @@ function GroupBuyForm({
             defaultValue={editing ? String(editing.targetCents / 100) : ""}
             error={fieldError("targetAmount")}
           />
-          <Field label="End date" name="endDate" type="date" min={today} defaultValue={editing ? dateInputValue(editing.endAt) : ""} error={fieldError("endDate")} />
+          <Field
+            label="End date"
+            name="endDate"
+            type="date"
+            min={today}
+            defaultValue={editing ? dateInputValue(editing.endAt) : ""}
+            error={fieldError("endDate")}
+          />
         </div>
 
         <fieldset>
@@ -288,7 +352,12 @@ function GroupBuyForm({
                   />
                 </label>
                 {i > 0 && tiers.length > GROUP_BUY_TIERS_MIN ? (
-                  <Button type="button" variant="secondary" size="sm" onClick={() => setTiers(tiers.filter((_, j) => j !== i))}>
+                  <Button
+                    type="button"
+                    variant="secondary"
+                    size="sm"
+                    onClick={() => setTiers(tiers.filter((_, j) => j !== i))}
+                  >
                     Remove tier {i + 1}
                   </Button>
                 ) : null}
@@ -306,7 +375,11 @@ function GroupBuyForm({
           <legend className="text-sm font-medium text-gray-700">Products in this group buy</legend>
           {productChoices.length === 0 ? (
             <p className="mt-1 text-sm text-gray-600">
-              You have no active products yet. <Link to="/add-product" className="font-semibold text-brand-700 underline">Add a product</Link> first.
+              You have no active products yet.{" "}
+              <Link to="/add-product" className="font-semibold text-brand-700 underline">
+                Add a product
+              </Link>{" "}
+              first.
             </p>
           ) : (
             <ul className="mt-2 grid gap-1 sm:grid-cols-2">
@@ -347,7 +420,10 @@ export default function GroupBuyManagement({ loaderData, actionData }: Route.Com
       actions={
         <div className="text-right">
           {hasActive ? (
-            <span className={`inline-block cursor-not-allowed rounded-lg bg-gray-300 px-4 py-2 text-sm font-semibold text-gray-600`} aria-disabled="true">
+            <span
+              className={`inline-block cursor-not-allowed rounded-lg bg-gray-300 px-4 py-2 text-sm font-semibold text-gray-600`}
+              aria-disabled="true"
+            >
               Create Group Buy
             </span>
           ) : (
@@ -364,11 +440,20 @@ export default function GroupBuyManagement({ loaderData, actionData }: Route.Com
         <Stat label="Participants" value={stats.participants} />
       </div>
 
-      {showForm ? <GroupBuyForm key={editing?.id ?? "new"} editing={editing} productChoices={productChoices} error={actionData} /> : null}
+      {showForm ? (
+        <GroupBuyForm key={editing?.id ?? "new"} editing={editing} productChoices={productChoices} error={actionData} />
+      ) : null}
       {!showForm && actionData ? <FormError>{actionData.message}</FormError> : null}
 
       <Form method="get" className="mb-4 flex flex-wrap items-end gap-3" role="search">
-        <Field label="Search group buys" name="q" type="search" maxLength={SEARCH_MAX_LENGTH} defaultValue={search} placeholder="Search by name or description" />
+        <Field
+          label="Search group buys"
+          name="q"
+          type="search"
+          maxLength={SEARCH_MAX_LENGTH}
+          defaultValue={search}
+          placeholder="Search by name or description"
+        />
         <SelectField label="Status" name="status" options={STATUS_FILTERS} defaultValue={status} />
         <Button type="submit" variant="secondary">
           Filter
@@ -376,7 +461,10 @@ export default function GroupBuyManagement({ loaderData, actionData }: Route.Com
       </Form>
 
       {groupBuys.length === 0 ? (
-        <EmptyState title="No group buys found" message="Group buys give your tribe tiered discounts; the difference is refunded automatically when a higher tier is reached." />
+        <EmptyState
+          title="No group buys found"
+          message="Group buys give your tribe tiered discounts; the difference is refunded automatically when a higher tier is reached."
+        />
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
           {groupBuys.map((g) => {
@@ -390,9 +478,17 @@ export default function GroupBuyManagement({ loaderData, actionData }: Route.Com
                     <Badge tone={tones[g.status]}>{groupBuyStatusLabel(g.status)}</Badge>
                   </div>
                   <p className="mt-2 text-sm text-gray-600">
-                    {formatCents(g.currentSalesCents, g.currency)} of {formatCents(g.targetCents, g.currency)} · {g.currentParticipants} participants
+                    {formatCents(g.currentSalesCents, g.currency)} of {formatCents(g.targetCents, g.currency)} ·{" "}
+                    {g.currentParticipants} participants
                   </p>
-                  <div className="mt-2 h-2 overflow-hidden rounded-full bg-gray-200" role="progressbar" aria-label={`${g.name} progress`} aria-valuenow={progress} aria-valuemin={0} aria-valuemax={100}>
+                  <div
+                    className="mt-2 h-2 overflow-hidden rounded-full bg-gray-200"
+                    role="progressbar"
+                    aria-label={`${g.name} progress`}
+                    aria-valuenow={progress}
+                    aria-valuemin={0}
+                    aria-valuemax={100}
+                  >
                     <div className="h-full bg-brand-500" style={{ width: `${Math.min(100, progress)}%` }} />
                   </div>
                   <p className="mt-2 text-xs text-gray-500">
@@ -409,7 +505,10 @@ export default function GroupBuyManagement({ loaderData, actionData }: Route.Com
                       View
                     </Link>
                     {editable ? (
-                      <Link to={`/group-buy-management?edit=${g.id}`} className="font-semibold text-brand-700 hover:underline">
+                      <Link
+                        to={`/group-buy-management?edit=${g.id}`}
+                        className="font-semibold text-brand-700 hover:underline"
+                      >
                         Edit
                       </Link>
                     ) : (

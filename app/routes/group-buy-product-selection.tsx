@@ -25,14 +25,21 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const id = idParam(params.id);
   const db = getDb(getEnv(context));
   const groupBuy = await getGroupBuy(db, id);
-  if (!groupBuy || (groupBuy.status === "draft" && groupBuy.hostId !== (await getOptionalUser(context))?.id)) notFound();
+  if (!groupBuy || (groupBuy.status === "draft" && groupBuy.hostId !== (await getOptionalUser(context))?.id))
+    notFound();
   const products = await listGroupBuyProducts(db, id, 50);
   const variants = await listGroupBuyVariants(
     db,
     products.map((p) => p.id),
   );
   return {
-    groupBuy: { id: groupBuy.id, name: groupBuy.name, status: groupBuy.status, hostName: groupBuy.hostName, endAt: groupBuy.endAt },
+    groupBuy: {
+      id: groupBuy.id,
+      name: groupBuy.name,
+      status: groupBuy.status,
+      hostName: groupBuy.hostName,
+      endAt: groupBuy.endAt,
+    },
     products: products.map((p) => ({
       ...p,
       // Vouchers and digital items are sold one at a time (the checkout refuses more).
@@ -55,9 +62,13 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       quantity: form.getAll("quantity")[i] ?? "0",
     })),
   });
-  if (!parsed.success) return data({ message: parsed.error.issues[0]?.message ?? GROUP_BUY_ACTION_MESSAGES.selectProduct }, { status: 400 });
+  if (!parsed.success)
+    return data(
+      { message: parsed.error.issues[0]?.message ?? GROUP_BUY_ACTION_MESSAGES.selectProduct },
+      { status: 400 },
+    );
   const result = await createGroupBuyCheckout(getEnv(context), {
-    user: (await getOptionalUser(context)),
+    user: await getOptionalUser(context),
     groupBuyId: id,
     items: parsed.data.items,
     origin: new URL(request.url).origin,
@@ -77,7 +88,10 @@ function unitPrice(p: Product, choice: Choice): number {
 function available(p: Product, choice: Choice): number {
   const size = p.sizes.find((s) => s.name === choice.sizeName);
   const colour = p.colours.find((c) => c.name === choice.colorName);
-  const inStock = Math.min(size ? size.availableUnits : 0, p.colours.length > 0 ? (colour?.availableUnits ?? 0) : Number.POSITIVE_INFINITY);
+  const inStock = Math.min(
+    size ? size.availableUnits : 0,
+    p.colours.length > 0 ? (colour?.availableUnits ?? 0) : Number.POSITIVE_INFINITY,
+  );
   return p.singleUnit ? Math.min(1, inStock) : inStock;
 }
 
@@ -94,7 +108,8 @@ export default function GroupBuyProductSelection({ loaderData, actionData }: Rou
     ),
   );
   const [clientError, setClientError] = useState<string | null>(null);
-  const update = (id: string, patch: Partial<Choice>) => setChoices((all) => ({ ...all, [id]: { ...(all[id] as Choice), ...patch } }));
+  const update = (id: string, patch: Partial<Choice>) =>
+    setChoices((all) => ({ ...all, [id]: { ...(all[id] as Choice), ...patch } }));
   const chosen = products.filter((p) => (choices[p.id]?.quantity ?? 0) > 0);
   const totalUsd = chosen.reduce((sum, p) => sum + unitPrice(p, choices[p.id]!) * choices[p.id]!.quantity, 0);
   const totalItems = chosen.reduce((sum, p) => sum + choices[p.id]!.quantity, 0);
@@ -141,10 +156,18 @@ export default function GroupBuyProductSelection({ loaderData, actionData }: Rou
               return (
                 <li key={p.id}>
                   <Card className="h-full">
-                    {p.image ? <img src={p.image} alt="" className="mb-3 aspect-square w-full rounded-lg object-cover" loading="lazy" /> : null}
+                    {p.image ? (
+                      <img
+                        src={p.image}
+                        alt=""
+                        className="mb-3 aspect-square w-full rounded-lg object-cover"
+                        loading="lazy"
+                      />
+                    ) : null}
                     <h2 className="font-semibold text-gray-900">{p.name}</h2>
                     <p className="text-sm text-gray-700">
-                      {formatCents(unitPrice(p, choice), "USD")} · {formatCents(convertCents(unitPrice(p, choice), "USD", GROUP_BUY_CURRENCY), GROUP_BUY_CURRENCY)}
+                      {formatCents(unitPrice(p, choice), "USD")} ·{" "}
+                      {formatCents(convertCents(unitPrice(p, choice), "USD", GROUP_BUY_CURRENCY), GROUP_BUY_CURRENCY)}
                     </p>
                     {p.sizes.length > 0 ? (
                       <label className="mt-2 block text-sm">
@@ -181,13 +204,27 @@ export default function GroupBuyProductSelection({ loaderData, actionData }: Rou
                       </label>
                     ) : null}
                     <div className="mt-3 flex items-center gap-3" role="group" aria-label={`${p.name} quantity`}>
-                      <Button type="button" variant="secondary" size="sm" aria-label={`Fewer ${p.name}`} disabled={choice.quantity <= 0} onClick={() => update(p.id, { quantity: Math.max(0, choice.quantity - 1) })}>
+                      <Button
+                        type="button"
+                        variant="secondary"
+                        size="sm"
+                        aria-label={`Fewer ${p.name}`}
+                        disabled={choice.quantity <= 0}
+                        onClick={() => update(p.id, { quantity: Math.max(0, choice.quantity - 1) })}
+                      >
                         −
                       </Button>
                       <span className="w-8 text-center font-semibold" aria-live="polite" data-testid={`qty-${p.id}`}>
                         {choice.quantity}
                       </span>
-                      <Button type="button" variant="secondary" size="sm" aria-label={`More ${p.name}`} disabled={choice.quantity >= left} onClick={() => update(p.id, { quantity: Math.min(left, choice.quantity + 1) })}>
+                      <Button
+                        type="button"
+                        variant="secondary"
+                        size="sm"
+                        aria-label={`More ${p.name}`}
+                        disabled={choice.quantity >= left}
+                        onClick={() => update(p.id, { quantity: Math.min(left, choice.quantity + 1) })}
+                      >
                         +
                       </Button>
                     </div>
@@ -215,16 +252,20 @@ export default function GroupBuyProductSelection({ loaderData, actionData }: Rou
                   const c = choices[p.id]!;
                   return (
                     <li key={p.id}>
-                      {p.name} ({[c.sizeName, c.colorName].filter(Boolean).join(", ")}) × {c.quantity}: {formatCents(unitPrice(p, c) * c.quantity, "USD")}
+                      {p.name} ({[c.sizeName, c.colorName].filter(Boolean).join(", ")}) × {c.quantity}:{" "}
+                      {formatCents(unitPrice(p, c) * c.quantity, "USD")}
                     </li>
                   );
                 })}
               </ul>
             )}
             <p className="mt-3 font-semibold text-gray-900">
-              {totalItems} item{totalItems === 1 ? "" : "s"} · Total {formatCents(totalUsd, "USD")} ({formatCents(convertCents(totalUsd, "USD", GROUP_BUY_CURRENCY), GROUP_BUY_CURRENCY)})
+              {totalItems} item{totalItems === 1 ? "" : "s"} · Total {formatCents(totalUsd, "USD")} (
+              {formatCents(convertCents(totalUsd, "USD", GROUP_BUY_CURRENCY), GROUP_BUY_CURRENCY)})
             </p>
-            <p className="mt-1 text-xs text-gray-600">You pay the original price now; the final tier's discount is refunded when the group buy ends.</p>
+            <p className="mt-1 text-xs text-gray-600">
+              You pay the original price now; the final tier's discount is refunded when the group buy ends.
+            </p>
             <Button type="submit" className="mt-4" disabled={busy || groupBuy.status !== "active"}>
               Join Group Buy
             </Button>
@@ -239,7 +280,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
     <ErrorPage
       error={error}
-      notFound={{ title: "Group buy not found", message: "This group buy doesn't exist or has been removed.", action: { to: "/explore", label: "Explore creators" } }}
+      notFound={{
+        title: "Group buy not found",
+        message: "This group buy doesn't exist or has been removed.",
+        action: { to: "/explore", label: "Explore creators" },
+      }}
     />
   );
 }

@@ -28,7 +28,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     listHostGamesWithStats(db, user.id, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }),
     getRevenueRules(db),
   ]);
-  return { games: rows.slice(0, PAGE_SIZE), page, hasNext: rows.length > PAGE_SIZE, poolShare: poolShareText(rules, "guess_win_entries") };
+  return {
+    games: rows.slice(0, PAGE_SIZE),
+    page,
+    hasNext: rows.length > PAGE_SIZE,
+    poolShare: poolShareText(rules, "guess_win_entries"),
+  };
 }
 
 type ActionResult = { ok: boolean; intent: string; gameId: string; message: string; status?: string; outcome?: string };
@@ -50,10 +55,15 @@ export async function action({ request, context }: Route.ActionArgs) {
       status = await togglePause(db, gameId, user.id);
     } catch (err) {
       console.error("game status update failed", err);
-      return data<ActionResult>({ ok: false, intent, gameId, message: GAME_MESSAGES.statusFailed("Please try again.") }, { status: 500 });
+      return data<ActionResult>(
+        { ok: false, intent, gameId, message: GAME_MESSAGES.statusFailed("Please try again.") },
+        { status: 500 },
+      );
     }
     if (!status) {
-      const message = GAME_MESSAGES.statusFailed(game.status === "completed" ? "This game has ended" : "Please try again.");
+      const message = GAME_MESSAGES.statusFailed(
+        game.status === "completed" ? "This game has ended" : "Please try again.",
+      );
       return data<ActionResult>({ ok: false, intent, gameId, message }, { status: 409 });
     }
     const message = status === "paused" ? "Game paused successfully" : "Game resumed successfully";
@@ -67,7 +77,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       console.error("game delete failed", err);
       return data<ActionResult>({ ok: false, intent, gameId, message: GAME_MESSAGES.deleteFailed }, { status: 500 });
     }
-    if (!result) return data<ActionResult>({ ok: false, intent, gameId, message: GAME_MESSAGES.deleteFailed }, { status: 409 });
+    if (!result)
+      return data<ActionResult>({ ok: false, intent, gameId, message: GAME_MESSAGES.deleteFailed }, { status: 409 });
     if (result.videoKey) {
       const key = result.videoKey;
       getCtx(context).waitUntil(deleteVideo(env, key).catch((err) => console.error("game video delete failed", err)));
@@ -76,7 +87,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       // The game ended inside its pool round: its correct guesses' entries go to the host's open pool now.
       await admitEndedGames(env, user.id);
     }
-    const message = result.outcome === "ended" ? "Game ended: it has paid participants, who keep their entries" : "Game deleted successfully";
+    const message =
+      result.outcome === "ended"
+        ? "Game ended: it has paid participants, who keep their entries"
+        : "Game deleted successfully";
     return data<ActionResult>({ ok: true, intent, gameId, message, outcome: result.outcome });
   }
   return data<ActionResult>({ ok: false, intent, gameId, message: "Unknown action" }, { status: 400 });
@@ -153,17 +167,40 @@ export default function GuessWinManagement({ loaderData, actionData }: Route.Com
       actions={<LinkButton to="/create-guess-win">Create Game</LinkButton>}
     >
       {actionData?.message ? (
-        <p role="status" className={`mb-4 rounded-lg px-3 py-2 text-sm ${actionData.ok ? "bg-green-50 text-green-800" : "bg-red-50 text-red-700"}`}>
+        <p
+          role="status"
+          className={`mb-4 rounded-lg px-3 py-2 text-sm ${actionData.ok ? "bg-green-50 text-green-800" : "bg-red-50 text-red-700"}`}
+        >
           {actionData.message}
         </p>
       ) : null}
       {games.length === 0 && page === 1 ? (
-        <EmptyState title="No games yet" message={`Create a Guess & Win game; ${poolShare} of entry fees go to your prize pool.`} action={{ to: "/create-guess-win", label: "Create Game" }} />
+        <EmptyState
+          title="No games yet"
+          message={`Create a Guess & Win game; ${poolShare} of entry fees go to your prize pool.`}
+          action={{ to: "/create-guess-win", label: "Create Game" }}
+        />
       ) : games.length === 0 ? (
         // Past the last page (an old or hand-made address): there are games, just not this far.
-        <EmptyState title="No more games" message="There are no more games on this page." action={{ to: "/guess-win-management", label: "Back to the first page" }} />
+        <EmptyState
+          title="No more games"
+          message="There are no more games on this page."
+          action={{ to: "/guess-win-management", label: "Back to the first page" }}
+        />
       ) : (
-        <Table head={["Question", "Status", "Entry fee", "Participants", "Entry fees", "Views", "Likes", "Created", "Actions"]}>
+        <Table
+          head={[
+            "Question",
+            "Status",
+            "Entry fee",
+            "Participants",
+            "Entry fees",
+            "Views",
+            "Likes",
+            "Created",
+            "Actions",
+          ]}
+        >
           {games.map((g) => (
             <GameRow key={g.id} game={g} />
           ))}

@@ -30,7 +30,8 @@ import { getProfileCountry } from "~/db/queries/profiles.server";
 import { LATE_GUESS_REASON } from "~/lib/payments/fulfil-guess.server";
 import type { Route } from "./+types/guess-win";
 
-export const meta: Route.MetaFunction = () => pageMeta("Guess & Win", "Answer a host's question; a correct guess earns an entry to the main prize.");
+export const meta: Route.MetaFunction = () =>
+  pageMeta("Guess & Win", "Answer a host's question; a correct guess earns an entry to the main prize.");
 
 /** The spec's texts (sections 4, 5 and 8). */
 export const GUESS_WIN_MESSAGES = {
@@ -47,7 +48,8 @@ export const GUESS_WIN_MESSAGES = {
   linkCopied: "Link copied to clipboard!",
   noOptions: "No options available",
   gameNotFound: "This game is not open for guesses",
-  sealed: "Your guess is sealed: nobody learns whether it is right until the game ends, when the answer is published and a correct guess receives its entry in the host's prize pool.",
+  sealed:
+    "Your guess is sealed: nobody learns whether it is right until the game ends, when the answer is published and a correct guess receives its entry in the host's prize pool.",
   unknown: "Unknown action",
 } as const;
 
@@ -81,13 +83,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   ]);
   // ?game={id} (a profile's Free Guess link) opens the page that shows that game; its card is #game-{id}.
   const linkedGame = url.searchParams.get("game");
-  const linkedPage = linkedGame && !url.searchParams.has("page") ? await activeGameFeedPage(db, linkedGame.slice(0, 64)) : null;
+  const linkedPage =
+    linkedGame && !url.searchParams.has("page") ? await activeGameFeedPage(db, linkedGame.slice(0, 64)) : null;
   const page = linkedPage ? Math.min(linkedPage, MAX_PAGE) : pageOf(url);
   const { games, hasMore } = await listActiveGamesPage(db, { page });
   const hostIds = [...new Set(games.map((g) => g.hostId))];
   const [pools, fan] = await Promise.all([
     listOpenPoolsForHosts(db, hostIds),
-    user ? getFanGameState(db, user.id, games.map((g) => g.id), hostIds) : null,
+    user
+      ? getFanGameState(
+          db,
+          user.id,
+          games.map((g) => g.id),
+          hostIds,
+        )
+      : null,
   ]);
   const poolByHost = new Map(pools.map((p) => [p.hostId, p]));
 
@@ -99,7 +109,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (confirmed.ok && confirmed.payment_type === "guess_entry" && confirmed.paid) {
       const guess = await getParticipantByPaymentKey(db, confirmed.sessionId);
       late = guess !== undefined && guess.confirmedAt === null;
-      banner = late ? LATE_GUESS_REASON : paymentBannerMessage(confirmed.game_question ?? confirmed.description, confirmed.selected_answer ?? "");
+      banner = late
+        ? LATE_GUESS_REASON
+        : paymentBannerMessage(confirmed.game_question ?? confirmed.description, confirmed.selected_answer ?? "");
     }
   }
 
@@ -135,7 +147,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         participantsCount: game.participantsCount,
         createdAt: game.createdAt.getTime(),
         pool: pool
-          ? { id: pool.id, amountCents: pool.amountCents, targetCents: pool.targetCents, currency: pool.currency, endAt: pool.endAt.getTime() }
+          ? {
+              id: pool.id,
+              amountCents: pool.amountCents,
+              targetCents: pool.targetCents,
+              currency: pool.currency,
+              endAt: pool.endAt.getTime(),
+            }
           : null,
         liked: fan?.liked.includes(game.id) ?? false,
         saved: fan?.saved.includes(game.id) ?? false,
@@ -214,7 +232,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!user.emailConfirmed) return reply({ ok: false, intent, gameId, message: GUESS_WIN_MESSAGES.confirmEmail }, 403);
   const eligibility = await freeGuessEligibility(db, user.id, game);
   if (eligibility === "used") return reply({ ok: false, intent, gameId, message: GUESS_WIN_MESSAGES.freeUsed }, 409);
-  if (eligibility !== "eligible") return reply({ ok: false, intent, gameId, message: GUESS_WIN_MESSAGES.shareForFree }, 403);
+  if (eligibility !== "eligible")
+    return reply({ ok: false, intent, gameId, message: GUESS_WIN_MESSAGES.shareForFree }, 403);
   const isCorrect = answer === game.correctAnswer;
   let spent: Awaited<ReturnType<typeof insertFreeGuess>>;
   try {
@@ -307,7 +326,10 @@ export default function GuessWin({ loaderData }: Route.ComponentProps) {
       }
     >
       {loaderData.banner ? (
-        <p role="status" className="mb-4 rounded-lg border border-green-200 bg-green-50 p-3 text-sm font-medium text-green-800">
+        <p
+          role="status"
+          className="mb-4 rounded-lg border border-green-200 bg-green-50 p-3 text-sm font-medium text-green-800"
+        >
           {loaderData.banner}
           {loaderData.late ? null : <span className="mt-1 block font-normal">{GUESS_WIN_MESSAGES.sealed}</span>}
         </p>
@@ -315,7 +337,11 @@ export default function GuessWin({ loaderData }: Route.ComponentProps) {
       {games.length === 0 ? (
         page > 1 ? (
           // Past the last page (an old or hand-made address): there are games, just not this far.
-          <EmptyState title="No more games" message="There are no more games on this page." action={{ to: "/guess-win", label: "Back to the first page" }} />
+          <EmptyState
+            title="No more games"
+            message="There are no more games on this page."
+            action={{ to: "/guess-win", label: "Back to the first page" }}
+          />
         ) : (
           <EmptyState title="No active Guess & Win games yet" message="When hosts publish games they appear here." />
         )
@@ -481,7 +507,10 @@ function FeedCard({
           {game.hostAvatarUrl ? (
             <img src={game.hostAvatarUrl} alt="" width={32} height={32} className="h-8 w-8 rounded-full object-cover" />
           ) : (
-            <span aria-hidden="true" className="flex h-8 w-8 items-center justify-center rounded-full bg-brand-100 text-sm font-bold text-brand-700">
+            <span
+              aria-hidden="true"
+              className="flex h-8 w-8 items-center justify-center rounded-full bg-brand-100 text-sm font-bold text-brand-700"
+            >
               {game.hostName.slice(0, 1).toUpperCase()}
             </span>
           )}
@@ -522,7 +551,9 @@ function FeedCard({
         </div>
         <div>
           <p className="text-gray-500">Ends in</p>
-          <p className="font-semibold tabular-nums text-gray-900">{pool ? countdownText(pool.endAt, new Date(now)) : "—"}</p>
+          <p className="font-semibold tabular-nums text-gray-900">
+            {pool ? countdownText(pool.endAt, new Date(now)) : "—"}
+          </p>
         </div>
         {pool ? (
           <div className="col-span-3 h-1.5 overflow-hidden rounded-full bg-gray-200" aria-hidden="true">
@@ -532,7 +563,13 @@ function FeedCard({
       </div>
 
       {game.videoUrl ? (
-        <video src={game.videoUrl} controls preload="metadata" playsInline className="aspect-video w-full bg-black object-contain" />
+        <video
+          src={game.videoUrl}
+          controls
+          preload="metadata"
+          playsInline
+          className="aspect-video w-full bg-black object-contain"
+        />
       ) : game.imageUrl ? (
         <img src={game.imageUrl} alt="" loading="lazy" className="aspect-video w-full object-cover" />
       ) : null}
@@ -553,7 +590,12 @@ function FeedCard({
               <span className="sr-only"> shares</span>
             </button>
           </div>
-          <button type="button" onClick={onSave} aria-pressed={saved} className="text-sm font-medium hover:text-brand-700">
+          <button
+            type="button"
+            onClick={onSave}
+            aria-pressed={saved}
+            className="text-sm font-medium hover:text-brand-700"
+          >
             {saved ? "Saved" : "Save"}
           </button>
         </div>
@@ -569,7 +611,9 @@ function FeedCard({
                 <label
                   key={option}
                   className={`cursor-pointer truncate rounded-lg border px-2 py-1.5 text-sm ${
-                    answer === option ? "border-brand-600 bg-brand-50 font-semibold text-brand-800" : "border-gray-200 text-gray-700"
+                    answer === option
+                      ? "border-brand-600 bg-brand-50 font-semibold text-brand-800"
+                      : "border-gray-200 text-gray-700"
                   }`}
                 >
                   <input
@@ -585,7 +629,11 @@ function FeedCard({
               ))}
             </div>
             {game.options.length > SHOWN_OPTIONS ? (
-              <button type="button" onClick={() => setExpanded((v) => !v)} className="mt-2 text-xs font-medium text-brand-700 hover:underline">
+              <button
+                type="button"
+                onClick={() => setExpanded((v) => !v)}
+                className="mt-2 text-xs font-medium text-brand-700 hover:underline"
+              >
                 {expanded ? "Show less" : `Show more (${game.options.length - SHOWN_OPTIONS})`}
               </button>
             ) : null}
@@ -593,7 +641,8 @@ function FeedCard({
         )}
 
         <p className="mt-3 text-xs text-gray-600">
-          Entry from <span className="font-semibold text-gray-900">{formatIn(game.entryFeeCents, game.currency, currency)}</span>
+          Entry from{" "}
+          <span className="font-semibold text-gray-900">{formatIn(game.entryFeeCents, game.currency, currency)}</span>
           {currency !== "USD" ? " (charged in USD)" : null} · {game.participantsCount} players
         </p>
         <p className="mt-1 text-xs font-medium text-brand-700">
@@ -606,7 +655,12 @@ function FeedCard({
 
         <div className="mt-auto flex gap-2 pt-4">
           {signedIn && (game.freeEligible || (shared && joined)) && !freeDone ? (
-            <button type="button" onClick={onFree} disabled={!answer || free.state !== "idle"} className={buttonClass("secondary", "md", "flex-1")}>
+            <button
+              type="button"
+              onClick={onFree}
+              disabled={!answer || free.state !== "idle"}
+              className={buttonClass("secondary", "md", "flex-1")}
+            >
               {free.state !== "idle" ? "Submitting..." : "Free Guess"}
             </button>
           ) : null}

@@ -16,8 +16,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: "Tribe · Group-buy ecommerce with the most transparent prize pool" },
   {
     name: "description",
-    content:
-      `Shop from creators, join group buys and play Guess & Win. ${loaderData?.poolShare ?? "A share"} of every purchase grows the host's prize pool, and the winner is drawn from a public Bitcoin block hash.`,
+    content: `Shop from creators, join group buys and play Guess & Win. ${loaderData?.poolShare ?? "A share"} of every purchase grows the host's prize pool, and the winner is drawn from a public Bitcoin block hash.`,
   },
 ];
 
@@ -63,7 +62,11 @@ export async function loader({ context }: Route.LoaderArgs) {
       pool: h.poolTargetCents
         ? {
             id: h.poolId,
-            ...poolDisplay({ amountCents: h.poolAmountCents ?? 0, targetCents: h.poolTargetCents }, h.poolCurrency ?? "USD", currency),
+            ...poolDisplay(
+              { amountCents: h.poolAmountCents ?? 0, targetCents: h.poolTargetCents },
+              h.poolCurrency ?? "USD",
+              currency,
+            ),
           }
         : null,
     })),
@@ -92,7 +95,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               "that anyone can check."}
           </p>
           <div className="mt-8 flex flex-wrap gap-3">
-            <Link to="/shop" className="rounded-lg bg-white px-5 py-3 font-semibold text-brand-700 shadow hover:bg-orange-50">
+            <Link
+              to="/shop"
+              className="rounded-lg bg-white px-5 py-3 font-semibold text-brand-700 shadow hover:bg-orange-50"
+            >
               Browse Shop
             </Link>
             <Link
@@ -116,7 +122,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         </div>
         {hosts.length === 0 ? (
           <p className="mt-6 rounded-xl bg-white p-6 text-center text-gray-600 ring-1 ring-gray-200">
-            No creators yet. <Link to="/signup" className="text-brand-700 underline">Be the first to open a shop.</Link>
+            No creators yet.{" "}
+            <Link to="/signup" className="text-brand-700 underline">
+              Be the first to open a shop.
+            </Link>
           </p>
         ) : (
           <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
@@ -124,7 +133,13 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               <li key={host.href} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-gray-200">
                 <Link to={host.href} className="flex items-center gap-3">
                   {host.avatarUrl ? (
-                    <img src={host.avatarUrl} alt="" width={56} height={56} className="h-14 w-14 rounded-full object-cover" />
+                    <img
+                      src={host.avatarUrl}
+                      alt=""
+                      width={56}
+                      height={56}
+                      className="h-14 w-14 rounded-full object-cover"
+                    />
                   ) : (
                     <span className="flex h-14 w-14 items-center justify-center rounded-full bg-brand-100 text-xl font-bold text-brand-700">
                       {host.name.slice(0, 1).toUpperCase()}
@@ -150,7 +165,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                   <div className="mt-4">
                     <div className="flex justify-between text-sm">
                       <span className="font-medium">
-                        Prize pool <span {...livePoolAttributes(host.pool.id, "amount", currency)}>{host.pool.amount}</span>
+                        Prize pool{" "}
+                        <span {...livePoolAttributes(host.pool.id, "amount", currency)}>{host.pool.amount}</span>
                       </span>
                       <span className="text-gray-500">
                         Target <span {...livePoolAttributes(host.pool.id, "target", currency)}>{host.pool.target}</span>
@@ -215,8 +231,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               </div>
             </div>
             <p className="mt-4 text-sm text-gray-600">
-              When a pool reaches its target or its end date, one entry wins the main prize: the winning entry number is a
-              public Bitcoin block hash modulo the number of entries.{" "}
+              When a pool reaches its target or its end date, one entry wins the main prize: the winning entry number is
+              a public Bitcoin block hash modulo the number of entries.{" "}
               <Link to="/winner-selection" className="text-brand-700 underline">
                 See how the winner is selected
               </Link>
@@ -230,7 +246,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <h2 id="earnings-heading" className="text-2xl font-bold">
           What a host can earn
         </h2>
-        <p className="mt-1 text-sm text-gray-500">An example month (illustration, not real figures). Host total = host share of revenue + 25% of the pool.</p>
+        <p className="mt-1 text-sm text-gray-500">
+          An example month (illustration, not real figures). Host total = host share of revenue + 25% of the pool.
+        </p>
         <dl className="mt-6 grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
           {EXAMPLE_MONTH.map((row) => (
             <div key={row.label} className="rounded-xl bg-white p-4 ring-1 ring-gray-200">
@@ -250,7 +268,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         <p className="mx-auto mt-3 max-w-xl text-gray-300">
           Open a shop, run group buys and Guess &amp; Win games, and give your fans a prize pool they can verify.
         </p>
-        <Link to="/signup" className="mt-6 inline-block rounded-lg bg-brand-600 px-6 py-3 font-semibold text-white hover:bg-brand-700">
+        <Link
+          to="/signup"
+          className="mt-6 inline-block rounded-lg bg-brand-600 px-6 py-3 font-semibold text-white hover:bg-brand-700"
+        >
           Sign Up Now
         </Link>
       </section>

@@ -75,7 +75,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       refundState: orderRefundState(o),
       // Why it was refunded: each refund's reason (group-buy tier, return, host), or the undeliverable order's.
       // A refund that did not go through says so first.
-      refundReasons: lines.length > 0 ? [...new Set(lines.map(refundSummaryText))] : o.refundReason ? [o.refundReason] : [],
+      refundReasons:
+        lines.length > 0 ? [...new Set(lines.map(refundSummaryText))] : o.refundReason ? [o.refundReason] : [],
       entryStanding: entryStandingText(o),
       returnStatus: returns.get(o.id)?.status ?? null,
     };
@@ -99,7 +100,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
   const env = getEnv(context);
   const order = await getOrderById(getDb(env), orderId);
-  if (!order || !isOrderBuyer(order, user)) return data<DownloadResult>({ ok: false, message: "Order not found", orderId: null }, { status: 404 });
+  if (!order || !isOrderBuyer(order, user))
+    return data<DownloadResult>({ ok: false, message: "Order not found", orderId: null }, { status: 404 });
   // The download endpoint serves the account that placed the order, once it is paid.
   if (order.productCategory !== "digital" || order.userId !== user.id || !DOWNLOADABLE_STATUSES.has(order.status)) {
     return data<DownloadResult>({ ok: false, message: DOWNLOAD_UNAVAILABLE, orderId: order.id }, { status: 409 });
@@ -155,7 +157,15 @@ export default function MyOrders({ loaderData, actionData }: Route.ComponentProp
     return `?${next}`;
   };
   return (
-    <Page title="My Orders" subtitle="Everything you bought, newest first." actions={<LinkButton to="/shop" variant="secondary">Browse Shop</LinkButton>}>
+    <Page
+      title="My Orders"
+      subtitle="Everything you bought, newest first."
+      actions={
+        <LinkButton to="/shop" variant="secondary">
+          Browse Shop
+        </LinkButton>
+      }
+    >
       <div className="mb-6 grid grid-cols-2 gap-3 sm:grid-cols-4">
         <Stat label="Orders" value={stats.total} />
         <Stat label="Total spent" value={formatCents(stats.spentCents, "USD")} />
@@ -182,14 +192,22 @@ export default function MyOrders({ loaderData, actionData }: Route.ComponentProp
         <label className="sr-only" htmlFor="orders-type">
           Type
         </label>
-        <select id="orders-type" name="type" defaultValue={params.get("type") ?? ""} className="rounded-lg border border-gray-300 px-3 py-2 text-sm">
+        <select
+          id="orders-type"
+          name="type"
+          defaultValue={params.get("type") ?? ""}
+          className="rounded-lg border border-gray-300 px-3 py-2 text-sm"
+        >
           {TYPE_OPTIONS.map((o) => (
             <option key={o.value} value={o.value}>
               {o.label}
             </option>
           ))}
         </select>
-        <button type="submit" className="rounded-lg bg-gray-900 px-4 py-2 text-sm font-semibold text-white hover:bg-gray-800">
+        <button
+          type="submit"
+          className="rounded-lg bg-gray-900 px-4 py-2 text-sm font-semibold text-white hover:bg-gray-800"
+        >
           Search
         </button>
       </Form>
@@ -228,7 +246,12 @@ export default function MyOrders({ loaderData, actionData }: Route.ComponentProp
                 {o.refundState !== "none" || o.refundReasons.length > 0 || o.returnStatus ? (
                   <div className="mt-2 space-y-1" data-testid="order-refund">
                     <div className="flex flex-wrap items-center gap-2">
-                      <RefundedAmount state={o.refundState} refundedCents={o.refundedCents} amountCents={o.amountCents} currency={o.currency} />
+                      <RefundedAmount
+                        state={o.refundState}
+                        refundedCents={o.refundedCents}
+                        amountCents={o.amountCents}
+                        currency={o.currency}
+                      />
                       {o.returnStatus ? <ReturnStatusBadge status={o.returnStatus} /> : null}
                     </div>
                     {o.refundReasons.map((reason) => (

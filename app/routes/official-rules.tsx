@@ -14,7 +14,11 @@ import type { Route } from "./+types/official-rules";
 
 export const handle = STATIC_FOR_VISITORS;
 
-export const meta: Route.MetaFunction = () => pageMeta("Official Rules", "Eligibility, the free way to enter, sealed guesses, how winners are drawn and redrawn, and the prize.");
+export const meta: Route.MetaFunction = () =>
+  pageMeta(
+    "Official Rules",
+    "Eligibility, the free way to enter, sealed guesses, how winners are drawn and redrawn, and the prize.",
+  );
 
 function Rule({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -27,40 +31,46 @@ function Rule({ title, children }: { title: string; children: React.ReactNode })
 
 export default function OfficialRules() {
   return (
-    <Page title="Official Rules" subtitle="Prize pools and Guess & Win games on Tribe." width="narrow" back={{ to: "/winner-selection", label: "Winner Selection" }}>
+    <Page
+      title="Official Rules"
+      subtitle="Prize pools and Guess & Win games on Tribe."
+      width="narrow"
+      back={{ to: "/winner-selection", label: "Winner Selection" }}
+    >
       <article className="rounded-xl border border-gray-200 bg-white p-6 shadow-sm">
         <Rule title="1. Who may take part">
           <p>
             You must be at least 18 years old and able to enter into a binding agreement where you live. Void where
-            prohibited or restricted by law: if prize draws like these are not allowed in your country or region, you may
-            not take part there.
+            prohibited or restricted by law: if prize draws like these are not allowed in your country or region, you
+            may not take part there.
           </p>
           <p>
-            Creators (hosts) may not enter their own prize pool: a creator cannot buy their own products, pay for or
-            use a free guess on their own games, and money a creator deposits into their pool adds to the prize but never
-            an entry. One account per person. Entries made through duplicate or fake accounts are void, and so is any
-            prize won with them.
+            Creators (hosts) may not enter their own prize pool: a creator cannot buy their own products, pay for or use
+            a free guess on their own games, and money a creator deposits into their pool adds to the prize but never an
+            entry. One account per person. Entries made through duplicate or fake accounts are void, and so is any prize
+            won with them.
           </p>
         </Rule>
 
         <Rule title="2. How to enter">
           <p>
             Each purchase from a creator's shop or group buy earns one entry in that creator's current prize pool. In a
-            Guess &amp; Win game you may pay an entry fee to guess; 100% of the fee goes to the creator's prize pool when
-            you pay, and only a correct guess earns an entry.
+            Guess &amp; Win game you may pay an entry fee to guess; 100% of the fee goes to the creator's prize pool
+            when you pay, and only a correct guess earns an entry.
           </p>
           <p>
             <strong>Free way to enter.</strong> No purchase or payment is necessary. A member of a creator's tribe who
             shares one of that creator's games gets one free guess for that game (one per game and account, for an
-            account whose e-mail address is confirmed). A correct free guess earns an entry exactly like a paid one, with
-            the same chance of winning.
+            account whose e-mail address is confirmed). A correct free guess earns an entry exactly like a paid one,
+            with the same chance of winning.
           </p>
         </Rule>
 
         <Rule title="3. Sealed guesses">
           <p>
             A game runs inside one round of its creator's prize pool: it ends when the creator ends it, at its end date,
-            or when the pool closes, whichever comes first. Once anyone has guessed, its answer and options cannot change.
+            or when the pool closes, whichever comes first. Once anyone has guessed, its answer and options cannot
+            change.
           </p>
           <p>
             While a game runs every guess is sealed: nobody, the guesser included, is told whether it is right, and no
@@ -89,13 +99,14 @@ export default function OfficialRules() {
         <Rule title="5. The block">
           <p>
             At closing the draw is committed to the Bitcoin block {DRAW_COMMIT_MARGIN} past the highest chain tip the
-            block explorers report, at least {MIN_AGREEING_EXPLORERS} independent ones (Blockstream's and mempool.space's)
-            answering and agreeing on the tip they both have. A tip more than {TIP_ALLOWANCE_BLOCKS} blocks (plus one for
-            every {TIP_ALLOWANCE_MINUTES_PER_BLOCK} minutes since the agreed tip was mined) above the agreed tip is ignored,
-            and when the agreed tip was mined more than 2 hours earlier the explorers are lagging and we wait. A lagging
-            explorer can therefore never make the committed block one that already exists: nobody, us included, can know
-            that block's hash when the list is frozen. The commitment records the agreed tip's height, hash and time and
-            the time it was made, in the pool's public draw log, where each record carries the SHA-256 of the one before.
+            block explorers report, at least {MIN_AGREEING_EXPLORERS} independent ones (Blockstream's and
+            mempool.space's) answering and agreeing on the tip they both have. A tip more than {TIP_ALLOWANCE_BLOCKS}{" "}
+            blocks (plus one for every {TIP_ALLOWANCE_MINUTES_PER_BLOCK} minutes since the agreed tip was mined) above
+            the agreed tip is ignored, and when the agreed tip was mined more than 2 hours earlier the explorers are
+            lagging and we wait. A lagging explorer can therefore never make the committed block one that already
+            exists: nobody, us included, can know that block's hash when the list is frozen. The commitment records the
+            agreed tip's height, hash and time and the time it was made, in the pool's public draw log, where each
+            record carries the SHA-256 of the one before.
           </p>
           <p>
             Once the block is confirmed it is fetched from both explorers, which must agree on it. Its 80-byte header is
@@ -133,11 +144,12 @@ export default function OfficialRules() {
             The main prize is paid only after a settlement period of {PRIZE_SETTLEMENT_DAYS} days after the draw. If,
             before then, the winning payment is reversed by the buyer or the card provider (a lost dispute, or a refund
             the buyer obtained through the provider), that draw is voided even when the prize payout is already pending
-            (the payout is cancelled) and the prize is drawn again by the same rule, leaving out every voided winner, from
-            a fresh commitment past the chain tip at the time of the void. The void and the new commitment are recorded,
-            with the reason, in the pool's draw log. A refund the creator or we make of a winning order after the draw is
-            borne by the creator and the draw stands. Each draw and redraw is shown on the pool's verification page,
-            which checks every commitment, the descent of each block from its recorded tip and its time.
+            (the payout is cancelled) and the prize is drawn again by the same rule, leaving out every voided winner,
+            from a fresh commitment past the chain tip at the time of the void. The void and the new commitment are
+            recorded, with the reason, in the pool's draw log. A refund the creator or we make of a winning order after
+            the draw is borne by the creator and the draw stands. Each draw and redraw is shown on the pool's
+            verification page, which checks every commitment, the descent of each block from its recorded tip and its
+            time.
           </p>
           <p>
             A pool that closes with no valid entry has no draw: its whole amount is carried over to the creator's next
@@ -147,14 +159,14 @@ export default function OfficialRules() {
 
         <Rule title="8. The prize">
           <p>
-            The main prize is {MAIN_PRIZE_PERCENT}% of the pool at closing. The creator's share is {HOST_POOL_SHARE_PERCENT}%
-            and the platform's {PLATFORM_POOL_SHARE_PERCENT}%. A creator may also offer mini prizes, described on their
-            profile.
+            The main prize is {MAIN_PRIZE_PERCENT}% of the pool at closing. The creator's share is{" "}
+            {HOST_POOL_SHARE_PERCENT}% and the platform's {PLATFORM_POOL_SHARE_PERCENT}%. A creator may also offer mini
+            prizes, described on their profile.
           </p>
           <p>
-            Winners are contacted through their account. A prize is paid to the winner's verified payout method, only
-            to an account whose e-mail address is confirmed; taxes on a prize are the winner's responsibility. Mini
-            prizes are drawn from the same block hash.
+            Winners are contacted through their account. A prize is paid to the winner's verified payout method, only to
+            an account whose e-mail address is confirmed; taxes on a prize are the winner's responsibility. Mini prizes
+            are drawn from the same block hash.
           </p>
         </Rule>
 

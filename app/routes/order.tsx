@@ -78,7 +78,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
 }
 
-type ReturnActionData = { ok: false; message: string; fieldErrors: Record<string, string>; values: Record<string, string> };
+type ReturnActionData = {
+  ok: false;
+  message: string;
+  fieldErrors: Record<string, string>;
+  values: Record<string, string>;
+};
 
 /** The buyer asks to return the order (intent "request-return"), within 7 days of delivery, with a reason. */
 export async function action({ params, request, context }: Route.ActionArgs) {
@@ -86,23 +91,40 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const env = getEnv(context);
   const form = await request.formData();
   if (form.get("intent") !== "request-return") {
-    return data<ReturnActionData>({ ok: false, message: "Unknown action", fieldErrors: {}, values: {} }, { status: 400 });
+    return data<ReturnActionData>(
+      { ok: false, message: "Unknown action", fieldErrors: {}, values: {} },
+      { status: 400 },
+    );
   }
   const order = await getOrderByNumber(getDb(env), idParam(params.orderNumber));
   if (!order || !isOrderBuyer(order, user)) notFound();
   const submission = parseSubmission(ReturnRequestSchema, form, ["reason"]);
   if (!submission.ok) {
     const message = submission.fieldErrors.reason ?? submission.formError ?? "Please check the form";
-    return data<ReturnActionData>({ ok: false, message, fieldErrors: submission.fieldErrors, values: submission.values }, { status: 400 });
+    return data<ReturnActionData>(
+      { ok: false, message, fieldErrors: submission.fieldErrors, values: submission.values },
+      { status: 400 },
+    );
   }
   const outcome = await requestReturn(env, user, order.id, submission.value.reason);
   if (!outcome.ok) {
-    return data<ReturnActionData>({ ok: false, message: outcome.message, fieldErrors: {}, values: { reason: submission.value.reason } }, { status: outcome.status });
+    return data<ReturnActionData>(
+      { ok: false, message: outcome.message, fieldErrors: {}, values: { reason: submission.value.reason } },
+      { status: outcome.status },
+    );
   }
-  return redirect(`/order/${order.orderNumber}`, { headers: { "Set-Cookie": flashToastCookie({ message: outcome.message, type: "success" }) } });
+  return redirect(`/order/${order.orderNumber}`, {
+    headers: { "Set-Cookie": flashToastCookie({ message: outcome.message, type: "success" }) },
+  });
 }
 
-function ReturnSection({ loaderData, actionData }: { loaderData: Route.ComponentProps["loaderData"]; actionData: ReturnActionData | undefined }) {
+function ReturnSection({
+  loaderData,
+  actionData,
+}: {
+  loaderData: Route.ComponentProps["loaderData"];
+  actionData: ReturnActionData | undefined;
+}) {
   const { returns, returnPolicy, isHost } = loaderData;
   const submitting = useNavigation().state === "submitting";
   if (returns.length === 0 && !returnPolicy.canRequest) return null;
@@ -183,7 +205,12 @@ function RefundSection({ refund }: { refund: Route.ComponentProps["loaderData"][
     <Card className="mt-4">
       <h2 className="text-base font-semibold text-gray-900">Refunds</h2>
       <div className="mt-2 space-y-2">
-        <RefundedAmount state={refund.state} refundedCents={refund.refundedCents} amountCents={refund.amountCents} currency={refund.currency} />
+        <RefundedAmount
+          state={refund.state}
+          refundedCents={refund.refundedCents}
+          amountCents={refund.amountCents}
+          currency={refund.currency}
+        />
         <RefundList lines={refund.lines} />
         {refund.note ? <p className="text-sm text-gray-700">Refund reason: {refund.note}</p> : null}
       </div>
@@ -197,7 +224,11 @@ export default function Order({ loaderData, actionData }: Route.ComponentProps) 
   return (
     <Page
       title={`Order ${order.orderNumber}`}
-      subtitle={<>Placed <DateText value={order.createdAt} withTime /></>}
+      subtitle={
+        <>
+          Placed <DateText value={order.createdAt} withTime />
+        </>
+      }
       width="narrow"
       back={isHost ? { to: "/orders", label: "Back to Orders" } : { to: "/my-orders", label: "Back to My Orders" }}
       actions={<StatusBadge status={order.status} />}
@@ -256,14 +287,22 @@ export default function Order({ loaderData, actionData }: Route.ComponentProps) 
             <dt className="text-gray-500">Prize entry number</dt>
             <dd className="font-medium">
               {order.entryNumber ?? "—"}
-              {order.entryStanding ? <span className="font-normal text-gray-600" data-testid="entry-standing">{` · ${order.entryStanding}`}</span> : null}
+              {order.entryStanding ? (
+                <span
+                  className="font-normal text-gray-600"
+                  data-testid="entry-standing"
+                >{` · ${order.entryStanding}`}</span>
+              ) : null}
             </dd>
           </div>
           <div>
             <dt className="text-gray-500">Tracking number</dt>
             <dd className="font-medium">
               {order.trackingNumber ? (
-                <Link to={`/shipping-tracking?tracking=${encodeURIComponent(order.trackingNumber)}`} className="text-brand-700 hover:underline">
+                <Link
+                  to={`/shipping-tracking?tracking=${encodeURIComponent(order.trackingNumber)}`}
+                  className="text-brand-700 hover:underline"
+                >
                   {order.trackingNumber}
                 </Link>
               ) : (
@@ -277,13 +316,16 @@ export default function Order({ loaderData, actionData }: Route.ComponentProps) 
           </div>
           <div>
             <dt className="text-gray-500">Estimated delivery</dt>
-            <dd className="font-medium">{order.estimatedDeliveryAt ? <DateText value={order.estimatedDeliveryAt} /> : "TBD"}</dd>
+            <dd className="font-medium">
+              {order.estimatedDeliveryAt ? <DateText value={order.estimatedDeliveryAt} /> : "TBD"}
+            </dd>
           </div>
           {address ? (
             <div className="col-span-2">
               <dt className="text-gray-500">Ship to</dt>
               <dd className="font-medium">
-                {address.name}, {address.street}, {address.city} {address.state} {address.postal_code}, {address.country}
+                {address.name}, {address.street}, {address.city} {address.state} {address.postal_code},{" "}
+                {address.country}
               </dd>
             </div>
           ) : null}
@@ -299,5 +341,14 @@ export default function Order({ loaderData, actionData }: Route.ComponentProps) 
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <ErrorPage error={error} notFound={{ title: "Order not found", message: "This order doesn't exist or isn't yours.", action: { to: "/my-orders", label: "Back to My Orders" } }} />;
+  return (
+    <ErrorPage
+      error={error}
+      notFound={{
+        title: "Order not found",
+        message: "This order doesn't exist or isn't yours.",
+        action: { to: "/my-orders", label: "Back to My Orders" },
+      }}
+    />
+  );
 }

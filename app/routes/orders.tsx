@@ -5,7 +5,16 @@ import { Table } from "~/components/cards";
 import { FormError } from "~/components/form";
 import { RefundedAmount } from "~/components/refunds";
 import { useToast } from "~/components/toaster";
-import { buttonClass, DateText, EmptyState, LinkButton, Page, pageMeta, Pagination, StatusBadge } from "~/components/page";
+import {
+  buttonClass,
+  DateText,
+  EmptyState,
+  LinkButton,
+  Page,
+  pageMeta,
+  Pagination,
+  StatusBadge,
+} from "~/components/page";
 import { getDb } from "~/db/client.server";
 import {
   countHostOrdersMatching,
@@ -66,7 +75,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = getDb(getEnv(context));
   const window = { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE };
   if (filter.tab === "vouchers") {
-    const f = { hostId: user.id, q: filter.q, status: filter.status as "active" | "redeemed" | "expired" | undefined, now: new Date() };
+    const f = {
+      hostId: user.id,
+      q: filter.q,
+      status: filter.status as "active" | "redeemed" | "expired" | undefined,
+      now: new Date(),
+    };
     const [rows, total] = await Promise.all([searchHostVouchers(db, f, window), countHostVouchersMatching(db, f)]);
     return {
       ...filter,
@@ -81,7 +95,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       returnRequests: [],
     };
   }
-  const f = { hostId: user.id, q: filter.q, status: filter.status as (typeof ORDER_STATUS_FILTERS)[number] | undefined };
+  const f = {
+    hostId: user.id,
+    q: filter.q,
+    status: filter.status as (typeof ORDER_STATUS_FILTERS)[number] | undefined,
+  };
   const [rows, total, returnRequests] = await Promise.all([
     searchHostOrders(db, f, window),
     countHostOrdersMatching(db, f),
@@ -104,7 +122,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     vouchers: [],
     // The refund forms' idempotency nonce: a double submit of this page's form refunds once.
     refundNonce: crypto.randomUUID(),
-    returnRequests: returnRequests.map((r) => ({ ...r, refundableCents: refundableCents(r.amountCents, r.refundedCents) })),
+    returnRequests: returnRequests.map((r) => ({
+      ...r,
+      refundableCents: refundableCents(r.amountCents, r.refundedCents),
+    })),
   };
 }
 
@@ -125,19 +146,34 @@ async function declineReturnAction(env: Env, hostId: string, form: FormData) {
   const submission = parseSubmission(DeclineReturnSchema, form, ["returnId", "declineReason"]);
   if (!submission.ok) {
     const message = submission.fieldErrors.declineReason ?? submission.fieldErrors.returnId ?? "Please check the form";
-    return failure(message, null, 400, { intent: "decline-return", returnId: returnId ?? undefined, fieldErrors: submission.fieldErrors });
+    return failure(message, null, 400, {
+      intent: "decline-return",
+      returnId: returnId ?? undefined,
+      fieldErrors: submission.fieldErrors,
+    });
   }
   const outcome = await declineReturn(env, hostId, submission.value.returnId, submission.value.declineReason);
-  if (!outcome.ok) return failure(outcome.message, null, outcome.status, { intent: "decline-return", returnId: submission.value.returnId });
+  if (!outcome.ok)
+    return failure(outcome.message, null, outcome.status, {
+      intent: "decline-return",
+      returnId: submission.value.returnId,
+    });
   return done(form, outcome.message);
 }
 
 /** The host approves a return request: what is left of the order is refunded (once), the buyer is mailed. */
 async function approveReturnAction(env: Env, hostId: string, form: FormData) {
   const submission = parseSubmission(ApproveReturnSchema, form, ["returnId"]);
-  if (!submission.ok) return failure(submission.fieldErrors.returnId ?? "Return request not found", null, 404, { intent: "approve-return" });
+  if (!submission.ok)
+    return failure(submission.fieldErrors.returnId ?? "Return request not found", null, 404, {
+      intent: "approve-return",
+    });
   const outcome = await approveReturn(env, hostId, submission.value.returnId);
-  if (!outcome.ok) return failure(outcome.message, null, outcome.status, { intent: "approve-return", returnId: submission.value.returnId });
+  if (!outcome.ok)
+    return failure(outcome.message, null, outcome.status, {
+      intent: "approve-return",
+      returnId: submission.value.returnId,
+    });
   return done(form, outcome.message);
 }
 
@@ -194,7 +230,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!updated) return failure(ORDER_LOCKED_MESSAGE, order.id, 409);
     const back = safeRedirectPath(form.get("redirectTo"), "/orders?tab=orders");
     return redirect(back, {
-      headers: { "Set-Cookie": flashToastCookie({ message: `Order ${order.orderNumber} updated successfully!`, type: "success" }) },
+      headers: {
+        "Set-Cookie": flashToastCookie({
+          message: `Order ${order.orderNumber} updated successfully!`,
+          type: "success",
+        }),
+      },
     });
   } catch (error) {
     console.error("orders: status update failed", { orderId: input.orderId, error });
@@ -205,10 +246,19 @@ export async function action({ request, context }: Route.ActionArgs) {
 type LoaderData = Route.ComponentProps["loaderData"];
 type HostOrder = LoaderData["orders"][number];
 
-const inputClass = "rounded-lg border border-gray-300 bg-white px-2 py-1 text-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none";
+const inputClass =
+  "rounded-lg border border-gray-300 bg-white px-2 py-1 text-sm focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none";
 
 /** One order's status cell: the badge and Edit, or the inline form (status, tracking number, carrier, Save, Cancel). */
-function StatusEditor({ order, redirectTo, pageError }: { order: HostOrder; redirectTo: string; pageError: string | null }) {
+function StatusEditor({
+  order,
+  redirectTo,
+  pageError,
+}: {
+  order: HostOrder;
+  redirectTo: string;
+  pageError: string | null;
+}) {
   const fetcher = useFetcher<StatusUpdateResult>();
   const [editing, setEditing] = useState(pageError !== null);
   const [status, setStatus] = useState<string>(order.status);
@@ -240,7 +290,11 @@ function StatusEditor({ order, redirectTo, pageError }: { order: HostOrder; redi
     return (
       <div className="flex items-center gap-2">
         <StatusBadge status={order.status} />
-        <button type="button" onClick={() => setEditing(true)} className="text-sm font-semibold text-brand-700 hover:underline">
+        <button
+          type="button"
+          onClick={() => setEditing(true)}
+          className="text-sm font-semibold text-brand-700 hover:underline"
+        >
           Edit
         </button>
       </div>
@@ -248,14 +302,24 @@ function StatusEditor({ order, redirectTo, pageError }: { order: HostOrder; redi
   }
   const fieldId = `order-${order.id}`;
   return (
-    <fetcher.Form method="post" className="flex min-w-56 flex-col gap-2" aria-label={`Update order ${order.orderNumber}`}>
+    <fetcher.Form
+      method="post"
+      className="flex min-w-56 flex-col gap-2"
+      aria-label={`Update order ${order.orderNumber}`}
+    >
       <input type="hidden" name="intent" value="update-status" />
       <input type="hidden" name="orderId" value={order.id} />
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <label className="sr-only" htmlFor={`${fieldId}-status`}>
         Status
       </label>
-      <select id={`${fieldId}-status`} name="status" value={status} onChange={(e) => setStatus(e.target.value)} className={inputClass}>
+      <select
+        id={`${fieldId}-status`}
+        name="status"
+        value={status}
+        onChange={(e) => setStatus(e.target.value)}
+        className={inputClass}
+      >
         {(order.allowed as readonly string[]).includes(order.status) ? null : (
           <option value={order.status} disabled>
             {orderStatusText(order.status)}
@@ -335,8 +399,20 @@ function NoScriptStatusForm({ order, redirectTo }: { order: HostOrder; redirectT
             </option>
           ))}
         </select>
-        <input name="trackingNumber" defaultValue={order.trackingNumber ?? ""} placeholder="Tracking number (for shipped)" aria-label="Tracking number" className={inputClass} />
-        <input name="carrier" defaultValue={order.carrier ?? ""} placeholder="Carrier (optional)" aria-label="Carrier" className={inputClass} />
+        <input
+          name="trackingNumber"
+          defaultValue={order.trackingNumber ?? ""}
+          placeholder="Tracking number (for shipped)"
+          aria-label="Tracking number"
+          className={inputClass}
+        />
+        <input
+          name="carrier"
+          defaultValue={order.carrier ?? ""}
+          placeholder="Carrier (optional)"
+          aria-label="Carrier"
+          className={inputClass}
+        />
         <button type="submit" className={buttonClass("primary", "sm")}>
           Save
         </button>
@@ -346,7 +422,17 @@ function NoScriptStatusForm({ order, redirectTo }: { order: HostOrder; redirectT
 }
 
 /** An order's refund state and refunded amount, and the host's refund form (amount, optional reason). */
-function RefundCell({ order, redirectTo, nonce, actionData }: { order: HostOrder; redirectTo: string; nonce: string; actionData: StatusUpdateResult | null }) {
+function RefundCell({
+  order,
+  redirectTo,
+  nonce,
+  actionData,
+}: {
+  order: HostOrder;
+  redirectTo: string;
+  nonce: string;
+  actionData: StatusUpdateResult | null;
+}) {
   const fetcher = useFetcher<StatusUpdateResult>();
   const result = fetcher.state === "idle" ? (fetcher.data ?? actionData) : null;
   const left = formatAmount(order.refundableCents, order.currency).replace(/,/g, "");
@@ -354,12 +440,21 @@ function RefundCell({ order, redirectTo, nonce, actionData }: { order: HostOrder
   return (
     <div className="flex min-w-48 flex-col gap-2">
       {order.refundState === "none" ? null : (
-        <RefundedAmount state={order.refundState} refundedCents={order.refundedCents} amountCents={order.amountCents} currency={order.currency} />
+        <RefundedAmount
+          state={order.refundState}
+          refundedCents={order.refundedCents}
+          amountCents={order.amountCents}
+          currency={order.currency}
+        />
       )}
       {order.refundableCents > 0 ? (
         <details open={result ? true : undefined}>
           <summary className="cursor-pointer text-sm font-semibold text-brand-700">Refund</summary>
-          <fetcher.Form method="post" className="mt-2 flex flex-col gap-2" aria-label={`Refund order ${order.orderNumber}`}>
+          <fetcher.Form
+            method="post"
+            className="mt-2 flex flex-col gap-2"
+            aria-label={`Refund order ${order.orderNumber}`}
+          >
             <input type="hidden" name="intent" value="refund" />
             <input type="hidden" name="orderId" value={order.id} />
             <input type="hidden" name="refundKey" value={nonce} />
@@ -406,7 +501,10 @@ function ReturnRequestItem({ request, redirectTo }: { request: ReturnRequestRow;
   const declineError = decline.state === "idle" ? decline.data?.message : undefined;
   const approveError = approve.state === "idle" ? approve.data?.message : undefined;
   return (
-    <li className="rounded-lg border border-gray-200 bg-white p-4" aria-label={`Return request for order ${request.orderNumber}`}>
+    <li
+      className="rounded-lg border border-gray-200 bg-white p-4"
+      aria-label={`Return request for order ${request.orderNumber}`}
+    >
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <p className="font-medium">
           <Link to={`/order/${request.orderNumber}`} className="text-brand-700 hover:underline">
@@ -428,11 +526,17 @@ function ReturnRequestItem({ request, redirectTo }: { request: ReturnRequestRow;
             <input type="hidden" name="returnId" value={request.id} />
             <input type="hidden" name="redirectTo" value={redirectTo} />
             <button type="submit" disabled={approve.state !== "idle"} className={buttonClass("primary", "sm")}>
-              {approve.state !== "idle" ? "Refunding..." : `Approve and refund ${formatCents(request.refundableCents, request.currency)}`}
+              {approve.state !== "idle"
+                ? "Refunding..."
+                : `Approve and refund ${formatCents(request.refundableCents, request.currency)}`}
             </button>
           </approve.Form>
         ) : null}
-        <decline.Form method="post" className="flex flex-1 flex-col gap-2 sm:flex-row sm:items-start" aria-label={`Decline return of order ${request.orderNumber}`}>
+        <decline.Form
+          method="post"
+          className="flex flex-1 flex-col gap-2 sm:flex-row sm:items-start"
+          aria-label={`Decline return of order ${request.orderNumber}`}
+        >
           <input type="hidden" name="intent" value="decline-return" />
           <input type="hidden" name="returnId" value={request.id} />
           <input type="hidden" name="redirectTo" value={redirectTo} />
@@ -461,7 +565,15 @@ function ReturnRequestItem({ request, redirectTo }: { request: ReturnRequestRow;
   );
 }
 
-function ReturnRequests({ requests, redirectTo, pageError }: { requests: readonly ReturnRequestRow[]; redirectTo: string; pageError: string | null }) {
+function ReturnRequests({
+  requests,
+  redirectTo,
+  pageError,
+}: {
+  requests: readonly ReturnRequestRow[];
+  redirectTo: string;
+  pageError: string | null;
+}) {
   if (requests.length === 0) return null;
   return (
     <section aria-labelledby="return-requests" className="mb-6 rounded-xl border border-amber-200 bg-amber-50 p-4">
@@ -503,13 +615,20 @@ function FilterBar({ loaderData }: { loaderData: LoaderData }) {
           type="search"
           defaultValue={q ?? ""}
           maxLength={SEARCH_MAX_LENGTH}
-          placeholder={tab === "vouchers" ? "Search code, order, customer or product" : "Search order, customer or product"}
+          placeholder={
+            tab === "vouchers" ? "Search code, order, customer or product" : "Search order, customer or product"
+          }
           className="flex-1 rounded-lg border border-gray-300 px-3 py-2 text-sm"
         />
         <label className="sr-only" htmlFor="orders-status">
           Status
         </label>
-        <select id="orders-status" name="status" defaultValue={status ?? ""} className="rounded-lg border border-gray-300 px-3 py-2 text-sm">
+        <select
+          id="orders-status"
+          name="status"
+          defaultValue={status ?? ""}
+          className="rounded-lg border border-gray-300 px-3 py-2 text-sm"
+        >
           <option value="">All Status</option>
           {statuses.map((s) => (
             <option key={s} value={s}>
@@ -552,7 +671,10 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
   const statusError = actionData && (actionData.intent ?? "update-status") === "update-status" ? actionData : null;
   const rowError = (id: string) => (statusError && statusError.orderId === id ? statusError.message : null);
   const pageError = statusError && !orders.some((o) => o.id === statusError.orderId) ? statusError.message : null;
-  const returnError = actionData && (actionData.intent === "approve-return" || actionData.intent === "decline-return") ? actionData.message : null;
+  const returnError =
+    actionData && (actionData.intent === "approve-return" || actionData.intent === "decline-return")
+      ? actionData.message
+      : null;
   return (
     <Page
       title={tab === "vouchers" ? "Voucher Management" : "Customer Orders"}
@@ -567,7 +689,9 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
                 to={`${path}?tab=${t.id}`}
                 aria-current={tab === t.id ? "page" : undefined}
                 className={`inline-block border-b-2 px-1 py-3 text-sm font-semibold ${
-                  tab === t.id ? "border-brand-600 text-brand-700" : "border-transparent text-gray-600 hover:text-gray-900"
+                  tab === t.id
+                    ? "border-brand-600 text-brand-700"
+                    : "border-transparent text-gray-600 hover:text-gray-900"
                 }`}
               >
                 {t.label}
@@ -577,7 +701,9 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
         </ul>
       </nav>
 
-      {tab === "orders" ? <ReturnRequests requests={loaderData.returnRequests} redirectTo={current} pageError={returnError} /> : null}
+      {tab === "orders" ? (
+        <ReturnRequests requests={loaderData.returnRequests} redirectTo={current} pageError={returnError} />
+      ) : null}
 
       <FilterBar loaderData={loaderData} />
 
@@ -611,7 +737,9 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
                 </td>
                 <td className="px-4 py-2">
                   <p>{o.customerName ?? "—"}</p>
-                  {o.customerEmail && o.customerEmail !== o.customerName ? <p className="text-xs text-gray-500">{o.customerEmail}</p> : null}
+                  {o.customerEmail && o.customerEmail !== o.customerName ? (
+                    <p className="text-xs text-gray-500">{o.customerEmail}</p>
+                  ) : null}
                 </td>
                 <td className="px-4 py-2">
                   {o.productName}
@@ -626,7 +754,10 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
                 </td>
                 <td className="px-4 py-2 whitespace-nowrap">
                   {o.trackingNumber ? (
-                    <Link to={`/shipping-tracking?tracking=${encodeURIComponent(o.trackingNumber)}`} className="text-brand-700 hover:underline">
+                    <Link
+                      to={`/shipping-tracking?tracking=${encodeURIComponent(o.trackingNumber)}`}
+                      className="text-brand-700 hover:underline"
+                    >
                       {o.trackingNumber}
                     </Link>
                   ) : (
@@ -635,7 +766,12 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
                   {o.carrier ? <p className="text-xs text-gray-500">{o.carrier}</p> : null}
                 </td>
                 <td className="px-4 py-2">
-                  <RefundCell order={o} redirectTo={current} nonce={loaderData.refundNonce} actionData={actionData?.intent === "refund" && actionData.orderId === o.id ? actionData : null} />
+                  <RefundCell
+                    order={o}
+                    redirectTo={current}
+                    nonce={loaderData.refundNonce}
+                    actionData={actionData?.intent === "refund" && actionData.orderId === o.id ? actionData : null}
+                  />
                 </td>
               </tr>
             ))}
@@ -663,7 +799,9 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
               <td className="px-4 py-2">{v.productName}</td>
               <td className="px-4 py-2">
                 <p>{v.customerName ?? "—"}</p>
-                {v.customerEmail && v.customerEmail !== v.customerName ? <p className="text-xs text-gray-500">{v.customerEmail}</p> : null}
+                {v.customerEmail && v.customerEmail !== v.customerName ? (
+                  <p className="text-xs text-gray-500">{v.customerEmail}</p>
+                ) : null}
               </td>
               <td className="px-4 py-2 whitespace-nowrap">{formatCents(v.valueCents, v.currency)}</td>
               <td className="px-4 py-2">

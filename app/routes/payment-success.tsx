@@ -29,8 +29,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       orderNumber: result.orderNumber ?? null,
       entryNumber: result.entryNumber ?? null,
       toGame: result.payment_type === "guess_entry",
-      refund: result.refund ? { amount: formatCents(result.refund.amountCents, result.currency), reasons: result.refund.reasons } : null,
-      next: result.payment_type === "guess_entry" ? `/guess-win?paid=${encodeURIComponent(result.sessionId)}` : "/dashboard",
+      refund: result.refund
+        ? { amount: formatCents(result.refund.amountCents, result.currency), reasons: result.refund.reasons }
+        : null,
+      next:
+        result.payment_type === "guess_entry"
+          ? `/guess-win?paid=${encodeURIComponent(result.sessionId)}`
+          : "/dashboard",
     },
   };
 }
@@ -91,7 +96,11 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
           ) : null}
         </dl>
         {payment.refund ? (
-          <div className="mt-4 rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900" role="alert" data-testid="payment-refunded">
+          <div
+            className="mt-4 rounded border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+            role="alert"
+            data-testid="payment-refunded"
+          >
             <p className="font-medium">Refunded in full: {payment.refund.amount}</p>
             {payment.refund.reasons.map((reason) => (
               <p key={reason}>{reason}</p>
@@ -99,9 +108,11 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
           </div>
         ) : null}
         <p className="mt-4 text-sm text-gray-600" role="status">
-          {payment.refund ? "Nothing was delivered for this payment." : payment.paid
-            ? `Thank you! Taking you to ${payment.toGame ? "Guess & Win" : "your dashboard"} in 3 seconds...`
-            : "Your payment is being confirmed. A bank transfer is confirmed when it arrives (usually 1-2 business days); this page checks again every few seconds."}
+          {payment.refund
+            ? "Nothing was delivered for this payment."
+            : payment.paid
+              ? `Thank you! Taking you to ${payment.toGame ? "Guess & Win" : "your dashboard"} in 3 seconds...`
+              : "Your payment is being confirmed. A bank transfer is confirmed when it arrives (usually 1-2 business days); this page checks again every few seconds."}
         </p>
         <div className="mt-4 flex flex-wrap gap-3">
           <LinkButton to={payment.next}>{payment.toGame ? "Back to Guess & Win" : "Go to Dashboard"}</LinkButton>

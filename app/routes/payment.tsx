@@ -9,7 +9,13 @@ import { getOptionalUser } from "~/lib/auth.server";
 import { requireUser, signinRedirectUrl } from "~/lib/guards.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import { createGuessCheckout, createProductCheckout, redirectToCheckout } from "~/lib/payments/checkout-session.server";
-import { MAX_GUESS_FEE_CENTS, parseGuessChoice, parseProductChoice, quoteGuess, quoteProduct } from "~/lib/payments/quote.server";
+import {
+  MAX_GUESS_FEE_CENTS,
+  parseGuessChoice,
+  parseProductChoice,
+  quoteGuess,
+  quoteProduct,
+} from "~/lib/payments/quote.server";
 import { getEnv } from "~/lib/context";
 import type { Route } from "./+types/payment";
 
@@ -19,7 +25,12 @@ export const meta: Route.MetaFunction = () => pageMeta("Complete Payment");
 function paymentData(url: URL) {
   const q = url.searchParams;
   if (!q.has("product")) return null;
-  return parseProductChoice({ productId: q.get("product"), sizeName: q.get("size"), colorName: q.get("colour"), quantity: q.get("qty") });
+  return parseProductChoice({
+    productId: q.get("product"),
+    sizeName: q.get("size"),
+    colorName: q.get("colour"),
+    quantity: q.get("qty"),
+  });
 }
 
 /** A paid guess's review data: ?game={id}&answer={text}&fee={cents, optional}. */
@@ -138,7 +149,11 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
   const { review, guess } = loaderData;
   const error = actionData?.error ?? loaderData.error;
   return (
-    <Page title="Complete Payment" width="narrow" back={{ to: guess ? "/guess-win" : (review?.backTo ?? "/shop"), label: "Back" }}>
+    <Page
+      title="Complete Payment"
+      width="narrow"
+      back={{ to: guess ? "/guess-win" : (review?.backTo ?? "/shop"), label: "Back" }}
+    >
       {error ? (
         <p role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-700">
           {error}
@@ -147,10 +162,20 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
       {guess ? (
         <Card>
           <div className="flex gap-4">
-            {guess.imageUrl ? <img src={guess.imageUrl} alt="" width={80} height={80} className="h-20 w-20 rounded-lg object-cover" /> : null}
+            {guess.imageUrl ? (
+              <img src={guess.imageUrl} alt="" width={80} height={80} className="h-20 w-20 rounded-lg object-cover" />
+            ) : null}
             <div className="min-w-0">
               <p className="flex items-center gap-2 text-sm text-gray-600">
-                {guess.hostAvatarUrl ? <img src={guess.hostAvatarUrl} alt="" width={24} height={24} className="h-6 w-6 rounded-full object-cover" /> : null}
+                {guess.hostAvatarUrl ? (
+                  <img
+                    src={guess.hostAvatarUrl}
+                    alt=""
+                    width={24}
+                    height={24}
+                    className="h-6 w-6 rounded-full object-cover"
+                  />
+                ) : null}
                 {guess.hostName}
               </p>
               <p className="mt-1 font-semibold">{guess.question}</p>
@@ -197,7 +222,9 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
       {review ? (
         <Card>
           <div className="flex gap-4">
-            {review.imageUrl ? <img src={review.imageUrl} alt="" width={80} height={80} className="h-20 w-20 rounded-lg object-cover" /> : null}
+            {review.imageUrl ? (
+              <img src={review.imageUrl} alt="" width={80} height={80} className="h-20 w-20 rounded-lg object-cover" />
+            ) : null}
             <div>
               <p className="font-semibold">{review.name}</p>
               <p className="text-sm text-gray-600">

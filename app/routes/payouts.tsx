@@ -6,7 +6,13 @@ import { Badge, Button, Card, DateText, EmptyState, Page, pageMeta, Pagination, 
 import { getDb } from "~/db/client.server";
 import { listPayoutMethods, listPayouts, setDefaultPayoutMethod } from "~/db/queries/payouts.server";
 import { formatCents } from "~/domain/money";
-import { maskedAccount, PAYOUT_HISTORY_PAGE_SIZE, PAYOUT_MESSAGES, PAYOUT_STATUS_LABELS, withdrawalFailedText } from "~/domain/payouts";
+import {
+  maskedAccount,
+  PAYOUT_HISTORY_PAGE_SIZE,
+  PAYOUT_MESSAGES,
+  PAYOUT_STATUS_LABELS,
+  withdrawalFailedText,
+} from "~/domain/payouts";
 import { pageParam, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { PaymentsNotConfiguredError } from "~/lib/payments/provider.server";
@@ -78,7 +84,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       try {
         return redirect(await startPayoutOnboarding(env, origin, user, "/payouts"));
       } catch (error) {
-        if (error instanceof PaymentsNotConfiguredError) return data({ error: PAYOUT_MESSAGES.unavailable }, { status: 503 });
+        if (error instanceof PaymentsNotConfiguredError)
+          return data({ error: PAYOUT_MESSAGES.unavailable }, { status: 503 });
         console.error("payouts: could not start onboarding", error);
         return data({ error: PAYOUT_MESSAGES.unavailable }, { status: 502 });
       }
@@ -90,31 +97,56 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "cancel": {
       const result = await cancelPayout(env, user.id, input.payoutId);
       if (!result.ok) return data({ error: result.message }, { status: result.status });
-      return redirect("/payouts", { headers: { "Set-Cookie": flashToastCookie({ message: "Payout cancelled; the amount is back in your balance.", type: "success" }) } });
+      return redirect("/payouts", {
+        headers: {
+          "Set-Cookie": flashToastCookie({
+            message: "Payout cancelled; the amount is back in your balance.",
+            type: "success",
+          }),
+        },
+      });
     }
     case "retry": {
       const result = await retryPayout(env, origin, user.id, input.payoutId);
       if (!result.ok) return data({ error: result.message }, { status: result.status });
-      if (result.payout.status === "failed") return data({ error: withdrawalFailedText(result.payout.failureReason ?? PAYOUT_MESSAGES.initiateFailed) }, { status: 502 });
-      return redirect("/payouts", { headers: { "Set-Cookie": flashToastCookie({ message: "Payout sent again.", type: "success" }) } });
+      if (result.payout.status === "failed")
+        return data(
+          { error: withdrawalFailedText(result.payout.failureReason ?? PAYOUT_MESSAGES.initiateFailed) },
+          { status: 502 },
+        );
+      return redirect("/payouts", {
+        headers: { "Set-Cookie": flashToastCookie({ message: "Payout sent again.", type: "success" }) },
+      });
     }
   }
 }
 
-const STATUS_TONE = { pending: "yellow", processing: "blue", completed: "green", failed: "red", cancelled: "gray" } as const;
+const STATUS_TONE = {
+  pending: "yellow",
+  processing: "blue",
+  completed: "green",
+  failed: "red",
+  cancelled: "gray",
+} as const;
 
 export default function Payouts({ loaderData, actionData }: Route.ComponentProps) {
   const { methods, payouts, page, hasNext, prizes, miniPrizes } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
   return (
-    <Page title="Payouts" subtitle="Where your earnings and prizes are paid, and every payout so far." back={{ to: "/revenue-management", label: "Back to Revenue Management" }}>
+    <Page
+      title="Payouts"
+      subtitle="Where your earnings and prizes are paid, and every payout so far."
+      back={{ to: "/revenue-management", label: "Back to Revenue Management" }}
+    >
       <PrizeNotice prizes={prizes} miniPrizes={miniPrizes} />
       {actionData?.error ? <FormError>{actionData.error}</FormError> : null}
       <Section title="Payout methods">
         <Card>
           {methods.length === 0 ? (
-            <p className="text-sm text-gray-700">No payout method yet. Payouts are sent through Stripe to the bank account you connect.</p>
+            <p className="text-sm text-gray-700">
+              No payout method yet. Payouts are sent through Stripe to the bank account you connect.
+            </p>
           ) : (
             <ul className="divide-y divide-gray-100">
               {methods.map((m) => (
@@ -124,13 +156,19 @@ export default function Payouts({ loaderData, actionData }: Route.ComponentProps
                     {m.country ? ` · ${m.country}` : ""}
                   </span>
                   <span className="flex items-center gap-2">
-                    {m.verified ? <Badge tone="green">Verified</Badge> : <Badge tone="yellow">Verification pending</Badge>}
+                    {m.verified ? (
+                      <Badge tone="green">Verified</Badge>
+                    ) : (
+                      <Badge tone="yellow">Verification pending</Badge>
+                    )}
                     {m.isDefault ? <Badge tone="brand">Default</Badge> : null}
                     {m.verified && !m.isDefault ? (
                       <Form method="post">
                         <input type="hidden" name="intent" value="default" />
                         <input type="hidden" name="methodId" value={m.id} />
-                        <button type="submit" className="text-brand-700 hover:underline">Make default</button>
+                        <button type="submit" className="text-brand-700 hover:underline">
+                          Make default
+                        </button>
                       </Form>
                     ) : null}
                   </span>
@@ -154,7 +192,9 @@ export default function Payouts({ loaderData, actionData }: Route.ComponentProps
           <Table head={["Date", "Type", "Amount", "Status", "Bank payout", ""]}>
             {payouts.map((p) => (
               <tr key={p.id} data-testid="payout-row">
-                <td className="px-4 py-2 whitespace-nowrap"><DateText value={p.createdAt} withTime /></td>
+                <td className="px-4 py-2 whitespace-nowrap">
+                  <DateText value={p.createdAt} withTime />
+                </td>
                 <td className="px-4 py-2">{p.type}</td>
                 <td className="px-4 py-2 whitespace-nowrap">
                   {p.amount}
@@ -162,24 +202,42 @@ export default function Payouts({ loaderData, actionData }: Route.ComponentProps
                 </td>
                 <td className="px-4 py-2">
                   <Badge tone={STATUS_TONE[p.status]}>{p.statusLabel}</Badge>
-                  {p.failureReason && p.status === "failed" ? <span className="block text-xs text-red-700">{p.failureReason}</span> : null}
-                  {p.manualNote ? <span className="block text-xs text-gray-600">Settled by hand: {p.manualNote}</span> : null}
+                  {p.failureReason && p.status === "failed" ? (
+                    <span className="block text-xs text-red-700">{p.failureReason}</span>
+                  ) : null}
+                  {p.manualNote ? (
+                    <span className="block text-xs text-gray-600">Settled by hand: {p.manualNote}</span>
+                  ) : null}
                 </td>
                 <td className="px-4 py-2 text-sm">
-                  {p.bankPayoutStatus === "paid" ? "Paid" : p.bankPayoutStatus === "failed" ? "Failed" : p.status === "completed" && p.estimatedArrivalAt ? <>Arrives about <DateText value={p.estimatedArrivalAt} /></> : "—"}
+                  {p.bankPayoutStatus === "paid" ? (
+                    "Paid"
+                  ) : p.bankPayoutStatus === "failed" ? (
+                    "Failed"
+                  ) : p.status === "completed" && p.estimatedArrivalAt ? (
+                    <>
+                      Arrives about <DateText value={p.estimatedArrivalAt} />
+                    </>
+                  ) : (
+                    "—"
+                  )}
                 </td>
                 <td className="px-4 py-2">
                   {p.status === "pending" ? (
                     <Form method="post">
                       <input type="hidden" name="intent" value="cancel" />
                       <input type="hidden" name="payoutId" value={p.id} />
-                      <button type="submit" className="text-sm font-medium text-red-700 hover:underline">Cancel</button>
+                      <button type="submit" className="text-sm font-medium text-red-700 hover:underline">
+                        Cancel
+                      </button>
                     </Form>
                   ) : p.status === "failed" ? (
                     <Form method="post">
                       <input type="hidden" name="intent" value="retry" />
                       <input type="hidden" name="payoutId" value={p.id} />
-                      <button type="submit" className="text-sm font-medium text-brand-700 hover:underline">Retry</button>
+                      <button type="submit" className="text-sm font-medium text-brand-700 hover:underline">
+                        Retry
+                      </button>
                     </Form>
                   ) : null}
                 </td>

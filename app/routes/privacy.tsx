@@ -42,9 +42,9 @@ export default function Privacy() {
         <Clause title="Who sees it">
           <p>
             A host sees what they need to fulfil your order: your name, e-mail, shipping address and what you bought. A
-            public profile shows its name, bio, images and, if you allow it, follower numbers. Prize winners are shown by
-            name on the host's profile. We use service providers for hosting, payments and e-mail; we do not sell your
-            data.
+            public profile shows its name, bio, images and, if you allow it, follower numbers. Prize winners are shown
+            by name on the host's profile. We use service providers for hosting, payments and e-mail; we do not sell
+            your data.
           </p>
         </Clause>
         <Clause title="Cookies">
@@ -59,16 +59,16 @@ export default function Privacy() {
             <Link to="/settings" className="font-medium text-brand-700 hover:underline">
               Settings
             </Link>
-            , and ask for a copy of your data or for your account to be deleted. Order records needed for accounting
-            and legal duties are kept for as long as the law requires.
+            , and ask for a copy of your data or for your account to be deleted. Order records needed for accounting and
+            legal duties are kept for as long as the law requires.
           </p>
         </Clause>
         <Clause title="When you delete your account">
           <p>
             Your profile, images, sign-in sessions and links are erased at once, and your name, e-mail address, phone
             number and shipping and billing addresses are erased from your orders that have closed. An order that is
-            still open (not yet delivered, inside its 7-day return window, or with an open return or dispute) keeps
-            them for its seller until it closes, and they are erased automatically then; the deletion form lists those
+            still open (not yet delivered, inside its 7-day return window, or with an open return or dispute) keeps them
+            for its seller until it closes, and they are erased automatically then; the deletion form lists those
             orders. The amounts paid and refunded stay as money records, without your personal details. Searches of
             orders read these same records, so nothing of yours stays findable after erasure.
           </p>

@@ -141,7 +141,13 @@ function Collapsible({ title, open, children }: { title: string; open?: boolean;
 }
 
 const statusText = (status: string) =>
-  status === "open" ? "Open" : status === "closed" ? "Closed, waiting for the draw" : status === "drawn" ? "Drawn" : status;
+  status === "open"
+    ? "Open"
+    : status === "closed"
+      ? "Closed, waiting for the draw"
+      : status === "drawn"
+        ? "Drawn"
+        : status;
 
 export default function PrizePoolDetails({ loaderData }: Route.ComponentProps) {
   const { pool, breakdown, winners, page, hasNextWinners, growth, distribution } = loaderData;
@@ -239,7 +245,9 @@ export default function PrizePoolDetails({ loaderData }: Route.ComponentProps) {
 
       <Collapsible title="Winners" open={page > 1 || winners.length > 0}>
         {winners.length === 0 ? (
-          <p className="text-sm text-gray-600">{page > 1 ? "No more winners." : "No winners yet. Start playing to see winners!"}</p>
+          <p className="text-sm text-gray-600">
+            {page > 1 ? "No more winners." : "No winners yet. Start playing to see winners!"}
+          </p>
         ) : (
           <ul className="divide-y divide-gray-100 text-sm">
             {winners.map((w) => (
@@ -251,14 +259,19 @@ export default function PrizePoolDetails({ loaderData }: Route.ComponentProps) {
                     {w.entryNumber !== null ? ` · entry #${w.entryNumber}` : ""}
                   </span>
                 </span>
-                <Badge tone={w.type === "main" ? "brand" : "gray"}>{w.type === "main" ? "Main Prize" : "Mini Prize"}</Badge>
+                <Badge tone={w.type === "main" ? "brand" : "gray"}>
+                  {w.type === "main" ? "Main Prize" : "Mini Prize"}
+                </Badge>
                 <span className="w-28 text-right">
                   <span className="block font-medium">{w.prize}</span>
                   <span className="block text-xs text-gray-500">
                     <DateText value={w.date} />
                   </span>
                 </span>
-                <Link to={`/winner-selection/${w.poolId}`} className="w-full text-xs font-medium text-brand-700 hover:underline sm:w-auto">
+                <Link
+                  to={`/winner-selection/${w.poolId}`}
+                  className="w-full text-xs font-medium text-brand-700 hover:underline sm:w-auto"
+                >
                   Verify draw
                 </Link>
               </li>
@@ -270,12 +283,17 @@ export default function PrizePoolDetails({ loaderData }: Route.ComponentProps) {
 
       <Collapsible title="Growth Metrics" open>
         <p className="text-sm text-gray-600">
-          Contributions to your pools over the last {growth.days.length} days: <span className="font-semibold text-gray-900">{growth.total}</span>{" "}
-          from {growth.contributions} {growth.contributions === 1 ? "contribution" : "contributions"}.
+          Contributions to your pools over the last {growth.days.length} days:{" "}
+          <span className="font-semibold text-gray-900">{growth.total}</span> from {growth.contributions}{" "}
+          {growth.contributions === 1 ? "contribution" : "contributions"}.
         </p>
         <ol className="mt-4 flex h-32 items-end gap-1" aria-label="Contributions per day">
           {growth.days.map((d) => (
-            <li key={d.day} className="flex h-full flex-1 flex-col justify-end" title={`${d.label}: ${d.amount} (${d.contributions})`}>
+            <li
+              key={d.day}
+              className="flex h-full flex-1 flex-col justify-end"
+              title={`${d.label}: ${d.amount} (${d.contributions})`}
+            >
               <span className="sr-only">
                 {d.label}: {d.amount}, {d.contributions} contributions
               </span>

@@ -31,7 +31,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     listHostMiniPrizeWinners(db, user.id),
   ]);
   const [totals, contributionSumCents, participants] = pool
-    ? await Promise.all([listContributionTotals(db, pool.id), poolContributionSum(db, pool.id), countPoolParticipants(db, pool.id)])
+    ? await Promise.all([
+        listContributionTotals(db, pool.id),
+        poolContributionSum(db, pool.id),
+        countPoolParticipants(db, pool.id),
+      ])
     : [[], 0, 0];
   const currency = pool?.currency ?? POOL_CURRENCY;
   const money = (cents: number) => formatCents(cents, currency);
@@ -57,7 +61,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         }
       : null,
     // The split of the amount the loader saw; a live amount that differs triggers a reload of this data.
-    split: { amountCents, mainPrize: money(split.mainPrize), hostShare: money(split.hostShare), platformShare: money(split.platformShare) },
+    split: {
+      amountCents,
+      mainPrize: money(split.mainPrize),
+      hostShare: money(split.hostShare),
+      platformShare: money(split.platformShare),
+    },
     sources: rows.map((r) => ({
       key: r.sourceType,
       label: contributionLabel(r.sourceType),
@@ -91,7 +100,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(context, request);
   const parsed = ActionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data({ error: "That request is not valid." }, { status: 400 });
-  const result = await markMiniPrizeDelivered(getDb(getEnv(context)), user.id, parsed.data.miniPrizeWinnerId, new Date());
+  const result = await markMiniPrizeDelivered(
+    getDb(getEnv(context)),
+    user.id,
+    parsed.data.miniPrizeWinnerId,
+    new Date(),
+  );
   if (result === "not_found") return data({ error: "Mini prize winner not found." }, { status: 404 });
   if (result === "already") return data({ error: "This mini prize is marked delivered already." }, { status: 409 });
   return redirect("/prize-pool-management", {
@@ -172,9 +186,22 @@ export default function PrizePoolManagement({ loaderData, actionData }: Route.Co
         </p>
       ) : null}
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4" aria-live="polite">
-        <Stat label="Current Pool (USD)" value={<span data-testid="pool-amount">{pool ? formatCents(amountCents, currency) : "—"}</span>} />
+        <Stat
+          label="Current Pool (USD)"
+          value={<span data-testid="pool-amount">{pool ? formatCents(amountCents, currency) : "—"}</span>}
+        />
         <Stat label="Target (USD)" value={pool ? formatCents(targetCents, currency) : "—"} />
-        <Stat label="Time Left" value={timeLeft ?? "—"} hint={pool ? <>Ends <DateText value={pool.endAt} withTime /></> : undefined} />
+        <Stat
+          label="Time Left"
+          value={timeLeft ?? "—"}
+          hint={
+            pool ? (
+              <>
+                Ends <DateText value={pool.endAt} withTime />
+              </>
+            ) : undefined
+          }
+        />
         <Stat
           label="Participants"
           value={pool?.participants ?? 0}
@@ -248,7 +275,9 @@ export default function PrizePoolManagement({ loaderData, actionData }: Route.Co
                     <span className="block font-medium">{w.winner}</span>
                     <span className="block truncate text-xs text-gray-500">{w.game ?? "Prize pool draw"}</span>
                   </span>
-                  <Badge tone={w.type === "main" ? "brand" : "gray"}>{w.type === "main" ? "Main Prize" : "Mini Prize"}</Badge>
+                  <Badge tone={w.type === "main" ? "brand" : "gray"}>
+                    {w.type === "main" ? "Main Prize" : "Mini Prize"}
+                  </Badge>
                   <span className="text-right">
                     <span className="block font-medium">{w.prize}</span>
                     <span className="block text-xs text-gray-500">

@@ -126,11 +126,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (text(form, "intent") === "deposit") {
     const depositAmount = text(form, "depositAmount") ?? "";
     // Signed out meanwhile (session ended while the page was open): say so and keep what was typed.
-    if (!signedIn) return refuse({ intent: "deposit", error: POOL_MESSAGES.signInToDeposit, depositAmount: depositAmount.slice(0, 20) }, 401);
+    if (!signedIn)
+      return refuse(
+        { intent: "deposit", error: POOL_MESSAGES.signInToDeposit, depositAmount: depositAmount.slice(0, 20) },
+        401,
+      );
     const user = signedIn;
     const parsed = DepositFormSchema.safeParse({ depositAmount });
     const deposit = parsed.success ? validateHostDeposit(parsed.data.depositAmount) : null;
-    if (!deposit || !deposit.ok) return refuse({ intent: "deposit", error: deposit?.message ?? POOL_MESSAGES.deposit, depositAmount: depositAmount.slice(0, 20) });
+    if (!deposit || !deposit.ok)
+      return refuse({
+        intent: "deposit",
+        error: deposit?.message ?? POOL_MESSAGES.deposit,
+        depositAmount: depositAmount.slice(0, 20),
+      });
     const pool = await getOpenPool(env, user.id);
     if (!pool) return refuse({ intent: "deposit", error: POOL_MESSAGES.noPool, depositAmount });
     const checkout = await createHostDepositCheckout(env, {
@@ -161,7 +170,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     durationDays: text(form, "durationDays"),
     miniPrizes: rows,
   });
-  if (!shape.success) return refuse({ intent: "save", error: shape.error.issues[0]?.message ?? "Failed to save settings", values });
+  if (!shape.success)
+    return refuse({ intent: "save", error: shape.error.issues[0]?.message ?? "Failed to save settings", values });
   const settings = validatePoolSettings({
     targetAmount: shape.data.targetAmount,
     durationDays: shape.data.durationDays,
@@ -184,7 +194,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       pool = await getOpenPool(env, user.id);
     }
   } else {
-    locked = pool.targetCents !== targetCents || pool.endAt.getTime() !== poolEndAt(pool.startAt, durationDays).getTime();
+    locked =
+      pool.targetCents !== targetCents || pool.endAt.getTime() !== poolEndAt(pool.startAt, durationDays).getTime();
   }
   // Mini prizes are fixed when the pool closes: a pool that closed a moment ago keeps the ones it had.
   if (pool && !(await replaceMiniPrizes(db, pool.id, user.id, miniPrizes))) locked = true;
@@ -207,7 +218,11 @@ export default function PrizePoolSettings({ loaderData, actionData }: Route.Comp
   const saveError = actionData?.intent === "save" ? actionData.error : undefined;
   const depositError = actionData?.intent === "deposit" ? actionData.error : undefined;
   const values = actionData?.values;
-  const startRows = values?.miniPrizes.length ? values.miniPrizes : loaderData.miniPrizes.length ? loaderData.miniPrizes : [emptyRow()];
+  const startRows = values?.miniPrizes.length
+    ? values.miniPrizes
+    : loaderData.miniPrizes.length
+      ? loaderData.miniPrizes
+      : [emptyRow()];
   // Row keys count from 0 per page, so the server and the browser render the same ids.
   const nextKey = useRef(startRows.length);
   const [rows, setRows] = useState(() => startRows.map((row, key) => ({ ...row, key })));
@@ -225,14 +240,15 @@ export default function PrizePoolSettings({ loaderData, actionData }: Route.Comp
         >
           {pool.editable ? (
             <>
-              Your current pool ({pool.amount} of {pool.target}) started <DateText value={pool.startAt} />. You can change its target and
-              duration until <DateText value={pool.editableUntil} withTime />; the duration counts from the pool's start.
+              Your current pool ({pool.amount} of {pool.target}) started <DateText value={pool.startAt} />. You can
+              change its target and duration until <DateText value={pool.editableUntil} withTime />; the duration counts
+              from the pool's start.
             </>
           ) : (
             <>
-              Your current pool ({pool.amount} of {pool.target}, ends <DateText value={pool.endAt} />) has run for more than{" "}
-              {POOL_TERMS_EDIT_WINDOW_DAYS} days, so its target and duration are locked. A new target you save here applies to your next
-              pool. Mini prizes can still be changed.
+              Your current pool ({pool.amount} of {pool.target}, ends <DateText value={pool.endAt} />) has run for more
+              than {POOL_TERMS_EDIT_WINDOW_DAYS} days, so its target and duration are locked. A new target you save here
+              applies to your next pool. Mini prizes can still be changed.
             </>
           )}
         </p>
@@ -248,7 +264,8 @@ export default function PrizePoolSettings({ loaderData, actionData }: Route.Comp
         <Card>
           <h2 className="font-semibold text-gray-900">Pool target and duration</h2>
           <p className="mt-1 text-sm text-gray-600">
-            Target and duration can only be edited during the first {POOL_TERMS_EDIT_WINDOW_DAYS} days of a new pool's run.
+            Target and duration can only be edited during the first {POOL_TERMS_EDIT_WINDOW_DAYS} days of a new pool's
+            run.
           </p>
           <div className="mt-4 grid gap-4 sm:grid-cols-2">
             <div>
@@ -276,7 +293,12 @@ export default function PrizePoolSettings({ loaderData, actionData }: Route.Comp
               <label htmlFor="durationDays" className="block text-sm font-medium text-gray-700">
                 Duration
               </label>
-              <select id="durationDays" name="durationDays" defaultValue={values?.durationDays ?? loaderData.durationDays} className={inputClass}>
+              <select
+                id="durationDays"
+                name="durationDays"
+                defaultValue={values?.durationDays ?? loaderData.durationDays}
+                className={inputClass}
+              >
                 {POOL_DURATION_DAYS.map((days) => (
                   <option key={days} value={String(days)}>
                     {days} days
@@ -290,8 +312,8 @@ export default function PrizePoolSettings({ loaderData, actionData }: Route.Comp
         <Card>
           <h2 className="font-semibold text-gray-900">Mini prizes</h2>
           <p className="mt-1 text-sm text-gray-600">
-            Extra prizes beside the main prize, for example "Signed print", amount "100" or "15%", quantity "10" or "unlimited". Rows
-            without a name are not saved.
+            Extra prizes beside the main prize, for example "Signed print", amount "100" or "15%", quantity "10" or
+            "unlimited". Rows without a name are not saved.
           </p>
           <ul className="mt-4 space-y-3">
             {rows.map((row, i) => (
@@ -408,7 +430,9 @@ export default function PrizePoolSettings({ loaderData, actionData }: Route.Comp
               {submitting === "deposit" ? "Starting checkout..." : "Deposit"}
             </button>
           </div>
-          {!pool ? <p className="text-xs text-gray-500">Save your settings first to start a pool you can deposit into.</p> : null}
+          {!pool ? (
+            <p className="text-xs text-gray-500">Save your settings first to start a pool you can deposit into.</p>
+          ) : null}
         </Form>
       </Card>
     </Page>

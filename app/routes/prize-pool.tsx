@@ -13,7 +13,11 @@ export const meta: Route.MetaFunction = () => pageMeta("Prize Pool");
 
 const POOLS_PER_PAGE = 20;
 
-const CLOSE_REASON_TEXT = { target_reached: "Target reached", timer_expired: "Timer expired", closed_early: "Closed early" } as const;
+const CLOSE_REASON_TEXT = {
+  target_reached: "Target reached",
+  timer_expired: "Timer expired",
+  closed_early: "Closed early",
+} as const;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
@@ -52,7 +56,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   };
 }
 
-function drawText(pool: { status: string; entries: number; drawBlockHeight: number | null; drawDelayReason: string | null }): string {
+function drawText(pool: {
+  status: string;
+  entries: number;
+  drawBlockHeight: number | null;
+  drawDelayReason: string | null;
+}): string {
   if (pool.status === "open") return "Open";
   if (pool.status === "drawn") return "Drawn";
   if (pool.entries === 0) return "Closed, no entries";

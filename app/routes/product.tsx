@@ -12,7 +12,13 @@ import {
   type LikeActionData,
 } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
-import { getProduct, incrementProductViews, listProductImages, listProductSizes, setProductLike } from "~/db/queries/products.server";
+import {
+  getProduct,
+  incrementProductViews,
+  listProductImages,
+  listProductSizes,
+  setProductLike,
+} from "~/db/queries/products.server";
 import { getProfileCountry } from "~/db/queries/profiles.server";
 import { displayCurrency } from "~/domain/currency";
 import { formatCents } from "~/domain/money";
@@ -73,7 +79,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 export async function action({ params, request, context }: Route.ActionArgs) {
   const id = idParam(params.id);
   const form = await request.formData();
-  if (form.get("intent") !== "like") return data<LikeActionData>({ ok: false, error: "Unknown action" }, { status: 400 });
+  if (form.get("intent") !== "like")
+    return data<LikeActionData>({ ok: false, error: "Unknown action" }, { status: 400 });
   const user = await getOptionalUser(context);
   if (!user) return data<LikeActionData>({ ok: false, error: LIKE_SIGN_IN_MESSAGE }, { status: 401 });
   const db = getDb(getEnv(context));
@@ -108,7 +115,10 @@ export default function Product({ loaderData, actionData }: Route.ComponentProps
           {actionData.error === LIKE_SIGN_IN_MESSAGE ? (
             <>
               {" "}
-              <Link to={`/signin?redirectTo=${encodeURIComponent(`/product/${product.id}`)}`} className="font-semibold underline">
+              <Link
+                to={`/signin?redirectTo=${encodeURIComponent(`/product/${product.id}`)}`}
+                className="font-semibold underline"
+              >
                 Sign in
               </Link>
             </>
@@ -116,7 +126,10 @@ export default function Product({ loaderData, actionData }: Route.ComponentProps
         </p>
       ) : null}
       {actionData?.ok ? (
-        <p role="status" className="mt-4 rounded-lg border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800">
+        <p
+          role="status"
+          className="mt-4 rounded-lg border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800"
+        >
           {actionData.liked ? "Added to your favourites." : "Removed from your favourites."}
         </p>
       ) : null}
@@ -134,7 +147,9 @@ export default function Product({ loaderData, actionData }: Route.ComponentProps
               </Link>
             </p>
           ) : null}
-          <p className="mt-4 text-2xl font-bold text-brand-700">{size ? formatCents(shownPurchaseCents(size.unitCents, 1, currency), currency) : product.price}</p>
+          <p className="mt-4 text-2xl font-bold text-brand-700">
+            {size ? formatCents(shownPurchaseCents(size.unitCents, 1, currency), currency) : product.price}
+          </p>
           <p className="mt-4 whitespace-pre-line text-gray-700">{product.description || "No description available."}</p>
           <Form method="post" action="/cart">
             <input type="hidden" name="productId" value={product.id} />
@@ -143,7 +158,11 @@ export default function Product({ loaderData, actionData }: Route.ComponentProps
               <div className="mt-4">
                 <p className="text-sm font-semibold text-gray-900">Quantity</p>
                 <div className="mt-2">
-                  <QuantityStepper value={quantity} onChange={setQuantity} max={Math.min(MAX_QUANTITY, size?.availableUnits ?? MAX_QUANTITY)} />
+                  <QuantityStepper
+                    value={quantity}
+                    onChange={setQuantity}
+                    max={Math.min(MAX_QUANTITY, size?.availableUnits ?? MAX_QUANTITY)}
+                  />
                 </div>
               </div>
               <p className="mt-4 flex items-baseline justify-between border-t border-gray-100 pt-4 text-sm text-gray-700">

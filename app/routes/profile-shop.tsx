@@ -30,7 +30,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const page = pageParam(request);
   const rawShipTo = (search.get("shipTo") ?? "").trim().toUpperCase();
   const shipTo = isCountryCode(rawShipTo) ? rawShipTo : null;
-  const currency = search.get("currency") ? resolveCurrency(search.get("currency")) : countryByCode(profile.country).currency;
+  const currency = search.get("currency")
+    ? resolveCurrency(search.get("currency"))
+    : countryByCode(profile.country).currency;
   const [rows, groupBuy] = await Promise.all([
     listShopProducts(db, { hostId: profile.userId, shipTo, limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }),
     getActiveGroupBuyOffer(db, profile.userId, new Date()),
@@ -70,8 +72,18 @@ export default function ProfileShop({ loaderData }: Route.ComponentProps) {
       back={{ to: base, label: `Back to ${profile.creatorName}` }}
     >
       <Form method="get" className="mb-6 grid gap-3 sm:grid-cols-[1fr_1fr_auto] sm:items-end">
-        <AutoSubmitSelect label="Ship to" name="shipTo" value={filters.shipTo} options={shipToOptions(filters.shipTo)} />
-        <AutoSubmitSelect label="Currency" name="currency" value={filters.currency} options={currencyOptions(filters.currency)} />
+        <AutoSubmitSelect
+          label="Ship to"
+          name="shipTo"
+          value={filters.shipTo}
+          options={shipToOptions(filters.shipTo)}
+        />
+        <AutoSubmitSelect
+          label="Currency"
+          name="currency"
+          value={filters.currency}
+          options={currencyOptions(filters.currency)}
+        />
         <button type="submit" className={buttonClass("secondary")}>
           Apply
         </button>
@@ -93,7 +105,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
     <ErrorPage
       error={error}
-      notFound={{ title: "Creator Not Found", message: "This creator doesn't exist or their profile is private.", action: { to: "/", label: "Back to Home" } }}
+      notFound={{
+        title: "Creator Not Found",
+        message: "This creator doesn't exist or their profile is private.",
+        action: { to: "/", label: "Back to Home" },
+      }}
     />
   );
 }

@@ -49,9 +49,13 @@ export const meta: Route.MetaFunction = ({ loaderData, error }) =>
   pageMeta(loaderData?.profile.creatorName ?? errorTitle(error, "Creator Not Found"));
 
 /** Not found unless the viewer may see the profile; a private one shows others only that it is private. */
-function assertVisible(profile: Awaited<ReturnType<typeof getProfileByIdOrSlug>>, own: boolean): asserts profile is NonNullable<typeof profile> {
+function assertVisible(
+  profile: Awaited<ReturnType<typeof getProfileByIdOrSlug>>,
+  own: boolean,
+): asserts profile is NonNullable<typeof profile> {
   if (!profile || (!own && profile.status !== "active")) notFound();
-  if (!own && !profile.profilePublic) throw data({ privateProfile: true, creatorName: profile.creatorName }, { status: 403 });
+  if (!own && !profile.profilePublic)
+    throw data({ privateProfile: true, creatorName: profile.creatorName }, { status: 403 });
 }
 
 /** This page's address without a previous join's outcome: where a Join Tribe posted without JavaScript returns. */
@@ -86,22 +90,37 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   // to be "coming soon" (then they are not shown); nothing is shown before the visibility check below.
   const address = { idOrSlug: key };
   // The viewer's own reads name them by their session, so the session's lookup goes in the same batch.
-  const [viewer, profile, pool, viewerCountry, shipsTo, member, rules, shopProducts, activeGroupBuy, games, winners, miniPrizes, poolEntryNumbers] =
-    await Promise.all([
-      getOptionalUser(context),
-      getProfileByIdOrSlug(db, key),
-      getCurrentPool(db, address),
-      session ? getProfileCountry(db, session) : undefined,
-      listShippingCountryCodes(db, address),
-      session ? isTribeMember(db, session, address) : false,
-      getRevenueRules(db),
-      tab === "shop" ? listShopProducts(db, { hostId: address, limit: 12 }) : null,
-      tab === "shop" ? getActiveGroupBuyOffer(db, address, now) : undefined,
-      tab === "games" ? listActiveGames(db, { hostId: address, limit: GAMES_PAGE_SIZE + 1, offset: (page - 1) * GAMES_PAGE_SIZE }) : null,
-      tab === "winner" ? listHostPoolWinners(db, address, WINNERS_PAGE_SIZE + 1, (page - 1) * WINNERS_PAGE_SIZE) : null,
-      listPoolMiniPrizes(db, { currentOf: address }),
-      session ? listUserEntryNumbers(db, { currentOf: address }, session) : ([] as number[]),
-    ]);
+  const [
+    viewer,
+    profile,
+    pool,
+    viewerCountry,
+    shipsTo,
+    member,
+    rules,
+    shopProducts,
+    activeGroupBuy,
+    games,
+    winners,
+    miniPrizes,
+    poolEntryNumbers,
+  ] = await Promise.all([
+    getOptionalUser(context),
+    getProfileByIdOrSlug(db, key),
+    getCurrentPool(db, address),
+    session ? getProfileCountry(db, session) : undefined,
+    listShippingCountryCodes(db, address),
+    session ? isTribeMember(db, session, address) : false,
+    getRevenueRules(db),
+    tab === "shop" ? listShopProducts(db, { hostId: address, limit: 12 }) : null,
+    tab === "shop" ? getActiveGroupBuyOffer(db, address, now) : undefined,
+    tab === "games"
+      ? listActiveGames(db, { hostId: address, limit: GAMES_PAGE_SIZE + 1, offset: (page - 1) * GAMES_PAGE_SIZE })
+      : null,
+    tab === "winner" ? listHostPoolWinners(db, address, WINNERS_PAGE_SIZE + 1, (page - 1) * WINNERS_PAGE_SIZE) : null,
+    listPoolMiniPrizes(db, { currentOf: address }),
+    session ? listUserEntryNumbers(db, { currentOf: address }, session) : ([] as number[]),
+  ]);
   const own = profile !== undefined && profile.userId === viewer?.id;
   assertVisible(profile, own);
   const country = countryByCode(profile.country);
@@ -109,7 +128,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const currency: SupportedCurrency = displayCurrency(search.get("currency"), viewerCountry);
   const hostId = profile.userId;
   // Coming soon: the signed-in viewer's country is not among the countries this host ships to (when they chose any).
-  const comingSoon = !own && viewerCountry !== undefined && shipsTo.length > 0 && !shipsTo.includes(countryByCode(viewerCountry).code);
+  const comingSoon =
+    !own && viewerCountry !== undefined && shipsTo.length > 0 && !shipsTo.includes(countryByCode(viewerCountry).code);
   const openPool = pool?.status === "open" ? pool : null;
   const products = comingSoon ? null : shopProducts;
   const groupBuy = comingSoon ? undefined : activeGroupBuy;
@@ -168,7 +188,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
         inStock: p.inStock,
       })) ?? null,
     page,
-    hasNext: tab === "games" ? (games?.length ?? 0) > GAMES_PAGE_SIZE : tab === "winner" ? (winners?.length ?? 0) > WINNERS_PAGE_SIZE : false,
+    hasNext:
+      tab === "games"
+        ? (games?.length ?? 0) > GAMES_PAGE_SIZE
+        : tab === "winner"
+          ? (winners?.length ?? 0) > WINNERS_PAGE_SIZE
+          : false,
     games:
       games?.slice(0, GAMES_PAGE_SIZE).map((g) => ({
         id: g.id,
@@ -207,14 +232,23 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
   return (
     <div>
       <div className="h-40 bg-gradient-to-r from-brand-500 to-brand-700 sm:h-56">
-        {profile.coverImageUrl ? <img src={profile.coverImageUrl} alt="" className="h-full w-full object-cover" /> : null}
+        {profile.coverImageUrl ? (
+          <img src={profile.coverImageUrl} alt="" className="h-full w-full object-cover" />
+        ) : null}
       </div>
       <div className="mx-auto max-w-6xl px-4 sm:px-6">
         <div className="-mt-12 flex flex-wrap items-end gap-x-4 gap-y-2">
           {profile.avatarUrl ? (
-            <img src={profile.avatarUrl} alt="" className="h-20 w-20 rounded-full border-4 border-white object-cover shadow sm:h-24 sm:w-24" />
+            <img
+              src={profile.avatarUrl}
+              alt=""
+              className="h-20 w-20 rounded-full border-4 border-white object-cover shadow sm:h-24 sm:w-24"
+            />
           ) : (
-            <span aria-hidden="true" className="grid h-20 w-20 place-items-center rounded-full border-4 border-white bg-brand-100 text-3xl font-bold text-brand-700 shadow sm:h-24 sm:w-24">
+            <span
+              aria-hidden="true"
+              className="grid h-20 w-20 place-items-center rounded-full border-4 border-white bg-brand-100 text-3xl font-bold text-brand-700 shadow sm:h-24 sm:w-24"
+            >
               {profile.creatorName.charAt(0).toUpperCase()}
             </span>
           )}
@@ -232,7 +266,9 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
           <ProfileActions loaderData={loaderData} />
         </div>
         {profile.bio ? <p className="mt-4 max-w-3xl whitespace-pre-line text-gray-700">{profile.bio}</p> : null}
-        {loaderData.shipsTo.length > 0 ? <p className="mt-2 text-sm text-gray-600">{`Ships to: ${loaderData.shipsTo.join(", ")}`}</p> : null}
+        {loaderData.shipsTo.length > 0 ? (
+          <p className="mt-2 text-sm text-gray-600">{`Ships to: ${loaderData.shipsTo.join(", ")}`}</p>
+        ) : null}
 
         <Form method="get" className="mt-4 flex flex-wrap items-end gap-2">
           {tab !== "shop" ? <input type="hidden" name="tab" value={tab} /> : null}
@@ -265,7 +301,9 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
                   preventScrollReset
                   aria-current={tab === t.id ? "page" : undefined}
                   className={`inline-block border-b-2 px-1 py-3 text-sm font-semibold ${
-                    tab === t.id ? "border-brand-600 text-brand-700" : "border-transparent text-gray-600 hover:text-gray-900"
+                    tab === t.id
+                      ? "border-brand-600 text-brand-700"
+                      : "border-transparent text-gray-600 hover:text-gray-900"
                   }`}
                 >
                   {t.label}
@@ -304,7 +342,11 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
           {tab === "games" && games ? (
             games.length === 0 ? (
               page > 1 ? (
-                <EmptyState title="No more games" message="There are no more games on this page." action={{ to: tabHref("games"), label: "Back to the first page" }} />
+                <EmptyState
+                  title="No more games"
+                  message="There are no more games on this page."
+                  action={{ to: tabHref("games"), label: "Back to the first page" }}
+                />
               ) : (
                 <EmptyState title="No active Guess & Win games yet" />
               )
@@ -321,16 +363,29 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
 
           {tab === "winner" && winners ? (
             winners.length === 0 && page > 1 ? (
-              <EmptyState title="No more winners" message="There are no more winners on this page." action={{ to: tabHref("winner"), label: "Back to the first page" }} />
+              <EmptyState
+                title="No more winners"
+                message="There are no more winners on this page."
+                action={{ to: tabHref("winner"), label: "Back to the first page" }}
+              />
             ) : winners.length === 0 ? (
-              <EmptyState title="No winners yet" message="Winners are drawn from a public Bitcoin block when a prize pool closes." action={{ to: "/winner-selection", label: "How winners are chosen" }} />
+              <EmptyState
+                title="No winners yet"
+                message="Winners are drawn from a public Bitcoin block when a prize pool closes."
+                action={{ to: "/winner-selection", label: "How winners are chosen" }}
+              />
             ) : (
               <ul className="divide-y divide-gray-100 rounded-xl border border-gray-200 bg-white">
                 {winners.map((w) => (
-                  <li key={w.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-3 text-sm">
+                  <li
+                    key={w.id}
+                    className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-3 text-sm"
+                  >
                     <span className="flex items-center gap-2 font-medium text-gray-900">
                       {w.winnerName}
-                      <Badge tone={w.prizeType === "main" ? "brand" : "gray"}>{w.prizeType === "main" ? "Main Prize" : "Mini Prize"}</Badge>
+                      <Badge tone={w.prizeType === "main" ? "brand" : "gray"}>
+                        {w.prizeType === "main" ? "Main Prize" : "Mini Prize"}
+                      </Badge>
                     </span>
                     <span className="text-gray-700">{w.prize}</span>
                     <span className="text-gray-500">
@@ -400,7 +455,11 @@ function ProfileActions({ loaderData }: Pick<Route.ComponentProps, "loaderData">
           >
             <input type="hidden" name="hostId" value={profile.userId} />
             <input type="hidden" name="returnTo" value={joinReturnTo} />
-            <button type="submit" disabled={joined || fetcher.state !== "idle"} className={buttonClass("primary", "sm")}>
+            <button
+              type="submit"
+              disabled={joined || fetcher.state !== "idle"}
+              className={buttonClass("primary", "sm")}
+            >
               {joined ? "Tribe Member" : "Join Tribe"}
             </button>
           </form>
@@ -457,10 +516,17 @@ function PoolPanel({ loaderData }: { loaderData: Route.ComponentProps["loaderDat
   return (
     <div className="mt-6">
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-4">
-        <PoolStat label="Prize Pool" value={<span {...follow("amount")}>{show(live.amountCents)}</span>} live={pool.status === "open"} />
+        <PoolStat
+          label="Prize Pool"
+          value={<span {...follow("amount")}>{show(live.amountCents)}</span>}
+          live={pool.status === "open"}
+        />
         <PoolStat label="Target" value={show(live.targetCents)} />
         <PoolStat label="Timer" value={<Countdown endAt={pool.endAt} initial={pool.timeLeft} />} />
-        <PoolStat label="Main Prize (60%)" value={<span {...follow("mainPrize")}>{show(distributePool(live.amountCents).mainPrize)}</span>} />
+        <PoolStat
+          label="Main Prize (60%)"
+          value={<span {...follow("mainPrize")}>{show(distributePool(live.amountCents).mainPrize)}</span>}
+        />
       </div>
       <div
         className="mt-3 h-2 overflow-hidden rounded-full bg-gray-200"
@@ -545,7 +611,9 @@ function ProfileGameCard({ game }: { game: GameCard }) {
   const shown = game.options.slice(0, 4);
   return (
     <article className="flex h-full flex-col overflow-hidden rounded-xl border border-gray-200 bg-white shadow-sm">
-      {game.imageUrl ? <img src={game.imageUrl} alt="" loading="lazy" className="aspect-video w-full object-cover" /> : null}
+      {game.imageUrl ? (
+        <img src={game.imageUrl} alt="" loading="lazy" className="aspect-video w-full object-cover" />
+      ) : null}
       <div className="flex flex-1 flex-col p-4">
         <h3 className="font-semibold text-gray-900">{game.question}</h3>
         <p className="mt-1 text-xs text-gray-500">
@@ -562,13 +630,18 @@ function ProfileGameCard({ game }: { game: GameCard }) {
         ) : (
           <p className="mt-3 text-sm text-gray-500">No options available</p>
         )}
-        {game.options.length > shown.length ? <p className="mt-1 text-xs text-gray-500">+{game.options.length - shown.length} more options</p> : null}
+        {game.options.length > shown.length ? (
+          <p className="mt-1 text-xs text-gray-500">+{game.options.length - shown.length} more options</p>
+        ) : null}
         <p className="mt-4 text-sm text-gray-600">
           Entry fee <span className="font-semibold text-gray-900">{game.entryFee}</span>
         </p>
         <div className="mt-3 flex gap-2">
           {/* Free guesses are played on the feed: this opens the feed at this game's card. */}
-          <Link to={`/guess-win?game=${encodeURIComponent(game.id)}#game-${game.id}`} className={buttonClass("secondary", "sm", "flex-1")}>
+          <Link
+            to={`/guess-win?game=${encodeURIComponent(game.id)}#game-${game.id}`}
+            className={buttonClass("secondary", "sm", "flex-1")}
+          >
             Free Guess
           </Link>
           {/* The game itself, where a fan picks an answer and pays (free guesses are played on the feed). */}

@@ -2,7 +2,13 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { Link } from "~/components/link";
 import { Field, FormError, NewPasswordField, SubmitButton } from "~/components/form";
 import { getDb } from "~/db/client.server";
-import { consumeResetToken, isResetTokenUsable, markEmailConfirmed, revokeAccountCredentials, setPasswordHash } from "~/db/queries/accounts.server";
+import {
+  consumeResetToken,
+  isResetTokenUsable,
+  markEmailConfirmed,
+  revokeAccountCredentials,
+  setPasswordHash,
+} from "~/db/queries/accounts.server";
 import { getEnv } from "~/lib/context";
 import { sha256Hex } from "~/lib/crypto.server";
 import { refusingCommonPasswords } from "~/lib/common-passwords.server";
@@ -17,7 +23,10 @@ export const meta: Route.MetaFunction = () => [{ title: "Choose a new password Â
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = new URL(request.url).searchParams.get("token") ?? "";
-  const usable = token.length >= 20 && token.length <= 200 && (await isResetTokenUsable(getDb(getEnv(context)), await sha256Hex(token), new Date()));
+  const usable =
+    token.length >= 20 &&
+    token.length <= 200 &&
+    (await isResetTokenUsable(getDb(getEnv(context)), await sha256Hex(token), new Date()));
   return data({ token: usable ? token : null }, { status: usable ? 200 : 400 });
 }
 
@@ -35,7 +44,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Every other reset, e-mail-change and confirmation link of the account and every session end (decision 410).
   await revokeAccountCredentials(db, userId, null);
   throw redirect("/signin", {
-    headers: { "Set-Cookie": flashToastCookie({ message: "Your password has been changed. Please sign in.", type: "success" }) },
+    headers: {
+      "Set-Cookie": flashToastCookie({ message: "Your password has been changed. Please sign in.", type: "success" }),
+    },
   });
 }
 
@@ -51,7 +62,14 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
             <input type="hidden" name="token" value={loaderData.token} />
             <FormError>{errors.form ?? errors.token}</FormError>
             <NewPasswordField label="New password" name="password" error={errors.password} />
-            <Field label="Confirm new password" name="confirmPassword" type="password" required autoComplete="new-password" error={errors.confirmPassword} />
+            <Field
+              label="Confirm new password"
+              name="confirmPassword"
+              type="password"
+              required
+              autoComplete="new-password"
+              error={errors.confirmPassword}
+            />
             <SubmitButton pending={navigation.state === "submitting"}>Change password</SubmitButton>
           </Form>
         ) : (

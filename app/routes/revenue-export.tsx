@@ -11,7 +11,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
   const now = new Date();
   const choice = choosePeriod(new URL(request.url).searchParams, now);
-  if (choice.error) return new Response(choice.error, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  if (choice.error)
+    return new Response(choice.error, { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   const rows = await exportLedger(getDb(getEnv(context)), user.id, choice.range);
   const name = `revenue-${dayKey(choice.range.start)}-to-${choice.to}.csv`;
   return new Response(earningsCsv(rows, now), {

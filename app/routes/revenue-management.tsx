@@ -17,9 +17,23 @@ import {
 } from "~/db/queries/earnings.server";
 import { getDefaultPayoutMethod } from "~/db/queries/payouts.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
-import { choosePeriod, dailySeries, periodQuery, REVENUE_KIND_LABELS, REVENUE_KINDS, REVENUE_PERIOD_LABELS, REVENUE_PERIODS } from "~/domain/earnings";
+import {
+  choosePeriod,
+  dailySeries,
+  periodQuery,
+  REVENUE_KIND_LABELS,
+  REVENUE_KINDS,
+  REVENUE_PERIOD_LABELS,
+  REVENUE_PERIODS,
+} from "~/domain/earnings";
 import { formatCents } from "~/domain/money";
-import { DEFAULT_ESTIMATED_ARRIVAL_TEXT, maskedAccount, PAYOUT_MESSAGES, payoutMethodProblem, withdrawalFailedText } from "~/domain/payouts";
+import {
+  DEFAULT_ESTIMATED_ARRIVAL_TEXT,
+  maskedAccount,
+  PAYOUT_MESSAGES,
+  payoutMethodProblem,
+  withdrawalFailedText,
+} from "~/domain/payouts";
 import { distributePool, withdrawableBalanceCents, type RevenueSource } from "~/domain/revenue";
 import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
@@ -75,7 +89,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       feePercent,
     },
     method: method
-      ? { label: `${method.bankName || "Bank account"} ${maskedAccount(method.accountLast4)}`, problem: payoutMethodProblem(method) }
+      ? {
+          label: `${method.bankName || "Bank account"} ${maskedAccount(method.accountLast4)}`,
+          problem: payoutMethodProblem(method),
+        }
       : null,
     cards: REVENUE_KINDS.map((kind) => ({
       kind,
@@ -93,7 +110,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       host: money(totals[kind].hostCents),
     })),
     pool: pool
-      ? { amount: formatCents(pool.amountCents, pool.currency), mainPrize: formatCents(split.mainPrize, pool.currency), hostShare: formatCents(split.hostShare, pool.currency), platformShare: formatCents(split.platformShare, pool.currency) }
+      ? {
+          amount: formatCents(pool.amountCents, pool.currency),
+          mainPrize: formatCents(split.mainPrize, pool.currency),
+          hostShare: formatCents(split.hostShare, pool.currency),
+          platformShare: formatCents(split.platformShare, pool.currency),
+        }
       : null,
     summary: {
       hostShare: money(hostShare),
@@ -116,12 +138,27 @@ export async function action({ request, context }: Route.ActionArgs) {
   const env = getEnv(context);
   const form = await request.formData();
   const parsed = WithdrawSchema.safeParse({ intent: form.get("intent"), amount: form.get("amount") ?? "" });
-  if (!parsed.success) return data<WithdrawActionData>({ ok: false, error: "Please enter a valid amount to withdraw", amount: "" }, { status: 400 });
+  if (!parsed.success)
+    return data<WithdrawActionData>(
+      { ok: false, error: "Please enter a valid amount to withdraw", amount: "" },
+      { status: 400 },
+    );
   const result = await requestWithdrawal(env, new URL(request.url).origin, user.id, parsed.data.amount);
-  if (!result.ok) return data<WithdrawActionData>({ ok: false, error: result.message, amount: parsed.data.amount }, { status: result.status });
+  if (!result.ok)
+    return data<WithdrawActionData>(
+      { ok: false, error: result.message, amount: parsed.data.amount },
+      { status: result.status },
+    );
   const { payout } = result;
   if (payout.status === "failed") {
-    return data<WithdrawActionData>({ ok: false, error: withdrawalFailedText(payout.failureReason ?? PAYOUT_MESSAGES.initiateFailed), amount: parsed.data.amount }, { status: 502 });
+    return data<WithdrawActionData>(
+      {
+        ok: false,
+        error: withdrawalFailedText(payout.failureReason ?? PAYOUT_MESSAGES.initiateFailed),
+        amount: parsed.data.amount,
+      },
+      { status: 502 },
+    );
   }
   return data<WithdrawActionData>({
     ok: true,
@@ -162,8 +199,8 @@ export default function RevenueManagement({ loaderData, actionData }: Route.Comp
             {balance.available}
           </p>
           <p className="mt-1 text-sm text-gray-600">
-            Withdrawable after the {balance.feePercent}% platform fee: <strong data-testid="withdrawable-balance">{balance.withdrawable}</strong> · Pending:{" "}
-            {balance.pending}
+            Withdrawable after the {balance.feePercent}% platform fee:{" "}
+            <strong data-testid="withdrawable-balance">{balance.withdrawable}</strong> · Pending: {balance.pending}
           </p>
           {balance.negative ? <p className="mt-2 text-sm text-red-700">{PAYOUT_MESSAGES.negativeBalance}</p> : null}
           <p className="mt-2 text-sm text-gray-600">
@@ -173,7 +210,10 @@ export default function RevenueManagement({ loaderData, actionData }: Route.Comp
             ) : (
               <span>none verified yet</span>
             )}{" "}
-            · <Link to="/payouts" className="font-semibold text-brand-700 hover:underline">Payouts and payout methods</Link>
+            ·{" "}
+            <Link to="/payouts" className="font-semibold text-brand-700 hover:underline">
+              Payouts and payout methods
+            </Link>
           </p>
           <div className="mt-4">
             <Button type="button" onClick={() => setOpen(true)}>
@@ -181,7 +221,10 @@ export default function RevenueManagement({ loaderData, actionData }: Route.Comp
             </Button>
           </div>
           {result?.ok ? (
-            <div role="status" className="mt-4 rounded-lg border border-green-200 bg-green-50 p-3 text-sm text-green-900">
+            <div
+              role="status"
+              className="mt-4 rounded-lg border border-green-200 bg-green-50 p-3 text-sm text-green-900"
+            >
               <p className="font-semibold">{`Withdrawal of ${result.amount} ${result.status === "completed" ? "sent" : "requested"}.`}</p>
               <p>
                 Payout ID: <span data-testid="payout-id">{result.payoutId}</span>
@@ -190,11 +233,20 @@ export default function RevenueManagement({ loaderData, actionData }: Route.Comp
             </div>
           ) : null}
         </Card>
-        <Stat label="Total Revenue" value={loaderData.totalRevenue} hint={`${REVENUE_PERIOD_LABELS[loaderData.period === "custom" ? "month" : loaderData.period]} so far`} />
+        <Stat
+          label="Total Revenue"
+          value={loaderData.totalRevenue}
+          hint={`${REVENUE_PERIOD_LABELS[loaderData.period === "custom" ? "month" : loaderData.period]} so far`}
+        />
       </div>
 
       {open ? (
-        <div role="dialog" aria-modal="true" aria-labelledby="withdraw-title" className="fixed inset-0 z-40 flex items-center justify-center bg-black/40 p-4">
+        <div
+          role="dialog"
+          aria-modal="true"
+          aria-labelledby="withdraw-title"
+          className="fixed inset-0 z-40 flex items-center justify-center bg-black/40 p-4"
+        >
           <Card className="w-full max-w-md">
             <h2 id="withdraw-title" className="text-lg font-semibold text-gray-900">
               Withdraw Funds
@@ -236,14 +288,23 @@ export default function RevenueManagement({ loaderData, actionData }: Route.Comp
             {REVENUE_PERIOD_LABELS[p]}
           </Link>
         ))}
-        <a href={`/revenue/export.csv?${loaderData.periodQuery}`} className="ml-auto text-sm font-semibold text-brand-700 hover:underline" download>
+        <a
+          href={`/revenue/export.csv?${loaderData.periodQuery}`}
+          className="ml-auto text-sm font-semibold text-brand-700 hover:underline"
+          download
+        >
           Export CSV
         </a>
       </nav>
 
       <div className="mt-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
         {cards.map((c) => (
-          <Stat key={c.kind} label={c.label} value={c.pending !== null && c.value === formatCents(0, chart.currency) ? "Pending" : c.value} hint={c.pending !== null ? `Pending until finalised: ${c.pending}` : undefined} />
+          <Stat
+            key={c.kind}
+            label={c.label}
+            value={c.pending !== null && c.value === formatCents(0, chart.currency) ? "Pending" : c.value}
+            hint={c.pending !== null ? `Pending until finalised: ${c.pending}` : undefined}
+          />
         ))}
       </div>
 
@@ -268,14 +329,33 @@ export default function RevenueManagement({ loaderData, actionData }: Route.Comp
       </Section>
 
       <div className="grid gap-4 lg:grid-cols-2">
-        <Section title="Prize Pool Distribution" actions={<Link to="/prize-pool-details" className="text-sm font-semibold text-brand-700 hover:underline">View All</Link>}>
+        <Section
+          title="Prize Pool Distribution"
+          actions={
+            <Link to="/prize-pool-details" className="text-sm font-semibold text-brand-700 hover:underline">
+              View All
+            </Link>
+          }
+        >
           <Card>
             {pool ? (
               <dl className="grid grid-cols-2 gap-3 text-sm">
-                <div><dt className="text-gray-500">Current pool</dt><dd className="font-medium">{pool.amount}</dd></div>
-                <div><dt className="text-gray-500">Main Prize (60.0%)</dt><dd className="font-medium">{pool.mainPrize}</dd></div>
-                <div><dt className="text-gray-500">Host Share (25.0%)</dt><dd className="font-medium">{pool.hostShare}</dd></div>
-                <div><dt className="text-gray-500">Platform (15.0%)</dt><dd className="font-medium">{pool.platformShare}</dd></div>
+                <div>
+                  <dt className="text-gray-500">Current pool</dt>
+                  <dd className="font-medium">{pool.amount}</dd>
+                </div>
+                <div>
+                  <dt className="text-gray-500">Main Prize (60.0%)</dt>
+                  <dd className="font-medium">{pool.mainPrize}</dd>
+                </div>
+                <div>
+                  <dt className="text-gray-500">Host Share (25.0%)</dt>
+                  <dd className="font-medium">{pool.hostShare}</dd>
+                </div>
+                <div>
+                  <dt className="text-gray-500">Platform (15.0%)</dt>
+                  <dd className="font-medium">{pool.platformShare}</dd>
+                </div>
               </dl>
             ) : (
               <p className="text-sm text-gray-600">No open prize pool.</p>
@@ -285,11 +365,26 @@ export default function RevenueManagement({ loaderData, actionData }: Route.Comp
         <Section title="Host Earning Summary">
           <Card>
             <dl className="grid grid-cols-2 gap-3 text-sm">
-              <div><dt className="text-gray-500">Your revenue share</dt><dd className="font-medium">{summary.hostShare}</dd></div>
-              <div><dt className="text-gray-500">Prize pool shares (25%)</dt><dd className="font-medium">{summary.poolShares}</dd></div>
-              <div><dt className="text-gray-500">Host total</dt><dd className="font-semibold text-gray-900">{summary.hostTotal}</dd></div>
-              <div><dt className="text-gray-500">Platform fees</dt><dd className="font-medium">{summary.fees}</dd></div>
-              <div><dt className="text-gray-500">Withdrawn</dt><dd className="font-medium">{summary.withdrawn}</dd></div>
+              <div>
+                <dt className="text-gray-500">Your revenue share</dt>
+                <dd className="font-medium">{summary.hostShare}</dd>
+              </div>
+              <div>
+                <dt className="text-gray-500">Prize pool shares (25%)</dt>
+                <dd className="font-medium">{summary.poolShares}</dd>
+              </div>
+              <div>
+                <dt className="text-gray-500">Host total</dt>
+                <dd className="font-semibold text-gray-900">{summary.hostTotal}</dd>
+              </div>
+              <div>
+                <dt className="text-gray-500">Platform fees</dt>
+                <dd className="font-medium">{summary.fees}</dd>
+              </div>
+              <div>
+                <dt className="text-gray-500">Withdrawn</dt>
+                <dd className="font-medium">{summary.withdrawn}</dd>
+              </div>
             </dl>
           </Card>
         </Section>

@@ -57,7 +57,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     page,
     hasNext: page * PAGE_SIZE < list.total,
     total: list.total,
-    totals: REVENUE_KINDS.map((k) => ({ label: REVENUE_KIND_LABELS[k], value: money(totals[k].grossCents), yours: money(totals[k].hostCents) })),
+    totals: REVENUE_KINDS.map((k) => ({
+      label: REVENUE_KIND_LABELS[k],
+      value: money(totals[k].grossCents),
+      yours: money(totals[k].hostCents),
+    })),
     totalRevenue: money(REVENUE_KINDS.reduce((s, k) => s + totals[k].grossCents, 0)),
     yourEarnings: money(REVENUE_KINDS.reduce((s, k) => s + totals[k].hostCents, 0)),
     pendingGroupBuy: pendingGroupBuy > 0 ? money(pendingGroupBuy) : null,
@@ -87,7 +91,11 @@ export default function Revenue({ loaderData: d }: Route.ComponentProps) {
           <Link to="/revenue-management" className="text-sm font-semibold text-brand-700 hover:underline">
             Earnings dashboard
           </Link>
-          <a href={`/revenue/export.csv?${d.query}`} download className="rounded-lg border border-gray-300 px-3 py-1.5 text-sm font-semibold text-gray-800 hover:bg-gray-50">
+          <a
+            href={`/revenue/export.csv?${d.query}`}
+            download
+            className="rounded-lg border border-gray-300 px-3 py-1.5 text-sm font-semibold text-gray-800 hover:bg-gray-50"
+          >
             Export
           </a>
         </>
@@ -112,18 +120,37 @@ export default function Revenue({ loaderData: d }: Route.ComponentProps) {
         <Form method="get" className="flex flex-wrap items-end gap-2" aria-label="Custom date range">
           <label className="text-sm text-gray-700">
             From
-            <input type="date" name="from" defaultValue={d.from} required className="ml-1 rounded-lg border border-gray-300 px-2 py-1 text-sm" />
+            <input
+              type="date"
+              name="from"
+              defaultValue={d.from}
+              required
+              className="ml-1 rounded-lg border border-gray-300 px-2 py-1 text-sm"
+            />
           </label>
           <label className="text-sm text-gray-700">
             To
-            <input type="date" name="to" defaultValue={d.to} required className="ml-1 rounded-lg border border-gray-300 px-2 py-1 text-sm" />
+            <input
+              type="date"
+              name="to"
+              defaultValue={d.to}
+              required
+              className="ml-1 rounded-lg border border-gray-300 px-2 py-1 text-sm"
+            />
           </label>
-          <button type="submit" className={`rounded-full px-4 py-1.5 text-sm font-medium ${d.period === "custom" ? "bg-brand-600 text-white" : "bg-gray-100 text-gray-700"}`}>
+          <button
+            type="submit"
+            className={`rounded-full px-4 py-1.5 text-sm font-medium ${d.period === "custom" ? "bg-brand-600 text-white" : "bg-gray-100 text-gray-700"}`}
+          >
             Date
           </button>
         </Form>
       </div>
-      {d.error ? <div className="mt-2"><FormError>{d.error}</FormError></div> : null}
+      {d.error ? (
+        <div className="mt-2">
+          <FormError>{d.error}</FormError>
+        </div>
+      ) : null}
 
       <div className="mt-4 grid gap-3 sm:grid-cols-3 lg:grid-cols-6">
         {d.totals.map((t) => (
@@ -132,7 +159,9 @@ export default function Revenue({ loaderData: d }: Route.ComponentProps) {
         <Stat label="Total Revenue" value={d.totalRevenue} />
         <Stat label="Your Earnings" value={d.yourEarnings} />
       </div>
-      {d.pendingGroupBuy ? <p className="mt-2 text-sm text-gray-600">Group buy sales pending until finalised: {d.pendingGroupBuy}</p> : null}
+      {d.pendingGroupBuy ? (
+        <p className="mt-2 text-sm text-gray-600">Group buy sales pending until finalised: {d.pendingGroupBuy}</p>
+      ) : null}
 
       <Section
         title={`Transactions (${d.total})`}
@@ -146,31 +175,51 @@ export default function Revenue({ loaderData: d }: Route.ComponentProps) {
             ) : (
               <input type="hidden" name="period" value={d.period} />
             )}
-            <label htmlFor="type" className="text-sm text-gray-700">Type</label>
-            <select id="type" name="type" defaultValue={d.kind} className="rounded-lg border border-gray-300 px-2 py-1 text-sm">
+            <label htmlFor="type" className="text-sm text-gray-700">
+              Type
+            </label>
+            <select
+              id="type"
+              name="type"
+              defaultValue={d.kind}
+              className="rounded-lg border border-gray-300 px-2 py-1 text-sm"
+            >
               <option value="">All</option>
               {EARNING_KINDS.map((k) => (
-                <option key={k} value={k}>{EARNING_KIND_LABELS[k]}</option>
+                <option key={k} value={k}>
+                  {EARNING_KIND_LABELS[k]}
+                </option>
               ))}
             </select>
-            <button type="submit" className="rounded-lg bg-gray-100 px-3 py-1 text-sm font-medium">Filter</button>
+            <button type="submit" className="rounded-lg bg-gray-100 px-3 py-1 text-sm font-medium">
+              Filter
+            </button>
           </Form>
         }
       >
         {d.rows.length === 0 ? (
-          <EmptyState title="No transactions yet" message="Sales, entry fees, ad revenue, pool shares and withdrawals of this period appear here." />
+          <EmptyState
+            title="No transactions yet"
+            message="Sales, entry fees, ad revenue, pool shares and withdrawals of this period appear here."
+          />
         ) : (
           <Table head={["Date", "Type", "Description", "Amount", "Your Earnings", "Status"]}>
             {d.rows.map((r) => (
               <tr key={r.id}>
-                <td className="px-4 py-2 whitespace-nowrap"><DateText value={r.date} /></td>
                 <td className="px-4 py-2 whitespace-nowrap">
-                  <Link to={`/transaction/${r.id}`} className="font-medium text-brand-700 hover:underline">{r.type}</Link>
+                  <DateText value={r.date} />
+                </td>
+                <td className="px-4 py-2 whitespace-nowrap">
+                  <Link to={`/transaction/${r.id}`} className="font-medium text-brand-700 hover:underline">
+                    {r.type}
+                  </Link>
                 </td>
                 <td className="px-4 py-2">{r.description}</td>
                 <td className="px-4 py-2 whitespace-nowrap">{r.gross}</td>
                 <td className="px-4 py-2 whitespace-nowrap">{r.amount}</td>
-                <td className="px-4 py-2"><Badge tone={r.status === "Available" ? "green" : "yellow"}>{r.status}</Badge></td>
+                <td className="px-4 py-2">
+                  <Badge tone={r.status === "Available" ? "green" : "yellow"}>{r.status}</Badge>
+                </td>
               </tr>
             ))}
           </Table>

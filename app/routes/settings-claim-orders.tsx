@@ -18,8 +18,13 @@ export const meta: Route.MetaFunction = () => pageMeta("Add your guest orders");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = linkTokenOf(new URL(request.url).searchParams.get("token"));
-  const usable = token !== null && (await isAccountLinkUsable(getDb(getEnv(context)), await sha256Hex(token), "order_claim", new Date()));
-  return data({ token: usable ? token : null, message: usable ? null : SETTINGS_MESSAGES.claimLinkInvalid }, { status: usable ? 200 : 400 });
+  const usable =
+    token !== null &&
+    (await isAccountLinkUsable(getDb(getEnv(context)), await sha256Hex(token), "order_claim", new Date()));
+  return data(
+    { token: usable ? token : null, message: usable ? null : SETTINGS_MESSAGES.claimLinkInvalid },
+    { status: usable ? 200 : 400 },
+  );
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -30,7 +35,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!userId) return data({ token: null, message: SETTINGS_MESSAGES.claimLinkInvalid }, { status: 400 });
   const claimed = await claimGuestOrders(db, userId);
   throw redirect("/my-orders", {
-    headers: { "Set-Cookie": flashToastCookie({ message: SETTINGS_MESSAGES.guestOrdersClaimed(claimed), type: "success" }) },
+    headers: {
+      "Set-Cookie": flashToastCookie({ message: SETTINGS_MESSAGES.guestOrdersClaimed(claimed), type: "success" }),
+    },
   });
 }
 
@@ -43,7 +50,9 @@ export default function ClaimOrders({ loaderData, actionData }: Route.ComponentP
         {shown.token ? (
           <Form method="post" className="space-y-4">
             <input type="hidden" name="token" value={shown.token} />
-            <p className="text-sm text-gray-600">This adds the orders paid as a guest with your email address to your account.</p>
+            <p className="text-sm text-gray-600">
+              This adds the orders paid as a guest with your email address to your account.
+            </p>
             <SubmitButton pending={navigation.state === "submitting"}>Add them to my account</SubmitButton>
           </Form>
         ) : (

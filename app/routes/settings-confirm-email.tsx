@@ -19,7 +19,10 @@ function tokenOf(value: FormDataEntryValue | string | null): string {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = tokenOf(new URL(request.url).searchParams.get("token"));
   const usable = await isEmailChangeTokenUsable(getEnv(context), token);
-  return data({ token: usable ? token : null, message: usable ? null : SETTINGS_MESSAGES.emailLinkInvalid }, { status: usable ? 200 : 400 });
+  return data(
+    { token: usable ? token : null, message: usable ? null : SETTINGS_MESSAGES.emailLinkInvalid },
+    { status: usable ? 200 : 400 },
+  );
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -28,9 +31,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (outcome.ok) {
     // Settings (or sign-in, on a device without a session of the account) shows the change in a toast.
     const message = `${SETTINGS_MESSAGES.emailConfirmed} It is now ${outcome.newEmail}.`;
-    throw redirect("/settings?tab=account", { headers: { "Set-Cookie": flashToastCookie({ message, type: "success" }) } });
+    throw redirect("/settings?tab=account", {
+      headers: { "Set-Cookie": flashToastCookie({ message, type: "success" }) },
+    });
   }
-  const message = outcome.reason === "taken" ? SETTINGS_MESSAGES.emailTakenOnConfirm : SETTINGS_MESSAGES.emailLinkInvalid;
+  const message =
+    outcome.reason === "taken" ? SETTINGS_MESSAGES.emailTakenOnConfirm : SETTINGS_MESSAGES.emailLinkInvalid;
   return data({ token: null, message }, { status: 400 });
 }
 
@@ -43,7 +49,9 @@ export default function ConfirmEmail({ loaderData, actionData }: Route.Component
         {shown.token ? (
           <Form method="post" className="space-y-4">
             <input type="hidden" name="token" value={shown.token} />
-            <p className="text-sm text-gray-600">Confirm to make this address the e-mail of your Tribe account. Your other devices will be signed out.</p>
+            <p className="text-sm text-gray-600">
+              Confirm to make this address the e-mail of your Tribe account. Your other devices will be signed out.
+            </p>
             <SubmitButton pending={navigation.state === "submitting"}>Confirm my new email</SubmitButton>
           </Form>
         ) : (

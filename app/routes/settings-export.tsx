@@ -8,7 +8,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
   const format = new URL(request.url).searchParams.get("format") ?? "json";
   if (format !== "json" && format !== "zip") {
-    return new Response("Please choose the JSON or ZIP format", { status: 400, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+    return new Response("Please choose the JSON or ZIP format", {
+      status: 400,
+      headers: { "Content-Type": "text/plain; charset=utf-8" },
+    });
   }
   const file = await exportAccount(getEnv(context), user.id, format);
   return new Response(file.body, {

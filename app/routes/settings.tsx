@@ -38,7 +38,13 @@ import { countClaimableGuestOrders } from "~/db/queries/orders.server";
 import { sendOrderClaimMail } from "~/lib/account-mail.server";
 import { mayMailAccount } from "~/lib/throttle.server";
 import { refusingCommonPasswords } from "~/lib/common-passwords.server";
-import { changePassword, deleteAccount, isCurrentPassword, replaceProfileImage, requestEmailChange } from "~/lib/settings.server";
+import {
+  changePassword,
+  deleteAccount,
+  isCurrentPassword,
+  replaceProfileImage,
+  requestEmailChange,
+} from "~/lib/settings.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import { subscribeBrowser } from "~/lib/push-subscriptions.server";
 import { readUpload, UploadError } from "~/lib/uploads.server";
@@ -94,7 +100,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       winnerNotifications: profile.winnerNotifications,
       salesNotifications: profile.salesNotifications,
     },
-    privacy: { profilePublic: profile.profilePublic, showRevenue: profile.showRevenue, showFollowers: profile.showFollowers },
+    privacy: {
+      profilePublic: profile.profilePublic,
+      showRevenue: profile.showRevenue,
+      showFollowers: profile.showFollowers,
+    },
     pushPublicKey: env.VAPID_PUBLIC_KEY ?? null,
     openOrders: openOrders.map((o) => ({ orderNumber: o.orderNumber, productName: o.productName, status: o.status })),
     guestOrders,
@@ -131,10 +141,14 @@ export async function action({ request, context }: Route.ActionArgs) {
         ok: true,
         intent: upload,
         message: SETTINGS_MESSAGES.uploaded,
-        profile: { creatorName: user.creatorName, ...(upload === "avatar" ? { avatarUrl: url } : { coverImageUrl: url }) },
+        profile: {
+          creatorName: user.creatorName,
+          ...(upload === "avatar" ? { avatarUrl: url } : { coverImageUrl: url }),
+        },
       });
     } catch (error) {
-      if (error instanceof UploadError) return reply({ ok: false, intent: upload, message: failed(error.message) }, error.status);
+      if (error instanceof UploadError)
+        return reply({ ok: false, intent: upload, message: failed(error.message) }, error.status);
       throw error;
     }
   }
@@ -151,17 +165,33 @@ export async function action({ request, context }: Route.ActionArgs) {
         website: text(form, "website"),
       });
       if (!parsed.success) {
-        return reply({ ok: false, intent, message: SETTINGS_MESSAGES.saveFailed, errors: fieldErrors(parsed.error) }, 400);
+        return reply(
+          { ok: false, intent, message: SETTINGS_MESSAGES.saveFailed, errors: fieldErrors(parsed.error) },
+          400,
+        );
       }
       if (!(await updateProfileFields(db, user.id, parsed.data))) {
         return reply({ ok: false, intent, message: SETTINGS_MESSAGES.saveFailed }, 404);
       }
-      return reply({ ok: true, intent, message: SETTINGS_MESSAGES.saved, profile: { creatorName: parsed.data.creatorName } });
+      return reply({
+        ok: true,
+        intent,
+        message: SETTINGS_MESSAGES.saved,
+        profile: { creatorName: parsed.data.creatorName },
+      });
     }
     case "shipping": {
       const parsed = ShippingSchema.safeParse({ countries: form.getAll("countries") });
       if (!parsed.success) {
-        return reply({ ok: false, intent, message: SETTINGS_MESSAGES.shippingFailed, errors: { countries: SETTINGS_MESSAGES.shippingUnknown } }, 400);
+        return reply(
+          {
+            ok: false,
+            intent,
+            message: SETTINGS_MESSAGES.shippingFailed,
+            errors: { countries: SETTINGS_MESSAGES.shippingUnknown },
+          },
+          400,
+        );
       }
       await replaceShippingCountries(db, user.id, parsed.data.countries);
       return reply({ ok: true, intent, message: SETTINGS_MESSAGES.shippingSaved });
@@ -187,27 +217,56 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     case "push-unsubscribe": {
       const endpoint = text(form, "endpoint");
-      if (!endpoint || endpoint.length > 1000) return reply({ ok: false, intent, message: SETTINGS_MESSAGES.pushInvalid }, 400);
+      if (!endpoint || endpoint.length > 1000)
+        return reply({ ok: false, intent, message: SETTINGS_MESSAGES.pushInvalid }, 400);
       await deletePushSubscription(db, endpoint, user.id);
       return reply({ ok: true, intent, message: SETTINGS_MESSAGES.pushRemoved });
     }
     case "password": {
       const parsed = refusingCommonPasswords(ChangePasswordSchema, "newPassword").safeParse(Object.fromEntries(form));
-      if (!parsed.success) return reply({ ok: false, intent, message: SETTINGS_MESSAGES.saveFailed, errors: fieldErrors(parsed.error) }, 400);
+      if (!parsed.success)
+        return reply(
+          { ok: false, intent, message: SETTINGS_MESSAGES.saveFailed, errors: fieldErrors(parsed.error) },
+          400,
+        );
       if (!(await isCurrentPassword(env, user.id, parsed.data.currentPassword))) {
-        return reply({ ok: false, intent, message: SETTINGS_MESSAGES.currentPassword, errors: { currentPassword: SETTINGS_MESSAGES.currentPassword } }, 400);
+        return reply(
+          {
+            ok: false,
+            intent,
+            message: SETTINGS_MESSAGES.currentPassword,
+            errors: { currentPassword: SETTINGS_MESSAGES.currentPassword },
+          },
+          400,
+        );
       }
       await changePassword(env, request, user.id, parsed.data.newPassword);
       return reply({ ok: true, intent, message: SETTINGS_MESSAGES.passwordChanged });
     }
     case "email": {
       const parsed = ChangeEmailSchema.safeParse(Object.fromEntries(form));
-      if (!parsed.success) return reply({ ok: false, intent, message: SETTINGS_MESSAGES.saveFailed, errors: fieldErrors(parsed.error) }, 400);
+      if (!parsed.success)
+        return reply(
+          { ok: false, intent, message: SETTINGS_MESSAGES.saveFailed, errors: fieldErrors(parsed.error) },
+          400,
+        );
       if (!(await isCurrentPassword(env, user.id, parsed.data.currentPassword))) {
-        return reply({ ok: false, intent, message: SETTINGS_MESSAGES.currentPassword, errors: { currentPassword: SETTINGS_MESSAGES.currentPassword } }, 400);
+        return reply(
+          {
+            ok: false,
+            intent,
+            message: SETTINGS_MESSAGES.currentPassword,
+            errors: { currentPassword: SETTINGS_MESSAGES.currentPassword },
+          },
+          400,
+        );
       }
       const outcome = await requestEmailChange(env, new URL(request.url).origin, user, parsed.data.newEmail);
-      if (!outcome.ok) return reply({ ok: false, intent, message: outcome.message, errors: { [outcome.field]: outcome.message } }, 409);
+      if (!outcome.ok)
+        return reply(
+          { ok: false, intent, message: outcome.message, errors: { [outcome.field]: outcome.message } },
+          409,
+        );
       return reply({ ok: true, intent, message: SETTINGS_MESSAGES.emailSent(parsed.data.newEmail) });
     }
     case "claim-orders": {
@@ -215,15 +274,33 @@ export async function action({ request, context }: Route.ActionArgs) {
       const claimable = await countClaimableGuestOrders(db, user.id);
       if (claimable === 0) return reply({ ok: false, intent, message: SETTINGS_MESSAGES.noGuestOrders }, 409);
       if (await mayMailAccount(db, "order_claim", user.email)) {
-        await sendOrderClaimMail(env, db, { userId: user.id, email: user.email }, claimable, new URL(request.url).origin);
+        await sendOrderClaimMail(
+          env,
+          db,
+          { userId: user.id, email: user.email },
+          claimable,
+          new URL(request.url).origin,
+        );
       }
       return reply({ ok: true, intent, message: SETTINGS_MESSAGES.guestOrdersLinkSent(user.email) });
     }
     case "delete": {
       const parsed = DeleteAccountSchema.safeParse(Object.fromEntries(form));
-      if (!parsed.success) return reply({ ok: false, intent, message: SETTINGS_MESSAGES.deleteConfirm, errors: fieldErrors(parsed.error) }, 400);
+      if (!parsed.success)
+        return reply(
+          { ok: false, intent, message: SETTINGS_MESSAGES.deleteConfirm, errors: fieldErrors(parsed.error) },
+          400,
+        );
       if (!(await isCurrentPassword(env, user.id, parsed.data.currentPassword))) {
-        return reply({ ok: false, intent, message: SETTINGS_MESSAGES.currentPassword, errors: { currentPassword: SETTINGS_MESSAGES.currentPassword } }, 400);
+        return reply(
+          {
+            ok: false,
+            intent,
+            message: SETTINGS_MESSAGES.currentPassword,
+            errors: { currentPassword: SETTINGS_MESSAGES.currentPassword },
+          },
+          400,
+        );
       }
       await deleteAccount(env, user.id);
       const headers = new Headers();
@@ -269,7 +346,9 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
                 to={t.id === "profile" ? "/settings" : `/settings?tab=${t.id}`}
                 aria-current={tab === t.id ? "page" : undefined}
                 className={`inline-block border-b-2 px-1 py-3 text-sm font-semibold whitespace-nowrap ${
-                  tab === t.id ? "border-brand-600 text-brand-700" : "border-transparent text-gray-600 hover:text-gray-900"
+                  tab === t.id
+                    ? "border-brand-600 text-brand-700"
+                    : "border-transparent text-gray-600 hover:text-gray-900"
                 }`}
               >
                 {t.label}
@@ -318,7 +397,14 @@ function ProfileTab({ data: d }: { data: Data }) {
         <fetcher.Form method="post" className="mt-4 space-y-4" noValidate={false}>
           <input type="hidden" name="intent" value="profile" />
           <FormError>{errors.form}</FormError>
-          <Field label="Creator name" name="creatorName" required maxLength={80} defaultValue={d.profile.creatorName} error={errors.creatorName} />
+          <Field
+            label="Creator name"
+            name="creatorName"
+            required
+            maxLength={80}
+            defaultValue={d.profile.creatorName}
+            error={errors.creatorName}
+          />
           <div>
             <p className="block text-sm font-medium text-gray-700">E-mail</p>
             <p className="mt-1 flex flex-wrap items-center justify-between gap-2 rounded-lg border border-gray-200 bg-gray-50 px-3 py-2 text-sm text-gray-800">
@@ -352,7 +438,14 @@ function ProfileTab({ data: d }: { data: Data }) {
             />
             {errors.bio ? <p className="mt-1 text-sm text-red-600">{errors.bio}</p> : null}
           </div>
-          <Field label="Website" name="website" type="url" placeholder="https://" defaultValue={d.profile.website} error={errors.website} />
+          <Field
+            label="Website"
+            name="website"
+            type="url"
+            placeholder="https://"
+            defaultValue={d.profile.website}
+            error={errors.website}
+          />
           <p className="text-sm text-gray-600">Country: {d.profile.country}</p>
           <SaveButton pending={fetcher.state !== "idle"} />
         </fetcher.Form>
@@ -367,7 +460,9 @@ function ImageUpload({ kind, label, current }: { kind: "avatar" | "cover"; label
   const inputRef = useRef<HTMLInputElement>(null);
   const [badge, setBadge] = useState(false);
   const [localError, setLocalError] = useState<string | null>(null);
-  const url = (fetcher.data?.ok && (kind === "avatar" ? fetcher.data.profile?.avatarUrl : fetcher.data.profile?.coverImageUrl)) || current;
+  const url =
+    (fetcher.data?.ok && (kind === "avatar" ? fetcher.data.profile?.avatarUrl : fetcher.data.profile?.coverImageUrl)) ||
+    current;
   const failed = kind === "avatar" ? SETTINGS_MESSAGES.avatarFailed : SETTINGS_MESSAGES.coverFailed;
 
   useEffect(() => {
@@ -398,8 +493,17 @@ function ImageUpload({ kind, label, current }: { kind: "avatar" | "cover"; label
   return (
     <div>
       <p className="text-sm font-medium text-gray-700">{label}</p>
-      <div className={`mt-2 overflow-hidden bg-gray-100 ${kind === "avatar" ? "h-24 w-24 rounded-full" : "h-24 w-full rounded-lg"}`}>
-        {url ? <img src={url} alt={`Current ${label.toLowerCase()}`} data-testid={`${kind}-preview`} className="h-full w-full object-cover" /> : null}
+      <div
+        className={`mt-2 overflow-hidden bg-gray-100 ${kind === "avatar" ? "h-24 w-24 rounded-full" : "h-24 w-full rounded-lg"}`}
+      >
+        {url ? (
+          <img
+            src={url}
+            alt={`Current ${label.toLowerCase()}`}
+            data-testid={`${kind}-preview`}
+            className="h-full w-full object-cover"
+          />
+        ) : null}
       </div>
       <div className="mt-2 flex flex-wrap items-center gap-2">
         <label className="cursor-pointer rounded-lg border border-gray-300 bg-white px-3 py-1.5 text-sm font-semibold text-gray-800 shadow-sm hover:bg-gray-50">
@@ -438,16 +542,27 @@ function ShippingTab({ data: d }: { data: Data }) {
       <h2 className="font-semibold text-gray-900">Shipping countries</h2>
       <p className="mt-1 text-sm text-gray-600">
         The countries you ship physical products to. Buyers elsewhere see your shop as coming soon and cannot check out.
-        {chosen.size === 0 ? ` With none chosen you ship to ${d.profile.country} only.` : ` You ship to ${chosen.size} ${chosen.size === 1 ? "country" : "countries"}.`}
+        {chosen.size === 0
+          ? ` With none chosen you ship to ${d.profile.country} only.`
+          : ` You ship to ${chosen.size} ${chosen.size === 1 ? "country" : "countries"}.`}
       </p>
       <fetcher.Form method="post" className="mt-4 space-y-3">
         <input type="hidden" name="intent" value="shipping" />
-        <Field label="Find a country" name="country-filter" type="search" value={filter} onChange={(e) => setFilter(e.currentTarget.value)} />
+        <Field
+          label="Find a country"
+          name="country-filter"
+          type="search"
+          value={filter}
+          onChange={(e) => setFilter(e.currentTarget.value)}
+        />
         <fieldset>
           <legend className="sr-only">Countries you ship to</legend>
           <ul className="grid max-h-96 gap-1 overflow-y-auto rounded-lg border border-gray-200 p-2 sm:grid-cols-2">
             {SHIPPING_COUNTRIES.map((c) => (
-              <li key={c.code} hidden={needle !== "" && !c.name.toLowerCase().includes(needle) && c.code.toLowerCase() !== needle}>
+              <li
+                key={c.code}
+                hidden={needle !== "" && !c.name.toLowerCase().includes(needle) && c.code.toLowerCase() !== needle}
+              >
                 <label className="flex items-center gap-2 rounded px-2 py-1 text-sm hover:bg-gray-50">
                   <input
                     type="checkbox"
@@ -479,14 +594,30 @@ function ShippingTab({ data: d }: { data: Data }) {
 
 // --- Switches ------------------------------------------------------------------------------------------------------
 
-function Switch({ name, label, hint, defaultChecked }: { name: string; label: string; hint: string; defaultChecked: boolean }) {
+function Switch({
+  name,
+  label,
+  hint,
+  defaultChecked,
+}: {
+  name: string;
+  label: string;
+  hint: string;
+  defaultChecked: boolean;
+}) {
   return (
     <label className="flex items-start justify-between gap-4 py-3">
       <span>
         <span className="block text-sm font-medium text-gray-900">{label}</span>
         <span className="block text-sm text-gray-600">{hint}</span>
       </span>
-      <input type="checkbox" role="switch" name={name} defaultChecked={defaultChecked} className="mt-1 h-5 w-5 shrink-0 accent-brand-600" />
+      <input
+        type="checkbox"
+        role="switch"
+        name={name}
+        defaultChecked={defaultChecked}
+        className="mt-1 h-5 w-5 shrink-0 accent-brand-600"
+      />
     </label>
   );
 }
@@ -501,13 +632,34 @@ function NotificationsTab({ data: d }: { data: Data }) {
         <fetcher.Form method="post" className="mt-2">
           <input type="hidden" name="intent" value="notifications" />
           <div className="divide-y divide-gray-100">
-            <Switch name="emailNotifications" label="E-mail notifications" hint="Sales and wins by e-mail." defaultChecked={n.emailNotifications} />
-            <Switch name="pushNotifications" label="Push notifications" hint="Sales and wins on the devices where you turned push on." defaultChecked={n.pushNotifications} />
-            <Switch name="winnerNotifications" label="Winner notifications" hint="When one of your entries wins a prize pool." defaultChecked={n.winnerNotifications} />
-            <Switch name="salesNotifications" label="Sales notifications" hint="When someone buys from your shop." defaultChecked={n.salesNotifications} />
+            <Switch
+              name="emailNotifications"
+              label="E-mail notifications"
+              hint="Sales and wins by e-mail."
+              defaultChecked={n.emailNotifications}
+            />
+            <Switch
+              name="pushNotifications"
+              label="Push notifications"
+              hint="Sales and wins on the devices where you turned push on."
+              defaultChecked={n.pushNotifications}
+            />
+            <Switch
+              name="winnerNotifications"
+              label="Winner notifications"
+              hint="When one of your entries wins a prize pool."
+              defaultChecked={n.winnerNotifications}
+            />
+            <Switch
+              name="salesNotifications"
+              label="Sales notifications"
+              hint="When someone buys from your shop."
+              defaultChecked={n.salesNotifications}
+            />
           </div>
           <p className="mt-2 text-sm text-gray-600">
-            Mail your account needs (password reset, e-mail confirmation, refunds, return decisions and payout results) is always sent.
+            Mail your account needs (password reset, e-mail confirmation, refunds, return decisions and payout results)
+            is always sent.
           </p>
           <div className="mt-4">
             <SaveButton pending={fetcher.state !== "idle"} />
@@ -527,7 +679,10 @@ function base64UrlToBytes(text: string): Uint8Array<ArrayBuffer> {
 
 function bytesToBase64Url(buffer: ArrayBuffer | null): string {
   if (!buffer) return "";
-  return btoa(String.fromCharCode(...new Uint8Array(buffer))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...new Uint8Array(buffer)))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 }
 
 /** Turns Web Push on or off for this browser: a subscription through the service worker, stored on the server. */
@@ -562,9 +717,17 @@ function PushDevice({ publicKey }: { publicKey: string | null }) {
         return;
       }
       const registration = await navigator.serviceWorker.ready;
-      const sub = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: base64UrlToBytes(publicKey) });
+      const sub = await registration.pushManager.subscribe({
+        userVisibleOnly: true,
+        applicationServerKey: base64UrlToBytes(publicKey),
+      });
       fetcher.submit(
-        { intent: "push-subscribe", endpoint: sub.endpoint, p256dh: bytesToBase64Url(sub.getKey("p256dh")), auth: bytesToBase64Url(sub.getKey("auth")) },
+        {
+          intent: "push-subscribe",
+          endpoint: sub.endpoint,
+          p256dh: bytesToBase64Url(sub.getKey("p256dh")),
+          auth: bytesToBase64Url(sub.getKey("auth")),
+        },
         { method: "post", action: "/settings?tab=notifications" },
       );
       setState("on");
@@ -581,7 +744,10 @@ function PushDevice({ publicKey }: { publicKey: string | null }) {
       const registration = await navigator.serviceWorker.ready;
       const sub = await registration.pushManager.getSubscription();
       if (sub) {
-        fetcher.submit({ intent: "push-unsubscribe", endpoint: sub.endpoint }, { method: "post", action: "/settings?tab=notifications" });
+        fetcher.submit(
+          { intent: "push-unsubscribe", endpoint: sub.endpoint },
+          { method: "post", action: "/settings?tab=notifications" },
+        );
         await sub.unsubscribe();
       }
       setState("off");
@@ -599,7 +765,11 @@ function PushDevice({ publicKey }: { publicKey: string | null }) {
         <p className="mt-1 text-sm text-gray-600">Notifications are blocked for this site in your browser settings.</p>
       ) : (
         <div className="mt-2 flex flex-wrap items-center justify-between gap-3">
-          <p className="text-sm text-gray-600">{state === "on" ? "Push notifications are on for this device." : "Push notifications are off for this device."}</p>
+          <p className="text-sm text-gray-600">
+            {state === "on"
+              ? "Push notifications are on for this device."
+              : "Push notifications are off for this device."}
+          </p>
           {state === "on" ? (
             <Button type="button" variant="secondary" disabled={busy} onClick={turnOff}>
               Turn off on this device
@@ -624,9 +794,24 @@ function PrivacyTab({ data: d }: { data: Data }) {
       <fetcher.Form method="post" className="mt-2">
         <input type="hidden" name="intent" value="privacy" />
         <div className="divide-y divide-gray-100">
-          <Switch name="profilePublic" label="Public profile" hint="Show your profile on the home page, in Explore and in search. When off, others see that your profile is private." defaultChecked={p.profilePublic} />
-          <Switch name="showRevenue" label="Show revenue" hint="Show your total revenue on your public profile." defaultChecked={p.showRevenue} />
-          <Switch name="showFollowers" label="Show followers" hint="Show how many tribes follow you on your public profile." defaultChecked={p.showFollowers} />
+          <Switch
+            name="profilePublic"
+            label="Public profile"
+            hint="Show your profile on the home page, in Explore and in search. When off, others see that your profile is private."
+            defaultChecked={p.profilePublic}
+          />
+          <Switch
+            name="showRevenue"
+            label="Show revenue"
+            hint="Show your total revenue on your public profile."
+            defaultChecked={p.showRevenue}
+          />
+          <Switch
+            name="showFollowers"
+            label="Show followers"
+            hint="Show how many tribes follow you on your public profile."
+            defaultChecked={p.showFollowers}
+          />
         </div>
         <div className="mt-4">
           <SaveButton pending={fetcher.state !== "idle"} />
@@ -665,9 +850,24 @@ function AccountTab({ data: d }: { data: Data }) {
         <h2 className="font-semibold text-gray-900">Change password</h2>
         <password.Form ref={passwordForm} method="post" className="mt-4 space-y-4">
           <input type="hidden" name="intent" value="password" />
-          <Field label="Current password" name="currentPassword" id="password-current" type="password" required autoComplete="current-password" error={passwordErrors.currentPassword} />
+          <Field
+            label="Current password"
+            name="currentPassword"
+            id="password-current"
+            type="password"
+            required
+            autoComplete="current-password"
+            error={passwordErrors.currentPassword}
+          />
           <NewPasswordField label="New password" name="newPassword" error={passwordErrors.newPassword} />
-          <Field label="Confirm new password" name="confirmPassword" type="password" required autoComplete="new-password" error={passwordErrors.confirmPassword} />
+          <Field
+            label="Confirm new password"
+            name="confirmPassword"
+            type="password"
+            required
+            autoComplete="new-password"
+            error={passwordErrors.confirmPassword}
+          />
           <SaveButton pending={password.state !== "idle"}>Change Password</SaveButton>
         </password.Form>
       </Card>
@@ -675,7 +875,8 @@ function AccountTab({ data: d }: { data: Data }) {
       <Card>
         <h2 className="font-semibold text-gray-900">Change e-mail</h2>
         <p className="mt-1 text-sm text-gray-600">
-          Your e-mail is <span className="font-medium text-gray-900">{d.email}</span>. We send a link to the new address; it changes when you open it.
+          Your e-mail is <span className="font-medium text-gray-900">{d.email}</span>. We send a link to the new
+          address; it changes when you open it.
         </p>
         {email.data?.ok ? (
           <p role="status" className="mt-3 rounded-lg bg-green-50 px-3 py-2 text-sm text-green-800">
@@ -684,8 +885,23 @@ function AccountTab({ data: d }: { data: Data }) {
         ) : null}
         <email.Form method="post" className="mt-4 space-y-4">
           <input type="hidden" name="intent" value="email" />
-          <Field label="New e-mail" name="newEmail" type="email" required autoComplete="email" error={emailErrors.newEmail} />
-          <Field label="Current password" name="currentPassword" id="email-current" type="password" required autoComplete="current-password" error={emailErrors.currentPassword} />
+          <Field
+            label="New e-mail"
+            name="newEmail"
+            type="email"
+            required
+            autoComplete="email"
+            error={emailErrors.newEmail}
+          />
+          <Field
+            label="Current password"
+            name="currentPassword"
+            id="email-current"
+            type="password"
+            required
+            autoComplete="current-password"
+            error={emailErrors.currentPassword}
+          />
           <SaveButton pending={email.state !== "idle"}>Send Confirmation Link</SaveButton>
         </email.Form>
       </Card>
@@ -694,8 +910,8 @@ function AccountTab({ data: d }: { data: Data }) {
         <Card>
           <h2 className="font-semibold text-gray-900">Orders paid as a guest</h2>
           <p className="mt-1 text-sm text-gray-600">
-            {d.guestOrders} order{d.guestOrders === 1 ? " was" : "s were"} paid as a guest with {d.email}. We can e-mail you a link that adds{" "}
-            {d.guestOrders === 1 ? "it" : "them"} to your account.
+            {d.guestOrders} order{d.guestOrders === 1 ? " was" : "s were"} paid as a guest with {d.email}. We can e-mail
+            you a link that adds {d.guestOrders === 1 ? "it" : "them"} to your account.
           </p>
           <claim.Form method="post" className="mt-3">
             <input type="hidden" name="intent" value="claim-orders" />
@@ -706,10 +922,18 @@ function AccountTab({ data: d }: { data: Data }) {
 
       <Card>
         <h2 className="font-semibold text-gray-900">Your data</h2>
-        <p className="mt-1 text-sm text-gray-600">Download every record of your account at once: your profile, products, games, pools, orders, entries, messages and payouts.</p>
+        <p className="mt-1 text-sm text-gray-600">
+          Download every record of your account at once: your profile, products, games, pools, orders, entries, messages
+          and payouts.
+        </p>
         <div className="mt-3 flex flex-wrap gap-2">
           {exportLinks.map((link) => (
-            <a key={link.href} href={link.href} download className="rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm font-semibold text-gray-800 shadow-sm hover:bg-gray-50">
+            <a
+              key={link.href}
+              href={link.href}
+              download
+              className="rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm font-semibold text-gray-800 shadow-sm hover:bg-gray-50"
+            >
               {link.label}
             </a>
           ))}
@@ -719,13 +943,17 @@ function AccountTab({ data: d }: { data: Data }) {
       <Card className="border-red-200">
         <h2 className="font-semibold text-red-700">Delete account</h2>
         <p className="mt-1 text-sm text-gray-600">
-          Your profile, images and personal details are erased and you are signed out everywhere. Your name, e-mail, phone and addresses are
-          erased from your closed orders at once; the amounts paid and refunded stay, as the law requires. Prize pool records and money owed to
-          you stay until they are settled. As a host, your open prize pool closes now and is drawn as usual, your games end, and your group buy ends by its rules.
+          Your profile, images and personal details are erased and you are signed out everywhere. Your name, e-mail,
+          phone and addresses are erased from your closed orders at once; the amounts paid and refunded stay, as the law
+          requires. Prize pool records and money owed to you stay until they are settled. As a host, your open prize
+          pool closes now and is drawn as usual, your games end, and your group buy ends by its rules.
         </p>
         {d.openOrders.length > 0 ? (
           <div className="mt-3 rounded-lg border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
-            <p className="font-semibold">These orders are still open, so their seller keeps your name and address until each one closes (delivered and past its return window, with no open return or dispute); then they are erased too:</p>
+            <p className="font-semibold">
+              These orders are still open, so their seller keeps your name and address until each one closes (delivered
+              and past its return window, with no open return or dispute); then they are erased too:
+            </p>
             <ul className="mt-2 list-disc pl-5">
               {d.openOrders.map((o) => (
                 <li key={o.orderNumber}>
@@ -746,8 +974,20 @@ function AccountTab({ data: d }: { data: Data }) {
             onChange={(e) => setTyped(e.currentTarget.value)}
             error={deleteErrors.confirmation}
           />
-          <Field label="Current password" name="currentPassword" id="delete-current" type="password" required autoComplete="current-password" error={deleteErrors.currentPassword} />
-          <Button type="submit" variant="danger" disabled={typed !== DELETE_CONFIRMATION_WORD || remove.state !== "idle"}>
+          <Field
+            label="Current password"
+            name="currentPassword"
+            id="delete-current"
+            type="password"
+            required
+            autoComplete="current-password"
+            error={deleteErrors.currentPassword}
+          />
+          <Button
+            type="submit"
+            variant="danger"
+            disabled={typed !== DELETE_CONFIRMATION_WORD || remove.state !== "idle"}
+          >
             {remove.state !== "idle" ? "Deleting..." : "Delete My Account"}
           </Button>
         </remove.Form>

@@ -16,7 +16,8 @@ function TrackingStatus({ status }: { status: string }) {
   return <Badge tone={tone === "grey" ? "gray" : tone}>{orderStatusText(status)}</Badge>;
 }
 
-export const meta: Route.MetaFunction = () => pageMeta("Track Your Order", "Follow a shipment with its tracking number.");
+export const meta: Route.MetaFunction = () =>
+  pageMeta("Track Your Order", "Follow a shipment with its tracking number.");
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const raw = new URL(request.url).searchParams.get("tracking");
@@ -42,7 +43,12 @@ export default function ShippingTracking({ loaderData }: Route.ComponentProps) {
   const { tracking, error, order, updates } = loaderData;
   const searching = useNavigation().state === "loading";
   return (
-    <Page title="Track Your Order" subtitle="Enter the tracking number from your shipping confirmation." width="narrow" back={{ to: "/", label: "Back" }}>
+    <Page
+      title="Track Your Order"
+      subtitle="Enter the tracking number from your shipping confirmation."
+      width="narrow"
+      back={{ to: "/", label: "Back" }}
+    >
       <Form method="get" className="flex gap-2" role="search">
         <label htmlFor="tracking" className="sr-only">
           Tracking number
@@ -98,11 +104,15 @@ export default function ShippingTracking({ loaderData }: Route.ComponentProps) {
                 </div>
                 <div>
                   <dt className="text-gray-500">Shipping to</dt>
-                  <dd className="font-medium">{[order.shipCity, order.shipCountry].filter(Boolean).join(", ") || "—"}</dd>
+                  <dd className="font-medium">
+                    {[order.shipCity, order.shipCountry].filter(Boolean).join(", ") || "—"}
+                  </dd>
                 </div>
                 <div>
                   <dt className="text-gray-500">Estimated delivery</dt>
-                  <dd className="font-medium">{order.estimatedDeliveryAt ? <DateText value={order.estimatedDeliveryAt} /> : "TBD"}</dd>
+                  <dd className="font-medium">
+                    {order.estimatedDeliveryAt ? <DateText value={order.estimatedDeliveryAt} /> : "TBD"}
+                  </dd>
                 </div>
               </dl>
             </Card>

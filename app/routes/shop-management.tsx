@@ -14,7 +14,10 @@ const PAGE_SIZE = 20;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
   const page = pageParam(request);
-  const rows = await listManagedProducts(getDb(getEnv(context)), user.id, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE });
+  const rows = await listManagedProducts(getDb(getEnv(context)), user.id, {
+    limit: PAGE_SIZE + 1,
+    offset: (page - 1) * PAGE_SIZE,
+  });
   return { products: rows.slice(0, PAGE_SIZE), page, hasNext: rows.length > PAGE_SIZE };
 }
 
@@ -44,10 +47,18 @@ export default function ShopManagement({ loaderData }: Route.ComponentProps) {
   return (
     <Frame>
       {products.length === 0 && page === 1 ? (
-        <EmptyState title="No products yet" message="Add your first product to start selling." action={{ to: "/add-product", label: "Add Product" }} />
+        <EmptyState
+          title="No products yet"
+          message="Add your first product to start selling."
+          action={{ to: "/add-product", label: "Add Product" }}
+        />
       ) : products.length === 0 ? (
         // Past the last page (an old or hand-made address): there are products, just not this far.
-        <EmptyState title="No more products" message="There are no more products on this page." action={{ to: "/shop-management", label: "Back to the first page" }} />
+        <EmptyState
+          title="No more products"
+          message="There are no more products on this page."
+          action={{ to: "/shop-management", label: "Back to the first page" }}
+        />
       ) : (
         <Table head={["Product", "Price", "Stock", "Status", "Actions"]}>
           {products.map((p) => (

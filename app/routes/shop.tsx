@@ -33,7 +33,10 @@ const categoryOptions = optionList(() => SHOP_CATEGORIES.map((c) => [c, c]));
 export const handle = STATIC_FOR_VISITORS;
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
-  pageMeta("Shop", `Products from creators; ${loaderData?.poolShare ?? "a share"} of every purchase powers up their prize pool.`);
+  pageMeta(
+    "Shop",
+    `Products from creators; ${loaderData?.poolShare ?? "a share"} of every purchase powers up their prize pool.`,
+  );
 
 type ProductCategoryFilter = Exclude<(typeof SHOP_CATEGORIES)[number], "All">;
 
@@ -124,8 +127,15 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
     return `/shop?${search.toString()}`;
   };
   return (
-    <Page title="Shop" subtitle={`${loaderData.poolShare} of every purchase goes to the creator's prize pool, and each buyer gets an entry number to the main prize.`}>
-      <Form method="get" role="search" className="mb-6 grid gap-3 rounded-xl border border-gray-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end">
+    <Page
+      title="Shop"
+      subtitle={`${loaderData.poolShare} of every purchase goes to the creator's prize pool, and each buyer gets an entry number to the main prize.`}
+    >
+      <Form
+        method="get"
+        role="search"
+        className="mb-6 grid gap-3 rounded-xl border border-gray-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end"
+      >
         <label className="field-label">
           Search
           <input
@@ -138,9 +148,24 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
             className={`mt-1 ${fieldClass}`}
           />
         </label>
-        <AutoSubmitSelect label="Category" name="category" value={filters.category} options={categoryOptions(filters.category)} />
-        <AutoSubmitSelect label="Ship to" name="shipTo" value={filters.shipTo} options={shipToOptions(filters.shipTo)} />
-        <AutoSubmitSelect label="Currency" name="currency" value={filters.currency} options={currencyOptions(filters.currency)} />
+        <AutoSubmitSelect
+          label="Category"
+          name="category"
+          value={filters.category}
+          options={categoryOptions(filters.category)}
+        />
+        <AutoSubmitSelect
+          label="Ship to"
+          name="shipTo"
+          value={filters.shipTo}
+          options={shipToOptions(filters.shipTo)}
+        />
+        <AutoSubmitSelect
+          label="Currency"
+          name="currency"
+          value={filters.currency}
+          options={currencyOptions(filters.currency)}
+        />
         <button type="submit" className={buttonClass("primary")}>
           Search
         </button>
@@ -150,7 +175,11 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
         <EmptyState
           title="No products found"
           message={page > 1 ? "There are no more products on this page." : "Try another search, category or country."}
-          action={page > 1 || filters.q || filters.category !== ALL_SHOP_CATEGORY || filters.shipTo ? { to: "/shop", label: "Clear filters" } : undefined}
+          action={
+            page > 1 || filters.q || filters.category !== ALL_SHOP_CATEGORY || filters.shipTo
+              ? { to: "/shop", label: "Clear filters" }
+              : undefined
+          }
         />
       ) : (
         <ShopGrid rows={products} currency={filters.currency} signedIn={signedIn} />

@@ -9,7 +9,8 @@ import { startSignedInSession } from "~/lib/sign-in.server";
 import type { Route } from "./+types/signin-link";
 import { linkTokenOf } from "~/lib/validation";
 
-export const SIGNIN_LINK_INVALID = "This sign-in link is invalid, used or expired. Please sign in again to get a new one.";
+export const SIGNIN_LINK_INVALID =
+  "This sign-in link is invalid, used or expired. Please sign in again to get a new one.";
 
 export const meta: Route.MetaFunction = () => [{ title: "Sign in with a link · Tribe" }];
 
@@ -17,7 +18,9 @@ export const meta: Route.MetaFunction = () => [{ title: "Sign in with a link · 
 // scanners open links too); its button signs in.
 export async function loader({ request, context }: Route.LoaderArgs) {
   const token = linkTokenOf(new URL(request.url).searchParams.get("token"));
-  const usable = token !== null && (await isAccountLinkUsable(getDb(getEnv(context)), await sha256Hex(token), "sign_in", new Date()));
+  const usable =
+    token !== null &&
+    (await isAccountLinkUsable(getDb(getEnv(context)), await sha256Hex(token), "sign_in", new Date()));
   return data({ token: usable ? token : null }, { status: usable ? 200 : 400 });
 }
 

@@ -55,7 +55,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     return startSignedInSession(db, demo.id, request, redirectTo);
   }
 
-  const email = String(form.get("email") ?? "").trim().toLowerCase();
+  const email = String(form.get("email") ?? "")
+    .trim()
+    .toLowerCase();
   const password = String(form.get("password") ?? "");
   if (!email || !password) return data({ error: FILL_ALL, email }, { status: 400 });
 
@@ -132,7 +134,14 @@ export default function Signin({ loaderData, actionData }: Route.ComponentProps)
         <Form method="post" className="mt-6 space-y-4">
           <input type="hidden" name="redirectTo" value={redirectTo} />
           {hydrated ? null : <FormError>{actionData?.error}</FormError>}
-          <Field label="Email" name="email" type="email" required autoComplete="email" defaultValue={actionData?.email} />
+          <Field
+            label="Email"
+            name="email"
+            type="email"
+            required
+            autoComplete="email"
+            defaultValue={actionData?.email}
+          />
           <Field label="Password" name="password" type="password" required autoComplete="current-password" />
           <div className="flex justify-end text-sm">
             <Link to="/forgot-password" className="text-brand-700 underline">

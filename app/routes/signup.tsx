@@ -63,7 +63,9 @@ export default function Signup({ actionData }: Route.ComponentProps) {
     <div className="mx-auto max-w-lg px-4 py-10">
       <div className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-gray-200 sm:p-8">
         <h1 className="text-2xl font-bold">Create Your Account</h1>
-        <p className="mt-1 text-sm text-gray-600">Open your shop, run Guess &amp; Win games and grow a prize pool with your tribe.</p>
+        <p className="mt-1 text-sm text-gray-600">
+          Open your shop, run Guess &amp; Win games and grow a prize pool with your tribe.
+        </p>
         <Form method="post" className="mt-6 space-y-4" noValidate={false}>
           <FormError>{errors.form}</FormError>
           <Field label="Name" name="name" required autoComplete="name" defaultValue={values.name} error={errors.name} />

@@ -51,15 +51,15 @@ export default function Terms({ loaderData }: Route.ComponentProps) {
           <p>
             The host who lists a product is the seller and is responsible for describing it honestly, delivering it and
             handling returns. Payments are processed by our card payment provider; we never see or store your card
-            number. In a group buy you pay the original price, and if a higher discount tier is reached the difference is
-            refunded to your card when the group buy ends.
+            number. In a group buy you pay the original price, and if a higher discount tier is reached the difference
+            is refunded to your card when the group buy ends.
           </p>
         </Clause>
         <Clause title="Prize pools and games">
           <p>
             {`A stated share of each purchase (${loaderData.purchaseShare}) and of each Guess & Win entry fee (${loaderData.guessShare}) goes to the host's prize pool.`}{" "}
-            Entry fees are not refunded because a guess was wrong. There is always a free way to enter, and the
-            winner is chosen only as the Official Rules describe.
+            Entry fees are not refunded because a guess was wrong. There is always a free way to enter, and the winner
+            is chosen only as the Official Rules describe.
           </p>
         </Clause>
         <Clause title="Hosts">

@@ -58,7 +58,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
           failureReason: payout.failureReason,
         }
       : null,
-    related: related.map((r) => ({ id: r.id, type: EARNING_KIND_LABELS[r.kind], amount: formatCents(r.amountCents, r.currency), date: r.occurredAt })),
+    related: related.map((r) => ({
+      id: r.id,
+      type: EARNING_KIND_LABELS[r.kind],
+      amount: formatCents(r.amountCents, r.currency),
+      date: r.occurredAt,
+    })),
   };
 }
 
@@ -74,13 +79,28 @@ function Item({ label, children }: { label: string; children: React.ReactNode })
 export default function Transaction({ loaderData }: Route.ComponentProps) {
   const { tx, payout, related } = loaderData;
   return (
-    <Page title="Transaction" subtitle={`${tx.type}${tx.orderNumber ? ` · ${tx.orderNumber}` : ""}`} width="narrow" back={{ to: "/revenue", label: "Back to Revenue" }}>
+    <Page
+      title="Transaction"
+      subtitle={`${tx.type}${tx.orderNumber ? ` · ${tx.orderNumber}` : ""}`}
+      width="narrow"
+      back={{ to: "/revenue", label: "Back to Revenue" }}
+    >
       <Card>
         <p className="font-semibold text-gray-900">{tx.description || tx.type}</p>
         <dl className="mt-4 grid grid-cols-2 gap-3 text-sm">
           <Item label="Your earnings">{tx.amount}</Item>
-          <Item label="Date"><DateText value={tx.date} withTime /></Item>
-          <Item label="Status">{tx.status}{tx.status === "Pending" && tx.availableAt ? <> until <DateText value={tx.availableAt} /></> : null}</Item>
+          <Item label="Date">
+            <DateText value={tx.date} withTime />
+          </Item>
+          <Item label="Status">
+            {tx.status}
+            {tx.status === "Pending" && tx.availableAt ? (
+              <>
+                {" "}
+                until <DateText value={tx.availableAt} />
+              </>
+            ) : null}
+          </Item>
           {tx.gross ? <Item label="Amount paid">{tx.gross}</Item> : null}
           {tx.pool ? <Item label="Prize pool contribution">{tx.pool}</Item> : null}
           {tx.platform ? <Item label="Platform">{tx.platform}</Item> : null}
@@ -90,32 +110,46 @@ export default function Transaction({ loaderData }: Route.ComponentProps) {
             </Item>
           ) : null}
           {tx.quantity ? <Item label="Quantity">{tx.quantity}</Item> : null}
-          {tx.purchaseMode ? <Item label="Purchase mode">{tx.purchaseMode === "group-buy" ? "Group buy" : "Buy now"}</Item> : null}
+          {tx.purchaseMode ? (
+            <Item label="Purchase mode">{tx.purchaseMode === "group-buy" ? "Group buy" : "Buy now"}</Item>
+          ) : null}
           {tx.customerName ? <Item label="Customer">{tx.customerName}</Item> : null}
           {payout ? (
             <>
               <Item label="Payout">{payout.status}</Item>
               <Item label="Payout ID">{payout.id}</Item>
               {payout.transferId ? <Item label="Transfer">{payout.transferId}</Item> : null}
-              {payout.bankPayoutStatus ? <Item label="Bank payout">{payout.bankPayoutStatus === "paid" ? "Paid" : "Failed"}</Item> : null}
-              {payout.estimatedArrivalAt ? <Item label="Estimated arrival"><DateText value={payout.estimatedArrivalAt} /></Item> : null}
+              {payout.bankPayoutStatus ? (
+                <Item label="Bank payout">{payout.bankPayoutStatus === "paid" ? "Paid" : "Failed"}</Item>
+              ) : null}
+              {payout.estimatedArrivalAt ? (
+                <Item label="Estimated arrival">
+                  <DateText value={payout.estimatedArrivalAt} />
+                </Item>
+              ) : null}
               {payout.failureReason ? <Item label="Reason">{payout.failureReason}</Item> : null}
             </>
           ) : null}
         </dl>
         {tx.orderNumber ? (
           <p className="mt-4 text-sm">
-            <Link to={`/order/${tx.orderNumber}`} className="font-semibold text-brand-700 hover:underline">View order {tx.orderNumber}</Link>
+            <Link to={`/order/${tx.orderNumber}`} className="font-semibold text-brand-700 hover:underline">
+              View order {tx.orderNumber}
+            </Link>
           </p>
         ) : null}
         {tx.poolId ? (
           <p className="mt-4 text-sm">
-            <Link to={`/winner-selection/${tx.poolId}`} className="font-semibold text-brand-700 hover:underline">View the draw</Link>
+            <Link to={`/winner-selection/${tx.poolId}`} className="font-semibold text-brand-700 hover:underline">
+              View the draw
+            </Link>
           </p>
         ) : null}
         {payout ? (
           <p className="mt-4 text-sm">
-            <Link to="/payouts" className="font-semibold text-brand-700 hover:underline">Payout history</Link>
+            <Link to="/payouts" className="font-semibold text-brand-700 hover:underline">
+              Payout history
+            </Link>
           </p>
         ) : null}
       </Card>
@@ -125,8 +159,12 @@ export default function Transaction({ loaderData }: Route.ComponentProps) {
           <ul className="mt-2 divide-y divide-gray-100 text-sm">
             {related.map((r) => (
               <li key={r.id} className="flex justify-between py-2">
-                <Link to={`/transaction/${r.id}`} className="text-brand-700 hover:underline">{r.type}</Link>
-                <span>{r.amount} · <DateText value={r.date} /></span>
+                <Link to={`/transaction/${r.id}`} className="text-brand-700 hover:underline">
+                  {r.type}
+                </Link>
+                <span>
+                  {r.amount} · <DateText value={r.date} />
+                </span>
               </li>
             ))}
           </ul>

@@ -31,7 +31,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (hostId === user.id) return answer("own", hostId);
   const db = getDb(getEnv(context));
   const host = await getProfileByIdOrSlug(db, hostId);
-  if (!host || host.userId !== hostId || host.status !== "active") return data(tribeJoinResult("failed"), { status: 404 });
+  if (!host || host.userId !== hostId || host.status !== "active")
+    return data(tribeJoinResult("failed"), { status: 404 });
   try {
     return answer(await joinTribe(db, user.id, hostId), hostId);
   } catch (error) {

@@ -1,6 +1,17 @@
 import { Form } from "react-router";
 import { Link } from "~/components/link";
-import { Badge, Button, DateText, EmptyState, LinkButton, Page, pageMeta, Pagination, Section, Stat } from "~/components/page";
+import {
+  Badge,
+  Button,
+  DateText,
+  EmptyState,
+  LinkButton,
+  Page,
+  pageMeta,
+  Pagination,
+  Section,
+  Stat,
+} from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { listHostWinners } from "~/db/queries/pools.server";
 import { countTribe, listTopContributors, listTribeMembers } from "~/db/queries/tribe.server";
@@ -51,7 +62,10 @@ function Initial({ name, url }: { name: string; url: string | null }) {
   return url ? (
     <img src={url} alt="" className="h-10 w-10 rounded-full object-cover" />
   ) : (
-    <span aria-hidden="true" className="grid h-10 w-10 place-items-center rounded-full bg-brand-100 font-bold text-brand-700">
+    <span
+      aria-hidden="true"
+      className="grid h-10 w-10 place-items-center rounded-full bg-brand-100 font-bold text-brand-700"
+    >
       {name.charAt(0).toUpperCase() || "?"}
     </span>
   );
@@ -113,12 +127,18 @@ export default function Tribe({ loaderData }: Route.ComponentProps) {
             </nav>
             {members.length === 0 ? (
               counts.total === 0 ? (
-                <EmptyState title="No tribe members yet" message="Share your profile and games; fans who join your tribe appear here." />
+                <EmptyState
+                  title="No tribe members yet"
+                  message="Share your profile and games; fans who join your tribe appear here."
+                />
               ) : (
                 <EmptyState title="No members match" message="Try another name or filter." />
               )
             ) : (
-              <ul aria-label="Tribe members" className="divide-y divide-gray-100 rounded-xl border border-gray-200 bg-white shadow-sm">
+              <ul
+                aria-label="Tribe members"
+                className="divide-y divide-gray-100 rounded-xl border border-gray-200 bg-white shadow-sm"
+              >
                 {members.map((m) => (
                   <li key={m.userId} className="flex items-center gap-3 px-4 py-3">
                     <Initial name={m.creatorName} url={m.avatarUrl} />
@@ -147,15 +167,22 @@ export default function Tribe({ loaderData }: Route.ComponentProps) {
         <div className="space-y-6">
           <Section title="Top contributors">
             {contributors.length === 0 ? (
-              <p className="rounded-xl border border-gray-200 bg-white p-4 text-sm text-gray-600">No contributions to your prize pools yet.</p>
+              <p className="rounded-xl border border-gray-200 bg-white p-4 text-sm text-gray-600">
+                No contributions to your prize pools yet.
+              </p>
             ) : (
-              <ol aria-label="Top contributors" className="divide-y divide-gray-100 rounded-xl border border-gray-200 bg-white shadow-sm">
+              <ol
+                aria-label="Top contributors"
+                className="divide-y divide-gray-100 rounded-xl border border-gray-200 bg-white shadow-sm"
+              >
                 {contributors.map((c, index) => (
                   <li key={`${c.userId}-${c.currency}`} className="flex items-center gap-3 px-4 py-3">
                     <span className="w-5 text-sm font-bold text-gray-500">{index + 1}</span>
                     <Initial name={c.creatorName} url={c.avatarUrl} />
                     <span className="min-w-0 flex-1 truncate font-medium text-gray-900">{c.creatorName}</span>
-                    <span className="text-sm font-semibold whitespace-nowrap text-gray-900">{formatCents(Number(c.totalCents), c.currency)}</span>
+                    <span className="text-sm font-semibold whitespace-nowrap text-gray-900">
+                      {formatCents(Number(c.totalCents), c.currency)}
+                    </span>
                   </li>
                 ))}
               </ol>
@@ -163,15 +190,20 @@ export default function Tribe({ loaderData }: Route.ComponentProps) {
           </Section>
           <Section title="Recent winners">
             {winners.length === 0 ? (
-              <p className="rounded-xl border border-gray-200 bg-white p-4 text-sm text-gray-600">No winners drawn yet.</p>
+              <p className="rounded-xl border border-gray-200 bg-white p-4 text-sm text-gray-600">
+                No winners drawn yet.
+              </p>
             ) : (
-              <ul aria-label="Recent winners" className="divide-y divide-gray-100 rounded-xl border border-gray-200 bg-white shadow-sm">
+              <ul
+                aria-label="Recent winners"
+                className="divide-y divide-gray-100 rounded-xl border border-gray-200 bg-white shadow-sm"
+              >
                 {winners.map((w) => (
                   <li key={w.id} className="px-4 py-3">
                     <p className="font-medium text-gray-900">{w.winnerName}</p>
                     <p className="text-xs text-gray-600">
-                      {w.prizeType === "main" ? "Main prize" : w.gameQuestion ?? "Prize"} · {formatCents(w.prizeAmountCents, w.currency)} ·{" "}
-                      <DateText value={w.createdAt} />
+                      {w.prizeType === "main" ? "Main prize" : (w.gameQuestion ?? "Prize")} ·{" "}
+                      {formatCents(w.prizeAmountCents, w.currency)} · <DateText value={w.createdAt} />
                     </p>
                   </li>
                 ))}

@@ -2,7 +2,19 @@ import { useState } from "react";
 import { Form, useFetcher } from "react-router";
 import { Link } from "~/components/link";
 import { ErrorPage, errorTitle } from "~/components/error-page";
-import { Badge, Button, Card, DateText, EmptyState, LinkButton, Page, Pagination, pageMeta, Stat, StatusBadge } from "~/components/page";
+import {
+  Badge,
+  Button,
+  Card,
+  DateText,
+  EmptyState,
+  LinkButton,
+  Page,
+  Pagination,
+  pageMeta,
+  Stat,
+  StatusBadge,
+} from "~/components/page";
 import { useFetcherToasts, type ToastOutcome } from "~/components/toaster";
 import { getDb } from "~/db/client.server";
 import { dailyParticipation, listGameParticipants, recordGameView } from "~/db/queries/game-host.server";
@@ -43,7 +55,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     tab === "analytics" ? dailyParticipation(db, game.id, 7) : null,
     getRevenueRules(db),
   ]);
-  if (!own) getCtx(context).waitUntil(recordGameView(db, game.id).catch((err) => console.error("view count failed", err)));
+  if (!own)
+    getCtx(context).waitUntil(recordGameView(db, game.id).catch((err) => console.error("view count failed", err)));
   const { correctAnswer, ...publicFields } = game;
   // The correct answer leaves the server only to the game's host while it runs; once the game has ended it is public.
   const answerShown = own || game.status === "completed";
@@ -111,7 +124,10 @@ function DailyChart({ daily }: { daily: { date: string; count: number }[] }) {
         {daily.map((d) => (
           <div key={d.date} className="flex h-full flex-1 flex-col items-center justify-end gap-1">
             <span className="text-xs font-medium text-gray-700">{d.count}</span>
-            <div className="w-full rounded-t bg-brand-500" style={{ height: `${(d.count / max) * 100}%`, minHeight: d.count ? 4 : 1 }} />
+            <div
+              className="w-full rounded-t bg-brand-500"
+              style={{ height: `${(d.count / max) * 100}%`, minHeight: d.count ? 4 : 1 }}
+            />
             <span className="text-xs text-gray-500">{d.date.slice(5)}</span>
           </div>
         ))}
@@ -140,7 +156,11 @@ export default function ViewGame({ loaderData }: Route.ComponentProps) {
           </>
         ) : undefined
       }
-      back={own ? { to: "/guess-win-management", label: "Back to Guess & Win Management" } : { to: "/guess-win", label: "Back to Guess & Win" }}
+      back={
+        own
+          ? { to: "/guess-win-management", label: "Back to Guess & Win Management" }
+          : { to: "/guess-win", label: "Back to Guess & Win" }
+      }
       actions={own ? <HostGameActions id={game.id} status={game.status} /> : <StatusBadge status={game.status} />}
     >
       {own ? (
@@ -162,7 +182,13 @@ export default function ViewGame({ loaderData }: Route.ComponentProps) {
         <div className="grid gap-6 lg:grid-cols-3">
           <div className="space-y-4 lg:col-span-2">
             {game.videoUrl ? (
-              <video src={game.videoUrl} controls preload="metadata" playsInline className="aspect-video w-full rounded-xl bg-black" />
+              <video
+                src={game.videoUrl}
+                controls
+                preload="metadata"
+                playsInline
+                className="aspect-video w-full rounded-xl bg-black"
+              />
             ) : game.imageUrl ? (
               <img src={game.imageUrl} alt="" className="aspect-video w-full rounded-xl object-cover" />
             ) : null}
@@ -213,15 +239,18 @@ export default function ViewGame({ loaderData }: Route.ComponentProps) {
                     </p>
                   ) : null}
                   {canGuess ? (
-                    <button type="submit" className="mt-4 w-full rounded-lg bg-brand-600 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
+                    <button
+                      type="submit"
+                      className="mt-4 w-full rounded-lg bg-brand-600 px-4 py-2.5 text-sm font-semibold text-white hover:bg-brand-700"
+                    >
                       Guess Now
                     </button>
                   ) : null}
                 </Form>
               )}
               <p className="mt-3 text-sm text-gray-600">
-                Entry from {formatCents(game.entryFeeCents, game.currency)}. {poolShare} of entry fees go to the prize pool; only a
-                correct guess earns an entry number.
+                Entry from {formatCents(game.entryFeeCents, game.currency)}. {poolShare} of entry fees go to the prize
+                pool; only a correct guess earns an entry number.
               </p>
             </Card>
           </div>
@@ -229,7 +258,15 @@ export default function ViewGame({ loaderData }: Route.ComponentProps) {
             <Stat label="Participants" value={game.participantsCount} />
             <Stat label="Entry fees collected" value={formatCents(game.totalEntryFeesCents, game.currency)} />
             <Stat label="Views" value={game.viewsCount} />
-            <Stat label="Likes" value={game.likesCount} hint={<>Published <DateText value={game.createdAt} /></>} />
+            <Stat
+              label="Likes"
+              value={game.likesCount}
+              hint={
+                <>
+                  Published <DateText value={game.createdAt} />
+                </>
+              }
+            />
           </div>
         </div>
       ) : null}
@@ -257,7 +294,9 @@ export default function ViewGame({ loaderData }: Route.ComponentProps) {
                       <td className="px-4 py-2">{p.answer}</td>
                       <td className="px-4 py-2">{p.kind === "paid" ? "Paid" : "Free"}</td>
                       <td className="px-4 py-2 whitespace-nowrap">{formatCents(p.entryFeeCents, p.currency)}</td>
-                      <td className="px-4 py-2">{p.isCorrect ? <Badge tone="green">Correct</Badge> : <span className="text-gray-500">No</span>}</td>
+                      <td className="px-4 py-2">
+                        {p.isCorrect ? <Badge tone="green">Correct</Badge> : <span className="text-gray-500">No</span>}
+                      </td>
                       <td className="px-4 py-2 whitespace-nowrap">
                         <DateText value={p.createdAt} withTime />
                       </td>
@@ -266,7 +305,11 @@ export default function ViewGame({ loaderData }: Route.ComponentProps) {
                 </tbody>
               </table>
             </div>
-            <Pagination page={page} hasNext={participants.hasNext} hrefFor={(p) => `/view-game/${game.id}?tab=participants&page=${p}`} />
+            <Pagination
+              page={page}
+              hasNext={participants.hasNext}
+              hrefFor={(p) => `/view-game/${game.id}?tab=participants&page=${p}`}
+            />
           </>
         )
       ) : null}
@@ -282,5 +325,14 @@ export default function ViewGame({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <ErrorPage error={error} notFound={{ title: "Game not found", message: "This game doesn't exist or is no longer available.", action: { to: "/guess-win", label: "Back to Guess & Win" } }} />;
+  return (
+    <ErrorPage
+      error={error}
+      notFound={{
+        title: "Game not found",
+        message: "This game doesn't exist or is no longer available.",
+        action: { to: "/guess-win", label: "Back to Guess & Win" },
+      }}
+    />
+  );
 }

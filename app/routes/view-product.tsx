@@ -53,7 +53,11 @@ export default function ViewProduct({ loaderData }: Route.ComponentProps) {
   return (
     <Page
       title={p.name || "Unknown Product"}
-      subtitle={<>Added <DateText value={p.createdAt} /></>}
+      subtitle={
+        <>
+          Added <DateText value={p.createdAt} />
+        </>
+      }
       back={{ to: "/dashboard", label: "Back to Dashboard" }}
       actions={
         <>
@@ -94,11 +98,15 @@ export default function ViewProduct({ loaderData }: Route.ComponentProps) {
           <dl className="mt-4 grid grid-cols-2 gap-3 text-sm">
             <div>
               <dt className="text-gray-500">Voucher value</dt>
-              <dd className="font-medium text-gray-900">{p.voucherValueCents != null ? formatCents(p.voucherValueCents, p.currency) : "The price paid"}</dd>
+              <dd className="font-medium text-gray-900">
+                {p.voucherValueCents != null ? formatCents(p.voucherValueCents, p.currency) : "The price paid"}
+              </dd>
             </div>
             <div>
               <dt className="text-gray-500">Expires</dt>
-              <dd className="font-medium text-gray-900">{p.voucherExpiresAt ? <DateText value={p.voucherExpiresAt} /> : "One year after purchase"}</dd>
+              <dd className="font-medium text-gray-900">
+                {p.voucherExpiresAt ? <DateText value={p.voucherExpiresAt} /> : "One year after purchase"}
+              </dd>
             </div>
           </dl>
         ) : null}
@@ -107,20 +115,28 @@ export default function ViewProduct({ loaderData }: Route.ComponentProps) {
         <Card key={g.id} className="mt-6">
           <div className="flex flex-wrap items-center justify-between gap-2">
             <h2 className="font-semibold text-gray-900">
-              In group buy: <Link to="/group-buy-management" className="text-brand-700 hover:underline">{g.name}</Link>
+              In group buy:{" "}
+              <Link to="/group-buy-management" className="text-brand-700 hover:underline">
+                {g.name}
+              </Link>
             </h2>
             <Badge tone="green">Active</Badge>
           </div>
           <p className="mt-2 text-sm text-gray-700">
-            {g.participants} {g.participants === 1 ? "participant" : "participants"} · {g.sales} of {g.target} ({g.progress}%) · current
-            discount {g.discountPercent}%
+            {g.participants} {g.participants === 1 ? "participant" : "participants"} · {g.sales} of {g.target} (
+            {g.progress}%) · current discount {g.discountPercent}%
           </p>
         </Card>
       ))}
       {images.length ? (
         <div className="mt-6 grid grid-cols-3 gap-3 sm:grid-cols-6">
           {images.map((img, i) => (
-            <img key={img.id} src={img.url} alt={i === 0 ? `${p.name} (main image)` : p.name} className="aspect-square w-full rounded-lg object-cover" />
+            <img
+              key={img.id}
+              src={img.url}
+              alt={i === 0 ? `${p.name} (main image)` : p.name}
+              className="aspect-square w-full rounded-lg object-cover"
+            />
           ))}
         </div>
       ) : null}
@@ -145,7 +161,13 @@ export default function ViewProduct({ loaderData }: Route.ComponentProps) {
             {colors.map((c) => (
               <li key={c.id} className="flex items-center justify-between py-1.5">
                 <span className="flex items-center gap-2">
-                  {c.hex ? <span aria-hidden="true" className="h-3 w-3 rounded-full border" style={{ backgroundColor: c.hex }} /> : null}
+                  {c.hex ? (
+                    <span
+                      aria-hidden="true"
+                      className="h-3 w-3 rounded-full border"
+                      style={{ backgroundColor: c.hex }}
+                    />
+                  ) : null}
                   {c.name}
                 </span>
                 <span>{c.availableUnits} units</span>
@@ -160,5 +182,14 @@ export default function ViewProduct({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <ErrorPage error={error} notFound={{ title: "Product not found", message: "This product doesn't exist or has been deleted.", action: { to: "/shop-management", label: "Back to Shop Management" } }} />;
+  return (
+    <ErrorPage
+      error={error}
+      notFound={{
+        title: "Product not found",
+        message: "This product doesn't exist or has been deleted.",
+        action: { to: "/shop-management", label: "Back to Shop Management" },
+      }}
+    />
+  );
 }

@@ -65,20 +65,36 @@ export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(context, request);
   const form = await request.formData();
   const code = normalizeVoucherCode(form.get("code"));
-  if (!code) return data({ ok: false as const, code, title: SCANNER_MESSAGES.emptyCode, message: SCANNER_MESSAGES.emptyCode }, { status: 400 });
+  if (!code)
+    return data(
+      { ok: false as const, code, title: SCANNER_MESSAGES.emptyCode, message: SCANNER_MESSAGES.emptyCode },
+      { status: 400 },
+    );
   if (!VOUCHER_CODE_PATTERN.test(code)) {
-    return data({ ok: false as const, code, title: SCANNER_MESSAGES.notFoundTitle, message: SCANNER_MESSAGES.notFound }, { status: 404 });
+    return data(
+      { ok: false as const, code, title: SCANNER_MESSAGES.notFoundTitle, message: SCANNER_MESSAGES.notFound },
+      { status: 404 },
+    );
   }
   const result = await redeemVoucher(getDb(getEnv(context)), { code, hostId: user.id });
   switch (result.kind) {
     case "redeemed":
       return { ok: true as const, code, title: SCANNER_MESSAGES.redeemed, message: SCANNER_MESSAGES.redeemed };
     case "already":
-      return data({ ok: false as const, code, title: SCANNER_MESSAGES.alreadyRedeemed, message: SCANNER_MESSAGES.onceOnly }, { status: 409 });
+      return data(
+        { ok: false as const, code, title: SCANNER_MESSAGES.alreadyRedeemed, message: SCANNER_MESSAGES.onceOnly },
+        { status: 409 },
+      );
     case "expired":
-      return data({ ok: false as const, code, title: SCANNER_MESSAGES.expired, message: SCANNER_MESSAGES.expiredDetail }, { status: 410 });
+      return data(
+        { ok: false as const, code, title: SCANNER_MESSAGES.expired, message: SCANNER_MESSAGES.expiredDetail },
+        { status: 410 },
+      );
     case "missing":
-      return data({ ok: false as const, code, title: SCANNER_MESSAGES.notFoundTitle, message: SCANNER_MESSAGES.notFound }, { status: 404 });
+      return data(
+        { ok: false as const, code, title: SCANNER_MESSAGES.notFoundTitle, message: SCANNER_MESSAGES.notFound },
+        { status: 404 },
+      );
   }
 }
 
@@ -121,7 +137,13 @@ async function makeDecoder(): Promise<FrameDecoder> {
   };
 }
 
-function CameraScanner({ onCode, onFallback }: { onCode: (code: string) => void; onFallback: (message: string) => void }) {
+function CameraScanner({
+  onCode,
+  onFallback,
+}: {
+  onCode: (code: string) => void;
+  onFallback: (message: string) => void;
+}) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const streamRef = useRef<MediaStream | null>(null);
   const frameRef = useRef<number | undefined>(undefined);
@@ -163,7 +185,10 @@ function CameraScanner({ onCode, onFallback }: { onCode: (code: string) => void;
       return;
     }
     try {
-      const stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: { ideal: "environment" } }, audio: false });
+      const stream = await navigator.mediaDevices.getUserMedia({
+        video: { facingMode: { ideal: "environment" } },
+        audio: false,
+      });
       streamRef.current = stream;
       const video = videoRef.current;
       if (!video) throw new Error("video element missing");
@@ -211,7 +236,9 @@ function CameraScanner({ onCode, onFallback }: { onCode: (code: string) => void;
         <video ref={videoRef} muted playsInline className={`h-full w-full object-cover ${live ? "" : "invisible"}`} />
         <div className="pointer-events-none absolute inset-0 flex flex-col items-center justify-center gap-3 p-6">
           <div className="aspect-square w-3/4 rounded-2xl border-4 border-white/80 shadow-[0_0_0_9999px_rgba(0,0,0,0.35)]" />
-          <p className="rounded-full bg-black/60 px-3 py-1 text-center text-xs font-medium text-white">Position QR code within the frame</p>
+          <p className="rounded-full bg-black/60 px-3 py-1 text-center text-xs font-medium text-white">
+            Position QR code within the frame
+          </p>
         </div>
       </div>
 
@@ -273,7 +300,10 @@ export default function VoucherScanner({ loaderData }: Route.ComponentProps) {
   useEffect(() => {
     if (!actionData?.ok) return;
     setNotice(actionData.message);
-    const timer = setTimeout(() => navigate("/voucher-scanner", { replace: true, preventScrollReset: true }), SCANNER_RESET_MS);
+    const timer = setTimeout(
+      () => navigate("/voucher-scanner", { replace: true, preventScrollReset: true }),
+      SCANNER_RESET_MS,
+    );
     return () => clearTimeout(timer);
   }, [actionData, navigate]);
 
@@ -287,7 +317,12 @@ export default function VoucherScanner({ loaderData }: Route.ComponentProps) {
   }
 
   return (
-    <Page title="Voucher Scanner" subtitle="Scan or enter a customer's voucher code, check it, then redeem it." width="narrow" back={{ to: "/dashboard", label: "Back to Dashboard" }}>
+    <Page
+      title="Voucher Scanner"
+      subtitle="Scan or enter a customer's voucher code, check it, then redeem it."
+      width="narrow"
+      back={{ to: "/dashboard", label: "Back to Dashboard" }}
+    >
       <div className="mb-4 grid grid-cols-2 gap-1 rounded-xl bg-gray-100 p-1" role="group" aria-label="Scanner mode">
         {(
           [
@@ -310,7 +345,10 @@ export default function VoucherScanner({ loaderData }: Route.ComponentProps) {
       </div>
 
       {notice ? (
-        <p role="status" className="mb-4 rounded-lg border border-green-200 bg-green-50 px-4 py-3 text-sm font-semibold text-green-800">
+        <p
+          role="status"
+          className="mb-4 rounded-lg border border-green-200 bg-green-50 px-4 py-3 text-sm font-semibold text-green-800"
+        >
           {notice}
         </p>
       ) : null}
@@ -376,7 +414,10 @@ export default function VoucherScanner({ loaderData }: Route.ComponentProps) {
                 }}
                 className={inputClass}
               />
-              <button type="submit" className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-700">
+              <button
+                type="submit"
+                className="rounded-lg bg-brand-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-brand-700"
+              >
                 Lookup
               </button>
             </Form>
@@ -419,7 +460,10 @@ export default function VoucherScanner({ loaderData }: Route.ComponentProps) {
             <p className="font-semibold text-gray-900">{SCANNER_MESSAGES.notFoundTitle}</p>
             <p className="mt-1 text-sm text-gray-600">{SCANNER_MESSAGES.notFound}</p>
             <p className="mt-1 font-mono text-sm text-gray-600">{code}</p>
-            <Link to="/voucher-scanner" className="mt-3 inline-block text-sm font-semibold text-brand-700 hover:underline">
+            <Link
+              to="/voucher-scanner"
+              className="mt-3 inline-block text-sm font-semibold text-brand-700 hover:underline"
+            >
               Try Again
             </Link>
           </Card>
@@ -433,10 +477,16 @@ export default function VoucherScanner({ loaderData }: Route.ComponentProps) {
                     ? SCANNER_MESSAGES.alreadyRedeemed
                     : SCANNER_MESSAGES.expired}
               </p>
-              <Badge tone={result.status === "active" ? "green" : result.status === "redeemed" ? "blue" : "red"}>{code}</Badge>
+              <Badge tone={result.status === "active" ? "green" : result.status === "redeemed" ? "blue" : "red"}>
+                {code}
+              </Badge>
             </div>
-            {result.status === "redeemed" ? <p className="mt-1 text-sm text-gray-600">{SCANNER_MESSAGES.onceOnly}</p> : null}
-            {result.status === "expired" ? <p className="mt-1 text-sm text-gray-600">{SCANNER_MESSAGES.expiredDetail}</p> : null}
+            {result.status === "redeemed" ? (
+              <p className="mt-1 text-sm text-gray-600">{SCANNER_MESSAGES.onceOnly}</p>
+            ) : null}
+            {result.status === "expired" ? (
+              <p className="mt-1 text-sm text-gray-600">{SCANNER_MESSAGES.expiredDetail}</p>
+            ) : null}
             <dl className="mt-3 grid grid-cols-2 gap-3 text-sm">
               <div>
                 <dt className="text-gray-500">Value</dt>

@@ -128,7 +128,15 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function StatusLine({ status, redeemedAt, expiresAt }: { status: string; redeemedAt: Date | string | null; expiresAt: Date | string }) {
+function StatusLine({
+  status,
+  redeemedAt,
+  expiresAt,
+}: {
+  status: string;
+  redeemedAt: Date | string | null;
+  expiresAt: Date | string;
+}) {
   if (status === "redeemed")
     return (
       <p className="text-sm text-blue-800">
@@ -189,7 +197,11 @@ export default function Voucher({ loaderData }: Route.ComponentProps) {
       subtitle={v.productName}
       width="narrow"
       // The seller returns to voucher management; a buyer (who has no such screen of their own) to My Orders.
-      back={isSeller ? { to: "/voucher-management", label: "Back to Vouchers" } : { to: "/my-orders", label: "Back to My Orders" }}
+      back={
+        isSeller
+          ? { to: "/voucher-management", label: "Back to Vouchers" }
+          : { to: "/my-orders", label: "Back to My Orders" }
+      }
       actions={<StatusBadge status={v.status} />}
     >
       <Card>
@@ -287,5 +299,14 @@ export default function Voucher({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  return <ErrorPage error={error} notFound={{ title: "Voucher Not Found", message: "This voucher doesn't exist or isn't yours.", action: { to: "/my-orders", label: "Back to My Orders" } }} />;
+  return (
+    <ErrorPage
+      error={error}
+      notFound={{
+        title: "Voucher Not Found",
+        message: "This voucher doesn't exist or isn't yours.",
+        action: { to: "/my-orders", label: "Back to My Orders" },
+      }}
+    />
+  );
 }

@@ -17,7 +17,10 @@ import { getEnv } from "~/lib/context";
 import type { Route } from "./+types/winner-selection";
 
 export const meta: Route.MetaFunction = () =>
-  pageMeta("Winner Selection", "How every main-prize winner is drawn from a public Bitcoin block hash, and how to check it yourself.");
+  pageMeta(
+    "Winner Selection",
+    "How every main-prize winner is drawn from a public Bitcoin block hash, and how to check it yourself.",
+  );
 
 /** A real historic block (Bitcoin's genesis block), used by the demo when no pool has been drawn yet. */
 const GENESIS_BLOCK = { height: 0, hash: "000000000019d6689c085ae165831e934ff763ae46a2a6c172b3f1b60a8ce26f" } as const;
@@ -100,9 +103,9 @@ function WorkedExample({ block }: { block: DemoBlock }) {
       <p className="mt-2 text-sm text-gray-700">Read as one whole number (hexadecimal to decimal) that is:</p>
       <p className="mt-2 break-all rounded-lg bg-gray-50 p-2 font-mono text-xs text-gray-800">{decimal}</p>
       <p className="mt-2 text-sm text-gray-700">
-        Dividing it by {participants} leaves a remainder of <strong>{index}</strong>, so entry number <strong>#{index}</strong> wins the
-        main prize. Change one entry, or the order of the list, and the published fingerprint would no longer match; change the block,
-        and everyone on the Bitcoin network would see it.
+        Dividing it by {participants} leaves a remainder of <strong>{index}</strong>, so entry number{" "}
+        <strong>#{index}</strong> wins the main prize. Change one entry, or the order of the list, and the published
+        fingerprint would no longer match; change the block, and everyone on the Bitcoin network would see it.
       </p>
     </Card>
   );
@@ -118,7 +121,12 @@ function LiveDemo({ block }: { block: DemoBlock }) {
     try {
       const participants = parseDemoParticipants(input);
       setInput(String(participants));
-      setResult({ block, participants, decimal: hashToDecimal(block.hash), index: winnerIndex(block.hash, participants) });
+      setResult({
+        block,
+        participants,
+        decimal: hashToDecimal(block.hash),
+        index: winnerIndex(block.hash, participants),
+      });
     } catch {
       setResult(null);
       setError(DEMO_FAILED);
@@ -129,8 +137,8 @@ function LiveDemo({ block }: { block: DemoBlock }) {
     <Card className="mt-6">
       <h2 className="font-semibold text-gray-900">Try it: live demo</h2>
       <p className="mt-1 text-sm text-gray-600">
-        Pick a number of participants and run the draw on a real Bitcoin block hash ({block.source}). The calculation runs in your
-        browser with the same code that draws our winners.
+        Pick a number of participants and run the draw on a real Bitcoin block hash ({block.source}). The calculation
+        runs in your browser with the same code that draws our winners.
       </p>
       {/* noValidate: out-of-range or empty counts are clamped (2..10000) or fall back to 200, not refused. */}
       <form
@@ -170,7 +178,9 @@ function LiveDemo({ block }: { block: DemoBlock }) {
       {result ? (
         <dl className="mt-4 space-y-3 text-sm" aria-live="polite">
           <div>
-            <dt className="text-gray-500">Block{result.block.height !== null ? ` #${result.block.height}` : ""} hash</dt>
+            <dt className="text-gray-500">
+              Block{result.block.height !== null ? ` #${result.block.height}` : ""} hash
+            </dt>
             <dd className="mt-1 flex items-start gap-2">
               <code className="flex-1 break-all rounded bg-gray-50 p-2 text-xs">{result.block.hash}</code>
               <CopyButton value={result.block.hash} label="block hash" />
@@ -203,7 +213,12 @@ function LiveDemo({ block }: { block: DemoBlock }) {
             {explorerLinks(result.block.hash).map((l, i) => (
               <span key={l.label}>
                 {i > 0 ? " or " : ""}
-                <a href={l.href} target="_blank" rel="noreferrer" className="font-medium text-brand-700 hover:underline">
+                <a
+                  href={l.href}
+                  target="_blank"
+                  rel="noreferrer"
+                  className="font-medium text-brand-700 hover:underline"
+                >
                   {l.label}
                 </a>
               </span>
@@ -212,7 +227,10 @@ function LiveDemo({ block }: { block: DemoBlock }) {
               <>
                 {" "}
                 ·{" "}
-                <Link to={`/winner-selection/${result.block.poolId}`} className="font-medium text-brand-700 hover:underline">
+                <Link
+                  to={`/winner-selection/${result.block.poolId}`}
+                  className="font-medium text-brand-700 hover:underline"
+                >
                   see that pool's real draw
                 </Link>
               </>
@@ -228,10 +246,18 @@ export default function WinnerSelection({ loaderData }: Route.ComponentProps) {
   const { draws } = loaderData;
   const latest = draws[0];
   const block: DemoBlock = latest
-    ? { height: latest.height, hash: latest.hash, source: `the block of ${latest.hostName}'s latest drawn pool`, poolId: latest.id }
+    ? {
+        height: latest.height,
+        hash: latest.hash,
+        source: `the block of ${latest.hostName}'s latest drawn pool`,
+        poolId: latest.id,
+      }
     : { height: GENESIS_BLOCK.height, hash: GENESIS_BLOCK.hash, source: "Bitcoin's genesis block", poolId: null };
   return (
-    <Page title="Winner Selection" subtitle="The most transparent prize pool: a public Bitcoin block decides, and anyone can check the result.">
+    <Page
+      title="Winner Selection"
+      subtitle="The most transparent prize pool: a public Bitcoin block decides, and anyone can check the result."
+    >
       <ol className="grid gap-4 md:grid-cols-2">
         {steps.map((step) => (
           <li key={step.title}>
@@ -248,24 +274,37 @@ export default function WinnerSelection({ loaderData }: Route.ComponentProps) {
       <Card className="mt-6">
         <h2 className="font-semibold text-gray-900">In plain words</h2>
         <p className="mt-2 text-sm text-gray-700">
-          Think of it as a lottery where the numbers are drawn by the Bitcoin network instead of by a person. Because the entry list is
-          locked before the block exists, nobody can add, remove or reorder entries once they could know the result. Because the block
-          hash is public, you can repeat the calculation yourself.
+          Think of it as a lottery where the numbers are drawn by the Bitcoin network instead of by a person. Because
+          the entry list is locked before the block exists, nobody can add, remove or reorder entries once they could
+          know the result. Because the block hash is public, you can repeat the calculation yourself.
         </p>
         <h3 className="mt-4 text-sm font-semibold text-gray-900">Check a draw yourself</h3>
         <ol className="mt-2 list-decimal space-y-1 pl-5 text-sm text-gray-700">
-          <li>Open the pool's verification page below and download its entry list; its SHA-256 must equal the published fingerprint.</li>
+          <li>
+            Open the pool's verification page below and download its entry list; its SHA-256 must equal the published
+            fingerprint.
+          </li>
           <li>Look up the published block height on a public block explorer and copy the block hash.</li>
           <li>Read the hash as a hexadecimal number (for example with BigInt("0x" + hash) in a browser console).</li>
           <li>Take the remainder after dividing by the number of entries. That is the winning entry number.</li>
         </ol>
         <p className="mt-3 text-sm text-gray-700">
           Public block explorers:{" "}
-          <a href="https://blockstream.info/" target="_blank" rel="noreferrer" className="font-medium text-brand-700 hover:underline">
+          <a
+            href="https://blockstream.info/"
+            target="_blank"
+            rel="noreferrer"
+            className="font-medium text-brand-700 hover:underline"
+          >
             blockstream.info
           </a>{" "}
           and{" "}
-          <a href="https://mempool.space/" target="_blank" rel="noreferrer" className="font-medium text-brand-700 hover:underline">
+          <a
+            href="https://mempool.space/"
+            target="_blank"
+            rel="noreferrer"
+            className="font-medium text-brand-700 hover:underline"
+          >
             mempool.space
           </a>
           .
@@ -277,7 +316,9 @@ export default function WinnerSelection({ loaderData }: Route.ComponentProps) {
       <section className="mt-8">
         <h2 className="text-lg font-semibold text-gray-900">Recent draws</h2>
         {draws.length === 0 ? (
-          <p className="mt-2 text-sm text-gray-600">No pool has been drawn yet. Each draw will be listed here with everything needed to check it.</p>
+          <p className="mt-2 text-sm text-gray-600">
+            No pool has been drawn yet. Each draw will be listed here with everything needed to check it.
+          </p>
         ) : (
           <ul className="mt-3 divide-y divide-gray-100 rounded-xl border border-gray-200 bg-white text-sm shadow-sm">
             {draws.map((d) => (
@@ -285,8 +326,8 @@ export default function WinnerSelection({ loaderData }: Route.ComponentProps) {
                 <span className="min-w-0">
                   <span className="block font-medium text-gray-900">{d.hostName}'s pool</span>
                   <span className="block text-xs text-gray-500">
-                    {d.drawnAt ? <DateText value={d.drawnAt} /> : null} · block #{d.height} · {d.entries} entries · winning entry #
-                    {d.winnerEntryNumber}
+                    {d.drawnAt ? <DateText value={d.drawnAt} /> : null} · block #{d.height} · {d.entries} entries ·
+                    winning entry #{d.winnerEntryNumber}
                   </span>
                 </span>
                 <Link to={`/winner-selection/${d.id}`} className="font-medium text-brand-700 hover:underline">

@@ -13,11 +13,24 @@ export function startCompressProxy(target) {
   const upstream = new URL(target);
   const server = http.createServer((req, res) => {
     const proxied = http.request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, "accept-encoding": "identity" } },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, "accept-encoding": "identity" },
+      },
       (answer) => {
         const type = String(answer.headers["content-type"] ?? "");
         const accepts = String(req.headers["accept-encoding"] ?? "");
-        const encoding = !COMPRESSIBLE.test(type) || answer.headers["content-encoding"] ? null : /\bbr\b/.test(accepts) ? "br" : /\bgzip\b/.test(accepts) ? "gzip" : null;
+        const encoding =
+          !COMPRESSIBLE.test(type) || answer.headers["content-encoding"]
+            ? null
+            : /\bbr\b/.test(accepts)
+              ? "br"
+              : /\bgzip\b/.test(accepts)
+                ? "gzip"
+                : null;
         const headers = { ...answer.headers };
         if (!encoding) {
           res.writeHead(answer.statusCode ?? 502, headers);
@@ -30,7 +43,10 @@ export function startCompressProxy(target) {
         res.writeHead(answer.statusCode ?? 502, headers);
         const compressor =
           encoding === "br"
-            ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 }, flush: zlib.constants.BROTLI_OPERATION_FLUSH })
+            ? zlib.createBrotliCompress({
+                params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 },
+                flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+              })
             : zlib.createGzip({ level: 6, flush: zlib.constants.Z_SYNC_FLUSH });
         answer.pipe(compressor).pipe(res);
       },
@@ -43,7 +59,12 @@ export function startCompressProxy(target) {
   });
   server.on("upgrade", (req, socket, head) => {
     const connection = net.connect(Number(upstream.port), upstream.hostname, () => {
-      const lines = [`${req.method} ${req.url} HTTP/1.1`, ...Object.entries(req.headers).map(([k, v]) => `${k}: ${v}`), "", ""];
+      const lines = [
+        `${req.method} ${req.url} HTTP/1.1`,
+        ...Object.entries(req.headers).map(([k, v]) => `${k}: ${v}`),
+        "",
+        "",
+      ];
       connection.write(lines.join("\r\n"));
       if (head.length) connection.write(head);
       connection.pipe(socket).pipe(connection);

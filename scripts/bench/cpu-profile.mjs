@@ -41,7 +41,9 @@ try {
   const send = (method, params = {}) =>
     new Promise((resolve, reject) => {
       const id = nextId++;
-      pending.set(id, (message) => (message.error ? reject(new Error(`${method}: ${message.error.message}`)) : resolve(message.result)));
+      pending.set(id, (message) =>
+        message.error ? reject(new Error(`${method}: ${message.error.message}`)) : resolve(message.result),
+      );
       socket.send(JSON.stringify({ id, method, params }));
     });
 
@@ -74,7 +76,10 @@ try {
   const keyOf = new Map();
   for (const node of profile.nodes) {
     const { functionName, url, lineNumber, columnNumber } = node.callFrame;
-    keyOf.set(node.id, `${functionName || "(anonymous)"} ${url ? url.split("/").pop() : ""}:${lineNumber + 1}:${columnNumber + 1}`);
+    keyOf.set(
+      node.id,
+      `${functionName || "(anonymous)"} ${url ? url.split("/").pop() : ""}:${lineNumber + 1}:${columnNumber + 1}`,
+    );
     for (const kid of node.children ?? []) parent.set(kid, node.id);
   }
   const inclusive = new Map();
@@ -84,15 +89,22 @@ try {
     for (const key of seen) inclusive.set(key, (inclusive.get(key) ?? 0) + count * usPerSample);
   }
   const perRequest = (us) => (us / requests / 1000).toFixed(3).padStart(7);
-  console.log(`${pagePath}: ${requests} requests, ${(totalUs / requests / 1000).toFixed(2)} ms wall per request while profiled`);
+  console.log(
+    `${pagePath}: ${requests} requests, ${(totalUs / requests / 1000).toFixed(2)} ms wall per request while profiled`,
+  );
   console.log("\nms/request  module");
-  for (const [name, us] of [...byModule].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`${perRequest(us)}  ${name}`);
+  for (const [name, us] of [...byModule].sort((a, b) => b[1] - a[1]).slice(0, 15))
+    console.log(`${perRequest(us)}  ${name}`);
   console.log("\nms/request  function (self time)");
-  for (const [name, us] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.BENCH_PROFILE_TOP ?? 45))) {
+  for (const [name, us] of [...byFunction]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, Number(process.env.BENCH_PROFILE_TOP ?? 45))) {
     console.log(`${perRequest(us)}  ${name}`);
   }
   console.log("\nms/request  function (inclusive)");
-  for (const [name, us] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.BENCH_PROFILE_TOP ?? 45) * 2)) {
+  for (const [name, us] of [...inclusive]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, Number(process.env.BENCH_PROFILE_TOP ?? 45) * 2)) {
     console.log(`${perRequest(us)}  ${name}`);
   }
 } finally {

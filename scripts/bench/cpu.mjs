@@ -118,7 +118,12 @@ export async function serveBenchCopy(env = {}) {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [path.join(import.meta.dirname, "serve.mjs"), ".wrangler/bench-build/server/wrangler.json", ".wrangler/bench-state", String(port)],
+    [
+      path.join(import.meta.dirname, "serve.mjs"),
+      ".wrangler/bench-build/server/wrangler.json",
+      ".wrangler/bench-state",
+      String(port),
+    ],
     { cwd: root, env: { ...process.env, ...env }, stdio: ["pipe", "pipe", "inherit"] },
   );
   let printed = "";

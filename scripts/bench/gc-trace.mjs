@@ -67,7 +67,9 @@ for (let i = 1; i < steady.length; i++) {
   pairs++;
 }
 
-console.log(`${pagePath}: ${requests} signed-in requests one at a time; ${app.length} collections traced in the app's isolate, ${steady.length} after its first ${STARTUP_MS / 1000} s`);
+console.log(
+  `${pagePath}: ${requests} signed-in requests one at a time; ${app.length} collections traced in the app's isolate, ${steady.length} after its first ${STARTUP_MS / 1000} s`,
+);
 if (scavenges.length) {
   const allocated = sum(scavenges.map((gc) => gc.allocated));
   console.log(

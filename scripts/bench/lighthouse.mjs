@@ -23,7 +23,10 @@ export function lighthouse(root, url, { keepReportAt } = {}) {
     "--max-wait-for-load=60000",
   ];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, CHROME_PATH: CHROME } });
+    const child = spawn(process.execPath, args, {
+      stdio: ["ignore", "ignore", "pipe"],
+      env: { ...process.env, CHROME_PATH: CHROME },
+    });
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += chunk));
     child.on("exit", (code) => {

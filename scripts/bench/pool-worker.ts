@@ -36,7 +36,13 @@ interface ContributionResult {
   reason?: string;
 }
 interface PoolStub {
-  init(params: { poolId: string; hostId: string; targetCents: number; endAt: number; currency?: string }): Promise<unknown>;
+  init(params: {
+    poolId: string;
+    hostId: string;
+    targetCents: number;
+    endAt: number;
+    currency?: string;
+  }): Promise<unknown>;
   contribute(input: {
     sourceKey: string;
     sourceType: string;
@@ -80,7 +86,9 @@ const amountFor = (i: number) => 1 + ((i * 37 + 11) % 999);
  * `done` resolves with what was sent, how many replies came back and how the socket was closed (null: still open).
  */
 async function startFlood(stub: PoolStub, messages: number) {
-  const response = await stub.fetch(new Request("https://pool/live", { headers: { Upgrade: "websocket", "CF-Connecting-IP": "192.0.2.10" } }));
+  const response = await stub.fetch(
+    new Request("https://pool/live", { headers: { Upgrade: "websocket", "CF-Connecting-IP": "192.0.2.10" } }),
+  );
   const socket = response.webSocket;
   if (!socket) throw new Error(`the pool refused the flood socket (${response.status})`);
   let replies = 0;
@@ -108,7 +116,12 @@ async function startFlood(stub: PoolStub, messages: number) {
       // Already closed.
     }
     // The state sent on connect is not a reply.
-    return { messages, sent, replies: Math.max(0, replies - 1), closed: closed as { code: number; reason: string } | null };
+    return {
+      messages,
+      sent,
+      replies: Math.max(0, replies - 1),
+      closed: closed as { code: number; reason: string } | null,
+    };
   })();
   return done;
 }
@@ -118,13 +131,9 @@ async function run(env: BenchEnv, n: number, prefill = 0, flood = 0) {
   const poolId = crypto.randomUUID();
   const hostId = crypto.randomUUID();
   await env.DB.batch([
-    env.DB.prepare("INSERT INTO users (id, email, password_hash, role, created_at, updated_at) VALUES (?, ?, ?, 'user', ?, ?)").bind(
-      hostId,
-      `bench-pool-${hostId}@bench.example`,
-      "-",
-      now,
-      now,
-    ),
+    env.DB.prepare(
+      "INSERT INTO users (id, email, password_hash, role, created_at, updated_at) VALUES (?, ?, ?, 'user', ?, ?)",
+    ).bind(hostId, `bench-pool-${hostId}@bench.example`, "-", now, now),
     env.DB.prepare(
       `INSERT INTO prize_pools (id, host_id, status, target_cents, currency, start_at, end_at, created_at, updated_at)
        VALUES (?, ?, 'open', ?, 'USD', ?, ?, ?, ?)`,
@@ -143,7 +152,11 @@ async function run(env: BenchEnv, n: number, prefill = 0, flood = 0) {
         `${series} INSERT INTO prize_entries (id, pool_id, entry_number, source_type, source_key, created_at)
          SELECT ?1 || '-e' || i, ?1, i, 'product_purchase', 'prefill_' || ?1 || '_' || i, ?3 FROM s`,
       ).bind(poolId, prefill, now),
-      env.DB.prepare("UPDATE prize_pools SET amount_cents = ?2, entries_count = ?3 WHERE id = ?1").bind(poolId, prefill * 100, prefill),
+      env.DB.prepare("UPDATE prize_pools SET amount_cents = ?2, entries_count = ?3 WHERE id = ?1").bind(
+        poolId,
+        prefill * 100,
+        prefill,
+      ),
     ]);
     prefillCents = prefill * 100;
   }
@@ -181,7 +194,9 @@ async function run(env: BenchEnv, n: number, prefill = 0, flood = 0) {
   const numbers = results.map((r) => r.entryNumber).filter((e): e is number => typeof e === "number");
   const unique = new Set(numbers);
   const entriesOk =
-    numbers.length === n && unique.size === n && numbers.every((e) => Number.isInteger(e) && e >= prefill && e < prefill + n);
+    numbers.length === n &&
+    unique.size === n &&
+    numbers.every((e) => Number.isInteger(e) && e >= prefill && e < prefill + n);
   const state = await stub.state();
   const [mirror] = (
     await env.DB.prepare(
@@ -193,7 +208,14 @@ async function run(env: BenchEnv, n: number, prefill = 0, flood = 0) {
               (SELECT amount_cents FROM prize_pools WHERE id = ?1) AS poolCents`,
     )
       .bind(poolId)
-      .all<{ cents: number; contributions: number; entries: number; minEntry: number; maxEntry: number; poolCents: number }>()
+      .all<{
+        cents: number;
+        contributions: number;
+        entries: number;
+        minEntry: number;
+        maxEntry: number;
+        poolCents: number;
+      }>()
   ).results;
   const total = prefill + n;
   const sumOk = state.amountCents === expectedCents && state.entries === total && state.status === "open";
@@ -232,13 +254,18 @@ export default {
     const n = Number(url.searchParams.get("n") ?? 2000);
     if (!Number.isInteger(n) || n < 1 || n > MAX_N) return new Response(`n must be 1..${MAX_N}`, { status: 400 });
     const prefill = Number(url.searchParams.get("prefill") ?? 0);
-    if (!Number.isInteger(prefill) || prefill < 0 || prefill > MAX_PREFILL) return new Response(`prefill must be 0..${MAX_PREFILL}`, { status: 400 });
+    if (!Number.isInteger(prefill) || prefill < 0 || prefill > MAX_PREFILL)
+      return new Response(`prefill must be 0..${MAX_PREFILL}`, { status: 400 });
     const flood = Number(url.searchParams.get("flood") ?? 0);
-    if (!Number.isInteger(flood) || flood < 0 || flood > MAX_FLOOD) return new Response(`flood must be 0..${MAX_FLOOD}`, { status: 400 });
+    if (!Number.isInteger(flood) || flood < 0 || flood > MAX_FLOOD)
+      return new Response(`flood must be 0..${MAX_FLOOD}`, { status: 400 });
     try {
       return Response.json(await run(env, n, prefill, flood));
     } catch (error) {
-      return Response.json({ ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) }, { status: 500 });
+      return Response.json(
+        { ok: false, error: error instanceof Error ? (error.stack ?? error.message) : String(error) },
+        { status: 500 },
+      );
     }
   },
 };

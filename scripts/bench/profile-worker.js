@@ -104,7 +104,12 @@ export default {
     try {
       return Response.json(await profileRoute(env, ctx, path, runs));
     } catch (error) {
-      const detail = error instanceof Response ? `HTTP ${error.status}` : error instanceof Error ? (error.stack ?? error.message) : String(error);
+      const detail =
+        error instanceof Response
+          ? `HTTP ${error.status}`
+          : error instanceof Error
+            ? (error.stack ?? error.message)
+            : String(error);
       return Response.json({ path, error: detail }, { status: 500 });
     }
   },

@@ -9,7 +9,10 @@ import app, { ChatRoom, PrizePool } from "./index.js";
 export { ChatRoom, PrizePool };
 
 async function call(host, mode, statements, session) {
-  const response = await fetch(host, { method: "POST", body: JSON.stringify({ mode, statements, bookmark: session.bookmark }) });
+  const response = await fetch(host, {
+    method: "POST",
+    body: JSON.stringify({ mode, statements, bookmark: session.bookmark }),
+  });
   const answer = await response.json();
   if (answer.bookmark) session.bookmark = answer.bookmark;
   if (!answer.ok) throw new Error(`D1_ERROR: ${answer.error}`, { cause: new Error(answer.error) });
@@ -23,7 +26,11 @@ class RemoteStatement {
     this.params = params;
   }
   bind(...params) {
-    return new RemoteStatement(this.session, this.sql, params.map((v) => (typeof v === "boolean" ? Number(v) : v)));
+    return new RemoteStatement(
+      this.session,
+      this.sql,
+      params.map((v) => (typeof v === "boolean" ? Number(v) : v)),
+    );
   }
   send(mode) {
     return call(this.session.host, mode, [{ sql: this.sql, params: this.params }], this.session);
@@ -53,7 +60,12 @@ class RemoteSession {
     return new RemoteStatement(this, sql);
   }
   batch(statements) {
-    return call(this.host, "batch", statements.map((s) => ({ sql: s.sql, params: s.params })), this);
+    return call(
+      this.host,
+      "batch",
+      statements.map((s) => ({ sql: s.sql, params: s.params })),
+      this,
+    );
   }
   getBookmark() {
     return this.bookmark;

@@ -52,10 +52,45 @@ const uuid = () => crypto.randomUUID();
 
 const SHOP_CATEGORIES = ["Home & Lifestyle", "Tech & Gaming", "Fashion & Beauty", "Food & Cooking"];
 const COUNTRIES = ["MY", "SG", "ID", "TH", "US", "GB", "AU", "JP", "DE", "FR", "CA", "PH"];
-const CREATOR_CATEGORIES = ["Lifestyle & Family", "Tech & Gaming", "Fashion & Beauty", "Food & Cooking", "Fitness", "Art"];
-const FIRST = ["Aina", "Ben", "Chloe", "Dev", "Elif", "Farah", "Gus", "Hana", "Ivan", "Jade", "Kofi", "Lena", "Mika", "Noor", "Omar", "Priya"];
+const CREATOR_CATEGORIES = [
+  "Lifestyle & Family",
+  "Tech & Gaming",
+  "Fashion & Beauty",
+  "Food & Cooking",
+  "Fitness",
+  "Art",
+];
+const FIRST = [
+  "Aina",
+  "Ben",
+  "Chloe",
+  "Dev",
+  "Elif",
+  "Farah",
+  "Gus",
+  "Hana",
+  "Ivan",
+  "Jade",
+  "Kofi",
+  "Lena",
+  "Mika",
+  "Noor",
+  "Omar",
+  "Priya",
+];
 const LAST = ["Tan", "Lopez", "Okafor", "Singh", "Kim", "Novak", "Haddad", "Silva", "Mori", "Berg", "Ali", "Reyes"];
-const ADJ = ["Hand-made", "Organic", "Vintage", "Minimal", "Woven", "Glazed", "Recycled", "Limited", "Everyday", "Travel"];
+const ADJ = [
+  "Hand-made",
+  "Organic",
+  "Vintage",
+  "Minimal",
+  "Woven",
+  "Glazed",
+  "Recycled",
+  "Limited",
+  "Everyday",
+  "Travel",
+];
 const NOUN = {
   "Home & Lifestyle": ["Candle", "Cushion Cover", "Ceramic Mug", "Throw Blanket", "Planter", "Wall Print"],
   "Tech & Gaming": ["Desk Mat", "Cable Kit", "Keycap Set", "Controller Grip", "Phone Stand", "Sticker Pack"],
@@ -63,9 +98,19 @@ const NOUN = {
   "Food & Cooking": ["Spice Blend", "Recipe eBook", "Chilli Oil", "Tea Sampler", "Apron", "Cookie Box"],
 };
 const SIZE_SETS = [
-  [["Small", 0], ["Medium", 600], ["Large", 1200]],
-  [["Single", 0], ["Pack of 3", 2400]],
-  [["Standard", 0], ["Deluxe", 1500]],
+  [
+    ["Small", 0],
+    ["Medium", 600],
+    ["Large", 1200],
+  ],
+  [
+    ["Single", 0],
+    ["Pack of 3", 2400],
+  ],
+  [
+    ["Standard", 0],
+    ["Deluxe", 1500],
+  ],
 ];
 
 /**
@@ -98,7 +143,9 @@ async function runBatches(db, builders) {
         await db.batch(slice.map((build) => build(attempt > 1)));
         break;
       } catch (error) {
-        const transport = error instanceof Error && /fetch failed|socket|ECONNRESET|other side closed/i.test(`${error.message} ${error.cause ?? ""}`);
+        const transport =
+          error instanceof Error &&
+          /fetch failed|socket|ECONNRESET|other side closed/i.test(`${error.message} ${error.cause ?? ""}`);
         if (!transport || attempt >= 3) throw error;
         console.error(`Bench data: batch ${i / BATCH + 1} failed in transport (${error.message}), retrying`);
         await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
@@ -107,7 +154,12 @@ async function runBatches(db, builders) {
   }
 }
 async function all(db, sql, ...params) {
-  return (await db.prepare(sql).bind(...params).all()).results;
+  return (
+    await db
+      .prepare(sql)
+      .bind(...params)
+      .all()
+  ).results;
 }
 
 async function main() {
@@ -165,7 +217,14 @@ async function main() {
       const country = pick(COUNTRIES);
       const members = sample(fans, int(0, Math.min(25, fans.length)));
       newHosts.push({ id });
-      rows.users.push({ id, email: `bench-host-${i}@bench.example`, password_hash: passwordHash, role: "user", created_at: createdAt, updated_at: createdAt });
+      rows.users.push({
+        id,
+        email: `bench-host-${i}@bench.example`,
+        password_hash: passwordHash,
+        role: "user",
+        created_at: createdAt,
+        updated_at: createdAt,
+      });
       rows.profiles.push({
         user_id: id,
         slug: `bench-host-${i}`,
@@ -188,8 +247,10 @@ async function main() {
         created_at: createdAt,
         updated_at: createdAt,
       });
-      for (const code of new Set([country, ...sample(COUNTRIES, int(1, 3))])) rows.shipping.push({ host_id: id, country_code: code });
-      for (const userId of members) rows.members.push({ user_id: userId, host_id: id, status: "active", joined_at: createdAt + int(1, 50) * DAY });
+      for (const code of new Set([country, ...sample(COUNTRIES, int(1, 3))]))
+        rows.shipping.push({ host_id: id, country_code: code });
+      for (const userId of members)
+        rows.members.push({ user_id: userId, host_id: id, status: "active", joined_at: createdAt + int(1, 50) * DAY });
       const poolId = uuid();
       const startAt = NOW - int(3, 25) * DAY;
       const deposit = int(10, 150) * 1000;
@@ -265,7 +326,8 @@ async function main() {
       );
       const image = pick(images);
       rows.images.push({ id: uuid(), product_id: id, url: image.url, r2_key: image.r2_key, position: 0 });
-      for (const userId of likers) rows.likes.push({ user_id: userId, product_id: id, created_at: createdAt + int(0, 5) * DAY });
+      for (const userId of likers)
+        rows.likes.push({ user_id: userId, product_id: id, created_at: createdAt + int(0, 5) * DAY });
     };
     for (const host of seededHosts) for (let i = 0; i < PER_SEEDED_HOST; i++) addProduct(host.id, "active");
     const stillNeeded = Math.max(0, PRODUCTS_WANTED - activeBefore - seededHosts.length * PER_SEEDED_HOST);
@@ -280,20 +342,99 @@ async function main() {
       ...inserts(
         db,
         "user_profiles",
-        ["user_id", "slug", "creator_name", "email", "bio", "category", "website", "avatar_url", "cover_image_url", "verified", "status", "followers_count", "tribe_count", "currency", "prize_pool_target_cents", "profile_public", "onboarding_completed", "country", "created_at", "updated_at"],
+        [
+          "user_id",
+          "slug",
+          "creator_name",
+          "email",
+          "bio",
+          "category",
+          "website",
+          "avatar_url",
+          "cover_image_url",
+          "verified",
+          "status",
+          "followers_count",
+          "tribe_count",
+          "currency",
+          "prize_pool_target_cents",
+          "profile_public",
+          "onboarding_completed",
+          "country",
+          "created_at",
+          "updated_at",
+        ],
         rows.profiles,
       ),
       ...inserts(db, "user_shipping_countries", ["host_id", "country_code"], rows.shipping),
       ...inserts(db, "tribe_members", ["user_id", "host_id", "status", "joined_at"], rows.members),
-      ...inserts(db, "prize_pools", ["id", "host_id", "status", "target_cents", "amount_cents", "currency", "entries_count", "auto_renew", "start_at", "end_at", "created_at", "updated_at"], rows.pools),
-      ...inserts(db, "prize_pool_contributions", ["id", "pool_id", "host_id", "source_type", "source_key", "amount_cents", "currency", "user_id", "entry_number", "created_at"], rows.contributions),
+      ...inserts(
+        db,
+        "prize_pools",
+        [
+          "id",
+          "host_id",
+          "status",
+          "target_cents",
+          "amount_cents",
+          "currency",
+          "entries_count",
+          "auto_renew",
+          "start_at",
+          "end_at",
+          "created_at",
+          "updated_at",
+        ],
+        rows.pools,
+      ),
+      ...inserts(
+        db,
+        "prize_pool_contributions",
+        [
+          "id",
+          "pool_id",
+          "host_id",
+          "source_type",
+          "source_key",
+          "amount_cents",
+          "currency",
+          "user_id",
+          "entry_number",
+          "created_at",
+        ],
+        rows.contributions,
+      ),
       ...inserts(
         db,
         "products",
-        ["id", "host_id", "name", "description", "category", "shop_category", "status", "base_price_cents", "price_min_cents", "price_max_cents", "currency", "like_count", "view_count", "comments_count", "sales_count", "revenue_cents", "created_at", "updated_at"],
+        [
+          "id",
+          "host_id",
+          "name",
+          "description",
+          "category",
+          "shop_category",
+          "status",
+          "base_price_cents",
+          "price_min_cents",
+          "price_max_cents",
+          "currency",
+          "like_count",
+          "view_count",
+          "comments_count",
+          "sales_count",
+          "revenue_cents",
+          "created_at",
+          "updated_at",
+        ],
         rows.products,
       ),
-      ...inserts(db, "product_sizes", ["id", "product_id", "name", "price_cents", "currency", "dimensions", "available_units", "position"], rows.sizes),
+      ...inserts(
+        db,
+        "product_sizes",
+        ["id", "product_id", "name", "price_cents", "currency", "dimensions", "available_units", "position"],
+        rows.sizes,
+      ),
       ...inserts(db, "product_images", ["id", "product_id", "url", "r2_key", "position"], rows.images),
       ...inserts(db, "product_likes", ["user_id", "product_id", "created_at"], rows.likes, { orIgnore: true }),
     ];

@@ -15,7 +15,11 @@ import { countingSession, makeUser, signIn } from "../helpers";
 type Db = ReturnType<typeof drizzle>;
 
 /** Accounts with their profile as a nested object: left-joined, so an account without one reads profile: null. */
-const accountsQuery = (db: Db, since: Date | ReturnType<typeof columnPlaceholder>, email: string | ReturnType<typeof sql.placeholder>) =>
+const accountsQuery = (
+  db: Db,
+  since: Date | ReturnType<typeof columnPlaceholder>,
+  email: string | ReturnType<typeof sql.placeholder>,
+) =>
   db
     .select({
       id: users.id,
@@ -35,7 +39,9 @@ describe("reads prepared once per isolate", () => {
     await plain.delete(userProfiles).where(eq(userProfiles.userId, a.id));
     const b = await makeUser({ name: "Prepared Host" });
     const since = new Date(Date.now() - 60_000);
-    const read = preparedRead((db) => accountsQuery(db, columnPlaceholder(users.createdAt, "since"), sql.placeholder("email")).prepare());
+    const read = preparedRead((db) =>
+      accountsQuery(db, columnPlaceholder(users.createdAt, "since"), sql.placeholder("email")).prepare(),
+    );
 
     for (const who of [a, b]) {
       const expected = await accountsQuery(plain, since, who.email);
@@ -68,7 +74,10 @@ describe("reads prepared once per isolate", () => {
     const first = drizzle(batchingReads(env.DB.withSession("first-primary")));
     expect(await read(first, { byEmail: true }).all({ key: a.email })).toEqual([{ name: "Prepared Twice" }]);
     // Another request renames the account; the next request's run of the same prepared read sees it.
-    await drizzle(env.DB).update(userProfiles).set({ creatorName: "Renamed Twice" }).where(eq(userProfiles.userId, a.id));
+    await drizzle(env.DB)
+      .update(userProfiles)
+      .set({ creatorName: "Renamed Twice" })
+      .where(eq(userProfiles.userId, a.id));
     const second = drizzle(batchingReads(env.DB.withSession("first-primary")));
     expect(await read(second, { byEmail: true }).all({ key: a.email })).toEqual([{ name: "Renamed Twice" }]);
     expect(await read(second, { byEmail: false }).all({ key: a.id })).toEqual([{ name: "Renamed Twice" }]);
@@ -81,7 +90,11 @@ describe("reads prepared once per isolate", () => {
     const { session, counter } = countingSession();
     const db = drizzle(batchingReads(session));
     const read = preparedRead((db) =>
-      db.select({ email: users.email }).from(users).where(eq(users.id, sql.placeholder("id"))).prepare(),
+      db
+        .select({ email: users.email })
+        .from(users)
+        .where(eq(users.id, sql.placeholder("id")))
+        .prepare(),
     );
     const [prepared, built] = await Promise.all([
       read(db).all({ id: a.id }),
@@ -98,8 +111,16 @@ describe("the prepared reads every signed-in page makes", () => {
     const fan = await makeUser({ name: "Prepared Session" });
     await signIn(fan.email);
     const db = getDb(openDbSession(env, new Request("https://tribe.test/")).env);
-    const [row] = await drizzle(env.DB).select({ id: sessions.id, expiresAt: sessions.expiresAt }).from(sessions).where(eq(sessions.userId, fan.id));
-    expect(await getSessionAccount(db, row!.id, new Date())).toMatchObject({ id: fan.id, email: fan.email, creatorName: "Prepared Session", cartItems: 0 });
+    const [row] = await drizzle(env.DB)
+      .select({ id: sessions.id, expiresAt: sessions.expiresAt })
+      .from(sessions)
+      .where(eq(sessions.userId, fan.id));
+    expect(await getSessionAccount(db, row!.id, new Date())).toMatchObject({
+      id: fan.id,
+      email: fan.email,
+      creatorName: "Prepared Session",
+      cartItems: 0,
+    });
     expect(await getSessionAccount(db, row!.id, new Date(row!.expiresAt.getTime() + 1000))).toBeUndefined();
   });
 });

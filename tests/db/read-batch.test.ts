@@ -57,7 +57,9 @@ describe("reads batched per request", () => {
     ]);
     expect(good).toEqual({ status: "fulfilled", value: [{ email: a.email }] });
     expect(bad.status).toBe("rejected");
-    expect(String((bad as PromiseRejectedResult).reason?.cause ?? (bad as PromiseRejectedResult).reason)).toContain("missing_column");
+    expect(String((bad as PromiseRejectedResult).reason?.cause ?? (bad as PromiseRejectedResult).reason)).toContain(
+      "missing_column",
+    );
   });
 
   it("sends a write at once and a read after it sees the write", async () => {
@@ -65,7 +67,10 @@ describe("reads batched per request", () => {
     const { session } = countingSession();
     const batched = drizzle(batchingReads(session));
     await batched.update(userProfiles).set({ creatorName: "Renamed Writer" }).where(eq(userProfiles.userId, a.id));
-    const [row] = await batched.select({ name: userProfiles.creatorName }).from(userProfiles).where(eq(userProfiles.userId, a.id));
+    const [row] = await batched
+      .select({ name: userProfiles.creatorName })
+      .from(userProfiles)
+      .where(eq(userProfiles.userId, a.id));
     expect(row).toEqual({ name: "Renamed Writer" });
   });
 });
@@ -83,12 +88,17 @@ describe("which statements are held, and how a select travels in a batch", () =>
 
   it("names every unnamed column by its position and keeps existing aliases", () => {
     expect(
-      namedColumnsSql('select "users"."id", "user_profiles"."id", count(*), (select max("x") from "t") as "top" from "users" where "a" = ?'),
+      namedColumnsSql(
+        'select "users"."id", "user_profiles"."id", count(*), (select max("x") from "t") as "top" from "users" where "a" = ?',
+      ),
     ).toEqual({
       sql: 'select "users"."id" as "c0", "user_profiles"."id" as "c1", count(*) as "c2", (select max("x") from "t") as "top" from "users" where "a" = ?',
       columns: 4,
     });
-    expect(namedColumnsSql('select distinct "name" from "products"')).toEqual({ sql: 'select distinct "name" as "c0" from "products"', columns: 1 });
+    expect(namedColumnsSql('select distinct "name" from "products"')).toEqual({
+      sql: 'select distinct "name" as "c0" from "products"',
+      columns: 1,
+    });
   });
 
   it("is not fooled by commas and the word from inside strings, quotes or parentheses", () => {

@@ -28,8 +28,8 @@ describe("revenue distribution form", () => {
   });
 
   it("names each source whose shares do not add up, or are not percentages", () => {
-    const result = parseRevenueRulesForm((f) =>
-      ({ ...valid, "shop_sales.host": "80", "ad_revenue.pool": "-1", "group_buy_sales.host": "90.001" })[f],
+    const result = parseRevenueRulesForm(
+      (f) => ({ ...valid, "shop_sales.host": "80", "ad_revenue.pool": "-1", "group_buy_sales.host": "90.001" })[f],
     );
     expect(result).toEqual({
       ok: false,
@@ -49,9 +49,20 @@ describe("revenue distribution form", () => {
 
 describe("admin and tribe query strings", () => {
   it("fall back to defaults for anything invalid", () => {
-    expect(adminUserQuerySchema.parse({ q: "  Ana ", sort: "evil", page: "-2" })).toEqual({ q: "Ana", sort: "joined", page: 1 });
-    expect(adminUserQuerySchema.parse({ q: null, sort: "revenue", page: "3" })).toEqual({ q: "", sort: "revenue", page: 3 });
-    expect(tribeQuerySchema.parse({ q: "x".repeat(300), filter: "active", page: "x" })).toMatchObject({ filter: "active", page: 1 });
+    expect(adminUserQuerySchema.parse({ q: "  Ana ", sort: "evil", page: "-2" })).toEqual({
+      q: "Ana",
+      sort: "joined",
+      page: 1,
+    });
+    expect(adminUserQuerySchema.parse({ q: null, sort: "revenue", page: "3" })).toEqual({
+      q: "",
+      sort: "revenue",
+      page: 3,
+    });
+    expect(tribeQuerySchema.parse({ q: "x".repeat(300), filter: "active", page: "x" })).toMatchObject({
+      filter: "active",
+      page: 1,
+    });
     expect(tribeQuerySchema.parse({ q: "", filter: "sleepy", page: "2" })).toEqual({ q: "", filter: "all", page: 2 });
   });
 

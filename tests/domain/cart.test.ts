@@ -14,7 +14,12 @@ import {
 } from "~/domain/cart";
 import { MAX_ORDER_QUANTITY } from "~/domain/orders";
 
-const line = (productId: string, quantity = 1, sizeName = "M", colorName = ""): CartLine => ({ productId, sizeName, colorName, quantity });
+const line = (productId: string, quantity = 1, sizeName = "M", colorName = ""): CartLine => ({
+  productId,
+  sizeName,
+  colorName,
+  quantity,
+});
 
 describe("cart lines", () => {
   it("the same product, size and colour is one line whose quantities add up, capped at the line's maximum", () => {
@@ -61,7 +66,15 @@ describe("the cart cookie's payload", () => {
   it("round-trips lines and drops malformed ones without losing the rest", () => {
     const lines = [line("a", 2, "S", "Red"), line("b", 1, "", "")];
     expect(decodeCartLines(encodeCartLines(lines))).toEqual(lines);
-    const payload = JSON.stringify([["a", "S", "Red", 2], ["b", "M", "", 0], ["c", 5, "", 1], "junk", ["d", "M", "", 1.5], ["e", "M", "", 500], ["a", "S", "Red", 1]]);
+    const payload = JSON.stringify([
+      ["a", "S", "Red", 2],
+      ["b", "M", "", 0],
+      ["c", 5, "", 1],
+      "junk",
+      ["d", "M", "", 1.5],
+      ["e", "M", "", 500],
+      ["a", "S", "Red", 1],
+    ]);
     expect(decodeCartLines(payload)).toEqual([line("a", 3, "S", "Red"), line("e", MAX_ORDER_QUANTITY)]);
     expect(decodeCartLines("not json")).toEqual([]);
     expect(decodeCartLines('{"a":1}')).toEqual([]);
@@ -83,7 +96,10 @@ describe("grouping and counting", () => {
   });
 
   it("a card's one-click add takes the first size and colour in stock", () => {
-    const sizes = [{ name: "S", availableUnits: 0 }, { name: "M", availableUnits: 2 }];
+    const sizes = [
+      { name: "S", availableUnits: 0 },
+      { name: "M", availableUnits: 2 },
+    ];
     const colours = [{ name: "Red", availableUnits: 1 }];
     expect(defaultVariant(sizes, colours)).toEqual({ sizeName: "M", colorName: "Red" });
     expect(defaultVariant([{ name: "S", availableUnits: 0 }], [])).toEqual({ sizeName: "S", colorName: "" });

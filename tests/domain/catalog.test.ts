@@ -87,7 +87,9 @@ describe("game statuses", () => {
 describe("game limits", () => {
   it("holds the spec's numbers", () => {
     expect([GAME_OPTIONS_MIN, GAME_OPTIONS_MAX]).toEqual([2, 6]);
-    expect([GAME_ENTRY_FEE_MIN_CENTS, GAME_ENTRY_FEE_MAX_CENTS, GAME_ENTRY_FEE_DEFAULT_CENTS]).toEqual([100, 10000, 300]);
+    expect([GAME_ENTRY_FEE_MIN_CENTS, GAME_ENTRY_FEE_MAX_CENTS, GAME_ENTRY_FEE_DEFAULT_CENTS]).toEqual([
+      100, 10000, 300,
+    ]);
     expect(VIDEO_MIN_SECONDS).toBe(30);
     expect(VIDEO_MAX_BYTES).toBe(524288000);
     expect(VIDEO_MAX_BYTES).toBe(500 * 1048576);

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { addDays, COUNTDOWN_TICK_MS, countdownText, EXPIRED_TEXT, formatUtcDate, parseInstant, timeRemaining } from "~/domain/countdown";
+import {
+  addDays,
+  COUNTDOWN_TICK_MS,
+  countdownText,
+  EXPIRED_TEXT,
+  formatUtcDate,
+  parseInstant,
+  timeRemaining,
+} from "~/domain/countdown";
 
 const now = new Date("2026-03-01T12:00:00.000Z");
 const SECOND = 1000;

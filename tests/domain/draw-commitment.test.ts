@@ -32,7 +32,10 @@ describe("decideCommitment", () => {
 
   it("waits when the agreed tip is more than 2 hours old (the explorers lag), and needs two answers", () => {
     const old = { height: 899_900, hash: "a".repeat(64), time: NOW / 1000 - 100 * 600 };
-    expect(decideCommitment(tips(900_000, 899_900), old, NOW)).toMatchObject({ ok: false, reason: expect.stringMatching(/lagging/) });
+    expect(decideCommitment(tips(900_000, 899_900), old, NOW)).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/lagging/),
+    });
     expect(agreedTipHeight(tips(900_000))).toBeNull();
     expect(decideCommitment(tips(900_000), { height: 900_000, hash: "a".repeat(64), time: NOW / 1000 }, NOW)).toEqual({
       ok: false,
@@ -43,8 +46,14 @@ describe("decideCommitment", () => {
   it("ignores a tip more than 6 + minutes/5 blocks above the agreed tip", () => {
     const agreed = { height: 900_000, hash: "a".repeat(64), time: NOW / 1000 - 30 * 60 };
     expect(tipAllowance(agreed.time, NOW)).toBe(12);
-    expect(decideCommitment(tips(900_000, 900_000, 900_012), agreed, NOW)).toMatchObject({ ok: true, blockHeight: 900_015 });
-    expect(decideCommitment(tips(900_000, 900_000, 900_013), agreed, NOW)).toMatchObject({ ok: true, blockHeight: 900_003 });
+    expect(decideCommitment(tips(900_000, 900_000, 900_012), agreed, NOW)).toMatchObject({
+      ok: true,
+      blockHeight: 900_015,
+    });
+    expect(decideCommitment(tips(900_000, 900_000, 900_013), agreed, NOW)).toMatchObject({
+      ok: true,
+      blockHeight: 900_003,
+    });
   });
 });
 
@@ -53,7 +62,14 @@ async function chain(tipHash: string, count: number, firstTime: number): Promise
   const blocks: BitcoinBlock[] = [];
   let prev = tipHash;
   for (let i = 0; i < count; i++) {
-    const fields = { version: 0x20000000, previousblockhash: prev, merkle_root: await sha256Hex(`m${i}`), timestamp: firstTime + i * 600, bits: 0x1d00ffff, nonce: i };
+    const fields = {
+      version: 0x20000000,
+      previousblockhash: prev,
+      merkle_root: await sha256Hex(`m${i}`),
+      timestamp: firstTime + i * 600,
+      bits: 0x1d00ffff,
+      nonce: i,
+    };
     const id = await blockHashFromHeader(buildBlockHeader(fields));
     blocks.push({ ...fields, id });
     prev = id;
@@ -88,7 +104,11 @@ describe("acceptance", () => {
 });
 
 describe("the draw log", () => {
-  async function record(seq: number, prevHash: string, fields: Partial<CommitmentRecord> = {}): Promise<CommitmentRecord> {
+  async function record(
+    seq: number,
+    prevHash: string,
+    fields: Partial<CommitmentRecord> = {},
+  ): Promise<CommitmentRecord> {
     const body = {
       poolId: "p",
       seq,
@@ -107,9 +127,19 @@ describe("the draw log", () => {
 
   it("chains each record to the one before; an edit or a gap shows", async () => {
     const first = await record(0, GENESIS_LOG_HASH);
-    const second = await record(1, first.hash, { kind: "void", tipHeight: null, tipHash: null, tipTime: null, highestTip: null, reason: "dispute lost" });
+    const second = await record(1, first.hash, {
+      kind: "void",
+      tipHeight: null,
+      tipHash: null,
+      tipTime: null,
+      highestTip: null,
+      reason: "dispute lost",
+    });
     expect(await verifyCommitmentLog([first, second])).toEqual({ ok: true });
-    expect(await verifyCommitmentLog([{ ...first, blockHeight: 900_004 }, second])).toEqual({ ok: false, reason: "record 0 does not hash to its recorded hash" });
+    expect(await verifyCommitmentLog([{ ...first, blockHeight: 900_004 }, second])).toEqual({
+      ok: false,
+      reason: "record 0 does not hash to its recorded hash",
+    });
     expect(await verifyCommitmentLog([second])).toMatchObject({ ok: false });
   });
 
@@ -119,7 +149,9 @@ describe("the draw log", () => {
       ok: false,
       reason: "block 900001 is not 3 past the highest tip 900000",
     });
-    expect(checkCommitmentRule(await record(0, GENESIS_LOG_HASH, { highestTip: 900_050, blockHeight: 900_053 })).ok).toBe(false);
+    expect(
+      checkCommitmentRule(await record(0, GENESIS_LOG_HASH, { highestTip: 900_050, blockHeight: 900_053 })).ok,
+    ).toBe(false);
     expect(checkCommitmentRule(await record(0, GENESIS_LOG_HASH, { tipTime: NOW / 1000 - 3 * 3600 })).ok).toBe(false);
   });
 });

@@ -111,7 +111,9 @@ describe("entriesDigest and entries.txt", () => {
     // sha256("evt_a"), computed independently (printf evt_a | sha256sum).
     expect(lines[0]!.key).toBe("eff4ea5d5a29d2c6f9f25802b8dffbfdefbeab3d77688f9d1dddf97c0629c8fc");
     const text = canonicalEntriesText(lines);
-    expect(text).toBe(`0:${await sha256Hex("evt_a")}\n1:${await sha256Hex("evt_b")}:void\n2:${await sha256Hex("evt_c")}\n`);
+    expect(text).toBe(
+      `0:${await sha256Hex("evt_a")}\n1:${await sha256Hex("evt_b")}:void\n2:${await sha256Hex("evt_c")}\n`,
+    );
     // The source keys themselves never appear.
     expect(text).not.toMatch(/evt_/);
     expect(await entriesDigest(entries)).toBe(await sha256Hex(text));
@@ -183,7 +185,9 @@ describe("pickWinner", () => {
   });
 
   it("refuses a list with no valid entry", () => {
-    expect(() => pickWinner([{ entryNumber: 0, voided: true }], hash)).toThrow("No participants available for winner selection");
+    expect(() => pickWinner([{ entryNumber: 0, voided: true }], hash)).toThrow(
+      "No participants available for winner selection",
+    );
   });
 });
 

@@ -14,7 +14,13 @@ import {
   withdrawalFeeCents,
   type EventShares,
 } from "~/domain/earnings";
-import { DEFAULT_REVENUE_RULES, distributePool, validateWithdrawal, withdrawableBalanceCents, type RevenueRule } from "~/domain/revenue";
+import {
+  DEFAULT_REVENUE_RULES,
+  distributePool,
+  validateWithdrawal,
+  withdrawableBalanceCents,
+  type RevenueRule,
+} from "~/domain/revenue";
 import { earningsCsv } from "~/lib/earnings-csv";
 import { parseCsv } from "~/lib/csv";
 
@@ -22,15 +28,35 @@ const DAY = 86_400_000;
 
 describe("sale and refund shares", () => {
   it("split a sale at the recorded rule, parts adding up to the gross", () => {
-    expect(saleShares(1999, DEFAULT_REVENUE_RULES.shop_sales)).toEqual({ grossCents: 1999, poolCents: 200, hostCents: 1799, platformCents: 0 });
-    expect(saleShares(1000, DEFAULT_REVENUE_RULES.ad_revenue)).toEqual({ grossCents: 1000, poolCents: 300, hostCents: 500, platformCents: 200 });
+    expect(saleShares(1999, DEFAULT_REVENUE_RULES.shop_sales)).toEqual({
+      grossCents: 1999,
+      poolCents: 200,
+      hostCents: 1799,
+      platformCents: 0,
+    });
+    expect(saleShares(1000, DEFAULT_REVENUE_RULES.ad_revenue)).toEqual({
+      grossCents: 1000,
+      poolCents: 300,
+      hostCents: 500,
+      platformCents: 200,
+    });
     expect(saleShares(300, DEFAULT_REVENUE_RULES.guess_win_entries).hostCents).toBe(0);
   });
 
   it("a full refund takes back exactly the sale's parts; after the close the host carries the pool's part", () => {
     const sale = saleShares(1999, DEFAULT_REVENUE_RULES.shop_sales);
-    expect(refundShares(1999, sale, 0, false)).toEqual({ grossCents: -1999, poolCents: -200, hostCents: -1799, platformCents: -0 });
-    expect(refundShares(1999, sale, 0, true)).toEqual({ grossCents: -1999, poolCents: 0, hostCents: -1999, platformCents: -0 });
+    expect(refundShares(1999, sale, 0, false)).toEqual({
+      grossCents: -1999,
+      poolCents: -200,
+      hostCents: -1799,
+      platformCents: -0,
+    });
+    expect(refundShares(1999, sale, 0, true)).toEqual({
+      grossCents: -1999,
+      poolCents: 0,
+      hostCents: -1999,
+      platformCents: -0,
+    });
     // Two halves take back exactly the whole.
     const first = refundShares(1000, sale, 0, false);
     const second = refundShares(999, sale, 1000, false);
@@ -99,7 +125,10 @@ describe("platform fee on withdrawals", () => {
   it("answers the spec's messages", () => {
     expect(validateWithdrawal("0", 5000)).toEqual({ ok: false, message: "Please enter a valid amount to withdraw" });
     expect(validateWithdrawal("abc", 5000)).toEqual({ ok: false, message: "Please enter a valid amount to withdraw" });
-    expect(validateWithdrawal("50.01", 5000)).toEqual({ ok: false, message: "Withdrawal amount cannot exceed your withdrawable balance" });
+    expect(validateWithdrawal("50.01", 5000)).toEqual({
+      ok: false,
+      message: "Withdrawal amount cannot exceed your withdrawable balance",
+    });
     expect(validateWithdrawal("50", 5000)).toEqual({ ok: true, amountCents: 5000 });
   });
 });
@@ -124,7 +153,12 @@ const RULES: RevenueRule[] = [
 ];
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ t: fc.constant("sale" as const), gross: fc.integer({ min: 1, max: 500_000 }), rule: fc.integer({ min: 0, max: RULES.length - 1 }), groupBuy: fc.boolean() }),
+  fc.record({
+    t: fc.constant("sale" as const),
+    gross: fc.integer({ min: 1, max: 500_000 }),
+    rule: fc.integer({ min: 0, max: RULES.length - 1 }),
+    groupBuy: fc.boolean(),
+  }),
   fc.record({ t: fc.constant("guess" as const), gross: fc.integer({ min: 100, max: 10_000 }) }),
   fc.record({ t: fc.constant("ad" as const), gross: fc.integer({ min: 1, max: 1_000_000 }) }),
   fc.record({ t: fc.constant("refund" as const), pick: fc.nat(), permille: fc.integer({ min: 1, max: 1000 }) }),
@@ -154,7 +188,8 @@ describe("the earnings ledger (property-based)", () => {
         let refunded = 0;
         let round = 0;
         let openPool = 0;
-        const book = (kind: string, s: EventShares) => rows.push({ kind, amount: s.hostCents, gross: s.grossCents, pool: s.poolCents, platform: s.platformCents });
+        const book = (kind: string, s: EventShares) =>
+          rows.push({ kind, amount: s.hostCents, gross: s.grossCents, pool: s.poolCents, platform: s.platformCents });
         const balance = () => rows.reduce((sum, r) => sum + r.amount, 0);
 
         // Refunds and disputes not restored yet, newest last (a failed refund or a won dispute books their opposite).
@@ -175,7 +210,12 @@ describe("the earnings ledger (property-based)", () => {
             case "sale":
             case "guess":
             case "ad": {
-              const rule = step.t === "sale" ? RULES[step.rule]! : step.t === "guess" ? DEFAULT_REVENUE_RULES.guess_win_entries : DEFAULT_REVENUE_RULES.ad_revenue;
+              const rule =
+                step.t === "sale"
+                  ? RULES[step.rule]!
+                  : step.t === "guess"
+                    ? DEFAULT_REVENUE_RULES.guess_win_entries
+                    : DEFAULT_REVENUE_RULES.ad_revenue;
               const shares = saleShares(step.gross, rule);
               book(step.t, shares);
               openPool += shares.poolCents;
@@ -204,7 +244,13 @@ describe("the earnings ledger (property-based)", () => {
               if (!last || last.round !== round) break;
               reversals.pop();
               const s = last.shares;
-              rows.push({ kind: "refund", amount: -s.hostCents, gross: -s.grossCents, pool: -s.poolCents, platform: -s.platformCents });
+              rows.push({
+                kind: "refund",
+                amount: -s.hostCents,
+                gross: -s.grossCents,
+                pool: -s.poolCents,
+                platform: -s.platformCents,
+              });
               last.sale.refunded -= last.cents;
               refunded -= last.cents;
               openPool -= s.poolCents;
@@ -266,9 +312,18 @@ describe("the earnings ledger (property-based)", () => {
 describe("revenue periods", () => {
   const now = new Date("2026-03-18T15:30:00Z");
   it("week is the last 7 days including today, month from day 1, year from 1 January", () => {
-    expect(periodRange("week", now)).toEqual({ start: new Date("2026-03-12T00:00:00Z"), end: new Date("2026-03-19T00:00:00Z") });
-    expect(periodRange("month", now)).toEqual({ start: new Date("2026-03-01T00:00:00Z"), end: new Date("2026-03-19T00:00:00Z") });
-    expect(periodRange("year", now)).toEqual({ start: new Date("2026-01-01T00:00:00Z"), end: new Date("2026-03-19T00:00:00Z") });
+    expect(periodRange("week", now)).toEqual({
+      start: new Date("2026-03-12T00:00:00Z"),
+      end: new Date("2026-03-19T00:00:00Z"),
+    });
+    expect(periodRange("month", now)).toEqual({
+      start: new Date("2026-03-01T00:00:00Z"),
+      end: new Date("2026-03-19T00:00:00Z"),
+    });
+    expect(periodRange("year", now)).toEqual({
+      start: new Date("2026-01-01T00:00:00Z"),
+      end: new Date("2026-03-19T00:00:00Z"),
+    });
     // On the 1st, the month is that one day; on 1 January, the year too.
     const jan1 = new Date("2027-01-01T00:00:00Z");
     expect(periodRange("month", jan1).start).toEqual(jan1);
@@ -276,17 +331,30 @@ describe("revenue periods", () => {
   });
 
   it("custom ranges are whole days, both ends included, checked", () => {
-    expect(customRange("2026-02-01", "2026-02-28")).toEqual({ ok: true, range: { start: new Date("2026-02-01T00:00:00Z"), end: new Date("2026-03-01T00:00:00Z") } });
+    expect(customRange("2026-02-01", "2026-02-28")).toEqual({
+      ok: true,
+      range: { start: new Date("2026-02-01T00:00:00Z"), end: new Date("2026-03-01T00:00:00Z") },
+    });
     expect(customRange("2026-02-30", "2026-03-01")).toEqual({ ok: false, message: DATE_RANGE_MESSAGES.invalid });
     expect(customRange("2026-03-02", "2026-03-01")).toEqual({ ok: false, message: DATE_RANGE_MESSAGES.order });
     expect(customRange("2024-01-01", "2026-01-01")).toEqual({ ok: false, message: DATE_RANGE_MESSAGES.tooLong });
   });
 
   it("reads the period from the query, defaulting to the month", () => {
-    expect(choosePeriod(new URLSearchParams(""), now)).toMatchObject({ period: "month", from: "2026-03-01", to: "2026-03-18" });
+    expect(choosePeriod(new URLSearchParams(""), now)).toMatchObject({
+      period: "month",
+      from: "2026-03-01",
+      to: "2026-03-18",
+    });
     expect(choosePeriod(new URLSearchParams("period=bogus"), now).period).toBe("month");
-    expect(choosePeriod(new URLSearchParams("from=2026-01-05&to=2026-01-06"), now)).toMatchObject({ period: "custom", error: null });
-    expect(choosePeriod(new URLSearchParams("from=x&to=y"), now)).toMatchObject({ period: "custom", error: DATE_RANGE_MESSAGES.invalid });
+    expect(choosePeriod(new URLSearchParams("from=2026-01-05&to=2026-01-06"), now)).toMatchObject({
+      period: "custom",
+      error: null,
+    });
+    expect(choosePeriod(new URLSearchParams("from=x&to=y"), now)).toMatchObject({
+      period: "custom",
+      error: DATE_RANGE_MESSAGES.invalid,
+    });
   });
 
   it("the daily series lists every day of the range", () => {
@@ -302,16 +370,85 @@ describe("earnings CSV", () => {
     const now = new Date("2026-03-18T00:00:00Z");
     const csv = earningsCsv(
       [
-        { kind: "shop_sale", description: "Mug, large", orderNumber: "ORD-ABC", sourceKey: "sale:1", grossCents: 1999, poolCents: 200, platformCents: 0, amountCents: 1799, currency: "USD", occurredAt: new Date("2026-03-02T10:00:00Z"), availableAt: Date.parse("2026-03-16T10:00:00Z") },
-        { kind: "platform_fee", description: "=cmd", orderNumber: null, sourceKey: "fee:p:0", grossCents: 0, poolCents: 0, platformCents: 40, amountCents: -40, currency: "USD", occurredAt: new Date("2026-03-17T10:00:00Z"), availableAt: null },
-        { kind: "shop_sale", description: "Poster", orderNumber: "ORD-DEF", sourceKey: "sale:2", grossCents: 500, poolCents: 50, platformCents: 0, amountCents: 450, currency: "USD", occurredAt: new Date("2026-03-17T11:00:00Z"), availableAt: null },
+        {
+          kind: "shop_sale",
+          description: "Mug, large",
+          orderNumber: "ORD-ABC",
+          sourceKey: "sale:1",
+          grossCents: 1999,
+          poolCents: 200,
+          platformCents: 0,
+          amountCents: 1799,
+          currency: "USD",
+          occurredAt: new Date("2026-03-02T10:00:00Z"),
+          availableAt: Date.parse("2026-03-16T10:00:00Z"),
+        },
+        {
+          kind: "platform_fee",
+          description: "=cmd",
+          orderNumber: null,
+          sourceKey: "fee:p:0",
+          grossCents: 0,
+          poolCents: 0,
+          platformCents: 40,
+          amountCents: -40,
+          currency: "USD",
+          occurredAt: new Date("2026-03-17T10:00:00Z"),
+          availableAt: null,
+        },
+        {
+          kind: "shop_sale",
+          description: "Poster",
+          orderNumber: "ORD-DEF",
+          sourceKey: "sale:2",
+          grossCents: 500,
+          poolCents: 50,
+          platformCents: 0,
+          amountCents: 450,
+          currency: "USD",
+          occurredAt: new Date("2026-03-17T11:00:00Z"),
+          availableAt: null,
+        },
       ],
       now,
     );
     expect(parseCsv(csv)).toEqual([
-      ["Date", "Type", "Description", "Reference", "Gross", "Prize Pool", "Platform", "Your Earnings", "Currency", "Status"],
-      ["2026-03-02T10:00:00.000Z", "Shop Sale", "Mug, large", "ORD-ABC", "19.99", "2.00", "0.00", "17.99", "USD", "Available"],
-      ["2026-03-17T10:00:00.000Z", "Platform Fee", "'=cmd", "fee:p:0", "0.00", "0.00", "0.40", "-0.40", "USD", "Available"],
+      [
+        "Date",
+        "Type",
+        "Description",
+        "Reference",
+        "Gross",
+        "Prize Pool",
+        "Platform",
+        "Your Earnings",
+        "Currency",
+        "Status",
+      ],
+      [
+        "2026-03-02T10:00:00.000Z",
+        "Shop Sale",
+        "Mug, large",
+        "ORD-ABC",
+        "19.99",
+        "2.00",
+        "0.00",
+        "17.99",
+        "USD",
+        "Available",
+      ],
+      [
+        "2026-03-17T10:00:00.000Z",
+        "Platform Fee",
+        "'=cmd",
+        "fee:p:0",
+        "0.00",
+        "0.00",
+        "0.40",
+        "-0.40",
+        "USD",
+        "Available",
+      ],
       ["2026-03-17T11:00:00.000Z", "Shop Sale", "Poster", "ORD-DEF", "5.00", "0.50", "0.00", "4.50", "USD", "Pending"],
     ]);
   });

@@ -7,11 +7,16 @@ import { groupBuyOrderRule, poolShareCents, recordedGroupBuyRule } from "~/domai
 describe("a group-buy order's pool share is the pool part of its sale row", () => {
   it("for any amount, pool percent and group-buy platform fee", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 10_000_000 }), fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 0, max: 5000 }), (cents, poolBp, feeBp) => {
-        const pool = poolBp / 100;
-        const fee = feeBp / 100;
-        expect(poolShareCents(cents, pool, fee)).toBe(saleShares(cents, groupBuyOrderRule(pool, fee)).poolCents);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 10_000_000 }),
+        fc.integer({ min: 0, max: 5000 }),
+        fc.integer({ min: 0, max: 5000 }),
+        (cents, poolBp, feeBp) => {
+          const pool = poolBp / 100;
+          const fee = feeBp / 100;
+          expect(poolShareCents(cents, pool, fee)).toBe(saleShares(cents, groupBuyOrderRule(pool, fee)).poolCents);
+        },
+      ),
     );
   });
 
@@ -23,7 +28,11 @@ describe("a group-buy order's pool share is the pool part of its sale row", () =
 
   it("reads the split recorded on the order, else the rule in force", () => {
     const inForce = { prizePoolPercent: 10, hostPercent: 85, platformFeePercent: 5 };
-    expect(recordedGroupBuyRule({ pool_percent: 12, platform_fee_percent: 3 }, inForce)).toEqual({ prizePoolPercent: 12, hostPercent: 85, platformFeePercent: 3 });
+    expect(recordedGroupBuyRule({ pool_percent: 12, platform_fee_percent: 3 }, inForce)).toEqual({
+      prizePoolPercent: 12,
+      hostPercent: 85,
+      platformFeePercent: 3,
+    });
     expect(recordedGroupBuyRule({ pool_percent: 10 }, inForce)).toEqual(inForce);
     expect(recordedGroupBuyRule(null, inForce)).toEqual(inForce);
   });

@@ -427,7 +427,10 @@ describe("validateGroupBuyForm", () => {
 
   it("allows six tiers but not seven", () => {
     const rows = (count: number) =>
-      Array.from({ length: count }, (_, i) => ({ salesThreshold: String(i * 1000), discountPercentage: String(5 + i) }));
+      Array.from({ length: count }, (_, i) => ({
+        salesThreshold: String(i * 1000),
+        discountPercentage: String(5 + i),
+      }));
     expect(withTiers(rows(6)).ok).toBe(true);
     expect(withTiers(rows(7))).toEqual({
       ok: false,
@@ -445,7 +448,10 @@ describe("finalisation (property-based)", () => {
       for (const [gap, rise] of steps) {
         const last = out[out.length - 1] as GroupBuyTier;
         if (last.discountPercent + rise > 50) break;
-        out.push({ salesThresholdCents: last.salesThresholdCents + gap * 10_000, discountPercent: last.discountPercent + rise });
+        out.push({
+          salesThresholdCents: last.salesThresholdCents + gap * 10_000,
+          discountPercent: last.discountPercent + rise,
+        });
       }
       return out;
     });
@@ -475,7 +481,8 @@ describe("finalisation (property-based)", () => {
         expect(plan.netSalesRmCents).toBe(net);
         expect(plan.targetMet).toBe(net >= targetCents);
         expect(plan.finalDiscountPercent).toBe(net >= targetCents ? (currentTier(t, net)?.discountPercent ?? 0) : 0);
-        if (!plan.targetMet) expect(plan.refunds.every((r) => r.refundCents === 0 && r.poolReversalCents === 0)).toBe(true);
+        if (!plan.targetMet)
+          expect(plan.refunds.every((r) => r.refundCents === 0 && r.poolReversalCents === 0)).toBe(true);
       }),
     );
   });
@@ -520,7 +527,10 @@ describe("finalisation (property-based)", () => {
     fc.assert(
       fc.property(tierSet, target, orders, (t, targetCents, list) => {
         const first = planGroupBuyFinalisation(t, targetCents, list);
-        const after = list.map((o, i) => ({ ...o, refundedCents: o.refundedCents + (first.refunds[i]?.refundCents ?? 0) }));
+        const after = list.map((o, i) => ({
+          ...o,
+          refundedCents: o.refundedCents + (first.refunds[i]?.refundCents ?? 0),
+        }));
         const again = planGroupBuyFinalisation(t, targetCents, after);
         expect(again.refunds.every((r) => r.refundCents === 0 && r.poolReversalCents === 0)).toBe(true);
       }),
@@ -553,9 +563,18 @@ describe("finalisation (property-based)", () => {
       [3_333, 5],
       [1_999, 15],
     ] as const) {
-      const [r] = planTierRefunds([{ orderId: "o", paidCents: paid, refundedCents: 0, salesRmCents: paid * 4, poolPercent: 10 }], discount);
+      const [r] = planTierRefunds(
+        [{ orderId: "o", paidCents: paid, refundedCents: 0, salesRmCents: paid * 4, poolPercent: 10 }],
+        discount,
+      );
       const share = poolShareCents(paid, 10);
-      const pool = reversalShareCents({ contributionCents: share, alreadyReversedCents: 0, reversedCents: r!.refundCents, paymentCents: paid, cumulativeReversedCents: r!.refundCents });
+      const pool = reversalShareCents({
+        contributionCents: share,
+        alreadyReversedCents: 0,
+        reversedCents: r!.refundCents,
+        paymentCents: paid,
+        cumulativeReversedCents: r!.refundCents,
+      });
       expect(r!.poolReversalCents).toBe(pool);
     }
   });
@@ -585,8 +604,18 @@ describe("isLessFavourable and early completion", () => {
     expect(isLessFavourable(before, before)).toBe(false);
     expect(isLessFavourable(before, { ...before, targetCents: 600_000 })).toBe(true);
     expect(isLessFavourable(before, { ...before, targetCents: 400_000 })).toBe(false);
-    expect(isLessFavourable(before, { ...before, tiers: tiers.map((t) => ({ ...t, discountPercent: t.discountPercent + 1 })) })).toBe(false);
-    expect(isLessFavourable(before, { ...before, tiers: tiers.map((t) => ({ ...t, salesThresholdCents: t.salesThresholdCents * 2 })) })).toBe(true);
+    expect(
+      isLessFavourable(before, {
+        ...before,
+        tiers: tiers.map((t) => ({ ...t, discountPercent: t.discountPercent + 1 })),
+      }),
+    ).toBe(false);
+    expect(
+      isLessFavourable(before, {
+        ...before,
+        tiers: tiers.map((t) => ({ ...t, salesThresholdCents: t.salesThresholdCents * 2 })),
+      }),
+    ).toBe(true);
     expect(isLessFavourable(before, { ...before, tiers: tiers.slice(0, 3) })).toBe(true);
   });
   it("completes early only at or above the target", () => {

@@ -11,7 +11,8 @@ async function sha256BigInt(text: string): Promise<bigint> {
   return value;
 }
 
-const candidatesOf = (n: number) => Array.from({ length: n }, (_, i) => ({ userId: `fan-${i}`, entryNumber: i * 3 + 1 }));
+const candidatesOf = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ userId: `fan-${i}`, entryNumber: i * 3 + 1 }));
 
 describe("mini prize quantity", () => {
   it("is a whole number, or 'unlimited' for anything else", () => {
@@ -51,7 +52,12 @@ describe("mini prize draw", () => {
     const [first] = await drawMiniPrizes(HASH, [{ quantityText: "1" }], candidates);
     const index = Number((await sha256BigInt(`${HASH}:0:0`)) % 7n);
     expect(miniPrizeSeedText(HASH.toUpperCase(), 0, 0)).toBe(`${HASH}:0:0`);
-    expect(first).toEqual({ prizeIndex: 0, round: 0, userId: candidates[index]!.userId, entryNumber: candidates[index]!.entryNumber });
+    expect(first).toEqual({
+      prizeIndex: 0,
+      round: 0,
+      userId: candidates[index]!.userId,
+      entryNumber: candidates[index]!.entryNumber,
+    });
   });
 
   it("the second round draws among the candidates the first left", async () => {
@@ -60,7 +66,10 @@ describe("mini prize draw", () => {
     const remaining = [...candidates];
     const expected = [];
     for (const round of [0, 1]) {
-      const [picked] = remaining.splice(Number((await sha256BigInt(`${HASH}:0:${round}`)) % BigInt(remaining.length)), 1);
+      const [picked] = remaining.splice(
+        Number((await sha256BigInt(`${HASH}:0:${round}`)) % BigInt(remaining.length)),
+        1,
+      );
       expected.push(picked!.entryNumber);
     }
     expect(awards.map((a) => a.entryNumber)).toEqual(expected);
@@ -68,9 +77,18 @@ describe("mini prize draw", () => {
 
   it("an 'unlimited' prize goes to every candidate; a quantity above the candidates gives each one once", async () => {
     const candidates = candidatesOf(4);
-    const awards = await drawMiniPrizes(HASH, [{ quantityText: "unlimited" }, { quantityText: "10" }, { quantityText: "0" }], candidates);
+    const awards = await drawMiniPrizes(
+      HASH,
+      [{ quantityText: "unlimited" }, { quantityText: "10" }, { quantityText: "0" }],
+      candidates,
+    );
     expect(awards.filter((a) => a.prizeIndex === 0).map((a) => a.userId)).toEqual(candidates.map((c) => c.userId));
-    expect(awards.filter((a) => a.prizeIndex === 1).map((a) => a.userId).sort()).toEqual(candidates.map((c) => c.userId).sort());
+    expect(
+      awards
+        .filter((a) => a.prizeIndex === 1)
+        .map((a) => a.userId)
+        .sort(),
+    ).toEqual(candidates.map((c) => c.userId).sort());
     expect(awards.filter((a) => a.prizeIndex === 2)).toEqual([]);
   });
 
@@ -82,7 +100,10 @@ describe("mini prize draw", () => {
     await fc.assert(
       fc.asyncProperty(
         fc.stringMatching(/^[0-9a-f]{64}$/),
-        fc.array(fc.oneof(fc.integer({ min: 0, max: 12 }).map(String), fc.constant("unlimited")), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.oneof(fc.integer({ min: 0, max: 12 }).map(String), fc.constant("unlimited")), {
+          minLength: 1,
+          maxLength: 4,
+        }),
         fc.integer({ min: 0, max: 15 }),
         async (hash, quantities, n) => {
           const prizes = quantities.map((quantityText) => ({ quantityText }));

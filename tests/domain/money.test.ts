@@ -214,15 +214,7 @@ describe("splitByPercents", () => {
   });
 
   it("always sums to the whole", () => {
-    const splits = [
-      [60, 25, 15],
-      [10, 90],
-      [20, 30, 50],
-      [33.33, 33.33, 33.34],
-      [0, 100],
-      [100],
-      [3.5, 96.5],
-    ];
+    const splits = [[60, 25, 15], [10, 90], [20, 30, 50], [33.33, 33.33, 33.34], [0, 100], [100], [3.5, 96.5]];
     for (const percents of splits) {
       for (let cents = 0; cents <= 1000; cents++) {
         const parts = splitByPercents(cents, percents);
@@ -300,7 +292,9 @@ describe("formatCount", () => {
 
   it("agrees with toLocaleString('en-US') for every safe integer", () => {
     fc.assert(fc.property(fc.maxSafeInteger(), (n) => formatCount(n) === n.toLocaleString("en-US")));
-    fc.assert(fc.property(fc.integer({ min: -1_000_000, max: 1_000_000 }), (n) => formatCount(n) === n.toLocaleString("en-US")));
+    fc.assert(
+      fc.property(fc.integer({ min: -1_000_000, max: 1_000_000 }), (n) => formatCount(n) === n.toLocaleString("en-US")),
+    );
   });
 
   it("refuses what is not a count", () => {

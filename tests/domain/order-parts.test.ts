@@ -24,11 +24,24 @@ describe("reversedPartsCents", () => {
     const prices = [2_345, 1_999, 1_501, 777, 3_333, 1_234, 999];
     const shares = prices.map((p) => Math.round(p / 10));
     const reversed = prices.map(() => 0);
-    const level = () => reversedPartsCents(prices.map((p, i) => ({ partCents: shares[i]!, paymentCents: p, reversedCents: reversed[i]! })));
+    const level = () =>
+      reversedPartsCents(
+        prices.map((p, i) => ({ partCents: shares[i]!, paymentCents: p, reversedCents: reversed[i]! })),
+      );
     const contribution = shares.reduce((a, b) => a + b, 0);
     let pool = 0;
     let ledger = 0;
-    for (const [i, refund] of [[0, 282], [1, 240], [2, 181], [3, 94], [4, 400], [5, 149], [6, 120], [1, 433], [3, 683]] as const) {
+    for (const [i, refund] of [
+      [0, 282],
+      [1, 240],
+      [2, 181],
+      [3, 94],
+      [4, 400],
+      [5, 149],
+      [6, 120],
+      [1, 433],
+      [3, 683],
+    ] as const) {
       const before = reversedPartCents(shares[i]!, prices[i]!, reversed[i]!);
       reversed[i]! += refund;
       ledger += reversedPartCents(shares[i]!, prices[i]!, reversed[i]!) - before;
@@ -48,7 +61,9 @@ describe("reversedPartsCents", () => {
     const base = { contributionCents: 100, paymentCents: 1_000, cumulativeReversedCents: 500 };
     expect(reversalShareCents({ ...base, alreadyReversedCents: 0, reversedCents: 500, givenBackCents: 250 })).toBe(100);
     expect(reversalShareCents({ ...base, alreadyReversedCents: 60, reversedCents: 500, givenBackCents: 49 })).toBe(0);
-    expect(reversalShareCents({ ...base, alreadyReversedCents: 60, reversedCents: -500, givenBackCents: 49 })).toBe(-11);
+    expect(reversalShareCents({ ...base, alreadyReversedCents: 60, reversedCents: -500, givenBackCents: 49 })).toBe(
+      -11,
+    );
     expect(reversalShareCents({ ...base, alreadyReversedCents: 60, reversedCents: -500, givenBackCents: 70 })).toBe(0);
   });
 });

@@ -110,7 +110,10 @@ describe("validateHostDeposit", () => {
   });
 
   it("says a deposit with fractions of a cent is not in whole cents", () => {
-    expect(validateHostDeposit("1.001")).toEqual({ ok: false, message: "Please enter the deposit in whole cents (at most 2 decimal places)." });
+    expect(validateHostDeposit("1.001")).toEqual({
+      ok: false,
+      message: "Please enter the deposit in whole cents (at most 2 decimal places).",
+    });
   });
 });
 
@@ -229,13 +232,20 @@ describe("reversals against a pool contribution", () => {
     const base = { contributionCents: 333, alreadyReversedCents: 0, paymentCents: 3_333 };
     // 1,000 of 3,333 is 99.9 cents of the share: rounded down, the one rule of money flowing back (decision 380).
     expect(reversalShareCents({ ...base, reversedCents: 1_000, cumulativeReversedCents: 1_000 })).toBe(99);
-    expect(reversalShareCents({ ...base, alreadyReversedCents: 100, reversedCents: 2_333, cumulativeReversedCents: 3_333 })).toBe(233);
+    expect(
+      reversalShareCents({ ...base, alreadyReversedCents: 100, reversedCents: 2_333, cumulativeReversedCents: 3_333 }),
+    ).toBe(233);
     // Three partial refunds that add up to the payment reverse exactly the contribution.
     let reversed = 0;
     let cumulative = 0;
     for (const part of [1_111, 1_111, 1_111]) {
       cumulative += part;
-      reversed += reversalShareCents({ ...base, alreadyReversedCents: reversed, reversedCents: part, cumulativeReversedCents: cumulative });
+      reversed += reversalShareCents({
+        ...base,
+        alreadyReversedCents: reversed,
+        reversedCents: part,
+        cumulativeReversedCents: cumulative,
+      });
     }
     expect(reversed).toBe(333);
   });
@@ -244,11 +254,19 @@ describe("reversals against a pool contribution", () => {
     // A pending refund of 350 of a 700 payment (share 35 of 70), then a lost dispute of 700 (the other 35), then the
     // refund fails: the dispute still covers the whole payment, so the pool gives back nothing.
     const base = { contributionCents: 70, paymentCents: 700 };
-    expect(reversalShareCents({ ...base, alreadyReversedCents: 0, reversedCents: 350, cumulativeReversedCents: 350 })).toBe(35);
-    expect(reversalShareCents({ ...base, alreadyReversedCents: 35, reversedCents: 700, cumulativeReversedCents: 700 })).toBe(35);
-    expect(reversalShareCents({ ...base, alreadyReversedCents: 70, reversedCents: -350, cumulativeReversedCents: 700 })).toBe(0);
+    expect(
+      reversalShareCents({ ...base, alreadyReversedCents: 0, reversedCents: 350, cumulativeReversedCents: 350 }),
+    ).toBe(35);
+    expect(
+      reversalShareCents({ ...base, alreadyReversedCents: 35, reversedCents: 700, cumulativeReversedCents: 700 }),
+    ).toBe(35);
+    expect(
+      reversalShareCents({ ...base, alreadyReversedCents: 70, reversedCents: -350, cumulativeReversedCents: 700 }),
+    ).toBe(0);
     // The dispute won afterwards gives it all back.
-    expect(reversalShareCents({ ...base, alreadyReversedCents: 70, reversedCents: -700, cumulativeReversedCents: 0 })).toBe(-70);
+    expect(
+      reversalShareCents({ ...base, alreadyReversedCents: 70, reversedCents: -700, cumulativeReversedCents: 0 }),
+    ).toBe(-70);
   });
 
   it("never reverses more than the contribution nor restores more than was reversed", () => {

@@ -5,26 +5,53 @@ import { checkRefundAmount, orderRefundState, RETURN_MESSAGES, returnEligibility
 const DAY = 86_400_000;
 const now = new Date("2026-11-22T12:00:00Z");
 const delivered = (daysAgo: number) => new Date(now.getTime() - daysAgo * DAY);
-const order = { status: "completed", deliveredAt: delivered(1), amountCents: 4000, refundedCents: 0, hasOpenRequest: false };
+const order = {
+  status: "completed",
+  deliveredAt: delivered(1),
+  amountCents: 4000,
+  refundedCents: 0,
+  hasOpenRequest: false,
+};
 
 describe("returnEligibility", () => {
   it("allows a return from delivery until 7 days later", () => {
     expect(returnEligibility(order, now)).toEqual({ ok: true });
     expect(returnEligibility({ ...order, deliveredAt: delivered(7) }, now)).toEqual({ ok: true });
-    expect(returnEligibility({ ...order, deliveredAt: new Date(delivered(7).getTime() - 1) }, now)).toEqual({ ok: false, message: RETURN_MESSAGES.windowClosed });
+    expect(returnEligibility({ ...order, deliveredAt: new Date(delivered(7).getTime() - 1) }, now)).toEqual({
+      ok: false,
+      message: RETURN_MESSAGES.windowClosed,
+    });
   });
 
   it("refuses a voucher that has been used", () => {
-    expect(returnEligibility({ ...order, voucherRedeemed: 1 }, now)).toEqual({ ok: false, message: RETURN_MESSAGES.voucherUsed });
+    expect(returnEligibility({ ...order, voucherRedeemed: 1 }, now)).toEqual({
+      ok: false,
+      message: RETURN_MESSAGES.voucherUsed,
+    });
     expect(returnEligibility({ ...order, voucherRedeemed: 0 }, now)).toEqual({ ok: true });
   });
 
   it("refuses an undelivered, unpaid, cancelled, fully refunded order or one with an open request", () => {
-    expect(returnEligibility({ ...order, deliveredAt: null }, now)).toEqual({ ok: false, message: RETURN_MESSAGES.notDelivered });
-    expect(returnEligibility({ ...order, status: "pending" }, now)).toEqual({ ok: false, message: RETURN_MESSAGES.notReturnable });
-    expect(returnEligibility({ ...order, status: "cancelled" }, now)).toEqual({ ok: false, message: RETURN_MESSAGES.notReturnable });
-    expect(returnEligibility({ ...order, refundedCents: 4000 }, now)).toEqual({ ok: false, message: RETURN_MESSAGES.fullyRefunded });
-    expect(returnEligibility({ ...order, hasOpenRequest: true }, now)).toEqual({ ok: false, message: RETURN_MESSAGES.alreadyOpen });
+    expect(returnEligibility({ ...order, deliveredAt: null }, now)).toEqual({
+      ok: false,
+      message: RETURN_MESSAGES.notDelivered,
+    });
+    expect(returnEligibility({ ...order, status: "pending" }, now)).toEqual({
+      ok: false,
+      message: RETURN_MESSAGES.notReturnable,
+    });
+    expect(returnEligibility({ ...order, status: "cancelled" }, now)).toEqual({
+      ok: false,
+      message: RETURN_MESSAGES.notReturnable,
+    });
+    expect(returnEligibility({ ...order, refundedCents: 4000 }, now)).toEqual({
+      ok: false,
+      message: RETURN_MESSAGES.fullyRefunded,
+    });
+    expect(returnEligibility({ ...order, hasOpenRequest: true }, now)).toEqual({
+      ok: false,
+      message: RETURN_MESSAGES.alreadyOpen,
+    });
     // A partly refunded order may still be returned.
     expect(returnEligibility({ ...order, refundedCents: 1000 }, now)).toEqual({ ok: true });
   });
@@ -42,7 +69,10 @@ describe("checkRefundAmount", () => {
       expect(checkRefundAmount(bad, paid)).toEqual({ ok: false, message: REFUND_MESSAGES.notPositive });
     }
     expect(checkRefundAmount("30.01", paid)).toEqual({ ok: false, message: "You can refund at most USD 30.00." });
-    expect(checkRefundAmount("1", { ...paid, refundedCents: 4000 })).toEqual({ ok: false, message: REFUND_MESSAGES.nothingLeft });
+    expect(checkRefundAmount("1", { ...paid, refundedCents: 4000 })).toEqual({
+      ok: false,
+      message: REFUND_MESSAGES.nothingLeft,
+    });
   });
 });
 

@@ -52,7 +52,10 @@ describe("resolveRevenueRules", () => {
     ["a negative percentage", { shop_sales: { prize_pool_contribution: -10, host_share: 90 } }],
     ["a string percentage", { shop_sales: { prize_pool_contribution: "10", host_share: 90 } }],
     ["pool + host above 100", { shop_sales: { prize_pool_contribution: 20, host_share: 90 } }],
-    ["three parts not adding to 100", { ad_revenue: { prize_pool_contribution: 30, host_share: 50, platform_fee: 10 } }],
+    [
+      "three parts not adding to 100",
+      { ad_revenue: { prize_pool_contribution: 30, host_share: 50, platform_fee: 10 } },
+    ],
     ["too many decimals", { shop_sales: { prize_pool_contribution: 10.001, host_share: 89.999 } }],
     ["a missing host share", { shop_sales: { prize_pool_contribution: 10 } }],
     [

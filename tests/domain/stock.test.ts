@@ -39,7 +39,11 @@ describe("totalAvailableUnits", () => {
   });
 
   it("feeds stockLabel", () => {
-    expect(stockLabel("physical", totalAvailableUnits([{ availableUnits: 5 }, { availableUnits: 5 }]))).toBe("Low Stock");
-    expect(stockLabel("physical", totalAvailableUnits([{ availableUnits: 5 }, { availableUnits: 6 }]))).toBe("In Stock");
+    expect(stockLabel("physical", totalAvailableUnits([{ availableUnits: 5 }, { availableUnits: 5 }]))).toBe(
+      "Low Stock",
+    );
+    expect(stockLabel("physical", totalAvailableUnits([{ availableUnits: 5 }, { availableUnits: 6 }]))).toBe(
+      "In Stock",
+    );
   });
 });

@@ -3,8 +3,17 @@ import { tribeJoinOutcome, tribeJoinResult, tribeJoinSchema } from "~/domain/tri
 
 describe("Join Tribe outcomes", () => {
   it("answers each outcome with the spec's text; only a new membership is ok", () => {
-    expect(tribeJoinResult("joined")).toEqual({ ok: true, outcome: "joined", message: "Successfully joined the tribe!" });
-    expect(tribeJoinResult("already", "h1")).toEqual({ ok: false, outcome: "already", message: "You are already a member of this tribe!", hostId: "h1" });
+    expect(tribeJoinResult("joined")).toEqual({
+      ok: true,
+      outcome: "joined",
+      message: "Successfully joined the tribe!",
+    });
+    expect(tribeJoinResult("already", "h1")).toEqual({
+      ok: false,
+      outcome: "already",
+      message: "You are already a member of this tribe!",
+      hostId: "h1",
+    });
     expect(tribeJoinResult("own").message).toBe("This is your own tribe.");
     expect(tribeJoinResult("sign-in").message).toBe("Please sign in to join tribe");
     expect(tribeJoinResult("failed").message).toBe("Failed to join tribe. Please try again.");

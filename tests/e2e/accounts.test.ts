@@ -50,9 +50,16 @@ test("a visitor uses the mobile menu, signs up, confirms the e-mail, signs in an
   // A wrong password is told in a toast that goes after 3 s, and only there.
   await page.getByLabel("Password").fill("not-the-password");
   await page.getByRole("button", { name: "Sign In", exact: true }).click();
-  const refused = page.getByRole("region", { name: "Notifications" }).getByRole("status").filter({ hasText: "Failed to sign in. Please check your email and password." });
+  const refused = page
+    .getByRole("region", { name: "Notifications" })
+    .getByRole("status")
+    .filter({ hasText: "Failed to sign in. Please check your email and password." });
   await refused.waitFor();
-  assert.equal(await page.getByText("Failed to sign in. Please check your email and password.").count(), 1, "said once, in the toast");
+  assert.equal(
+    await page.getByText("Failed to sign in. Please check your email and password.").count(),
+    1,
+    "said once, in the toast",
+  );
   await refused.waitFor({ state: "detached", timeout: 6000 });
   assert.equal(await page.getByLabel("Email").inputValue(), email, "the e-mail stays in the form");
   await page.getByLabel("Password").fill("a-good-password");

@@ -17,15 +17,34 @@ useBrowser();
 async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(AXE_SOURCE);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) }));
+    const axe = (
+      window as unknown as {
+        axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target })),
+    }));
   });
   return violations.filter((v) => v.impact === "serious" || v.impact === "critical");
 }
 
 function describe(violations: AxeViolation[]): string {
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`).join("\n");
+  return violations
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} at ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(" "))
+          .join(", ")}`,
+    )
+    .join("\n");
 }
 
 /** Each page's serious and critical violations, as "path: rule (impact): help at targets" lines. */
@@ -44,10 +63,23 @@ test("a visitor's key pages have no serious or critical axe violations", async (
   assert.ok(productHref, "the shop lists a product");
   const productId = productHref.split("/").pop()!;
   // A cart with an item, so /cart is checked with its lines and forms.
-  await page.locator("li[data-product-card]").first().getByRole("button", { name: /^Add to Cart/ }).click();
+  await page
+    .locator("li[data-product-card]")
+    .first()
+    .getByRole("button", { name: /^Add to Cart/ })
+    .click();
   await page.waitForURL("**/cart**");
   const failures: string[] = [];
-  for (const path of ["/", "/shop", `/product/${productId}`, `/buy-now/${productId}`, "/cart", "/profile/nadia-home", "/guess-win", "/signin"]) {
+  for (const path of [
+    "/",
+    "/shop",
+    `/product/${productId}`,
+    `/buy-now/${productId}`,
+    "/cart",
+    "/profile/nadia-home",
+    "/guess-win",
+    "/signin",
+  ]) {
     await check(page, path, failures);
   }
   assert.deepEqual(failures, []);
@@ -58,7 +90,8 @@ test("a signed-in fan's and host's key pages have no serious or critical axe vio
   const fan = await newPage(browser, { bypassCSP: true });
   await signInDemo(fan, "fan@demo.tribe");
   const failures: string[] = [];
-  for (const path of ["/", "/shop", "/guess-win", "/my-orders", "/profile/nadia-home"]) await check(fan, path, failures);
+  for (const path of ["/", "/shop", "/guess-win", "/my-orders", "/profile/nadia-home"])
+    await check(fan, path, failures);
   await fan.context().close();
 
   const host = await newPage(browser, { bypassCSP: true });

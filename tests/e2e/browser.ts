@@ -58,7 +58,10 @@ export type NewAccount = { name: string; email: string; password: string; catego
 /** The newest link in the dev outbox (/dev/outbox, demo mode) from a mail to `email` with this subject. */
 export async function linkFromOutbox(page: Page, email: string, subject: string): Promise<string> {
   await page.goto("/dev/outbox");
-  const mail = page.locator("li", { hasText: `To ${email}` }).filter({ hasText: subject }).first();
+  const mail = page
+    .locator("li", { hasText: `To ${email}` })
+    .filter({ hasText: subject })
+    .first();
   await mail.waitFor();
   const href = await mail.locator("a").first().getAttribute("href");
   if (!href) throw new Error(`no link in the mail "${subject}" to ${email}`);

@@ -51,7 +51,10 @@ test("a fan and the host exchange chat messages live, in two browsers, without r
   // It appears in the host's open thread without a reload, with its line break.
   const arrived = thread(host).locator("li", { hasText: `Is the cushion back in stock? ${stamp}` });
   await arrived.waitFor();
-  assert.equal((await arrived.locator("p").first().innerText()).trim(), `Is the cushion back in stock? ${stamp}\nSecond line`);
+  assert.equal(
+    (await arrived.locator("p").first().innerText()).trim(),
+    `Is the cushion back in stock? ${stamp}\nSecond line`,
+  );
   assert.equal(await fanBox.inputValue(), "", "the composer is cleared after sending");
 
   // The host answers; the fan sees it live.
@@ -61,7 +64,11 @@ test("a fan and the host exchange chat messages live, in two browsers, without r
   await thread(fan).getByText(`Yes, restocked this morning! ${stamp}`).waitFor();
 
   for (const page of [fan, host]) {
-    assert.equal(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload), true, "no reload happened");
+    assert.equal(
+      await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload),
+      true,
+      "no reload happened",
+    );
   }
 
   // Both messages were stored: a fresh load shows them.

@@ -21,8 +21,13 @@ test("a host adds a product with an uploaded image, a fan buys it, the host ship
   await host.locator("#sizes\\.0\\.units").fill("12");
   await host.locator("#colors\\.0\\.name").fill("Pandan green");
   await host.locator("#colors\\.0\\.units").fill("12");
-  await host.getByLabel("Upload image").first().setInputFiles({ name: "candle.png", mimeType: "image/png", buffer: solidPng(64, 64, [34, 139, 34]) });
-  await host.waitForFunction(() => (document.getElementById("images.0") as HTMLInputElement | null)?.value.startsWith("/media/products/"));
+  await host
+    .getByLabel("Upload image")
+    .first()
+    .setInputFiles({ name: "candle.png", mimeType: "image/png", buffer: solidPng(64, 64, [34, 139, 34]) });
+  await host.waitForFunction(() =>
+    (document.getElementById("images.0") as HTMLInputElement | null)?.value.startsWith("/media/products/"),
+  );
   await host.getByRole("button", { name: "Add Product" }).click();
   await host.waitForURL("**/shop");
 
@@ -33,7 +38,10 @@ test("a host adds a product with an uploaded image, a fan buys it, the host ship
   await fan.goto(`/shop?q=${encodeURIComponent(name)}`);
   const image = fan.locator("img[src^='/media/products/']").first();
   await image.waitFor();
-  assert.ok(await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 64), "the uploaded image is served");
+  assert.ok(
+    await image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 64),
+    "the uploaded image is served",
+  );
   // Add to Cart puts the item in the cart; the product page's BUY NOW leads to the purchase page.
   await fan.locator('li[data-product-card] a[href^="/product/"]').first().click();
   await fan.getByRole("link", { name: "BUY NOW" }).click();
@@ -47,7 +55,9 @@ test("a host adds a product with an uploaded image, a fan buys it, the host ship
   await fan.getByLabel(/Country/).fill("MY");
   await fan.getByRole("button", { name: "Pay with card (test)" }).click();
   await fan.getByRole("heading", { name: "Payment successful!" }).waitFor();
-  const orderNumber = (await fan.locator("dt", { hasText: "Order" }).locator("xpath=following-sibling::dd[1]").first().textContent())?.trim();
+  const orderNumber = (
+    await fan.locator("dt", { hasText: "Order" }).locator("xpath=following-sibling::dd[1]").first().textContent()
+  )?.trim();
   assert.match(orderNumber ?? "", /^ORD-[A-Z0-9]{8}$/);
 
   // The host marks it shipped with a tracking number.
@@ -65,7 +75,10 @@ test("a host adds a product with an uploaded image, a fan buys it, the host ship
   await fan.getByRole("textbox").first().fill(tracking);
   await fan.keyboard.press("Enter");
   await fan.getByText(orderNumber!).first().waitFor();
-  await fan.getByText(/shipped/i).first().waitFor();
+  await fan
+    .getByText(/shipped/i)
+    .first()
+    .waitFor();
   await host.context().close();
   await fanContext.close();
 });

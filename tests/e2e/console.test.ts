@@ -17,14 +17,17 @@ async function visit(page: Page, paths: string[]): Promise<string[]> {
   let current = "";
   page.on("pageerror", (error) => problems.push(`${current}: uncaught ${error.message}`));
   page.on("console", (message) => {
-    if (message.type() === "error" || message.type() === "warning") problems.push(`${current}: console ${message.type()} ${message.text()}`);
+    if (message.type() === "error" || message.type() === "warning")
+      problems.push(`${current}: console ${message.type()} ${message.text()}`);
   });
   for (const path of paths) {
     current = path;
     const response = await page.goto(path);
     if (response?.status() !== 200) problems.push(`${path}: status ${response?.status()}`);
     await page.waitForLoadState("networkidle");
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     if (overflow > 0) problems.push(`${path}: ${overflow} px wider than the phone's screen`);
   }
   return problems;
@@ -145,7 +148,10 @@ test("a product named with one word longer than the screen does not widen the pa
   const rename = async (name: string) => {
     await page.goto(edit);
     await page.getByLabel("Product name").fill(name);
-    await Promise.all([page.waitForURL("**/shop-management**"), page.locator('form button[type="submit"]').last().click()]);
+    await Promise.all([
+      page.waitForURL("**/shop-management**"),
+      page.locator('form button[type="submit"]').last().click(),
+    ]);
   };
   const original = await (async () => {
     await page.goto(edit);
@@ -153,7 +159,12 @@ test("a product named with one word longer than the screen does not widen the pa
   })();
   await rename("Donaudampfschifffahrtsgesellschaftskapitänsmützenabzeichen Mug");
   try {
-    const problems = await visit(page, [`/view-product/${id}`, `/product/${id}`, `/delete-product/${id}`, `/buy-now/${id}`]);
+    const problems = await visit(page, [
+      `/view-product/${id}`,
+      `/product/${id}`,
+      `/delete-product/${id}`,
+      `/buy-now/${id}`,
+    ]);
     assert.deepEqual(problems, []);
   } finally {
     await rename(original);

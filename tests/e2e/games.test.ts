@@ -5,7 +5,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import type { Page } from "playwright-core";
-import { browser, DEMO_PASSWORD, newPage, signInDemo, signInWithForm, signUpAndConfirm, useBrowser } from "./browser.ts";
+import {
+  browser,
+  DEMO_PASSWORD,
+  newPage,
+  signInDemo,
+  signInWithForm,
+  signUpAndConfirm,
+  useBrowser,
+} from "./browser.ts";
 
 // The create-game form in a real browser: option rows, the correct-answer radio, the browser's duration check and
 // the multipart upload of a real WebM made with ffmpeg (which `npm test` provides), and the whole game journey.
@@ -26,7 +34,21 @@ after(async () => {
 
 function makeWebm(seconds: number): string {
   const file = path.join(dir, `clip-${seconds}.webm`);
-  execFileSync("ffmpeg", ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", `color=c=blue:s=32x32:r=5:d=${seconds}`, "-c:v", "libvpx", "-b:v", "20k", file]);
+  execFileSync("ffmpeg", [
+    "-hide_banner",
+    "-loglevel",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    `color=c=blue:s=32x32:r=5:d=${seconds}`,
+    "-c:v",
+    "libvpx",
+    "-b:v",
+    "20k",
+    file,
+  ]);
   return file;
 }
 
@@ -110,7 +132,9 @@ test("a fan must choose an answer before Guess Now, then goes to payment with it
   const answer = await option.getAttribute("value");
   await option.check();
   await page.getByRole("button", { name: "Guess Now" }).click();
-  await page.waitForURL((url) => url.pathname === "/payment" && url.searchParams.get("answer") === answer && !!url.searchParams.get("game"));
+  await page.waitForURL(
+    (url) => url.pathname === "/payment" && url.searchParams.get("answer") === answer && !!url.searchParams.get("game"),
+  );
 });
 
 test("a host creates a game that a new fan joins, shares, guesses free and then pays to guess", async () => {
@@ -146,7 +170,9 @@ test("a host creates a game that a new fan joins, shares, guesses free and then 
   await card().getByText("Share = 1 free guess").waitFor();
   await card().getByRole("button", { name: "Join Tribe" }).click();
   await fan.getByText("Successfully joined the tribe!").waitFor();
-  await card().getByRole("button", { name: /shares/ }).click();
+  await card()
+    .getByRole("button", { name: /shares/ })
+    .click();
   await fan.getByText("Link copied to clipboard!").waitFor();
   await card().getByRole("button", { name: "Free Guess" }).waitFor();
 
@@ -165,7 +191,9 @@ test("a host creates a game that a new fan joins, shares, guesses free and then 
   await fan.getByRole("button", { name: "Pay with card (test)" }).click();
   await fan.getByRole("heading", { name: "Payment successful!" }).waitFor();
   await fan.waitForURL("**/guess-win?paid=*", { timeout: 15_000 });
-  await fan.getByText(`Payment successful! You've entered the game "${question}" with answer "36". Good luck!`).waitFor();
+  await fan
+    .getByText(`Payment successful! You've entered the game "${question}" with answer "36". Good luck!`)
+    .waitFor();
   // Sealed: nothing on the page says whether 36 (or the free 24) was right while the game runs.
   await fan.getByText(/Your guess is sealed/).waitFor();
   await card().getByText("Free guess used · sealed until the game ends").waitFor();
@@ -203,7 +231,11 @@ test("a host pauses, resumes and deletes a game from its details screen, ending 
   await signInDemo(page, DEMO_HOST_EMAIL, "/guess-win-management");
   // The game the first test created: no guesses, so Delete removes it.
   const question = "Which colour is the screen?";
-  const href = await page.locator("tbody tr", { hasText: question }).first().getByRole("link", { name: "View" }).getAttribute("href");
+  const href = await page
+    .locator("tbody tr", { hasText: question })
+    .first()
+    .getByRole("link", { name: "View" })
+    .getAttribute("href");
   assert.ok(href);
   await page.goto(href);
   await page.waitForLoadState("networkidle");

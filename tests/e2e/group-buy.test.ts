@@ -56,7 +56,9 @@ test("a group buy with three tiers: two fans join, the end passes, the cron refu
   await host.goto("/group-buy-management?new=1");
   const endDate = new Date(Date.now() + 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
   await host.getByLabel("Group buy name").fill("Kyoto Studio Group Buy");
-  await host.getByLabel("Description").fill("Stationery and brushes from the studio: the more we buy together, the bigger the discount.");
+  await host
+    .getByLabel("Description")
+    .fill("Stationery and brushes from the studio: the more we buy together, the bigger the discount.");
   await host.getByLabel("Target amount (RM)").fill("1000");
   await host.getByLabel("End date").fill(endDate);
   await host.getByRole("button", { name: "Remove tier 4" }).click();
@@ -64,7 +66,8 @@ test("a group buy with three tiers: two fans join, the end passes, the cron refu
   await host.getByLabel("Tier 2 discount (%)").fill("10");
   await host.getByLabel("Tier 3 sales threshold (RM)").fill("1000");
   await host.getByLabel("Tier 3 discount (%)").fill("15");
-  for (const name of [POSTCARDS, SKETCHBOOK, BRUSH_KIT]) await host.getByRole("checkbox", { name: new RegExp(name) }).check();
+  for (const name of [POSTCARDS, SKETCHBOOK, BRUSH_KIT])
+    await host.getByRole("checkbox", { name: new RegExp(name) }).check();
   await host.getByRole("button", { name: "Create Group Buy" }).click();
   await host.waitForURL((url) => url.pathname === "/group-buy-management" && !url.search.includes("new"));
   const view = host.getByRole("link", { name: "View" }).first();
@@ -102,7 +105,9 @@ test("a group buy with three tiers: two fans join, the end passes, the cron refu
 
   // The end passes: the cron runs at a time after the end date and finalises the group buy at the 15% tier.
   const endAt = Date.parse(`${endDate}T23:59:59.999Z`);
-  const cron = await fetch(`${baseUrl()}/cdn-cgi/local/scheduled?cron=${encodeURIComponent("* * * * *")}&time=${endAt + 60_000}`);
+  const cron = await fetch(
+    `${baseUrl()}/cdn-cgi/local/scheduled?cron=${encodeURIComponent("* * * * *")}&time=${endAt + 60_000}`,
+  );
   assert.equal(cron.status, 200, await cron.text());
 
   // Each order is refunded 15% of what it paid: fan 1 USD 10.80 + 6.30, fan 2 USD 19.20 + 2.70 (USD 39.00 in all).
@@ -114,7 +119,10 @@ test("a group buy with three tiers: two fans join, the end passes, the cron refu
   // The pool gives back its 10% of every refund.
   assert.equal(await poolCents(host), poolAfterSales - 3_900 / 10);
   await host.goto(detailPath);
-  await host.getByText(/Completed|completed/).first().waitFor();
+  await host
+    .getByText(/Completed|completed/)
+    .first()
+    .waitFor();
 
   // Both fans see each order's refund on /my-orders.
   for (const [fan, refunds] of [
@@ -123,7 +131,10 @@ test("a group buy with three tiers: two fans join, the end passes, the cron refu
   ] as const) {
     await fan.goto("/my-orders");
     for (const line of refunds) await fan.getByText(line).first().waitFor();
-    await fan.getByText(/Group buy refund/).first().waitFor();
+    await fan
+      .getByText(/Group buy refund/)
+      .first()
+      .waitFor();
   }
   for (const page of [host, first, second]) await page.context().close();
 });

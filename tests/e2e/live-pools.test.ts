@@ -53,7 +53,10 @@ test("a visitor's shop needs no React: filters and Buy Now post natively, and th
   await fan.getByLabel("Password").fill(DEMO_PASSWORD);
   await fan.getByRole("button", { name: "Sign In", exact: true }).click();
   await fan.waitForURL("**/dashboard");
-  await card.locator(`a[href^="/product/"]`).getAttribute("href").then((href) => fan.goto(href!.replace("/product/", "/buy-now/")));
+  await card
+    .locator(`a[href^="/product/"]`)
+    .getAttribute("href")
+    .then((href) => fan.goto(href!.replace("/product/", "/buy-now/")));
   await fan.getByRole("button", { name: "Buy Now" }).click();
   await fan.getByRole("heading", { name: /Test checkout/ }).waitFor();
   await fan.getByLabel("Full name").fill("Sofia Tan");
@@ -93,9 +96,14 @@ test("the home page's featured creators follow their pools live; a signed-in fan
   await home.waitForTimeout(500);
   assert.equal(seen.sockets.length, 1);
   assert.equal(seen.reactModules, 0);
-  const scripts = await home.locator("script[type=module]").evaluateAll((list) => list.map((s) => s.getAttribute("src")));
+  const scripts = await home
+    .locator("script[type=module]")
+    .evaluateAll((list) => list.map((s) => s.getAttribute("src")));
   assert.ok(scripts.includes("/page.js"), "the page script is loaded");
-  assert.ok(scripts.every((src) => src !== null && !src.startsWith("/assets/")), `no built client module (${scripts.join(", ")})`);
+  assert.ok(
+    scripts.every((src) => src !== null && !src.startsWith("/assets/")),
+    `no built client module (${scripts.join(", ")})`,
+  );
 
   const fan = await newPage(browser);
   const fanSeen = watch(fan);

@@ -52,7 +52,10 @@ test("a host connects a payout method (local provider), withdraws, and sees the 
     before,
   );
   const afterText = (await page.getByTestId("withdrawable-balance").textContent()) ?? "";
-  assert.ok(Math.round(Number(afterText.replace(/[^\d.]/g, "")) * 100) <= cents - 5_000, `withdrawable after: ${afterText}`);
+  assert.ok(
+    Math.round(Number(afterText.replace(/[^\d.]/g, "")) * 100) <= cents - 5_000,
+    `withdrawable after: ${afterText}`,
+  );
 
   await page.goto("/payouts");
   const row = page.getByTestId("payout-row").filter({ hasText: "Withdrawal" }).first();
@@ -67,7 +70,10 @@ test("a seeded winner finds the draw's mail and sees the main prize paid on /pay
   // was paid after the settlement period (prize transfers themselves are covered by tests/payouts.test.ts).
   const outbox = await newPage(browser);
   await outbox.goto(`/dev/outbox?q=${encodeURIComponent("in a Tribe prize pool")}`);
-  const mail = outbox.locator("li").filter({ hasText: /You won USD [\d,.]+ in a Tribe prize pool!/ }).first();
+  const mail = outbox
+    .locator("li")
+    .filter({ hasText: /You won USD [\d,.]+ in a Tribe prize pool!/ })
+    .first();
   await mail.waitFor();
   const winnerEmail = (await mail.locator("span.font-medium").first().textContent())?.trim() ?? "";
   const prize = /You won (USD [\d,.]+) in a Tribe prize pool!/.exec((await mail.textContent()) ?? "")?.[1] ?? "";

@@ -57,7 +57,16 @@ export function decodePng(png: Uint8Array): RgbaImage {
       const b = y > 0 ? pixels[out - stride + x] : 0;
       const c = x >= channels && y > 0 ? pixels[out - stride + x - channels] : 0;
       const v = line[x];
-      pixels[out + x] = filter === 0 ? v : filter === 1 ? v + a : filter === 2 ? v + b : filter === 3 ? v + ((a + b) >> 1) : v + paeth(a, b, c);
+      pixels[out + x] =
+        filter === 0
+          ? v
+          : filter === 1
+            ? v + a
+            : filter === 2
+              ? v + b
+              : filter === 3
+                ? v + ((a + b) >> 1)
+                : v + paeth(a, b, c);
     }
   }
   const data = new Uint8ClampedArray(width * height * 4);

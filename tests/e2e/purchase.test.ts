@@ -57,7 +57,10 @@ test("a visitor browses the shop, signs in, buys through the local checkout and 
   await shop.getByRole("button", { name: "Pay with card (test)" }).click();
   await shop.waitForURL("**/payment/success**");
   await shop.getByRole("heading", { name: "Payment successful!" }).waitFor();
-  const entryText = await shop.locator("dt", { hasText: "Your prize pool entry number" }).locator("xpath=following-sibling::dd[1]").textContent();
+  const entryText = await shop
+    .locator("dt", { hasText: "Your prize pool entry number" })
+    .locator("xpath=following-sibling::dd[1]")
+    .textContent();
   const entry = Number(entryText?.replace("#", ""));
   assert.ok(Number.isInteger(entry) && entry >= 0, `an entry number is shown (${entryText})`);
 

@@ -8,7 +8,12 @@ test("the manifest, icons and /sw.js are served; the service worker registers an
   const page = await newPage(browser);
   const manifest = await page.request.get("/manifest.webmanifest");
   assert.equal(manifest.status(), 200);
-  const body = (await manifest.json()) as { name: string; start_url: string; display: string; icons: { src: string; sizes: string }[] };
+  const body = (await manifest.json()) as {
+    name: string;
+    start_url: string;
+    display: string;
+    icons: { src: string; sizes: string }[];
+  };
   assert.equal(body.name, "Tribe");
   assert.equal(body.display, "standalone");
   for (const icon of body.icons) {
@@ -44,8 +49,15 @@ test("the manifest, icons and /sw.js are served; the service worker registers an
   // Pages are never stored by the worker, only the static shell.
   const cachedPages = await page.evaluate(async () => {
     const urls: string[] = [];
-    for (const key of await caches.keys()) for (const request of await (await caches.open(key)).keys()) urls.push(new URL(request.url).pathname);
-    return urls.filter((path) => !path.startsWith("/assets/") && !path.startsWith("/icons/") && path !== "/manifest.webmanifest" && path !== "/offline.html");
+    for (const key of await caches.keys())
+      for (const request of await (await caches.open(key)).keys()) urls.push(new URL(request.url).pathname);
+    return urls.filter(
+      (path) =>
+        !path.startsWith("/assets/") &&
+        !path.startsWith("/icons/") &&
+        path !== "/manifest.webmanifest" &&
+        path !== "/offline.html",
+    );
   });
   assert.deepEqual(cachedPages, []);
 });

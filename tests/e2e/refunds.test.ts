@@ -36,7 +36,13 @@ async function buyBasket(fan: Page): Promise<string> {
   await fan.getByRole("button", { name: "Pay with card (test)" }).click();
   await fan.waitForURL("**/payment/success**");
   await fan.getByRole("heading", { name: "Payment successful!" }).waitFor();
-  const number = (await fan.locator("dt", { hasText: /^Order$/ }).locator("xpath=following-sibling::dd[1]").textContent())?.trim() ?? "";
+  const number =
+    (
+      await fan
+        .locator("dt", { hasText: /^Order$/ })
+        .locator("xpath=following-sibling::dd[1]")
+        .textContent()
+    )?.trim() ?? "";
   assert.match(number, /^ORD-/, "the success page names the order");
   return number;
 }
@@ -51,7 +57,10 @@ async function hostOrderRow(host: Page, orderNumber: string) {
 
 function poolText(page: Page): Promise<string> {
   const stat = page.locator("p", { hasText: /^Prize Pool/ }).locator("xpath=following-sibling::p[1]");
-  return stat.first().textContent().then((t) => t?.trim() ?? "");
+  return stat
+    .first()
+    .textContent()
+    .then((t) => t?.trim() ?? "");
 }
 
 test("the host refunds an order from /orders; the fan sees it on /my-orders; the profile's pool amount drops live", async () => {
@@ -166,6 +175,9 @@ test("a host deposit from the prize pool settings reaches the local checkout pag
   await host.getByRole("button", { name: "Deposit", exact: true }).click();
   await host.getByRole("heading", { name: /Test checkout/ }).waitFor();
   assert.match(new URL(host.url()).pathname, /^\/api\/local-checkout\//);
-  await host.getByText(/USD 25\.00/).first().waitFor();
+  await host
+    .getByText(/USD 25\.00/)
+    .first()
+    .waitFor();
   await host.context().close();
 });

@@ -83,7 +83,9 @@ async function formRedirectingTo(context: BrowserContext, path: string, target: 
     if (!request.url().startsWith(baseUrl())) asked.push(request.url());
   });
   await page.route(`**${path}`, (route) =>
-    route.request().method() === "POST" ? route.fulfill({ status: 303, headers: { Location: target } }) : route.continue(),
+    route.request().method() === "POST"
+      ? route.fulfill({ status: 303, headers: { Location: target } })
+      : route.continue(),
   );
   await page.goto(path);
   const submit = () =>
@@ -113,7 +115,10 @@ test("form-action: a form's redirect to Stripe Checkout is followed, to any othe
   await evil.submit();
   await reported;
   await evil.page.waitForTimeout(500);
-  assert.deepEqual(evil.asked.filter((url) => url.includes("evil.example")), []);
+  assert.deepEqual(
+    evil.asked.filter((url) => url.includes("evil.example")),
+    [],
+  );
   // Chromium names the form's own URL in the report (it hides where a redirect pointed).
   assert.ok(
     evil.violations.some((v) => v.includes("form-action") && v.includes("has been blocked")),

@@ -8,19 +8,31 @@ useBrowser();
 test("a new host uploads an avatar and a cover, sets a bio and shipping countries, and sees them on the public profile", async () => {
   const page = await newPage(browser);
   const email = `settings-${Date.now()}@example.com`;
-  await signUpAndConfirm(page, { name: "Rosa Weaver", email, password: "a-good-password", category: "Art & Creativity", country: "MY" });
+  await signUpAndConfirm(page, {
+    name: "Rosa Weaver",
+    email,
+    password: "a-good-password",
+    category: "Art & Creativity",
+    country: "MY",
+  });
   await signInWithForm(page, email, "a-good-password", "/settings");
   await page.getByRole("heading", { name: "Settings" }).waitFor();
 
   // Avatar and cover: each shows 'Uploaded!' and its new preview.
-  await page.getByLabel("Upload avatar").setInputFiles({ name: "me.png", mimeType: "image/png", buffer: solidPng(96, 96, [200, 40, 40]) });
+  await page
+    .getByLabel("Upload avatar")
+    .setInputFiles({ name: "me.png", mimeType: "image/png", buffer: solidPng(96, 96, [200, 40, 40]) });
   await page.getByText("Uploaded!").first().waitFor();
-  await page.getByLabel("Upload cover image").setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: solidPng(300, 100, [40, 40, 200]) });
+  await page
+    .getByLabel("Upload cover image")
+    .setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: solidPng(300, 100, [40, 40, 200]) });
   await page.locator('[data-testid="cover-preview"][src^="/media/cover-photo/"]').waitFor();
   assert.match((await page.getByTestId("avatar-preview").getAttribute("src")) ?? "", /^\/media\/profile-pic\//);
 
   // A file that is not an image is refused in the browser with the spec's message.
-  await page.getByLabel("Upload avatar").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
+  await page
+    .getByLabel("Upload avatar")
+    .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
   await page.getByText("Failed to upload image: Please select an image file").first().waitFor();
 
   // Name and bio: saved, and the nav bar shows the new name at once.
@@ -48,9 +60,11 @@ test("a new host uploads an avatar and a cover, sets a bio and shipping countrie
   await visitor.getByRole("heading", { name: "Rosa Looms" }).waitFor();
   await visitor.getByText("Handwoven throws from Penang.").waitFor();
   await visitor.getByText("Ships to: Malaysia, Singapore").waitFor();
-  assert.equal(await visitor.locator('img[src^="/media/profile-pic/"]').count() > 0, true);
-  assert.equal(await visitor.locator('img[src^="/media/cover-photo/"]').count() > 0, true);
-  const avatar = await visitor.request.get((await visitor.locator('img[src^="/media/profile-pic/"]').first().getAttribute("src"))!);
+  assert.equal((await visitor.locator('img[src^="/media/profile-pic/"]').count()) > 0, true);
+  assert.equal((await visitor.locator('img[src^="/media/cover-photo/"]').count()) > 0, true);
+  const avatar = await visitor.request.get(
+    (await visitor.locator('img[src^="/media/profile-pic/"]').first().getAttribute("src"))!,
+  );
   assert.equal(avatar.status(), 200);
   assert.equal(avatar.headers()["content-type"], "image/png");
 });

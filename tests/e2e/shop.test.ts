@@ -45,7 +45,10 @@ test("a signed-in fan likes and unlikes a card without a reload, opens it on the
   // The currency select submits the filter form by itself; the card shows its prices in that currency.
   await page.getByLabel("Currency").selectOption("USD");
   await page.waitForURL(/currency=USD/);
-  await card.getByText(/USD \d/).first().waitFor();
+  await card
+    .getByText(/USD \d/)
+    .first()
+    .waitFor();
   assert.equal(await page.getByLabel("Currency").inputValue(), "USD", "the chosen currency shows in the select");
   await page.reload();
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
@@ -61,7 +64,10 @@ test("a signed-in fan likes and unlikes a card without a reload, opens it on the
   // Add to Cart from the card (the grid's one cart form, with the card's product id).
   await page.goBack();
   await page.waitForURL("**/shop**");
-  await page.getByRole("button", { name: `Add to Cart ${PRODUCT}` }).first().click();
+  await page
+    .getByRole("button", { name: `Add to Cart ${PRODUCT}` })
+    .first()
+    .click();
   await page.waitForURL("**/cart**");
   await page.getByRole("link", { name: PRODUCT }).first().waitFor();
   await page.context().close();
@@ -92,22 +98,29 @@ test("a signed-in fan's /shop cards count down once the page runs, all from one 
   await page.clock.install();
   await page.goto(`/shop?q=${encodeURIComponent(PRODUCT)}`);
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
-  const timer = page.locator("li[data-product-card]", { hasText: PRODUCT }).first().getByText(/^\d+D \d+H \d+M$/);
+  const timer = page
+    .locator("li[data-product-card]", { hasText: PRODUCT })
+    .first()
+    .getByText(/^\d+D \d+H \d+M$/);
   const served = (await timer.textContent()) ?? "";
   const [days, hours] = served.split(" ").map((part) => Number.parseInt(part, 10));
   // Three hours later (the page's clock), the card says so without a reload.
   await page.clock.fastForward("03:00:00");
   await page.waitForFunction(
     ([product, was]) => {
-      const card = Array.from(document.querySelectorAll("li[data-product-card]")).find((li) => li.textContent?.includes(product));
-      const text = Array.from(card?.querySelectorAll("span") ?? []).map((s) => s.textContent ?? "").find((t) => /^\d+D \d+H \d+M$/.test(t));
+      const card = Array.from(document.querySelectorAll("li[data-product-card]")).find((li) =>
+        li.textContent?.includes(product),
+      );
+      const text = Array.from(card?.querySelectorAll("span") ?? [])
+        .map((s) => s.textContent ?? "")
+        .find((t) => /^\d+D \d+H \d+M$/.test(t));
       return text !== undefined && text !== was;
     },
     [PRODUCT, served] as const,
   );
   const later = (await timer.textContent()) ?? "";
   const [laterDays, laterHours] = later.split(" ").map((part) => Number.parseInt(part, 10));
-  assert.equal((days! * 24 + hours!) - (laterDays! * 24 + laterHours!), 3, `${served} -> ${later}`);
+  assert.equal(days! * 24 + hours! - (laterDays! * 24 + laterHours!), 3, `${served} -> ${later}`);
   await page.context().close();
 });
 
@@ -115,7 +128,10 @@ test("/buy-now: the heart and the wishlist button show one like, toggled at once
   const page = await newPage(browser);
   await signInWithForm(page, "fan@demo.tribe", DEMO_PASSWORD);
   await page.goto(`/shop?q=${encodeURIComponent(PRODUCT)}`);
-  const id = await page.locator("li[data-product-card]", { hasText: PRODUCT }).first().getAttribute("data-product-card");
+  const id = await page
+    .locator("li[data-product-card]", { hasText: PRODUCT })
+    .first()
+    .getAttribute("data-product-card");
   await page.goto(`/buy-now/${id}`);
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
   const heart = page.getByRole("button", { name: /^(Like|Unlike) this product$/ });
@@ -160,15 +176,25 @@ test("a visitor's static shop posts a like natively and is asked to sign in", as
 test("on a visitor's static product page the total and BUY NOW follow the chosen size and quantity", async () => {
   const page = await newPage(browser);
   await page.goto(`/shop?q=${encodeURIComponent(PRODUCT)}`);
-  await page.locator("li[data-product-card]", { hasText: PRODUCT }).first().getByRole("link", { name: PRODUCT }).click();
+  await page
+    .locator("li[data-product-card]", { hasText: PRODUCT })
+    .first()
+    .getByRole("link", { name: PRODUCT })
+    .click();
   await page.waitForURL("**/product/**");
-  assert.equal(await page.evaluate(() => document.documentElement.dataset.hydrated), undefined, "a visitor's page is static");
+  assert.equal(
+    await page.evaluate(() => document.documentElement.dataset.hydrated),
+    undefined,
+    "a visitor's page is static",
+  );
   // "Medium · RM 144.00": three of them, as checkout charges them (shownPurchaseCents): the unit in USD cents
   // (data-unit-cents) times three, converted once into RM by the total's exact rate and rounded half up.
   const medium = page.getByText(/^Medium · /);
   const label = ((await medium.textContent()) ?? "").split(" · ")[1]!.split(" ")[0]!;
   const unitCents = BigInt((await page.getByRole("radio", { name: /^Medium/ }).getAttribute("data-unit-cents"))!);
-  const [num, den] = (await page.locator("[data-total]").getAttribute("data-rate"))!.split("/").map((n) => BigInt(n)) as [bigint, bigint];
+  const [num, den] = (await page.locator("[data-total]").getAttribute("data-rate"))!
+    .split("/")
+    .map((n) => BigInt(n)) as [bigint, bigint];
   const totalCents = (2n * unitCents * 3n * num + den) / (2n * den);
   const threeTimes = `${label} ${(Number(totalCents) / 100).toLocaleString("en-US", { minimumFractionDigits: 2 })}`;
   await medium.click();
@@ -188,8 +214,16 @@ test("on a visitor's static profile, Share copies the page's link and says 'Link
   await page.goto(`/shop?q=${encodeURIComponent(PRODUCT)}`);
   await page.locator("li[data-product-card]", { hasText: PRODUCT }).first().getByRole("link", { name: /^by / }).click();
   await page.waitForURL("**/profile/**");
-  assert.equal(await page.evaluate(() => document.documentElement.dataset.hydrated), undefined, "a visitor's page is static");
-  assert.equal(await page.evaluate(() => typeof navigator.share), "undefined", "this browser copies instead of sharing");
+  assert.equal(
+    await page.evaluate(() => document.documentElement.dataset.hydrated),
+    undefined,
+    "a visitor's page is static",
+  );
+  assert.equal(
+    await page.evaluate(() => typeof navigator.share),
+    "undefined",
+    "this browser copies instead of sharing",
+  );
   await page.getByRole("button", { name: "Share" }).click();
   await page.getByRole("button", { name: "Link copied to clipboard!" }).waitFor();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
@@ -239,7 +273,9 @@ test("a signed-in fan's nav bar and footer links navigate on the client and mark
   await page.getByRole("link", { name: "Settings" }).click();
   await page.waitForURL("**/settings");
   assert.ok(await sameDocument(), "/settings was rendered on the client");
-  await page.waitForFunction(() => !document.querySelector("details.account-menu")?.hasAttribute("open"), null, { timeout: 5000 });
+  await page.waitForFunction(() => !document.querySelector("details.account-menu")?.hasAttribute("open"), null, {
+    timeout: 5000,
+  });
   await page.getByRole("navigation", { name: "Footer" }).getByRole("link", { name: "Terms" }).click();
   await page.waitForURL("**/terms");
   assert.ok(await sameDocument(), "/terms was rendered on the client");

@@ -15,7 +15,10 @@ const PRODUCT = "Nyonya Kuih Workshop";
 useBrowser();
 
 function definition(page: Page, term: string) {
-  return page.locator("dt", { hasText: new RegExp(`^\\s*${term}\\s*$`) }).first().locator("xpath=following-sibling::dd[1]");
+  return page
+    .locator("dt", { hasText: new RegExp(`^\\s*${term}\\s*$`) })
+    .first()
+    .locator("xpath=following-sibling::dd[1]");
 }
 
 test("a fan buys a voucher, shows its QR code, and the host redeems it exactly once at the scanner", async () => {
@@ -56,7 +59,10 @@ test("a fan buys a voucher, shows its QR code, and the host redeems it exactly o
   assert.equal(decoded?.data, code, "the QR screenshot decodes to the voucher code");
 
   // Download renders the QR to a PNG in the browser, named after the code, and it scans too.
-  const [download] = await Promise.all([fan.waitForEvent("download"), fan.getByRole("button", { name: "Download" }).click()]);
+  const [download] = await Promise.all([
+    fan.waitForEvent("download"),
+    fan.getByRole("button", { name: "Download" }).click(),
+  ]);
   assert.equal(download.suggestedFilename(), `${code}.png`);
   const png = decodePng(await readFile(await download.path()));
   assert.equal(jsQR(png.data, png.width, png.height)?.data, code, "the downloaded PNG decodes to the voucher code");
@@ -148,7 +154,12 @@ test("the host scans a voucher's QR code with the camera", async () => {
   const cameraBrowser = await chromium.launch({
     executablePath: CHROME_PATH,
     headless: true,
-    args: [...CHROMIUM_ARGS, "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream", `--use-file-for-fake-video-capture=${video}`],
+    args: [
+      ...CHROMIUM_ARGS,
+      "--use-fake-device-for-media-stream",
+      "--use-fake-ui-for-media-stream",
+      `--use-file-for-fake-video-capture=${video}`,
+    ],
   });
   try {
     const host = await newPage(cameraBrowser, { permissions: ["camera"] });

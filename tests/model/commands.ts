@@ -9,10 +9,19 @@ import { groupBuyRefunds, guessWinGames, orders, prizeDraws, prizePools, product
 import { replaceCartLines } from "~/db/queries/cart.server";
 import type { CheckoutPurpose } from "~/domain/payments";
 import { createCartCheckout } from "~/lib/payments/cart-checkout.server";
-import { createGuessCheckout, createHostDepositCheckout, createProductCheckout, type CheckoutResult } from "~/lib/payments/checkout-session.server";
+import {
+  createGuessCheckout,
+  createHostDepositCheckout,
+  createProductCheckout,
+  type CheckoutResult,
+} from "~/lib/payments/checkout-session.server";
 import { createGroupBuyCheckout } from "~/lib/payments/group-buy-checkout.server";
 import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
-import { captureLocalPayment, localDashboardRefundEvents, localDisputeEvents } from "~/lib/payments/local-events.server";
+import {
+  captureLocalPayment,
+  localDashboardRefundEvents,
+  localDisputeEvents,
+} from "~/lib/payments/local-events.server";
 import { localEvent, localRefundObject } from "~/lib/payments/local.server";
 import { requestRefund } from "~/lib/payments/refunds.server";
 import { db, ORIGIN } from "../helpers";
@@ -21,7 +30,19 @@ import { checkStep, settle } from "./invariants";
 import { deliverHeld } from "./delivery";
 import { pick, PROVIDER_ATTEMPTS, stats, type HeldEvent, type Model, type ModelCheckout } from "./model";
 import { commitToParent } from "../support/draw";
-import { clock, deliver, DRAW_BLOCKS, HOUR, MINUTE, newGame, newGroupBuy, runCron, SHIPPING, type ProductInfo, type World } from "./world";
+import {
+  clock,
+  deliver,
+  DRAW_BLOCKS,
+  HOUR,
+  MINUTE,
+  newGame,
+  newGroupBuy,
+  runCron,
+  SHIPPING,
+  type ProductInfo,
+  type World,
+} from "./world";
 
 // The commands of the model-based money test: each does one thing a fan, a host, the provider or the clock does,
 // through the same code the Worker runs (checkouts, the provider's records and signed events, the webhook, the
@@ -61,7 +82,14 @@ async function started(
   pay: Pay,
 ): Promise<string> {
   if (!result.ok) return `refused ${result.status}: ${result.message}`;
-  const checkout: ModelCheckout = { id: result.sessionId, groupBuyId: null, captured: false, delivered: false, buyerReversals: [], ...info };
+  const checkout: ModelCheckout = {
+    id: result.sessionId,
+    groupBuyId: null,
+    captured: false,
+    delivered: false,
+    buyerReversals: [],
+    ...info,
+  };
   m.checkouts.push(checkout);
   if (pay === "none") return `${checkout.id} open, not paid`;
   return `${checkout.id} ${await capture(m, checkout, pay)}`;
@@ -71,7 +99,12 @@ async function started(
 async function capture(m: Model, checkout: ModelCheckout, pay: "now" | "hold"): Promise<string> {
   const row = await getCheckoutSession(db(), checkout.id);
   if (!row) throw new Error(`checkout ${checkout.id} vanished`);
-  const event = await captureLocalPayment(env, row, "checkout.session.completed", row.metadata.needs_shipping === "1" ? SHIPPING : null);
+  const event = await captureLocalPayment(
+    env,
+    row,
+    "checkout.session.completed",
+    row.metadata.needs_shipping === "1" ? SHIPPING : null,
+  );
   checkout.captured = true;
   const held: HeldEvent = { label: `paid ${checkout.purpose}`, checkoutId: checkout.id, event, attempts: 0 };
   if (pay === "hold") {
@@ -86,7 +119,13 @@ const units = (p: ProductInfo, drawn: number) => (p.physical ? drawn : 1);
 
 export class Cart extends Step {
   readonly name = "cart";
-  constructor(readonly fan: number, readonly size: number, readonly offset: number, readonly qty: number[], readonly pay: Pay) {
+  constructor(
+    readonly fan: number,
+    readonly size: number,
+    readonly offset: number,
+    readonly qty: number[],
+    readonly pay: Pay,
+  ) {
     super();
   }
   describe() {
@@ -97,13 +136,26 @@ export class Cart extends Step {
     const size = knownBugs ? this.size : Math.min(this.size, 3);
     const named = Array.from({ length: size }, (_, i) => w.products[(this.offset + i) % w.products.length]!);
     // A deleted product's page is gone: nobody adds it to a cart (the cart's lines are written here directly).
-    const existing = await db().select({ id: products.id }).from(products).where(inArray(products.id, named.map((p) => p.id)));
+    const existing = await db()
+      .select({ id: products.id })
+      .from(products)
+      .where(
+        inArray(
+          products.id,
+          named.map((p) => p.id),
+        ),
+      );
     const chosen = named.filter((p) => existing.some((e) => e.id === p.id));
     if (chosen.length === 0) return "every product named was deleted";
     await replaceCartLines(
       db(),
       fan.id,
-      chosen.map((p, i) => ({ productId: p.id, sizeName: "One Size", colorName: "", quantity: units(p, this.qty[i % this.qty.length]!) })),
+      chosen.map((p, i) => ({
+        productId: p.id,
+        sizeName: "One Size",
+        colorName: "",
+        quantity: units(p, this.qty[i % this.qty.length]!),
+      })),
     );
     const result = await createCartCheckout(env, { user: fan, shipTo: "MY", origin: ORIGIN });
     return started(m, result, { purpose: "cart", lines: chosen.length, productIds: chosen.map((p) => p.id) }, this.pay);
@@ -112,7 +164,12 @@ export class Cart extends Step {
 
 export class BuyNow extends Step {
   readonly name = "buyNow";
-  constructor(readonly fan: number, readonly product: number, readonly qty: number, readonly pay: Pay) {
+  constructor(
+    readonly fan: number,
+    readonly product: number,
+    readonly qty: number,
+    readonly pay: Pay,
+  ) {
     super();
   }
   describe() {
@@ -120,14 +177,25 @@ export class BuyNow extends Step {
   }
   async act(m: Model, w: World) {
     const p = pick(w.products, this.product)!;
-    const result = await createProductCheckout(env, { user: w.fans[this.fan % w.fans.length]!, productId: p.id, sizeName: "One Size", quantity: units(p, this.qty), origin: ORIGIN });
+    const result = await createProductCheckout(env, {
+      user: w.fans[this.fan % w.fans.length]!,
+      productId: p.id,
+      sizeName: "One Size",
+      quantity: units(p, this.qty),
+      origin: ORIGIN,
+    });
     return started(m, result, { purpose: "product", lines: 1, productIds: [p.id] }, this.pay);
   }
 }
 
 export class Guess extends Step {
   readonly name = "guess";
-  constructor(readonly fan: number, readonly game: number, readonly answer: number, readonly pay: Pay) {
+  constructor(
+    readonly fan: number,
+    readonly game: number,
+    readonly answer: number,
+    readonly pay: Pay,
+  ) {
     super();
   }
   describe() {
@@ -135,35 +203,57 @@ export class Guess extends Step {
   }
   async act(m: Model, w: World) {
     let game = pick(w.games, this.game)!;
-    const [row] = await db().select({ status: guessWinGames.status }).from(guessWinGames).where(eq(guessWinGames.id, game.id));
+    const [row] = await db()
+      .select({ status: guessWinGames.status })
+      .from(guessWinGames)
+      .where(eq(guessWinGames.id, game.id));
     if (row?.status !== "active") {
       // Its pool round ended the game: the host publishes a new one.
       const fresh = await newGame(w.hosts.find((h) => h.id === game.hostId)!);
       w.games[w.games.indexOf(game)] = fresh;
       game = fresh;
     }
-    const result = await createGuessCheckout(env, { user: w.fans[this.fan % w.fans.length]!, gameId: game.id, answer: game.options[this.answer % game.options.length]!, origin: ORIGIN });
+    const result = await createGuessCheckout(env, {
+      user: w.fans[this.fan % w.fans.length]!,
+      gameId: game.id,
+      answer: game.options[this.answer % game.options.length]!,
+      origin: ORIGIN,
+    });
     return started(m, result, { purpose: "guess_entry", lines: 0, productIds: [] }, this.pay);
   }
 }
 
 export class Deposit extends Step {
   readonly name = "deposit";
-  constructor(readonly host: number, readonly cents: number, readonly pay: Pay) {
+  constructor(
+    readonly host: number,
+    readonly cents: number,
+    readonly pay: Pay,
+  ) {
     super();
   }
   describe() {
     return `Deposit(host ${this.host}, ${this.cents}, pay ${this.pay})`;
   }
   async act(m: Model, w: World) {
-    const result = await createHostDepositCheckout(env, { user: w.hosts[this.host % w.hosts.length]!, amountCents: this.cents, origin: ORIGIN });
+    const result = await createHostDepositCheckout(env, {
+      user: w.hosts[this.host % w.hosts.length]!,
+      amountCents: this.cents,
+      origin: ORIGIN,
+    });
     return started(m, result, { purpose: "host_deposit", lines: 0, productIds: [] }, this.pay);
   }
 }
 
 export class GroupBuyJoin extends Step {
   readonly name = "groupBuyJoin";
-  constructor(readonly fan: number, readonly groupBuy: number, readonly size: number, readonly qty: number[], readonly pay: Pay) {
+  constructor(
+    readonly fan: number,
+    readonly groupBuy: number,
+    readonly size: number,
+    readonly qty: number[],
+    readonly pay: Pay,
+  ) {
     super();
   }
   describe() {
@@ -177,18 +267,34 @@ export class GroupBuyJoin extends Step {
       productId,
       sizeName: "One Size",
       colorName: "",
-      quantity: units(w.products.find((p) => p.id === productId)!, this.qty[i % this.qty.length]!),
+      quantity: units(
+        w.products.find((p) => p.id === productId)!,
+        this.qty[i % this.qty.length]!,
+      ),
     }));
-    const result = await createGroupBuyCheckout(env, { user: w.fans[this.fan % w.fans.length]!, groupBuyId: g.id, items, origin: ORIGIN });
+    const result = await createGroupBuyCheckout(env, {
+      user: w.fans[this.fan % w.fans.length]!,
+      groupBuyId: g.id,
+      items,
+      origin: ORIGIN,
+    });
     // Known bugs off: a join's payment is never held (the clock could pass the group buy's end first: a late payment).
     const pay = !knownBugs && this.pay === "hold" ? "now" : this.pay;
-    return started(m, result, { purpose: "group_buy", lines: size, productIds: items.map((i) => i.productId), groupBuyId: g.id }, pay);
+    return started(
+      m,
+      result,
+      { purpose: "group_buy", lines: size, productIds: items.map((i) => i.productId), groupBuyId: g.id },
+      pay,
+    );
   }
 }
 
 export class OpenGroupBuy extends Step {
   readonly name = "openGroupBuy";
-  constructor(readonly host: number, readonly size: number) {
+  constructor(
+    readonly host: number,
+    readonly size: number,
+  ) {
     super();
   }
   describe() {
@@ -198,7 +304,13 @@ export class OpenGroupBuy extends Step {
     const host = w.hosts[this.host % w.hosts.length]!;
     if (m.groupBuys.some((g) => g.hostId === host.id && g.state === "active")) return "host has an active group buy";
     const own = w.products.filter((p) => p.hostId === host.id).slice(0, Math.max(this.size, 1));
-    m.groupBuys.push({ ...(await newGroupBuy(host.id, own.map((p) => p.id))), state: "active" });
+    m.groupBuys.push({
+      ...(await newGroupBuy(
+        host.id,
+        own.map((p) => p.id),
+      )),
+      state: "active",
+    });
     return "opened";
   }
 }
@@ -207,7 +319,10 @@ export class OpenGroupBuy extends Step {
 
 export class DeliverHeld extends Step {
   readonly name = "deliverHeld";
-  constructor(readonly index: number, readonly twice: boolean) {
+  constructor(
+    readonly index: number,
+    readonly twice: boolean,
+  ) {
     super();
   }
   describe() {
@@ -225,7 +340,10 @@ export class DeliverHeld extends Step {
 
 export class RaceHeld extends Step {
   readonly name = "raceHeld";
-  constructor(readonly a: number, readonly b: number) {
+  constructor(
+    readonly a: number,
+    readonly b: number,
+  ) {
     super();
   }
   describe() {
@@ -235,7 +353,8 @@ export class RaceHeld extends Step {
     if (m.held.length === 0) return "nothing held";
     const [first] = m.held.splice(this.a % m.held.length, 1);
     // The second is another held event, or (only one held) the same event delivered twice at once.
-    const second = m.held.length > 0 ? m.held.splice(this.b % m.held.length, 1)[0]! : { ...first!, attempts: PROVIDER_ATTEMPTS };
+    const second =
+      m.held.length > 0 ? m.held.splice(this.b % m.held.length, 1)[0]! : { ...first!, attempts: PROVIDER_ATTEMPTS };
     const answers = await Promise.all([deliverHeld(m, first!), deliverHeld(m, second)]);
     return answers.join(" | ");
   }
@@ -246,7 +365,10 @@ const share = (percent: number) => (knownBugs ? percent : 100);
 
 /** A captured checkout of the run, by index (the ones whose payment reached the webhook, with known bugs off). */
 function capturedCheckout(m: Model, index: number): ModelCheckout | undefined {
-  return pick(m.checkouts.filter((c) => c.captured && (knownBugs || c.delivered)), index);
+  return pick(
+    m.checkouts.filter((c) => c.captured && (knownBugs || c.delivered)),
+    index,
+  );
 }
 
 /** The payment of a standing draw's winning entry, if the model has seen a draw and it was a checkout of the run. */
@@ -259,7 +381,13 @@ function winningCheckout(m: Model): ModelCheckout | undefined {
 }
 
 /** Queues (hold) or delivers a provider action's events in order. */
-async function send(m: Model, checkoutId: string, label: string, events: HeldEvent["event"][], hold: boolean): Promise<string> {
+async function send(
+  m: Model,
+  checkoutId: string,
+  label: string,
+  events: HeldEvent["event"][],
+  hold: boolean,
+): Promise<string> {
   const held = events.map((event) => ({ label, checkoutId, event, attempts: 0 }));
   if (hold && knownBugs) {
     m.held.push(...held);
@@ -291,7 +419,12 @@ export class DashboardRefund extends Step {
     const net = await localNetCents(db(), c.id);
     if (net <= 0) return "nothing left to refund";
     const amountCents = Math.max(1, Math.floor((net * share(this.percent)) / 100));
-    const built = await localDashboardRefundEvents(env, { checkoutSessionId: c.id, amountCents, fails: this.fails, bare: this.bare });
+    const built = await localDashboardRefundEvents(env, {
+      checkoutSessionId: c.id,
+      amountCents,
+      fails: this.fails,
+      bare: this.bare,
+    });
     if (!built.ok) return built.message;
     // A refund the app did not make (no origin of ours in its metadata, with or without the checkout named) is one the
     // buyer obtained through the provider, or staff made in its dashboard: the app cannot tell them apart.
@@ -309,7 +442,13 @@ export class RestoreRefund extends DashboardRefund {
 
 export class Dispute extends Step {
   readonly name = "dispute";
-  constructor(readonly checkout: number, readonly outcome: "won" | "lost", readonly percent: number, readonly hold: boolean, readonly winner = false) {
+  constructor(
+    readonly checkout: number,
+    readonly outcome: "won" | "lost",
+    readonly percent: number,
+    readonly hold: boolean,
+    readonly winner = false,
+  ) {
     super();
   }
   describe() {
@@ -330,7 +469,11 @@ export class Dispute extends Step {
 
 export class HostRefund extends Step {
   readonly name = "hostRefund";
-  constructor(readonly order: number, readonly percent: number, readonly winner = false) {
+  constructor(
+    readonly order: number,
+    readonly percent: number,
+    readonly winner = false,
+  ) {
     super();
   }
   describe() {
@@ -340,14 +483,22 @@ export class HostRefund extends Step {
     const placed = await db()
       .select()
       .from(orders)
-      .where(inArray(orders.hostId, w.hosts.map((h) => h.id)))
+      .where(
+        inArray(
+          orders.hostId,
+          w.hosts.map((h) => h.id),
+        ),
+      )
       .orderBy(orders.createdAt, orders.id);
     const refundable = placed.filter((o) => o.amountCents - o.refundedCents > 0);
     const won = this.winner ? winningCheckout(m) : undefined;
     const order = (won && refundable.find((o) => o.checkoutSessionId === won.id)) || pick(refundable, this.order);
     if (!order || !order.checkoutSessionId) return "no refundable order";
     if (won?.id === order.checkoutSessionId) stats.hostRefundsOfWinners += 1;
-    const amountCents = Math.max(1, Math.floor(((order.amountCents - order.refundedCents) * share(this.percent)) / 100));
+    const amountCents = Math.max(
+      1,
+      Math.floor(((order.amountCents - order.refundedCents) * share(this.percent)) / 100),
+    );
     const result = await requestRefund(env, {
       checkoutSessionId: order.checkoutSessionId,
       orderId: order.id,
@@ -366,7 +517,10 @@ export class HostRefund extends Step {
  */
 export class FailTierRefund extends Step {
   readonly name = "failTierRefund";
-  constructor(readonly refund: number, readonly hold: boolean) {
+  constructor(
+    readonly refund: number,
+    readonly hold: boolean,
+  ) {
     super();
   }
   describe() {
@@ -381,7 +535,12 @@ export class FailTierRefund extends Step {
       .orderBy(refunds.createdAt, refunds.id);
     const refund = pick(sent, this.refund)?.refund;
     if (!refund || !refund.orderId) return "no succeeded tier refund";
-    const money = { checkoutSessionId: refund.checkoutSessionId, paymentIntentId: refund.paymentIntentId, amountCents: refund.amountCents, currency: refund.currency };
+    const money = {
+      checkoutSessionId: refund.checkoutSessionId,
+      paymentIntentId: refund.paymentIntentId,
+      amountCents: refund.amountCents,
+      currency: refund.currency,
+    };
     await recordLocalMovement(db(), { ...money, id: `refund_failed:${refund.id}`, kind: "refund_failed" });
     const metadata = { checkout_session_id: refund.checkoutSessionId, order_id: refund.orderId, origin: "group_buy" };
     const object = localRefundObject({ id: refund.id, ...money, metadata, status: "failed" });
@@ -415,7 +574,10 @@ export class DeleteGroupBuy extends Step {
     return `DeleteGroupBuy(${this.groupBuy})`;
   }
   async act(m: Model) {
-    const g = pick(m.groupBuys.filter((x) => x.state === "active"), this.groupBuy);
+    const g = pick(
+      m.groupBuys.filter((x) => x.state === "active"),
+      this.groupBuy,
+    );
     if (!g) return "no active group buy";
     const deleted = await deleteUnjoinedGroupBuy(db(), g.hostId, g.id);
     if (deleted) g.state = "deleted";
@@ -432,7 +594,10 @@ export class EndGroupBuy extends Step {
     return `EndGroupBuy(${this.groupBuy})`;
   }
   async act(m: Model) {
-    const g = pick(m.groupBuys.filter((x) => x.state === "active"), this.groupBuy);
+    const g = pick(
+      m.groupBuys.filter((x) => x.state === "active"),
+      this.groupBuy,
+    );
     if (!g) return "no active group buy";
     if (!knownBugs) await deliverFor(m, g.id);
     clock.set(Math.max(clock.now, g.endAt + MINUTE));
@@ -451,7 +616,10 @@ export class CancelGroupBuy extends Step {
     return `CancelGroupBuy(${this.groupBuy})`;
   }
   async act(m: Model) {
-    const g = pick(m.groupBuys.filter((x) => x.state === "active"), this.groupBuy);
+    const g = pick(
+      m.groupBuys.filter((x) => x.state === "active"),
+      this.groupBuy,
+    );
     if (!g) return "no active group buy";
     if (!knownBugs) await deliverFor(m, g.id);
     const result = await closeGroupBuy(env, g.id, { mode: "cancel", hostId: g.hostId, now: new Date(clock.now) });
@@ -481,7 +649,10 @@ export class ClosePool extends Step {
   }
   async act(_m: Model, w: World) {
     const host = w.hosts[this.host % w.hosts.length]!;
-    const [open] = await db().select().from(prizePools).where(and(eq(prizePools.hostId, host.id), eq(prizePools.status, "open")));
+    const [open] = await db()
+      .select()
+      .from(prizePools)
+      .where(and(eq(prizePools.hostId, host.id), eq(prizePools.status, "open")));
     if (!open) return "no open pool";
     clock.set(Math.max(clock.now, open.endAt.getTime() + MINUTE));
     await runCron();
@@ -500,10 +671,22 @@ export class Draw extends Step {
     const closed = await db()
       .select({ id: prizePools.id, entries: prizePools.entriesCount })
       .from(prizePools)
-      .where(and(inArray(prizePools.hostId, w.hosts.map((h) => h.id)), eq(prizePools.status, "closed"), isNull(prizePools.drawBlockHeight)));
+      .where(
+        and(
+          inArray(
+            prizePools.hostId,
+            w.hosts.map((h) => h.id),
+          ),
+          eq(prizePools.status, "closed"),
+          isNull(prizePools.drawBlockHeight),
+        ),
+      );
     const committed: string[] = [];
     for (const pool of closed.filter((p) => p.entries > 0)) {
-      const [{ draws } = { draws: 0 }] = await db().select({ draws: count() }).from(prizeDraws).where(eq(prizeDraws.poolId, pool.id));
+      const [{ draws } = { draws: 0 }] = await db()
+        .select({ draws: count() })
+        .from(prizeDraws)
+        .where(eq(prizeDraws.poolId, pool.id));
       const block = DRAW_BLOCKS[draws % DRAW_BLOCKS.length]!;
       await commitToParent(pool.id, block);
       committed.push(`${pool.id} to ${block.height}`);
@@ -566,18 +749,32 @@ const quantities = fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxL
 
 const ARBITRARIES: Record<CommandName, fc.Arbitrary<fc.AsyncCommand<Model, World>>> = {
   cart: fc
-    .tuple(fan, fc.oneof(fc.integer({ min: 1, max: LARGEST_CART }), fc.constantFrom(1, 3, 4, LARGEST_CART)), index, quantities, payArb)
+    .tuple(
+      fan,
+      fc.oneof(fc.integer({ min: 1, max: LARGEST_CART }), fc.constantFrom(1, 3, 4, LARGEST_CART)),
+      index,
+      quantities,
+      payArb,
+    )
     .map(([f, n, o, q, p]) => new Cart(f, n, o, q, p)),
   buyNow: fc.tuple(fan, index, fc.integer({ min: 1, max: 4 }), payArb).map(([f, i, q, p]) => new BuyNow(f, i, q, p)),
   guess: fc.tuple(fan, index, fc.nat(2), payArb).map(([f, g, a, p]) => new Guess(f, g, a, p)),
   deposit: fc.tuple(fc.nat(1), fc.integer({ min: 500, max: 20_000 }), payArb).map(([h, c, p]) => new Deposit(h, c, p)),
   groupBuyJoin: fc
-    .tuple(fan, index, fc.oneof(fc.integer({ min: 1, max: LARGEST_JOIN }), fc.constant(LARGEST_JOIN)), quantities, payArb)
+    .tuple(
+      fan,
+      index,
+      fc.oneof(fc.integer({ min: 1, max: LARGEST_JOIN }), fc.constant(LARGEST_JOIN)),
+      quantities,
+      payArb,
+    )
     .map(([f, g, n, q, p]) => new GroupBuyJoin(f, g, n, q, p)),
   openGroupBuy: fc.tuple(fc.nat(1), fc.integer({ min: 1, max: LARGEST_JOIN })).map(([h, n]) => new OpenGroupBuy(h, n)),
   deliverHeld: fc.tuple(index, fc.boolean()).map(([i, t]) => new DeliverHeld(i, t)),
   raceHeld: fc.tuple(index, index).map(([a, b]) => new RaceHeld(a, b)),
-  dashboardRefund: fc.tuple(index, percent, fc.boolean(), fc.boolean(), winner).map(([c, p, b, h, w]) => new DashboardRefund(c, p, b, h, false, w)),
+  dashboardRefund: fc
+    .tuple(index, percent, fc.boolean(), fc.boolean(), winner)
+    .map(([c, p, b, h, w]) => new DashboardRefund(c, p, b, h, false, w)),
   hostRefund: fc.tuple(index, percent, winner).map(([o, p, w]) => new HostRefund(o, p, w)),
   dispute: fc
     .tuple(index, fc.constantFrom<"won" | "lost">("won", "lost"), percent, fc.boolean(), winner)
@@ -590,7 +787,9 @@ const ARBITRARIES: Record<CommandName, fc.Arbitrary<fc.AsyncCommand<Model, World
   cancelGroupBuy: index.map((i) => new CancelGroupBuy(i)),
   closePool: fc.nat(1).map((h) => new ClosePool(h)),
   draw: fc.constant(null).map(() => new Draw()),
-  advanceClock: fc.oneof(fc.integer({ min: 1, max: 90 }), fc.integer({ min: 60, max: 3 * 24 * 60 })).map((n) => new AdvanceClock(n)),
+  advanceClock: fc
+    .oneof(fc.integer({ min: 1, max: 90 }), fc.integer({ min: 60, max: 3 * 24 * 60 }))
+    .map((n) => new AdvanceClock(n)),
   cron: fc.constant(null).map(() => new Cron()),
   quiescent: fc.constant(null).map(() => new Quiescent()),
 };

@@ -12,4 +12,3 @@ export async function deliverHeld(m: Model, held: HeldEvent): Promise<string> {
   if (status !== 200 && held.attempts < PROVIDER_ATTEMPTS) m.held.push(held);
   return `${held.label} ${held.event.type} answered ${status}`;
 }
-

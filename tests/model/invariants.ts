@@ -50,7 +50,12 @@ async function runPools(w: World) {
   return db()
     .select()
     .from(prizePools)
-    .where(inArray(prizePools.hostId, w.hosts.map((h) => h.id)));
+    .where(
+      inArray(
+        prizePools.hostId,
+        w.hosts.map((h) => h.id),
+      ),
+    );
 }
 
 /** A pool's ledger as its Durable Object holds it (the truth the D1 mirror copies). */
@@ -71,7 +76,8 @@ export async function checkStep(m: Model, w: World): Promise<void> {
     const ledger = await ledgerOf(pool.id);
     const sum = ledger.reduce((s, r) => s + r.amount_cents, 0);
     const state = await poolStub(env, pool.id).state();
-    if (state.amountCents !== sum) fail(m, `pool ${pool.id}: its amount ${state.amountCents} is not its ledger's sum ${sum}`);
+    if (state.amountCents !== sum)
+      fail(m, `pool ${pool.id}: its amount ${state.amountCents} is not its ledger's sum ${sum}`);
     if (pool.amountCents !== sum) fail(m, `pool ${pool.id}: D1 shows ${pool.amountCents}, its ledger sums to ${sum}`);
     if (sum < 0) fail(m, `pool ${pool.id} is negative: ${sum}`);
     const seen = new Set<string>();
@@ -88,7 +94,12 @@ export async function checkStep(m: Model, w: World): Promise<void> {
   const sizes = await db()
     .select({ productId: productSizes.productId, units: productSizes.availableUnits })
     .from(productSizes)
-    .where(inArray(productSizes.productId, w.products.map((p) => p.id)));
+    .where(
+      inArray(
+        productSizes.productId,
+        w.products.map((p) => p.id),
+      ),
+    );
   for (const s of sizes) if (s.units < 0) fail(m, `product ${s.productId}: stock ${s.units}`);
   await checkDraws(m, w, pools);
 }
@@ -114,7 +125,11 @@ async function checkoutOfEntry(sourceKey: string): Promise<string | null> {
  */
 async function checkDraws(m: Model, w: World, pools: Awaited<ReturnType<typeof runPools>>): Promise<void> {
   for (const pool of pools) {
-    const draws = await db().select().from(prizeDraws).where(eq(prizeDraws.poolId, pool.id)).orderBy(asc(prizeDraws.attempt));
+    const draws = await db()
+      .select()
+      .from(prizeDraws)
+      .where(eq(prizeDraws.poolId, pool.id))
+      .orderBy(asc(prizeDraws.attempt));
     const standing = draws.filter((d) => d.voidedAt === null);
     const known = m.draws.get(pool.id);
     if (known && !standing.some((d) => d.id === known.drawId)) {
@@ -123,13 +138,21 @@ async function checkDraws(m: Model, w: World, pools: Awaited<ReturnType<typeof r
       if (!voided?.voidedAt) fail(m, `pool ${pool.id}: its draw ${known.drawId} is gone without a void`);
       const checkout = m.checkouts.find((c) => c.id === known.checkoutId);
       if (!checkout || checkout.buyerReversals.length === 0) {
-        fail(m, `pool ${pool.id}: the draw of entry ${known.entryNumber} was voided (${voided.voidReason}), but its payment ${known.checkoutId} had no lost dispute or dashboard refund`);
+        fail(
+          m,
+          `pool ${pool.id}: the draw of entry ${known.entryNumber} was voided (${voided.voidReason}), but its payment ${known.checkoutId} had no lost dispute or dashboard refund`,
+        );
       }
       if (known.payoutId) {
         const [payout] = await db().select().from(payouts).where(eq(payouts.id, known.payoutId));
-        if (payout?.status !== "cancelled") fail(m, `pool ${pool.id}: the draw was voided, its prize payout ${known.payoutId} is ${payout?.status}, not cancelled`);
+        if (payout?.status !== "cancelled")
+          fail(
+            m,
+            `pool ${pool.id}: the draw was voided, its prize payout ${known.payoutId} is ${payout?.status}, not cancelled`,
+          );
       }
-      if (pool.status === "drawn" && standing.length === 0) fail(m, `pool ${pool.id} shows drawn with its only draw voided`);
+      if (pool.status === "drawn" && standing.length === 0)
+        fail(m, `pool ${pool.id} shows drawn with its only draw voided`);
       m.draws.delete(pool.id);
       stats.voided += 1;
       m.log.push(`  draw of pool ${pool.id} voided: ${voided.voidReason}`);
@@ -146,16 +169,30 @@ async function checkDraws(m: Model, w: World, pools: Awaited<ReturnType<typeof r
       .where(and(eq(prizeWinners.poolId, pool.id), eq(prizeWinners.prizeType, "main")));
     if (winners.length !== 1) fail(m, `pool ${pool.id}: drawn with ${winners.length} main winners`);
     const winner = winners[0]!;
-    if (pool.winnerEntryNumber !== draw.winnerEntryNumber || winner.userId !== pool.winnerUserId || draw.winnerUserId !== pool.winnerUserId) {
-      fail(m, `pool ${pool.id}: the pool (entry ${pool.winnerEntryNumber}), its draw (entry ${draw.winnerEntryNumber}) and its prize row disagree on the winner`);
+    if (
+      pool.winnerEntryNumber !== draw.winnerEntryNumber ||
+      winner.userId !== pool.winnerUserId ||
+      draw.winnerUserId !== pool.winnerUserId
+    ) {
+      fail(
+        m,
+        `pool ${pool.id}: the pool (entry ${pool.winnerEntryNumber}), its draw (entry ${draw.winnerEntryNumber}) and its prize row disagree on the winner`,
+      );
     }
     const entries = await poolStub(env, pool.id).entries();
     const entry = entries.find((e) => e.entryNumber === draw.winnerEntryNumber);
-    if (!entry) fail(m, `pool ${pool.id}: winning entry ${draw.winnerEntryNumber} is not one of its ${entries.length} entries`);
-    if (entry.userId !== pool.winnerUserId) fail(m, `pool ${pool.id}: the winner ${pool.winnerUserId} does not hold entry ${entry.entryNumber}`);
+    if (!entry)
+      fail(m, `pool ${pool.id}: winning entry ${draw.winnerEntryNumber} is not one of its ${entries.length} entries`);
+    if (entry.userId !== pool.winnerUserId)
+      fail(m, `pool ${pool.id}: the winner ${pool.winnerUserId} does not hold entry ${entry.entryNumber}`);
     const earlier = draws.filter((d) => d.voidedAt !== null);
-    if (earlier.some((d) => d.winnerEntryNumber === entry.entryNumber)) fail(m, `pool ${pool.id}: entry ${entry.entryNumber} won again after its draw was voided`);
-    if (earlier.some((d) => d.commitmentSeq !== null && draw.commitmentSeq !== null && d.commitmentSeq >= draw.commitmentSeq)) {
+    if (earlier.some((d) => d.winnerEntryNumber === entry.entryNumber))
+      fail(m, `pool ${pool.id}: entry ${entry.entryNumber} won again after its draw was voided`);
+    if (
+      earlier.some(
+        (d) => d.commitmentSeq !== null && draw.commitmentSeq !== null && d.commitmentSeq >= draw.commitmentSeq,
+      )
+    ) {
       fail(m, `pool ${pool.id}: redrawn on commitment ${draw.commitmentSeq}, not a fresh one after the voided draws'`);
     }
     const drawnAt = draw.drawnAt.getTime();
@@ -163,15 +200,24 @@ async function checkDraws(m: Model, w: World, pools: Awaited<ReturnType<typeof r
     const unsettled = clock.now < drawnAt + PRIZE_SETTLEMENT_DAYS * DAY;
     if (unsettled) {
       const payout = prizePayouts[0];
-      if (prizePayouts.length !== 1 || payout?.status !== "pending" || payout.userId !== pool.winnerUserId || payout.amountCents !== winner.prizeAmountCents) {
-        fail(m, `pool ${pool.id}: drawn ${Math.round((clock.now - drawnAt) / MINUTE)} min ago, its prize payouts are ${JSON.stringify(prizePayouts.map((p) => [p.status, p.amountCents]))}, not one pending ${winner.prizeAmountCents} to the winner`);
+      if (
+        prizePayouts.length !== 1 ||
+        payout?.status !== "pending" ||
+        payout.userId !== pool.winnerUserId ||
+        payout.amountCents !== winner.prizeAmountCents
+      ) {
+        fail(
+          m,
+          `pool ${pool.id}: drawn ${Math.round((clock.now - drawnAt) / MINUTE)} min ago, its prize payouts are ${JSON.stringify(prizePayouts.map((p) => [p.status, p.amountCents]))}, not one pending ${winner.prizeAmountCents} to the winner`,
+        );
       }
     }
     if (known?.drawId !== draw.id) {
       // A new draw (this step's cron): the winner was a valid entry, the prize is the pool's 60% now.
       if (entry.voided) fail(m, `pool ${pool.id}: drawn on entry ${entry.entryNumber}, whose payment was reversed`);
       const sum = (await ledgerOf(pool.id)).reduce((total, row) => total + row.amount_cents, 0);
-      if (winner.prizeAmountCents !== distributePool(sum).mainPrize) fail(m, `pool ${pool.id}: prize ${winner.prizeAmountCents} is not 60% of the pool's ${sum}`);
+      if (winner.prizeAmountCents !== distributePool(sum).mainPrize)
+        fail(m, `pool ${pool.id}: prize ${winner.prizeAmountCents} is not 60% of the pool's ${sum}`);
       m.draws.set(pool.id, {
         drawId: draw.id,
         poolId: pool.id,
@@ -181,7 +227,9 @@ async function checkDraws(m: Model, w: World, pools: Awaited<ReturnType<typeof r
         payoutId: prizePayouts[0]?.id ?? null,
       });
       stats.drawn += 1;
-      m.log.push(`  pool ${pool.id} drawn: entry ${entry.entryNumber} of ${entries.length}, prize ${winner.prizeAmountCents}`);
+      m.log.push(
+        `  pool ${pool.id} drawn: entry ${entry.entryNumber} of ${entries.length}, prize ${winner.prizeAmountCents}`,
+      );
     }
   }
 }
@@ -210,7 +258,9 @@ const PAID_KINDS: readonly EarningKind[] = ["shop_sale", "group_buy_sale", "gues
  */
 export async function checkQuiescent(m: Model, w: World): Promise<void> {
   const ids = m.checkouts.map((c) => c.id);
-  const movements = await byChunks(ids, (chunk) => db().select().from(localProviderMovements).where(inArray(localProviderMovements.checkoutSessionId, chunk)));
+  const movements = await byChunks(ids, (chunk) =>
+    db().select().from(localProviderMovements).where(inArray(localProviderMovements.checkoutSessionId, chunk)),
+  );
   const net = new Map<string, number>();
   const captureAt = new Map<string, number>();
   const held = new Map<string, number>();
@@ -222,14 +272,27 @@ export async function checkQuiescent(m: Model, w: World): Promise<void> {
   }
 
   // Every captured checkout: fulfilled as promised, or refunded in full.
-  const placed = await byChunks(ids, (chunk) => db().select().from(orders).where(inArray(orders.checkoutSessionId, chunk)));
-  const guesses = await byChunks(ids, (chunk) => db().select().from(guessWinParticipants).where(inArray(guessWinParticipants.paymentKey, chunk)));
+  const placed = await byChunks(ids, (chunk) =>
+    db().select().from(orders).where(inArray(orders.checkoutSessionId, chunk)),
+  );
+  const guesses = await byChunks(ids, (chunk) =>
+    db().select().from(guessWinParticipants).where(inArray(guessWinParticipants.paymentKey, chunk)),
+  );
   const keys = await byChunks(ids, (chunk) =>
-    db().select().from(poolContributionKeys).where(inArray(poolContributionKeys.sourceKey, chunk.map((id) => `checkout:${id}`))),
+    db()
+      .select()
+      .from(poolContributionKeys)
+      .where(
+        inArray(
+          poolContributionKeys.sourceKey,
+          chunk.map((id) => `checkout:${id}`),
+        ),
+      ),
   );
   const fulfilled = (c: ModelCheckout): boolean => {
     if (c.purpose === "guess_entry") return guesses.some((g) => g.paymentKey === c.id);
-    if (c.purpose === "host_deposit") return keys.some((k) => k.sourceKey === `checkout:${c.id}` && k.appliedAt !== null);
+    if (c.purpose === "host_deposit")
+      return keys.some((k) => k.sourceKey === `checkout:${c.id}` && k.appliedAt !== null);
     return placed.filter((o) => o.checkoutSessionId === c.id).length === c.lines;
   };
   for (const c of m.checkouts) {
@@ -237,7 +300,10 @@ export async function checkQuiescent(m: Model, w: World): Promise<void> {
     const left = net.get(c.id) ?? 0;
     if (!fulfilled(c) && left !== 0) {
       const count = placed.filter((o) => o.checkoutSessionId === c.id).length;
-      fail(m, `checkout ${c.id} (${c.purpose}, ${c.lines} lines) was captured and is neither fulfilled (${count} orders) nor refunded in full (the provider still holds ${left})`);
+      fail(
+        m,
+        `checkout ${c.id} (${c.purpose}, ${c.lines} lines) was captured and is neither fulfilled (${count} orders) nor refunded in full (the provider still holds ${left})`,
+      );
     }
   }
 
@@ -252,11 +318,18 @@ export async function checkQuiescent(m: Model, w: World): Promise<void> {
   };
   for (const row of ledger) {
     if (row.amountCents + row.poolCents + row.platformCents !== row.grossCents) {
-      fail(m, `earnings row ${row.sourceKey}: host ${row.amountCents} + pool ${row.poolCents} + platform ${row.platformCents} is not its gross ${row.grossCents}`);
+      fail(
+        m,
+        `earnings row ${row.sourceKey}: host ${row.amountCents} + pool ${row.poolCents} + platform ${row.platformCents} is not its gross ${row.grossCents}`,
+      );
     }
     if ((row.kind === "shop_sale" || row.kind === "guess_entry") && row.rates) {
       const parts = saleShares(row.grossCents, row.rates);
-      if (parts.hostCents !== row.amountCents || parts.poolCents !== row.poolCents || parts.platformCents !== row.platformCents) {
+      if (
+        parts.hostCents !== row.amountCents ||
+        parts.poolCents !== row.poolCents ||
+        parts.platformCents !== row.platformCents
+      ) {
         fail(m, `earnings row ${row.sourceKey} is not split at its recorded rates: ${JSON.stringify(parts)} expected`);
       }
     }
@@ -265,8 +338,11 @@ export async function checkQuiescent(m: Model, w: World): Promise<void> {
     at(row.currency).platform += row.platformCents;
   }
   const pools = await runPools(w);
-  for (const pool of pools) for (const row of await ledgerOf(pool.id)) at(row.currency.toUpperCase()).pools += row.amount_cents;
-  const fees = await byChunks(ids, (chunk) => db().select().from(paymentProcessingFees).where(inArray(paymentProcessingFees.checkoutSessionId, chunk)));
+  for (const pool of pools)
+    for (const row of await ledgerOf(pool.id)) at(row.currency.toUpperCase()).pools += row.amount_cents;
+  const fees = await byChunks(ids, (chunk) =>
+    db().select().from(paymentProcessingFees).where(inArray(paymentProcessingFees.checkoutSessionId, chunk)),
+  );
   const feeCents = fees.reduce((s, f) => s + f.feeCents, 0);
   for (const currency of new Set([...held.keys(), ...booked.keys()])) {
     const provider = held.get(currency) ?? 0;
@@ -286,7 +362,12 @@ export async function checkQuiescent(m: Model, w: World): Promise<void> {
   const participants = await db()
     .select({ id: guessWinParticipants.id, paymentKey: guessWinParticipants.paymentKey })
     .from(guessWinParticipants)
-    .where(inArray(guessWinParticipants.userId, w.fans.map((f) => f.id)));
+    .where(
+      inArray(
+        guessWinParticipants.userId,
+        w.fans.map((f) => f.id),
+      ),
+    );
   const paymentOfGuess = new Map(participants.map((p) => [p.id, p.paymentKey]));
   for (const pool of pools) {
     if (pool.closedAt === null) continue;
@@ -299,9 +380,16 @@ export async function checkQuiescent(m: Model, w: World): Promise<void> {
           : undefined;
       if (!session) continue;
       const paidAt = captureAt.get(session);
-      if (paidAt === undefined) fail(m, `pool ${pool.id}: entry ${entry.entryNumber} (${entry.sourceKey}) has no payment the provider captured`);
+      if (paidAt === undefined)
+        fail(
+          m,
+          `pool ${pool.id}: entry ${entry.entryNumber} (${entry.sourceKey}) has no payment the provider captured`,
+        );
       if (paidAt > pool.closedAt.getTime()) {
-        fail(m, `pool ${pool.id}: entry ${entry.entryNumber} (${entry.sourceKey}) is for a payment made ${Math.round((paidAt - pool.closedAt.getTime()) / MINUTE)} min after the pool closed`);
+        fail(
+          m,
+          `pool ${pool.id}: entry ${entry.entryNumber} (${entry.sourceKey}) is for a payment made ${Math.round((paidAt - pool.closedAt.getTime()) / MINUTE)} min after the pool closed`,
+        );
       }
     }
   }
@@ -309,9 +397,14 @@ export async function checkQuiescent(m: Model, w: World): Promise<void> {
   // period (every event now delivered), voided that draw (decision 390).
   for (const draw of m.draws.values()) {
     const checkout = m.checkouts.find((c) => c.id === draw.checkoutId);
-    const reversal = checkout?.buyerReversals.find((r) => r.full && r.at >= draw.drawnAt && r.at < draw.drawnAt + PRIZE_SETTLEMENT_DAYS * DAY);
+    const reversal = checkout?.buyerReversals.find(
+      (r) => r.full && r.at >= draw.drawnAt && r.at < draw.drawnAt + PRIZE_SETTLEMENT_DAYS * DAY,
+    );
     if (reversal) {
-      fail(m, `pool ${draw.poolId}: the winning payment ${draw.checkoutId} was reversed in full by its buyer ${Math.round((reversal.at - draw.drawnAt) / MINUTE)} min after the draw, and the draw stands`);
+      fail(
+        m,
+        `pool ${draw.poolId}: the winning payment ${draw.checkoutId} was reversed in full by its buyer ${Math.round((reversal.at - draw.drawnAt) / MINUTE)} min after the draw, and the draw stands`,
+      );
     }
   }
   m.log.push(`  quiescent: provider holds ${JSON.stringify(Object.fromEntries(held))}, processing fees ${feeCents}`);

@@ -20,7 +20,14 @@ export type ModelCheckout = {
 };
 
 /** A standing draw the model has seen: its pool's winner, and the prize payout it expects pending. */
-export type ModelDraw = { drawId: string; poolId: string; entryNumber: number; checkoutId: string | null; drawnAt: number; payoutId: string | null };
+export type ModelDraw = {
+  drawId: string;
+  poolId: string;
+  entryNumber: number;
+  checkoutId: string | null;
+  drawnAt: number;
+  payoutId: string | null;
+};
 
 export type HeldEvent = {
   label: string;
@@ -43,7 +50,13 @@ export type Model = {
 export const stats = { drawn: 0, voided: 0, hostRefundsOfWinners: 0 };
 
 export function newModel(groupBuys: GroupBuyInfo[]): Model {
-  return { checkouts: [], held: [], groupBuys: groupBuys.map((g) => ({ ...g, state: "active" })), log: [], draws: new Map() };
+  return {
+    checkouts: [],
+    held: [],
+    groupBuys: groupBuys.map((g) => ({ ...g, state: "active" })),
+    log: [],
+    draws: new Map(),
+  };
 }
 
 /** The provider retries a refused event a few times only (its sandbox: 3); the model does the same. */

@@ -29,7 +29,8 @@ it(
         runs += 1;
         vi.useFakeTimers({ toFake: ["Date"] });
         // The Worker logs every refused event and cron step; a run's own log is printed with a failure instead.
-        if (!REPLAY) for (const level of ["log", "warn", "error"] as const) vi.spyOn(console, level).mockImplementation(() => {});
+        if (!REPLAY)
+          for (const level of ["log", "warn", "error"] as const) vi.spyOn(console, level).mockImplementation(() => {});
         const world = await makeWorld();
         const model = newModel(world.groupBuys);
         try {
@@ -63,8 +64,11 @@ it(
     );
     if (details.failed) {
       const shown = fc.stringify(details.counterexample);
-      const error = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-      const message = error.includes("steps so far") ? error : `${error}\n  steps of the last failing run:\n    ${lastLog.join("\n    ")}`;
+      const error =
+        details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+      const message = error.includes("steps so far")
+        ? error
+        : `${error}\n  steps of the last failing run:\n    ${lastLog.join("\n    ")}`;
       const replayPath = /replayPath="([^"]*)"/.exec(shown)?.[1] ?? "";
       const replay = `{ seed: ${details.seed}, path: "${details.counterexamplePath}", replayPath: "${replayPath}" }`;
       throw new Error(

@@ -1,7 +1,16 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { vi } from "vitest";
-import { groupBuyProducts, groupBuys, groupBuyTiers, guessWinGames, products, productSizes, userProfiles, userShippingCountries } from "~/db/schema";
+import {
+  groupBuyProducts,
+  groupBuys,
+  groupBuyTiers,
+  guessWinGames,
+  products,
+  productSizes,
+  userProfiles,
+  userShippingCountries,
+} from "~/db/schema";
 import { sha256Hex } from "~/domain/draw";
 import { explorerBases } from "~/lib/draw.server";
 import { openPool } from "~/lib/pools.server";
@@ -38,7 +47,14 @@ export type World = {
 };
 
 /** Where the model's fans ship to (every host ships there), as the buyer enters it on the checkout page. */
-export const SHIPPING = { name: "Model Fan", street: "1 Jalan Model", city: "George Town", state: "Penang", postal_code: "10200", country: "MY" };
+export const SHIPPING = {
+  name: "Model Fan",
+  street: "1 Jalan Model",
+  city: "George Town",
+  state: "Penang",
+  postal_code: "10200",
+  country: "MY",
+};
 
 /** The test's clock: Date (and so Date.now) in the test and in the Worker, which share the isolate. */
 export const clock = {
@@ -122,10 +138,28 @@ async function host(index: number, runId: string): Promise<Host> {
 }
 
 /** A product (physical: shipped in Malaysia, several units a line; else digital, one unit) with one size "One Size". */
-async function product(hostId: string, name: string, priceCents: number, units: number, physical: boolean): Promise<ProductInfo> {
+async function product(
+  hostId: string,
+  name: string,
+  priceCents: number,
+  units: number,
+  physical: boolean,
+): Promise<ProductInfo> {
   const category = physical ? "physical" : "digital";
-  const [p] = await db().insert(products).values({ hostId, name, category, basePriceCents: priceCents, priceMinCents: priceCents, priceMaxCents: priceCents }).returning();
-  await db().insert(productSizes).values({ productId: p!.id, name: "One Size", priceCents, availableUnits: units, position: 0 });
+  const [p] = await db()
+    .insert(products)
+    .values({
+      hostId,
+      name,
+      category,
+      basePriceCents: priceCents,
+      priceMinCents: priceCents,
+      priceMaxCents: priceCents,
+    })
+    .returning();
+  await db()
+    .insert(productSizes)
+    .values({ productId: p!.id, name: "One Size", priceCents, availableUnits: units, position: 0 });
   return { id: p!.id, hostId, priceCents, units, physical };
 }
 
@@ -134,14 +168,25 @@ export async function newGroupBuy(hostId: string, productIds: string[], endsIn =
   const endAt = clock.now + endsIn;
   const [g] = await db()
     .insert(groupBuys)
-    .values({ hostId, name: `Model group buy ${productIds.length}`, status: "active", targetCents: 100_000, currency: "MYR", endAt: new Date(endAt) })
+    .values({
+      hostId,
+      name: `Model group buy ${productIds.length}`,
+      status: "active",
+      targetCents: 100_000,
+      currency: "MYR",
+      endAt: new Date(endAt),
+    })
     .returning();
-  await db().insert(groupBuyTiers).values([
-    { groupBuyId: g!.id, salesThresholdCents: 0, discountPercent: 5, position: 0 },
-    { groupBuyId: g!.id, salesThresholdCents: 30_000, discountPercent: 10, position: 1 },
-    { groupBuyId: g!.id, salesThresholdCents: 100_000, discountPercent: 20, position: 2 },
-  ]);
-  await db().insert(groupBuyProducts).values(productIds.map((productId) => ({ groupBuyId: g!.id, productId })));
+  await db()
+    .insert(groupBuyTiers)
+    .values([
+      { groupBuyId: g!.id, salesThresholdCents: 0, discountPercent: 5, position: 0 },
+      { groupBuyId: g!.id, salesThresholdCents: 30_000, discountPercent: 10, position: 1 },
+      { groupBuyId: g!.id, salesThresholdCents: 100_000, discountPercent: 20, position: 2 },
+    ]);
+  await db()
+    .insert(groupBuyProducts)
+    .values(productIds.map((productId) => ({ groupBuyId: g!.id, productId })));
   return { id: g!.id, hostId, productIds, endAt };
 }
 
@@ -149,7 +194,15 @@ export async function newGroupBuy(hostId: string, productIds: string[], endsIn =
 export async function newGame(h: Host): Promise<World["games"][number]> {
   const [g] = await db()
     .insert(guessWinGames)
-    .values({ hostId: h.id, question: `How many? (${h.index})`, options: ["1", "2", "3"], correctAnswer: "2", entryFeeCents: 150 + h.index * 75, status: "active", publishedAt: new Date(clock.now) })
+    .values({
+      hostId: h.id,
+      question: `How many? (${h.index})`,
+      options: ["1", "2", "3"],
+      correctAnswer: "2",
+      entryFeeCents: 150 + h.index * 75,
+      status: "active",
+      publishedAt: new Date(clock.now),
+    })
     .returning();
   return { id: g!.id, hostId: h.id, options: ["1", "2", "3"] };
 }
@@ -173,9 +226,13 @@ export async function makeWorld(): Promise<World> {
   }
   const games = [];
   for (const h of hosts) games.push(await newGame(h));
-  for (const h of hosts) await openPool(env, { hostId: h.id, targetCents: 1_000_000, durationDays: 3, now: new Date(clock.now) });
+  for (const h of hosts)
+    await openPool(env, { hostId: h.id, targetCents: 1_000_000, durationDays: 3, now: new Date(clock.now) });
   const own = list.filter((p) => p.hostId === hosts[0]!.id).slice(0, Math.max(LARGEST_JOIN, 3));
-  const groupBuy = await newGroupBuy(hosts[0]!.id, own.map((p) => p.id));
+  const groupBuy = await newGroupBuy(
+    hosts[0]!.id,
+    own.map((p) => p.id),
+  );
   const explorer = new FakeExplorer();
   explorer.install();
   return { hosts, fans, products: list, games, groupBuys: [groupBuy], explorer };
@@ -190,7 +247,11 @@ let worker: ExportedHandler<Env> | null = null;
 export async function runCron(): Promise<void> {
   worker ??= ((await import(/* @vite-ignore */ MAIN)) as { default: ExportedHandler<Env> }).default;
   const ctx = createExecutionContext();
-  await worker.scheduled!(createScheduledController({ scheduledTime: new Date(clock.now), cron: "* * * * *" }), env, ctx);
+  await worker.scheduled!(
+    createScheduledController({ scheduledTime: new Date(clock.now), cron: "* * * * *" }),
+    env,
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
 }
 

@@ -13,7 +13,10 @@ export async function mailsTo(address: string) {
 export async function mailedToken(address: string, path: string): Promise<string> {
   const mails = await mailsTo(address);
   for (const mail of mails.reverse()) {
-    const match = mail.textBody.match(/https?:\/\/\S+/g)?.map((link) => new URL(link)).find((url) => url.pathname === path);
+    const match = mail.textBody
+      .match(/https?:\/\/\S+/g)
+      ?.map((link) => new URL(link))
+      .find((url) => url.pathname === path);
     if (match) return match.searchParams.get("token")!;
   }
   throw new Error(`no ${path} link mailed to ${address}`);
@@ -21,7 +24,9 @@ export async function mailedToken(address: string, path: string): Promise<string
 
 /** Lets the next account mail of a kind go to the address at once, as if its window had passed. */
 export async function endMailWindow(kind: string, address: string): Promise<void> {
-  await db().delete(authThrottle).where(eq(authThrottle.key, `mail:${kind}:${address.toLowerCase()}`));
+  await db()
+    .delete(authThrottle)
+    .where(eq(authThrottle.key, `mail:${kind}:${address.toLowerCase()}`));
 }
 
 export const signupFields = (overrides: Record<string, string> = {}) => ({

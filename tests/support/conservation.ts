@@ -11,7 +11,15 @@ import { db } from "../helpers";
  */
 export async function moneyOf(checkoutSessionId: string) {
   const placed = await db().select().from(orders).where(eq(orders.checkoutSessionId, checkoutSessionId));
-  const rows = await db().select().from(earningsLedger).where(inArray(earningsLedger.orderId, placed.map((o) => o.id)));
+  const rows = await db()
+    .select()
+    .from(earningsLedger)
+    .where(
+      inArray(
+        earningsLedger.orderId,
+        placed.map((o) => o.id),
+      ),
+    );
   const sum = <T>(list: T[], pick: (item: T) => number) => list.reduce((total, item) => total + pick(item), 0);
   const pool = await poolStub(env, placed[0]!.poolId!).state();
   return {
@@ -28,7 +36,11 @@ export async function moneyOf(checkoutSessionId: string) {
 /** captured - refunded = host earnings + pool + platform fees, and the pool holds what the ledger books, to the cent. */
 export async function expectConserved(checkoutSessionId: string, label: string) {
   const money = await moneyOf(checkoutSessionId);
-  expect(money.bookedPoolCents, `${label}: the pool share booked in the earnings ledger is what the pool holds`).toBe(money.poolCents);
-  expect(money.hostCents + money.poolCents + money.platformCents, `${label}: captured - refunded`).toBe(money.capturedCents - money.refundedCents);
+  expect(money.bookedPoolCents, `${label}: the pool share booked in the earnings ledger is what the pool holds`).toBe(
+    money.poolCents,
+  );
+  expect(money.hostCents + money.poolCents + money.platformCents, `${label}: captured - refunded`).toBe(
+    money.capturedCents - money.refundedCents,
+  );
   return money;
 }

@@ -21,12 +21,16 @@ export function fixtureBlock(height: number): FixtureBlock {
  * acceptance checks height, descent and time against it; the verification page also checks the margin rule, which
  * this commitment does not meet (see the verification tests). Throws when the pool is not closed and uncommitted.
  */
-export async function commitToParent(poolId: string, block: { height: number; previousblockhash: string; timestamp: number }): Promise<void> {
+export async function commitToParent(
+  poolId: string,
+  block: { height: number; previousblockhash: string; timestamp: number },
+): Promise<void> {
   const committed = await recordCommitment(env, poolId, {
     blockHeight: block.height,
     tip: { height: block.height - 1, hash: block.previousblockhash, time: block.timestamp - 600 },
     highestTip: block.height - 1,
     at: new Date(block.timestamp * 1000),
   });
-  if (!committed) throw new Error(`pool ${poolId}: no commitment to block ${block.height} recorded (not closed and uncommitted?)`);
+  if (!committed)
+    throw new Error(`pool ${poolId}: no commitment to block ${block.height} recorded (not closed and uncommitted?)`);
 }

@@ -1,5 +1,15 @@
 import { env } from "cloudflare:test";
-import { groupBuys, guessWinGames, miniPrizeWinners, orders, prizeMiniPrizes, prizePools, products, productSizes, vouchers } from "~/db/schema";
+import {
+  groupBuys,
+  guessWinGames,
+  miniPrizeWinners,
+  orders,
+  prizeMiniPrizes,
+  prizePools,
+  products,
+  productSizes,
+  vouchers,
+} from "~/db/schema";
 import { orderNumber, voucherCode } from "~/domain/orders";
 import { db, makeUser, signIn } from "../helpers";
 
@@ -42,7 +52,8 @@ export function pageMutations(): Mutation[] {
 export function apiMutations(): Mutation[] {
   const api = workerModules["/workers/api.ts"] ?? "";
   const fileOf = new Map<string, string>();
-  for (const m of api.matchAll(/import\s*\{\s*(\w+)\s*\}\s*from\s*"\.\/([\w-]+)"/g)) fileOf.set(m[1]!, `/workers/${m[2]}.ts`);
+  for (const m of api.matchAll(/import\s*\{\s*(\w+)\s*\}\s*from\s*"\.\/([\w-]+)"/g))
+    fileOf.set(m[1]!, `/workers/${m[2]}.ts`);
   const found: Mutation[] = [];
   for (const m of api.matchAll(/api\.route\(\s*"([^"]+)",\s*(\w+)\s*\)/g)) {
     const [, prefix, router] = m;
@@ -61,7 +72,15 @@ export type World = {
   fan: { id: string; email: string; cookie: string };
   otherHost: { id: string; email: string; cookie: string };
   admin: { id: string; email: string; cookie: string };
-  ids: { productId: string; gameId: string; groupBuyId: string; orderId: string; orderNumber: string; code: string; miniPrizeWinnerId: string };
+  ids: {
+    productId: string;
+    gameId: string;
+    groupBuyId: string;
+    orderId: string;
+    orderNumber: string;
+    code: string;
+    miniPrizeWinnerId: string;
+  };
 };
 
 /**
@@ -79,30 +98,86 @@ export async function makeWorld(): Promise<World> {
   const groupBuyId = crypto.randomUUID();
   const orderId = crypto.randomUUID();
   const sessionId = `cs_test_${crypto.randomUUID().replace(/-/g, "")}`;
-  await d.insert(products).values({ id: productId, hostId: owner.id, name: "Owner Lamp", category: "voucher", priceMinCents: 2500, priceMaxCents: 2500 });
-  await d.insert(productSizes).values({ id: crypto.randomUUID(), productId, name: "Standard", priceCents: 2500, availableUnits: 5, position: 0 });
-  await d.insert(products).values({ id: crypto.randomUUID(), hostId: otherHost.id, name: "Other Lamp", category: "physical", priceMinCents: 900, priceMaxCents: 900 });
-  await d.insert(guessWinGames).values({ id: gameId, hostId: owner.id, question: "How many lamps?", options: ["1", "2"], correctAnswer: "2", entryFeeCents: 300 });
-  await d.insert(groupBuys).values({ id: groupBuyId, hostId: owner.id, name: "Lamp group buy", status: "active", targetCents: 100_000, endAt: new Date(Date.now() + 86_400_000) });
+  await d.insert(products).values({
+    id: productId,
+    hostId: owner.id,
+    name: "Owner Lamp",
+    category: "voucher",
+    priceMinCents: 2500,
+    priceMaxCents: 2500,
+  });
+  await d
+    .insert(productSizes)
+    .values({ id: crypto.randomUUID(), productId, name: "Standard", priceCents: 2500, availableUnits: 5, position: 0 });
+  await d.insert(products).values({
+    id: crypto.randomUUID(),
+    hostId: otherHost.id,
+    name: "Other Lamp",
+    category: "physical",
+    priceMinCents: 900,
+    priceMaxCents: 900,
+  });
+  await d.insert(guessWinGames).values({
+    id: gameId,
+    hostId: owner.id,
+    question: "How many lamps?",
+    options: ["1", "2"],
+    correctAnswer: "2",
+    entryFeeCents: 300,
+  });
+  await d.insert(groupBuys).values({
+    id: groupBuyId,
+    hostId: owner.id,
+    name: "Lamp group buy",
+    status: "active",
+    targetCents: 100_000,
+    endAt: new Date(Date.now() + 86_400_000),
+  });
   const number = orderNumber(sessionId, orderId);
   await d.insert(orders).values({
-    id: orderId, orderNumber: number, userId: fan.id, hostId: owner.id, productId, checkoutSessionId: sessionId,
-    status: "paid", amountCents: 2500, unitPriceCents: 2500, quantity: 1, currency: "USD", productName: "Owner Lamp",
+    id: orderId,
+    orderNumber: number,
+    userId: fan.id,
+    hostId: owner.id,
+    productId,
+    checkoutSessionId: sessionId,
+    status: "paid",
+    amountCents: 2500,
+    unitPriceCents: 2500,
+    quantity: 1,
+    currency: "USD",
+    productName: "Owner Lamp",
   });
   const code = voucherCode(orderId);
   await d.insert(vouchers).values({
-    id: crypto.randomUUID(), code, orderId, productId, hostId: owner.id, buyerId: fan.id, valueCents: 2500,
+    id: crypto.randomUUID(),
+    code,
+    orderId,
+    productId,
+    hostId: owner.id,
+    buyerId: fan.id,
+    valueCents: 2500,
     expiresAt: new Date(Date.now() + 30 * 86_400_000),
   });
   const poolId = crypto.randomUUID();
   const miniPrizeId = crypto.randomUUID();
   const miniPrizeWinnerId = crypto.randomUUID();
   await d.insert(prizePools).values({
-    id: poolId, hostId: owner.id, status: "drawn", targetCents: 10_000, amountCents: 10_000, endAt: new Date(Date.now() - 86_400_000),
-    drawBlockHash: "00000000000000000002a7c4c1e48d76c5a37902165a270156b7a8d72728a054", drawnAt: new Date(),
+    id: poolId,
+    hostId: owner.id,
+    status: "drawn",
+    targetCents: 10_000,
+    amountCents: 10_000,
+    endAt: new Date(Date.now() - 86_400_000),
+    drawBlockHash: "00000000000000000002a7c4c1e48d76c5a37902165a270156b7a8d72728a054",
+    drawnAt: new Date(),
   });
-  await d.insert(prizeMiniPrizes).values({ id: miniPrizeId, poolId, hostId: owner.id, name: "Owner poster", quantityText: "1" });
-  await d.insert(miniPrizeWinners).values({ id: miniPrizeWinnerId, miniPrizeId, poolId, userId: fan.id, entryNumber: 1 });
+  await d
+    .insert(prizeMiniPrizes)
+    .values({ id: miniPrizeId, poolId, hostId: owner.id, name: "Owner poster", quantityText: "1" });
+  await d
+    .insert(miniPrizeWinners)
+    .values({ id: miniPrizeWinnerId, miniPrizeId, poolId, userId: fan.id, entryNumber: 1 });
   const withCookie = async (u: { id: string; email: string }) => ({ ...u, cookie: await signIn(u.email) });
   return {
     owner: await withCookie(owner),
@@ -160,10 +235,17 @@ const IGNORED_COLUMNS = new Set(["view_count"]);
 
 /** Everything in D1 (but the sign-in throttle's counters), to tell whether a request changed anything. */
 export async function snapshot(): Promise<string> {
-  const tables = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all<{ name: string }>();
+  const tables = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all<{
+    name: string;
+  }>();
   const names = tables.results.map((t) => t.name).filter((n) => !IGNORED_TABLES.has(n) && !n.startsWith("sqlite_"));
   const rows = await env.DB.batch(names.map((n) => env.DB.prepare(`SELECT * FROM "${n}"`)));
-  return JSON.stringify(names.map((n, i) => [n, rows[i]!.results
-        .map((row) => JSON.stringify(row, (key, value) => (IGNORED_COLUMNS.has(key) ? undefined : value)))
-        .sort()]));
+  return JSON.stringify(
+    names.map((n, i) => [
+      n,
+      rows[i]!.results.map((row) =>
+        JSON.stringify(row, (key, value) => (IGNORED_COLUMNS.has(key) ? undefined : value)),
+      ).sort(),
+    ]),
+  );
 }

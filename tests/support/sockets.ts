@@ -12,11 +12,20 @@ export type TestSocket = {
 };
 
 /** Opens `path` as a WebSocket from `address` (CF-Connecting-IP), with an optional cookie. */
-export async function openTestSocket(path: string, opts: { address: string; cookie?: string | null }): Promise<TestSocket> {
+export async function openTestSocket(
+  path: string,
+  opts: { address: string; cookie?: string | null },
+): Promise<TestSocket> {
   const headers: Record<string, string> = { Upgrade: "websocket", Origin: ORIGIN, "CF-Connecting-IP": opts.address };
   if (opts.cookie) headers.Cookie = opts.cookie;
   const res = await SELF.fetch(`${ORIGIN}${path}`, { headers });
-  const socket: TestSocket = { status: res.status, ws: res.webSocket, messages: [], closed: Promise.resolve({ code: 0, reason: "" }), closedWith: null };
+  const socket: TestSocket = {
+    status: res.status,
+    ws: res.webSocket,
+    messages: [],
+    closed: Promise.resolve({ code: 0, reason: "" }),
+    closedWith: null,
+  };
   const ws = res.webSocket;
   if (!ws) return socket;
   socket.closed = new Promise((resolve) => {

@@ -59,7 +59,14 @@ export function stripeEvent(type: string, object: object, id = newEventId()) {
 }
 
 /** The shipping address the tests' buyers give at checkout. */
-export const BUYER_ADDRESS = { line1: "1 Jalan Test", line2: null, city: "George Town", state: "Penang", postal_code: "10200", country: "MY" };
+export const BUYER_ADDRESS = {
+  line1: "1 Jalan Test",
+  line2: null,
+  city: "George Town",
+  state: "Penang",
+  postal_code: "10200",
+  country: "MY",
+};
 
 /**
  * A checkout session event (`checkout.session.completed` unless told) for a checkout row, paid in full:
@@ -78,24 +85,24 @@ export function checkoutSessionEvent(
   const details: Record<string, unknown> = { email: row.customerEmail, name: opts.buyerName ?? "Fan" };
   if (opts.address !== undefined) details.address = opts.address;
   return stripeEvent(
-      opts.type ?? "checkout.session.completed",
-      {
-        id: row.id,
-        object: "checkout.session",
-        amount_subtotal: row.amountCents,
-        amount_total: row.amountCents,
-        client_reference_id: row.metadata.checkout_id,
-        currency: "usd",
-        customer_email: row.customerEmail,
-        customer_details: details,
-        livemode: false,
-        metadata: row.metadata,
-        mode: "payment",
-        payment_intent: `pi_test_${row.id.slice(-12)}`,
-        payment_status: "paid",
-        status: "complete",
-        ...opts.overrides,
-      },
-      opts.eventId ?? newEventId(),
+    opts.type ?? "checkout.session.completed",
+    {
+      id: row.id,
+      object: "checkout.session",
+      amount_subtotal: row.amountCents,
+      amount_total: row.amountCents,
+      client_reference_id: row.metadata.checkout_id,
+      currency: "usd",
+      customer_email: row.customerEmail,
+      customer_details: details,
+      livemode: false,
+      metadata: row.metadata,
+      mode: "payment",
+      payment_intent: `pi_test_${row.id.slice(-12)}`,
+      payment_status: "paid",
+      status: "complete",
+      ...opts.overrides,
+    },
+    opts.eventId ?? newEventId(),
   );
 }

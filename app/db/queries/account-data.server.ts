@@ -98,12 +98,23 @@ export async function collectAccountRecords(db: Db, userId: string): Promise<Acc
     pushRows,
   ] = await db.batch([
     db
-      .select({ id: users.id, email: users.email, role: users.role, createdAt: users.createdAt, updatedAt: users.updatedAt })
+      .select({
+        id: users.id,
+        email: users.email,
+        role: users.role,
+        createdAt: users.createdAt,
+        updatedAt: users.updatedAt,
+      })
       .from(users)
       .where(eq(users.id, userId)),
     db.select().from(userProfiles).where(eq(userProfiles.userId, userId)),
     db
-      .select({ createdAt: sessions.createdAt, expiresAt: sessions.expiresAt, ip: sessions.ip, userAgent: sessions.userAgent })
+      .select({
+        createdAt: sessions.createdAt,
+        expiresAt: sessions.expiresAt,
+        ip: sessions.ip,
+        userAgent: sessions.userAgent,
+      })
       .from(sessions)
       .where(eq(sessions.userId, userId)),
     db.select().from(userShippingCountries).where(eq(userShippingCountries.hostId, userId)),
@@ -123,9 +134,11 @@ export async function collectAccountRecords(db: Db, userId: string): Promise<Acc
       .select({
         ...getTableColumns(guessWinParticipants),
         // Sealed: whether a guess was right is exported only once its game has ended.
-        isCorrect: sql<boolean | null>`CASE WHEN EXISTS (SELECT 1 FROM guess_win_games g WHERE g.id = ${guessWinParticipants.gameId}
-            AND g.ended_at IS NOT NULL) THEN ${guessWinParticipants.isCorrect} ELSE NULL END`.mapWith((value: unknown) =>
-          value === null ? null : Boolean(value),
+        isCorrect: sql<
+          boolean | null
+        >`CASE WHEN EXISTS (SELECT 1 FROM guess_win_games g WHERE g.id = ${guessWinParticipants.gameId}
+            AND g.ended_at IS NOT NULL) THEN ${guessWinParticipants.isCorrect} ELSE NULL END`.mapWith(
+          (value: unknown) => (value === null ? null : Boolean(value)),
         ),
       })
       .from(guessWinParticipants)
@@ -237,7 +250,11 @@ export async function getProfileImageUrls(db: Db, userId: string): Promise<strin
  */
 function buyerDataStillNeeded(now: Date): SQL {
   const windowStart = now.getTime() - RETURN_WINDOW_DAYS * 24 * 60 * 60 * 1000;
-  const list = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
+  const list = (values: readonly string[]) =>
+    sql.join(
+      values.map((v) => sql`${v}`),
+      sql`, `,
+    );
   // Columns are named with their table: drizzle writes a one-table statement's columns bare, which inside the
   // subqueries would name the inner tables' own.
   return sql`("orders"."status" in (${list(BUYER_DATA_KEPT_STATUSES)})
@@ -251,12 +268,22 @@ function buyerDataStillNeeded(now: Date): SQL {
 const hasBuyerData = sql`("orders"."customer_name" is not null or "orders"."customer_email" is not null
   or "orders"."shipping_address" is not null or "orders"."billing_address" is not null)`;
 
-const eraseBuyerData = { customerName: null, customerEmail: null, shippingAddress: null, billingAddress: null } as const;
+const eraseBuyerData = {
+  customerName: null,
+  customerEmail: null,
+  shippingAddress: null,
+  billingAddress: null,
+} as const;
 
 /** The account's orders whose buyer data is kept until they close (listed on the deletion form). */
 export async function listOrdersKeepingBuyerData(db: Db, userId: string, now = new Date(), limit = 50) {
   return db
-    .select({ orderNumber: orders.orderNumber, productName: orders.productName, status: orders.status, createdAt: orders.createdAt })
+    .select({
+      orderNumber: orders.orderNumber,
+      productName: orders.productName,
+      status: orders.status,
+      createdAt: orders.createdAt,
+    })
     .from(orders)
     .where(and(eq(orders.userId, userId), buyerDataStillNeeded(now)))
     .orderBy(desc(orders.createdAt))
@@ -340,7 +367,12 @@ export async function eraseAccount(db: Db, userId: string, now = new Date()): Pr
     db
       .update(userProfiles)
       .set({ followersCount: sql`max(${userProfiles.followersCount} - 1, 0)` })
-      .where(inArray(userProfiles.userId, db.select({ id: tribeMembers.hostId }).from(tribeMembers).where(eq(tribeMembers.userId, userId)))),
+      .where(
+        inArray(
+          userProfiles.userId,
+          db.select({ id: tribeMembers.hostId }).from(tribeMembers).where(eq(tribeMembers.userId, userId)),
+        ),
+      ),
     db.delete(tribeMembers).where(or(eq(tribeMembers.userId, userId), eq(tribeMembers.hostId, userId))),
     db.delete(userActivity).where(eq(userActivity.userId, userId)),
     db.delete(userAnalytics).where(eq(userAnalytics.userId, userId)),
@@ -372,7 +404,10 @@ export async function eraseAccount(db: Db, userId: string, now = new Date()): Pr
         updatedAt: now,
       })
       .where(eq(userProfiles.userId, userId)),
-    db.update(prizePools).set({ autoRenew: false, updatedAt: now }).where(and(eq(prizePools.hostId, userId), eq(prizePools.status, "open"))),
+    db
+      .update(prizePools)
+      .set({ autoRenew: false, updatedAt: now })
+      .where(and(eq(prizePools.hostId, userId), eq(prizePools.status, "open"))),
     db
       .update(products)
       .set({ status: "archived", updatedAt: now })

@@ -89,7 +89,12 @@ export async function findUserByEmail(db: Db, email: string) {
   return row ?? null;
 }
 
-export async function recordActivity(db: Db, userId: string, activityType: "login", data: Record<string, unknown> = {}) {
+export async function recordActivity(
+  db: Db,
+  userId: string,
+  activityType: "login",
+  data: Record<string, unknown> = {},
+) {
   await db.insert(userActivity).values({ id: crypto.randomUUID(), userId, activityType, activityData: data });
 }
 
@@ -98,7 +103,13 @@ export async function setPasswordHash(db: Db, userId: string, passwordHash: stri
 }
 
 /** Records a new reset link; the account's older reset links stop working (only those: anyone can ask for one). */
-export async function createPasswordResetToken(db: Db, userId: string, tokenHash: string, expiresAt: Date, now = new Date()) {
+export async function createPasswordResetToken(
+  db: Db,
+  userId: string,
+  tokenHash: string,
+  expiresAt: Date,
+  now = new Date(),
+) {
   await db.batch([
     db
       .update(passwordResetTokens)
@@ -130,7 +141,9 @@ export async function revokeAccountCredentials(db: Db, userId: string, keepSessi
       .update(accountLinkTokens)
       .set({ usedAt: now })
       .where(and(eq(accountLinkTokens.userId, userId), isNull(accountLinkTokens.usedAt))),
-    db.delete(sessions).where(and(eq(sessions.userId, userId), keepSessionId ? ne(sessions.id, keepSessionId) : undefined)),
+    db
+      .delete(sessions)
+      .where(and(eq(sessions.userId, userId), keepSessionId ? ne(sessions.id, keepSessionId) : undefined)),
   ]);
 }
 
@@ -144,7 +157,13 @@ export async function createAccountLinkToken(
     db
       .update(accountLinkTokens)
       .set({ usedAt: now })
-      .where(and(eq(accountLinkTokens.userId, link.userId), eq(accountLinkTokens.purpose, link.purpose), isNull(accountLinkTokens.usedAt))),
+      .where(
+        and(
+          eq(accountLinkTokens.userId, link.userId),
+          eq(accountLinkTokens.purpose, link.purpose),
+          isNull(accountLinkTokens.usedAt),
+        ),
+      ),
     db.insert(accountLinkTokens).values({ ...link, createdAt: now }),
   ]);
 }
@@ -159,7 +178,12 @@ function usableAccountLink(tokenHash: string, purpose: AccountLinkPurpose, now: 
 }
 
 /** True while the mailed link exists for this purpose, is unused and has not expired. */
-export async function isAccountLinkUsable(db: Db, tokenHash: string, purpose: AccountLinkPurpose, now: Date): Promise<boolean> {
+export async function isAccountLinkUsable(
+  db: Db,
+  tokenHash: string,
+  purpose: AccountLinkPurpose,
+  now: Date,
+): Promise<boolean> {
   const [row] = await db
     .select({ tokenHash: accountLinkTokens.tokenHash })
     .from(accountLinkTokens)
@@ -169,7 +193,12 @@ export async function isAccountLinkUsable(db: Db, tokenHash: string, purpose: Ac
 }
 
 /** Uses the mailed link (one conditional statement, so it works once): its account's id, or null. */
-export async function consumeAccountLink(db: Db, tokenHash: string, purpose: AccountLinkPurpose, now: Date): Promise<string | null> {
+export async function consumeAccountLink(
+  db: Db,
+  tokenHash: string,
+  purpose: AccountLinkPurpose,
+  now: Date,
+): Promise<string | null> {
   const rows = await db
     .update(accountLinkTokens)
     .set({ usedAt: now })
@@ -280,12 +309,18 @@ export async function markEmailConfirmed(db: Db, userId: string, now: Date): Pro
 export async function purgeExpiredAuthRows(db: Db, now: Date): Promise<number> {
   const [gone, resets, confirmations, links, throttles] = await db.batch([
     db.delete(sessions).where(lt(sessions.expiresAt, now)).returning({ id: sessions.id }),
-    db.delete(passwordResetTokens).where(lte(passwordResetTokens.expiresAt, now)).returning({ id: passwordResetTokens.tokenHash }),
+    db
+      .delete(passwordResetTokens)
+      .where(lte(passwordResetTokens.expiresAt, now))
+      .returning({ id: passwordResetTokens.tokenHash }),
     db
       .delete(emailConfirmationTokens)
       .where(lte(emailConfirmationTokens.expiresAt, now))
       .returning({ id: emailConfirmationTokens.tokenHash }),
-    db.delete(accountLinkTokens).where(lte(accountLinkTokens.expiresAt, now)).returning({ id: accountLinkTokens.tokenHash }),
+    db
+      .delete(accountLinkTokens)
+      .where(lte(accountLinkTokens.expiresAt, now))
+      .returning({ id: accountLinkTokens.tokenHash }),
     purgeStaleThrottleKeys(db, now),
   ]);
   return gone.length + resets.length + confirmations.length + links.length + throttles.length;
@@ -293,6 +328,8 @@ export async function purgeExpiredAuthRows(db: Db, now: Date): Promise<number> {
 
 /** The dev outbox, newest first; with `query`, only messages whose address or subject contains it. */
 export async function listOutbox(db: Db, query = "", limit = 50) {
-  const match = query ? or(containsText(mailOutbox.toAddress, query), containsText(mailOutbox.subject, query)) : undefined;
+  const match = query
+    ? or(containsText(mailOutbox.toAddress, query), containsText(mailOutbox.subject, query))
+    : undefined;
   return db.select().from(mailOutbox).where(match).orderBy(desc(mailOutbox.createdAt)).limit(limit);
 }

@@ -54,9 +54,7 @@ export async function listAdminUsers(db: Db, { q, sort, page }: AdminUserQuery, 
     })
     .from(users)
     .innerJoin(userProfiles, eq(userProfiles.userId, users.id))
-    .where(
-      q ? or(containsText(userProfiles.creatorName, q), containsText(users.email, q)) : undefined,
-    )
+    .where(q ? or(containsText(userProfiles.creatorName, q), containsText(users.email, q)) : undefined)
     .orderBy(...SORT_ORDER[sort])
     .limit(pageSize + 1)
     .offset((page - 1) * pageSize);
@@ -66,7 +64,12 @@ export async function listAdminUsers(db: Db, { q, sort, page }: AdminUserQuery, 
 /** The account an admin action targets, or null. */
 export async function getAdminTarget(db: Db, userId: string) {
   const [row] = await db
-    .select({ userId: userProfiles.userId, creatorName: userProfiles.creatorName, status: userProfiles.status, role: users.role })
+    .select({
+      userId: userProfiles.userId,
+      creatorName: userProfiles.creatorName,
+      status: userProfiles.status,
+      role: users.role,
+    })
     .from(userProfiles)
     .innerJoin(users, eq(users.id, userProfiles.userId))
     .where(eq(userProfiles.userId, userId))
@@ -78,7 +81,10 @@ export async function getAdminTarget(db: Db, userId: string) {
 export async function setAccountStatus(db: Db, userId: string, status: AccountStatus): Promise<void> {
   const suspended = status === "suspended";
   await db.batch([
-    db.update(userProfiles).set({ status, payoutsHeld: suspended, updatedAt: new Date() }).where(eq(userProfiles.userId, userId)),
+    db
+      .update(userProfiles)
+      .set({ status, payoutsHeld: suspended, updatedAt: new Date() })
+      .where(eq(userProfiles.userId, userId)),
     ...(suspended ? [db.delete(sessions).where(eq(sessions.userId, userId))] : []),
   ]);
 }
@@ -86,7 +92,13 @@ export async function setAccountStatus(db: Db, userId: string, status: AccountSt
 /** Writes one audit row. */
 export async function recordAudit(
   db: Db,
-  row: { adminId: string; action: AdminAuditAction; targetUserId?: string | null; targetGameId?: string | null; detail: Record<string, unknown> },
+  row: {
+    adminId: string;
+    action: AdminAuditAction;
+    targetUserId?: string | null;
+    targetGameId?: string | null;
+    detail: Record<string, unknown>;
+  },
 ) {
   await db.insert(adminAuditLog).values({
     adminId: row.adminId,
@@ -143,7 +155,12 @@ export function listPausableGames(db: Db, limit: number) {
 
 export async function getGameStatus(db: Db, gameId: string) {
   const [row] = await db
-    .select({ id: guessWinGames.id, status: guessWinGames.status, hostId: guessWinGames.hostId, question: guessWinGames.question })
+    .select({
+      id: guessWinGames.id,
+      status: guessWinGames.status,
+      hostId: guessWinGames.hostId,
+      question: guessWinGames.question,
+    })
     .from(guessWinGames)
     .where(eq(guessWinGames.id, gameId))
     .limit(1);
@@ -153,7 +170,12 @@ export async function getGameStatus(db: Db, gameId: string) {
 /** Pauses or resumes a game (only from the status read, so two admins cannot flip it twice) and audits it. */
 export async function setGameStatusByAdmin(
   db: Db,
-  input: { adminId: string; gameId: string; from: (typeof guessWinGames.$inferSelect)["status"]; to: "active" | "paused" },
+  input: {
+    adminId: string;
+    gameId: string;
+    from: (typeof guessWinGames.$inferSelect)["status"];
+    to: "active" | "paused";
+  },
 ): Promise<boolean> {
   const updated = await db
     .update(guessWinGames)
@@ -181,7 +203,12 @@ export async function getRevenueRulesSetting(db: Db): Promise<unknown> {
 }
 
 /** Saves the revenue distribution setting and its audit row in one batch. */
-export async function saveRevenueRulesSetting(db: Db, adminId: string, setting: Record<string, unknown>, previous: unknown) {
+export async function saveRevenueRulesSetting(
+  db: Db,
+  adminId: string,
+  setting: Record<string, unknown>,
+  previous: unknown,
+) {
   const now = new Date();
   await db.batch([
     db

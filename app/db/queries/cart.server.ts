@@ -67,7 +67,11 @@ export async function setCartItemQuantity(db: Db, userId: string, line: CartLine
 }
 
 /** Removes a line; false when the fan's cart has no such line. */
-export async function removeCartItem(db: Db, userId: string, line: Pick<CartLine, "productId" | "sizeName" | "colorName">): Promise<boolean> {
+export async function removeCartItem(
+  db: Db,
+  userId: string,
+  line: Pick<CartLine, "productId" | "sizeName" | "colorName">,
+): Promise<boolean> {
   const removed = await db.delete(cartItems).where(lineIs(userId, line)).returning({ productId: cartItems.productId });
   return removed.length === 1;
 }
@@ -90,7 +94,8 @@ export async function replaceCartLines(db: Db, userId: string, lines: readonly C
   }));
   // Seven parameters a row: a few rows per insert, so no statement binds more than D1's 100.
   const inserts = [];
-  for (let i = 0; i < rows.length; i += CART_ROWS_PER_INSERT) inserts.push(db.insert(cartItems).values(rows.slice(i, i + CART_ROWS_PER_INSERT)));
+  for (let i = 0; i < rows.length; i += CART_ROWS_PER_INSERT)
+    inserts.push(db.insert(cartItems).values(rows.slice(i, i + CART_ROWS_PER_INSERT)));
   await db.batch([db.delete(cartItems).where(eq(cartItems.userId, userId)), ...inserts]);
 }
 

@@ -6,7 +6,11 @@ import { conversationPair } from "~/domain/chat";
 /** The conversation with this id if `userId` is one of its two parties (else null: nobody else may see it). */
 export async function getConversationForUser(db: Db, conversationId: string, userId: string) {
   const [row] = await db
-    .select({ id: chatConversations.id, userLowId: chatConversations.userLowId, userHighId: chatConversations.userHighId })
+    .select({
+      id: chatConversations.id,
+      userLowId: chatConversations.userLowId,
+      userHighId: chatConversations.userHighId,
+    })
     .from(chatConversations)
     .where(
       and(
@@ -38,7 +42,12 @@ export async function getChatPartner(db: Db, userId: string) {
  * Whether `userId` may open a conversation with `otherId`: they already have one, one is in the other's tribe
  * (a host and a member), or the other is a host with a public profile (a fan writing through /chat?creator=).
  */
-export async function canStartConversation(db: Db, userId: string, otherId: string, otherIsPublic: boolean): Promise<boolean> {
+export async function canStartConversation(
+  db: Db,
+  userId: string,
+  otherId: string,
+  otherIsPublic: boolean,
+): Promise<boolean> {
   if (userId === otherId) return false;
   if (otherIsPublic) return true;
   const [low, high] = conversationPair(userId, otherId);
@@ -85,7 +94,12 @@ export async function getOrCreateConversation(db: Db, a: string, b: string): Pro
 /** The newest `limit` messages of a conversation, oldest first for display. */
 export async function listThreadMessages(db: Db, conversationId: string, limit: number) {
   const rows = await db
-    .select({ id: chatMessages.id, senderId: chatMessages.senderId, body: chatMessages.body, createdAt: chatMessages.createdAt })
+    .select({
+      id: chatMessages.id,
+      senderId: chatMessages.senderId,
+      body: chatMessages.body,
+      createdAt: chatMessages.createdAt,
+    })
     .from(chatMessages)
     .where(eq(chatMessages.conversationId, conversationId))
     .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
@@ -98,7 +112,13 @@ export async function markConversationRead(db: Db, conversationId: string, userI
   await db
     .update(chatMessages)
     .set({ readAt: new Date() })
-    .where(and(eq(chatMessages.conversationId, conversationId), eq(chatMessages.recipientId, userId), isNull(chatMessages.readAt)));
+    .where(
+      and(
+        eq(chatMessages.conversationId, conversationId),
+        eq(chatMessages.recipientId, userId),
+        isNull(chatMessages.readAt),
+      ),
+    );
 }
 
 /** How many messages the account sent since `since` (the sending rate limit). */
@@ -125,7 +145,10 @@ export async function insertChatMessage(
       body: input.body,
       createdAt: input.now,
     }),
-    db.update(chatConversations).set({ lastMessageAt: input.now }).where(eq(chatConversations.id, input.conversationId)),
+    db
+      .update(chatConversations)
+      .set({ lastMessageAt: input.now })
+      .where(eq(chatConversations.id, input.conversationId)),
   ]);
   return { id, senderId: input.senderId, body: input.body, createdAt: input.now };
 }

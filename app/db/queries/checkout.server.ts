@@ -29,7 +29,9 @@ export async function getCheckoutSession(db: Db, id: string): Promise<CheckoutSe
  * `items_2`…), this game or this group buy. Such a product, game or group buy is archived, ended or cancelled, never
  * deleted, so the payment can still be fulfilled (or refunded).
  */
-export function payableCheckoutReferences(target: { productId: string } | { gameId: string } | { groupBuyId: string }): SQL {
+export function payableCheckoutReferences(
+  target: { productId: string } | { gameId: string } | { groupBuyId: string },
+): SQL {
   const c = checkoutSessions;
   const refers =
     "productId" in target
@@ -150,7 +152,10 @@ export async function claimCheckoutReserving(
   contribution: ContributionKeyValues,
 ): Promise<boolean> {
   const paid = sql`exists (select 1 from ${checkoutSessions} where ${checkoutSessions.id} = ${id} and ${checkoutSessions.paymentStatus} = 'paid')`;
-  const [claimed] = await db.batch([claimCheckoutStatement(db, id, claim), reserveContributionStatement(db, contribution, paid)]);
+  const [claimed] = await db.batch([
+    claimCheckoutStatement(db, id, claim),
+    reserveContributionStatement(db, contribution, paid),
+  ]);
   return claimed.length === 1;
 }
 
@@ -212,7 +217,6 @@ export async function setPaymentEventOutcome(
     .where(eq(paymentEvents.id, id));
 }
 
-
 /** Records a payment's processing fee once (a repeat for the same payment intent adds nothing). Returns whether new. */
 export async function recordProcessingFee(db: Db, row: NewPaymentProcessingFee): Promise<boolean> {
   const inserted = await db
@@ -254,6 +258,12 @@ export function listWholePaymentRefunds(db: Db, checkoutId: string) {
   return db
     .select({ amountCents: refunds.amountCents, currency: refunds.currency, reason: refunds.reason })
     .from(refunds)
-    .where(and(eq(refunds.checkoutSessionId, checkoutId), isNull(refunds.orderId), inArray(refunds.status, ["pending", "requires_action", "succeeded"])))
+    .where(
+      and(
+        eq(refunds.checkoutSessionId, checkoutId),
+        isNull(refunds.orderId),
+        inArray(refunds.status, ["pending", "requires_action", "succeeded"]),
+      ),
+    )
     .limit(10);
 }

@@ -1,6 +1,14 @@
 import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { drawCommitments, miniPrizeWinners, payouts, prizeDraws, prizeEntryDisqualifications, prizePools, prizeWinners } from "~/db/schema";
+import {
+  drawCommitments,
+  miniPrizeWinners,
+  payouts,
+  prizeDraws,
+  prizeEntryDisqualifications,
+  prizePools,
+  prizeWinners,
+} from "~/db/schema";
 import type { BitcoinBlock } from "~/domain/draw";
 import type { CommitmentRecord } from "~/domain/draw-commitment";
 
@@ -14,7 +22,11 @@ export async function setEntriesDigestIfMissing(db: Db, poolId: string, digest: 
 
 /** A pool's draw log, first record first. */
 export async function listCommitmentLog(db: Db, poolId: string): Promise<CommitmentRecord[]> {
-  const rows = await db.select().from(drawCommitments).where(eq(drawCommitments.poolId, poolId)).orderBy(asc(drawCommitments.seq));
+  const rows = await db
+    .select()
+    .from(drawCommitments)
+    .where(eq(drawCommitments.poolId, poolId))
+    .orderBy(asc(drawCommitments.seq));
   return rows.map((row) => ({ ...row, createdAt: row.createdAt.getTime() }));
 }
 
@@ -31,7 +43,8 @@ export async function commitDrawHeight(db: Db, record: CommitmentRecord): Promis
   const now = new Date(record.createdAt);
   const [, moved] = await db.batch([
     // Every column in the table's order: written only while the pool is closed and uncommitted.
-    db.insert(drawCommitments).select(sql`SELECT ${record.poolId}, ${record.seq}, ${record.kind}, ${record.blockHeight}, ${record.tipHeight}, ${record.tipHash},
+    db.insert(drawCommitments)
+      .select(sql`SELECT ${record.poolId}, ${record.seq}, ${record.kind}, ${record.blockHeight}, ${record.tipHeight}, ${record.tipHash},
         ${record.tipTime}, ${record.highestTip}, ${record.reason}, ${record.createdAt}, ${record.prevHash}, ${record.hash}
       WHERE EXISTS (SELECT 1 FROM prize_pools WHERE id = ${record.poolId} AND status = 'closed' AND draw_block_height IS NULL)`),
     db
@@ -62,14 +75,26 @@ export async function delayDraw(db: Db, record: CommitmentRecord): Promise<void>
     db
       .update(prizePools)
       .set({ drawBlockHeight: null, drawDelayReason: record.reason, updatedAt: now })
-      .where(and(eq(prizePools.id, record.poolId), eq(prizePools.status, "closed"), eq(prizePools.drawBlockHeight, record.blockHeight!))),
+      .where(
+        and(
+          eq(prizePools.id, record.poolId),
+          eq(prizePools.status, "closed"),
+          eq(prizePools.drawBlockHeight, record.blockHeight!),
+        ),
+      ),
   ]);
 }
 
 /** Closed pools whose draw is delayed (a committed block was refused), with why: for the admin. */
 export function listDelayedDraws(db: Db, limit = 50) {
   return db
-    .select({ id: prizePools.id, hostId: prizePools.hostId, reason: prizePools.drawDelayReason, closedAt: prizePools.closedAt, height: prizePools.drawBlockHeight })
+    .select({
+      id: prizePools.id,
+      hostId: prizePools.hostId,
+      reason: prizePools.drawDelayReason,
+      closedAt: prizePools.closedAt,
+      height: prizePools.drawBlockHeight,
+    })
     .from(prizePools)
     .where(and(eq(prizePools.status, "closed"), isNotNull(prizePools.drawDelayReason)))
     .orderBy(asc(prizePools.closedAt))
@@ -86,7 +111,11 @@ export function listPoolsDueToClose(db: Db, now: Date, limit: number) {
         eq(prizePools.status, "open"),
         or(
           lte(prizePools.endAt, now),
-          and(gt(prizePools.targetCents, 0), sql`${prizePools.amountCents} >= ${prizePools.targetCents}`, gt(prizePools.entriesCount, 0)),
+          and(
+            gt(prizePools.targetCents, 0),
+            sql`${prizePools.amountCents} >= ${prizePools.targetCents}`,
+            gt(prizePools.entriesCount, 0),
+          ),
         ),
       ),
     )
@@ -128,7 +157,12 @@ export async function listDisqualifiedEntries(db: Db, poolId: string): Promise<n
 }
 
 /** Records that a frozen entry's payment was reversed after the close (once). */
-export async function insertDisqualification(db: Db, poolId: string, entryNumber: number, reversalKey: string): Promise<void> {
+export async function insertDisqualification(
+  db: Db,
+  poolId: string,
+  entryNumber: number,
+  reversalKey: string,
+): Promise<void> {
   await db.insert(prizeEntryDisqualifications).values({ poolId, entryNumber, reversalKey }).onConflictDoNothing();
 }
 
@@ -188,10 +222,7 @@ export async function recordDraw(db: Db, draw: DrawRecord): Promise<boolean> {
     await db.batch([
       drawRow,
       ...(draw.voidRecord ? [insertLogRecord(db, draw.voidRecord)] : []),
-      db
-        .update(prizePools)
-        .set({ drawBlockHeight: null, updatedAt: now })
-        .where(poolAtHeight),
+      db.update(prizePools).set({ drawBlockHeight: null, updatedAt: now }).where(poolAtHeight),
     ]);
     return false;
   }
@@ -236,7 +267,12 @@ export async function recordDraw(db: Db, draw: DrawRecord): Promise<boolean> {
  * afresh past the tip at this time. Returns false (and changes nothing) unless the pool is drawn with that winning
  * entry and its prize payout, if any, is still pending (not being paid, paid, or failed).
  */
-export async function voidWinningDraw(db: Db, poolId: string, entryNumber: number, record: CommitmentRecord): Promise<boolean> {
+export async function voidWinningDraw(
+  db: Db,
+  poolId: string,
+  entryNumber: number,
+  record: CommitmentRecord,
+): Promise<boolean> {
   const [pool] = await db
     .select({ status: prizePools.status, winner: prizePools.winnerEntryNumber, height: prizePools.drawBlockHeight })
     .from(prizePools)
@@ -281,7 +317,9 @@ export async function voidWinningDraw(db: Db, poolId: string, entryNumber: numbe
         drawnAt: null,
         updatedAt: now,
       })
-      .where(and(eq(prizePools.id, poolId), eq(prizePools.status, "drawn"), eq(prizePools.winnerEntryNumber, entryNumber))),
+      .where(
+        and(eq(prizePools.id, poolId), eq(prizePools.status, "drawn"), eq(prizePools.winnerEntryNumber, entryNumber)),
+      ),
   ]);
   return true;
 }

@@ -50,12 +50,20 @@ export async function bookEarning(db: Db, row: NewEarningsLedgerRow): Promise<bo
 export { saleSourceKey };
 
 /** Books the host's share of a paid buy-now order (domain shopSaleEarning). */
-export function bookShopSale(db: Db, order: Parameters<typeof shopSaleEarning>[0], rule: RevenueRule): Promise<boolean> {
+export function bookShopSale(
+  db: Db,
+  order: Parameters<typeof shopSaleEarning>[0],
+  rule: RevenueRule,
+): Promise<boolean> {
   return bookEarning(db, shopSaleEarning(order, rule));
 }
 
 /** Books a paid Guess & Win entry fee (domain guessEntryEarning). */
-export function bookGuessEntry(db: Db, entry: Parameters<typeof guessEntryEarning>[0], rule: RevenueRule): Promise<boolean> {
+export function bookGuessEntry(
+  db: Db,
+  entry: Parameters<typeof guessEntryEarning>[0],
+  rule: RevenueRule,
+): Promise<boolean> {
   return bookEarning(db, guessEntryEarning(entry, rule));
 }
 
@@ -108,7 +116,12 @@ export async function hostBalances(db: Db, hostId: string, now: Date): Promise<H
     .where(eq(L.hostId, hostId));
   const balanceCents = Number(row?.balance ?? 0);
   const availableCents = Number(row?.available ?? 0);
-  return { balanceCents, availableCents, pendingCents: balanceCents - availableCents, currency: row?.currency ?? "USD" };
+  return {
+    balanceCents,
+    availableCents,
+    pendingCents: balanceCents - availableCents,
+    currency: row?.currency ?? "USD",
+  };
 }
 
 /** The platform fee on withdrawals in percent: the platform setting `withdrawal_fee_percent`, else 4. */
@@ -151,7 +164,8 @@ export async function revenueTotals(db: Db, hostId: string, range: DateRange): P
     .groupBy(revenueKindSql);
   const totals = Object.fromEntries(REVENUE_KINDS.map((k) => [k, { grossCents: 0, hostCents: 0 }])) as RevenueTotals;
   for (const row of rows) {
-    if (row.kind in totals) totals[row.kind as RevenueKind] = { grossCents: Number(row.gross), hostCents: Number(row.host) };
+    if (row.kind in totals)
+      totals[row.kind as RevenueKind] = { grossCents: Number(row.gross), hostCents: Number(row.host) };
   }
   return totals;
 }
@@ -257,17 +271,32 @@ export function exportLedger(db: Db, hostId: string, range: DateRange, cap = 10_
 /** One ledger row of a host by its id (or, for old links, by the order it books); undefined for anyone else's. */
 export async function getLedgerRow(db: Db, hostId: string, id: string) {
   const [row] = await db
-    .select({ ...ledgerColumns, rates: L.rates, customerName: orders.customerName, quantity: orders.quantity, purchaseMode: orders.purchaseMode })
+    .select({
+      ...ledgerColumns,
+      rates: L.rates,
+      customerName: orders.customerName,
+      quantity: orders.quantity,
+      purchaseMode: orders.purchaseMode,
+    })
     .from(L)
     .leftJoin(orders, eq(orders.id, L.orderId))
-    .where(and(eq(L.hostId, hostId), sql`(${L.id} = ${id} or (${L.orderId} = ${id} and ${L.kind} in ('shop_sale', 'group_buy_sale')))`))
+    .where(
+      and(
+        eq(L.hostId, hostId),
+        sql`(${L.id} = ${id} or (${L.orderId} = ${id} and ${L.kind} in ('shop_sale', 'group_buy_sale')))`,
+      ),
+    )
     .orderBy(asc(L.occurredAt))
     .limit(1);
   return row;
 }
 
 /** The other rows booked against the same order, payout or pool (refunds of a sale, the fee of a withdrawal). */
-export function relatedLedgerRows(db: Db, hostId: string, row: { id: string; orderId: string | null; payoutId: string | null; poolId: string | null }) {
+export function relatedLedgerRows(
+  db: Db,
+  hostId: string,
+  row: { id: string; orderId: string | null; payoutId: string | null; poolId: string | null },
+) {
   const links: SQL[] = [];
   if (row.orderId) links.push(eq(L.orderId, row.orderId));
   if (row.payoutId) links.push(eq(L.payoutId, row.payoutId));
@@ -288,18 +317,32 @@ export function relatedLedgerRows(db: Db, hostId: string, row: { id: string; ord
 /** Records a host's ad revenue for a period; null when that host and period already have a report. */
 export async function insertAdRevenueReport(
   db: Db,
-  report: { hostId: string; periodStart: string; periodEnd: string; amountCents: number; impressions: number; clicks: number; recordedBy: string },
+  report: {
+    hostId: string;
+    periodStart: string;
+    periodEnd: string;
+    amountCents: number;
+    impressions: number;
+    clicks: number;
+    recordedBy: string;
+  },
 ): Promise<{ id: string; createdAt: Date } | null> {
   const [row] = await db
     .insert(adRevenueReports)
     .values({ ...report, currency: "USD" })
-    .onConflictDoNothing({ target: [adRevenueReports.hostId, adRevenueReports.periodStart, adRevenueReports.periodEnd] })
+    .onConflictDoNothing({
+      target: [adRevenueReports.hostId, adRevenueReports.periodStart, adRevenueReports.periodEnd],
+    })
     .returning({ id: adRevenueReports.id, createdAt: adRevenueReports.createdAt });
   return row ?? null;
 }
 
 /** Books the host's share of an ad revenue report (domain adRevenueEarning). */
-export function bookAdRevenue(db: Db, report: Parameters<typeof adRevenueEarning>[0], rule: RevenueRule): Promise<boolean> {
+export function bookAdRevenue(
+  db: Db,
+  report: Parameters<typeof adRevenueEarning>[0],
+  rule: RevenueRule,
+): Promise<boolean> {
   return bookEarning(db, adRevenueEarning(report, rule));
 }
 
@@ -335,7 +378,11 @@ export function listHostsForAdRevenue(db: Db, limit = 500) {
 }
 
 export async function hostExists(db: Db, hostId: string): Promise<boolean> {
-  const [row] = await db.select({ id: userProfiles.userId }).from(userProfiles).where(eq(userProfiles.userId, hostId)).limit(1);
+  const [row] = await db
+    .select({ id: userProfiles.userId })
+    .from(userProfiles)
+    .where(eq(userProfiles.userId, hostId))
+    .limit(1);
   return Boolean(row);
 }
 
@@ -367,7 +414,12 @@ export async function bookGroupBuySales(db: Db, groupBuyId: string, rule: Revenu
     .from(orders)
     .leftJoin(groupBuyRefunds, eq(groupBuyRefunds.orderId, orders.id))
     .leftJoin(prizePools, eq(prizePools.id, orders.poolId))
-    .where(and(eq(orders.groupBuyId, groupBuyId), inArray(orders.status, ["paid", "processing", "pending_shipping", "shipped", "delivered", "completed"])));
+    .where(
+      and(
+        eq(orders.groupBuyId, groupBuyId),
+        inArray(orders.status, ["paid", "processing", "pending_shipping", "shipped", "delivered", "completed"]),
+      ),
+    );
   let booked = 0;
   for (const o of rows) {
     if (o.refundCents !== null && !o.refundedAt) continue;
@@ -444,18 +496,34 @@ export async function bookRefundEarningAtLevel(
   try {
     await db.batch([
       db.insert(earningsLedger).values(row),
-      db.select({ ok: sql<number>`case when ${level} = ${levelAfter} then 1 else json('the refunded level moved') end` }).from(sql`(select 1)`),
+      db
+        .select({
+          ok: sql<number>`case when ${level} = ${levelAfter} then 1 else json('the refunded level moved') end`,
+        })
+        .from(sql`(select 1)`),
     ]);
     return "booked";
   } catch (error) {
     if (await getLedgerRowByKey(db, row.sourceKey)) return "exists";
-    if (/the refunded level moved|malformed JSON/i.test(String(error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : error))) return "moved";
+    if (
+      /the refunded level moved|malformed JSON/i.test(
+        String(error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : error),
+      )
+    )
+      return "moved";
     throw error;
   }
 }
 
-export async function refundedGrossCents(db: Db, sale: { orderId: string | null; referenceId: string | null }): Promise<number> {
-  const target = sale.orderId ? eq(L.orderId, sale.orderId) : sale.referenceId ? eq(L.referenceId, sale.referenceId) : undefined;
+export async function refundedGrossCents(
+  db: Db,
+  sale: { orderId: string | null; referenceId: string | null },
+): Promise<number> {
+  const target = sale.orderId
+    ? eq(L.orderId, sale.orderId)
+    : sale.referenceId
+      ? eq(L.referenceId, sale.referenceId)
+      : undefined;
   if (!target) return 0;
   const [row] = await db
     .select({ total: sql<number>`coalesce(sum(${L.grossCents}), 0)` })

@@ -44,7 +44,12 @@ export async function createGame(db: Db, hostId: string, input: GameInput, now =
     db.insert(userActivity).values({
       userId: hostId,
       activityType: "game_created",
-      activityData: { game_id: id, question: input.question, entry_fee: input.entryFeeCents / 100, options_count: input.options.length },
+      activityData: {
+        game_id: id,
+        question: input.question,
+        entry_fee: input.entryFeeCents / 100,
+        options_count: input.options.length,
+      },
     }),
     db
       .insert(userAnalytics)
@@ -93,7 +98,14 @@ export async function updateGame(
       entryFeeCents: input.entryFeeCents,
       updatedAt: new Date(),
     })
-    .where(and(eq(guessWinGames.id, id), eq(guessWinGames.hostId, hostId), ne(guessWinGames.status, "completed"), or(sameAnswer, noGuess)))
+    .where(
+      and(
+        eq(guessWinGames.id, id),
+        eq(guessWinGames.hostId, hostId),
+        ne(guessWinGames.status, "completed"),
+        or(sameAnswer, noGuess),
+      ),
+    )
     .run();
   if (result.meta.changes > 0) return "saved";
   const [mine] = await db
@@ -123,7 +135,11 @@ export async function togglePause(db: Db, id: string, hostId: string): Promise<"
  * or a guess checkout that may still be paid.
  * Answers what happened and the R2 video key to remove after a delete.
  */
-export async function deleteOrEndGame(db: Db, id: string, hostId: string): Promise<{ outcome: "deleted" | "ended"; videoKey: string | null } | null> {
+export async function deleteOrEndGame(
+  db: Db,
+  id: string,
+  hostId: string,
+): Promise<{ outcome: "deleted" | "ended"; videoKey: string | null } | null> {
   const game = await getHostGame(db, id);
   if (!game || game.hostId !== hostId) return null;
   const [kept] = await db
@@ -132,11 +148,18 @@ export async function deleteOrEndGame(db: Db, id: string, hostId: string): Promi
     .where(
       and(
         eq(guessWinParticipants.gameId, id),
-        or(eq(guessWinParticipants.paymentStatus, "paid"), eq(guessWinParticipants.paymentStatus, "refunded"), isNotNull(guessWinParticipants.entryNumber)),
+        or(
+          eq(guessWinParticipants.paymentStatus, "paid"),
+          eq(guessWinParticipants.paymentStatus, "refunded"),
+          isNotNull(guessWinParticipants.entryNumber),
+        ),
       ),
     );
   // A guess checkout that may still be paid keeps the game too (ended, so a guess paid after it is refunded).
-  const [payable] = await db.select({ yes: sql<number>`${payableCheckoutReferences({ gameId: id })}` }).from(guessWinGames).where(eq(guessWinGames.id, id));
+  const [payable] = await db
+    .select({ yes: sql<number>`${payableCheckoutReferences({ gameId: id })}` })
+    .from(guessWinGames)
+    .where(eq(guessWinGames.id, id));
   if ((kept?.n ?? 0) > 0 || payable?.yes) {
     await db
       .update(guessWinGames)
@@ -160,7 +183,11 @@ export async function isVideoKeyUsed(db: Db, videoKey: string, exceptGameId?: st
   const [row] = await db
     .select({ id: guessWinGames.id })
     .from(guessWinGames)
-    .where(exceptGameId ? and(eq(guessWinGames.videoKey, videoKey), ne(guessWinGames.id, exceptGameId)) : eq(guessWinGames.videoKey, videoKey))
+    .where(
+      exceptGameId
+        ? and(eq(guessWinGames.videoKey, videoKey), ne(guessWinGames.id, exceptGameId))
+        : eq(guessWinGames.videoKey, videoKey),
+    )
     .limit(1);
   return !!row;
 }

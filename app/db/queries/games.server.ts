@@ -42,7 +42,10 @@ const publicGame = {
 export type PublicGame = Awaited<ReturnType<typeof listActiveGames>>[number];
 
 /** Active games, newest first; optionally one host's. */
-export function listActiveGames(db: Db, { limit, offset = 0, hostId }: { limit: number; offset?: number; hostId?: string | ProfileAddress }) {
+export function listActiveGames(
+  db: Db,
+  { limit, offset = 0, hostId }: { limit: number; offset?: number; hostId?: string | ProfileAddress },
+) {
   const active = and(eq(guessWinGames.status, "active"), hostNotSuspended(guessWinGames.hostId));
   return db
     .select(publicGame)
@@ -85,7 +88,10 @@ const keepUpdatedAt = () => ({ updatedAt: sql`${guessWinGames.updatedAt}` });
 export const FEED_PAGE_SIZE = 12;
 
 /** One page of active games, newest first, paged in SQL (one extra row tells whether a next page exists). */
-export async function listActiveGamesPage(db: Db, { page, pageSize = FEED_PAGE_SIZE }: { page: number; pageSize?: number }) {
+export async function listActiveGamesPage(
+  db: Db,
+  { page, pageSize = FEED_PAGE_SIZE }: { page: number; pageSize?: number },
+) {
   const rows = await db
     .select(publicGame)
     .from(guessWinGames)
@@ -115,7 +121,10 @@ export async function activeGameFeedPage(db: Db, gameId: string, pageSize = FEED
     .where(
       and(
         onFeed,
-        or(gt(guessWinGames.createdAt, game.createdAt), and(eq(guessWinGames.createdAt, game.createdAt), gt(guessWinGames.id, gameId))),
+        or(
+          gt(guessWinGames.createdAt, game.createdAt),
+          and(eq(guessWinGames.createdAt, game.createdAt), gt(guessWinGames.id, gameId)),
+        ),
       ),
     );
   return Math.floor((ahead?.n ?? 0) / pageSize) + 1;
@@ -208,10 +217,17 @@ export async function setGameLike(db: Db, userId: string, gameId: string, on: bo
     change,
     db
       .update(guessWinGames)
-      .set({ ...keepUpdatedAt(), likesCount: on ? sql`${guessWinGames.likesCount} + 1` : sql`max(${guessWinGames.likesCount} - 1, 0)` })
+      .set({
+        ...keepUpdatedAt(),
+        likesCount: on ? sql`${guessWinGames.likesCount} + 1` : sql`max(${guessWinGames.likesCount} - 1, 0)`,
+      })
       .where(and(eq(guessWinGames.id, gameId), sql`changes() = 1`)),
   ]);
-  const [row] = await db.select({ n: guessWinGames.likesCount }).from(guessWinGames).where(eq(guessWinGames.id, gameId)).limit(1);
+  const [row] = await db
+    .select({ n: guessWinGames.likesCount })
+    .from(guessWinGames)
+    .where(eq(guessWinGames.id, gameId))
+    .limit(1);
   return row?.n ?? 0;
 }
 
@@ -230,19 +246,29 @@ export async function recordGameShare(db: Db, userId: string, game: { id: string
       .set({ ...keepUpdatedAt(), sharesCount: sql`${guessWinGames.sharesCount} + 1` })
       .where(and(eq(guessWinGames.id, game.id), sql`changes() = 1`)),
   ]);
-  const [row] = await db.select({ n: guessWinGames.sharesCount }).from(guessWinGames).where(eq(guessWinGames.id, game.id)).limit(1);
+  const [row] = await db
+    .select({ n: guessWinGames.sharesCount })
+    .from(guessWinGames)
+    .where(eq(guessWinGames.id, game.id))
+    .limit(1);
   return row?.n ?? 0;
 }
 
 export type FreeGuessEligibility = "eligible" | "not_member" | "not_shared" | "used";
 
 /** The spec's rule: a tribe member of the host who has shared the game and not yet used its free guess. */
-export async function freeGuessEligibility(db: Db, userId: string, game: { id: string; hostId: string }): Promise<FreeGuessEligibility> {
+export async function freeGuessEligibility(
+  db: Db,
+  userId: string,
+  game: { id: string; hostId: string },
+): Promise<FreeGuessEligibility> {
   const [[member], [shared], [used]] = await Promise.all([
     db
       .select({ one: sql`1` })
       .from(tribeMembers)
-      .where(and(eq(tribeMembers.userId, userId), eq(tribeMembers.hostId, game.hostId), eq(tribeMembers.status, "active")))
+      .where(
+        and(eq(tribeMembers.userId, userId), eq(tribeMembers.hostId, game.hostId), eq(tribeMembers.status, "active")),
+      )
       .limit(1),
     db
       .select({ one: sql`1` })
@@ -305,7 +331,6 @@ export async function insertFreeGuess(
 export function freeGuessKey(gameId: string, userId: string): string {
   return `free:${gameId}:${userId}`;
 }
-
 
 // --- pool rounds: a game runs inside one round of its host's pool ----------------------------------------------
 

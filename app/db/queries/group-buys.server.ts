@@ -100,7 +100,12 @@ export async function listGroupBuyProductIds(db: Db, groupBuyId: string): Promis
 /** A host's active products the create/edit form offers to pick from. */
 export function listHostProductChoices(db: Db, hostId: string) {
   return db
-    .select({ id: products.id, name: products.name, basePriceCents: products.basePriceCents, currency: products.currency })
+    .select({
+      id: products.id,
+      name: products.name,
+      basePriceCents: products.basePriceCents,
+      currency: products.currency,
+    })
     .from(products)
     .where(and(eq(products.hostId, hostId), eq(products.status, "active")))
     .orderBy(asc(products.name))
@@ -173,7 +178,8 @@ export async function hostHasActiveGroupBuy(db: Db, hostId: string, exceptId?: s
 }
 
 function isUniqueViolation(error: unknown): boolean {
-  const text = error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? "")}` : String(error);
+  const text =
+    error instanceof Error ? `${error.message} ${String((error as { cause?: unknown }).cause ?? "")}` : String(error);
   return /UNIQUE constraint|SQLITE_CONSTRAINT/i.test(text);
 }
 
@@ -183,7 +189,13 @@ async function ownProductIds(db: Db, hostId: string, productIds: readonly string
   const rows = await db
     .select({ id: products.id })
     .from(products)
-    .where(and(eq(products.hostId, hostId), eq(products.status, "active"), inArray(products.id, [...new Set(productIds)].slice(0, 200))))
+    .where(
+      and(
+        eq(products.hostId, hostId),
+        eq(products.status, "active"),
+        inArray(products.id, [...new Set(productIds)].slice(0, 200)),
+      ),
+    )
     .limit(200);
   return rows.map((r) => r.id);
 }
@@ -218,7 +230,12 @@ export async function createGroupBuy(
         endAt: form.endAt,
       }),
       db.insert(groupBuyTiers).values(
-        form.tiers.map((t, position) => ({ groupBuyId: id, salesThresholdCents: t.salesThresholdCents, discountPercent: t.discountPercent, position })),
+        form.tiers.map((t, position) => ({
+          groupBuyId: id,
+          salesThresholdCents: t.salesThresholdCents,
+          discountPercent: t.discountPercent,
+          position,
+        })),
       ),
       db.insert(groupBuyProducts).values(own.map((productId) => ({ groupBuyId: id, productId }))),
     ]);
@@ -261,14 +278,25 @@ export async function updateGroupBuy(
   );
   const updated = await db
     .update(groupBuys)
-    .set({ name: form.name, description: form.description, targetCents: form.targetCents, endAt: form.endAt, updatedAt: new Date() })
+    .set({
+      name: form.name,
+      description: form.description,
+      targetCents: form.targetCents,
+      endAt: form.endAt,
+      updatedAt: new Date(),
+    })
     .where(guard)
     .returning({ id: groupBuys.id });
   if (updated.length === 0) return { ok: false, reason: "not_editable" };
   await db.batch([
     db.delete(groupBuyTiers).where(eq(groupBuyTiers.groupBuyId, id)),
     db.insert(groupBuyTiers).values(
-      form.tiers.map((t, position) => ({ groupBuyId: id, salesThresholdCents: t.salesThresholdCents, discountPercent: t.discountPercent, position })),
+      form.tiers.map((t, position) => ({
+        groupBuyId: id,
+        salesThresholdCents: t.salesThresholdCents,
+        discountPercent: t.discountPercent,
+        position,
+      })),
     ),
     db.delete(groupBuyProducts).where(eq(groupBuyProducts.groupBuyId, id)),
     db.insert(groupBuyProducts).values(own.map((productId) => ({ groupBuyId: id, productId }))),
@@ -319,7 +347,15 @@ export async function hasSharedGroupBuy(db: Db, userId: string, groupBuyId: stri
 // --- closing: finalisation and cancellation ------------------------------------------------------------------------
 
 /** Order statuses of a group-buy order whose payment went through (what finalisation refunds from). */
-const PAID_ORDER_STATUSES = ["paid", "processing", "pending_shipping", "shipped", "delivered", "completed", "refunded"] as const;
+const PAID_ORDER_STATUSES = [
+  "paid",
+  "processing",
+  "pending_shipping",
+  "shipped",
+  "delivered",
+  "completed",
+  "refunded",
+] as const;
 
 /** The paid orders of a group buy with what finalisation needs (amounts, RM value, payment, pool). */
 export function listGroupBuyPaidOrders(db: Db, groupBuyId: string) {
@@ -363,7 +399,10 @@ export async function orderAwaitsGroupBuyEnd(db: Db, orderId: string): Promise<b
  * booked, so a later event of it does not book the group buy's end again.
  */
 export async function listEndedGroupBuysOf(db: Db, kind: "refund" | "dispute", id: string): Promise<string[]> {
-  const own = kind === "refund" ? sql`(select r.order_id from refunds r where r.id = ${id})` : sql`(select d.order_id from disputes d where d.id = ${id})`;
+  const own =
+    kind === "refund"
+      ? sql`(select r.order_id from refunds r where r.id = ${id})`
+      : sql`(select d.order_id from disputes d where d.id = ${id})`;
   const key = `${kind}:${id}`;
   const rows = await db
     .selectDistinct({ id: groupBuys.id })
@@ -372,7 +411,10 @@ export async function listEndedGroupBuysOf(db: Db, kind: "refund" | "dispute", i
     .where(
       and(
         sql`${groupBuys.finalisedAt} is not null`,
-        or(sql`${orders.id} = ${own}`, sql`${orders.id} in (select p.order_id from refund_parts p where p.kind = ${kind} and p.source_id = ${id})`),
+        or(
+          sql`${orders.id} = ${own}`,
+          sql`${orders.id} in (select p.order_id from refund_parts p where p.kind = ${kind} and p.source_id = ${id})`,
+        ),
         // `<key>:…` as a key range (';' follows ':'), which the ledger's key index serves.
         sql`not exists (select 1 from earnings_ledger l where l.source_key = ${key} or (l.source_key > ${`${key}:`} and l.source_key < ${`${key};`}))`,
       ),
@@ -425,7 +467,11 @@ export interface PlannedGroupBuyRefund {
 }
 
 /** Records each order's one end-of-group-buy refund; an order that already has one keeps it (primary key). */
-export async function recordGroupBuyRefunds(db: Db, groupBuyId: string, rows: readonly PlannedGroupBuyRefund[]): Promise<void> {
+export async function recordGroupBuyRefunds(
+  db: Db,
+  groupBuyId: string,
+  rows: readonly PlannedGroupBuyRefund[],
+): Promise<void> {
   const positive = rows.filter((r) => r.amountCents > 0);
   for (let i = 0; i < positive.length; i += 10) {
     await db
@@ -522,13 +568,24 @@ export async function listGroupBuyVariants(db: Db, productIds: readonly string[]
   if (ids.length === 0) return new Map<string, { sizes: VariantRow[]; colours: VariantRow[] }>();
   const [sizes, colours] = await Promise.all([
     db
-      .select({ productId: productSizes.productId, name: productSizes.name, priceCents: productSizes.priceCents, currency: productSizes.currency, availableUnits: productSizes.availableUnits })
+      .select({
+        productId: productSizes.productId,
+        name: productSizes.name,
+        priceCents: productSizes.priceCents,
+        currency: productSizes.currency,
+        availableUnits: productSizes.availableUnits,
+      })
       .from(productSizes)
       .where(inArray(productSizes.productId, ids))
       .orderBy(asc(productSizes.position))
       .limit(1000),
     db
-      .select({ productId: productColors.productId, name: productColors.name, hex: productColors.hex, availableUnits: productColors.availableUnits })
+      .select({
+        productId: productColors.productId,
+        name: productColors.name,
+        hex: productColors.hex,
+        availableUnits: productColors.availableUnits,
+      })
       .from(productColors)
       .where(inArray(productColors.productId, ids))
       .orderBy(asc(productColors.position))
@@ -536,8 +593,18 @@ export async function listGroupBuyVariants(db: Db, productIds: readonly string[]
   ]);
   const out = new Map<string, { sizes: VariantRow[]; colours: VariantRow[] }>();
   for (const id of ids) out.set(id, { sizes: [], colours: [] });
-  for (const s of sizes) out.get(s.productId)?.sizes.push({ name: s.name, priceCents: s.priceCents, currency: s.currency, availableUnits: s.availableUnits, hex: null });
-  for (const c of colours) out.get(c.productId)?.colours.push({ name: c.name, priceCents: null, currency: null, availableUnits: c.availableUnits, hex: c.hex });
+  for (const s of sizes)
+    out.get(s.productId)?.sizes.push({
+      name: s.name,
+      priceCents: s.priceCents,
+      currency: s.currency,
+      availableUnits: s.availableUnits,
+      hex: null,
+    });
+  for (const c of colours)
+    out
+      .get(c.productId)
+      ?.colours.push({ name: c.name, priceCents: null, currency: null, availableUnits: c.availableUnits, hex: c.hex });
   return out;
 }
 
@@ -628,8 +695,11 @@ export async function insertPaidGroupBuyOrders(
       })
       .where(and(eq(groupBuys.id, input.groupBuyId), isNew)),
   );
-  for (const contribution of input.contributions) statements.push(reserveContributionStatement(db, contribution, isNew));
-  const results = (await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown as unknown[][];
+  for (const contribution of input.contributions)
+    statements.push(reserveContributionStatement(db, contribution, isNew));
+  const results = (await db.batch(
+    statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]],
+  )) as unknown as unknown[][];
   return {
     claimed: results[0]?.length === 1,
     inserted: insertedAnyOrder(results, input.lines.length),

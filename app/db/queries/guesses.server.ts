@@ -56,10 +56,17 @@ export async function insertPaidGuess(
 ): Promise<{ claimed: boolean; inserted: boolean }> {
   const participantId = crypto.randomUUID();
   const isNewParticipant = exists(
-    db.select({ one: sql`1` }).from(guessWinParticipants).where(eq(guessWinParticipants.id, participantId)),
+    db
+      .select({ one: sql`1` })
+      .from(guessWinParticipants)
+      .where(eq(guessWinParticipants.id, participantId)),
   );
   const [claimed, inserted] = await db.batch([
-    claimCheckoutStatement(db, input.checkoutId, { paymentIntentId: input.paymentIntentId, now: input.now, rates: input.rates }),
+    claimCheckoutStatement(db, input.checkoutId, {
+      paymentIntentId: input.paymentIntentId,
+      now: input.now,
+      rates: input.rates,
+    }),
     db
       .insert(guessWinParticipants)
       .values({

@@ -50,6 +50,9 @@ export async function isLocallyCaptured(db: Db, checkoutSessionId: string): Prom
 
 /** Whether the provider recorded this movement already (a refund's id: the same idempotency key again). */
 export async function hasLocalMovement(db: Db, id: string): Promise<boolean> {
-  const [row] = await db.select({ id: localProviderMovements.id }).from(localProviderMovements).where(eq(localProviderMovements.id, id));
+  const [row] = await db
+    .select({ id: localProviderMovements.id })
+    .from(localProviderMovements)
+    .where(eq(localProviderMovements.id, id));
   return row !== undefined;
 }

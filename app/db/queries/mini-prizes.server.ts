@@ -57,9 +57,21 @@ export function listPoolMiniPrizes(db: Db, pool: string | { currentOf: ProfileAd
 const poolMiniPrizesRead = preparedRead(
   (db, byId: boolean) =>
     db
-      .select({ id: prizeMiniPrizes.id, name: prizeMiniPrizes.name, amountText: prizeMiniPrizes.amountText, quantityText: prizeMiniPrizes.quantityText })
+      .select({
+        id: prizeMiniPrizes.id,
+        name: prizeMiniPrizes.name,
+        amountText: prizeMiniPrizes.amountText,
+        quantityText: prizeMiniPrizes.quantityText,
+      })
       .from(prizeMiniPrizes)
-      .where(eq(prizeMiniPrizes.poolId, byId ? columnPlaceholder(prizeMiniPrizes.poolId, "pool") : currentPoolIdOf(profileHostId(sql.placeholder("pool")))))
+      .where(
+        eq(
+          prizeMiniPrizes.poolId,
+          byId
+            ? columnPlaceholder(prizeMiniPrizes.poolId, "pool")
+            : currentPoolIdOf(profileHostId(sql.placeholder("pool"))),
+        ),
+      )
       .orderBy(asc(prizeMiniPrizes.createdAt), asc(prizeMiniPrizes.id))
       .limit(MAX_MINI_PRIZES)
       .prepare(),
@@ -78,7 +90,11 @@ export async function listPoolEntryHolders(db: Db, poolId: string) {
     .from(prizeEntries)
     .where(eq(prizeEntries.poolId, poolId))
     .orderBy(asc(prizeEntries.entryNumber));
-  return rows.map((r) => ({ entryNumber: r.entryNumber, userId: r.userId, void: r.voidedAt !== null || Boolean(r.disqualified) }));
+  return rows.map((r) => ({
+    entryNumber: r.entryNumber,
+    userId: r.userId,
+    void: r.voidedAt !== null || Boolean(r.disqualified),
+  }));
 }
 
 const INSERT_CHUNK = 14; // 7 bound values a row, D1 binds at most 100 per statement
@@ -112,7 +128,13 @@ export async function recordMiniPrizeWinners(
   if (!pool) return 0;
   const inserts = [];
   for (let i = 0; i < values.length; i += INSERT_CHUNK) {
-    inserts.push(db.insert(W).values(values.slice(i, i + INSERT_CHUNK)).onConflictDoNothing().returning({ id: W.id }));
+    inserts.push(
+      db
+        .insert(W)
+        .values(values.slice(i, i + INSERT_CHUNK))
+        .onConflictDoNothing()
+        .returning({ id: W.id }),
+    );
   }
   const [first, ...rest] = inserts;
   const results = await db.batch([first!, ...rest]);
@@ -180,8 +202,16 @@ export function listHostMiniPrizeWinners(db: Db, hostId: string, limit = 50) {
  * The host marks a mini prize winner's gift delivered (once). "not_found" when the winner row is not one of this
  * host's mini prizes, "already" when it was delivered before.
  */
-export async function markMiniPrizeDelivered(db: Db, hostId: string, winnerId: string, now: Date): Promise<"ok" | "not_found" | "already"> {
-  const ownPrizes = db.select({ id: prizeMiniPrizes.id }).from(prizeMiniPrizes).where(eq(prizeMiniPrizes.hostId, hostId));
+export async function markMiniPrizeDelivered(
+  db: Db,
+  hostId: string,
+  winnerId: string,
+  now: Date,
+): Promise<"ok" | "not_found" | "already"> {
+  const ownPrizes = db
+    .select({ id: prizeMiniPrizes.id })
+    .from(prizeMiniPrizes)
+    .where(eq(prizeMiniPrizes.hostId, hostId));
   const updated = await db
     .update(W)
     .set({ deliveredAt: now })
@@ -205,7 +235,10 @@ export async function markMiniPrizeDelivered(db: Db, hostId: string, winnerId: s
 export async function getMiniPrizeVerification(db: Db, poolId: string, mainWinnerUserId: string | null) {
   const prizes = await listPoolMiniPrizes(db, poolId);
   if (prizes.length === 0) return null;
-  const [entries, winners] = await Promise.all([listPoolEntryHolders(db, poolId), listPoolMiniPrizeWinners(db, poolId)]);
+  const [entries, winners] = await Promise.all([
+    listPoolEntryHolders(db, poolId),
+    listPoolMiniPrizeWinners(db, poolId),
+  ]);
   return {
     prizes: prizes.map((p) => ({
       name: p.name,
@@ -213,7 +246,11 @@ export async function getMiniPrizeVerification(db: Db, poolId: string, mainWinne
       quantityText: p.quantityText,
       winners: winners
         .filter((w) => w.miniPrizeId === p.id)
-        .map((w) => ({ entryNumber: w.entryNumber, name: w.winnerName ?? `Entry #${w.entryNumber}`, delivered: Boolean(w.delivered) })),
+        .map((w) => ({
+          entryNumber: w.entryNumber,
+          name: w.winnerName ?? `Entry #${w.entryNumber}`,
+          delivered: Boolean(w.delivered),
+        })),
     })),
     candidates: miniPrizeCandidates(entries, mainWinnerUserId).map((c) => c.entryNumber),
   };

@@ -1,11 +1,44 @@
 import type { BatchItem } from "drizzle-orm/batch";
-import { and, type AnyColumn, count, desc, eq, exists, gte, inArray, isNull, lt, ne, notInArray, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import {
+  and,
+  type AnyColumn,
+  count,
+  desc,
+  eq,
+  exists,
+  gte,
+  inArray,
+  isNull,
+  lt,
+  ne,
+  notInArray,
+  or,
+  sql,
+  type Placeholder,
+  type SQL,
+} from "drizzle-orm";
 import { preparedRead, type PreparedSubquery } from "~/db/prepared.server";
-import { viewerIdSql, viewerParam, viewerValues, type SessionViewer, type ViewerShape } from "~/db/queries/sessions.server";
+import {
+  viewerIdSql,
+  viewerParam,
+  viewerValues,
+  type SessionViewer,
+  type ViewerShape,
+} from "~/db/queries/sessions.server";
 import type { Db } from "~/db/client.server";
 import { containsText } from "~/db/text-match.server";
 import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/pools.server";
-import { checkoutSessions, orders, productColors, products, productSizes, shippingUpdates, userProfiles, vouchers, type NewOrder } from "~/db/schema";
+import {
+  checkoutSessions,
+  orders,
+  productColors,
+  products,
+  productSizes,
+  shippingUpdates,
+  userProfiles,
+  vouchers,
+  type NewOrder,
+} from "~/db/schema";
 import { claimCheckoutStatement } from "~/db/queries/checkout.server";
 import type { RevenueRules } from "~/domain/revenue";
 import { LOCKED_ORDER_STATUSES } from "~/domain/order-updates";
@@ -83,7 +116,11 @@ export async function countClaimableGuestOrders(db: Db, userId: string): Promise
 
 /** Makes the claimable guest orders the account's (after its mailed link was used); how many moved. */
 export async function claimGuestOrders(db: Db, userId: string, now = new Date()): Promise<number> {
-  const rows = await db.update(orders).set({ userId, updatedAt: now }).where(claimableBy(userId)).returning({ id: orders.id });
+  const rows = await db
+    .update(orders)
+    .set({ userId, updatedAt: now })
+    .where(claimableBy(userId))
+    .returning({ id: orders.id });
   return rows.length;
 }
 
@@ -215,8 +252,12 @@ export async function countOpenHostOrders(db: Db, hostId: string): Promise<numbe
  * a void entry of a closed pool was not in its draw (entryStanding in the domain). Null without an entry.
  */
 const entryState = {
-  entryVoided: sql<number | null>`(select case when e.voided_at is null then 0 else 1 end from prize_entries e where e.pool_id = ${orders.poolId} and e.entry_number = ${orders.entryNumber})`,
-  poolOpen: sql<number | null>`(select case when p.status = 'open' then 1 else 0 end from prize_pools p where p.id = ${orders.poolId})`,
+  entryVoided: sql<
+    number | null
+  >`(select case when e.voided_at is null then 0 else 1 end from prize_entries e where e.pool_id = ${orders.poolId} and e.entry_number = ${orders.entryNumber})`,
+  poolOpen: sql<
+    number | null
+  >`(select case when p.status = 'open' then 1 else 0 end from prize_pools p where p.id = ${orders.poolId})`,
 };
 
 const orderDetail = {
@@ -285,19 +326,21 @@ export async function getTrackedOrder(db: Db, trackingNumber: string) {
 
 /** An order's shipping history, newest first. */
 export function listShippingUpdates(db: Db, orderId: string, limit = 50) {
-  return db
-    .select({
-      id: shippingUpdates.id,
-      status: shippingUpdates.status,
-      description: shippingUpdates.description,
-      location: shippingUpdates.location,
-      createdAt: shippingUpdates.createdAt,
-    })
-    .from(shippingUpdates)
-    .where(eq(shippingUpdates.orderId, orderId))
-    // rowid breaks ties between updates written in the same millisecond (insertion order).
-    .orderBy(desc(shippingUpdates.createdAt), desc(sql`${shippingUpdates}.rowid`))
-    .limit(limit);
+  return (
+    db
+      .select({
+        id: shippingUpdates.id,
+        status: shippingUpdates.status,
+        description: shippingUpdates.description,
+        location: shippingUpdates.location,
+        createdAt: shippingUpdates.createdAt,
+      })
+      .from(shippingUpdates)
+      .where(eq(shippingUpdates.orderId, orderId))
+      // rowid breaks ties between updates written in the same millisecond (insertion order).
+      .orderBy(desc(shippingUpdates.createdAt), desc(sql`${shippingUpdates}.rowid`))
+      .limit(limit)
+  );
 }
 
 // --- the host's order and voucher lists (/orders, /voucher-management and their CSV export) ----------------------
@@ -320,7 +363,9 @@ function matchesAny(q: string, columns: (AnyColumn | SQL)[]): SQL {
 /** The order's buyer column, qualified (inside a subquery an unqualified "user_id" would be the subquery's own). */
 const orderUserId = sql.raw(`"orders"."user_id"`);
 /** The buyer account's e-mail (null for a guest checkout or a deleted account). */
-const buyerAccountEmail = sql<string | null>`(select u.email from users u where u.id = ${orderUserId} and u.deleted_at is null)`;
+const buyerAccountEmail = sql<
+  string | null
+>`(select u.email from users u where u.id = ${orderUserId} and u.deleted_at is null)`;
 
 /**
  * The customer as the host's lists and export show them: the name the checkout collected (with a shipping address),
@@ -328,17 +373,24 @@ const buyerAccountEmail = sql<string | null>`(select u.email from users u where 
  * e-mail the checkout was paid with, else the account's.
  */
 const customerEmailShown = sql<string | null>`coalesce(${orders.customerEmail}, ${buyerAccountEmail})`;
-const customerNameShown = sql<string | null>`coalesce(${orders.customerName}, (select p.creator_name from user_profiles p where p.user_id = ${orderUserId}), ${customerEmailShown})`;
+const customerNameShown = sql<
+  string | null
+>`coalesce(${orders.customerName}, (select p.creator_name from user_profiles p where p.user_id = ${orderUserId}), ${customerEmailShown})`;
 
 function hostOrderWhere(f: HostOrderFilter) {
   const conditions: SQL[] = [eq(orders.hostId, f.hostId)];
   if (f.status) conditions.push(eq(orders.status, f.status));
-  if (f.q) conditions.push(matchesAny(f.q, [orders.orderNumber, customerNameShown, customerEmailShown, orders.productName]));
+  if (f.q)
+    conditions.push(matchesAny(f.q, [orders.orderNumber, customerNameShown, customerEmailShown, orders.productName]));
   return and(...conditions);
 }
 
 /** The host's orders matching the filter, newest first: one page (limit/offset) or the export (no offset). */
-export function searchHostOrders(db: Db, f: HostOrderFilter, { limit, offset = 0 }: { limit: number; offset?: number }) {
+export function searchHostOrders(
+  db: Db,
+  f: HostOrderFilter,
+  { limit, offset = 0 }: { limit: number; offset?: number },
+) {
   return db
     .select({
       ...orderSummary,
@@ -371,7 +423,9 @@ export type HostVoucherFilter = {
 
 /** A voucher's status as shown: an active voucher past its expiry is expired. */
 function voucherShownStatus(now: Date) {
-  return sql<"active" | "redeemed" | "expired">`case when ${vouchers.status} = 'active' and ${vouchers.expiresAt} < ${now.getTime()} then 'expired' else ${vouchers.status} end`;
+  return sql<
+    "active" | "redeemed" | "expired"
+  >`case when ${vouchers.status} = 'active' and ${vouchers.expiresAt} < ${now.getTime()} then 'expired' else ${vouchers.status} end`;
 }
 
 function hostVoucherWhere(f: HostVoucherFilter) {
@@ -385,7 +439,11 @@ function hostVoucherWhere(f: HostVoucherFilter) {
   return and(...conditions);
 }
 
-export function searchHostVouchers(db: Db, f: HostVoucherFilter, { limit, offset = 0 }: { limit: number; offset?: number }) {
+export function searchHostVouchers(
+  db: Db,
+  f: HostVoucherFilter,
+  { limit, offset = 0 }: { limit: number; offset?: number },
+) {
   return db
     .select({
       id: vouchers.id,
@@ -465,14 +523,24 @@ export async function updateHostOrderStatus(
         ...(u.trackingNumber ? { trackingNumber: u.trackingNumber } : {}),
         ...(u.carrier ? { carrier: u.carrier } : {}),
         // The return window starts when the buyer has it (the first delivered/completed status).
-        ...(u.status === "delivered" || u.status === "completed" ? { deliveredAt: sql`coalesce(${orders.deliveredAt}, ${now.getTime()})` } : {}),
+        ...(u.status === "delivered" || u.status === "completed"
+          ? { deliveredAt: sql`coalesce(${orders.deliveredAt}, ${now.getTime()})` }
+          : {}),
         updatedAt: now,
       })
-      .where(and(eq(orders.id, u.orderId), eq(orders.hostId, u.hostId), notInArray(orders.status, [...LOCKED_ORDER_STATUSES]))),
+      .where(
+        and(
+          eq(orders.id, u.orderId),
+          eq(orders.hostId, u.hostId),
+          notInArray(orders.status, [...LOCKED_ORDER_STATUSES]),
+        ),
+      ),
     // All of the table's columns, in its order (id, order_id, status, description, location, created_at).
     db
       .insert(shippingUpdates)
-      .select(sql`select ${crypto.randomUUID()}, ${u.orderId}, ${u.status}, ${u.description}, null, ${now.getTime()} where changes() = 1`)
+      .select(
+        sql`select ${crypto.randomUUID()}, ${u.orderId}, ${u.status}, ${u.description}, null, ${now.getTime()} where changes() = 1`,
+      )
       .returning({ id: shippingUpdates.id }),
   ]);
   return history.length === 1;
@@ -521,7 +589,12 @@ export async function insertPaidOrder(
   },
 ) {
   const { order, now } = input;
-  const isNewOrder = exists(db.select({ one: sql`1` }).from(orders).where(eq(orders.id, order.id)));
+  const isNewOrder = exists(
+    db
+      .select({ one: sql`1` })
+      .from(orders)
+      .where(eq(orders.id, order.id)),
+  );
   const sizeShort = sql`not exists (select 1 from ${productSizes} where ${productSizes.id} = ${input.sizeId ?? ""} and ${productSizes.availableUnits} >= ${order.quantity})`;
   const colourShort =
     input.colourId === null
@@ -531,7 +604,11 @@ export async function insertPaidOrder(
   const goesAhead = and(isNewOrder, sql`(select o.status from orders o where o.id = ${order.id}) <> 'cancelled'`);
   const [claimed, inserted, cancelled] = await db.batch([
     claimCheckoutStatement(db, input.checkoutId, { paymentIntentId: input.paymentIntentId, now, rates: input.rates }),
-    db.insert(orders).values(order).onConflictDoNothing({ target: [orders.checkoutSessionId, orders.line] }).returning({ id: orders.id }),
+    db
+      .insert(orders)
+      .values(order)
+      .onConflictDoNothing({ target: [orders.checkoutSessionId, orders.line] })
+      .returning({ id: orders.id }),
     db
       .update(orders)
       .set({ status: "cancelled", refundReason: input.shortfallReason, updatedAt: now })
@@ -570,7 +647,14 @@ export async function insertPaidOrder(
 
 /** One order of a paid cart checkout, with the size and colour rows whose stock it takes. */
 export interface CartOrderLine {
-  order: NewOrder & { id: string; checkoutSessionId: string; hostId: string; productId: string; quantity: number; amountCents: number };
+  order: NewOrder & {
+    id: string;
+    checkoutSessionId: string;
+    hostId: string;
+    productId: string;
+    quantity: number;
+    amountCents: number;
+  };
   sizeId: string | null;
   colourId: string | null;
 }
@@ -582,7 +666,11 @@ export interface CartOrderLine {
  */
 export function insertLineOrderStatements(db: Db, lines: readonly { order: NewOrder }[]): BatchItem<"sqlite">[] {
   return lines.map((l) =>
-    db.insert(orders).values(l.order).onConflictDoNothing({ target: [orders.checkoutSessionId, orders.line] }).returning({ id: orders.id }),
+    db
+      .insert(orders)
+      .values(l.order)
+      .onConflictDoNothing({ target: [orders.checkoutSessionId, orders.line] })
+      .returning({ id: orders.id }),
   );
 }
 
@@ -597,7 +685,10 @@ export function insertedAnyOrder(results: readonly unknown[][], count: number): 
  * takes each line's stock and counts each sale on the product and the host. Reports which lines got their stock.
  * Every statement binds a fixed number of parameters, whatever the number of lines (decision 370).
  */
-export async function insertPaidCartOrders(db: Db, input: { claim: BatchItem<"sqlite">; lines: readonly CartOrderLine[] }) {
+export async function insertPaidCartOrders(
+  db: Db,
+  input: { claim: BatchItem<"sqlite">; lines: readonly CartOrderLine[] },
+) {
   const first = input.lines[0];
   if (!first) throw new RangeError("a cart checkout has at least one line");
   const isNew = sql`exists (select 1 from ${orders} where ${orders.id} = ${first.order.id})`;
@@ -616,7 +707,9 @@ export async function insertPaidCartOrders(db: Db, input: { claim: BatchItem<"sq
         .where(and(eq(userProfiles.userId, line.order.hostId), isNew)),
     );
   }
-  const results = (await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]])) as unknown as unknown[][];
+  const results = (await db.batch(
+    statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]],
+  )) as unknown as unknown[][];
   return {
     claimed: results[0]?.length === 1,
     inserted: insertedAnyOrder(results, input.lines.length),
@@ -635,7 +728,11 @@ export type StockAt = { size: number | null; colour: number | null };
 export function pushLineStock(
   db: Db,
   statements: BatchItem<"sqlite">[],
-  line: { sizeId: string | null; colourId: string | null; order: { productId: string; quantity: number; amountCents: number } },
+  line: {
+    sizeId: string | null;
+    colourId: string | null;
+    order: { productId: string; quantity: number; amountCents: number };
+  },
   isNew: SQL,
 ): StockAt {
   const q = line.order.quantity;
@@ -663,16 +760,26 @@ export function pushLineStock(
   statements.push(
     db
       .update(products)
-      .set({ salesCount: sql`${products.salesCount} + ${q}`, revenueCents: sql`${products.revenueCents} + ${line.order.amountCents}` })
+      .set({
+        salesCount: sql`${products.salesCount} + ${q}`,
+        revenueCents: sql`${products.revenueCents} + ${line.order.amountCents}`,
+      })
       .where(and(eq(products.id, line.order.productId), isNew)),
   );
   return at;
 }
 
 /** Per order of a multi-item batch: whether its stock was taken (false: it sold out first, or its variant is gone). */
-export function stockTakenFrom(results: unknown[][], lines: readonly { order: { id: string } }[], stockAt: readonly StockAt[]) {
+export function stockTakenFrom(
+  results: unknown[][],
+  lines: readonly { order: { id: string } }[],
+  stockAt: readonly StockAt[],
+) {
   const taken = (index: number | null) => index === null || (results[index]?.length ?? 0) === 1;
-  return stockAt.map((at, i) => ({ orderId: lines[i]!.order.id, taken: at.size !== null && taken(at.size) && taken(at.colour) }));
+  return stockAt.map((at, i) => ({
+    orderId: lines[i]!.order.id,
+    taken: at.size !== null && taken(at.size) && taken(at.colour),
+  }));
 }
 
 /**
@@ -681,7 +788,13 @@ export function stockTakenFrom(results: unknown[][], lines: readonly { order: { 
  */
 export async function cancelUndeliverableOrder(db: Db, orderId: string, reason: string): Promise<boolean> {
   const [order] = await db
-    .select({ id: orders.id, productId: orders.productId, hostId: orders.hostId, quantity: orders.quantity, amountCents: orders.amountCents })
+    .select({
+      id: orders.id,
+      productId: orders.productId,
+      hostId: orders.hostId,
+      quantity: orders.quantity,
+      amountCents: orders.amountCents,
+    })
     .from(orders)
     .where(and(eq(orders.id, orderId), isNull(orders.refundReason)))
     .limit(1);
@@ -735,7 +848,11 @@ export async function getOrderForCheckout(db: Db, sessionIds: readonly string[])
 }
 
 /** Stores the pool and entry an order's contribution got (once). */
-export async function setOrderPoolEntry(db: Db, orderId: string, entry: { poolId: string; entryNumber: number | null }) {
+export async function setOrderPoolEntry(
+  db: Db,
+  orderId: string,
+  entry: { poolId: string; entryNumber: number | null },
+) {
   await db
     .update(orders)
     .set({ poolId: entry.poolId, entryNumber: entry.entryNumber })
@@ -751,7 +868,6 @@ export async function isOrderNumberTaken(db: Db, orderNumber: string, sessionId:
     .limit(1);
   return taken !== undefined;
 }
-
 
 /**
  * Paid cart checkouts with an order that has no pool contribution yet, created before `before`: the fulfilment was

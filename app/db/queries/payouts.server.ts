@@ -12,7 +12,13 @@ import {
   type Payout,
   type PayoutMethod,
 } from "~/db/schema";
-import { eventReturnsMoney, payoutEventFrom, type BankPayoutStatus, type PayoutEvent, type PayoutType } from "~/domain/payouts";
+import {
+  eventReturnsMoney,
+  payoutEventFrom,
+  type BankPayoutStatus,
+  type PayoutEvent,
+  type PayoutType,
+} from "~/domain/payouts";
 import { availableBalanceSql } from "./earnings.server";
 
 // Payout methods (Stripe Connect accounts) and payout requests. Every status change is one conditional UPDATE
@@ -38,13 +44,22 @@ export async function getUnverifiedConnectMethod(db: Db, userId: string): Promis
   const [row] = await db
     .select()
     .from(payoutMethods)
-    .where(and(eq(payoutMethods.userId, userId), eq(payoutMethods.verified, false), sql`${payoutMethods.connectedAccountId} is not null`))
+    .where(
+      and(
+        eq(payoutMethods.userId, userId),
+        eq(payoutMethods.verified, false),
+        sql`${payoutMethods.connectedAccountId} is not null`,
+      ),
+    )
     .orderBy(desc(payoutMethods.createdAt))
     .limit(1);
   return row;
 }
 
-export async function insertConnectMethod(db: Db, input: { userId: string; accountId: string; holderName: string }): Promise<void> {
+export async function insertConnectMethod(
+  db: Db,
+  input: { userId: string; accountId: string; holderName: string },
+): Promise<void> {
   await db
     .insert(payoutMethods)
     .values({
@@ -71,7 +86,14 @@ export async function getMethodByAccount(db: Db, accountId: string): Promise<Pay
  */
 export async function applyAccountUpdate(
   db: Db,
-  update: { accountId: string; eventAt: Date; payoutsEnabled: boolean; bankName: string | null; last4: string | null; country: string | null },
+  update: {
+    accountId: string;
+    eventAt: Date;
+    payoutsEnabled: boolean;
+    bankName: string | null;
+    last4: string | null;
+    country: string | null;
+  },
 ): Promise<boolean> {
   const newer = sql`(${payoutMethods.accountEventAt} is null or ${payoutMethods.accountEventAt} <= ${update.eventAt.getTime()})`;
   const applied = await db
@@ -111,7 +133,10 @@ export async function setDefaultPayoutMethod(db: Db, userId: string, methodId: s
     .limit(1);
   if (!method) return false;
   await db.batch([
-    db.update(payoutMethods).set({ isDefault: false }).where(and(eq(payoutMethods.userId, userId), eq(payoutMethods.isDefault, true))),
+    db
+      .update(payoutMethods)
+      .set({ isDefault: false })
+      .where(and(eq(payoutMethods.userId, userId), eq(payoutMethods.isDefault, true))),
     db.update(payoutMethods).set({ isDefault: true }).where(eq(payoutMethods.id, methodId)),
   ]);
   return true;
@@ -136,7 +161,18 @@ const withdrawalKey = (payoutId: string, attempt: number) => `withdrawal:${payou
 const feeKey = (payoutId: string, attempt: number) => `fee:${payoutId}:${attempt}`;
 
 /** The ledger rows that take a withdrawal attempt's amount and fee, inserted only while the payout is pending at that attempt. */
-function takeMoneyStatements(db: Db, p: { id: string; hostId: string; amountCents: number; feeCents: number; currency: string; attempt: number; now: Date }) {
+function takeMoneyStatements(
+  db: Db,
+  p: {
+    id: string;
+    hostId: string;
+    amountCents: number;
+    feeCents: number;
+    currency: string;
+    attempt: number;
+    now: Date;
+  },
+) {
   const gate = sql`exists (select 1 from payouts where id = ${p.id} and status = 'pending' and attempt = ${p.attempt})`;
   const insert = (kind: "withdrawal" | "platform_fee", key: string, amount: number, description: string) =>
     sql`insert into earnings_ledger (id, host_id, kind, source_key, amount_cents, platform_cents, currency, description, payout_id, available_at, occurred_at)
@@ -144,7 +180,9 @@ function takeMoneyStatements(db: Db, p: { id: string; hostId: string; amountCent
       where ${gate} on conflict (source_key) do nothing`;
   return [
     insert("withdrawal", withdrawalKey(p.id, p.attempt), -p.amountCents, "Withdrawal to your payout account"),
-    ...(p.feeCents > 0 ? [insert("platform_fee", feeKey(p.id, p.attempt), -p.feeCents, "Platform fee on withdrawal")] : []),
+    ...(p.feeCents > 0
+      ? [insert("platform_fee", feeKey(p.id, p.attempt), -p.feeCents, "Platform fee on withdrawal")]
+      : []),
   ];
 }
 
@@ -156,8 +194,15 @@ function returnMoneyStatements(db: Db, p: Payout, status: "failed" | "cancelled"
       select ${crypto.randomUUID()}, ${p.userId}, ${kind}, ${key}, ${amount}, ${kind === "fee_return" ? -p.feeCents : 0}, ${p.currency}, ${description}, ${p.id}, ${now.getTime()}, ${now.getTime()}
       where ${gate} on conflict (source_key) do nothing`;
   return [
-    insert("withdrawal_return", `withdrawal-return:${p.id}:${p.attempt}`, p.amountCents, "Withdrawal returned to your balance"),
-    ...(p.feeCents > 0 ? [insert("fee_return", `fee-return:${p.id}:${p.attempt}`, p.feeCents, "Platform fee returned")] : []),
+    insert(
+      "withdrawal_return",
+      `withdrawal-return:${p.id}:${p.attempt}`,
+      p.amountCents,
+      "Withdrawal returned to your balance",
+    ),
+    ...(p.feeCents > 0
+      ? [insert("fee_return", `fee-return:${p.id}:${p.attempt}`, p.feeCents, "Platform fee returned")]
+      : []),
   ];
 }
 
@@ -168,7 +213,16 @@ function returnMoneyStatements(db: Db, p: Payout, status: "failed" | "cancelled"
  */
 export async function createWithdrawal(
   db: Db,
-  w: { id: string; hostId: string; amountCents: number; feeCents: number; currency: string; methodId: string; accountId: string; now: Date },
+  w: {
+    id: string;
+    hostId: string;
+    amountCents: number;
+    feeCents: number;
+    currency: string;
+    methodId: string;
+    accountId: string;
+    now: Date;
+  },
 ): Promise<boolean> {
   const total = w.amountCents + w.feeCents;
   const [created] = await runBatch(db, [
@@ -220,7 +274,14 @@ export function listNewMainPrizes(db: Db, limit = 20) {
     .leftJoin(users, eq(users.id, prizeWinners.userId))
     .leftJoin(userProfiles, eq(userProfiles.userId, prizeWinners.userId))
     .leftJoin(payouts, eq(payouts.prizeWinnerId, prizeWinners.id))
-    .where(and(eq(prizeWinners.prizeType, "main"), eq(prizePools.status, "drawn"), isNull(payouts.id), sql`${prizeWinners.userId} is not null`))
+    .where(
+      and(
+        eq(prizeWinners.prizeType, "main"),
+        eq(prizePools.status, "drawn"),
+        isNull(payouts.id),
+        sql`${prizeWinners.userId} is not null`,
+      ),
+    )
     .limit(limit);
 }
 
@@ -231,12 +292,23 @@ export function listPayablePrizePayouts(db: Db, now: Date, limit = 20) {
     .from(payouts)
     .innerJoin(prizeWinners, eq(prizeWinners.id, payouts.prizeWinnerId))
     .innerJoin(prizePools, eq(prizePools.id, prizeWinners.poolId))
-    .where(and(eq(payouts.payoutType, "prize_winner"), eq(payouts.status, "pending"), sql`${payouts.payableAt} <= ${now.getTime()}`))
+    .where(
+      and(
+        eq(payouts.payoutType, "prize_winner"),
+        eq(payouts.status, "pending"),
+        sql`${payouts.payableAt} <= ${now.getTime()}`,
+      ),
+    )
     .limit(limit);
 }
 
 /** Points a pending prize at the winner's default payout account. */
-export async function setPrizeDestination(db: Db, payoutId: string, methodId: string, accountId: string): Promise<void> {
+export async function setPrizeDestination(
+  db: Db,
+  payoutId: string,
+  methodId: string,
+  accountId: string,
+): Promise<void> {
   await db
     .update(payouts)
     .set({ payoutMethodId: methodId, connectedAccountId: accountId })
@@ -283,7 +355,13 @@ export function listUnclaimedPrizes(db: Db, now: Date, limit = 50) {
     .innerJoin(prizeWinners, eq(prizeWinners.id, payouts.prizeWinnerId))
     .leftJoin(users, eq(users.id, payouts.userId))
     .leftJoin(payoutMethods, and(eq(payoutMethods.userId, payouts.userId), eq(payoutMethods.isDefault, true)))
-    .where(and(eq(payouts.payoutType, "prize_winner"), sql`${payouts.status} in ('pending', 'failed')`, sql`${payouts.payableAt} <= ${now.getTime()}`))
+    .where(
+      and(
+        eq(payouts.payoutType, "prize_winner"),
+        sql`${payouts.status} in ('pending', 'failed')`,
+        sql`${payouts.payableAt} <= ${now.getTime()}`,
+      ),
+    )
     .orderBy(desc(payouts.payableAt))
     .limit(limit);
 }
@@ -291,7 +369,13 @@ export function listUnclaimedPrizes(db: Db, now: Date, limit = 50) {
 /** Drawn pools past their settlement period whose host share is not in the earnings ledger yet. */
 export function listSettledPoolsWithoutHostShare(db: Db, before: Date, limit = 20) {
   return db
-    .select({ id: prizePools.id, hostId: prizePools.hostId, amountCents: prizePools.amountCents, currency: prizePools.currency, drawnAt: prizePools.drawnAt })
+    .select({
+      id: prizePools.id,
+      hostId: prizePools.hostId,
+      amountCents: prizePools.amountCents,
+      currency: prizePools.currency,
+      drawnAt: prizePools.drawnAt,
+    })
     .from(prizePools)
     .where(
       and(
@@ -323,13 +407,23 @@ export async function applyPayoutEvent(
   payout: Payout,
   event: PayoutEvent,
   now: Date,
-  extra: { transferId?: string; failureReason?: string; estimatedArrivalAt?: Date; matchTransferId?: string; manualNote?: string } = {},
+  extra: {
+    transferId?: string;
+    failureReason?: string;
+    estimatedArrivalAt?: Date;
+    matchTransferId?: string;
+    manualNote?: string;
+  } = {},
 ): Promise<Payout | null> {
   const status = nextPayoutStatusFor(event);
-  const from = sql.join(payoutEventFrom(event).map((s) => sql`${s}`), sql`, `);
+  const from = sql.join(
+    payoutEventFrom(event).map((s) => sql`${s}`),
+    sql`, `,
+  );
   const sets: SQL[] = [sql`status = ${status}`, sql`updated_at = ${now.getTime()}`];
   if (extra.transferId) sets.push(sql`transfer_id = ${extra.transferId}`);
-  if (event === "transfer_created" || event === "settle_manually") sets.push(sql`completed_at = ${now.getTime()}`, sql`failure_reason = null`);
+  if (event === "transfer_created" || event === "settle_manually")
+    sets.push(sql`completed_at = ${now.getTime()}`, sql`failure_reason = null`);
   if (extra.manualNote) sets.push(sql`manual_note = ${extra.manualNote}`);
   if (extra.estimatedArrivalAt) sets.push(sql`estimated_arrival_at = ${extra.estimatedArrivalAt.getTime()}`);
   if (extra.failureReason) sets.push(sql`failure_reason = ${extra.failureReason}`);
@@ -346,7 +440,15 @@ export async function applyPayoutEvent(
 }
 
 function nextPayoutStatusFor(event: PayoutEvent) {
-  const to = { start: "processing", transfer_created: "completed", transfer_failed: "failed", transfer_reversed: "failed", cancel: "cancelled", retry: "pending", settle_manually: "completed" } as const;
+  const to = {
+    start: "processing",
+    transfer_created: "completed",
+    transfer_failed: "failed",
+    transfer_reversed: "failed",
+    cancel: "cancelled",
+    retry: "pending",
+    settle_manually: "completed",
+  } as const;
   return to[event];
 }
 
@@ -357,13 +459,22 @@ function nextPayoutStatusFor(event: PayoutEvent) {
 export async function retryWithdrawal(db: Db, payout: Payout, now: Date): Promise<boolean> {
   const total = payout.amountCents + payout.feeCents;
   const next = payout.attempt + 1;
-  const covered = payout.payoutType === "host_earnings" ? sql`${availableBalanceSql(payout.userId, now)} >= ${total}` : sql`1`;
+  const covered =
+    payout.payoutType === "host_earnings" ? sql`${availableBalanceSql(payout.userId, now)} >= ${total}` : sql`1`;
   const [updated] = await runBatch(db, [
     sql`update payouts set status = 'pending', attempt = ${next}, transfer_id = null, failure_reason = null,
       bank_payout_id = null, bank_payout_status = null, updated_at = ${now.getTime()}
       where id = ${payout.id} and status = 'failed' and attempt = ${payout.attempt} and ${covered}`,
     ...(payout.payoutType === "host_earnings"
-      ? takeMoneyStatements(db, { id: payout.id, hostId: payout.userId, amountCents: payout.amountCents, feeCents: payout.feeCents, currency: payout.currency, attempt: next, now })
+      ? takeMoneyStatements(db, {
+          id: payout.id,
+          hostId: payout.userId,
+          amountCents: payout.amountCents,
+          feeCents: payout.feeCents,
+          currency: payout.currency,
+          attempt: next,
+          now,
+        })
       : []),
   ]);
   return (updated?.meta.changes ?? 0) === 1;
@@ -375,16 +486,30 @@ export async function recordBankPayout(
   match: { payoutId?: string; accountId: string },
   bank: { id: string; status: BankPayoutStatus; arrivalAt: Date | null },
 ): Promise<boolean> {
-  const set = { bankPayoutId: bank.id, bankPayoutStatus: bank.status, ...(bank.arrivalAt ? { estimatedArrivalAt: bank.arrivalAt } : {}) };
+  const set = {
+    bankPayoutId: bank.id,
+    bankPayoutStatus: bank.status,
+    ...(bank.arrivalAt ? { estimatedArrivalAt: bank.arrivalAt } : {}),
+  };
   // Already recorded for this bank payout: a replay (or a later status of the same payout).
-  const byBank = await db.update(payouts).set(set).where(eq(payouts.bankPayoutId, bank.id)).returning({ id: payouts.id });
+  const byBank = await db
+    .update(payouts)
+    .set(set)
+    .where(eq(payouts.bankPayoutId, bank.id))
+    .returning({ id: payouts.id });
   if (byBank.length > 0) return true;
   let targetId = match.payoutId;
   if (!targetId) {
     const [latest] = await db
       .select({ id: payouts.id })
       .from(payouts)
-      .where(and(eq(payouts.connectedAccountId, match.accountId), eq(payouts.status, "completed"), isNull(payouts.bankPayoutId)))
+      .where(
+        and(
+          eq(payouts.connectedAccountId, match.accountId),
+          eq(payouts.status, "completed"),
+          isNull(payouts.bankPayoutId),
+        ),
+      )
       .orderBy(desc(payouts.completedAt))
       .limit(1);
     targetId = latest?.id;
@@ -399,17 +524,32 @@ export async function recordBankPayout(
 }
 
 /** One page of a user's payouts, newest first, with the total count. */
-export async function listPayouts(db: Db, userId: string, options: { limit: number; offset: number; type?: PayoutType }) {
+export async function listPayouts(
+  db: Db,
+  userId: string,
+  options: { limit: number; offset: number; type?: PayoutType },
+) {
   const where = and(eq(payouts.userId, userId), options.type ? eq(payouts.payoutType, options.type) : undefined);
   const [rows, [total]] = await Promise.all([
-    db.select().from(payouts).where(where).orderBy(desc(payouts.createdAt), desc(payouts.id)).limit(options.limit).offset(options.offset),
+    db
+      .select()
+      .from(payouts)
+      .where(where)
+      .orderBy(desc(payouts.createdAt), desc(payouts.id))
+      .limit(options.limit)
+      .offset(options.offset),
     db.select({ n: count() }).from(payouts).where(where),
   ]);
   return { rows, total: total?.n ?? 0 };
 }
 
 /** Points a failed payout at another payout account before it is retried. */
-export async function setPayoutDestination(db: Db, payoutId: string, methodId: string, accountId: string): Promise<void> {
+export async function setPayoutDestination(
+  db: Db,
+  payoutId: string,
+  methodId: string,
+  accountId: string,
+): Promise<void> {
   await db
     .update(payouts)
     .set({ payoutMethodId: methodId, connectedAccountId: accountId })
@@ -426,7 +566,11 @@ export async function recordConnectEvent(db: Db, id: string, type: string): Prom
     .onConflictDoNothing({ target: paymentEvents.id })
     .returning({ id: paymentEvents.id });
   if (inserted.length === 1) return true;
-  const [existing] = await db.select({ status: paymentEvents.status }).from(paymentEvents).where(eq(paymentEvents.id, id)).limit(1);
+  const [existing] = await db
+    .select({ status: paymentEvents.status })
+    .from(paymentEvents)
+    .where(eq(paymentEvents.id, id))
+    .limit(1);
   return !(existing?.status === "processed" || existing?.status === "ignored");
 }
 

@@ -37,7 +37,12 @@ export async function setProfilePoolTarget(db: Db, hostId: string, targetCents: 
  * Replaces a pool's mini prizes with `rows` in one batch (all or nothing), only while the pool is open: they are
  * fixed when it closes (its draw awards them). Returns false, changing nothing, once the pool has closed.
  */
-export async function replaceMiniPrizes(db: Db, poolId: string, hostId: string, rows: readonly MiniPrize[]): Promise<boolean> {
+export async function replaceMiniPrizes(
+  db: Db,
+  poolId: string,
+  hostId: string,
+  rows: readonly MiniPrize[],
+): Promise<boolean> {
   const poolOpen = sql`exists (select 1 from ${prizePools} where ${prizePools.id} = ${poolId} and ${prizePools.hostId} = ${hostId} and ${prizePools.status} = 'open')`;
   const remove = db
     .delete(prizeMiniPrizes)
@@ -56,7 +61,11 @@ export async function replaceMiniPrizes(db: Db, poolId: string, hostId: string, 
   );
   const [, ...inserted] = await db.batch([remove, ...inserts]);
   if (rows.length > 0) return inserted.some((r) => r.length > 0);
-  const [open] = await db.select({ id: prizePools.id }).from(prizePools).where(and(eq(prizePools.id, poolId), poolOpen)).limit(1);
+  const [open] = await db
+    .select({ id: prizePools.id })
+    .from(prizePools)
+    .where(and(eq(prizePools.id, poolId), poolOpen))
+    .limit(1);
   return open !== undefined;
 }
 
@@ -126,7 +135,11 @@ export async function dailyContributions(db: Db, hostId: string, since: Date) {
     .groupBy(day)
     .orderBy(day)
     .limit(100);
-  return rows.map((row) => ({ day: row.day, totalCents: Number(row.totalCents ?? 0), contributions: row.contributions }));
+  return rows.map((row) => ({
+    day: row.day,
+    totalCents: Number(row.totalCents ?? 0),
+    contributions: row.contributions,
+  }));
 }
 
 /** A page of the host's pools (open and closed), newest first, with the main winner's name when drawn. */
@@ -221,7 +234,11 @@ export async function getPoolForVerification(db: Db, poolId: string) {
     .limit(1);
   if (!row) return undefined;
   const [winner] = await db
-    .select({ name: prizeWinners.winnerName, prizeAmountCents: prizeWinners.prizeAmountCents, currency: prizeWinners.currency })
+    .select({
+      name: prizeWinners.winnerName,
+      prizeAmountCents: prizeWinners.prizeAmountCents,
+      currency: prizeWinners.currency,
+    })
     .from(prizeWinners)
     .where(and(eq(prizeWinners.poolId, poolId), eq(prizeWinners.prizeType, "main")))
     .limit(1);
@@ -234,7 +251,11 @@ export async function getPoolForVerification(db: Db, poolId: string) {
       .limit(1);
     winnerName = profile?.name ?? null;
   }
-  return { ...row, winnerName, mainPrize: winner ? { cents: winner.prizeAmountCents, currency: winner.currency } : null };
+  return {
+    ...row,
+    winnerName,
+    mainPrize: winner ? { cents: winner.prizeAmountCents, currency: winner.currency } : null,
+  };
 }
 
 /** The number of entries in a pool's (frozen) list. */
@@ -246,7 +267,11 @@ export async function countPoolEntries(db: Db, poolId: string): Promise<number> 
 /** A page of a pool's entries by entry number: the digest's input, line by line. */
 export function listPoolEntries(db: Db, poolId: string, { limit, offset }: { limit: number; offset: number }) {
   return db
-    .select({ entryNumber: prizeEntries.entryNumber, sourceKey: prizeEntries.sourceKey, voidedAt: prizeEntries.voidedAt })
+    .select({
+      entryNumber: prizeEntries.entryNumber,
+      sourceKey: prizeEntries.sourceKey,
+      voidedAt: prizeEntries.voidedAt,
+    })
     .from(prizeEntries)
     .where(eq(prizeEntries.poolId, poolId))
     .orderBy(asc(prizeEntries.entryNumber))
@@ -266,12 +291,18 @@ export async function allPoolEntries(
   let after = -1;
   for (;;) {
     const rows = await db
-      .select({ entryNumber: prizeEntries.entryNumber, sourceKey: prizeEntries.sourceKey, voidedAt: prizeEntries.voidedAt })
+      .select({
+        entryNumber: prizeEntries.entryNumber,
+        sourceKey: prizeEntries.sourceKey,
+        voidedAt: prizeEntries.voidedAt,
+      })
       .from(prizeEntries)
       .where(and(eq(prizeEntries.poolId, poolId), sql`${prizeEntries.entryNumber} > ${after}`))
       .orderBy(asc(prizeEntries.entryNumber))
       .limit(ENTRY_EXPORT_CHUNK);
-    out.push(...rows.map((row) => ({ entryNumber: row.entryNumber, sourceKey: row.sourceKey, voided: row.voidedAt !== null })));
+    out.push(
+      ...rows.map((row) => ({ entryNumber: row.entryNumber, sourceKey: row.sourceKey, voided: row.voidedAt !== null })),
+    );
     if (rows.length < ENTRY_EXPORT_CHUNK) return out;
     after = rows[rows.length - 1]!.entryNumber;
   }

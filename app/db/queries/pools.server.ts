@@ -123,7 +123,10 @@ export async function getPoolById(db: Db, poolId: string): Promise<PoolRow | nul
 /** The rows of the given pools (unknown ids are left out). */
 export async function getPoolsByIds(db: Db, poolIds: readonly string[]): Promise<PoolRow[]> {
   if (poolIds.length === 0) return [];
-  return db.select().from(prizePools).where(inArray(prizePools.id, [...poolIds]));
+  return db
+    .select()
+    .from(prizePools)
+    .where(inArray(prizePools.id, [...poolIds]));
 }
 
 /** The host's open pool, or null. */
@@ -169,7 +172,10 @@ export async function getHostPoolTarget(db: Db, hostId: string): Promise<number 
 }
 
 /** The host's pool settings (target, auto-renew), or null without a profile. */
-export async function getHostPoolSettings(db: Db, hostId: string): Promise<{ targetCents: number; autoRenew: boolean } | null> {
+export async function getHostPoolSettings(
+  db: Db,
+  hostId: string,
+): Promise<{ targetCents: number; autoRenew: boolean } | null> {
   const [profile] = await db
     .select({ targetCents: userProfiles.prizePoolTargetCents, autoRenew: userProfiles.prizePoolAutoRenew })
     .from(userProfiles)
@@ -203,7 +209,10 @@ export async function getDisplayName(db: Db, userId: string): Promise<string | n
 }
 
 /** Where a source key was recorded (D1's mirror of every pool's ledger), or null. */
-export async function findRecordedSource(db: Db, sourceKey: string): Promise<{ poolId: string; entryNumber: number | null } | null> {
+export async function findRecordedSource(
+  db: Db,
+  sourceKey: string,
+): Promise<{ poolId: string; entryNumber: number | null } | null> {
   const [contribution] = await db
     .select({ poolId: prizePoolContributions.poolId, entryNumber: prizePoolContributions.entryNumber })
     .from(prizePoolContributions)
@@ -256,13 +265,22 @@ export async function reserveContributionKey(
 ): Promise<{ row: ContributionReservation; created: boolean }> {
   const [inserted] = await db.insert(poolContributionKeys).values(values).onConflictDoNothing().returning();
   if (inserted) return { row: inserted, created: true };
-  const [row] = await db.select().from(poolContributionKeys).where(eq(poolContributionKeys.sourceKey, values.sourceKey)).limit(1);
+  const [row] = await db
+    .select()
+    .from(poolContributionKeys)
+    .where(eq(poolContributionKeys.sourceKey, values.sourceKey))
+    .limit(1);
   if (!row) throw new Error(`Could not reserve contribution ${values.sourceKey}`);
   return { row, created: false };
 }
 
 /** Binds a reservation to a pool: sets it when unset, or moves it from a pool that refused it (closed). */
-export async function bindReservation(db: Db, sourceKey: string, from: string | null, to: string): Promise<string | null> {
+export async function bindReservation(
+  db: Db,
+  sourceKey: string,
+  from: string | null,
+  to: string,
+): Promise<string | null> {
   await db
     .update(poolContributionKeys)
     .set({ poolId: to })
@@ -346,7 +364,12 @@ export async function sumHostDebitsForSource(db: Db, sourceKey: string): Promise
 /** Closed pools that moved their amount out (no entries) whose next pool has not received it yet. */
 export async function listPendingCarryOvers(db: Db, limit: number) {
   return db
-    .select({ poolId: prizePoolContributions.poolId, hostId: prizePoolContributions.hostId, amountCents: prizePoolContributions.amountCents, currency: prizePoolContributions.currency })
+    .select({
+      poolId: prizePoolContributions.poolId,
+      hostId: prizePoolContributions.hostId,
+      amountCents: prizePoolContributions.amountCents,
+      currency: prizePoolContributions.currency,
+    })
     .from(prizePoolContributions)
     .where(
       and(

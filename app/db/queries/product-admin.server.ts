@@ -3,7 +3,16 @@ import { and, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { mainImage } from "~/db/queries/products.server";
 import { payableCheckoutReferences } from "~/db/queries/checkout.server";
-import { groupBuyProducts, groupBuys, orders, productColors, productImages, products, productSizes, userActivity } from "~/db/schema";
+import {
+  groupBuyProducts,
+  groupBuys,
+  orders,
+  productColors,
+  productImages,
+  products,
+  productSizes,
+  userActivity,
+} from "~/db/schema";
 import { stockLabel, totalAvailableUnits } from "~/domain/stock";
 import { STORE_SALE_STATUSES } from "~/domain/orders";
 import type { ProductFormValues, ProductInput } from "~/lib/product-form";
@@ -30,7 +39,13 @@ function children(db: Db, productId: string, input: ProductInput, currency: stri
   if (input.colors.length) {
     writes.push(
       db.insert(productColors).values(
-        input.colors.map((c) => ({ productId, name: c.name, hex: c.hex, availableUnits: c.availableUnits, position: c.position })),
+        input.colors.map((c) => ({
+          productId,
+          name: c.name,
+          hex: c.hex,
+          availableUnits: c.availableUnits,
+          position: c.position,
+        })),
       ),
     );
   }
@@ -87,9 +102,16 @@ export async function updateProduct(db: Db, id: string, hostId: string, input: P
     .where(eq(products.id, id))
     .limit(1);
   if (!current || current.hostId !== hostId) return null;
-  const oldImages = await db.select({ key: productImages.r2Key }).from(productImages).where(eq(productImages.productId, id)).limit(50);
+  const oldImages = await db
+    .select({ key: productImages.r2Key })
+    .from(productImages)
+    .where(eq(productImages.productId, id))
+    .limit(50);
   await db.batch([
-    db.update(products).set(productColumns(input)).where(and(eq(products.id, id), eq(products.hostId, hostId))),
+    db
+      .update(products)
+      .set(productColumns(input))
+      .where(and(eq(products.id, id), eq(products.hostId, hostId))),
     db.delete(productSizes).where(eq(productSizes.productId, id)),
     db.delete(productColors).where(eq(productColors.productId, id)),
     db.delete(productImages).where(eq(productImages.productId, id)),
@@ -152,33 +174,52 @@ export async function deleteOrArchiveProduct(
     .where(eq(products.id, id))
     .limit(1);
   if (!product || product.hostId !== hostId) return null;
-  const [payable] = await db.select({ yes: sql<number>`${payableCheckoutReferences({ productId: id })}` }).from(products).where(eq(products.id, id));
+  const [payable] = await db
+    .select({ yes: sql<number>`${payableCheckoutReferences({ productId: id })}` })
+    .from(products)
+    .where(eq(products.id, id));
   if ((await countProductOrders(db, id)) > 0 || payable?.yes) {
-    await db.update(products).set({ status: "archived" }).where(and(eq(products.id, id), eq(products.hostId, hostId)));
+    await db
+      .update(products)
+      .set({ status: "archived" })
+      .where(and(eq(products.id, id), eq(products.hostId, hostId)));
     return { outcome: "archived", r2Keys: [] };
   }
-  const images = await db.select({ key: productImages.r2Key }).from(productImages).where(eq(productImages.productId, id)).limit(50);
+  const images = await db
+    .select({ key: productImages.r2Key })
+    .from(productImages)
+    .where(eq(productImages.productId, id))
+    .limit(50);
   // Only delete when still no order exists (an order placed meanwhile would otherwise block with a FK error).
-  await db.delete(products).where(
-    and(
-      eq(products.id, id),
-      eq(products.hostId, hostId),
-      sql`not exists (select 1 from ${orders} where ${orders.productId} = ${id})`,
-      sql`not ${payableCheckoutReferences({ productId: id })}`,
-    ),
-  );
+  await db
+    .delete(products)
+    .where(
+      and(
+        eq(products.id, id),
+        eq(products.hostId, hostId),
+        sql`not exists (select 1 from ${orders} where ${orders.productId} = ${id})`,
+        sql`not ${payableCheckoutReferences({ productId: id })}`,
+      ),
+    );
   const [still] = await db.select({ id: products.id }).from(products).where(eq(products.id, id)).limit(1);
   if (still) {
     await db.update(products).set({ status: "archived" }).where(eq(products.id, id));
     return { outcome: "archived", r2Keys: [] };
   }
-  const keys = await unusedImageKeys(db, images.map((r) => r.key).filter((k): k is string => !!k && k.startsWith(`products/${hostId}/`)));
+  const keys = await unusedImageKeys(
+    db,
+    images.map((r) => r.key).filter((k): k is string => !!k && k.startsWith(`products/${hostId}/`)),
+  );
   if (product.digitalFileKey?.startsWith(`private/digital/${hostId}/`)) keys.push(product.digitalFileKey);
   return { outcome: "deleted", r2Keys: keys };
 }
 
 /** One page of a host's products (archived ones last), each with its stock label from the domain. */
-export async function listManagedProducts(db: Db, hostId: string, { limit, offset }: { limit: number; offset: number }) {
+export async function listManagedProducts(
+  db: Db,
+  hostId: string,
+  { limit, offset }: { limit: number; offset: number },
+) {
   const rows = await db
     .select({
       id: products.id,
@@ -239,8 +280,18 @@ export async function productFormValuesFor(db: Db, id: string) {
   if (!product) return null;
   const [sizes, colors, images] = await Promise.all([
     db.select().from(productSizes).where(eq(productSizes.productId, id)).orderBy(productSizes.position).limit(MAX_ROWS),
-    db.select().from(productColors).where(eq(productColors.productId, id)).orderBy(productColors.position).limit(MAX_ROWS),
-    db.select().from(productImages).where(eq(productImages.productId, id)).orderBy(productImages.position).limit(MAX_ROWS),
+    db
+      .select()
+      .from(productColors)
+      .where(eq(productColors.productId, id))
+      .orderBy(productColors.position)
+      .limit(MAX_ROWS),
+    db
+      .select()
+      .from(productImages)
+      .where(eq(productImages.productId, id))
+      .orderBy(productImages.position)
+      .limit(MAX_ROWS),
   ]);
   const values: ProductFormValues = {
     name: product.name,

@@ -22,16 +22,21 @@ import {
  * named with its table: drizzle writes a one-table select's columns bare (/buy-now's More from strip,
  * /shop-management), which inside this subquery would name product_images' own id.
  */
-export const mainImage = sql<string | null>`(select ${productImages.url} from ${productImages} where ${productImages.productId} = "products"."id" order by ${productImages.position} limit 1)`;
+export const mainImage = sql<
+  string | null
+>`(select ${productImages.url} from ${productImages} where ${productImages.productId} = "products"."id" order by ${productImages.position} limit 1)`;
 
 /**
  * Whether a product can be bought at all, as a select-list expression: some size has units left and, when it has
  * colours, some colour has too (what Add to Cart's default choice and checkout's stock check need). Correlated on
  * the product like mainImage, through the sizes' and colours' product indexes.
  */
-export const inStock = sql<boolean>`(exists (select 1 from ${productSizes} where ${productSizes.productId} = "products"."id" and ${productSizes.availableUnits} > 0)
+export const inStock =
+  sql<boolean>`(exists (select 1 from ${productSizes} where ${productSizes.productId} = "products"."id" and ${productSizes.availableUnits} > 0)
   and (not exists (select 1 from ${productColors} where ${productColors.productId} = "products"."id")
-    or exists (select 1 from ${productColors} where ${productColors.productId} = "products"."id" and ${productColors.availableUnits} > 0)))`.mapWith(Boolean);
+    or exists (select 1 from ${productColors} where ${productColors.productId} = "products"."id" and ${productColors.availableUnits} > 0)))`.mapWith(
+    Boolean,
+  );
 
 const productCard = {
   id: products.id,
@@ -82,7 +87,13 @@ function shipsTo(country: string | Placeholder): SQL {
  */
 export function listShopProducts(db: Db, { limit, offset = 0, q, category, shipTo, hostId, viewer }: ShopQuery) {
   const text = q?.trim() || null;
-  const shape = { host: hostId ? hostShape(hostId) : null, category: !!category, shipTo: !!shipTo, text: !!text, viewer: viewer ? viewerShape(viewer) : null };
+  const shape = {
+    host: hostId ? hostShape(hostId) : null,
+    category: !!category,
+    shipTo: !!shipTo,
+    text: !!text,
+    viewer: viewer ? viewerShape(viewer) : null,
+  };
   return shopProductsRead(db, shape).all({
     limit,
     offset,
@@ -133,7 +144,9 @@ const shopProductsRead = preparedRead(
         poolCurrency: prizePools.currency,
         poolEndAt: prizePools.endAt,
         liked: shape.viewer
-          ? sql<boolean>`exists (select 1 from ${productLikes} where ${productLikes.productId} = ${products.id} and ${productLikes.userId} = ${viewerParam(shape.viewer, productLikes.userId)})`.mapWith(Boolean)
+          ? sql<boolean>`exists (select 1 from ${productLikes} where ${productLikes.productId} = ${products.id} and ${productLikes.userId} = ${viewerParam(shape.viewer, productLikes.userId)})`.mapWith(
+              Boolean,
+            )
           : sql<boolean>`0`.mapWith(Boolean),
       })
       .from(products)
@@ -149,7 +162,10 @@ const shopProductsRead = preparedRead(
 );
 
 /** How many products the shop lists for these filters (one count in SQL), so a page past the end can find the last. */
-export async function countShopProducts(db: Db, { q, category, shipTo, hostId }: Omit<ShopQuery, "limit" | "offset" | "viewer">): Promise<number> {
+export async function countShopProducts(
+  db: Db,
+  { q, category, shipTo, hostId }: Omit<ShopQuery, "limit" | "offset" | "viewer">,
+): Promise<number> {
   const text = q?.trim() || null;
   const shape = { host: hostId ? hostShape(hostId) : null, category: !!category, shipTo: !!shipTo, text: !!text };
   const row = await shopProductCountRead(db, shape).get({
@@ -182,7 +198,12 @@ const productLikedRead = preparedRead(
     db
       .select({ productId: productLikes.productId })
       .from(productLikes)
-      .where(and(eq(productLikes.userId, viewerParam(shape, productLikes.userId)), eq(productLikes.productId, columnPlaceholder(productLikes.productId, "productId"))))
+      .where(
+        and(
+          eq(productLikes.userId, viewerParam(shape, productLikes.userId)),
+          eq(productLikes.productId, columnPlaceholder(productLikes.productId, "productId")),
+        ),
+      )
       .limit(1)
       .prepare(),
   (shape) => shape,
@@ -334,7 +355,13 @@ const moreFromHostRead = preparedRead((db) => {
       image: mainImage,
     })
     .from(products)
-    .where(and(eq(products.hostId, hostOfProduct(productId)), eq(products.status, "active"), ne(products.id, columnPlaceholder(products.id, "productId"))))
+    .where(
+      and(
+        eq(products.hostId, hostOfProduct(productId)),
+        eq(products.status, "active"),
+        ne(products.id, columnPlaceholder(products.id, "productId")),
+      ),
+    )
     .orderBy(desc(products.createdAt), desc(products.id))
     .limit(sql.placeholder("limit"))
     .prepare();

@@ -21,7 +21,9 @@ import {
  * A host's follower count as anyone may see it: null when they turned "Show followers" off, so a hidden count never
  * leaves the database (not even in a page's data).
  */
-export const shownFollowersCount = sql<number | null>`case when ${userProfiles.showFollowers} then ${userProfiles.followersCount} end`;
+export const shownFollowersCount = sql<
+  number | null
+>`case when ${userProfiles.showFollowers} then ${userProfiles.followersCount} end`;
 
 const publicProfile = {
   userId: userProfiles.userId,
@@ -81,7 +83,8 @@ export const hostValue = (host: string | ProfileAddress) => (typeof host === "st
 export const hostParam = (shape: HostShape, column: AnySQLiteColumn) =>
   shape === "id" ? columnPlaceholder(column, "host") : profileHostId(sql.placeholder("host"));
 /** A host in a read built per call: the id, or the profile address resolved in the same query. */
-export const hostIdSql = (host: string | ProfileAddress): string | SQL => (typeof host === "string" ? host : profileHostId(host.idOrSlug));
+export const hostIdSql = (host: string | ProfileAddress): string | SQL =>
+  typeof host === "string" ? host : profileHostId(host.idOrSlug);
 
 /** The signed-in user's own profile, with the settings fields. */
 export async function getOwnProfile(db: Db, userId: string) {
@@ -186,7 +189,12 @@ const tribeMemberRead = preparedRead(
     db
       .select({ userId: tribeMembers.userId })
       .from(tribeMembers)
-      .where(and(eq(tribeMembers.userId, viewerParam(shape.viewer, tribeMembers.userId)), eq(tribeMembers.hostId, hostParam(shape.host, tribeMembers.hostId))))
+      .where(
+        and(
+          eq(tribeMembers.userId, viewerParam(shape.viewer, tribeMembers.userId)),
+          eq(tribeMembers.hostId, hostParam(shape.host, tribeMembers.hostId)),
+        ),
+      )
       .limit(1)
       .prepare(),
   (shape) => `${shape.viewer}:${shape.host}`,
@@ -209,10 +217,19 @@ export async function joinTribe(db: Db, userId: string, hostId: string): Promise
 }
 
 /** A user's entry numbers in one pool (by its id, or the current pool of the host a profile address names), lowest first. */
-export async function listUserEntryNumbers(db: Db, pool: string | { currentOf: ProfileAddress }, viewer: ViewerKey, limit = 100): Promise<number[]> {
+export async function listUserEntryNumbers(
+  db: Db,
+  pool: string | { currentOf: ProfileAddress },
+  viewer: ViewerKey,
+  limit = 100,
+): Promise<number[]> {
   const byId = typeof pool === "string";
   const shape = { byId, viewer: viewerShape(viewer) };
-  const rows = await entryNumbersRead(db, shape).all({ pool: byId ? pool : pool.currentOf.idOrSlug, ...viewerValues(viewer), limit });
+  const rows = await entryNumbersRead(db, shape).all({
+    pool: byId ? pool : pool.currentOf.idOrSlug,
+    ...viewerValues(viewer),
+    limit,
+  });
   return rows.map((row) => row.entryNumber);
 }
 
@@ -223,7 +240,12 @@ const entryNumbersRead = preparedRead(
       .from(prizeEntries)
       .where(
         and(
-          eq(prizeEntries.poolId, byId ? columnPlaceholder(prizeEntries.poolId, "pool") : currentPoolIdOf(profileHostId(sql.placeholder("pool")))),
+          eq(
+            prizeEntries.poolId,
+            byId
+              ? columnPlaceholder(prizeEntries.poolId, "pool")
+              : currentPoolIdOf(profileHostId(sql.placeholder("pool"))),
+          ),
           eq(prizeEntries.userId, viewerParam(viewer, prizeEntries.userId)),
         ),
       )
@@ -288,10 +310,6 @@ const activeGroupBuyOfferRead = preparedRead(
 
 /** The id of the host's active group buy that has not ended, or undefined. */
 export async function getActiveGroupBuyId(db: Db, hostId: string | SQL, now: Date): Promise<string | undefined> {
-  const [row] = await db
-    .select({ id: groupBuys.id })
-    .from(groupBuys)
-    .where(runningGroupBuyOf(hostId, now))
-    .limit(1);
+  const [row] = await db.select({ id: groupBuys.id }).from(groupBuys).where(runningGroupBuyOf(hostId, now)).limit(1);
   return row?.id;
 }

@@ -28,7 +28,8 @@ const FINAL_DISPUTE = list(FINAL_DISPUTE_STATUSES);
 const RETURNED_DISPUTE = list(DISPUTE_RETURNED_STATUSES);
 
 /** SQL rank of a refund status (refundStatusRank in the domain). */
-const rank = (status: SQL) => sql`(case when ${status} in (${FINAL_REFUND}) then 2 when ${status} = 'succeeded' then 1 else 0 end)`;
+const rank = (status: SQL) =>
+  sql`(case when ${status} in (${FINAL_REFUND}) then 2 when ${status} = 'succeeded' then 1 else 0 end)`;
 
 /** Whether a dispute with these columns counts as money given back (disputeCounts in the domain). */
 const disputeCountsSql = (status: SQL, withdrawn: SQL, reinstated: SQL) =>
@@ -79,11 +80,22 @@ function totalsStatements(
       statements.push(
         db
           .insert(refundParts)
-          .values(parts.slice(i, i + PARTS_PER_STATEMENT).map((p) => ({ kind, sourceId: row.id, orderId: p.orderId, amountCents: p.amountCents, currency: row.currency })))
+          .values(
+            parts.slice(i, i + PARTS_PER_STATEMENT).map((p) => ({
+              kind,
+              sourceId: row.id,
+              orderId: p.orderId,
+              amountCents: p.amountCents,
+              currency: row.currency,
+            })),
+          )
           .onConflictDoNothing(),
       );
     }
-    for (const p of parts) statements.push(orderTotalStatement(db, p.orderId, sql<number>`(${factor}) * ${partAmount(kind, row.id, p.orderId)}`));
+    for (const p of parts)
+      statements.push(
+        orderTotalStatement(db, p.orderId, sql<number>`(${factor}) * ${partAmount(kind, row.id, p.orderId)}`),
+      );
   } else if (row.orderId) {
     statements.push(orderTotalStatement(db, row.orderId, sql<number>`(${factor}) * ${storedAmount}`));
   }
@@ -150,7 +162,10 @@ function orderStatusStatement(db: Db, orderId: string): BatchItem<"sqlite"> {
 }
 
 /** What a change of an order's refund state changes with it: its voucher and its status. */
-const refundStateStatements = (db: Db, orderId: string) => [...voucherStatements(db, orderId), orderStatusStatement(db, orderId)];
+const refundStateStatements = (db: Db, orderId: string) => [
+  ...voucherStatements(db, orderId),
+  orderStatusStatement(db, orderId),
+];
 
 export type RefundRowInput = {
   id: string;
@@ -171,7 +186,11 @@ export type RefundRowInput = {
  * metadata (origin 'provider') takes the origin and reason a later one carries. The order's refund reason is the
  * newest counted refund's.
  */
-export async function storeRefund(db: Db, row: RefundRowInput, parts: readonly RefundPartInput[] | null = null): Promise<void> {
+export async function storeRefund(
+  db: Db,
+  row: RefundRowInput,
+  parts: readonly RefundPartInput[] | null = null,
+): Promise<void> {
   const now = new Date();
   const newRank = refundStatusRank(row.status);
   const newCounts = refundCounts(row.status) ? 1 : 0;
@@ -230,7 +249,11 @@ export type DisputeRowInput = {
  * move by the disputed amount when it starts counting (funds withdrawn, or lost) and back when it stops (funds
  * reinstated, or won).
  */
-export async function storeDispute(db: Db, row: DisputeRowInput, parts: readonly RefundPartInput[] | null = null): Promise<void> {
+export async function storeDispute(
+  db: Db,
+  row: DisputeRowInput,
+  parts: readonly RefundPartInput[] | null = null,
+): Promise<void> {
   const now = new Date();
   const d = (column: string) => sql`(select d.${sql.raw(column)} from disputes d where d.id = ${row.id})`;
   const storedStatus = d("status");
@@ -239,7 +262,11 @@ export async function storeDispute(db: Db, row: DisputeRowInput, parts: readonly
   const effReinstated = sql`max(${d("funds_reinstated")}, ${row.fundsReinstated ? 1 : 0})`;
   const before = disputeCountsSql(storedStatus, d("funds_withdrawn"), d("funds_reinstated"));
   const after = disputeCountsSql(effStatus, effWithdrawn, effReinstated);
-  const fresh = disputeCountsSql(sql`${row.status}`, sql`${row.fundsWithdrawn ? 1 : 0}`, sql`${row.fundsReinstated ? 1 : 0}`);
+  const fresh = disputeCountsSql(
+    sql`${row.status}`,
+    sql`${row.fundsWithdrawn ? 1 : 0}`,
+    sql`${row.fundsReinstated ? 1 : 0}`,
+  );
   const factor = sql<number>`(case when ${storedStatus} is null then (case when ${fresh} then 1 else 0 end)
     else ((case when ${after} then 1 else 0 end) - (case when ${before} then 1 else 0 end)) end)`;
   const storedAmount = sql<number>`coalesce(${d("amount_cents")}, ${row.amountCents})`;
@@ -295,7 +322,11 @@ export async function claimRefundMail(db: Db, id: string, now = new Date()): Pro
  * correct it. The two claims are conditional on the stored status, so a refund failed on first sight never gets the
  * first mail.
  */
-export async function claimRefundFailureMail(db: Db, id: string, now = new Date()): Promise<{ announced: boolean } | null> {
+export async function claimRefundFailureMail(
+  db: Db,
+  id: string,
+  now = new Date(),
+): Promise<{ announced: boolean } | null> {
   const [claimed] = await db
     .update(refunds)
     .set({ buyerFailureMailedAt: now })
@@ -384,7 +415,11 @@ export async function getOrderPayment(db: Db, orderId: string) {
 
 /** What counts as given back on an order now (its refunded total: counted refunds and disputes, maybe past its amount). */
 export async function orderRefundedCents(db: Db, orderId: string): Promise<number> {
-  const [row] = await db.select({ refundedCents: orders.refundedCents }).from(orders).where(eq(orders.id, orderId)).limit(1);
+  const [row] = await db
+    .select({ refundedCents: orders.refundedCents })
+    .from(orders)
+    .where(eq(orders.id, orderId))
+    .limit(1);
   return row?.refundedCents ?? 0;
 }
 
@@ -444,7 +479,8 @@ export type GroupBuyOrderReversal = {
  * group buy has not booked yet cannot take a refund back (docs/decisions/340-refunds-before-a-group-buy-ends.md).
  */
 export async function listGroupBuyOrderReversals(db: Db, groupBuyId: string): Promise<GroupBuyOrderReversal[]> {
-  const inGroupBuy = (orderId: SQL) => sql`${orderId} in (select o.id from orders o where o.group_buy_id = ${groupBuyId})`;
+  const inGroupBuy = (orderId: SQL) =>
+    sql`${orderId} in (select o.id from orders o where o.group_buy_id = ${groupBuyId})`;
   // The host debit booked under a reversal key, and the pool of the order it counts on.
   const debit = (key: SQL) => ({
     debitHostId: sql<string | null>`(select hd.host_id from host_debits hd where hd.reversal_key = ${key})`,
@@ -465,7 +501,13 @@ export async function listGroupBuyOrderReversals(db: Db, groupBuyId: string): Pr
         ...debit(sql`${refunds.id}`),
       })
       .from(refunds)
-      .where(and(inGroupBuy(sql`${refunds.orderId}`), eq(refunds.reversal, "applied"), sql`${refunds.origin} <> 'group_buy'`)),
+      .where(
+        and(
+          inGroupBuy(sql`${refunds.orderId}`),
+          eq(refunds.reversal, "applied"),
+          sql`${refunds.origin} <> 'group_buy'`,
+        ),
+      ),
     db
       .select({
         key: disputes.id,
@@ -491,9 +533,25 @@ export async function listGroupBuyOrderReversals(db: Db, groupBuyId: string): Pr
         ...debit(sql`${refundParts.sourceId} || ':' || ${refundParts.orderId}`),
       })
       .from(refundParts)
-      .where(and(inGroupBuy(sql`${refundParts.orderId}`), eq(refundParts.reversal, "applied"), sql`${refundParts.amountCents} > 0`)),
+      .where(
+        and(
+          inGroupBuy(sql`${refundParts.orderId}`),
+          eq(refundParts.reversal, "applied"),
+          sql`${refundParts.amountCents} > 0`,
+        ),
+      ),
   ]);
-  type Row = { key: string; checkoutSessionId: string; orderId: string; amountCents: number; currency: string; orderPoolId: string | null; debitHostId: string | null; debitPoolId: string | null; debitCents: number | null };
+  type Row = {
+    key: string;
+    checkoutSessionId: string;
+    orderId: string;
+    amountCents: number;
+    currency: string;
+    orderPoolId: string | null;
+    debitHostId: string | null;
+    debitPoolId: string | null;
+    debitCents: number | null;
+  };
   const reversal = (kind: RefundPartKind, origin: RefundOrigin, r: Row): GroupBuyOrderReversal => ({
     kind,
     key: r.key,
@@ -503,12 +561,17 @@ export async function listGroupBuyOrderReversals(db: Db, groupBuyId: string): Pr
     currency: r.currency,
     origin,
     poolId: r.debitPoolId ?? r.orderPoolId,
-    hostDebit: r.debitHostId !== null && r.debitPoolId !== null ? { hostId: r.debitHostId, poolId: r.debitPoolId, amountCents: r.debitCents ?? 0 } : null,
+    hostDebit:
+      r.debitHostId !== null && r.debitPoolId !== null
+        ? { hostId: r.debitHostId, poolId: r.debitPoolId, amountCents: r.debitCents ?? 0 }
+        : null,
   });
   return [
     ...own.map((r) => reversal("refund", r.origin, r)),
     ...disputed.map((d) => reversal("dispute", "dispute", d)),
-    ...parts.filter((p) => p.origin !== "group_buy").map((p) => reversal(p.kind, p.kind === "dispute" ? "dispute" : (p.origin ?? "provider"), p)),
+    ...parts
+      .filter((p) => p.origin !== "group_buy")
+      .map((p) => reversal(p.kind, p.kind === "dispute" ? "dispute" : (p.origin ?? "provider"), p)),
   ];
 }
 
@@ -548,18 +611,30 @@ export async function listGroupBuyRestoredEndRefunds(db: Db, groupBuyId: string)
     currency: r.currency,
     origin: "group_buy" as const,
     poolId: r.debitPoolId ?? r.orderPoolId,
-    hostDebit: r.debitHostId !== null && r.debitPoolId !== null ? { hostId: r.debitHostId, poolId: r.debitPoolId, amountCents: r.debitCents ?? 0 } : null,
+    hostDebit:
+      r.debitHostId !== null && r.debitPoolId !== null
+        ? { hostId: r.debitHostId, poolId: r.debitPoolId, amountCents: r.debitCents ?? 0 }
+        : null,
   }));
 }
 
 // --- events held until their payment is known ------------------------------------------------------------------
 
 /** A refund or dispute event of a payment not known yet, as held (docs/decisions/380-held-payment-events.md). */
-export type HeldPaymentEventInput = { eventId: string; type: string; paymentIntentId: string | null; chargeId: string | null; object: string };
+export type HeldPaymentEventInput = {
+  eventId: string;
+  type: string;
+  paymentIntentId: string | null;
+  chargeId: string | null;
+  object: string;
+};
 
 /** Holds an event by its id (once: a repeated delivery keeps the first). */
 export async function holdPaymentEvent(db: Db, event: HeldPaymentEventInput, now = new Date()): Promise<void> {
-  await db.insert(heldPaymentEvents).values({ ...event, receivedAt: now }).onConflictDoNothing({ target: heldPaymentEvents.eventId });
+  await db
+    .insert(heldPaymentEvents)
+    .values({ ...event, receivedAt: now })
+    .onConflictDoNothing({ target: heldPaymentEvents.eventId });
 }
 
 /**
@@ -571,7 +646,12 @@ export function listWaitingPaymentEvents(db: Db, paymentIntentId: string | null,
   return db
     .select()
     .from(heldPaymentEvents)
-    .where(and(isNull(heldPaymentEvents.appliedAt), paymentIntentId === null ? known : eq(heldPaymentEvents.paymentIntentId, paymentIntentId)))
+    .where(
+      and(
+        isNull(heldPaymentEvents.appliedAt),
+        paymentIntentId === null ? known : eq(heldPaymentEvents.paymentIntentId, paymentIntentId),
+      ),
+    )
     .orderBy(asc(heldPaymentEvents.receivedAt), asc(heldPaymentEvents.eventId))
     .limit(limit);
 }

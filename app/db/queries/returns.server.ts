@@ -58,14 +58,20 @@ export async function latestReturnRequests(db: Db, orderIds: readonly string[] |
     ? await returnRequestsOfPageRead(db, orderIds).all(orderIds.values)
     : await returnRequestsOf(db, orderIds);
   const latest = new Map<string, ReturnState>();
-  for (const r of rows) if (!latest.has(r.orderId)) latest.set(r.orderId, { status: r.status, declineReason: r.declineReason });
+  for (const r of rows)
+    if (!latest.has(r.orderId)) latest.set(r.orderId, { status: r.status, declineReason: r.declineReason });
   return latest;
 }
 
 /** These orders' return requests, newest first. */
 function returnRequestsOf(db: Db, orderIds: readonly string[] | SQLWrapper) {
   return db
-    .select({ orderId: returnRequests.orderId, status: returnRequests.status, declineReason: returnRequests.declineReason, createdAt: returnRequests.createdAt })
+    .select({
+      orderId: returnRequests.orderId,
+      status: returnRequests.status,
+      declineReason: returnRequests.declineReason,
+      createdAt: returnRequests.createdAt,
+    })
     .from(returnRequests)
     .where(inOrders(returnRequests.orderId, orderIds))
     .orderBy(desc(returnRequests.createdAt), desc(returnRequests.id));
@@ -159,9 +165,14 @@ export async function decideReturnRequest(
 export async function listOrderRefunds(db: Db, orderIds: readonly string[] | SQLWrapper) {
   if (Array.isArray(orderIds) && orderIds.length === 0) return [];
   const [own, parts] = isPreparedSubquery(orderIds)
-    ? await Promise.all([ownRefundsOfPageRead(db, orderIds).all(orderIds.values), refundPartsOfPageRead(db, orderIds).all(orderIds.values)])
+    ? await Promise.all([
+        ownRefundsOfPageRead(db, orderIds).all(orderIds.values),
+        refundPartsOfPageRead(db, orderIds).all(orderIds.values),
+      ])
     : await Promise.all([ownRefundsOf(db, orderIds), refundPartsOf(db, orderIds)]);
-  return [...own, ...parts].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  return [...own, ...parts].sort(
+    (a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0),
+  );
 }
 
 const refundLine = {
@@ -191,7 +202,14 @@ function refundPartsOf(db: Db, orderIds: readonly string[] | SQLWrapper) {
     .select({ ...refundLine, orderId: refundParts.orderId, amountCents: refundParts.amountCents })
     .from(refundParts)
     .innerJoin(refunds, eq(refunds.id, refundParts.sourceId))
-    .where(and(eq(refundParts.kind, "refund"), inOrders(refundParts.orderId, orderIds), gt(refundParts.amountCents, 0), shownRefund()));
+    .where(
+      and(
+        eq(refundParts.kind, "refund"),
+        inOrders(refundParts.orderId, orderIds),
+        gt(refundParts.amountCents, 0),
+        shownRefund(),
+      ),
+    );
 }
 
 /** `ownRefundsOf` and `refundPartsOf` a page's orders, prepared once per shape of the page's subquery. */

@@ -39,7 +39,8 @@ function sessionUserId(session?: SessionViewer): SQL {
 }
 
 /** The viewer's account id in a read built per call: the id, or their session resolved in the same query. */
-export const viewerIdSql = (viewer: ViewerKey): string | SQL => (typeof viewer === "string" ? viewer : sessionUserId(viewer));
+export const viewerIdSql = (viewer: ViewerKey): string | SQL =>
+  typeof viewer === "string" ? viewer : sessionUserId(viewer);
 
 export async function insertSession(db: Db, row: NewSession): Promise<void> {
   await db.insert(sessions).values(row);
@@ -67,8 +68,12 @@ const sessionAccountRead = preparedRead((db) =>
       unreadMessages: sql<number>`(select count(*) from ${chatMessages} where ${chatMessages.recipientId} = ${users.id} and ${chatMessages.readAt} is null)`,
       cartItems: cartCountColumn(users.id),
       // The session's own times, to push its idle deadline forward (lib/session.server.ts).
-      sessionCreatedAt: sql<number | null>`(select ${sessions.createdAt} from ${sessions} where ${sessions.id} = ${columnPlaceholder(sessions.id, "viewer")})`,
-      sessionExpiresAt: sql<number | null>`(select ${sessions.expiresAt} from ${sessions} where ${sessions.id} = ${columnPlaceholder(sessions.id, "viewer")})`,
+      sessionCreatedAt: sql<
+        number | null
+      >`(select ${sessions.createdAt} from ${sessions} where ${sessions.id} = ${columnPlaceholder(sessions.id, "viewer")})`,
+      sessionExpiresAt: sql<
+        number | null
+      >`(select ${sessions.expiresAt} from ${sessions} where ${sessions.id} = ${columnPlaceholder(sessions.id, "viewer")})`,
     })
     .from(users)
     .leftJoin(userProfiles, eq(userProfiles.userId, users.id))

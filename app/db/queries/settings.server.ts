@@ -29,7 +29,9 @@ export async function updateProfileFields(db: Db, userId: string, fields: Profil
       .set({ ...fields, updatedAt: now })
       .where(eq(userProfiles.userId, userId))
       .returning({ userId: userProfiles.userId }),
-    db.insert(userActivity).values({ userId, activityType: "settings_updated", activityData: { tab: "profile" }, createdAt: now }),
+    db
+      .insert(userActivity)
+      .values({ userId, activityType: "settings_updated", activityData: { tab: "profile" }, createdAt: now }),
   ]);
   return rows.length === 1;
 }
@@ -58,10 +60,17 @@ export async function replaceShippingCountries(db: Db, hostId: string, codes: re
     await remove;
     return;
   }
-  await db.batch([remove, db.insert(userShippingCountries).values(codes.map((countryCode) => ({ hostId, countryCode })))]);
+  await db.batch([
+    remove,
+    db.insert(userShippingCountries).values(codes.map((countryCode) => ({ hostId, countryCode }))),
+  ]);
 }
 
-export async function updateNotificationSwitches(db: Db, userId: string, switches: NotificationSwitches): Promise<void> {
+export async function updateNotificationSwitches(
+  db: Db,
+  userId: string,
+  switches: NotificationSwitches,
+): Promise<void> {
   await db
     .update(userProfiles)
     .set({ ...switches, updatedAt: new Date() })
@@ -117,7 +126,13 @@ export async function isEmailTaken(db: Db, email: string, exceptUserId: string):
 }
 
 /** Records a pending change; earlier unused requests of the account stop working. */
-export async function createEmailChangeToken(db: Db, userId: string, tokenHash: string, newEmail: string, expiresAt: Date) {
+export async function createEmailChangeToken(
+  db: Db,
+  userId: string,
+  tokenHash: string,
+  newEmail: string,
+  expiresAt: Date,
+) {
   const now = new Date();
   await db.batch([
     db
@@ -133,14 +148,19 @@ export async function isEmailChangeLinkUsable(db: Db, tokenHash: string, now: Da
   const [row] = await db
     .select({ tokenHash: emailChangeTokens.tokenHash })
     .from(emailChangeTokens)
-    .where(and(eq(emailChangeTokens.tokenHash, tokenHash), isNull(emailChangeTokens.usedAt), gt(emailChangeTokens.expiresAt, now)))
+    .where(
+      and(
+        eq(emailChangeTokens.tokenHash, tokenHash),
+        isNull(emailChangeTokens.usedAt),
+        gt(emailChangeTokens.expiresAt, now),
+      ),
+    )
     .limit(1);
   return Boolean(row);
 }
 
 export type EmailChangeOutcome =
-  | { ok: true; userId: string; oldEmail: string; newEmail: string }
-  | { ok: false; reason: "invalid" | "taken" };
+  { ok: true; userId: string; oldEmail: string; newEmail: string } | { ok: false; reason: "invalid" | "taken" };
 
 /**
  * Applies a confirmed change: the token is consumed by one conditional statement (so it works once), then the
@@ -150,20 +170,37 @@ export async function confirmEmailChange(db: Db, tokenHash: string, now: Date): 
   const [token] = await db
     .update(emailChangeTokens)
     .set({ usedAt: now })
-    .where(and(eq(emailChangeTokens.tokenHash, tokenHash), isNull(emailChangeTokens.usedAt), gt(emailChangeTokens.expiresAt, now)))
+    .where(
+      and(
+        eq(emailChangeTokens.tokenHash, tokenHash),
+        isNull(emailChangeTokens.usedAt),
+        gt(emailChangeTokens.expiresAt, now),
+      ),
+    )
     .returning({ userId: emailChangeTokens.userId, newEmail: emailChangeTokens.newEmail });
   if (!token) return { ok: false, reason: "invalid" };
-  const [account] = await db.select({ email: users.email, deletedAt: users.deletedAt }).from(users).where(eq(users.id, token.userId)).limit(1);
+  const [account] = await db
+    .select({ email: users.email, deletedAt: users.deletedAt })
+    .from(users)
+    .where(eq(users.id, token.userId))
+    .limit(1);
   if (!account || account.deletedAt) return { ok: false, reason: "invalid" };
   if (await isEmailTaken(db, token.newEmail, token.userId)) return { ok: false, reason: "taken" };
   try {
     await db.batch([
       // Opening the link mailed to the address confirms it.
-      db.update(users).set({ email: token.newEmail, emailConfirmedAt: now, emailSince: now, updatedAt: now }).where(eq(users.id, token.userId)),
-      db.update(userProfiles).set({ email: token.newEmail, updatedAt: now }).where(eq(userProfiles.userId, token.userId)),
+      db
+        .update(users)
+        .set({ email: token.newEmail, emailConfirmedAt: now, emailSince: now, updatedAt: now })
+        .where(eq(users.id, token.userId)),
+      db
+        .update(userProfiles)
+        .set({ email: token.newEmail, updatedAt: now })
+        .where(eq(userProfiles.userId, token.userId)),
     ]);
   } catch (error) {
-    if (String((error as { cause?: unknown })?.cause ?? error).includes("UNIQUE")) return { ok: false, reason: "taken" };
+    if (String((error as { cause?: unknown })?.cause ?? error).includes("UNIQUE"))
+      return { ok: false, reason: "taken" };
     throw error;
   }
   return { ok: true, userId: token.userId, oldEmail: account.email, newEmail: token.newEmail };
@@ -218,4 +255,3 @@ export function listPushSubscriptions(db: Db, userId: string, limit = 20) {
     .where(eq(pushSubscriptions.userId, userId))
     .limit(limit);
 }
-

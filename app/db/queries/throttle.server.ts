@@ -10,13 +10,22 @@ export type ThrottleRule = { maxAttempts: number; windowMs: number };
  * checked: parallel requests each see a different count, so a burst cannot get more checks than the limit. A key
  * whose window has passed starts again at 1. `lockedUntil` is set while a key is over its limit (the window's end).
  */
-export async function countThrottleAttempts(db: Db, entries: readonly { key: string; rule: ThrottleRule }[], now: Date) {
+export async function countThrottleAttempts(
+  db: Db,
+  entries: readonly { key: string; rule: ThrottleRule }[],
+  now: Date,
+) {
   const [first, ...rest] = entries.map(({ key, rule }) => {
     const windowStart = now.getTime() - rule.windowMs;
     const fresh = sql`${authThrottle.windowStartedAt} < ${windowStart}`;
     return db
       .insert(authThrottle)
-      .values({ key, failures: 1, windowStartedAt: now, lockedUntil: rule.maxAttempts < 1 ? new Date(now.getTime() + rule.windowMs) : null })
+      .values({
+        key,
+        failures: 1,
+        windowStartedAt: now,
+        lockedUntil: rule.maxAttempts < 1 ? new Date(now.getTime() + rule.windowMs) : null,
+      })
       .onConflictDoUpdate({
         target: authThrottle.key,
         // SET reads the row as it was: each expression sees the old count and window.
@@ -56,7 +65,9 @@ export async function takeDelayedAttempt(db: Db, key: string, rule: DelayRule, n
         windowStartedAt: sql`CASE WHEN ${fresh} THEN ${at} ELSE ${authThrottle.windowStartedAt} END`,
         lockedUntil: sql`${at} + ${delay}`,
       })
-      .where(and(eq(authThrottle.key, key), or(isNull(authThrottle.lockedUntil), sql`${authThrottle.lockedUntil} <= ${at}`)))
+      .where(
+        and(eq(authThrottle.key, key), or(isNull(authThrottle.lockedUntil), sql`${authThrottle.lockedUntil} <= ${at}`)),
+      )
       .returning({ failures: authThrottle.failures }),
     db.select({ lockedUntil: authThrottle.lockedUntil }).from(authThrottle).where(eq(authThrottle.key, key)),
   ]);
@@ -81,6 +92,11 @@ export function purgeStaleThrottleKeys(db: Db, now: Date) {
   const dayAgo = now.getTime() - 24 * 60 * 60 * 1000;
   return db
     .delete(authThrottle)
-    .where(and(lt(authThrottle.windowStartedAt, new Date(dayAgo)), or(isNull(authThrottle.lockedUntil), lt(authThrottle.lockedUntil, now))))
+    .where(
+      and(
+        lt(authThrottle.windowStartedAt, new Date(dayAgo)),
+        or(isNull(authThrottle.lockedUntil), lt(authThrottle.lockedUntil, now)),
+      ),
+    )
     .returning({ key: authThrottle.key });
 }

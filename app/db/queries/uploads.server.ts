@@ -13,14 +13,21 @@ export async function uploadUsage(db: Db, userId: string, since: Date) {
     })
     .from(uploads)
     .where(eq(uploads.userId, userId));
-  return { todayBytes: Number(row?.todayBytes ?? 0), todayFiles: Number(row?.todayFiles ?? 0), totalBytes: Number(row?.totalBytes ?? 0) };
+  return {
+    todayBytes: Number(row?.todayBytes ?? 0),
+    todayFiles: Number(row?.todayFiles ?? 0),
+    totalBytes: Number(row?.totalBytes ?? 0),
+  };
 }
 
 /**
  * Records an upload only if it keeps the account within its quotas, in one statement (two uploads at once cannot
  * both squeeze past the limit). Answers whether it was recorded.
  */
-export async function reserveUpload(db: Db, upload: { key: string; userId: string; bytes: number; now: Date; since: Date }): Promise<boolean> {
+export async function reserveUpload(
+  db: Db,
+  upload: { key: string; userId: string; bytes: number; now: Date; since: Date },
+): Promise<boolean> {
   const since = upload.since.getTime();
   const result = await db.run(sql`
     insert into ${uploads} (key, user_id, bytes, created_at)
@@ -58,8 +65,14 @@ export async function uploadKeysInUse(db: Db, keys: readonly string[]): Promise<
   const urls = keys.map((key) => `/media/${key}`);
   const [images, files, videos, gameImages, avatars, covers] = await db.batch([
     db.select({ v: productImages.url }).from(productImages).where(inArray(productImages.url, urls)),
-    db.select({ v: products.digitalFileKey }).from(products).where(inArray(products.digitalFileKey, [...keys])),
-    db.select({ v: games.videoKey }).from(games).where(inArray(games.videoKey, [...keys])),
+    db
+      .select({ v: products.digitalFileKey })
+      .from(products)
+      .where(inArray(products.digitalFileKey, [...keys])),
+    db
+      .select({ v: games.videoKey })
+      .from(games)
+      .where(inArray(games.videoKey, [...keys])),
     db.select({ v: games.imageUrl }).from(games).where(inArray(games.imageUrl, urls)),
     db.select({ v: userProfiles.avatarUrl }).from(userProfiles).where(inArray(userProfiles.avatarUrl, urls)),
     db.select({ v: userProfiles.coverImageUrl }).from(userProfiles).where(inArray(userProfiles.coverImageUrl, urls)),
@@ -74,5 +87,8 @@ export async function uploadKeysInUse(db: Db, keys: readonly string[]): Promise<
 /** Marks uploads as in use: the cron leaves them alone from then on. */
 export async function markUploadsAttached(db: Db, keys: readonly string[], now: Date): Promise<void> {
   if (keys.length === 0) return;
-  await db.update(uploads).set({ attachedAt: now }).where(inArray(uploads.key, [...keys]));
+  await db
+    .update(uploads)
+    .set({ attachedAt: now })
+    .where(inArray(uploads.key, [...keys]));
 }

@@ -66,20 +66,42 @@ export type RedeemResult =
  * two racing redeems exactly one succeeds and the other sees it already redeemed. Another host's voucher is
  * missing and left unchanged; an active voucher past its expiry is refused and marked expired.
  */
-export async function redeemVoucher(db: Db, input: { code: string; hostId: string; now?: Date }): Promise<RedeemResult> {
+export async function redeemVoucher(
+  db: Db,
+  input: { code: string; hostId: string; now?: Date },
+): Promise<RedeemResult> {
   const code = input.code.toUpperCase();
   const now = input.now ?? new Date();
   const [won] = await db
     .update(vouchers)
     .set({ status: "redeemed", redeemedAt: now, redeemedBy: input.hostId })
-    .where(and(eq(vouchers.code, code), eq(vouchers.hostId, input.hostId), eq(vouchers.status, "active"), gt(vouchers.expiresAt, now)))
-    .returning({ id: vouchers.id, orderId: vouchers.orderId, code: vouchers.code, valueCents: vouchers.valueCents, currency: vouchers.currency });
+    .where(
+      and(
+        eq(vouchers.code, code),
+        eq(vouchers.hostId, input.hostId),
+        eq(vouchers.status, "active"),
+        gt(vouchers.expiresAt, now),
+      ),
+    )
+    .returning({
+      id: vouchers.id,
+      orderId: vouchers.orderId,
+      code: vouchers.code,
+      valueCents: vouchers.valueCents,
+      currency: vouchers.currency,
+    });
   if (won) {
     await db.insert(userActivity).values({
       id: crypto.randomUUID(),
       userId: input.hostId,
       activityType: "voucher_redeemed",
-      activityData: { voucherId: won.id, orderId: won.orderId, code: won.code, valueCents: won.valueCents, currency: won.currency },
+      activityData: {
+        voucherId: won.id,
+        orderId: won.orderId,
+        code: won.code,
+        valueCents: won.valueCents,
+        currency: won.currency,
+      },
       createdAt: now,
     });
     return { kind: "redeemed", code: won.code, redeemedAt: now };
@@ -99,7 +121,14 @@ export async function redeemVoucher(db: Db, input: { code: string; hostId: strin
   await db
     .update(vouchers)
     .set({ status: "expired" })
-    .where(and(eq(vouchers.code, code), eq(vouchers.hostId, input.hostId), eq(vouchers.status, "active"), lte(vouchers.expiresAt, now)));
+    .where(
+      and(
+        eq(vouchers.code, code),
+        eq(vouchers.hostId, input.hostId),
+        eq(vouchers.status, "active"),
+        lte(vouchers.expiresAt, now),
+      ),
+    );
   return { kind: "expired" };
 }
 
@@ -113,4 +142,3 @@ export async function isVoucherCodeTaken(db: Db, code: string): Promise<boolean>
 export async function insertOrderVoucher(db: Db, voucher: NewVoucher): Promise<void> {
   await db.insert(vouchers).values(voucher).onConflictDoNothing({ target: vouchers.orderId });
 }
-

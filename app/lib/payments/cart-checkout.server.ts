@@ -26,7 +26,10 @@ export async function createCartCheckout(
   if (!input.user) return fail(401, CART_MESSAGES.signIn);
   const user = input.user;
   const db = getDb(env);
-  const shipTo = typeof input.shipTo === "string" && isCountryCode(input.shipTo.trim().toUpperCase()) ? input.shipTo.trim().toUpperCase() : null;
+  const shipTo =
+    typeof input.shipTo === "string" && isCountryCode(input.shipTo.trim().toUpperCase())
+      ? input.shipTo.trim().toUpperCase()
+      : null;
   const cart = await priceCart(db, { lines: await listCartLines(db, user.id), buyerId: user.id, shipTo });
   if (cart.lines.length === 0) return fail(400, CART_MESSAGES.empty);
   // More lines than one checkout can carry and fulfil (decision 370): refused before anything is written.
@@ -54,7 +57,10 @@ export async function createCartCheckout(
   const items = encodeCheckoutLines(lines);
   if (!items) return fail(400, CART_MESSAGES.full);
   const hosts = cart.groups.map((g) => g.hostName);
-  const description = `Cart: ${cart.itemCount} item${cart.itemCount === 1 ? "" : "s"} from ${hosts.join(", ")}`.slice(0, 450);
+  const description = `Cart: ${cart.itemCount} item${cart.itemCount === 1 ? "" : "s"} from ${hosts.join(", ")}`.slice(
+    0,
+    450,
+  );
 
   return startCheckout(env, input.origin, options, {
     purpose: "cart",

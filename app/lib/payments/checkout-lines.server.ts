@@ -13,7 +13,9 @@ export function lineChunkKey(index: number): string {
   return index === 0 ? "items" : `items_${index + 1}`;
 }
 
-const storedLines = z.array(z.tuple([z.string(), z.string(), z.string(), z.number().int().min(1), z.number().int().min(0)]));
+const storedLines = z.array(
+  z.tuple([z.string(), z.string(), z.string(), z.number().int().min(1), z.number().int().min(0)]),
+);
 
 function parseChunk(value: string): CheckoutLine[] | null {
   try {

@@ -5,11 +5,7 @@ import { isAccountSuspended } from "~/db/queries/admin.server";
 import { expireCheckoutSession, insertCheckoutSession, rekeyCheckoutSession } from "~/db/queries/checkout.server";
 import { listShipToCountries } from "~/db/queries/profiles.server";
 import type { NewCheckoutSession } from "~/db/schema";
-import {
-  CHECKOUT_CURRENCY,
-  GUESS_CHECKOUT_TTL_MS,
-  type CheckoutPurpose,
-} from "~/domain/payments";
+import { CHECKOUT_CURRENCY, GUESS_CHECKOUT_TTL_MS, type CheckoutPurpose } from "~/domain/payments";
 import { HOST_DEPOSIT_MAX_CENTS, HOST_DEPOSIT_MIN_CENTS, POOL_MESSAGES } from "~/domain/pool";
 import type { SessionUser } from "~/lib/session.server";
 import { randomId } from "./local.server";
@@ -36,8 +32,7 @@ import {
 // find what was sold), then the provider's hosted session is created; the browser is handed to it.
 
 export type CheckoutResult =
-  | { ok: true; url: string; sessionId: string; amountCents: number; currency: typeof CHECKOUT_CURRENCY }
-  | CheckoutError;
+  { ok: true; url: string; sessionId: string; amountCents: number; currency: typeof CHECKOUT_CURRENCY } | CheckoutError;
 
 /**
  * Hands the browser to the checkout page: a full page load (the page is Stripe's, or the local provider's under
@@ -58,7 +53,6 @@ const originSchema = z.url().transform((v) => new URL(v).origin);
 function safePath(path: string | undefined, fallback: string): string {
   return path && path.startsWith("/") && !path.startsWith("//") && !path.startsWith("/\\") ? path : fallback;
 }
-
 
 function absoluteUrl(url: string | null | undefined, origin: string): string | null {
   if (!url) return null;
@@ -203,7 +197,13 @@ export async function createHostDepositCheckout(
  */
 export async function createGuessCheckout(
   env: Env,
-  input: { user: SessionUser | null; gameId: string; answer: string; feeCents?: number | string | null; origin: string },
+  input: {
+    user: SessionUser | null;
+    gameId: string;
+    answer: string;
+    feeCents?: number | string | null;
+    origin: string;
+  },
   options: ProviderOptions = {},
 ): Promise<CheckoutResult> {
   if (!input.user) return fail(401, GUESS_MESSAGES.signIn);
@@ -270,7 +270,12 @@ type StartCheckout = {
  * and re-keys the row by the provider's session id. The reference also travels in the session's metadata
  * (checkout_id) and client_reference_id, so the webhook finds the row even if re-keying never happened.
  */
-export async function startCheckout(env: Env, origin: string, options: ProviderOptions, c: StartCheckout): Promise<CheckoutResult> {
+export async function startCheckout(
+  env: Env,
+  origin: string,
+  options: ProviderOptions,
+  c: StartCheckout,
+): Promise<CheckoutResult> {
   if (c.hostId && (await isAccountSuspended(getDb(env), c.hostId))) return fail(403, CHECKOUT_MESSAGES.hostSuspended);
   let provider: PaymentProvider;
   try {

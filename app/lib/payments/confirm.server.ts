@@ -52,7 +52,11 @@ export function confirmCheckout(
 }
 
 /** What a buyer's own checkout paid for, as recorded (never asks the provider, never fulfils): for feed banners. */
-export function describeCheckout(env: Env, sessionId: string | null | undefined, user: SessionUser | null): Promise<ConfirmResult> {
+export function describeCheckout(
+  env: Env,
+  sessionId: string | null | undefined,
+  user: SessionUser | null,
+): Promise<ConfirmResult> {
   return readCheckout(env, sessionId, user, { fulfil: false, options: {} });
 }
 
@@ -100,7 +104,8 @@ async function readCheckout(
     description: row.metadata.description ?? (row.purpose === "host_deposit" ? "Prize pool deposit" : "Payment"),
   };
   const guess = row.purpose === "guess_entry";
-  const question = row.metadata.game_question ?? row.metadata.question ?? (guess ? row.metadata.description : undefined);
+  const question =
+    row.metadata.game_question ?? row.metadata.question ?? (guess ? row.metadata.description : undefined);
   if (question) result.game_question = question;
   const answer = row.metadata.selected_answer ?? (guess ? row.metadata.answer : undefined);
   if (answer) result.selected_answer = answer;

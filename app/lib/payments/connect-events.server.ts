@@ -53,7 +53,11 @@ const BankPayoutSchema = z.object({
 export type ConnectWebhookResult = { status: 200 | 400 | 500; body: Record<string, unknown> };
 
 /** Verifies a delivery to /api/webhooks/stripe-connect and applies its event. */
-export async function handleConnectWebhook(env: Env, body: string, signature: string | null | undefined): Promise<ConnectWebhookResult> {
+export async function handleConnectWebhook(
+  env: Env,
+  body: string,
+  signature: string | null | undefined,
+): Promise<ConnectWebhookResult> {
   const secret = connectWebhookSecret(env);
   if (!secret) return { status: 500, body: { error: "Connect webhook secret not configured" } };
   if (!signature) return { status: 400, body: { error: "Missing Stripe-Signature header" } };
@@ -61,7 +65,8 @@ export async function handleConnectWebhook(env: Env, body: string, signature: st
   try {
     raw = await Stripe.webhooks.constructEventAsync(body, signature, secret, CONNECT_TOLERANCE_SECONDS, cryptoProvider);
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeSignatureVerificationError) return { status: 400, body: { error: "Invalid signature" } };
+    if (error instanceof Stripe.errors.StripeSignatureVerificationError)
+      return { status: 400, body: { error: "Invalid signature" } };
     return { status: 200, body: { received: true, ignored: "malformed payload" } };
   }
   const parsed = EventSchema.safeParse(raw);
@@ -121,7 +126,8 @@ async function dispatch(env: Env, event: ConnectEvent): Promise<string | null> {
       const payoutId = transfer.data.metadata?.payout_id;
       const payout = payoutId ? await getPayout(db, payoutId) : undefined;
       if (!payout) return "no payout for this transfer";
-      if (payout.status !== "processing" || String(payout.attempt) !== (transfer.data.metadata?.attempt ?? "0")) return "already settled";
+      if (payout.status !== "processing" || String(payout.attempt) !== (transfer.data.metadata?.attempt ?? "0"))
+        return "already settled";
       const done = await applyPayoutEvent(db, payout, "transfer_created", now, { transferId: transfer.data.id });
       return done ? null : "already settled";
     }
@@ -169,7 +175,11 @@ export async function simulateLocalBankPayout(env: Env, origin: string, payout: 
 }
 
 /** Signs a local Connect event and applies it through the same verification as a delivery from Stripe. */
-export async function deliverLocalConnectEvent(env: Env, origin: string, event: unknown): Promise<ConnectWebhookResult> {
+export async function deliverLocalConnectEvent(
+  env: Env,
+  origin: string,
+  event: unknown,
+): Promise<ConnectWebhookResult> {
   const secret = connectWebhookSecret(env);
   if (!secret) throw new Error("local Connect events need demo mode without a Stripe key");
   const request = await signedConnectRequest(origin, event, secret);

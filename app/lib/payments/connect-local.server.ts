@@ -27,7 +27,10 @@ export function createLocalConnectProvider(origin: string): ConnectProvider {
       }
       // Stable per idempotency key, like Stripe's: the same key gives the same transfer.
       const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(input.idempotencyKey));
-      const hex = [...new Uint8Array(digest)].slice(0, 12).map((b) => b.toString(16).padStart(2, "0")).join("");
+      const hex = [...new Uint8Array(digest)]
+        .slice(0, 12)
+        .map((b) => b.toString(16).padStart(2, "0"))
+        .join("");
       return { id: `tr_local_${hex}` };
     },
   };
@@ -50,7 +53,10 @@ export function localConnectEvent(type: string, object: Record<string, unknown>,
 }
 
 /** The `account` object of an `account.updated` event for a local account. */
-export function localAccountObject(accountId: string, opts: { payoutsEnabled: boolean; holderName: string; country: string }) {
+export function localAccountObject(
+  accountId: string,
+  opts: { payoutsEnabled: boolean; holderName: string; country: string },
+) {
   return {
     id: accountId,
     object: "account",
@@ -62,7 +68,15 @@ export function localAccountObject(accountId: string, opts: { payoutsEnabled: bo
     business_profile: { name: opts.holderName },
     external_accounts: {
       object: "list",
-      data: [{ id: randomId("ba_local_", 16), object: "bank_account", bank_name: "Local Test Bank", last4: "6789", default_for_currency: true }],
+      data: [
+        {
+          id: randomId("ba_local_", 16),
+          object: "bank_account",
+          bank_name: "Local Test Bank",
+          last4: "6789",
+          default_for_currency: true,
+        },
+      ],
     },
   };
 }
@@ -73,7 +87,10 @@ export async function signedConnectRequest(origin: string, event: unknown, secre
   // Delivered in-process, so the address only has to be well formed (the cron has no request origin).
   return new Request(new URL("/api/webhooks/stripe-connect", origin || "http://localhost"), {
     method: "POST",
-    headers: { "Content-Type": "application/json; charset=utf-8", "Stripe-Signature": await signPayload(payload, secret) },
+    headers: {
+      "Content-Type": "application/json; charset=utf-8",
+      "Stripe-Signature": await signPayload(payload, secret),
+    },
     body: payload,
   });
 }

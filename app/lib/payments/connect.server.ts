@@ -96,9 +96,14 @@ function createStripeConnectProvider(stripe: Stripe): ConnectProvider {
         );
         return { id: transfer.id };
       } catch (error) {
-        if (error instanceof Stripe.errors.StripeInvalidRequestError || error instanceof Stripe.errors.StripeCardError) {
+        if (
+          error instanceof Stripe.errors.StripeInvalidRequestError ||
+          error instanceof Stripe.errors.StripeCardError
+        ) {
           throw new TransferRefusedError(
-            /insufficient/i.test(error.message) ? "Insufficient funds in platform account" : "Failed to initiate payout",
+            /insufficient/i.test(error.message)
+              ? "Insufficient funds in platform account"
+              : "Failed to initiate payout",
           );
         }
         throw error;

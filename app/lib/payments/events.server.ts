@@ -84,7 +84,15 @@ export const ChargeObjectSchema = z.object({
   status: z.string().nullish(),
   payment_intent: IdOrObject,
   balance_transaction: z
-    .union([z.string().min(1).max(255), z.object({ id: z.string().min(1).max(255), fee: z.number().int().nonnegative(), currency: z.string().min(3).max(3) }), z.null()])
+    .union([
+      z.string().min(1).max(255),
+      z.object({
+        id: z.string().min(1).max(255),
+        fee: z.number().int().nonnegative(),
+        currency: z.string().min(3).max(3),
+      }),
+      z.null(),
+    ])
     .optional(),
   metadata: z.record(z.string(), z.string()).nullish(),
   refunds: z.object({ data: z.array(z.unknown()) }).nullish(),

@@ -3,7 +3,12 @@ import { removePurchasedCartLines } from "~/db/queries/cart.server";
 import { claimCheckoutStatement } from "~/db/queries/checkout.server";
 import { bookShopSale } from "~/db/queries/earnings.server";
 import { listCheckoutOrders } from "~/db/queries/group-buys.server";
-import { cancelUndeliverableOrder, insertPaidCartOrders, setOrderPoolEntry, type CartOrderLine } from "~/db/queries/orders.server";
+import {
+  cancelUndeliverableOrder,
+  insertPaidCartOrders,
+  setOrderPoolEntry,
+  type CartOrderLine,
+} from "~/db/queries/orders.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { getProductVariants } from "~/db/queries/products.server";
 import { insertOrderVoucher } from "~/db/queries/vouchers.server";
@@ -28,7 +33,12 @@ import { refundUnfulfillable } from "./refunds.server";
  * order's host share in the earnings ledger, and per host one pool contribution (the shop-sales pool share of each
  * of that host's orders, rounded per order) with one entry for the buyer. The paid lines leave the buyer's cart.
  */
-export async function fulfilCart(env: Env, db: Db, row: CheckoutSession, session: CheckoutSessionObject): Promise<FulfilOutcome> {
+export async function fulfilCart(
+  env: Env,
+  db: Db,
+  row: CheckoutSession,
+  session: CheckoutSessionObject,
+): Promise<FulfilOutcome> {
   const lines = decodeCheckoutLines(row.metadata);
   if (!lines) throw new FulfilmentDataError(`checkout ${row.id} lacks its cart lines`);
   const rates = row.rates ?? (await getRevenueRules(db));
@@ -38,8 +48,17 @@ export async function fulfilCart(env: Env, db: Db, row: CheckoutSession, session
 
   const orderLines: CartOrderLine[] = [];
   for (const [index, [productId, sizeName, colourName, quantity, unitCents]] of lines.entries()) {
-    const line = await paidLineOrder(db, row, session, { index, productId, sizeName, colourName, quantity, unitCents }, now);
-    orderLines.push({ ...line, order: { ...line.order, purchaseMode: "buy-now", metadata: { pool_percent: poolPercent, cart: true } } });
+    const line = await paidLineOrder(
+      db,
+      row,
+      session,
+      { index, productId, sizeName, colourName, quantity, unitCents },
+      now,
+    );
+    orderLines.push({
+      ...line,
+      order: { ...line.order, purchaseMode: "buy-now", metadata: { pool_percent: poolPercent, cart: true } },
+    });
   }
 
   const result = await insertPaidCartOrders(db, {
@@ -47,7 +66,10 @@ export async function fulfilCart(env: Env, db: Db, row: CheckoutSession, session
     lines: orderLines,
   });
   if (result.inserted) {
-    const suspended = await suspendedHosts(db, orderLines.map((l) => l.order.hostId));
+    const suspended = await suspendedHosts(
+      db,
+      orderLines.map((l) => l.order.hostId),
+    );
     for (const [i, { orderId, taken }] of result.stockTaken.entries()) {
       // A shop suspended since the checkout cannot deliver: cancelled (its stock was taken and is not put back, as
       // for any cancelled order) and refunded below with the reason the buyer reads.
@@ -65,7 +87,8 @@ export async function fulfilCart(env: Env, db: Db, row: CheckoutSession, session
 
   const listed = await listCheckoutOrders(db, session.id);
   for (const o of listed) {
-    if (o.status === "cancelled" && o.refundReason) await refundUnfulfillable(env, row.id, o.id, o.amountCents, o.refundReason);
+    if (o.status === "cancelled" && o.refundReason)
+      await refundUnfulfillable(env, row.id, o.id, o.amountCents, o.refundReason);
   }
   const orders = listed.filter((o) => !(o.status === "cancelled" && o.refundReason));
   const first = orders[0] ?? listed[0];
@@ -112,7 +135,8 @@ export async function fulfilCart(env: Env, db: Db, row: CheckoutSession, session
       });
       poolId = contribution.poolId;
       entryNumber = contribution.entryNumber;
-      for (const o of group.items) await setOrderPoolEntry(db, o.id, { poolId, entryNumber: o.id === lead.id ? entryNumber : null });
+      for (const o of group.items)
+        await setOrderPoolEntry(db, o.id, { poolId, entryNumber: o.id === lead.id ? entryNumber : null });
     }
     if (lead.id === first.id) outcome = { poolId, entryNumber };
   }
@@ -129,7 +153,10 @@ export async function fulfilCart(env: Env, db: Db, row: CheckoutSession, session
       const total = group.items.reduce((sum, o) => sum + o.amountCents, 0);
       const units = group.items.reduce((sum, o) => sum + o.quantity, 0);
       await notify(env, group.hostId, "sale", {
-        subject: `New order ${group.items[0]!.orderNumber}: ${group.items.map((o) => o.productName).join(", ")}`.slice(0, 200),
+        subject: `New order ${group.items[0]!.orderNumber}: ${group.items.map((o) => o.productName).join(", ")}`.slice(
+          0,
+          200,
+        ),
         text: `You sold ${units} item${units === 1 ? "" : "s"} (${formatCents(total, group.items[0]!.currency)}) in one checkout: ${group.items
           .map((o) => `${o.quantity} x ${o.productName} (${o.orderNumber})`)
           .join(", ")}. They are waiting in Customer Orders.`,

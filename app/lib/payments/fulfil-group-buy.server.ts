@@ -1,7 +1,12 @@
 import type { Db } from "~/db/client.server";
 import { claimCheckoutStatement } from "~/db/queries/checkout.server";
 import { isAccountSuspended } from "~/db/queries/admin.server";
-import { getGroupBuyForClose, insertPaidGroupBuyOrders, listCheckoutOrders, withdrawGroupBuySales } from "~/db/queries/group-buys.server";
+import {
+  getGroupBuyForClose,
+  insertPaidGroupBuyOrders,
+  listCheckoutOrders,
+  withdrawGroupBuySales,
+} from "~/db/queries/group-buys.server";
 import { cancelUndeliverableOrder, setOrderPoolEntry } from "~/db/queries/orders.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import type { CheckoutSession } from "~/db/schema";
@@ -23,7 +28,12 @@ import { refundUnfulfillable } from "./refunds.server";
  * group buy, once. Then the pool gets the group-buy share of each order (rounded per order) keyed by the checkout,
  * with one entry, and a second entry when the fan had shared the group buy.
  */
-export async function fulfilGroupBuy(env: Env, db: Db, row: CheckoutSession, session: CheckoutSessionObject): Promise<FulfilOutcome> {
+export async function fulfilGroupBuy(
+  env: Env,
+  db: Db,
+  row: CheckoutSession,
+  session: CheckoutSessionObject,
+): Promise<FulfilOutcome> {
   const meta = row.metadata;
   const lines = decodeCheckoutLines(meta);
   const groupBuyId = meta.group_buy_id;
@@ -34,9 +44,16 @@ export async function fulfilGroupBuy(env: Env, db: Db, row: CheckoutSession, ses
   // before deleting waited for open checkouts) or its host suspended before the payment arrived, it is refunded
   // with the reason the buyer reads (fulfil.server.ts); ended or cancelled, it is booked and settled below.
   const groupBuy = await getGroupBuyForClose(db, groupBuyId);
-  if (!groupBuy) throw new FulfilmentDataError(`group buy ${groupBuyId} of checkout ${row.id} no longer exists`, UNFULFILLABLE_REASONS.groupBuyGone);
+  if (!groupBuy)
+    throw new FulfilmentDataError(
+      `group buy ${groupBuyId} of checkout ${row.id} no longer exists`,
+      UNFULFILLABLE_REASONS.groupBuyGone,
+    );
   if (row.paymentStatus === "unpaid" && (await isAccountSuspended(db, row.hostId))) {
-    throw new FulfilmentDataError(`host ${row.hostId} of checkout ${row.id} is suspended`, UNFULFILLABLE_REASONS.hostSuspended);
+    throw new FulfilmentDataError(
+      `host ${row.hostId} of checkout ${row.id} is suspended`,
+      UNFULFILLABLE_REASONS.hostSuspended,
+    );
   }
   const rates = row.rates ?? (await getRevenueRules(db));
   const poolPercent = rates.group_buy_sales.prizePoolPercent;
@@ -46,7 +63,13 @@ export async function fulfilGroupBuy(env: Env, db: Db, row: CheckoutSession, ses
   let salesRmCents = 0;
   const orderLines = [];
   for (const [index, [productId, sizeName, colourName, quantity, unitCents]] of lines.entries()) {
-    const line = await paidLineOrder(db, row, session, { index, productId, sizeName, colourName, quantity, unitCents }, now);
+    const line = await paidLineOrder(
+      db,
+      row,
+      session,
+      { index, productId, sizeName, colourName, quantity, unitCents },
+      now,
+    );
     const rm = convertCents(line.order.amountCents, "USD", GROUP_BUY_CURRENCY);
     salesRmCents += rm;
     orderLines.push({
@@ -72,8 +95,14 @@ export async function fulfilGroupBuy(env: Env, db: Db, row: CheckoutSession, ses
     earnsEntry: true,
   };
   const contributions = [
-    { ...reserved, sourceKey: contributionKey(session.id), amountCents: orderLines.reduce((sum, l) => sum + orderPoolShareCents("group_buy", l.order, rates), 0) },
-    ...(groupBuyEntriesForCheckout(meta.shared === "1") === 2 ? [{ ...reserved, sourceKey: shareBonusKey(session.id), amountCents: 0 }] : []),
+    {
+      ...reserved,
+      sourceKey: contributionKey(session.id),
+      amountCents: orderLines.reduce((sum, l) => sum + orderPoolShareCents("group_buy", l.order, rates), 0),
+    },
+    ...(groupBuyEntriesForCheckout(meta.shared === "1") === 2
+      ? [{ ...reserved, sourceKey: shareBonusKey(session.id), amountCents: 0 }]
+      : []),
   ];
   const result = await insertPaidGroupBuyOrders(db, {
     claim: claimCheckoutStatement(db, row.id, { paymentIntentId, now, rates }),
@@ -123,7 +152,8 @@ export async function fulfilGroupBuy(env: Env, db: Db, row: CheckoutSession, ses
         earnsEntry: true,
       });
     }
-    for (const o of orders) await setOrderPoolEntry(db, o.id, { poolId, entryNumber: o.id === first.id ? entryNumber : null });
+    for (const o of orders)
+      await setOrderPoolEntry(db, o.id, { poolId, entryNumber: o.id === first.id ? entryNumber : null });
   } else if (meta.shared === "1") {
     // A delivery after a crash between the two contributions: the share's entry (idempotent by its key) is added.
     await contribute(env, db, {
@@ -140,14 +170,16 @@ export async function fulfilGroupBuy(env: Env, db: Db, row: CheckoutSession, ses
   // Each undeliverable order's automatic refund (idempotent by its key, so a later delivery resumes a failed one). It
   // runs after the contribution so that its pool share is reversed from the pool that holds it.
   for (const o of orders) {
-    if (o.status === "cancelled" && o.refundReason) await refundUnfulfillable(env, row.id, o.id, o.amountCents, o.refundReason);
+    if (o.status === "cancelled" && o.refundReason)
+      await refundUnfulfillable(env, row.id, o.id, o.amountCents, o.refundReason);
   }
 
   // A payment that arrived after the group buy closed (an open session, a late bank transfer): its orders get what
   // every order got at the close, by the same code: the final tier's refund and the host's share once finalised, or,
   // after a cancellation, a refund in full. Every step is keyed by order, so a repeated delivery changes nothing.
   const closed = await getGroupBuyForClose(db, groupBuyId);
-  if (closed && (closed.status === "completed" || closed.status === "cancelled")) await settleClosedGroupBuy(env, closed);
+  if (closed && (closed.status === "completed" || closed.status === "cancelled"))
+    await settleClosedGroupBuy(env, closed);
 
   return {
     kind: result.inserted ? "fulfilled" : "already_fulfilled",

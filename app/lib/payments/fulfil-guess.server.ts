@@ -17,7 +17,12 @@ import { requestRefund } from "./refunds.server";
  * a correct one gets its entry when its game ends (host, end date, or the pool round's close). A guess confirmed
  * after its game ended is late: no fee in the pool, no entry, and it is refunded.
  */
-export async function fulfilGuessEntry(env: Env, db: Db, row: CheckoutSession, session: CheckoutSessionObject): Promise<FulfilOutcome> {
+export async function fulfilGuessEntry(
+  env: Env,
+  db: Db,
+  row: CheckoutSession,
+  session: CheckoutSessionObject,
+): Promise<FulfilOutcome> {
   const meta = row.metadata;
   if (!meta.game_id || !meta.answer || !row.hostId || !row.userId) {
     throw new FulfilmentDataError(`guess checkout ${row.id} lacks the game, answer, host or user`);

@@ -33,7 +33,12 @@ function positiveInt(value: string | undefined): number | null {
  * voucher (vouchers) and the pool contribution (the platform's pool share, an entry for the buyer) follow, each
  * idempotent and resumed by any later delivery.
  */
-export async function fulfilProduct(env: Env, db: Db, row: CheckoutSession, session: CheckoutSessionObject): Promise<FulfilOutcome> {
+export async function fulfilProduct(
+  env: Env,
+  db: Db,
+  row: CheckoutSession,
+  session: CheckoutSessionObject,
+): Promise<FulfilOutcome> {
   const meta = row.metadata;
   const quantity = positiveInt(meta.quantity);
   const unitPriceCents = positiveInt(meta.unit_price_cents);
@@ -42,10 +47,17 @@ export async function fulfilProduct(env: Env, db: Db, row: CheckoutSession, sess
   }
   const found = await getProductVariants(db, meta.product_id);
   // Paid for an item that no longer exists: refunded in full (once), nothing issued (fulfil.server.ts).
-  if (!found) throw new FulfilmentDataError(`product ${meta.product_id} of checkout ${row.id} no longer exists`, UNFULFILLABLE_REASONS.gone);
+  if (!found)
+    throw new FulfilmentDataError(
+      `product ${meta.product_id} of checkout ${row.id} no longer exists`,
+      UNFULFILLABLE_REASONS.gone,
+    );
   // A shop suspended before its payment arrived cannot deliver: refunded in full, nothing issued.
   if (row.paymentStatus === "unpaid" && (await isAccountSuspended(db, row.hostId))) {
-    throw new FulfilmentDataError(`host ${row.hostId} of checkout ${row.id} is suspended`, UNFULFILLABLE_REASONS.hostSuspended);
+    throw new FulfilmentDataError(
+      `host ${row.hostId} of checkout ${row.id} is suspended`,
+      UNFULFILLABLE_REASONS.hostSuspended,
+    );
   }
   const { product } = found;
   const size = found.sizes.find((s) => s.name === meta.size);
@@ -116,7 +128,15 @@ export async function fulfilProduct(env: Env, db: Db, row: CheckoutSession, sess
     // order instead of taking stock; it is refunded in full (resumed by any later delivery), with no voucher,
     // download, earnings or entry.
     await refundUnfulfillable(env, row.id, order.id, order.amountCents, order.refundReason);
-    return { kind: result.inserted ? "fulfilled" : "already_fulfilled", checkoutId: row.id, purpose: row.purpose, orderId: order.id, orderNumber: order.orderNumber, poolId: null, entryNumber: null };
+    return {
+      kind: result.inserted ? "fulfilled" : "already_fulfilled",
+      checkoutId: row.id,
+      purpose: row.purpose,
+      orderId: order.id,
+      orderNumber: order.orderNumber,
+      poolId: null,
+      entryNumber: null,
+    };
   }
 
   if (category === "voucher") {
@@ -136,7 +156,13 @@ export async function fulfilProduct(env: Env, db: Db, row: CheckoutSession, sess
   // The host's share into the earnings ledger, once per order (a resumed delivery books nothing new).
   await bookShopSale(
     db,
-    { ...order, hostId: row.hostId, productName: product.name, productCategory: category, paidAt: row.completedAt ?? now },
+    {
+      ...order,
+      hostId: row.hostId,
+      productName: product.name,
+      productCategory: category,
+      paidAt: row.completedAt ?? now,
+    },
     rules.shop_sales,
   );
 
@@ -182,4 +208,3 @@ async function freeOrderNumber(db: Db, sessionId: string, orderId: string): Prom
   const preferred = orderNumber(sessionId, orderId);
   return (await isOrderNumberTaken(db, preferred, sessionId)) ? orderNumber(null, orderId) : preferred;
 }
-

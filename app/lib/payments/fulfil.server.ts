@@ -69,10 +69,22 @@ export async function fulfilCheckoutSession(env: Env, session: CheckoutSessionOb
   if (!row) return { kind: "unknown_session" };
   // A payment that is not what the checkout asked for is never delivered: it is refunded in full, with the reason.
   const mismatch = amountMismatch(row, session);
-  if (mismatch) return refundUndeliverable(env, row, session, new FulfilmentDataError(mismatch, UNFULFILLABLE_REASONS.amountMismatch));
+  if (mismatch)
+    return refundUndeliverable(
+      env,
+      row,
+      session,
+      new FulfilmentDataError(mismatch, UNFULFILLABLE_REASONS.amountMismatch),
+    );
   // Refunded in full as undeliverable by an earlier delivery: it stays refunded, never fulfilled afterwards.
   const undeliverable = row.metadata[UNDELIVERABLE_KEY];
-  if (undeliverable) return refundUndeliverable(env, row, session, new FulfilmentDataError(`checkout ${row.id} was refunded as undeliverable`, undeliverable));
+  if (undeliverable)
+    return refundUndeliverable(
+      env,
+      row,
+      session,
+      new FulfilmentDataError(`checkout ${row.id} was refunded as undeliverable`, undeliverable),
+    );
   try {
     switch (row.purpose) {
       case "product":
@@ -86,7 +98,9 @@ export async function fulfilCheckoutSession(env: Env, session: CheckoutSessionOb
       case "cart":
         return await fulfilCart(env, db, row, session);
       default:
-        throw new FulfilmentDataError(`checkout ${row.id} has purpose ${row.purpose}, which this handler does not fulfil`);
+        throw new FulfilmentDataError(
+          `checkout ${row.id} has purpose ${row.purpose}, which this handler does not fulfil`,
+        );
     }
   } catch (error) {
     if (!(error instanceof FulfilmentDataError)) throw error;
@@ -99,18 +113,31 @@ export async function fulfilCheckoutSession(env: Env, session: CheckoutSessionOb
  * claimed once and refunded in full with the reason the buyer reads, never acknowledged and dropped (decision 370).
  * Only when none of it was created; a checkout whose orders exist refunds those one by one, and the error stands.
  */
-async function refundUndeliverable(env: Env, row: CheckoutSession, session: CheckoutSessionObject, error: FulfilmentDataError): Promise<FulfilOutcome> {
+async function refundUndeliverable(
+  env: Env,
+  row: CheckoutSession,
+  session: CheckoutSessionObject,
+  error: FulfilmentDataError,
+): Promise<FulfilOutcome> {
   const db = getDb(env);
   if (await getOrderForCheckout(db, [session.id, row.id])) throw error;
-  console.warn("fulfilment: paid checkout cannot be delivered; refunding it in full", { checkout: row.id, error: error.message });
+  console.warn("fulfilment: paid checkout cannot be delivered; refunding it in full", {
+    checkout: row.id,
+    error: error.message,
+  });
   const reason = error.reason ?? UNFULFILLABLE_REASONS.gone;
-  const claim = { paymentIntentId: paymentIntentOf(session), now: new Date(), rates: row.rates ?? (await getRevenueRules(db)) };
+  const claim = {
+    paymentIntentId: paymentIntentOf(session),
+    now: new Date(),
+    rates: row.rates ?? (await getRevenueRules(db)),
+  };
   await claimUndeliverableCheckout(db, row.id, claim, reason);
   // Claimed as undeliverable by this call or an earlier one; claimed by a fulfilment that created nothing, the
   // same. The refund is keyed by the checkout, so a repeat sends nothing new.
   // What the provider captured, when it says (a payment short of the price is refunded as captured), less what a
   // delivery before this one has refunded already.
-  const captured = typeof session.amount_total === "number" ? Math.min(session.amount_total, row.amountCents) : row.amountCents;
+  const captured =
+    typeof session.amount_total === "number" ? Math.min(session.amount_total, row.amountCents) : row.amountCents;
   const left = captured - row.refundedCents;
   if (left > 0) await refundUnfulfillable(env, row.id, null, left, reason);
   return { kind: "refunded", checkoutId: row.id, purpose: row.purpose, poolId: null, entryNumber: null };
@@ -158,10 +185,18 @@ export function recordedSessionObject(row: CheckoutSession): CheckoutSessionObje
  * off, so it is resumed from what we recorded (every step after the batch is idempotent). Guess fees, buy-now,
  * group-buy and deposit payments reserve theirs in the batch and are re-applied by `reapplyReservations`.
  */
-export async function resumeUnfinishedFulfilments(env: Env, now: Date, limit = 25): Promise<{ resumed: string[]; errors: string[] }> {
+export async function resumeUnfinishedFulfilments(
+  env: Env,
+  now: Date,
+  limit = 25,
+): Promise<{ resumed: string[]; errors: string[] }> {
   const db = getDb(env);
   const summary = { resumed: [] as string[], errors: [] as string[] };
-  for (const { id } of await listCartCheckoutsMissingContribution(db, new Date(now.getTime() - RESUME_AFTER_MS), limit)) {
+  for (const { id } of await listCartCheckoutsMissingContribution(
+    db,
+    new Date(now.getTime() - RESUME_AFTER_MS),
+    limit,
+  )) {
     try {
       const row = await getCheckoutSession(db, id);
       if (!row || row.paymentStatus !== "paid") continue;

@@ -15,9 +15,17 @@ import { CHECKOUT_MESSAGES, fail, quoteProduct } from "./quote.server";
 // the server at the original price (the tier discount is refunded when the group buy ends).
 
 const lineSchema = z.object({
-  productId: z.string({ error: GROUP_BUY_ACTION_MESSAGES.selectProduct }).trim().min(1, GROUP_BUY_ACTION_MESSAGES.selectProduct).max(100, GROUP_BUY_ACTION_MESSAGES.selectProduct),
+  productId: z
+    .string({ error: GROUP_BUY_ACTION_MESSAGES.selectProduct })
+    .trim()
+    .min(1, GROUP_BUY_ACTION_MESSAGES.selectProduct)
+    .max(100, GROUP_BUY_ACTION_MESSAGES.selectProduct),
   sizeName: z.string({ error: CHECKOUT_MESSAGES.chooseSize }).trim().max(100, CHECKOUT_MESSAGES.chooseSize).default(""),
-  colorName: z.string({ error: CHECKOUT_MESSAGES.chooseColour }).trim().max(100, CHECKOUT_MESSAGES.chooseColour).default(""),
+  colorName: z
+    .string({ error: CHECKOUT_MESSAGES.chooseColour })
+    .trim()
+    .max(100, CHECKOUT_MESSAGES.chooseColour)
+    .default(""),
   quantity: z.coerce
     .number({ error: GROUP_BUY_ACTION_MESSAGES.quantity })
     .int(GROUP_BUY_ACTION_MESSAGES.quantity)

@@ -67,23 +67,34 @@ export async function closeGroupBuy(
   const db = getDb(env);
   const now = options.now ?? new Date();
   const groupBuy = await getGroupBuyForClose(db, groupBuyId);
-  if (!groupBuy || (options.hostId && groupBuy.hostId !== options.hostId)) return { ok: false, message: "Group buy not found" };
+  if (!groupBuy || (options.hostId && groupBuy.hostId !== options.hostId))
+    return { ok: false, message: "Group buy not found" };
 
   if (groupBuy.status === "draft") return { ok: false, message: GROUP_BUY_ACTION_MESSAGES.notActive };
   if (groupBuy.status === "active") {
     if (options.mode === "cancel") {
       await claimGroupBuyClose(db, groupBuyId, { status: "cancelled", finalDiscountPercent: 0 });
     } else {
-      if (options.mode === "end" && groupBuy.endAt.getTime() > now.getTime()) return { ok: false, message: "This group buy has not ended yet" };
+      if (options.mode === "end" && groupBuy.endAt.getTime() > now.getTime())
+        return { ok: false, message: "This group buy has not ended yet" };
       const [tiers, money] = await Promise.all([listGroupBuyTiers(db, groupBuyId), orderMoney(env, groupBuyId)]);
       const plan = planGroupBuyFinalisation(tiers, groupBuy.targetCents, money);
       if (options.mode === "early" && !canCompleteEarly(plan.netSalesRmCents, groupBuy.targetCents)) {
         return { ok: false, message: GROUP_BUY_ACTION_MESSAGES.earlyBelowTarget };
       }
-      await claimGroupBuyClose(db, groupBuyId, { status: "completed", finalDiscountPercent: plan.finalDiscountPercent });
+      await claimGroupBuyClose(db, groupBuyId, {
+        status: "completed",
+        finalDiscountPercent: plan.finalDiscountPercent,
+      });
     }
   } else if (options.mode !== "end" && groupBuy.finalisedAt) {
-    return { ok: false, message: groupBuy.status === "cancelled" ? "This group buy was already cancelled" : "This group buy is already completed" };
+    return {
+      ok: false,
+      message:
+        groupBuy.status === "cancelled"
+          ? "This group buy was already cancelled"
+          : "This group buy is already completed",
+    };
   }
 
   // Whoever claimed the close (this call, a racing one, or the admin suspending the host), the stored outcome
@@ -107,7 +118,9 @@ export async function settleClosedGroupBuy(
   const db = getDb(env);
   const money = await orderMoney(env, closed.id);
   const refunds =
-    closed.status === "cancelled" ? planGroupBuyCancellation(money) : planTierRefunds(money, closed.finalDiscountPercent ?? 0);
+    closed.status === "cancelled"
+      ? planGroupBuyCancellation(money)
+      : planTierRefunds(money, closed.finalDiscountPercent ?? 0);
   await recordGroupBuyRefunds(
     db,
     closed.id,

@@ -75,7 +75,8 @@ export async function simulateLocalDispute(
   if (!built.ok) return built;
   for (const event of built.events) {
     const response = await deliverLocalEvent(env, event);
-    if (response.status !== 200) return { ok: false, message: `The webhook answered ${response.status}; please try again.` };
+    if (response.status !== 200)
+      return { ok: false, message: `The webhook answered ${response.status}; please try again.` };
   }
   return { ok: true, disputeId: built.disputeId };
 }
@@ -88,7 +89,8 @@ export async function localDisputeEvents(
   env: Env,
   input: { checkoutSessionId: string; outcome: LocalDisputeOutcome; amountCents?: number },
 ): Promise<{ ok: true; disputeId: string; events: LocalEvent[] } | { ok: false; message: string }> {
-  if (!isLocalPaymentsEnabled(env)) return { ok: false, message: "Disputes can only be simulated with the local payment provider." };
+  if (!isLocalPaymentsEnabled(env))
+    return { ok: false, message: "Disputes can only be simulated with the local payment provider." };
   const row = await getCheckoutSession(getDb(env), input.checkoutSessionId);
   if (!row || row.provider !== "local") return { ok: false, message: "This checkout does not exist." };
   if (!(await isPaid(env, row))) return { ok: false, message: "Only a paid checkout can be disputed." };
@@ -108,8 +110,13 @@ export async function localDisputeEvents(
   const db = getDb(env);
   const movement = { checkoutSessionId: row.id, paymentIntentId, amountCents, currency: row.currency };
   await recordLocalMovement(db, { ...movement, id: `dispute_withdrawn:${id}`, kind: "dispute_withdrawn" });
-  if (input.outcome === "won") await recordLocalMovement(db, { ...movement, id: `dispute_reinstated:${id}`, kind: "dispute_reinstated" });
-  return { ok: true, disputeId: id, events: steps.map(([type, status]) => localEvent(type, localDisputeObject({ ...base, status }))) };
+  if (input.outcome === "won")
+    await recordLocalMovement(db, { ...movement, id: `dispute_reinstated:${id}`, kind: "dispute_reinstated" });
+  return {
+    ok: true,
+    disputeId: id,
+    events: steps.map(([type, status]) => localEvent(type, localDisputeObject({ ...base, status }))),
+  };
 }
 
 export type LocalRefundFailureResult = { ok: true; refundId: string } | { ok: false; message: string };
@@ -119,12 +126,16 @@ export type LocalRefundFailureResult = { ok: true; refundId: string } | { ok: fa
  * card network then returns, as Stripe reports one: refund.created (pending), then refund.failed. The buyer is mailed
  * the refund and then that it did not go through (docs/decisions/150-refund-failure-mail.md).
  */
-export async function simulateLocalRefundFailure(env: Env, input: { checkoutSessionId: string }): Promise<LocalRefundFailureResult> {
+export async function simulateLocalRefundFailure(
+  env: Env,
+  input: { checkoutSessionId: string },
+): Promise<LocalRefundFailureResult> {
   const built = await localDashboardRefundEvents(env, { checkoutSessionId: input.checkoutSessionId, fails: true });
   if (!built.ok) return built;
   for (const event of built.events) {
     const response = await deliverLocalEvent(env, event);
-    if (response.status !== 200) return { ok: false, message: `The webhook answered ${response.status}; please try again.` };
+    if (response.status !== 200)
+      return { ok: false, message: `The webhook answered ${response.status}; please try again.` };
   }
   return { ok: true, refundId: built.refundId };
 }
@@ -139,12 +150,14 @@ export async function localDashboardRefundEvents(
   env: Env,
   input: { checkoutSessionId: string; amountCents?: number; fails?: boolean; bare?: boolean },
 ): Promise<{ ok: true; refundId: string; events: LocalEvent[] } | { ok: false; message: string }> {
-  if (!isLocalPaymentsEnabled(env)) return { ok: false, message: "Refunds can only be simulated with the local payment provider." };
+  if (!isLocalPaymentsEnabled(env))
+    return { ok: false, message: "Refunds can only be simulated with the local payment provider." };
   const row = await getCheckoutSession(getDb(env), input.checkoutSessionId);
   if (!row || row.provider !== "local") return { ok: false, message: "This checkout does not exist." };
   if (!(await isPaid(env, row))) return { ok: false, message: "Only a paid checkout can be refunded." };
   const amountCents = input.amountCents ?? refundableCents(row.amountCents, row.refundedCents);
-  if (!Number.isSafeInteger(amountCents) || amountCents <= 0) return { ok: false, message: "This payment has already been refunded in full." };
+  if (!Number.isSafeInteger(amountCents) || amountCents <= 0)
+    return { ok: false, message: "This payment has already been refunded in full." };
   const id = randomId("re_local_");
   const paymentIntentId = row.paymentIntentId ?? localPaymentIntentId(row.id);
   const refund = localRefundObject({

@@ -1,7 +1,12 @@
 import Stripe from "stripe";
 import { getDb } from "~/db/client.server";
 import { getCheckoutSession } from "~/db/queries/checkout.server";
-import { hasLocalMovement, isLocallyCaptured, localNetCents, recordLocalMovement } from "~/db/queries/local-provider.server";
+import {
+  hasLocalMovement,
+  isLocallyCaptured,
+  localNetCents,
+  recordLocalMovement,
+} from "~/db/queries/local-provider.server";
 import type { CheckoutSession } from "~/db/schema";
 import { simulatedProcessingFeeCents } from "~/domain/payments";
 import { localPaymentIntentId, localSessionIdOf } from "./payment-records";
@@ -46,7 +51,9 @@ function toProviderSession(row: CheckoutSession): ProviderSession {
 
 /** The local refund id of an idempotency key: the same key always answers the same refund, as Stripe's does. */
 export async function localRefundId(idempotencyKey: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`refund:${idempotencyKey}`)));
+  const digest = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`refund:${idempotencyKey}`)),
+  );
   let out = "re_local_";
   for (const byte of digest.slice(0, 24)) out += ALPHABET[byte % ALPHABET.length];
   return out;
@@ -58,7 +65,11 @@ export function createLocalProvider(env: Env, origin: string): PaymentProvider {
 
     async createCheckoutSession(input) {
       const id = randomId("cs_local_");
-      return { id, url: localCheckoutUrl(origin, id), expiresAt: input.expiresAt ?? new Date(Date.now() + LOCAL_SESSION_TTL_MS) };
+      return {
+        id,
+        url: localCheckoutUrl(origin, id),
+        expiresAt: input.expiresAt ?? new Date(Date.now() + LOCAL_SESSION_TTL_MS),
+      };
     },
 
     async processingFee({ paymentIntentId, amountCents, currency, balanceTransactionId }) {
@@ -86,7 +97,9 @@ export function createLocalProvider(env: Env, origin: string): PaymentProvider {
       if (!(await hasLocalMovement(db, `refund:${id}`)) && (await isLocallyCaptured(db, checkoutSessionId))) {
         const held = await localNetCents(db, checkoutSessionId);
         if (input.amountCents > held) {
-          throw new Error(`Refund amount (${input.amountCents}) is greater than unrefunded amount on charge (${Math.max(held, 0)})`);
+          throw new Error(
+            `Refund amount (${input.amountCents}) is greater than unrefunded amount on charge (${Math.max(held, 0)})`,
+          );
         }
       }
       const refund = localRefundObject({ id, ...input });
@@ -102,7 +115,10 @@ export function createLocalProvider(env: Env, origin: string): PaymentProvider {
       const { deliverLocalEvent } = await import("./local-events.server");
       for (const status of ["pending", "succeeded"] as const) {
         const type = status === "pending" ? "refund.created" : "refund.updated";
-        const response = await deliverLocalEvent(env, localEvent(type, { ...refund, status }, `evt_local_${id}_${status}`));
+        const response = await deliverLocalEvent(
+          env,
+          localEvent(type, { ...refund, status }, `evt_local_${id}_${status}`),
+        );
         if (response.status !== 200) throw new Error(`local refund ${id}: the webhook answered ${response.status}`);
       }
       return { id, status: "succeeded" };
@@ -193,7 +209,13 @@ export function localRefundObject(input: {
 }
 
 /** The `dispute` object Stripe sends in charge.dispute.* events, for a local payment. */
-export function localDisputeObject(input: { id: string; paymentIntentId: string; amountCents: number; currency: string; status: string }) {
+export function localDisputeObject(input: {
+  id: string;
+  paymentIntentId: string;
+  amountCents: number;
+  currency: string;
+  status: string;
+}) {
   return {
     id: input.id,
     object: "dispute" as const,
@@ -209,7 +231,11 @@ export function localDisputeObject(input: { id: string; paymentIntentId: string;
 }
 
 /** A Stripe-format event wrapping a provider object (a session, refund or dispute). */
-export function localEvent<T extends { id: string; object: string }>(type: LocalEventType, object: T, id = randomId("evt_local_")) {
+export function localEvent<T extends { id: string; object: string }>(
+  type: LocalEventType,
+  object: T,
+  id = randomId("evt_local_"),
+) {
   return {
     id,
     object: "event" as const,
@@ -224,7 +250,11 @@ export function localEvent<T extends { id: string; object: string }>(type: Local
 }
 
 /** The `Stripe-Signature` header for a payload: `t=<unix seconds>,v1=<HMAC-SHA256(secret, t + "." + payload)>`. */
-export function signPayload(payload: string, secret: string, timestamp = Math.floor(Date.now() / 1000)): Promise<string> {
+export function signPayload(
+  payload: string,
+  secret: string,
+  timestamp = Math.floor(Date.now() / 1000),
+): Promise<string> {
   return Stripe.webhooks.generateTestHeaderStringAsync({
     payload,
     secret,

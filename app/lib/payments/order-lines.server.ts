@@ -8,7 +8,14 @@ import { UNFULFILLABLE_REASONS } from "~/domain/payments";
 import { FulfilmentDataError, paymentIntentOf, shippingOf, type CheckoutSessionObject } from "./events.server";
 
 /** One line of a multi-item checkout (a cart's or a group buy's) as its metadata carries it. */
-export type PaidLine = { index: number; productId: string; sizeName: string; colourName: string; quantity: number; unitCents: number };
+export type PaidLine = {
+  index: number;
+  productId: string;
+  sizeName: string;
+  colourName: string;
+  quantity: number;
+  unitCents: number;
+};
 
 /**
  * The order a paid line of a multi-item checkout becomes, with the size and colour rows whose stock it takes; the
@@ -16,9 +23,19 @@ export type PaidLine = { index: number; productId: string; sizeName: string; col
  * checkout's, the others get `-2`, `-3`, … Digital items and vouchers are delivered at payment: their return window
  * starts then.
  */
-export async function paidLineOrder(db: Db, row: CheckoutSession, session: CheckoutSessionObject, line: PaidLine, now: Date) {
+export async function paidLineOrder(
+  db: Db,
+  row: CheckoutSession,
+  session: CheckoutSessionObject,
+  line: PaidLine,
+  now: Date,
+) {
   const found = await getProductVariants(db, line.productId);
-  if (!found) throw new FulfilmentDataError(`product ${line.productId} of checkout ${row.id} no longer exists`, UNFULFILLABLE_REASONS.gone);
+  if (!found)
+    throw new FulfilmentDataError(
+      `product ${line.productId} of checkout ${row.id} no longer exists`,
+      UNFULFILLABLE_REASONS.gone,
+    );
   const size = found.sizes.find((s) => s.name === line.sizeName);
   const colour = line.colourName ? found.colours.find((c) => c.name === line.colourName) : undefined;
   const category = productCategory(found.product.category);

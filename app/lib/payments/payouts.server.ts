@@ -29,9 +29,7 @@ import { getConnectProvider, TransferRefusedError, type ConnectProvider } from "
 // (processing -> completed, or failed with the money returned), cancel, retry. Connect events (reversals, bank
 // payouts, account updates) are applied by connect-events.server.ts.
 
-export type WithdrawResult =
-  | { ok: true; payout: Payout }
-  | { ok: false; status: 400 | 409 | 502; message: string };
+export type WithdrawResult = { ok: true; payout: Payout } | { ok: false; status: 400 | 409 | 502; message: string };
 
 /** Connect account onboarding: creates the Express account once, then returns the onboarding address. */
 export async function startPayoutOnboarding(
@@ -78,7 +76,8 @@ export async function requestWithdrawal(
     const message = balances.availableCents < 0 ? PAYOUT_MESSAGES.negativeBalance : checked.message;
     return { ok: false, status: 400, message };
   }
-  if (payoutMethodProblem(method) || !method?.connectedAccountId) return { ok: false, status: 400, message: PAYOUT_MESSAGES.hostNoMethod };
+  if (payoutMethodProblem(method) || !method?.connectedAccountId)
+    return { ok: false, status: 400, message: PAYOUT_MESSAGES.hostNoMethod };
   const feeCents = withdrawalFeeCents(checked.amountCents, balances.availableCents, feePercent);
   const id = crypto.randomUUID();
   const created = await createWithdrawal(db, {
@@ -102,7 +101,13 @@ export async function requestWithdrawal(
  * id, per attempt); completed with the transfer id, or failed (its money returned) when the provider refuses.
  * A transfer call that errors for another reason leaves it processing: the same key is tried again later.
  */
-export async function processPayout(env: Env, origin: string, payoutId: string, now = new Date(), provider?: ConnectProvider): Promise<Payout | null> {
+export async function processPayout(
+  env: Env,
+  origin: string,
+  payoutId: string,
+  now = new Date(),
+  provider?: ConnectProvider,
+): Promise<Payout | null> {
   const db = getDb(env);
   const payout = await getPayout(db, payoutId);
   if (!payout) return null;
@@ -145,7 +150,12 @@ export async function processPayout(env: Env, origin: string, payoutId: string, 
 }
 
 /** Cancels one of the user's pending payouts (its amount and fee return). */
-export async function cancelPayout(env: Env, userId: string, payoutId: string, now = new Date()): Promise<{ ok: true } | { ok: false; status: 404 | 409; message: string }> {
+export async function cancelPayout(
+  env: Env,
+  userId: string,
+  payoutId: string,
+  now = new Date(),
+): Promise<{ ok: true } | { ok: false; status: 404 | 409; message: string }> {
   const db = getDb(env);
   const payout = await getPayout(db, payoutId);
   if (!payout || payout.userId !== userId) return { ok: false, status: 404, message: "Payout request not found" };
@@ -170,7 +180,12 @@ export async function retryPayout(
   }
   const method = await getDefaultPayoutMethod(db, userId);
   const problem = payoutMethodProblem(method);
-  if (problem || !method?.connectedAccountId) return { ok: false, status: 400, message: payout.payoutType === "host_earnings" ? PAYOUT_MESSAGES.hostNoMethod : problem! };
+  if (problem || !method?.connectedAccountId)
+    return {
+      ok: false,
+      status: 400,
+      message: payout.payoutType === "host_earnings" ? PAYOUT_MESSAGES.hostNoMethod : problem!,
+    };
   if (method.connectedAccountId !== payout.connectedAccountId) {
     // Paid to the current default account from now on.
     await setPayoutDestination(db, payout.id, method.id, method.connectedAccountId);

@@ -11,7 +11,11 @@ import { addContribution } from "~/lib/pools.server";
 type ContributionInput = Parameters<typeof addContribution>[1];
 
 /** addContribution, with the ledger's own record as the answer when a repeat does not report the entry. */
-export async function contribute(env: Env, db: Db, input: ContributionInput): Promise<{ poolId: string; entryNumber: number | null }> {
+export async function contribute(
+  env: Env,
+  db: Db,
+  input: ContributionInput,
+): Promise<{ poolId: string; entryNumber: number | null }> {
   const result = await addContribution(env, input);
   if (!result.duplicate || result.entryNumber !== null || !input.earnsEntry) return result;
   return (await findRecordedSource(db, input.sourceKey)) ?? result;
@@ -32,12 +36,19 @@ function recordedPoolPercent(order: ContributingOrder, fallback: number): number
  * (and platform fee, the split its sale row is booked with). A join's contribution, and a cart host's, is the sum of its orders' shares; their refunds give back each order's
  * share by the one rule (`orderSharesGivenBackCents`), as the earnings ledger books them.
  */
-export function orderPoolShareCents(purpose: "group_buy" | "cart", order: ContributingOrder, rates: RevenueRules): number {
+export function orderPoolShareCents(
+  purpose: "group_buy" | "cart",
+  order: ContributingOrder,
+  rates: RevenueRules,
+): number {
   if (purpose === "group_buy") {
     const rule = recordedGroupBuyRule(order.metadata, rates.group_buy_sales);
     return poolShareCents(order.amountCents, rule.prizePoolPercent, rule.platformFeePercent);
   }
-  const shopSales = { ...rates.shop_sales, prizePoolPercent: recordedPoolPercent(order, rates.shop_sales.prizePoolPercent) };
+  const shopSales = {
+    ...rates.shop_sales,
+    prizePoolPercent: recordedPoolPercent(order, rates.shop_sales.prizePoolPercent),
+  };
   return poolContributionCents("shop_sales", order.amountCents, { ...rates, shop_sales: shopSales });
 }
 
@@ -51,6 +62,10 @@ export function orderSharesGivenBackCents(
   rates: RevenueRules,
 ): number {
   return reversedPartsCents(
-    orders.map((o) => ({ partCents: orderPoolShareCents(purpose, o, rates), paymentCents: o.amountCents, reversedCents: o.refundedCents })),
+    orders.map((o) => ({
+      partCents: orderPoolShareCents(purpose, o, rates),
+      paymentCents: o.amountCents,
+      reversedCents: o.refundedCents,
+    })),
   );
 }

@@ -45,7 +45,14 @@ export interface PrizeCronSummary {
 
 export async function runPrizeCron(env: Env, now: Date): Promise<PrizeCronSummary> {
   const db = getDb(env);
-  const summary: PrizeCronSummary = { announced: 0, paid: 0, waitingForMethod: 0, waitingForConfirmation: 0, hostShares: 0, miniPrizeWinners: 0 };
+  const summary: PrizeCronSummary = {
+    announced: 0,
+    paid: 0,
+    waitingForMethod: 0,
+    waitingForConfirmation: 0,
+    hostShares: 0,
+    miniPrizeWinners: 0,
+  };
 
   summary.miniPrizeWinners = await drawPendingMiniPrizes(env);
 
@@ -62,7 +69,11 @@ export async function runPrizeCron(env: Env, now: Date): Promise<PrizeCronSummar
     if (!created) continue;
     summary.announced++;
     if (prize.email && prize.winnerNotifications !== false) {
-      const mail = winnerMail(prize.winnerName, formatCents(prize.amountCents, prize.currency), payableAt.toISOString().slice(0, 10));
+      const mail = winnerMail(
+        prize.winnerName,
+        formatCents(prize.amountCents, prize.currency),
+        payableAt.toISOString().slice(0, 10),
+      );
       await sendMail(env, db, { to: prize.email, ...mail });
     }
   }
@@ -107,7 +118,13 @@ export async function drawPendingMiniPrizes(env: Env): Promise<number> {
     if (!pool.blockHash) continue;
     const [prizes, entries] = await Promise.all([listPoolMiniPrizes(db, pool.id), listPoolEntryHolders(db, pool.id)]);
     const awards = await drawMiniPrizes(pool.blockHash, prizes, miniPrizeCandidates(entries, pool.winnerUserId));
-    recorded += await recordMiniPrizeWinners(db, pool.id, pool.blockHash, prizes.map((p) => p.id), awards);
+    recorded += await recordMiniPrizeWinners(
+      db,
+      pool.id,
+      pool.blockHash,
+      prizes.map((p) => p.id),
+      awards,
+    );
   }
   return recorded;
 }
@@ -134,7 +151,9 @@ export async function settlePrizeByHand(
       detail: { payoutId: payout.id, amountCents: payout.amountCents, currency: payout.currency, note: text },
     });
   }
-  return done ? { ok: true, message: "Prize recorded as paid by hand." } : { ok: false, status: 409, message: PRIZE_MESSAGES.notSettleable };
+  return done
+    ? { ok: true, message: "Prize recorded as paid by hand." }
+    : { ok: false, status: 409, message: PRIZE_MESSAGES.notSettleable };
 }
 
 export type PrizeNoticeStatus = "settling" | "confirm_email" | "add_method" | "paying" | "failed";
@@ -160,10 +179,10 @@ export async function prizeNotices(env: Env, userId: string, now = new Date()) {
           : !confirmed
             ? "confirm_email"
             : !hasMethod
-            ? "add_method"
-            : p.payableAt && p.payableAt.getTime() > now.getTime()
-              ? "settling"
-              : "paying") as PrizeNoticeStatus,
+              ? "add_method"
+              : p.payableAt && p.payableAt.getTime() > now.getTime()
+                ? "settling"
+                : "paying") as PrizeNoticeStatus,
     }));
 }
 

@@ -1,5 +1,11 @@
 import { getDb } from "~/db/client.server";
-import { findCheckoutByReference, findCheckoutRow, getCheckoutSession, hasProcessingFee, recordProcessingFee } from "~/db/queries/checkout.server";
+import {
+  findCheckoutByReference,
+  findCheckoutRow,
+  getCheckoutSession,
+  hasProcessingFee,
+  recordProcessingFee,
+} from "~/db/queries/checkout.server";
 import { findCheckoutIdByPaymentIntent } from "~/db/queries/refunds.server";
 import type { CheckoutSession } from "~/db/schema";
 import { idOf, paymentIntentOf, type ChargeObject, type CheckoutSessionObject } from "./events.server";
@@ -86,7 +92,11 @@ export async function recordChargeProcessingFee(env: Env, charge: ChargeObject):
   const db = getDb(env);
   const byIntent = await findCheckoutIdByPaymentIntent(db, paymentIntentId);
   const reference = charge.metadata?.checkout_id ?? null;
-  const row = byIntent ? await getCheckoutSession(db, byIntent) : reference ? await findCheckoutByReference(db, reference) : undefined;
+  const row = byIntent
+    ? await getCheckoutSession(db, byIntent)
+    : reference
+      ? await findCheckoutByReference(db, reference)
+      : undefined;
   if (!row) return "unknown_payment";
   // A checkout paid with another payment intent is not this charge's.
   if (row.paymentIntentId && row.paymentIntentId !== paymentIntentId) return "unknown_payment";
@@ -98,6 +108,8 @@ export async function recordChargeProcessingFee(env: Env, charge: ChargeObject):
     rethrow: true,
     ...(typeof balance === "string"
       ? { balanceTransactionId: balance }
-      : { known: { balanceTransactionId: balance.id, feeCents: balance.fee, currency: balance.currency.toUpperCase() } }),
+      : {
+          known: { balanceTransactionId: balance.id, feeCents: balance.fee, currency: balance.currency.toUpperCase() },
+        }),
   });
 }

@@ -4,7 +4,6 @@ import type { CheckoutPurpose } from "~/domain/payments";
 import { createLocalProvider } from "./local.server";
 import { createStripeProvider } from "./stripe.server";
 
-
 /** One line of a checkout, priced on the server in minor units of the checkout currency. */
 export type CheckoutLineItem = {
   name: string;
@@ -72,7 +71,9 @@ export type RefundInput = {
 export interface PaymentProvider {
   readonly name: "stripe" | "local";
   /** Creates a hosted checkout session and returns its id and the address to send the browser to. */
-  createCheckoutSession(input: CreateCheckoutSessionInput): Promise<{ id: string; url: string | null; expiresAt: Date | null }>;
+  createCheckoutSession(
+    input: CreateCheckoutSessionInput,
+  ): Promise<{ id: string; url: string | null; expiresAt: Date | null }>;
   /** The session as the provider knows it, or null when it does not exist. */
   retrieveSession(id: string): Promise<ProviderSession | null>;
   /** A (partial) refund of a paid payment, idempotent per key: the same key answers the same refund. */
@@ -82,7 +83,12 @@ export interface PaymentProvider {
    * names it; else the payment intent's latest charge's); null while the payment has none yet (not charged, or the
    * balance transaction not created yet).
    */
-  processingFee(input: { paymentIntentId: string; amountCents: number; currency: string; balanceTransactionId?: string }): Promise<ProcessingFee | null>;
+  processingFee(input: {
+    paymentIntentId: string;
+    amountCents: number;
+    currency: string;
+    balanceTransactionId?: string;
+  }): Promise<ProcessingFee | null>;
 }
 
 export type ProcessingFee = { balanceTransactionId: string; feeCents: number; currency: string };
@@ -113,7 +119,9 @@ export function isLocalPaymentsEnabled(env: Pick<Env, "DEMO_MODE" | "STRIPE_SECR
  * The secret webhook signatures are checked against: STRIPE_WEBHOOK_SECRET, else (local payments only) the fixed
  * local secret. Null means webhooks cannot be verified (Stripe key without a webhook secret).
  */
-export function webhookSecret(env: Pick<Env, "DEMO_MODE" | "STRIPE_SECRET_KEY" | "STRIPE_WEBHOOK_SECRET">): string | null {
+export function webhookSecret(
+  env: Pick<Env, "DEMO_MODE" | "STRIPE_SECRET_KEY" | "STRIPE_WEBHOOK_SECRET">,
+): string | null {
   if (env.STRIPE_WEBHOOK_SECRET) return env.STRIPE_WEBHOOK_SECRET;
   return isLocalPaymentsEnabled(env) ? LOCAL_WEBHOOK_SECRET : null;
 }

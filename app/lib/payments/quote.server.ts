@@ -53,7 +53,11 @@ export type CheckoutError = {
   field?: "productId" | "sizeName" | "colorName" | "quantity" | "customerEmail" | "amountCents";
 };
 
-export const fail = (status: CheckoutError["status"], message: string, field?: CheckoutError["field"]): CheckoutError => ({
+export const fail = (
+  status: CheckoutError["status"],
+  message: string,
+  field?: CheckoutError["field"],
+): CheckoutError => ({
   ok: false,
   status,
   message,
@@ -84,7 +88,10 @@ export const ProductChoiceSchema = z.object({
 });
 export type ProductChoice = z.output<typeof ProductChoiceSchema>;
 
-const CHOICE_FIELDS: Record<string, { message: string; field: CheckoutError["field"]; status: CheckoutError["status"] }> = {
+const CHOICE_FIELDS: Record<
+  string,
+  { message: string; field: CheckoutError["field"]; status: CheckoutError["status"] }
+> = {
   productId: { message: CHECKOUT_MESSAGES.productNotFound, field: "productId", status: 404 },
   sizeName: { message: CHECKOUT_MESSAGES.chooseSize, field: "sizeName", status: 400 },
   colorName: { message: CHECKOUT_MESSAGES.chooseColour, field: "colorName", status: 400 },
@@ -115,7 +122,11 @@ export type ProductQuote = {
  * Prices a product choice from the database (size, colour, quantity and stock checked) without starting a
  * checkout. `buyerId` refuses a host's own product.
  */
-export async function quoteProduct(db: Db, choice: ProductChoice, buyerId?: string): Promise<ProductQuote | CheckoutError> {
+export async function quoteProduct(
+  db: Db,
+  choice: ProductChoice,
+  buyerId?: string,
+): Promise<ProductQuote | CheckoutError> {
   const quote = quoteVariants(await getProductVariants(db, choice.productId), choice, buyerId);
   if (!quote.ok) return quote;
   if (quote.amountCents < MIN_CHARGE_CENTS) return fail(400, CHECKOUT_MESSAGES.belowMinimum);
@@ -128,7 +139,11 @@ export async function quoteProduct(db: Db, choice: ProductChoice, buyerId?: stri
  * refuses a host's own product), without the card-charge limits: a cart prices each line with this and checks the
  * limits on its total.
  */
-export function quoteVariants(found: ProductVariants | undefined, choice: ProductChoice, buyerId?: string): ProductQuote | CheckoutError {
+export function quoteVariants(
+  found: ProductVariants | undefined,
+  choice: ProductChoice,
+  buyerId?: string,
+): ProductQuote | CheckoutError {
   if (!found || found.product.status !== "active") return fail(404, CHECKOUT_MESSAGES.productNotFound, "productId");
   const { product, sizes, colours, imageUrl } = found;
   if (buyerId && product.hostId === buyerId) return fail(403, CHECKOUT_MESSAGES.ownProduct, "productId");
@@ -159,7 +174,9 @@ export const GuessChoiceSchema = z.object({
   feeCents: z
     .union([z.number(), z.string().max(12)])
     .nullish()
-    .transform((v) => (v === undefined || v === null || v === "" ? undefined : typeof v === "number" ? v : Number(v.trim()))),
+    .transform((v) =>
+      v === undefined || v === null || v === "" ? undefined : typeof v === "number" ? v : Number(v.trim()),
+    ),
 });
 export type GuessChoice = z.output<typeof GuessChoiceSchema>;
 

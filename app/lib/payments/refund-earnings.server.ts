@@ -1,9 +1,21 @@
 import { getDb } from "~/db/client.server";
-import { bookEarning, bookGroupBuySales, bookRefundEarningAtLevel, getLedgerRowByKey, refundedGrossCents, saleSourceKey } from "~/db/queries/earnings.server";
+import {
+  bookEarning,
+  bookGroupBuySales,
+  bookRefundEarningAtLevel,
+  getLedgerRowByKey,
+  refundedGrossCents,
+  saleSourceKey,
+} from "~/db/queries/earnings.server";
 import { getParticipantByPaymentKey } from "~/db/queries/guesses.server";
 import { getGroupBuyForClose, orderAwaitsGroupBuyEnd } from "~/db/queries/group-buys.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
-import { getPaymentForRefund, listGroupBuyOrderReversals, listGroupBuyRestoredEndRefunds, orderRefundedCents } from "~/db/queries/refunds.server";
+import {
+  getPaymentForRefund,
+  listGroupBuyOrderReversals,
+  listGroupBuyRestoredEndRefunds,
+  orderRefundedCents,
+} from "~/db/queries/refunds.server";
 import { refundShares, type EventShares } from "~/domain/earnings";
 import type { RefundOrigin } from "~/domain/payments";
 import type { ReversalOutcome } from "~/lib/pools.server";
@@ -31,12 +43,20 @@ export type RefundEarningsInput = {
  * What a pool reversal did, as the ledger needs it: its pool, what the pool's close left the host to carry, and
  * whether a restored share went to the host's open pool (decision 151) rather than back to the host.
  */
-export type RefundReversal = { poolId: string | null; hostDebit: { hostId: string; debitCents: number } | null; carriedToPool?: boolean };
+export type RefundReversal = {
+  poolId: string | null;
+  hostDebit: { hostId: string; debitCents: number } | null;
+  carriedToPool?: boolean;
+};
 
 export function refundReversalOf(outcome: ReversalOutcome): RefundReversal {
   if (outcome.kind === "no_contribution") return { poolId: null, hostDebit: null };
   if (outcome.kind === "pool") return { poolId: outcome.poolId, hostDebit: null };
-  return { poolId: outcome.poolId, hostDebit: { hostId: outcome.hostId, debitCents: outcome.debitCents }, carriedToPool: outcome.carriedToPoolId !== null };
+  return {
+    poolId: outcome.poolId,
+    hostDebit: { hostId: outcome.hostId, debitCents: outcome.debitCents },
+    carriedToPool: outcome.carriedToPoolId !== null,
+  };
 }
 
 /** The ledger key of a refund's or dispute's row. */
@@ -86,7 +106,11 @@ export async function bookRefundEarnings(env: Env, input: RefundEarningsInput): 
     if (input.restore) {
       const booked = await getLedgerRowByKey(db, key);
       if (!booked) return;
-      await bookEarning(db, { ...restoreOf(booked), sourceKey, description: `${what} reversed: ${booked.description}` });
+      await bookEarning(db, {
+        ...restoreOf(booked),
+        sourceKey,
+        description: `${what} reversed: ${booked.description}`,
+      });
       return;
     }
     if (!hostDebit || hostDebit.debitCents <= 0) return;
@@ -106,7 +130,12 @@ export async function bookRefundEarnings(env: Env, input: RefundEarningsInput): 
     });
     return;
   }
-  const shares: EventShares = { grossCents: sale.grossCents, hostCents: sale.amountCents, poolCents: sale.poolCents, platformCents: sale.platformCents };
+  const shares: EventShares = {
+    grossCents: sale.grossCents,
+    hostCents: sale.amountCents,
+    poolCents: sale.poolCents,
+    platformCents: sale.platformCents,
+  };
   // A restore after the pool closed gives the host back the pool's part, unless that part went to its open pool.
   const poolClosed = hostDebit !== null && !(input.restore && input.reversal.carriedToPool);
   // Computed from the ledger's level and booked only while the level is still that (another refund or dispute of
@@ -115,18 +144,29 @@ export async function bookRefundEarnings(env: Env, input: RefundEarningsInput): 
     // What the ledger gives back of the sale now, and what counts on its order (or, for a guess's fee, its payment).
     const level = await refundedGrossCents(db, { orderId: sale.orderId, referenceId: sale.referenceId });
     const booked = Math.min(sale.grossCents, level);
-    const counted = sale.orderId ? await orderRefundedCents(db, sale.orderId) : ((await getPaymentForRefund(db, input.checkoutSessionId))?.refundedCents ?? 0);
+    const counted = sale.orderId
+      ? await orderRefundedCents(db, sale.orderId)
+      : ((await getPaymentForRefund(db, input.checkoutSessionId))?.refundedCents ?? 0);
     const target = Math.min(sale.grossCents, Math.max(0, counted));
     // The slice between the ledger's level and the order's: taken back (refundShares' parts are negative), or given
     // back by a restore (the same parts of the slice, positive).
     let slice: { parts: EventShares; description: string };
     if (!input.restore && target > booked) {
-      slice = { parts: refundShares(target - booked, shares, booked, poolClosed), description: `${what}: ${sale.description}` };
+      slice = {
+        parts: refundShares(target - booked, shares, booked, poolClosed),
+        description: `${what}: ${sale.description}`,
+      };
     } else if (input.restore && target < booked) {
       const parts = refundShares(booked - target, shares, target, poolClosed);
       slice = {
-        parts: { grossCents: -parts.grossCents, hostCents: -parts.hostCents, poolCents: -parts.poolCents, platformCents: -parts.platformCents },
-        description: input.kind === "refund" ? `Refund failed: ${sale.description}` : `Dispute won: ${sale.description}`,
+        parts: {
+          grossCents: -parts.grossCents,
+          hostCents: -parts.hostCents,
+          poolCents: -parts.poolCents,
+          platformCents: -parts.platformCents,
+        },
+        description:
+          input.kind === "refund" ? `Refund failed: ${sale.description}` : `Dispute won: ${sale.description}`,
       };
     } else return;
     const outcome = await bookRefundEarningAtLevel(
@@ -152,7 +192,9 @@ export async function bookRefundEarnings(env: Env, input: RefundEarningsInput): 
     );
     if (outcome !== "moved") return;
   }
-  console.error("refunds: the earnings ledger of an order kept moving; the next event of the order books it", { key: sourceKey });
+  console.error("refunds: the earnings ledger of an order kept moving; the next event of the order books it", {
+    key: sourceKey,
+  });
 }
 
 /** The exact opposite of a booked row (a restore of a row booked without a sale). */
@@ -191,7 +233,10 @@ export async function bookGroupBuyEarnings(env: Env, groupBuyId: string): Promis
   // Then its own end refunds that failed (or were canceled) by now: booked above from the group buy's record, they
   // are restored here too, in case the failure was applied before they were booked (each restore once, by its key).
   const restored = (await listGroupBuyRestoredEndRefunds(db, groupBuyId)).map((r) => ({ ...r, restore: true }));
-  for (const reversal of [...(await listGroupBuyOrderReversals(db, groupBuyId)).map((r) => ({ ...r, restore: false })), ...restored]) {
+  for (const reversal of [
+    ...(await listGroupBuyOrderReversals(db, groupBuyId)).map((r) => ({ ...r, restore: false })),
+    ...restored,
+  ]) {
     await bookRefundEarnings(env, {
       kind: reversal.kind,
       id: reversal.key,
@@ -202,7 +247,9 @@ export async function bookGroupBuyEarnings(env: Env, groupBuyId: string): Promis
       origin: reversal.origin,
       reversal: {
         poolId: reversal.poolId,
-        hostDebit: reversal.hostDebit ? { hostId: reversal.hostDebit.hostId, debitCents: reversal.hostDebit.amountCents } : null,
+        hostDebit: reversal.hostDebit
+          ? { hostId: reversal.hostDebit.hostId, debitCents: reversal.hostDebit.amountCents }
+          : null,
       },
       restore: reversal.restore,
     });

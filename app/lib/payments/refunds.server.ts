@@ -85,8 +85,10 @@ const METADATA_VALUE_MAX = 500;
 
 /** Asks the provider for the refund and applies what it reports (the same code path as the refund webhook events). */
 export async function requestRefund(env: Env, request: RefundRequest): Promise<RefundRequestResult> {
-  if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0) return { ok: false, message: REFUND_MESSAGES.notPositive };
-  if (!request.idempotencyKey || request.idempotencyKey.length > 255) throw new RangeError("A refund needs an idempotency key of 1 to 255 characters");
+  if (!Number.isSafeInteger(request.amountCents) || request.amountCents <= 0)
+    return { ok: false, message: REFUND_MESSAGES.notPositive };
+  if (!request.idempotencyKey || request.idempotencyKey.length > 255)
+    throw new RangeError("A refund needs an idempotency key of 1 to 255 characters");
   const db = getDb(env);
   const payment = await getPaymentForRefund(db, request.checkoutSessionId);
   if (!payment) return { ok: false, message: REFUND_MESSAGES.notFound };
@@ -98,7 +100,8 @@ export async function requestRefund(env: Env, request: RefundRequest): Promise<R
     refundable = Math.min(refundable, refundableCents(order.amountCents, order.refundedCents));
   }
   if (refundable <= 0) return { ok: false, message: REFUND_MESSAGES.nothingLeft };
-  if (request.amountCents > refundable) return { ok: false, message: REFUND_MESSAGES.tooMuch(formatCents(refundable, payment.currency)) };
+  if (request.amountCents > refundable)
+    return { ok: false, message: REFUND_MESSAGES.tooMuch(formatCents(refundable, payment.currency)) };
 
   const sent = await sendRefund(env, {
     ...request,
@@ -134,7 +137,11 @@ export async function sendRefund(
       metadata,
     });
   } catch (error) {
-    console.error("refunds: the provider refused a refund", { checkout: input.checkoutSessionId, key: input.idempotencyKey, error });
+    console.error("refunds: the provider refused a refund", {
+      checkout: input.checkoutSessionId,
+      key: input.idempotencyKey,
+      error,
+    });
     return { ok: false, message: REFUND_MESSAGES.providerFailed };
   }
   const status: RefundStatus = isRefundStatus(answer.status) ? answer.status : "pending";
@@ -156,7 +163,13 @@ export async function sendRefund(
  * (origin unfulfillable). The key is fixed per checkout and order, so every delivery of the payment's event asks for
  * the same refund; a provider failure is thrown so the webhook answers 500 and the provider retries.
  */
-export async function refundUnfulfillable(env: Env, checkoutSessionId: string, orderId: string | null, amountCents: number, reason: string) {
+export async function refundUnfulfillable(
+  env: Env,
+  checkoutSessionId: string,
+  orderId: string | null,
+  amountCents: number,
+  reason: string,
+) {
   const result = await requestRefund(env, {
     checkoutSessionId,
     orderId,
@@ -166,7 +179,11 @@ export async function refundUnfulfillable(env: Env, checkoutSessionId: string, o
     idempotencyKey: unfulfillableRefundKey(checkoutSessionId, orderId),
   });
   if (result.ok || result.message === REFUND_MESSAGES.nothingLeft) return;
-  console.error("refunds: automatic refund of an undeliverable payment failed", { checkoutSessionId, orderId, message: result.message });
+  console.error("refunds: automatic refund of an undeliverable payment failed", {
+    checkoutSessionId,
+    orderId,
+    message: result.message,
+  });
   throw new Error(`automatic refund of checkout ${checkoutSessionId} failed: ${result.message}`);
 }
 
@@ -177,7 +194,12 @@ export type ApplyOutcome =
   | { kind: "applied"; id: string; checkoutSessionId: string; orderId: string | null };
 
 /** The payment an event's object belongs to, the order it names (if any) and the payment's orders. */
-type LocatedPayment = { checkoutSessionId: string; paymentIntentId: string; orderId: string | null; orders: PaymentOrderTotals[] };
+type LocatedPayment = {
+  checkoutSessionId: string;
+  paymentIntentId: string;
+  orderId: string | null;
+  orders: PaymentOrderTotals[];
+};
 
 /**
  * The payment (our checkout id) and order an event's object belongs to: the order our metadata names (and its
@@ -194,7 +216,12 @@ async function locatePayment(
   if (named) {
     const order = await getOrderPayment(db, named);
     if (order?.checkoutSessionId) {
-      return { checkoutSessionId: order.checkoutSessionId, paymentIntentId: intent ?? order.paymentIntentId ?? order.checkoutSessionId, orderId: order.id, orders: [] };
+      return {
+        checkoutSessionId: order.checkoutSessionId,
+        paymentIntentId: intent ?? order.paymentIntentId ?? order.checkoutSessionId,
+        orderId: order.id,
+        orders: [],
+      };
     }
   }
   let checkoutSessionId: string | null = null;
@@ -230,7 +257,8 @@ async function splitOverOrders(
     const parts = await listRefundParts(db, kind, id);
     return { orderId: stored.orderId, parts: parts.length > 0 ? parts : null };
   }
-  if (payment.orderId === null && payment.orders.length > 1) return { orderId: null, parts: allocateAcrossOrders(amountCents, payment.orders) };
+  if (payment.orderId === null && payment.orders.length > 1)
+    return { orderId: null, parts: allocateAcrossOrders(amountCents, payment.orders) };
   return { orderId: payment.orderId, parts: null };
 }
 
@@ -296,15 +324,26 @@ async function mailRefundToBuyer(env: Env, refundId: string): Promise<void> {
     siteOrigin: siteOrigin(env),
     amount: formatCents(refund.amountCents, refund.currency),
     reason: refund.reason,
-    order: order ? { orderNumber: order.orderNumber, productName: order.productName, hostName: order.hostName ?? null } : null,
+    order: order
+      ? { orderNumber: order.orderNumber, productName: order.productName, hostName: order.hostName ?? null }
+      : null,
     purpose: payment?.purpose ?? "product",
-    parts: split.map((part) => ({ orderNumber: part.order.orderNumber, productName: part.order.productName, amount: formatCents(part.amountCents, refund.currency) })),
+    parts: split.map((part) => ({
+      orderNumber: part.order.orderNumber,
+      productName: part.order.productName,
+      amount: formatCents(part.amountCents, refund.currency),
+    })),
   };
-  const missedDraw = order && order.entryNumber !== null && order.entryVoided !== null && order.poolOpen !== null
-    ? entryStanding({ voided: order.entryVoided === 1, poolOpen: order.poolOpen === 1 }) === "missed_draw"
-    : false;
+  const missedDraw =
+    order && order.entryNumber !== null && order.entryVoided !== null && order.poolOpen !== null
+      ? entryStanding({ voided: order.entryVoided === 1, poolOpen: order.poolOpen === 1 }) === "missed_draw"
+      : false;
   const mail = failed
-    ? refundFailedMail({ ...input, announced: failed.announced, missedDrawEntry: missedDraw ? order!.entryNumber : null })
+    ? refundFailedMail({
+        ...input,
+        announced: failed.announced,
+        missedDrawEntry: missedDraw ? order!.entryNumber : null,
+      })
     : refundMail(input);
   const userId = order ? order.userId : (payment?.userId ?? null);
   const email = order ? order.customerEmail : (payment?.customerEmail ?? null);
@@ -322,7 +361,9 @@ async function refundOrders(db: Db, refund: { id: string; orderId: string | null
   const parts = refund.orderId
     ? [{ orderId: refund.orderId, amountCents: refund.amountCents }]
     : (await listRefundParts(db, "refund", refund.id)).filter((part) => part.amountCents > 0);
-  const found = await Promise.all(parts.map(async (part) => ({ order: await getOrderById(db, part.orderId), amountCents: part.amountCents })));
+  const found = await Promise.all(
+    parts.map(async (part) => ({ order: await getOrderById(db, part.orderId), amountCents: part.amountCents })),
+  );
   return found.flatMap(({ order, amountCents }) => (order ? [{ order, amountCents }] : []));
 }
 
@@ -382,7 +423,8 @@ export async function applyDispute(env: Env, dispute: DisputeObject, event: Disp
  * while this one was being applied), the end is booked again (each row once), which books this one too.
  */
 async function bookEndedGroupBuys(env: Env, kind: RefundPartKind, id: string): Promise<void> {
-  for (const groupBuyId of await listEndedGroupBuysOf(getDb(env), kind, id)) await bookGroupBuyEarnings(env, groupBuyId);
+  for (const groupBuyId of await listEndedGroupBuysOf(getDb(env), kind, id))
+    await bookGroupBuyEarnings(env, groupBuyId);
 }
 
 /**
@@ -415,9 +457,17 @@ async function settleReversalOf(env: Env, kind: RefundPartKind, id: string, orde
     const part = orderId === null ? null : (await listRefundParts(db, kind, id)).find((p) => p.orderId === orderId);
     if (orderId !== null && !part) return;
     const target = part
-      ? { key: `${row.id}:${part.orderId}`, orderId: part.orderId, amountCents: part.amountCents, reversal: part.reversal }
+      ? {
+          key: `${row.id}:${part.orderId}`,
+          orderId: part.orderId,
+          amountCents: part.amountCents,
+          reversal: part.reversal,
+        }
       : { key: row.id, orderId: row.orderId, amountCents: row.amountCents, reversal: row.reversal };
-    const counts = kind === "refund" ? refundCounts(row.status) : disputeCounts(row as { status: string; fundsWithdrawn: boolean; fundsReinstated: boolean });
+    const counts =
+      kind === "refund"
+        ? refundCounts(row.status)
+        : disputeCounts(row as { status: string; fundsWithdrawn: boolean; fundsReinstated: boolean });
     const origin = kind === "refund" ? ((row as { origin: RefundOrigin }).origin ?? "provider") : "dispute";
     const on = { checkoutSessionId: row.checkoutSessionId, orderId: target.orderId };
     const earnings = { kind, id: target.key, ...on, amountCents: target.amountCents, currency: row.currency, origin };
@@ -459,7 +509,11 @@ async function reverse(
 ): Promise<ReversalOutcome> {
   const payment = await getPaymentForRefund(getDb(env), row.checkoutSessionId);
   if (!payment) return { kind: "no_contribution" };
-  let paid = { amountCents: payment.amountCents, refundedCents: payment.refundedCents, sourceKey: contributionKey(payment.id) };
+  let paid = {
+    amountCents: payment.amountCents,
+    refundedCents: payment.refundedCents,
+    sourceKey: contributionKey(payment.id),
+  };
   // A payment for several orders contributed the sum of its orders' shares, each rounded per order: it gives back
   // each order's share at that order's refunded level, as the earnings ledger books it (decision 380).
   let givenBackCents: number | undefined;
@@ -480,7 +534,11 @@ async function reverse(
     givenBackCents = orderSharesGivenBackCents("cart", contributing, await ratesOf(env, payment.rates));
   } else if (payment.purpose === "group_buy") {
     // Every order of a join is in its contribution (an order found sold out at payment too, refunded in full).
-    givenBackCents = orderSharesGivenBackCents("group_buy", await listPaymentOrders(getDb(env), payment.id), await ratesOf(env, payment.rates));
+    givenBackCents = orderSharesGivenBackCents(
+      "group_buy",
+      await listPaymentOrders(getDb(env), payment.id),
+      await ratesOf(env, payment.rates),
+    );
   }
   const cumulative = Math.min(paid.amountCents, Math.max(0, paid.refundedCents));
   const reversal = {

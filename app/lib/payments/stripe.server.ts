@@ -11,7 +11,24 @@ export function createStripeClient(secretKey: string, httpClient?: Stripe.HttpCl
 }
 
 /** Country codes Stripe Checkout does not ship to; a host's list is filtered so one of them cannot break checkout. */
-const UNSHIPPABLE_COUNTRIES = new Set(["AS", "CC", "CU", "CX", "FM", "HM", "IR", "KP", "MH", "MP", "NF", "PW", "SD", "SY", "UM", "VI"]);
+const UNSHIPPABLE_COUNTRIES = new Set([
+  "AS",
+  "CC",
+  "CU",
+  "CX",
+  "FM",
+  "HM",
+  "IR",
+  "KP",
+  "MH",
+  "MP",
+  "NF",
+  "PW",
+  "SD",
+  "SY",
+  "UM",
+  "VI",
+]);
 
 /** The Checkout Session parameters for one of our checkouts (amounts from the server only). */
 export function checkoutSessionParams(input: CreateCheckoutSessionInput): Stripe.Checkout.SessionCreateParams {
@@ -37,7 +54,9 @@ export function checkoutSessionParams(input: CreateCheckoutSessionInput): Stripe
   };
   if (input.customerEmail) params.customer_email = input.customerEmail;
   if (input.expiresAt) params.expires_at = Math.floor(input.expiresAt.getTime() / 1000);
-  const countries = (input.shippingCountries ?? []).map((c) => c.toUpperCase()).filter((c) => !UNSHIPPABLE_COUNTRIES.has(c));
+  const countries = (input.shippingCountries ?? [])
+    .map((c) => c.toUpperCase())
+    .filter((c) => !UNSHIPPABLE_COUNTRIES.has(c));
   if (countries.length > 0) {
     params.shipping_address_collection = {
       allowed_countries: countries as Stripe.Checkout.SessionCreateParams.ShippingAddressCollection.AllowedCountry[],
@@ -105,7 +124,9 @@ export function createStripeProvider(secretKey: string, httpClient?: Stripe.Http
         const balance = await stripe.balanceTransactions.retrieve(balanceTransactionId);
         return { balanceTransactionId: balance.id, feeCents: balance.fee, currency: balance.currency.toUpperCase() };
       }
-      const intent = await stripe.paymentIntents.retrieve(paymentIntentId, { expand: ["latest_charge.balance_transaction"] });
+      const intent = await stripe.paymentIntents.retrieve(paymentIntentId, {
+        expand: ["latest_charge.balance_transaction"],
+      });
       const charge = intent.latest_charge;
       if (!charge || typeof charge === "string") return null;
       const balance = charge.balance_transaction;

@@ -16,7 +16,12 @@ import {
   type DisputeObject,
   type RefundObject,
 } from "./events.server";
-import { fulfilCheckoutSession, markAwaitingPayment, markUnpaidSessionExpired, type FulfilOutcome } from "./fulfil.server";
+import {
+  fulfilCheckoutSession,
+  markAwaitingPayment,
+  markUnpaidSessionExpired,
+  type FulfilOutcome,
+} from "./fulfil.server";
 import { recordChargeProcessingFee, recordSessionProcessingFee } from "./processing-fees.server";
 import { webhookSecret } from "./provider.server";
 import { applyDispute, applyRefund, type ApplyOutcome, type DisputeEventKind } from "./refunds.server";
@@ -37,7 +42,11 @@ export type WebhookResult = {
 };
 
 /** Verifies a delivery's signature and applies its event. */
-export async function handleStripeWebhook(env: Env, body: string, signature: string | null | undefined): Promise<WebhookResult> {
+export async function handleStripeWebhook(
+  env: Env,
+  body: string,
+  signature: string | null | undefined,
+): Promise<WebhookResult> {
   const secret = webhookSecret(env);
   if (!secret) {
     console.error("webhook: STRIPE_WEBHOOK_SECRET is not set; refusing events until it is");
@@ -47,9 +56,16 @@ export async function handleStripeWebhook(env: Env, body: string, signature: str
   if (body.length > MAX_WEBHOOK_BODY_BYTES) return { status: 413, body: { error: "Payload too large" } };
   let event: unknown;
   try {
-    event = await Stripe.webhooks.constructEventAsync(body, signature, secret, WEBHOOK_TOLERANCE_SECONDS, cryptoProvider);
+    event = await Stripe.webhooks.constructEventAsync(
+      body,
+      signature,
+      secret,
+      WEBHOOK_TOLERANCE_SECONDS,
+      cryptoProvider,
+    );
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeSignatureVerificationError) return { status: 400, body: { error: "Invalid signature" } };
+    if (error instanceof Stripe.errors.StripeSignatureVerificationError)
+      return { status: 400, body: { error: "Invalid signature" } };
     // The signature was verified before parsing, so this is a signed body that is not an event: acknowledge it.
     console.warn("webhook: signed payload is not a JSON event", { error: String(error) });
     return { status: 200, body: { received: true, ignored: "malformed payload" } };
@@ -74,7 +90,8 @@ function sessionHandler(run: (env: Env, session: CheckoutSessionObject) => Promi
     schema: CheckoutSessionObjectSchema,
     apply: async (env, session: CheckoutSessionObject) => {
       const result = await run(env, session);
-      if (result.kind === "unknown_session") return { outcome: "ignored", note: `unknown checkout session ${session.id}` };
+      if (result.kind === "unknown_session")
+        return { outcome: "ignored", note: `unknown checkout session ${session.id}` };
       return { outcome: "processed", duplicate: result.kind === "already_fulfilled" };
     },
   };
@@ -89,7 +106,8 @@ function handled(result: ApplyOutcome): Handled {
 function refundHandler(forced?: "failed"): Handler {
   return {
     schema: RefundObjectSchema,
-    apply: async (env, refund: RefundObject) => handled(await applyRefund(env, forced ? { ...refund, status: forced } : refund)),
+    apply: async (env, refund: RefundObject) =>
+      handled(await applyRefund(env, forced ? { ...refund, status: forced } : refund)),
   };
 }
 
@@ -104,10 +122,13 @@ const chargeRefundedHandler: Handler = {
       const parsed = RefundObjectSchema.safeParse(item);
       return parsed.success ? [parsed.data] : [];
     });
-    if (listed.length === 0) return { outcome: "ignored", note: `charge ${charge.id}: its refunds come as refund events` };
+    if (listed.length === 0)
+      return { outcome: "ignored", note: `charge ${charge.id}: its refunds come as refund events` };
     const results = [];
     for (const refund of listed) {
-      results.push(await applyRefund(env, { ...refund, payment_intent: refund.payment_intent ?? charge.payment_intent }));
+      results.push(
+        await applyRefund(env, { ...refund, payment_intent: refund.payment_intent ?? charge.payment_intent }),
+      );
     }
     // One refund of a payment not known yet holds the whole event (applying it again later changes nothing for the
     // refunds applied now).
@@ -127,7 +148,8 @@ const chargeUpdatedHandler: Handler = {
     const outcome = await recordChargeProcessingFee(env, charge);
     if (outcome === "recorded") return { outcome: "processed" };
     if (outcome === "already_recorded") return { outcome: "processed", duplicate: true };
-    if (outcome === "unknown_payment") return { outcome: "ignored", note: `charge ${charge.id} is not of a payment we know` };
+    if (outcome === "unknown_payment")
+      return { outcome: "ignored", note: `charge ${charge.id} is not of a payment we know` };
     return { outcome: "ignored", note: `charge ${charge.id}: no processing fee to record yet` };
   },
 };
@@ -174,13 +196,27 @@ const HANDLERS: Record<string, Handler> = {
 };
 
 /** The event types held when their payment is not known yet: refunds and disputes (money flowing back). */
-const HELD_EVENT_TYPES = new Set(["refund.created", "refund.updated", "refund.failed", "charge.refunded", ...Object.keys(HANDLERS).filter((t) => t.startsWith("charge.dispute."))]);
+const HELD_EVENT_TYPES = new Set([
+  "refund.created",
+  "refund.updated",
+  "refund.failed",
+  "charge.refunded",
+  ...Object.keys(HANDLERS).filter((t) => t.startsWith("charge.dispute.")),
+]);
 
 /** The payment intent and charge a held event's object names (for a charge, the charge itself). */
 function heldEventIds(type: string, object: unknown): { paymentIntentId: string | null; chargeId: string | null } {
   const value = (object ?? {}) as { id?: unknown; payment_intent?: unknown; charge?: unknown };
-  const id = (v: unknown) => (typeof v === "string" ? v : v && typeof v === "object" && typeof (v as { id?: unknown }).id === "string" ? (v as { id: string }).id : null);
-  return { paymentIntentId: id(value.payment_intent), chargeId: type === "charge.refunded" ? id(value.id) : id(value.charge) };
+  const id = (v: unknown) =>
+    typeof v === "string"
+      ? v
+      : v && typeof v === "object" && typeof (v as { id?: unknown }).id === "string"
+        ? (v as { id: string }).id
+        : null;
+  return {
+    paymentIntentId: id(value.payment_intent),
+    chargeId: type === "charge.refunded" ? id(value.id) : id(value.charge),
+  };
 }
 
 /**
@@ -209,7 +245,8 @@ export async function applyHeldPaymentEvents(env: Env, paymentIntentId: string |
     }
     if (result.outcome === "held") continue;
     if (await markPaymentEventApplied(db, held.eventId)) applied++;
-    if (result.outcome === "ignored") console.info("webhook: a held event was ignored", { id: held.eventId, note: result.note });
+    if (result.outcome === "ignored")
+      console.info("webhook: a held event was ignored", { id: held.eventId, note: result.note });
   }
   return applied;
 }
@@ -237,7 +274,8 @@ export async function processStripeEvent(env: Env, event: unknown): Promise<Webh
   const db = getDb(env);
   try {
     const recorded = await recordPaymentEvent(db, id, type);
-    if (recorded === "processed" || recorded === "ignored") return { status: 200, body: { received: true, duplicate: true } };
+    if (recorded === "processed" || recorded === "ignored")
+      return { status: 200, body: { received: true, duplicate: true } };
   } catch (error) {
     console.error("webhook: could not record event", { id, type, error });
     return { status: 500, body: { error: "Temporarily unable to record the event" } };
@@ -249,7 +287,12 @@ export async function processStripeEvent(env: Env, event: unknown): Promise<Webh
     if (handled.outcome === "held") {
       // Kept by its id until its payment is known: applied at the end of that payment's fulfilment, or by the cron.
       if (!HELD_EVENT_TYPES.has(type)) throw new Error(`webhook: ${type} cannot be held`);
-      await holdPaymentEvent(db, { eventId: id, type, ...heldEventIds(type, data.object), object: JSON.stringify(data.object) });
+      await holdPaymentEvent(db, {
+        eventId: id,
+        type,
+        ...heldEventIds(type, data.object),
+        object: JSON.stringify(data.object),
+      });
       // The payment may have become known meanwhile (its fulfilment ran while this was being held): apply it now.
       const intent = heldEventIds(type, data.object).paymentIntentId;
       if (intent) await applyHeldPaymentEvents(env, intent);

@@ -10,7 +10,8 @@ export default {
     const prepared = statements.map((s) => session.prepare(s.sql).bind(...s.params));
     try {
       let result;
-      if (mode === "batch") result = (await session.batch(prepared)).map(({ results, meta }) => ({ success: true, results, meta }));
+      if (mode === "batch")
+        result = (await session.batch(prepared)).map(({ results, meta }) => ({ success: true, results, meta }));
       else if (mode === "raw") result = await prepared[0].raw();
       else if (mode === "all") result = await prepared[0].all();
       else if (mode === "run") result = await prepared[0].run();
