@@ -212,6 +212,20 @@ export interface BitcoinBlock extends BlockHeaderFields {
   height?: number;
 }
 
+/** The fields a verifier needs to rebuild the 80-byte header (nothing else an explorer sent is kept). */
+export function blockHeaderFields(block: BitcoinBlock): BitcoinBlock {
+  return {
+    id: block.id,
+    height: block.height,
+    version: block.version,
+    previousblockhash: block.previousblockhash,
+    merkle_root: block.merkle_root,
+    timestamp: block.timestamp,
+    bits: block.bits,
+    nonce: block.nonce,
+  };
+}
+
 /** Bitcoin mainnet's proof-of-work limit: no valid block has a target above this. */
 export const POW_LIMIT = (1n << 224n) - 1n;
 

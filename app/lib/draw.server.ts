@@ -26,6 +26,7 @@ import { getDisplayName } from "~/db/queries/pools.server";
 import { z } from "zod";
 import {
   blockHashFromHeader,
+  blockHeaderFields,
   buildBlockHeader,
   entriesDigest,
   FIRST_ENTRY_NUMBER,
@@ -273,20 +274,6 @@ export async function fetchVerifiedBlock(
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message : String(error) };
   }
-}
-
-/** The fields a verifier needs to rebuild the 80-byte header (nothing else an explorer sent is kept). */
-export function blockHeaderFields(block: BitcoinBlock): BitcoinBlock {
-  return {
-    id: block.id,
-    height: block.height,
-    version: block.version,
-    previousblockhash: block.previousblockhash,
-    merkle_root: block.merkle_root,
-    timestamp: block.timestamp,
-    bits: block.bits,
-    nonce: block.nonce,
-  };
 }
 
 // --- the result -----------------------------------------------------------------------------------------------

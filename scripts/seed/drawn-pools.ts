@@ -9,7 +9,7 @@
 // hash), else left out. A commitment at the parent is 1 block past the tip, not 3: the verification page's margin
 // check says so for these two pools (decision 390); every other check passes.
 import type * as schema from "../../app/db/schema";
-import { entriesDigest, pickWinner } from "../../app/domain/draw";
+import { blockHeaderFields, entriesDigest, pickWinner } from "../../app/domain/draw";
 import { commitmentHash, GENESIS_LOG_HASH } from "../../app/domain/draw-commitment";
 import { poolShareEarning } from "../../app/domain/earnings";
 import { drawMiniPrizes, miniPrizeCandidates } from "../../app/domain/mini-prizes";
@@ -133,16 +133,7 @@ async function draw(seed: Seed, host: Host, index: number, historical: Historica
     entriesDigest: await entriesDigest(entries),
     drawBlockHeight: block.height,
     drawBlockHash: block.id,
-    drawBlockHeader: {
-      id: block.id,
-      height: block.height,
-      version: block.version,
-      previousblockhash: block.previousblockhash,
-      merkle_root: block.merkle_root,
-      timestamp: block.timestamp,
-      bits: block.bits,
-      nonce: block.nonce,
-    },
+    drawBlockHeader: blockHeaderFields(block),
     winnerEntryNumber: winningNumber,
     winnerUserId: winner.userId,
     drawnAt,
