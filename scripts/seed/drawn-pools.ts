@@ -15,7 +15,7 @@ import { poolShareEarning } from "../../app/domain/earnings";
 import { drawMiniPrizes, miniPrizeCandidates } from "../../app/domain/mini-prizes";
 import { formatCents } from "../../app/domain/money";
 import { winnerMail } from "../../app/domain/payouts";
-import { PRIZE_SETTLEMENT_DAYS } from "../../app/domain/pool";
+import { POOL_CURRENCY, PRIZE_SETTLEMENT_DAYS } from "../../app/domain/pool";
 import { distributePool } from "../../app/domain/revenue";
 import bitcoinBlocks from "../../tests/fixtures/bitcoin-blocks.json" with { type: "json" };
 import { PAST_GAMES } from "./content";
@@ -66,7 +66,7 @@ function addRound(seed: Seed, host: Host, index: number, historical: Historical)
     hostId: host.id,
     status: "open",
     targetCents,
-    currency: "USD",
+    currency: POOL_CURRENCY,
     autoRenew: true,
     startAt,
     endAt,
@@ -185,7 +185,7 @@ function awardMainPrize(seed: Seed, drawn: Drawn): void {
     userId: winner.userId,
     winnerName,
     prizeAmountCents: mainPrize,
-    currency: "USD",
+    currency: POOL_CURRENCY,
     prizeType: "main",
     entryNumber: winner.entryNumber,
     blockHash: block.id,
@@ -200,7 +200,7 @@ function awardMainPrize(seed: Seed, drawn: Drawn): void {
   });
   // The mail the draw sent the winner at the time (the outbox keeps what would have been sent).
   const settledAt = new Date(drawnAt.getTime() + PRIZE_SETTLEMENT_DAYS * DAY);
-  const mail = winnerMail(winnerName, formatCents(mainPrize, "USD"), settledAt.toISOString().slice(0, 10));
+  const mail = winnerMail(winnerName, formatCents(mainPrize, POOL_CURRENCY), settledAt.toISOString().slice(0, 10));
   rows.mailOutbox.push({
     toAddress: seed.personById.get(winner.userId)!.email,
     subject: mail.subject,
@@ -211,7 +211,7 @@ function awardMainPrize(seed: Seed, drawn: Drawn): void {
   rows.payouts.push({
     userId: winner.userId,
     amountCents: mainPrize,
-    currency: "USD",
+    currency: POOL_CURRENCY,
     payoutType: "prize_winner",
     prizeWinnerId,
     status: "completed",
@@ -254,7 +254,7 @@ export async function addDrawnPools(seed: Seed): Promise<void> {
     awardMainPrize(seed, drawn);
     await awardMiniPrizes(seed, drawn);
     seed.rows.earningsLedger.push(
-      poolShareEarning({ id: poolId, hostId: host.id, amountCents: amount, currency: "USD", settledAt }),
+      poolShareEarning({ id: poolId, hostId: host.id, amountCents: amount, currency: POOL_CURRENCY, settledAt }),
     );
   }
 }

@@ -1,6 +1,7 @@
 // Games and guesses: a Guess & Win game with its guesses (paid through local checkouts, or free after a share), the
 // fees feeding the host's pool and a correct guess's entry once its game has ended.
 import type * as schema from "../../app/db/schema";
+import { GAME_CURRENCY } from "../../app/domain/catalog";
 import { DEFAULT_REVENUE_RULES, poolContributionCents } from "../../app/domain/revenue";
 import { contributionKey, paidLocalCheckoutRow } from "../../app/lib/payments/payment-records";
 import type { GameSpec } from "./content";
@@ -35,7 +36,7 @@ function gameRow(seed: Seed, host: Host, spec: GameSpec, publishedAt: Date, unti
     options: [...spec.options],
     correctAnswer: spec.correct,
     entryFeeCents: spec.feeCents,
-    currency: "USD",
+    currency: GAME_CURRENCY,
     status,
     viewsCount: int(200, 4000),
     likesCount: int(12, 380),
@@ -110,7 +111,7 @@ function addGuess(seed: Seed, round: Round, player: Person): void {
     isCorrect: correct,
     kind: free ? "free" : "paid",
     entryFeeCents: fee,
-    currency: "USD",
+    currency: GAME_CURRENCY,
     // Nothing is owed for a free guess.
     paymentStatus: "paid",
     paymentKey,

@@ -11,7 +11,7 @@ import type { Host, Person, SeededProduct, Seed } from "./context";
 import { chance, DAY, digits, int, NOW, pick, token } from "./random";
 
 type OrderStatus = "paid" | "processing" | "shipped" | "completed";
-export type OrderOptions = {
+type OrderOptions = {
   host: Host;
   buyer: Person;
   product: SeededProduct;

@@ -1,6 +1,7 @@
 // Pools and contributions: what feeds each pool or earns an entry is gathered per pool as events, then numbered
 // 0..n-1 by time and written as contributions and entries, and the pool's totals set from them.
 import type * as schema from "../../app/db/schema";
+import { DEFAULT_PROFILE_POOL_TARGET_CENTS, POOL_CURRENCY } from "../../app/domain/pool";
 import type { Host, PoolEvent, Rows } from "./context";
 import { token } from "./random";
 
@@ -22,8 +23,8 @@ export class PoolLedger {
       id: crypto.randomUUID(),
       hostId: host.id,
       status: "open",
-      targetCents: 1_000_000,
-      currency: "USD",
+      targetCents: DEFAULT_PROFILE_POOL_TARGET_CENTS,
+      currency: POOL_CURRENCY,
       autoRenew: true,
       startAt,
       endAt,
@@ -93,7 +94,7 @@ export class PoolLedger {
           sourceType: event.sourceType,
           sourceKey: event.sourceKey,
           amountCents: event.contributionCents,
-          currency: "USD",
+          currency: POOL_CURRENCY,
           userId: event.userId,
           entryNumber,
           createdAt: event.at,
