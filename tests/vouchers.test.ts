@@ -181,7 +181,7 @@ describe("redeeming a voucher at the scanner", () => {
     expect(row.redeemedAt).toBeNull();
   });
 
-  it("answers an unknown or empty code with the spec's messages", async () => {
+  it("answers an unknown or empty code with the scanner's messages", async () => {
     const res = await redeem("VCH-NOPE0000", host.cookie);
     expect(res.status).toBe(404);
     expect(await res.text()).toContain("Voucher not found");

@@ -14,7 +14,7 @@ import { pageParam } from "~/lib/guards.server";
 import type { Route } from "./+types/explore";
 import { SEARCH_MAX_LENGTH, searchText } from "~/domain/search";
 
-/** Per 'Load More Content': 12 more creators, 20 more products (the spec's latest 20) and 20 more games. */
+/** Per 'Load More Content': 12 more creators, 20 more products (the latest 20) and 20 more games. */
 const CREATORS_STEP = 12;
 const PRODUCTS_STEP = 20;
 const GAMES_STEP = 20;

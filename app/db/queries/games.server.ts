@@ -256,7 +256,7 @@ export async function recordGameShare(db: Db, userId: string, game: { id: string
 
 export type FreeGuessEligibility = "eligible" | "not_member" | "not_shared" | "used";
 
-/** The spec's rule: a tribe member of the host who has shared the game and not yet used its free guess. */
+/** A free guess (docs/product.md#guess-and-win): a tribe member of the host who has shared the game and not yet used its free guess. */
 export async function freeGuessEligibility(
   db: Db,
   userId: string,
