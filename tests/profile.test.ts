@@ -352,7 +352,7 @@ describe("joining a tribe", () => {
     expect(await followers(tribeHost.id)).toBe(1);
   });
 
-  it("joins once, counts the follower once, and disables the button afterwards", async () => {
+  it("joins once, counts the tribe member once, and disables the button afterwards", async () => {
     const tribeHost = await makeUser({ name: "Tribe Host" });
     const joiner = await makeUser({ name: "Joiner" });
     const cookie = await signIn(joiner.email);

@@ -326,8 +326,8 @@ describe("Notifications tab", () => {
     await postForm("/settings", { intent: "shipping", countries: "SG" }, { cookie: quiet.cookie });
     await postForm("/settings", { intent: "shipping", countries: "SG" }, { cookie: loud.cookie });
     const fan = await makeUser({ name: "Sale Fan" });
-    for (const seller of [quiet, loud]) {
-      const product = await physicalProduct(seller.id, "Rattan Basket");
+    for (const host of [quiet, loud]) {
+      const product = await physicalProduct(host.id, "Rattan Basket");
       expect((await payLocally(await startCheckout(fan, product.id), "SG")).status).toBe(303);
     }
     expect(await mailsTo(quiet.email)).toHaveLength(0);
