@@ -288,7 +288,7 @@ export async function freeGuessEligibility(
 }
 
 /**
- * Spends the fan's free guess on a game: the participant row (kind free), the free_guess_usage row and
+ * Spends the fan's free guess on a game: the guess row (kind free), the free_guess_usage row and
  * participants_count +1 in ONE batch. The usage primary key (user, game) makes a second or racing request fail
  * as a whole: null is returned and nothing changed.
  */
@@ -327,7 +327,7 @@ export async function insertFreeGuess(
   return { participantId };
 }
 
-/** The pool source key (and participant payment key) of a fan's free guess on a game. */
+/** The pool source key (and the guess's payment key) of a fan's free guess on a game. */
 export function freeGuessKey(gameId: string, userId: string): string {
   return `free:${gameId}:${userId}`;
 }
