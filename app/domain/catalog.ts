@@ -20,7 +20,7 @@ export function isSignupCategory(value: unknown): value is SignupCategory {
   return typeof value === "string" && (SIGNUP_CATEGORIES as readonly string[]).includes(value);
 }
 
-/** Category given to a profile created without one (a new profile's default, docs/product.md#accounts; not a signup choice). */
+/** Category of a profile created without one (docs/product.md#accounts; not a signup choice). */
 export const DEFAULT_PROFILE_CATEGORY = "General";
 
 /** The /shop category filter; "All" matches every product. */

@@ -256,7 +256,10 @@ export async function recordGameShare(db: Db, userId: string, game: { id: string
 
 export type FreeGuessEligibility = "eligible" | "not_member" | "not_shared" | "used";
 
-/** A free guess (docs/product.md#guess-and-win): a tribe member of the host who has shared the game and not yet used its free guess. */
+/**
+ * Who may use a free guess (docs/product.md#guess-and-win): a tribe member of the host who has shared the game and
+ * not yet used its free guess.
+ */
 export async function freeGuessEligibility(
   db: Db,
   userId: string,
