@@ -437,7 +437,7 @@ describe("/profile/{id}/shop", () => {
 });
 
 describe("/explore", () => {
-  it("lists public creators, their products and games, with search, chips and layout in the URL", async () => {
+  it("lists public hosts, their products and games, with search, chips and layout in the URL", async () => {
     const page = await decodedHtml(await get(`/explore?q=${token}`));
     expect(page).toContain(`/profile/${slug}`);
     expect(page).toContain(`/product/${productId}`);
