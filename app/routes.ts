@@ -1,6 +1,6 @@
 import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 
-// One module per route of the spec's route table (orders document, section 2), plus account and support pages.
+// One module per page of the product (docs/product.md), plus account and support pages.
 export default [
   // A pathless layout whose error boundary catches every page's errors below the root (see its module).
   layout("routes/page-shell.tsx", [

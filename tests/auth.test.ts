@@ -181,7 +181,7 @@ describe("sign-in and sign-out", () => {
     expect(await res.text()).toContain("Please fill in all fields!");
   });
 
-  it("refuses a wrong password with the spec's message", async () => {
+  it("refuses a wrong password with the sign-in message", async () => {
     const { email } = await makeUser();
     const res = await postForm("/signin", { email, password: "wrong-password" });
     expect(res.status).toBe(401);

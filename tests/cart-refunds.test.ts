@@ -536,8 +536,8 @@ describe("a dispute of a cart payment", () => {
 
 describe("payments with one order behave as before", () => {
   it("a dashboard refund and a dispute of a buy-now payment count on its order, with no parts", async () => {
-    const seller = await host("Single Host");
-    const item = await product(seller.id, "Single Mug", 2_000, "digital");
+    const soleHost = await host("Single Host");
+    const item = await product(soleHost.id, "Single Mug", 2_000, "digital");
     const fan = await makeUser({ name: "Single Buyer" });
     const started = await createProductCheckout(env, {
       user: sessionUserOf(fan, "Single Buyer"),

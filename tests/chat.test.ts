@@ -29,8 +29,8 @@ describe("chat threads", () => {
     const stranger = await person("Stranger");
 
     // A fan writes to a host through /chat?creator= (the profile's Chat button).
-    const viaCreator = await get(`/chat?creator=${host.id}`, { cookie: fan.cookie });
-    expect(viaCreator.headers.get("Location")).toBe(`/chat/${host.id}`);
+    const viaHostLink = await get(`/chat?creator=${host.id}`, { cookie: fan.cookie });
+    expect(viaHostLink.headers.get("Location")).toBe(`/chat/${host.id}`);
     const conversationId = await openConversation(fan.cookie, host.id);
     expect(await openConversation(host.cookie, fan.id)).toBe(conversationId);
 

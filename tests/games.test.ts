@@ -6,8 +6,8 @@ import { buildMp4 } from "~/lib/video-duration";
 import { uploads } from "../workers/uploads";
 import { db, get, makeUser, ORIGIN, randomIp, signIn } from "./helpers";
 
-// The host side of Guess & Win: video uploads (multipart, typed and timed on the server), create with the spec's
-// rules, pause/resume, delete or end, and who may see the correct answer.
+// The host side of Guess & Win: video uploads (multipart, typed and timed on the server), create with the product's
+// rules (docs/product.md#guess-and-win), pause/resume, delete or end, and who may see the correct answer.
 
 type Json = Record<string, unknown>;
 
@@ -191,7 +191,7 @@ describe("creating a game", () => {
     expect(await res.text()).toContain(message);
   }
 
-  it("labels the fee as the spec does: a minimum, in USD", async () => {
+  it("labels the fee as a minimum, in USD", async () => {
     const res = await get("/create-guess-win", { cookie });
     expect(res.status).toBe(200);
     expect(await res.text()).toMatch(/<label[^>]*for="entryFee"[^>]*>Minimum Entry Fee \(USD\)<\/label>/);

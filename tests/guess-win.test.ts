@@ -332,7 +332,7 @@ describe("paid guess", () => {
     expect(page).toContain("100% of entry fees go to the prize pool; only a correct guess earns an entry number");
     expect(page).toContain("USD 4.00");
     expect(page).not.toContain(CORRECT);
-    // The pool the fee goes to, with what it holds now (the spec's prizePool).
+    // The pool the fee goes to, with what it holds now (the payment data's prizePool).
     const pool = await ensureOpenPool(env, host.id);
     const amount = formatCents((await poolStub(env, pool.id).state()).amountCents, pool.currency);
     const again = await (

@@ -24,7 +24,7 @@ import {
   withRevenueRules,
 } from "./helpers";
 
-// Host tooling checked against spec 2: edge cases a host with real data runs into.
+// Host tooling (docs/product.md): edge cases a host with real data runs into.
 
 describe("Guess & Win management with many games", () => {
   let hostCookie: string;
@@ -197,7 +197,7 @@ describe("prize pool settings saved after the session ended", () => {
     });
   }
 
-  it("answers the spec's sign-in messages (401) and keeps the form, changing nothing", async () => {
+  it("answers the sign-in messages (401) and keeps the form, changing nothing", async () => {
     const before = await db().select({ n: prizePools.id }).from(prizePools);
     const save = await post({
       intent: "save",

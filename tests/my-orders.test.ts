@@ -75,7 +75,7 @@ describe("/my-orders", () => {
     expect(html).toContain("Prize pool entry #<!-- -->7");
   });
 
-  it("filters by type and searches by product or creator name", async () => {
+  it("filters by type and searches by product or host name", async () => {
     const vouchers = await (await get("/my-orders?type=voucher", { cookie })).text();
     expect(vouchers).toContain("Cooking Class Voucher");
     expect(vouchers).not.toContain("Sambal Jar");

@@ -149,7 +149,7 @@ describe("payout methods through Stripe Connect (local provider)", () => {
 });
 
 describe("withdrawals", () => {
-  it("answers the spec's messages and changes nothing on bad input", async () => {
+  it("answers the product's messages and changes nothing on bad input", async () => {
     const host = await hostWithBalance(10_000);
     const cookie = await signIn(host.email);
     const noMethod = await postForm("/revenue-management", { intent: "withdraw", amount: "10" }, { cookie });

@@ -40,7 +40,7 @@ async function page(path: string, cookie?: string): Promise<string> {
 
 beforeAll(async () => {
   host = await makeUser({ name: `Pelican${token} Host` });
-  // Featured on / (the most followers), with an open pool held in USD.
+  // Featured on / (the most tribe members), with an open pool held in USD.
   await db()
     .update(userProfiles)
     .set({ country: "MY", followersCount: 1_900_000_000 })

@@ -352,7 +352,7 @@ describe("joining a tribe", () => {
     expect(await followers(tribeHost.id)).toBe(1);
   });
 
-  it("joins once, counts the follower once, and disables the button afterwards", async () => {
+  it("joins once, counts the tribe member once, and disables the button afterwards", async () => {
     const tribeHost = await makeUser({ name: "Tribe Host" });
     const joiner = await makeUser({ name: "Joiner" });
     const cookie = await signIn(joiner.email);
@@ -437,7 +437,7 @@ describe("/profile/{id}/shop", () => {
 });
 
 describe("/explore", () => {
-  it("lists public creators, their products and games, with search, chips and layout in the URL", async () => {
+  it("lists public hosts, their products and games, with search, chips and layout in the URL", async () => {
     const page = await decodedHtml(await get(`/explore?q=${token}`));
     expect(page).toContain(`/profile/${slug}`);
     expect(page).toContain(`/product/${productId}`);

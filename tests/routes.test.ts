@@ -183,7 +183,7 @@ describe("the route table", () => {
           res.status === 200 ||
           res.status === 403 ||
           (res.status === 302 && location.startsWith("/signin")) ||
-          // /payment without payment data sends the user to the dashboard, as the spec says.
+          // /payment without payment data sends the user to the dashboard, as the original app did.
           (res.status === 302 && path === "/payment" && location === "/dashboard") ||
           // /payment/success without its session_id is bad input: 'No session ID found'.
           (res.status === 400 && path === "/payment/success") ||
@@ -256,7 +256,7 @@ describe("the route table", () => {
     }
   });
 
-  it("gives the host one dashboard tile per destination, the spec's among them", async () => {
+  it("gives the host one dashboard tile per destination, the original ones among them", async () => {
     const html = await (await get("/dashboard", { cookie: fx.host })).text();
     const main = html.slice(html.indexOf("<main"), html.indexOf("</main>"));
     const hrefs = [...main.matchAll(/<a[^>]*href="(\/[^"?#]*)"/g)].map((m) => m[1]);

@@ -33,7 +33,7 @@ import {
   withoutNetwork,
 } from "./helpers";
 
-// /settings: every tab saves on the server with the spec's messages; what the switches and lists change elsewhere
+// /settings: every tab saves on the server with the product's messages; what the switches and lists change elsewhere
 // (public pages, checkout, e-mail); the data export and account deletion.
 
 withoutNetwork();
@@ -259,7 +259,7 @@ describe("Shipping tab", () => {
     expect(await db().select().from(orders).where(eq(orders.checkoutSessionId, refusedSession))).toHaveLength(1);
   });
 
-  it("refuses an unknown country code with the spec's message and keeps the saved list", async () => {
+  it("refuses an unknown country code with its message and keeps the saved list", async () => {
     const h = await host();
     await postForm("/settings", { intent: "shipping", countries: "SG" }, { cookie: h.cookie });
     const body = new URLSearchParams([
@@ -326,8 +326,8 @@ describe("Notifications tab", () => {
     await postForm("/settings", { intent: "shipping", countries: "SG" }, { cookie: quiet.cookie });
     await postForm("/settings", { intent: "shipping", countries: "SG" }, { cookie: loud.cookie });
     const fan = await makeUser({ name: "Sale Fan" });
-    for (const seller of [quiet, loud]) {
-      const product = await physicalProduct(seller.id, "Rattan Basket");
+    for (const host of [quiet, loud]) {
+      const product = await physicalProduct(host.id, "Rattan Basket");
       expect((await payLocally(await startCheckout(fan, product.id), "SG")).status).toBe(303);
     }
     expect(await mailsTo(quiet.email)).toHaveLength(0);

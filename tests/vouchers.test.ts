@@ -153,7 +153,7 @@ describe("redeeming a voucher at the scanner", () => {
     expect(lookup).toContain("Already Redeemed");
   });
 
-  it("only lets the voucher's seller redeem it: another host and the buyer get 'Voucher not found'", async () => {
+  it("only lets the voucher's host redeem it: another host and the buyer get 'Voucher not found'", async () => {
     const code = await makeVoucher();
     for (const who of [otherHost, buyer]) {
       const res = await redeem(code, who.cookie);
@@ -181,7 +181,7 @@ describe("redeeming a voucher at the scanner", () => {
     expect(row.redeemedAt).toBeNull();
   });
 
-  it("answers an unknown or empty code with the spec's messages", async () => {
+  it("answers an unknown or empty code with the scanner's messages", async () => {
     const res = await redeem("VCH-NOPE0000", host.cookie);
     expect(res.status).toBe(404);
     expect(await res.text()).toContain("Voucher not found");
@@ -222,26 +222,26 @@ describe("redeeming a voucher at the scanner", () => {
 });
 
 describe("/voucher/{code}", () => {
-  it("shows the buyer and the seller a scannable QR code of the code; others get 404", async () => {
+  it("shows the buyer and the host a scannable QR code of the code; others get 404", async () => {
     const code = await makeVoucher();
     const buyerPage = await get(`/voucher/${code}`, { cookie: buyer.cookie });
     expect(buyerPage.status).toBe(200);
     const buyerHtml = await buyerPage.text();
     expect(buyerHtml).toMatch(/data-qr[^>]*><svg/);
     expect(buyerHtml).toContain("Kuih Host");
-    expect(buyerHtml).not.toContain("Customer details"); // the seller's view only
+    expect(buyerHtml).not.toContain("Customer details"); // the host's view only
     expect(buyerHtml).not.toContain("Redeem via scanner");
     expect(buyerHtml).toContain("Back to My Orders");
 
-    const sellerPage = await get(`/voucher/${code}`, { cookie: host.cookie });
-    expect(sellerPage.status).toBe(200);
-    const sellerHtml = await sellerPage.text();
-    expect(sellerHtml).toMatch(/data-qr[^>]*><svg/);
-    expect(sellerHtml).toContain("Customer details");
-    expect(sellerHtml).toContain(buyer.email);
-    expect(sellerHtml).toContain("Sofia Tan");
-    expect(sellerHtml).toContain(`/voucher-scanner?code=${code}`);
-    expect(sellerHtml).toContain("Back to Vouchers");
+    const hostPage = await get(`/voucher/${code}`, { cookie: host.cookie });
+    expect(hostPage.status).toBe(200);
+    const hostHtml = await hostPage.text();
+    expect(hostHtml).toMatch(/data-qr[^>]*><svg/);
+    expect(hostHtml).toContain("Customer details");
+    expect(hostHtml).toContain(buyer.email);
+    expect(hostHtml).toContain("Sofia Tan");
+    expect(hostHtml).toContain(`/voucher-scanner?code=${code}`);
+    expect(hostHtml).toContain("Back to Vouchers");
 
     for (const who of [otherHost, stranger]) {
       expect((await get(`/voucher/${code}`, { cookie: who.cookie })).status).toBe(404);

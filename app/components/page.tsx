@@ -160,7 +160,10 @@ export function Badge({ tone = "gray", children }: { tone?: keyof typeof badgeTo
   );
 }
 
-/** A status word with the spec's colours: delivered green, shipped blue, processing yellow, cancelled red. */
+/**
+ * A status word with its colours (docs/product.md#orders): delivered green, shipped blue, processing yellow,
+ * cancelled red.
+ */
 export function StatusBadge({ status }: { status: string }) {
   const tone =
     status === "delivered" || status === "completed" || status === "paid" || status === "active"

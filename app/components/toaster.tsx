@@ -4,7 +4,7 @@ export type ToastType = "success" | "error" | "info";
 export type ToastInput = { message: string; type: ToastType; durationMs?: number };
 type ToastItem = ToastInput & { id: number };
 
-/** The spec's default: toasts close by themselves after 5 seconds. */
+/** Toasts close by themselves after 5 seconds (docs/product.md#live-updates-and-limits). */
 export const DEFAULT_TOAST_MS = 5000;
 
 const ToastContext = createContext<((toast: ToastInput) => void) | null>(null);

@@ -6,7 +6,7 @@ import { searchQuerySchema } from "./search";
 export const ACCOUNT_STATUSES = ["active", "suspended", "pending"] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
-/** The spec's sort options: join date, revenue, followers, name. */
+/** The user list's sort options: join date, revenue, followers, name (docs/product.md#roles). */
 export const ADMIN_USER_SORTS = ["joined", "revenue", "followers", "name"] as const;
 export type AdminUserSort = (typeof ADMIN_USER_SORTS)[number];
 export const ADMIN_USER_SORT_LABELS: Record<AdminUserSort, string> = {

@@ -20,7 +20,7 @@ export function isSignupCategory(value: unknown): value is SignupCategory {
   return typeof value === "string" && (SIGNUP_CATEGORIES as readonly string[]).includes(value);
 }
 
-/** Category given to a profile created without one (the spec's new-profile default; not a signup choice). */
+/** Category of a profile created without one (docs/product.md#accounts; not a signup choice). */
 export const DEFAULT_PROFILE_CATEGORY = "General";
 
 /** The /shop category filter; "All" matches every product. */
@@ -89,7 +89,7 @@ export function shownGameStatus<S extends string>(status: S, toggling: boolean):
   return toggling && status !== "completed" ? nextPauseStatus(status) : status;
 }
 
-/** The spec's confirmation before a game is deleted. */
+/** The confirmation before a game is deleted. */
 export const GAME_DELETE_CONFIRM = "Are you sure you want to delete this game? This action cannot be undone.";
 
 export const GAME_OPTIONS_MIN = 2;

@@ -69,7 +69,8 @@ function twoDigits(value: number): string {
 }
 
 /**
- * The spec's "'DDD HHH MMM' in two-digit form", rendered as days, hours and minutes with D/H/M suffixes:
+ * The original "'DDD HHH MMM' in two-digit form", rendered as days, hours and minutes with D/H/M suffixes
+ * (docs/product.md#where-we-differ-from-the-original-specification):
  * "05D 12H 09M" (days may run past two digits: "123D 00H 00M"). Minutes are rounded down, so the last minute
  * reads "00D 00H 00M". 'Expired' when the end time is missing, invalid, now or past.
  */

@@ -1,5 +1,6 @@
-// Display currencies, signup/shipping countries and conversion. Rates are the spec's table (orders document,
-// section 9), written as exact decimal strings and applied with BigInt rational math, rounded half up once.
+// Display currencies, signup/shipping countries and conversion. Rates are the product's fixed table
+// (docs/product.md#currency), written as exact decimal strings and applied with BigInt rational math, rounded
+// half up once.
 
 import { divideRoundHalfUp, formatCents, minorUnitDigits } from "./money";
 
@@ -11,7 +12,7 @@ export interface CurrencyInfo {
   rateToUsd: string;
 }
 
-/** The spec's currency rate table (rate to USD), with a symbol and a name for each code. */
+/** The currency rate table (rate to USD, docs/product.md#currency), with a symbol and a name for each code. */
 export const CURRENCIES = [
   { code: "MYR", symbol: "RM", name: "Malaysian Ringgit", rateToUsd: "0.22" },
   { code: "SGD", symbol: "S$", name: "Singapore Dollar", rateToUsd: "0.74" },
@@ -232,9 +233,9 @@ const COUNTRY_ROWS: readonly Country[] = [
 export const COUNTRIES: readonly Country[] = [...COUNTRY_ROWS].sort((a, b) => a.name.localeCompare(b.name, "en"));
 
 /**
- * The countries of the /shop 'Ship to' select and the host's shipping settings: the same list as signup (the spec
- * gives "about 115" here and "about 120" at signup without naming them; one list keeps a host's own country
- * shippable). The select adds its own "All Countries" option.
+ * The countries of the /shop 'Ship to' select and the host's shipping settings: the same list as signup (the
+ * original app gave "about 115" here and "about 120" at signup without naming them; one list keeps a host's own
+ * country shippable). The select adds its own "All Countries" option.
  */
 export const SHIPPING_COUNTRIES: readonly Country[] = COUNTRIES;
 
@@ -325,8 +326,9 @@ export function convertUsdCents(usdCents: number, toCurrency: SupportedCurrency)
 }
 
 /**
- * The spec's stored-local-currency rule: game entry fees and pool amounts recorded in the host's local currency
- * (MYR) convert to USD by dividing by 4.5. Kept for reading such figures; new rows carry their own currency.
+ * The stored-local-currency rule (docs/product.md#currency): game entry fees and pool amounts recorded in the
+ * host's local currency (MYR) convert to USD by dividing by 4.5. Kept for reading such figures; new rows carry
+ * their own currency.
  */
 export const STORED_LOCAL_CURRENCY: SupportedCurrency = "MYR";
 export const LOCAL_TO_USD_DIVISOR = "4.5";

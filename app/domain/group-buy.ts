@@ -142,20 +142,20 @@ export const GROUP_BUY_MESSAGES = {
   description: "Please enter a description",
   descriptionTooLong: `Description must be at most ${GROUP_BUY_DESCRIPTION_MAX} characters`,
   target: "Please enter a target amount of at least RM 1,000",
-  /** Not in the spec (its input steps by 1,000); a target between the steps, such as 1,500. */
+  /** Our own message (the form's input steps by 1,000): a target between the steps, such as 1,500. */
   targetStep: "Please enter a target amount in steps of RM 1,000 (such as 1,000, 2,000 or 3,000)",
-  /** Not in the spec (its input takes digits only); text that is not a plain amount, such as 1,500 or 2k. */
+  /** Our own message (the form's input takes digits only): text that is not a plain amount, such as 1,500 or 2k. */
   targetNumber: "Please enter the target amount in digits only, such as 2000",
-  /** Not in the spec: a target beyond what integer cents can hold exactly. */
+  /** Our own message: a target beyond what integer cents can hold exactly. */
   targetTooLarge: "That target amount is too large",
   endDateMissing: "Please select an end date",
-  /** Not in the spec (its date input offers only real days): a day that does not exist, such as 2027-02-31. */
+  /** Our own message (the date input offers only real days): a day that does not exist, such as 2027-02-31. */
   endDateInvalid: "That end date does not exist; please choose a real day",
   endDatePast: "End date must be in the future",
   tiersTooFew: "Please provide at least 2 valid discount tiers",
   thresholdOrder: "Each tier must have a higher sales threshold than the previous tier",
   discountOrder: "Each tier must have a higher discount percentage than the previous tier",
-  /** Not in the spec (its form cannot add a 7th tier); used when a request carries more than 6. */
+  /** Our own message (the form cannot add a 7th tier): used when a request carries more than 6. */
   tiersTooMany: "A group buy can have at most 6 discount tiers",
 } as const;
 
@@ -212,7 +212,7 @@ function text(value: unknown): string {
 }
 
 /**
- * Validates the create/edit form in the spec's order and returns the first failure (the screen shows one alert):
+ * Validates the create/edit form in the order of its fields and returns the first failure (the screen shows one alert):
  * name, description, target (at least RM 1,000 in steps of 1,000), end date present, end date in the future, then
  * the tiers. Only tiers with a threshold of at least 0 and a discount above 0 up to 50 count; at least 2 must; each
  * counted tier, compared with the counted tier before it, needs a higher threshold and then a higher discount.

@@ -15,7 +15,7 @@ export interface Money {
 /** Currencies without minor units (ISO 4217 exponent 0) among those the product shows. Every other currency has 2. */
 export const ZERO_DECIMAL_CURRENCIES: readonly CurrencyCode[] = ["JPY", "KRW", "VND"];
 
-/** Display labels that differ from the ISO code. The spec shows Malaysian ringgit as "RM". */
+/** Display labels that differ from the ISO code. Malaysian ringgit shows as "RM" (docs/product.md#currency). */
 export const CURRENCY_LABELS: Readonly<Record<CurrencyCode, string>> = { MYR: "RM" };
 
 /** Number of decimal places of a currency's minor unit (0 for JPY, KRW, VND; 2 otherwise). */

@@ -28,7 +28,7 @@ export type NotificationSwitches = {
   salesNotifications: boolean;
 };
 
-/** The spec's defaults: every notification switch on. */
+/** Every notification switch is on by default (docs/product.md#notifications). */
 export const DEFAULT_NOTIFICATION_SWITCHES: NotificationSwitches = {
   emailNotifications: true,
   pushNotifications: true,

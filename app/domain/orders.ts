@@ -109,7 +109,7 @@ export function isStoreSale(status: unknown): boolean {
   return typeof status === "string" && (STORE_SALE_STATUSES as readonly string[]).includes(status);
 }
 
-/** A voucher item of a seller's order is active when the order is completed or paid, otherwise pending. */
+/** A voucher item of a host's order is active when the order is completed or paid, otherwise pending. */
 export function itemVoucherStatus(orderStatus: unknown): "active" | "pending" {
   return orderStatus === "completed" || orderStatus === "paid" ? "active" : "pending";
 }

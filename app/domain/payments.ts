@@ -54,7 +54,7 @@ export function reversedPartsCents(orders: readonly OrderPart[]): number {
   );
 }
 
-/** Checkout is created in USD (the spec); prices are stored in USD. */
+/** Checkout is created in USD; prices are stored in USD (docs/product.md#cart-and-checkout). */
 export const CHECKOUT_CURRENCY = "USD" as const;
 /**
  * A price in checkout-currency cents: a price stored in another currency of the rate table is converted (rounded
@@ -166,7 +166,7 @@ export type ReturnRequestStatus = (typeof RETURN_REQUEST_STATUSES)[number];
 export const DISPUTE_OUTCOMES = ["open", "funds_withdrawn", "won", "lost"] as const;
 export type DisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
 
-/** The spec's return policy: a buyer may ask for a return within 7 days of delivery. */
+/** The return policy (docs/product.md#refunds-and-disputes): a buyer may ask for a return within 7 days of delivery. */
 export const RETURN_WINDOW_DAYS = 7;
 const DAY_MS = 24 * 60 * 60 * 1000;
 

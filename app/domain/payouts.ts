@@ -1,5 +1,5 @@
 // Payouts: the state machine of a payout request (a host's withdrawal or a winner's prize), payout methods and the
-// spec's messages. Pure: no I/O.
+// product's messages (docs/product.md#payouts). Pure: no I/O.
 //
 //   pending ──start──► processing ──transfer_created──► completed ──transfer_reversed──► failed
 //      │                   └────────transfer_failed──────────────────────────────────────► failed
@@ -79,7 +79,7 @@ export function winnerMail(winnerName: string, prize: string, payableOn: string)
   };
 }
 
-/** Payout history page size (the spec's default payout-list limit). */
+/** Payout history page size (docs/product.md#payouts). */
 export const PAYOUT_HISTORY_PAGE_SIZE = 50;
 /** Withdrawals take 1-3 business days; the estimated arrival shown when the provider gives none. */
 export const DEFAULT_ESTIMATED_ARRIVAL_TEXT = "1-3 business days";
@@ -90,7 +90,7 @@ export function transferIdempotencyKey(payoutId: string, attempt: number): strin
   return attempt === 0 ? payoutId : `${payoutId}-retry-${attempt}`;
 }
 
-/** The spec's payout messages (host-tooling section 8) and our own for the Connect flow. */
+/** The payout messages the product shows (docs/product.md#payouts) and our own for the Connect flow. */
 export const PAYOUT_MESSAGES = {
   noMethod: "No payout method configured for winner",
   notVerified: "Payout method not verified",
@@ -108,7 +108,7 @@ export const PAYOUT_MESSAGES = {
   negativeBalance: "Your balance is negative: withdrawals resume once new earnings cover it.",
 } as const;
 
-/** 'Withdrawal failed: {error}' (the spec's failure text). */
+/** 'Withdrawal failed: {error}' (the failure text). */
 export function withdrawalFailedText(error: string): string {
   return `Withdrawal failed: ${error}`;
 }

@@ -32,17 +32,17 @@ export const POOL_TERMS_EDIT_WINDOW_DAYS = 3;
 
 export const POOL_MESSAGES = {
   target: "Please enter a target amount of at least 1,000 USD.",
-  /** Not in the spec (its input steps by 1,000); a target between the steps, such as 1,500. */
+  /** Our own message (the form's input steps by 1,000): a target between the steps, such as 1,500. */
   targetStep: "Please enter a target amount in steps of 1,000 USD (such as 1,000, 2,000 or 3,000).",
-  /** Not in the spec (its input takes digits only); text that is not a plain amount, such as 1,500 or 2k. */
+  /** Our own message (the form's input takes digits only): text that is not a plain amount, such as 1,500 or 2k. */
   targetNumber: "Please enter the target amount in digits only, such as 2000.",
   targetTooLarge: "That target amount is too large.",
   deposit: "Please enter a valid deposit amount (minimum USD 1).",
-  /** Not in the spec: more than one card payment can carry. */
+  /** Our own message: more than one card payment can carry. */
   depositMax: `A deposit can be at most ${formatCents(MAX_CHARGE_CENTS, POOL_CURRENCY)}.`,
-  /** Not in the spec: an amount with fractions of a cent, such as 2.555. */
+  /** Our own message: an amount with fractions of a cent, such as 2.555. */
   depositDecimals: "Please enter the deposit in whole cents (at most 2 decimal places).",
-  /** Not in the spec (its form offers only the five choices); used when a request carries another value. */
+  /** Our own message (the form offers only the five choices): used when a request carries another value. */
   duration: "Please choose a duration of 7, 14, 30, 60 or 90 days.",
   signInToSave: "Please sign in to save prize pool settings",
   signInToDeposit: "Please sign in",

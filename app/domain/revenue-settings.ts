@@ -25,7 +25,7 @@ const percentSchema = z
   }, "at most two decimals");
 
 /**
- * One source in the setting, in the spec's field names: `prize_pool_contribution` and `host_share` percentages and
+ * One source in the setting, in the setting's field names: `prize_pool_contribution` and `host_share` percentages and
  * an optional `platform_fee`. Without a platform fee the platform takes what is left; with one, the three must add
  * up to exactly 100.
  */
@@ -98,7 +98,7 @@ export type RevenueRulesFormResult =
 
 /**
  * Validates the admin's revenue distribution form: every source needs three percentages from 0 to 100 with at
- * most two decimals, and each source's shares must add up to exactly 100%. Returns the setting in the spec's field
+ * most two decimals, and each source's shares must add up to exactly 100%. Returns the setting in its own field
  * names (what platform_settings stores) or one message per failing source.
  */
 export function parseRevenueRulesForm(read: (field: string) => unknown): RevenueRulesFormResult {

@@ -196,8 +196,8 @@ export function validateWithdrawal(
 }
 
 /**
- * The home page's hard-coded example monthly totals for the host earnings summary. The spec gives the numbers
- * (18720, 8758, 2850, 1272; sum 31600) but no currency; they are shown in RM like the other revenue figures.
+ * The home page's hard-coded example monthly totals for the host earnings summary. The original app gave the
+ * numbers (18720, 8758, 2850, 1272; sum 31600) but no currency; they are shown in RM like the other revenue figures.
  */
 export const HOME_EXAMPLE_CURRENCY = "MYR";
 export const HOME_EXAMPLE_MONTHLY_TOTALS_CENTS: readonly number[] = [1_872_000, 875_800, 285_000, 127_200];

@@ -5,7 +5,10 @@ import { productCategory } from "./catalog";
 /** 10 units or fewer (and more than 0) is Low Stock. */
 export const LOW_STOCK_THRESHOLD = 10;
 
-/** The spec's stock label for nothing left; a product card says it instead of its buy button when nothing can be bought. */
+/**
+ * The stock label for nothing left (docs/product.md#shop-and-products); a product card says it instead of its buy
+ * button when nothing can be bought.
+ */
 export const OUT_OF_STOCK = "Out of Stock";
 
 export type StockLabel = "Digital" | typeof OUT_OF_STOCK | "Low Stock" | "In Stock";

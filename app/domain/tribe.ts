@@ -26,7 +26,7 @@ export function activeSince(now: Date): Date {
   return new Date(now.getTime() - TRIBE_ACTIVE_DAYS * 24 * 60 * 60 * 1000);
 }
 
-// Join Tribe: one mutation every page posts to (/tribe/join), with the spec's texts.
+// Join Tribe: one mutation every page posts to (/tribe/join), with the product's texts (docs/product.md#tribe).
 
 export const TRIBE_JOIN_OUTCOMES = ["joined", "already", "own", "sign-in", "failed"] as const;
 export type TribeJoinOutcome = (typeof TRIBE_JOIN_OUTCOMES)[number];
@@ -39,7 +39,7 @@ export const TRIBE_JOIN_MESSAGES: Record<TribeJoinOutcome, string> = {
   failed: "Failed to join tribe. Please try again.",
 };
 
-/** What the join answers: ok only when a membership was created; the message is the spec's text. */
+/** What the join answers: ok only when a membership was created; the message is the product's text. */
 export type TribeJoinResult = { ok: boolean; outcome: TribeJoinOutcome; message: string; hostId?: string };
 
 export function tribeJoinResult(outcome: TribeJoinOutcome, hostId?: string): TribeJoinResult {

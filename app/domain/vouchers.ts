@@ -34,7 +34,7 @@ export const SCANNER_MESSAGES = {
   redeemed: "Voucher redeemed successfully!",
 } as const;
 
-/** Scanner timings from the spec. */
+/** Scanner timings (docs/product.md#vouchers). */
 export const SCANNER_RESET_MS = 1000;
 export const CAMERA_FALLBACK_MS = 3000;
 export const COPY_CONFIRMATION_MS = 2000;

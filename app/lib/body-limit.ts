@@ -25,7 +25,7 @@ export type BodyRule = { readByRoute: false; maxBytes: number } | { readByRoute:
 
 /**
  * The cap of a request's body, by where it goes. The upload routes read their body with `readBodyWithin` against
- * their own cap (5 MB images, 50 MB files, 95 MB video parts) and answer 413 with the spec's size message.
+ * their own cap (5 MB images, 50 MB files, 95 MB video parts) and answer 413 with the form's size message.
  */
 export function bodyRuleFor(pathname: string, search = ""): BodyRule {
   if (pathname.startsWith("/api/webhooks/")) return { readByRoute: false, maxBytes: WEBHOOK_MAX_BYTES };

@@ -278,7 +278,7 @@ export async function fetchVerifiedBlock(
 
 // --- the result -----------------------------------------------------------------------------------------------
 
-/** The spec's winner RPC shape, less winner_user_id (which needs the entry list). */
+/** The draw's public result (the original app's winner call), less winner_user_id (which needs the entry list). */
 export interface DrawResult {
   winner_index: number;
   winner_entry_number: number;

@@ -1,4 +1,4 @@
-// The Guess & Win game form's rules and messages (spec 2 §5), shared by the browser and the server.
+// The Guess & Win game form's rules and messages (docs/product.md#guess-and-win), shared by the browser and the server.
 import { z } from "zod";
 import { moneyTextProblem, parseMoneyToCents } from "~/domain/money";
 import {
@@ -12,7 +12,7 @@ import {
 export const GAME_MESSAGES = {
   /** Sealed guesses: the answer and options a guess was made against never change. */
   answerLocked: "The answer and options can't be changed once someone has guessed.",
-  /** Not in the spec: a completed game's texts are final. */
+  /** Our own rule (docs/product.md#guess-and-win): a completed game's texts are final. */
   completedNotEditable: "This game has ended, so it can no longer be edited.",
   question: "Please enter a question",
   description: "Please enter a description",
@@ -156,7 +156,7 @@ export type ValidGame = {
 export type GameFormResult = { ok: true; game: ValidGame } | { ok: false; errors: Record<string, string> };
 
 /**
- * Checks the form in the spec's order. `hasVideo` says whether a video is present (a fresh upload or URL, or the
+ * Checks the form in the order of its fields. `hasVideo` says whether a video is present (a fresh upload or URL, or the
  * game's current one when editing); the server verifies the video itself separately.
  */
 export function validateGameForm(values: GameFormValues, hasVideo: boolean): GameFormResult {
@@ -189,7 +189,7 @@ export function validateGameForm(values: GameFormValues, hasVideo: boolean): Gam
   };
 }
 
-/** The first message in the spec's field order. */
+/** The first message in the form's field order. */
 export function firstGameError(errors: Record<string, string>): string | undefined {
   for (const key of ["question", "description", "video", "options", "correctAnswer", "entryFee", "form"]) {
     if (errors[key]) return errors[key];

@@ -91,7 +91,7 @@ export interface PoolEntry {
 
 /** A correct, confirmed guess that earns an entry when its pool round closes. */
 export interface SealedGuessEntry {
-  /** guess:{participant id} */
+  /** guess:{guess id} */
   sourceKey: string;
   userId: string;
 }

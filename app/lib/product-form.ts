@@ -1,4 +1,4 @@
-// The add/edit product form: one zod schema for the action, with the spec's messages verbatim. The browser applies
+// The add/edit product form: one zod schema for the action, with the product's messages verbatim. The browser applies
 // the same rules through HTML attributes (required, min, step, type). Field names are flat (`sizes.0.name`,
 // `colors.1.units`, `images.0`) so a plain form post carries everything.
 import { z } from "zod";
@@ -17,7 +17,7 @@ export const PRODUCT_MESSAGES = {
   voucherValue: "Please enter a voucher value",
   voucherExpiry: "Please enter a voucher expiry date",
   voucherExpiryFuture: "Expiry date must be in the future",
-  /** Not in the spec (its date input offers only real days): a day that does not exist, such as 2027-02-31. */
+  /** Our own message (the date input offers only real days): a day that does not exist, such as 2027-02-31. */
   voucherExpiryInvalid: "That expiry date does not exist; please choose a real day",
   nameTooLong: `Product name must be at most ${PRODUCT_NAME_MAX} characters`,
   descriptionTooLong: `Product description must be at most ${PRODUCT_DESCRIPTION_MAX} characters`,

@@ -1,4 +1,4 @@
-// The /settings forms: one zod schema per tab with the spec's messages; the browser applies the same rules through
+// The /settings forms: one zod schema per tab with the product's messages; the browser applies the same rules through
 // input attributes and the same messages.
 import { z } from "zod";
 import { SIGNUP_CATEGORIES } from "~/domain/catalog";

@@ -159,7 +159,7 @@ export function storeProductImage(env: Pick<Env, "MEDIA" | "DB">, userId: string
   return storeImage(env, `products/${userId}`, body, userId);
 }
 
-/** The spec's folders for profile pictures and cover photos. */
+/** The folders for profile pictures and cover photos. */
 export const PROFILE_IMAGE_FOLDERS = { avatar: "profile-pic", cover: "cover-photo" } as const;
 
 /** Stores a user's avatar or cover under profile-pic/{userId}/ or cover-photo/{userId}/ (typed from the bytes). */

@@ -29,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await getOptionalUser(context);
   if (!user) {
-    // The session ended while the form was open: say so (the spec's message) and keep what was typed.
+    // The session ended while the form was open: say so and keep what was typed.
     const values = readProductForm(await request.formData().catch(() => new FormData()));
     return data({ errors: { form: PRODUCT_MESSAGES.notAuthenticated }, values }, { status: 401 });
   }

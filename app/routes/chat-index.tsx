@@ -14,8 +14,8 @@ export const meta: Route.MetaFunction = () => pageMeta("Messages");
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
   // /chat?creator={id} (the profile page's Chat button) opens that conversation.
-  const creator = new URL(request.url).searchParams.get("creator");
-  if (creator && ID_LIKE.test(creator) && creator !== user.id) throw redirect(`/chat/${creator}`);
+  const hostId = new URL(request.url).searchParams.get("creator");
+  if (hostId && ID_LIKE.test(hostId) && hostId !== user.id) throw redirect(`/chat/${hostId}`);
   const rows = await listConversations(getDb(getEnv(context)), user.id);
   return {
     conversations: rows.map((c) => ({ ...c, unread: Number(c.unread) || 0, lastMessage: c.lastMessage ?? "" })),

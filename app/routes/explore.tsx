@@ -14,8 +14,8 @@ import { pageParam } from "~/lib/guards.server";
 import type { Route } from "./+types/explore";
 import { SEARCH_MAX_LENGTH, searchText } from "~/domain/search";
 
-/** Per 'Load More Content': 12 more creators, 20 more products (the spec's latest 20) and 20 more games. */
-const CREATORS_STEP = 12;
+/** Per 'Load More Content': 12 more hosts, 20 more products (the latest 20) and 20 more games. */
+const HOSTS_STEP = 12;
 const PRODUCTS_STEP = 20;
 const GAMES_STEP = 20;
 /** Load More grows the lists up to this many steps. */
@@ -34,8 +34,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const category = isSignupCategory(rawCategory) ? rawCategory : null;
   const view: "grid" | "list" = search.get("view") === "list" ? "list" : "grid";
   const db = getDb(getEnv(context));
-  const [creators, products, games] = await Promise.all([
-    listPublicProfiles(db, { limit: CREATORS_STEP * page + 1, q, category }),
+  const [hosts, products, games] = await Promise.all([
+    listPublicProfiles(db, { limit: HOSTS_STEP * page + 1, q, category }),
     listExploreProducts(db, { limit: PRODUCTS_STEP * page + 1, q, category }),
     listExploreGames(db, { limit: GAMES_STEP * page + 1, q, category }),
   ]);
@@ -45,10 +45,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     filters: { q, category, view },
     hasMore:
       page < MAX_PAGES &&
-      (creators.length > CREATORS_STEP * page ||
-        products.length > PRODUCTS_STEP * page ||
-        games.length > GAMES_STEP * page),
-    creators: creators.slice(0, CREATORS_STEP * page),
+      (hosts.length > HOSTS_STEP * page || products.length > PRODUCTS_STEP * page || games.length > GAMES_STEP * page),
+    hosts: hosts.slice(0, HOSTS_STEP * page),
     products: products.slice(0, PRODUCTS_STEP * page).map((p) => ({
       id: p.id,
       name: p.name,
@@ -87,7 +85,7 @@ function exploreHref(filters: Filters, change: Partial<Filters> & { page?: numbe
 }
 
 export default function Explore({ loaderData }: Route.ComponentProps) {
-  const { creators, products, games, page, hasMore, filters } = loaderData;
+  const { hosts, products, games, page, hasMore, filters } = loaderData;
   const list = filters.view === "list";
   const gridClass = list ? "grid gap-3" : "grid gap-4 sm:grid-cols-2 lg:grid-cols-3";
   const chip = (active: boolean) =>
@@ -96,7 +94,7 @@ export default function Explore({ loaderData }: Route.ComponentProps) {
         ? "border-brand-600 bg-brand-600 text-white"
         : "border-gray-300 bg-white text-gray-700 hover:border-brand-500"
     }`;
-  const nothing = creators.length === 0 && products.length === 0 && games.length === 0;
+  const nothing = hosts.length === 0 && products.length === 0 && games.length === 0;
 
   return (
     <Page
@@ -173,10 +171,10 @@ export default function Explore({ loaderData }: Route.ComponentProps) {
         </div>
       ) : null}
 
-      {creators.length > 0 ? (
+      {hosts.length > 0 ? (
         <Section title="Creators">
           <ul className={gridClass}>
-            {creators.map((c) => (
+            {hosts.map((c) => (
               <li key={c.userId}>
                 <Link
                   to={`/profile/${c.slug ?? c.userId}`}

@@ -199,7 +199,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           headers: { "Set-Cookie": flashToastCookie({ message: "Group buy deleted successfully!", type: "success" }) },
         });
       }
-      // Fans joined: the group buy is cancelled, never deleted, and every participant is refunded in full.
+      // Fans joined: the group buy is cancelled, never deleted, and every fan who joined is refunded in full.
       const closed = await closeGroupBuy(env, id, { mode: "cancel", hostId: user.id });
       if (!closed.ok) return data<ActionResult>({ ok: false, field: "form", message: closed.message }, { status: 409 });
       return redirect("/group-buy-management", {

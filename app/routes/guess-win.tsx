@@ -33,7 +33,7 @@ import type { Route } from "./+types/guess-win";
 export const meta: Route.MetaFunction = () =>
   pageMeta("Guess & Win", "Answer a host's question; a correct guess earns an entry to the main prize.");
 
-/** The spec's texts (sections 4, 5 and 8). */
+/** The feed's texts (docs/product.md#guess-and-win). */
 export const GUESS_WIN_MESSAGES = {
   signInPlay: "Please sign in to play",
   signInShare: "Please sign in to share",

@@ -20,7 +20,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   },
 ];
 
-// Example month for a host, as the spec shows it (RM): not real figures, and labelled as an example on the page.
+// Example month for a host (RM, docs/product.md#splits): not real figures, and labelled as an example on the page.
 const EXAMPLE_MONTH = [
   { label: "Shop sales (your 90%)", cents: 1_872_000 },
   { label: "Your 25% of the prize pool", cents: 875_800 },

@@ -8,7 +8,7 @@ import { getEnv } from "~/lib/context";
 import { confirmCheckout } from "~/lib/payments/confirm.server";
 import type { Route } from "./+types/payment-success";
 
-/** The spec's delay before the success page moves on. */
+/** The delay before the success page moves on. */
 const REDIRECT_DELAY_MS = 3000;
 
 export const meta: Route.MetaFunction = () => pageMeta("Payment");

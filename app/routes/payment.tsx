@@ -46,7 +46,7 @@ function feeFromForm(value: FormDataEntryValue | null): number | undefined {
   return parseMoneyToCents(value) ?? Number.NaN;
 }
 
-/** The spec's message when Guess Now is used without a session (then the sign-in page). */
+/** The message when Guess Now is used without a session (then the sign-in page). */
 const GUESS_SIGN_IN_MESSAGE = "Please sign in to continue";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -86,7 +86,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     };
   }
   const parsed = paymentData(new URL(request.url));
-  // Without payment data there is nothing to pay for: the spec sends the user to the dashboard.
+  // Without payment data there is nothing to pay for: the page sends the fan to the dashboard.
   if (!parsed) throw redirect("/dashboard");
   if (!parsed.ok) return data({ error: parsed.message, review: null, guess: null }, { status: parsed.status });
   const db = getDb(getEnv(context));

@@ -60,7 +60,7 @@ const TABS = [
 ] as const;
 type Tab = (typeof TABS)[number]["id"];
 
-/** The browser event the nav bar listens to, so the new name shows at once (buyer spec, navigation bar). */
+/** The browser event the nav bar listens to, so the new name shows at once. */
 export const PROFILE_UPDATED_EVENT = "profileUpdated";
 
 export const meta: Route.MetaFunction = () => pageMeta("Settings");

@@ -10,7 +10,10 @@ import type { Route } from "./+types/shipping-tracking";
 
 const TRACK_FAILED = "Failed to track order. Please try again.";
 
-/** The spec's tracking colours: delivered green, shipped blue, processing yellow, cancelled red, else grey. */
+/**
+ * The tracking colours (docs/product.md#orders): delivered green, shipped blue, processing yellow, cancelled red,
+ * else grey.
+ */
 function TrackingStatus({ status }: { status: string }) {
   const tone = trackingStatusTone(status);
   return <Badge tone={tone === "grey" ? "gray" : tone}>{orderStatusText(status)}</Badge>;

@@ -97,7 +97,7 @@ export default function Signin({ loaderData, actionData }: Route.ComponentProps)
   const [params] = useSearchParams();
   const redirectTo = params.get("redirectTo") ?? "";
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
-  // A refused sign-in is told in a 3 s toast (the spec's); until the page runs, the form shows it instead.
+  // A refused sign-in is told in a 3 s toast; until the page runs, the form shows it instead.
   const hydrated = useHydrated();
   const toast = useToast();
   useEffect(() => {

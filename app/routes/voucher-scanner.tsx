@@ -296,7 +296,7 @@ export default function VoucherScanner({ loaderData }: Route.ComponentProps) {
   const [notice, setNotice] = useState<string | null>(null);
   const redeeming = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
 
-  // A successful redeem shows its message, then the scanner resets after 1 s for the next customer.
+  // A successful redeem shows its message, then the scanner resets after 1 s for the next buyer.
   useEffect(() => {
     if (!actionData?.ok) return;
     setNotice(actionData.message);

@@ -16,11 +16,11 @@ export const meta: Route.MetaFunction = ({ loaderData, error }) =>
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
   const voucher = await getVoucherByCode(getDb(getEnv(context)), idParam(params.code));
-  // Only the buyer and the seller may see a voucher; to anyone else it does not exist.
+  // Only the buyer and the host may see a voucher; to anyone else it does not exist.
   if (!voucher || (voucher.buyerId !== user.id && voucher.hostId !== user.id)) notFound();
-  const isSeller = voucher.hostId === user.id;
+  const isHost = voucher.hostId === user.id;
   return {
-    isSeller,
+    isHost,
     qrSvg: await qrSvg(voucher.code),
     voucher: {
       code: voucher.code,
@@ -28,9 +28,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       value: formatCents(voucher.valueCents, voucher.currency),
       productName: voucher.productName,
       hostName: voucher.hostName,
-      // Customer details are the seller's to see; the buyer knows who they are.
-      buyerName: isSeller ? voucher.buyerName : null,
-      buyerEmail: isSeller ? voucher.buyerEmail : null,
+      // The buyer's details ('Customer details') are the host's to see; the buyer knows who they are.
+      buyerName: isHost ? voucher.buyerName : null,
+      buyerEmail: isHost ? voucher.buyerEmail : null,
       orderNumber: voucher.orderNumber,
       purchasedAt: voucher.createdAt,
       expiresAt: voucher.expiresAt,
@@ -157,7 +157,7 @@ function StatusLine({
 }
 
 export default function Voucher({ loaderData }: Route.ComponentProps) {
-  const { voucher: v, isSeller, qrSvg: svg } = loaderData;
+  const { voucher: v, isHost, qrSvg: svg } = loaderData;
   const qrRef = useRef<HTMLDivElement>(null);
   const [copied, flashCopied] = useFlash();
   const [shared, flashShared] = useFlash();
@@ -196,9 +196,9 @@ export default function Voucher({ loaderData }: Route.ComponentProps) {
       title="Voucher Details"
       subtitle={v.productName}
       width="narrow"
-      // The seller returns to voucher management; a buyer (who has no such screen of their own) to My Orders.
+      // The host returns to voucher management; a buyer (who has no such screen of their own) to My Orders.
       back={
-        isSeller
+        isHost
           ? { to: "/voucher-management", label: "Back to Vouchers" }
           : { to: "/my-orders", label: "Back to My Orders" }
       }
@@ -236,7 +236,7 @@ export default function Voucher({ loaderData }: Route.ComponentProps) {
           <Button variant="secondary" onClick={onShare} aria-live="polite">
             {shared ?? "Share"}
           </Button>
-          {isSeller && v.status === "active" ? (
+          {isHost && v.status === "active" ? (
             <LinkButton to={`/voucher-scanner?code=${encodeURIComponent(v.code)}`}>Redeem via scanner</LinkButton>
           ) : null}
         </div>
@@ -254,7 +254,7 @@ export default function Voucher({ loaderData }: Route.ComponentProps) {
             <Field label="Store name">{v.hostName ?? "—"}</Field>
           </dl>
         </Card>
-        {isSeller ? (
+        {isHost ? (
           <Card>
             <h2 className="font-semibold text-gray-900">Customer details</h2>
             <dl className="mt-3 grid gap-3 text-sm">
@@ -263,7 +263,7 @@ export default function Voucher({ loaderData }: Route.ComponentProps) {
             </dl>
           </Card>
         ) : null}
-        <Card className={isSeller ? "sm:col-span-2" : ""}>
+        <Card className={isHost ? "sm:col-span-2" : ""}>
           <h2 className="font-semibold text-gray-900">Purchase information</h2>
           <dl className="mt-3 grid grid-cols-2 gap-3 text-sm">
             <Field label="Product">{v.productName}</Field>

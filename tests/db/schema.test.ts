@@ -124,7 +124,7 @@ describe("users", () => {
 });
 
 describe("user_profiles", () => {
-  it("applies the spec's defaults", async () => {
+  it("applies a new profile's defaults", async () => {
     const user = await createUser();
     await db.insert(schema.userProfiles).values({ userId: user.id, creatorName: "fan", email: user.email });
     const profile = await db.query.userProfiles.findFirst({ where: eq(schema.userProfiles.userId, user.id) });

@@ -25,7 +25,7 @@ import {
 } from "~/domain/catalog";
 
 describe("categories", () => {
-  it("lists the signup categories in the spec's order", () => {
+  it("lists the signup categories in their fixed order", () => {
     expect(SIGNUP_CATEGORIES).toEqual([
       "Lifestyle & Family",
       "Food & Cooking",
@@ -85,7 +85,7 @@ describe("game statuses", () => {
 });
 
 describe("game limits", () => {
-  it("holds the spec's numbers", () => {
+  it("holds the product's numbers", () => {
     expect([GAME_OPTIONS_MIN, GAME_OPTIONS_MAX]).toEqual([2, 6]);
     expect([GAME_ENTRY_FEE_MIN_CENTS, GAME_ENTRY_FEE_MAX_CENTS, GAME_ENTRY_FEE_DEFAULT_CENTS]).toEqual([
       100, 10000, 300,

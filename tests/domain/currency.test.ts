@@ -22,7 +22,7 @@ import {
   type SupportedCurrency,
 } from "~/domain/currency";
 
-// The spec's rate table (orders document, section 9), written out independently.
+// The rate table (docs/product.md#currency), written out independently.
 const SPEC_RATES: Record<string, string> = {
   MYR: "0.22",
   SGD: "0.74",
@@ -65,7 +65,7 @@ const SPEC_RATES: Record<string, string> = {
 };
 
 describe("the currency table", () => {
-  it("holds exactly the spec's rates", () => {
+  it("holds exactly the table's rates", () => {
     expect(Object.fromEntries(CURRENCIES.map((c) => [c.code, c.rateToUsd]))).toEqual(SPEC_RATES);
     expect(CURRENCIES).toHaveLength(38);
   });
@@ -265,7 +265,7 @@ describe("displayCurrency: the one rule for the currency a page shows", () => {
     expect(displayCurrency(null, "ZZ")).toBe("MYR");
   });
 
-  it("else MYR, the spec's default (a visitor has no country)", () => {
+  it("else MYR, the default (a visitor has no country)", () => {
     expect(displayCurrency(null, undefined)).toBe(DEFAULT_CURRENCY);
     expect(displayCurrency("", null)).toBe("MYR");
   });

@@ -52,7 +52,7 @@ describe("winnerIndex", () => {
     expect(winnerIndex("ff", 16)).toBe(15);
   });
 
-  it("throws the spec's messages", () => {
+  it("throws the draw's messages", () => {
     expect(() => winnerIndex(genesis.id, 0)).toThrow("No participants available for winner selection");
     expect(() => winnerIndex(genesis.id, -3)).toThrow("No participants available for winner selection");
     expect(() => winnerIndex("xyz", 10)).toThrow("Invalid hexadecimal hash");

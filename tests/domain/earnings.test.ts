@@ -122,7 +122,7 @@ describe("platform fee on withdrawals", () => {
     );
   });
 
-  it("answers the spec's messages", () => {
+  it("answers the withdrawal messages", () => {
     expect(validateWithdrawal("0", 5000)).toEqual({ ok: false, message: "Please enter a valid amount to withdraw" });
     expect(validateWithdrawal("abc", 5000)).toEqual({ ok: false, message: "Please enter a valid amount to withdraw" });
     expect(validateWithdrawal("50.01", 5000)).toEqual({

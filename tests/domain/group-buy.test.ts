@@ -243,7 +243,7 @@ describe("validateGroupBuyForm", () => {
     });
   });
 
-  it("reports the messages in the spec's order", () => {
+  it("reports the messages in the form's field order", () => {
     const everythingWrong: GroupBuyFormInput = {
       name: "",
       description: "",

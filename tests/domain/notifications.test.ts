@@ -16,7 +16,7 @@ const all = (on: boolean): NotificationSwitches => ({
 });
 
 describe("notification switches", () => {
-  it("default to on (the spec's defaults)", () => {
+  it("default to on (docs/product.md#notifications)", () => {
     expect(DEFAULT_NOTIFICATION_SWITCHES).toEqual(all(true));
   });
 

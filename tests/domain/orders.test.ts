@@ -42,7 +42,7 @@ describe("voucherCode", () => {
   });
 });
 
-describe("seller status transitions", () => {
+describe("host status transitions", () => {
   it("offers four statuses for physical orders and two otherwise", () => {
     expect(allowedOrderStatuses("physical")).toEqual(["processing", "pending_shipping", "shipped", "completed"]);
     expect(allowedOrderStatuses("digital")).toEqual(["processing", "completed"]);

@@ -26,7 +26,7 @@ describe("payout state machine", () => {
     "failed/settle_manually": "completed",
   };
 
-  it("allows exactly the spec's transitions (cancel pending, retry failed, reversal fails a completed payout, an unpaid prize settled by hand)", () => {
+  it("allows exactly the payout transitions (cancel pending, retry failed, reversal fails a completed payout, an unpaid prize settled by hand)", () => {
     for (const status of PAYOUT_STATUS_VALUES) {
       for (const event of PAYOUT_EVENTS) {
         expect(nextPayoutStatus(status, event), `${status}/${event}`).toBe(allowed[`${status}/${event}`] ?? null);
@@ -44,7 +44,7 @@ describe("payout state machine", () => {
     expect(transferIdempotencyKey("p1", 2)).toBe("p1-retry-2");
   });
 
-  it("needs a default, verified method (the spec's messages)", () => {
+  it("needs a default, verified method (the payout messages)", () => {
     expect(payoutMethodProblem(null)).toBe("No payout method configured for winner");
     expect(payoutMethodProblem({ verified: false, isDefault: true })).toBe("Payout method not verified");
     expect(payoutMethodProblem({ verified: true, isDefault: true })).toBeNull();

@@ -35,7 +35,7 @@ const now = new Date("2026-03-01T12:00:00.000Z");
 const DAY = 24 * 60 * 60 * 1000;
 
 describe("constants", () => {
-  it("holds the spec's pool numbers", () => {
+  it("holds the product's pool numbers", () => {
     expect(POOL_DURATION_DAYS).toEqual([7, 14, 30, 60, 90]);
     expect(DEFAULT_POOL_DURATION_DAYS).toBe(30);
     expect(POOL_TARGET_MIN_CENTS).toBe(100_000);

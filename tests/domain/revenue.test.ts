@@ -26,7 +26,7 @@ import {
 } from "~/domain/revenue";
 
 describe("default revenue rules", () => {
-  it("are the spec's platform fee / prize pool / host percentages", () => {
+  it("are the default platform fee / prize pool / host percentages", () => {
     expect(DEFAULT_REVENUE_RULES).toEqual({
       shop_sales: { platformFeePercent: 0, prizePoolPercent: 10, hostPercent: 90 },
       guess_win_entries: { platformFeePercent: 0, prizePoolPercent: 100, hostPercent: 0 },

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { tribeJoinOutcome, tribeJoinResult, tribeJoinSchema } from "~/domain/tribe";
 
 describe("Join Tribe outcomes", () => {
-  it("answers each outcome with the spec's text; only a new membership is ok", () => {
+  it("answers each outcome with the product's text; only a new membership is ok", () => {
     expect(tribeJoinResult("joined")).toEqual({
       ok: true,
       outcome: "joined",

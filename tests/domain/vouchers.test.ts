@@ -23,7 +23,7 @@ describe("normalizeVoucherCode", () => {
 });
 
 describe("cameraErrorMessage", () => {
-  it("maps getUserMedia failures to the spec's messages", () => {
+  it("maps getUserMedia failures to the scanner's messages", () => {
     expect(cameraErrorMessage(new DOMException("x", "NotAllowedError"))).toBe(CAMERA_ERRORS.denied);
     expect(cameraErrorMessage(new DOMException("x", "NotFoundError"))).toBe(CAMERA_ERRORS.missing);
     expect(cameraErrorMessage(new DOMException("x", "NotSupportedError"))).toBe(CAMERA_ERRORS.unsupported);
@@ -32,7 +32,7 @@ describe("cameraErrorMessage", () => {
     expect(cameraErrorMessage(new Error("boom"))).toBe(CAMERA_ERRORS.other);
     expect(cameraErrorMessage(null)).toBe(CAMERA_ERRORS.other);
   });
-  it("uses the spec's words", () => {
+  it("uses the scanner's words", () => {
     expect(CAMERA_ERRORS).toEqual({
       denied: "Camera access was denied. Please allow camera access in your browser settings or use manual entry.",
       missing: "No camera found on this device. Please use manual entry.",

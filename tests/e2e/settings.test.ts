@@ -29,7 +29,7 @@ test("a new host uploads an avatar and a cover, sets a bio and shipping countrie
   await page.locator('[data-testid="cover-preview"][src^="/media/cover-photo/"]').waitFor();
   assert.match((await page.getByTestId("avatar-preview").getAttribute("src")) ?? "", /^\/media\/profile-pic\//);
 
-  // A file that is not an image is refused in the browser with the spec's message.
+  // A file that is not an image is refused in the browser with the upload message.
   await page
     .getByLabel("Upload avatar")
     .setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });

@@ -85,7 +85,7 @@ test("a fan buys a voucher, shows its QR code, and the host redeems it exactly o
   await host.waitForLoadState("networkidle");
   await host.getByRole("button", { name: "Redeem Voucher" }).click();
   await host.getByText("Voucher redeemed successfully!").waitFor();
-  // The scanner resets after a second, ready for the next customer.
+  // The scanner resets after a second, ready for the next buyer.
   await host.waitForURL((url) => !url.search.includes("code="), { timeout: 5_000 });
   await host.getByText("Valid Voucher", { exact: true }).waitFor({ state: "detached" });
 

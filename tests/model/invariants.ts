@@ -104,7 +104,7 @@ export async function checkStep(m: Model, w: World): Promise<void> {
   await checkDraws(m, w, pools);
 }
 
-/** The run's checkout behind a pool entry: checkout:<session> (a cart's: checkout:<session>:host:<host>), or guess:<participant>. */
+/** The run's checkout behind a pool entry: checkout:<session> (a cart's: checkout:<session>:host:<host>), or guess:<id>. */
 async function checkoutOfEntry(sourceKey: string): Promise<string | null> {
   if (sourceKey.startsWith("checkout:")) return sourceKey.split(":")[1] ?? null;
   if (!sourceKey.startsWith("guess:")) return null;
@@ -372,7 +372,7 @@ export async function checkQuiescent(m: Model, w: World): Promise<void> {
   for (const pool of pools) {
     if (pool.closedAt === null) continue;
     for (const entry of await poolStub(env, pool.id).entries()) {
-      // checkout:<session> (a cart's: checkout:<session>:host:<host>), or guess:<participant>.
+      // checkout:<session> (a cart's: checkout:<session>:host:<host>), or guess:<guess id>.
       const session = entry.sourceKey.startsWith("checkout:")
         ? entry.sourceKey.split(":")[1]
         : entry.sourceKey.startsWith("guess:")

@@ -363,7 +363,7 @@ export async function eraseAccount(db: Db, userId: string, now = new Date()): Pr
         ),
       ),
     db.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)),
-    // Hosts this fan followed lose a follower; the fan's own followers are removed with the memberships.
+    // Hosts whose tribes this fan joined lose a member; the fan's own tribe members are removed with the memberships.
     db
       .update(userProfiles)
       .set({ followersCount: sql`max(${userProfiles.followersCount} - 1, 0)` })

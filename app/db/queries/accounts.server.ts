@@ -28,7 +28,7 @@ export type NewAccount = {
   emailConfirmed?: boolean;
 };
 
-/** The spec's default creator name: the part of the e-mail before the at-sign. */
+/** A new profile's default name: the part of the e-mail before the at-sign (docs/product.md#accounts). */
 export function defaultCreatorName(email: string): string {
   return email.split("@")[0] || email;
 }
@@ -39,7 +39,7 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
- * Creates the account and its profile (with the spec's defaults) in one batch.
+ * Creates the account and its profile (with its defaults, docs/product.md#accounts) in one batch.
  * Returns null when the e-mail is already registered.
  */
 export async function createAccount(db: Db, account: NewAccount): Promise<{ userId: string } | null> {

@@ -476,7 +476,7 @@ export async function getLedgerRowByKey(db: Db, sourceKey: string) {
   return row;
 }
 
-/** The gross already given back (refund rows net of restores) of an order's or a guess participant's sale. */
+/** The gross already given back (refund rows net of restores) of an order's or a guess's sale. */
 /**
  * Books a refund row computed from the sale's refunded gross being `levelBeforeCents`, only while it still is: the
  * insert and a check that the level is now `levelBeforeCents - row.grossCents` run in one D1 batch (a transaction),

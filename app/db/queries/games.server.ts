@@ -256,7 +256,10 @@ export async function recordGameShare(db: Db, userId: string, game: { id: string
 
 export type FreeGuessEligibility = "eligible" | "not_member" | "not_shared" | "used";
 
-/** The spec's rule: a tribe member of the host who has shared the game and not yet used its free guess. */
+/**
+ * Who may use a free guess (docs/product.md#guess-and-win): a tribe member of the host who has shared the game and
+ * not yet used its free guess.
+ */
 export async function freeGuessEligibility(
   db: Db,
   userId: string,
@@ -288,7 +291,7 @@ export async function freeGuessEligibility(
 }
 
 /**
- * Spends the fan's free guess on a game: the participant row (kind free), the free_guess_usage row and
+ * Spends the fan's free guess on a game: the guess row (kind free), the free_guess_usage row and
  * participants_count +1 in ONE batch. The usage primary key (user, game) makes a second or racing request fail
  * as a whole: null is returned and nothing changed.
  */
@@ -327,7 +330,7 @@ export async function insertFreeGuess(
   return { participantId };
 }
 
-/** The pool source key (and participant payment key) of a fan's free guess on a game. */
+/** The pool source key (and the guess's payment key) of a fan's free guess on a game. */
 export function freeGuessKey(gameId: string, userId: string): string {
   return `free:${gameId}:${userId}`;
 }

@@ -33,7 +33,7 @@ export async function getGameForJudging(db: Db, gameId: string) {
 }
 
 /**
- * A paid guess in ONE batch: claims the checkout, inserts the participant (payment_key = session id, unique, so a
+ * A paid guess in ONE batch: claims the checkout, inserts the guess (payment_key = session id, unique, so a
  * repeat inserts nothing) and bumps the game's counters only when the row is new.
  */
 export async function insertPaidGuess(
@@ -108,7 +108,7 @@ export async function insertPaidGuess(
   return { claimed: claimed.length === 1, inserted: inserted.length === 1 };
 }
 
-/** The participant a paid checkout created. */
+/** The guess a paid checkout created. */
 export async function getParticipantByPaymentKey(db: Db, paymentKey: string) {
   const [row] = await db
     .select({

@@ -4,7 +4,7 @@ import { preparedRead } from "~/db/prepared.server";
 import { shownFollowersCount } from "~/db/queries/profiles.server";
 import { prizePools, userProfiles } from "~/db/schema";
 
-/** Up to `limit` public host profiles with the most followers, each with its open pool (if any). */
+/** Up to `limit` public host profiles with the most tribe members, each with its open pool (if any). */
 export async function featuredHosts(db: Db, limit = 3) {
   return featuredHostsRead(db).all({ limit });
 }

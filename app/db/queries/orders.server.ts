@@ -350,7 +350,7 @@ export const EXPORT_ROW_CAP = 10_000;
 
 export type HostOrderFilter = {
   hostId: string;
-  /** Matches the order number, the customer's name or e-mail, or the product name. */
+  /** Matches the order number, the buyer's name or e-mail, or the product name. */
   q?: string;
   status?: OrderStatus;
 };
@@ -368,7 +368,7 @@ const buyerAccountEmail = sql<
 >`(select u.email from users u where u.id = ${orderUserId} and u.deleted_at is null)`;
 
 /**
- * The customer as the host's lists and export show them: the name the checkout collected (with a shipping address),
+ * The buyer as the host's lists and export show them: the name the checkout collected (with a shipping address),
  * else the buyer account's name, else the e-mail (a voucher or digital checkout asks for no address); and the
  * e-mail the checkout was paid with, else the account's.
  */
@@ -414,7 +414,7 @@ export async function countHostOrdersMatching(db: Db, f: HostOrderFilter): Promi
 
 export type HostVoucherFilter = {
   hostId: string;
-  /** Matches the voucher code, the order number, the customer's name or e-mail, or the product name. */
+  /** Matches the voucher code, the order number, the buyer's name or e-mail, or the product name. */
   q?: string;
   /** Active means not yet expired; expired includes active vouchers past their expiry. */
   status?: "active" | "redeemed" | "expired";

@@ -5,7 +5,7 @@ import { platformSettings } from "~/db/schema";
 import { REVENUE_RULES_SETTING_KEY, type RevenueRules } from "~/domain/revenue";
 import { resolveRevenueRules } from "~/domain/revenue-settings";
 
-/** The revenue split rules: the platform setting when valid, else the spec's defaults. */
+/** The revenue split rules: the platform setting when valid, else the defaults (docs/product.md#splits). */
 export async function getRevenueRules(db: Db): Promise<RevenueRules> {
   const row = await revenueRulesRead(db).get();
   return resolveRevenueRules(row?.value);

@@ -381,7 +381,7 @@ export async function listPendingCarryOvers(db: Db, limit: number) {
     .limit(limit);
 }
 
-/** Points each sealed guess of a closed pool at its entry (guess:{participant id} keys). */
+/** Points each sealed guess of a closed pool at its entry (guess:{guess id} keys). */
 export async function linkGuessEntries(db: Db, poolId: string): Promise<void> {
   await db.run(sql`
     UPDATE guess_win_participants

@@ -209,7 +209,7 @@ export async function joinTribe(db: Db, userId: string, hostId: string): Promise
     db.insert(tribeMembers).values({ userId, hostId }).onConflictDoNothing().returning({ userId: tribeMembers.userId }),
     db
       .update(userProfiles)
-      // updated_at is left alone: a new follower is not an edit of the profile.
+      // updated_at is left alone: a new tribe member is not an edit of the profile.
       .set({ followersCount: sql`${userProfiles.followersCount} + 1`, updatedAt: sql`${userProfiles.updatedAt}` })
       .where(and(eq(userProfiles.userId, hostId), sql`changes() = 1`)),
   ]);

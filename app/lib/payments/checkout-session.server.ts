@@ -162,7 +162,7 @@ export async function createHostDepositCheckout(
   if (!input.user) return fail(401, CHECKOUT_MESSAGES.signIn);
   const parsed = HostDepositSchema.safeParse(input);
   if (!parsed.success) {
-    // Over the maximum says so; anything else (not a whole number of cents, below USD 1) gets the spec's text.
+    // Over the maximum says so; anything else (not a whole number of cents, below USD 1) gets the form's text.
     const overMax = parsed.error.issues.some((issue) => issue.message === POOL_MESSAGES.depositMax);
     return fail(400, overMax ? POOL_MESSAGES.depositMax : CHECKOUT_MESSAGES.deposit, "amountCents");
   }

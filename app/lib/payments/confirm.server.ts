@@ -7,9 +7,9 @@ import { CheckoutSessionObjectSchema } from "./events.server";
 import { fulfilCheckoutSession } from "./fulfil.server";
 import { getPaymentProvider, type ProviderOptions } from "./provider.server";
 
-// The payment result page's confirmation (the spec's stripe-confirm call): what was paid for, for the buyer's own
-// session only. With Stripe, a session the webhook has not reached yet is checked with Stripe and fulfilled here
-// (fulfilment is idempotent, so the webhook arriving later changes nothing).
+// The payment result page's confirmation (the original app's stripe-confirm call): what was paid for, for the
+// buyer's own session only. With Stripe, a session the webhook has not reached yet is checked with Stripe and
+// fulfilled here (fulfilment is idempotent, so the webhook arriving later changes nothing).
 
 export const CONFIRM_MESSAGES = {
   noSession: "No session ID found",

@@ -11,7 +11,7 @@ import { contribute } from "./pool-ledger.server";
 import { requestRefund } from "./refunds.server";
 
 /**
- * A paid guess: one atomic batch claims the session and inserts the participant (its correctness recorded on the
+ * A paid guess: one atomic batch claims the session and inserts the guess (its correctness recorded on the
  * server only, never shown while the game runs) with `confirmed_at` set when the game still runs at that moment.
  * A confirmed guess sends 100% of its fee to the host's open pool (keyed by the session) and earns no entry now:
  * a correct one gets its entry when its game ends (host, end date, or the pool round's close). A guess confirmed

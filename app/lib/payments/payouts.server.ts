@@ -52,9 +52,10 @@ export async function startPayoutOnboarding(
 }
 
 /**
- * A host's withdrawal of `amountInput` (decimal text): the spec's checks, a default verified method, then one atomic
- * step that creates the pending request and takes the amount and fee only if the available balance covers them,
- * then the transfer. Money never leaves beyond the withdrawable balance, even for concurrent requests.
+ * A host's withdrawal of `amountInput` (decimal text): the amount's checks (docs/product.md#payouts), a default
+ * verified method, then one atomic step that creates the pending request and takes the amount and fee only if the
+ * available balance covers them, then the transfer. Money never leaves beyond the withdrawable balance, even for
+ * concurrent requests.
  */
 export async function requestWithdrawal(
   env: Env,

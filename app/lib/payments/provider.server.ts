@@ -26,7 +26,7 @@ export type CreateCheckoutSessionInput = {
   /** Our checkout_sessions id while the session is being created; also the idempotency reference. */
   reference: string;
   purpose: CheckoutPurpose;
-  /** Always USD (the spec: checkout is created in USD). */
+  /** Always USD (docs/product.md#cart-and-checkout). */
   currency: "USD";
   amountCents: number;
   lineItems: CheckoutLineItem[];

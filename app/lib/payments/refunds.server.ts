@@ -66,7 +66,7 @@ export type RefundRequest = {
   origin: RefundOrigin;
   /** Shown to the buyer (order page, /my-orders, mail), or null. */
   reason: string | null;
-  /** One key per intended refund, reused on retry (see the conventions in refund-contract / decision 080). */
+  /** One key per intended refund, reused on retry (see the key conventions above and in decision 080). */
   idempotencyKey: string;
 };
 

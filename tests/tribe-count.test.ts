@@ -4,10 +4,11 @@ import { userProfiles } from "~/db/schema";
 import { formatCount } from "~/domain/money";
 import { db, get, makeUser, pageText } from "./helpers";
 
-// Issue 27: the follower count showed on / and was sent in /profile/{id}.data with "Show followers" off. A hidden
-// count is now never read out of the database for a page (shownFollowersCount, decision 420).
+// Issue 27: the tribe member count (followers_count) showed on / and was sent in /profile/{id}.data with
+// "Show followers" off. A hidden count is now never read out of the database for a page (shownFollowersCount,
+// decision 420).
 
-async function hostWithFollowers(show: boolean) {
+async function hostWithTribeMembers(show: boolean) {
   const name = `Follo${crypto.randomUUID().slice(0, 6)} Host`;
   const host = await makeUser({ name });
   // Far above every other test's host, so this one is among the home page's three featured hosts.
@@ -19,9 +20,9 @@ async function hostWithFollowers(show: boolean) {
   return { ...host, name, count };
 }
 
-describe("a host's follower count", () => {
+describe("a host's tribe member count", () => {
   it("is not sent anywhere when Show followers is off: profile, its data, explore, home", async () => {
-    const host = await hostWithFollowers(false);
+    const host = await hostWithTribeMembers(false);
     const digits = String(host.count);
     const profile = await get(`/profile/${host.id}`);
     expect(profile.status).toBe(200);
@@ -46,7 +47,7 @@ describe("a host's follower count", () => {
   });
 
   it("shows when Show followers is on", async () => {
-    const host = await hostWithFollowers(true);
+    const host = await hostWithTribeMembers(true);
     const profile = await pageText(await get(`/profile/${host.id}`));
     expect(profile).toContain(`${host.count} tribes`);
     const home = await pageText(await get("/"));
