@@ -14,6 +14,7 @@ import { drizzle } from "drizzle-orm/d1";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { getPlatformProxy } from "wrangler";
 import * as schema from "../app/db/schema";
+import type { ProductCategory, ProductShopCategory } from "../app/domain/catalog";
 import { conversationPair } from "../app/domain/chat";
 import { entriesDigest, winnerIndex } from "../app/domain/draw";
 import { commitmentHash, GENESIS_LOG_HASH } from "../app/domain/draw-commitment";
@@ -38,6 +39,7 @@ import {
   distributePool,
   poolContributionCents,
   REVENUE_RULES_SETTING_KEY,
+  type ContributionType,
 } from "../app/domain/revenue";
 import { DEMO_ADMIN_EMAIL, DEMO_FAN_EMAIL, DEMO_HOST_EMAIL, DEMO_PASSWORD } from "../app/lib/demo";
 import { hashPassword } from "../app/lib/password.server";
@@ -95,8 +97,8 @@ type Color = readonly [name: string, hex: string, availableUnits: number];
 type ProductSpec = {
   name: string;
   description: string;
-  category: (typeof schema.PRODUCT_CATEGORIES)[number];
-  shop: (typeof schema.SHOP_CATEGORIES)[number];
+  category: ProductCategory;
+  shop: ProductShopCategory;
   sizes: readonly Size[];
   colors?: readonly Color[];
   images: 1 | 2 | 3;
@@ -1254,7 +1256,7 @@ type SeededProduct = {
 type PoolEvent = {
   at: Date;
   userId: string | null;
-  sourceType: (typeof schema.CONTRIBUTION_SOURCE_TYPES)[number];
+  sourceType: ContributionType;
   sourceKey: string;
   contributionCents: number;
   earnsEntry: boolean;
@@ -2313,14 +2315,11 @@ async function buildRows(media: R2Like, siteOrigin: string) {
       verified: host?.spec.verified ?? false,
       status: "active",
       followersCount: followers.get(person.id) ?? 0,
-      tribeCount: followers.get(person.id) ?? 0,
       totalRevenueCents: hostOrders.reduce((sum, o) => sum + o.amountCents, 0),
       totalSales: hostOrders.length,
       currency: "USD",
       prizePoolTargetCents: 1_000_000,
-      payoutMethodConfigured: false,
       profilePublic: person.public,
-      onboardingCompleted: true,
       country: person.country,
       createdAt: person.createdAt,
       updatedAt: person.createdAt,
