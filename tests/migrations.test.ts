@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 // Every migration keeps every row (decision 450). The database is emptied, then the migrations are applied in order
 // as D1 applies them (foreign keys enforced); before each one after the first, a row is written into every table that
 // exists (each child row pointing at that step's parent rows, so a cascade would reach it), and after it no table may
-// have fewer rows. A migration that drops and recreates a table fails here: D1 fires the children's ON DELETE CASCADE.
+// have fewer rows. A migration that drops and recreates a table fails here: D1 refuses the drop when a child restricts
+// it, and otherwise fires the children's ON DELETE CASCADE.
 
 type Migration = { name: string; queries: string[] };
 type Column = { name: string; type: string; notnull: number; dflt_value: string | null; pk: number };

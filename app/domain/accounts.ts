@@ -72,6 +72,7 @@ export const SIGN_IN_LINK_TTL_MS = 15 * MINUTE_MS;
 export const ORDER_CLAIM_LINK_TTL_MS = DAY_MS;
 
 export const USER_ROLES = ["user", "admin"] as const;
+export type UserRole = (typeof USER_ROLES)[number];
 
 /** What user_activity.activity_type records. */
 export const ACTIVITY_TYPES = [
