@@ -1,6 +1,7 @@
 /**
- * The whole data model: one drizzle sqlite-core module for D1. SQL migrations are generated from it
- * (`drizzle-kit generate`) into migrations/.
+ * The whole data model for D1: one drizzle sqlite-core module per aggregate, all re-exported here (import
+ * `~/db/schema`). The value lists the columns use come from app/domain; columns.ts holds the column helpers. SQL
+ * migrations are generated from this index (`drizzle-kit generate`) into migrations/ (decision 450).
  *
  * Conventions:
  * - Ids are text UUIDs (`crypto.randomUUID()`); a person is one `users.id`, and their profile shares it
