@@ -38,7 +38,7 @@ export function workersImporters(files: Record<string, string>): string[] {
 
 describe("layout", () => {
   it("reads the source tree", () => {
-    expect(Object.keys(appFiles)).toContain("/app/db/schema.ts");
+    expect(Object.keys(appFiles)).toContain("/app/db/schema/index.ts");
     expect(Object.keys(workerFiles)).toContain("/workers/app.ts");
   });
 

@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
-import { CONTRIBUTION_SOURCE_TYPES, ENTRY_SOURCE_TYPES } from "~/db/schema";
+import { ENTRY_SOURCE_TYPES } from "~/domain/pool";
+import { CONTRIBUTION_TYPES } from "~/domain/revenue";
 import { entriesDigest } from "~/domain/draw";
 import {
   POOL_CURRENCY,
@@ -149,7 +150,7 @@ type LedgerRow = {
   reverses_key: string | null;
 };
 
-const SOURCE_TYPES: readonly string[] = CONTRIBUTION_SOURCE_TYPES;
+const SOURCE_TYPES: readonly string[] = CONTRIBUTION_TYPES;
 const ENTRY_TYPES: readonly string[] = ENTRY_SOURCE_TYPES;
 
 function assertContribution(input: ContributionInput): void {

@@ -1,6 +1,6 @@
 import { useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { PRODUCT_CATEGORIES } from "~/domain/catalog";
+import { PRODUCT_CATEGORIES, PRODUCT_SHOP_CATEGORIES } from "~/domain/catalog";
 import {
   MAX_COLORS,
   MAX_IMAGES,
@@ -8,7 +8,6 @@ import {
   OPTION_TEXT_MAX,
   PRODUCT_DESCRIPTION_MAX,
   PRODUCT_NAME_MAX,
-  PRODUCT_SHOP_CATEGORIES,
   type ProductFormValues,
 } from "~/lib/product-form";
 import { Field, FormError, SelectField } from "./form";

@@ -71,6 +71,27 @@ export const SIGN_IN_LINK_TTL_MS = 15 * MINUTE_MS;
 /** How long a mailed link to claim guest orders works. */
 export const ORDER_CLAIM_LINK_TTL_MS = DAY_MS;
 
+export const USER_ROLES = ["user", "admin"] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+/** What user_activity.activity_type records. */
+export const ACTIVITY_TYPES = [
+  "signup",
+  "login",
+  "product_created",
+  "product_sold",
+  "game_created",
+  "prize_won",
+  "guess_submitted",
+  "tribe_joined",
+  "game_shared",
+  "order_placed",
+  "voucher_redeemed",
+  "group_buy_created",
+  "payout_requested",
+  "settings_updated",
+] as const;
+
 /** What a one-time link mailed to an account's owner does. */
 export const ACCOUNT_LINK_PURPOSES = ["sign_in", "order_claim"] as const;
 export type AccountLinkPurpose = (typeof ACCOUNT_LINK_PURPOSES)[number];

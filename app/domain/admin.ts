@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { searchQuerySchema } from "./search";
 
+/** An account's status (user_profiles.status), which the platform owner sets on the admin dashboard. */
 export const ACCOUNT_STATUSES = ["active", "suspended", "pending"] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 

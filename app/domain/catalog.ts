@@ -23,14 +23,17 @@ export function isSignupCategory(value: unknown): value is SignupCategory {
 /** Category of a profile created without one (docs/product.md#accounts; not a signup choice). */
 export const DEFAULT_PROFILE_CATEGORY = "General";
 
-/** The /shop category filter; "All" matches every product. */
-export const SHOP_CATEGORIES = [
-  "All",
+/** A product's shop category (products.shop_category), chosen on the product form; null when none is chosen. */
+export const PRODUCT_SHOP_CATEGORIES = [
   "Home & Lifestyle",
   "Tech & Gaming",
   "Fashion & Beauty",
   "Food & Cooking",
 ] as const;
+export type ProductShopCategory = (typeof PRODUCT_SHOP_CATEGORIES)[number];
+
+/** The /shop category filter: "All" (matches every product), then the product shop categories. */
+export const SHOP_CATEGORIES = ["All", ...PRODUCT_SHOP_CATEGORIES] as const;
 export type ShopCategory = (typeof SHOP_CATEGORIES)[number];
 export const ALL_SHOP_CATEGORY: ShopCategory = "All";
 
@@ -46,12 +49,9 @@ export function productCategory(value: unknown): ProductCategory {
     : "physical";
 }
 
-export const PRODUCT_STATUSES = ["active", "inactive", "draft"] as const;
+/** archived: removed from the shop while past orders keep it (a product with orders is archived, not deleted). */
+export const PRODUCT_STATUSES = ["active", "inactive", "draft", "archived"] as const;
 export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
-
-/** Account statuses a platform owner can set on the admin dashboard. */
-export const USER_STATUSES = ["active", "suspended", "pending"] as const;
-export type UserStatus = (typeof USER_STATUSES)[number];
 
 // --- games ----------------------------------------------------------------------------------------------------
 
@@ -64,6 +64,10 @@ export const GAME_STATUS_LABELS: Readonly<Record<GameStatus, string>> = {
   paused: "Paused",
   completed: "Completed",
 };
+
+/** A guess is free (one per fan and game) or paid. */
+export const GUESS_KINDS = ["free", "paid"] as const;
+export const GUESS_PAYMENT_STATUSES = ["pending", "paid", "refunded"] as const;
 
 export function isGameStatus(value: unknown): value is GameStatus {
   return typeof value === "string" && (GAME_STATUSES as readonly string[]).includes(value);

@@ -113,6 +113,9 @@ export function groupBuyProgressPercent(salesCents: number, targetCents: number)
 
 export const GROUP_BUY_STATUSES = ["active", "completed", "cancelled", "draft"] as const;
 export type GroupBuyStatus = (typeof GROUP_BUY_STATUSES)[number];
+/** The one refund a group buy's end gives an order: the final tier's difference, or all of it when cancelled. */
+export const GROUP_BUY_REFUND_KINDS = ["final_tier", "cancellation"] as const;
+export type GroupBuyRefundKind = (typeof GROUP_BUY_REFUND_KINDS)[number];
 
 /** 'Active', 'Completed', 'Cancelled', 'Draft', else 'Unknown'. */
 export function groupBuyStatusLabel(status: unknown): string {

@@ -181,11 +181,6 @@ export function refundableCents(amountCents: number, refundedCents: number): num
   return Math.max(0, amountCents - Math.max(0, refundedCents));
 }
 
-/** Whether a succeeded refund total of `refundedCents` voids the buyer's entry: a full refund, or more than half. */
-export function refundVoidsEntry(amountCents: number, refundedCents: number): boolean {
-  return refundedCents >= amountCents || refundedCents * 2 > amountCents;
-}
-
 /**
  * A return may be asked for from delivery (or, for items that are never shipped, from payment) until 7 days later.
  * `deliveredAt` null means not delivered yet: no return.

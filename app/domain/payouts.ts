@@ -12,6 +12,8 @@ export const PAYOUT_STATUS_VALUES = ["pending", "processing", "completed", "fail
 export type PayoutStatus = (typeof PAYOUT_STATUS_VALUES)[number];
 export const PAYOUT_TYPE_VALUES = ["prize_winner", "host_earnings"] as const;
 export type PayoutType = (typeof PAYOUT_TYPE_VALUES)[number];
+/** A payout method is a bank account (through a connected account). */
+export const PAYOUT_METHOD_TYPES = ["bank_account"] as const;
 
 export const PAYOUT_EVENTS = [
   "start",

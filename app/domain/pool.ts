@@ -23,7 +23,23 @@ export const HOST_DEPOSIT_MAX_CENTS = MAX_CHARGE_CENTS;
 export const DEFAULT_PROFILE_POOL_TARGET_CENTS = 1_000_000;
 export const FALLBACK_PROFILE_POOL_TARGET_CENTS = 100_000;
 
-export const DEFAULT_POOL_STATUS = "open";
+export const POOL_STATUSES = ["open", "closed", "drawn"] as const;
+export type PoolStatus = (typeof POOL_STATUSES)[number];
+export const DEFAULT_POOL_STATUS: PoolStatus = "open";
+/** closed_early: the platform owner suspended the host (the pool is drawn as usual). */
+export const POOL_CLOSE_REASONS = ["target_reached", "timer_expired", "closed_early"] as const;
+export type PoolCloseReason = (typeof POOL_CLOSE_REASONS)[number];
+/** What earned a main-prize entry (prize_entries.source_type). */
+export const ENTRY_SOURCE_TYPES = ["product_purchase", "guess_entry", "group_buy_entry", "share_bonus"] as const;
+/**
+ * Why a host's earnings carry a pool's debit (host_debits.reason). refund_after_close: a reversal of a closed pool's
+ * payment, carried by the host; refund_restored: such a reversal undone (a failed refund, a won dispute);
+ * restored_to_pool: a share the open pool gave back, undone after its close, whose money went to the host's open pool
+ * instead (decision 151).
+ */
+export const HOST_DEBIT_REASONS = ["refund_after_close", "refund_restored", "restored_to_pool"] as const;
+/** The kinds of prize a winner row records (prize_winners.prize_type). */
+export const PRIZE_TYPES = ["main", "mini", "special"] as const;
 /** A pool that reaches its target closes after this delay (so the last contribution's update is seen first). */
 export const TARGET_HIT_CLOSE_DELAY_MS = 1000;
 export const POOL_MONITOR_INTERVAL_MS = 60_000;
@@ -177,9 +193,6 @@ export function poolProgressPercent(amountCents: number, targetCents: number): n
 export function shouldCloseForTarget(amountCents: number, targetCents: number, entries: number): boolean {
   return targetCents > 0 && amountCents >= targetCents && entries > 0;
 }
-
-/** closed_early: the platform owner suspended the host (the pool is drawn as usual). */
-export type PoolCloseReason = "target_reached" | "timer_expired" | "closed_early";
 
 /**
  * Why a pool should close now, or null: 'target_reached' when the amount has reached a positive target and the

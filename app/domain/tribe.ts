@@ -9,6 +9,9 @@ export const TRIBE_PAGE_SIZE = 20;
 export const TRIBE_TOP_CONTRIBUTORS = 5;
 export const TRIBE_RECENT_WINNERS = 5;
 
+/** A tribe membership's stored status (tribe_members.status). */
+export const TRIBE_MEMBER_STATUSES = ["active", "inactive"] as const;
+
 export const TRIBE_FILTERS = ["all", "active", "inactive"] as const;
 export type TribeFilter = (typeof TRIBE_FILTERS)[number];
 export const TRIBE_FILTER_LABELS: Record<TribeFilter, string> = { all: "All", active: "Active", inactive: "Inactive" };

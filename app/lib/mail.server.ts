@@ -29,7 +29,6 @@ export async function sendMail(env: Env, db: Db, mail: Mail): Promise<void> {
     toAddress: mail.to,
     subject: mail.subject,
     textBody: mail.text,
-    htmlBody: null,
     createdAt: new Date(),
   });
 }

@@ -3,10 +3,10 @@
 // Both sides import this module, so nothing in app/ imports workers/. Live messages are public: they carry no user
 // id and nothing that tells whether a guess was right (guesses earn their entries only when the pool closes).
 
+import type { PoolCloseReason, PoolStatus } from "~/domain/pool";
 import type { ContributionType } from "~/domain/revenue";
 
-export type PoolStatus = "open" | "closed" | "drawn";
-export type PoolCloseReason = "target_reached" | "timer_expired" | "closed_early";
+export type { PoolCloseReason, PoolStatus };
 export type ContributionSourceType = ContributionType;
 
 export interface PoolInit {

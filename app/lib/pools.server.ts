@@ -28,7 +28,6 @@ import {
 } from "~/db/queries/pools.server";
 import { listCommitmentLog, listPoolDraws } from "~/db/queries/draw.server";
 import { endExpiredGames, endRoundGames, listSealedGuessEntries } from "~/db/queries/games.server";
-import { CONTRIBUTION_SOURCE_TYPES } from "~/db/schema";
 import { frozenEntryList, hashToDecimal, type BitcoinBlock, type FrozenEntry } from "~/domain/draw";
 import type { CommitmentRecord } from "~/domain/draw-commitment";
 import {
@@ -39,6 +38,7 @@ import {
   reversalShareCents,
   reversalVoidsEntry,
 } from "~/domain/pool";
+import { CONTRIBUTION_TYPES } from "~/domain/revenue";
 import { disqualifyWinner } from "~/lib/draw.server";
 import {
   poolSocketPath,
@@ -147,7 +147,7 @@ export async function openNextPool(env: Env, closed: { hostId: string; targetCen
 
 const contributionSchema = z.object({
   hostId: z.string().min(1),
-  sourceType: z.enum(CONTRIBUTION_SOURCE_TYPES),
+  sourceType: z.enum(CONTRIBUTION_TYPES),
   sourceKey: z
     .string()
     .min(1)

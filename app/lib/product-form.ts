@@ -2,7 +2,7 @@
 // the same rules through HTML attributes (required, min, step, type). Field names are flat (`sizes.0.name`,
 // `colors.1.units`, `images.0`) so a plain form post carries everything.
 import { z } from "zod";
-import { PRODUCT_CATEGORIES, SHOP_CATEGORIES } from "~/domain/catalog";
+import { PRODUCT_CATEGORIES, PRODUCT_SHOP_CATEGORIES } from "~/domain/catalog";
 import { parseDay } from "~/domain/countdown";
 import { parseMoneyToCents, parseWholeUnitsToCents } from "~/domain/money";
 
@@ -37,12 +37,6 @@ export const PRODUCT_MESSAGES = {
 export const MAX_SIZES = 20;
 export const MAX_COLORS = 20;
 export const MAX_IMAGES = 8;
-
-/** Shop categories a product can be filed under (the filter's "All" is not one). */
-export const PRODUCT_SHOP_CATEGORIES = SHOP_CATEGORIES.filter((c) => c !== "All") as Exclude<
-  (typeof SHOP_CATEGORIES)[number],
-  "All"
->[];
 
 export type SizeRow = { name: string; price: string; units: string; dimensions: string };
 export type ColorRow = { name: string; hex: string; units: string };
@@ -147,7 +141,10 @@ export function productFormSchema(now: Date) {
       category: z.enum(PRODUCT_CATEGORIES, { error: "Please choose a category" }),
       shopCategory: z
         .string()
-        .refine((v) => v === "" || (PRODUCT_SHOP_CATEGORIES as string[]).includes(v), "Please choose a shop category")
+        .refine(
+          (v) => v === "" || (PRODUCT_SHOP_CATEGORIES as readonly string[]).includes(v),
+          "Please choose a shop category",
+        )
         .transform((v) => (v === "" ? null : (v as (typeof PRODUCT_SHOP_CATEGORIES)[number]))),
       voucherValue: z.string().trim(),
       voucherExpiry: z.string().trim(),

@@ -6,7 +6,7 @@ import {
   touchSession,
   type SessionViewer,
 } from "~/db/queries/sessions.server";
-import { SESSION_ABSOLUTE_MS, sessionExpiry, sessionNeedsTouch } from "~/domain/accounts";
+import { SESSION_ABSOLUTE_MS, sessionExpiry, sessionNeedsTouch, type UserRole } from "~/domain/accounts";
 import { hostCookie, readCookie, SESSION_COOKIE } from "./cookies.server";
 import { randomToken, sha256Hex } from "./crypto.server";
 
@@ -16,7 +16,7 @@ export { SESSION_COOKIE };
 export type SessionUser = {
   id: string;
   email: string;
-  role: "user" | "admin";
+  role: UserRole;
   creatorName: string;
   avatarUrl: string | null;
   /** Chat messages sent to this account and not read yet (the nav bar's count). */

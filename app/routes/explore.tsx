@@ -1,7 +1,8 @@
 import { Form } from "react-router";
 import { Link } from "~/components/link";
 import { Badge, buttonClass, EmptyState, Page, pageMeta, Section } from "~/components/page";
-import { formatIn, ImageBox, priceRangeText } from "~/components/shop-ui";
+import { ImageBox } from "~/components/image-box";
+import { formatIn, priceRangeText } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
 import { listExploreGames, listExploreProducts } from "~/db/queries/explore.server";
 import { listPublicProfiles } from "~/db/queries/profiles.server";

@@ -134,7 +134,6 @@ describe("user_profiles", () => {
       country: "MY",
       category: "General",
       followersCount: 0,
-      tribeCount: 0,
       showRevenue: false,
       showFollowers: true,
       profilePublic: true,
@@ -145,8 +144,6 @@ describe("user_profiles", () => {
       pushNotifications: true,
       winnerNotifications: true,
       salesNotifications: true,
-      onboardingCompleted: false,
-      withdrawableBalanceCents: 0,
       slug: null,
     });
   });

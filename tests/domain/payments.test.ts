@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { splitByWeights } from "~/domain/money";
+import { reversalVoidsEntry } from "~/domain/pool";
 import {
   allocateAcrossOrders,
   disputeCounts,
@@ -13,7 +14,6 @@ import {
   refundCounts,
   refundState,
   refundStatusRank,
-  refundVoidsEntry,
 } from "~/domain/payments";
 
 describe("refund rules", () => {
@@ -33,8 +33,8 @@ describe("refund rules", () => {
     expect([refundState(4000, 0), refundState(4000, 1), refundState(4000, 4000)]).toEqual(["none", "partial", "full"]);
     expect(refundableCents(4000, 1500)).toBe(2500);
     expect(refundableCents(4000, 5000)).toBe(0);
-    expect(refundVoidsEntry(4000, 2000)).toBe(false);
-    expect(refundVoidsEntry(4000, 2001)).toBe(true);
+    expect(reversalVoidsEntry(2000, 4000)).toBe(false);
+    expect(reversalVoidsEntry(2001, 4000)).toBe(true);
   });
 });
 

@@ -3,6 +3,7 @@ import Stripe from "stripe";
 import type { checkoutSessions } from "~/db/schema";
 import { LOCAL_CONNECT_WEBHOOK_SECRET } from "~/lib/payments/connect.server";
 import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
+import { eventEnvelope } from "~/lib/stripe-event";
 import { ORIGIN } from "../helpers";
 
 // Stripe-format webhook events as the tests send them: signed with Stripe's own SDK (the local provider's secrets)
@@ -45,17 +46,7 @@ export const newEventId = () => `evt_test_${crypto.randomUUID().replace(/-/g, ""
 
 /** A Stripe event of `type` about `object`. */
 export function stripeEvent(type: string, object: object, id = newEventId()) {
-  return {
-    id,
-    object: "event",
-    api_version: "2025-01-01",
-    created: Math.floor(Date.now() / 1000),
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    type,
-    data: { object },
-  };
+  return eventEnvelope(type, object, id);
 }
 
 /** The shipping address the tests' buyers give at checkout. */

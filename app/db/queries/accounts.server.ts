@@ -12,14 +12,14 @@ import {
   userProfiles,
   users,
 } from "~/db/schema";
-import type { AccountLinkPurpose } from "~/domain/accounts";
+import type { AccountLinkPurpose, UserRole } from "~/domain/accounts";
 import { purgeStaleThrottleKeys } from "./throttle.server";
 import { currencyForCountry, DEFAULT_COUNTRY_CODE } from "~/domain/currency";
 
 export type NewAccount = {
   email: string;
   passwordHash: string;
-  role?: "user" | "admin";
+  role?: UserRole;
   name?: string | null;
   category?: string | null;
   website?: string | null;

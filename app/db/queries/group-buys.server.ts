@@ -19,7 +19,13 @@ import {
   userProfiles,
   type NewOrder,
 } from "~/db/schema";
-import { GROUP_BUY_CURRENCY, type GroupBuyForm, type GroupBuyStatus, isLessFavourable } from "~/domain/group-buy";
+import {
+  GROUP_BUY_CURRENCY,
+  type GroupBuyForm,
+  type GroupBuyRefundKind,
+  type GroupBuyStatus,
+  isLessFavourable,
+} from "~/domain/group-buy";
 import { containsText } from "~/db/text-match.server";
 import { MAX_CHECKOUT_LINES } from "~/domain/payments";
 
@@ -460,7 +466,7 @@ export async function claimGroupBuyClose(
 
 export interface PlannedGroupBuyRefund {
   orderId: string;
-  kind: "final_tier" | "cancellation";
+  kind: GroupBuyRefundKind;
   amountCents: number;
   currency: string;
   poolReversalCents: number;

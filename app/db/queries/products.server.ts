@@ -14,8 +14,8 @@ import {
   prizePools,
   userProfiles,
   userShippingCountries,
-  type SHOP_CATEGORIES,
 } from "~/db/schema";
+import type { ProductShopCategory } from "~/domain/catalog";
 
 /**
  * A product's main image (position 0 first), as a correlated subquery for a select list. The product's column is
@@ -62,7 +62,7 @@ export type ShopQuery = {
   /** Matches the product name or the host's name (case-insensitive substring). */
   q?: string | null;
   /** One of the shop categories; null or undefined for All. */
-  category?: (typeof SHOP_CATEGORIES)[number] | null;
+  category?: ProductShopCategory | null;
   /** An ISO country code; null or undefined for All Countries. */
   shipTo?: string | null;
   /** Only this host's products: by id (their shop page) or as their profile's address names them (the profile). */

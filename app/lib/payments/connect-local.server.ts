@@ -1,4 +1,4 @@
-import Stripe from "stripe";
+import { eventEnvelope } from "~/lib/stripe-event";
 import { TransferRefusedError, type ConnectProvider } from "./connect.server";
 import { randomId, signPayload } from "./local.server";
 
@@ -38,18 +38,7 @@ export function createLocalConnectProvider(origin: string): ConnectProvider {
 
 /** A Stripe-format Connect event (`account` is the connected account it concerns, as Stripe sets it). */
 export function localConnectEvent(type: string, object: Record<string, unknown>, account?: string) {
-  return {
-    id: randomId("evt_local_"),
-    object: "event" as const,
-    api_version: Stripe.API_VERSION,
-    created: Math.floor(Date.now() / 1000),
-    data: { object },
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    type,
-    ...(account ? { account } : {}),
-  };
+  return eventEnvelope(type, object, randomId("evt_local_"), account);
 }
 
 /** The `account` object of an `account.updated` event for a local account. */

@@ -1,4 +1,5 @@
 import Stripe from "stripe";
+import { eventEnvelope } from "~/lib/stripe-event";
 import { getDb } from "~/db/client.server";
 import { getCheckoutSession } from "~/db/queries/checkout.server";
 import {
@@ -236,17 +237,7 @@ export function localEvent<T extends { id: string; object: string }>(
   object: T,
   id = randomId("evt_local_"),
 ) {
-  return {
-    id,
-    object: "event" as const,
-    api_version: Stripe.API_VERSION,
-    created: Math.floor(Date.now() / 1000),
-    data: { object },
-    livemode: false,
-    pending_webhooks: 1,
-    request: { id: null, idempotency_key: null },
-    type,
-  };
+  return eventEnvelope(type, object, id);
 }
 
 /** The `Stripe-Signature` header for a payload: `t=<unix seconds>,v1=<HMAC-SHA256(secret, t + "." + payload)>`. */
