@@ -1,5 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { CONTRIBUTION_SOURCE_TYPES, ENTRY_SOURCE_TYPES } from "~/db/schema";
+import { carryOverKey } from "~/domain/contribution-keys";
 import { entriesDigest } from "~/domain/draw";
 import {
   POOL_CURRENCY,
@@ -38,7 +39,6 @@ import type {
 } from "~/lib/pool-contract";
 import {
   addContribution,
-  carryOverKey,
   hostAutoRenews,
   linkSealedGuesses,
   listRoundGuessEntries,
