@@ -20,14 +20,8 @@ import {
   type Fetcher,
 } from "~/lib/draw.server";
 import type { PoolLiveMessage } from "~/lib/pool-contract";
-import {
-  addContribution,
-  applyPaymentReversal,
-  closePool,
-  openPool,
-  poolStub,
-  publicPoolState,
-} from "~/lib/pools.server";
+import { applyPaymentReversal } from "~/lib/pool-reversal.server";
+import { addContribution, closePool, openPool, poolStub, publicPoolState } from "~/lib/pools.server";
 import { poolsApi } from "../workers/pools-api";
 import { runScheduled } from "../workers/scheduled";
 import fixture from "./fixtures/bitcoin-blocks.json";

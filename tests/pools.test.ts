@@ -13,7 +13,6 @@ import { entriesDigest, sha256Hex } from "~/domain/draw";
 import { MS_PER_DAY } from "~/domain/countdown";
 import {
   addContribution,
-  applyPaymentReversal,
   closePool,
   getOpenPool,
   openPool,
@@ -24,6 +23,7 @@ import {
 import { runScheduled } from "../workers/scheduled";
 import { poolsApi } from "../workers/pools-api";
 import type { PoolLiveMessage } from "~/lib/pool-contract";
+import { applyPaymentReversal } from "~/lib/pool-reversal.server";
 import { db, makeUser } from "./helpers";
 
 // The pool objects run in this isolate, so stubbing the global fetch reaches them. No test may touch the

@@ -5,7 +5,6 @@
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
 import {
-  bindReservation,
   findRecordedSource,
   getDisplayName,
   getHostDebit,
@@ -19,17 +18,21 @@ import {
   insertOpenPool,
   linkGuessEntries,
   listPendingCarryOvers,
-  listUnappliedReservations,
-  markReservationApplied,
-  reserveContributionKey,
   sumHostDebitsForSource,
   updateOpenPoolTerms,
   type PoolRow,
 } from "~/db/queries/pools.server";
+import {
+  bindReservation,
+  listUnappliedReservations,
+  markReservationApplied,
+  reserveContributionKey,
+} from "~/db/queries/contribution-keys.server";
 import { listCommitmentLog, listPoolDraws } from "~/db/queries/draw.server";
 import { endExpiredGames, endRoundGames, listSealedGuessEntries } from "~/db/queries/games.server";
 import { frozenEntryList, hashToDecimal, type BitcoinBlock, type FrozenEntry } from "~/domain/draw";
 import type { CommitmentRecord } from "~/domain/draw-commitment";
+import { carryOverKey } from "~/domain/contribution-keys";
 import {
   DEFAULT_POOL_DURATION_DAYS,
   DEFAULT_PROFILE_POOL_TARGET_CENTS,
@@ -39,7 +42,6 @@ import {
   reversalVoidsEntry,
 } from "~/domain/pool";
 import { CONTRIBUTION_TYPES } from "~/domain/revenue";
-import { disqualifyWinner } from "~/lib/draw.server";
 import {
   poolSocketPath,
   type ContributionSourceType,
@@ -290,11 +292,6 @@ export async function reapplyReservations(
   return summary;
 }
 
-/** The ledger keys of a no-entry pool's amount moving out of it and into the host's next pool. */
-export function carryOverKey(poolId: string, direction: "out" | "in"): string {
-  return `carry:${poolId}:${direction}`;
-}
-
 /**
  * The games part of a pool's close (called by its object): ends the host's running games of the round (answers
  * published) and lists the correct guesses confirmed before their game ended, which the object appends as entries.
@@ -384,6 +381,9 @@ export type ReversalOutcome =
       carriedToPoolId: string | null;
     };
 
+/** A frozen entry a reversal voided after its pool closed: it can no longer win (the draw's `disqualifyWinner`). */
+export type Disqualification = { poolId: string; entryNumber: number; reversalKey: string; voidsDraw: boolean };
+
 /**
  * Applies a refund or dispute event (or a restoring event: key + ':restore', negative amount) to the pool the
  * payment contributed to. While that pool is open its object appends a negative ledger row keyed by the reversal
@@ -395,14 +395,21 @@ export type ReversalOutcome =
  * open pool gave back goes to the host's open pool (a carry_over contribution keyed by the restore; decision 151):
  * the entry stays out of the closed pool's draw. `keepEntry` (a group buy's tier refund)
  * moves only money, never the entry. Idempotent per reversal key.
+ *
+ * The pool's part of `applyPaymentReversal` (app/lib/pool-reversal.server.ts): after a close it names the frozen
+ * entry the reversal voids (`disqualify`) and leaves `redrawn` false; its caller disqualifies that entry, which
+ * redraws the prize when it had won.
  */
-export async function applyPaymentReversal(env: Env, reversal: PaymentReversal): Promise<ReversalOutcome> {
+export async function reversePoolShare(
+  env: Env,
+  reversal: PaymentReversal,
+): Promise<{ outcome: ReversalOutcome; disqualify: Disqualification | null }> {
   const input = reversalSchema.parse(reversal);
   const db = getDb(env);
   const contribution = await getPaymentContribution(db, input.sourceKey);
-  if (!contribution) return { kind: "no_contribution" };
+  if (!contribution) return { outcome: { kind: "no_contribution" }, disqualify: null };
   const pool = await getPool(env, contribution.poolId);
-  if (!pool) return { kind: "no_contribution" };
+  if (!pool) return { outcome: { kind: "no_contribution" }, disqualify: null };
   await initPoolObject(env, pool);
   const result = await poolStub(env, pool.id).reverse({
     reversalKey: input.reversalKey,
@@ -413,8 +420,9 @@ export async function applyPaymentReversal(env: Env, reversal: PaymentReversal):
     givenBackCents: input.givenBackCents,
     keepEntry: input.keepEntry,
   });
-  if (result.outcome === "unknown_source" || result.outcome === "uninitialised") return { kind: "no_contribution" };
-  if (result.outcome !== "closed") return { kind: "pool", poolId: pool.id, result };
+  if (result.outcome === "unknown_source" || result.outcome === "uninitialised")
+    return { outcome: { kind: "no_contribution" }, disqualify: null };
+  if (result.outcome !== "closed") return { outcome: { kind: "pool", poolId: pool.id, result }, disqualify: null };
 
   // Closed: the share of this event, computed once against everything reversed so far (in the pool and as debits)
   // and booked under its key; a repeat (a retry after a crash, a concurrent delivery) reads the booked row.
@@ -464,22 +472,28 @@ export async function applyPaymentReversal(env: Env, reversal: PaymentReversal):
     });
     carriedToPoolId = carried.poolId;
   }
-  let redrawn = false;
-  if (
+  const disqualify =
     contribution.entryNumber !== null &&
     !input.keepEntry &&
     reversalVoidsEntry(input.cumulativeReversedCents, input.paymentCents)
-  ) {
-    redrawn = await disqualifyWinner(env, pool.id, contribution.entryNumber, input.reversalKey, input.voidsDraw);
-  }
+      ? {
+          poolId: pool.id,
+          entryNumber: contribution.entryNumber,
+          reversalKey: input.reversalKey,
+          voidsDraw: input.voidsDraw,
+        }
+      : null;
   return {
-    kind: "host_debit",
-    poolId: pool.id,
-    hostId: contribution.hostId,
-    debitCents: debit.amountCents,
-    booked,
-    redrawn,
-    carriedToPoolId,
+    outcome: {
+      kind: "host_debit",
+      poolId: pool.id,
+      hostId: contribution.hostId,
+      debitCents: debit.amountCents,
+      booked,
+      redrawn: false,
+      carriedToPoolId,
+    },
+    disqualify,
   };
 }
 

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/pools.server";
+import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/contribution-keys.server";
 import {
   checkoutSessions,
   paymentEvents,

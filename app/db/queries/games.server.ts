@@ -1,6 +1,6 @@
-import { and, count, desc, eq, gt, inArray, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, or, sql } from "drizzle-orm";
 import { hostNotSuspended } from "~/db/queries/admin.server";
-import { hostIdSql, type ProfileAddress } from "~/db/queries/profiles.server";
+import { hostIdSql, type ProfileAddress } from "~/db/queries/host-refs.server";
 import { confirmedWhileRunning } from "~/db/queries/guesses.server";
 import type { Db } from "~/db/client.server";
 import {
@@ -55,11 +55,6 @@ export function listActiveGames(
     .orderBy(desc(guessWinGames.createdAt), desc(guessWinGames.id))
     .limit(limit)
     .offset(offset);
-}
-
-/** The host id of a game, as a subquery: reads keyed by the game's host go in the same batch as the game. */
-export function gameHostId(gameId: string | Placeholder): SQL {
-  return sql`(select ${guessWinGames.hostId} from ${guessWinGames} where ${guessWinGames.id} = ${gameId})`;
 }
 
 /** One game, public fields plus the correct answer (the route decides who may see it), or undefined. */

@@ -4,7 +4,7 @@ import { hostNotSuspended } from "~/db/queries/admin.server";
 import { payableCheckoutReferences } from "~/db/queries/checkout.server";
 import type { Db } from "~/db/client.server";
 import { mainImage } from "~/db/queries/products.server";
-import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/pools.server";
+import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/contribution-keys.server";
 import { insertedAnyOrder, insertLineOrderStatements, pushLineStock, stockTakenFrom } from "~/db/queries/orders.server";
 import {
   groupBuyProducts,

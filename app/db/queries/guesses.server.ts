@@ -1,7 +1,7 @@
 import { and, eq, exists, isNotNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { claimCheckoutStatement } from "~/db/queries/checkout.server";
-import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/pools.server";
+import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/contribution-keys.server";
 import { guessWinGames, guessWinParticipants } from "~/db/schema";
 import type { RevenueRules } from "~/domain/revenue";
 

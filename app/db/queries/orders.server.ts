@@ -14,7 +14,6 @@ import {
   notInArray,
   or,
   sql,
-  type Placeholder,
   type SQL,
 } from "drizzle-orm";
 import { preparedRead, type PreparedSubquery } from "~/db/prepared.server";
@@ -27,7 +26,7 @@ import {
 } from "~/db/queries/sessions.server";
 import type { Db } from "~/db/client.server";
 import { containsText } from "~/db/text-match.server";
-import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/pools.server";
+import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/contribution-keys.server";
 import {
   checkoutSessions,
   orders,

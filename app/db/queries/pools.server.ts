@@ -1,13 +1,16 @@
-import { and, desc, eq, inArray, isNull, lt, sql, sum, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, lt, sql, sum } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { columnPlaceholder, preparedRead } from "~/db/prepared.server";
-import { gameHostId } from "~/db/queries/games.server";
-import { hostOfProduct } from "~/db/queries/products.server";
-import { profileHostId, type ProfileAddress } from "~/db/queries/profiles.server";
+import {
+  currentFirst,
+  gameHostId,
+  hostOfProduct,
+  profileHostId,
+  type ProfileAddress,
+} from "~/db/queries/host-refs.server";
 import {
   guessWinGames,
   hostDebits,
-  poolContributionKeys,
   prizeEntries,
   prizePoolContributions,
   prizePools,
@@ -17,9 +20,6 @@ import {
 } from "~/db/schema";
 
 export type { PoolRow };
-
-/** Which of a host's pools is their current one: the open pool, or else the latest. */
-const currentFirst = [sql`${prizePools.status} = 'open' desc`, desc(prizePools.createdAt)] as const;
 
 /** Whose current pool a page reads: a host's id, the host a profile address names, or the host of a product or a game. */
 export type PoolHost = string | ProfileAddress | { ofProduct: string } | { ofGame: string };
@@ -75,11 +75,6 @@ const currentPoolRead = preparedRead(
   },
   (shape) => shape,
 );
-
-/** The id of the host's current pool (the one `getCurrentPool` reads), as a subquery for reads batched with it. */
-export function currentPoolIdOf(hostId: string | SQL): SQL {
-  return sql`(select ${prizePools.id} from ${prizePools} where ${prizePools.hostId} = ${hostId} order by ${sql.join([...currentFirst], sql`, `)} limit 1)`;
-}
 
 /** A pool's ledger summed per source type (at most one row per type). */
 export async function listContributionTotals(db: Db, poolId: string) {
@@ -226,95 +221,6 @@ export async function findRecordedSource(
     .where(eq(prizeEntries.sourceKey, sourceKey))
     .limit(1);
   return entry ?? null;
-}
-
-export type ContributionReservation = typeof poolContributionKeys.$inferSelect;
-
-export type ContributionKeyValues = {
-  sourceKey: string;
-  hostId: string;
-  sourceType: ContributionReservation["sourceType"];
-  amountCents: number;
-  currency: string;
-  userId: string | null;
-  earnsEntry: boolean;
-};
-
-/**
- * The statement a payment's fulfilment batch reserves its contribution's source key with (no pool yet: the first
- * addContribution binds it), only while `when` holds (e.g. the order this batch inserted goes ahead). Reserved in
- * the same transaction as the payment, a contribution the pool object never confirmed is found by the cron, and
- * the key binds to one pool however the webhook and the success page race a closing pool.
- */
-export function reserveContributionStatement(db: Db, values: ContributionKeyValues, when: SQL = sql`1`) {
-  // Every column of the table, in its order (source_key, host_id, pool_id, source_type, amount_cents, currency,
-  // user_id, earns_entry, created_at, applied_at).
-  return db
-    .insert(poolContributionKeys)
-    .select(
-      sql`select ${values.sourceKey}, ${values.hostId}, null, ${values.sourceType}, ${values.amountCents}, ${values.currency},
-        ${values.userId}, ${values.earnsEntry ? 1 : 0}, ${Date.now()}, null where ${when}`,
-    )
-    .onConflictDoNothing();
-}
-
-/** Reserves a source key with its request (the first caller wins); returns the reservation and whether it is new. */
-export async function reserveContributionKey(
-  db: Db,
-  values: Omit<typeof poolContributionKeys.$inferInsert, "createdAt" | "appliedAt">,
-): Promise<{ row: ContributionReservation; created: boolean }> {
-  const [inserted] = await db.insert(poolContributionKeys).values(values).onConflictDoNothing().returning();
-  if (inserted) return { row: inserted, created: true };
-  const [row] = await db
-    .select()
-    .from(poolContributionKeys)
-    .where(eq(poolContributionKeys.sourceKey, values.sourceKey))
-    .limit(1);
-  if (!row) throw new Error(`Could not reserve contribution ${values.sourceKey}`);
-  return { row, created: false };
-}
-
-/** Binds a reservation to a pool: sets it when unset, or moves it from a pool that refused it (closed). */
-export async function bindReservation(
-  db: Db,
-  sourceKey: string,
-  from: string | null,
-  to: string,
-): Promise<string | null> {
-  await db
-    .update(poolContributionKeys)
-    .set({ poolId: to })
-    .where(
-      and(
-        eq(poolContributionKeys.sourceKey, sourceKey),
-        from === null ? isNull(poolContributionKeys.poolId) : eq(poolContributionKeys.poolId, from),
-        isNull(poolContributionKeys.appliedAt),
-      ),
-    );
-  const [row] = await db
-    .select({ poolId: poolContributionKeys.poolId })
-    .from(poolContributionKeys)
-    .where(eq(poolContributionKeys.sourceKey, sourceKey))
-    .limit(1);
-  return row?.poolId ?? null;
-}
-
-/** Marks a reservation applied (its pool object confirmed it). */
-export async function markReservationApplied(db: Db, sourceKey: string, poolId: string): Promise<void> {
-  await db
-    .update(poolContributionKeys)
-    .set({ appliedAt: new Date(), poolId })
-    .where(and(eq(poolContributionKeys.sourceKey, sourceKey), isNull(poolContributionKeys.appliedAt)));
-}
-
-/** Reservations no pool object has confirmed, created before `before` (the cron re-applies them). */
-export function listUnappliedReservations(db: Db, before: Date, limit: number) {
-  return db
-    .select()
-    .from(poolContributionKeys)
-    .where(and(isNull(poolContributionKeys.appliedAt), lt(poolContributionKeys.createdAt, before)))
-    .orderBy(poolContributionKeys.createdAt)
-    .limit(limit);
 }
 
 /** The contribution a payment made (not a reversal row), or null. */

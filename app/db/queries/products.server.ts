@@ -1,6 +1,13 @@
-import { and, asc, desc, eq, inArray, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { hostNotSuspended } from "~/db/queries/admin.server";
-import { hostParam, hostShape, hostValue, type HostShape, type ProfileAddress } from "~/db/queries/profiles.server";
+import {
+  hostOfProduct,
+  hostParam,
+  hostShape,
+  hostValue,
+  type HostShape,
+  type ProfileAddress,
+} from "~/db/queries/host-refs.server";
 import type { Db } from "~/db/client.server";
 import { containsText } from "~/db/text-match.server";
 import { columnPlaceholder, preparedRead } from "~/db/prepared.server";
@@ -328,14 +335,6 @@ const productImagesRead = preparedRead((db) =>
     .limit(sql.placeholder("limit"))
     .prepare(),
 );
-
-/**
- * The id of a product's host, as a subquery: reads keyed by the host go in the same batch as the product's own. In a
- * prepared read the product id may be a placeholder.
- */
-export function hostOfProduct(productId: string | Placeholder): SQL {
-  return sql`(select ${products.hostId} from ${products} where ${products.id} = ${productId})`;
-}
 
 /** Up to `limit` other active products of this product's host, newest first (the buy page's picker). */
 export function listMoreFromHost(db: Db, productId: string, limit = 8) {

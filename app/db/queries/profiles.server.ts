@@ -1,9 +1,17 @@
-import { and, asc, desc, eq, gt, isNull, ne, or, Param, sql, type Placeholder, type SQL } from "drizzle-orm";
-import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { and, asc, desc, eq, gt, or, Param, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { containsText } from "~/db/text-match.server";
 import { columnPlaceholder, preparedRead } from "~/db/prepared.server";
-import { currentPoolIdOf } from "~/db/queries/pools.server";
+import {
+  currentPoolIdOf,
+  hostIdSql,
+  hostParam,
+  hostShape,
+  hostValue,
+  profileHostId,
+  type HostShape,
+  type ProfileAddress,
+} from "~/db/queries/host-refs.server";
 import { viewerParam, viewerShape, viewerValues, type ViewerKey, type ViewerShape } from "~/db/queries/sessions.server";
 import {
   groupBuyProducts,
@@ -58,33 +66,6 @@ const profileRead = preparedRead((db) =>
     .limit(1)
     .prepare(),
 );
-
-/**
- * The user id of the profile a /profile/{id} address names, as a subquery: the account with that id (in any case: ids
- * are stored lowercase, an address may be typed in capitals), else the one
- * with that slug; never a suspended or deleted account. Reads keyed by the host use it to go in the same batch as
- * the profile itself.
- */
-export function profileHostId(idOrSlug: string | Placeholder): SQL {
-  return sql`(select ${userProfiles.userId} from ${userProfiles} inner join ${users} on ${users.id} = ${userProfiles.userId}
-    where (${userProfiles.userId} = lower(${idOrSlug}) or ${userProfiles.slug} = ${idOrSlug})
-      and ${userProfiles.status} <> 'suspended' and ${users.deletedAt} is null
-    order by ${userProfiles.userId} = lower(${idOrSlug}) desc limit 1)`;
-}
-
-/** A host as a /profile/{id} address names them (their id or slug): reads keyed by it resolve it themselves. */
-export type ProfileAddress = { idOrSlug: string };
-
-/** How a prepared read is keyed by its host: an id, or a profile address resolved in the same query. */
-export type HostShape = "id" | "address";
-export const hostShape = (host: string | ProfileAddress): HostShape => (typeof host === "string" ? "id" : "address");
-export const hostValue = (host: string | ProfileAddress) => (typeof host === "string" ? host : host.idOrSlug);
-/** The host placeholder ("host") of a prepared read, compared with `column`. */
-export const hostParam = (shape: HostShape, column: AnySQLiteColumn) =>
-  shape === "id" ? columnPlaceholder(column, "host") : profileHostId(sql.placeholder("host"));
-/** A host in a read built per call: the id, or the profile address resolved in the same query. */
-export const hostIdSql = (host: string | ProfileAddress): string | SQL =>
-  typeof host === "string" ? host : profileHostId(host.idOrSlug);
 
 /** The signed-in user's own profile, with the settings fields. */
 export async function getOwnProfile(db: Db, userId: string) {
