@@ -3,9 +3,9 @@ import { createElement as h, Suspense } from "react";
 import * as ReactDOM from "react-dom";
 import edgeRenderer from "../node_modules/react-dom/cjs/react-dom-server.edge.production.js?raw";
 import { describe, expect, it } from "vitest";
-import { joinFizzTextChunks } from "../scripts/fizz-text-chunks";
+import { joinFizzTextChunks } from "../patches/fizz-text-chunks";
 
-// The build joins React's server-rendered text before encoding it (scripts/fizz-text-chunks.ts, decision 250). The
+// The build joins React's server-rendered text before encoding it (patches/fizz-text-chunks.ts, decision 250). The
 // page must come out byte for byte as React's own renderer writes it: here the installed renderer and the changed
 // one render the same pages side by side.
 
@@ -33,17 +33,21 @@ function load(source: string): Server & { encodes: () => number } {
   return Object.assign(module.exports, { encodes: () => encodes });
 }
 
-async function render(server: Server, page: React.ReactNode) {
+async function render(server: Server, page: React.ReactNode, progressiveChunkSize?: number) {
   const errors: unknown[] = [];
   const stream = await server.renderToReadableStream(page, {
     nonce: "n0nce",
+    progressiveChunkSize,
     onError: (error: unknown) => void errors.push(error),
   });
   const chunks: Uint8Array[] = [];
   for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) chunks.push(chunk);
   const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
   let at = 0;
-  for (const c of chunks) (bytes.set(c, at), (at += c.byteLength));
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
   expect(errors).toEqual([]);
   return { bytes, chunks: chunks.length };
 }
@@ -131,11 +135,82 @@ describe("React's server renderer with its text joined before encoding", () => {
     expect(firstDifference(a.bytes, b.bytes)).toBe(-1);
   });
 
-  it("refuses a React build whose code has changed instead of changing it blindly", () => {
+  it("counts a boundary's size in bytes, as React does, so a large boundary is streamed on its own the same way", async () => {
+    const original = load(edgeRenderer);
+    const joined = load(joinFizzTextChunks(edgeRenderer));
+    // 200 characters of three bytes each: 600 bytes (over React's 500-byte floor for streaming a boundary on its
+    // own, and over the 100-byte chunk size asked for), but only 200 UTF-16 units, under both.
+    const wide = () => h("main", null, h(Suspense, { fallback: h("p", null, "…") }, h("p", null, "中".repeat(200))));
+    const [a, b] = [await render(original, wide(), 100), await render(joined, wide(), 100)];
+    const text = new TextDecoder().decode(a.bytes);
+    // React streams that boundary on its own (a hidden segment and the script that moves it in) ...
+    expect(text).toMatch(/<div hidden id="S:0">/);
+    // ... and the joined renderer writes the same bytes: it counted the same 600 bytes.
+    expect(firstDifference(a.bytes, b.bytes)).toBe(-1);
+    // The same boundary in ASCII (200 bytes) stays inline in both.
+    const narrow = () => h("main", null, h(Suspense, { fallback: null }, h("p", null, "x".repeat(200))));
+    const [c, d] = [await render(original, narrow(), 100), await render(joined, narrow(), 100)];
+    expect(new TextDecoder().decode(c.bytes)).not.toMatch(/hidden id="S:/);
+    expect(firstDifference(c.bytes, d.bytes)).toBe(-1);
+  });
+
+  it("keeps React's byte counting and its detached-buffer check in the changed functions", () => {
+    // The changed file's writeChunk, writeBytesChunk (React's own, renamed) and byteLengthOfChunk, evaluated alone.
+    const changed = joinFizzTextChunks(edgeRenderer);
+    const from = changed.indexOf('var pendingText = "";');
+    const to = changed.indexOf("function closeWithError(");
+    expect(from).toBeGreaterThan(0);
+    const functions = new Function(
+      "supportsArrayBufferDetached",
+      "currentView",
+      "writtenBytes",
+      `${changed.slice(from, to)}; return { writeChunk, byteLengthOfChunk, stringToChunk, start() { currentView = new Uint8Array(4096); writtenBytes = 0; } };`,
+    )(true, null, 0) as {
+      writeChunk: (destination: { enqueue: (chunk: Uint8Array) => void }, chunk: unknown) => void;
+      byteLengthOfChunk: (chunk: unknown) => number;
+      stringToChunk: (text: string) => unknown;
+      start: () => void;
+    };
+    const encoder = new TextEncoder();
+    for (const text of [
+      "",
+      "plain",
+      "é",
+      "中文",
+      "🎉 & more",
+      "Produit — 中文 🎉",
+      "\ud83c",
+      "a\udf89b",
+      "\ud83c\ud83c\udf89",
+    ])
+      expect(functions.byteLengthOfChunk(functions.stringToChunk(text))).toBe(encoder.encode(text).byteLength);
+    expect(functions.byteLengthOfChunk(new Uint8Array(7))).toBe(7);
+    // A view on a buffer that was transferred away is refused, as React refuses it.
+    const buffer = new ArrayBuffer(8);
+    const view = new Uint8Array(buffer);
+    buffer.transfer();
+    const sent: Uint8Array[] = [];
+    functions.start();
+    functions.writeChunk({ enqueue: (chunk) => void sent.push(chunk) }, "text before it");
+    expect(() => functions.writeChunk({ enqueue: (chunk) => void sent.push(chunk) }, view)).toThrow(
+      /Cannot transport a detached buffer/,
+    );
+  });
+
+  it("refuses a React build whose code has changed instead of changing it blindly, naming the line", () => {
     expect(() =>
       joinFizzTextChunks(
         edgeRenderer.replace("function byteLengthOfChunk(chunk) {", "function byteLengthOfChunk(c) {"),
       ),
-    ).toThrow(/no longer contains exactly one "function byteLengthOfChunk\(chunk\) \{"/);
+    ).toThrow(/react-dom 19\.3\.1 .*no longer contains exactly one "function byteLengthOfChunk\(chunk\) \{"/);
+    // A line changed inside writeChunk: the message names its line in the file.
+    const line = edgeRenderer
+      .slice(0, edgeRenderer.indexOf("    writtenBytes += chunk.byteLength;"))
+      .split("\n").length;
+    expect(() =>
+      joinFizzTextChunks(
+        edgeRenderer.replace("    writtenBytes += chunk.byteLength;", "    writtenBytes += chunk.length;"),
+      ),
+    ).toThrow(new RegExp(`line ${line} is "    writtenBytes \\+= chunk.length;" where the patch expects`));
   });
 });

@@ -3,10 +3,10 @@ import serverRouterJs from "../node_modules/react-router/dist/production/lib/dom
 import staticRouterJs from "../node_modules/react-router/dist/production/lib/dom/server.js?raw";
 import routerUtilsJs from "../node_modules/react-router/dist/production/lib/router/utils.js?raw";
 import { beforeAll, describe, expect, it } from "vitest";
-import { keepRouteTables } from "../scripts/react-router-route-tables";
+import { keepRouteTables } from "../patches/react-router-route-tables";
 import { get, makeSignedInUser, makeUser } from "./helpers";
 
-// The build makes React Router's server keep its route tables across requests (scripts/react-router-route-tables.ts,
+// The build makes React Router's server keep its route tables across requests (patches/react-router-route-tables.ts,
 // decision 320). Each page must still get its own routes: the partial manifest a page hands the browser names the
 // routes of the page and of every parent path, whatever page this isolate rendered before; and a path matched before
 // gets its own params and loaders again.
@@ -67,6 +67,11 @@ describe("React Router's route tables kept across requests", () => {
     expect(() =>
       keepRouteTables(changed, "/x/node_modules/react-router/dist/production/lib/dom/ssr/fog-of-war.js"),
     ).toThrow(/fog-of-war\.js no longer contains exactly one "\\tpaths\.forEach\(\(path\) => \{"/);
+    // The message names the line of the file that differs.
+    const line = fogOfWarJs.slice(0, fogOfWarJs.indexOf("let matches = router.match(path);")).split("\n").length;
+    expect(() =>
+      keepRouteTables(changed, "/x/node_modules/react-router/dist/production/lib/dom/ssr/fog-of-war.js"),
+    ).toThrow(new RegExp(`react-router 8\\.4\\.0 .*line ${line} is "\\\\t\\\\tlet found = router\\.match\\(path\\);"`));
     const renamed = serverRouterJs.replace(
       "function ServerRouter({ context, url, nonce }) {",
       "function ServerRouter({ context, url }) {",

@@ -1,5 +1,6 @@
-import type { Plugin } from "vite";
-import { applyExactReplacements } from "./exact-replacements";
+import { applyExactReplacements, changeFilesPlugin, type Replacement } from "./exact-replacements";
+
+// Patch of react-router 8.4.0, four files under dist/production/lib (patches/README.md, decision 320).
 
 // React Router's server rendering rebuilds the app's route tables for every page it renders, although they depend
 // only on the build: `ServerRouter` turns the manifest's 80 routes into route objects (createServerRoutes),
@@ -21,7 +22,7 @@ import { applyExactReplacements } from "./exact-replacements";
 // so the change is looked at again instead of applied blindly.
 
 /** [file (under react-router/dist/production/lib), [the file's code, its replacement][]]. */
-const PATCHES: readonly (readonly [RegExp, string, readonly (readonly [string, string])[]])[] = [
+const PATCHES: readonly (readonly [RegExp, string, readonly Replacement[]])[] = [
   [
     /react-router[\\/]dist[\\/]production[\\/]lib[\\/]dom[\\/]ssr[\\/]server\.js$/,
     "lib/dom/ssr/server.js",
@@ -144,20 +145,15 @@ export function keepRouteTables(code: string, id: string): string | null {
   return applyExactReplacements(
     code,
     replacements,
-    `scripts/react-router-route-tables.ts: react-router's ${name}`,
-    "React Router changed: check the replacements against the new file (or remove the plugin).",
+    `react-router 8.4.0 dist/production/${name}`,
+    "React Router changed: check patches/react-router-route-tables.ts against the new file (or remove it), see patches/README.md.",
   );
 }
 
-export function reactRouterRouteTables(): Plugin {
-  return {
-    name: "tribe:react-router-route-tables",
-    enforce: "pre",
-    // Only the server renders pages; the browser's copy of these files is left as it is.
-    applyToEnvironment: (environment) => environment.name !== "client",
-    transform(code, id) {
-      const out = keepRouteTables(code, id.split("?")[0]!);
-      return out === null ? null : { code: out, map: null };
-    },
-  };
-}
+// Only the server renders pages; the browser's copy of these files is left as it is.
+export const reactRouterRouteTables = () =>
+  changeFilesPlugin(
+    "tribe:react-router-route-tables",
+    PATCHES.map(([file]) => file),
+    (code, id) => keepRouteTables(code, id)!,
+  );
