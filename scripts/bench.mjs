@@ -41,6 +41,7 @@
 // Environment: BENCH_SECONDS (6), BENCH_WARMUP (2), BENCH_CONNECTIONS (16), BENCH_POOL_N (2000),
 // BENCH_POOL_RUNS (3), BENCH_POOL_FLOOD (20000), BENCH_SKIP_BUILD=1 (measure the existing build/), BENCH_CPU_SAMPLES
 // (200), BENCH_CPU_WARMUP (500), BENCH_ONLY=fan (only the signed-in fan's rows and the stack floor, printed; results.md untouched),
+// BENCH_FAN_RESULTS=1 (with BENCH_ONLY=fan: this run's signed-in section replaces results.md's, marked as such),
 // BENCH_ONLY=pool (only step 6, printed; results.md untouched), BENCH_KEEP_DATA=1 (reuse the last run's scaled state).
 import { execFileSync, spawn } from "node:child_process";
 import {
@@ -78,6 +79,8 @@ const POOL_PREFILL = Math.round(num("BENCH_POOL_PREFILL", 20_000));
 const SKIP_BUILD = process.env.BENCH_SKIP_BUILD === "1";
 /** BENCH_ONLY=fan: only the signed-in fan's CPU rows and the stack floor (printed, results.md left alone), for quick checks. */
 const ONLY_FAN = process.env.BENCH_ONLY === "fan";
+/** BENCH_FAN_RESULTS=1 (with BENCH_ONLY=fan): this run's signed-in section replaces the one in results.md. */
+const FAN_RESULTS = process.env.BENCH_FAN_RESULTS === "1";
 /** BENCH_ONLY=pool: only the prize pool step (printed, results.md left alone), for quick checks. */
 const ONLY_POOL = process.env.BENCH_ONLY === "pool";
 /** "state" messages one live socket sends while the flood run's contributions go in (issue 27). */
@@ -526,6 +529,99 @@ function stackFloorSummary(fan) {
   );
 }
 
+/** results.md with its signed-in section replaced by this run's (BENCH_ONLY=fan BENCH_FAN_RESULTS=1), saying so. */
+function replaceFanSection(fan, run) {
+  const text = readFileSync(RESULTS, "utf8");
+  const start = text.indexOf("## Signed-in fan");
+  const end = text.indexOf("\n## ", start + 1);
+  if (start < 0 || end < 0) throw new Error(`${path.relative(root, RESULTS)} has no signed-in section to replace`);
+  const section = fanSection(fan);
+  section.splice(
+    2,
+    0,
+    `_This section alone was measured again (\`BENCH_ONLY=fan BENCH_FAN_RESULTS=1 npm run bench\`), ${run}, on commit ` +
+      `${gitRevision()}; the other sections are from the run named at the top._`,
+    "",
+  );
+  writeFileSync(RESULTS, text.slice(0, start) + section.join("\n") + text.slice(end));
+}
+
+/** The "Signed-in fan" section of results.md (step 4b), as lines. */
+function fanSection(fan) {
+  const lines = [];
+  const out = (line = "") => lines.push(line);
+  out("## Signed-in fan: workerd CPU per request");
+  out();
+  out(
+    `Target: at most ${TARGET_CPU_MEDIAN_MS} ms net at the median (all threads; the free plan's per-request CPU limit), ` +
+      `a signed-in fan (no page cache); /shop's HTML at most ${TARGET_SHOP_HTML_KB} KB. The p99 is a reading, not a pass/fail: ` +
+      `each page's p99 stands beside the floor's own p99 from the same run, and the main thread's p99 after ${CPU_WARMUP} warm-up ` +
+      `requests beside the floor's, to compare with the plan's ${READING_CPU_P99_MS} ms (on this shared 2-core machine the runtime's own ` +
+      `all-thread p99 exceeds it). ${fan.rows[0]?.samples ?? 0} requests per page after ${CPU_WARMUP} warm-up requests, ` +
+      "one at a time; each sample is the CPU time every thread of the app's workerd used from sending the request to its last byte " +
+      "(/proc schedstat). Locally that includes what production does not count against the Worker: D1 itself (SQLite inside the " +
+      "same workerd under Miniflare), the HTTP server and the static-asset router. The fixed-HTML ceiling Worker, measured the " +
+      `same way, shows that floor: median ${f(fan.floor.medianMs, 2)} ms, p99 ${f(fan.floor.p99Ms, 2)} ms when measured alone. "Net" subtracts ` +
+      `the floor measured around each row: the fixed-HTML Worker's median over ${FLOOR_SAMPLES} requests just before and just after the ` +
+      "page, averaged (its own column), so a page and its floor see the machine in the same minutes (the same build's figures drift " +
+      "by 20–40% between runs an hour apart). " +
+      "The verdict counts every thread. The main-thread column is the part on workerd's main thread, where the Workers' " +
+      `JavaScript runs (the ceiling's: median ${f(fan.floor.mainMedianMs, 2)} ms, p99 ${f(fan.floor.mainP99Ms, 2)} ms): ` +
+      "the rest is V8's helper threads, whose concurrent garbage collection makes most of the all-thread p99.",
+  );
+  out();
+  out(
+    "What the stack costs before any of our code runs: a bare React Router app built with the app's toolchain and installed " +
+      "versions (scripts/bench/floor-app/: vite, @cloudflare/vite-plugin, @react-router/dev, react, react-dom, react-router; " +
+      "a root Layout with Meta, Links, ScrollRestoration and Scripts, one route whose loader returns a constant title and three " +
+      "items, hydrated as React Router does by default; no session, no middleware, no page cache, no nonce), served and measured " +
+      "the same way. Its /d1 is the same page after one D1 query (`select 1`, SQLite inside the same workerd).",
+  );
+  out();
+  out("| Worker | median ms | p99 ms | floor around it ms | median above the floor ms | HTML KB | all 200 |");
+  out("|---|---:|---:|---:|---:|---:|---|");
+  for (const row of [
+    { ...fan.floor, label: "ceiling (fixed HTML)" },
+    ...fan.stackRows.map((r) => ({ ...r, label: stackLabel(r.label) })),
+  ]) {
+    out(
+      `| ${row.label} | ${f(row.medianMs, 2)} | ${f(row.p99Ms, 2)} | ${f(floorOf(row, fan), 2)} | ${f(netOf(row, fan), 2)} | ` +
+        `${f(row.htmlKB, 1)} | ${row.allOk ? "yes" : "no"} |`,
+    );
+  }
+  out();
+  out(stackFloorSummary(fan));
+  out();
+  const fanTable = (rows) => {
+    out(
+      "| page | median ms | floor around it ms | net median ms | net median / 5 ms | result | p99 ms (reading) | floor's p99 ms | main thread median / p99 ms (reading) | floor's main-thread p99 ms | HTML KB | all 200 |",
+    );
+    out("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|");
+    for (const row of rows) {
+      const { floorMs, netMedian, pass } = fanVerdict(row, fan);
+      out(
+        `| \`${row.label}\` | ${f(row.medianMs, 2)} | ${f(floorMs, 2)} | ${f(netMedian, 2)} | ${f(netMedian / TARGET_CPU_MEDIAN_MS, 2)} | ` +
+          `${verdict(pass)} | ${f(row.p99Ms, 2)} | ${f(fan.floor.p99Ms, 2)} | ${f(row.mainMedianMs, 2)} / ${f(row.mainP99Ms, 2)} | ` +
+          `${f(fan.floor.mainP99Ms, 2)} | ${f(row.htmlKB, 1)}${row.label === "/shop" ? ` (≤ ${TARGET_SHOP_HTML_KB})` : ""} | ${row.allOk ? "yes" : "no"} |`,
+      );
+    }
+    out();
+  };
+  out("With D1 in the same workerd (SQLite and Miniflare's D1 plumbing counted as the app's CPU):");
+  out();
+  fanTable(fan.rows);
+  out(
+    "With D1 in its own process, as in production where D1 runs on its own machines: the same build, its env.DB a client " +
+      "that posts each D1 call (a statement or a batch) to a second workerd holding the database (scripts/bench/remote-d1-entry.js, " +
+      "scripts/bench/d1-host/); the app's workerd then pays for D1 only the client's side (serialising the call, one fetch, parsing " +
+      "the answer) and nothing of SQLite's or Miniflare's D1 work, but that fetch is a real HTTP round trip over the loopback, " +
+      "which the binding's own channel to D1 is not. Read the two tables as a range, not one as the truth.",
+  );
+  out();
+  fanTable(fan.remoteRows);
+  return lines;
+}
+
 function report(data) {
   const { pages, ceilings, diagnostics, scripts, bundle, pool, profile, fan, lighthouseRows, scale, timings, machine } =
     data;
@@ -605,75 +701,7 @@ function report(data) {
   );
   out();
 
-  out("## Signed-in fan: workerd CPU per request");
-  out();
-  out(
-    `Target: at most ${TARGET_CPU_MEDIAN_MS} ms net at the median (all threads; the free plan's per-request CPU limit), ` +
-      `a signed-in fan (no page cache); /shop's HTML at most ${TARGET_SHOP_HTML_KB} KB. The p99 is a reading, not a pass/fail: ` +
-      `each page's p99 stands beside the floor's own p99 from the same run, and the main thread's p99 after ${CPU_WARMUP} warm-up ` +
-      `requests beside the floor's, to compare with the plan's ${READING_CPU_P99_MS} ms (on this shared 2-core machine the runtime's own ` +
-      `all-thread p99 exceeds it). ${fan.rows[0]?.samples ?? 0} requests per page after ${CPU_WARMUP} warm-up requests, ` +
-      "one at a time; each sample is the CPU time every thread of the app's workerd used from sending the request to its last byte " +
-      "(/proc schedstat). Locally that includes what production does not count against the Worker: D1 itself (SQLite inside the " +
-      "same workerd under Miniflare), the HTTP server and the static-asset router. The fixed-HTML ceiling Worker, measured the " +
-      `same way, shows that floor: median ${f(fan.floor.medianMs, 2)} ms, p99 ${f(fan.floor.p99Ms, 2)} ms when measured alone. "Net" subtracts ` +
-      `the floor measured around each row: the fixed-HTML Worker's median over ${FLOOR_SAMPLES} requests just before and just after the ` +
-      "page, averaged (its own column), so a page and its floor see the machine in the same minutes (the same build's figures drift " +
-      "by 20–40% between runs an hour apart). " +
-      "The verdict counts every thread. The main-thread column is the part on workerd's main thread, where the Workers' " +
-      `JavaScript runs (the ceiling's: median ${f(fan.floor.mainMedianMs, 2)} ms, p99 ${f(fan.floor.mainP99Ms, 2)} ms): ` +
-      "the rest is V8's helper threads, whose concurrent garbage collection makes most of the all-thread p99.",
-  );
-  out();
-  out(
-    "What the stack costs before any of our code runs: a bare React Router app built with the app's toolchain and installed " +
-      "versions (scripts/bench/floor-app/: vite, @cloudflare/vite-plugin, @react-router/dev, react, react-dom, react-router; " +
-      "a root Layout with Meta, Links, ScrollRestoration and Scripts, one route whose loader returns a constant title and three " +
-      "items, hydrated as React Router does by default; no session, no middleware, no page cache, no nonce), served and measured " +
-      "the same way. Its /d1 is the same page after one D1 query (`select 1`, SQLite inside the same workerd).",
-  );
-  out();
-  out("| Worker | median ms | p99 ms | floor around it ms | median above the floor ms | HTML KB | all 200 |");
-  out("|---|---:|---:|---:|---:|---:|---|");
-  for (const row of [
-    { ...fan.floor, label: "ceiling (fixed HTML)" },
-    ...fan.stackRows.map((r) => ({ ...r, label: stackLabel(r.label) })),
-  ]) {
-    out(
-      `| ${row.label} | ${f(row.medianMs, 2)} | ${f(row.p99Ms, 2)} | ${f(floorOf(row, fan), 2)} | ${f(netOf(row, fan), 2)} | ` +
-        `${f(row.htmlKB, 1)} | ${row.allOk ? "yes" : "no"} |`,
-    );
-  }
-  out();
-  out(stackFloorSummary(fan));
-  out();
-  const fanTable = (rows) => {
-    out(
-      "| page | median ms | floor around it ms | net median ms | net median / 5 ms | result | p99 ms (reading) | floor's p99 ms | main thread median / p99 ms (reading) | floor's main-thread p99 ms | HTML KB | all 200 |",
-    );
-    out("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|");
-    for (const row of rows) {
-      const { floorMs, netMedian, pass } = fanVerdict(row, fan);
-      out(
-        `| \`${row.label}\` | ${f(row.medianMs, 2)} | ${f(floorMs, 2)} | ${f(netMedian, 2)} | ${f(netMedian / TARGET_CPU_MEDIAN_MS, 2)} | ` +
-          `${verdict(pass)} | ${f(row.p99Ms, 2)} | ${f(fan.floor.p99Ms, 2)} | ${f(row.mainMedianMs, 2)} / ${f(row.mainP99Ms, 2)} | ` +
-          `${f(fan.floor.mainP99Ms, 2)} | ${f(row.htmlKB, 1)}${row.label === "/shop" ? ` (≤ ${TARGET_SHOP_HTML_KB})` : ""} | ${row.allOk ? "yes" : "no"} |`,
-      );
-    }
-    out();
-  };
-  out("With D1 in the same workerd (SQLite and Miniflare's D1 plumbing counted as the app's CPU):");
-  out();
-  fanTable(fan.rows);
-  out(
-    "With D1 in its own process, as in production where D1 runs on its own machines: the same build, its env.DB a client " +
-      "that posts each D1 call (a statement or a batch) to a second workerd holding the database (scripts/bench/remote-d1-entry.js, " +
-      "scripts/bench/d1-host/); the app's workerd then pays for D1 only the client's side (serialising the call, one fetch, parsing " +
-      "the answer) and nothing of SQLite's or Miniflare's D1 work, but that fetch is a real HTTP round trip over the loopback, " +
-      "which the binding's own channel to D1 is not. Read the two tables as a range, not one as the truth.",
-  );
-  out();
-  fanTable(fan.remoteRows);
+  lines.push(...fanSection(fan));
 
   out("## Lighthouse (visitor, mobile)");
   out();
@@ -1113,6 +1141,10 @@ async function main() {
       console.log(`\n${stackFloorSummary(fan)}`);
       console.log(`\nsigned-in fan, D1 in the same workerd:\n${fanLines(fan.rows, fan).join("\n")}`);
       console.log(`signed-in fan, D1 in its own process:\n${fanLines(fan.remoteRows, fan).join("\n")}`);
+      if (FAN_RESULTS) {
+        replaceFanSection(fan, `${startedAt}, load average at start ${machine.loadStart}`);
+        console.log(`bench: the signed-in section of ${path.relative(root, RESULTS)} replaced`);
+      }
       return 0;
     }
 
