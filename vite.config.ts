@@ -2,23 +2,6 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
-import { fizzTextChunks } from "./patches/fizz-text-chunks";
-import { reactRouterRouteTables } from "./patches/react-router-route-tables";
-
-/** The patches of patches/README.md, less those PATCHES_LEFT_OUT names. */
-function patches() {
-  const leftOut = new Set((process.env.PATCHES_LEFT_OUT ?? "").split(",").filter(Boolean));
-  const all = {
-    // React's server renderer encodes a page's text in a few pieces instead of thousands (decision 250).
-    "fizz-text-chunks": fizzTextChunks,
-    // React Router's server builds its route tables once per isolate instead of once per page (decision 320).
-    "react-router-route-tables": reactRouterRouteTables,
-  };
-  for (const name of leftOut) if (!(name in all)) throw new Error(`PATCHES_LEFT_OUT: no patch named ${name}`);
-  return Object.entries(all)
-    .filter(([name]) => !leftOut.has(name))
-    .map(([, plugin]) => plugin());
-}
 
 export default defineConfig({
   plugins: [
@@ -30,9 +13,6 @@ export default defineConfig({
     }),
     tailwindcss(),
     reactRouter(),
-    // The build's changes to React and React Router (patches/README.md). PATCHES_LEFT_OUT (names, comma-separated)
-    // builds without some of them, for patches/measure.mjs only.
-    ...patches(),
   ],
   resolve: { tsconfigPaths: true },
 });

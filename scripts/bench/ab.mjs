@@ -1,85 +1,63 @@
-// `node patches/measure.mjs <patch> [<patch> ...]`: does each build patch (patches/README.md) pay? Each is measured
-// interleaved against the unpatched build, on the signed-in bench pages, and held to the bar of issue 28:
+// `node scripts/bench/ab.mjs <build A> <build B> [name]`: does a change of the built Worker (a patch of a dependency,
+// a build setting, a rewrite of a hot path) pay? A and B are two copies of build/ (e.g. `npm run build && cp -r build
+// /tmp/a`, make the change, `npm run build && cp -r build /tmp/b`); B is measured interleaved against A on the
+// signed-in bench pages and held to the bar of issue 28 (decision 440):
 //
-//   keep a patch only if it saves at least 0.5 ms of median net workerd CPU on EVERY signed-in page in at least 4 of
-//   5 rounds of at least 300 requests per page and build.
+//   B pays only if it saves at least 0.5 ms of median net workerd CPU on EVERY signed-in page in at least 4 of 5
+//   rounds of at least 300 requests per page and build.
 //
 // Steps:
-//  1. Builds, each copied out of build/ into .wrangler/patch-measure/<name>/: "unpatched" (PATCHES_LEFT_OUT naming
-//     every patch) and, per patch measured, one with only that patch. build/ is rebuilt as usual at the end.
-//  2. The bench's scaled-up data (.wrangler/bench-state, made by `npm run bench` or by this script when missing: the
+//  1. The bench's scaled-up data (.wrangler/bench-state, made by `npm run bench` or by this script when missing: the
 //     same migrations, seed and scripts/bench/scale-data.mjs), copied once per build so the two servers share no file.
-//  3. Both builds served as the bench serves them (scripts/bench/serve.mjs: Miniflare straight on workerd), and the
-//     bench's fixed-HTML ceiling Worker for the runtime's floor.
-//  4. Per round and page: both servers warmed up, then requests one at a time, alternating A, B, B, A, A, B, ... (the
-//     order flips each pair), each sample the CPU of every thread of that server's workerd (scripts/bench/cpu.mjs).
-//     The floor (the ceiling's median over 100 requests) is measured before and after each round; a page's "net"
-//     subtracts the mean of the two. The saving is A's net median minus B's (the floor cancels out).
+//  2. Both builds served as the bench serves them (scripts/bench/serve.mjs: Miniflare straight on workerd), and the
+//     bench's fixed-HTML ceiling Worker for the runtime's floor (it serves build/client as its assets).
+//  3. Per round and page: both servers warmed up, then requests one at a time, alternating A, B, B, A, A, B, ... (the
+//     order flips each pair), each sample the CPU of every thread of that server's workerd (cpu.mjs). The floor (the
+//     ceiling's median over 100 requests) is measured before and after each round; a page's "net" subtracts the mean
+//     of the two. The saving is A's median minus B's (the floor cancels out).
+//  4. Unless AB_FULL=1, a round stops at its first page under the bar (the round has failed) and the measurement once
+//     so many rounds have failed that B cannot meet the bar.
 //
-// Prints the raw medians per round and page and the verdict, and writes them to bench/patch-<patch>.md.
-// Environment: MEASURE_ROUNDS (5), MEASURE_REQUESTS (300 per page, build and round), MEASURE_SKIP_BUILD=1 (reuse the
-// builds in .wrangler/patch-measure). Needs Linux (/proc) and the machine otherwise as quiet as it can be.
+// Prints the raw medians per round and page and the verdict, and writes them to bench/ab-<name>.md.
+// Environment: AB_ROUNDS (5), AB_REQUESTS (300 per page, build and round), AB_FULL=1. Needs Linux (/proc); the
+// machine may be busy (interleaving is what keeps the comparison fair), but report the load with the figures.
 import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { cpuNs, freePort, mainThreadCpuNs, signInCookie, workerdPids } from "../scripts/bench/cpu.mjs";
-import {
-  applyMigrations,
-  childEnv,
-  ensureDevVars,
-  nodeBin,
-  root,
-  run,
-  seed,
-  tools,
-} from "../scripts/prepare-local.mjs";
+import { applyMigrations, childEnv, ensureDevVars, nodeBin, root, run, seed } from "../prepare-local.mjs";
+import { cpuNs, freePort, mainThreadCpuNs, signInCookie, workerdPids } from "./cpu.mjs";
 
-/** Every patch vite.config.ts knows, by the name PATCHES_LEFT_OUT takes. */
-const PATCHES = ["fizz-text-chunks", "react-router-route-tables"];
 const SAVING_MS = 0.5;
 const num = (name, fallback) => {
   const value = Number(process.env[name]);
   return Number.isFinite(value) && value > 0 ? Math.round(value) : fallback;
 };
-const ROUNDS = num("MEASURE_ROUNDS", 5);
-const REQUESTS = num("MEASURE_REQUESTS", 300);
+const ROUNDS = num("AB_ROUNDS", 5);
+const REQUESTS = num("AB_REQUESTS", 300);
 const ROUNDS_NEEDED = Math.ceil((ROUNDS * 4) / 5);
-/**
- * MEASURE_FULL=1: every page in every round. Otherwise a round stops at its first page under the bar (the round has
- * failed), and the patch's measurement once so many rounds have failed that it cannot meet the bar.
- */
-const FULL = process.env.MEASURE_FULL === "1";
+/** AB_FULL=1: every page in every round (otherwise the measurement stops once the verdict is decided). */
+const FULL = process.env.AB_FULL === "1";
 const FLOOR_REQUESTS = 100;
 const WARMUP = 50;
 const FAN = { email: "fan@demo.tribe", password: "demo-password-2026" };
 
-const OUT = path.join(root, ".wrangler", "patch-measure");
+const OUT = path.join(root, ".wrangler", "bench-ab");
 const BENCH_STATE = path.join(root, ".wrangler", "bench-state");
 const BENCH_DIR = path.join(root, "scripts", "bench");
 
-const asked = process.argv.slice(2);
-if (!asked.length || asked.some((name) => !PATCHES.includes(name))) {
-  console.error(`usage: node patches/measure.mjs <${PATCHES.join(" | ")}> ...`);
+const [dirA, dirB, name = "b"] = process.argv.slice(2);
+if (!dirA || !dirB || ![dirA, dirB].every((dir) => existsSync(path.join(dir, "server", "wrangler.json")))) {
+  console.error("usage: node scripts/bench/ab.mjs <build A> <build B> [name]   (each a copy of build/)");
   process.exit(2);
 }
 
-// --- builds, data, servers ------------------------------------------------------------------------------------------
-
-async function build(name, leftOut) {
-  const dir = path.join(OUT, name);
-  if (process.env.MEASURE_SKIP_BUILD === "1" && existsSync(path.join(dir, "server", "index.js"))) return dir;
-  console.log(`measure: building ${name} (PATCHES_LEFT_OUT=${leftOut.join(",")})`);
-  await run(tools.reactRouter, ["build"], { env: childEnv({ PATCHES_LEFT_OUT: leftOut.join(",") }) });
-  rmSync(dir, { recursive: true, force: true });
-  cpSync(path.join(root, "build"), dir, { recursive: true });
-  return dir;
-}
+// --- data, servers ------------------------------------------------------------------------------------------
 
 async function benchData() {
   const file = path.join(BENCH_STATE, "bench-data.json");
   if (!existsSync(file)) {
-    console.log("measure: no bench data yet, making it as `npm run bench` does");
+    console.log("ab: no bench data yet, making it as `npm run bench` does");
     rmSync(BENCH_STATE, { recursive: true, force: true });
     ensureDevVars();
     await applyMigrations(BENCH_STATE);
@@ -173,7 +151,7 @@ async function interleaved(a, b, pathname) {
   };
 }
 
-async function measurePatch(patch, unpatched, patched, ceiling, pages) {
+async function measureAB(name, a, b, ceiling, pages) {
   const rounds = [];
   for (let round = 1; round <= ROUNDS; round++) {
     if (!FULL && rounds.filter((r) => !r.met).length > ROUNDS - ROUNDS_NEEDED) break;
@@ -181,21 +159,21 @@ async function measurePatch(patch, unpatched, patched, ceiling, pages) {
     const rows = [];
     for (const [label, pathname] of pages) {
       if (!FULL && rows.some((row) => row.saving < SAVING_MS)) break;
-      const row = await interleaved(unpatched, patched, pathname);
+      const row = await interleaved(a, b, pathname);
       rows.push({ label, ...row, saving: row.a - row.b });
       console.log(
-        `  ${patch} round ${round} ${label.padEnd(14)} unpatched ${row.a.toFixed(2)} ms, patched ${row.b.toFixed(2)} ms, ` +
+        `  ${name} round ${round} ${label.padEnd(14)} A ${row.a.toFixed(2)} ms, B ${row.b.toFixed(2)} ms, ` +
           `saving ${(row.a - row.b).toFixed(2)} ms (main thread ${(row.aMain - row.bMain).toFixed(2)})`,
       );
     }
     const floorAfter = await floorMedian(ceiling);
     const floor = (floorBefore + floorAfter) / 2;
     const met = rows.every((row) => row.saving >= SAVING_MS);
-    console.log(`  ${patch} round ${round}: floor ${floor.toFixed(2)} ms; every page saved ≥ ${SAVING_MS} ms: ${met}`);
+    console.log(`  ${name} round ${round}: floor ${floor.toFixed(2)} ms; every page saved ≥ ${SAVING_MS} ms: ${met}`);
     rounds.push({ round, floor, rows, met });
   }
   const roundsMet = rounds.filter((r) => r.met).length;
-  return { patch, rounds, roundsMet, keep: roundsMet >= ROUNDS_NEEDED };
+  return { name, rounds, roundsMet, pays: roundsMet >= ROUNDS_NEEDED };
 }
 
 // --- report ---------------------------------------------------------------------------------------------------------
@@ -203,12 +181,11 @@ async function measurePatch(patch, unpatched, patched, ceiling, pages) {
 function report(result, machine, pages) {
   const lines = [];
   const out = (...text) => lines.push(...(text.length ? text : [""]));
-  out(`# Patch measurement: ${result.patch}`);
+  out(`# A/B: ${result.name}`);
   out();
   out(
-    `\`node patches/measure.mjs ${result.patch}\`, ${machine.started} to ${machine.ended}, ${machine.cpus} × ${machine.model}, ` +
-      `load average at start ${machine.loadStart}, at end ${machine.loadEnd}. The unpatched build (no patch) against a build ` +
-      `with only ${result.patch}, both served by scripts/bench/serve.mjs on the bench's scaled-up data, signed in as the bench's ` +
+    `\`node scripts/bench/ab.mjs ${machine.dirs}\`, ${machine.started} to ${machine.ended}, ${machine.cpus} × ${machine.model}, ` +
+      `load average at start ${machine.loadStart}, at end ${machine.loadEnd}. Build A against build B, both served by scripts/bench/serve.mjs on the bench's scaled-up data, signed in as the bench's ` +
       `fan; per round and page ${WARMUP} warm-up requests each, then ${REQUESTS} requests each, one at a time, alternating ` +
       "A, B, B, A, …; each sample the CPU of every thread of that build's workerd. Net = median − the floor (the fixed-HTML " +
       `ceiling's median over ${FLOOR_REQUESTS} requests before and after the round, averaged).`,
@@ -221,12 +198,10 @@ function report(result, machine, pages) {
   if (!FULL)
     out(
       "Measured until the verdict was decided: a round stops at its first page under the bar, and the measurement once " +
-        `more than ${ROUNDS - ROUNDS_NEEDED} rounds have failed (\`MEASURE_FULL=1\` measures every page of every round).`,
+        `more than ${ROUNDS - ROUNDS_NEEDED} rounds have failed (\`AB_FULL=1\` measures every page of every round).`,
       "",
     );
-  out(
-    "| round | floor ms | page | unpatched median ms (net) | patched median ms (net) | saving ms | main-thread saving ms |",
-  );
+  out("| round | floor ms | page | A median ms (net) | B median ms (net) | saving ms | main-thread saving ms |");
   out("|---:|---:|---|---:|---:|---:|---:|");
   for (const round of result.rounds)
     for (const row of round.rows)
@@ -245,7 +220,7 @@ function report(result, machine, pages) {
             `${result.rounds.filter((r) => r.rows.some((row) => row.label === label)).length}`,
         )
         .join(", ") +
-      `. Verdict: **${result.keep ? "keep" : "remove"}**.`,
+      `. Verdict: B **${result.pays ? "pays" : "does not pay"}**.`,
   );
   out();
   return lines.join("\n");
@@ -265,16 +240,7 @@ async function main() {
   };
   mkdirSync(OUT, { recursive: true });
   const data = await benchData();
-  const dirs = { unpatched: await build("unpatched", PATCHES) };
-  for (const patch of asked)
-    dirs[patch] = await build(
-      patch,
-      PATCHES.filter((p) => p !== patch),
-    );
-  if (process.env.MEASURE_SKIP_BUILD !== "1") {
-    console.log("measure: building build/ again with every patch");
-    await run(tools.reactRouter, ["build"]);
-  }
+  machine.dirs = `${dirA} ${dirB} ${name}`;
   const pages = [
     ["/", "/"],
     ["/shop", "/shop"],
@@ -285,29 +251,22 @@ async function main() {
   const ceilingState = path.join(OUT, "state-ceiling");
   rmSync(ceilingState, { recursive: true, force: true });
   const ceiling = { ...(await serve(path.join(BENCH_DIR, "wrangler.ceiling.toml"), ceilingState)), name: "ceiling" };
-  const unpatched = await serveBuild("unpatched", dirs.unpatched);
-  const results = [];
-  for (const patch of asked) {
-    const patched = await serveBuild(patch, dirs[patch]);
-    console.log(`measure: ${patch}, ${ROUNDS} rounds of ${REQUESTS} requests per page and build`);
-    results.push(await measurePatch(patch, unpatched, patched, ceiling, pages));
-    patched.child.kill("SIGTERM");
-    servers.delete(patched.child);
-  }
+  const a = await serveBuild("a", path.resolve(dirA));
+  const b = await serveBuild("b", path.resolve(dirB));
+  console.log(`ab: ${name}, ${ROUNDS} rounds of ${REQUESTS} requests per page and build`);
+  const result = await measureAB(name, a, b, ceiling, pages);
   machine.ended = new Date().toISOString().replace(/\.\d+Z$/, "Z");
   machine.loadEnd = load();
-  for (const result of results) {
-    const markdown = report(result, machine, pages);
-    const file = path.join(root, "bench", `patch-${result.patch}.md`);
-    writeFileSync(file, markdown);
-    console.log(`\n${markdown}\nmeasure: written to ${path.relative(root, file)}`);
-  }
+  const markdown = report(result, machine, pages);
+  const file = path.join(root, "bench", `ab-${name}.md`);
+  writeFileSync(file, markdown);
+  console.log(`\n${markdown}\nab: written to ${path.relative(root, file)}`);
   for (const child of servers) child.kill("SIGTERM");
 }
 
 main()
   .then(() => process.exit(0))
   .catch((error) => {
-    console.error(`measure failed: ${error instanceof Error ? (error.stack ?? error.message) : error}`);
+    console.error(`ab failed: ${error instanceof Error ? (error.stack ?? error.message) : error}`);
     process.exit(1);
   });
