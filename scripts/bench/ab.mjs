@@ -67,11 +67,25 @@ async function benchData() {
   return JSON.parse(readFileSync(file, "utf8"));
 }
 
+// Each serve.mjs reads our stdin pipe and disposes of its workerd when it closes, so however this process ends
+// (Ctrl+C included), its servers go too; killing serve.mjs itself would leave its workerd behind.
 const servers = new Set();
-process.on("exit", () => {
-  for (const child of servers) child.kill("SIGKILL");
-});
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(130));
+
+/** Asks every server to stop (serve.mjs disposes of its workerd on SIGTERM) and waits until each has. */
+async function stopServers() {
+  await Promise.all(
+    [...servers].map(
+      (child) =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once("exit", resolve);
+          child.kill("SIGTERM");
+        }),
+    ),
+  );
+  servers.clear();
+}
 
 /** Serves a prebuilt Worker through scripts/bench/serve.mjs; resolves with its origin and its workerd pids. */
 async function serve(config, persistDir) {
@@ -261,12 +275,12 @@ async function main() {
   const file = path.join(root, "bench", `ab-${name}.md`);
   writeFileSync(file, markdown);
   console.log(`\n${markdown}\nab: written to ${path.relative(root, file)}`);
-  for (const child of servers) child.kill("SIGTERM");
+  await stopServers();
 }
 
 main()
   .then(() => process.exit(0))
   .catch((error) => {
     console.error(`ab failed: ${error instanceof Error ? (error.stack ?? error.message) : error}`);
-    process.exit(1);
+    void stopServers().finally(() => process.exit(1));
   });
