@@ -2,8 +2,6 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
-import { fizzTextChunks } from "./scripts/fizz-text-chunks";
-import { reactRouterRouteTables } from "./scripts/react-router-route-tables";
 
 export default defineConfig({
   plugins: [
@@ -15,10 +13,6 @@ export default defineConfig({
     }),
     tailwindcss(),
     reactRouter(),
-    // React's server renderer encodes a page's text in a few pieces instead of thousands (decision 250).
-    fizzTextChunks(),
-    // React Router's server builds its route tables once per isolate instead of once per page (decision 320).
-    reactRouterRouteTables(),
   ],
   resolve: { tsconfigPaths: true },
 });

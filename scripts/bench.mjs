@@ -17,8 +17,10 @@
 //     gzip-summed from the files: target <= 40 KB. The Worker bundle (build/server/**/*.js) gzip-summed: <= 3 MB.
 //  4b. A signed-in fan (never served from the page cache) on /, /shop, /profile/{id}, /buy-now/{id} and /my-orders:
 //     workerd CPU per request, request by request (scripts/bench/cpu.mjs: one request at a time, the CPU of every
-//     workerd thread from /proc/<pid>/task/*/schedstat), median and p99 over BENCH_CPU_SAMPLES requests, against
-//     the free plan's 5 ms / 10 ms; the fixed-HTML ceiling Worker measured the same way gives the runtime's floor
+//     workerd thread from /proc/<pid>/task/*/schedstat), median and p99 over BENCH_CPU_SAMPLES requests after
+//     BENCH_CPU_WARMUP (500) warm-up requests. Verdict: the net median (all threads) at most the free plan's 5 ms. The
+//     p99 (all threads and main thread) is a reading beside the floor's own p99 from the same run, not a pass/fail:
+//     the runtime's own p99 on a shared 2-core machine exceeds the plan's 10 ms; the fixed-HTML ceiling Worker measured the same way gives the runtime's floor
 //     (and again, BENCH_FLOOR_SAMPLES requests, just before and after each page: each row is net of the mean of those),
 //     and a bare React Router app (scripts/bench/floor-app/: the app's toolchain, one page with a constant loader,
 //     and /d1, the same page after one `select 1`; built into .wrangler/bench-floor-build) the stack's floor.
@@ -33,12 +35,16 @@
 //     numbers 0..n-1. Target: >= 500 contributions/s (median of BENCH_POOL_RUNS runs). One more run goes into a pool
 //     that already holds BENCH_POOL_PREFILL (20,000) entries: a long-lived pool must not be slower than a new one.
 //
+// To compare two builds (a patch, a change made to save CPU), scripts/bench/ab.mjs measures them interleaved on the
+// signed-in pages against the bar of decision 440.
+//
 // Exits 0 when the bench ran, whether or not the targets were met (the table says pass/fail); non-zero only when
 // the bench itself broke. Every child process is stopped at the end, on failure and on Ctrl+C.
 //
 // Environment: BENCH_SECONDS (6), BENCH_WARMUP (2), BENCH_CONNECTIONS (16), BENCH_POOL_N (2000),
 // BENCH_POOL_RUNS (3), BENCH_POOL_FLOOD (20000), BENCH_SKIP_BUILD=1 (measure the existing build/), BENCH_CPU_SAMPLES
-// (200), BENCH_ONLY=fan (only the signed-in fan's rows and the stack floor, printed; results.md untouched),
+// (200), BENCH_CPU_WARMUP (500), BENCH_ONLY=fan (only the signed-in fan's rows and the stack floor, printed; results.md untouched),
+// BENCH_FAN_RESULTS=1 (with BENCH_ONLY=fan: this run's signed-in section replaces results.md's, marked as such),
 // BENCH_ONLY=pool (only step 6, printed; results.md untouched), BENCH_KEEP_DATA=1 (reuse the last run's scaled state).
 import { execFileSync, spawn } from "node:child_process";
 import {
@@ -57,7 +63,7 @@ import os from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { startCompressProxy } from "./bench/compress-proxy.mjs";
-import { cpuPerRequest, signInCookie } from "./bench/cpu.mjs";
+import { cpuPerRequest, signInCookie, workerdPids } from "./bench/cpu.mjs";
 import { lighthouse } from "./bench/lighthouse.mjs";
 import { load } from "./bench/load.mjs";
 import { childEnv, ensureDevVars, nodeBin, root, tools, waitForServer } from "./prepare-local.mjs";
@@ -76,6 +82,8 @@ const POOL_PREFILL = Math.round(num("BENCH_POOL_PREFILL", 20_000));
 const SKIP_BUILD = process.env.BENCH_SKIP_BUILD === "1";
 /** BENCH_ONLY=fan: only the signed-in fan's CPU rows and the stack floor (printed, results.md left alone), for quick checks. */
 const ONLY_FAN = process.env.BENCH_ONLY === "fan";
+/** BENCH_FAN_RESULTS=1 (with BENCH_ONLY=fan): this run's signed-in section replaces the one in results.md. */
+const FAN_RESULTS = process.env.BENCH_FAN_RESULTS === "1";
 /** BENCH_ONLY=pool: only the prize pool step (printed, results.md left alone), for quick checks. */
 const ONLY_POOL = process.env.BENCH_ONLY === "pool";
 /** "state" messages one live socket sends while the flood run's contributions go in (issue 27). */
@@ -91,11 +99,14 @@ const TARGET_POOL_PER_S = 500;
 const TARGET_HOME_JS_KB = 40;
 /** The free plan's CPU limit per request: the signed-in fan's pages are held to it. */
 const TARGET_CPU_MEDIAN_MS = 5;
-const TARGET_CPU_P99_MS = 10;
+/** The free plan's p99 limit: a reading beside the runtime's own p99, not a pass/fail (issue 28). */
+const READING_CPU_P99_MS = 10;
 /** Half of the 104 KB /shop weighed before visitors' pages stopped hydrating and the cards were slimmed. */
 const TARGET_SHOP_HTML_KB = 52;
 const TARGET_LIGHTHOUSE = 95;
 const CPU_SAMPLES = Math.round(num("BENCH_CPU_SAMPLES", 200));
+/** Warm-up requests before each signed-in page's samples (and the ceiling's own run), so the p99 read is a warm isolate's. */
+const CPU_WARMUP = Math.round(num("BENCH_CPU_WARMUP", 500));
 /** Requests of each floor run around a signed-in page (step 4b). */
 const FLOOR_SAMPLES = Math.round(num("BENCH_FLOOR_SAMPLES", 100));
 const LIGHTHOUSE_RUNS = Math.round(num("BENCH_LIGHTHOUSE_RUNS", 3));
@@ -247,6 +258,7 @@ async function startServer(name, args, readyUrl, options) {
     await stop(child);
     throw new Error(
       `${name} did not start (${error.message}); log ${path.relative(root, child.logFile)}:\n${tail(child.logFile)}`,
+      { cause: error },
     );
   }
   return child;
@@ -323,48 +335,10 @@ function processCpuMs(pid) {
   }
 }
 
-function childPids(pid) {
-  const out = [];
-  let tasks = [];
-  try {
-    tasks = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return out;
-  }
-  for (const task of tasks) {
-    try {
-      out.push(
-        ...readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number),
-      );
-    } catch {
-      // Task gone.
-    }
-  }
-  return out;
-}
-
-/** The workerd processes under a child (Miniflare's runtime). */
-function workerdPids(pid) {
-  const found = [];
-  const queue = [pid];
-  while (queue.length) {
-    const next = queue.shift();
-    for (const kid of childPids(next)) {
-      queue.push(kid);
-      try {
-        if (readFileSync(`/proc/${kid}/comm`, "utf8").trim() === "workerd") found.push(kid);
-      } catch {
-        // Gone.
-      }
-    }
-  }
-  return found;
-}
-
 function systemBusyMs() {
   try {
     const [, ...values] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/);
-    const [user, nice, system, idle, iowait, irq, softirq, steal] = values.map(Number);
+    const [user, nice, system, , , irq, softirq, steal] = values.map(Number); // idle and iowait are not busy
     return ((user + nice + system + irq + softirq + steal) * 1000) / CLK_TCK;
   } catch {
     return NaN;
@@ -521,6 +495,29 @@ const floorOf = (row, fan) => row.floorMedianMs ?? fan.floor.medianMs;
 /** A row's median above its floor. */
 const netOf = (row, fan) => row.medianMs - floorOf(row, fan);
 
+/**
+ * A signed-in page's verdict (issue 28): its net median, all threads, at most the free plan's 5 ms, every answer a 200,
+ * and /shop's HTML within its size. The p99s are readings beside the floor's, not part of it.
+ */
+function fanVerdict(row, fan) {
+  const floorMs = floorOf(row, fan);
+  const netMedian = row.medianMs - floorMs;
+  const sizeOk = row.label !== "/shop" || row.htmlKB <= TARGET_SHOP_HTML_KB;
+  return { floorMs, netMedian, pass: row.allOk && netMedian <= TARGET_CPU_MEDIAN_MS && sizeOk };
+}
+
+/** The signed-in verdict and readings, one line per page (printed by BENCH_ONLY=fan and the full bench). */
+function fanLines(rows, fan) {
+  return rows.map((row) => {
+    const { netMedian, pass } = fanVerdict(row, fan);
+    return (
+      `  ${row.label.padEnd(16)} net median ${f(netMedian, 2)} ms → ${pass ? "pass" : "FAIL"} (≤ ${TARGET_CPU_MEDIAN_MS} ms); ` +
+      `readings: p99 ${f(row.p99Ms, 2)} ms (floor's ${f(fan.floor.p99Ms, 2)}), main thread p99 ${f(row.mainP99Ms, 2)} ms ` +
+      `(floor's ${f(fan.floor.mainP99Ms, 2)})`
+    );
+  });
+}
+
 /** One factual sentence on the stack floor of step 4b (in results.md and printed by BENCH_ONLY=fan). */
 function stackFloorSummary(fan) {
   const bare = fan.stackRows.find((r) => r.label === "/");
@@ -533,6 +530,99 @@ function stackFloorSummary(fan) {
     `; the signed-in fan's pages measure ${f(Math.min(...nets) - netOf(bare, fan), 2)}–${f(Math.max(...nets) - netOf(bare, fan), 2)} ms ` +
     "above the bare page at the median (each net of its own floor), which is what the app's own code, its D1 calls and its larger pages add."
   );
+}
+
+/** results.md with its signed-in section replaced by this run's (BENCH_ONLY=fan BENCH_FAN_RESULTS=1), saying so. */
+function replaceFanSection(fan, run) {
+  const text = readFileSync(RESULTS, "utf8");
+  const start = text.indexOf("## Signed-in fan");
+  const end = text.indexOf("\n## ", start + 1);
+  if (start < 0 || end < 0) throw new Error(`${path.relative(root, RESULTS)} has no signed-in section to replace`);
+  const section = fanSection(fan);
+  section.splice(
+    2,
+    0,
+    `_This section alone was measured again (\`BENCH_ONLY=fan BENCH_FAN_RESULTS=1 npm run bench\`), ${run}, on commit ` +
+      `${gitRevision()}; the other sections are from the run named at the top._`,
+    "",
+  );
+  writeFileSync(RESULTS, text.slice(0, start) + section.join("\n") + text.slice(end));
+}
+
+/** The "Signed-in fan" section of results.md (step 4b), as lines. */
+function fanSection(fan) {
+  const lines = [];
+  const out = (line = "") => lines.push(line);
+  out("## Signed-in fan: workerd CPU per request");
+  out();
+  out(
+    `Target: at most ${TARGET_CPU_MEDIAN_MS} ms net at the median (all threads; the free plan's per-request CPU limit), ` +
+      `a signed-in fan (no page cache); /shop's HTML at most ${TARGET_SHOP_HTML_KB} KB. The p99 is a reading, not a pass/fail: ` +
+      `each page's p99 stands beside the floor's own p99 from the same run, and the main thread's p99 after ${CPU_WARMUP} warm-up ` +
+      `requests beside the floor's, to compare with the plan's ${READING_CPU_P99_MS} ms (decision 440). ` +
+      `${fan.rows[0]?.samples ?? 0} requests per page after ${CPU_WARMUP} warm-up requests, ` +
+      "one at a time; each sample is the CPU time every thread of the app's workerd used from sending the request to its last byte " +
+      "(/proc schedstat). Locally that includes what production does not count against the Worker: D1 itself (SQLite inside the " +
+      "same workerd under Miniflare), the HTTP server and the static-asset router. The fixed-HTML ceiling Worker, measured the " +
+      `same way, shows that floor: median ${f(fan.floor.medianMs, 2)} ms, p99 ${f(fan.floor.p99Ms, 2)} ms when measured alone. "Net" subtracts ` +
+      `the floor measured around each row: the fixed-HTML Worker's median over ${FLOOR_SAMPLES} requests just before and just after the ` +
+      "page, averaged (its own column), so a page and its floor see the machine in the same minutes (the same build's figures drift " +
+      "by 20–40% between runs an hour apart). " +
+      "The verdict counts every thread. The main-thread column is the part on workerd's main thread, where the Workers' " +
+      `JavaScript runs (the ceiling's: median ${f(fan.floor.mainMedianMs, 2)} ms, p99 ${f(fan.floor.mainP99Ms, 2)} ms): ` +
+      "the rest is V8's helper threads, whose concurrent garbage collection makes most of the all-thread p99.",
+  );
+  out();
+  out(
+    "What the stack costs before any of our code runs: a bare React Router app built with the app's toolchain and installed " +
+      "versions (scripts/bench/floor-app/: vite, @cloudflare/vite-plugin, @react-router/dev, react, react-dom, react-router; " +
+      "a root Layout with Meta, Links, ScrollRestoration and Scripts, one route whose loader returns a constant title and three " +
+      "items, hydrated as React Router does by default; no session, no middleware, no page cache, no nonce), served and measured " +
+      "the same way. Its /d1 is the same page after one D1 query (`select 1`, SQLite inside the same workerd).",
+  );
+  out();
+  out("| Worker | median ms | p99 ms | floor around it ms | median above the floor ms | HTML KB | all 200 |");
+  out("|---|---:|---:|---:|---:|---:|---|");
+  for (const row of [
+    { ...fan.floor, label: "ceiling (fixed HTML)" },
+    ...fan.stackRows.map((r) => ({ ...r, label: stackLabel(r.label) })),
+  ]) {
+    out(
+      `| ${row.label} | ${f(row.medianMs, 2)} | ${f(row.p99Ms, 2)} | ${f(floorOf(row, fan), 2)} | ${f(netOf(row, fan), 2)} | ` +
+        `${f(row.htmlKB, 1)} | ${row.allOk ? "yes" : "no"} |`,
+    );
+  }
+  out();
+  out(stackFloorSummary(fan));
+  out();
+  const fanTable = (rows) => {
+    out(
+      "| page | median ms | floor around it ms | net median ms | net median / 5 ms | result | p99 ms (reading) | floor's p99 ms | main thread median / p99 ms (reading) | floor's main-thread p99 ms | HTML KB | all 200 |",
+    );
+    out("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|");
+    for (const row of rows) {
+      const { floorMs, netMedian, pass } = fanVerdict(row, fan);
+      out(
+        `| \`${row.label}\` | ${f(row.medianMs, 2)} | ${f(floorMs, 2)} | ${f(netMedian, 2)} | ${f(netMedian / TARGET_CPU_MEDIAN_MS, 2)} | ` +
+          `${verdict(pass)} | ${f(row.p99Ms, 2)} | ${f(fan.floor.p99Ms, 2)} | ${f(row.mainMedianMs, 2)} / ${f(row.mainP99Ms, 2)} | ` +
+          `${f(fan.floor.mainP99Ms, 2)} | ${f(row.htmlKB, 1)}${row.label === "/shop" ? ` (≤ ${TARGET_SHOP_HTML_KB})` : ""} | ${row.allOk ? "yes" : "no"} |`,
+      );
+    }
+    out();
+  };
+  out("With D1 in the same workerd (SQLite and Miniflare's D1 plumbing counted as the app's CPU):");
+  out();
+  fanTable(fan.rows);
+  out(
+    "With D1 in its own process, as in production where D1 runs on its own machines: the same build, its env.DB a client " +
+      "that posts each D1 call (a statement or a batch) to a second workerd holding the database (scripts/bench/remote-d1-entry.js, " +
+      "scripts/bench/d1-host/); the app's workerd then pays for D1 only the client's side (serialising the call, one fetch, parsing " +
+      "the answer) and nothing of SQLite's or Miniflare's D1 work, but that fetch is a real HTTP round trip over the loopback, " +
+      "which the binding's own channel to D1 is not. Read the two tables as a range, not one as the truth.",
+  );
+  out();
+  fanTable(fan.remoteRows);
+  return lines;
 }
 
 function report(data) {
@@ -614,76 +704,7 @@ function report(data) {
   );
   out();
 
-  out("## Signed-in fan: workerd CPU per request");
-  out();
-  out(
-    `Target: at most ${TARGET_CPU_MEDIAN_MS} ms at the median and ${TARGET_CPU_P99_MS} ms at p99 (the free plan's per-request CPU limit), ` +
-      `a signed-in fan (no page cache); /shop's HTML at most ${TARGET_SHOP_HTML_KB} KB. ${fan.rows[0]?.samples ?? 0} requests per page, ` +
-      "one at a time; each sample is the CPU time every thread of the app's workerd used from sending the request to its last byte " +
-      "(/proc schedstat). Locally that includes what production does not count against the Worker: D1 itself (SQLite inside the " +
-      "same workerd under Miniflare), the HTTP server and the static-asset router. The fixed-HTML ceiling Worker, measured the " +
-      `same way, shows that floor: median ${f(fan.floor.medianMs, 2)} ms, p99 ${f(fan.floor.p99Ms, 2)} ms when measured alone. "Net" subtracts ` +
-      `the floor measured around each row: the fixed-HTML Worker's median over ${FLOOR_SAMPLES} requests just before and just after the ` +
-      "page, averaged (its own column), so a page and its floor see the machine in the same minutes (the same build's figures drift " +
-      "by 20–40% between runs an hour apart). " +
-      "The verdict counts every thread. The main-thread column is the part on workerd's main thread, where the Workers' " +
-      `JavaScript runs (the ceiling's: median ${f(fan.floor.mainMedianMs, 2)} ms, p99 ${f(fan.floor.mainP99Ms, 2)} ms): ` +
-      "the rest is V8's helper threads, whose concurrent garbage collection makes most of the all-thread p99.",
-  );
-  out();
-  out(
-    "What the stack costs before any of our code runs: a bare React Router app built with the app's toolchain and installed " +
-      "versions (scripts/bench/floor-app/: vite, @cloudflare/vite-plugin, @react-router/dev, react, react-dom, react-router; " +
-      "a root Layout with Meta, Links, ScrollRestoration and Scripts, one route whose loader returns a constant title and three " +
-      "items, hydrated as React Router does by default; no session, no middleware, no page cache, no nonce), served and measured " +
-      "the same way. Its /d1 is the same page after one D1 query (`select 1`, SQLite inside the same workerd).",
-  );
-  out();
-  out("| Worker | median ms | p99 ms | floor around it ms | median above the floor ms | HTML KB | all 200 |");
-  out("|---|---:|---:|---:|---:|---:|---|");
-  for (const row of [
-    { ...fan.floor, label: "ceiling (fixed HTML)" },
-    ...fan.stackRows.map((r) => ({ ...r, label: stackLabel(r.label) })),
-  ]) {
-    out(
-      `| ${row.label} | ${f(row.medianMs, 2)} | ${f(row.p99Ms, 2)} | ${f(floorOf(row, fan), 2)} | ${f(netOf(row, fan), 2)} | ` +
-        `${f(row.htmlKB, 1)} | ${row.allOk ? "yes" : "no"} |`,
-    );
-  }
-  out();
-  out(stackFloorSummary(fan));
-  out();
-  const fanTable = (rows) => {
-    out(
-      "| page | median ms | p99 ms | floor around it ms | net median ms | net p99 ms | net median / 5 ms | net p99 / 10 ms | median / floor | main thread median / p99 ms | HTML KB | all 200 | result |",
-    );
-    out("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
-    for (const row of rows) {
-      const floorMs = floorOf(row, fan);
-      const netMedian = row.medianMs - floorMs;
-      const netP99 = row.p99Ms - floorMs;
-      const sizeOk = row.label !== "/shop" || row.htmlKB <= TARGET_SHOP_HTML_KB;
-      const pass = row.allOk && netMedian <= TARGET_CPU_MEDIAN_MS && netP99 <= TARGET_CPU_P99_MS && sizeOk;
-      out(
-        `| \`${row.label}\` | ${f(row.medianMs, 2)} | ${f(row.p99Ms, 2)} | ${f(floorMs, 2)} | ${f(netMedian, 2)} | ${f(netP99, 2)} | ` +
-          `${f(netMedian / TARGET_CPU_MEDIAN_MS, 2)} | ${f(netP99 / TARGET_CPU_P99_MS, 2)} | ${f(row.medianMs / floorMs, 1)} | ` +
-          `${f(row.mainMedianMs, 2)} / ${f(row.mainP99Ms, 2)} | ${f(row.htmlKB, 1)}${row.label === "/shop" ? ` (≤ ${TARGET_SHOP_HTML_KB})` : ""} | ${row.allOk ? "yes" : "no"} | ${verdict(pass)} |`,
-      );
-    }
-    out();
-  };
-  out("With D1 in the same workerd (SQLite and Miniflare's D1 plumbing counted as the app's CPU):");
-  out();
-  fanTable(fan.rows);
-  out(
-    "With D1 in its own process, as in production where D1 runs on its own machines: the same build, its env.DB a client " +
-      "that posts each D1 call (a statement or a batch) to a second workerd holding the database (scripts/bench/remote-d1-entry.js, " +
-      "scripts/bench/d1-host/); the app's workerd then pays for D1 only the client's side (serialising the call, one fetch, parsing " +
-      "the answer) and nothing of SQLite's or Miniflare's D1 work, but that fetch is a real HTTP round trip over the loopback, " +
-      "which the binding's own channel to D1 is not. Read the two tables as a range, not one as the truth.",
-  );
-  out();
-  fanTable(fan.remoteRows);
+  lines.push(...fanSection(fan));
 
   out("## Lighthouse (visitor, mobile)");
   out();
@@ -1084,6 +1105,7 @@ async function main() {
         for (const [label, pathname] of list) {
           const row = await cpuPerRequest(server.url + pathname, workerdPids(server.child.pid), {
             headers,
+            warmup: CPU_WARMUP,
             samples: CPU_SAMPLES,
           });
           const after = bracketed ? await floorNow() : null;
@@ -1097,6 +1119,7 @@ async function main() {
         }
         return rows;
       };
+      // The ceiling's own run (after the same warm-up as the pages): the floor's p99 beside each page's.
       const [floor] = await measureCpu(ceiling, [["ceiling (fixed HTML)", "/"]], {}, false);
       console.log("  bare React Router app (scripts/bench/floor-app):");
       const stackRows = await measureCpu(floorApp, [
@@ -1119,6 +1142,12 @@ async function main() {
     });
     if (ONLY_FAN) {
       console.log(`\n${stackFloorSummary(fan)}`);
+      console.log(`\nsigned-in fan, D1 in the same workerd:\n${fanLines(fan.rows, fan).join("\n")}`);
+      console.log(`signed-in fan, D1 in its own process:\n${fanLines(fan.remoteRows, fan).join("\n")}`);
+      if (FAN_RESULTS) {
+        replaceFanSection(fan, `${startedAt}, load average at start ${machine.loadStart}`);
+        console.log(`bench: the signed-in section of ${path.relative(root, RESULTS)} replaced`);
+      }
       return 0;
     }
 

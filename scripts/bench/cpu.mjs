@@ -24,7 +24,7 @@ export function mainThreadCpuNs(pids) {
 export function cpuNs(pids) {
   let total = 0;
   for (const pid of pids) {
-    let tasks = [];
+    let tasks;
     try {
       tasks = readdirSync(`/proc/${pid}/task`);
     } catch {
@@ -39,6 +39,44 @@ export function cpuNs(pids) {
     }
   }
   return total;
+}
+
+function childPids(pid) {
+  const out = [];
+  let tasks;
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const task of tasks) {
+    try {
+      out.push(
+        ...readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number),
+      );
+    } catch {
+      // Task gone.
+    }
+  }
+  return out;
+}
+
+/** The workerd processes under a child (Miniflare's runtime). */
+export function workerdPids(pid) {
+  const found = [];
+  const queue = [pid];
+  while (queue.length) {
+    const next = queue.shift();
+    for (const kid of childPids(next)) {
+      queue.push(kid);
+      try {
+        if (readFileSync(`/proc/${kid}/comm`, "utf8").trim() === "workerd") found.push(kid);
+      } catch {
+        // Gone.
+      }
+    }
+  }
+  return found;
 }
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
