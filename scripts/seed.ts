@@ -41,7 +41,11 @@ import {
 } from "../app/domain/revenue";
 import { DEMO_ADMIN_EMAIL, DEMO_FAN_EMAIL, DEMO_HOST_EMAIL, DEMO_PASSWORD } from "../app/lib/demo";
 import { hashPassword } from "../app/lib/password.server";
-import { contributionKey, localPaymentIntentId, paidLocalCheckoutRow } from "../app/lib/payments/payment-records";
+import {
+  contributionKey,
+  localPaymentIntentId,
+  paidLocalCheckoutRow,
+} from "../app/lib/payments/shared/payment-records";
 import bitcoinBlocks from "../tests/fixtures/bitcoin-blocks.json" with { type: "json" };
 
 /** Bump when the demo data changes shape; a database holding any version is left alone. */

@@ -16,12 +16,12 @@ import { formatCents } from "~/domain/money";
 import { orderNumber, voucherCode } from "~/domain/orders";
 import { UNFULFILLABLE_REASONS } from "~/domain/payments";
 import { poolContributionCents } from "~/domain/revenue";
-import { FulfilmentDataError, paymentIntentOf, shippingOf, type CheckoutSessionObject } from "./events.server";
+import { FulfilmentDataError, paymentIntentOf, shippingOf, type CheckoutSessionObject } from "../shared/events.server";
 import type { FulfilOutcome } from "./fulfil.server";
 import { notify } from "~/lib/notify.server";
-import { contributionKey } from "./payment-records";
+import { contributionKey } from "../shared/payment-records";
 import { contribute } from "./pool-ledger.server";
-import { refundUnfulfillable } from "./refunds.server";
+import { refundUnfulfillable } from "../refunds/refunds.server";
 
 function positiveInt(value: string | undefined): number | null {
   const n = Number(value);

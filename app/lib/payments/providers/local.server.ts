@@ -9,7 +9,7 @@ import {
 } from "~/db/queries/local-provider.server";
 import type { CheckoutSession } from "~/db/schema";
 import { simulatedProcessingFeeCents } from "~/domain/payments";
-import { localPaymentIntentId, localSessionIdOf } from "./payment-records";
+import { localPaymentIntentId, localSessionIdOf } from "../shared/payment-records";
 import type { PaymentProvider, ProviderSession, ShippingAddress } from "./provider.server";
 
 // The local payment provider: what Stripe Checkout does, on this machine, with no money involved. Sessions live in

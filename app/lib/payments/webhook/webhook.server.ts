@@ -15,16 +15,16 @@ import {
   type CheckoutSessionObject,
   type DisputeObject,
   type RefundObject,
-} from "./events.server";
+} from "../shared/events.server";
 import {
   fulfilCheckoutSession,
   markAwaitingPayment,
   markUnpaidSessionExpired,
   type FulfilOutcome,
-} from "./fulfil.server";
+} from "../fulfil/fulfil.server";
 import { recordChargeProcessingFee, recordSessionProcessingFee } from "./processing-fees.server";
-import { webhookSecret } from "./provider.server";
-import { applyDispute, applyRefund, type ApplyOutcome, type DisputeEventKind } from "./refunds.server";
+import { webhookSecret } from "../providers/provider.server";
+import { applyDispute, applyRefund, type ApplyOutcome, type DisputeEventKind } from "../refunds/refunds.server";
 
 // The webhook step: a verified provider event is recorded by id once and dispatched to its handler. Stripe's
 // deliveries and the local provider's (signed the same way) come through handleStripeWebhook.

@@ -12,9 +12,9 @@ import {
   signPayload,
   type LocalEventType,
 } from "./local.server";
-import { localPaymentIntentId } from "./payment-records";
+import { localPaymentIntentId } from "../shared/payment-records";
 import { isLocalPaymentsEnabled, webhookSecret, type ShippingAddress } from "./provider.server";
-import { handleStripeWebhook, type WebhookResult } from "./webhook.server";
+import { handleStripeWebhook, type WebhookResult } from "../webhook/webhook.server";
 
 /**
  * The local provider's delivery: signs a Stripe-format event exactly as Stripe signs it and hands the signed body

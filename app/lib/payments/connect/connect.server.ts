@@ -1,7 +1,7 @@
 import Stripe from "stripe";
-import { isLocalPaymentsEnabled, PaymentsNotConfiguredError } from "./provider.server";
+import { isLocalPaymentsEnabled, PaymentsNotConfiguredError } from "../providers/provider.server";
 import { createLocalConnectProvider } from "./connect-local.server";
-import { createStripeClient } from "./stripe.server";
+import { createStripeClient } from "../providers/stripe.server";
 
 // Stripe Connect for payouts: hosts and winners get an Express account, finish Stripe's onboarding, and we transfer
 // money to it; Stripe then pays it out to their bank on its schedule. Connect events (account.updated,

@@ -45,10 +45,10 @@ import { siteOrigin } from "~/lib/config.server";
 import { sendMail } from "~/lib/mail.server";
 import { notify } from "~/lib/notify.server";
 import { applyPaymentReversal, type ReversalOutcome } from "~/lib/pools.server";
-import { idOf, type DisputeObject, type RefundObject } from "./events.server";
-import { cartContributionKey, contributionKey, shareBonusKey } from "./payment-records";
-import { getPaymentProvider } from "./provider.server";
-import { orderSharesGivenBackCents } from "./pool-ledger.server";
+import { idOf, type DisputeObject, type RefundObject } from "../shared/events.server";
+import { cartContributionKey, contributionKey, shareBonusKey } from "../shared/payment-records";
+import { getPaymentProvider } from "../providers/provider.server";
+import { orderSharesGivenBackCents } from "../fulfil/pool-ledger.server";
 import { bookGroupBuyEarnings, bookRefundEarnings, refundReversalOf } from "./refund-earnings.server";
 
 // The pipeline's last step: money flowing back. A refund (asked for here or reported by the provider) and a dispute

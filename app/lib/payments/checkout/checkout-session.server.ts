@@ -8,15 +8,15 @@ import type { NewCheckoutSession } from "~/db/schema";
 import { CHECKOUT_CURRENCY, GUESS_CHECKOUT_TTL_MS, type CheckoutPurpose } from "~/domain/payments";
 import { HOST_DEPOSIT_MAX_CENTS, HOST_DEPOSIT_MIN_CENTS, POOL_MESSAGES } from "~/domain/pool";
 import type { SessionUser } from "~/lib/session.server";
-import { randomId } from "./local.server";
-import { successUrl } from "./payment-records";
+import { randomId } from "../providers/local.server";
+import { successUrl } from "../shared/payment-records";
 import {
   getPaymentProvider,
   PaymentsNotConfiguredError,
   type CheckoutLineItem,
   type PaymentProvider,
   type ProviderOptions,
-} from "./provider.server";
+} from "../providers/provider.server";
 import {
   CHECKOUT_MESSAGES,
   fail,
