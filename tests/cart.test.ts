@@ -23,7 +23,7 @@ import {
   resumeUnfinishedFulfilments,
 } from "~/lib/payments/fulfil/fulfil.server";
 import { cartContributionKey } from "~/lib/payments/shared/payment-records";
-import { requestRefund } from "~/lib/payments/refunds/refunds.server";
+import { requestRefund } from "~/lib/payments/refunds/refund-request.server";
 import { CHECKOUT_MESSAGES } from "~/lib/payments/checkout/quote.server";
 import { cookieFrom, db, envWithPoolsDown, get, makeUser, postForm, signIn } from "./helpers";
 import { BUYER_ADDRESS, checkoutSessionEvent, deliverWebhook } from "./support/webhooks";

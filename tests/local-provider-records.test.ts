@@ -5,7 +5,7 @@ import { listLocalMovements, localNetCents } from "~/db/queries/local-provider.s
 import { orders, products, productSizes } from "~/db/schema";
 import { createProductCheckout } from "~/lib/payments/checkout/checkout-session.server";
 import { getPaymentProvider } from "~/lib/payments/providers/provider.server";
-import { requestRefund } from "~/lib/payments/refunds/refunds.server";
+import { requestRefund } from "~/lib/payments/refunds/refund-request.server";
 import { db, makeSessionUser, makeUser, ORIGIN, postForm } from "./helpers";
 
 // The local provider's own books (local_provider_movements, decision 400): what its checkout page captured, what

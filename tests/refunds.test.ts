@@ -26,7 +26,7 @@ import { orderNumber } from "~/domain/orders";
 import { DEFAULT_REVENUE_RULES } from "~/domain/revenue";
 import { createProductCheckout } from "~/lib/payments/checkout/checkout-session.server";
 import { contributionKey, localPaymentIntentId, paidLocalCheckoutRow } from "~/lib/payments/shared/payment-records";
-import { requestRefund } from "~/lib/payments/refunds/refunds.server";
+import { requestRefund } from "~/lib/payments/refunds/refund-request.server";
 import { processStripeEvent } from "~/lib/payments/webhook/webhook.server";
 import {
   addContribution,

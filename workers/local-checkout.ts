@@ -13,7 +13,8 @@ import {
   simulateLocalRefundFailure,
 } from "~/lib/payments/providers/local-events.server";
 import { LOCAL_CHECKOUT_PATH, localCheckoutSessionObject, localEvent } from "~/lib/payments/providers/local.server";
-import { isLocalPaymentsEnabled, type ShippingAddress } from "~/lib/payments/providers/provider.server";
+import { isLocalPaymentsEnabled } from "~/lib/payments/providers/provider.server";
+import type { ShippingAddress } from "~/lib/payments/providers/types";
 
 /**
  * The local provider's checkout page, mounted at /api/local-checkout: what Stripe's hosted page does, with test

@@ -23,7 +23,7 @@ import {
   localDisputeEvents,
 } from "~/lib/payments/providers/local-events.server";
 import { localEvent, localRefundObject } from "~/lib/payments/providers/local.server";
-import { requestRefund } from "~/lib/payments/refunds/refunds.server";
+import { requestRefund } from "~/lib/payments/refunds/refund-request.server";
 import { db, ORIGIN } from "../helpers";
 import { INCLUDE_KNOWN_BUG_COMMANDS, LARGEST_CART, LARGEST_JOIN, WEIGHTS, type CommandName } from "./config";
 import { checkStep, settle } from "./invariants";

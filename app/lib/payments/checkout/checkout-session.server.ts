@@ -10,13 +10,8 @@ import { HOST_DEPOSIT_MAX_CENTS, HOST_DEPOSIT_MIN_CENTS, POOL_MESSAGES } from "~
 import type { SessionUser } from "~/lib/session.server";
 import { randomId } from "../providers/local.server";
 import { successUrl } from "../shared/payment-records";
-import {
-  getPaymentProvider,
-  PaymentsNotConfiguredError,
-  type CheckoutLineItem,
-  type PaymentProvider,
-  type ProviderOptions,
-} from "../providers/provider.server";
+import { getPaymentProvider, PaymentsNotConfiguredError } from "../providers/provider.server";
+import type { CheckoutLineItem, PaymentProvider, ProviderOptions } from "../providers/types";
 import {
   CHECKOUT_MESSAGES,
   fail,

@@ -8,7 +8,7 @@ import { groupBuyCheckoutExpiresAt, MAX_CHARGE_CENTS, MIN_CHARGE_CENTS } from "~
 import type { SessionUser } from "~/lib/session.server";
 import { encodeCheckoutLines, type CheckoutLine } from "../shared/checkout-lines.server";
 import { type CheckoutResult, startCheckout } from "./checkout-session.server";
-import type { CheckoutLineItem, ProviderOptions } from "../providers/provider.server";
+import type { CheckoutLineItem, ProviderOptions } from "../providers/types";
 import { CHECKOUT_MESSAGES, fail, quoteProduct } from "./quote.server";
 
 // The group-buy purpose's checkout: one checkout for every product a fan chose in a group buy, each line priced on

@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import { TransferRefusedError, type ConnectProvider } from "./connect.server";
+import { TransferRefusedError, type ConnectProvider } from "./connect-types";
 import { randomId, signPayload } from "../providers/local.server";
 
 // The local Connect provider: Express accounts, onboarding, transfers and bank payouts simulated offline. The

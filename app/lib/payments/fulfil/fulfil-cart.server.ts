@@ -25,7 +25,7 @@ import type { FulfilOutcome } from "./fulfil.server";
 import { cartContributionKey } from "../shared/payment-records";
 import { contribute, orderPoolShareCents } from "./pool-ledger.server";
 import { paidLineOrder, suspendedHosts } from "./order-lines.server";
-import { refundUnfulfillable } from "../refunds/refunds.server";
+import { refundUnfulfillable } from "../refunds/refund-request.server";
 
 /**
  * A paid cart checkout, the group-buy way: one batch creates an order per line (each with its host), takes the

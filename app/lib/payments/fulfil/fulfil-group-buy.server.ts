@@ -20,7 +20,7 @@ import { settleClosedGroupBuy } from "../refunds/group-buy-close.server";
 import { contributionKey, shareBonusKey } from "../shared/payment-records";
 import { contribute, orderPoolShareCents } from "./pool-ledger.server";
 import { paidLineOrder } from "./order-lines.server";
-import { refundUnfulfillable } from "../refunds/refunds.server";
+import { refundUnfulfillable } from "../refunds/refund-request.server";
 
 /**
  * A paid group-buy checkout: one batch creates an order per line (each with its RM value, converted at payment with

@@ -8,7 +8,7 @@ import type { FulfilOutcome } from "./fulfil.server";
 import { REFUND_MESSAGES } from "~/domain/payments";
 import { contributionKey } from "../shared/payment-records";
 import { contribute } from "./pool-ledger.server";
-import { requestRefund } from "../refunds/refunds.server";
+import { requestRefund } from "../refunds/refund-request.server";
 
 /**
  * A paid guess: one atomic batch claims the session and inserts the participant (its correctness recorded on the

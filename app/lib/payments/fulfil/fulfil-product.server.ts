@@ -21,7 +21,7 @@ import type { FulfilOutcome } from "./fulfil.server";
 import { notify } from "~/lib/notify.server";
 import { contributionKey } from "../shared/payment-records";
 import { contribute } from "./pool-ledger.server";
-import { refundUnfulfillable } from "../refunds/refunds.server";
+import { refundUnfulfillable } from "../refunds/refund-request.server";
 
 function positiveInt(value: string | undefined): number | null {
   const n = Number(value);

@@ -17,7 +17,7 @@ import { fulfilHostDeposit } from "./fulfil-deposit.server";
 import { fulfilGroupBuy } from "./fulfil-group-buy.server";
 import { fulfilGuessEntry } from "./fulfil-guess.server";
 import { fulfilProduct } from "./fulfil-product.server";
-import { refundUnfulfillable } from "../refunds/refunds.server";
+import { refundUnfulfillable } from "../refunds/refund-request.server";
 
 // Applying a paid checkout exactly once, per purpose. Each purpose's first step is one atomic D1 batch whose gate
 // is a conditional UPDATE (payment_status 'unpaid' -> 'paid') plus a unique key of what it creates, so racing or

@@ -27,7 +27,7 @@ import {
   recordedGroupBuyRule,
 } from "~/domain/group-buy";
 import { bookGroupBuyEarnings } from "~/lib/payments/refunds/refund-earnings.server";
-import { sendRefund } from "~/lib/payments/refunds/refunds.server";
+import { sendRefund } from "./refund-request.server";
 
 export type CloseMode = "end" | "early" | "cancel";
 export type CloseResult = { ok: true; refunded: number } | { ok: false; message: string };
