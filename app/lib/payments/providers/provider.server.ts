@@ -14,7 +14,7 @@ export class PaymentsNotConfiguredError extends Error {
 /** The signing secret of the local provider's events, used only when no Stripe key is configured. */
 export const LOCAL_WEBHOOK_SECRET = "whsec_local_development_only_not_a_real_secret";
 
-/** The local provider delivers its events to the webhook in-process, so it needs the whole environment. */
+/** The local provider keeps its sessions and its books in D1, so it needs the environment. */
 type PaymentEnv = Env;
 
 /**

@@ -46,11 +46,10 @@ import { cartContributionKey, contributionKey, shareBonusKey } from "../shared/p
 import { orderSharesGivenBackCents } from "../fulfil/pool-ledger.server";
 import { bookGroupBuyEarnings, bookRefundEarnings, refundReversalOf } from "./refund-earnings.server";
 
-// The pipeline's last step: money flowing back. A refund (asked for in refund-request.server.ts or reported by the
-// provider) and a dispute
-// are stored by the provider's id; the order's and checkout's refunded totals are recomputed from the stored rows in
-// the same batch; the pool share is reversed once per refund or dispute id (keyed by that id, restored with
-// '<id>:restore' when a refund fails or a dispute is won). See docs/decisions/080-refunds-and-disputes.md.
+// The pipeline's last step: money flowing back. A refund (asked for in refund-request.server.ts, or reported by the
+// provider) and a dispute are stored by the provider's id; the order's and checkout's refunded totals are recomputed
+// from the stored rows in the same batch; the pool share is reversed once per refund or dispute id (keyed by that id,
+// restored with '<id>:restore' when a refund fails or a dispute is won). See docs/decisions/080-refunds-and-disputes.md.
 
 /** The metadata our refunds carry to the provider (and back in its events), so an event finds its order. */
 export const REFUND_METADATA_KEYS = {
