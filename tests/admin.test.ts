@@ -16,9 +16,9 @@ import {
 } from "~/db/schema";
 import { ADMIN_MESSAGES } from "~/domain/admin";
 import { REVENUE_RULES_SETTING_KEY } from "~/domain/revenue";
-import { createProductCheckout } from "~/lib/payments/checkout-session.server";
-import { CHECKOUT_MESSAGES } from "~/lib/payments/quote.server";
-import { processPayout } from "~/lib/payments/payouts.server";
+import { createProductCheckout } from "~/lib/payments/checkout/checkout-session.server";
+import { CHECKOUT_MESSAGES } from "~/lib/payments/checkout/quote.server";
+import { processPayout } from "~/lib/payments/connect/payouts.server";
 import { ensureOpenPool } from "~/lib/pools.server";
 import { db, get, makeSignedInUser, makeUser, ORIGIN, pageText, postForm, signIn, withoutNetwork } from "./helpers";
 

@@ -16,7 +16,7 @@ import {
   userProfiles,
   vouchers,
 } from "~/db/schema";
-import { createProductCheckout } from "~/lib/payments/checkout-session.server";
+import { createProductCheckout } from "~/lib/payments/checkout/checkout-session.server";
 import { closePool, poolStub } from "~/lib/pools.server";
 import { db, get, makeUser, ORIGIN, pageText, postForm, sessionUserOf, signIn, withoutNetwork } from "./helpers";
 import { BUYER_ADDRESS, checkoutSessionEvent, deliverWebhook, newEventId, stripeEvent } from "./support/webhooks";

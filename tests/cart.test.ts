@@ -21,10 +21,10 @@ import {
   fulfilCheckoutSession,
   recordedSessionObject,
   resumeUnfinishedFulfilments,
-} from "~/lib/payments/fulfil.server";
-import { cartContributionKey } from "~/lib/payments/payment-records";
-import { requestRefund } from "~/lib/payments/refunds.server";
-import { CHECKOUT_MESSAGES } from "~/lib/payments/quote.server";
+} from "~/lib/payments/fulfil/fulfil.server";
+import { cartContributionKey } from "~/lib/payments/shared/payment-records";
+import { requestRefund } from "~/lib/payments/refunds/refund-request.server";
+import { CHECKOUT_MESSAGES } from "~/lib/payments/checkout/quote.server";
 import { cookieFrom, db, envWithPoolsDown, get, makeUser, postForm, signIn } from "./helpers";
 import { BUYER_ADDRESS, checkoutSessionEvent, deliverWebhook } from "./support/webhooks";
 

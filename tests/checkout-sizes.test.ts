@@ -25,8 +25,12 @@ import {
   STRIPE_MAX_METADATA_KEYS,
   STRIPE_MAX_METADATA_VALUE_CHARS,
 } from "~/domain/payments";
-import { decodeCheckoutLines, encodeCheckoutLines, type CheckoutLine } from "~/lib/payments/checkout-lines.server";
-import { createGroupBuyCheckout } from "~/lib/payments/group-buy-checkout.server";
+import {
+  decodeCheckoutLines,
+  encodeCheckoutLines,
+  type CheckoutLine,
+} from "~/lib/payments/shared/checkout-lines.server";
+import { createGroupBuyCheckout } from "~/lib/payments/checkout/group-buy-checkout.server";
 import { db, get, makeUser, ORIGIN, pageText, postForm, randomIp, sessionUserOf, signIn } from "./helpers";
 import { BUYER_ADDRESS, checkoutSessionEvent, deliverWebhook } from "./support/webhooks";
 

@@ -7,9 +7,14 @@ import { CURRENCIES, formatIn, type SupportedCurrency } from "~/domain/currency"
 import { formatCents, percentOf } from "~/domain/money";
 import { CHECKOUT_CURRENCY, shownPurchaseCents, toCheckoutCents } from "~/domain/payments";
 import { checkoutSessions, orders, productColors, products, productSizes } from "~/db/schema";
-import { createHostDepositCheckout, createProductCheckout } from "~/lib/payments/checkout-session.server";
-import { CHECKOUT_MESSAGES, onlyLeftMessage, quoteVariants, type ProductQuote } from "~/lib/payments/quote.server";
-import { confirmCheckout } from "~/lib/payments/confirm.server";
+import { createHostDepositCheckout, createProductCheckout } from "~/lib/payments/checkout/checkout-session.server";
+import {
+  CHECKOUT_MESSAGES,
+  onlyLeftMessage,
+  quoteVariants,
+  type ProductQuote,
+} from "~/lib/payments/checkout/quote.server";
+import { confirmCheckout } from "~/lib/payments/webhook/confirm.server";
 import { db, makeSessionUser, makeUser, ORIGIN } from "./helpers";
 
 /** A host with a physical product: Small USD 25.00 / Large USD 40.00, colour Red, the given stock. */

@@ -16,8 +16,8 @@ import {
   userProfiles,
 } from "~/db/schema";
 import { REVENUE_RULES_SETTING_KEY } from "~/domain/revenue";
-import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/group-buy-checkout.server";
-import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
+import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/checkout/group-buy-checkout.server";
+import { closeGroupBuy } from "~/lib/payments/refunds/group-buy-close.server";
 import { db, makeSessionUser, makeUser, ORIGIN, withoutNetwork } from "./helpers";
 import { checkoutSessionEvent, deliverWebhook, stripeEvent } from "./support/webhooks";
 import { expectConserved, moneyOf } from "./support/conservation";

@@ -3,7 +3,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { mailOutbox, payouts, prizeEntries, prizePools, prizeWinners } from "~/db/schema";
 import { reversalVoidsDraw } from "~/domain/pool";
-import { runPrizeCron } from "~/lib/payments/prizes.server";
+import { runPrizeCron } from "~/lib/payments/connect/prizes.server";
 import { blockHashFromHeader, buildBlockHeader, entriesDigest, sha256Hex, verifyBlock } from "~/domain/draw";
 import { verifyPublishedDraw } from "~/domain/draw-verification";
 import { distributePool } from "~/domain/revenue";

@@ -16,11 +16,11 @@ import {
   refunds,
   userProfiles,
 } from "~/db/schema";
-import { createProductCheckout } from "~/lib/payments/checkout-session.server";
-import { CheckoutSessionObjectSchema } from "~/lib/payments/events.server";
-import { fulfilCheckoutSession } from "~/lib/payments/fulfil.server";
-import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/group-buy-checkout.server";
-import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
+import { createProductCheckout } from "~/lib/payments/checkout/checkout-session.server";
+import { CheckoutSessionObjectSchema } from "~/lib/payments/shared/events.server";
+import { fulfilCheckoutSession } from "~/lib/payments/fulfil/fulfil.server";
+import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/checkout/group-buy-checkout.server";
+import { closeGroupBuy } from "~/lib/payments/refunds/group-buy-close.server";
 import { poolStub } from "~/lib/pools.server";
 import { runScheduled } from "../workers/scheduled";
 import { db, get, makeSessionUser, makeUser, ORIGIN, pageText, sessionUserOf, signIn, withoutNetwork } from "./helpers";

@@ -17,10 +17,10 @@ import {
 } from "~/db/schema";
 import { GROUP_BUY_ACTION_MESSAGES } from "~/domain/group-buy";
 import { UNFULFILLABLE_REASONS } from "~/domain/payments";
-import { fulfilCheckoutSession } from "~/lib/payments/fulfil.server";
-import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
+import { fulfilCheckoutSession } from "~/lib/payments/fulfil/fulfil.server";
+import { closeGroupBuy } from "~/lib/payments/refunds/group-buy-close.server";
 import { closePool, poolStub } from "~/lib/pools.server";
-import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/group-buy-checkout.server";
+import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/checkout/group-buy-checkout.server";
 import type { SessionUser } from "~/lib/session.server";
 import { db, get, makeSessionUser, makeUser, ORIGIN, postForm, signIn, withoutNetwork } from "./helpers";
 

@@ -14,8 +14,8 @@ import {
 } from "~/db/schema";
 import { GROUP_BUY_ACTION_MESSAGES, GROUP_BUY_MESSAGES } from "~/domain/group-buy";
 import { bookGroupBuySales } from "~/db/queries/earnings.server";
-import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
-import { applyRefund } from "~/lib/payments/refunds.server";
+import { closeGroupBuy } from "~/lib/payments/refunds/group-buy-close.server";
+import { applyRefund } from "~/lib/payments/refunds/refunds.server";
 import { runScheduled } from "../workers/scheduled";
 import { db, get, makeUser, ORIGIN, randomIp, signIn } from "./helpers";
 

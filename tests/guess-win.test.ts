@@ -12,7 +12,7 @@ import {
   userProfiles,
 } from "~/db/schema";
 import { insertFreeGuess } from "~/db/queries/games.server";
-import { createGuessCheckout } from "~/lib/payments/checkout-session.server";
+import { createGuessCheckout } from "~/lib/payments/checkout/checkout-session.server";
 import { formatCents } from "~/domain/money";
 import { closePool, ensureOpenPool, poolStub } from "~/lib/pools.server";
 import { db, get, makeSignedInUser, makeUser, ORIGIN, postForm, sessionUserOf } from "./helpers";

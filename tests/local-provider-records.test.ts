@@ -3,9 +3,9 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { listLocalMovements, localNetCents } from "~/db/queries/local-provider.server";
 import { orders, products, productSizes } from "~/db/schema";
-import { createProductCheckout } from "~/lib/payments/checkout-session.server";
-import { getPaymentProvider } from "~/lib/payments/provider.server";
-import { requestRefund } from "~/lib/payments/refunds.server";
+import { createProductCheckout } from "~/lib/payments/checkout/checkout-session.server";
+import { getPaymentProvider } from "~/lib/payments/providers/provider.server";
+import { requestRefund } from "~/lib/payments/refunds/refund-request.server";
 import { db, makeSessionUser, makeUser, ORIGIN, postForm } from "./helpers";
 
 // The local provider's own books (local_provider_movements, decision 400): what its checkout page captured, what

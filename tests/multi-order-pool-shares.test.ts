@@ -12,9 +12,9 @@ import {
   productSizes,
   userProfiles,
 } from "~/db/schema";
-import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/group-buy-checkout.server";
-import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
-import { requestRefund } from "~/lib/payments/refunds.server";
+import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/checkout/group-buy-checkout.server";
+import { closeGroupBuy } from "~/lib/payments/refunds/group-buy-close.server";
+import { requestRefund } from "~/lib/payments/refunds/refund-request.server";
 import { db, makeSessionUser, makeUser, ORIGIN, postForm, signIn, withoutNetwork } from "./helpers";
 import { BUYER_ADDRESS, checkoutSessionEvent, deliverWebhook, stripeEvent } from "./support/webhooks";
 import { expectConserved, moneyOf } from "./support/conservation";

@@ -16,8 +16,8 @@ import {
 } from "~/db/schema";
 import { withdrawalFeeCents } from "~/domain/earnings";
 import { withdrawableBalanceCents } from "~/domain/revenue";
-import { localAccountObject, localConnectEvent } from "~/lib/payments/connect-local.server";
-import { cancelPayout, processPayout, requestWithdrawal, retryPayout } from "~/lib/payments/payouts.server";
+import { localAccountObject, localConnectEvent } from "~/lib/payments/connect/connect-local.server";
+import { cancelPayout, processPayout, requestWithdrawal, retryPayout } from "~/lib/payments/connect/payouts.server";
 import { db, get, makeUser, ORIGIN, postForm, signIn } from "./helpers";
 import { deliverConnectWebhook, deliverWebhook } from "./support/webhooks";
 
@@ -459,7 +459,7 @@ describe("revenue pages, periods and export", () => {
 describe("fulfilment books the host's share once", () => {
   it("a paid digital order: one shop_sale row at the rule in force, pending for the refund window, replay-safe", async () => {
     const { products: productsTable, productSizes, checkoutSessions } = await import("~/db/schema");
-    const { createProductCheckout } = await import("~/lib/payments/checkout-session.server");
+    const { createProductCheckout } = await import("~/lib/payments/checkout/checkout-session.server");
     const host = await makeUser({ name: "Seller" });
     const fan = await makeUser({ name: "Fan" });
     const [product] = await db()

@@ -21,8 +21,8 @@ import { replaceMiniPrizes } from "~/db/queries/pool-screens.server";
 import { drawMiniPrizes } from "~/domain/mini-prizes";
 import { distributePool } from "~/domain/revenue";
 import { PRIZE_SETTLEMENT_DAYS } from "~/domain/pool";
-import { localAccountObject, localConnectEvent } from "~/lib/payments/connect-local.server";
-import { drawPendingMiniPrizes, runPrizeCron } from "~/lib/payments/prizes.server";
+import { localAccountObject, localConnectEvent } from "~/lib/payments/connect/connect-local.server";
+import { drawPendingMiniPrizes, runPrizeCron } from "~/lib/payments/connect/prizes.server";
 import { db, get, makeUser, postForm, signIn } from "./helpers";
 import { deliverConnectWebhook } from "./support/webhooks";
 

@@ -24,10 +24,10 @@ import { REFUND_MESSAGES, UNFULFILLABLE_REASONS, unfulfillableRefundKey } from "
 import { formatCents } from "~/domain/money";
 import { orderNumber } from "~/domain/orders";
 import { DEFAULT_REVENUE_RULES } from "~/domain/revenue";
-import { createProductCheckout } from "~/lib/payments/checkout-session.server";
-import { contributionKey, localPaymentIntentId, paidLocalCheckoutRow } from "~/lib/payments/payment-records";
-import { requestRefund } from "~/lib/payments/refunds.server";
-import { processStripeEvent } from "~/lib/payments/webhook.server";
+import { createProductCheckout } from "~/lib/payments/checkout/checkout-session.server";
+import { contributionKey, localPaymentIntentId, paidLocalCheckoutRow } from "~/lib/payments/shared/payment-records";
+import { requestRefund } from "~/lib/payments/refunds/refund-request.server";
+import { processStripeEvent } from "~/lib/payments/webhook/webhook.server";
 import {
   addContribution,
   closePool,

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { mailOutbox, orders, products, productSizes, refunds, returnRequests, vouchers } from "~/db/schema";
 import { REFUND_MESSAGES } from "~/domain/payments";
 import { RETURN_MESSAGES } from "~/domain/returns";
-import { createProductCheckout } from "~/lib/payments/checkout-session.server";
+import { createProductCheckout } from "~/lib/payments/checkout/checkout-session.server";
 import { REFUND_FORM_EXPIRED } from "~/lib/returns.server";
 import { db, get, makeSignedInUser, ORIGIN, postForm, sessionUserOf, withRevenueRules } from "./helpers";
 

@@ -13,10 +13,10 @@ import {
   refunds,
 } from "~/db/schema";
 import { insertFreeGuess } from "~/db/queries/games.server";
-import { createGuessCheckout } from "~/lib/payments/checkout-session.server";
+import { createGuessCheckout } from "~/lib/payments/checkout/checkout-session.server";
 import { GUESS_CHECKOUT_TTL_MS } from "~/domain/payments";
 import { runPoolCron } from "~/lib/draw.server";
-import { LATE_GUESS_REASON } from "~/lib/payments/fulfil-guess.server";
+import { LATE_GUESS_REASON } from "~/lib/payments/fulfil/fulfil-guess.server";
 import type { PoolLiveMessage } from "~/lib/pool-contract";
 import {
   admitEndedGames,
@@ -26,7 +26,7 @@ import {
   poolStub,
   reapplyReservations,
 } from "~/lib/pools.server";
-import { processStripeEvent } from "~/lib/payments/webhook.server";
+import { processStripeEvent } from "~/lib/payments/webhook/webhook.server";
 import {
   db,
   envWithPoolsDown,

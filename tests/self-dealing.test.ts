@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { checkoutSessions, guessWinParticipants, guessWinGames, products, productSizes } from "~/db/schema";
-import { CHECKOUT_MESSAGES, GUESS_MESSAGES } from "~/lib/payments/quote.server";
+import { CHECKOUT_MESSAGES, GUESS_MESSAGES } from "~/lib/payments/checkout/quote.server";
 import { db, get, makeUser, postForm, signIn } from "./helpers";
 
 // No self-dealing: a host cannot buy their own products, nor pay for or take a free guess on their own game (they

@@ -14,7 +14,7 @@ import {
   userShippingCountries,
   users,
 } from "~/db/schema";
-import { createProductCheckout } from "~/lib/payments/checkout-session.server";
+import { createProductCheckout } from "~/lib/payments/checkout/checkout-session.server";
 import { notify } from "~/lib/notify.server";
 import { openPool } from "~/lib/pools.server";
 import {

@@ -15,7 +15,7 @@ import {
   userProfiles,
 } from "~/db/schema";
 import { CHECKOUT_MAX_TTL_MS, CHECKOUT_MIN_TTL_MS, UNFULFILLABLE_REASONS } from "~/domain/payments";
-import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
+import { closeGroupBuy } from "~/lib/payments/refunds/group-buy-close.server";
 import { db, get, makeUser, ORIGIN, pageText, postForm, randomIp, signIn } from "./helpers";
 import { BUYER_ADDRESS, checkoutSessionEvent, deliverWebhook } from "./support/webhooks";
 

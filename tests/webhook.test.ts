@@ -12,9 +12,9 @@ import {
   refunds,
   vouchers,
 } from "~/db/schema";
-import { createHostDepositCheckout, createProductCheckout } from "~/lib/payments/checkout-session.server";
-import { confirmCheckout } from "~/lib/payments/confirm.server";
-import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
+import { createHostDepositCheckout, createProductCheckout } from "~/lib/payments/checkout/checkout-session.server";
+import { confirmCheckout } from "~/lib/payments/webhook/confirm.server";
+import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/providers/provider.server";
 import { poolStub } from "~/lib/pools.server";
 import { localCheckout } from "../workers/local-checkout";
 import { webhooks } from "../workers/webhooks";

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { handleConnectWebhook } from "~/lib/payments/connect-events.server";
+import { handleConnectWebhook } from "~/lib/payments/connect/connect-events.server";
 
 /** Stripe Connect events (account.updated, transfer.*, payout.*), mounted at /api/webhooks; own signing secret. */
 export const connectWebhooks = new Hono<{ Bindings: Env }>();

@@ -11,9 +11,10 @@ import {
   LOCAL_DISPUTE_OUTCOMES,
   simulateLocalDispute,
   simulateLocalRefundFailure,
-} from "~/lib/payments/local-events.server";
-import { LOCAL_CHECKOUT_PATH, localCheckoutSessionObject, localEvent } from "~/lib/payments/local.server";
-import { isLocalPaymentsEnabled, type ShippingAddress } from "~/lib/payments/provider.server";
+} from "~/lib/payments/providers/local-events.server";
+import { LOCAL_CHECKOUT_PATH, localCheckoutSessionObject, localEvent } from "~/lib/payments/providers/local.server";
+import { isLocalPaymentsEnabled } from "~/lib/payments/providers/provider.server";
+import type { ShippingAddress } from "~/lib/payments/providers/types";
 
 /**
  * The local provider's checkout page, mounted at /api/local-checkout: what Stripe's hosted page does, with test

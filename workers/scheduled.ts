@@ -2,10 +2,10 @@ import { getDb } from "~/db/client.server";
 import { eraseClosedOrdersOfDeletedAccounts } from "~/db/queries/account-data.server";
 import { purgeExpiredAuthRows } from "~/db/queries/accounts.server";
 import { runPoolCron } from "~/lib/draw.server";
-import { resumeUnfinishedFulfilments } from "~/lib/payments/fulfil.server";
-import { runGroupBuyCron } from "~/lib/payments/group-buy-close.server";
-import { applyHeldPaymentEvents } from "~/lib/payments/webhook.server";
-import { runPrizeCron } from "~/lib/payments/prizes.server";
+import { resumeUnfinishedFulfilments } from "~/lib/payments/fulfil/fulfil.server";
+import { runGroupBuyCron } from "~/lib/payments/refunds/group-buy-close.server";
+import { applyHeldPaymentEvents } from "~/lib/payments/webhook/webhook.server";
+import { runPrizeCron } from "~/lib/payments/connect/prizes.server";
 import { removeUnattachedUploads } from "~/lib/uploads.server";
 
 /**

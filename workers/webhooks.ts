@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { handleStripeWebhook } from "~/lib/payments/webhook.server";
+import { handleStripeWebhook } from "~/lib/payments/webhook/webhook.server";
 
 /** Payment webhooks, mounted at /api/webhooks. Signed instead of same-origin (the origin check exempts them). */
 export const webhooks = new Hono<{ Bindings: Env }>();

@@ -30,7 +30,12 @@ import { countryByCode, isCountryCode } from "~/domain/currency";
 import { MAX_ORDER_QUANTITY } from "~/domain/orders";
 import { MAX_CHARGE_CENTS, MIN_CHARGE_CENTS } from "~/domain/payments";
 import { CART_COOKIE, readCookie } from "./cookies.server";
-import { CHECKOUT_MESSAGES, ProductChoiceSchema, quoteVariants, type ProductQuote } from "./payments/quote.server";
+import {
+  CHECKOUT_MESSAGES,
+  ProductChoiceSchema,
+  quoteVariants,
+  type ProductQuote,
+} from "./payments/checkout/quote.server";
 import type { SessionUser } from "./session.server";
 
 // The cart: a signed-in fan's lives in D1 (cart_items), a visitor's in a signed cookie that carries only product,

@@ -16,7 +16,7 @@ import type { SessionUser } from "~/lib/auth.server";
 import { siteOrigin } from "~/lib/config.server";
 import { sendMail } from "~/lib/mail.server";
 import { notify } from "~/lib/notify.server";
-import { requestRefund } from "~/lib/payments/refunds.server";
+import { requestRefund } from "~/lib/payments/refunds/refund-request.server";
 
 export type ReturnOutcome =
   { ok: true; message: string } | { ok: false; status: 400 | 403 | 404 | 409 | 502; message: string };

@@ -21,7 +21,7 @@ import { toCsv, type CsvCell } from "~/lib/csv";
 import { randomToken, sha256Hex } from "~/lib/crypto.server";
 import { notify } from "~/lib/notify.server";
 import { hashPassword, verifyPassword } from "~/lib/password.server";
-import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
+import { closeGroupBuy } from "~/lib/payments/refunds/group-buy-close.server";
 import { closePool } from "~/lib/pools.server";
 import { currentSessionId } from "~/lib/session.server";
 import { mayMailAccount } from "~/lib/throttle.server";

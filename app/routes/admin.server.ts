@@ -17,8 +17,8 @@ import { ADMIN_MESSAGES, gamePauseSchema, statusChangedMessage, statusChangeSche
 import { nextPauseStatus } from "~/domain/catalog";
 import { parseRevenueRulesForm } from "~/domain/revenue-settings";
 import type { SessionUser } from "~/lib/auth.server";
-import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
-import { processPayout } from "~/lib/payments/payouts.server";
+import { closeGroupBuy } from "~/lib/payments/refunds/group-buy-close.server";
+import { processPayout } from "~/lib/payments/connect/payouts.server";
 import { closePool, getOpenPool } from "~/lib/pools.server";
 
 export type AdminActionResult =

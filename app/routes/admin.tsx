@@ -29,7 +29,7 @@ import { REVENUE_SOURCES } from "~/domain/revenue";
 import { REVENUE_SOURCE_LABELS } from "~/domain/revenue-settings";
 import { requireAdmin } from "~/lib/guards.server";
 import { recordAdRevenue } from "~/lib/ad-revenue.server";
-import { settlePrizeByHand } from "~/lib/payments/prizes.server";
+import { settlePrizeByHand } from "~/lib/payments/connect/prizes.server";
 import { getEnv } from "~/lib/context";
 import { type AdminActionResult, changeAccountStatus, saveRevenueRules, toggleGamePause } from "./admin.server";
 import type { Route } from "./+types/admin";

@@ -8,7 +8,7 @@ import { formatCents } from "~/domain/money";
 import { getOpenPool } from "~/lib/pools.server";
 import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
-import { miniPrizeNotices, prizeNotices } from "~/lib/payments/prizes.server";
+import { miniPrizeNotices, prizeNotices } from "~/lib/payments/connect/prizes.server";
 import { PrizeNotice } from "~/components/prize-notice";
 import type { Route } from "./+types/dashboard";
 

@@ -42,7 +42,7 @@ import {
 import { formatCents } from "~/domain/money";
 import { forbidden, idParam, notFound, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
-import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
+import { closeGroupBuy } from "~/lib/payments/refunds/group-buy-close.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/group-buy-management";
 import { SEARCH_MAX_LENGTH, searchText } from "~/domain/search";

@@ -12,9 +12,9 @@ import { GROUP_BUY_ACTION_MESSAGES, GROUP_BUY_CURRENCY } from "~/domain/group-bu
 import { formatCents } from "~/domain/money";
 import { getOptionalUser } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
-import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/group-buy-checkout.server";
-import { CHECKOUT_MESSAGES } from "~/lib/payments/quote.server";
-import { redirectToCheckout } from "~/lib/payments/checkout-session.server";
+import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/checkout/group-buy-checkout.server";
+import { CHECKOUT_MESSAGES } from "~/lib/payments/checkout/quote.server";
+import { redirectToCheckout } from "~/lib/payments/checkout/checkout-session.server";
 import { idParam, notFound } from "~/lib/guards.server";
 import type { Route } from "./+types/group-buy-product-selection";
 

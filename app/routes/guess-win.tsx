@@ -21,13 +21,13 @@ import { CURRENCIES, displayCurrency, formatIn, isSupportedCurrency, type Suppor
 import { TRIBE_JOIN_MESSAGES, type TribeJoinResult } from "~/domain/tribe";
 import { getOptionalUser, viewerSession } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
-import { describeCheckout } from "~/lib/payments/confirm.server";
-import { GUESS_MESSAGES } from "~/lib/payments/quote.server";
+import { describeCheckout } from "~/lib/payments/webhook/confirm.server";
+import { GUESS_MESSAGES } from "~/lib/payments/checkout/quote.server";
 import { poolProgressPercent } from "~/domain/pool";
 import { livePoolAttributes, type PoolDisplayField } from "~/domain/pool-display";
 import { getParticipantByPaymentKey } from "~/db/queries/guesses.server";
 import { getProfileCountry } from "~/db/queries/profiles.server";
-import { LATE_GUESS_REASON } from "~/lib/payments/fulfil-guess.server";
+import { LATE_GUESS_REASON } from "~/lib/payments/fulfil/fulfil-guess.server";
 import type { Route } from "./+types/guess-win";
 
 export const meta: Route.MetaFunction = () =>

@@ -5,7 +5,7 @@ import { formatCents } from "~/domain/money";
 import { getOptionalUser } from "~/lib/auth.server";
 import { signinRedirectUrl } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
-import { confirmCheckout } from "~/lib/payments/confirm.server";
+import { confirmCheckout } from "~/lib/payments/webhook/confirm.server";
 import type { Route } from "./+types/payment-success";
 
 /** The delay before the success page moves on. */

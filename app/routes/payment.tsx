@@ -8,14 +8,18 @@ import { formatCents, parseMoneyToCents } from "~/domain/money";
 import { getOptionalUser } from "~/lib/auth.server";
 import { requireUser, signinRedirectUrl } from "~/lib/guards.server";
 import { flashToastCookie } from "~/lib/toast.server";
-import { createGuessCheckout, createProductCheckout, redirectToCheckout } from "~/lib/payments/checkout-session.server";
+import {
+  createGuessCheckout,
+  createProductCheckout,
+  redirectToCheckout,
+} from "~/lib/payments/checkout/checkout-session.server";
 import {
   MAX_GUESS_FEE_CENTS,
   parseGuessChoice,
   parseProductChoice,
   quoteGuess,
   quoteProduct,
-} from "~/lib/payments/quote.server";
+} from "~/lib/payments/checkout/quote.server";
 import { getEnv } from "~/lib/context";
 import type { Route } from "./+types/payment";
 

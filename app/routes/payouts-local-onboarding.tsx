@@ -6,9 +6,9 @@ import { getMethodByAccount } from "~/db/queries/payouts.server";
 import { safeRedirectPath } from "~/lib/auth.server";
 import { idParam, notFound, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
-import { deliverLocalConnectEvent } from "~/lib/payments/connect-events.server";
-import { localAccountObject, localConnectEvent } from "~/lib/payments/connect-local.server";
-import { isLocalPaymentsEnabled } from "~/lib/payments/provider.server";
+import { deliverLocalConnectEvent } from "~/lib/payments/connect/connect-events.server";
+import { localAccountObject, localConnectEvent } from "~/lib/payments/connect/connect-local.server";
+import { isLocalPaymentsEnabled } from "~/lib/payments/providers/provider.server";
 import type { Route } from "./+types/payouts-local-onboarding";
 
 // The local provider's stand-in for Stripe's hosted Express onboarding: the user's own test account only, and

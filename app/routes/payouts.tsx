@@ -15,9 +15,9 @@ import {
 } from "~/domain/payouts";
 import { pageParam, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
-import { PaymentsNotConfiguredError } from "~/lib/payments/provider.server";
-import { cancelPayout, retryPayout, startPayoutOnboarding } from "~/lib/payments/payouts.server";
-import { miniPrizeNotices, prizeNotices } from "~/lib/payments/prizes.server";
+import { PaymentsNotConfiguredError } from "~/lib/payments/providers/provider.server";
+import { cancelPayout, retryPayout, startPayoutOnboarding } from "~/lib/payments/connect/payouts.server";
+import { miniPrizeNotices, prizeNotices } from "~/lib/payments/connect/prizes.server";
 import { PrizeNotice } from "~/components/prize-notice";
 import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/payouts";

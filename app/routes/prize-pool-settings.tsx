@@ -23,7 +23,7 @@ import {
 } from "~/domain/pool";
 import { getOptionalUser } from "~/lib/auth.server";
 import { requireUser } from "~/lib/guards.server";
-import { createHostDepositCheckout, redirectToCheckout } from "~/lib/payments/checkout-session.server";
+import { createHostDepositCheckout, redirectToCheckout } from "~/lib/payments/checkout/checkout-session.server";
 import { getEnv } from "~/lib/context";
 import { getOpenPool, openPool, updatePoolTerms } from "~/lib/pools.server";
 import { flashToastCookie } from "~/lib/toast.server";

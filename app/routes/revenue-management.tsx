@@ -37,7 +37,7 @@ import {
 import { distributePool, withdrawableBalanceCents, type RevenueSource } from "~/domain/revenue";
 import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
-import { requestWithdrawal } from "~/lib/payments/payouts.server";
+import { requestWithdrawal } from "~/lib/payments/connect/payouts.server";
 import { getOpenPool } from "~/lib/pools.server";
 import type { Route } from "./+types/revenue-management";
 

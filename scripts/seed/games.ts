@@ -3,7 +3,7 @@
 import type * as schema from "../../app/db/schema";
 import { GAME_CURRENCY } from "../../app/domain/catalog";
 import { DEFAULT_REVENUE_RULES, poolContributionCents } from "../../app/domain/revenue";
-import { contributionKey, paidLocalCheckoutRow } from "../../app/lib/payments/payment-records";
+import { contributionKey, paidLocalCheckoutRow } from "../../app/lib/payments/shared/payment-records";
 import type { GameSpec } from "./content";
 import type { Host, Person, Seed } from "./context";
 import { gameSvg } from "./media";

@@ -5,7 +5,11 @@ import { convertCents } from "../../app/domain/currency";
 import { GROUP_BUY_CURRENCY } from "../../app/domain/group-buy";
 import { orderNumber, voucherCode, type OrderStatus as StoredOrderStatus } from "../../app/domain/orders";
 import { DEFAULT_REVENUE_RULES, poolContributionCents } from "../../app/domain/revenue";
-import { contributionKey, localPaymentIntentId, paidLocalCheckoutRow } from "../../app/lib/payments/payment-records";
+import {
+  contributionKey,
+  localPaymentIntentId,
+  paidLocalCheckoutRow,
+} from "../../app/lib/payments/shared/payment-records";
 import { ADDRESSES, CARRIERS, type Size, type Color } from "./content";
 import type { Host, Person, SeededProduct, Seed } from "./context";
 import { chance, DAY, digits, int, NOW, pick, token } from "./random";

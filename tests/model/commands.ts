@@ -8,22 +8,22 @@ import { deleteOrArchiveProduct } from "~/db/queries/product-admin.server";
 import { groupBuyRefunds, guessWinGames, orders, prizeDraws, prizePools, products, refunds } from "~/db/schema";
 import { replaceCartLines } from "~/db/queries/cart.server";
 import type { CheckoutPurpose } from "~/domain/payments";
-import { createCartCheckout } from "~/lib/payments/cart-checkout.server";
+import { createCartCheckout } from "~/lib/payments/checkout/cart-checkout.server";
 import {
   createGuessCheckout,
   createHostDepositCheckout,
   createProductCheckout,
   type CheckoutResult,
-} from "~/lib/payments/checkout-session.server";
-import { createGroupBuyCheckout } from "~/lib/payments/group-buy-checkout.server";
-import { closeGroupBuy } from "~/lib/payments/group-buy-close.server";
+} from "~/lib/payments/checkout/checkout-session.server";
+import { createGroupBuyCheckout } from "~/lib/payments/checkout/group-buy-checkout.server";
+import { closeGroupBuy } from "~/lib/payments/refunds/group-buy-close.server";
 import {
   captureLocalPayment,
   localDashboardRefundEvents,
   localDisputeEvents,
-} from "~/lib/payments/local-events.server";
-import { localEvent, localRefundObject } from "~/lib/payments/local.server";
-import { requestRefund } from "~/lib/payments/refunds.server";
+} from "~/lib/payments/providers/local-events.server";
+import { localEvent, localRefundObject } from "~/lib/payments/providers/local.server";
+import { requestRefund } from "~/lib/payments/refunds/refund-request.server";
 import { db, ORIGIN } from "../helpers";
 import { INCLUDE_KNOWN_BUG_COMMANDS, LARGEST_CART, LARGEST_JOIN, WEIGHTS, type CommandName } from "./config";
 import { checkStep, settle } from "./invariants";

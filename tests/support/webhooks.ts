@@ -1,8 +1,8 @@
 import { SELF } from "cloudflare:test";
 import Stripe from "stripe";
 import type { checkoutSessions } from "~/db/schema";
-import { LOCAL_CONNECT_WEBHOOK_SECRET } from "~/lib/payments/connect.server";
-import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/provider.server";
+import { LOCAL_CONNECT_WEBHOOK_SECRET } from "~/lib/payments/connect/connect.server";
+import { LOCAL_WEBHOOK_SECRET } from "~/lib/payments/providers/provider.server";
 import { eventEnvelope } from "~/lib/stripe-event";
 import { ORIGIN } from "../helpers";
 

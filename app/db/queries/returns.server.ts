@@ -5,7 +5,7 @@ import { orders, refundParts, refunds, returnRequests } from "~/db/schema";
 import { COUNTED_REFUND_STATUSES, FINAL_REFUND_STATUSES } from "~/domain/payments";
 
 // Return requests (a buyer asks, the host approves with a refund or declines) and the refunds a buyer and a host
-// see on an order. The refunds themselves are written by the payments pipeline (app/lib/payments/refunds.server.ts).
+// see on an order. The refunds themselves are written by the payments pipeline (app/lib/payments/refunds/refunds.server.ts).
 
 /**
  * Records a buyer's return request. The partial unique index allows one open request per order, so of two

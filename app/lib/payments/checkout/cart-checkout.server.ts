@@ -5,8 +5,8 @@ import { isCountryCode } from "~/domain/currency";
 import { priceCart } from "~/lib/cart.server";
 import type { SessionUser } from "~/lib/session.server";
 import { type CheckoutResult, startCheckout } from "./checkout-session.server";
-import { encodeCheckoutLines, type CheckoutLine } from "./checkout-lines.server";
-import type { CheckoutLineItem, ProviderOptions } from "./provider.server";
+import { encodeCheckoutLines, type CheckoutLine } from "../shared/checkout-lines.server";
+import type { CheckoutLineItem, ProviderOptions } from "../providers/types";
 import { CHECKOUT_MESSAGES, fail } from "./quote.server";
 
 // The cart purpose's checkout: one checkout for every line of a fan's cart, across hosts, each line priced on the

@@ -13,14 +13,14 @@ import type { CheckoutSession } from "~/db/schema";
 import { convertCents } from "~/domain/currency";
 import { GROUP_BUY_CURRENCY, groupBuyEntriesForCheckout } from "~/domain/group-buy";
 import { UNFULFILLABLE_REASONS } from "~/domain/payments";
-import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
+import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "../shared/events.server";
 import type { FulfilOutcome } from "./fulfil.server";
-import { decodeCheckoutLines } from "./checkout-lines.server";
-import { settleClosedGroupBuy } from "./group-buy-close.server";
-import { contributionKey, shareBonusKey } from "./payment-records";
+import { decodeCheckoutLines } from "../shared/checkout-lines.server";
+import { settleClosedGroupBuy } from "../refunds/group-buy-close.server";
+import { contributionKey, shareBonusKey } from "../shared/payment-records";
 import { contribute, orderPoolShareCents } from "./pool-ledger.server";
 import { paidLineOrder } from "./order-lines.server";
-import { refundUnfulfillable } from "./refunds.server";
+import { refundUnfulfillable } from "../refunds/refund-request.server";
 
 /**
  * A paid group-buy checkout: one batch creates an order per line (each with its RM value, converted at payment with

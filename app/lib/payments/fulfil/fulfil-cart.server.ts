@@ -19,13 +19,13 @@ import { formatCents } from "~/domain/money";
 import { voucherCode } from "~/domain/orders";
 import { UNFULFILLABLE_REASONS } from "~/domain/payments";
 import { notify } from "~/lib/notify.server";
-import { decodeCheckoutLines } from "./checkout-lines.server";
-import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
+import { decodeCheckoutLines } from "../shared/checkout-lines.server";
+import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "../shared/events.server";
 import type { FulfilOutcome } from "./fulfil.server";
-import { cartContributionKey } from "./payment-records";
+import { cartContributionKey } from "../shared/payment-records";
 import { contribute, orderPoolShareCents } from "./pool-ledger.server";
 import { paidLineOrder, suspendedHosts } from "./order-lines.server";
-import { refundUnfulfillable } from "./refunds.server";
+import { refundUnfulfillable } from "../refunds/refund-request.server";
 
 /**
  * A paid cart checkout, the group-buy way: one batch creates an order per line (each with its host), takes the

@@ -3,9 +3,10 @@ import { getCheckoutSession, listWholePaymentRefunds } from "~/db/queries/checko
 import { getOrderForCheckout } from "~/db/queries/orders.server";
 import type { CheckoutSession } from "~/db/schema";
 import type { SessionUser } from "~/lib/session.server";
-import { CheckoutSessionObjectSchema } from "./events.server";
-import { fulfilCheckoutSession } from "./fulfil.server";
-import { getPaymentProvider, type ProviderOptions } from "./provider.server";
+import { CheckoutSessionObjectSchema } from "../shared/events.server";
+import { fulfilCheckoutSession } from "../fulfil/fulfil.server";
+import { getPaymentProvider } from "../providers/provider.server";
+import type { ProviderOptions } from "../providers/types";
 
 // The payment result page's confirmation (the original app's stripe-confirm call): what was paid for, for the
 // buyer's own session only. With Stripe, a session the webhook has not reached yet is checked with Stripe and

@@ -8,8 +8,9 @@ import {
 } from "~/db/queries/checkout.server";
 import { findCheckoutIdByPaymentIntent } from "~/db/queries/refunds.server";
 import type { CheckoutSession } from "~/db/schema";
-import { idOf, paymentIntentOf, type ChargeObject, type CheckoutSessionObject } from "./events.server";
-import { getPaymentProvider, type ProcessingFee } from "./provider.server";
+import { idOf, paymentIntentOf, type ChargeObject, type CheckoutSessionObject } from "../shared/events.server";
+import { getPaymentProvider } from "../providers/provider.server";
+import type { ProcessingFee } from "../providers/types";
 
 // A payment's processing fee (the platform's cost, never booked to the host; docs/decisions/101 and 130), recorded
 // once per payment intent from whichever comes first with a balance transaction: the paid session's lookup at

@@ -23,7 +23,8 @@ import {
 } from "~/domain/payouts";
 import { validateWithdrawal, withdrawableBalanceCents } from "~/domain/revenue";
 import { simulateLocalBankPayout } from "./connect-events.server";
-import { getConnectProvider, TransferRefusedError, type ConnectProvider } from "./connect.server";
+import { getConnectProvider } from "./connect.server";
+import { TransferRefusedError, type ConnectProvider } from "./connect-types";
 
 // Withdrawals and prize payouts through Stripe Connect: request (pending, money taken atomically), transfer
 // (processing -> completed, or failed with the money returned), cancel, retry. Connect events (reversals, bank

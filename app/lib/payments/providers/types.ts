@@ -1,8 +1,9 @@
 import type Stripe from "stripe";
-import { isDemoMode } from "~/lib/config.server";
 import type { CheckoutPurpose } from "~/domain/payments";
-import { createLocalProvider } from "./local.server";
-import { createStripeProvider } from "./stripe.server";
+
+// What a payment provider is, as the pipeline sees it: Stripe (stripe.server.ts) and the local provider
+// (local.server.ts) both implement PaymentProvider. A leaf: it imports no provider, so a provider and the code that
+// picks one (provider.server.ts) never import each other.
 
 /** One line of a checkout, priced on the server in minor units of the checkout currency. */
 export type CheckoutLineItem = {
@@ -77,7 +78,7 @@ export interface PaymentProvider {
   /** The session as the provider knows it, or null when it does not exist. */
   retrieveSession(id: string): Promise<ProviderSession | null>;
   /** A (partial) refund of a paid payment, idempotent per key: the same key answers the same refund. */
-  refund(input: RefundInput): Promise<{ id: string; status: string }>;
+  refund(input: RefundInput): Promise<ProviderRefund>;
   /**
    * The processing fee of a paid payment, from its charge's balance transaction (the one named, when a charge event
    * names it; else the payment intent's latest charge's); null while the payment has none yet (not charged, or the
@@ -93,47 +94,16 @@ export interface PaymentProvider {
 
 export type ProcessingFee = { balanceTransactionId: string; feeCents: number; currency: string };
 
-/** Raised when neither Stripe nor the local provider may be used (production without a Stripe key). */
-export class PaymentsNotConfiguredError extends Error {
-  constructor() {
-    super("Payments are not configured");
-    this.name = "PaymentsNotConfiguredError";
-  }
-}
-
-/** The signing secret of the local provider's events, used only when no Stripe key is configured. */
-export const LOCAL_WEBHOOK_SECRET = "whsec_local_development_only_not_a_real_secret";
-
-/** The local provider delivers its events to the webhook in-process, so it needs the whole environment. */
-type PaymentEnv = Env;
-
-/**
- * The local provider stands in for Stripe only where nobody can lose money: no Stripe key configured and demo
- * mode on (local development, tests). A deployment without a Stripe key gets no payments at all.
- */
-export function isLocalPaymentsEnabled(env: Pick<Env, "DEMO_MODE" | "STRIPE_SECRET_KEY">): boolean {
-  return !env.STRIPE_SECRET_KEY && isDemoMode(env);
-}
-
-/**
- * The secret webhook signatures are checked against: STRIPE_WEBHOOK_SECRET, else (local payments only) the fixed
- * local secret. Null means webhooks cannot be verified (Stripe key without a webhook secret).
- */
-export function webhookSecret(
-  env: Pick<Env, "DEMO_MODE" | "STRIPE_SECRET_KEY" | "STRIPE_WEBHOOK_SECRET">,
-): string | null {
-  if (env.STRIPE_WEBHOOK_SECRET) return env.STRIPE_WEBHOOK_SECRET;
-  return isLocalPaymentsEnabled(env) ? LOCAL_WEBHOOK_SECRET : null;
-}
-
 export type ProviderOptions = {
   /** Transport for the Stripe SDK (tests give a recording fake); defaults to the fetch client. */
   stripeHttpClient?: Stripe.HttpClient;
 };
 
-/** Stripe when STRIPE_SECRET_KEY is set, else the local provider (demo mode only). */
-export function getPaymentProvider(env: PaymentEnv, origin: string, options: ProviderOptions = {}): PaymentProvider {
-  if (env.STRIPE_SECRET_KEY) return createStripeProvider(env.STRIPE_SECRET_KEY, options.stripeHttpClient);
-  if (isLocalPaymentsEnabled(env)) return createLocalProvider(env, origin);
-  throw new PaymentsNotConfiguredError();
-}
+/**
+ * A Stripe-format event a provider hands back to its caller instead of sending it (the local provider's refund
+ * events): the caller applies it through the webhook pipeline (refunds/refund-request.server.ts).
+ */
+export type ProviderEvent = { id: string; type: string; data: { object: unknown } };
+
+/** A provider's answer to a refund: its id and status, and the events it hands back to be applied (Stripe: none). */
+export type ProviderRefund = { id: string; status: string; events: ProviderEvent[] };

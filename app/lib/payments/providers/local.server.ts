@@ -10,12 +10,13 @@ import {
 } from "~/db/queries/local-provider.server";
 import type { CheckoutSession } from "~/db/schema";
 import { simulatedProcessingFeeCents } from "~/domain/payments";
-import { localPaymentIntentId, localSessionIdOf } from "./payment-records";
-import type { PaymentProvider, ProviderSession, ShippingAddress } from "./provider.server";
+import { localPaymentIntentId, localSessionIdOf } from "../shared/payment-records";
+import type { PaymentProvider, ProviderSession, ShippingAddress } from "./types";
 
 // The local payment provider: what Stripe Checkout does, on this machine, with no money involved. Sessions live in
 // checkout_sessions (provider 'local'); the test checkout page (workers/local-checkout.ts) turns the buyer's click
-// into Stripe-format events, signed exactly as Stripe signs them and delivered to the same webhook handler.
+// into Stripe-format events, signed exactly as Stripe signs them and delivered to the same webhook handler. The
+// provider itself never calls the webhook: what it has to report (a refund's events) it hands back to its caller.
 
 /** Where the local checkout page lives (the Hono sub-app mounted at /api/local-checkout). */
 export const LOCAL_CHECKOUT_PATH = "/api/local-checkout";
@@ -88,8 +89,9 @@ export function createLocalProvider(env: Env, origin: string): PaymentProvider {
     },
 
     async refund(input) {
-      // No money moved, so nothing goes back; the refund is recorded through the same signed events Stripe sends
-      // (refund.created while pending, refund.updated once it succeeded), delivered to the same webhook.
+      // No money moved, so nothing goes back; the refund is recorded through the same events Stripe sends
+      // (refund.created while pending, refund.updated once it succeeded), which this provider hands back to its
+      // caller (it imports no webhook code) for the caller to apply through the webhook pipeline.
       const id = await localRefundId(input.idempotencyKey);
       // As Stripe does, a new refund larger than what the payment still holds is refused (a dashboard refund or a
       // dispute may have taken it already); the same key again answers the same refund.
@@ -113,16 +115,15 @@ export function createLocalProvider(env: Env, origin: string): PaymentProvider {
         amountCents: input.amountCents,
         currency: input.currency,
       });
-      const { deliverLocalEvent } = await import("./local-events.server");
-      for (const status of ["pending", "succeeded"] as const) {
-        const type = status === "pending" ? "refund.created" : "refund.updated";
-        const response = await deliverLocalEvent(
-          env,
-          localEvent(type, { ...refund, status }, `evt_local_${id}_${status}`),
-        );
-        if (response.status !== 200) throw new Error(`local refund ${id}: the webhook answered ${response.status}`);
-      }
-      return { id, status: "succeeded" };
+      // Handed back to the caller, which applies them through the webhook pipeline as Stripe's deliveries are.
+      const events = (["pending", "succeeded"] as const).map((status) =>
+        localEvent(
+          status === "pending" ? "refund.created" : "refund.updated",
+          { ...refund, status },
+          `evt_local_${id}_${status}`,
+        ),
+      );
+      return { id, status: "succeeded", events };
     },
   };
 }

@@ -9,22 +9,21 @@ import {
   localEvent,
   localRefundObject,
   randomId,
-  signPayload,
   type LocalEventType,
 } from "./local.server";
-import { localPaymentIntentId } from "./payment-records";
-import { isLocalPaymentsEnabled, webhookSecret, type ShippingAddress } from "./provider.server";
-import { handleStripeWebhook, type WebhookResult } from "./webhook.server";
+import { localPaymentIntentId } from "../shared/payment-records";
+import { isLocalPaymentsEnabled } from "./provider.server";
+import type { ShippingAddress } from "./types";
+import { deliverEvent, type WebhookResult } from "../webhook/event-pipeline.server";
+import { WEBHOOK_HANDLERS } from "../webhook/webhook.server";
 
 /**
  * The local provider's delivery: signs a Stripe-format event exactly as Stripe signs it and hands the signed body
  * to the same webhook handler Stripe's deliveries reach (signature verified, event recorded by id, applied once).
+ * For the demo pages and tests that act as the provider's outside world (the buyer paying, a bank's dispute).
  */
-export async function deliverLocalEvent(env: Env, event: { id: string; type: string }): Promise<WebhookResult> {
-  const secret = webhookSecret(env);
-  if (!secret) return { status: 500, body: { error: "Webhook secret not configured" } };
-  const payload = JSON.stringify(event, null, 2);
-  return handleStripeWebhook(env, payload, await signPayload(payload, secret));
+export function deliverLocalEvent(env: Env, event: { id: string; type: string }): Promise<WebhookResult> {
+  return deliverEvent(env, event, WEBHOOK_HANDLERS);
 }
 
 type LocalEvent = ReturnType<typeof localEvent>;

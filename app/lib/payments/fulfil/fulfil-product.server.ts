@@ -16,17 +16,13 @@ import { formatCents } from "~/domain/money";
 import { orderNumber, voucherCode } from "~/domain/orders";
 import { UNFULFILLABLE_REASONS } from "~/domain/payments";
 import { poolContributionCents } from "~/domain/revenue";
-import { FulfilmentDataError, paymentIntentOf, shippingOf, type CheckoutSessionObject } from "./events.server";
+import { FulfilmentDataError, paymentIntentOf, shippingOf, type CheckoutSessionObject } from "../shared/events.server";
 import type { FulfilOutcome } from "./fulfil.server";
 import { notify } from "~/lib/notify.server";
-import { contributionKey } from "./payment-records";
+import { decodeProductLine } from "../shared/checkout-lines.server";
+import { contributionKey } from "../shared/payment-records";
 import { contribute } from "./pool-ledger.server";
-import { refundUnfulfillable } from "./refunds.server";
-
-function positiveInt(value: string | undefined): number | null {
-  const n = Number(value);
-  return Number.isSafeInteger(n) && n > 0 ? n : null;
-}
+import { refundUnfulfillable } from "../refunds/refund-request.server";
 
 /**
  * A paid product checkout: one atomic batch creates the order, takes the stock and counts the sale (once); then the
@@ -39,17 +35,16 @@ export async function fulfilProduct(
   row: CheckoutSession,
   session: CheckoutSessionObject,
 ): Promise<FulfilOutcome> {
-  const meta = row.metadata;
-  const quantity = positiveInt(meta.quantity);
-  const unitPriceCents = positiveInt(meta.unit_price_cents);
-  if (!meta.product_id || !meta.size || !quantity || !unitPriceCents || !row.hostId) {
+  const line = decodeProductLine(row.metadata);
+  if (!line || !row.hostId) {
     throw new FulfilmentDataError(`checkout ${row.id} lacks the product, size, quantity, price or host`);
   }
-  const found = await getProductVariants(db, meta.product_id);
+  const [productId, sizeName, colourName, quantity, unitPriceCents] = line;
+  const found = await getProductVariants(db, productId);
   // Paid for an item that no longer exists: refunded in full (once), nothing issued (fulfil.server.ts).
   if (!found)
     throw new FulfilmentDataError(
-      `product ${meta.product_id} of checkout ${row.id} no longer exists`,
+      `product ${productId} of checkout ${row.id} no longer exists`,
       UNFULFILLABLE_REASONS.gone,
     );
   // A shop suspended before its payment arrived cannot deliver: refunded in full, nothing issued.
@@ -60,8 +55,8 @@ export async function fulfilProduct(
     );
   }
   const { product } = found;
-  const size = found.sizes.find((s) => s.name === meta.size);
-  const colour = meta.color ? found.colours.find((c) => c.name === meta.color) : undefined;
+  const size = found.sizes.find((s) => s.name === sizeName);
+  const colour = colourName ? found.colours.find((c) => c.name === colourName) : undefined;
 
   const category = productCategory(product.category);
   const orderId = await freshOrderId(db, category === "voucher");
@@ -85,7 +80,7 @@ export async function fulfilProduct(
     paymentIntentId: paymentIntentOf(session),
     rates,
     sizeId: size?.id ?? null,
-    colourId: meta.color ? (colour?.id ?? null) : null,
+    colourId: colourName ? (colour?.id ?? null) : null,
     shortfallReason: UNFULFILLABLE_REASONS.soldOut,
     contribution,
     now,
@@ -103,8 +98,8 @@ export async function fulfilProduct(
       unitPriceCents,
       currency: row.currency,
       quantity,
-      sizeName: meta.size,
-      colorName: meta.color ?? null,
+      sizeName,
+      colorName: colourName || null,
       customerEmail: session.customer_details?.email ?? session.customer_email ?? row.customerEmail,
       customerName: session.customer_details?.name ?? null,
       shippingAddress: category === "physical" ? shippingOf(session) : null,

@@ -8,15 +8,11 @@ import type { NewCheckoutSession } from "~/db/schema";
 import { CHECKOUT_CURRENCY, GUESS_CHECKOUT_TTL_MS, type CheckoutPurpose } from "~/domain/payments";
 import { HOST_DEPOSIT_MAX_CENTS, HOST_DEPOSIT_MIN_CENTS, POOL_MESSAGES } from "~/domain/pool";
 import type { SessionUser } from "~/lib/session.server";
-import { randomId } from "./local.server";
-import { successUrl } from "./payment-records";
-import {
-  getPaymentProvider,
-  PaymentsNotConfiguredError,
-  type CheckoutLineItem,
-  type PaymentProvider,
-  type ProviderOptions,
-} from "./provider.server";
+import { randomId } from "../providers/local.server";
+import { encodeProductLine } from "../shared/checkout-lines.server";
+import { successUrl } from "../shared/payment-records";
+import { getPaymentProvider, PaymentsNotConfiguredError } from "../providers/provider.server";
+import type { CheckoutLineItem, PaymentProvider, ProviderOptions } from "../providers/types";
 import {
   CHECKOUT_MESSAGES,
   fail,
@@ -105,12 +101,8 @@ export async function createProductCheckout(
   const description = `${product.name} (${variant})${quantity > 1 ? ` x ${quantity}` : ""}`;
   const metadata: Record<string, string> = {
     purpose: "product",
-    product_id: product.id,
+    ...encodeProductLine([product.id, size.name, colour?.name ?? "", quantity, unitPriceCents]),
     category,
-    size: size.name,
-    ...(colour ? { color: colour.name } : {}),
-    quantity: String(quantity),
-    unit_price_cents: String(unitPriceCents),
     user_id: user.id,
     host_id: product.hostId,
     description,

@@ -1,6 +1,6 @@
 import { eventEnvelope } from "~/lib/stripe-event";
-import { TransferRefusedError, type ConnectProvider } from "./connect.server";
-import { randomId, signPayload } from "./local.server";
+import { TransferRefusedError, type ConnectProvider } from "./connect-types";
+import { randomId, signPayload } from "../providers/local.server";
 
 // The local Connect provider: Express accounts, onboarding, transfers and bank payouts simulated offline. The
 // onboarding page (/payouts/local-onboarding/:account) and the transfer step send Stripe-format signed events to

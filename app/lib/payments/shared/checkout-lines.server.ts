@@ -1,9 +1,12 @@
 import { z } from "zod";
 import { CHECKOUT_LINE_CHUNKS, STRIPE_MAX_METADATA_VALUE_CHARS } from "~/domain/payments";
 
-// The lines of a multi-line checkout (a cart's, a group-buy join's) as its metadata carries them: JSON arrays of
-// [product, size, colour, quantity, unit cents], split over `items`, `items_2`, `items_3`… each at most 500
-// characters (Stripe's metadata limits; the largest checkout is MAX_CHECKOUT_LINES, decision 370).
+// The one codec of checkout lines, [product, size, colour, quantity, unit cents], as a checkout's metadata carries
+// them. A multi-line checkout (a cart's, a group-buy join's): JSON arrays of lines split over `items`, `items_2`,
+// `items_3`… each at most 500 characters (Stripe's metadata limits; the largest checkout is MAX_CHECKOUT_LINES,
+// decision 370). A product checkout (buy now): its one line as named values (`product_id`, `size`, `color`,
+// `quantity`, `unit_price_cents`), which the database also reads (a payable checkout's product). Checkout writes
+// lines with the encoders and fulfilment reads them with the decoders, nowhere else.
 
 /** One line of a multi-line checkout: [product, size, colour ('' for none), quantity, unit cents]. */
 export type CheckoutLine = [productId: string, size: string, colour: string, quantity: number, unitCents: number];
@@ -50,4 +53,31 @@ export function decodeCheckoutLines(metadata: Record<string, string>): CheckoutL
     lines.push(...chunk);
   }
   return lines.length > 0 ? lines : null;
+}
+
+/** The metadata values of a product checkout's one line (no `color` when it has none). */
+export function encodeProductLine([productId, size, colour, quantity, unitCents]: CheckoutLine): Record<
+  string,
+  string
+> {
+  return {
+    product_id: productId,
+    size,
+    ...(colour ? { color: colour } : {}),
+    quantity: String(quantity),
+    unit_price_cents: String(unitCents),
+  };
+}
+
+function positiveInt(value: string | undefined): number | null {
+  const n = Number(value);
+  return Number.isSafeInteger(n) && n > 0 ? n : null;
+}
+
+/** A product checkout's one line ('' for no colour), or null when its product, size, quantity or price is missing. */
+export function decodeProductLine(metadata: Record<string, string>): CheckoutLine | null {
+  const quantity = positiveInt(metadata.quantity);
+  const unitCents = positiveInt(metadata.unit_price_cents);
+  if (!metadata.product_id || !metadata.size || !quantity || !unitCents) return null;
+  return [metadata.product_id, metadata.size, metadata.color ?? "", quantity, unitCents];
 }

@@ -3,12 +3,12 @@ import { bookGuessEntry } from "~/db/queries/earnings.server";
 import { getGameForJudging, getParticipantByPaymentKey, insertPaidGuess } from "~/db/queries/guesses.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import type { CheckoutSession } from "~/db/schema";
-import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
+import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "../shared/events.server";
 import type { FulfilOutcome } from "./fulfil.server";
 import { REFUND_MESSAGES } from "~/domain/payments";
-import { contributionKey } from "./payment-records";
+import { contributionKey } from "../shared/payment-records";
 import { contribute } from "./pool-ledger.server";
-import { requestRefund } from "./refunds.server";
+import { requestRefund } from "../refunds/refund-request.server";
 
 /**
  * A paid guess: one atomic batch claims the session and inserts the guess (its correctness recorded on the

@@ -26,8 +26,8 @@ import {
   planTierRefunds,
   recordedGroupBuyRule,
 } from "~/domain/group-buy";
-import { bookGroupBuyEarnings } from "~/lib/payments/refund-earnings.server";
-import { sendRefund } from "~/lib/payments/refunds.server";
+import { bookGroupBuyEarnings } from "~/lib/payments/refunds/refund-earnings.server";
+import { sendRefund } from "./refund-request.server";
 
 export type CloseMode = "end" | "early" | "cancel";
 export type CloseResult = { ok: true; refunded: number } | { ok: false; message: string };

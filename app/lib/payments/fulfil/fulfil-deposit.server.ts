@@ -2,9 +2,9 @@ import type { Db } from "~/db/client.server";
 import { claimCheckoutReserving } from "~/db/queries/checkout.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import type { CheckoutSession } from "~/db/schema";
-import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
+import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "../shared/events.server";
 import type { FulfilOutcome } from "./fulfil.server";
-import { contributionKey } from "./payment-records";
+import { contributionKey } from "../shared/payment-records";
 import { contribute } from "./pool-ledger.server";
 
 /** A host's deposit into their own pool: 100% of it is added to the pool, and it never earns an entry. */

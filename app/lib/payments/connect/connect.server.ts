@@ -1,45 +1,13 @@
 import Stripe from "stripe";
-import { isLocalPaymentsEnabled, PaymentsNotConfiguredError } from "./provider.server";
+import { isLocalPaymentsEnabled, PaymentsNotConfiguredError } from "../providers/provider.server";
 import { createLocalConnectProvider } from "./connect-local.server";
-import { createStripeClient } from "./stripe.server";
+import { TransferRefusedError, type ConnectProvider } from "./connect-types";
+import { createStripeClient } from "../providers/stripe.server";
 
 // Stripe Connect for payouts: hosts and winners get an Express account, finish Stripe's onboarding, and we transfer
 // money to it; Stripe then pays it out to their bank on its schedule. Connect events (account.updated,
 // transfer.*, payout.*) arrive on their own endpoint with their own signing secret. Without a Stripe key (demo
 // mode) the local provider simulates all of it offline and sends the same signed events.
-
-export interface ConnectAccountInput {
-  userId: string;
-  email: string;
-  /** Two-letter country, when known. */
-  country: string | null;
-}
-
-export interface TransferInput {
-  amountCents: number;
-  currency: string;
-  destination: string;
-  /** The payout request id (a retry: `<id>-retry-<n>`): Stripe returns the same transfer for the same key. */
-  idempotencyKey: string;
-  metadata: Record<string, string>;
-}
-
-/** A transfer the provider refused (the message is shown to the user). */
-export class TransferRefusedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "TransferRefusedError";
-  }
-}
-
-export interface ConnectProvider {
-  readonly name: "stripe" | "local";
-  createExpressAccount(input: ConnectAccountInput): Promise<{ accountId: string }>;
-  /** A one-time onboarding address for the account; the browser returns to `returnUrl`. */
-  createOnboardingLink(accountId: string, returnUrl: string, refreshUrl: string): Promise<{ url: string }>;
-  /** Creates the transfer (idempotent per key), or throws TransferRefusedError. */
-  createTransfer(input: TransferInput): Promise<{ id: string }>;
-}
 
 /** The signing secret of the local provider's Connect events (used only without a Stripe key, in demo mode). */
 export const LOCAL_CONNECT_WEBHOOK_SECRET = "whsec_local_connect_development_only_not_a_real_secret";

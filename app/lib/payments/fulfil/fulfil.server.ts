@@ -11,13 +11,13 @@ import { getOrderForCheckout, listCartCheckoutsMissingContribution } from "~/db/
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { UNFULFILLABLE_REASONS } from "~/domain/payments";
 import type { CheckoutSession } from "~/db/schema";
-import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "./events.server";
+import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "../shared/events.server";
 import { fulfilCart } from "./fulfil-cart.server";
 import { fulfilHostDeposit } from "./fulfil-deposit.server";
 import { fulfilGroupBuy } from "./fulfil-group-buy.server";
 import { fulfilGuessEntry } from "./fulfil-guess.server";
 import { fulfilProduct } from "./fulfil-product.server";
-import { refundUnfulfillable } from "./refunds.server";
+import { refundUnfulfillable } from "../refunds/refund-request.server";
 
 // Applying a paid checkout exactly once, per purpose. Each purpose's first step is one atomic D1 batch whose gate
 // is a conditional UPDATE (payment_status 'unpaid' -> 'paid') plus a unique key of what it creates, so racing or

@@ -5,7 +5,7 @@ import type { CheckoutSession, NewOrder } from "~/db/schema";
 import { productCategory } from "~/domain/catalog";
 import { orderNumber } from "~/domain/orders";
 import { UNFULFILLABLE_REASONS } from "~/domain/payments";
-import { FulfilmentDataError, paymentIntentOf, shippingOf, type CheckoutSessionObject } from "./events.server";
+import { FulfilmentDataError, paymentIntentOf, shippingOf, type CheckoutSessionObject } from "../shared/events.server";
 
 /** One line of a multi-item checkout (a cart's or a group buy's) as its metadata carries it. */
 export type PaidLine = {

@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import type { CreateCheckoutSessionInput, PaymentProvider, ProviderSession, RefundInput } from "./provider.server";
+import type { CreateCheckoutSessionInput, PaymentProvider, ProviderSession, RefundInput } from "./types";
 
 /** A Stripe client for the Workers runtime: fetch transport, a bounded timeout, the SDK's own retries. */
 export function createStripeClient(secretKey: string, httpClient?: Stripe.HttpClient): Stripe {
@@ -116,7 +116,8 @@ export function createStripeProvider(secretKey: string, httpClient?: Stripe.Http
         },
         { idempotencyKey: input.idempotencyKey },
       );
-      return { id: refund.id, status: refund.status ?? "pending" };
+      // Stripe sends its refund events to the webhook itself: none to hand back.
+      return { id: refund.id, status: refund.status ?? "pending", events: [] };
     },
 
     async processingFee({ paymentIntentId, balanceTransactionId }) {

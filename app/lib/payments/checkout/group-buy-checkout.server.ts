@@ -6,9 +6,9 @@ import { GROUP_BUY_ACTION_MESSAGES, MAX_GROUP_BUY_LINES } from "~/domain/group-b
 import { MAX_ORDER_QUANTITY } from "~/domain/orders";
 import { groupBuyCheckoutExpiresAt, MAX_CHARGE_CENTS, MIN_CHARGE_CENTS } from "~/domain/payments";
 import type { SessionUser } from "~/lib/session.server";
-import { encodeCheckoutLines, type CheckoutLine } from "./checkout-lines.server";
+import { encodeCheckoutLines, type CheckoutLine } from "../shared/checkout-lines.server";
 import { type CheckoutResult, startCheckout } from "./checkout-session.server";
-import type { CheckoutLineItem, ProviderOptions } from "./provider.server";
+import type { CheckoutLineItem, ProviderOptions } from "../providers/types";
 import { CHECKOUT_MESSAGES, fail, quoteProduct } from "./quote.server";
 
 // The group-buy purpose's checkout: one checkout for every product a fan chose in a group buy, each line priced on
