@@ -49,7 +49,14 @@ export default [
 
     // Host tools
     route("dashboard", "routes/dashboard.tsx"),
-    route("settings", "routes/settings.tsx"),
+    // Settings: one layout (the page, its tabs and the action every section's forms post to) and a route per section.
+    route("settings", "routes/settings/layout.tsx", [
+      index("routes/settings/index.tsx"),
+      route("shipping", "routes/settings/shipping.tsx"),
+      route("notifications", "routes/settings/notifications.tsx"),
+      route("privacy", "routes/settings/privacy.tsx"),
+      route("account", "routes/settings/account.tsx"),
+    ]),
     route("settings/export", "routes/settings-export.tsx"),
     route("settings/confirm-email", "routes/settings-confirm-email.tsx"),
     route("settings/claim-orders", "routes/settings-claim-orders.tsx"),
