@@ -82,8 +82,8 @@ export default [
     route("view-game/:id", "routes/view-game.tsx"),
     route("edit-game/:id", "routes/edit-game.tsx"),
     route("group-buy-management", "routes/group-buy-management.tsx"),
-    route("orders", "routes/orders.tsx", { id: "orders" }),
-    route("voucher-management", "routes/orders.tsx", { id: "voucher-management" }),
+    route("orders", "routes/orders.tsx"),
+    route("voucher-management", "routes/voucher-management.tsx"),
     route("orders/export.csv", "routes/orders-export.tsx"),
     route("voucher-scanner", "routes/voucher-scanner.tsx"),
 
