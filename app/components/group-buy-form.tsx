@@ -35,7 +35,7 @@ export type GroupBuyActionResult = {
 };
 
 /** The group buy being edited, as the management loader sends it. */
-export type GroupBuyEditing = Pick<
+type GroupBuyEditing = Pick<
   NonNullable<Awaited<ReturnType<typeof getGroupBuy>>>,
   "id" | "name" | "description" | "status" | "targetCents" | "endAt"
 > & {

@@ -14,7 +14,7 @@ import { orderStatusText } from "~/domain/orders";
 import type { StatusUpdateResult } from "~/lib/order-filters";
 
 /** One row of the host's order list as the loader sends it. */
-export type HostOrder = Awaited<ReturnType<typeof searchHostOrders>>[number] & {
+type HostOrder = Awaited<ReturnType<typeof searchHostOrders>>[number] & {
   allowed: readonly string[];
   locked: boolean;
   refundState: ReturnType<typeof orderRefundState>;
@@ -22,7 +22,7 @@ export type HostOrder = Awaited<ReturnType<typeof searchHostOrders>>[number] & {
 };
 
 /** One of the buyers' open return requests as the loader sends it. */
-export type ReturnRequestRow = Awaited<ReturnType<typeof listHostOpenReturnRequests>>[number] & {
+type ReturnRequestRow = Awaited<ReturnType<typeof listHostOpenReturnRequests>>[number] & {
   refundableCents: number;
 };
 

@@ -12,7 +12,7 @@ import { SEARCH_MAX_LENGTH } from "~/domain/search";
 import { filterSearch, ORDER_STATUS_FILTERS, type OrdersTab, VOUCHER_STATUS_FILTERS } from "~/lib/order-filters";
 
 /** The filters and page a list was loaded with, as both loaders return them. */
-export type SalesListState = {
+type SalesListState = {
   tab: OrdersTab;
   q?: string;
   status?: string;
@@ -23,7 +23,7 @@ export type SalesListState = {
 };
 
 /** Where each tab lives: the orders on /orders, the vouchers on /voucher-management. */
-export const SALES_TAB_PATHS: Record<OrdersTab, string> = { orders: "/orders", vouchers: "/voucher-management" };
+const SALES_TAB_PATHS: Record<OrdersTab, string> = { orders: "/orders", vouchers: "/voucher-management" };
 
 const TABS: { id: OrdersTab; label: string }[] = [
   { id: "vouchers", label: "Vouchers" },
