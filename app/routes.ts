@@ -49,7 +49,14 @@ export default [
 
     // Host tools
     route("dashboard", "routes/dashboard.tsx"),
-    route("settings", "routes/settings.tsx"),
+    // Settings: one layout (the page, its tabs and the action every section's forms post to) and a route per section.
+    route("settings", "routes/settings/layout.tsx", [
+      index("routes/settings/index.tsx"),
+      route("shipping", "routes/settings/shipping.tsx"),
+      route("notifications", "routes/settings/notifications.tsx"),
+      route("privacy", "routes/settings/privacy.tsx"),
+      route("account", "routes/settings/account.tsx"),
+    ]),
     route("settings/export", "routes/settings-export.tsx"),
     route("settings/confirm-email", "routes/settings-confirm-email.tsx"),
     route("settings/claim-orders", "routes/settings-claim-orders.tsx"),
@@ -75,8 +82,8 @@ export default [
     route("view-game/:id", "routes/view-game.tsx"),
     route("edit-game/:id", "routes/edit-game.tsx"),
     route("group-buy-management", "routes/group-buy-management.tsx"),
-    route("orders", "routes/orders.tsx", { id: "orders" }),
-    route("voucher-management", "routes/orders.tsx", { id: "voucher-management" }),
+    route("orders", "routes/orders.tsx"),
+    route("voucher-management", "routes/voucher-management.tsx"),
     route("orders/export.csv", "routes/orders-export.tsx"),
     route("voucher-scanner", "routes/voucher-scanner.tsx"),
 

@@ -313,8 +313,11 @@ describe("/orders and /voucher-management", () => {
     expect(vouchersPage).toContain("Voucher Management");
     expect(vouchersPage).toContain("/voucher-scanner");
     expect(vouchersPage).toContain("Redeemed");
-    const ordersTab = await (await get("/voucher-management?tab=orders", { cookie: hostCookie })).text();
-    expect(ordersTab).toContain("Customer Orders");
+    // Each list has its own path now; an older link naming the other tab is sent there with its filters.
+    const ordersTab = await get("/voucher-management?tab=orders", { cookie: hostCookie });
+    expect(ordersTab.status).toBe(302);
+    expect(ordersTab.headers.get("Location")).toBe("/orders?tab=orders");
+    expect(await (await get("/orders?tab=orders", { cookie: hostCookie })).text()).toContain("Customer Orders");
   });
 });
 

@@ -61,7 +61,7 @@ const RULES: Record<string, Who> = {
   "routes/product.tsx": "signed-in",
   "routes/reset-password.tsx": "secret",
   "routes/revenue-management.tsx": "signed-in",
-  "routes/settings.tsx": "signed-in",
+  "routes/settings/layout.tsx": "signed-in",
   // The button of the e-mail change link mailed to the new address (decision 410): only its token changes anything.
   "routes/settings-confirm-email.tsx": "secret",
   // The button of the link that adds guest orders to the account they were paid with (decision 410).

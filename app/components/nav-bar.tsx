@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from "react";
 import { Form, useLocation } from "react-router";
 import { Link } from "./link";
 import type { SessionUser } from "~/lib/auth.server";
 import { useHydrated } from "~/lib/hydration";
+import { PROFILE_UPDATED_EVENT } from "~/lib/settings-form";
 
 const primaryLinks = [
   { to: "/shop", label: "Shop" },
@@ -42,8 +43,8 @@ function useDisplayedUser(user: SessionUser | null): SessionUser | null {
         ...(typeof detail.avatarUrl === "string" ? { avatarUrl: detail.avatarUrl } : {}),
       });
     };
-    window.addEventListener("profileUpdated", onUpdated);
-    return () => window.removeEventListener("profileUpdated", onUpdated);
+    window.addEventListener(PROFILE_UPDATED_EVENT, onUpdated);
+    return () => window.removeEventListener(PROFILE_UPDATED_EVENT, onUpdated);
   }, [user]);
   if (!user || changed.for !== user) return user;
   return {
@@ -67,7 +68,8 @@ function isCurrentPath(pathname: string, to: string): boolean {
  */
 export function NavBar({ user: loadedUser, cartCount = 0 }: { user: SessionUser | null; cartCount?: number }) {
   const user = useDisplayedUser(loadedUser);
-  const menu = useMobileMenu();
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const menu = useMobileMenu(menuButton);
   const { pathname } = useLocation();
   return (
     <header className="site-header">
@@ -93,7 +95,7 @@ export function NavBar({ user: loadedUser, cartCount = 0 }: { user: SessionUser 
             <AccountMenu user={user} />
           </div>
         ) : null}
-        <MobileMenuButton menu={menu} />
+        <MobileMenuButton open={menu.open} onToggle={menu.toggle} buttonRef={menuButton} />
       </nav>
     </header>
   );
@@ -221,28 +223,25 @@ function AccountMenu({ user }: { user: SessionUser }) {
 }
 
 /** The mobile menu's open state (hydrated pages): closed on navigation and on Escape. */
-function useMobileMenu() {
-  const [open, setOpen] = useState(false);
-  const buttonRef = useRef<HTMLButtonElement>(null);
+function useMobileMenu(buttonRef: RefObject<HTMLButtonElement | null>) {
+  // The location the menu was opened on: navigating elsewhere closes it without an effect.
+  const [openOn, setOpenOn] = useState<string | null>(null);
   const location = useLocation();
-
-  useEffect(() => {
-    setOpen(false);
-  }, [location.key]);
+  const open = openOn === location.key;
 
   useEffect(() => {
     if (!open) return;
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === "Escape") {
-        setOpen(false);
+        setOpenOn(null);
         buttonRef.current?.focus();
       }
     };
     document.addEventListener("keydown", onKeyDown);
     return () => document.removeEventListener("keydown", onKeyDown);
-  }, [open]);
+  }, [open, buttonRef]);
 
-  return { open, buttonRef, toggle: () => setOpen((value) => !value) };
+  return { open, toggle: () => setOpenOn(open ? null : location.key) };
 }
 
 /**
@@ -250,7 +249,15 @@ function useMobileMenu() {
  * (or without JavaScript) it is a <details> disclosure whose state CSS follows (/page.js updates its label and
  * state on toggle); once React runs it becomes a button with aria-expanded.
  */
-function MobileMenuButton({ menu }: { menu: ReturnType<typeof useMobileMenu> }) {
+function MobileMenuButton({
+  open,
+  onToggle,
+  buttonRef,
+}: {
+  open: boolean;
+  onToggle: () => void;
+  buttonRef: RefObject<HTMLButtonElement | null>;
+}) {
   const hydrated = useHydrated();
   if (!hydrated) {
     return (
@@ -261,13 +268,13 @@ function MobileMenuButton({ menu }: { menu: ReturnType<typeof useMobileMenu> }) 
   }
   return (
     <button
-      ref={menu.buttonRef}
+      ref={buttonRef}
       type="button"
       className="menu-toggle"
-      aria-expanded={menu.open}
+      aria-expanded={open}
       aria-controls="mobile-menu"
-      aria-label={menu.open ? "Close menu" : "Open menu"}
-      onClick={menu.toggle}
+      aria-label={open ? "Close menu" : "Open menu"}
+      onClick={onToggle}
     />
   );
 }

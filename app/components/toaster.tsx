@@ -1,4 +1,13 @@
-import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useEffectEvent,
+  useRef,
+  useState,
+  type ReactNode,
+} from "react";
 
 export type ToastType = "success" | "error" | "info";
 export type ToastInput = { message: string; type: ToastType; durationMs?: number };
@@ -54,12 +63,15 @@ export function ToastProvider({ flashToast, children }: { flashToast?: ToastInpu
   }, []);
 
   const key = flashKey(flashToast);
+  const showFlash = useEffectEvent(() => {
+    if (flashToast) toast(flashToast);
+  });
   useEffect(() => {
+    // Only a new flash (by its content) is shown; the object identity changes on every revalidation.
     if (key === lastFlash.current) return;
     lastFlash.current = key;
-    if (flashToast) toast(flashToast);
-    // Only a new flash (by its content) is shown; the object identity changes on every revalidation.
-  }, [key, toast]);
+    showFlash();
+  }, [key]);
 
   return (
     <ToastContext.Provider value={toast}>
@@ -97,10 +109,11 @@ const styles: Record<ToastType, { box: string; icon: ReactNode }> = {
 
 function Toast({ toast, onClose }: { toast: ToastItem; onClose: () => void }) {
   const duration = toast.durationMs ?? DEFAULT_TOAST_MS;
+  // The timer starts once per toast; onClose is a fresh closure on every render.
+  const close = useEffectEvent(onClose);
   useEffect(() => {
-    const timer = setTimeout(onClose, duration);
+    const timer = setTimeout(() => close(), duration);
     return () => clearTimeout(timer);
-    // The timer starts once per toast; onClose is a fresh closure on every render.
   }, [duration]);
 
   const style = styles[toast.type];

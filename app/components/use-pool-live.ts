@@ -18,20 +18,23 @@ function isPoolMessage(value: unknown, poolId: string): value is PoolLiveMessage
  * every update it sends. Starts from `initial`; renders on the server with `initial` only.
  */
 export function usePoolLive(poolId: string | null | undefined, initial: PoolLiveState): PoolLiveState {
-  const [state, setState] = useState<PoolLiveState>(initial);
+  // The state belongs to one pool: a new pool id starts again from `initial` (adjusted while rendering, so the old
+  // pool's figures are never shown for the new one).
+  const [live, setLive] = useState<{ poolId: typeof poolId; state: PoolLiveState }>({ poolId, state: initial });
+  if (live.poolId !== poolId) setLive({ poolId, state: initial });
+  const state = live.poolId === poolId ? live.state : initial;
 
   useEffect(() => {
-    setState(initial);
     if (!poolId) return;
     return openReconnectingSocket(`/api/pools/${encodeURIComponent(poolId)}/live`, {
       onMessage: (message) => {
         if (!isPoolMessage(message, poolId)) return;
         const { type: _type, ...next } = message;
-        setState((previous) => ({ ...previous, ...next }));
+        setLive((previous) =>
+          previous.poolId === poolId ? { poolId, state: { ...previous.state, ...next } } : previous,
+        );
       },
     });
-    // `initial` is only the starting point for a pool id; a new object each render must not reconnect.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [poolId]);
 
   return state;

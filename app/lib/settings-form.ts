@@ -126,3 +126,59 @@ export const PushSubscriptionSchema = z.object({
   p256dh: z.string().min(80).max(100),
   auth: z.string().min(16).max(30),
 });
+
+/** The settings sections, in the order of their tabs: `/settings` shows the first, `/settings/<id>` the others. */
+export const SETTINGS_SECTIONS = [
+  { id: "profile", label: "Profile" },
+  { id: "shipping", label: "Shipping" },
+  { id: "notifications", label: "Notifications" },
+  { id: "privacy", label: "Privacy" },
+  { id: "account", label: "Account" },
+] as const;
+export type SettingsSection = (typeof SETTINGS_SECTIONS)[number]["id"];
+
+/** The section an older `/settings?tab=<id>` link names (profile when it names none or an unknown one). */
+export function sectionOfTab(tab: string | null): SettingsSection {
+  return SETTINGS_SECTIONS.find((s) => s.id === tab)?.id ?? "profile";
+}
+
+/** The browser event the nav bar listens to, so the new name shows at once. */
+export const PROFILE_UPDATED_EVENT = "profileUpdated";
+
+/** The answer of the settings action to every form of every section. */
+export type SettingsActionData = {
+  ok: boolean;
+  intent: string;
+  message: string;
+  errors?: Record<string, string>;
+  profile?: { creatorName: string; avatarUrl?: string | null; coverImageUrl?: string | null };
+};
+
+/** What the settings layout loads for every section. */
+export type SettingsPageData = {
+  email: string;
+  profile: {
+    creatorName: string;
+    category: string;
+    bio: string;
+    website: string;
+    avatarUrl: string | null;
+    coverImageUrl: string | null;
+    country: string;
+  };
+  shipping: string[];
+  notifications: {
+    emailNotifications: boolean;
+    pushNotifications: boolean;
+    winnerNotifications: boolean;
+    salesNotifications: boolean;
+  };
+  privacy: { profilePublic: boolean; showRevenue: boolean; showFollowers: boolean };
+  pushPublicKey: string | null;
+};
+
+/** What the account section loads besides: the open orders that keep the buyer's details, claimable guest orders. */
+export type SettingsAccountData = {
+  openOrders: { orderNumber: string; productName: string; status: string }[];
+  guestOrders: number;
+};

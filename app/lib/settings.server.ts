@@ -1,12 +1,14 @@
 // What /settings does beyond one query: image uploads (R2, old file removed), password and e-mail changes, the
 // data export and the deletion of an account.
-import { getDb } from "~/db/client.server";
+import { getDb, type Db } from "~/db/client.server";
 import {
   collectAccountRecords,
   eraseAccount,
   getOpenPoolId,
   getProfileImageUrls,
+  listOrdersKeepingBuyerData,
 } from "~/db/queries/account-data.server";
+import { countClaimableGuestOrders } from "~/db/queries/orders.server";
 import {
   confirmEmailChange,
   createEmailChangeToken,
@@ -25,7 +27,7 @@ import { closeGroupBuy } from "~/lib/payments/refunds/group-buy-close.server";
 import { closePool } from "~/lib/pools.server";
 import { currentSessionId } from "~/lib/session.server";
 import { mayMailAccount } from "~/lib/throttle.server";
-import { SETTINGS_MESSAGES } from "~/lib/settings-form";
+import { SETTINGS_MESSAGES, type SettingsAccountData } from "~/lib/settings-form";
 import { profileImageKey, storeProfileImage, type UploadBody } from "~/lib/uploads.server";
 import { zip } from "~/lib/zip";
 
@@ -197,4 +199,17 @@ export async function deleteAccount(env: Env, userId: string, now = new Date()):
     }
   }
   return true;
+}
+
+/** What the account section shows besides the profile: the open orders that keep the account's details until they
+ * close (decision 410) and the guest orders paid with its address that it may claim through a mailed link. */
+export async function loadAccountSection(db: Db, userId: string): Promise<SettingsAccountData> {
+  const [openOrders, guestOrders] = await Promise.all([
+    listOrdersKeepingBuyerData(db, userId),
+    countClaimableGuestOrders(db, userId),
+  ]);
+  return {
+    openOrders: openOrders.map((o) => ({ orderNumber: o.orderNumber, productName: o.productName, status: o.status })),
+    guestOrders,
+  };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { data, Form, redirect, useFetcher } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { DateText, Page, pageMeta } from "~/components/page";
@@ -99,14 +99,13 @@ function mergeMessages(a: readonly ChatLiveEntry[], b: readonly ChatLiveEntry[])
 
 /** Opens the conversation's WebSocket and hands every live message to `onMessage`; reconnects after a drop. */
 function useChatLive(conversationId: string, onMessage: (message: ChatLiveEntry) => void) {
-  const handler = useRef(onMessage);
-  handler.current = onMessage;
+  const handle = useEffectEvent(onMessage);
   const [connected, setConnected] = useState(false);
   useEffect(
     () =>
       openReconnectingSocket(chatSocketPath(conversationId), {
         onMessage: (message) => {
-          if (isChatLiveMessage(message, conversationId)) handler.current(message.message);
+          if (isChatLiveMessage(message, conversationId)) handle(message.message);
         },
         onOpenChange: setConnected,
       }),
@@ -158,8 +157,12 @@ function Thread({
   const formRef = useRef<HTMLFormElement>(null);
   const listEnd = useRef<HTMLLIElement>(null);
 
-  // Revalidated loader data (after a send, or a reload) joins what arrived live.
-  useEffect(() => setMessages((current) => mergeMessages(current, loaderData.messages)), [loaderData.messages]);
+  // Revalidated loader data (after a send, or a reload) joins what arrived live (adjusted while rendering).
+  const [seenLoaded, setSeenLoaded] = useState(loaderData.messages);
+  if (seenLoaded !== loaderData.messages) {
+    setSeenLoaded(loaderData.messages);
+    setMessages(mergeMessages(messages, loaderData.messages));
+  }
 
   const connected = useChatLive(conversationId, (message) => {
     setMessages((current) => mergeMessages(current, [message]));
@@ -168,13 +171,15 @@ function Thread({
 
   // The composer clears as soon as a message is sent; a refused message comes back for editing.
   const pendingBody = useRef<string | null>(null);
+  const [seenSent, setSeenSent] = useState(send.data);
+  if (send.state === "idle" && send.data && send.data !== seenSent) {
+    setSeenSent(send.data);
+    if (send.data.ok && send.data.message) setMessages(mergeMessages(messages, [send.data.message]));
+  }
   useEffect(() => {
     const result = send.data;
     if (send.state !== "idle" || !result) return;
-    if (result.ok && result.message) {
-      const sent = result.message;
-      setMessages((current) => mergeMessages(current, [sent]));
-    } else if (!result.ok && pendingBody.current !== null) {
+    if (!result.ok && pendingBody.current !== null) {
       const box = formRef.current?.elements.namedItem("body");
       if (box instanceof HTMLTextAreaElement && box.value === "") box.value = pendingBody.current;
     }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useSyncExternalStore } from "react";
 import { data, redirect, useRevalidator } from "react-router";
 import { Link } from "~/components/link";
 import { z } from "zod";
@@ -115,16 +115,20 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 /** "05D 12H 09M" until the end, recomputed every second in the browser (the server's text first). */
 function useCountdown(endAt: string | null, serverText: string | null): string | null {
-  const [text, setText] = useState(serverText);
-  useEffect(() => {
-    setText(serverText);
-    if (!endAt) return;
-    const tick = () => setText(countdownText(endAt, new Date()));
-    tick();
-    const timer = setInterval(tick, COUNTDOWN_TICK_MS);
-    return () => clearInterval(timer);
-  }, [endAt, serverText]);
-  return text;
+  // The clock is an external store: it ticks every COUNTDOWN_TICK_MS; the text is read from it while rendering.
+  const subscribe = useCallback(
+    (onTick: () => void) => {
+      if (!endAt) return () => {};
+      const timer = setInterval(onTick, COUNTDOWN_TICK_MS);
+      return () => clearInterval(timer);
+    },
+    [endAt],
+  );
+  return useSyncExternalStore(
+    subscribe,
+    () => (endAt ? countdownText(endAt, new Date()) : serverText),
+    () => serverText,
+  );
 }
 
 const RELOAD_AFTER_UPDATE_MS = 400;

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { data, Form, useNavigation } from "react-router";
 import { Link } from "~/components/link";
 import { z } from "zod";
@@ -173,13 +173,15 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function RevenueManagement({ loaderData, actionData }: Route.ComponentProps) {
   const { balance, cards, chart, sources, pool, summary, method } = loaderData;
-  const [open, setOpen] = useState(false);
+  // The withdrawal dialog opens again with a refused withdrawal's answer and closes with a completed one.
+  const [open, setOpen] = useState(actionData !== undefined && !actionData.ok);
+  const [seenAnswer, setSeenAnswer] = useState(actionData);
+  if (actionData !== seenAnswer) {
+    setSeenAnswer(actionData);
+    if (actionData) setOpen(!actionData.ok);
+  }
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" && navigation.formData?.get("intent") === "withdraw";
-  useEffect(() => {
-    if (actionData && !actionData.ok) setOpen(true);
-    if (actionData?.ok) setOpen(false);
-  }, [actionData]);
   const result = actionData as WithdrawActionData | undefined;
 
   return (

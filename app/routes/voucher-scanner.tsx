@@ -293,13 +293,15 @@ export default function VoucherScanner({ loaderData }: Route.ComponentProps) {
   const [mode, setMode] = useState<"camera" | "manual">("manual");
   const [cameraIssue, setCameraIssue] = useState<string | null>(null);
   const [emptyError, setEmptyError] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  // The notice of a successful redeem, until the viewer moves on (or the scanner resets).
+  const [noticeDismissed, setNoticeDismissed] = useState<typeof actionData>(undefined);
+  const notice = actionData?.ok && noticeDismissed !== actionData ? actionData.message : null;
+  const dismissNotice = () => setNoticeDismissed(actionData);
   const redeeming = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
 
   // A successful redeem shows its message, then the scanner resets after 1 s for the next buyer.
   useEffect(() => {
     if (!actionData?.ok) return;
-    setNotice(actionData.message);
     const timer = setTimeout(
       () => navigate("/voucher-scanner", { replace: true, preventScrollReset: true }),
       SCANNER_RESET_MS,
@@ -311,7 +313,7 @@ export default function VoucherScanner({ loaderData }: Route.ComponentProps) {
   const redeemError = actionData && !actionData.ok ? actionData : null;
 
   function lookup(next: string) {
-    setNotice(null);
+    dismissNotice();
     setEmptyError(false);
     navigate(`/voucher-scanner?code=${encodeURIComponent(next)}`);
   }
@@ -379,7 +381,7 @@ export default function VoucherScanner({ loaderData }: Route.ComponentProps) {
               onSubmit={(event) => {
                 const input = event.currentTarget.elements.namedItem("code") as HTMLInputElement | null;
                 const value = normalizeVoucherCode(input?.value);
-                setNotice(null);
+                dismissNotice();
                 if (!value) {
                   event.preventDefault();
                   setEmptyError(true);
@@ -428,7 +430,7 @@ export default function VoucherScanner({ loaderData }: Route.ComponentProps) {
                   <Link
                     key={shortcut}
                     to={`/voucher-scanner?code=${encodeURIComponent(shortcut)}`}
-                    onClick={() => setNotice(null)}
+                    onClick={() => dismissNotice()}
                     className="rounded-full border border-gray-200 px-2 py-0.5 font-mono text-gray-700 hover:bg-gray-50"
                   >
                     {shortcut}
@@ -530,7 +532,7 @@ export default function VoucherScanner({ loaderData }: Route.ComponentProps) {
               ) : null}
               <Link
                 to="/voucher-scanner"
-                onClick={() => setNotice(null)}
+                onClick={() => dismissNotice()}
                 className="inline-flex items-center rounded-lg border border-gray-300 bg-white px-4 py-2 text-sm font-semibold text-gray-800 shadow-sm hover:bg-gray-50"
               >
                 Scan Another

@@ -17,7 +17,11 @@ import { db, makeUser, signIn } from "../helpers";
 // routes (app/routes.ts) whose module exports an `action`, and the Hono API's POST/PUT/PATCH/DELETE routes
 // (workers/api.ts and the routers it mounts). Shared by tests/roles.test.ts and tests/fuzz.test.ts.
 
-const routeModules = import.meta.glob<string>("/app/routes/*.tsx", { query: "?raw", import: "default", eager: true });
+const routeModules = import.meta.glob<string>("/app/routes/**/*.tsx", {
+  query: "?raw",
+  import: "default",
+  eager: true,
+});
 const routeConfig = import.meta.glob<string>("/app/routes.ts", { query: "?raw", import: "default", eager: true });
 const workerModules = import.meta.glob<string>("/workers/*.ts", { query: "?raw", import: "default", eager: true });
 
