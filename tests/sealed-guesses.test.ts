@@ -243,7 +243,7 @@ describe("when the game ends", () => {
     const entries = await poolStub(env, pool.id).entries();
     expect(entries.map((e) => [e.entryNumber, e.sourceKey, e.userId])).toEqual([
       [0, `guess:${right.id}`, paidRight.f.id],
-      [1, `guess:${free!.participantId}`, freeFan.id],
+      [1, `guess:${free!.guessId}`, freeFan.id],
     ]);
     const mirrored = await db().select().from(prizeEntries).where(eq(prizeEntries.poolId, pool.id));
     expect(mirrored).toHaveLength(2);

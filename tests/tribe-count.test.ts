@@ -5,7 +5,7 @@ import { formatCount } from "~/domain/money";
 import { db, get, makeUser, pageText } from "./helpers";
 
 // Issue 27: the tribe member count (followers_count) showed on / and was sent in /profile/{id}.data with
-// "Show followers" off. A hidden count is now never read out of the database for a page (shownFollowersCount,
+// "Show followers" off. A hidden count is now never read out of the database for a page (shownTribeMemberCount,
 // decision 420).
 
 async function hostWithTribeMembers(show: boolean) {

@@ -388,7 +388,7 @@ export function shopSaleEarning(
 /** A paid Guess & Win entry fee (available at once; by default all of it went to the pool). */
 export function guessEntryEarning(
   entry: {
-    participantId: string;
+    guessId: string;
     hostId: string;
     amountCents: number;
     currency: string;
@@ -401,7 +401,7 @@ export function guessEntryEarning(
   return {
     hostId: entry.hostId,
     kind: "guess_entry",
-    sourceKey: `guess:${entry.participantId}`,
+    sourceKey: `guess:${entry.guessId}`,
     amountCents: shares.hostCents,
     grossCents: shares.grossCents,
     poolCents: shares.poolCents,
@@ -409,7 +409,7 @@ export function guessEntryEarning(
     currency: entry.currency,
     rates: rule,
     description: entry.question,
-    referenceId: entry.participantId,
+    referenceId: entry.guessId,
     availableAt: entry.paidAt,
     occurredAt: entry.paidAt,
   };

@@ -19,7 +19,7 @@ import { getOptionalUser, viewerSession } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
 import { describeCheckout } from "~/lib/payments/webhook/confirm.server";
 import { GUESS_MESSAGES } from "~/lib/payments/checkout/quote.server";
-import { getParticipantByPaymentKey } from "~/db/queries/guesses.server";
+import { getGuessByPaymentKey } from "~/db/queries/guesses.server";
 import { getProfileCountry } from "~/db/queries/profiles.server";
 import { LATE_GUESS_REASON } from "~/lib/payments/fulfil/fulfil-guess.server";
 import { FeedCard } from "~/components/guess-win-feed-card";
@@ -80,7 +80,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (paid && user) {
     const confirmed = await describeCheckout(env, paid, user);
     if (confirmed.ok && confirmed.payment_type === "guess_entry" && confirmed.paid) {
-      const guess = await getParticipantByPaymentKey(db, confirmed.sessionId);
+      const guess = await getGuessByPaymentKey(db, confirmed.sessionId);
       late = guess !== undefined && guess.confirmedAt === null;
       banner = late
         ? LATE_GUESS_REASON

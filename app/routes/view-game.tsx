@@ -17,7 +17,7 @@ import {
 } from "~/components/page";
 import { useFetcherToasts, type ToastOutcome } from "~/components/toaster";
 import { getDb } from "~/db/client.server";
-import { dailyParticipation, listGameParticipants, recordGameView } from "~/db/queries/game-host.server";
+import { dailyParticipation, listGameGuesses, recordGameView } from "~/db/queries/game-host.server";
 import { getGame } from "~/db/queries/games.server";
 import { canEditGame, GAME_DELETE_CONFIRM, shownGameStatus } from "~/domain/catalog";
 import { formatCents } from "~/domain/money";
@@ -51,7 +51,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const tab: Tab = own && TABS.some((t) => t.id === requested) ? (requested as Tab) : "overview";
   const page = pageParam(request);
   const [participants, daily, rules] = await Promise.all([
-    tab === "participants" ? listGameParticipants(db, game.id, page) : null,
+    tab === "participants" ? listGameGuesses(db, game.id, page) : null,
     tab === "analytics" ? dailyParticipation(db, game.id, 7) : null,
     getRevenueRules(db),
   ]);

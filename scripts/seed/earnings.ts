@@ -39,7 +39,7 @@ export function addSaleEarnings(rows: Rows): void {
     rows.earningsLedger.push(
       guessEntryEarning(
         {
-          participantId: p.id!,
+          guessId: p.id!,
           hostId: game.hostId,
           amountCents: p.entryFeeCents,
           currency: "USD",

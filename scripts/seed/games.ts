@@ -100,11 +100,11 @@ function addGuess(seed: Seed, round: Round, player: Person): void {
   const correct = chance(0.45);
   const answer = correct ? spec.correct : pick(spec.options.filter((o) => o !== spec.correct));
   const free = chance(0.2);
-  const participantId = crypto.randomUUID();
+  const guessId = crypto.randomUUID();
   const paymentKey = free ? null : `cs_local_${token(24)}`;
   const fee = free ? 0 : chance(0.25) ? spec.feeCents * 2 : spec.feeCents;
   const participant: schema.NewGuessWinParticipant = {
-    id: participantId,
+    id: guessId,
     gameId: game.id!,
     userId: player.id,
     answer,
@@ -127,7 +127,7 @@ function addGuess(seed: Seed, round: Round, player: Person): void {
       hostId: host.id,
       createdAt: new Date(at.getTime() - HOUR),
     });
-    rows.freeGuessUsage.push({ userId: player.id, gameId: game.id!, participantId, createdAt: at });
+    rows.freeGuessUsage.push({ userId: player.id, gameId: game.id!, guessId, createdAt: at });
     game.sharesCount! += 1;
   }
   rows.guessWinParticipants.push(participant);
@@ -146,7 +146,7 @@ function addGuess(seed: Seed, round: Round, player: Person): void {
       at: until,
       userId: player.id,
       sourceType: "guess_entry",
-      sourceKey: `guess:${participantId}`,
+      sourceKey: `guess:${guessId}`,
       contributionCents: 0,
       earnsEntry: true,
       onEntry: (n) => {

@@ -29,7 +29,7 @@ export type NewAccount = {
 };
 
 /** A new profile's default name: the part of the e-mail before the at-sign (docs/product.md#accounts). */
-export function defaultCreatorName(email: string): string {
+export function defaultHostName(email: string): string {
   return email.split("@")[0] || email;
 }
 
@@ -59,7 +59,7 @@ export async function createAccount(db: Db, account: NewAccount): Promise<{ user
       }),
       db.insert(userProfiles).values({
         userId,
-        creatorName: account.name?.trim() || defaultCreatorName(account.email),
+        creatorName: account.name?.trim() || defaultHostName(account.email),
         email: account.email.toLowerCase(),
         category: account.category || "General",
         website: account.website ?? null,

@@ -217,7 +217,7 @@ export function listHostGamesWithStats(db: Db, hostId: string, { limit, offset }
 export const PARTICIPANTS_PAGE_SIZE = 20;
 
 /** One page of a game's guesses, newest first (one extra row tells whether a next page exists). */
-export async function listGameParticipants(db: Db, gameId: string, page: number) {
+export async function listGameGuesses(db: Db, gameId: string, page: number) {
   const rows = await db
     .select({
       id: guessWinParticipants.id,

@@ -293,12 +293,12 @@ export async function freeGuessEligibility(
 export async function insertFreeGuess(
   db: Db,
   input: { userId: string; gameId: string; answer: string; isCorrect: boolean; currency: string },
-): Promise<{ participantId: string } | null> {
-  const participantId = crypto.randomUUID();
+): Promise<{ guessId: string } | null> {
+  const guessId = crypto.randomUUID();
   try {
     await db.batch([
       db.insert(guessWinParticipants).values({
-        id: participantId,
+        id: guessId,
         gameId: input.gameId,
         userId: input.userId,
         answer: input.answer,
@@ -311,7 +311,7 @@ export async function insertFreeGuess(
         // A free guess is confirmed when it is made (while its game runs); it stays sealed until its game ends.
         confirmedAt: confirmedWhileRunning(input.gameId, new Date()),
       }),
-      db.insert(freeGuessUsage).values({ userId: input.userId, gameId: input.gameId, participantId }),
+      db.insert(freeGuessUsage).values({ userId: input.userId, gameId: input.gameId, guessId }),
       db
         .update(guessWinGames)
         .set({ ...keepUpdatedAt(), participantsCount: sql`${guessWinGames.participantsCount} + 1` })
@@ -322,7 +322,7 @@ export async function insertFreeGuess(
     if (/UNIQUE constraint|PRIMARY KEY|SQLITE_CONSTRAINT/i.test(message)) return null;
     throw error;
   }
-  return { participantId };
+  return { guessId };
 }
 
 /** The pool source key (and the guess's payment key) of a fan's free guess on a game. */
@@ -333,8 +333,8 @@ export function freeGuessKey(gameId: string, userId: string): string {
 // --- pool rounds: a game runs inside one round of its host's pool ----------------------------------------------
 
 /** The pool source key of a guess's entry, granted when its pool round closes. */
-export function guessEntryKey(participantId: string): string {
-  return `guess:${participantId}`;
+export function guessEntryKey(guessId: string): string {
+  return `guess:${guessId}`;
 }
 
 /**

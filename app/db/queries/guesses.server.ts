@@ -54,12 +54,12 @@ export async function insertPaidGuess(
     contribution: ContributionKeyValues;
   },
 ): Promise<{ claimed: boolean; inserted: boolean }> {
-  const participantId = crypto.randomUUID();
-  const isNewParticipant = exists(
+  const guessId = crypto.randomUUID();
+  const isNewGuess = exists(
     db
       .select({ one: sql`1` })
       .from(guessWinParticipants)
-      .where(eq(guessWinParticipants.id, participantId)),
+      .where(eq(guessWinParticipants.id, guessId)),
   );
   const [claimed, inserted] = await db.batch([
     claimCheckoutStatement(db, input.checkoutId, {
@@ -70,7 +70,7 @@ export async function insertPaidGuess(
     db
       .insert(guessWinParticipants)
       .values({
-        id: participantId,
+        id: guessId,
         gameId: input.gameId,
         userId: input.userId,
         answer: input.answer,
@@ -93,7 +93,7 @@ export async function insertPaidGuess(
         totalEntryFeesCents: sql`${guessWinGames.totalEntryFeesCents} + ${input.feeCents}`,
         updatedAt: sql`${guessWinGames.updatedAt}`,
       })
-      .where(and(eq(guessWinGames.id, input.gameId), isNewParticipant)),
+      .where(and(eq(guessWinGames.id, input.gameId), isNewGuess)),
     reserveContributionStatement(
       db,
       input.contribution,
@@ -101,7 +101,7 @@ export async function insertPaidGuess(
         db
           .select({ one: sql`1` })
           .from(guessWinParticipants)
-          .where(and(eq(guessWinParticipants.id, participantId), isNotNull(guessWinParticipants.confirmedAt))),
+          .where(and(eq(guessWinParticipants.id, guessId), isNotNull(guessWinParticipants.confirmedAt))),
       ),
     ),
   ]);
@@ -109,7 +109,7 @@ export async function insertPaidGuess(
 }
 
 /** The guess a paid checkout created. */
-export async function getParticipantByPaymentKey(db: Db, paymentKey: string) {
+export async function getGuessByPaymentKey(db: Db, paymentKey: string) {
   const [row] = await db
     .select({
       id: guessWinParticipants.id,

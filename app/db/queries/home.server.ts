@@ -1,7 +1,7 @@
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { preparedRead } from "~/db/prepared.server";
-import { shownFollowersCount } from "~/db/queries/profiles.server";
+import { shownTribeMemberCount } from "~/db/queries/profiles.server";
 import { prizePools, userProfiles } from "~/db/schema";
 
 /** Up to `limit` public host profiles with the most tribe members, each with its open pool (if any). */
@@ -19,7 +19,7 @@ const featuredHostsRead = preparedRead((db) =>
       category: userProfiles.category,
       avatarUrl: userProfiles.avatarUrl,
       verified: userProfiles.verified,
-      followersCount: shownFollowersCount,
+      followersCount: shownTribeMemberCount,
       poolId: prizePools.id,
       poolAmountCents: prizePools.amountCents,
       poolTargetCents: prizePools.targetCents,

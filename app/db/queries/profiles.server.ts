@@ -29,7 +29,7 @@ import {
  * A host's follower count as anyone may see it: null when they turned "Show followers" off, so a hidden count never
  * leaves the database (not even in a page's data).
  */
-export const shownFollowersCount = sql<
+export const shownTribeMemberCount = sql<
   number | null
 >`case when ${userProfiles.showFollowers} then ${userProfiles.followersCount} end`;
 
@@ -43,7 +43,7 @@ const publicProfile = {
   avatarUrl: userProfiles.avatarUrl,
   coverImageUrl: userProfiles.coverImageUrl,
   verified: userProfiles.verified,
-  followersCount: shownFollowersCount,
+  followersCount: shownTribeMemberCount,
   profilePublic: userProfiles.profilePublic,
   status: userProfiles.status,
   prizePoolTargetCents: userProfiles.prizePoolTargetCents,
@@ -91,7 +91,7 @@ export function listPublicProfiles(
       category: userProfiles.category,
       avatarUrl: userProfiles.avatarUrl,
       verified: userProfiles.verified,
-      followersCount: shownFollowersCount,
+      followersCount: shownTribeMemberCount,
     })
     .from(userProfiles)
     .where(

@@ -134,7 +134,7 @@ export const freeGuessUsage = sqliteTable(
       .notNull()
       .references(() => guessWinGames.id, { onDelete: "cascade" }),
     /** The guess the free use was spent on. */
-    participantId: text("participant_id").references(() => guessWinParticipants.id, { onDelete: "set null" }),
+    guessId: text("participant_id").references(() => guessWinParticipants.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.gameId] })],

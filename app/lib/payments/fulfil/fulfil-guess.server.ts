@@ -1,6 +1,6 @@
 import type { Db } from "~/db/client.server";
 import { bookGuessEntry } from "~/db/queries/earnings.server";
-import { getGameForJudging, getParticipantByPaymentKey, insertPaidGuess } from "~/db/queries/guesses.server";
+import { getGameForJudging, getGuessByPaymentKey, insertPaidGuess } from "~/db/queries/guesses.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import type { CheckoutSession } from "~/db/schema";
 import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "../shared/events.server";
@@ -62,7 +62,7 @@ export async function fulfilGuessEntry(
     console.warn("fulfilment: guess checkout claimed but its participant already existed", { checkout: row.id });
   }
 
-  const participant = await getParticipantByPaymentKey(db, session.id);
+  const participant = await getGuessByPaymentKey(db, session.id);
   if (!participant) throw new Error(`participant for checkout ${row.id} is missing after fulfilment`);
   const kind = inserted ? "fulfilled" : "already_fulfilled";
 
@@ -75,7 +75,7 @@ export async function fulfilGuessEntry(
   await bookGuessEntry(
     db,
     {
-      participantId: participant.id,
+      guessId: participant.id,
       hostId: row.hostId,
       amountCents: row.amountCents,
       currency: row.currency,
@@ -94,8 +94,8 @@ export const LATE_GUESS_REASON =
   "This game had already ended when your payment was confirmed, so your guess could not count. Your entry fee has been refunded in full.";
 
 /** The refund key of a late guess (one refund per guess, reused on every retry). */
-export function lateGuessRefundKey(participantId: string): string {
-  return `late-guess:${participantId}`;
+export function lateGuessRefundKey(guessId: string): string {
+  return `late-guess:${guessId}`;
 }
 
 /**
@@ -103,17 +103,17 @@ export function lateGuessRefundKey(participantId: string): string {
  * path (requestRefund), keyed by the guess, whose refund mail tells the buyer why. A repeat finds it refunded and
  * does nothing; a provider failure throws, so the webhook's delivery is retried.
  */
-async function refundLateGuess(env: Env, row: CheckoutSession, participantId: string): Promise<void> {
+async function refundLateGuess(env: Env, row: CheckoutSession, guessId: string): Promise<void> {
   const result = await requestRefund(env, {
     checkoutSessionId: row.id,
     orderId: null,
     amountCents: row.amountCents,
     origin: "unfulfillable",
     reason: LATE_GUESS_REASON,
-    idempotencyKey: lateGuessRefundKey(participantId),
+    idempotencyKey: lateGuessRefundKey(guessId),
   });
   if (!result.ok) {
     if (result.message === REFUND_MESSAGES.nothingLeft) return;
-    throw new Error(`late guess ${participantId} (checkout ${row.id}) could not be refunded: ${result.message}`);
+    throw new Error(`late guess ${guessId} (checkout ${row.id}) could not be refunded: ${result.message}`);
   }
 }

@@ -7,7 +7,7 @@ import {
   refundedGrossCents,
   saleSourceKey,
 } from "~/db/queries/earnings.server";
-import { getParticipantByPaymentKey } from "~/db/queries/guesses.server";
+import { getGuessByPaymentKey } from "~/db/queries/guesses.server";
 import { getGroupBuyForClose, orderAwaitsGroupBuyEnd } from "~/db/queries/group-buys.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import {
@@ -89,7 +89,7 @@ export async function bookRefundEarnings(env: Env, input: RefundEarningsInput): 
   else {
     const payment = await getPaymentForRefund(db, input.checkoutSessionId);
     if (payment?.purpose === "guess_entry") {
-      const participant = await getParticipantByPaymentKey(db, payment.id);
+      const participant = await getGuessByPaymentKey(db, payment.id);
       if (participant) {
         saleKey = `guess:${participant.id}`;
         referenceId = participant.id;
