@@ -247,6 +247,7 @@ async function startServer(name, args, readyUrl, options) {
     await stop(child);
     throw new Error(
       `${name} did not start (${error.message}); log ${path.relative(root, child.logFile)}:\n${tail(child.logFile)}`,
+      { cause: error },
     );
   }
   return child;
@@ -325,7 +326,7 @@ function processCpuMs(pid) {
 
 function childPids(pid) {
   const out = [];
-  let tasks = [];
+  let tasks;
   try {
     tasks = readdirSync(`/proc/${pid}/task`);
   } catch {
@@ -364,7 +365,7 @@ function workerdPids(pid) {
 function systemBusyMs() {
   try {
     const [, ...values] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/);
-    const [user, nice, system, idle, iowait, irq, softirq, steal] = values.map(Number);
+    const [user, nice, system, _idle, _iowait, irq, softirq, steal] = values.map(Number);
     return ((user + nice + system + irq + softirq + steal) * 1000) / CLK_TCK;
   } catch {
     return NaN;

@@ -43,7 +43,10 @@ async function render(server: Server, page: React.ReactNode) {
   for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) chunks.push(chunk);
   const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
   let at = 0;
-  for (const c of chunks) (bytes.set(c, at), (at += c.byteLength));
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
   expect(errors).toEqual([]);
   return { bytes, chunks: chunks.length };
 }

@@ -47,11 +47,9 @@ export function productCategory(value: unknown): ProductCategory {
 }
 
 export const PRODUCT_STATUSES = ["active", "inactive", "draft"] as const;
-export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
 
 /** Account statuses a platform owner can set on the admin dashboard. */
 export const USER_STATUSES = ["active", "suspended", "pending"] as const;
-export type UserStatus = (typeof USER_STATUSES)[number];
 
 // --- games ----------------------------------------------------------------------------------------------------
 
@@ -94,8 +92,6 @@ export const GAME_DELETE_CONFIRM = "Are you sure you want to delete this game? T
 
 export const GAME_OPTIONS_MIN = 2;
 export const GAME_OPTIONS_MAX = 6;
-/** Games are priced in USD: minimum entry fee 1, input maximum 100, default 3. */
-export const GAME_CURRENCY = "USD";
 export const GAME_ENTRY_FEE_MIN_CENTS = 100;
 export const GAME_ENTRY_FEE_MAX_CENTS = 10_000;
 export const GAME_ENTRY_FEE_DEFAULT_CENTS = 300;

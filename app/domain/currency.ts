@@ -324,11 +324,6 @@ export function convertUsdCents(usdCents: number, toCurrency: SupportedCurrency)
   return convertCents(usdCents, "USD", toCurrency);
 }
 
-/**
- * The spec's stored-local-currency rule: game entry fees and pool amounts recorded in the host's local currency
- * (MYR) convert to USD by dividing by 4.5. Kept for reading such figures; new rows carry their own currency.
- */
-export const STORED_LOCAL_CURRENCY: SupportedCurrency = "MYR";
 export const LOCAL_TO_USD_DIVISOR = "4.5";
 
 /** Stored local (MYR) cents to USD cents: divided by 4.5, rounded half up. `localToUsdCents(450)` -> 100. */

@@ -6,7 +6,6 @@ import { MAX_ORDER_QUANTITY } from "./orders";
 
 /** Who created a checkout session: Stripe, or the local provider that stands in for it offline. */
 export const CHECKOUT_PROVIDERS = ["stripe", "local"] as const;
-export type CheckoutProvider = (typeof CHECKOUT_PROVIDERS)[number];
 /** What a checkout pays for. */
 export const CHECKOUT_PURPOSES = ["product", "guess_entry", "host_deposit", "group_buy", "cart"] as const;
 export type CheckoutPurpose = (typeof CHECKOUT_PURPOSES)[number];

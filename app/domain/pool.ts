@@ -21,7 +21,6 @@ export const HOST_DEPOSIT_MAX_CENTS = MAX_CHARGE_CENTS;
 
 /** A new profile's prize_pool_target: USD 10,000 (1,000 in the original's local fallback path). */
 export const DEFAULT_PROFILE_POOL_TARGET_CENTS = 1_000_000;
-export const FALLBACK_PROFILE_POOL_TARGET_CENTS = 100_000;
 
 export const DEFAULT_POOL_STATUS = "open";
 /** A pool that reaches its target closes after this delay (so the last contribution's update is seen first). */

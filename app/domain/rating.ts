@@ -2,8 +2,6 @@
 
 export const DEFAULT_RATING = 3.8;
 export const RATING_CAP = 5;
-/** Likes that add one full star to the derived rating. */
-export const LIKES_PER_STAR = 200;
 
 /** Explore page: rating shown when an item has none, estimated sales (30% of likes) and views (10 × likes). */
 export const EXPLORE_FALLBACK_RATING = 4.5;

@@ -126,7 +126,6 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const country = countryByCode(profile.country);
   // The chosen currency, else the signed-in viewer's local currency, else MYR (one rule on every page showing a pool).
   const currency: SupportedCurrency = displayCurrency(search.get("currency"), viewerCountry);
-  const hostId = profile.userId;
   // Coming soon: the signed-in viewer's country is not among the countries this host ships to (when they chose any).
   const comingSoon =
     !own && viewerCountry !== undefined && shipsTo.length > 0 && !shipsTo.includes(countryByCode(viewerCountry).code);

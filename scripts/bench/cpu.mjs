@@ -24,7 +24,7 @@ export function mainThreadCpuNs(pids) {
 export function cpuNs(pids) {
   let total = 0;
   for (const pid of pids) {
-    let tasks = [];
+    let tasks;
     try {
       tasks = readdirSync(`/proc/${pid}/task`);
     } catch {

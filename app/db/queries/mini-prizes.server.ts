@@ -1,7 +1,7 @@
 // Mini prize winners (docs/decisions/072-mini-prizes.md): drawn from the pool's block hash once the pool is drawn,
 // seen by the winners, marked delivered by the host. The rule itself is pure, in app/domain/mini-prizes.ts.
 
-import { and, asc, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { columnPlaceholder, preparedRead } from "~/db/prepared.server";
 import { currentPoolIdOf } from "~/db/queries/pools.server";

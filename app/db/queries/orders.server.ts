@@ -14,7 +14,6 @@ import {
   notInArray,
   or,
   sql,
-  type Placeholder,
   type SQL,
 } from "drizzle-orm";
 import { preparedRead, type PreparedSubquery } from "~/db/prepared.server";
