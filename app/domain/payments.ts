@@ -2,7 +2,6 @@
 
 import { convertCents, displayCents, isSupportedCurrency, type SupportedCurrency } from "./currency";
 import { splitByWeights } from "./money";
-import { MAX_ORDER_QUANTITY } from "./orders";
 
 /** Who created a checkout session: Stripe, or the local provider that stands in for it offline. */
 export const CHECKOUT_PROVIDERS = ["stripe", "local"] as const;
@@ -144,8 +143,6 @@ export const METADATA_MAX_CHECKOUT_LINES =
  * items and the metadata. Every checkout up to it is fulfilled; more is refused when adding and at checkout.
  */
 export const MAX_CHECKOUT_LINES = Math.min(D1_MAX_CHECKOUT_LINES, STRIPE_MAX_LINE_ITEMS, METADATA_MAX_CHECKOUT_LINES);
-/** The largest cart or join in units: every line at the order maximum (the charge limit still applies). */
-export const MAX_CHECKOUT_UNITS = MAX_CHECKOUT_LINES * MAX_ORDER_QUANTITY;
 
 // --- refunds ---------------------------------------------------------------------------------------------------
 

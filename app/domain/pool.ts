@@ -25,7 +25,6 @@ export const DEFAULT_PROFILE_POOL_TARGET_CENTS = 1_000_000;
 export const DEFAULT_POOL_STATUS = "open";
 /** A pool that reaches its target closes after this delay (so the last contribution's update is seen first). */
 export const TARGET_HIT_CLOSE_DELAY_MS = 1000;
-export const POOL_MONITOR_INTERVAL_MS = 60_000;
 /** Target and duration may be edited only in the first 3 days of a pool's run. */
 export const POOL_TERMS_EDIT_WINDOW_DAYS = 3;
 
