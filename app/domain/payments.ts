@@ -158,9 +158,6 @@ export type RefundOrigin = (typeof REFUND_ORIGINS)[number];
 /** A buyer's return request. */
 export const RETURN_REQUEST_STATUSES = ["requested", "approved", "declined"] as const;
 export type ReturnRequestStatus = (typeof RETURN_REQUEST_STATUSES)[number];
-/** A dispute's state as Stripe reports it, reduced to what moves money. */
-export const DISPUTE_OUTCOMES = ["open", "funds_withdrawn", "won", "lost"] as const;
-export type DisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
 
 /** The spec's return policy: a buyer may ask for a return within 7 days of delivery. */
 export const RETURN_WINDOW_DAYS = 7;
@@ -300,17 +297,6 @@ export function disputeCounts(dispute: { status: string; fundsWithdrawn: boolean
   if (dispute.status === "lost") return true;
   if ((DISPUTE_RETURNED_STATUSES as readonly string[]).includes(dispute.status)) return false;
   return dispute.fundsWithdrawn && !dispute.fundsReinstated;
-}
-
-/** The outcome a dispute's state stands for (what moves money). */
-export function disputeOutcome(dispute: {
-  status: string;
-  fundsWithdrawn: boolean;
-  fundsReinstated: boolean;
-}): DisputeOutcome {
-  if (dispute.status === "lost") return "lost";
-  if ((DISPUTE_RETURNED_STATUSES as readonly string[]).includes(dispute.status)) return "won";
-  return dispute.fundsWithdrawn && !dispute.fundsReinstated ? "funds_withdrawn" : "open";
 }
 
 /**
