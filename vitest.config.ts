@@ -71,7 +71,7 @@ function quietSourcemaps() {
   const logger = createLogger();
   const warn = logger.warn;
   logger.warn = (message, options) => {
-    if (/^Sourcemap for .* points to missing source files/.test(message)) return;
+    if (/Sourcemap for .* points to missing source files/.test(message)) return;
     warn(message, options);
   };
   return logger;
