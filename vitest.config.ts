@@ -69,10 +69,13 @@ export async function workerdTests(options: {
 /** Vite's logger without the warnings about dependencies that ship source maps without their sources (stripe). */
 function quietSourcemaps() {
   const logger = createLogger();
-  const warn = logger.warn;
+  const missingSources = /Sourcemap for .* points to missing source files/;
+  const { warn, warnOnce } = logger;
   logger.warn = (message, options) => {
-    if (/Sourcemap for .* points to missing source files/.test(message)) return;
-    warn(message, options);
+    if (!missingSources.test(message)) warn(message, options);
+  };
+  logger.warnOnce = (message, options) => {
+    if (!missingSources.test(message)) warnOnce(message, options);
   };
   return logger;
 }
