@@ -1,15 +1,34 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
-import { defineConfig } from "vitest/config";
+import { createLogger, type PluginOption } from "vite";
+import { defineConfig, type ViteUserConfig } from "vitest/config";
 
 // The workerd tests run against the built Worker (`npm run build` first), so pages, loaders and actions are
-// exercised exactly as they are deployed. Pure modules under app/ are imported directly by the tests.
-export default defineConfig(async () => {
+// exercised exactly as they are deployed: this is what `npm test` and CI run. vitest.source.config.ts runs the same
+// tests against the source instead, for a fast loop while working (`npm run test:source`, no build). Pure modules
+// under app/ are imported directly by the tests.
+export default defineConfig(() => workerdTests({ main: "./build/server/index.js" }));
+
+/** The tests only the built Worker can pass: they check what the build plugins and the built page cache do. */
+export const BUILT_ONLY_TESTS = [
+  "tests/fizz-text-chunks.test.ts",
+  "tests/react-router-route-tables.test.ts",
+  "tests/page-cache.test.ts",
+];
+
+/** The workerd test configuration, given the Worker module to run (`main`) and what else it needs. */
+export async function workerdTests(options: {
+  main: string;
+  plugins?: PluginOption[];
+  exclude?: string[];
+}): Promise<ViteUserConfig> {
   const migrations = await readD1Migrations("./migrations");
   return {
     resolve: { tsconfigPaths: true },
+    customLogger: quietSourcemaps(),
     plugins: [
+      ...(options.plugins ?? []),
       cloudflareTest({
-        main: "./build/server/index.js",
+        main: options.main,
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
           bindings: {
@@ -37,10 +56,26 @@ export default defineConfig(async () => {
     ],
     test: {
       include: ["tests/**/*.test.ts"],
-      exclude: ["tests/e2e/**"],
+      exclude: ["tests/e2e/**", ...(options.exclude ?? [])],
       setupFiles: ["./tests/setup/apply-migrations.ts"],
+      // The Worker the tests call directly (tests/support/built-worker.ts testedWorker), the module `SELF` runs.
+      provide: { testedWorker: options.main.replace(/^\./, "") },
       // Password hashing is deliberately slow (scrypt), so flows with many sign-ins need room.
       testTimeout: 30_000,
     },
   };
-});
+}
+
+/** Vite's logger without the warnings about dependencies that ship source maps without their sources (stripe). */
+function quietSourcemaps() {
+  const logger = createLogger();
+  const missingSources = /Sourcemap for .* points to missing source files/;
+  const { warn, warnOnce } = logger;
+  logger.warn = (message, options) => {
+    if (!missingSources.test(message)) warn(message, options);
+  };
+  logger.warnOnce = (message, options) => {
+    if (!missingSources.test(message)) warnOnce(message, options);
+  };
+  return logger;
+}

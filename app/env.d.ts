@@ -17,8 +17,11 @@ interface AppSecrets {
   EMAIL?: SendEmail;
 }
 
+// Declaration merging: the secrets join the Env interfaces `wrangler types` generates.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 interface Env extends AppSecrets {}
 
 declare namespace Cloudflare {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface Env extends AppSecrets {}
 }

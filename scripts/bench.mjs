@@ -338,7 +338,7 @@ function processCpuMs(pid) {
 function systemBusyMs() {
   try {
     const [, ...values] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/);
-    const [user, nice, system, , , irq, softirq, steal] = values.map(Number); // idle and iowait are not busy
+    const [user, nice, system, _idle, _iowait, irq, softirq, steal] = values.map(Number);
     return ((user + nice + system + irq + softirq + steal) * 1000) / CLK_TCK;
   } catch {
     return NaN;

@@ -81,13 +81,6 @@ function add(productId: string, fields: Record<string, string> = {}, cookie?: st
   return postForm("/cart", { intent: "add", productId, ...fields }, { cookie });
 }
 
-/** The cookies a browser would send back after these responses (the last value of each wins). */
-function jar(...pairs: (string | null)[]): string {
-  const byName = new Map<string, string>();
-  for (const pair of pairs) if (pair) byName.set(pair.split("=")[0]!, pair);
-  return [...byName.values()].join("; ");
-}
-
 /** The provider's `checkout.session.completed` for a checkout row, signed like Stripe's, to the webhook. */
 const deliverPaid = (row: typeof checkoutSessions.$inferSelect, eventId: string) =>
   deliverWebhook(checkoutSessionEvent(row, { eventId, buyerName: "Cart Buyer", address: BUYER_ADDRESS }));

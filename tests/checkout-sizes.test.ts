@@ -20,7 +20,6 @@ import {
   CHECKOUT_LINE_CHUNKS,
   CHECKOUT_OPTION_NAME_CHARS,
   MAX_CHECKOUT_LINES,
-  MAX_CHECKOUT_UNITS,
   STRIPE_MAX_LINE_ITEMS,
   STRIPE_MAX_METADATA_KEYS,
   STRIPE_MAX_METADATA_VALUE_CHARS,
@@ -132,7 +131,6 @@ describe("the largest checkout, as the domain states it", () => {
     expect(MAX_CHECKOUT_LINES).toBeLessThanOrEqual(STRIPE_MAX_LINE_ITEMS);
     expect(MAX_CART_LINES).toBe(MAX_CHECKOUT_LINES);
     expect(MAX_GROUP_BUY_LINES).toBe(MAX_CHECKOUT_LINES);
-    expect(MAX_CHECKOUT_UNITS).toBe(MAX_CHECKOUT_LINES * MAX_ORDER_QUANTITY);
     // Lines whose size and colour names are as long as the product form allows, every character needing escaping.
     const worst = '"'.repeat(CHECKOUT_OPTION_NAME_CHARS);
     const lines: CheckoutLine[] = Array.from({ length: MAX_CHECKOUT_LINES }, () => [

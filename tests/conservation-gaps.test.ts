@@ -7,7 +7,6 @@ import {
   groupBuyRefunds,
   groupBuys,
   groupBuyTiers,
-  orders,
   platformSettings,
   productColors,
   products,

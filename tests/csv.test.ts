@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { centsToDecimal, csvField, csvRow, parseCsv, toCsv } from "~/lib/csv";
+import { centsToDecimal, csvField, csvRow, toCsv } from "~/lib/csv";
+import { parseCsv } from "./support/csv";
 
 describe("csvField", () => {
   it("leaves plain text and numbers as they are", () => {

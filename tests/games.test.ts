@@ -2,7 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { guessWinGames, guessWinParticipants, userActivity, userAnalytics } from "~/db/schema";
-import { buildMp4 } from "~/lib/video-duration";
+import { buildMp4 } from "./support/mp4";
 import { uploads } from "../workers/uploads";
 import { db, get, makeUser, ORIGIN, randomIp, signIn } from "./helpers";
 

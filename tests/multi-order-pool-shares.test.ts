@@ -6,7 +6,6 @@ import {
   groupBuyProducts,
   groupBuys,
   groupBuyTiers,
-  orders,
   productColors,
   products,
   productSizes,

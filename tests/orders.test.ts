@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { orders, products, shippingUpdates, vouchers } from "~/db/schema";
 import { updateHostOrderStatus } from "~/db/queries/orders.server";
-import { parseCsv } from "~/lib/csv";
+import { parseCsv } from "./support/csv";
 import { cookieFrom, db, get, makeUser, pageText, postForm, signIn } from "./helpers";
 
 type User = { id: string; email: string };

@@ -25,6 +25,7 @@ import { poolsApi } from "../workers/pools-api";
 import type { PoolLiveMessage } from "~/lib/pool-contract";
 import { applyPaymentReversal } from "~/lib/pool-reversal.server";
 import { db, makeUser } from "./helpers";
+import { testedWorker } from "./support/built-worker";
 
 // The pool objects run in this isolate, so stubbing the global fetch reaches them. No test may touch the
 // network: the block explorers are "down" unless a test says otherwise (a close then waits to commit).
@@ -299,9 +300,7 @@ describe("closing", () => {
       .update(prizePools)
       .set({ endAt: new Date(Date.now() - 1_000) })
       .where(eq(prizePools.id, pool.id));
-    // The built Worker (vitest.config.ts `main`), loaded by path so the type checker leaves the bundle alone.
-    const main = "../build/server/index.js";
-    const worker = ((await import(/* @vite-ignore */ main)) as { default: ExportedHandler<Env> }).default;
+    const worker = await testedWorker();
     const ctx = createExecutionContext();
     worker.scheduled!(createScheduledController({ scheduledTime: new Date(), cron: "* * * * *" }), env, ctx);
     await waitOnExecutionContext(ctx);

@@ -14,7 +14,7 @@ import {
   userProfiles,
   userShippingCountries,
 } from "~/db/schema";
-import { formatPrice } from "~/domain/currency";
+import { formatIn } from "~/domain/currency";
 import { db, decodedHtml, get, makeUser, postForm, signIn } from "./helpers";
 
 // /profile/{id} (tabs, tribe, coming soon, live pool figures), /profile/{id}/shop and /explore.
@@ -97,9 +97,9 @@ describe("/profile/{id}", () => {
     expect(page).toContain(`Mireille${token} Home`);
     expect(page).toContain("Malaysia (MYR)");
     expect(page).toContain("0 tribes");
-    expect(page).toContain(formatPrice(150_000, "MYR")); // Prize Pool
-    expect(page).toContain(formatPrice(100_000, "MYR")); // Target
-    expect(page).toContain(formatPrice(90_000, "MYR")); // Main prize, 60%
+    expect(page).toContain(formatIn(150_000, "USD", "MYR")); // Prize Pool
+    expect(page).toContain(formatIn(100_000, "USD", "MYR")); // Target
+    expect(page).toContain(formatIn(90_000, "USD", "MYR")); // Main prize, 60%
     expect(page).toContain('aria-valuenow="100"'); // Progress capped at 100%
     expect(page).toContain(`Tote bag ${token}`);
     expect(page).toContain("5 left");

@@ -18,6 +18,7 @@ import {
 import { sha256Hex } from "~/lib/crypto.server";
 import { SESSION_COOKIE } from "~/lib/session.server";
 import { countingEnv, db, decodedHtml, makeUser, ORIGIN, signIn } from "./helpers";
+import { testedWorker } from "./support/built-worker";
 
 // A signed-in fan's page reads the session and the fan's own rows (likes, membership, entries, country) in the same
 // D1 batch as the rest of the page: the reads name the fan by the session, resolved to the account in SQL
@@ -34,10 +35,9 @@ async function sessionIdOf(cookie: string): Promise<string> {
   return sha256Hex(new RegExp(`${SESSION_COOKIE}=([^;]+)`).exec(cookie)![1]!);
 }
 
-/** A page from the built Worker with a DB that counts its D1 calls. */
+/** A page from the Worker under test with a DB that counts its D1 calls. */
 async function countedPage(path: string, cookie: string) {
-  const main = "../build/server/index.js";
-  const worker = ((await import(/* @vite-ignore */ main)) as { default: ExportedHandler<Env> }).default;
+  const worker = await testedWorker();
   const { env, counter } = countingEnv();
   const ctx = createExecutionContext();
   const request = new Request(`${ORIGIN}${path}`, { headers: { Cookie: cookie } }) as Request<

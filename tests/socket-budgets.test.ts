@@ -15,7 +15,7 @@ import { chatRoom } from "~/lib/chat.server";
 import type { PoolLiveMessage } from "~/lib/pool-contract";
 import { addContribution, openPool } from "~/lib/pools.server";
 import { revokeAccountCredentials } from "~/db/queries/accounts.server";
-import { db, get, makeSignedInUser, makeUser, postForm, randomIp } from "./helpers";
+import { db, makeSignedInUser, makeUser, postForm, randomIp } from "./helpers";
 import { openConversation } from "./support/chat";
 import { closeAll, openTestSocket, waitForMessages, type TestSocket } from "./support/sockets";
 

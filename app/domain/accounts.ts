@@ -59,13 +59,6 @@ export const SIGN_IN_THROTTLE = {
 /** Failed sign-ins an account takes from all addresses in an hour before a password alone no longer signs in. */
 export const SIGN_IN_ACCOUNT_CEILING = { maxFailures: 100, windowMs: HOUR_MS } as const;
 
-/** The wait after `failures` failures under `rule`, in milliseconds (0: the next attempt may go on at once). */
-export function signInDelayMs(rule: DelayRule, failures: number): number {
-  if (failures < rule.free) return 0;
-  const doublings = Math.min(failures - rule.free, 30);
-  return Math.min(rule.baseMs * 2 ** doublings, rule.maxMs);
-}
-
 /** How long a mailed sign-in link works. */
 export const SIGN_IN_LINK_TTL_MS = 15 * MINUTE_MS;
 /** How long a mailed link to claim guest orders works. */

@@ -58,18 +58,11 @@ export const CURRENCIES = [
 export type SupportedCurrency = (typeof CURRENCIES)[number]["code"];
 
 export const DEFAULT_CURRENCY: SupportedCurrency = "MYR";
-/** Checkout is created in USD; shop prices are stored in USD. */
-export const CHECKOUT_CURRENCY: SupportedCurrency = "USD";
 
 const CURRENCY_BY_CODE: ReadonlyMap<string, CurrencyInfo> = new Map(CURRENCIES.map((c) => [c.code, c]));
 
 export function isSupportedCurrency(code: unknown): code is SupportedCurrency {
   return typeof code === "string" && CURRENCY_BY_CODE.has(code);
-}
-
-/** The table entry for a code (case-insensitive), or undefined for a code outside the table. */
-export function currencyInfo(code: string): CurrencyInfo | undefined {
-  return CURRENCY_BY_CODE.get(code.trim().toUpperCase());
 }
 
 /** A currency chosen by a user (query parameter, form field): its table code, or MYR when unknown. */
@@ -319,42 +312,6 @@ export function conversionFactor(from: SupportedCurrency, to: SupportedCurrency)
 const UNIT_FACTOR: ExactRate = Object.freeze({ numerator: 1n, denominator: 1n });
 /** Each pair's factor, worked out once per isolate (a page converts every price it shows; the table is fixed). */
 const FACTORS = new Map<string, ExactRate>();
-
-/** USD cents to minor units of the target currency, rounded half up: `convertUsdCents(100, "JPY")` -> 149. */
-export function convertUsdCents(usdCents: number, toCurrency: SupportedCurrency): number {
-  return convertCents(usdCents, "USD", toCurrency);
-}
-
-/**
- * The stored-local-currency rule (docs/product.md#currency): game entry fees and pool amounts recorded in the
- * host's local currency (MYR) convert to USD by dividing by 4.5. Kept for reading such figures; new rows carry
- * their own currency.
- */
-export const STORED_LOCAL_CURRENCY: SupportedCurrency = "MYR";
-export const LOCAL_TO_USD_DIVISOR = "4.5";
-
-/** Stored local (MYR) cents to USD cents: divided by 4.5, rounded half up. `localToUsdCents(450)` -> 100. */
-export function localToUsdCents(localCents: number): number {
-  assertCents(localCents);
-  return Number(divideRoundHalfUp(BigInt(localCents) * 2n, 9n));
-}
-
-/**
- * Stored local (MYR) cents to minor units of a display currency: divided by 4.5 to USD, then by the rate table,
- * in one exact step with a single half-up rounding.
- */
-export function convertLocalCents(localCents: number, toCurrency: SupportedCurrency): number {
-  assertCents(localCents);
-  const toRate = exactRate(toCurrency);
-  const num = BigInt(localCents) * 2n * toRate.denominator * 10n ** BigInt(minorUnitDigits(toCurrency));
-  const den = 9n * 100n * toRate.numerator;
-  return Number(divideRoundHalfUp(num, den));
-}
-
-/** A USD price shown in a display currency: `formatPrice(1000, "MYR")` -> "RM 45.45"; `formatPrice(1000, "USD")` -> "USD 10.00". */
-export function formatPrice(usdCents: number, currency: SupportedCurrency): string {
-  return formatCents(convertUsdCents(usdCents, currency), currency);
-}
 
 /** An amount of one currency in minor units of the display currency (an amount outside the table stays as it is). */
 export function displayCents(cents: number, from: string, to: SupportedCurrency): number {

@@ -122,11 +122,6 @@ function cumulativeParts(refunded: number, sale: EventShares): { pool: number; p
   };
 }
 
-/** The host's 25% of a drawn pool (main prize 60% and platform 15% are the rest, `distributePool`). */
-export function poolShareCents(poolCents: number): number {
-  return distributePool(poolCents).hostShare;
-}
-
 // --- pending and available ------------------------------------------------------------------------------------
 
 /** The host may refund an order from /orders for 14 days after it was paid. */

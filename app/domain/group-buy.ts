@@ -47,8 +47,6 @@ export const GROUP_BUY_THRESHOLD_STEP_CENTS = 10_000;
 export const NEXT_TIER_THRESHOLD_INCREMENT_CENTS = 200_000;
 export const NEXT_TIER_DISCOUNT_INCREMENT = 5;
 export const NEXT_TIER_DISCOUNT_CAP = 30;
-/** Only one group buy may be active at a time. */
-export const MAX_ACTIVE_GROUP_BUYS = 1;
 
 function byThreshold(tiers: readonly GroupBuyTier[]): GroupBuyTier[] {
   return [...tiers].sort((a, b) => a.salesThresholdCents - b.salesThresholdCents);

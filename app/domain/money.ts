@@ -6,12 +6,6 @@
 /** An ISO 4217 currency code such as "USD" or "MYR". */
 export type CurrencyCode = string;
 
-/** An amount of money in minor units of an explicit currency. */
-export interface Money {
-  cents: number;
-  currency: CurrencyCode;
-}
-
 /** Currencies without minor units (ISO 4217 exponent 0) among those the product shows. Every other currency has 2. */
 export const ZERO_DECIMAL_CURRENCIES: readonly CurrencyCode[] = ["JPY", "KRW", "VND"];
 

@@ -105,15 +105,6 @@ export const DOWNLOADABLE_ORDER_STATUSES = [
 /** The most units of one product in one checkout. */
 export const MAX_ORDER_QUANTITY = 99;
 
-export function isStoreSale(status: unknown): boolean {
-  return typeof status === "string" && (STORE_SALE_STATUSES as readonly string[]).includes(status);
-}
-
-/** A voucher item of a host's order is active when the order is completed or paid, otherwise pending. */
-export function itemVoucherStatus(orderStatus: unknown): "active" | "pending" {
-  return orderStatus === "completed" || orderStatus === "paid" ? "active" : "pending";
-}
-
 export type StatusTone = "green" | "blue" | "yellow" | "red" | "grey";
 
 /** Colour of a status on the tracking screen: delivered green, shipped blue, processing yellow, cancelled red, else grey. */

@@ -2,11 +2,9 @@
 
 import { convertCents, displayCents, isSupportedCurrency, type SupportedCurrency } from "./currency";
 import { splitByWeights } from "./money";
-import { MAX_ORDER_QUANTITY } from "./orders";
 
 /** Who created a checkout session: Stripe, or the local provider that stands in for it offline. */
 export const CHECKOUT_PROVIDERS = ["stripe", "local"] as const;
-export type CheckoutProvider = (typeof CHECKOUT_PROVIDERS)[number];
 /** What a checkout pays for. */
 export const CHECKOUT_PURPOSES = ["product", "guess_entry", "host_deposit", "group_buy", "cart"] as const;
 export type CheckoutPurpose = (typeof CHECKOUT_PURPOSES)[number];
@@ -145,8 +143,6 @@ export const METADATA_MAX_CHECKOUT_LINES =
  * items and the metadata. Every checkout up to it is fulfilled; more is refused when adding and at checkout.
  */
 export const MAX_CHECKOUT_LINES = Math.min(D1_MAX_CHECKOUT_LINES, STRIPE_MAX_LINE_ITEMS, METADATA_MAX_CHECKOUT_LINES);
-/** The largest cart or join in units: every line at the order maximum (the charge limit still applies). */
-export const MAX_CHECKOUT_UNITS = MAX_CHECKOUT_LINES * MAX_ORDER_QUANTITY;
 
 // --- refunds ---------------------------------------------------------------------------------------------------
 
@@ -162,9 +158,6 @@ export type RefundOrigin = (typeof REFUND_ORIGINS)[number];
 /** A buyer's return request. */
 export const RETURN_REQUEST_STATUSES = ["requested", "approved", "declined"] as const;
 export type ReturnRequestStatus = (typeof RETURN_REQUEST_STATUSES)[number];
-/** A dispute's state as Stripe reports it, reduced to what moves money. */
-export const DISPUTE_OUTCOMES = ["open", "funds_withdrawn", "won", "lost"] as const;
-export type DisputeOutcome = (typeof DISPUTE_OUTCOMES)[number];
 
 /** The return policy (docs/product.md#refunds-and-disputes): a buyer may ask for a return within 7 days of delivery. */
 export const RETURN_WINDOW_DAYS = 7;
@@ -299,17 +292,6 @@ export function disputeCounts(dispute: { status: string; fundsWithdrawn: boolean
   if (dispute.status === "lost") return true;
   if ((DISPUTE_RETURNED_STATUSES as readonly string[]).includes(dispute.status)) return false;
   return dispute.fundsWithdrawn && !dispute.fundsReinstated;
-}
-
-/** The outcome a dispute's state stands for (what moves money). */
-export function disputeOutcome(dispute: {
-  status: string;
-  fundsWithdrawn: boolean;
-  fundsReinstated: boolean;
-}): DisputeOutcome {
-  if (dispute.status === "lost") return "lost";
-  if ((DISPUTE_RETURNED_STATUSES as readonly string[]).includes(dispute.status)) return "won";
-  return dispute.fundsWithdrawn && !dispute.fundsReinstated ? "funds_withdrawn" : "open";
 }
 
 /**

@@ -42,10 +42,9 @@ export function payoutEventFrom(event: PayoutEvent): readonly PayoutStatus[] {
   return TRANSITIONS[event].from;
 }
 
-/** The status after an event, or null when the event does not apply in this status (a replay, or out of order). */
-export function nextPayoutStatus(status: PayoutStatus, event: PayoutEvent): PayoutStatus | null {
-  const t = TRANSITIONS[event];
-  return t.from.includes(status) ? t.to : null;
+/** The status an event moves a payout to (from one of `payoutEventFrom`'s; the SET of the conditional update). */
+export function payoutEventTo(event: PayoutEvent): PayoutStatus {
+  return TRANSITIONS[event].to;
 }
 
 /** Whether this event gives the withdrawn amount and fee back to the balance. */

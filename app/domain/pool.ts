@@ -21,7 +21,6 @@ export const HOST_DEPOSIT_MAX_CENTS = MAX_CHARGE_CENTS;
 
 /** A new profile's prize_pool_target: USD 10,000 (1,000 in the original's local fallback path). */
 export const DEFAULT_PROFILE_POOL_TARGET_CENTS = 1_000_000;
-export const FALLBACK_PROFILE_POOL_TARGET_CENTS = 100_000;
 
 export const POOL_STATUSES = ["open", "closed", "drawn"] as const;
 export type PoolStatus = (typeof POOL_STATUSES)[number];
@@ -42,7 +41,6 @@ export const HOST_DEBIT_REASONS = ["refund_after_close", "refund_restored", "res
 export const PRIZE_TYPES = ["main", "mini", "special"] as const;
 /** A pool that reaches its target closes after this delay (so the last contribution's update is seen first). */
 export const TARGET_HIT_CLOSE_DELAY_MS = 1000;
-export const POOL_MONITOR_INTERVAL_MS = 60_000;
 /** Target and duration may be edited only in the first 3 days of a pool's run. */
 export const POOL_TERMS_EDIT_WINDOW_DAYS = 3;
 

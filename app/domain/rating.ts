@@ -2,13 +2,6 @@
 
 export const DEFAULT_RATING = 3.8;
 export const RATING_CAP = 5;
-/** Likes that add one full star to the derived rating. */
-export const LIKES_PER_STAR = 200;
-
-/** Explore page: rating shown when an item has none, estimated sales (30% of likes) and views (10 × likes). */
-export const EXPLORE_FALLBACK_RATING = 4.5;
-export const EXPLORE_SALES_PERCENT_OF_LIKES = 30;
-export const EXPLORE_VIEWS_PER_LIKE = 10;
 
 /** A count as a non-negative whole number (negatives, fractions and garbage are floored or read as 0). */
 function count(value: number): number {
@@ -30,21 +23,4 @@ export function derivedReviewCount(views: number, likes: number): number {
   const viewCount = count(views);
   if (viewCount > 0) return viewCount;
   return Math.floor((5 * count(likes) + 1) / 2);
-}
-
-/** Explore's estimated sales: 30% of likes, rounded down. */
-export function exploreEstimatedSales(likes: number): number {
-  return Math.floor((count(likes) * EXPLORE_SALES_PERCENT_OF_LIKES) / 100);
-}
-
-/** Explore's estimated views: 10 × likes. */
-export function exploreEstimatedViews(likes: number): number {
-  return count(likes) * EXPLORE_VIEWS_PER_LIKE;
-}
-
-/** Explore's rating: the item's own rating when it is a number above 0 up to 5, else (missing, 0, garbage) 4.5. */
-export function exploreRating(rating: unknown): number {
-  return typeof rating === "number" && Number.isFinite(rating) && rating > 0 && rating <= RATING_CAP
-    ? rating
-    : EXPLORE_FALLBACK_RATING;
 }

@@ -90,11 +90,6 @@ export function distributePool(poolCents: number): PoolDistribution {
   return { mainPrize, hostShare, platformShare };
 }
 
-/** Host total = the host's share of revenue + the host's 25% of the pool (as `distributePool` computes it). */
-export function hostTotal(hostRevenueShareCents: number, poolCents: number): number {
-  return hostRevenueShareCents + distributePool(poolCents).hostShare;
-}
-
 // --- contributions --------------------------------------------------------------------------------------------
 
 export const CONTRIBUTION_TYPES = [
@@ -163,9 +158,6 @@ export function revenueSourceForContribution(type: ContributionType): RevenueSou
 /** Platform fee on the host's balance; the withdrawable balance is the balance minus this fee. */
 export const BALANCE_PLATFORM_FEE_PERCENT = 4;
 
-/** The platform fee the orders screens show (a displayed figure; it is not applied to any calculation here). */
-export const SHOWN_PLATFORM_FEE_PERCENT = 3.5;
-
 /**
  * Balance minus the platform fee (4%, or the platform setting); the fee is rounded down, in the host's favour.
  * Nothing is withdrawable from a zero or negative balance (a negative balance blocks withdrawals).
@@ -194,18 +186,6 @@ export function validateWithdrawal(
   if (amountCents > withdrawableCents) return { ok: false, message: WITHDRAW_EXCEEDS_BALANCE };
   return { ok: true, amountCents };
 }
-
-/**
- * The home page's hard-coded example monthly totals for the host earnings summary. The original app gave the
- * numbers (18720, 8758, 2850, 1272; sum 31600) but no currency; they are shown in RM like the other revenue figures.
- */
-export const HOME_EXAMPLE_CURRENCY = "MYR";
-export const HOME_EXAMPLE_MONTHLY_TOTALS_CENTS: readonly number[] = [1_872_000, 875_800, 285_000, 127_200];
-export const HOME_EXAMPLE_MONTHLY_SUM_CENTS = 3_160_000;
-
-/** The revenue-management screen's hard-coded sample totals (RM): week 200, month 1272, year 15000. */
-export const REVENUE_SAMPLE_CURRENCY = "MYR";
-export const REVENUE_SAMPLE_TOTALS_CENTS = { week: 20_000, month: 127_200, year: 1_500_000 } as const;
 
 /** The pool's share of a revenue source as page copy reads it ("10%", "12.5%"), from the rules in force. */
 export function poolShareText(rules: RevenueRules, source: RevenueSource): string {

@@ -99,9 +99,6 @@ export async function mergeVisitorCart(db: Db, userId: string, request: Request)
 export type CartError = { ok: false; status: 400 | 403 | 404 | 409; message: string };
 const refuse = (status: CartError["status"], message: string): CartError => ({ ok: false, status, message });
 
-/** Add to Cart's fields: the product choice of buy-now and checkout (a /shop card sends no size: the default). */
-export const AddToCartSchema = ProductChoiceSchema;
-
 const lineText = z
   .string()
   .nullish()

@@ -54,16 +54,6 @@ export function assertOwner(hostId: string, userId: string): void {
   if (hostId !== userId) forbidden();
 }
 
-/** A host's own thing: 404 when it does not exist, 403 when it is another host's. */
-export function requireOwned<T extends { hostId: string }>(
-  thing: T | undefined | null,
-  user: Pick<SessionUser, "id">,
-): T {
-  if (!thing) notFound();
-  assertOwner(thing.hostId, user.id);
-  return thing;
-}
-
 /**
  * A route param that must look like an id before any query runs; anything else (missing, too long, odd
  * characters) is a 404, never a 500.

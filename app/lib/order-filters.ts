@@ -38,9 +38,6 @@ export const VoucherFilterSchema = z.object({
   status: z.enum(VOUCHER_STATUS_FILTERS).optional().catch(undefined),
 });
 
-export type OrderFilter = z.infer<typeof OrderFilterSchema>;
-export type VoucherFilter = z.infer<typeof VoucherFilterSchema>;
-
 /** The tab from `?tab=`, else the one the path opens on (/voucher-management: vouchers; anything else: orders). */
 export function ordersTab(url: URL): OrdersTab {
   const requested = url.searchParams.get("tab");

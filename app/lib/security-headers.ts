@@ -110,6 +110,7 @@ export const STATIC_ASSET_POLICY = [
 /**
  * public/_headers (Cloudflare's static-asset header rules): the same baseline for every static file. Kept equal to
  * this text by tests/security.test.ts, so one change here and a copy there stay together.
+ * @public The committed public/_headers is its output; the Worker never calls it.
  */
 export function staticHeadersFile(): string {
   const lines = [["Content-Security-Policy", STATIC_ASSET_POLICY], ...baselineHeaders("/")].map(

@@ -224,8 +224,7 @@ export function isOwnDigitalFileKey(key: string, userId: string): boolean {
 export const VIDEO_TYPE_MESSAGE = "Please select a valid video file";
 export const VIDEO_SIZE_MESSAGE = "Video file size must be less than 500MB";
 export const VIDEO_UNREADABLE_MESSAGE = "Unable to process video file. Please try a different format.";
-/** R2 needs every part but the last to be at least 5 MiB; the browser sends 10 MiB chunks. */
-export const VIDEO_PART_MIN_BYTES = 5 * 1_048_576;
+/** The browser sends 10 MiB parts (R2 needs every part but the last to be at least 5 MiB). */
 export const VIDEO_PART_BYTES = 10 * 1_048_576;
 /** How much of a file's start and (for an MP4 with `moov` at the end) its tail are read for the duration. */
 const VIDEO_HEAD_BYTES = 1_048_576;

@@ -45,11 +45,6 @@ export const SignupSchema = z
   })
   .refine((v) => v.password === v.confirmPassword, { path: ["confirmPassword"], message: "Passwords do not match!" });
 
-export const SigninSchema = z.object({
-  email: z.string().trim().min(1),
-  password: z.string().min(1),
-});
-
 export const ResetPasswordSchema = z
   .object({
     token: z.string().min(20).max(200),

@@ -33,25 +33,6 @@ export function base64UrlDecode(text: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-/** True for an uncompressed P-256 point (65 bytes starting 0x04) in base64url. */
-export function isP256PublicKey(text: string): boolean {
-  try {
-    const bytes = base64UrlDecode(text);
-    return bytes.length === 65 && bytes[0] === 0x04;
-  } catch {
-    return false;
-  }
-}
-
-/** True for a 16-byte auth secret in base64url. */
-export function isAuthSecret(text: string): boolean {
-  try {
-    return base64UrlDecode(text).length === 16;
-  } catch {
-    return false;
-  }
-}
-
 /** The VAPID key pair as a signing key: the private scalar `d` (32 bytes) with its public point (65 bytes). */
 async function vapidSigningKey(keys: VapidKeys): Promise<CryptoKey> {
   const point = base64UrlDecode(keys.publicKey);

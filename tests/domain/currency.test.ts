@@ -1,22 +1,15 @@
 import { describe, expect, it } from "vitest";
 import {
-  CHECKOUT_CURRENCY,
   convertCents,
-  convertLocalCents,
-  convertUsdCents,
   COUNTRIES,
   countryByCode,
   currencyForCountry,
-  currencyInfo,
   CURRENCIES,
   DEFAULT_COUNTRY_CODE,
   DEFAULT_CURRENCY,
   displayCurrency,
-  formatPrice,
   isCountryCode,
   isSupportedCurrency,
-  LOCAL_TO_USD_DIVISOR,
-  localToUsdCents,
   resolveCurrency,
   SHIPPING_COUNTRIES,
   type SupportedCurrency,
@@ -76,10 +69,6 @@ describe("the currency table", () => {
       expect(currency.name.length).toBeGreaterThan(0);
       expect(currency.rateToUsd).toMatch(/^\d+(\.\d+)?$/);
     }
-    expect(currencyInfo("MYR")?.symbol).toBe("RM");
-    expect(currencyInfo("sgd")?.symbol).toBe("S$");
-    expect(currencyInfo("EUR")?.symbol).toBe("€");
-    expect(currencyInfo("XYZ")).toBeUndefined();
   });
 
   it("resolves user input to a table currency, MYR when unknown", () => {
@@ -89,7 +78,6 @@ describe("the currency table", () => {
     expect(resolveCurrency(undefined)).toBe("MYR");
     expect(resolveCurrency(42)).toBe("MYR");
     expect(DEFAULT_CURRENCY).toBe("MYR");
-    expect(CHECKOUT_CURRENCY).toBe("USD");
     expect(isSupportedCurrency("MYR")).toBe(true);
     expect(isSupportedCurrency("myr")).toBe(false);
     expect(isSupportedCurrency("BND")).toBe(false);
@@ -168,7 +156,7 @@ describe("countries", () => {
   });
 });
 
-describe("convertUsdCents", () => {
+describe("convertCents from USD", () => {
   it.each<[number, SupportedCurrency, number]>([
     [1000, "MYR", 4545], // 10 / 0.22 = 45.4545...
     [100, "MYR", 455], // 4.5454...
@@ -185,23 +173,23 @@ describe("convertUsdCents", () => {
     [0, "MYR", 0],
     [1, "MYR", 5], // 0.0454 MYR = 4.545 sen
   ])("%i USD cents in %s is %i", (usdCents, currency, expected) => {
-    expect(convertUsdCents(usdCents, currency)).toBe(expected);
+    expect(convertCents(usdCents, "USD", currency)).toBe(expected);
   });
 
   it("rounds exact halves up (and away from zero for negatives)", () => {
     // 6 cents / 0.096 = 62.5 öre
-    expect(convertUsdCents(6, "SEK")).toBe(63);
-    expect(convertUsdCents(-6, "SEK")).toBe(-63);
+    expect(convertCents(6, "USD", "SEK")).toBe(63);
+    expect(convertCents(-6, "USD", "SEK")).toBe(-63);
   });
 
   it("is exact for large amounts", () => {
     // USD 1,000,000,000.00 / 0.22
-    expect(convertUsdCents(100_000_000_000, "MYR")).toBe(454_545_454_545);
+    expect(convertCents(100_000_000_000, "USD", "MYR")).toBe(454_545_454_545);
   });
 
   it("rejects unknown currencies and non-integer cents", () => {
-    expect(() => convertUsdCents(100, "XYZ" as SupportedCurrency)).toThrow(RangeError);
-    expect(() => convertUsdCents(1.5, "MYR")).toThrow(RangeError);
+    expect(() => convertCents(100, "USD", "XYZ" as SupportedCurrency)).toThrow(RangeError);
+    expect(() => convertCents(1.5, "USD", "MYR")).toThrow(RangeError);
   });
 });
 
@@ -211,40 +199,6 @@ describe("convertCents", () => {
     expect(convertCents(1000, "EUR", "GBP")).toBe(858); // 10.90 USD / 1.27
     expect(convertCents(149, "JPY", "USD")).toBe(100); // 0.9983 USD
     expect(convertCents(12345, "USD", "USD")).toBe(12345);
-  });
-});
-
-describe("stored local currency", () => {
-  it("divides by 4.5 to USD, rounded half up", () => {
-    expect(LOCAL_TO_USD_DIVISOR).toBe("4.5");
-    expect(localToUsdCents(450)).toBe(100);
-    expect(localToUsdCents(225)).toBe(50);
-    expect(localToUsdCents(0)).toBe(0);
-    expect(localToUsdCents(1)).toBe(0); // 0.22
-    expect(localToUsdCents(3)).toBe(1); // 0.67
-    expect(localToUsdCents(1000)).toBe(222); // 222.2
-    expect(localToUsdCents(1001)).toBe(222); // 222.4
-    expect(localToUsdCents(1003)).toBe(223); // 222.9
-    expect(localToUsdCents(-450)).toBe(-100);
-  });
-
-  it("converts to a display currency in one rounding", () => {
-    expect(convertLocalCents(450, "USD")).toBe(100);
-    expect(convertLocalCents(450, "MYR")).toBe(455); // 100 USD cents / 0.22
-    // one exact step: 1 local cent = 0.222 USD cents = 1.01 sen (two roundings would give 0)
-    expect(convertLocalCents(1, "MYR")).toBe(1);
-    expect(convertUsdCents(localToUsdCents(1), "MYR")).toBe(0);
-    expect(convertLocalCents(45000, "JPY")).toBe(14925); // 100 USD / 0.0067 = 14925.37 yen
-  });
-});
-
-describe("formatPrice", () => {
-  it("converts USD cents and labels the result", () => {
-    expect(formatPrice(1000, "MYR")).toBe("RM 45.45");
-    expect(formatPrice(1000, "USD")).toBe("USD 10.00");
-    expect(formatPrice(100, "JPY")).toBe("JPY 149");
-    expect(formatPrice(100, "IDR")).toBe("IDR 15,384.62");
-    expect(formatPrice(0, "EUR")).toBe("EUR 0.00");
   });
 });
 

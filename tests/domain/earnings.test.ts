@@ -7,7 +7,6 @@ import {
   dailySeries,
   DATE_RANGE_MESSAGES,
   periodRange,
-  poolShareCents,
   refundShares,
   saleAvailableAt,
   saleShares,
@@ -22,7 +21,7 @@ import {
   type RevenueRule,
 } from "~/domain/revenue";
 import { earningsCsv } from "~/lib/earnings-csv";
-import { parseCsv } from "~/lib/csv";
+import { parseCsv } from "../support/csv";
 
 const DAY = 86_400_000;
 
@@ -64,11 +63,6 @@ describe("sale and refund shares", () => {
     expect(first.hostCents + second.hostCents).toBe(-1799);
     expect(() => refundShares(1000, sale, 1000, false)).toThrow(RangeError);
     expect(() => refundShares(0, sale, 0, false)).toThrow(RangeError);
-  });
-
-  it("the host's pool share is the 25% of distributePool", () => {
-    expect(poolShareCents(10_000)).toBe(2_500);
-    expect(poolShareCents(101)).toBe(25);
   });
 });
 
@@ -260,7 +254,6 @@ describe("the earnings ledger (property-based)", () => {
             case "draw": {
               const split = distributePool(openPool);
               expect(split.mainPrize + split.hostShare + split.platformShare).toBe(openPool);
-              expect(poolShareCents(openPool)).toBe(split.hostShare);
               rows.push({ kind: "pool_share", amount: split.hostShare, gross: 0, pool: 0, platform: 0 });
               openPool = 0;
               round++;

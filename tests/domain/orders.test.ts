@@ -3,8 +3,6 @@ import {
   allowedOrderStatuses,
   canSetOrderStatus,
   DEFAULT_ORDER_STATUS,
-  isStoreSale,
-  itemVoucherStatus,
   orderNumber,
   orderStatusText,
   physicalOrderAction,
@@ -106,21 +104,6 @@ describe("host status transitions", () => {
 });
 
 describe("order status helpers", () => {
-  it("counts paid, completed, shipped and delivered orders as store sales", () => {
-    for (const status of ["paid", "completed", "shipped", "delivered"]) expect(isStoreSale(status)).toBe(true);
-    for (const status of ["processing", "pending_shipping", "cancelled", "expired", "", null]) {
-      expect(isStoreSale(status)).toBe(false);
-    }
-  });
-
-  it("marks voucher items active when the order is completed or paid", () => {
-    expect(itemVoucherStatus("completed")).toBe("active");
-    expect(itemVoucherStatus("paid")).toBe("active");
-    expect(itemVoucherStatus("processing")).toBe("pending");
-    expect(itemVoucherStatus("shipped")).toBe("pending");
-    expect(itemVoucherStatus(undefined)).toBe("pending");
-  });
-
   it("colours tracking statuses", () => {
     expect(trackingStatusTone("delivered")).toBe("green");
     expect(trackingStatusTone("shipped")).toBe("blue");

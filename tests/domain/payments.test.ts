@@ -4,7 +4,6 @@ import { reversalVoidsEntry } from "~/domain/pool";
 import {
   allocateAcrossOrders,
   disputeCounts,
-  disputeOutcome,
   entryStanding,
   entryStandingText,
   refundableCents,
@@ -51,13 +50,6 @@ describe("dispute rules", () => {
     expect(disputeCounts(d("under_review", true, true))).toBe(false);
     expect(disputeCounts(d("lost"))).toBe(true);
     expect(disputeCounts(d("won", true))).toBe(false);
-  });
-
-  it("reduces Stripe's state to what moves money", () => {
-    expect(disputeOutcome(d("needs_response"))).toBe("open");
-    expect(disputeOutcome(d("needs_response", true))).toBe("funds_withdrawn");
-    expect(disputeOutcome(d("won", true, true))).toBe("won");
-    expect(disputeOutcome(d("lost", true))).toBe("lost");
   });
 });
 

@@ -16,7 +16,6 @@ import {
   miniPrizeQuantityText,
   POOL_CURRENCY,
   POOL_DURATION_DAYS,
-  POOL_MONITOR_INTERVAL_MS,
   POOL_TARGET_MIN_CENTS,
   poolCloseReason,
   poolEndAt,
@@ -42,7 +41,6 @@ describe("constants", () => {
     expect(HOST_DEPOSIT_MIN_CENTS).toBe(100);
     expect(DEFAULT_PROFILE_POOL_TARGET_CENTS).toBe(1_000_000);
     expect(TARGET_HIT_CLOSE_DELAY_MS).toBe(1000);
-    expect(POOL_MONITOR_INTERVAL_MS).toBe(60_000);
     expect(POOL_CURRENCY).toBe("USD");
     expect(DEFAULT_POOL_STATUS).toBe("open");
   });

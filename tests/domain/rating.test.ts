@@ -1,14 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  DEFAULT_RATING,
-  derivedRating,
-  derivedReviewCount,
-  EXPLORE_FALLBACK_RATING,
-  exploreEstimatedSales,
-  exploreEstimatedViews,
-  exploreRating,
-  RATING_CAP,
-} from "~/domain/rating";
+import { DEFAULT_RATING, derivedRating, derivedReviewCount, RATING_CAP } from "~/domain/rating";
 
 describe("derivedRating", () => {
   it.each([
@@ -53,30 +44,5 @@ describe("derivedReviewCount", () => {
     [Number.NaN, 4, 10],
   ])("views %d, likes %d -> %i", (views, likes, count) => {
     expect(derivedReviewCount(views, likes)).toBe(count);
-  });
-});
-
-describe("explore estimates", () => {
-  it("estimates sales as 30% of likes (rounded down) and views as 10 x likes", () => {
-    expect(exploreEstimatedSales(0)).toBe(0);
-    expect(exploreEstimatedSales(3)).toBe(0);
-    expect(exploreEstimatedSales(4)).toBe(1);
-    expect(exploreEstimatedSales(10)).toBe(3);
-    expect(exploreEstimatedSales(99)).toBe(29);
-    expect(exploreEstimatedViews(0)).toBe(0);
-    expect(exploreEstimatedViews(7)).toBe(70);
-    expect(exploreEstimatedViews(-7)).toBe(0);
-  });
-
-  it("falls back to a 4.5 rating", () => {
-    expect(EXPLORE_FALLBACK_RATING).toBe(4.5);
-    expect(exploreRating(4.2)).toBe(4.2);
-    expect(exploreRating(5)).toBe(5);
-    expect(exploreRating(0)).toBe(4.5);
-    expect(exploreRating(undefined)).toBe(4.5);
-    expect(exploreRating(null)).toBe(4.5);
-    expect(exploreRating("4")).toBe(4.5);
-    expect(exploreRating(7)).toBe(4.5);
-    expect(exploreRating(Number.NaN)).toBe(4.5);
   });
 });

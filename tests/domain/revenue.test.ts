@@ -7,17 +7,13 @@ import {
   contributionLabel,
   DEFAULT_REVENUE_RULES,
   distributePool,
-  HOME_EXAMPLE_MONTHLY_SUM_CENTS,
-  HOME_EXAMPLE_MONTHLY_TOTALS_CENTS,
   HOST_DEPOSIT_POOL_PERCENT,
-  hostTotal,
   isContributionType,
   MAIN_PRIZE_PERCENT,
   HOST_POOL_SHARE_PERCENT,
   PLATFORM_POOL_SHARE_PERCENT,
   poolContributionCents,
   REVENUE_RULES_SETTING_KEY,
-  REVENUE_SAMPLE_TOTALS_CENTS,
   REVENUE_SOURCES,
   revenueSourceForContribution,
   splitRevenue,
@@ -173,16 +169,6 @@ describe("distributePool", () => {
   });
 });
 
-describe("hostTotal", () => {
-  it("is the host's revenue share plus 25% of the pool", () => {
-    expect(hostTotal(9000, 10000)).toBe(11500);
-    expect(hostTotal(0, 0)).toBe(0);
-    expect(hostTotal(500, 0)).toBe(500);
-    expect(hostTotal(0, 101)).toBe(25);
-    expect(hostTotal(100, 2)).toBe(101); // host share of a 2-cent pool is 1
-  });
-});
-
 describe("contribution labels", () => {
   it.each([
     ["product_purchase", "Store Sales"],
@@ -251,17 +237,5 @@ describe("host balance", () => {
     for (const bad of ["0", "0.5", "0.99", "", "abc", "-5", "1.234", null]) {
       expect(validateWithdrawal(bad, 9600)).toEqual({ ok: false, message: "Please enter a valid amount to withdraw" });
     }
-  });
-});
-
-describe("sample figures", () => {
-  it("keeps the home page's example monthly totals", () => {
-    expect(HOME_EXAMPLE_MONTHLY_TOTALS_CENTS).toEqual([1_872_000, 875_800, 285_000, 127_200]);
-    expect(HOME_EXAMPLE_MONTHLY_TOTALS_CENTS.reduce((a, b) => a + b, 0)).toBe(HOME_EXAMPLE_MONTHLY_SUM_CENTS);
-    expect(HOME_EXAMPLE_MONTHLY_SUM_CENTS).toBe(3_160_000);
-  });
-
-  it("keeps the revenue screen's sample totals", () => {
-    expect(REVENUE_SAMPLE_TOTALS_CENTS).toEqual({ week: 20_000, month: 127_200, year: 1_500_000 });
   });
 });

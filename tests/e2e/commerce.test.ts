@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext } from "playwright-core";
 import { browser, newPage, signInDemo, useBrowser } from "./browser.ts";
 import { solidPng } from "./make-png.ts";
 

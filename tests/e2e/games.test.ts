@@ -4,7 +4,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import type { Page } from "playwright-core";
 import {
   browser,
   DEMO_PASSWORD,

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import jsQR from "jsqr";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Page } from "playwright-core";
 import QRCode from "qrcode";
 import { browser, CHROME_PATH, CHROMIUM_ARGS, newPage, signInDemo, useBrowser } from "./browser.ts";
 import { decodePng } from "./png-decode.ts";

@@ -19,6 +19,7 @@ import { createAccount } from "~/db/queries/accounts.server";
 import { hashPassword } from "~/lib/password.server";
 import { db, PASSWORD, sessionUserOf, uniqueEmail } from "../helpers";
 import { fixtureBlock } from "../support/draw";
+import { testedWorker } from "../support/built-worker";
 import { deliverWebhook } from "../support/webhooks";
 import { LARGEST_CART, LARGEST_JOIN } from "./config";
 
@@ -240,12 +241,11 @@ export async function makeWorld(): Promise<World> {
 
 // --- the Worker ----------------------------------------------------------------------------------------------------
 
-const MAIN = "../../build/server/index.js";
 let worker: ExportedHandler<Env> | null = null;
 
-/** The built Worker's cron handler at the test's clock. */
+/** The Worker's cron handler at the test's clock. */
 export async function runCron(): Promise<void> {
-  worker ??= ((await import(/* @vite-ignore */ MAIN)) as { default: ExportedHandler<Env> }).default;
+  worker ??= await testedWorker();
   const ctx = createExecutionContext();
   await worker.scheduled!(
     createScheduledController({ scheduledTime: new Date(clock.now), cron: "* * * * *" }),

@@ -233,8 +233,6 @@ const ledgerColumns = {
   orderNumber: orders.orderNumber,
 };
 
-export type LedgerListRow = Awaited<ReturnType<typeof listLedger>>["rows"][number];
-
 /** One page of a host's ledger rows in a range (optionally one kind), newest first, with the total count. */
 export async function listLedger(
   db: Db,

@@ -15,6 +15,7 @@ import {
 import {
   eventReturnsMoney,
   payoutEventFrom,
+  payoutEventTo,
   type BankPayoutStatus,
   type PayoutEvent,
   type PayoutType,
@@ -415,7 +416,7 @@ export async function applyPayoutEvent(
     manualNote?: string;
   } = {},
 ): Promise<Payout | null> {
-  const status = nextPayoutStatusFor(event);
+  const status = payoutEventTo(event);
   const from = sql.join(
     payoutEventFrom(event).map((s) => sql`${s}`),
     sql`, `,
@@ -437,19 +438,6 @@ export async function applyPayoutEvent(
   const [updated] = await runBatch(db, [update, ...returns]);
   if ((updated?.meta.changes ?? 0) !== 1) return null;
   return (await getPayout(db, payout.id)) ?? null;
-}
-
-function nextPayoutStatusFor(event: PayoutEvent) {
-  const to = {
-    start: "processing",
-    transfer_created: "completed",
-    transfer_failed: "failed",
-    transfer_reversed: "failed",
-    cancel: "cancelled",
-    retry: "pending",
-    settle_manually: "completed",
-  } as const;
-  return to[event];
 }
 
 /**

@@ -47,7 +47,8 @@ export async function countThrottleAttempts(
 
 /**
  * Takes one attempt under a progressive delay, atomically (one batch): it goes on only when the key's wait is over,
- * and then counts as a failure and sets the next wait (signInDelayMs in the domain, as SQL) until it is refunded.
+ * and then counts as a failure and sets the next wait until it is refunded: none below the rule's free failures, then
+ * its base, doubling with each further failure up to its maximum.
  * Returns 0 when the attempt may go on, else the milliseconds left to wait (the attempt is not counted).
  */
 export async function takeDelayedAttempt(db: Db, key: string, rule: DelayRule, now: Date): Promise<number> {

@@ -23,7 +23,7 @@ export default async function handleRequest(
   }
 
   let shellRendered = false;
-  let userAgent = request.headers.get("user-agent");
+  const userAgent = request.headers.get("user-agent");
 
   const body = await renderToReadableStream(<ServerRouter context={routerContext} url={request.url} />, {
     signal: AbortSignal.timeout(streamTimeout + 1000),
