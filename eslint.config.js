@@ -1,5 +1,5 @@
 // ESLint 10 flat config: typescript-eslint's recommended rules, React's hook rules as errors, and no import cycles.
-// `npm run lint` runs it; `npm test` runs it before anything else.
+// `npm run lint` runs it (with Prettier and knip); `npm test` runs lint right after its check for the browser tools.
 import js from "@eslint/js";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import { importX } from "eslint-plugin-import-x";

@@ -5,14 +5,13 @@ import { mailOutbox, payouts, prizeEntries, prizePools, prizeWinners } from "~/d
 import { reversalVoidsDraw } from "~/domain/pool";
 import { runPrizeCron } from "~/lib/payments/connect/prizes.server";
 import { blockHashFromHeader, buildBlockHeader, entriesDigest, sha256Hex, verifyBlock } from "~/domain/draw";
+import { DRAW_COMMIT_MARGIN } from "~/domain/draw-commitment";
 import { verifyPublishedDraw } from "~/domain/draw-verification";
 import { distributePool } from "~/domain/revenue";
 import {
   DEFAULT_BLOCK_EXPLORERS,
-  DRAW_COMMIT_MARGIN,
   commitDrawHeight,
   drawPool,
-  drawResult,
   explorerBases,
   fetchVerifiedBlock,
   recordCommitment,
@@ -197,19 +196,6 @@ async function expectNoWinner(poolId: string) {
   });
   expect(await winnersOf(poolId)).toEqual([]);
 }
-
-describe("drawResult", () => {
-  it("is the decimal hash mod the number of entries", () => {
-    const expected = BigInt(`0x${BLOCK.id}`) % 200n;
-    expect(drawResult(200, BLOCK.id)).toEqual({
-      winner_index: Number(expected),
-      winner_entry_number: Number(expected),
-      decimal_hash: BigInt(`0x${BLOCK.id}`).toString(10),
-    });
-    expect(() => drawResult(0, BLOCK.id)).toThrow("No participants available for winner selection");
-    expect(() => drawResult(5, "xyz")).toThrow("Invalid hexadecimal hash");
-  });
-});
 
 describe("commitment at close", () => {
   it("freezes the entry list, publishes its digest and commits 3 blocks past the agreed tip", async () => {

@@ -1,5 +1,4 @@
 import type { ReactNode } from "react";
-import { ImageBox } from "~/components/image-box";
 import { Link } from "~/components/link";
 import { formatCents } from "~/domain/money";
 

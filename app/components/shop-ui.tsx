@@ -2,7 +2,7 @@ import { memo, useEffect, useRef, useState, type FormEvent, type MouseEvent, typ
 import { useFetcher, useSubmit } from "react-router";
 import { CLIENT_LINKS } from "./link";
 import { countdownText, COUNTDOWN_TICK_MS } from "~/domain/countdown";
-import { conversionFactor, CURRENCIES, formatIn, SHIPPING_COUNTRIES, type SupportedCurrency } from "~/domain/currency";
+import { conversionFactor, CURRENCIES, formatIn, COUNTRIES, type SupportedCurrency } from "~/domain/currency";
 import { currencyLabel, formatCents, minorUnitDigits } from "~/domain/money";
 import { CHECKOUT_CURRENCY, shownPurchaseCents } from "~/domain/payments";
 import { derivedRating, derivedReviewCount } from "~/domain/rating";
@@ -572,7 +572,7 @@ export const currencyOptions = optionList(() => CURRENCIES.map((c) => [c.code, `
 /** 'All Countries' (empty value) and the shipping countries. */
 export const shipToOptions = optionList(() => [
   ["", "All Countries"],
-  ...SHIPPING_COUNTRIES.map((c) => [c.code, c.name] as const),
+  ...COUNTRIES.map((c) => [c.code, c.name] as const),
 ]);
 
 /** The look of a text field or select (app.css: one class, since /shop's filter bar repeats it four times). */

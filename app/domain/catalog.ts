@@ -51,7 +51,6 @@ export function productCategory(value: unknown): ProductCategory {
 
 /** archived: removed from the shop while past orders keep it (a product with orders is archived, not deleted). */
 export const PRODUCT_STATUSES = ["active", "inactive", "draft", "archived"] as const;
-export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
 
 // --- games ----------------------------------------------------------------------------------------------------
 

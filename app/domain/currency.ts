@@ -222,15 +222,13 @@ const COUNTRY_ROWS: readonly Country[] = [
   { code: "MZ", name: "Mozambique", currency: "USD" },
 ];
 
-/** The signup countries (about 120), sorted by name, each with the currency used for that host's products. */
-export const COUNTRIES: readonly Country[] = [...COUNTRY_ROWS].sort((a, b) => a.name.localeCompare(b.name, "en"));
-
 /**
- * The countries of the /shop 'Ship to' select and the host's shipping settings: the same list as signup (the
- * original app gave "about 115" here and "about 120" at signup without naming them; one list keeps a host's own
- * country shippable). The select adds its own "All Countries" option.
+ * The countries of signup, of the /shop 'Ship to' select and of the host's shipping settings (about 120), sorted by
+ * name, each with the currency used for that host's products. One list for all three (the original app gave "about
+ * 115" for shipping and "about 120" at signup without naming them; one list keeps a host's own country shippable).
+ * The shop's select adds its own "All Countries" option.
  */
-export const SHIPPING_COUNTRIES: readonly Country[] = COUNTRIES;
+export const COUNTRIES: readonly Country[] = [...COUNTRY_ROWS].sort((a, b) => a.name.localeCompare(b.name, "en"));
 
 export const DEFAULT_COUNTRY_CODE = "MY";
 

@@ -14,7 +14,7 @@ function count(value: number): number {
  */
 export function derivedRating(likes: number): number {
   // tenths = 38 + likes / 20, rounded half up
-  const tenths = Math.floor((38 * 20 + count(likes) + 10) / 20);
+  const tenths = Math.floor((Math.round(DEFAULT_RATING * 10) * 20 + count(likes) + 10) / 20);
   return Math.min(RATING_CAP * 10, tenths) / 10;
 }
 

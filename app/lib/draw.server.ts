@@ -29,11 +29,9 @@ import {
   blockHeaderFields,
   buildBlockHeader,
   entriesDigest,
-  FIRST_ENTRY_NUMBER,
   hashToDecimal,
   pickWinner,
   verifyDrawBlock,
-  winnerIndex,
   type BitcoinBlock,
 } from "~/domain/draw";
 import {
@@ -67,9 +65,6 @@ import {
  * (BLOCK_EXPLORER_URLS) can only add to these.
  */
 export const DEFAULT_BLOCK_EXPLORERS: readonly string[] = ["https://blockstream.info/api", "https://mempool.space/api"];
-// The committed block's margin past the agreed tip and the explorers that must agree (in the domain: the official
-// rules page states them).
-export { DRAW_COMMIT_MARGIN, MIN_AGREEING_EXPLORERS } from "~/domain/draw-commitment";
 
 /** Confirmations a committed block needs before it is used, when BLOCK_CONFIRMATIONS is unset or invalid. */
 export const DEFAULT_BLOCK_CONFIRMATIONS = 6;
@@ -283,20 +278,6 @@ export interface DrawResult {
   winner_index: number;
   winner_entry_number: number;
   decimal_hash: string;
-}
-
-/**
- * The winner of `entriesCount` entries (numbered from 0) for a block hash: index BigInt(hash) mod count, which is
- * also the winning entry number. Throws 'No participants available for winner selection' for no entries and
- * 'Invalid hexadecimal hash' for a bad hash.
- */
-export function drawResult(entriesCount: number, blockHash: string): DrawResult {
-  const index = winnerIndex(blockHash, entriesCount);
-  return {
-    winner_index: index,
-    winner_entry_number: FIRST_ENTRY_NUMBER + index,
-    decimal_hash: hashToDecimal(blockHash),
-  };
 }
 
 // --- commitment and draw --------------------------------------------------------------------------------------

@@ -44,14 +44,13 @@ import {
 import { CONTRIBUTION_TYPES } from "~/domain/revenue";
 import {
   poolSocketPath,
-  type ContributionSourceType,
   type PoolCloseReason,
   type PoolState,
   type ReversalResult,
   type SealedGuessEntry,
 } from "~/lib/pool-contract";
 
-export type { ContributionSourceType, PoolCloseReason, PoolRow, PoolState };
+export type { PoolCloseReason, PoolRow, PoolState };
 
 /** How many times addContribution follows a pool that closed under it to the host's next pool. */
 const MAX_CONTRIBUTION_ATTEMPTS = 5;

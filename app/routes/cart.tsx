@@ -13,7 +13,7 @@ import {
   formatIn,
   isCountryCode,
   resolveCurrency,
-  SHIPPING_COUNTRIES,
+  COUNTRIES,
 } from "~/domain/currency";
 import { CHECKOUT_CURRENCY } from "~/domain/payments";
 import { formatCents } from "~/domain/money";
@@ -35,7 +35,7 @@ export const meta: Route.MetaFunction = () => pageMeta("Cart");
 /** The cart's ship-to choice: none until the fan picks a country (the order ships there). */
 const cartShipToOptions = optionList(() => [
   ["", "Choose a country"],
-  ...SHIPPING_COUNTRIES.map((c) => [c.code, c.name] as const),
+  ...COUNTRIES.map((c) => [c.code, c.name] as const),
 ]);
 
 function shipToOf(value: string | null | undefined): string | null {

@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { Field } from "~/components/form";
 import { Card } from "~/components/page";
-import { SHIPPING_COUNTRIES } from "~/domain/currency";
+import { COUNTRIES } from "~/domain/currency";
 import type { SettingsPageData } from "~/lib/settings-form";
 import { SaveButton, SETTINGS_ACTION, useSettingsFetcher } from "./settings-ui";
 
@@ -32,7 +32,7 @@ export function ShippingSection({ data: d }: { data: SettingsPageData }) {
         <fieldset>
           <legend className="sr-only">Countries you ship to</legend>
           <ul className="grid max-h-96 gap-1 overflow-y-auto rounded-lg border border-gray-200 p-2 sm:grid-cols-2">
-            {SHIPPING_COUNTRIES.map((c) => (
+            {COUNTRIES.map((c) => (
               <li
                 key={c.code}
                 hidden={needle !== "" && !c.name.toLowerCase().includes(needle) && c.code.toLowerCase() !== needle}

@@ -110,12 +110,6 @@ export function claimCheckoutStatement(db: Db, id: string, claim: PaidClaim) {
     .returning({ id: checkoutSessions.id });
 }
 
-/** Claims an unpaid checkout as paid on its own (a purpose with nothing else to write in the same batch). */
-export async function claimCheckout(db: Db, id: string, claim: PaidClaim): Promise<boolean> {
-  const claimed = await claimCheckoutStatement(db, id, claim);
-  return claimed.length === 1;
-}
-
 /** The metadata key that marks a paid checkout refunded in full because nothing of it could be delivered. */
 export const UNDELIVERABLE_KEY = "undeliverable";
 

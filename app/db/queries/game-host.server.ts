@@ -4,7 +4,7 @@ import { and, count, desc, eq, gte, isNotNull, ne, or, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { payableCheckoutReferences } from "~/db/queries/checkout.server";
 import { guessWinGames, guessWinParticipants, userActivity, userAnalytics, userProfiles } from "~/db/schema";
-import { canEditGame, nextPauseStatus } from "~/domain/catalog";
+import { canEditGame, GAME_CURRENCY, nextPauseStatus } from "~/domain/catalog";
 
 export type GameInput = {
   question: string;
@@ -37,7 +37,7 @@ export async function createGame(db: Db, hostId: string, input: GameInput, now =
       options: input.options,
       correctAnswer: input.correctAnswer,
       entryFeeCents: input.entryFeeCents,
-      currency: "USD",
+      currency: GAME_CURRENCY,
       status: "active",
       publishedAt: now,
     }),

@@ -39,8 +39,6 @@ const publicGame = {
   createdAt: guessWinGames.createdAt,
 };
 
-export type PublicGame = Awaited<ReturnType<typeof listActiveGames>>[number];
-
 /** Active games, newest first; optionally one host's. */
 export function listActiveGames(
   db: Db,

@@ -61,8 +61,6 @@ const productCard = {
   inStock,
 };
 
-export type ProductCard = Awaited<ReturnType<typeof listShopProducts>>[number];
-
 export type ShopQuery = {
   limit: number;
   offset?: number;

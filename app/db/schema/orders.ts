@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { REFUND_STATES } from "../../domain/payments";
 import { PRODUCT_CATEGORIES } from "../../domain/catalog";
-import { ORDER_STATUSES, PURCHASE_MODES } from "../../domain/orders";
+import { DEFAULT_ORDER_STATUS, ORDER_STATUSES, PURCHASE_MODES } from "../../domain/orders";
 import { VOUCHER_STATUSES } from "../../domain/vouchers";
 import { id, timestamp, createdAt, updatedAt, cents, currency } from "./columns";
 import { users } from "./accounts";
@@ -61,7 +61,7 @@ export const orders = sqliteTable(
     /** Stripe or local checkout session id. */
     checkoutSessionId: text("checkout_session_id"),
     paymentIntentId: text("payment_intent_id"),
-    status: text("status", { enum: ORDER_STATUSES }).notNull().default("processing"),
+    status: text("status", { enum: ORDER_STATUSES }).notNull().default(DEFAULT_ORDER_STATUS),
     purchaseMode: text("purchase_mode", { enum: PURCHASE_MODES }).notNull().default("buy-now"),
     amountCents: cents("amount_cents").notNull(),
     unitPriceCents: cents("unit_price_cents").notNull(),

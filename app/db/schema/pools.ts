@@ -3,7 +3,13 @@ import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { COMMITMENT_KINDS } from "../../domain/draw-commitment";
 import { CONTRIBUTION_TYPES } from "../../domain/revenue";
-import { ENTRY_SOURCE_TYPES, HOST_DEBIT_REASONS, POOL_CLOSE_REASONS, POOL_STATUSES } from "../../domain/pool";
+import {
+  DEFAULT_POOL_STATUS,
+  ENTRY_SOURCE_TYPES,
+  HOST_DEBIT_REASONS,
+  POOL_CLOSE_REASONS,
+  POOL_STATUSES,
+} from "../../domain/pool";
 import type { BitcoinBlock } from "../../domain/draw";
 import { id, nowMs, timestamp, createdAt, updatedAt, cents, currency, bool, count } from "./columns";
 import { users } from "./accounts";
@@ -15,7 +21,7 @@ export const prizePools = sqliteTable(
     hostId: text("host_id")
       .notNull()
       .references(() => users.id, { onDelete: "restrict" }),
-    status: text("status", { enum: POOL_STATUSES }).notNull().default("open"),
+    status: text("status", { enum: POOL_STATUSES }).notNull().default(DEFAULT_POOL_STATUS),
     targetCents: cents("target_cents").notNull(),
     /** Mirror of the pool's ledger total, written by the pool's Durable Object. */
     amountCents: cents("amount_cents").notNull().default(0),

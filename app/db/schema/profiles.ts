@@ -2,6 +2,8 @@
 import { index, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { ACTIVITY_TYPES } from "../../domain/accounts";
 import { ACCOUNT_STATUSES } from "../../domain/admin";
+import { DEFAULT_PROFILE_CATEGORY } from "../../domain/catalog";
+import { DEFAULT_NOTIFICATION_SWITCHES } from "../../domain/notifications";
 import { TRIBE_MEMBER_STATUSES } from "../../domain/tribe";
 import { id, createdAt, updatedAt, cents, currency, bool, count } from "./columns";
 import { users } from "./accounts";
@@ -17,7 +19,7 @@ export const userProfiles = sqliteTable(
     creatorName: text("creator_name").notNull(),
     email: text("email").notNull(),
     bio: text("bio"),
-    category: text("category").notNull().default("General"),
+    category: text("category").notNull().default(DEFAULT_PROFILE_CATEGORY),
     website: text("website"),
     avatarUrl: text("avatar_url"),
     coverImageUrl: text("cover_image_url"),
@@ -30,10 +32,12 @@ export const userProfiles = sqliteTable(
     currency: currency(),
     prizePoolTargetCents: cents("prize_pool_target_cents").notNull().default(1_000_000),
     prizePoolAutoRenew: bool("prize_pool_auto_renew").notNull().default(true),
-    emailNotifications: bool("email_notifications").notNull().default(true),
-    pushNotifications: bool("push_notifications").notNull().default(true),
-    winnerNotifications: bool("winner_notifications").notNull().default(true),
-    salesNotifications: bool("sales_notifications").notNull().default(true),
+    emailNotifications: bool("email_notifications").notNull().default(DEFAULT_NOTIFICATION_SWITCHES.emailNotifications),
+    pushNotifications: bool("push_notifications").notNull().default(DEFAULT_NOTIFICATION_SWITCHES.pushNotifications),
+    winnerNotifications: bool("winner_notifications")
+      .notNull()
+      .default(DEFAULT_NOTIFICATION_SWITCHES.winnerNotifications),
+    salesNotifications: bool("sales_notifications").notNull().default(DEFAULT_NOTIFICATION_SWITCHES.salesNotifications),
     profilePublic: bool("profile_public").notNull().default(true),
     showRevenue: bool("show_revenue").notNull().default(false),
     showFollowers: bool("show_followers").notNull().default(true),

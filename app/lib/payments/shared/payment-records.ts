@@ -42,6 +42,7 @@ export function successUrl(origin: string): string {
  * The checkout_sessions row of a local-provider checkout once it is paid: written by startCheckout under a reference
  * (kept in the metadata as checkout_id), re-keyed to the provider's session id, then claimed by the paid event with
  * its payment intent and the revenue rules in force. For payments recorded without the checkout (the demo seed).
+ * @public The seed (scripts/seed/) records its payments with it; no code of the app does.
  */
 export function paidLocalCheckoutRow(input: {
   sessionId: string;

@@ -97,7 +97,11 @@ export function applyHeldPaymentEvents(env: Env, paymentIntentId: string | null)
   return applyHeldEvents(env, paymentIntentId, WEBHOOK_HANDLERS);
 }
 
-/** Applies one verified webhook event (recorded by id once, dispatched, its outcome recorded). */
+/**
+ * Applies one verified webhook event (recorded by id once, dispatched, its outcome recorded).
+ * @public The webhook routes reach the pipeline through handleStripeWebhook; tests call this with a failing database to
+ * check that a failed event answers 500 and is retried.
+ */
 export function processStripeEvent(env: Env, event: unknown): Promise<WebhookResult> {
   return processEvent(env, event, WEBHOOK_HANDLERS);
 }
