@@ -4,7 +4,7 @@
 import type { ReactNode } from "react";
 import { Form, useNavigation } from "react-router";
 import { Table } from "~/components/cards";
-import { Link } from "~/components/link";
+import { TabNav } from "~/components/tab-nav";
 import { buttonClass, EmptyState, LinkButton, Page, Pagination } from "~/components/page";
 import { useToast } from "~/components/toaster";
 import { orderStatusText } from "~/domain/orders";
@@ -63,25 +63,11 @@ export function SalesTable({
       subtitle="Orders and vouchers for your products, newest first."
       back={{ to: "/dashboard", label: "Back to Dashboard" }}
     >
-      <nav aria-label="Order sections" className="mb-6 border-b border-gray-200">
-        <ul className="-mb-px flex gap-6">
-          {TABS.map((t) => (
-            <li key={t.id}>
-              <Link
-                to={`${SALES_TAB_PATHS[t.id]}?tab=${t.id}`}
-                aria-current={tab === t.id ? "page" : undefined}
-                className={`inline-block border-b-2 px-1 py-3 text-sm font-semibold ${
-                  tab === t.id
-                    ? "border-brand-600 text-brand-700"
-                    : "border-transparent text-gray-600 hover:text-gray-900"
-                }`}
-              >
-                {t.label}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <TabNav
+        label="Order sections"
+        tabs={TABS.map((t) => ({ ...t, href: `${SALES_TAB_PATHS[t.id]}?tab=${t.id}` }))}
+        current={tab}
+      />
 
       {before}
 

@@ -1,6 +1,7 @@
 import { useEffect, type ReactNode } from "react";
 import { data, Form, isRouteErrorResponse, useFetcher } from "react-router";
 import { Link } from "~/components/link";
+import { TabNav } from "~/components/tab-nav";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { Badge, Button, buttonClass, Card, DateText, EmptyState, pageMeta, Pagination } from "~/components/page";
 import { currencyOptions, Countdown, displayCents, formatIn, priceRangeText, ProductTiles } from "~/components/shop-ui";
@@ -291,26 +292,13 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
 
         <PoolPanel loaderData={loaderData} />
 
-        <nav aria-label="Profile sections" className="mt-8 border-b border-gray-200">
-          <ul className="-mb-px flex gap-6">
-            {TABS.map((t) => (
-              <li key={t.id}>
-                <Link
-                  to={tabHref(t.id)}
-                  preventScrollReset
-                  aria-current={tab === t.id ? "page" : undefined}
-                  className={`inline-block border-b-2 px-1 py-3 text-sm font-semibold ${
-                    tab === t.id
-                      ? "border-brand-600 text-brand-700"
-                      : "border-transparent text-gray-600 hover:text-gray-900"
-                  }`}
-                >
-                  {t.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <TabNav
+          label="Profile sections"
+          tabs={TABS.map((t) => ({ ...t, href: tabHref(t.id) }))}
+          current={tab}
+          className="mt-8"
+          preventScrollReset
+        />
 
         <div className="py-6">
           {tab === "shop" ? (

@@ -1,5 +1,5 @@
 import { data, Outlet, redirect, useLocation } from "react-router";
-import { Link } from "~/components/link";
+import { TabNav } from "~/components/tab-nav";
 import { Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { getOwnProfile, listShippingCountryCodes } from "~/db/queries/profiles.server";
@@ -285,25 +285,11 @@ export default function SettingsLayout({ loaderData }: Route.ComponentProps) {
   const section = shownSection(location.pathname, location.search);
   return (
     <Page title="Settings" back={{ to: "/dashboard", label: "Back to Dashboard" }} width="narrow">
-      <nav aria-label="Settings sections" className="relative mb-6 overflow-x-auto border-b border-gray-200">
-        <ul className="-mb-px flex gap-5">
-          {SETTINGS_SECTIONS.map((t) => (
-            <li key={t.id}>
-              <Link
-                to={t.id === "profile" ? "/settings" : `/settings/${t.id}`}
-                aria-current={section === t.id ? "page" : undefined}
-                className={`inline-block border-b-2 px-1 py-3 text-sm font-semibold whitespace-nowrap ${
-                  section === t.id
-                    ? "border-brand-600 text-brand-700"
-                    : "border-transparent text-gray-600 hover:text-gray-900"
-                }`}
-              >
-                {t.label}
-              </Link>
-            </li>
-          ))}
-        </ul>
-      </nav>
+      <TabNav
+        label="Settings sections"
+        tabs={SETTINGS_SECTIONS.map((t) => ({ ...t, href: t.id === "profile" ? "/settings" : `/settings/${t.id}` }))}
+        current={section}
+      />
       <Outlet context={loaderData satisfies SettingsPageData} />
     </Page>
   );
