@@ -2,7 +2,6 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import {
-  checkoutSessions,
   groupBuyProducts,
   groupBuyRefunds,
   groupBuys,
@@ -15,11 +14,11 @@ import {
   userProfiles,
 } from "~/db/schema";
 import { REVENUE_RULES_SETTING_KEY } from "~/domain/revenue";
-import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/checkout/group-buy-checkout.server";
 import { closeGroupBuy } from "~/lib/payments/refunds/group-buy-close.server";
-import { db, makeSessionUser, makeUser, ORIGIN, withoutNetwork } from "./helpers";
-import { checkoutSessionEvent, deliverWebhook, stripeEvent } from "./support/webhooks";
+import { db, makeUser, withoutNetwork } from "./helpers";
+import { deliverWebhook, stripeEvent } from "./support/webhooks";
 import { expectConserved, moneyOf } from "./support/conservation";
+import { joinGroupBuyPaid } from "./support/group-buy-join";
 
 // Issue 26: no sequence of refund, dispute and restore events creates or destroys a cent, and the pool and the
 // earnings ledger split a group-buy order by one rule (decision 380). Two gaps the earlier work left: a group buy's
@@ -27,8 +26,6 @@ import { expectConserved, moneyOf } from "./support/conservation";
 // rounded half up while its sale row split by largest remainder (they differ once the group-buy platform fee is not 0).
 
 withoutNetwork();
-
-const ids = () => crypto.randomUUID().replace(/-/g, "");
 
 /** Prices whose 10% pool share rounds half up to one cent more than the largest-remainder split at 10/85/5 gives. */
 const PRICES = [1_995, 2_355, 1_015];
@@ -77,28 +74,8 @@ async function joinGroupBuy(prices: readonly number[]) {
     await db().insert(groupBuyProducts).values({ groupBuyId: groupBuy!.id, productId: product!.id });
     items.push({ productId: product!.id, sizeName: "One Size", colorName: "Blue", quantity: "1" });
   }
-  const fan = await makeSessionUser("Gap Fan");
-  const started = await createGroupBuyCheckout(env, {
-    user: fan,
-    groupBuyId: groupBuy!.id,
-    items: GroupBuySelectionSchema.parse({ items }).items,
-    origin: ORIGIN,
-  });
-  if (!started.ok) throw new Error(started.message);
-  const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, started.sessionId));
-  const paymentIntent = `pi_test_${ids()}`;
-  expect(
-    (
-      await deliverWebhook(
-        checkoutSessionEvent(row!, {
-          buyerName: "Gap Fan",
-          address: null,
-          overrides: { payment_intent: paymentIntent },
-        }),
-      )
-    ).status,
-  ).toBe(200);
-  return { groupBuy: groupBuy!, row: row!, paymentIntent };
+  const { row, paymentIntent } = await joinGroupBuyPaid(groupBuy!.id, items, "Gap Fan");
+  return { groupBuy: groupBuy!, row, paymentIntent };
 }
 
 /** Ends the group buy now: its 12% tier refunds go out and its sales are booked. */

@@ -11,12 +11,12 @@ import {
   productSizes,
   userProfiles,
 } from "~/db/schema";
-import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/checkout/group-buy-checkout.server";
 import { closeGroupBuy } from "~/lib/payments/refunds/group-buy-close.server";
 import { requestRefund } from "~/lib/payments/refunds/refund-request.server";
-import { db, makeSessionUser, makeUser, ORIGIN, postForm, signIn, withoutNetwork } from "./helpers";
+import { db, makeUser, postForm, signIn, withoutNetwork } from "./helpers";
 import { BUYER_ADDRESS, checkoutSessionEvent, deliverWebhook, stripeEvent } from "./support/webhooks";
 import { expectConserved, moneyOf } from "./support/conservation";
+import { joinGroupBuyPaid } from "./support/group-buy-join";
 
 // One payment for several orders (a group-buy join, a cart) puts one contribution in the host's pool, while the
 // host's earnings ledger books every refund per order. The pool gives back each order's share by the one rule of
@@ -85,28 +85,8 @@ async function joinGroupBuy(prices: readonly number[]) {
     await db().insert(groupBuyProducts).values({ groupBuyId: groupBuy!.id, productId: product.id });
     items.push({ productId: product.id, sizeName: "One Size", colorName: "Blue", quantity: "1" });
   }
-  const fan = await makeSessionUser("Join Fan");
-  const started = await createGroupBuyCheckout(env, {
-    user: fan,
-    groupBuyId: groupBuy!.id,
-    items: GroupBuySelectionSchema.parse({ items }).items,
-    origin: ORIGIN,
-  });
-  if (!started.ok) throw new Error(started.message);
-  const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, started.sessionId));
-  const paymentIntent = `pi_test_${ids()}`;
-  expect(
-    (
-      await deliverWebhook(
-        checkoutSessionEvent(row!, {
-          buyerName: "Join Fan",
-          address: null,
-          overrides: { payment_intent: paymentIntent },
-        }),
-      )
-    ).status,
-  ).toBe(200);
-  return { groupBuy: groupBuy!, row: row!, paymentIntent };
+  const { row, paymentIntent } = await joinGroupBuyPaid(groupBuy!.id, items, "Join Fan");
+  return { groupBuy: groupBuy!, row, paymentIntent };
 }
 
 describe("a payment for several orders gives back the pool share the earnings ledger books, to the cent", () => {

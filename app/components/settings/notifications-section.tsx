@@ -119,7 +119,7 @@ function PushDevice({ publicKey }: { publicKey: string | null }) {
           p256dh: bytesToBase64Url(sub.getKey("p256dh")),
           auth: bytesToBase64Url(sub.getKey("auth")),
         },
-        { method: "post", action: "/settings?tab=notifications" },
+        { method: "post", action: SETTINGS_ACTION },
       );
       setSubscribed("on");
     } catch (error) {
@@ -137,7 +137,7 @@ function PushDevice({ publicKey }: { publicKey: string | null }) {
       if (sub) {
         fetcher.submit(
           { intent: "push-unsubscribe", endpoint: sub.endpoint },
-          { method: "post", action: "/settings?tab=notifications" },
+          { method: "post", action: SETTINGS_ACTION },
         );
         await sub.unsubscribe();
       }

@@ -85,6 +85,17 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Se
 }
 
 const reply = (body: SettingsActionData, status = 200) => data<SettingsActionData>(body, { status });
+/** The answer to a form whose "current password" does not match (password, e-mail and delete forms). */
+const wrongPassword = (intent: string) =>
+  reply(
+    {
+      ok: false,
+      intent,
+      message: SETTINGS_MESSAGES.currentPassword,
+      errors: { currentPassword: SETTINGS_MESSAGES.currentPassword },
+    },
+    400,
+  );
 const text = (form: FormData, name: string) => {
   const v = form.get(name);
   return typeof v === "string" ? v : "";
@@ -194,17 +205,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           { ok: false, intent, message: SETTINGS_MESSAGES.saveFailed, errors: fieldErrors(parsed.error) },
           400,
         );
-      if (!(await isCurrentPassword(env, user.id, parsed.data.currentPassword))) {
-        return reply(
-          {
-            ok: false,
-            intent,
-            message: SETTINGS_MESSAGES.currentPassword,
-            errors: { currentPassword: SETTINGS_MESSAGES.currentPassword },
-          },
-          400,
-        );
-      }
+      if (!(await isCurrentPassword(env, user.id, parsed.data.currentPassword))) return wrongPassword(intent);
       await changePassword(env, request, user.id, parsed.data.newPassword);
       return reply({ ok: true, intent, message: SETTINGS_MESSAGES.passwordChanged });
     }
@@ -215,17 +216,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           { ok: false, intent, message: SETTINGS_MESSAGES.saveFailed, errors: fieldErrors(parsed.error) },
           400,
         );
-      if (!(await isCurrentPassword(env, user.id, parsed.data.currentPassword))) {
-        return reply(
-          {
-            ok: false,
-            intent,
-            message: SETTINGS_MESSAGES.currentPassword,
-            errors: { currentPassword: SETTINGS_MESSAGES.currentPassword },
-          },
-          400,
-        );
-      }
+      if (!(await isCurrentPassword(env, user.id, parsed.data.currentPassword))) return wrongPassword(intent);
       const outcome = await requestEmailChange(env, new URL(request.url).origin, user, parsed.data.newEmail);
       if (!outcome.ok)
         return reply(
@@ -256,17 +247,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           { ok: false, intent, message: SETTINGS_MESSAGES.deleteConfirm, errors: fieldErrors(parsed.error) },
           400,
         );
-      if (!(await isCurrentPassword(env, user.id, parsed.data.currentPassword))) {
-        return reply(
-          {
-            ok: false,
-            intent,
-            message: SETTINGS_MESSAGES.currentPassword,
-            errors: { currentPassword: SETTINGS_MESSAGES.currentPassword },
-          },
-          400,
-        );
-      }
+      if (!(await isCurrentPassword(env, user.id, parsed.data.currentPassword))) return wrongPassword(intent);
       await deleteAccount(env, user.id);
       const headers = new Headers();
       headers.append("Set-Cookie", hostCookie(SESSION_COOKIE, "", 0));
