@@ -29,7 +29,15 @@ export const DEFAULT_POOL_STATUS: PoolStatus = "open";
 export const POOL_CLOSE_REASONS = ["target_reached", "timer_expired", "closed_early"] as const;
 export type PoolCloseReason = (typeof POOL_CLOSE_REASONS)[number];
 /** What earned a main-prize entry (prize_entries.source_type). */
-export const ENTRY_SOURCE_TYPES = ["product_purchase", "guess_entry", "group_buy_entry", "share_bonus"] as const;
+export const ENTRY_SOURCE_TYPES = [
+  "product_purchase",
+  "guess_entry",
+  "group_buy_entry",
+  "share_bonus",
+  // Issue 29's free routes: the same weight as a paid entry, no money.
+  "free_entry",
+  "postal_entry",
+] as const;
 /**
  * Why a host's earnings carry a pool's debit (host_debits.reason). refund_after_close: a reversal of a closed pool's
  * payment, carried by the host; refund_restored: such a reversal undone (a failed refund, a won dispute);

@@ -102,6 +102,9 @@ export const CONTRIBUTION_TYPES = [
   "refund",
   "withdrawal",
   "carry_over",
+  // Issue 29's free routes: an entry with no money (amount 0).
+  "free_entry",
+  "postal_entry",
 ] as const;
 export type ContributionType = (typeof CONTRIBUTION_TYPES)[number];
 
@@ -115,6 +118,8 @@ export const CONTRIBUTION_LABELS: Readonly<Record<ContributionType, string>> = {
   refund: "Refunds",
   withdrawal: "Withdrawals",
   carry_over: "Carried Over",
+  free_entry: "Free Entries",
+  postal_entry: "Postal Entries",
 };
 
 export const OTHER_CONTRIBUTION_LABEL = "Other";

@@ -11,6 +11,8 @@ import { sendWebPush, type VapidKeys } from "~/lib/web-push";
 export type { NotificationKind } from "~/domain/notifications";
 
 export type NotificationMessage = {
+  /** The fact it tells (e.g. `tracking:<update id>`): one notification per recipient and key (issue 30). */
+  key?: string;
   subject: string;
   text: string;
   /** A same-site path the push notification opens (default /). */

@@ -2,7 +2,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { ACCOUNT_LINK_PURPOSES, USER_ROLES } from "../../domain/accounts";
-import { id, nowMs, timestamp, createdAt, updatedAt, count } from "./columns";
+import { id, nowMs, timestamp, createdAt, updatedAt, count, bool } from "./columns";
 
 export const users = sqliteTable(
   "users",
@@ -19,6 +19,10 @@ export const users = sqliteTable(
     deletedAt: timestamp("deleted_at"),
     /** When the current address became the account's (a confirmed change); null: since the account was created. */
     emailSince: timestamp("email_since"),
+    /** YYYY-MM-DD; asked before a first entry (issue 29: entries are for adults). Private. */
+    dateOfBirth: text("date_of_birth"),
+    /** The fan objects to their name being published if they win (/winners shows "Name withheld at the winner's request"). */
+    withholdWinnerName: bool("withhold_winner_name").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

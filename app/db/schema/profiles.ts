@@ -42,6 +42,8 @@ export const userProfiles = sqliteTable(
     showRevenue: bool("show_revenue").notNull().default(false),
     showFollowers: bool("show_followers").notNull().default(true),
     country: text("country").notNull().default("MY"),
+    /** ISO 3166-2 subdivision (e.g. US-NY), where a country's regions differ on prize draws; null when not given. */
+    region: text("region"),
     /** Set by the platform owner while the account is suspended: no payout may be started for it. */
     payoutsHeld: bool("payouts_held").notNull().default(false),
     createdAt: createdAt(),
