@@ -160,6 +160,7 @@ const ACTION_TEXT = {
   revenue_rules_updated: "Updated the revenue distribution rules",
   ad_revenue_recorded: "Recorded ad revenue",
   prize_settled_by_hand: "Settled a prize by hand",
+  excluded_places_updated: "Changed the excluded places",
 } as const;
 
 function auditSummary(row: { action: keyof typeof ACTION_TEXT; detail: Record<string, unknown> }): string {
