@@ -82,7 +82,7 @@ export function SelfExclusion({ data: d }: { data: EligibilitySectionData }) {
       </p>
       {d.excludedUntil ? (
         <p role="status" className="mt-3 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900">
-          You are excluded from prize draws until {d.excludedUntil}. You can extend it below.
+          {`You are excluded from prize draws until ${d.excludedUntil}. You can extend it below.`}
         </p>
       ) : null}
       {exclude.data?.ok ? (
