@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { saveExcludedPlaces } from "~/db/queries/eligibility.server";
 import { adminAuditLog, platformSettings, userProfiles, users } from "~/db/schema";
 import { EXCLUDED_PLACES_SETTING_KEY, MIN_ENTRY_AGE } from "~/domain/eligibility";
 import { entryRefusal, listExcludedPlaces } from "~/lib/entry-eligibility.server";
@@ -225,6 +226,25 @@ describe("/admin: excluded places", () => {
         .from(adminAuditLog)
         .where(and(eq(adminAuditLog.adminId, admin.id), eq(adminAuditLog.action, "excluded_places_updated")));
       expect(after).toHaveLength(2);
+    } finally {
+      await setExcludedPlaces([]);
+    }
+  });
+
+  it("a change made from a list that changed meanwhile applies nothing and logs nothing", async () => {
+    const admin = await makeUser({ role: "admin" });
+    try {
+      await setExcludedPlaces(["GB"]);
+      // Another admin's change was based on the empty list: it must not overwrite GB.
+      const applied = await saveExcludedPlaces(db(), {
+        adminId: admin.id,
+        previous: [],
+        next: ["MY"],
+        detail: { change: "add", code: "MY" },
+      });
+      expect(applied).toBe(false);
+      expect(await listExcludedPlaces(env)).toEqual([{ code: "GB", name: "United Kingdom" }]);
+      expect(await db().select().from(adminAuditLog).where(eq(adminAuditLog.adminId, admin.id))).toHaveLength(0);
     } finally {
       await setExcludedPlaces([]);
     }
