@@ -42,6 +42,8 @@ describe("entryRefusal", () => {
     expect(await refusal(noDob.id, host.id, "free_entry")).toEqual({
       code: "dob_required",
       message: "Please add your date of birth in Settings > Responsible play before your first entry.",
+      // Every page showing the refusal links to where the date of birth is added.
+      link: { href: "/settings/responsible-play", label: "Add your date of birth" },
     });
     expect(await refusal(seventeen.id, host.id)).toEqual({
       code: "under_age",
@@ -108,8 +110,11 @@ describe("Settings > Responsible play", () => {
       expect(await decodedHtml(res)).toContain(message);
     }
     expect(await dobOf(f.id)).toBeNull();
-    expect(await decodedHtml(await get("/settings/responsible-play", { cookie: f.cookie }))).toContain(
-      'name="dateOfBirth"',
+    const before = await get("/settings/responsible-play", { cookie: f.cookie });
+    const beforeHtml = await decodedHtml(before);
+    expect(beforeHtml).toContain('name="dateOfBirth"');
+    expect(beforeHtml).toContain(
+      "Please add your date of birth in Settings > Responsible play before your first entry.",
     );
 
     const ok = await postForm(
@@ -120,6 +125,9 @@ describe("Settings > Responsible play", () => {
     expect(ok.status).toBe(200);
     expect(await decodedHtml(ok)).toContain("Your date of birth is saved.");
     expect(await dobOf(f.id)).toBe("1992-07-09");
+    expect(await pageText(await get("/settings/responsible-play", { cookie: f.cookie }))).toContain(
+      "You can enter prize draws.",
+    );
 
     // Set once: a minor cannot type an older date afterwards.
     const again = await postForm(
