@@ -26,6 +26,8 @@ export interface EntryEligibilityInput {
 type EligibilityEnv = Pick<Env, "DB" | "SELF_EXCLUSION_SECRET" | "DEMO_MODE">;
 
 /**
+ * @public Every entry route calls it (checkout and fulfilment: app/lib/entry-gate.server.ts, being wired for issue 29).
+ *
  * The refusal: the pool's own host, then the account's own (accountRefusalOf: closed, staff, self-excluded, no date
  * of birth, under 18, excluded place, region needed). Every route (paid guess, entry-earning purchase, free entry,
  * postcard) is refused alike.
@@ -58,7 +60,11 @@ export interface ExcludedPlace {
   name: string;
 }
 
-/** The countries and regions where entries and paid guesses are not offered (the official rules list them). */
+/**
+ * @public The official rules page calls it (issue 29 item 8, being written).
+ *
+ * The countries and regions where entries and paid guesses are not offered (the official rules list them).
+ */
 export async function listExcludedPlaces(env: Pick<Env, "DB">): Promise<ExcludedPlace[]> {
   const places = resolveExcludedPlaces(await getExcludedPlacesSetting(getDb(env)));
   return places.map((code) => ({ code, name: placeName(code) }));
