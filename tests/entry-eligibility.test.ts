@@ -5,7 +5,7 @@ import { saveExcludedPlaces } from "~/db/queries/eligibility.server";
 import { adminAuditLog, platformSettings, userProfiles, users } from "~/db/schema";
 import { EXCLUDED_PLACES_SETTING_KEY, MIN_ENTRY_AGE } from "~/domain/eligibility";
 import { entryRefusal, listExcludedPlaces } from "~/lib/entry-eligibility.server";
-import { db, decodedHtml, get, makeUser, pageText, postForm, signIn, withoutNetwork } from "./helpers";
+import { countingSession, db, decodedHtml, get, makeUser, pageText, postForm, signIn, withoutNetwork } from "./helpers";
 
 // Who may enter a prize pool (docs/product.md#eligibility): entryRefusal, the one check every entry route calls.
 
@@ -50,6 +50,21 @@ describe("entryRefusal", () => {
       message: `You must be ${MIN_ENTRY_AGE} or over to enter prize draws.`,
     });
     expect(await refusal(eighteenToday.id, host.id)).toBeNull();
+  });
+});
+
+describe("its cost", () => {
+  it("reads D1 at most twice: the account with the excluded places in one batch, then the self-exclusion keys", async () => {
+    const host = await makeUser();
+    const fan = await makeUser();
+    const { session, counter } = countingSession();
+    const counted = { ...env, DB: session } as unknown as Env;
+    expect(await entryRefusal(counted, { userId: fan.id, hostId: host.id, route: "paid_guess", now: NOW })).toBeNull();
+    expect(counter.calls).toBe(2);
+    // The pool's own host is refused before any read.
+    counter.calls = 0;
+    await entryRefusal(counted, { userId: host.id, hostId: host.id, route: "paid_guess", now: NOW });
+    expect(counter.calls).toBe(0);
   });
 });
 
