@@ -60,7 +60,10 @@ export interface LogHead {
   hash: string;
 }
 
-/** The genesis record: the log starts here (migration 0030 inserts it with GENESIS_TRANSPARENCY_HASH). */
+/**
+ * The genesis record: the log starts here (migration 0030 inserts it with GENESIS_TRANSPARENCY_HASH).
+ * @public the test that recomputes the migration's literal hashes it
+ */
 export const GENESIS_TRANSPARENCY_BODY: TransparencyBody = {
   seq: 0,
   kind: "genesis",
@@ -78,7 +81,10 @@ export const GENESIS_TRANSPARENCY_BODY: TransparencyBody = {
   reason: "The public commitment log starts here",
   createdAt: Date.UTC(2026, 10, 26),
 };
-/** transparencyHash(GENESIS_LOG_HASH, GENESIS_TRANSPARENCY_BODY), written literally by migration 0030 (a test checks it). */
+/**
+ * transparencyHash(GENESIS_LOG_HASH, GENESIS_TRANSPARENCY_BODY), written literally by migration 0030 (a test checks it).
+ * @public the seed chains its records after it
+ */
 export const GENESIS_TRANSPARENCY_HASH = "3982340c52e0fc3c893c3ddefdff51f9dab3eb98d01839fa874bbed96479cf3f";
 
 /**
