@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "~/db/client.server";
 import {
   drawCommitments,
@@ -32,9 +33,19 @@ export async function listCommitmentLog(db: Db, poolId: string): Promise<Commitm
   return rows.map((row) => ({ ...row, createdAt: row.createdAt.getTime() }));
 }
 
-/** A pool's draw log record; every batch writing one also writes its public log record (withLogAppend, decision 550). */
-function insertLogRecord(db: Db, record: CommitmentRecord) {
-  return db.insert(drawCommitments).values({ ...record, createdAt: new Date(record.createdAt) });
+/**
+ * Writes a pool's draw log record, its public log record (withLogAppend, decision 550) and `statements` in one batch:
+ * the way a draw log record is written (commitDrawHeight's conditional insert aside, also through withLogAppend), so
+ * the pool's log and the public log never part.
+ */
+async function batchWithLogRecord(db: Db, record: CommitmentRecord, statements: BatchItem<"sqlite">[]): Promise<void> {
+  await withLogAppend(db, record, [], (logInsert) =>
+    db.batch([
+      db.insert(drawCommitments).values({ ...record, createdAt: new Date(record.createdAt) }),
+      logInsert,
+      ...statements,
+    ]),
+  );
 }
 
 /**
@@ -80,22 +91,18 @@ export async function commitDrawHeight(
  */
 export async function delayDraw(db: Db, record: CommitmentRecord): Promise<void> {
   const now = new Date(record.createdAt);
-  await withLogAppend(db, record, [], (logInsert) =>
-    db.batch([
-      insertLogRecord(db, record),
-      logInsert,
-      db
-        .update(prizePools)
-        .set({ drawBlockHeight: null, drawDelayReason: record.reason, updatedAt: now })
-        .where(
-          and(
-            eq(prizePools.id, record.poolId),
-            eq(prizePools.status, "closed"),
-            eq(prizePools.drawBlockHeight, record.blockHeight!),
-          ),
+  await batchWithLogRecord(db, record, [
+    db
+      .update(prizePools)
+      .set({ drawBlockHeight: null, drawDelayReason: record.reason, updatedAt: now })
+      .where(
+        and(
+          eq(prizePools.id, record.poolId),
+          eq(prizePools.status, "closed"),
+          eq(prizePools.drawBlockHeight, record.blockHeight!),
         ),
-    ]),
-  );
+      ),
+  ]);
 }
 
 /** Closed pools whose draw is delayed (a committed block was refused), with why: for the admin. */
@@ -235,9 +242,7 @@ export async function recordDraw(db: Db, draw: DrawRecord): Promise<boolean> {
     const giveUp = db.update(prizePools).set({ drawBlockHeight: null, updatedAt: now }).where(poolAtHeight);
     const record = draw.voidRecord;
     if (record) {
-      await withLogAppend(db, record, [], (logInsert) =>
-        db.batch([drawRow, insertLogRecord(db, record), logInsert, giveUp]),
-      );
+      await batchWithLogRecord(db, record, [drawRow, giveUp]);
     } else await db.batch([drawRow, giveUp]);
     return false;
   }
@@ -311,34 +316,30 @@ export async function voidWinningDraw(
       .set({ status: "cancelled", prizeWinnerId: null, failureReason: `draw voided: ${reason}`, updatedAt: now })
       .where(and(eq(payouts.id, payout.id), eq(payouts.status, "pending"))),
   );
-  await withLogAppend(db, record, [], (logInsert) =>
-    db.batch([
-      db
-        .update(prizeDraws)
-        .set({ voidedAt: now, voidReason: reason })
-        .where(and(eq(prizeDraws.poolId, poolId), eq(prizeDraws.blockHeight, height), isNull(prizeDraws.voidedAt))),
-      ...cancels,
-      db.delete(prizeWinners).where(and(eq(prizeWinners.poolId, poolId), eq(prizeWinners.prizeType, "main"))),
-      // The mini prizes are drawn again from the new block too (their candidates exclude the new main winner).
-      db.delete(miniPrizeWinners).where(eq(miniPrizeWinners.poolId, poolId)),
-      insertLogRecord(db, record),
-      logInsert,
-      db
-        .update(prizePools)
-        .set({
-          status: "closed",
-          drawBlockHeight: null,
-          drawBlockHash: null,
-          drawBlockHeader: null,
-          winnerEntryNumber: null,
-          winnerUserId: null,
-          drawnAt: null,
-          updatedAt: now,
-        })
-        .where(
-          and(eq(prizePools.id, poolId), eq(prizePools.status, "drawn"), eq(prizePools.winnerEntryNumber, entryNumber)),
-        ),
-    ]),
-  );
+  await batchWithLogRecord(db, record, [
+    db
+      .update(prizeDraws)
+      .set({ voidedAt: now, voidReason: reason })
+      .where(and(eq(prizeDraws.poolId, poolId), eq(prizeDraws.blockHeight, height), isNull(prizeDraws.voidedAt))),
+    ...cancels,
+    db.delete(prizeWinners).where(and(eq(prizeWinners.poolId, poolId), eq(prizeWinners.prizeType, "main"))),
+    // The mini prizes are drawn again from the new block too (their candidates exclude the new main winner).
+    db.delete(miniPrizeWinners).where(eq(miniPrizeWinners.poolId, poolId)),
+    db
+      .update(prizePools)
+      .set({
+        status: "closed",
+        drawBlockHeight: null,
+        drawBlockHash: null,
+        drawBlockHeader: null,
+        winnerEntryNumber: null,
+        winnerUserId: null,
+        drawnAt: null,
+        updatedAt: now,
+      })
+      .where(
+        and(eq(prizePools.id, poolId), eq(prizePools.status, "drawn"), eq(prizePools.winnerEntryNumber, entryNumber)),
+      ),
+  ]);
   return true;
 }
