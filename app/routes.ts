@@ -18,6 +18,8 @@ export default [
     route("winner-selection", "routes/winner-selection.tsx"),
     route("winner-selection/:poolId", "routes/draw-verification.tsx"),
     route("winner-selection/:poolId/entries.txt", "routes/draw-entries.tsx"),
+    route("transparency", "routes/transparency.tsx"),
+    route("transparency.json", "routes/transparency-json.ts"),
     route("official-rules", "routes/official-rules.tsx"),
     route("shipping-tracking", "routes/shipping-tracking.tsx"),
     route("terms", "routes/terms.tsx"),

@@ -16,7 +16,10 @@ const db = env.DB;
 const migrations: Migration[] = env.TEST_MIGRATIONS;
 
 /** Columns a generic row cannot fill with its own text or number (a CHECK constraint names the allowed values). */
-const FIXED_VALUES: Record<string, string> = { "draw_commitments.kind": "commit" };
+const FIXED_VALUES: Record<string, string> = {
+  "draw_commitments.kind": "commit",
+  "transparency_log.kind": "commit",
+};
 
 async function tableNames(): Promise<string[]> {
   const { results } = await db

@@ -16,6 +16,7 @@ const PUBLIC_PAGES = [
   /^\/guess-win$/,
   /^\/winner-selection$/,
   /^\/official-rules$/,
+  /^\/transparency$/,
   /^\/terms$/,
   /^\/privacy$/,
   /^\/product\/[^/]+$/,

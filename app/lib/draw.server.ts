@@ -23,6 +23,7 @@ import {
   voidWinningDraw,
 } from "~/db/queries/draw.server";
 import { getDisplayName } from "~/db/queries/pools.server";
+import { getPoolLogStamp } from "~/db/queries/transparency.server";
 import { z } from "zod";
 import {
   blockHashFromHeader,
@@ -46,6 +47,7 @@ import {
   type ExplorerTip,
 } from "~/domain/draw-commitment";
 import { redrawExclusions } from "~/domain/draw-verification";
+import { poolLogStampText } from "~/domain/transparency-log";
 import { isPrizeUnsettled, poolCloseReason } from "~/domain/pool";
 import { formatCents } from "~/domain/money";
 import { distributePool } from "~/domain/revenue";
@@ -303,7 +305,14 @@ export async function nextLogRecord(
 export async function recordCommitment(
   env: Env,
   poolId: string,
-  commitment: { blockHeight: number; tip: AgreedTipHeader; highestTip: number; at: Date },
+  commitment: {
+    blockHeight: number;
+    tip: AgreedTipHeader;
+    highestTip: number;
+    at: Date;
+    /** Every answering explorer's tip, for the public log (decision 550). */
+    tips?: readonly ExplorerTip[];
+  },
 ): Promise<boolean> {
   const record = await nextLogRecord(env, poolId, {
     kind: "commit",
@@ -315,7 +324,8 @@ export async function recordCommitment(
     reason: null,
     createdAt: commitment.at.getTime(),
   });
-  return commitDrawHeightRow(getDb(env), record);
+  const tipsSeen = (commitment.tips ?? []).map((tip) => ({ explorer: tip.explorer, height: tip.height }));
+  return commitDrawHeightRow(getDb(env), record, tipsSeen);
 }
 
 /**
@@ -355,6 +365,7 @@ export async function commitDrawHeight(
     tip: agreed.tip,
     highestTip: decision.highestTip,
     at: now,
+    tips: agreed.tips,
   });
   return (await getPool(env, poolId))?.drawBlockHeight ?? null;
 }
@@ -524,7 +535,7 @@ export async function drawPool(
   if (entry.userId && drawn) {
     await notify(env, entry.userId, "winner", {
       subject: "You won the main prize!",
-      text: `Your entry #${entry.entryNumber} won the main prize of ${formatCents(prizeCents, state.currency)}. See how it was drawn: ${siteOrigin(env)}/winner-selection/${poolId}`,
+      text: `Your entry #${entry.entryNumber} won the main prize of ${formatCents(prizeCents, state.currency)}. See how it was drawn: ${siteOrigin(env)}/winner-selection/${poolId}\n\n${poolLogStampText(await getPoolLogStamp(db, poolId))}`,
       url: `/winner-selection/${poolId}`,
     });
   }

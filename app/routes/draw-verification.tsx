@@ -1,16 +1,19 @@
 import { useState, type ReactNode } from "react";
 import { Link } from "~/components/link";
 import { MiniPrizeVerification } from "~/components/mini-prize-verification";
+import { PublicLogCheck } from "~/components/public-log-check";
 import { Button, Card, DateText, LinkButton, Page, pageMeta, Pagination } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { getMiniPrizeVerification } from "~/db/queries/mini-prizes.server";
 import { listCommitmentLog, listPoolDraws } from "~/db/queries/draw.server";
 import { countPoolEntries, getPoolForVerification, listPoolEntries } from "~/db/queries/pool-screens.server";
+import { getPoolLogStamp, listPoolLogRecords } from "~/db/queries/transparency.server";
 // Only the pure draw modules run in the browser (Web Crypto and BigInt, no zod): the same rules that drew the winner.
 import { hashToDecimal, opaqueEntryKey, type BitcoinBlock } from "~/domain/draw";
 import { DRAW_COMMIT_MARGIN, type AcceptanceCheck, type CommitmentRecord } from "~/domain/draw-commitment";
 import { verifyPublishedDraw, type DrawVerificationReport, type PublishedDraw } from "~/domain/draw-verification";
 import { formatCents } from "~/domain/money";
+import type { LogHead } from "~/domain/transparency-log";
 import { getEnv } from "~/lib/context";
 import { explorerBases } from "~/lib/draw.server";
 import { idParam, notFound, pageParam } from "~/lib/guards.server";
@@ -59,15 +62,18 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       entries: null,
       explorers: [],
       miniPrizes: null,
+      publicLog: null,
     };
   }
 
   const page = pageParam(request, 100_000);
-  const [count, entryRows, drawRows, log] = await Promise.all([
+  const [count, entryRows, drawRows, log, poolLogRecords, stamp] = await Promise.all([
     countPoolEntries(db, pool.id),
     listPoolEntries(db, pool.id, { limit: ENTRIES_PER_PAGE, offset: (page - 1) * ENTRIES_PER_PAGE }),
     listPoolDraws(db, pool.id),
     listCommitmentLog(db, pool.id),
+    listPoolLogRecords(db, pool.id),
+    getPoolLogStamp(db, pool.id),
   ]);
   // The page shows the list as entries.txt publishes it: opaque keys (SHA-256 of each private source key), voids marked.
   const rows = await Promise.all(
@@ -111,6 +117,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     entries: { page, rows, hasNext: page * ENTRIES_PER_PAGE < count },
     explorers: configured.length >= 2 ? configured.slice(0, 2) : PUBLIC_EXPLORERS,
     miniPrizes: pool.status === "drawn" ? await getMiniPrizeVerification(db, pool.id, pool.winnerUserId) : null,
+    // The pool's records in the public commitment log (decision 550) and the log's head as this page was read.
+    publicLog: {
+      records: poolLogRecords.map((record): LogHead => ({ seq: record.seq, hash: record.hash })),
+      stamp,
+    },
   };
 }
 
@@ -490,7 +501,7 @@ function drawStatus(draw: NonNullable<Route.ComponentProps["loaderData"]["draw"]
 }
 
 export default function DrawVerification({ loaderData }: Route.ComponentProps) {
-  const { pool, draw, draws, log, entries, explorers, miniPrizes } = loaderData;
+  const { pool, draw, draws, log, entries, explorers, miniPrizes, publicLog } = loaderData;
   const verification = useBrowserVerification({
     poolId: pool.id,
     digest: draw?.entriesDigest ?? null,
@@ -499,7 +510,7 @@ export default function DrawVerification({ loaderData }: Route.ComponentProps) {
     explorers,
   });
 
-  if (!draw || !entries) {
+  if (!draw || !entries || !publicLog) {
     return (
       <Page title="This pool is still open" back={{ to: "/winner-selection", label: "Winner Selection" }}>
         <Card>
@@ -604,6 +615,7 @@ export default function DrawVerification({ loaderData }: Route.ComponentProps) {
 
       <DrawHistory draws={draws} />
       <DrawLog log={log} />
+      <PublicLogCheck poolId={pool.id} poolLog={log} published={publicLog.records} stamp={publicLog.stamp} />
 
       <Card className="mt-6">
         <div className="flex flex-wrap items-center justify-between gap-3">

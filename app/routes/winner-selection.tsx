@@ -337,6 +337,13 @@ export default function WinnerSelection({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
         )}
+        <p className="mt-3 text-sm text-gray-600">
+          Every commitment, void and refused block of every pool is also in{" "}
+          <Link to="/transparency" className="font-medium text-brand-700 hover:underline">
+            the public commitment log
+          </Link>
+          , hash-chained so that no record can be changed without it showing.
+        </p>
       </section>
 
       <p className="mt-6 text-sm text-gray-600">

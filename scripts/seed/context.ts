@@ -39,6 +39,7 @@ export type Rows = {
   prizeWinners: schema.NewPrizeWinner[];
   prizeDraws: Insert<typeof schema.prizeDraws>[];
   drawCommitments: Insert<typeof schema.drawCommitments>[];
+  transparencyLog: Insert<typeof schema.transparencyLog>[];
   payouts: Insert<typeof schema.payouts>[];
   mailOutbox: Insert<typeof schema.mailOutbox>[];
   payoutMethods: schema.NewPayoutMethod[];
@@ -82,6 +83,7 @@ export function emptyRows(): Rows {
     prizeWinners: [],
     prizeDraws: [],
     drawCommitments: [],
+    transparencyLog: [],
     payouts: [],
     payoutMethods: [],
     chatConversations: [],

@@ -45,6 +45,7 @@ export async function writeRows(db: DrizzleD1Database<typeof schema>, rows: Rows
   insert(schema.prizeWinners, rows.prizeWinners);
   insert(schema.prizeDraws, rows.prizeDraws);
   insert(schema.drawCommitments, rows.drawCommitments);
+  insert(schema.transparencyLog, rows.transparencyLog);
   insert(schema.payouts, rows.payouts);
   insert(schema.miniPrizeWinners, rows.miniPrizeWinners);
   insert(schema.adRevenueReports, rows.adRevenueReports);

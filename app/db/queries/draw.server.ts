@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "~/db/client.server";
 import {
   drawCommitments,
@@ -11,6 +12,8 @@ import {
 } from "~/db/schema";
 import type { BitcoinBlock } from "~/domain/draw";
 import type { CommitmentRecord } from "~/domain/draw-commitment";
+import type { TipSeen } from "~/domain/transparency-log";
+import { withLogAppend } from "./transparency.server";
 
 /** Publishes a digest for a closed pool that has none yet. */
 export async function setEntriesDigestIfMissing(db: Db, poolId: string, digest: string): Promise<void> {
@@ -30,8 +33,19 @@ export async function listCommitmentLog(db: Db, poolId: string): Promise<Commitm
   return rows.map((row) => ({ ...row, createdAt: row.createdAt.getTime() }));
 }
 
-function insertLogRecord(db: Db, record: CommitmentRecord) {
-  return db.insert(drawCommitments).values({ ...record, createdAt: new Date(record.createdAt) });
+/**
+ * Writes a pool's draw log record, its public log record (withLogAppend, decision 550) and `statements` in one batch:
+ * the way a draw log record is written (commitDrawHeight's conditional insert aside, also through withLogAppend), so
+ * the pool's log and the public log never part.
+ */
+async function batchWithLogRecord(db: Db, record: CommitmentRecord, statements: BatchItem<"sqlite">[]): Promise<void> {
+  await withLogAppend(db, record, [], (logInsert) =>
+    db.batch([
+      db.insert(drawCommitments).values({ ...record, createdAt: new Date(record.createdAt) }),
+      logInsert,
+      ...statements,
+    ]),
+  );
 }
 
 /**
@@ -39,28 +53,35 @@ function insertLogRecord(db: Db, record: CommitmentRecord) {
  * record is written only while the pool is closed and uncommitted, and the height only with it (one batch; a second
  * run racing for the same record number fails on the log's key and changes nothing). Returns true when committed.
  */
-export async function commitDrawHeight(db: Db, record: CommitmentRecord): Promise<boolean> {
+export async function commitDrawHeight(
+  db: Db,
+  record: CommitmentRecord,
+  tipsSeen: readonly TipSeen[] = [],
+): Promise<boolean> {
   const now = new Date(record.createdAt);
-  const [, moved] = await db.batch([
-    // Every column in the table's order: written only while the pool is closed and uncommitted.
-    db.insert(drawCommitments)
-      .select(sql`SELECT ${record.poolId}, ${record.seq}, ${record.kind}, ${record.blockHeight}, ${record.tipHeight}, ${record.tipHash},
+  return withLogAppend(db, record, tipsSeen, async (logInsert) => {
+    const [, , moved] = await db.batch([
+      // Every column in the table's order: written only while the pool is closed and uncommitted.
+      db.insert(drawCommitments)
+        .select(sql`SELECT ${record.poolId}, ${record.seq}, ${record.kind}, ${record.blockHeight}, ${record.tipHeight}, ${record.tipHash},
         ${record.tipTime}, ${record.highestTip}, ${record.reason}, ${record.createdAt}, ${record.prevHash}, ${record.hash}
       WHERE EXISTS (SELECT 1 FROM prize_pools WHERE id = ${record.poolId} AND status = 'closed' AND draw_block_height IS NULL)`),
-    db
-      .update(prizePools)
-      .set({ drawBlockHeight: record.blockHeight, updatedAt: now })
-      .where(
-        and(
-          eq(prizePools.id, record.poolId),
-          eq(prizePools.status, "closed"),
-          isNull(prizePools.drawBlockHeight),
-          sql`EXISTS (SELECT 1 FROM draw_commitments WHERE pool_id = ${record.poolId} AND seq = ${record.seq})`,
-        ),
-      )
-      .returning({ id: prizePools.id }),
-  ]);
-  return moved.length === 1;
+      logInsert,
+      db
+        .update(prizePools)
+        .set({ drawBlockHeight: record.blockHeight, updatedAt: now })
+        .where(
+          and(
+            eq(prizePools.id, record.poolId),
+            eq(prizePools.status, "closed"),
+            isNull(prizePools.drawBlockHeight),
+            sql`EXISTS (SELECT 1 FROM draw_commitments WHERE pool_id = ${record.poolId} AND seq = ${record.seq})`,
+          ),
+        )
+        .returning({ id: prizePools.id }),
+    ]);
+    return moved.length === 1;
+  });
 }
 
 /**
@@ -70,8 +91,7 @@ export async function commitDrawHeight(db: Db, record: CommitmentRecord): Promis
  */
 export async function delayDraw(db: Db, record: CommitmentRecord): Promise<void> {
   const now = new Date(record.createdAt);
-  await db.batch([
-    insertLogRecord(db, record),
+  await batchWithLogRecord(db, record, [
     db
       .update(prizePools)
       .set({ drawBlockHeight: null, drawDelayReason: record.reason, updatedAt: now })
@@ -219,11 +239,11 @@ export async function recordDraw(db: Db, draw: DrawRecord): Promise<boolean> {
     })
     .onConflictDoNothing();
   if (draw.voidReason) {
-    await db.batch([
-      drawRow,
-      ...(draw.voidRecord ? [insertLogRecord(db, draw.voidRecord)] : []),
-      db.update(prizePools).set({ drawBlockHeight: null, updatedAt: now }).where(poolAtHeight),
-    ]);
+    const giveUp = db.update(prizePools).set({ drawBlockHeight: null, updatedAt: now }).where(poolAtHeight);
+    const record = draw.voidRecord;
+    if (record) {
+      await batchWithLogRecord(db, record, [drawRow, giveUp]);
+    } else await db.batch([drawRow, giveUp]);
     return false;
   }
   const [, moved] = await db.batch([
@@ -285,6 +305,7 @@ export async function voidWinningDraw(
     .innerJoin(prizeWinners, eq(prizeWinners.id, payouts.prizeWinnerId))
     .where(and(eq(prizeWinners.poolId, poolId), eq(prizeWinners.prizeType, "main")));
   if (prizePayouts.some((payout) => payout.status !== "pending")) return false;
+  const height = pool.height;
   const now = new Date(record.createdAt);
   const reason = record.reason ?? "the winning payment was reversed";
   // The pending payout is cancelled and let go of the prize row (a cancelled payout keeps its amount for the record);
@@ -295,16 +316,15 @@ export async function voidWinningDraw(
       .set({ status: "cancelled", prizeWinnerId: null, failureReason: `draw voided: ${reason}`, updatedAt: now })
       .where(and(eq(payouts.id, payout.id), eq(payouts.status, "pending"))),
   );
-  await db.batch([
+  await batchWithLogRecord(db, record, [
     db
       .update(prizeDraws)
       .set({ voidedAt: now, voidReason: reason })
-      .where(and(eq(prizeDraws.poolId, poolId), eq(prizeDraws.blockHeight, pool.height), isNull(prizeDraws.voidedAt))),
+      .where(and(eq(prizeDraws.poolId, poolId), eq(prizeDraws.blockHeight, height), isNull(prizeDraws.voidedAt))),
     ...cancels,
     db.delete(prizeWinners).where(and(eq(prizeWinners.poolId, poolId), eq(prizeWinners.prizeType, "main"))),
     // The mini prizes are drawn again from the new block too (their candidates exclude the new main winner).
     db.delete(miniPrizeWinners).where(eq(miniPrizeWinners.poolId, poolId)),
-    insertLogRecord(db, record),
     db
       .update(prizePools)
       .set({

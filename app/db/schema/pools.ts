@@ -11,6 +11,7 @@ import {
   POOL_STATUSES,
 } from "../../domain/pool";
 import type { BitcoinBlock } from "../../domain/draw";
+import { TRANSPARENCY_KINDS, type TipSeen } from "../../domain/transparency-log";
 import { id, nowMs, timestamp, createdAt, updatedAt, cents, currency, bool, count } from "./columns";
 import { users } from "./accounts";
 
@@ -223,6 +224,40 @@ export const drawCommitments = sqliteTable(
   (t) => [
     primaryKey({ columns: [t.poolId, t.seq] }),
     check("draw_commitments_kind", sql`${t.kind} IN (${sql.raw(COMMITMENT_KINDS.map((k) => `'${k}'`).join(", "))})`),
+  ],
+);
+
+/**
+ * The public commitment log (decision 550): one append-only, hash-chained log across every pool. Record 0 is the
+ * genesis record (migration 0030); every other record mirrors one pool's draw log record (pool_id, pool_seq, its hash),
+ * written in the same batch, with the entries digest, the valid entries by source and the tips heard. Never updated;
+ * seq is the primary key, so two appends racing for the same number cannot both land (the loser retries).
+ */
+export const transparencyLog = sqliteTable(
+  "transparency_log",
+  {
+    seq: integer("seq").primaryKey(),
+    kind: text("kind", { enum: TRANSPARENCY_KINDS }).notNull(),
+    poolId: text("pool_id").references(() => prizePools.id, { onDelete: "restrict" }),
+    poolSeq: integer("pool_seq"),
+    poolRecordHash: text("pool_record_hash"),
+    entriesDigest: text("entries_digest"),
+    entryCounts: text("entry_counts", { mode: "json" }).$type<Record<string, number>>().notNull(),
+    blockHeight: integer("block_height"),
+    tipHeight: integer("tip_height"),
+    tipHash: text("tip_hash"),
+    /** The agreed tip's header time, Unix seconds. */
+    tipTime: integer("tip_time"),
+    highestTip: integer("highest_tip"),
+    tipsSeen: text("tips_seen", { mode: "json" }).$type<TipSeen[]>().notNull(),
+    reason: text("reason"),
+    createdAt: timestamp("created_at").notNull(),
+    prevHash: text("prev_hash").notNull(),
+    hash: text("hash").notNull(),
+  },
+  (t) => [
+    uniqueIndex("transparency_log_pool_record_unique").on(t.poolId, t.poolSeq),
+    check("transparency_log_kind", sql`${t.kind} IN (${sql.raw(TRANSPARENCY_KINDS.map((k) => `'${k}'`).join(", "))})`),
   ],
 );
 
