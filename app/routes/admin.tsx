@@ -2,6 +2,8 @@ import { data, Form, useNavigation } from "react-router";
 import { Link } from "~/components/link";
 import { AdRevenueForm } from "~/components/ad-revenue-form";
 import { UnclaimedPrizes } from "~/components/unclaimed-prizes";
+import { PrizeClaims } from "~/components/admin/prize-claims";
+import { adminClaimsSection, recordPrizeIdCheck } from "~/lib/prize-claims.server";
 import { Table } from "~/components/cards";
 import { FormError } from "~/components/form";
 import { Badge, Button, DateText, Page, pageMeta, Pagination, Section, Stat } from "~/components/page";
@@ -41,7 +43,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
   const params = new URL(request.url).searchParams;
   const query = adminUserQuerySchema.parse({ q: params.get("q"), sort: params.get("sort"), page: params.get("page") });
-  const auditPage = adminUserQuerySchema.shape.page.parse(params.get("auditPage"));
+  const auditPageParam = (value: string | null) => adminUserQuerySchema.shape.page.parse(value);
+  const auditPage = auditPageParam(params.get("auditPage"));
   const db = getDb(getEnv(context));
   const [counts, users, audit, games, rules, adHosts, unclaimed, fees, unmatched] = await Promise.all([
     platformCounts(db),
@@ -86,7 +89,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }));
   // Draws whose committed block was refused (never swapped silently): why, until the pool is drawn.
   const delayedDraws = await listDelayedDraws(db);
+  const prizeClaims = await adminClaimsSection(getEnv(context), auditPageParam(params.get("claimsPage")));
   return {
+    prizeClaims,
     counts,
     users,
     audit,
@@ -123,7 +128,9 @@ export async function action({ request, context }: Route.ActionArgs) {
                   String(form.get("payoutId") ?? ""),
                   String(form.get("note") ?? ""),
                 )
-              : { ok: false, status: 400, message: ADMIN_MESSAGES.unknownAction };
+              : intent === "record-id-check"
+                ? await recordPrizeIdCheck(env, admin.id, Object.fromEntries(form))
+                : { ok: false, status: 400, message: ADMIN_MESSAGES.unknownAction };
   if (!result.ok) {
     return data(
       {
@@ -160,6 +167,7 @@ const ACTION_TEXT = {
   revenue_rules_updated: "Updated the revenue distribution rules",
   ad_revenue_recorded: "Recorded ad revenue",
   prize_settled_by_hand: "Settled a prize by hand",
+  prize_id_checked: "Recorded a prize winner's age and identity check",
 } as const;
 
 function auditSummary(row: { action: keyof typeof ACTION_TEXT; detail: Record<string, unknown> }): string {
@@ -179,6 +187,7 @@ function auditSummary(row: { action: keyof typeof ACTION_TEXT; detail: Record<st
   if (row.action === "ad_revenue_recorded")
     return `${String(d.periodStart)} to ${String(d.periodEnd)}: ${String(d.impressions)} impressions, ${String(d.clicks)} clicks`;
   if (row.action === "prize_settled_by_hand") return `Paid outside Stripe: ${String(d.note)}`;
+  if (row.action === "prize_id_checked") return `ID check: ${String(d.note)}`;
   return "Shares per source saved";
 }
 
@@ -408,6 +417,14 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
 
       <Section title="Unclaimed prizes">
         <UnclaimedPrizes prizes={loaderData.unclaimedPrizes} fieldErrors={{}} />
+      </Section>
+
+      <Section title="Prize claims">
+        <PrizeClaims
+          {...loaderData.prizeClaims}
+          hrefFor={(page) => `/admin?claimsPage=${page}`}
+          fieldErrors={actionData?.intent === "record-id-check" ? actionData.fieldErrors : {}}
+        />
       </Section>
 
       <Section title="Unmatched payment events">

@@ -40,6 +40,7 @@ export type Rows = {
   prizeDraws: Insert<typeof schema.prizeDraws>[];
   drawCommitments: Insert<typeof schema.drawCommitments>[];
   payouts: Insert<typeof schema.payouts>[];
+  prizeClaims: Insert<typeof schema.prizeClaims>[];
   mailOutbox: Insert<typeof schema.mailOutbox>[];
   payoutMethods: schema.NewPayoutMethod[];
   chatConversations: Insert<typeof schema.chatConversations>[];
@@ -83,6 +84,7 @@ export function emptyRows(): Rows {
     prizeDraws: [],
     drawCommitments: [],
     payouts: [],
+    prizeClaims: [],
     payoutMethods: [],
     chatConversations: [],
     chatMessages: [],

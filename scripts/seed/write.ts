@@ -46,6 +46,7 @@ export async function writeRows(db: DrizzleD1Database<typeof schema>, rows: Rows
   insert(schema.prizeDraws, rows.prizeDraws);
   insert(schema.drawCommitments, rows.drawCommitments);
   insert(schema.payouts, rows.payouts);
+  insert(schema.prizeClaims, rows.prizeClaims);
   insert(schema.miniPrizeWinners, rows.miniPrizeWinners);
   insert(schema.adRevenueReports, rows.adRevenueReports);
   insert(schema.earningsLedger, rows.earningsLedger);
