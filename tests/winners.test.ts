@@ -22,9 +22,11 @@ async function drawnPool(opts: {
   withholdAtEntry?: boolean;
   claim?: { legalName: string; withholdName: boolean };
   prizeCents?: number;
+  /** Accounts to reuse (creating one hashes a password): the name published is `winnerName` either way. */
+  accounts?: { host: { id: string }; winner: { id: string; email: string } };
 }) {
-  const host = await makeUser({ name: "Winners Host" });
-  const winner = await makeUser({ name: opts.winnerName });
+  const host = opts.accounts?.host ?? (await makeUser({ name: "Winners Host" }));
+  const winner = opts.accounts?.winner ?? (await makeUser({ name: opts.winnerName }));
   await db()
     .update(userProfiles)
     .set({ region: opts.region ?? null, country: opts.country ?? "US" })
@@ -134,13 +136,14 @@ describe("/winners", () => {
     // A visitor cannot see the admin's record.
     const visitorAdmin = await get("/admin");
     expect(visitorAdmin.status).toBe(302);
-  });
+  }, 60_000);
 
   it("pages: the next page starts after the first page's last pool and the first page links to it", async () => {
     const names = Array.from({ length: WINNERS_PAGE_SIZE + 1 }, (_, i) => `Page Fan${String(i).padStart(2, "0")}`);
+    const accounts = { host: await makeUser({ name: "Pages Host" }), winner: await makeUser({ name: "Page Fan" }) };
     for (const [i, name] of names.entries()) {
       // Later than the other test's draws: the newest first are these, Fan00 first.
-      await drawnPool({ winnerName: name, drawnAt: new Date(BASE + 100 * DAY - i * 60_000) });
+      await drawnPool({ winnerName: name, drawnAt: new Date(BASE + 100 * DAY - i * 60_000), accounts });
     }
     const first = await (await get("/winners")).text();
     const firstRows = rowsOf(first);
@@ -151,7 +154,7 @@ describe("/winners", () => {
     const second = rowsOf(await (await get("/winners?page=2")).text());
     expect(second[0]).toMatch(new RegExp(`^Fan${WINNERS_PAGE_SIZE} `));
     expect(second.some((row) => row.startsWith("Fan00 "))).toBe(false);
-  });
+  }, 60_000);
 });
 
 /** A host with a product and an open pool of 4 entries: the fan's 2 (one void, so 1 valid) and 2 of another fan. */
