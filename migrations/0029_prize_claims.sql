@@ -33,9 +33,10 @@ CREATE INDEX `prize_claims_user_idx` ON `prize_claims` (`user_id`);--> statement
 CREATE INDEX `prize_claims_created_idx` ON `prize_claims` (`created_at`);--> statement-breakpoint
 -- /winners lists drawn pools newest first.
 CREATE INDEX `prize_pools_status_drawn_idx` ON `prize_pools` (`status`,`drawn_at`);--> statement-breakpoint
--- Prizes announced before claims existed: their winner notice was the payout's creation; they claim like any other.
+-- Prizes announced before claims existed (their winner notice was the payout's creation) claim like any other, with
+-- 30 days from now at least: a winner who was never asked to claim does not lapse on the day this ships.
 INSERT INTO `prize_claims` (`id`, `pool_id`, `entry_number`, `user_id`, `payout_id`, `prize_amount_cents`, `currency`, `noticed_at`, `claim_by`)
 SELECT lower(hex(randomblob(16))), w.`pool_id`, w.`entry_number`, p.`user_id`, p.`id`, p.`amount_cents`, p.`currency`,
-	p.`created_at`, p.`created_at` + 30 * 86400000
+	p.`created_at`, max(p.`created_at`, cast(unixepoch('subsec') * 1000 as integer)) + 30 * 86400000
 FROM `payouts` p JOIN `prize_winners` w ON w.`id` = p.`prize_winner_id`
 WHERE p.`payout_type` = 'prize_winner' AND p.`status` = 'pending' AND w.`prize_type` = 'main' AND w.`entry_number` IS NOT NULL;
