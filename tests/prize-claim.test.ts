@@ -236,7 +236,7 @@ async function browserCheck(poolId: string) {
 
 describe("an unclaimed main prize", () => {
   it("is redrawn once from a new recorded commitment (void reason 'unclaimed'), then carried to the host's next pool, never redrawn twice", async () => {
-    const { host, poolId, entryNumber: first } = await drawnPool();
+    const { host, fans, poolId, entryNumber: first } = await drawnPool();
     const firstNotice = new Date();
     await runPrizeCron(env, firstNotice);
     const firstClaim = (await claimOf(poolId, first))!;
@@ -319,5 +319,13 @@ describe("an unclaimed main prize", () => {
       amountCents: distributePool(50_000).mainPrize,
     });
     expect(carry[0]!.poolId).not.toBe(poolId);
+
+    // Each winner's claim page says what became of their prize.
+    const firstPage = await pageText(await get(`/prize-claim/${poolId}`, { cookie: await signIn(fans[first]!.email) }));
+    expect(firstPage).toContain("was not claimed within 30 days of the winner notice, so it was drawn again.");
+    const secondPage = await pageText(
+      await get(`/prize-claim/${poolId}`, { cookie: await signIn(fans[secondEntry]!.email) }),
+    );
+    expect(secondPage).toContain("so it went to the host's next prize pool.");
   }, 90_000);
 });

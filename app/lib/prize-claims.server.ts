@@ -52,7 +52,7 @@ export async function claimView(env: Env, poolId: string, userId: string, now = 
     legalName: claim.legalName,
     withholdName: claim.withholdName,
     idChecked: claim.idCheckedAt !== null,
-    lapsed: claim.lapsedAt !== null,
+    lapseOutcome: claim.lapseOutcome,
   };
 }
 

@@ -55,9 +55,13 @@ export default function PrizeClaim({ loaderData, actionData }: Route.ComponentPr
             </div>
           )
         ) : null}
-        {claim.lapsed ? (
+        {claim.lapseOutcome ? (
           <p className="mt-3 text-sm text-gray-700">
-            This prize was not claimed within {PRIZE_CLAIM_DAYS} days of the winner notice, so it was drawn again.
+            {claim.lapseOutcome === "voided"
+              ? "This draw was voided, so the prize was drawn again."
+              : claim.lapseOutcome === "redrawn"
+                ? `This prize was not claimed within ${PRIZE_CLAIM_DAYS} days of the winner notice, so it was drawn again.`
+                : `This prize was not claimed within ${PRIZE_CLAIM_DAYS} days of the winner notice, so it went to the host's next prize pool.`}
           </p>
         ) : claim.confirmedAt ? (
           <div className="mt-3 space-y-2 text-sm text-gray-700">
