@@ -86,6 +86,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     country: p.country,
     payableAt: p.payableAt,
     poolId: p.poolId,
+    claimConfirmed: p.claimConfirmed,
+    idChecked: p.idChecked,
   }));
   // Draws whose committed block was refused (never swapped silently): why, until the pool is drawn.
   const delayedDraws = await listDelayedDraws(db);

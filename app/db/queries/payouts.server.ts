@@ -382,9 +382,12 @@ export function listUnclaimedPrizes(db: Db, now: Date, limit = 50) {
       email: users.email,
       country: payoutMethods.country,
       poolId: prizeWinners.poolId,
+      claimConfirmed: sql<boolean>`${prizeClaims.confirmedAt} IS NOT NULL`.mapWith(Boolean),
+      idChecked: sql<boolean>`${prizeClaims.idCheckedAt} IS NOT NULL`.mapWith(Boolean),
     })
     .from(payouts)
     .innerJoin(prizeWinners, eq(prizeWinners.id, payouts.prizeWinnerId))
+    .leftJoin(prizeClaims, eq(prizeClaims.payoutId, payouts.id))
     .leftJoin(users, eq(users.id, payouts.userId))
     .leftJoin(payoutMethods, and(eq(payoutMethods.userId, payouts.userId), eq(payoutMethods.isDefault, true)))
     .where(
