@@ -8,6 +8,7 @@ import {
   miniPrizeWinners,
   payoutMethods,
   payouts,
+  prizeClaims,
   prizeEntries,
   prizeMiniPrizes,
   prizePools,
@@ -58,6 +59,16 @@ async function drawnPool(opts: { amountCents: number; drawnAt: Date; winnerConfi
       entryNumber: 0,
     });
   return { host, winner, poolId };
+}
+
+/** The winner's claim confirmed and its ID check recorded (the claim's own flow: tests/prize-claim.test.ts). */
+async function clearClaim(userId: string) {
+  const rows = await db()
+    .update(prizeClaims)
+    .set({ confirmedAt: new Date(), legalName: "Lucky Fan", idCheckedAt: new Date(), idCheckNote: "Passport seen" })
+    .where(eq(prizeClaims.userId, userId))
+    .returning({ id: prizeClaims.id });
+  expect(rows).toHaveLength(1);
 }
 
 async function connectVerified(userId: string) {
@@ -151,6 +162,8 @@ describe("winners are paid", () => {
     const mails = await db().select().from(mailOutbox).where(eq(mailOutbox.toAddress, winner.email));
     expect(mails.filter((m) => m.subject.startsWith("You won"))).toHaveLength(1);
     const cookie = await signIn(winner.email);
+    expect(await (await get("/dashboard", { cookie })).text()).toContain("Claim your prize");
+    await clearClaim(winner.id);
     const dashboard = await (await get("/dashboard", { cookie })).text();
     expect(dashboard).toContain("You won the main prize of USD 60.00!");
     expect(dashboard).toContain("Add a payout method to receive your prize.");
@@ -244,6 +257,7 @@ describe("winners are paid", () => {
     const { winner } = await drawnPool({ amountCents: 10_000, drawnAt, winnerConfirmed: false });
     await connectVerified(winner.id);
     await runPrizeCron(env, drawnAt);
+    await clearClaim(winner.id);
     const waiting = await runPrizeCron(env, new Date());
     expect(waiting.waitingForConfirmation).toBeGreaterThanOrEqual(1);
     expect((await prizeOf(winner.id))!.status).toBe("pending");

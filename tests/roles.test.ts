@@ -56,6 +56,8 @@ const RULES: Record<string, Who> = {
   "routes/payment.tsx": "signed-in",
   "routes/payouts-local-onboarding.tsx": "secret",
   "routes/payouts.tsx": "signed-in",
+  // The winner's claim of a main prize (decision 540): any other account gets 404 and changes nothing.
+  "routes/prize-claim.tsx": "signed-in",
   "routes/prize-pool-management.tsx": "owner",
   "routes/prize-pool-settings.tsx": "signed-in",
   "routes/product.tsx": "signed-in",

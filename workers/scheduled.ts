@@ -6,6 +6,7 @@ import { resumeUnfinishedFulfilments } from "~/lib/payments/fulfil/fulfil.server
 import { runGroupBuyCron } from "~/lib/payments/refunds/group-buy-close.server";
 import { applyHeldPaymentEvents } from "~/lib/payments/webhook/webhook.server";
 import { runPrizeCron } from "~/lib/payments/connect/prizes.server";
+import { runUnclaimedPrizeCron } from "~/lib/prize-claims.server";
 import { removeUnattachedUploads } from "~/lib/uploads.server";
 
 /**
@@ -73,6 +74,15 @@ export async function runScheduled(env: Env, now: Date): Promise<void> {
       console.log("cron: group buys", JSON.stringify(groupBuys));
   } catch (error) {
     console.error("cron: group buys step failed", error);
+  }
+
+  // Main prizes nobody claimed within 30 days of the winner notice: redrawn once, then carried over (decision 540).
+  try {
+    const unclaimed = await runUnclaimedPrizeCron(env, now);
+    if (unclaimed.redrawn.length + unclaimed.carried.length + unclaimed.voided > 0)
+      console.log("cron: unclaimed prizes", JSON.stringify(unclaimed));
+  } catch (error) {
+    console.error("cron: unclaimed prizes step failed", error);
   }
 
   // Winners paid: draw mini prizes, announce new main prizes, transfer those past the settlement period, book the

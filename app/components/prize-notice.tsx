@@ -5,7 +5,7 @@ import { PRIZE_MESSAGES } from "~/domain/payouts";
 export type PrizeNoticeData = {
   amount: string;
   poolId: string;
-  status: "settling" | "confirm_email" | "add_method" | "paying" | "failed";
+  status: "claim" | "settling" | "confirm_email" | "add_method" | "paying" | "failed";
 };
 
 export type MiniPrizeNoticeData = {
@@ -54,6 +54,15 @@ export function PrizeNotice({
         <div key={p.poolId} className="rounded-lg border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900">
           <p className="font-semibold">{`You won the main prize of ${p.amount}!`}</p>
           <p>
+            {p.status === "claim" ? (
+              <>
+                {"Claim it within 30 days of the winner notice: "}
+                <Link to={`/prize-claim/${p.poolId}`} className="font-semibold underline">
+                  Claim your prize
+                </Link>{" "}
+                ·{" "}
+              </>
+            ) : null}
             {p.status === "confirm_email" ? (
               <>
                 {PRIZE_MESSAGES.confirmEmail}{" "}
@@ -63,7 +72,7 @@ export function PrizeNotice({
                 ·{" "}
               </>
             ) : null}
-            {p.status === "confirm_email"
+            {p.status === "confirm_email" || p.status === "claim"
               ? null
               : p.status === "add_method"
                 ? "Add a payout method to receive your prize."

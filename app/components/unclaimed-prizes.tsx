@@ -12,6 +12,9 @@ export type UnclaimedPrize = {
   country: string | null;
   payableAt: Date | null;
   poolId: string;
+  /** The winner's claim (decision 540): confirmed, and its ID check recorded. */
+  claimConfirmed: boolean;
+  idChecked: boolean;
 };
 
 /** Prizes past their settlement period and unpaid, each with a form to record a payment made by hand (intent=settle-prize). */
@@ -41,9 +44,13 @@ export function UnclaimedPrizes({
           <td className="px-4 py-2 text-sm">
             {p.status === "failed"
               ? `Failed: ${p.reason ?? "transfer refused"}`
-              : p.country
-                ? `Waiting (${p.country})`
-                : "No payout method"}
+              : !p.claimConfirmed
+                ? "Waiting for the winner's claim"
+                : !p.idChecked
+                  ? "Waiting for the ID check"
+                  : p.country
+                    ? `Waiting (${p.country})`
+                    : "No payout method"}
           </td>
           <td className="px-4 py-2">
             <Form method="post" className="flex items-center gap-2">

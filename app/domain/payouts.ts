@@ -73,10 +73,15 @@ export const PRIZE_MESSAGES = {
 } as const;
 
 /** The winner's mail when a pool is drawn. */
-export function winnerMail(winnerName: string, prize: string, payableOn: string): { subject: string; text: string } {
+export function winnerMail(
+  winnerName: string,
+  prize: string,
+  payableOn: string,
+  claim: { url: string; by: string },
+): { subject: string; text: string } {
   return {
     subject: `You won ${prize} in a Tribe prize pool!`,
-    text: `Congratulations ${winnerName}!\n\nYour entry won the main prize of ${prize}. It is paid to your payout account after the draw's settlement period, from ${payableOn}.\nIf you have no payout method yet, add one under Payouts on Tribe.\n`,
+    text: `Congratulations ${winnerName}!\n\nYour entry won the main prize of ${prize}. Claim it by ${claim.by} (within 30 days of this notice): ${claim.url}\nAn admin then checks your age and identity. It is paid to your payout account after the draw's settlement period, from ${payableOn}.\nIf you have no payout method yet, add one under Payouts on Tribe. A prize not claimed in time is drawn again.\n`,
   };
 }
 

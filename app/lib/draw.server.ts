@@ -595,6 +595,25 @@ export async function disqualifyWinner(
   const now = new Date();
   if (!isPrizeUnsettled(pool.drawnAt, now)) return false;
   const reason = "the winning entry's payment was reversed by the buyer or the card provider";
+  return voidDrawAndRedraw(env, poolId, entryNumber, reason, now, options);
+}
+
+/**
+ * Voids a drawn pool's winning draw (a void record with `reason` in its log; a pending prize payout cancelled) and
+ * sets up the redraw: the pool goes back to closed and commits afresh past the tip at this time, by the same rule
+ * over the valid entries less every voided winner. Used for a reversed winning payment and for an unclaimed prize
+ * (decision 540). Returns false (and changes nothing) unless the pool is drawn with that winning entry.
+ */
+export async function voidDrawAndRedraw(
+  env: Env,
+  poolId: string,
+  entryNumber: number,
+  reason: string,
+  now: Date,
+  options?: ExplorerOptions,
+): Promise<boolean> {
+  const pool = await getPool(env, poolId);
+  if (!pool || pool.status !== "drawn" || pool.winnerEntryNumber !== entryNumber) return false;
   const record = await nextLogRecord(env, poolId, {
     ...NO_TIP,
     kind: "void",
@@ -602,7 +621,7 @@ export async function disqualifyWinner(
     reason,
     createdAt: now.getTime(),
   });
-  const voided = await voidWinningDraw(db, poolId, entryNumber, record);
+  const voided = await voidWinningDraw(getDb(env), poolId, entryNumber, record);
   if (voided) {
     await initPoolObject(env, pool);
     await poolStub(env, poolId).reopenDraw();

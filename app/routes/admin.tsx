@@ -3,6 +3,8 @@ import { Link } from "~/components/link";
 import { AdRevenueForm } from "~/components/ad-revenue-form";
 import { UnclaimedPrizes } from "~/components/unclaimed-prizes";
 import { ExcludedPlaces } from "~/components/admin/excluded-places";
+import { PrizeClaims } from "~/components/admin/prize-claims";
+import { adminClaimsSection, recordPrizeIdCheck } from "~/lib/prize-claims.server";
 import { Table } from "~/components/cards";
 import { FormError } from "~/components/form";
 import { Badge, Button, DateText, Page, pageMeta, Pagination, Section, Stat } from "~/components/page";
@@ -43,7 +45,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   await requireAdmin(context, request);
   const params = new URL(request.url).searchParams;
   const query = adminUserQuerySchema.parse({ q: params.get("q"), sort: params.get("sort"), page: params.get("page") });
-  const auditPage = adminUserQuerySchema.shape.page.parse(params.get("auditPage"));
+  const auditPageParam = (value: string | null) => adminUserQuerySchema.shape.page.parse(value);
+  const auditPage = auditPageParam(params.get("auditPage"));
   const db = getDb(getEnv(context));
   const [counts, users, audit, games, rules, adHosts, unclaimed, fees, unmatched, excludedPlaces] = await Promise.all([
     platformCounts(db),
@@ -86,10 +89,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     country: p.country,
     payableAt: p.payableAt,
     poolId: p.poolId,
+    claimConfirmed: p.claimConfirmed,
+    idChecked: p.idChecked,
   }));
   // Draws whose committed block was refused (never swapped silently): why, until the pool is drawn.
   const delayedDraws = await listDelayedDraws(db);
+  const prizeClaims = await adminClaimsSection(getEnv(context), auditPageParam(params.get("claimsPage")));
   return {
+    prizeClaims,
     counts,
     users,
     audit,
@@ -129,7 +136,9 @@ export async function action({ request, context }: Route.ActionArgs) {
                 )
               : intent === "excluded-place"
                 ? await changeExcludedPlaces(env, admin.id, form)
-                : { ok: false, status: 400, message: ADMIN_MESSAGES.unknownAction };
+                : intent === "record-id-check"
+                  ? await recordPrizeIdCheck(env, admin.id, Object.fromEntries(form))
+                  : { ok: false, status: 400, message: ADMIN_MESSAGES.unknownAction };
   if (!result.ok) {
     return data(
       {
@@ -167,6 +176,7 @@ const ACTION_TEXT = {
   ad_revenue_recorded: "Recorded ad revenue",
   prize_settled_by_hand: "Settled a prize by hand",
   excluded_places_updated: "Changed the excluded places",
+  prize_id_checked: "Recorded a prize winner's age and identity check",
 } as const;
 
 function auditSummary(row: { action: keyof typeof ACTION_TEXT; detail: Record<string, unknown> }): string {
@@ -188,6 +198,7 @@ function auditSummary(row: { action: keyof typeof ACTION_TEXT; detail: Record<st
   if (row.action === "prize_settled_by_hand") return `Paid outside Stripe: ${String(d.note)}`;
   if (row.action === "excluded_places_updated")
     return `${d.change === "add" ? "Excluded" : "No longer excluded"}: ${String(d.name)} (${String(d.code)})`;
+  if (row.action === "prize_id_checked") return `ID check: ${String(d.note)}`;
   return "Shares per source saved";
 }
 
@@ -425,6 +436,14 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
 
       <Section title="Unclaimed prizes">
         <UnclaimedPrizes prizes={loaderData.unclaimedPrizes} fieldErrors={{}} />
+      </Section>
+
+      <Section title="Prize claims">
+        <PrizeClaims
+          {...loaderData.prizeClaims}
+          hrefFor={(page) => `/admin?claimsPage=${page}`}
+          fieldErrors={actionData?.intent === "record-id-check" ? actionData.fieldErrors : {}}
+        />
       </Section>
 
       <Section title="Unmatched payment events">

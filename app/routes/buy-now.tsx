@@ -16,7 +16,7 @@ import {
 } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
-import { getCurrentPool } from "~/db/queries/pools.server";
+import { countViewerEntries, getCurrentPool } from "~/db/queries/pools.server";
 import { getProfileCountry } from "~/db/queries/profiles.server";
 import {
   getProduct,
@@ -28,6 +28,7 @@ import {
 } from "~/db/queries/products.server";
 import { productCategory } from "~/domain/catalog";
 import { displayCurrency, type SupportedCurrency } from "~/domain/currency";
+import { WINNER_PUBLICITY_TEXT } from "~/domain/prize-claims";
 import { livePoolAttributes, poolDisplay } from "~/domain/pool-display";
 import { formatCents } from "~/domain/money";
 import { shownPurchaseCents, toCheckoutCents } from "~/domain/payments";
@@ -60,18 +61,21 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const viewer = viewerSession(context);
   // One batch with the session's lookup: everything else is keyed by the product or, through a subquery, by its host
   // or the viewer's session.
-  const [user, product, sizes, colours, images, more, pool, liked, rules, viewerCountry] = await Promise.all([
-    getOptionalUser(context),
-    getProduct(db, id),
-    listProductSizes(db, id),
-    listProductColors(db, id),
-    listProductImages(db, id, 8),
-    listMoreFromHost(db, id, 8),
-    getCurrentPool(db, { ofProduct: id }),
-    viewer ? isProductLiked(db, viewer, id) : false,
-    getRevenueRules(db),
-    viewer ? getProfileCountry(db, viewer) : undefined,
-  ]);
+  const [user, product, sizes, colours, images, more, pool, liked, rules, viewerCountry, viewerEntries] =
+    await Promise.all([
+      getOptionalUser(context),
+      getProduct(db, id),
+      listProductSizes(db, id),
+      listProductColors(db, id),
+      listProductImages(db, id, 8),
+      listMoreFromHost(db, id, 8),
+      getCurrentPool(db, { ofProduct: id }),
+      viewer ? isProductLiked(db, viewer, id) : false,
+      getRevenueRules(db),
+      viewer ? getProfileCountry(db, viewer) : undefined,
+      // "Your entries: N of M" for a signed-in fan (their page is never cached; a visitor's shows no one's count).
+      viewer ? countViewerEntries(db, { ofProduct: id }, viewer) : null,
+    ]);
   if (!product || (product.status !== "active" && product.hostId !== user?.id)) notFound();
   const search = new URL(request.url).searchParams;
   const openPool = pool?.status === "open" ? pool : null;
@@ -92,8 +96,14 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     },
     // The same texts /api/pools/live sends for this pool in this currency (/page.js keeps them current).
     pool: openPool
-      ? { id: openPool.id, currency: poolCurrency, ...poolDisplay(openPool, openPool.currency, poolCurrency) }
+      ? {
+          id: openPool.id,
+          currency: poolCurrency,
+          entries: openPool.entriesCount,
+          ...poolDisplay(openPool, openPool.currency, poolCurrency),
+        }
       : null,
+    viewerEntries,
     sizes: sizes.map((s) => ({
       id: s.id,
       name: s.name,
@@ -232,9 +242,16 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
         ) : (
           <p className="mt-2 text-sm text-white/90">The next prize pool opens soon.</p>
         )}
+        {pool ? (
+          <p className="mt-2 text-sm text-white/90" data-testid="pool-entries">
+            {`${pool.entries} ${pool.entries === 1 ? "entry" : "entries"}`}
+            {loaderData.viewerEntries !== null ? ` · Your entries: ${loaderData.viewerEntries} of ${pool.entries}` : ""}
+          </p>
+        ) : null}
         <p className="mt-3 text-xs text-white/90">
           {`${loaderData.poolShare} of your purchase goes to the prize pool, and you get a unique entry number to the main prize.`}
         </p>
+        <p className="mt-1 text-xs text-white/90">{WINNER_PUBLICITY_TEXT}</p>
       </section>
 
       {more.length > 0 ? (

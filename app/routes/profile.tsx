@@ -10,7 +10,7 @@ import { usePoolLive } from "~/components/use-pool-live";
 import { getDb } from "~/db/client.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { listActiveGames } from "~/db/queries/games.server";
-import { getCurrentPool } from "~/db/queries/pools.server";
+import { countViewerEntries, getCurrentPool } from "~/db/queries/pools.server";
 import { listPoolMiniPrizes } from "~/db/queries/mini-prizes.server";
 import { listShopProducts } from "~/db/queries/products.server";
 import {
@@ -26,6 +26,7 @@ import { countdownText } from "~/domain/countdown";
 import { countryByCode, displayCurrency, type SupportedCurrency } from "~/domain/currency";
 import { formatCents, progressPercent } from "~/domain/money";
 import { miniPrizeQuantityText } from "~/domain/pool";
+import { WINNER_PUBLICITY_TEXT } from "~/domain/prize-claims";
 import { livePoolAttributes, type PoolDisplayField } from "~/domain/pool-display";
 import { distributePool, poolShareText } from "~/domain/revenue";
 import { TRIBE_JOIN_MESSAGES, tribeJoinOutcome, tribeJoinResult, type TribeJoinResult } from "~/domain/tribe";
@@ -105,6 +106,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     winners,
     miniPrizes,
     poolEntryNumbers,
+    viewerEntries,
   ] = await Promise.all([
     getOptionalUser(context),
     getProfileByIdOrSlug(db, key),
@@ -121,6 +123,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     tab === "winner" ? listHostPoolWinners(db, address, WINNERS_PAGE_SIZE + 1, (page - 1) * WINNERS_PAGE_SIZE) : null,
     listPoolMiniPrizes(db, { currentOf: address }),
     session ? listUserEntryNumbers(db, { currentOf: address }, session) : ([] as number[]),
+    // "Your entries: N of M": the signed-in viewer's own valid entries (their page is never cached).
+    session ? countViewerEntries(db, address, session) : null,
   ]);
   const own = profile !== undefined && profile.userId === viewer?.id;
   assertVisible(profile, own);
@@ -177,6 +181,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       : null,
     miniPrizes: miniPrizes.map((m) => ({ id: m.id, name: m.name, quantity: miniPrizeQuantityText(m.quantityText) })),
     entryNumbers,
+    // Null for a visitor (and on the host's own profile): a visitor's page is cached and shows no one's count.
+    viewerEntries: own ? null : viewerEntries,
     products:
       products?.map((p) => ({
         id: p.id,
@@ -533,6 +539,17 @@ function PoolPanel({ loaderData }: { loaderData: Route.ComponentProps["loaderDat
           {live.entries} {live.entries === 1 ? "entry" : "entries"}
           {live.status !== "open" ? ` · ${live.status === "drawn" ? "Winner drawn" : "Closed, drawing soon"}` : ""}
         </span>
+      </p>
+      {loaderData.viewerEntries !== null ? (
+        <p className="mt-2 text-sm font-medium text-gray-800" data-testid="your-entries">
+          {`Your entries: ${loaderData.viewerEntries} of ${live.entries}`}
+        </p>
+      ) : null}
+      <p className="mt-2 text-xs text-gray-500">
+        {WINNER_PUBLICITY_TEXT}{" "}
+        <Link to="/winners" className="underline">
+          Winners
+        </Link>
       </p>
       {entryNumbers.length > 0 ? (
         <p className="mt-3 rounded-lg bg-green-50 px-3 py-2 text-sm text-green-800">{`Your entry numbers: ${entryNumbers.join(", ")}`}</p>

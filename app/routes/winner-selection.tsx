@@ -355,6 +355,9 @@ export default function WinnerSelection({ loaderData }: Route.ComponentProps) {
       </p>
       <div className="mt-6 flex flex-wrap gap-3">
         <LinkButton to="/guess-win">Play Guess &amp; Win</LinkButton>
+        <LinkButton to="/winners" variant="secondary">
+          All winners
+        </LinkButton>
         <LinkButton to="/" variant="secondary">
           Back to Home
         </LinkButton>

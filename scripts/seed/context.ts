@@ -41,6 +41,7 @@ export type Rows = {
   drawCommitments: Insert<typeof schema.drawCommitments>[];
   transparencyLog: Insert<typeof schema.transparencyLog>[];
   payouts: Insert<typeof schema.payouts>[];
+  prizeClaims: Insert<typeof schema.prizeClaims>[];
   mailOutbox: Insert<typeof schema.mailOutbox>[];
   payoutMethods: schema.NewPayoutMethod[];
   chatConversations: Insert<typeof schema.chatConversations>[];
@@ -85,6 +86,7 @@ export function emptyRows(): Rows {
     drawCommitments: [],
     transparencyLog: [],
     payouts: [],
+    prizeClaims: [],
     payoutMethods: [],
     chatConversations: [],
     chatMessages: [],

@@ -15,6 +15,7 @@ import { poolShareEarning } from "../../app/domain/earnings";
 import { drawMiniPrizes, miniPrizeCandidates } from "../../app/domain/mini-prizes";
 import { formatCents } from "../../app/domain/money";
 import { winnerMail } from "../../app/domain/payouts";
+import { claimDeadline } from "../../app/domain/prize-claims";
 import { POOL_CURRENCY, PRIZE_SETTLEMENT_DAYS } from "../../app/domain/pool";
 import { distributePool } from "../../app/domain/revenue";
 import bitcoinBlocks from "../../tests/fixtures/bitcoin-blocks.json" with { type: "json" };
@@ -173,8 +174,12 @@ async function draw(seed: Seed, host: Host, index: number, historical: Historica
   return { host, poolId, miniPrizeId, block, entries, amount, winner, winnerName, drawnAt };
 }
 
-/** The main prize: its winner row, the winner's activity and mail, and the payout made after the settlement period. */
-function awardMainPrize(seed: Seed, drawn: Drawn): void {
+/**
+ * The main prize: its winner row, the winner's activity and mail, the claim (confirmed with the winner's legal name,
+ * the ID check recorded by the admin; the second pool's winner objected to publication, so /winners withholds their
+ * name) and the payout made after the settlement period.
+ */
+function awardMainPrize(seed: Seed, drawn: Drawn, withholdName: boolean): void {
   const { rows } = seed;
   const { poolId, winner, winnerName, drawnAt, block } = drawn;
   const mainPrize = distributePool(drawn.amount).mainPrize;
@@ -200,7 +205,11 @@ function awardMainPrize(seed: Seed, drawn: Drawn): void {
   });
   // The mail the draw sent the winner at the time (the outbox keeps what would have been sent).
   const settledAt = new Date(drawnAt.getTime() + PRIZE_SETTLEMENT_DAYS * DAY);
-  const mail = winnerMail(winnerName, formatCents(mainPrize, POOL_CURRENCY), settledAt.toISOString().slice(0, 10));
+  const claimBy = claimDeadline(drawnAt);
+  const mail = winnerMail(winnerName, formatCents(mainPrize, POOL_CURRENCY), settledAt.toISOString().slice(0, 10), {
+    url: `/prize-claim/${poolId}`,
+    by: claimBy.toISOString().slice(0, 10),
+  });
   rows.mailOutbox.push({
     toAddress: seed.personById.get(winner.userId)!.email,
     subject: mail.subject,
@@ -208,7 +217,27 @@ function awardMainPrize(seed: Seed, drawn: Drawn): void {
     createdAt: drawnAt,
   });
   const paidAt = new Date(settledAt.getTime() + DAY);
+  const payoutId = crypto.randomUUID();
+  const confirmedAt = new Date(drawnAt.getTime() + 3 * DAY);
+  rows.prizeClaims.push({
+    poolId,
+    entryNumber: winner.entryNumber,
+    userId: winner.userId,
+    payoutId,
+    prizeAmountCents: mainPrize,
+    currency: POOL_CURRENCY,
+    noticedAt: drawnAt,
+    claimBy,
+    confirmedAt,
+    legalName: winnerName,
+    withholdName,
+    idCheckedAt: new Date(confirmedAt.getTime() + 2 * DAY),
+    idCheckedBy: seed.admin.id,
+    idCheckNote: "Passport seen by video call; date of birth checked (18+).",
+    createdAt: drawnAt,
+  });
   rows.payouts.push({
+    id: payoutId,
     userId: winner.userId,
     amountCents: mainPrize,
     currency: POOL_CURRENCY,
@@ -251,7 +280,7 @@ export async function addDrawnPools(seed: Seed): Promise<void> {
     const { poolId, amount, drawnAt } = drawn;
     // The host's 25% is booked once the settlement period is over.
     const settledAt = new Date(drawnAt.getTime() + PRIZE_SETTLEMENT_DAYS * DAY);
-    awardMainPrize(seed, drawn);
+    awardMainPrize(seed, drawn, index === 1);
     await awardMiniPrizes(seed, drawn);
     seed.rows.earningsLedger.push(
       poolShareEarning({ id: poolId, hostId: host.id, amountCents: amount, currency: POOL_CURRENCY, settledAt }),

@@ -47,6 +47,7 @@ export async function writeRows(db: DrizzleD1Database<typeof schema>, rows: Rows
   insert(schema.drawCommitments, rows.drawCommitments);
   insert(schema.transparencyLog, rows.transparencyLog);
   insert(schema.payouts, rows.payouts);
+  insert(schema.prizeClaims, rows.prizeClaims);
   insert(schema.miniPrizeWinners, rows.miniPrizeWinners);
   insert(schema.adRevenueReports, rows.adRevenueReports);
   insert(schema.earningsLedger, rows.earningsLedger);

@@ -5,6 +5,7 @@ import {
   paymentEvents,
   payoutMethods,
   payouts,
+  prizeClaims,
   prizePools,
   prizeWinners,
   userProfiles,
@@ -236,23 +237,49 @@ export async function createWithdrawal(
 }
 
 /** A prize payout (payout type prize_winner), once per prize, payable from `payableAt`. Returns whether it is new. */
+/**
+ * The winner notice's records, in one batch: the pending prize payout (once per prize) and the winner's claim
+ * (decision 540), whose window runs PRIZE_CLAIM_DAYS from now. Returns false when the prize had its payout already.
+ */
 export async function createPrizePayout(
   db: Db,
-  p: { winnerId: string; userId: string; amountCents: number; currency: string; payableAt: Date },
+  p: {
+    winnerId: string;
+    userId: string;
+    amountCents: number;
+    currency: string;
+    payableAt: Date;
+    poolId: string;
+    entryNumber: number;
+    noticedAt: Date;
+    claimBy: Date;
+  },
 ): Promise<boolean> {
-  const inserted = await db
-    .insert(payouts)
-    .values({
-      userId: p.userId,
-      amountCents: p.amountCents,
-      currency: p.currency,
-      payoutType: "prize_winner",
-      prizeWinnerId: p.winnerId,
-      status: "pending",
-      payableAt: p.payableAt,
-    })
-    .onConflictDoNothing({ target: payouts.prizeWinnerId })
-    .returning({ id: payouts.id });
+  const payoutId = crypto.randomUUID();
+  const [inserted] = await db.batch([
+    db
+      .insert(payouts)
+      .values({
+        id: payoutId,
+        userId: p.userId,
+        amountCents: p.amountCents,
+        currency: p.currency,
+        payoutType: "prize_winner",
+        prizeWinnerId: p.winnerId,
+        status: "pending",
+        payableAt: p.payableAt,
+      })
+      .onConflictDoNothing({ target: payouts.prizeWinnerId })
+      .returning({ id: payouts.id }),
+    // Only with the payout this batch made (a replay inserts neither).
+    db.insert(prizeClaims).select(
+      sql`SELECT ${crypto.randomUUID()}, ${p.poolId}, ${p.entryNumber}, ${p.userId}, ${payoutId}, ${p.amountCents},
+        ${p.currency}, ${p.noticedAt.getTime()}, ${p.claimBy.getTime()}, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL,
+        ${p.noticedAt.getTime()}
+      WHERE EXISTS (SELECT 1 FROM payouts WHERE id = ${payoutId})
+      ON CONFLICT DO NOTHING`,
+    ),
+  ]);
   return inserted.length === 1;
 }
 
@@ -265,6 +292,7 @@ export function listNewMainPrizes(db: Db, limit = 20) {
       winnerName: prizeWinners.winnerName,
       amountCents: prizeWinners.prizeAmountCents,
       currency: prizeWinners.currency,
+      entryNumber: prizeWinners.entryNumber,
       poolId: prizePools.id,
       drawnAt: prizePools.drawnAt,
       email: users.email,
@@ -329,9 +357,12 @@ export function listUserPrizes(db: Db, userId: string, limit = 20) {
       manualNote: payouts.manualNote,
       poolId: prizeWinners.poolId,
       createdAt: payouts.createdAt,
+      /** Whether the winner has confirmed the prize's claim (decision 540). */
+      claimConfirmed: sql<boolean>`${prizeClaims.confirmedAt} IS NOT NULL`.mapWith(Boolean),
     })
     .from(payouts)
     .innerJoin(prizeWinners, eq(prizeWinners.id, payouts.prizeWinnerId))
+    .leftJoin(prizeClaims, eq(prizeClaims.payoutId, payouts.id))
     .where(and(eq(payouts.userId, userId), eq(payouts.payoutType, "prize_winner")))
     .orderBy(desc(payouts.createdAt))
     .limit(limit);
@@ -351,9 +382,12 @@ export function listUnclaimedPrizes(db: Db, now: Date, limit = 50) {
       email: users.email,
       country: payoutMethods.country,
       poolId: prizeWinners.poolId,
+      claimConfirmed: sql<boolean>`${prizeClaims.confirmedAt} IS NOT NULL`.mapWith(Boolean),
+      idChecked: sql<boolean>`${prizeClaims.idCheckedAt} IS NOT NULL`.mapWith(Boolean),
     })
     .from(payouts)
     .innerJoin(prizeWinners, eq(prizeWinners.id, payouts.prizeWinnerId))
+    .leftJoin(prizeClaims, eq(prizeClaims.payoutId, payouts.id))
     .leftJoin(users, eq(users.id, payouts.userId))
     .leftJoin(payoutMethods, and(eq(payoutMethods.userId, payouts.userId), eq(payoutMethods.isDefault, true)))
     .where(

@@ -1,8 +1,9 @@
-import { and, desc, eq, inArray, isNull, lt, sql, sum } from "drizzle-orm";
+import { and, count, desc, eq, inArray, isNull, lt, sql, sum } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { columnPlaceholder, preparedRead } from "~/db/prepared.server";
 import {
   currentFirst,
+  currentPoolIdOf,
   gameHostId,
   hostOfProduct,
   profileHostId,
@@ -18,6 +19,7 @@ import {
   userProfiles,
   type PrizePool as PoolRow,
 } from "~/db/schema";
+import { viewerParam, viewerShape, viewerValues, type ViewerKey, type ViewerShape } from "./sessions.server";
 
 export type { PoolRow };
 
@@ -74,6 +76,41 @@ const currentPoolRead = preparedRead(
       .prepare();
   },
   (shape) => shape,
+);
+
+/**
+ * The viewer's valid (not void) entries in a host's current pool ("your entries: N of M", docs/product.md#winners),
+ * resolved with the host and the session in one query so it goes in the page's first batch. Never sent over the
+ * pools' public sockets.
+ */
+export async function countViewerEntries(db: Db, host: PoolHost, viewer: ViewerKey): Promise<number> {
+  const shape = { host: poolHostShape(host), viewer: viewerShape(viewer) };
+  const row = await viewerEntriesRead(db, shape).get({ host: poolHostValue(host), ...viewerValues(viewer) });
+  return row?.n ?? 0;
+}
+
+const viewerEntriesRead = preparedRead(
+  (db, shape: { host: PoolHostShape; viewer: ViewerShape }) => {
+    const host = sql.placeholder("host");
+    const hostId = {
+      id: sql`${columnPlaceholder(prizePools.hostId, "host")}`,
+      address: profileHostId(host),
+      product: hostOfProduct(host),
+      game: gameHostId(host),
+    }[shape.host];
+    return db
+      .select({ n: count() })
+      .from(prizeEntries)
+      .where(
+        and(
+          eq(prizeEntries.poolId, currentPoolIdOf(hostId)),
+          eq(prizeEntries.userId, viewerParam(shape.viewer, prizeEntries.userId)),
+          isNull(prizeEntries.voidedAt),
+        ),
+      )
+      .prepare();
+  },
+  (shape) => `${shape.host}:${shape.viewer}`,
 );
 
 /** A pool's ledger summed per source type (at most one row per type). */

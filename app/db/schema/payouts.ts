@@ -8,7 +8,9 @@ import {
   PAYOUT_TYPE_VALUES,
 } from "../../domain/payouts";
 import { id, timestamp, createdAt, updatedAt, cents, currency, bool } from "./columns";
+import { PRIZE_CLAIM_LAPSE_OUTCOMES } from "../../domain/prize-claims";
 import { users } from "./accounts";
+import { prizePools } from "./pools";
 import { prizeWinners } from "./prizes";
 
 export const payoutMethods = sqliteTable(
@@ -84,6 +86,52 @@ export const payouts = sqliteTable(
   ],
 );
 
+/**
+ * A main-prize winner's claim (decision 540): made at the winner notice, confirmed by the winner within the claim
+ * window (the legal name they give, and whether they object to their name being published), the age and identity
+ * check an admin records, and a lapse (redrawn once, then carried to the host's next pool) when nobody confirmed it
+ * in time. One per winning entry of a pool (a voided winner never wins that pool again).
+ */
+export const prizeClaims = sqliteTable(
+  "prize_claims",
+  {
+    id: id(),
+    poolId: text("pool_id")
+      .notNull()
+      .references(() => prizePools.id, { onDelete: "restrict" }),
+    entryNumber: integer("entry_number").notNull(),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    /** The prize payout made with the claim (pending until the claim is confirmed, checked and settled). */
+    payoutId: text("payout_id").references(() => payouts.id, { onDelete: "set null" }),
+    prizeAmountCents: cents("prize_amount_cents").notNull(),
+    currency: currency(),
+    /** The winner notice (mail and notice on their pages). */
+    noticedAt: timestamp("noticed_at").notNull(),
+    /** The end of the claim window (noticedAt + PRIZE_CLAIM_DAYS). */
+    claimBy: timestamp("claim_by").notNull(),
+    confirmedAt: timestamp("confirmed_at"),
+    /** The full legal name the winner gave when claiming (its last word is the surname /winners publishes). */
+    legalName: text("legal_name"),
+    /** The winner objected to their name being published when claiming. */
+    withholdName: bool("withhold_name").notNull().default(false),
+    idCheckedAt: timestamp("id_checked_at"),
+    idCheckedBy: text("id_checked_by").references(() => users.id, { onDelete: "set null" }),
+    /** What the admin saw (document type and reference, date of birth checked). */
+    idCheckNote: text("id_check_note"),
+    lapsedAt: timestamp("lapsed_at"),
+    lapseOutcome: text("lapse_outcome", { enum: PRIZE_CLAIM_LAPSE_OUTCOMES }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("prize_claims_pool_entry_unique").on(t.poolId, t.entryNumber),
+    uniqueIndex("prize_claims_payout_unique").on(t.payoutId),
+    index("prize_claims_claim_by_idx").on(t.claimBy),
+    index("prize_claims_user_idx").on(t.userId),
+    index("prize_claims_created_idx").on(t.createdAt),
+  ],
+);
+
+export type PrizeClaim = typeof prizeClaims.$inferSelect;
 export type PayoutMethod = typeof payoutMethods.$inferSelect;
 export type NewPayoutMethod = typeof payoutMethods.$inferInsert;
 export type Payout = typeof payouts.$inferSelect;

@@ -55,6 +55,8 @@ export const prizePools = sqliteTable(
       .where(sql`status = 'open'`),
     index("prize_pools_status_end_at_idx").on(t.status, t.endAt),
     index("prize_pools_host_created_idx").on(t.hostId, t.createdAt),
+    // /winners: drawn pools, newest first.
+    index("prize_pools_status_drawn_idx").on(t.status, t.drawnAt),
   ],
 );
 

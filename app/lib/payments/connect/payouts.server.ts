@@ -1,4 +1,5 @@
 import { arePayoutsHeld } from "~/db/queries/admin.server";
+import { prizeClaimCleared } from "~/db/queries/prize-claims.server";
 import { getDb } from "~/db/client.server";
 import { getWithdrawalFeePercent, hostBalances } from "~/db/queries/earnings.server";
 import {
@@ -115,6 +116,9 @@ export async function processPayout(
   if (!payout) return null;
   // A suspended account's payouts are held by the platform owner: they wait, pending, until it is re-activated.
   if (payout.status === "pending" && (await arePayoutsHeld(db, payout.userId))) return payout;
+  // A prize waits, pending, for its claim: confirmed by the winner and their ID check recorded (decision 540).
+  if (payout.status === "pending" && payout.payoutType === "prize_winner" && !(await prizeClaimCleared(db, payout.id)))
+    return payout;
   let current: Payout | null = payout;
   if (payout.status === "pending") current = await applyPayoutEvent(db, payout, "start", now);
   if (!current || current.status !== "processing") return (await getPayout(db, payoutId)) ?? null;

@@ -27,6 +27,9 @@ import { PRIZE_SETTLEMENT_DAYS } from "~/domain/pool";
 import { sendMail } from "~/lib/mail.server";
 import { processPayout } from "./payouts.server";
 import { recordAudit } from "~/db/queries/admin.server";
+import { prizeClaimCleared } from "~/db/queries/prize-claims.server";
+import { claimDeadline } from "~/domain/prize-claims";
+import { siteOrigin } from "~/lib/config.server";
 
 // Winners are paid: a drawn pool's main prize becomes a prize_winner payout (the winner is told at once, by a notice
 // on their pages and a mail unless they switched winner notifications off); after the settlement period it is
@@ -39,6 +42,8 @@ export interface PrizeCronSummary {
   paid: number;
   waitingForMethod: number;
   waitingForConfirmation: number;
+  /** Prizes past settlement whose claim is not confirmed or whose ID check is not recorded yet. */
+  waitingForClaim: number;
   hostShares: number;
   miniPrizeWinners: number;
 }
@@ -50,6 +55,7 @@ export async function runPrizeCron(env: Env, now: Date): Promise<PrizeCronSummar
     paid: 0,
     waitingForMethod: 0,
     waitingForConfirmation: 0,
+    waitingForClaim: 0,
     hostShares: 0,
     miniPrizeWinners: 0,
   };
@@ -57,14 +63,20 @@ export async function runPrizeCron(env: Env, now: Date): Promise<PrizeCronSummar
   summary.miniPrizeWinners = await drawPendingMiniPrizes(env);
 
   for (const prize of await listNewMainPrizes(db)) {
-    if (!prize.userId || !prize.drawnAt) continue;
+    if (!prize.userId || !prize.drawnAt || prize.entryNumber === null) continue;
     const payableAt = new Date(prize.drawnAt.getTime() + PRIZE_SETTLEMENT_DAYS * MS_PER_DAY);
+    // The winner notice: the payout and the claim, whose window starts now (decision 540).
+    const claimBy = claimDeadline(now);
     const created = await createPrizePayout(db, {
       winnerId: prize.winnerId,
       userId: prize.userId,
       amountCents: prize.amountCents,
       currency: prize.currency,
       payableAt,
+      poolId: prize.poolId,
+      entryNumber: prize.entryNumber,
+      noticedAt: now,
+      claimBy,
     });
     if (!created) continue;
     summary.announced++;
@@ -73,6 +85,7 @@ export async function runPrizeCron(env: Env, now: Date): Promise<PrizeCronSummar
         prize.winnerName,
         formatCents(prize.amountCents, prize.currency),
         payableAt.toISOString().slice(0, 10),
+        { url: `${siteOrigin(env)}/prize-claim/${prize.poolId}`, by: claimBy.toISOString().slice(0, 10) },
       );
       await sendMail(env, db, { to: prize.email, ...mail });
     }
@@ -82,6 +95,11 @@ export async function runPrizeCron(env: Env, now: Date): Promise<PrizeCronSummar
     // The pool was redrawn (its winning payment reversed before settlement): this prize is no longer owed.
     if (poolStatus !== "drawn" || poolWinner !== payout.userId) {
       await applyPayoutEvent(db, payout, "cancel", now);
+      continue;
+    }
+    // Paid only on a claim the winner confirmed in time and whose age and identity check an admin recorded.
+    if (!(await prizeClaimCleared(db, payout.id))) {
+      summary.waitingForClaim++;
       continue;
     }
     // A prize is paid only to a confirmed account (the winner's e-mail address proven theirs).
@@ -156,7 +174,7 @@ export async function settlePrizeByHand(
     : { ok: false, status: 409, message: PRIZE_MESSAGES.notSettleable };
 }
 
-export type PrizeNoticeStatus = "settling" | "confirm_email" | "add_method" | "paying" | "failed";
+export type PrizeNoticeStatus = "claim" | "settling" | "confirm_email" | "add_method" | "paying" | "failed";
 
 /** The signed-in user's unpaid main prizes as notices (settling, waiting for a payout method, being paid, failed). */
 export async function prizeNotices(env: Env, userId: string, now = new Date()) {
@@ -176,13 +194,15 @@ export async function prizeNotices(env: Env, userId: string, now = new Date()) {
         ? "failed"
         : p.status === "processing"
           ? "paying"
-          : !confirmed
-            ? "confirm_email"
-            : !hasMethod
-              ? "add_method"
-              : p.payableAt && p.payableAt.getTime() > now.getTime()
-                ? "settling"
-                : "paying") as PrizeNoticeStatus,
+          : !p.claimConfirmed
+            ? "claim"
+            : !confirmed
+              ? "confirm_email"
+              : !hasMethod
+                ? "add_method"
+                : p.payableAt && p.payableAt.getTime() > now.getTime()
+                  ? "settling"
+                  : "paying") as PrizeNoticeStatus,
     }));
 }
 
