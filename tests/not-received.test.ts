@@ -44,7 +44,9 @@ describe("not received", () => {
     const host = await account("NR Host");
     const fan = await account("NR Fan");
     const order = await paidPhysicalOrder(host, fan);
-    expect((await setStatus(host, order.id, "shipped", { trackingNumber: "TRK-NR1", carrier: "J&T" })).status).toBe(302);
+    expect((await setStatus(host, order.id, "shipped", { trackingNumber: "TRK-NR1", carrier: "J&T" })).status).toBe(
+      302,
+    );
     expect((await setStatus(host, order.id, "delivered")).status).toBe(302);
 
     // Without the report the sale is available once both windows have passed.
@@ -72,7 +74,10 @@ describe("not received", () => {
       .select()
       .from(mailOutbox)
       .where(
-        and(eq(mailOutbox.toAddress, host.email), like(mailOutbox.subject, `Order ${order.orderNumber} reported not received`)),
+        and(
+          eq(mailOutbox.toAddress, host.email),
+          like(mailOutbox.subject, `Order ${order.orderNumber} reported not received`),
+        ),
       );
     expect(mails).toHaveLength(1);
 

@@ -276,7 +276,12 @@ export function TrackingCell({
             <label htmlFor={`${fieldId}-location`} className="text-xs text-gray-600">
               Location (optional)
             </label>
-            <input id={`${fieldId}-location`} name="location" maxLength={TRACKING_LOCATION_MAX} className={inputClass} />
+            <input
+              id={`${fieldId}-location`}
+              name="location"
+              maxLength={TRACKING_LOCATION_MAX}
+              className={inputClass}
+            />
             <label htmlFor={`${fieldId}-time`} className="text-xs text-gray-600">
               When (empty: now)
             </label>

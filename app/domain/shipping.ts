@@ -34,7 +34,10 @@ export const TRACKING_NUMBER = /^[A-Za-z0-9_-]{1,64}$/;
  * The carrier's tracking page for a tracking number, or null ("Other", a carrier stored before the list existed,
  * or a number that is not a valid tracking number). The number is URL-encoded into the template.
  */
-export function trackingLink(carrier: string | null | undefined, trackingNumber: string | null | undefined): string | null {
+export function trackingLink(
+  carrier: string | null | undefined,
+  trackingNumber: string | null | undefined,
+): string | null {
   if (!carrier || !trackingNumber || !TRACKING_NUMBER.test(trackingNumber)) return null;
   const found = CARRIERS.find((c) => c.name === carrier);
   if (!found?.template) return null;

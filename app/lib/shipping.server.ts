@@ -30,7 +30,11 @@ export type ShippingOutcome = { ok: true; message: string } | { ok: false; statu
 const ORDER_NOT_FOUND = "Order not found";
 
 /** One line of text: user content never brings line breaks or control characters into a mail. */
-const oneLine = (v: string) => v.replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, " ").replace(/\s+/g, " ").trim();
+const oneLine = (v: string) =>
+  v
+    .replace(/[\p{Cc}\p{Zl}\p{Zp}]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 
 /** A `datetime-local` value (the host's wall clock): 2026-11-25T14:30 or with seconds. */
 const LOCAL_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;

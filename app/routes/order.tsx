@@ -170,7 +170,9 @@ function ReturnSection({
             <li key={r.id} className="rounded-lg border border-gray-200 p-3">
               <div className="flex flex-wrap items-center gap-2">
                 <ReturnStatusBadge status={r.status} />
-                {r.kind === "not_received" ? <span className="font-medium text-gray-900">{NOT_RECEIVED_TEXT}</span> : null}
+                {r.kind === "not_received" ? (
+                  <span className="font-medium text-gray-900">{NOT_RECEIVED_TEXT}</span>
+                ) : null}
                 <span className="text-gray-500">
                   asked <DateText value={r.createdAt} />
                   {r.decidedAt ? (

@@ -138,7 +138,13 @@ async function approveReturnAction(env: Env, hostId: string, form: FormData) {
 /** The host adds a tracking update (description, optional location, time) to one of their physical orders. */
 async function trackingAction(env: Env, hostId: string, form: FormData) {
   const orderId = formText(form, "orderId", 64);
-  const submission = parseSubmission(TrackingUpdateSchema, form, ["orderId", "description", "location", "time", "tzOffset"]);
+  const submission = parseSubmission(TrackingUpdateSchema, form, [
+    "orderId",
+    "description",
+    "location",
+    "time",
+    "tzOffset",
+  ]);
   if (!submission.ok) {
     const f = submission.fieldErrors;
     const message = f.description ?? f.location ?? f.time ?? f.tzOffset ?? f.orderId ?? "Please check the form";

@@ -242,7 +242,10 @@ export function buyerFor(seed: Seed, host: Host): Person {
  * A Buy Now checkout paid by bank transfer that has not arrived yet (complete, unpaid): /my-orders shows it as
  * "Awaiting payment", and the local checkout page offers "Simulate bank transfer arrival".
  */
-export function addAwaitingBankTransfer(seed: Seed, opts: Omit<OrderOptions, "poolId" | "status" | "groupBuyId">): void {
+export function addAwaitingBankTransfer(
+  seed: Seed,
+  opts: Omit<OrderOptions, "poolId" | "status" | "groupBuyId">,
+): void {
   const { host, buyer, product, at } = opts;
   const size = product.spec.sizes.find((s) => s[2] > 0) ?? product.spec.sizes[0]!;
   const colour = product.spec.colors?.[0] ?? null;

@@ -42,11 +42,29 @@ describe("voucherCode", () => {
 
 describe("host status transitions", () => {
   it("offers four statuses for physical orders and two otherwise", () => {
-    expect(allowedOrderStatuses("physical")).toEqual(["processing", "pending_shipping", "shipped", "delivered", "completed"]);
+    expect(allowedOrderStatuses("physical")).toEqual([
+      "processing",
+      "pending_shipping",
+      "shipped",
+      "delivered",
+      "completed",
+    ]);
     expect(allowedOrderStatuses("digital")).toEqual(["processing", "completed"]);
     expect(allowedOrderStatuses("voucher")).toEqual(["processing", "completed"]);
-    expect(allowedOrderStatuses("mystery")).toEqual(["processing", "pending_shipping", "shipped", "delivered", "completed"]);
-    expect(allowedOrderStatuses(undefined)).toEqual(["processing", "pending_shipping", "shipped", "delivered", "completed"]);
+    expect(allowedOrderStatuses("mystery")).toEqual([
+      "processing",
+      "pending_shipping",
+      "shipped",
+      "delivered",
+      "completed",
+    ]);
+    expect(allowedOrderStatuses(undefined)).toEqual([
+      "processing",
+      "pending_shipping",
+      "shipped",
+      "delivered",
+      "completed",
+    ]);
     expect(DEFAULT_ORDER_STATUS).toBe("processing");
   });
 

@@ -15,7 +15,9 @@ describe("carrier tracking links", () => {
   it("builds each carrier's link from its template with the number URL-encoded, and none for Other", () => {
     expect(trackingLink("Pos Laju", "EN123456789MY")).toBe("https://tracking.pos.com.my/tracking/EN123456789MY");
     expect(trackingLink("UPS", "1Z_99-X")).toBe("https://www.ups.com/track?tracknum=1Z_99-X");
-    expect(trackingLink("Royal Mail", "AB123")).toBe("https://www.royalmail.com/track-your-item#/tracking-results/AB123");
+    expect(trackingLink("Royal Mail", "AB123")).toBe(
+      "https://www.royalmail.com/track-your-item#/tracking-results/AB123",
+    );
     expect(trackingLink("Other", "AB123")).toBeNull();
     // Not a carrier of the list (stored before it), no number, or a number with spaces or odd characters: no link.
     expect(trackingLink("Ninja Van", "AB123")).toBeNull();
@@ -50,9 +52,7 @@ describe("delivery and 'not received'", () => {
 
   it("allows 'not received' from delivery until 7 days later", () => {
     const order = { productCategory: "physical", deliveredAt: new Date("2026-10-04T00:00:00Z"), shippedAt };
-    expect(notReceivedRefusal(order, new Date("2026-10-03T00:00:00Z"))).toBe(
-      SHIPPING_MESSAGES.notReceivedNotDelivered,
-    );
+    expect(notReceivedRefusal(order, new Date("2026-10-03T00:00:00Z"))).toBe(SHIPPING_MESSAGES.notReceivedNotDelivered);
     expect(notReceivedRefusal(order, new Date("2026-10-11T00:00:00Z"))).toBeNull();
     expect(notReceivedRefusal(order, new Date("2026-10-11T00:00:01Z"))).toBe(SHIPPING_MESSAGES.notReceivedWindowClosed);
     const never = { ...order, deliveredAt: null };

@@ -59,7 +59,11 @@ export async function paidPhysicalOrder(host: Account, fan: Account) {
 
 /** The host sets an order's status on /orders (with the tracking number and carrier, for Shipped). */
 export function setStatus(host: Account, orderId: string, status: string, extra: Record<string, string> = {}) {
-  return postForm("/orders?tab=orders", { intent: "update-status", orderId, status, ...extra }, { cookie: host.cookie });
+  return postForm(
+    "/orders?tab=orders",
+    { intent: "update-status", orderId, status, ...extra },
+    { cookie: host.cookie },
+  );
 }
 
 /** The host adds a tracking update on /orders. */
