@@ -115,10 +115,80 @@ export function notReceivedRefusal(
 export const RETURN_REQUEST_KINDS = ["return", "not_received"] as const;
 export type ReturnRequestKind = (typeof RETURN_REQUEST_KINDS)[number];
 
-/** The notification keys of the shipping facts (one notification per recipient and key, issue 30). */
-export const shippingNotificationKey = {
-  shipped: (orderId: string) => `shipped:${orderId}`,
-  tracking: (updateId: string) => `tracking:${updateId}`,
-  delivered: (orderId: string) => `delivered:${orderId}`,
-  notReceived: (orderId: string) => `not-received:${orderId}`,
-};
+// --- what the buyer and the host are told ----------------------------------------------------------------------
+
+/** A shipping fact as notify() takes it: the key naming the fact (one notification per recipient and key, issue 30). */
+export type ShippingNotice = { key: string; subject: string; text: string; url: string };
+type NoticeOrder = { id: string; orderNumber: string; productName: string };
+type Shipment = { carrier: string | null; trackingNumber: string | null };
+
+/** Where to follow a shipment: the tracking page, and the carrier's page when its template knows the number. */
+function trackingLines(origin: string, { carrier, trackingNumber }: Shipment): string {
+  if (!trackingNumber) return "";
+  const link = trackingLink(carrier, trackingNumber);
+  return (
+    `\nTracking number: ${trackingNumber}${carrier ? ` (${carrier})` : ""}` +
+    `\nFollow it: ${origin}/shipping-tracking?tracking=${encodeURIComponent(trackingNumber)}` +
+    (link ? `\nOn the carrier's site: ${link}` : "")
+  );
+}
+
+const orderPath = (order: NoticeOrder) => `/order/${order.orderNumber}`;
+
+/** The buyer's notice of the first Shipped: `shipped:<order id>`. */
+export function shippedNotice(order: NoticeOrder, shipment: Shipment, origin: string): ShippingNotice {
+  return {
+    key: `shipped:${order.id}`,
+    subject: `Your order ${order.orderNumber} has shipped`,
+    text:
+      `${order.productName} (order ${order.orderNumber}) is on its way.` +
+      trackingLines(origin, shipment) +
+      `\n\nSee the order: ${origin}${orderPath(order)}`,
+    url: orderPath(order),
+  };
+}
+
+/** The buyer's notice of a host's tracking update: `tracking:<update id>`. */
+export function trackingNotice(
+  updateId: string,
+  order: NoticeOrder,
+  update: { description: string; location: string | null },
+  shipment: Shipment,
+  origin: string,
+): ShippingNotice {
+  return {
+    key: `tracking:${updateId}`,
+    subject: `Tracking update for order ${order.orderNumber}`,
+    text:
+      `${order.productName} (order ${order.orderNumber}): ${update.description}` +
+      (update.location ? ` (${update.location})` : "") +
+      trackingLines(origin, shipment),
+    url: orderPath(order),
+  };
+}
+
+/** The buyer's notice of the first Delivered: `delivered:<order id>`. */
+export function deliveredNotice(order: NoticeOrder, origin: string): ShippingNotice {
+  return {
+    key: `delivered:${order.id}`,
+    subject: `Your order ${order.orderNumber} was delivered`,
+    text:
+      `${order.productName} (order ${order.orderNumber}) was marked delivered by the host.\n\n` +
+      `If it has not reached you, report it as not received within ${RETURN_WINDOW_DAYS} days on the order page: ` +
+      `${origin}${orderPath(order)}`,
+    url: orderPath(order),
+  };
+}
+
+/** The host's notice of the buyer's "not received" report: `not-received:<order id>`. */
+export function notReceivedNotice(order: NoticeOrder, origin: string): ShippingNotice {
+  return {
+    key: `not-received:${order.id}`,
+    subject: `Order ${order.orderNumber} reported not received`,
+    text:
+      `The buyer reports that ${order.productName} (order ${order.orderNumber}) has not arrived.\n\n` +
+      `The sale's earnings are on hold until you answer the request on ${origin}/orders ` +
+      `(approve to refund the buyer, or decline with a reason).`,
+    url: "/orders",
+  };
+}

@@ -8,15 +8,17 @@ import { getHostOrder, getOrderById, insertTrackingUpdate, updateHostOrderStatus
 import { createReturnRequest, listOrderReturnRequests } from "~/db/queries/returns.server";
 import { isOrderLocked, ORDER_LOCKED_MESSAGE, shippingUpdateDescription } from "~/domain/order-updates";
 import { validateOrderStatusUpdate } from "~/domain/orders";
-import { RETURN_WINDOW_DAYS } from "~/domain/payments";
 import { RETURN_MESSAGES, returnEligibility } from "~/domain/returns";
 import {
+  deliveredNotice,
+  notReceivedNotice,
   notReceivedRefusal,
   SHIPPING_MESSAGES,
-  shippingNotificationKey,
+  shippedNotice,
+  type ShippingNotice,
   TRACKING_DESCRIPTION_MAX,
   TRACKING_LOCATION_MAX,
-  trackingLink,
+  trackingNotice,
   trackingTimeRefusal,
 } from "~/domain/shipping";
 import type { SessionUser } from "~/lib/auth.server";
@@ -85,29 +87,15 @@ export const TrackingUpdateSchema = z
 export type TrackingUpdateInput = z.output<typeof TrackingUpdateSchema>;
 
 /** Tells an order's buyer (an account) about their order; a guest order's buyer has no account to tell. */
-async function tellBuyer(
-  env: Env,
-  order: { userId: string | null; orderNumber: string },
-  message: { key: string; subject: string; text: string },
-): Promise<void> {
+async function tellBuyer(env: Env, order: { userId: string | null }, notice: ShippingNotice): Promise<void> {
   if (!order.userId) return;
-  await notify(env, order.userId, "order_update", { ...message, url: `/order/${order.orderNumber}` });
-}
-
-/** The buyer's lines about where to follow a shipment: the tracking page, and the carrier's page when it has one. */
-function trackingLines(env: Env, carrier: string | null, trackingNumber: string | null): string {
-  if (!trackingNumber) return "";
-  const link = trackingLink(carrier, trackingNumber);
-  return (
-    `\nTracking number: ${trackingNumber}${carrier ? ` (${carrier})` : ""}` +
-    `\nFollow it: ${siteOrigin(env)}/shipping-tracking?tracking=${encodeURIComponent(trackingNumber)}` +
-    (link ? `\nOn the carrier's site: ${link}` : "")
-  );
+  await notify(env, order.userId, "order_update", notice);
 }
 
 /**
  * The host sets the status of one of their orders. Shipped needs a tracking number (the carrier, from the list, is
- * optional: without one there is no carrier link); Delivered is refused before Shipped; the first Shipped and the first Delivered are told to the buyer.
+ * optional: without one there is no carrier link); Delivered is refused before Shipped. The first Shipped and the
+ * first Delivered are told to the buyer.
  */
 export async function setOrderStatus(
   env: Env,
@@ -136,26 +124,14 @@ export async function setOrderStatus(
   if (!updated) return { ok: false, status: 409, message: ORDER_LOCKED_MESSAGE };
 
   if (valid.status === "shipped" && !order.shippedAt) {
-    const trackingNumber = valid.trackingNumber ?? order.trackingNumber;
-    await tellBuyer(env, order, {
-      key: shippingNotificationKey.shipped(order.id),
-      subject: `Your order ${order.orderNumber} has shipped`,
-      text:
-        `${order.productName} (order ${order.orderNumber}) is on its way.` +
-        trackingLines(env, carrier ?? order.carrier, trackingNumber) +
-        `\n\nSee the order: ${siteOrigin(env)}/order/${order.orderNumber}`,
-    });
+    const shipment = {
+      carrier: carrier ?? order.carrier,
+      trackingNumber: valid.trackingNumber ?? order.trackingNumber,
+    };
+    await tellBuyer(env, order, shippedNotice(order, shipment, siteOrigin(env)));
   }
-  if (valid.status === "delivered" && !order.deliveredAt) {
-    await tellBuyer(env, order, {
-      key: shippingNotificationKey.delivered(order.id),
-      subject: `Your order ${order.orderNumber} was delivered`,
-      text:
-        `${order.productName} (order ${order.orderNumber}) was marked delivered by the host.\n\n` +
-        `If it has not reached you, report it as not received within ${RETURN_WINDOW_DAYS} days on the order page: ` +
-        `${siteOrigin(env)}/order/${order.orderNumber}`,
-    });
-  }
+  if (valid.status === "delivered" && !order.deliveredAt)
+    await tellBuyer(env, order, deliveredNotice(order, siteOrigin(env)));
   return { ok: true, message: `Order ${order.orderNumber} updated successfully!` };
 }
 
@@ -185,14 +161,7 @@ export async function addTrackingUpdate(
     at,
   });
   if (!updateId) return { ok: false, status: 409, message: ORDER_LOCKED_MESSAGE };
-  await tellBuyer(env, order, {
-    key: shippingNotificationKey.tracking(updateId),
-    subject: `Tracking update for order ${order.orderNumber}`,
-    text:
-      `${order.productName} (order ${order.orderNumber}): ${input.description}` +
-      (input.location ? ` (${input.location})` : "") +
-      trackingLines(env, order.carrier, order.trackingNumber),
-  });
+  await tellBuyer(env, order, trackingNotice(updateId, order, input, order, siteOrigin(env)));
   return { ok: true, message: `${SHIPPING_MESSAGES.updateAdded} to order ${order.orderNumber}` };
 }
 
@@ -223,14 +192,6 @@ export async function reportNotReceived(
     kind: "not_received",
   });
   if (!created) return { ok: false, status: 409, message: RETURN_MESSAGES.alreadyOpen };
-  await notify(env, order.hostId, "order_update", {
-    key: shippingNotificationKey.notReceived(order.id),
-    subject: `Order ${order.orderNumber} reported not received`,
-    text:
-      `The buyer reports that ${order.productName} (order ${order.orderNumber}) has not arrived.\n\n` +
-      `The sale's earnings are on hold until you answer the request on ${siteOrigin(env)}/orders ` +
-      `(approve to refund the buyer, or decline with a reason).`,
-    url: "/orders",
-  });
+  await notify(env, order.hostId, "order_update", notReceivedNotice(order, siteOrigin(env)));
   return { ok: true, message: SHIPPING_MESSAGES.notReceivedReported };
 }

@@ -2,8 +2,12 @@ import { describe, expect, it } from "vitest";
 import {
   CARRIERS,
   DEEMED_DELIVERY_DAYS,
+  deliveredNotice,
   effectiveDeliveredAt,
+  notReceivedNotice,
   notReceivedRefusal,
+  shippedNotice,
+  trackingNotice,
   SHIPPING_MESSAGES,
   trackingLink,
   trackingTimeRefusal,
@@ -75,5 +79,43 @@ describe("delivery and 'not received'", () => {
     expect(trackingTimeRefusal(new Date("2026-11-26T13:00:00Z"), placed, now)).toBe(SHIPPING_MESSAGES.timeInFuture);
     expect(trackingTimeRefusal(new Date("2026-11-19T12:00:00Z"), placed, now)).toBe(SHIPPING_MESSAGES.timeBeforeOrder);
     expect(trackingTimeRefusal(new Date(NaN), placed, now)).toBe(SHIPPING_MESSAGES.timeInvalid);
+  });
+});
+
+describe("what the buyer and the host are told", () => {
+  const order = { id: "o-1", orderNumber: "ORD-AB12CD34", productName: "Batik Tote" };
+  const origin = "https://tribe.test";
+
+  it("names each fact by its key: shipped, tracking, delivered for the buyer, not-received for the host", () => {
+    const shipped = shippedNotice(order, { carrier: "DHL", trackingNumber: "JD01" }, origin);
+    expect(shipped).toMatchObject({
+      key: "shipped:o-1",
+      subject: "Your order ORD-AB12CD34 has shipped",
+      url: "/order/ORD-AB12CD34",
+    });
+    expect(shipped.text).toContain("Tracking number: JD01 (DHL)");
+    expect(shipped.text).toContain("https://tribe.test/shipping-tracking?tracking=JD01");
+    expect(shipped.text).toContain("tracking-id=JD01");
+
+    const update = trackingNotice(
+      "u-9",
+      order,
+      { description: "Out for delivery", location: "Ipoh" },
+      { carrier: "Other", trackingNumber: "X1" },
+      origin,
+    );
+    expect(update).toMatchObject({ key: "tracking:u-9", subject: "Tracking update for order ORD-AB12CD34" });
+    expect(update.text).toContain("Batik Tote (order ORD-AB12CD34): Out for delivery (Ipoh)");
+    expect(update.text).not.toContain("carrier's site");
+
+    expect(deliveredNotice(order, origin)).toMatchObject({
+      key: "delivered:o-1",
+      subject: "Your order ORD-AB12CD34 was delivered",
+    });
+    expect(notReceivedNotice(order, origin)).toMatchObject({
+      key: "not-received:o-1",
+      subject: "Order ORD-AB12CD34 reported not received",
+      url: "/orders",
+    });
   });
 });
