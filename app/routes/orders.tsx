@@ -72,7 +72,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     hasNext: rows.length > PAGE_SIZE,
     orders: rows.slice(0, PAGE_SIZE).map((o) => ({
       ...o,
-      allowed: allowedOrderStatuses(o.productCategory),
+      // Delivered is offered once the order has been shipped (the action refuses it before, too).
+      allowed: allowedOrderStatuses(o.productCategory).filter((st) => st !== "delivered" || o.shippedAt !== null),
       locked: isOrderLocked(o.status),
       refundState: orderRefundState(o),
       refundableCents: o.status === "pending" ? 0 : refundableCents(o.amountCents, o.refundedCents),

@@ -399,6 +399,7 @@ export function searchHostOrders(
       customerEmail: customerEmailShown,
       carrier: orders.carrier,
       refundedCents: orders.refundedCents,
+      shippedAt: orders.shippedAt,
       updatedAt: orders.updatedAt,
     })
     .from(orders)
