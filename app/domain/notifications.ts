@@ -9,6 +9,7 @@ export const NOTIFICATION_KINDS = [
   "refund",
   "return_decision",
   "payout_result",
+  "order_update",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -19,6 +20,8 @@ export const ALWAYS_SENT_KINDS: readonly NotificationKind[] = [
   "refund",
   "return_decision",
   "payout_result",
+  // Shipped, tracking updates, delivered, "not received": mail about a purchase is transactional.
+  "order_update",
 ];
 
 export type NotificationSwitches = {
