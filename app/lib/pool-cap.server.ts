@@ -25,7 +25,10 @@ export async function poolEntryCap(env: Pick<Env, "DB">): Promise<PoolEntryCap> 
  * counts in the pool but earns no entry. Read from the D1 mirror of the pool (one statement); the pool's object
  * decides at fulfilment, exactly. False when the host has no open pool (the next one starts empty).
  */
-export async function entryCapReached(env: Pick<Env, "DB">, input: { hostId: string; userId: string }): Promise<boolean> {
+export async function entryCapReached(
+  env: Pick<Env, "DB">,
+  input: { hostId: string; userId: string },
+): Promise<boolean> {
   const facts = await getEntryCapFacts(getDb(env), { ...input, settingKey: POOL_CAP_SETTING_KEY });
   if (!facts) return false;
   return !mayEarnEntry(facts.held, facts.poolEntries, resolvePoolEntryCap(facts.setting));

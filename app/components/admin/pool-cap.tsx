@@ -20,8 +20,8 @@ export function PoolCapForm({
     <Card>
       <p className="text-sm text-gray-600" data-testid="pool-cap-rule">
         No account holds more than {cap.percent}% of a pool&apos;s entries (rounded down) at the moment it earns one, or{" "}
-        {cap.floor} entries if that is more. In a pool of 1,000 entries one account may hold{" "}
-        {entryCapLimit(1000, cap)}. Past the cap a payment still goes into the pool but earns no entry.
+        {cap.floor} entries if that is more. In a pool of 1,000 entries one account may hold {entryCapLimit(1000, cap)}.
+        Past the cap a payment still goes into the pool but earns no entry.
       </p>
       <Form method="post" className="mt-4 grid gap-3 sm:grid-cols-2">
         <input type="hidden" name="intent" value="pool-cap" />
