@@ -29,6 +29,7 @@ export const ADMIN_AUDIT_ACTIONS = [
   "ad_revenue_recorded",
   "prize_settled_by_hand",
   "pool_cap_updated",
+  "excluded_places_updated",
 ] as const;
 export type AdminAuditAction = (typeof ADMIN_AUDIT_ACTIONS)[number];
 

@@ -3,6 +3,7 @@ import { Link } from "~/components/link";
 import { AdRevenueForm } from "~/components/ad-revenue-form";
 import { UnclaimedPrizes } from "~/components/unclaimed-prizes";
 import { PoolCapForm, poolCapAuditSummary } from "~/components/admin/pool-cap";
+import { ExcludedPlaces } from "~/components/admin/excluded-places";
 import { Table } from "~/components/cards";
 import { FormError } from "~/components/form";
 import { Badge, Button, DateText, Page, pageMeta, Pagination, Section, Stat } from "~/components/page";
@@ -33,6 +34,7 @@ import { recordAdRevenue } from "~/lib/ad-revenue.server";
 import { settlePrizeByHand } from "~/lib/payments/connect/prizes.server";
 import { getEnv } from "~/lib/context";
 import { poolEntryCap, savePoolEntryCap } from "~/lib/pool-cap.server";
+import { changeExcludedPlaces, loadExcludedPlacesAdmin } from "~/lib/excluded-places.server";
 import { type AdminActionResult, changeAccountStatus, saveRevenueRules, toggleGamePause } from "./admin.server";
 import type { Route } from "./+types/admin";
 import { SEARCH_MAX_LENGTH } from "~/domain/search";
@@ -45,18 +47,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = adminUserQuerySchema.parse({ q: params.get("q"), sort: params.get("sort"), page: params.get("page") });
   const auditPage = adminUserQuerySchema.shape.page.parse(params.get("auditPage"));
   const db = getDb(getEnv(context));
-  const [counts, users, audit, games, rules, adHosts, unclaimed, fees, unmatched, poolCap] = await Promise.all([
-    platformCounts(db),
-    listAdminUsers(db, query, ADMIN_PAGE_SIZE),
-    listAuditLog(db, { page: auditPage, pageSize: ADMIN_AUDIT_PAGE_SIZE }),
-    listPausableGames(db, 20),
-    getRevenueRules(db),
-    listHostsForAdRevenue(db),
-    listUnclaimedPrizes(db, new Date()),
-    processingFeeTotals(db, new Date(Date.now() - 30 * 86_400_000)),
-    listUnmatchedPaymentEvents(db, new Date(Date.now() - UNMATCHED_EVENT_ALERT_MS)),
-    poolEntryCap(getEnv(context)),
-  ]);
+  const [counts, users, audit, games, rules, adHosts, unclaimed, fees, unmatched, poolCap, excludedPlaces] =
+    await Promise.all([
+      platformCounts(db),
+      listAdminUsers(db, query, ADMIN_PAGE_SIZE),
+      listAuditLog(db, { page: auditPage, pageSize: ADMIN_AUDIT_PAGE_SIZE }),
+      listPausableGames(db, 20),
+      getRevenueRules(db),
+      listHostsForAdRevenue(db),
+      listUnclaimedPrizes(db, new Date()),
+      processingFeeTotals(db, new Date(Date.now() - 30 * 86_400_000)),
+      listUnmatchedPaymentEvents(db, new Date(Date.now() - UNMATCHED_EVENT_ALERT_MS)),
+      poolEntryCap(getEnv(context)),
+      loadExcludedPlacesAdmin(getEnv(context)),
+    ]);
   // Refund and dispute events held for a payment that has not become known within the hour (decision 380).
   const unmatchedEvents = unmatched.map((e) => ({
     eventId: e.eventId,
@@ -103,6 +107,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     unmatchedEvents,
     delayedDraws,
     poolCap,
+    excludedPlaces,
   };
 }
 
@@ -129,7 +134,9 @@ export async function action({ request, context }: Route.ActionArgs) {
                 )
               : intent === "pool-cap"
                 ? await savePoolEntryCap(env, admin.id, form)
-                : { ok: false, status: 400, message: ADMIN_MESSAGES.unknownAction };
+                : intent === "excluded-place"
+                  ? await changeExcludedPlaces(env, admin.id, form)
+                  : { ok: false, status: 400, message: ADMIN_MESSAGES.unknownAction };
   if (!result.ok) {
     return data(
       {
@@ -167,6 +174,7 @@ const ACTION_TEXT = {
   ad_revenue_recorded: "Recorded ad revenue",
   prize_settled_by_hand: "Settled a prize by hand",
   pool_cap_updated: "Changed the per-person entry cap",
+  excluded_places_updated: "Changed the excluded places",
 } as const;
 
 function auditSummary(row: { action: keyof typeof ACTION_TEXT; detail: Record<string, unknown> }): string {
@@ -187,6 +195,8 @@ function auditSummary(row: { action: keyof typeof ACTION_TEXT; detail: Record<st
     return `${String(d.periodStart)} to ${String(d.periodEnd)}: ${String(d.impressions)} impressions, ${String(d.clicks)} clicks`;
   if (row.action === "prize_settled_by_hand") return `Paid outside Stripe: ${String(d.note)}`;
   if (row.action === "pool_cap_updated") return poolCapAuditSummary(d);
+  if (row.action === "excluded_places_updated")
+    return `${d.change === "add" ? "Excluded" : "No longer excluded"}: ${String(d.name)} (${String(d.code)})`;
   return "Shares per source saved";
 }
 
@@ -405,6 +415,14 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
             Save rules
           </Button>
         </Form>
+      </Section>
+
+      <Section title="Excluded places">
+        <ExcludedPlaces
+          data={loaderData.excludedPlaces}
+          busy={busy}
+          error={actionData?.intent === "excluded-place" && !actionData.ok ? actionData.message : undefined}
+        />
       </Section>
 
       <Section title="Ad revenue">
