@@ -22,6 +22,7 @@ import {
   type SocketBudget,
 } from "~/domain/socket-budget";
 import { commitDrawHeight } from "~/lib/draw.server";
+import { POOL_CAP_SETTING_TTL_MS, type PoolEntryCap } from "~/domain/pool-cap";
 import { poolEntryCap } from "~/lib/pool-cap.server";
 import type {
   ContributionInput,
@@ -75,6 +76,8 @@ export class PrizePool extends DurableObject<Env> {
   private readonly storage: PoolStorage;
   private readonly d1: D1Mirror;
   private finishing: Promise<void> | null = null;
+  /** The per-person cap setting as last read (shared by concurrent calls), and when. */
+  private capRead: { cap: Promise<PoolEntryCap>; at: number } | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -130,7 +133,7 @@ export class PrizePool extends DurableObject<Env> {
         reason: "uninitialised",
       };
     assertContribution(input);
-    const cap = input.earnsEntry ? await poolEntryCap(this.env) : null;
+    const cap = input.earnsEntry ? await this.entryCap() : null;
     const pool = this.storage.row()!;
 
     // Everything up to the first await is synchronous SQL, so concurrent calls cannot interleave here.
@@ -273,7 +276,7 @@ export class PrizePool extends DurableObject<Env> {
     const pool = this.storage.row();
     if (!pool || pool.status !== "open" || Date.now() >= pool.end_at)
       return { admitted: 0, entries: this.totals().entries };
-    const [guesses, cap] = await Promise.all([listRoundGuessEntries(this.env, pool.host_id), poolEntryCap(this.env)]);
+    const [guesses, cap] = await Promise.all([listRoundGuessEntries(this.env, pool.host_id), this.entryCap()]);
     // After the await: only a still-open pool takes them (a close appends them itself, before freezing its list).
     if (this.storage.row()?.status !== "open") return { admitted: 0, entries: this.totals().entries };
     let admitted = 0;
@@ -400,6 +403,22 @@ export class PrizePool extends DurableObject<Env> {
     this.broadcast();
   }
 
+  /**
+   * The per-person cap setting (decision 560), read from D1 at most every POOL_CAP_SETTING_TTL_MS; concurrent calls
+   * share one read, and a failed read is not kept.
+   */
+  private entryCap(): Promise<PoolEntryCap> {
+    const now = Date.now();
+    if (this.capRead && now - this.capRead.at < POOL_CAP_SETTING_TTL_MS) return this.capRead.cap;
+    const cap = poolEntryCap(this.env);
+    const read = { cap, at: now };
+    this.capRead = read;
+    cap.catch(() => {
+      if (this.capRead === read) this.capRead = null;
+    });
+    return cap;
+  }
+
   private message(lastEntry?: PoolLiveMessage["lastEntry"]): PoolLiveMessage {
     return liveMessage(this.state(), lastEntry);
   }
@@ -473,7 +492,7 @@ export class PrizePool extends DurableObject<Env> {
       });
       // With no next pool (auto-renew off: the host's account was deleted) there is nowhere to carry an amount to.
       // A correct guess's entry is capped per person like any other (decision 560).
-      const [renews, cap] = await Promise.all([hostAutoRenews(this.env, pool.host_id), poolEntryCap(this.env)]);
+      const [renews, cap] = await Promise.all([hostAutoRenews(this.env, pool.host_id), this.entryCap()]);
       pool = this.storage.row()!;
       if (pool.entries_digest === null) {
         const before = this.totals();

@@ -11,6 +11,8 @@ export const POOL_CAP_SETTING_KEY = "pool_entry_cap";
 /** Defaults: 10% of the pool's entries, and never fewer than 20. */
 export const DEFAULT_POOL_CAP_PERCENT = 10;
 export const DEFAULT_POOL_CAP_FLOOR = 20;
+/** How long a pool object reuses the setting it read (a change on /admin reaches every pool within this). */
+export const POOL_CAP_SETTING_TTL_MS = 10_000;
 /** The bounds the platform owner may set. */
 export const POOL_CAP_PERCENT_RANGE = { min: 1, max: 100 } as const;
 export const POOL_CAP_FLOOR_RANGE = { min: 1, max: 10_000 } as const;
