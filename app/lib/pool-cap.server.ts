@@ -24,6 +24,7 @@ export async function poolEntryCap(env: Pick<Env, "DB">): Promise<PoolEntryCap> 
  * Whether the account already holds as many entries in the host's open pool as one person may: then a payment still
  * counts in the pool but earns no entry. Read from the D1 mirror of the pool (one statement); the pool's object
  * decides at fulfilment, exactly. False when the host has no open pool (the next one starts empty).
+ * @public checkout's question: the entry gate of issue 29 item 4 (the limits work) calls it.
  */
 export async function entryCapReached(
   env: Pick<Env, "DB">,
