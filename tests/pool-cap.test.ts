@@ -176,6 +176,34 @@ describe("the cap at fulfilment", () => {
     expect(await admitEndedGames(env, host.id)).toBe(0);
   });
 
+  it("counts only valid entries: an entry voided by a refund frees a place", async () => {
+    const host = await makeUser({ name: "Cap Void Host" });
+    const pool = await ensureOpenPool(env, host.id);
+    const stub = poolStub(env, pool.id);
+    const fan = `fan-void-${pool.id}`;
+    const buy = (i: number) =>
+      stub.contribute({
+        sourceKey: `pi_capvoid_${pool.id}_${i}`,
+        sourceType: "product_purchase",
+        amountCents: 250,
+        currency: "USD",
+        userId: fan,
+        earnsEntry: true,
+      });
+    for (let i = 0; i < 20; i++) expect((await buy(i)).entryNumber).toBe(i);
+    expect(await buy(20)).toMatchObject({ entryNumber: null, capReached: true });
+    const reversal = await stub.reverse({
+      reversalKey: `re_capvoid_${pool.id}`,
+      sourceKey: `pi_capvoid_${pool.id}_0`,
+      reversedCents: 2500,
+      paymentCents: 2500,
+      cumulativeReversedCents: 2500,
+    });
+    expect(reversal).toMatchObject({ outcome: "applied", entryVoided: true });
+    expect((await buy(21)).entryNumber).toBe(20);
+    expect(await buy(22)).toMatchObject({ entryNumber: null, capReached: true });
+  });
+
   it("answers false for a host with no open pool", async () => {
     const host = await makeUser({ name: "Cap No Pool Host" });
     const fan = await makeUser({ name: "Cap No Pool Fan" });
