@@ -44,6 +44,8 @@ export async function workerdTests(options: {
             PAGE_CACHE_SECONDS: "0",
             // The local push service of tests/push*.test.ts (honoured in demo mode only; decision 430).
             PUSH_TEST_HOST: "push.test",
+            // The operator's postal entry address (shown in the rules; tests/responsible-play.test.ts).
+            POSTAL_ENTRY_ADDRESS: "Tribe Prize Draws, PO Box 4021, Bristol BS1 9XY, United Kingdom",
           },
           // Mutation rate limits (production values in wrangler.toml). Tests send each request from a random address
           // unless they say otherwise (at most 31 from one, the sign-in throttle's test); the fuzz test sends every

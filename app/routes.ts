@@ -22,6 +22,7 @@ export default [
     route("transparency.json", "routes/transparency-json.ts"),
     route("winners", "routes/winners.tsx"),
     route("official-rules", "routes/official-rules.tsx"),
+    route("responsible-play", "routes/responsible-play.tsx"),
     route("shipping-tracking", "routes/shipping-tracking.tsx"),
     route("terms", "routes/terms.tsx"),
     route("privacy", "routes/privacy.tsx"),

@@ -73,14 +73,15 @@ async function d1Ledger(poolId: string) {
 describe("contributions", () => {
   it("sums 200 concurrent contributions exactly and numbers their entries 0..199 once each", async () => {
     const host = await makeUser({ name: "Concurrent Host" });
-    const fans = await Promise.all([1, 2, 3, 4, 5].map((n) => makeUser({ name: `Fan ${n}` })));
+    // Ten fans of 20 entries each: the per-person cap (max(10%, 20), decision 560) lets every one of them in.
+    const fans = await Promise.all(Array.from({ length: 10 }, (_, n) => makeUser({ name: `Fan ${n + 1}` })));
     const amounts = Array.from({ length: 200 }, (_, i) => 100 + i * 7);
     const expectedSum = amounts.reduce((a, b) => a + b, 0);
 
     // No pool yet: the 200 calls race to open the host's pool too.
     const results = await Promise.all(
       amounts.map((amount, i) =>
-        addContribution(env, sale(host.id, `pi_conc_${host.id}_${i}`, amount, fans[i % 5]!.id)),
+        addContribution(env, sale(host.id, `pi_conc_${host.id}_${i}`, amount, fans[i % 10]!.id)),
       ),
     );
 

@@ -375,7 +375,7 @@ describe("mini prizes", () => {
     const replaced = await replaceMiniPrizes(db(), poolId, host.id, [
       { name: "Swapped", amountText: "", quantityText: "1" },
     ]);
-    expect(replaced).toBe(false);
+    expect(replaced).toBe("closed");
     expect(
       (await db().select().from(prizeMiniPrizes).where(eq(prizeMiniPrizes.poolId, poolId))).map((p) => p.name).sort(),
     ).toEqual(["Signed poster", "Sticker pack"]);

@@ -22,6 +22,8 @@ import {
   type SocketBudget,
 } from "~/domain/socket-budget";
 import { commitDrawHeight } from "~/lib/draw.server";
+import { POOL_CAP_SETTING_TTL_MS, type PoolEntryCap } from "~/domain/pool-cap";
+import { poolEntryCap } from "~/lib/pool-cap.server";
 import type {
   ContributionInput,
   ContributionResult,
@@ -74,6 +76,8 @@ export class PrizePool extends DurableObject<Env> {
   private readonly storage: PoolStorage;
   private readonly d1: D1Mirror;
   private finishing: Promise<void> | null = null;
+  /** The per-person cap setting as last read (shared by concurrent calls), and when. */
+  private capRead: { cap: Promise<PoolEntryCap>; at: number } | null = null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -112,10 +116,14 @@ export class PrizePool extends DurableObject<Env> {
     return this.state();
   }
 
-  /** Records a contribution once per source key. See ContributionResult. */
+  /**
+   * Records a contribution once per source key. See ContributionResult. A contribution that asks for an entry gets
+   * one unless its account already holds the per-person cap (decision 560): then the money still counts and no
+   * entry is made (entryNumber null, capReached). The cap setting is read first; the count and the append after it
+   * are synchronous, so concurrent contributions are capped exactly.
+   */
   async contribute(input: ContributionInput): Promise<ContributionResult> {
-    const pool = this.storage.row();
-    if (!pool)
+    if (!this.storage.row())
       return {
         accepted: false,
         duplicate: false,
@@ -125,6 +133,8 @@ export class PrizePool extends DurableObject<Env> {
         reason: "uninitialised",
       };
     assertContribution(input);
+    const cap = input.earnsEntry ? await this.entryCap() : null;
+    const pool = this.storage.row()!;
 
     // Everything up to the first await is synchronous SQL, so concurrent calls cannot interleave here.
     const seen = this.storage.recorded(input.sourceKey);
@@ -148,7 +158,8 @@ export class PrizePool extends DurableObject<Env> {
     const currency = (input.currency || POOL_CURRENCY).toUpperCase();
     if (currency !== pool.currency) throw new RangeError(`This pool is kept in ${pool.currency}, not ${currency}`);
 
-    const entryNumber = input.earnsEntry ? this.storage.nextEntryNumber() : null;
+    const capReached = cap !== null && !this.storage.mayEarnEntry(input.userId, cap);
+    const entryNumber = cap !== null && !capReached ? this.storage.nextEntryNumber() : null;
     this.storage.append({
       source_key: input.sourceKey,
       source_type: input.sourceType,
@@ -174,7 +185,7 @@ export class PrizePool extends DurableObject<Env> {
       console.error("prize pool: D1 mirror failed", pool.pool_id, error);
       await this.scheduleRetry();
     }
-    return { accepted: true, duplicate: false, entryNumber, ...totals };
+    return { accepted: true, duplicate: false, entryNumber, ...totals, ...(capReached ? { capReached } : {}) };
   }
 
   /**
@@ -258,18 +269,19 @@ export class PrizePool extends DurableObject<Env> {
    * Games of this round ended before the pool closed (the host ended them, or their end date passed): appends one
    * entry for each correct guess our server confirmed while its game ran, to this pool while it is open. Keyed by
    * `guess:{participant id}`, so a repeat, a concurrent call or the close's own append counts each guess once; a
-   * pool that closed meanwhile leaves them to its close. Returns how many entries were appended now.
+   * pool that closed meanwhile leaves them to its close. A guess whose account holds the per-person cap is taken with no
+   * entry (decision 560). Returns how many guesses were taken now.
    */
   async admitGuesses(): Promise<{ admitted: number; entries: number }> {
     const pool = this.storage.row();
     if (!pool || pool.status !== "open" || Date.now() >= pool.end_at)
       return { admitted: 0, entries: this.totals().entries };
-    const guesses = await listRoundGuessEntries(this.env, pool.host_id);
+    const [guesses, cap] = await Promise.all([listRoundGuessEntries(this.env, pool.host_id), this.entryCap()]);
     // After the await: only a still-open pool takes them (a close appends them itself, before freezing its list).
     if (this.storage.row()?.status !== "open") return { admitted: 0, entries: this.totals().entries };
     let admitted = 0;
     this.storage.transaction(() => {
-      admitted = this.storage.appendGuessEntries(guesses, this.storage.row()!.currency);
+      admitted = this.storage.appendGuessEntries(guesses, this.storage.row()!.currency, cap);
     });
     if (admitted === 0) return { admitted, entries: this.totals().entries };
     this.broadcast();
@@ -391,6 +403,22 @@ export class PrizePool extends DurableObject<Env> {
     this.broadcast();
   }
 
+  /**
+   * The per-person cap setting (decision 560), read from D1 at most every POOL_CAP_SETTING_TTL_MS; concurrent calls
+   * share one read, and a failed read is not kept.
+   */
+  private entryCap(): Promise<PoolEntryCap> {
+    const now = Date.now();
+    if (this.capRead && now - this.capRead.at < POOL_CAP_SETTING_TTL_MS) return this.capRead.cap;
+    const cap = poolEntryCap(this.env);
+    const read = { cap, at: now };
+    this.capRead = read;
+    cap.catch(() => {
+      if (this.capRead === read) this.capRead = null;
+    });
+    return cap;
+  }
+
   private message(lastEntry?: PoolLiveMessage["lastEntry"]): PoolLiveMessage {
     return liveMessage(this.state(), lastEntry);
   }
@@ -463,13 +491,14 @@ export class PrizePool extends DurableObject<Env> {
         closedAt: pool.closed_at ?? Date.now(),
       });
       // With no next pool (auto-renew off: the host's account was deleted) there is nowhere to carry an amount to.
-      const renews = await hostAutoRenews(this.env, pool.host_id);
+      // A correct guess's entry is capped per person like any other (decision 560).
+      const [renews, cap] = await Promise.all([hostAutoRenews(this.env, pool.host_id), this.entryCap()]);
       pool = this.storage.row()!;
       if (pool.entries_digest === null) {
         const before = this.totals();
         const closing = pool;
         this.storage.transaction(() => {
-          this.storage.appendGuessEntries(guesses, this.storage.row()!.currency);
+          this.storage.appendGuessEntries(guesses, this.storage.row()!.currency, cap);
           const totals = this.totals();
           if (renews && totals.entries === 0 && totals.amountCents > 0) {
             this.storage.appendCarryOut(carryOverKey(closing.pool_id, "out"), -totals.amountCents, closing.currency);

@@ -10,6 +10,8 @@ const footerLinks = [
   { to: "/explore", label: "Explore" },
   { to: "/terms", label: "Terms" },
   { to: "/privacy", label: "Privacy" },
+  { to: "/official-rules", label: "Official Rules" },
+  { to: "/responsible-play", label: "Responsible play" },
 ];
 
 /**

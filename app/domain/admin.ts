@@ -28,6 +28,7 @@ export const ADMIN_AUDIT_ACTIONS = [
   "revenue_rules_updated",
   "ad_revenue_recorded",
   "prize_settled_by_hand",
+  "pool_cap_updated",
   "excluded_places_updated",
   "prize_id_checked",
 ] as const;

@@ -90,3 +90,24 @@ export async function drawMiniPrizes(
   }
   return awards;
 }
+
+/**
+ * Why a pool's mini prizes cannot change (docs/product.md#pool-settings, decision 560): once a pool has an entry,
+ * people have entered for these prizes, so none can be added, changed or removed until it closes.
+ */
+export const MINI_PRIZES_LOCKED_MESSAGE =
+  "People have entered this pool, so its mini prizes are fixed: they cannot be added, changed or removed.";
+
+/** Whether two lists of mini prizes are the same prizes in the same order (name, amount and quantity as saved). */
+export function sameMiniPrizes(
+  a: readonly { name: string; amountText: string; quantityText: string }[],
+  b: readonly { name: string; amountText: string; quantityText: string }[],
+): boolean {
+  return (
+    a.length === b.length &&
+    a.every((row, i) => {
+      const other = b[i]!;
+      return row.name === other.name && row.amountText === other.amountText && row.quantityText === other.quantityText;
+    })
+  );
+}

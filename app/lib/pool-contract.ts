@@ -40,6 +40,11 @@ export interface ContributionResult {
   amountCents: number;
   /** The pool's number of valid entries after this call. */
   entries: number;
+  /**
+   * True when the contribution asked for an entry and its account already held the per-person cap: the money
+   * counts, no entry was made (decision 560). Absent otherwise.
+   */
+  capReached?: boolean;
   /** Why it was not accepted: the pool has closed (send the money to the host's next pool) or was never set up. */
   reason?: "closed" | "uninitialised";
   closeReason?: PoolCloseReason | null;

@@ -171,6 +171,8 @@ export interface ContributionOutcome {
   entryNumber: number | null;
   /** True when this source key had been recorded before; nothing was added. */
   duplicate: boolean;
+  /** True when an entry was asked for and the account held the per-person cap: no entry (decision 560). */
+  capReached?: boolean;
 }
 
 /**
@@ -227,7 +229,12 @@ export async function addContribution(env: Env, request: ContributionRequest): P
     if (result.accepted) {
       await markReservationApplied(db, reservation.sourceKey, pool.id);
       // The pool object knows whether it had the key before (a reservation made by the payment's batch is not one).
-      return { poolId: pool.id, entryNumber: result.entryNumber, duplicate: result.duplicate };
+      return {
+        poolId: pool.id,
+        entryNumber: result.entryNumber,
+        duplicate: result.duplicate,
+        ...(result.capReached ? { capReached: true } : {}),
+      };
     }
     if (result.reason === "closed") {
       // The object closed the pool; if D1 still lists it as open, finish the close (which opens the next pool).

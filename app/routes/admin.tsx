@@ -2,6 +2,7 @@ import { data, Form, useNavigation } from "react-router";
 import { Link } from "~/components/link";
 import { AdRevenueForm } from "~/components/ad-revenue-form";
 import { UnclaimedPrizes } from "~/components/unclaimed-prizes";
+import { PoolCapForm, poolCapAuditSummary } from "~/components/admin/pool-cap";
 import { ExcludedPlaces } from "~/components/admin/excluded-places";
 import { PrizeClaims } from "~/components/admin/prize-claims";
 import { adminClaimsSection, recordPrizeIdCheck } from "~/lib/prize-claims.server";
@@ -34,6 +35,7 @@ import { requireAdmin } from "~/lib/guards.server";
 import { recordAdRevenue } from "~/lib/ad-revenue.server";
 import { settlePrizeByHand } from "~/lib/payments/connect/prizes.server";
 import { getEnv } from "~/lib/context";
+import { poolEntryCap, savePoolEntryCap } from "~/lib/pool-cap.server";
 import { changeExcludedPlaces, loadExcludedPlacesAdmin } from "~/lib/excluded-places.server";
 import { type AdminActionResult, changeAccountStatus, saveRevenueRules, toggleGamePause } from "./admin.server";
 import type { Route } from "./+types/admin";
@@ -48,18 +50,20 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const auditPageParam = (value: string | null) => adminUserQuerySchema.shape.page.parse(value);
   const auditPage = auditPageParam(params.get("auditPage"));
   const db = getDb(getEnv(context));
-  const [counts, users, audit, games, rules, adHosts, unclaimed, fees, unmatched, excludedPlaces] = await Promise.all([
-    platformCounts(db),
-    listAdminUsers(db, query, ADMIN_PAGE_SIZE),
-    listAuditLog(db, { page: auditPage, pageSize: ADMIN_AUDIT_PAGE_SIZE }),
-    listPausableGames(db, 20),
-    getRevenueRules(db),
-    listHostsForAdRevenue(db),
-    listUnclaimedPrizes(db, new Date()),
-    processingFeeTotals(db, new Date(Date.now() - 30 * 86_400_000)),
-    listUnmatchedPaymentEvents(db, new Date(Date.now() - UNMATCHED_EVENT_ALERT_MS)),
-    loadExcludedPlacesAdmin(getEnv(context)),
-  ]);
+  const [counts, users, audit, games, rules, adHosts, unclaimed, fees, unmatched, poolCap, excludedPlaces] =
+    await Promise.all([
+      platformCounts(db),
+      listAdminUsers(db, query, ADMIN_PAGE_SIZE),
+      listAuditLog(db, { page: auditPage, pageSize: ADMIN_AUDIT_PAGE_SIZE }),
+      listPausableGames(db, 20),
+      getRevenueRules(db),
+      listHostsForAdRevenue(db),
+      listUnclaimedPrizes(db, new Date()),
+      processingFeeTotals(db, new Date(Date.now() - 30 * 86_400_000)),
+      listUnmatchedPaymentEvents(db, new Date(Date.now() - UNMATCHED_EVENT_ALERT_MS)),
+      poolEntryCap(getEnv(context)),
+      loadExcludedPlacesAdmin(getEnv(context)),
+    ]);
   // Refund and dispute events held for a payment that has not become known within the hour (decision 380).
   const unmatchedEvents = unmatched.map((e) => ({
     eventId: e.eventId,
@@ -109,6 +113,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     processingFees,
     unmatchedEvents,
     delayedDraws,
+    poolCap,
     excludedPlaces,
   };
 }
@@ -134,11 +139,13 @@ export async function action({ request, context }: Route.ActionArgs) {
                   String(form.get("payoutId") ?? ""),
                   String(form.get("note") ?? ""),
                 )
-              : intent === "excluded-place"
-                ? await changeExcludedPlaces(env, admin.id, form)
-                : intent === "record-id-check"
-                  ? await recordPrizeIdCheck(env, admin.id, Object.fromEntries(form))
-                  : { ok: false, status: 400, message: ADMIN_MESSAGES.unknownAction };
+              : intent === "pool-cap"
+                ? await savePoolEntryCap(env, admin.id, form)
+                : intent === "excluded-place"
+                  ? await changeExcludedPlaces(env, admin.id, form)
+                  : intent === "record-id-check"
+                    ? await recordPrizeIdCheck(env, admin.id, Object.fromEntries(form))
+                    : { ok: false, status: 400, message: ADMIN_MESSAGES.unknownAction };
   if (!result.ok) {
     return data(
       {
@@ -175,6 +182,7 @@ const ACTION_TEXT = {
   revenue_rules_updated: "Updated the revenue distribution rules",
   ad_revenue_recorded: "Recorded ad revenue",
   prize_settled_by_hand: "Settled a prize by hand",
+  pool_cap_updated: "Changed the per-person entry cap",
   excluded_places_updated: "Changed the excluded places",
   prize_id_checked: "Recorded a prize winner's age and identity check",
 } as const;
@@ -196,6 +204,7 @@ function auditSummary(row: { action: keyof typeof ACTION_TEXT; detail: Record<st
   if (row.action === "ad_revenue_recorded")
     return `${String(d.periodStart)} to ${String(d.periodEnd)}: ${String(d.impressions)} impressions, ${String(d.clicks)} clicks`;
   if (row.action === "prize_settled_by_hand") return `Paid outside Stripe: ${String(d.note)}`;
+  if (row.action === "pool_cap_updated") return poolCapAuditSummary(d);
   if (row.action === "excluded_places_updated")
     return `${d.change === "add" ? "Excluded" : "No longer excluded"}: ${String(d.name)} (${String(d.code)})`;
   if (row.action === "prize_id_checked") return `ID check: ${String(d.note)}`;
@@ -431,6 +440,13 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
         <AdRevenueForm
           hosts={loaderData.adHosts}
           fieldErrors={actionData?.intent === "record-ad-revenue" ? actionData.fieldErrors : {}}
+        />
+      </Section>
+
+      <Section title="Per-person entry cap">
+        <PoolCapForm
+          cap={loaderData.poolCap}
+          fieldErrors={actionData?.intent === "pool-cap" ? actionData.fieldErrors : {}}
         />
       </Section>
 

@@ -7,12 +7,22 @@ import {
   TIP_ALLOWANCE_BLOCKS,
   TIP_ALLOWANCE_MINUTES_PER_BLOCK,
 } from "~/domain/draw-commitment";
+import { MIN_ENTRY_AGE } from "~/domain/eligibility";
 import { PRIZE_SETTLEMENT_DAYS } from "~/domain/pool";
+import { entryCapLimit } from "~/domain/pool-cap";
+import { RESPONSIBLE_PLAY_PAGE_PATH } from "~/domain/responsible-play";
 import { HOST_POOL_SHARE_PERCENT, MAIN_PRIZE_PERCENT, PLATFORM_POOL_SHARE_PERCENT } from "~/domain/revenue";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
+import { getEnv } from "~/lib/context";
+import { loadRulesFacts } from "~/lib/rules-facts.server";
+import { ExcludedPlacesList, PostalEntry, SupportServices } from "~/components/responsible-play";
 import type { Route } from "./+types/official-rules";
 
 export const handle = STATIC_FOR_VISITORS;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  return loadRulesFacts(getEnv(context));
+}
 
 export const meta: Route.MetaFunction = () =>
   pageMeta(
@@ -29,7 +39,10 @@ function Rule({ title, children }: { title: string; children: React.ReactNode })
   );
 }
 
-export default function OfficialRules() {
+const linkClass = "font-medium text-brand-700 hover:underline";
+
+export default function OfficialRules({ loaderData }: Route.ComponentProps) {
+  const { cap } = loaderData;
   return (
     <Page
       title="Official Rules"
@@ -40,15 +53,17 @@ export default function OfficialRules() {
       <article className="rounded-xl border border-gray-200 bg-white p-6 shadow-sm">
         <Rule title="1. Who may take part">
           <p>
-            You must be at least 18 years old and able to enter into a binding agreement where you live. Void where
-            prohibited or restricted by law: if prize draws like these are not allowed in your country or region, you
-            may not take part there.
+            You must be at least {MIN_ENTRY_AGE} years old and able to enter into a binding agreement where you live. We
+            ask for your date of birth before your first entry and refuse entries from an account under {MIN_ENTRY_AGE};
+            a winner also passes an age and identity check before any prize is paid. Void where prohibited or restricted
+            by law: if prize draws like these are not allowed in your country or region, you may not take part there.
           </p>
+          <ExcludedPlacesList places={loaderData.excludedPlaces} />
           <p>
             Creators (hosts) may not enter their own prize pool: a creator cannot buy their own products, pay for or use
             a free guess on their own games, and money a creator deposits into their pool adds to the prize but never an
-            entry. One account per person. Entries made through duplicate or fake accounts are void, and so is any prize
-            won with them.
+            entry. Platform staff may not enter any pool. One account per person. Entries made through duplicate or fake
+            accounts are void, and so is any prize won with them.
           </p>
         </Rule>
 
@@ -66,7 +81,17 @@ export default function OfficialRules() {
           </p>
         </Rule>
 
-        <Rule title="3. Sealed guesses">
+        <Rule title="3. Entering for free and by post">
+          <p>
+            No purchase or payment is necessary to enter any prize pool. Every pool page offers an &quot;Enter for
+            free&quot; button, as prominent as the paid ways in, which leads to a short form. A confirmed adult account
+            at least a day old may make one free entry per pool per day. A free entry is a row of the same entry list as
+            a paid one and has exactly the same chance of winning.
+          </p>
+          <PostalEntry postalAddress={loaderData.postalAddress} contactEmail={loaderData.contactEmail} />
+        </Rule>
+
+        <Rule title="4. Sealed guesses">
           <p>
             A game runs inside one round of its creator's prize pool: it ends when the creator ends it, at its end date,
             or when the pool closes, whichever comes first. Once anyone has guessed, its answer and options cannot
@@ -81,7 +106,7 @@ export default function OfficialRules() {
           </p>
         </Rule>
 
-        <Rule title="4. Closing and the frozen entry list">
+        <Rule title="5. Closing and the frozen entry list">
           <p>
             A pool closes when it reaches its target or when its end time passes. Closing is one step: the pool stops
             taking contributions, the creator's running games end, the entries of their correct guesses are added, and
@@ -96,7 +121,7 @@ export default function OfficialRules() {
           </p>
         </Rule>
 
-        <Rule title="5. The block">
+        <Rule title="6. The block">
           <p>
             At closing the draw is committed to the Bitcoin block {DRAW_COMMIT_MARGIN} past the highest chain tip the
             block explorers report, at least {MIN_AGREEING_EXPLORERS} independent ones (Blockstream's and
@@ -121,7 +146,7 @@ export default function OfficialRules() {
           </p>
         </Rule>
 
-        <Rule title="6. How the winner is drawn">
+        <Rule title="7. How the winner is drawn">
           <p>
             The block hash is read as a number and the winner is the valid entry at position{" "}
             <code className="rounded bg-gray-100 px-1">BigInt(block hash) mod (number of valid entries)</code>, counting
@@ -131,7 +156,21 @@ export default function OfficialRules() {
           </p>
         </Rule>
 
-        <Rule title="7. Refunds, voids and redraws">
+        <Rule title="8. Odds and the per-person cap">
+          <p>
+            Your chance of winning the main prize is the number of valid entries you hold divided by the number of valid
+            entries in the pool when it closes. Every pool shows its entry count, and when you are signed in it shows
+            &quot;your entries: N of M&quot;.
+          </p>
+          <p>
+            No account may hold more than {cap.percent}% of a pool&apos;s entries, counted when an entry is earned and
+            rounded down, or {cap.floor} entries if that is more: in a pool of 1,000 entries that is{" "}
+            {entryCapLimit(1000, cap)}. A payment made while you hold the cap still goes into the pool, but earns no
+            entry. Entries for correct guesses, free entries and postal entries count toward the cap like any other.
+          </p>
+        </Rule>
+
+        <Rule title="9. Refunds, voids and redraws">
           <p>
             While a pool is open, a refund or lost dispute of more than half a payment voids the entry it earned (the
             entry keeps its number and its line, marked void, and can never win), and the pool's share of the refund is
@@ -157,20 +196,66 @@ export default function OfficialRules() {
           </p>
         </Rule>
 
-        <Rule title="8. The prize">
+        <Rule title="10. The prize">
           <p>
             The main prize is {MAIN_PRIZE_PERCENT}% of the pool at closing. The creator's share is{" "}
             {HOST_POOL_SHARE_PERCENT}% and the platform's {PLATFORM_POOL_SHARE_PERCENT}%. A creator may also offer mini
             prizes, described on their profile.
           </p>
           <p>
+            A creator&apos;s mini prizes are fixed once anyone has entered the pool: from the first entry on they cannot
+            be added, changed or removed.
+          </p>
+          <p>
             Winners are contacted through their account. A prize is paid to the winner's verified payout method, only to
             an account whose e-mail address is confirmed; taxes on a prize are the winner's responsibility. Mini prizes
             are drawn from the same block hash.
           </p>
+          <p>
+            To claim the main prize the winner confirms within 30 days of the winner notice, passes the age and identity
+            check we record, and has a payout method; payment follows the settlement period. A main prize not claimed in
+            time is redrawn once, from a new, recorded commitment.
+          </p>
+          <p>
+            Winners are published on the{" "}
+            <Link to="/winners" className={linkClass}>
+              winners page
+            </Link>{" "}
+            with their surname and county or region, the prize and the date, unless they object when entering or on
+            winning; then the page says &quot;Name withheld at the winner&apos;s request&quot; (the record stays
+            available to a regulator).
+          </p>
         </Rule>
 
-        <Rule title="9. More">
+        <Rule title="11. The public commitment log">
+          <p>
+            Every commitment, void and redraw is appended to a public log in which each record carries the hash of the
+            one before, so no record can be changed or removed without it showing. It is published at{" "}
+            <Link to="/transparency" className={linkClass}>
+              /transparency
+            </Link>
+            ; keep its head, and you can later prove that the log you see extends the one you kept.
+          </p>
+        </Rule>
+
+        <Rule title="12. Limits, self-exclusion and help">
+          <p>
+            You can set a monthly limit on what you spend on entries, lower it at once and raise it after 24 hours;
+            credit-card payments that earn entries are capped at £250 a month. You can exclude yourself for 6 months, 1
+            year or 5 years; a self-exclusion cannot be undone early and survives deleting your account. Set these in{" "}
+            <Link to="/settings/responsible-play" className={linkClass}>
+              Settings &gt; Responsible play
+            </Link>
+            , and read{" "}
+            <Link to={RESPONSIBLE_PLAY_PAGE_PATH} className={linkClass}>
+              Responsible play
+            </Link>{" "}
+            for how each works.
+          </p>
+          <SupportServices />
+        </Rule>
+
+        <Rule title="13. More">
           <p>
             See{" "}
             <Link to="/winner-selection" className="font-medium text-brand-700 hover:underline">

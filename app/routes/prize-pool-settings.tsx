@@ -6,7 +6,13 @@ import { Button, Card, DateText, LinkButton, Page, pageMeta } from "~/components
 import { getDb } from "~/db/client.server";
 import { getCurrentPool } from "~/db/queries/pools.server";
 import { listPoolMiniPrizes } from "~/db/queries/mini-prizes.server";
-import { getProfilePoolTarget, replaceMiniPrizes, setProfilePoolTarget } from "~/db/queries/pool-screens.server";
+import {
+  getProfilePoolTarget,
+  poolHasEntries,
+  replaceMiniPrizes,
+  setProfilePoolTarget,
+} from "~/db/queries/pool-screens.server";
+import { MINI_PRIZES_LOCKED_MESSAGE, sameMiniPrizes } from "~/domain/mini-prizes";
 import { addDays, MS_PER_DAY } from "~/domain/countdown";
 import { formatCents } from "~/domain/money";
 import {
@@ -91,13 +97,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const [profileTargetCents, open] = await Promise.all([getProfilePoolTarget(db, user.id), getOpenPool(env, user.id)]);
   // Without an open pool, the latest pool's mini prizes are the starting point of the next one.
   const source = open ?? (await getCurrentPool(db, user.id)) ?? null;
-  const miniPrizes = source ? await listPoolMiniPrizes(db, source.id) : [];
+  const [miniPrizes, entered] = await Promise.all([
+    source ? listPoolMiniPrizes(db, source.id) : [],
+    open ? poolHasEntries(db, open.id, user.id) : false,
+  ]);
   const now = new Date();
   const targetCents = open?.targetCents ?? profileTargetCents ?? 0;
   return {
     targetAmount: targetCents > 0 ? String(Math.floor(targetCents / 100)) : "",
     durationDays: String(open ? poolDurationDays(open.startAt, open.endAt) : DEFAULT_POOL_DURATION_DAYS),
     miniPrizes: miniPrizes.map((m) => ({ name: m.name, amountText: m.amountText, quantityText: m.quantityText })),
+    /** The open pool has an entry: its mini prizes are fixed (decision 560). */
+    miniPrizesLocked: entered,
     pool: open
       ? {
           target: formatCents(open.targetCents, open.currency),
@@ -180,10 +191,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (!settings.ok) return refuse({ intent: "save", error: settings.message, values });
   const { targetCents, durationDays, miniPrizes } = settings.value;
 
+  // Once the open pool has an entry its mini prizes are fixed (decision 560): a save that would change them is
+  // refused whole; one that sends them unchanged (the locked form does) saves the rest.
+  let pool = await getOpenPool(env, user.id);
+  const entered = pool ? await poolHasEntries(db, pool.id, user.id) : false;
+  if (pool && entered && !sameMiniPrizes(await listPoolMiniPrizes(db, pool.id), miniPrizes))
+    return refuse({ intent: "save", error: MINI_PRIZES_LOCKED_MESSAGE, values }, 409);
+
   // Every rule has passed: from here on the settings are written.
   await setProfilePoolTarget(db, user.id, targetCents);
   let locked = false;
-  let pool = await getOpenPool(env, user.id);
+  let prizesLocked = false;
   if (!pool) {
     pool = await openPool(env, { hostId: user.id, targetCents, durationDays });
   } else if (canEditPoolTerms(pool.startAt, new Date())) {
@@ -197,12 +215,19 @@ export async function action({ request, context }: Route.ActionArgs) {
     locked =
       pool.targetCents !== targetCents || pool.endAt.getTime() !== poolEndAt(pool.startAt, durationDays).getTime();
   }
-  // Mini prizes are fixed when the pool closes: a pool that closed a moment ago keeps the ones it had.
-  if (pool && !(await replaceMiniPrizes(db, pool.id, user.id, miniPrizes))) locked = true;
+  // Mini prizes are fixed when the pool closes or is entered: a pool that closed (or was entered) a moment ago keeps
+  // the ones it had.
+  if (pool && !entered) {
+    const replaced = await replaceMiniPrizes(db, pool.id, user.id, miniPrizes);
+    if (replaced === "closed") locked = true;
+    else if (replaced === "entered") prizesLocked = true;
+  }
 
-  const toast = locked
-    ? flashToastCookie({ message: `${SETTINGS_SAVED}. ${TERMS_LOCKED_NOTE}`, type: "info", durationMs: 8000 })
-    : flashToastCookie({ message: SETTINGS_SAVED, type: "success" });
+  const toast = prizesLocked
+    ? flashToastCookie({ message: `${SETTINGS_SAVED}. ${MINI_PRIZES_LOCKED_MESSAGE}`, type: "info", durationMs: 8000 })
+    : locked
+      ? flashToastCookie({ message: `${SETTINGS_SAVED}. ${TERMS_LOCKED_NOTE}`, type: "info", durationMs: 8000 })
+      : flashToastCookie({ message: SETTINGS_SAVED, type: "success" });
   return redirect("/dashboard", { headers: { "Set-Cookie": toast } });
 }
 
@@ -212,7 +237,7 @@ const inputClass =
 const emptyRow = (): MiniPrizeRow => ({ name: "", amountText: "", quantityText: "" });
 
 export default function PrizePoolSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { pool } = loaderData;
+  const { pool, miniPrizesLocked } = loaderData;
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" ? navigation.formData?.get("intent") : null;
   const saveError = actionData?.intent === "save" ? actionData.error : undefined;
@@ -227,6 +252,10 @@ export default function PrizePoolSettings({ loaderData, actionData }: Route.Comp
   const nextKey = useRef(startRows.length);
   const [rows, setRows] = useState(() => startRows.map((row, key) => ({ ...row, key })));
   const addRow = () => setRows((list) => [...list, { ...emptyRow(), key: nextKey.current++ }]);
+  // A pool with an entry shows its saved mini prizes as they are (read-only, sent back unchanged).
+  const shownRows = miniPrizesLocked
+    ? (loaderData.miniPrizes.length ? loaderData.miniPrizes : [emptyRow()]).map((row, key) => ({ ...row, key }))
+    : rows;
 
   const update = (key: number, field: keyof MiniPrizeRow, value: string) =>
     setRows((list) => list.map((row) => (row.key === key ? { ...row, [field]: value } : row)));
@@ -248,7 +277,7 @@ export default function PrizePoolSettings({ loaderData, actionData }: Route.Comp
             <>
               Your current pool ({pool.amount} of {pool.target}, ends <DateText value={pool.endAt} />) has run for more
               than {POOL_TERMS_EDIT_WINDOW_DAYS} days, so its target and duration are locked. A new target you save here
-              applies to your next pool. Mini prizes can still be changed.
+              applies to your next pool.{miniPrizesLocked ? null : " Mini prizes can still be changed."}
             </>
           )}
         </p>
@@ -315,8 +344,16 @@ export default function PrizePoolSettings({ loaderData, actionData }: Route.Comp
             Extra prizes beside the main prize, for example "Signed print", amount "100" or "15%", quantity "10" or
             "unlimited". Rows without a name are not saved.
           </p>
+          {miniPrizesLocked ? (
+            <p
+              className="mt-2 rounded-lg bg-amber-50 px-3 py-2 text-sm text-amber-900"
+              data-testid="mini-prizes-locked"
+            >
+              {MINI_PRIZES_LOCKED_MESSAGE} They stay as they are until the pool closes.
+            </p>
+          ) : null}
           <ul className="mt-4 space-y-3">
-            {rows.map((row, i) => (
+            {shownRows.map((row, i) => (
               <li key={row.key} className="grid gap-2 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end">
                 <div>
                   <label htmlFor={`mini-${row.key}-name`} className="block text-xs font-medium text-gray-700">
@@ -327,6 +364,7 @@ export default function PrizePoolSettings({ loaderData, actionData }: Route.Comp
                     name={`miniPrizes.${i}.name`}
                     value={row.name}
                     maxLength={80}
+                    readOnly={miniPrizesLocked}
                     onChange={(e) => update(row.key, "name", e.target.value)}
                     className={inputClass}
                   />
@@ -341,6 +379,7 @@ export default function PrizePoolSettings({ loaderData, actionData }: Route.Comp
                     value={row.amountText}
                     maxLength={40}
                     placeholder="100 or 15%"
+                    readOnly={miniPrizesLocked}
                     onChange={(e) => update(row.key, "amountText", e.target.value)}
                     className={inputClass}
                   />
@@ -355,6 +394,7 @@ export default function PrizePoolSettings({ loaderData, actionData }: Route.Comp
                     value={row.quantityText}
                     maxLength={40}
                     placeholder="10 or unlimited"
+                    readOnly={miniPrizesLocked}
                     onChange={(e) => update(row.key, "quantityText", e.target.value)}
                     className={inputClass}
                   />
@@ -362,7 +402,7 @@ export default function PrizePoolSettings({ loaderData, actionData }: Route.Comp
                 <Button
                   variant="ghost"
                   size="sm"
-                  disabled={rows.length <= 1}
+                  disabled={miniPrizesLocked || rows.length <= 1}
                   onClick={() => setRows((list) => (list.length > 1 ? list.filter((r) => r.key !== row.key) : list))}
                   aria-label={`Remove mini prize ${i + 1}`}
                 >
@@ -375,7 +415,7 @@ export default function PrizePoolSettings({ loaderData, actionData }: Route.Comp
             variant="secondary"
             size="sm"
             className="mt-3"
-            disabled={rows.length >= MAX_MINI_PRIZES}
+            disabled={miniPrizesLocked || rows.length >= MAX_MINI_PRIZES}
             onClick={addRow}
           >
             Add mini prize

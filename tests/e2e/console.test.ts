@@ -63,6 +63,7 @@ test("a visitor's screens open without errors", async () => {
     ...(buyNow ? [buyNow] : []),
     "/winner-selection",
     "/official-rules",
+    "/responsible-play",
     "/terms",
     "/privacy",
     "/signin",

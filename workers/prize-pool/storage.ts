@@ -2,6 +2,7 @@
 // running totals kept by triggers. Every method is synchronous SQL, so a call that uses it before its first await
 // cannot interleave with another call (the input gate).
 
+import { mayEarnEntry, type PoolEntryCap } from "~/domain/pool-cap";
 import type { PoolEntry, PoolCloseReason, SealedGuessEntry } from "~/lib/pool-contract";
 
 const SCHEMA = [
@@ -34,6 +35,8 @@ const SCHEMA = [
     reverses_key TEXT
   )`,
   `CREATE INDEX IF NOT EXISTS ledger_unmirrored ON ledger (mirrored, seq)`,
+  // An account's entries, counted for the per-person cap on every entry it earns (decision 560).
+  `CREATE INDEX IF NOT EXISTS ledger_user_entries ON ledger (user_id) WHERE entry_number IS NOT NULL`,
 ];
 
 /**
@@ -213,6 +216,26 @@ export class PoolStorage {
     return this.sql.exec("SELECT 1 FROM ledger WHERE source_key = ?", sourceKey).toArray().length > 0;
   }
 
+  /** The valid (not void) entries an account holds in this pool. */
+  heldEntries(userId: string): number {
+    return this.sql
+      .exec<{ n: number }>(
+        "SELECT COUNT(*) AS n FROM ledger WHERE user_id = ? AND entry_number IS NOT NULL AND voided_at IS NULL",
+        userId,
+      )
+      .one().n;
+  }
+
+  /**
+   * Whether an account may earn one more entry now under the per-person cap (decision 560): its valid entries
+   * against the cap of the pool's valid entries at this moment. An entry with no account behind it is not capped.
+   * Synchronous, so the count and the append that follows it cannot interleave with another call.
+   */
+  mayEarnEntry(userId: string | null, cap: PoolEntryCap): boolean {
+    if (userId === null) return true;
+    return mayEarnEntry(this.heldEntries(userId), this.totals().entries, cap);
+  }
+
   nextEntryNumber(): number {
     return this.sql.exec<{ next: number }>("SELECT COALESCE(MAX(entry_number) + 1, 0) AS next FROM ledger").one().next;
   }
@@ -232,19 +255,23 @@ export class PoolStorage {
     );
   }
 
-  /** Appends an entry (no money) for each sealed guess not yet in the ledger. Returns how many. */
-  appendGuessEntries(guesses: readonly SealedGuessEntry[], currency: string): number {
+  /**
+   * Appends an entry (no money) for each sealed guess not yet in the ledger, in order; a guess whose account already
+   * holds the per-person cap is recorded with no entry (entry number null), so it is counted as seen and never
+   * earns one later. Returns how many rows were appended.
+   */
+  appendGuessEntries(guesses: readonly SealedGuessEntry[], currency: string, cap: PoolEntryCap): number {
     let appended = 0;
     for (const guess of guesses) {
       if (this.has(guess.sourceKey)) continue;
-      const next = this.nextEntryNumber();
+      const entryNumber = this.mayEarnEntry(guess.userId, cap) ? this.nextEntryNumber() : null;
       this.sql.exec(
         `INSERT INTO ledger (source_key, source_type, amount_cents, currency, user_id, entry_number, created_at)
          VALUES (?, 'guess_entry', 0, ?, ?, ?, ?)`,
         guess.sourceKey,
         currency,
         guess.userId,
-        next,
+        entryNumber,
         Date.now(),
       );
       appended++;

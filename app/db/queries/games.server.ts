@@ -390,6 +390,8 @@ export async function listSealedGuessEntries(db: Db, hostId: string): Promise<{ 
         sql`${guessWinParticipants.confirmedAt} IS NOT NULL AND ${guessWinGames.endedAt} IS NOT NULL`,
         // An entry already appended (its pool's link to the guess not written yet) is never appended twice.
         sql`NOT EXISTS (SELECT 1 FROM prize_entries e WHERE e.source_key = 'guess:' || ${guessWinParticipants.id})`,
+        // Nor one a pool took with no entry (its account held the per-person cap, decision 560).
+        sql`NOT EXISTS (SELECT 1 FROM prize_pool_contributions c WHERE c.source_key = 'guess:' || ${guessWinParticipants.id})`,
       ),
     )
     .orderBy(guessWinParticipants.confirmedAt, guessWinParticipants.id);

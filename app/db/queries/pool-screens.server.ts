@@ -5,6 +5,7 @@ import { and, asc, count, desc, eq, gte, inArray, isNotNull, sql, sum } from "dr
 import type { Db } from "~/db/client.server";
 import {
   guessWinGames,
+  guessWinParticipants,
   prizeEntries,
   prizeMiniPrizes,
   prizePoolContributions,
@@ -34,39 +35,67 @@ export async function setProfilePoolTarget(db: Db, hostId: string, targetCents: 
 }
 
 /**
- * Replaces a pool's mini prizes with `rows` in one batch (all or nothing), only while the pool is open: they are
- * fixed when it closes (its draw awards them). Returns false, changing nothing, once the pool has closed.
+ * SQL: the pool has an entry, or one on its way (docs/product.md#pool-settings, decision 560): an entry row (void or
+ * not), the object's mirrored count, a contribution reserved for the pool that asks for an entry (reserved in D1
+ * before the pool object makes the entry), or a correct guess of the host's ended game not yet taken by a pool
+ * (appended by the open pool's object when it admits them).
+ */
+function poolEntered(poolId: string, hostId: string) {
+  return sql`(exists (select 1 from ${prizeEntries} e where e.pool_id = ${poolId})
+    or exists (select 1 from ${prizePools} p where p.id = ${poolId} and p.entries_count > 0)
+    or exists (select 1 from pool_contribution_keys k where k.pool_id = ${poolId} and k.earns_entry = 1)
+    or exists (select 1 from ${guessWinParticipants} g join ${guessWinGames} gg on gg.id = g.game_id
+      where gg.host_id = ${hostId} and gg.status = 'completed' and g.is_correct = 1 and g.payment_status = 'paid'
+        and g.confirmed_at is not null and g.pool_id is null))`;
+}
+
+/** Whether the host's pool has an entry (or one on its way): its mini prizes can no longer change. */
+export async function poolHasEntries(db: Db, poolId: string, hostId: string): Promise<boolean> {
+  const row = await db.get<{ entered: number }>(sql`select ${poolEntered(poolId, hostId)} as entered`);
+  return Boolean(row?.entered);
+}
+
+/**
+ * Replaces a pool's mini prizes with `rows` in one batch (all or nothing), only while the pool is open and nobody
+ * has entered it: they are fixed once it has an entry (decision 560) and when it closes (its draw awards them).
+ * Returns "ok", or changes nothing and returns "closed" (the pool has closed) or "entered" (it has an entry).
  */
 export async function replaceMiniPrizes(
   db: Db,
   poolId: string,
   hostId: string,
   rows: readonly MiniPrize[],
-): Promise<boolean> {
+): Promise<"ok" | "closed" | "entered"> {
   const poolOpen = sql`exists (select 1 from ${prizePools} where ${prizePools.id} = ${poolId} and ${prizePools.hostId} = ${hostId} and ${prizePools.status} = 'open')`;
+  const editable = sql`(${poolOpen} and not ${poolEntered(poolId, hostId)})`;
   const remove = db
     .delete(prizeMiniPrizes)
-    .where(and(eq(prizeMiniPrizes.poolId, poolId), eq(prizeMiniPrizes.hostId, hostId), poolOpen))
+    .where(and(eq(prizeMiniPrizes.poolId, poolId), eq(prizeMiniPrizes.hostId, hostId), editable))
     .returning({ id: prizeMiniPrizes.id });
   // Distinct creation times keep the saved order (rows are listed by created_at). Each row is inserted only while
-  // the pool is open, in the same batch as the delete, so a pool closing meanwhile keeps its mini prizes as fixed.
+  // the pool is editable, in the same batch as the delete, so a pool closing or entered meanwhile keeps its mini
+  // prizes as fixed.
   const now = Date.now();
   const inserts = rows.map((row, i) =>
     db
       .insert(prizeMiniPrizes)
       .select(
-        sql`select ${crypto.randomUUID()}, ${poolId}, ${hostId}, ${row.name}, ${row.amountText}, ${row.quantityText}, ${now + i} where ${poolOpen}`,
+        sql`select ${crypto.randomUUID()}, ${poolId}, ${hostId}, ${row.name}, ${row.amountText}, ${row.quantityText}, ${now + i} where ${editable}`,
       )
       .returning({ id: prizeMiniPrizes.id }),
   );
-  const [, ...inserted] = await db.batch([remove, ...inserts]);
-  if (rows.length > 0) return inserted.some((r) => r.length > 0);
-  const [open] = await db
-    .select({ id: prizePools.id })
+  const check = db
+    .select({ open: sql<number>`${poolOpen}`, entered: sql<number>`${poolEntered(poolId, hostId)}` })
     .from(prizePools)
-    .where(and(eq(prizePools.id, poolId), poolOpen))
+    .where(eq(prizePools.id, poolId))
     .limit(1);
-  return open !== undefined;
+  // The check runs first in the batch: what it sees is what the writes after it saw.
+  const [state, , ...inserted] = await db.batch([check, remove, ...inserts]);
+  const [seen] = state;
+  if (!seen?.open) return "closed";
+  if (seen.entered) return "entered";
+  if (rows.length > 0 && !inserted.some((r) => r.length > 0)) return "closed";
+  return "ok";
 }
 
 // --- one pool's figures ---------------------------------------------------------------------------------------

@@ -331,5 +331,28 @@ export async function linkGuessEntries(db: Db, poolId: string): Promise<void> {
     SET pool_id = ${poolId},
         entry_number = (SELECT e.entry_number FROM prize_entries e WHERE e.pool_id = ${poolId} AND e.source_key = 'guess:' || guess_win_participants.id)
     WHERE pool_id IS NULL
-      AND id IN (SELECT substr(e.source_key, 7) FROM prize_entries e WHERE e.pool_id = ${poolId} AND e.source_key LIKE 'guess:%')`);
+      AND (id IN (SELECT substr(e.source_key, 7) FROM prize_entries e WHERE e.pool_id = ${poolId} AND e.source_key LIKE 'guess:%')
+        -- a guess taken with no entry (its account held the per-person cap, decision 560): linked, entry_number null
+        OR id IN (SELECT substr(c.source_key, 7) FROM prize_pool_contributions c WHERE c.pool_id = ${poolId} AND c.source_key LIKE 'guess:%'))`);
+}
+
+/**
+ * What checkout needs to tell whether the per-person cap leaves room for an entry (decision 560), in one statement:
+ * the host's open pool's valid entries (the object's mirrored count), the account's valid entries in it, and the
+ * stored cap setting (raw). Null when the host has no open pool.
+ */
+export async function getEntryCapFacts(
+  db: Db,
+  input: { hostId: string; userId: string; settingKey: string },
+): Promise<{ poolEntries: number; held: number; setting: unknown } | null> {
+  const row = await db.get<{ pool_entries: number; held: number; setting: unknown }>(sql`
+    SELECT p.entries_count AS pool_entries,
+           (SELECT COUNT(*) FROM ${prizeEntries} e
+             WHERE e.user_id = ${input.userId} AND e.pool_id = p.id AND e.voided_at IS NULL) AS held,
+           (SELECT s.setting_value FROM platform_settings s WHERE s.setting_key = ${input.settingKey}) AS setting
+    FROM ${prizePools} p
+    WHERE p.host_id = ${input.hostId} AND p.status = 'open'
+    LIMIT 1`);
+  if (!row) return null;
+  return { poolEntries: Number(row.pool_entries), held: Number(row.held), setting: row.setting ?? null };
 }

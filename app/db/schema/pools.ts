@@ -136,7 +136,13 @@ export const poolContributionKeys = sqliteTable(
     createdAt: createdAt(),
     appliedAt: timestamp("applied_at"),
   },
-  (t) => [index("pool_contribution_keys_unapplied_idx").on(t.appliedAt, t.createdAt)],
+  (t) => [
+    index("pool_contribution_keys_unapplied_idx").on(t.appliedAt, t.createdAt),
+    // Whether a pool has an entry on its way (its mini prizes are then fixed, decision 560).
+    index("pool_contribution_keys_entry_pool_idx")
+      .on(t.poolId)
+      .where(sql`earns_entry = 1`),
+  ],
 );
 
 /**

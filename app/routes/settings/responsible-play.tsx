@@ -1,6 +1,8 @@
 // /settings/responsible-play: who may enter prize draws and the fan's own limits on them (docs/product.md#eligibility,
 // #self-exclusion). Its forms post to the settings layout's action (/settings), which hands each intent to its module.
+import { Link } from "~/components/link";
 import { DateOfBirthAndRegion, SelfExclusion } from "~/components/settings/eligibility-section";
+import { RESPONSIBLE_PLAY_PAGE_PATH } from "~/domain/responsible-play";
 import { getEnv } from "~/lib/context";
 import { requireUser } from "~/lib/guards.server";
 import { loadEligibilitySection } from "~/lib/responsible-play.server";
@@ -16,6 +18,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export default function SettingsResponsiblePlay({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
+      <p className="text-sm text-gray-600">
+        How limits, self-exclusion, the per-person cap and free entry work, and where to find help:{" "}
+        <Link to={RESPONSIBLE_PLAY_PAGE_PATH} className="font-medium text-brand-700 hover:underline">
+          Responsible play
+        </Link>
+        .
+      </p>
       <DateOfBirthAndRegion data={loaderData.eligibility} />
       {/* Spend limit (issue 29 item 4): its own component file (app/components/settings/spend-limit-*.tsx) goes here. */}
       <SelfExclusion data={loaderData.eligibility} />
