@@ -34,24 +34,25 @@ afterEach(() => offline.mockRestore());
 const HOUR = 60 * 60 * 1000;
 
 describe("a fan over their monthly limit", () => {
-  it("is refused a paid guess at checkout, and a purchase goes through with no entry, said before paying", async () => {
+  /** A fan with a USD 30 limit who has spent USD 20 of it on a purchase that earned its entry. */
+  async function fanNearTheLimit() {
     const fan = await newFan();
     const { host, productId } = await newHost(2_000);
     await setSpendLimit(env, fan.id, 3_000, new Date());
-
-    // Within the limit: the purchase earns its entry and counts toward the month.
     const first = await buy(fan, productId);
     expect(first.order.entryNumber).not.toBeNull();
     expect(await monthEntrySpend(db(), fan.id, spendMonth(new Date()))).toEqual({ total: 2_000, credit: 0 });
+    return { fan, host, productId };
+  }
 
-    // The review page says so before paying.
+  it("is told before paying that a purchase earns no entry (/payment, and /buy-now stops once)", async () => {
+    const { fan, productId } = await fanNearTheLimit();
     const review = await pageText(
       await get(`/payment?product=${productId}&size=One+Size&qty=1`, { cookie: fan.cookie }),
     );
     expect(review).toContain("This payment would take you past your monthly spending limit on entries.");
     expect(review).toContain("this purchase will earn no entry in the prize pool");
 
-    // /buy-now stops it once with the reason; sent again with consent, checkout starts.
     const stopped = await postForm(
       `/buy-now/${productId}`,
       { size: "One Size", quantity: "1" },
@@ -67,8 +68,10 @@ describe("a fan over their monthly limit", () => {
       { cookie: fan.cookie },
     );
     expect([302, 303]).toContain(consented.status);
+  }, 60_000);
 
-    // Paid: the order is delivered, with no entry, and the spend is not counted.
+  it("has a purchase past the limit delivered with no entry, and not counted", async () => {
+    const { fan, productId } = await fanNearTheLimit();
     const second = await buy(fan, productId);
     expect(second.order.status).toBe("paid");
     expect(second.order.entryNumber).toBeNull();
@@ -79,12 +82,12 @@ describe("a fan over their monthly limit", () => {
     expect(entries).toHaveLength(0);
     expect((await spendRows(second.row.id))[0]).toMatchObject({ earnsEntry: false, refusal: "spend_limit" });
     expect((await monthEntrySpend(db(), fan.id, spendMonth(new Date()))).total).toBe(2_000);
-
-    // The payment result page says why it earned no entry.
     const success = await pageText(await get(`/payment/success?session_id=${second.row.id}`, { cookie: fan.cookie }));
     expect(success).toContain("This payment earned no entry in the prize pool.");
+  }, 60_000);
 
-    // A paid guess past the limit is refused at checkout, with the reason.
+  it("is refused a paid guess at checkout, with the reason", async () => {
+    const { fan, host } = await fanNearTheLimit();
     const game = await newGame(host.id, 1_500);
     const guessPage = await pageText(await get(`/payment?game=${game.id}&answer=Blue`, { cookie: fan.cookie }));
     expect(guessPage).toContain("You cannot pay for a guess now.");
@@ -93,7 +96,7 @@ describe("a fan over their monthly limit", () => {
     expect(guess.ok ? "" : guess.message).toBe(
       "This payment would take you past your monthly spending limit on entries.",
     );
-  });
+  }, 60_000);
 
   it("has a paid guess that slipped past checkout refunded at fulfilment, once", async () => {
     const fan = await newFan();
