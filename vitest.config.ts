@@ -37,6 +37,7 @@ export async function workerdTests(options: {
             // Demo mode serves only on localhost or a listed origin: the tests' own (tests/demo-mode.test.ts).
             DEMO_ORIGINS: "https://tribe.test",
             SESSION_SECRET: "test-session-secret",
+            SELF_EXCLUSION_SECRET: "test-self-exclusion-secret",
             // The origin the tests send their requests to (tests/helpers.ts ORIGIN), for the links in mail.
             SITE_ORIGIN: "https://tribe.test",
             // Tests change data and read pages back at once: no page cache (tests/page-cache.test.ts covers it).

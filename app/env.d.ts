@@ -2,6 +2,11 @@
 interface AppSecrets {
   /** Signs the flash-message cookie; required in production. */
   SESSION_SECRET?: string;
+  /**
+   * Keys the hashes self-exclusions are kept under (HMAC-SHA-256; app/lib/self-exclusion.server.ts). Required in
+   * production and never changed once set: a new value loses every self-exclusion kept under the old one.
+   */
+  SELF_EXCLUSION_SECRET?: string;
   /** Stripe secret key; without it the local payment provider is used. */
   STRIPE_SECRET_KEY?: string;
   /** Stripe webhook signing secret (whsec_…). */

@@ -57,6 +57,7 @@ export default [
       route("notifications", "routes/settings/notifications.tsx"),
       route("privacy", "routes/settings/privacy.tsx"),
       route("account", "routes/settings/account.tsx"),
+      route("responsible-play", "routes/settings/responsible-play.tsx"),
     ]),
     route("settings/export", "routes/settings-export.tsx"),
     route("settings/confirm-email", "routes/settings-confirm-email.tsx"),

@@ -59,9 +59,21 @@ export function cookieFrom(res: Response, name: string): string | null {
 export const SESSION = "__Host-session";
 export const PASSWORD = "correct-horse-battery";
 
-/** Creates an account directly (role optional; e-mail confirmed unless told otherwise) and returns its id and e-mail. */
+/** An adult's date of birth: test accounts have it unless a test says otherwise, so they may enter prize draws. */
+export const ADULT_DATE_OF_BIRTH = "1990-01-15";
+
+/**
+ * Creates an account directly (role optional; e-mail confirmed and an adult's date of birth unless told otherwise)
+ * and returns its id and e-mail.
+ */
 export async function makeUser(
-  opts: { role?: "user" | "admin"; name?: string; email?: string; emailConfirmed?: boolean } = {},
+  opts: {
+    role?: "user" | "admin";
+    name?: string;
+    email?: string;
+    emailConfirmed?: boolean;
+    dateOfBirth?: string | null;
+  } = {},
 ) {
   const email = opts.email ?? uniqueEmail(opts.name?.toLowerCase().replace(/\W+/g, "-") ?? "user");
   const created = await createAccount(db(), {
@@ -70,6 +82,7 @@ export async function makeUser(
     role: opts.role,
     name: opts.name,
     emailConfirmed: opts.emailConfirmed ?? true,
+    dateOfBirth: opts.dateOfBirth === undefined ? ADULT_DATE_OF_BIRTH : opts.dateOfBirth,
   });
   if (!created) throw new Error(`could not create ${email}`);
   return { id: created.userId, email };

@@ -28,6 +28,7 @@ export const ADMIN_AUDIT_ACTIONS = [
   "revenue_rules_updated",
   "ad_revenue_recorded",
   "prize_settled_by_hand",
+  "excluded_places_updated",
 ] as const;
 export type AdminAuditAction = (typeof ADMIN_AUDIT_ACTIONS)[number];
 

@@ -134,6 +134,7 @@ export const SETTINGS_SECTIONS = [
   { id: "notifications", label: "Notifications" },
   { id: "privacy", label: "Privacy" },
   { id: "account", label: "Account" },
+  { id: "responsible-play", label: "Responsible play" },
 ] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number]["id"];
 

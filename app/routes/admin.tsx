@@ -2,6 +2,7 @@ import { data, Form, useNavigation } from "react-router";
 import { Link } from "~/components/link";
 import { AdRevenueForm } from "~/components/ad-revenue-form";
 import { UnclaimedPrizes } from "~/components/unclaimed-prizes";
+import { ExcludedPlaces } from "~/components/admin/excluded-places";
 import { Table } from "~/components/cards";
 import { FormError } from "~/components/form";
 import { Badge, Button, DateText, Page, pageMeta, Pagination, Section, Stat } from "~/components/page";
@@ -31,6 +32,7 @@ import { requireAdmin } from "~/lib/guards.server";
 import { recordAdRevenue } from "~/lib/ad-revenue.server";
 import { settlePrizeByHand } from "~/lib/payments/connect/prizes.server";
 import { getEnv } from "~/lib/context";
+import { changeExcludedPlaces, loadExcludedPlacesAdmin } from "~/lib/excluded-places.server";
 import { type AdminActionResult, changeAccountStatus, saveRevenueRules, toggleGamePause } from "./admin.server";
 import type { Route } from "./+types/admin";
 import { SEARCH_MAX_LENGTH } from "~/domain/search";
@@ -43,7 +45,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = adminUserQuerySchema.parse({ q: params.get("q"), sort: params.get("sort"), page: params.get("page") });
   const auditPage = adminUserQuerySchema.shape.page.parse(params.get("auditPage"));
   const db = getDb(getEnv(context));
-  const [counts, users, audit, games, rules, adHosts, unclaimed, fees, unmatched] = await Promise.all([
+  const [counts, users, audit, games, rules, adHosts, unclaimed, fees, unmatched, excludedPlaces] = await Promise.all([
     platformCounts(db),
     listAdminUsers(db, query, ADMIN_PAGE_SIZE),
     listAuditLog(db, { page: auditPage, pageSize: ADMIN_AUDIT_PAGE_SIZE }),
@@ -53,6 +55,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     listUnclaimedPrizes(db, new Date()),
     processingFeeTotals(db, new Date(Date.now() - 30 * 86_400_000)),
     listUnmatchedPaymentEvents(db, new Date(Date.now() - UNMATCHED_EVENT_ALERT_MS)),
+    loadExcludedPlacesAdmin(getEnv(context)),
   ]);
   // Refund and dispute events held for a payment that has not become known within the hour (decision 380).
   const unmatchedEvents = unmatched.map((e) => ({
@@ -99,6 +102,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     processingFees,
     unmatchedEvents,
     delayedDraws,
+    excludedPlaces,
   };
 }
 
@@ -123,7 +127,9 @@ export async function action({ request, context }: Route.ActionArgs) {
                   String(form.get("payoutId") ?? ""),
                   String(form.get("note") ?? ""),
                 )
-              : { ok: false, status: 400, message: ADMIN_MESSAGES.unknownAction };
+              : intent === "excluded-place"
+                ? await changeExcludedPlaces(env, admin.id, form)
+                : { ok: false, status: 400, message: ADMIN_MESSAGES.unknownAction };
   if (!result.ok) {
     return data(
       {
@@ -160,6 +166,7 @@ const ACTION_TEXT = {
   revenue_rules_updated: "Updated the revenue distribution rules",
   ad_revenue_recorded: "Recorded ad revenue",
   prize_settled_by_hand: "Settled a prize by hand",
+  excluded_places_updated: "Changed the excluded places",
 } as const;
 
 function auditSummary(row: { action: keyof typeof ACTION_TEXT; detail: Record<string, unknown> }): string {
@@ -179,6 +186,8 @@ function auditSummary(row: { action: keyof typeof ACTION_TEXT; detail: Record<st
   if (row.action === "ad_revenue_recorded")
     return `${String(d.periodStart)} to ${String(d.periodEnd)}: ${String(d.impressions)} impressions, ${String(d.clicks)} clicks`;
   if (row.action === "prize_settled_by_hand") return `Paid outside Stripe: ${String(d.note)}`;
+  if (row.action === "excluded_places_updated")
+    return `${d.change === "add" ? "Excluded" : "No longer excluded"}: ${String(d.name)} (${String(d.code)})`;
   return "Shares per source saved";
 }
 
@@ -397,6 +406,14 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
             Save rules
           </Button>
         </Form>
+      </Section>
+
+      <Section title="Excluded places">
+        <ExcludedPlaces
+          data={loaderData.excludedPlaces}
+          busy={busy}
+          error={actionData?.intent === "excluded-place" && !actionData.ok ? actionData.message : undefined}
+        />
       </Section>
 
       <Section title="Ad revenue">

@@ -73,6 +73,13 @@ function makePeople(uploads: Uploads): Accounts {
   };
 }
 
+/**
+ * An adult's date of birth for the i-th account (every seeded account but the platform team's may enter prize draws,
+ * docs/product.md#eligibility), spread over 1965–1999 without drawing from the seed's random sequence.
+ */
+const dateOfBirthOf = (i: number) =>
+  `${1965 + ((i * 7) % 35)}-${String(1 + ((i * 5) % 12)).padStart(2, "0")}-${String(1 + ((i * 11) % 28)).padStart(2, "0")}`;
+
 /** Makes every account, its user row (hashed with the app's own password hashing) and its signup activity. */
 export async function addAccounts(rows: Rows, uploads: Uploads): Promise<Accounts> {
   const accounts = makePeople(uploads);
@@ -80,7 +87,7 @@ export async function addAccounts(rows: Rows, uploads: Uploads): Promise<Account
   // accounts (same published local password) share one, which keeps the seed fast on a small machine.
   const demoEmails = [DEMO_HOST_EMAIL, DEMO_FAN_EMAIL, DEMO_ADMIN_EMAIL];
   const [sharedHash, ...demoHashes] = await Promise.all([null, ...demoEmails].map(() => hashPassword(DEMO_PASSWORD)));
-  for (const p of accounts.people) {
+  for (const [i, p] of accounts.people.entries()) {
     const own = demoEmails.indexOf(p.email);
     const passwordHash = own >= 0 ? demoHashes[own]! : sharedHash!;
     rows.users.push({
@@ -89,6 +96,7 @@ export async function addAccounts(rows: Rows, uploads: Uploads): Promise<Account
       passwordHash,
       role: p.role,
       emailConfirmedAt: p.createdAt,
+      dateOfBirth: p.role === "admin" ? null : dateOfBirthOf(i),
       createdAt: p.createdAt,
       updatedAt: p.createdAt,
     });

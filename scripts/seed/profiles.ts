@@ -1,6 +1,7 @@
 // Profiles, made after the orders so that a host's totals are known: avatar and cover art, followers, sales.
 import { DEFAULT_PROFILE_CATEGORY } from "../../app/domain/catalog";
 import { DEFAULT_PROFILE_POOL_TARGET_CENTS } from "../../app/domain/pool";
+import { regionsOf } from "../../app/domain/regions";
 import type { Seed } from "./context";
 import { avatarSvg, coverSvg } from "./media";
 
@@ -34,10 +35,21 @@ export function addProfiles(seed: Seed): void {
       prizePoolTargetCents: DEFAULT_PROFILE_POOL_TARGET_CENTS,
       profilePublic: person.public,
       country: person.country,
+      region: seededRegion(person),
       createdAt: person.createdAt,
       updatedAt: person.createdAt,
     });
   }
   // No payout method is seeded: a payout account is a Stripe Connect account (locally the test provider's), which
   // the demo host connects from /payouts like any host.
+}
+
+/**
+ * The region of a seeded fan or host whose country has a region list (docs/product.md#eligibility): one of the
+ * country's regions, chosen from the account's id so the seed's random sequence is untouched.
+ */
+function seededRegion(person: { id: string; country: string }): string | null {
+  const regions = regionsOf(person.country);
+  if (regions.length === 0) return null;
+  return regions[parseInt(person.id.slice(0, 6), 16) % regions.length]!.code;
 }

@@ -17,7 +17,7 @@ import { openPool } from "~/lib/pools.server";
 import type { SessionUser } from "~/lib/session.server";
 import { createAccount } from "~/db/queries/accounts.server";
 import { hashPassword } from "~/lib/password.server";
-import { db, PASSWORD, sessionUserOf, uniqueEmail } from "../helpers";
+import { ADULT_DATE_OF_BIRTH, db, PASSWORD, sessionUserOf, uniqueEmail } from "../helpers";
 import { fixtureBlock } from "../support/draw";
 import { testedWorker } from "../support/built-worker";
 import { deliverWebhook } from "../support/webhooks";
@@ -125,7 +125,13 @@ let passwordHash: string | null = null;
 async function makeUser({ name }: { name: string }): Promise<{ id: string; email: string }> {
   passwordHash ??= await hashPassword(PASSWORD);
   const email = uniqueEmail("model");
-  const created = await createAccount(db(), { email, passwordHash, name, emailConfirmed: true });
+  const created = await createAccount(db(), {
+    email,
+    passwordHash,
+    name,
+    emailConfirmed: true,
+    dateOfBirth: ADULT_DATE_OF_BIRTH,
+  });
   if (!created) throw new Error(`could not create ${email}`);
   return { id: created.userId, email };
 }

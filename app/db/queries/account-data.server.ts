@@ -343,7 +343,8 @@ export async function eraseAccount(db: Db, userId: string, now = new Date()): Pr
   const [marked] = await db.batch([
     db
       .update(users)
-      .set({ email, passwordHash: "deleted", deletedAt: now, updatedAt: now })
+      // The date of birth goes too; a self-exclusion stays, kept apart under keyed hashes (self_exclusions).
+      .set({ email, passwordHash: "deleted", dateOfBirth: null, deletedAt: now, updatedAt: now })
       .where(and(eq(users.id, userId), sql`${users.deletedAt} is null`))
       .returning({ id: users.id }),
     db.delete(sessions).where(eq(sessions.userId, userId)),
@@ -385,6 +386,7 @@ export async function eraseAccount(db: Db, userId: string, now = new Date()): Pr
       .set({
         creatorName: DELETED_ACCOUNT_NAME,
         email,
+        region: null,
         slug: null,
         bio: null,
         website: null,

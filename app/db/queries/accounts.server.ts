@@ -26,6 +26,8 @@ export type NewAccount = {
   country?: string | null;
   /** Accounts made by the platform (seed, tests, admin tools) may start confirmed; sign-ups never do. */
   emailConfirmed?: boolean;
+  /** YYYY-MM-DD (seed and tests); a fan who signs up gives it in Settings > Responsible play before a first entry. */
+  dateOfBirth?: string | null;
 };
 
 /** A new profile's default name: the part of the e-mail before the at-sign (docs/product.md#accounts). */
@@ -54,6 +56,7 @@ export async function createAccount(db: Db, account: NewAccount): Promise<{ user
         passwordHash: account.passwordHash,
         role: account.role ?? "user",
         emailConfirmedAt: account.emailConfirmed ? now : null,
+        dateOfBirth: account.dateOfBirth ?? null,
         createdAt: now,
         updatedAt: now,
       }),

@@ -27,3 +27,4 @@ export * from "./payouts";
 export * from "./earnings";
 export * from "./payments";
 export * from "./limits";
+export * from "./eligibility";

@@ -44,6 +44,7 @@ import {
   requestEmailChange,
 } from "~/lib/settings.server";
 import { flashToastCookie } from "~/lib/toast.server";
+import { responsiblePlayAction } from "~/lib/responsible-play.server";
 import { subscribeBrowser } from "~/lib/push-subscriptions.server";
 import { readUpload, UploadError } from "~/lib/uploads.server";
 import { fieldErrors } from "~/lib/validation";
@@ -253,6 +254,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       headers.append("Set-Cookie", hostCookie(SESSION_COOKIE, "", 0));
       headers.append("Set-Cookie", flashToastCookie({ message: "Your account has been deleted.", type: "success" }));
       throw redirect("/", { headers });
+    }
+    case "date-of-birth":
+    case "region":
+    case "self-exclude": {
+      const result = await responsiblePlayAction(env, user, intent, form);
+      return reply(result.body, result.status);
     }
     default:
       return reply({ ok: false, intent, message: "Unknown action" }, 400);
