@@ -1,7 +1,9 @@
 // /settings/responsible-play: who may enter prize draws and the fan's own limits on them (docs/product.md#eligibility,
 // #self-exclusion). Its forms post to the settings layout's action (/settings), which hands each intent to its module.
 import { DateOfBirthAndRegion, SelfExclusion } from "~/components/settings/eligibility-section";
+import { SpendLimitSummary } from "~/components/settings/spend-limit-summary";
 import { getEnv } from "~/lib/context";
+import { spendLimitView } from "~/lib/entry-gate.server";
 import { requireUser } from "~/lib/guards.server";
 import { loadEligibilitySection } from "~/lib/responsible-play.server";
 import type { Route } from "./+types/responsible-play";
@@ -10,14 +12,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
   const env = getEnv(context);
   // Each part of the page loads its own data under its own key (the spend limit adds its key here).
-  return { eligibility: await loadEligibilitySection(env, user) };
+  return {
+    eligibility: await loadEligibilitySection(env, user),
+    spendLimit: await spendLimitView(env, user.id, new Date()),
+  };
 }
 
 export default function SettingsResponsiblePlay({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
       <DateOfBirthAndRegion data={loaderData.eligibility} />
-      {/* Spend limit (issue 29 item 4): its own component file (app/components/settings/spend-limit-*.tsx) goes here. */}
+      <SpendLimitSummary data={loaderData.spendLimit} />
       <SelfExclusion data={loaderData.eligibility} />
     </div>
   );
