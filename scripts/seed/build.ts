@@ -17,6 +17,7 @@ import { addBuyNowOrders, addOpenGames, finishOpenPools, openPools } from "./ope
 import { PoolLedger } from "./pools";
 import { addProducts, setProductSales } from "./products";
 import { addProfiles } from "./profiles";
+import { addSpendLimits } from "./spend-limits";
 import { addTribes } from "./tribes";
 
 export async function buildRows(media: R2Like, siteOrigin: string): Promise<{ rows: Rows; uploads: number }> {
@@ -41,5 +42,6 @@ export async function buildRows(media: R2Like, siteOrigin: string): Promise<{ ro
   addChat(seed);
   addSaleEarnings(rows);
   addPlatformSettings(rows);
+  addSpendLimits(seed);
   return { rows, uploads: await uploads.write(media) };
 }
