@@ -138,6 +138,26 @@ describe("a limit of zero", () => {
   });
 });
 
+describe("the cart", () => {
+  it("says per host, before paying, which part earns no entry", async () => {
+    const fan = await newFan();
+    const { productId } = await newHost(2_000);
+    const added = await postForm(
+      "/cart",
+      { intent: "add", productId, size: "One Size", quantity: "1" },
+      { cookie: fan.cookie },
+    );
+    expect(added.status).toBeLessThan(400);
+    const before = await pageText(await get("/cart", { cookie: fan.cookie }));
+    expect(before).toContain("This purchase earns an entry in the prize pool.");
+    await setSpendLimit(env, fan.id, 1_000, new Date());
+    const after = await pageText(await get("/cart", { cookie: fan.cookie }));
+    expect(after).toContain(
+      "This payment would take you past your monthly spending limit on entries. You can still buy it, but this purchase will earn no entry in the prize pool.",
+    );
+  }, 60_000);
+});
+
 describe("changing the limit", () => {
   it("lowers at once, and a raise waits 24 hours (shown while it waits)", async () => {
     const fan = await newFan();
