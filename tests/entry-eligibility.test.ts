@@ -1,10 +1,11 @@
 import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { saveExcludedPlaces } from "~/db/queries/eligibility.server";
 import { adminAuditLog, platformSettings, userProfiles, users } from "~/db/schema";
 import { EXCLUDED_PLACES_SETTING_KEY, MIN_ENTRY_AGE } from "~/domain/eligibility";
 import { entryRefusal, listExcludedPlaces } from "~/lib/entry-eligibility.server";
-import { db, decodedHtml, get, makeUser, pageText, postForm, signIn, withoutNetwork } from "./helpers";
+import { countingSession, db, decodedHtml, get, makeUser, pageText, postForm, signIn, withoutNetwork } from "./helpers";
 
 // Who may enter a prize pool (docs/product.md#eligibility): entryRefusal, the one check every entry route calls.
 
@@ -41,12 +42,29 @@ describe("entryRefusal", () => {
     expect(await refusal(noDob.id, host.id, "free_entry")).toEqual({
       code: "dob_required",
       message: "Please add your date of birth in Settings > Responsible play before your first entry.",
+      // Every page showing the refusal links to where the date of birth is added.
+      link: { href: "/settings/responsible-play", label: "Add your date of birth" },
     });
     expect(await refusal(seventeen.id, host.id)).toEqual({
       code: "under_age",
       message: `You must be ${MIN_ENTRY_AGE} or over to enter prize draws.`,
     });
     expect(await refusal(eighteenToday.id, host.id)).toBeNull();
+  });
+});
+
+describe("its cost", () => {
+  it("reads D1 at most twice: the account with the excluded places in one batch, then the self-exclusion keys", async () => {
+    const host = await makeUser();
+    const fan = await makeUser();
+    const { session, counter } = countingSession();
+    const counted = { ...env, DB: session } as unknown as Env;
+    expect(await entryRefusal(counted, { userId: fan.id, hostId: host.id, route: "paid_guess", now: NOW })).toBeNull();
+    expect(counter.calls).toBe(2);
+    // The pool's own host is refused before any read.
+    counter.calls = 0;
+    await entryRefusal(counted, { userId: host.id, hostId: host.id, route: "paid_guess", now: NOW });
+    expect(counter.calls).toBe(0);
   });
 });
 
@@ -107,8 +125,11 @@ describe("Settings > Responsible play", () => {
       expect(await decodedHtml(res)).toContain(message);
     }
     expect(await dobOf(f.id)).toBeNull();
-    expect(await decodedHtml(await get("/settings/responsible-play", { cookie: f.cookie }))).toContain(
-      'name="dateOfBirth"',
+    const before = await get("/settings/responsible-play", { cookie: f.cookie });
+    const beforeHtml = await decodedHtml(before);
+    expect(beforeHtml).toContain('name="dateOfBirth"');
+    expect(beforeHtml).toContain(
+      "Please add your date of birth in Settings > Responsible play before your first entry.",
     );
 
     const ok = await postForm(
@@ -119,6 +140,9 @@ describe("Settings > Responsible play", () => {
     expect(ok.status).toBe(200);
     expect(await decodedHtml(ok)).toContain("Your date of birth is saved.");
     expect(await dobOf(f.id)).toBe("1992-07-09");
+    expect(await pageText(await get("/settings/responsible-play", { cookie: f.cookie }))).toContain(
+      "You can enter prize draws.",
+    );
 
     // Set once: a minor cannot type an older date afterwards.
     const again = await postForm(
@@ -225,6 +249,25 @@ describe("/admin: excluded places", () => {
         .from(adminAuditLog)
         .where(and(eq(adminAuditLog.adminId, admin.id), eq(adminAuditLog.action, "excluded_places_updated")));
       expect(after).toHaveLength(2);
+    } finally {
+      await setExcludedPlaces([]);
+    }
+  });
+
+  it("a change made from a list that changed meanwhile applies nothing and logs nothing", async () => {
+    const admin = await makeUser({ role: "admin" });
+    try {
+      await setExcludedPlaces(["GB"]);
+      // Another admin's change was based on the empty list: it must not overwrite GB.
+      const applied = await saveExcludedPlaces(db(), {
+        adminId: admin.id,
+        previous: [],
+        next: ["MY"],
+        detail: { change: "add", code: "MY" },
+      });
+      expect(applied).toBe(false);
+      expect(await listExcludedPlaces(env)).toEqual([{ code: "GB", name: "United Kingdom" }]);
+      expect(await db().select().from(adminAuditLog).where(eq(adminAuditLog.adminId, admin.id))).toHaveLength(0);
     } finally {
       await setExcludedPlaces([]);
     }

@@ -161,6 +161,7 @@ function routeTable(ids: Fixture["ids"]): string[] {
     "/settings/notifications",
     "/settings/privacy",
     "/settings/account",
+    "/settings/responsible-play",
     "/settings?tab=account",
     "/shop-management",
     "/guess-win-management",

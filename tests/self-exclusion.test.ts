@@ -53,6 +53,7 @@ describe("self-exclusion", () => {
       expect(refusal).toEqual({
         code: "self_excluded",
         message: "You have excluded yourself from prize draws. You cannot enter until your self-exclusion ends.",
+        link: { href: "/settings/responsible-play", label: "Responsible play" },
       });
     }
     // Settings shows it.

@@ -50,10 +50,44 @@ export const ENTRY_REFUSAL_LINKS: Partial<Record<EntryRefusalCode, { href: strin
 export interface EntryRefusal {
   code: EntryRefusalCode;
   message: string;
+  /** Where the fan can resolve it (e.g. add their date of birth); a page showing the message shows this link too. */
+  link?: { href: string; label: string };
 }
 
 export function entryRefusalOf(code: EntryRefusalCode): EntryRefusal {
-  return { code, message: ENTRY_REFUSAL_MESSAGES[code] };
+  const link = ENTRY_REFUSAL_LINKS[code];
+  return link ? { code, message: ENTRY_REFUSAL_MESSAGES[code], link } : { code, message: ENTRY_REFUSAL_MESSAGES[code] };
+}
+
+/** What an account's refusal is decided on (app/db/queries/eligibility.server.ts reads it). */
+export interface AccountEntryFacts {
+  role: "user" | "admin";
+  deleted: boolean;
+  dateOfBirth: string | null;
+  country: string;
+  region: string | null;
+}
+
+/**
+ * Why an account may not enter any pool, in this order: closed, staff, self-excluded (by this account, its e-mail, or
+ * its name with its date of birth), no date of birth, under MIN_ENTRY_AGE, an excluded country or region, a country
+ * with excluded regions and no region given. Null: it may enter.
+ */
+export function accountRefusalOf(
+  facts: AccountEntryFacts | null,
+  excludedPlaces: readonly string[],
+  selfExcluded: boolean,
+  now: Date,
+): EntryRefusal | null {
+  if (!facts || facts.deleted) return entryRefusalOf("account_closed");
+  if (facts.role === "admin") return entryRefusalOf("staff");
+  if (selfExcluded) return entryRefusalOf("self_excluded");
+  if (!facts.dateOfBirth) return entryRefusalOf("dob_required");
+  if (!isOfEntryAge(facts.dateOfBirth, now)) return entryRefusalOf("under_age");
+  if (isExcludedPlace(excludedPlaces, facts.country, facts.region)) return entryRefusalOf("excluded_place");
+  if (facts.region === null && hasExcludedRegionIn(excludedPlaces, facts.country))
+    return entryRefusalOf("region_required");
+  return null;
 }
 
 // --- date of birth -----------------------------------------------------------------------------------------------

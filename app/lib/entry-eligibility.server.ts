@@ -4,12 +4,10 @@
 // self-exclusion keys.
 
 import { getDb } from "~/db/client.server";
-import { getExcludedPlacesSetting, readEntryFacts } from "~/db/queries/eligibility.server";
+import { getExcludedPlacesSetting, readEntryFacts, type EntryFacts } from "~/db/queries/eligibility.server";
 import {
+  accountRefusalOf,
   entryRefusalOf,
-  hasExcludedRegionIn,
-  isExcludedPlace,
-  isOfEntryAge,
   resolveExcludedPlaces,
   type EntryRefusal,
   type EntryRoute,
@@ -25,32 +23,35 @@ export interface EntryEligibilityInput {
   now: Date;
 }
 
+type EligibilityEnv = Pick<Env, "DB" | "SELF_EXCLUSION_SECRET" | "DEMO_MODE">;
+
 /**
- * The refusal, in this order: the pool's own host, staff, a self-excluded person (by this account, its e-mail, or
- * its name with its date of birth, so a deleted and re-opened account is still excluded), no date of birth, under
- * MIN_ENTRY_AGE, a country whose excluded regions need the fan's region, an excluded country or region. Every route
- * (paid guess, entry-earning purchase, free entry, postcard) is refused alike.
+ * @public Every entry route calls it (checkout and fulfilment: app/lib/entry-gate.server.ts, being wired for issue 29).
+ *
+ * The refusal: the pool's own host, then the account's own (accountRefusalOf: closed, staff, self-excluded, no date
+ * of birth, under 18, excluded place, region needed). Every route (paid guess, entry-earning purchase, free entry,
+ * postcard) is refused alike.
  */
-export async function entryRefusal(
-  env: Pick<Env, "DB" | "SELF_EXCLUSION_SECRET" | "DEMO_MODE">,
-  input: EntryEligibilityInput,
-): Promise<EntryRefusal | null> {
+export async function entryRefusal(env: EligibilityEnv, input: EntryEligibilityInput): Promise<EntryRefusal | null> {
   if (input.userId === input.hostId) return entryRefusalOf("own_pool");
-  const { facts, excludedPlaces } = await readEntryFacts(getDb(env), input.userId);
-  if (!facts || facts.deleted) return entryRefusalOf("account_closed");
-  if (facts.role === "admin") return entryRefusalOf("staff");
-  const excludedUntil = await selfExcludedUntil(
+  return (await accountEligibility(env, input.userId, input.now)).refusal;
+}
+
+/** The account's facts, its refusal for any pool, and until when it is self-excluded (null: it is not). */
+export async function accountEligibility(
+  env: EligibilityEnv,
+  userId: string,
+  now: Date,
+): Promise<{ facts: EntryFacts | null; refusal: EntryRefusal | null; selfExcludedUntil: Date | null }> {
+  const { facts, excludedPlaces } = await readEntryFacts(getDb(env), userId);
+  if (!facts || facts.deleted || facts.role === "admin")
+    return { facts, refusal: accountRefusalOf(facts, excludedPlaces, false, now), selfExcludedUntil: null };
+  const until = await selfExcludedUntil(
     env,
-    { userId: input.userId, email: facts.email, names: [facts.name], dateOfBirth: facts.dateOfBirth },
-    input.now,
+    { userId, email: facts.email, names: [facts.name], dateOfBirth: facts.dateOfBirth },
+    now,
   );
-  if (excludedUntil) return entryRefusalOf("self_excluded");
-  if (!facts.dateOfBirth) return entryRefusalOf("dob_required");
-  if (!isOfEntryAge(facts.dateOfBirth, input.now)) return entryRefusalOf("under_age");
-  if (isExcludedPlace(excludedPlaces, facts.country, facts.region)) return entryRefusalOf("excluded_place");
-  if (facts.region === null && hasExcludedRegionIn(excludedPlaces, facts.country))
-    return entryRefusalOf("region_required");
-  return null;
+  return { facts, refusal: accountRefusalOf(facts, excludedPlaces, until !== null, now), selfExcludedUntil: until };
 }
 
 /** A place where entries are not offered, for the official rules and the admin page. */
@@ -59,7 +60,11 @@ export interface ExcludedPlace {
   name: string;
 }
 
-/** The countries and regions where entries and paid guesses are not offered (the official rules list them). */
+/**
+ * @public The official rules page calls it (issue 29 item 8, being written).
+ *
+ * The countries and regions where entries and paid guesses are not offered (the official rules list them).
+ */
 export async function listExcludedPlaces(env: Pick<Env, "DB">): Promise<ExcludedPlace[]> {
   const places = resolveExcludedPlaces(await getExcludedPlacesSetting(getDb(env)));
   return places.map((code) => ({ code, name: placeName(code) }));

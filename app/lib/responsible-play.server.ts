@@ -7,11 +7,12 @@ import { getDb } from "~/db/client.server";
 import { readEntryFacts, setDateOfBirthOnce, setProfileRegion } from "~/db/queries/eligibility.server";
 import { formatUtcDate } from "~/domain/countdown";
 import { countryByCode } from "~/domain/currency";
-import { DATE_OF_BIRTH_MESSAGES, dateOfBirthSchema, MIN_ENTRY_AGE } from "~/domain/eligibility";
+import { DATE_OF_BIRTH_MESSAGES, dateOfBirthSchema, MIN_ENTRY_AGE, type EntryRefusal } from "~/domain/eligibility";
 import { isRegionOf, regionsOf, type Region } from "~/domain/regions";
 import { SELF_EXCLUSION_MESSAGES, SELF_EXCLUSION_PERIOD_LABELS, selfExclusionSchema } from "~/domain/self-exclusion";
 import type { SessionUser } from "~/lib/auth.server";
-import { excludeSelf, selfExcludedUntil } from "~/lib/self-exclusion.server";
+import { accountEligibility } from "~/lib/entry-eligibility.server";
+import { excludeSelf } from "~/lib/self-exclusion.server";
 import type { SettingsActionData } from "~/lib/settings-form";
 import { fieldErrors } from "~/lib/validation";
 
@@ -28,6 +29,8 @@ export interface EligibilitySectionData {
   region: string | null;
   regions: readonly Region[];
   accountName: string;
+  /** Why the fan may not enter prize draws now, or null when they may. */
+  refusal: EntryRefusal | null;
   /** When the fan's self-exclusion ends ("May 26, 2027"), or null when they are not excluded. */
   excludedUntil: string | null;
   periods: { value: string; label: string }[];
@@ -38,13 +41,8 @@ export async function loadEligibilitySection(
   user: Pick<SessionUser, "id">,
   now = new Date(),
 ): Promise<EligibilitySectionData> {
-  const { facts } = await readEntryFacts(getDb(env), user.id);
+  const { facts, refusal, selfExcludedUntil } = await accountEligibility(env, user.id, now);
   if (!facts) throw new Response("Profile not found", { status: 404 });
-  const until = await selfExcludedUntil(
-    env,
-    { userId: user.id, email: facts.email, names: [facts.name], dateOfBirth: facts.dateOfBirth },
-    now,
-  );
   const country = countryByCode(facts.country);
   return {
     dateOfBirth: facts.dateOfBirth,
@@ -54,7 +52,8 @@ export async function loadEligibilitySection(
     region: facts.region,
     regions: regionsOf(country.code),
     accountName: facts.name,
-    excludedUntil: until ? formatUtcDate(until) : null,
+    refusal,
+    excludedUntil: selfExcludedUntil ? formatUtcDate(selfExcludedUntil) : null,
     periods: Object.entries(SELF_EXCLUSION_PERIOD_LABELS).map(([value, label]) => ({ value, label })),
   };
 }

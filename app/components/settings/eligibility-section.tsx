@@ -1,5 +1,6 @@
 // Settings > Responsible play, the eligibility parts: date of birth and region (who may enter), and self-exclusion
 // (docs/product.md#eligibility, #self-exclusion). Forms post to the settings action (app/lib/responsible-play.server.ts).
+import { EntryRefusalNotice } from "~/components/entry-refusal-notice";
 import { Field, SelectField } from "~/components/form";
 import { Card } from "~/components/page";
 import type { EligibilitySectionData } from "~/lib/responsible-play.server";
@@ -12,6 +13,17 @@ export function DateOfBirthAndRegion({ data: d }: { data: EligibilitySectionData
   const regionErrors = region.data?.intent === "region" ? (region.data.errors ?? {}) : {};
   return (
     <>
+      <Card>
+        <h2 className="font-semibold text-gray-900">Prize draws</h2>
+        <div className="mt-2" data-testid="entry-status">
+          {d.refusal ? (
+            <EntryRefusalNotice refusal={d.refusal} showLink={false} />
+          ) : (
+            <p className="text-sm text-green-800">You can enter prize draws.</p>
+          )}
+        </div>
+      </Card>
+
       <Card>
         <h2 className="font-semibold text-gray-900">Date of birth</h2>
         <p className="mt-1 text-sm text-gray-600">

@@ -245,12 +245,6 @@ export async function consumeResetToken(db: Db, tokenHash: string, now: Date): P
   return rows[0]?.userId ?? null;
 }
 
-/** The account's role, or null for an unknown account. */
-export async function getUserRole(db: Db, userId: string): Promise<UserRole | null> {
-  const [row] = await db.select({ role: users.role }).from(users).where(eq(users.id, userId)).limit(1);
-  return row?.role ?? null;
-}
-
 /** True once the account's owner has confirmed the e-mail address (free guesses and prizes need it). */
 export async function isEmailConfirmed(db: Db, userId: string): Promise<boolean> {
   const [row] = await db

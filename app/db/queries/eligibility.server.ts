@@ -3,17 +3,13 @@
 import { and, eq, gt, inArray, isNull, max, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { adminAuditLog, platformSettings, selfExclusions, userProfiles, users } from "~/db/schema";
-import { EXCLUDED_PLACES_SETTING_KEY, resolveExcludedPlaces } from "~/domain/eligibility";
+import { EXCLUDED_PLACES_SETTING_KEY, resolveExcludedPlaces, type AccountEntryFacts } from "~/domain/eligibility";
 import type { SelfExclusionKeyKind } from "~/domain/self-exclusion";
 
-export interface EntryFacts {
-  role: "user" | "admin";
+/** An account's entry facts, with what finds a self-exclusion of its person (e-mail and name). */
+export interface EntryFacts extends AccountEntryFacts {
   email: string;
-  dateOfBirth: string | null;
-  deleted: boolean;
   name: string;
-  country: string;
-  region: string | null;
 }
 
 const excludedPlacesRead = (db: Db) =>
