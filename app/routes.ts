@@ -43,6 +43,7 @@ export default [
     route("payment", "routes/payment.tsx"),
     route("payment/success", "routes/payment-success.tsx"),
     route("payment/cancel", "routes/payment-cancel.tsx"),
+    route("spending-limit", "routes/spending-limit.tsx"),
 
     // Buyer
     route("my-orders", "routes/my-orders.tsx"),

@@ -73,6 +73,8 @@ const RULES: Record<string, Who> = {
   "routes/signin-link.tsx": "secret",
   "routes/signout.tsx": "anyone",
   "routes/signup.tsx": "anyone",
+  // A fan's own monthly spending limit on entries (decision 520).
+  "routes/spending-limit.tsx": "signed-in",
   "routes/tribe-join.tsx": "signed-in",
   "routes/voucher-scanner.tsx": "owner",
   "POST /api/webhooks/stripe": "secret",

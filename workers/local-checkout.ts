@@ -12,7 +12,13 @@ import {
   simulateLocalDispute,
   simulateLocalRefundFailure,
 } from "~/lib/payments/providers/local-events.server";
-import { LOCAL_CHECKOUT_PATH, localCheckoutSessionObject, localEvent } from "~/lib/payments/providers/local.server";
+import {
+  LOCAL_CHECKOUT_PATH,
+  LOCAL_FUNDING_KEY,
+  localCheckoutSessionObject,
+  localEvent,
+} from "~/lib/payments/providers/local.server";
+import { LOCAL_CARD_FUNDINGS, type LocalCardFunding } from "~/domain/spend-limits";
 import { isLocalPaymentsEnabled } from "~/lib/payments/providers/provider.server";
 import type { ShippingAddress } from "~/lib/payments/providers/types";
 
@@ -125,10 +131,22 @@ localCheckout.post("/:id/pay", async (c) => {
   if (row.status !== "open" || row.paymentStatus !== "unpaid" || isExpired(row)) return c.redirect(pathOf(row), 303);
   const { shipping, error } = await readShipping(c, row);
   if (error) return c.html(checkoutPage(row, error), 400);
+  const funding = FundingSchema.safeParse((await c.req.parseBody()).funding ?? "debit");
+  if (!funding.success) return c.html(checkoutPage(row, "Choose a card type: debit, credit or prepaid."), 400);
+  // The card's funding type, as Stripe's charge reports it (the credit-card cap, decision 520).
+  await keepFunding(c.env, row, funding.data);
   const failure = await deliver(c, row, "checkout.session.completed", "paid", shipping);
   if (failure) return c.html(checkoutPage(row, failure), 502);
   return c.redirect(successUrlOf(row), 303);
 });
+
+const FundingSchema = z.enum(LOCAL_CARD_FUNDINGS);
+
+/** How the buyer paid, kept on the checkout for the provider's funding lookup (never sent in events). */
+async function keepFunding(env: Env, row: CheckoutSession, funding: LocalCardFunding | "none"): Promise<void> {
+  row.metadata = { ...row.metadata, [LOCAL_FUNDING_KEY]: funding };
+  await setCheckoutMetadata(getDb(env), row.id, row.metadata);
+}
 
 localCheckout.post("/:id/bank-transfer", async (c) => {
   const row = await loadSession(c.env, c.req.param("id"));
@@ -141,6 +159,8 @@ localCheckout.post("/:id/bank-transfer", async (c) => {
     row.metadata = { ...row.metadata, local_shipping: JSON.stringify(shipping) };
     await setCheckoutMetadata(getDb(c.env), row.id, row.metadata);
   }
+  // A bank transfer is no card: the credit-card cap does not apply to it.
+  await keepFunding(c.env, row, "none");
   const failure = await deliver(c, row, "checkout.session.completed", "unpaid", shipping);
   if (failure) return c.html(checkoutPage(row, failure), 502);
   return c.redirect(pathOf(row), 303);
@@ -225,7 +245,7 @@ function page(title: string, body: string): string {
   td { padding: .4rem 0; vertical-align: top; } td.amount { text-align: right; white-space: nowrap; }
   tr.total td { border-top: 1px solid #e4e4e7; font-weight: 600; padding-top: .6rem; }
   label { display: block; font-size: .85rem; margin: .5rem 0 .2rem; }
-  input { width: 100%; box-sizing: border-box; padding: .45rem; border: 1px solid #d4d4d8; border-radius: 6px; font: inherit; }
+  input, select { width: 100%; box-sizing: border-box; padding: .45rem; border: 1px solid #d4d4d8; border-radius: 6px; font: inherit; }
   .buttons { display: grid; gap: .5rem; margin-top: 1rem; }
   button, a.button { font: inherit; padding: .65rem; border-radius: 8px; border: 1px solid #d4d4d8; background: #fff; cursor: pointer; text-align: center; text-decoration: none; color: inherit; }
   button.primary { background: #4f46e5; color: #fff; border-color: #4f46e5; }
@@ -303,6 +323,8 @@ events Stripe would.</p>${error ? `<p class="error" role="alert">${escapeHtml(er
 <form method="post" action="${base}/pay">
   ${row.customerEmail ? `<p class="muted">Receipt to ${escapeHtml(row.customerEmail)}</p>` : ""}
   ${needsShipping(row) ? shippingFields() : ""}
+  <label for="funding">Card type (test)</label>
+  <select id="funding" name="funding">${LOCAL_CARD_FUNDINGS.map((f) => `<option value="${f}">${f[0]!.toUpperCase()}${f.slice(1)} card</option>`).join("")}</select>
   <div class="buttons">
     <button class="primary" type="submit">Pay with card (test)</button>
     <button type="submit" formaction="${base}/bank-transfer">Bank transfer (delayed)</button>

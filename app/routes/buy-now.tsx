@@ -40,6 +40,7 @@ import { CHECKOUT_MESSAGES } from "~/lib/payments/checkout/quote.server";
 import { formText } from "~/lib/validation";
 import { getEnv } from "~/lib/context";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
+import { CREDIT_CARD_CAP_TEXT } from "~/domain/spend-limits";
 import type { Route } from "./+types/buy-now";
 
 /**
@@ -124,7 +125,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
 }
 
-type BuyNowActionData = { error: string; signIn?: boolean; back?: string };
+type BuyNowActionData = { error: string; signIn?: boolean; back?: string; noEntry?: boolean };
 
 /** This page with the visitor's choice (what the loader preselects), for the sign-in link to come back to. */
 function choicePath(id: string, form: FormData): string {
@@ -155,8 +156,12 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     quantity: formText(form, "quantity"),
     customerEmail: user.email,
     origin: new URL(request.url).origin,
+    // Said before paying (decision 520): a purchase that would earn no entry is stopped once, with the reason.
+    noEntryConsent: formText(form, "noEntryConsent") === "1",
   });
   if (!result.ok) {
+    if (result.field === "noEntryConsent")
+      return data<BuyNowActionData>({ error: result.message, noEntry: true }, { status: result.status });
     return data<BuyNowActionData>(
       { error: `Unable to start checkout: ${result.message || "Please try again."}` },
       { status: result.status },
@@ -366,7 +371,9 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
                 </span>
               </p>
               <p className="mt-1 text-xs text-gray-500">Prices are shown in RM; checkout is processed in USD.</p>
+              <p className="mt-1 text-xs text-gray-500">{CREDIT_CARD_CAP_TEXT}</p>
             </Card>
+            {actionData?.noEntry ? <input type="hidden" name="noEntryConsent" value="1" /> : null}
 
             {actionData ? (
               <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">

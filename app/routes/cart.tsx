@@ -26,6 +26,8 @@ import { createCartCheckout } from "~/lib/payments/checkout/cart-checkout.server
 import { redirectToCheckout } from "~/lib/payments/checkout/checkout-session.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import { formText } from "~/lib/validation";
+import { EntryNotice } from "~/components/entry-notice";
+import { checkoutEntryNotice } from "~/lib/entry-gate.server";
 import type { Route } from "./+types/cart";
 
 export const handle = STATIC_FOR_VISITORS;
@@ -61,6 +63,22 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       : DEFAULT_CURRENCY;
   const cart = await priceCart(db, { lines, buyerId: user?.id ?? null, shipTo });
   const shown = (usdCents: number) => formatIn(usdCents, CHECKOUT_CURRENCY, currency);
+  // Said before paying (decision 520): whether each host's part earns its entry.
+  const now = new Date();
+  const entryNotices = new Map<string, Awaited<ReturnType<typeof checkoutEntryNotice>>>();
+  for (const g of cart.groups) {
+    const amountUsdCents = g.subtotalCents;
+    entryNotices.set(
+      g.hostId,
+      await checkoutEntryNotice(getEnv(context), {
+        userId: user?.id ?? null,
+        hostId: g.hostId,
+        route: "entry_purchase",
+        amountUsdCents,
+        now,
+      }),
+    );
+  }
   return {
     poolShare: poolShareText(rules, "shop_sales"),
     signedIn: user !== null,
@@ -75,6 +93,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       hostId: g.hostId,
       hostName: g.hostName,
       subtotal: shown(g.subtotalCents),
+      entryNotice: entryNotices.get(g.hostId) ?? null,
       items: g.items.map((l) => ({
         productId: l.line.productId,
         sizeName: l.line.sizeName,
@@ -273,6 +292,9 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
                   <span>Subtotal</span>
                   <span className="font-semibold text-gray-900">{g.subtotal}</span>
                 </p>
+                <div className="mt-2">
+                  <EntryNotice notice={g.entryNotice} />
+                </div>
               </section>
             ))}
           </div>

@@ -1,4 +1,5 @@
 import { Link } from "~/components/link";
+import { SPEND_LIMIT_PROMPT_TEXT } from "~/domain/spend-limits";
 import type { Route } from "./+types/congratulations";
 
 export const meta: Route.MetaFunction = () => [{ title: "Welcome to the tribe · Tribe" }];
@@ -18,6 +19,13 @@ export default function Congratulations() {
         <p className="mt-3 text-gray-600">
           Your creator profile has been created. Open your shop, run Guess &amp; Win games and grow a prize pool with
           your tribe. Every winner is chosen transparently from a public Bitcoin block hash.
+        </p>
+        <p className="mt-3 text-sm text-gray-600">
+          {SPEND_LIMIT_PROMPT_TEXT} After signing in, set it on{" "}
+          <Link to="/spending-limit" className="text-brand-700 underline">
+            your spending limit page
+          </Link>
+          .
         </p>
         <div className="mt-8 flex flex-col gap-3 sm:flex-row sm:justify-center">
           <Link

@@ -16,6 +16,8 @@ import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/
 import { CHECKOUT_MESSAGES } from "~/lib/payments/checkout/quote.server";
 import { redirectToCheckout } from "~/lib/payments/checkout/checkout-session.server";
 import { idParam, notFound } from "~/lib/guards.server";
+import { EntryNotice } from "~/components/entry-notice";
+import { checkoutEntryNotice } from "~/lib/entry-gate.server";
 import type { Route } from "./+types/group-buy-product-selection";
 
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>
@@ -25,8 +27,16 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const id = idParam(params.id);
   const db = getDb(getEnv(context));
   const groupBuy = await getGroupBuy(db, id);
-  if (!groupBuy || (groupBuy.status === "draft" && groupBuy.hostId !== (await getOptionalUser(context))?.id))
-    notFound();
+  const viewer = await getOptionalUser(context);
+  if (!groupBuy || (groupBuy.status === "draft" && groupBuy.hostId !== viewer?.id)) notFound();
+  // Said before paying (decision 520): whether joining earns an entry (the amount is still to choose).
+  const entryNotice = await checkoutEntryNotice(getEnv(context), {
+    userId: viewer?.id ?? null,
+    hostId: groupBuy.hostId,
+    route: "entry_purchase",
+    amountUsdCents: null,
+    now: new Date(),
+  });
   const products = await listGroupBuyProducts(db, id, 50);
   const variants = await listGroupBuyVariants(
     db,
@@ -48,6 +58,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       colours: variants.get(p.id)?.colours ?? [],
     })),
     singleUnitNote: CHECKOUT_MESSAGES.singleUnit,
+    entryNotice,
   };
 }
 
@@ -266,6 +277,9 @@ export default function GroupBuyProductSelection({ loaderData, actionData }: Rou
             <p className="mt-1 text-xs text-gray-600">
               You pay the original price now; the final tier's discount is refunded when the group buy ends.
             </p>
+            <div className="mt-3">
+              <EntryNotice notice={loaderData.entryNotice} />
+            </div>
             <Button type="submit" className="mt-4" disabled={busy || groupBuy.status !== "active"}>
               Join Group Buy
             </Button>

@@ -6,6 +6,8 @@ import { getOptionalUser } from "~/lib/auth.server";
 import { signinRedirectUrl } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { confirmCheckout } from "~/lib/payments/webhook/confirm.server";
+import { SPEND_LIMIT_PROMPT_TEXT } from "~/domain/spend-limits";
+import { paymentEntryAfterwards } from "~/lib/entry-gate.server";
 import type { Route } from "./+types/payment-success";
 
 /** The delay before the success page moves on. */
@@ -19,6 +21,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (sessionId && !user) throw redirect(signinRedirectUrl(request));
   const result = await confirmCheckout(getEnv(context), sessionId, user);
   if (!result.ok) return data({ error: result.message, payment: null }, { status: result.status });
+  const entry = user
+    ? await paymentEntryAfterwards(getEnv(context), user.id, result.sessionId)
+    : { noEntry: null, promptLimit: false };
   return {
     error: null,
     payment: {
@@ -29,6 +34,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       orderNumber: result.orderNumber ?? null,
       entryNumber: result.entryNumber ?? null,
       toGame: result.payment_type === "guess_entry",
+      noEntry: entry.noEntry,
+      promptLimit: entry.promptLimit && result.paid,
       refund: result.refund
         ? { amount: formatCents(result.refund.amountCents, result.currency), reasons: result.refund.reasons }
         : null,
@@ -46,8 +53,8 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
   const revalidator = useRevalidator();
 
   useEffect(() => {
-    // A refunded payment stays on the page: the buyer reads why.
-    if (!payment || payment.refund) return;
+    // A refunded payment stays on the page: the buyer reads why; so does the spending-limit prompt.
+    if (!payment || payment.refund || payment.promptLimit) return;
     // Paid: move on after 3 s. Still being confirmed (a delayed method or a webhook on its way): check again.
     const timer = payment.paid
       ? setTimeout(() => navigate(payment.next), REDIRECT_DELAY_MS)
@@ -107,12 +114,29 @@ export default function PaymentSuccess({ loaderData }: Route.ComponentProps) {
             ))}
           </div>
         ) : null}
+        {payment.noEntry && !payment.refund ? (
+          <p className="mt-4 rounded bg-amber-50 p-3 text-sm text-amber-900" data-testid="payment-no-entry">
+            {payment.noEntry}
+          </p>
+        ) : null}
+        {payment.promptLimit ? (
+          <div className="mt-4 rounded bg-gray-50 p-3 text-sm text-gray-700" data-testid="spend-limit-prompt">
+            <p>{SPEND_LIMIT_PROMPT_TEXT}</p>
+            <div className="mt-2">
+              <LinkButton to="/spending-limit" variant="secondary">
+                Set a spending limit
+              </LinkButton>
+            </div>
+          </div>
+        ) : null}
         <p className="mt-4 text-sm text-gray-600" role="status">
           {payment.refund
             ? "Nothing was delivered for this payment."
-            : payment.paid
-              ? `Thank you! Taking you to ${payment.toGame ? "Guess & Win" : "your dashboard"} in 3 seconds...`
-              : "Your payment is being confirmed. A bank transfer is confirmed when it arrives (usually 1-2 business days); this page checks again every few seconds."}
+            : payment.paid && payment.promptLimit
+              ? "Thank you!"
+              : payment.paid
+                ? `Thank you! Taking you to ${payment.toGame ? "Guess & Win" : "your dashboard"} in 3 seconds...`
+                : "Your payment is being confirmed. A bank transfer is confirmed when it arrives (usually 1-2 business days); this page checks again every few seconds."}
         </p>
         <div className="mt-4 flex flex-wrap gap-3">
           <LinkButton to={payment.next}>{payment.toGame ? "Back to Guess & Win" : "Go to Dashboard"}</LinkButton>

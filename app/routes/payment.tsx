@@ -21,6 +21,8 @@ import {
   quoteProduct,
 } from "~/lib/payments/checkout/quote.server";
 import { getEnv } from "~/lib/context";
+import { EntryNotice } from "~/components/entry-notice";
+import { checkoutEntryNotice } from "~/lib/entry-gate.server";
 import type { Route } from "./+types/payment";
 
 export const meta: Route.MetaFunction = () => pageMeta("Complete Payment");
@@ -70,10 +72,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       getCurrentPool(db, { ofGame: guess.value.gameId }),
     ]);
     if (!quote.ok) return data({ error: quote.message, review: null, guess: null }, { status: quote.status });
+    // Said before paying (decision 520): whether this guess may be paid at all.
+    const entryNotice = await checkoutEntryNotice(getEnv(context), {
+      userId: user.id,
+      hostId: quote.game.hostId,
+      route: "paid_guess",
+      amountUsdCents: quote.feeCents,
+      now: new Date(),
+    });
     return {
       error: null,
       review: null,
       guess: {
+        entryNotice,
         question: quote.game.question,
         answer: quote.answer,
         hostName: quote.game.hostName ?? "Host",
@@ -96,10 +107,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = getDb(getEnv(context));
   const [quote, rules] = await Promise.all([quoteProduct(db, parsed.value, user.id), getRevenueRules(db)]);
   if (!quote.ok) return data({ error: quote.message, review: null, guess: null }, { status: quote.status });
+  // Said before paying (decision 520): whether this purchase earns its entry.
+  const entryNotice = await checkoutEntryNotice(getEnv(context), {
+    userId: user.id,
+    hostId: quote.product.hostId,
+    route: "entry_purchase",
+    amountUsdCents: quote.amountCents,
+    now: new Date(),
+  });
   return {
     error: null,
     guess: null,
     review: {
+      entryNotice,
       poolShare: poolShareText(rules, "shop_sales"),
       name: quote.product.name,
       imageUrl: quote.imageUrl,
@@ -213,6 +233,9 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
               Minimum {guess.minFee}; you may pay more, up to USD {guess.maxFeeUsd}.
             </p>
             <p className="mt-3 text-sm text-gray-600">{`${guess.poolShare} of entry fees go to the prize pool; only a correct guess earns an entry number.`}</p>
+            <div className="mt-3">
+              <EntryNotice notice={guess.entryNotice} />
+            </div>
             <button
               type="submit"
               disabled={busy}
@@ -244,6 +267,9 @@ export default function Payment({ loaderData, actionData }: Route.ComponentProps
           <p className="mt-3 text-sm text-gray-600">
             {`${review.poolShare} of this purchase goes to the host's prize pool, and you get a unique entry number to the main prize.`}
           </p>
+          <div className="mt-3">
+            <EntryNotice notice={review.entryNotice} />
+          </div>
           <div className="mt-4 rounded-lg bg-gray-50 p-3 text-sm text-gray-700">
             <p className="font-medium">Payment method</p>
             <p className="mt-1">

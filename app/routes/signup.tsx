@@ -12,9 +12,11 @@ import { refusingCommonPasswords } from "~/lib/common-passwords.server";
 import { hashPassword } from "~/lib/password.server";
 import { mayMailAccount } from "~/lib/throttle.server";
 import { fieldErrors, SignupSchema, typedValues } from "~/lib/validation";
+import { SignupSpendLimitSchema } from "~/domain/spend-limits";
+import { setSpendLimit } from "~/lib/entry-gate.server";
 import type { Route } from "./+types/signup";
 
-const TEXT_FIELDS = ["name", "email", "website", "category", "country", "terms"] as const;
+const TEXT_FIELDS = ["name", "email", "website", "category", "country", "terms", "spendLimit"] as const;
 
 export const meta: Route.MetaFunction = () => [{ title: "Create Your Account · Tribe" }];
 
@@ -27,8 +29,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const values = typedValues(form, TEXT_FIELDS);
   const parsed = refusingCommonPasswords(SignupSchema, "password").safeParse(Object.fromEntries(form));
-  if (!parsed.success) {
-    return data({ errors: fieldErrors(parsed.error), values }, { status: 400 });
+  // The optional monthly spending limit on entries, asked at sign-up (docs/product.md#spend-limits).
+  const limit = SignupSpendLimitSchema.safeParse(values.spendLimit || undefined);
+  if (!parsed.success || !limit.success) {
+    const errors = parsed.success ? {} : fieldErrors(parsed.error);
+    const limitError = limit.success ? null : limit.error.issues[0]?.message;
+    return data({ errors: limitError ? { ...errors, spendLimit: limitError } : errors, values }, { status: 400 });
   }
   const { name, email, password, website, category, country } = parsed.data;
   const env = getEnv(context);
@@ -42,6 +48,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     website,
     country,
   });
+  if (created && limit.data !== undefined) await setSpendLimit(env, created.userId, limit.data, new Date());
   // The same answer whether or not the address has an account: a new account gets its confirmation link, an
   // existing owner a note saying someone tried, so the form never tells who is registered. An address gets at most
   // one of these mails per window, however often the form is sent (decision 410).
@@ -111,6 +118,15 @@ export default function Signup({ actionData }: Route.ComponentProps) {
             options={countryOptions}
             defaultValue={values.country ?? DEFAULT_COUNTRY_CODE}
             error={errors.country}
+          />
+          <Field
+            label="Monthly spending limit on entries, USD (optional)"
+            name="spendLimit"
+            inputMode="decimal"
+            placeholder="e.g. 50, or 0 for none"
+            hint="A limit on paid guesses and purchases that earn prize-pool entries each month. Lower it any time; a raise waits 24 hours."
+            defaultValue={values.spendLimit}
+            error={errors.spendLimit}
           />
           <div>
             <label className="flex items-start gap-2 text-sm text-gray-700">

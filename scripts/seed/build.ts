@@ -18,6 +18,7 @@ import { PoolLedger } from "./pools";
 import { addProducts, setProductSales } from "./products";
 import { addProfiles } from "./profiles";
 import { addTransparencyLog } from "./transparency-log";
+import { addSpendLimits } from "./spend-limits";
 import { addTribes } from "./tribes";
 
 export async function buildRows(media: R2Like, siteOrigin: string): Promise<{ rows: Rows; uploads: number }> {
@@ -43,5 +44,6 @@ export async function buildRows(media: R2Like, siteOrigin: string): Promise<{ ro
   addSaleEarnings(rows);
   addPlatformSettings(rows);
   await addTransparencyLog(rows);
+  addSpendLimits(seed);
   return { rows, uploads: await uploads.write(media) };
 }

@@ -51,6 +51,7 @@ export type Rows = {
   miniPrizeWinners: Insert<typeof schema.miniPrizeWinners>[];
   adRevenueReports: Insert<typeof schema.adRevenueReports>[];
   earningsLedger: EarningRow[];
+  spendLimits: Insert<typeof schema.spendLimits>[];
 };
 
 export function emptyRows(): Rows {
@@ -96,6 +97,7 @@ export function emptyRows(): Rows {
     miniPrizeWinners: [],
     adRevenueReports: [],
     earningsLedger: [],
+    spendLimits: [],
   };
 }
 

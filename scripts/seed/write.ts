@@ -57,6 +57,7 @@ export async function writeRows(db: DrizzleD1Database<typeof schema>, rows: Rows
   insert(schema.userActivity, rows.userActivity);
   insert(schema.mailOutbox, rows.mailOutbox);
   insert(schema.platformSettings, rows.platformSettings);
+  insert(schema.spendLimits, rows.spendLimits);
   const [first, ...rest] = statements;
   if (!first) throw new Error("Seed: nothing to insert");
   await db.batch([first, ...rest]);

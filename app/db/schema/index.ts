@@ -26,4 +26,5 @@ export * from "./chat";
 export * from "./payouts";
 export * from "./earnings";
 export * from "./payments";
+export * from "./limits";
 export * from "./eligibility";

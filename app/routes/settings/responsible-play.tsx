@@ -3,7 +3,9 @@
 import { Link } from "~/components/link";
 import { DateOfBirthAndRegion, SelfExclusion } from "~/components/settings/eligibility-section";
 import { RESPONSIBLE_PLAY_PAGE_PATH } from "~/domain/responsible-play";
+import { SpendLimitSummary } from "~/components/settings/spend-limit-summary";
 import { getEnv } from "~/lib/context";
+import { spendLimitView } from "~/lib/entry-gate.server";
 import { requireUser } from "~/lib/guards.server";
 import { loadEligibilitySection } from "~/lib/responsible-play.server";
 import type { Route } from "./+types/responsible-play";
@@ -12,7 +14,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
   const env = getEnv(context);
   // Each part of the page loads its own data under its own key (the spend limit adds its key here).
-  return { eligibility: await loadEligibilitySection(env, user) };
+  return {
+    eligibility: await loadEligibilitySection(env, user),
+    spendLimit: await spendLimitView(env, user.id, new Date()),
+  };
 }
 
 export default function SettingsResponsiblePlay({ loaderData }: Route.ComponentProps) {
@@ -26,7 +31,7 @@ export default function SettingsResponsiblePlay({ loaderData }: Route.ComponentP
         .
       </p>
       <DateOfBirthAndRegion data={loaderData.eligibility} />
-      {/* Spend limit (issue 29 item 4): its own component file (app/components/settings/spend-limit-*.tsx) goes here. */}
+      <SpendLimitSummary data={loaderData.spendLimit} />
       <SelfExclusion data={loaderData.eligibility} />
     </div>
   );

@@ -79,5 +79,15 @@ export async function createCartCheckout(
     shippingCountries: cart.needsShipping && cart.shipTo ? [cart.shipTo] : null,
     cancelUrl: `${input.origin}/cart${cart.shipTo ? `?shipTo=${cart.shipTo}` : ""}`,
     failureMessage: CHECKOUT_MESSAGES.failed,
+    entries: cartEntries(
+      cart.lines.map((l) => ({ hostId: l.quote!.product.hostId, amountCents: l.quote!.amountCents })),
+    ),
   });
+}
+
+/** A cart's entries: one per host, for that host's lines together. */
+function cartEntries(lines: { hostId: string; amountCents: number }[]): { hostId: string; amountCents: number }[] {
+  const byHost = new Map<string, number>();
+  for (const l of lines) byHost.set(l.hostId, (byHost.get(l.hostId) ?? 0) + l.amountCents);
+  return [...byHost].map(([hostId, amountCents]) => ({ hostId, amountCents }));
 }

@@ -8,6 +8,8 @@ import type { NewCheckoutSession } from "~/db/schema";
 import { CHECKOUT_CURRENCY, GUESS_CHECKOUT_TTL_MS, type CheckoutPurpose } from "~/domain/payments";
 import { HOST_DEPOSIT_MAX_CENTS, HOST_DEPOSIT_MIN_CENTS, POOL_MESSAGES } from "~/domain/pool";
 import type { SessionUser } from "~/lib/session.server";
+import { entryOutlook } from "~/lib/entry-gate.server";
+import { NO_ENTRY_CONSENT_TEXT, PURCHASE_NO_ENTRY_TEXT } from "~/domain/spend-limits";
 import { randomId } from "../providers/local.server";
 import { encodeProductLine } from "../shared/checkout-lines.server";
 import { successUrl } from "../shared/payment-records";
@@ -69,6 +71,8 @@ export type ProductCheckoutInput = {
   origin: string;
   /** Where Cancel on the checkout page returns to (a same-site path); defaults to the product's buy-now page. */
   cancelPath?: string;
+  /** See StartCheckout.noEntryConsent (/buy-now sends it; /payment showed the entry notice already). */
+  noEntryConsent?: boolean;
 };
 
 /**
@@ -128,6 +132,7 @@ export async function createProductCheckout(
     shippingCountries,
     cancelUrl: `${origin.data}${safePath(input.cancelPath, `/buy-now/${encodeURIComponent(product.id)}`)}`,
     failureMessage: CHECKOUT_MESSAGES.failed,
+    ...(input.noEntryConsent === undefined ? {} : { noEntryConsent: input.noEntryConsent }),
   });
 }
 
@@ -255,7 +260,46 @@ type StartCheckout = {
   ttlMs?: number;
   /** When the session stops being payable (30 minutes to 24 hours ahead); wins over `ttlMs`. */
   expiresAt?: Date;
+  /** The entries it would earn, per host (a cart's hosts); by default one with `hostId` for its whole amount. */
+  entries?: { hostId: string; amountCents: number }[];
+  /**
+   * false: the page showed nothing about the entry yet (/buy-now), so a purchase that would earn none is stopped
+   * once with the reason (409, field `noEntryConsent`) and goes ahead when sent again with consent (true).
+   */
+  noEntryConsent?: boolean;
 };
+
+/** Purposes whose payment earns an entry (a paid guess's is earned when its game ends, if right). */
+const ENTRY_PURPOSES: readonly CheckoutPurpose[] = ["product", "cart", "group_buy", "guess_entry"];
+
+/**
+ * Every entry check before paying (decision 520): a paid guess that may not count is refused; a purchase goes ahead,
+ * and its checkout says it earns no entry (its metadata and the provider's line item).
+ */
+async function checkoutEntries(
+  env: Env,
+  c: StartCheckout,
+): Promise<{ refused: string } | { noEntry: string[]; message: string | null }> {
+  if (!ENTRY_PURPOSES.includes(c.purpose)) return { noEntry: [], message: null };
+  const entries = c.entries ?? (c.hostId ? [{ hostId: c.hostId, amountCents: c.amountCents }] : []);
+  const noEntry: string[] = [];
+  let message: string | null = null;
+  const now = new Date();
+  for (const entry of entries) {
+    const outlook = await entryOutlook(env, {
+      userId: c.user.id,
+      hostId: entry.hostId,
+      route: c.purpose === "guess_entry" ? "paid_guess" : "entry_purchase",
+      amountUsdCents: entry.amountCents,
+      now,
+    });
+    if (outlook.expected) continue;
+    if (c.purpose === "guess_entry") return { refused: outlook.message };
+    noEntry.push(entry.hostId);
+    message ??= outlook.message;
+  }
+  return { noEntry, message };
+}
 
 /**
  * Writes the checkout_sessions row under a reference id, creates the provider's session (idempotent per reference)
@@ -269,6 +313,24 @@ export async function startCheckout(
   c: StartCheckout,
 ): Promise<CheckoutResult> {
   if (c.hostId && (await isAccountSuspended(getDb(env), c.hostId))) return fail(403, CHECKOUT_MESSAGES.hostSuspended);
+  const entries = await checkoutEntries(env, c);
+  if ("refused" in entries) return fail(403, entries.refused);
+  if (entries.noEntry.length > 0 && c.noEntryConsent === false)
+    return fail(
+      409,
+      `${entries.message ?? ""} ${PURCHASE_NO_ENTRY_TEXT} ${NO_ENTRY_CONSENT_TEXT}`.trim(),
+      "noEntryConsent",
+    );
+  if (entries.noEntry.length > 0) {
+    // Said before paying, on the provider's page too.
+    c.metadata = { ...c.metadata, no_entry_hosts: entries.noEntry.join(",").slice(0, 450) };
+    const [first, ...rest] = c.lineItems;
+    if (first)
+      c.lineItems = [
+        { ...first, description: `${PURCHASE_NO_ENTRY_TEXT} ${first.description ?? ""}`.trim().slice(0, 250) },
+        ...rest,
+      ];
+  }
   let provider: PaymentProvider;
   try {
     provider = getPaymentProvider(env, origin, options);

@@ -50,7 +50,7 @@ export type CheckoutError = {
   ok: false;
   status: 400 | 401 | 403 | 404 | 409 | 502 | 503;
   message: string;
-  field?: "productId" | "sizeName" | "colorName" | "quantity" | "customerEmail" | "amountCents";
+  field?: "productId" | "sizeName" | "colorName" | "quantity" | "customerEmail" | "amountCents" | "noEntryConsent";
 };
 
 export const fail = (

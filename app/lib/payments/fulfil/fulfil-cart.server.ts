@@ -25,6 +25,7 @@ import type { FulfilOutcome } from "./fulfil.server";
 import { cartContributionKey } from "../shared/payment-records";
 import { contribute, orderPoolShareCents } from "./pool-ledger.server";
 import { paidLineOrder, suspendedHosts } from "./order-lines.server";
+import { checkPaymentEntry } from "./entry-check.server";
 import { refundUnfulfillable } from "../refunds/refund-request.server";
 
 /**
@@ -124,6 +125,12 @@ export async function fulfilCart(
     const lead = group.items[0]!;
     let { poolId, entryNumber } = lead;
     if (poolId === null) {
+      // Each host's entry checked on its own (decision 520): the spend of that host's orders.
+      const entry = await checkPaymentEntry(env, row, session, {
+        hostId: group.hostId,
+        amountCents: group.items.reduce((sum, o) => sum + o.amountCents, 0),
+        route: "entry_purchase",
+      });
       const contribution = await contribute(env, db, {
         hostId: group.hostId,
         sourceType: "product_purchase",
@@ -131,7 +138,7 @@ export async function fulfilCart(
         amountCents: group.items.reduce((sum, o) => sum + orderPoolShareCents("cart", o, rates), 0),
         currency: lead.currency,
         userId: row.userId,
-        earnsEntry: true,
+        earnsEntry: entry.earnsEntry,
       });
       poolId = contribution.poolId;
       entryNumber = contribution.entryNumber;

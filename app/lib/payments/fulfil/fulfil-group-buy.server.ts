@@ -20,6 +20,7 @@ import { settleClosedGroupBuy } from "../refunds/group-buy-close.server";
 import { contributionKey, shareBonusKey } from "../shared/payment-records";
 import { contribute, orderPoolShareCents } from "./pool-ledger.server";
 import { paidLineOrder } from "./order-lines.server";
+import { checkPaymentEntry } from "./entry-check.server";
 import { refundUnfulfillable } from "../refunds/refund-request.server";
 
 /**
@@ -86,13 +87,20 @@ export async function fulfilGroupBuy(
     });
   }
 
+  // Every entry check asked again now the payment is in (decision 520): past a limit the join still counts, with no
+  // entry (nor the share bonus's).
+  const entry = await checkPaymentEntry(env, row, session, {
+    hostId: row.hostId,
+    amountCents: row.amountCents,
+    route: "entry_purchase",
+  });
   // The pool's share of each order at the recorded rate, and the share bonus's second entry: reserved in the batch.
   const reserved = {
     hostId: row.hostId,
     sourceType: "group_buy_entry" as const,
     currency: row.currency,
     userId: row.userId,
-    earnsEntry: true,
+    earnsEntry: entry.earnsEntry,
   };
   const contributions = [
     {
@@ -137,7 +145,7 @@ export async function fulfilGroupBuy(
       amountCents: orders.reduce((sum, o) => sum + orderPoolShareCents("group_buy", o, rates), 0),
       currency: first.currency,
       userId: row.userId,
-      earnsEntry: true,
+      earnsEntry: entry.earnsEntry,
     });
     poolId = contribution.poolId;
     entryNumber = contribution.entryNumber;
@@ -149,7 +157,7 @@ export async function fulfilGroupBuy(
         amountCents: 0,
         currency: first.currency,
         userId: row.userId,
-        earnsEntry: true,
+        earnsEntry: entry.earnsEntry,
       });
     }
     for (const o of orders)
@@ -163,7 +171,7 @@ export async function fulfilGroupBuy(
       amountCents: 0,
       currency: first.currency,
       userId: row.userId,
-      earnsEntry: true,
+      earnsEntry: entry.earnsEntry,
     });
   }
 

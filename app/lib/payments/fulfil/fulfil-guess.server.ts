@@ -6,8 +6,10 @@ import type { CheckoutSession } from "~/db/schema";
 import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "../shared/events.server";
 import type { FulfilOutcome } from "./fulfil.server";
 import { REFUND_MESSAGES } from "~/domain/payments";
+import { refusedGuessRefundReason } from "~/domain/spend-limits";
 import { contributionKey } from "../shared/payment-records";
 import { contribute } from "./pool-ledger.server";
+import { checkPaymentEntry } from "./entry-check.server";
 import { requestRefund } from "../refunds/refund-request.server";
 
 /**
@@ -30,6 +32,20 @@ export async function fulfilGuessEntry(
   const game = await getGameForJudging(db, meta.game_id);
   if (!game) throw new FulfilmentDataError(`game ${meta.game_id} of checkout ${row.id} no longer exists`);
   const isCorrect = meta.answer === game.correctAnswer;
+  // Every entry check asked again now the payment is in (decision 520), unless its guess exists already: a guess
+  // that may not count is never recorded, and the payment is refunded in full with the reason (fulfil.server.ts).
+  if (!(await getGuessByPaymentKey(db, session.id))) {
+    const entry = await checkPaymentEntry(env, row, session, {
+      hostId: row.hostId,
+      amountCents: row.amountCents,
+      route: "paid_guess",
+    });
+    if (!entry.earnsEntry)
+      throw new FulfilmentDataError(
+        `guess checkout ${row.id} may not count (${entry.refusal ?? "refused"})`,
+        refusedGuessRefundReason(entry.message ?? ""),
+      );
+  }
   const now = new Date();
   const rates = await getRevenueRules(db);
 

@@ -22,6 +22,7 @@ import { notify } from "~/lib/notify.server";
 import { decodeProductLine } from "../shared/checkout-lines.server";
 import { contributionKey } from "../shared/payment-records";
 import { contribute } from "./pool-ledger.server";
+import { checkPaymentEntry } from "./entry-check.server";
 import { refundUnfulfillable } from "../refunds/refund-request.server";
 
 /**
@@ -65,6 +66,12 @@ export async function fulfilProduct(
   const rates = await getRevenueRules(db);
   // The rates in force when it was paid (recorded on the checkout by the claim).
   const rules = row.rates ?? rates;
+  // Every entry check asked again now the payment is in (decision 520): past a limit it still delivers, with no entry.
+  const entry = await checkPaymentEntry(env, row, session, {
+    hostId: row.hostId,
+    amountCents: row.amountCents,
+    route: "entry_purchase",
+  });
   const contribution = {
     hostId: row.hostId,
     sourceType: "product_purchase" as const,
@@ -72,7 +79,7 @@ export async function fulfilProduct(
     amountCents: poolContributionCents("shop_sales", row.amountCents, rules),
     currency: row.currency,
     userId: row.userId,
-    earnsEntry: true,
+    earnsEntry: entry.earnsEntry,
   };
 
   const result = await insertPaidOrder(db, {

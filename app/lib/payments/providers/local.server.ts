@@ -10,6 +10,7 @@ import {
 } from "~/db/queries/local-provider.server";
 import type { CheckoutSession } from "~/db/schema";
 import { simulatedProcessingFeeCents } from "~/domain/payments";
+import { LOCAL_CARD_FUNDINGS, type CardFunding } from "~/domain/spend-limits";
 import { localPaymentIntentId, localSessionIdOf } from "../shared/payment-records";
 import type { PaymentProvider, ProviderSession, ShippingAddress } from "./types";
 
@@ -22,6 +23,18 @@ import type { PaymentProvider, ProviderSession, ShippingAddress } from "./types"
 export const LOCAL_CHECKOUT_PATH = "/api/local-checkout";
 /** A local session can be paid for 24 hours, like a Stripe Checkout Session. */
 export const LOCAL_SESSION_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The checkout metadata key where the local checkout page keeps how the buyer paid: a card's funding type
+ * (LOCAL_CARD_FUNDINGS) or "none" (a bank transfer). Never sent in the session's events.
+ */
+export const LOCAL_FUNDING_KEY = "local_funding";
+
+/** The funding type a local payment reports: the chosen card type, null for a bank transfer, debit unless told. */
+export function localFundingOf(value: string | undefined): CardFunding | null {
+  if (value === "none") return null;
+  return (LOCAL_CARD_FUNDINGS as readonly string[]).includes(value ?? "") ? (value as CardFunding) : "debit";
+}
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -81,6 +94,12 @@ export function createLocalProvider(env: Env, origin: string): PaymentProvider {
       if (!balanceTransactionId && !paymentIntentId.startsWith("pi_local_")) return null;
       const id = balanceTransactionId ?? `txn_local_${paymentIntentId.replace(/^pi_local_/, "")}`;
       return { balanceTransactionId: id, feeCents: simulatedProcessingFeeCents(amountCents), currency };
+    },
+
+    async cardFunding({ checkoutSessionId }) {
+      // What the buyer chose on the local checkout page (LOCAL_FUNDING_KEY); a debit card unless told.
+      const row = await getCheckoutSession(getDb(env), checkoutSessionId);
+      return localFundingOf(row?.metadata[LOCAL_FUNDING_KEY]);
     },
 
     async retrieveSession(id) {
@@ -151,7 +170,7 @@ export function localCheckoutSessionObject(
   shipping: ShippingAddress | null = null,
 ) {
   const created = Math.floor(row.createdAt.getTime() / 1000);
-  const { local_shipping: _saved, ...metadata } = row.metadata;
+  const { local_shipping: _saved, [LOCAL_FUNDING_KEY]: _funding, ...metadata } = row.metadata;
   const address = shipping
     ? {
         line1: shipping.street,

@@ -1,4 +1,5 @@
 import Stripe from "stripe";
+import { cardFundingOf } from "~/domain/spend-limits";
 import type { CreateCheckoutSessionInput, PaymentProvider, ProviderSession, RefundInput } from "./types";
 
 /** A Stripe client for the Workers runtime: fetch transport, a bounded timeout, the SDK's own retries. */
@@ -133,6 +134,16 @@ export function createStripeProvider(secretKey: string, httpClient?: Stripe.Http
       const balance = charge.balance_transaction;
       if (!balance || typeof balance === "string") return null;
       return { balanceTransactionId: balance.id, feeCents: balance.fee, currency: balance.currency.toUpperCase() };
+    },
+
+    async cardFunding({ paymentIntentId }) {
+      // The charge's card, as Stripe reports it: a payment by another method is no card (null).
+      const intent = await stripe.paymentIntents.retrieve(paymentIntentId, { expand: ["latest_charge"] });
+      const charge = intent.latest_charge;
+      if (!charge || typeof charge === "string") return "unknown";
+      const details = charge.payment_method_details;
+      if (details && details.type !== "card") return null;
+      return cardFundingOf(details?.card?.funding);
     },
   };
 }

@@ -1,5 +1,6 @@
 import type Stripe from "stripe";
 import type { CheckoutPurpose } from "~/domain/payments";
+import type { CardFunding } from "~/domain/spend-limits";
 
 // What a payment provider is, as the pipeline sees it: Stripe (stripe.server.ts) and the local provider
 // (local.server.ts) both implement PaymentProvider. A leaf: it imports no provider, so a provider and the code that
@@ -90,7 +91,18 @@ export interface PaymentProvider {
     currency: string;
     balanceTransactionId?: string;
   }): Promise<ProcessingFee | null>;
+  /** The card's funding type of a paid payment (the credit-card cap, decision 520). */
+  cardFunding: CardFundingLookup;
 }
+
+/**
+ * How a paid payment was funded: a card's funding type (its charge's `payment_method_details.card.funding`), or
+ * null when it was paid otherwise (a bank transfer). "unknown": a card whose type could not be read.
+ */
+export type CardFundingLookup = (input: {
+  paymentIntentId: string;
+  checkoutSessionId: string;
+}) => Promise<CardFunding | null>;
 
 export type ProcessingFee = { balanceTransactionId: string; feeCents: number; currency: string };
 

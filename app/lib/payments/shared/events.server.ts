@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Address } from "~/db/schema";
+import { cardFundingOf, type CardFunding } from "~/domain/spend-limits";
 
 // The provider objects the pipeline reads, in Stripe's shape (the local provider sends the same): the fields we
 // use, validated; anything else is ignored.
@@ -34,6 +35,23 @@ export function idOf(value: z.infer<typeof IdOrObject>): string | null {
   return typeof value === "string" ? value : (value?.id ?? null);
 }
 
+/** A charge as an expanded payment intent carries it: the card's funding type (decision 520). */
+const ChargeCardSchema = z.object({
+  id: z.string(),
+  payment_method_details: z
+    .object({ type: z.string().nullish(), card: z.object({ funding: z.string().nullish() }).nullish() })
+    .nullish(),
+});
+
+/** A session's payment intent: its id, or the object (expanded with its latest charge when asked for). */
+const PaymentIntentField = z
+  .union([
+    z.string(),
+    z.object({ id: z.string(), latest_charge: z.union([z.string(), ChargeCardSchema, z.null()]).optional() }),
+    z.null(),
+  ])
+  .optional();
+
 /** The fields of a Stripe `checkout.session` object that fulfilment reads. */
 export const CheckoutSessionObjectSchema = z.object({
   id: z.string().min(1).max(255),
@@ -45,7 +63,7 @@ export const CheckoutSessionObjectSchema = z.object({
   mode: z.string().nullish(),
   client_reference_id: z.string().nullish(),
   metadata: z.record(z.string(), z.string()).nullish(),
-  payment_intent: IdOrObject,
+  payment_intent: PaymentIntentField,
   customer_email: z.string().nullish(),
   customer_details: z
     .object({ email: z.string().nullish(), name: z.string().nullish(), address: AddressSchema.nullish() })
@@ -119,6 +137,21 @@ export const EventEnvelopeSchema = z.object({
 
 export function paymentIntentOf(session: CheckoutSessionObject): string | null {
   return idOf(session.payment_intent);
+}
+
+/**
+ * The card's funding type when the session carries its payment intent expanded with the latest charge
+ * (`payment_method_details.card.funding`); null when that charge was no card; undefined when the session does not say.
+ */
+export function sessionCardFunding(session: CheckoutSessionObject): CardFunding | null | undefined {
+  const intent = session.payment_intent;
+  if (!intent || typeof intent === "string") return undefined;
+  const charge = intent.latest_charge;
+  if (!charge || typeof charge === "string") return undefined;
+  const details = charge.payment_method_details;
+  if (!details) return undefined;
+  if (details.type && details.type !== "card") return null;
+  return cardFundingOf(details.card?.funding);
 }
 
 /** The shipping address a session collected, as stored on an order, or null. */
