@@ -19,6 +19,7 @@ export default [
     route("winner-selection/:poolId", "routes/draw-verification.tsx"),
     route("winner-selection/:poolId/entries.txt", "routes/draw-entries.tsx"),
     route("official-rules", "routes/official-rules.tsx"),
+    route("enter-free/:hostId", "routes/enter-free.tsx"),
     route("shipping-tracking", "routes/shipping-tracking.tsx"),
     route("terms", "routes/terms.tsx"),
     route("privacy", "routes/privacy.tsx"),

@@ -28,6 +28,9 @@ export const ADMIN_AUDIT_ACTIONS = [
   "revenue_rules_updated",
   "ad_revenue_recorded",
   "prize_settled_by_hand",
+  // Issue 29's free routes (decision 530).
+  "free_entry_voided",
+  "postal_entry_recorded",
 ] as const;
 export type AdminAuditAction = (typeof ADMIN_AUDIT_ACTIONS)[number];
 

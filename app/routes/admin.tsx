@@ -2,6 +2,8 @@ import { data, Form, useNavigation } from "react-router";
 import { Link } from "~/components/link";
 import { AdRevenueForm } from "~/components/ad-revenue-form";
 import { UnclaimedPrizes } from "~/components/unclaimed-prizes";
+import { FreeEntriesAdmin } from "~/components/admin/free-entries";
+import { freeEntriesAdminAction, loadFreeEntriesAdmin } from "~/lib/admin-free-entries.server";
 import { Table } from "~/components/cards";
 import { FormError } from "~/components/form";
 import { Badge, Button, DateText, Page, pageMeta, Pagination, Section, Stat } from "~/components/page";
@@ -86,7 +88,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }));
   // Draws whose committed block was refused (never swapped silently): why, until the pool is drawn.
   const delayedDraws = await listDelayedDraws(db);
+  const freeEntries = await loadFreeEntriesAdmin(getEnv(context), params);
   return {
+    freeEntries,
     counts,
     users,
     audit,
@@ -108,7 +112,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = form.get("intent");
   const result: AdminActionResult =
-    intent === "status"
+    (await freeEntriesAdminAction(env, admin, intent, form)) ??
+    (intent === "status"
       ? await changeAccountStatus(env, admin, form, new URL(request.url).origin)
       : intent === "pause"
         ? await toggleGamePause(env, admin, form)
@@ -123,7 +128,7 @@ export async function action({ request, context }: Route.ActionArgs) {
                   String(form.get("payoutId") ?? ""),
                   String(form.get("note") ?? ""),
                 )
-              : { ok: false, status: 400, message: ADMIN_MESSAGES.unknownAction };
+              : { ok: false, status: 400, message: ADMIN_MESSAGES.unknownAction });
   if (!result.ok) {
     return data(
       {
@@ -160,6 +165,8 @@ const ACTION_TEXT = {
   revenue_rules_updated: "Updated the revenue distribution rules",
   ad_revenue_recorded: "Recorded ad revenue",
   prize_settled_by_hand: "Settled a prize by hand",
+  free_entry_voided: "Voided a free entry",
+  postal_entry_recorded: "Recorded a postal entry",
 } as const;
 
 function auditSummary(row: { action: keyof typeof ACTION_TEXT; detail: Record<string, unknown> }): string {
@@ -179,6 +186,10 @@ function auditSummary(row: { action: keyof typeof ACTION_TEXT; detail: Record<st
   if (row.action === "ad_revenue_recorded")
     return `${String(d.periodStart)} to ${String(d.periodEnd)}: ${String(d.impressions)} impressions, ${String(d.clicks)} clicks`;
   if (row.action === "prize_settled_by_hand") return `Paid outside Stripe: ${String(d.note)}`;
+  if (row.action === "free_entry_voided")
+    return `Entry #${String(d.entryNumber)} (${String(d.address)}): ${String(d.reason)}`;
+  if (row.action === "postal_entry_recorded")
+    return `Card ${String(d.cardReference)} received ${String(d.receivedOn)}: entry #${String(d.entryNumber)}`;
   return "Shares per source saved";
 }
 
@@ -461,6 +472,8 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
           </ul>
         )}
       </Section>
+
+      <FreeEntriesAdmin data={loaderData.freeEntries} actionData={actionData} busy={busy} />
 
       <Section title="Audit log">
         {audit.rows.length === 0 ? (

@@ -64,6 +64,16 @@ export default function OfficialRules() {
             account whose e-mail address is confirmed). A correct free guess earns an entry exactly like a paid one,
             with the same chance of winning.
           </p>
+          <p id="free-entry">
+            <strong>Enter for free.</strong> Every pool has a free entry form at{" "}
+            <code>/enter-free/&lt;creator&gt;</code> (the &quot;Enter for free&quot; button on the creator&apos;s
+            profile and products): one entry per pool per account per day (UTC), for an account whose e-mail address is
+            confirmed and that is at least a day old, with the same chance as a paid entry. You may also enter by post:
+            send a card with your name, your account&apos;s e-mail address and the creator&apos;s name to the platform
+            owner; each card is one entry in that creator&apos;s pool open on the day we receive it (a pool closes at
+            its end or earlier when the target is reached), and a card counts once. entries.txt marks each entry free,
+            postal or paid.
+          </p>
         </Rule>
 
         <Rule title="3. Sealed guesses">

@@ -130,7 +130,8 @@ async function draw(seed: Seed, host: Host, index: number, historical: Historica
     status: "drawn",
     closedAt,
     closeReason: targetReached ? "target_reached" : "timer_expired",
-    entriesDigest: await entriesDigest(entries),
+    // Frozen before entries.txt named each entry's source: form 1 (prize_pools.entries_format's default, decision 530).
+    entriesDigest: await entriesDigest(entries, 1),
     drawBlockHeight: block.height,
     drawBlockHash: block.id,
     drawBlockHeader: blockHeaderFields(block),

@@ -190,8 +190,14 @@ export class PoolStorage {
   /** The entry list by entry number; void entries keep their line. */
   entries(): PoolEntry[] {
     return this.sql
-      .exec<{ entry_number: number; source_key: string; user_id: string | null; voided_at: number | null }>(
-        "SELECT entry_number, source_key, user_id, voided_at FROM ledger WHERE entry_number IS NOT NULL ORDER BY entry_number",
+      .exec<{
+        entry_number: number;
+        source_key: string;
+        source_type: string;
+        user_id: string | null;
+        voided_at: number | null;
+      }>(
+        "SELECT entry_number, source_key, source_type, user_id, voided_at FROM ledger WHERE entry_number IS NOT NULL ORDER BY entry_number",
       )
       .toArray()
       .map((row) => ({
@@ -199,6 +205,7 @@ export class PoolStorage {
         sourceKey: row.source_key,
         userId: row.user_id,
         voided: row.voided_at !== null,
+        sourceType: row.source_type,
       }));
   }
 
