@@ -7,7 +7,7 @@ import { enterForFree, recordPostalEntry, voidFreeEntry } from "~/lib/free-entri
 import type { SessionUser } from "~/lib/session.server";
 import { db, makeUser, sessionUserOf } from "../helpers";
 import { checkStep } from "./invariants";
-import { pick, type Model } from "./model";
+import { pick, stats, type Model } from "./model";
 import { clock, DAY, type World } from "./world";
 
 // The free routes in the model-based money test (issue 29, decision 530): a fan's free entry, a postal card the
@@ -69,9 +69,9 @@ export class FreeEntry extends FreeStep {
       address: `10.0.0.${this.fan % w.fans.length}`,
       now: new Date(clock.now),
     });
-    return result.ok
-      ? `entry ${result.entryNumber} in ${result.poolId}`
-      : `refused ${result.status}: ${result.message}`;
+    if (!result.ok) return `refused ${result.status}: ${result.message}`;
+    stats.freeEntries += 1;
+    return `entry ${result.entryNumber} in ${result.poolId}`;
   }
 }
 
@@ -97,7 +97,9 @@ export class PostalEntry extends FreeStep {
     form.set("cardReference", `CARD-${w.hosts[0]!.id.slice(0, 8)}-${this.card}`);
     form.set("receivedOn", new Date(clock.now - this.daysAgo * DAY).toISOString().slice(0, 10));
     const result = await recordPostalEntry(env, await adminOf(w), form, new Date(clock.now));
-    return result.ok ? result.message : `refused ${result.status}: ${result.message}`;
+    if (!result.ok) return `refused ${result.status}: ${result.message}`;
+    stats.postalEntries += 1;
+    return result.message;
   }
 }
 
@@ -125,7 +127,9 @@ export class VoidFreeEntry extends FreeStep {
     form.set("freeEntryId", chosen.id);
     form.set("reason", "Model: a duplicate account");
     const result = await voidFreeEntry(env, await adminOf(w), form);
-    return result.ok ? result.message : `refused ${result.status}: ${result.message}`;
+    if (!result.ok) return `refused ${result.status}: ${result.message}`;
+    stats.freeVoids += 1;
+    return result.message;
   }
 }
 
