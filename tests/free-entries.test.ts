@@ -21,7 +21,11 @@ import {
 import { ENTRY_REFUSAL_MESSAGES } from "~/domain/eligibility";
 import { botCheckWidget, botVerifier, turnstileVerifier } from "~/lib/bot-check.server";
 import { enterForFree } from "~/lib/free-entries.server";
-import { addContribution, closePool, openPool, poolStub } from "~/lib/pools.server";
+import { addContribution, closePool, openPool, poolStub, publicPoolState } from "~/lib/pools.server";
+import { drawPool } from "~/lib/draw.server";
+import { verifyPublishedDraw } from "~/domain/draw-verification";
+import { commitToParent } from "./support/draw";
+import { DRAW_BLOCKS, FakeExplorer } from "./model/world";
 import { db, get, makeSignedInUser, makeUser, pageText, postForm, randomIp, sessionUserOf, signIn } from "./helpers";
 
 // The free entry routes (issue 29 item 1, decision 530): the form, its checks, the admin's voids and postal cards,
@@ -445,6 +449,55 @@ describe("entries.txt names each entry's source", () => {
         .map((line) => line.split(":")[2]),
     ).toEqual(["paid", "free", "postal"]);
     expect(await sha256Hex(text)).toBe(row.entriesDigest);
+  });
+
+  it("draws the mixed pool on a real block, and the browser's check recomputes its winner from entries.txt", async () => {
+    const { host, pool } = await hostWithPool("Drawn Mixed Host");
+    const buyer = await makeUser({ name: "Drawn Buyer" });
+    await addContribution(env, {
+      hostId: host.id,
+      sourceType: "product_purchase",
+      sourceKey: `pi_drawn_${pool.id}`,
+      amountCents: 2_000,
+      currency: "USD",
+      userId: buyer.id,
+      earnsEntry: true,
+    });
+    const fans = [await agedFan(), await agedFan()];
+    for (const fan of fans) expect((await enter(host.id, fan.cookie)).status).toBe(200);
+    const admin = await makeSignedInUser({ role: "admin" });
+    const sender = await makeUser({ name: "Drawn Sender" });
+    const reference = `PC-D-${pool.id.slice(0, 8)}`;
+    expect(
+      (await postForm("/admin", card(host.email, sender.email, reference, today()), { cookie: admin.cookie })).status,
+    ).toBe(200);
+    await closePool(env, pool.id, "closed_early");
+
+    const explorer = new FakeExplorer();
+    explorer.install();
+    await commitToParent(pool.id, DRAW_BLOCKS[0]);
+    explorer.confirm();
+    const outcome = await drawPool(env, pool.id);
+    expect(outcome.status).toBe("drawn");
+    const state = await publicPoolState(env, pool.id);
+    const text = await (await get(`/winner-selection/${pool.id}/entries.txt`)).text();
+    expect(text).not.toMatch(/free:|postal:|pi_/);
+    const report = await verifyPublishedDraw({
+      entriesText: text,
+      publishedDigest: state!.entriesDigest,
+      draws: state!.draws,
+      log: state!.log,
+    });
+    expect(report).toMatchObject({ digestMatches: true, parsed: true, entries: 4, validEntries: 4 });
+    expect(report.sources).toEqual([
+      { source: "paid", count: 1 },
+      { source: "free", count: 2 },
+      { source: "postal", count: 1 },
+    ]);
+    // The winner is recomputed from the list alone, whatever the winning entry's source.
+    expect(report.draws).toHaveLength(1);
+    expect(report.draws[0]).toMatchObject({ matches: true, header: { ok: true } });
+    expect(report.draws[0]!.entryNumber).toBe((outcome as { entryNumber: number }).entryNumber);
   });
 
   function card(hostEmail: string, entrantEmail: string, cardReference: string, receivedOn: string) {
