@@ -2,6 +2,8 @@ import { isbot } from "isbot";
 import { renderToReadableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
+import { FREE_ENTRY_PATH, TURNSTILE_ORIGIN } from "~/domain/free-entries";
+import { botCheckWidget } from "~/lib/bot-check.server";
 import { getEnv } from "~/lib/context";
 import { explorerBases } from "~/lib/draw.server";
 import { shouldHydrate } from "~/lib/hydration";
@@ -41,9 +43,15 @@ export default async function handleRequest(
   // A fresh nonce per page: React Router puts it on its inline scripts (hydration data, route modules, scroll
   // restoration), our own inline scripts read it through NonceContext, and the policy allows only those.
   const nonce = newNonce();
+  const env = getEnv(loadContext);
+  // Turnstile's widget may load on the free entry page only, and only where it is configured (decision 530).
+  const widgetOrigin =
+    FREE_ENTRY_PATH.test(new URL(request.url).pathname) && botCheckWidget(env).kind === "turnstile"
+      ? TURNSTILE_ORIGIN
+      : undefined;
   responseHeaders.set(
     "Content-Security-Policy",
-    pagePolicy(nonce, { connectOrigins: httpsOrigins(explorerBases(getEnv(loadContext))) }),
+    pagePolicy(nonce, { connectOrigins: httpsOrigins(explorerBases(env)), widgetOrigin }),
   );
 
   const page = (

@@ -18,6 +18,8 @@ interface AppSecrets {
   VAPID_PRIVATE_KEY?: string;
   /** The contact push services see, e.g. "mailto:ops@example.com" (default: mailto: MAIL_FROM). */
   VAPID_SUBJECT?: string;
+  /** Cloudflare Turnstile's secret key: the free entry form's bot check (app/lib/bot-check.server.ts). */
+  TURNSTILE_SECRET_KEY?: string;
   /** Cloudflare `send_email` binding for outgoing mail (production). */
   EMAIL?: SendEmail;
 }

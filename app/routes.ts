@@ -23,6 +23,7 @@ export default [
     route("winners", "routes/winners.tsx"),
     route("official-rules", "routes/official-rules.tsx"),
     route("responsible-play", "routes/responsible-play.tsx"),
+    route("enter-free/:hostId", "routes/enter-free.tsx"),
     route("shipping-tracking", "routes/shipping-tracking.tsx"),
     route("terms", "routes/terms.tsx"),
     route("privacy", "routes/privacy.tsx"),

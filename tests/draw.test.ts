@@ -202,7 +202,11 @@ describe("commitment at close", () => {
     const { pool } = await committedPool(4);
     const row = await poolRow(pool.id);
     const entries = await db()
-      .select({ entryNumber: prizeEntries.entryNumber, sourceKey: prizeEntries.sourceKey })
+      .select({
+        entryNumber: prizeEntries.entryNumber,
+        sourceKey: prizeEntries.sourceKey,
+        sourceType: prizeEntries.sourceType,
+      })
       .from(prizeEntries)
       .where(eq(prizeEntries.poolId, pool.id))
       .orderBy(asc(prizeEntries.entryNumber));

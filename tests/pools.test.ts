@@ -411,7 +411,9 @@ describe("live updates", () => {
     });
     const frozen = (await (await poolsApi.request(`/${pool.id}/entries`, {}, env)).json()) as { entries: unknown[] };
     // Published with the opaque key (SHA-256 of the source key), never the payment id itself.
-    expect(frozen.entries).toEqual([{ entryNumber: 0, key: await sha256Hex(`pi_live_${host.id}`), voided: false }]);
+    expect(frozen.entries).toEqual([
+      { entryNumber: 0, key: await sha256Hex(`pi_live_${host.id}`), voided: false, source: "paid" },
+    ]);
   });
 });
 

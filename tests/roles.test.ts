@@ -44,6 +44,8 @@ const RULES: Record<string, Who> = {
   "routes/delete-product.tsx": "owner",
   "routes/edit-game.tsx": "owner",
   "routes/edit-product.tsx": "owner",
+  // A free entry: any signed-in account, into someone else's pool (decision 530).
+  "routes/enter-free.tsx": "signed-in",
   "routes/forgot-password.tsx": "anyone",
   "routes/group-buy-detail.tsx": "signed-in",
   "routes/group-buy-management.tsx": "owner",

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import { carryOverKey } from "~/domain/contribution-keys";
-import { entriesDigest } from "~/domain/draw";
+import { CURRENT_ENTRIES_FORMAT, entriesDigest } from "~/domain/draw";
 import {
   POOL_CURRENCY,
   reversalShareCents,
@@ -35,6 +35,7 @@ import type {
   PoolWinner,
   ReversalInput,
   ReversalResult,
+  VoidEntryResult,
 } from "~/lib/pool-contract";
 import {
   addContribution,
@@ -235,6 +236,33 @@ export class PrizePool extends DurableObject<Env> {
       await this.scheduleRetry();
     }
     return result("applied", shareCents);
+  }
+
+  /**
+   * Voids an entry the platform owner refused (a free entry, decision 530) while the pool is open: the entry keeps
+   * its number and its line and the draw skips it, through the same voided_at as a refunded payment's entry, so the
+   * totals, the D1 mirror and the digest at the freeze follow. Once the pool has closed (or is past its end) nothing
+   * changes. Idempotent.
+   */
+  async voidEntry(sourceKey: string): Promise<VoidEntryResult> {
+    const pool = this.storage.row();
+    if (!pool) return { outcome: "uninitialised", entryNumber: null };
+    if (typeof sourceKey !== "string" || sourceKey === "") throw new TypeError("voidEntry needs a source key");
+    const original = this.storage.payment(sourceKey);
+    if (!original || original.entry_number === null) return { outcome: "unknown_source", entryNumber: null };
+    if (this.storage.isVoided(original.seq)) return { outcome: "already_void", entryNumber: original.entry_number };
+    // Past its end time the pool takes nothing more and changes nothing more: it closes now (as contribute does).
+    if (pool.status === "open" && Date.now() >= pool.end_at) this.markClosed("timer_expired");
+    if (this.storage.row()!.status !== "open") return { outcome: "closed", entryNumber: original.entry_number };
+    this.storage.setVoided(original.seq, Date.now());
+    this.broadcast();
+    try {
+      await this.d1.mirror();
+    } catch (error) {
+      console.error("prize pool: D1 mirror failed", pool.pool_id, error);
+      await this.scheduleRetry();
+    }
+    return { outcome: "voided", entryNumber: original.entry_number };
   }
 
   /** Sum of the ledger in cents and the number of valid entries (zeros before init). */
@@ -504,7 +532,8 @@ export class PrizePool extends DurableObject<Env> {
             this.storage.appendCarryOut(carryOverKey(closing.pool_id, "out"), -totals.amountCents, closing.currency);
           }
         });
-        const digest = await entriesDigest(this.entries());
+        // In the current entries.txt form (each entry's source named); mirrorClose records the form with the digest.
+        const digest = await entriesDigest(this.entries(), CURRENT_ENTRIES_FORMAT);
         this.storage.setEntriesDigest(digest);
         pool = this.storage.row()!;
         const after = this.totals();

@@ -31,6 +31,9 @@ export const ADMIN_AUDIT_ACTIONS = [
   "pool_cap_updated",
   "excluded_places_updated",
   "prize_id_checked",
+  // Issue 29's free routes (decision 530).
+  "free_entry_voided",
+  "postal_entry_recorded",
 ] as const;
 export type AdminAuditAction = (typeof ADMIN_AUDIT_ACTIONS)[number];
 

@@ -4,11 +4,13 @@
 
 import {
   bytesToHex,
+  ENTRY_LIST_SOURCES,
   parseEntriesText,
   pickWinner,
   verifyDrawBlock,
   type BitcoinBlock,
   type BlockVerification,
+  type EntryListSource,
   type FrozenEntry,
 } from "./draw";
 import {
@@ -81,6 +83,8 @@ export interface DrawVerificationReport {
   entries: number;
   validEntries: number;
   voidEntries: number;
+  /** A form 2 list (decision 530): how many entries each source earned, in ENTRY_LIST_SOURCES order; else null. */
+  sources: { source: EntryListSource; count: number }[] | null;
   draws: DrawRecomputation[];
   /** The pool's draw log chains: every record names the previous one's hash and hashes to its own. */
   log: AcceptanceCheck;
@@ -165,6 +169,13 @@ export async function verifyPublishedDraw(input: {
   }
   const log = await verifyCommitmentLog(input.log);
   const voidEntries = entries.filter((entry) => entry.voided).length;
+  const sources =
+    entries.length > 0 && entries[0]!.source !== undefined
+      ? ENTRY_LIST_SOURCES.map((source) => ({
+          source,
+          count: entries.filter((entry) => entry.source === source).length,
+        })).filter((row) => row.count > 0)
+      : null;
   return {
     computedDigest,
     digestMatches,
@@ -173,6 +184,7 @@ export async function verifyPublishedDraw(input: {
     entries: entries.length,
     validEntries: entries.length - voidEntries,
     voidEntries,
+    sources,
     draws,
     log,
     ok:

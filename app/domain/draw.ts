@@ -83,14 +83,53 @@ export interface DrawEntry {
   sourceKey: string;
   /** A void entry (its payment refunded or lost in a dispute above half before the close) keeps its line. */
   voided?: boolean;
+  /** What earned it (prize_entries.source_type: product_purchase, free_entry...); unknown or absent counts as paid. */
+  sourceType?: string | null;
 }
 
-/** One line of the published entries.txt: the entry number, the opaque key, and whether it is void. */
+/**
+ * How entries.txt writes a line (prize_pools.entries_format, decision 530). 1: "entryNumber:key[:void]", the form of
+ * every list frozen before the free routes; 2: "entryNumber:key:source[:void]", each entry marked by its source. The
+ * digest is the SHA-256 of the text in the pool's own form, so a list frozen in form 1 verifies as it always did.
+ */
+export const ENTRIES_FORMATS = [1, 2] as const;
+export type EntriesFormat = (typeof ENTRIES_FORMATS)[number];
+/** The form a list is frozen in now. */
+export const CURRENT_ENTRIES_FORMAT: EntriesFormat = 2;
+
+/** A pool's recorded form (prize_pools.entries_format); anything unknown reads as form 1, the older one. */
+export function entriesFormatOf(value: number | null | undefined): EntriesFormat {
+  return value === 2 ? 2 : 1;
+}
+
+/** The source an entries.txt line names: the free route, a postcard, a correct guess, a share bonus, or a payment. */
+export const ENTRY_LIST_SOURCES = ["paid", "free", "postal", "guess", "bonus"] as const;
+export type EntryListSource = (typeof ENTRY_LIST_SOURCES)[number];
+
+/** The entries.txt source of an entry's source type (docs/product.md#free-entry). */
+export function entryListSource(sourceType: string | null | undefined): EntryListSource {
+  switch (sourceType) {
+    case "free_entry":
+      return "free";
+    case "postal_entry":
+      return "postal";
+    case "guess_entry":
+      return "guess";
+    case "share_bonus":
+      return "bonus";
+    default:
+      return "paid";
+  }
+}
+
+/** One line of the published entries.txt: the entry number, the opaque key, its source (form 2) and whether it is void. */
 export interface FrozenEntry {
   entryNumber: number;
   /** SHA-256 hex of the entry's source key: a buyer who knows their payment id can find their line. */
   key: string;
   voided: boolean;
+  /** Form 2 lists only. */
+  source?: EntryListSource;
 }
 
 /** The opaque key published for a source key: SHA-256 hex of it. */
@@ -98,19 +137,26 @@ export function opaqueEntryKey(sourceKey: string): Promise<string> {
   return sha256Hex(sourceKey);
 }
 
-/** The frozen list of entries as published (opaque keys), by entry number. */
-export async function frozenEntryList(entries: readonly DrawEntry[]): Promise<FrozenEntry[]> {
+/** The frozen list of entries as published (opaque keys, and in form 2 each entry's source), by entry number. */
+export async function frozenEntryList(
+  entries: readonly DrawEntry[],
+  format: EntriesFormat = CURRENT_ENTRIES_FORMAT,
+): Promise<FrozenEntry[]> {
   for (const entry of entries) {
     if (typeof entry.sourceKey !== "string" || /[\r\n]/.test(entry.sourceKey)) {
       throw new RangeError(`Invalid source key for entry ${entry.entryNumber}`);
     }
   }
   const lines = await Promise.all(
-    entries.map(async (entry) => ({
-      entryNumber: entry.entryNumber,
-      key: await opaqueEntryKey(entry.sourceKey),
-      voided: entry.voided === true,
-    })),
+    entries.map(async (entry): Promise<FrozenEntry> => {
+      const line: FrozenEntry = {
+        entryNumber: entry.entryNumber,
+        key: await opaqueEntryKey(entry.sourceKey),
+        voided: entry.voided === true,
+      };
+      if (format === 2) line.source = entryListSource(entry.sourceType);
+      return line;
+    }),
   );
   checkEntryNumbers(lines);
   return lines.sort((a, b) => a.entryNumber - b.entryNumber);
@@ -133,20 +179,31 @@ export const VOID_MARK = "void";
 /**
  * entries.txt, the canonical text of a frozen entry list: one line per entry, sorted by entry number,
  * "entryNumber:key\n" for a valid entry and "entryNumber:key:void\n" for a void one (decimal, no padding; key =
- * SHA-256 hex of the source key).
+ * SHA-256 hex of the source key); in form 2 the entry's source follows the key ("3:key:free\n", "4:key:paid:void\n").
+ * Every line of a list has a source or none does.
  */
 export function canonicalEntriesText(entries: readonly FrozenEntry[]): string {
   checkEntryNumbers(entries);
+  const sourced = entries.filter((entry) => entry.source !== undefined).length;
+  if (sourced !== 0 && sourced !== entries.length) throw new RangeError("Every entry names its source, or none does");
   for (const entry of entries) {
     if (!HASH_HEX.test(entry.key)) throw new RangeError(`Invalid opaque key for entry ${entry.entryNumber}`);
+    if (entry.source !== undefined && !ENTRY_LIST_SOURCES.includes(entry.source)) {
+      throw new RangeError(`Invalid source for entry ${entry.entryNumber}`);
+    }
   }
   return [...entries]
     .sort((a, b) => a.entryNumber - b.entryNumber)
-    .map((entry) => `${entry.entryNumber}:${entry.key.toLowerCase()}${entry.voided ? `:${VOID_MARK}` : ""}\n`)
+    .map(
+      (entry) =>
+        `${entry.entryNumber}:${entry.key.toLowerCase()}${entry.source ? `:${entry.source}` : ""}${entry.voided ? `:${VOID_MARK}` : ""}\n`,
+    )
     .join("");
 }
 
-/** Parses entries.txt back into its lines; throws RangeError on anything that is not exactly that format. */
+const LINE = new RegExp(`^(0|[1-9]\\d*):([0-9a-f]{64})(?::(${ENTRY_LIST_SOURCES.join("|")}))?(:void)?$`);
+
+/** Parses entries.txt (either form) back into its lines; throws RangeError on anything that is not exactly that format. */
 export function parseEntriesText(text: string): FrozenEntry[] {
   if (text === "") return [];
   if (!text.endsWith("\n")) throw new RangeError("entries.txt must end with a line break");
@@ -154,17 +211,24 @@ export function parseEntriesText(text: string): FrozenEntry[] {
     .slice(0, -1)
     .split("\n")
     .map((line) => {
-      const match = /^(0|[1-9]\d*):([0-9a-f]{64})(:void)?$/.exec(line);
+      const match = LINE.exec(line);
       if (!match) throw new RangeError(`Not an entries.txt line: ${line.slice(0, 80)}`);
-      return { entryNumber: Number(match[1]), key: match[2]!, voided: match[3] !== undefined };
+      const entry: FrozenEntry = { entryNumber: Number(match[1]), key: match[2]!, voided: match[4] !== undefined };
+      if (match[3] !== undefined) entry.source = match[3] as EntryListSource;
+      return entry;
     });
   checkEntryNumbers(entries);
+  const sourced = entries.filter((entry) => entry.source !== undefined).length;
+  if (sourced !== 0 && sourced !== entries.length) throw new RangeError("Every entry names its source, or none does");
   return entries;
 }
 
-/** SHA-256 hex of entries.txt for these entries: the digest published when a pool's entries are frozen. */
-export async function entriesDigest(entries: readonly DrawEntry[]): Promise<string> {
-  return sha256Hex(canonicalEntriesText(await frozenEntryList(entries)));
+/** SHA-256 hex of entries.txt for these entries (in the given form): the digest published when a pool's entries are frozen. */
+export async function entriesDigest(
+  entries: readonly DrawEntry[],
+  format: EntriesFormat = CURRENT_ENTRIES_FORMAT,
+): Promise<string> {
+  return sha256Hex(canonicalEntriesText(await frozenEntryList(entries, format)));
 }
 
 export interface DrawPick {

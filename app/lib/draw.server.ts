@@ -29,7 +29,9 @@ import {
   blockHashFromHeader,
   blockHeaderFields,
   buildBlockHeader,
+  CURRENT_ENTRIES_FORMAT,
   entriesDigest,
+  entriesFormatOf,
   hashToDecimal,
   pickWinner,
   verifyDrawBlock,
@@ -346,7 +348,12 @@ export async function commitDrawHeight(
   if (pool.entriesDigest === null) {
     // Normally published at close; a pool closed some other way (imported data) gets it now, before any height.
     await initPoolObject(env, pool);
-    await setEntriesDigestIfMissing(db, poolId, await entriesDigest(await poolStub(env, poolId).entries()));
+    await setEntriesDigestIfMissing(
+      db,
+      poolId,
+      await entriesDigest(await poolStub(env, poolId).entries(), CURRENT_ENTRIES_FORMAT),
+      CURRENT_ENTRIES_FORMAT,
+    );
   }
   const agreed = options?.agreed ?? (await agreedTip(env, options));
   const now = options?.now ?? new Date();
@@ -449,7 +456,7 @@ export async function drawPool(
   const stub = poolStub(env, poolId);
   const entries = await stub.entries();
   if (entries.length === 0) return { status: "skipped", poolId, reason: "no entries" };
-  const digest = await entriesDigest(entries);
+  const digest = await entriesDigest(entries, entriesFormatOf(pool.entriesFormat));
   if (pool.entriesDigest === null) return { status: "waiting", poolId, reason: "no entries digest published" };
   if (digest !== pool.entriesDigest) {
     console.error("draw: the entry list of pool", poolId, "does not match its published digest");

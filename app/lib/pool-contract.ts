@@ -92,6 +92,18 @@ export interface PoolEntry {
   userId: string | null;
   /** A void entry keeps its number and its line; the draw skips it. */
   voided: boolean;
+  /** The ledger row's source type (product_purchase, free_entry...): entries.txt names it (decision 530). */
+  sourceType: string;
+}
+
+/**
+ * The platform owner's void of an entry before the freeze (a free entry, decision 530). voided: void now;
+ * already_void: it was; closed: the list is frozen (or the pool is past its end), nothing changed; unknown_source: no
+ * entry under that key in this pool.
+ */
+export interface VoidEntryResult {
+  outcome: "voided" | "already_void" | "closed" | "unknown_source" | "uninitialised";
+  entryNumber: number | null;
 }
 
 /** A correct, confirmed guess that earns an entry when its pool round closes. */

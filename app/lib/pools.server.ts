@@ -30,7 +30,7 @@ import {
 } from "~/db/queries/contribution-keys.server";
 import { listCommitmentLog, listPoolDraws } from "~/db/queries/draw.server";
 import { endExpiredGames, endRoundGames, listSealedGuessEntries } from "~/db/queries/games.server";
-import { frozenEntryList, hashToDecimal, type BitcoinBlock, type FrozenEntry } from "~/domain/draw";
+import { entriesFormatOf, frozenEntryList, hashToDecimal, type BitcoinBlock, type FrozenEntry } from "~/domain/draw";
 import type { CommitmentRecord } from "~/domain/draw-commitment";
 import { carryOverKey } from "~/domain/contribution-keys";
 import {
@@ -48,6 +48,7 @@ import {
   type PoolState,
   type ReversalResult,
   type SealedGuessEntry,
+  type VoidEntryResult,
 } from "~/lib/pool-contract";
 
 export type { PoolCloseReason, PoolRow, PoolState };
@@ -504,6 +505,18 @@ export async function reversePoolShare(
 }
 
 /**
+ * Voids an entry of an open pool through its object (the platform owner's void of a free entry before the freeze;
+ * the refunds' voided_at path, so counts and the digest stay right). See VoidEntryResult.
+ */
+export async function voidPoolEntry(env: Env, poolId: string, sourceKey: string): Promise<VoidEntryResult> {
+  const pool = await getPool(env, poolId);
+  if (!pool) return { outcome: "unknown_source", entryNumber: null };
+  if (pool.status !== "open") return { outcome: "closed", entryNumber: null };
+  await initPoolObject(env, pool);
+  return poolStub(env, poolId).voidEntry(sourceKey);
+}
+
+/**
  * Closes a pool (idempotent; a pool already closed keeps its first reason): freezes its entry list, writes the
  * closed state and entries digest to D1, opens the host's next pool and commits the draw to a future block.
  */
@@ -622,5 +635,5 @@ export async function frozenEntries(env: Env, poolId: string): Promise<FrozenEnt
   const pool = await getPool(env, poolId);
   if (!pool || pool.status === "open") return null;
   await initPoolObject(env, pool);
-  return frozenEntryList(await poolStub(env, poolId).entries());
+  return frozenEntryList(await poolStub(env, poolId).entries(), entriesFormatOf(pool.entriesFormat));
 }

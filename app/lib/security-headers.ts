@@ -35,12 +35,19 @@ export function httpsOrigins(urls: readonly string[]): string[] {
   return [...origins];
 }
 
-/** The policy of an HTML page whose inline scripts carry `nonce`. */
-export function pagePolicy(nonce: string, options: { connectOrigins?: readonly string[] } = {}): string {
+/**
+ * The policy of an HTML page whose inline scripts carry `nonce`. `widgetOrigin`: a third-party widget's origin
+ * allowed to load its script and frame on this page (Turnstile on the free entry page, where it is configured).
+ */
+export function pagePolicy(
+  nonce: string,
+  options: { connectOrigins?: readonly string[]; widgetOrigin?: string } = {},
+): string {
   const connect = new Set<string>(["'self'", ...BROWSER_EXPLORER_ORIGINS, ...(options.connectOrigins ?? [])]);
+  const widget = options.widgetOrigin ? ` ${options.widgetOrigin}` : "";
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
+    `script-src 'self' 'nonce-${nonce}'${widget}`,
     "style-src 'self' 'unsafe-inline'",
     // Product images may be https URLs; QR codes and previews are data: and blob: URLs.
     "img-src 'self' data: blob: https:",
@@ -49,7 +56,7 @@ export function pagePolicy(nonce: string, options: { connectOrigins?: readonly s
     `connect-src ${[...connect].join(" ")}`,
     "worker-src 'self'",
     "manifest-src 'self'",
-    "frame-src 'none'",
+    options.widgetOrigin ? `frame-src ${options.widgetOrigin}` : "frame-src 'none'",
     "object-src 'none'",
     "base-uri 'none'",
     `form-action ${FORM_ACTION_SOURCES.join(" ")}`,

@@ -6,6 +6,8 @@ import { PoolCapForm, poolCapAuditSummary } from "~/components/admin/pool-cap";
 import { ExcludedPlaces } from "~/components/admin/excluded-places";
 import { PrizeClaims } from "~/components/admin/prize-claims";
 import { adminClaimsSection, recordPrizeIdCheck } from "~/lib/prize-claims.server";
+import { FreeEntriesAdmin } from "~/components/admin/free-entries";
+import { freeEntriesAdminAction, loadFreeEntriesAdmin } from "~/lib/admin-free-entries.server";
 import { Table } from "~/components/cards";
 import { FormError } from "~/components/form";
 import { Badge, Button, DateText, Page, pageMeta, Pagination, Section, Stat } from "~/components/page";
@@ -99,8 +101,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Draws whose committed block was refused (never swapped silently): why, until the pool is drawn.
   const delayedDraws = await listDelayedDraws(db);
   const prizeClaims = await adminClaimsSection(getEnv(context), auditPageParam(params.get("claimsPage")));
+  const freeEntries = await loadFreeEntriesAdmin(getEnv(context), params);
   return {
     prizeClaims,
+    freeEntries,
     counts,
     users,
     audit,
@@ -124,7 +128,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = form.get("intent");
   const result: AdminActionResult =
-    intent === "status"
+    (await freeEntriesAdminAction(env, admin, intent, form)) ??
+    (intent === "status"
       ? await changeAccountStatus(env, admin, form, new URL(request.url).origin)
       : intent === "pause"
         ? await toggleGamePause(env, admin, form)
@@ -145,7 +150,7 @@ export async function action({ request, context }: Route.ActionArgs) {
                   ? await changeExcludedPlaces(env, admin.id, form)
                   : intent === "record-id-check"
                     ? await recordPrizeIdCheck(env, admin.id, Object.fromEntries(form))
-                    : { ok: false, status: 400, message: ADMIN_MESSAGES.unknownAction };
+                    : { ok: false, status: 400, message: ADMIN_MESSAGES.unknownAction });
   if (!result.ok) {
     return data(
       {
@@ -185,6 +190,8 @@ const ACTION_TEXT = {
   pool_cap_updated: "Changed the per-person entry cap",
   excluded_places_updated: "Changed the excluded places",
   prize_id_checked: "Recorded a prize winner's age and identity check",
+  free_entry_voided: "Voided a free entry",
+  postal_entry_recorded: "Recorded a postal entry",
 } as const;
 
 function auditSummary(row: { action: keyof typeof ACTION_TEXT; detail: Record<string, unknown> }): string {
@@ -208,6 +215,10 @@ function auditSummary(row: { action: keyof typeof ACTION_TEXT; detail: Record<st
   if (row.action === "excluded_places_updated")
     return `${d.change === "add" ? "Excluded" : "No longer excluded"}: ${String(d.name)} (${String(d.code)})`;
   if (row.action === "prize_id_checked") return `ID check: ${String(d.note)}`;
+  if (row.action === "free_entry_voided")
+    return `Entry #${String(d.entryNumber)} (${String(d.address)}): ${String(d.reason)}`;
+  if (row.action === "postal_entry_recorded")
+    return `Card ${String(d.cardReference)} received ${String(d.receivedOn)}: entry #${String(d.entryNumber)}`;
   return "Shares per source saved";
 }
 
@@ -513,6 +524,8 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
           </ul>
         )}
       </Section>
+
+      <FreeEntriesAdmin data={loaderData.freeEntries} actionData={actionData} busy={busy} />
 
       <Section title="Audit log">
         {audit.rows.length === 0 ? (

@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { FreeEntryLink } from "~/components/free-entry-link";
 import { data, Form, useNavigation, type ShouldRevalidateFunctionArgs } from "react-router";
 import { Link } from "~/components/link";
 import { ErrorPage, errorTitle } from "~/components/error-page";
@@ -91,6 +92,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       description: product.description,
       hostName: product.hostName,
       hostHref: `/profile/${product.hostSlug ?? product.hostId}`,
+      hostId: product.hostId,
       price: priceRangeText(product, SHOWN),
       likeCount: product.likeCount,
       singleUnit: productCategory(product.category) !== "physical",
@@ -257,6 +259,7 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
           {`${loaderData.poolShare} of your purchase goes to the prize pool, and you get a unique entry number to the main prize.`}
         </p>
         <p className="mt-1 text-xs text-white/90">{WINNER_PUBLICITY_TEXT}</p>
+        {pool ? <FreeEntryLink hostId={product.hostId} tone="dark" /> : null}
       </section>
 
       {more.length > 0 ? (

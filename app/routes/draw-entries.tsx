@@ -1,6 +1,6 @@
 import { getDb } from "~/db/client.server";
 import { allPoolEntries, getPoolForVerification } from "~/db/queries/pool-screens.server";
-import { canonicalEntriesText, frozenEntryList } from "~/domain/draw";
+import { canonicalEntriesText, entriesFormatOf, frozenEntryList } from "~/domain/draw";
 import { getEnv } from "~/lib/context";
 import { idParam, notFound } from "~/lib/guards.server";
 import type { Route } from "./+types/draw-entries";
@@ -16,7 +16,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const db = getDb(getEnv(context));
   const pool = await getPoolForVerification(db, poolId);
   if (!pool || pool.status === "open") notFound();
-  const text = canonicalEntriesText(await frozenEntryList(await allPoolEntries(db, pool.id)));
+  const text = canonicalEntriesText(
+    await frozenEntryList(await allPoolEntries(db, pool.id), entriesFormatOf(pool.entriesFormat)),
+  );
   return new Response(text, {
     headers: {
       "Content-Type": "text/plain; charset=utf-8",

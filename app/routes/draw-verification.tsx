@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from "react";
+import { FreeEntryLink } from "~/components/free-entry-link";
 import { Link } from "~/components/link";
 import { MiniPrizeVerification } from "~/components/mini-prize-verification";
 import { PublicLogCheck } from "~/components/public-log-check";
@@ -46,6 +47,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (!pool) notFound();
   const base = {
     id: pool.id,
+    hostId: pool.hostId,
     hostName: pool.hostName ?? "A host",
     amount: formatCents(pool.amountCents, pool.currency),
     target: formatCents(pool.targetCents, pool.currency),
@@ -221,7 +223,11 @@ function reportChecks(report: DrawVerificationReport, publishedDigest: string | 
       title: "Entry list reads as opaque keys with void entries marked",
       status: report.parsed ? "ok" : "failed",
       detail: report.parsed
-        ? `${report.entries} ${report.entries === 1 ? "entry" : "entries"}: ${report.validEntries} valid, ${report.voidEntries} void (a void entry keeps its number and never wins).`
+        ? `${report.entries} ${report.entries === 1 ? "entry" : "entries"}: ${report.validEntries} valid, ${report.voidEntries} void (a void entry keeps its number and never wins).${
+            report.sources
+              ? ` By source: ${report.sources.map((row) => `${row.count} ${row.source}`).join(", ")} (every entry has the same chance).`
+              : ""
+          }`
         : `Not an entries.txt list: ${report.error}`,
     },
   ];
@@ -522,6 +528,7 @@ export default function DrawVerification({ loaderData }: Route.ComponentProps) {
             At that moment its entry list is frozen, its SHA-256 digest is published here together with a future Bitcoin
             block, and once that block is mined the winner is drawn. Come back then to check the draw yourself.
           </p>
+          <FreeEntryLink hostId={pool.hostId} />
           <div className="mt-4">
             <LinkButton to="/winner-selection" variant="secondary">
               How winners are chosen

@@ -82,11 +82,12 @@ export default function OfficialRules({ loaderData }: Route.ComponentProps) {
         </Rule>
 
         <Rule title="3. Entering for free and by post">
-          <p>
+          <p id="free-entry">
             No purchase or payment is necessary to enter any prize pool. Every pool page offers an &quot;Enter for
-            free&quot; button, as prominent as the paid ways in, which leads to a short form. A confirmed adult account
-            at least a day old may make one free entry per pool per day. A free entry is a row of the same entry list as
-            a paid one and has exactly the same chance of winning.
+            free&quot; button, as prominent as the paid ways in, which leads to a short form at{" "}
+            <code>/enter-free/&lt;creator&gt;</code>. A confirmed adult account at least a day old may make one free
+            entry per pool per day (UTC). A free entry is a row of the same entry list as a paid one and has exactly the
+            same chance of winning; entries.txt marks each entry free, postal or paid.
           </p>
           <PostalEntry postalAddress={loaderData.postalAddress} contactEmail={loaderData.contactEmail} />
         </Rule>
@@ -114,10 +115,10 @@ export default function OfficialRules({ loaderData }: Route.ComponentProps) {
           </p>
           <p>
             The frozen list is published as <code className="rounded bg-gray-100 px-1">entries.txt</code>: one line per
-            entry in entry-number order, giving the entry number and the SHA-256 of the entry's private payment key (you
-            can find your own line from your payment id; nobody else learns it), with void entries marked{" "}
-            <code className="rounded bg-gray-100 px-1">void</code>. The SHA-256 digest of that file is published at
-            closing.
+            entry in entry-number order, giving the entry number, the SHA-256 of the entry's private payment key (you
+            can find your own line from your payment id; nobody else learns it) and how it was earned (paid, free,
+            postal, guess or bonus), with void entries marked <code className="rounded bg-gray-100 px-1">void</code>.
+            The SHA-256 digest of that file is published at closing.
           </p>
         </Rule>
 

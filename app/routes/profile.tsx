@@ -1,4 +1,5 @@
 import { useEffect, type ReactNode } from "react";
+import { FreeEntryLink } from "~/components/free-entry-link";
 import { data, Form, isRouteErrorResponse, useFetcher } from "react-router";
 import { Link } from "~/components/link";
 import { TabNav } from "~/components/tab-nav";
@@ -551,6 +552,9 @@ function PoolPanel({ loaderData }: { loaderData: Route.ComponentProps["loaderDat
           Winners
         </Link>
       </p>
+      {pool.status === "open" && viewerId !== loaderData.profile.userId ? (
+        <FreeEntryLink hostId={loaderData.profile.userId} />
+      ) : null}
       {entryNumbers.length > 0 ? (
         <p className="mt-3 rounded-lg bg-green-50 px-3 py-2 text-sm text-green-800">{`Your entry numbers: ${entryNumbers.join(", ")}`}</p>
       ) : null}

@@ -5,6 +5,7 @@
 // contributions and its entry count the number of its entries (numbered 0..n-1 by time), followers counts match
 // tribe_members, product and game counters match orders and guesses, and drawn pools carry the digest, block and
 // winner that the draw rule gives.
+import { addOpenPoolFreeEntries } from "./free-entries";
 import { addAccounts } from "./accounts";
 import { addAdRevenue } from "./ad-revenue";
 import { addChat } from "./chat";
@@ -36,6 +37,7 @@ export async function buildRows(media: R2Like, siteOrigin: string): Promise<{ ro
   addGroupBuy(seed, demoPoolId);
   addBuyNowOrders(seed, pools);
   addOpenGames(seed, pools);
+  addOpenPoolFreeEntries(seed, pools);
   finishOpenPools(seed, pools);
 
   addProfiles(seed);

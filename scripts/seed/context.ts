@@ -36,6 +36,8 @@ export type Rows = {
   vouchers: schema.NewVoucher[];
   prizePoolContributions: schema.NewPrizePoolContribution[];
   prizeEntries: schema.NewPrizeEntry[];
+  freeEntries: Insert<typeof schema.freeEntries>[];
+  postalEntries: Insert<typeof schema.postalEntries>[];
   prizeWinners: schema.NewPrizeWinner[];
   prizeDraws: Insert<typeof schema.prizeDraws>[];
   drawCommitments: Insert<typeof schema.drawCommitments>[];
@@ -82,6 +84,8 @@ export function emptyRows(): Rows {
     vouchers: [],
     prizePoolContributions: [],
     prizeEntries: [],
+    freeEntries: [],
+    postalEntries: [],
     prizeWinners: [],
     prizeDraws: [],
     drawCommitments: [],

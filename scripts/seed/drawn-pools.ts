@@ -22,6 +22,7 @@ import bitcoinBlocks from "../../tests/fixtures/bitcoin-blocks.json" with { type
 import { PAST_GAMES } from "./content";
 import type { Host, Seed } from "./context";
 import { addGame } from "./games";
+import { addFreeAndPostalEntries } from "./free-entries";
 import { addOrder, buyerFor } from "./orders";
 import { DAY, int, pick } from "./random";
 
@@ -119,6 +120,23 @@ function addRound(seed: Seed, host: Host, index: number, historical: Historical)
 async function draw(seed: Seed, host: Host, index: number, historical: Historical): Promise<Drawn> {
   const block = bitcoinBlocks.blocks.find((candidate) => candidate.height === historical.height)!;
   const { poolId, miniPrizeId, targetReached, closedAt } = addRound(seed, host, index, historical);
+  // The later pool took free and postal entries and was frozen in entries.txt form 2 (each entry's source named);
+  // the earlier one keeps form 1, as a list frozen before the free routes did (decision 530).
+  const format = index === 0 ? 2 : 1;
+  if (format === 2) {
+    const from = new Date(closedAt.getTime() - 30 * DAY);
+    addFreeAndPostalEntries(
+      seed,
+      host,
+      poolId,
+      { from, to: new Date(closedAt.getTime() - DAY) },
+      {
+        free: 2,
+        postal: 1,
+        offset: 15,
+      },
+    );
+  }
   const { pool, entries, amount } = seed.pools.finish(poolId, host);
   // Drawn once the block had its 6 confirmations.
   const drawnAt = new Date(block.timestamp * 1000 + 70 * 60 * 1000);
@@ -131,7 +149,8 @@ async function draw(seed: Seed, host: Host, index: number, historical: Historica
     status: "drawn",
     closedAt,
     closeReason: targetReached ? "target_reached" : "timer_expired",
-    entriesDigest: await entriesDigest(entries),
+    entriesDigest: await entriesDigest(entries, format),
+    entriesFormat: format,
     drawBlockHeight: block.height,
     drawBlockHash: block.id,
     drawBlockHeader: blockHeaderFields(block),

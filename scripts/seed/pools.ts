@@ -68,13 +68,13 @@ export class PoolLedger {
   /** Numbers the entries 0..n-1 by time, writes contributions and entries, and sets the pool's totals. */
   finish(poolId: string, host: Host) {
     const events = this.events.get(poolId)!.sort((a, b) => a.at.getTime() - b.at.getTime());
-    const entries: { entryNumber: number; sourceKey: string; userId: string | null }[] = [];
+    const entries: { entryNumber: number; sourceKey: string; userId: string | null; sourceType: string }[] = [];
     let amount = 0;
     for (const event of events) {
       let entryNumber: number | null = null;
       if (event.earnsEntry) {
         entryNumber = entries.length;
-        entries.push({ entryNumber, sourceKey: event.sourceKey, userId: event.userId });
+        entries.push({ entryNumber, sourceKey: event.sourceKey, userId: event.userId, sourceType: event.sourceType });
         this.rows.prizeEntries.push({
           poolId,
           entryNumber,
@@ -86,7 +86,8 @@ export class PoolLedger {
         });
         event.onEntry?.(entryNumber);
       }
-      if (event.contributionCents > 0) {
+      // A free or postal entry is a 0-cent row of the ledger, as the pool object writes it (decision 530).
+      if (event.contributionCents > 0 || event.sourceType === "free_entry" || event.sourceType === "postal_entry") {
         amount += event.contributionCents;
         this.rows.prizePoolContributions.push({
           poolId,

@@ -42,6 +42,8 @@ export async function writeRows(db: DrizzleD1Database<typeof schema>, rows: Rows
   insert(schema.vouchers, rows.vouchers);
   insert(schema.prizePoolContributions, rows.prizePoolContributions);
   insert(schema.prizeEntries, rows.prizeEntries);
+  insert(schema.freeEntries, rows.freeEntries);
+  insert(schema.postalEntries, rows.postalEntries);
   insert(schema.prizeWinners, rows.prizeWinners);
   insert(schema.prizeDraws, rows.prizeDraws);
   insert(schema.drawCommitments, rows.drawCommitments);

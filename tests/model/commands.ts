@@ -28,6 +28,7 @@ import { db, ORIGIN } from "../helpers";
 import { INCLUDE_KNOWN_BUG_COMMANDS, LARGEST_CART, LARGEST_JOIN, WEIGHTS, type CommandName } from "./config";
 import { checkStep, settle } from "./invariants";
 import { deliverHeld } from "./delivery";
+import { FREE_ARBITRARIES } from "./free-entries";
 import { pick, PROVIDER_ATTEMPTS, stats, type HeldEvent, type Model, type ModelCheckout } from "./model";
 import { commitToParent } from "../support/draw";
 import {
@@ -792,6 +793,7 @@ const ARBITRARIES: Record<CommandName, fc.Arbitrary<fc.AsyncCommand<Model, World
     .map((n) => new AdvanceClock(n)),
   cron: fc.constant(null).map(() => new Cron()),
   quiescent: fc.constant(null).map(() => new Quiescent()),
+  ...FREE_ARBITRARIES,
 };
 
 /** Commands whose every form reaches a known bug: not generated with the switch off. */

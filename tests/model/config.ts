@@ -54,5 +54,9 @@ export const WEIGHTS = {
   advanceClock: 2,
   cron: 1,
   quiescent: 2,
+  // Issue 29's free routes (decision 530).
+  freeEntry: 2,
+  postalEntry: 1,
+  voidFreeEntry: 1,
 } as const;
 export type CommandName = keyof typeof WEIGHTS;

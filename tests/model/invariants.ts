@@ -20,6 +20,7 @@ import { distributePool } from "~/domain/revenue";
 import { poolStub } from "~/lib/pools.server";
 import { db } from "../helpers";
 import { deliverHeld } from "./delivery";
+import { checkFreeAndPostalEntry } from "./free-invariant";
 import { stats, type Model, type ModelCheckout } from "./model";
 import { clock, DAY, MINUTE, runCron, type World } from "./world";
 
@@ -358,7 +359,8 @@ export async function checkQuiescent(m: Model, w: World): Promise<void> {
     }
   }
 
-  // Every entry belongs to a payment made before its pool closed.
+  // Every entry belongs to a payment made before its pool closed, or to a free entry or postal card of that pool
+  // (decision 530): 0 cents, counted once, void only by the platform owner's void.
   const participants = await db()
     .select({ id: guessWinParticipants.id, paymentKey: guessWinParticipants.paymentKey })
     .from(guessWinParticipants)
@@ -370,14 +372,18 @@ export async function checkQuiescent(m: Model, w: World): Promise<void> {
     );
   const paymentOfGuess = new Map(participants.map((p) => [p.id, p.paymentKey]));
   for (const pool of pools) {
-    if (pool.closedAt === null) continue;
+    const amounts = new Map((await ledgerOf(pool.id)).map((row) => [row.source_key, row.amount_cents]));
     for (const entry of await poolStub(env, pool.id).entries()) {
+      if (!entry.sourceKey.startsWith("checkout:") && !entry.sourceKey.startsWith("guess:")) {
+        const failure = await checkFreeAndPostalEntry(pool, entry, amounts.get(entry.sourceKey));
+        if (failure) fail(m, failure);
+        continue;
+      }
+      if (pool.closedAt === null) continue;
       // checkout:<session> (a cart's: checkout:<session>:host:<host>), or guess:<guess id>.
       const session = entry.sourceKey.startsWith("checkout:")
         ? entry.sourceKey.split(":")[1]
-        : entry.sourceKey.startsWith("guess:")
-          ? paymentOfGuess.get(entry.sourceKey.slice("guess:".length))
-          : undefined;
+        : paymentOfGuess.get(entry.sourceKey.slice("guess:".length));
       if (!session) continue;
       const paidAt = captureAt.get(session);
       if (paidAt === undefined)

@@ -47,7 +47,7 @@ export type Model = {
 };
 
 /** What the runs of a file reached, printed at the end (a draw the runs never reach tests nothing). */
-export const stats = { drawn: 0, voided: 0, hostRefundsOfWinners: 0 };
+export const stats = { drawn: 0, voided: 0, hostRefundsOfWinners: 0, freeEntries: 0, postalEntries: 0, freeVoids: 0 };
 
 export function newModel(groupBuys: GroupBuyInfo[]): Model {
   return {

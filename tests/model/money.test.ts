@@ -60,7 +60,8 @@ it(
     const seconds = Math.round((Date.now() - started) / 1000);
     console.log(
       `model: ${runs} runs (${details.numRuns} of ${REPLAY ? 1 : NUM_RUNS} passed, ${details.numShrinks} shrinks${details.interrupted ? ", stopped at the time budget" : ""}) in ${seconds} s; ` +
-        `draws: ${stats.drawn} drawn, ${stats.voided} voided and redrawn, ${stats.hostRefundsOfWinners} host refunds of a winning order`,
+        `draws: ${stats.drawn} drawn, ${stats.voided} voided and redrawn, ${stats.hostRefundsOfWinners} host refunds of a winning order; ` +
+        `${stats.freeEntries} free entries (${stats.freeVoids} voided), ${stats.postalEntries} postal entries`,
     );
     if (details.failed) {
       const shown = fc.stringify(details.counterexample);
@@ -81,6 +82,8 @@ it(
     expect(details.numRuns).toBeGreaterThan(0);
     // The runs reach the draw: a pool closes, is committed and drawn (else the draw's invariants test nothing).
     if (!REPLAY) expect(stats.drawn).toBeGreaterThan(0);
+    // The free routes were exercised, not only refused (decision 530).
+    if (!REPLAY) expect(Math.min(stats.freeEntries, stats.postalEntries)).toBeGreaterThan(0);
   },
   TIME_BUDGET_MS,
 );

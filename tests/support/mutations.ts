@@ -205,6 +205,7 @@ export function urlOf(m: Mutation, w: World): string {
     .replace(/^\/(edit-game|view-game)\/:id/, `/$1/${w.ids.gameId}`)
     .replace(/^\/(group-buy-detail|group-buy-product-selection)\/:id/, `/$1/${w.ids.groupBuyId}`)
     .replace(/^\/transaction\/:id/, `/transaction/${w.ids.orderId}`)
+    .replace(/^\/enter-free\/:hostId/, `/enter-free/${w.owner.id}`)
     .replace(/^\/api\/local-checkout\/:id/, `/api/local-checkout/cs_unknown`)
     .replace(/:id/, w.ids.productId);
 }

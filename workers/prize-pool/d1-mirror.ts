@@ -3,6 +3,7 @@
 // pool's absolute totals (prize_pools), so D1 never goes backwards or loses a row. A failed flush is retried by the
 // object's alarm.
 
+import { CURRENT_ENTRIES_FORMAT } from "~/domain/draw";
 import { ENTRY_SOURCE_TYPES } from "~/domain/pool";
 import { POOL_CURRENCY } from "~/domain/pool";
 import type { PoolInit, PoolStatus, PoolWinner } from "~/lib/pool-contract";
@@ -199,6 +200,7 @@ export class D1Mirror {
          status = CASE WHEN status = 'open' THEN 'closed' ELSE status END,
          closed_at = COALESCE(closed_at, ?),
          close_reason = COALESCE(close_reason, ?),
+         entries_format = CASE WHEN entries_digest IS NULL THEN ? ELSE entries_format END,
          entries_digest = COALESCE(entries_digest, ?),
          amount_cents = ?, entries_count = ?, updated_at = ?
        WHERE id = ?`,
@@ -206,6 +208,7 @@ export class D1Mirror {
       .bind(
         pool.closed_at,
         pool.close_reason,
+        CURRENT_ENTRIES_FORMAT,
         pool.entries_digest,
         totals.amountCents,
         totals.entries,

@@ -193,8 +193,14 @@ export class PoolStorage {
   /** The entry list by entry number; void entries keep their line. */
   entries(): PoolEntry[] {
     return this.sql
-      .exec<{ entry_number: number; source_key: string; user_id: string | null; voided_at: number | null }>(
-        "SELECT entry_number, source_key, user_id, voided_at FROM ledger WHERE entry_number IS NOT NULL ORDER BY entry_number",
+      .exec<{
+        entry_number: number;
+        source_key: string;
+        source_type: string;
+        user_id: string | null;
+        voided_at: number | null;
+      }>(
+        "SELECT entry_number, source_key, source_type, user_id, voided_at FROM ledger WHERE entry_number IS NOT NULL ORDER BY entry_number",
       )
       .toArray()
       .map((row) => ({
@@ -202,6 +208,7 @@ export class PoolStorage {
         sourceKey: row.source_key,
         userId: row.user_id,
         voided: row.voided_at !== null,
+        sourceType: row.source_type,
       }));
   }
 
@@ -373,15 +380,16 @@ export class PoolStorage {
   }
 
   /**
-   * Absolute totals of the ledger up to `lastSeq` (the running totals less the rows written since, a short tail):
-   * D1 always equals a prefix of it.
+   * Absolute totals of what D1 holds once the rows up to `lastSeq` are flushed: the running totals less the rows
+   * after it not yet mirrored (a short tail). A row re-queued for its new void state (an entry voided with no ledger
+   * row appended, decision 530) is earlier than rows D1 already has: those are not subtracted.
    */
   totalsUpTo(lastSeq: number): { amount: number; entries: number } {
     return this.sql
       .exec<{ amount: number; entries: number }>(
         `SELECT t.amount - COALESCE(SUM(l.amount_cents), 0) AS amount,
                 t.entries - COUNT(CASE WHEN l.entry_number IS NOT NULL AND l.voided_at IS NULL THEN 1 END) AS entries
-         FROM ledger_totals t LEFT JOIN ledger l ON l.seq > ?`,
+         FROM ledger_totals t LEFT JOIN ledger l ON l.seq > ? AND l.mirrored = 0`,
         lastSeq,
       )
       .one();

@@ -10,16 +10,21 @@ import {
   prizePools,
   prizeWinners,
 } from "~/db/schema";
-import type { BitcoinBlock } from "~/domain/draw";
+import type { BitcoinBlock, EntriesFormat } from "~/domain/draw";
 import type { CommitmentRecord } from "~/domain/draw-commitment";
 import type { TipSeen } from "~/domain/transparency-log";
 import { withLogAppend } from "./transparency.server";
 
-/** Publishes a digest for a closed pool that has none yet. */
-export async function setEntriesDigestIfMissing(db: Db, poolId: string, digest: string): Promise<void> {
+/** Publishes a digest (of entries.txt in `format`) for a closed pool that has none yet. */
+export async function setEntriesDigestIfMissing(
+  db: Db,
+  poolId: string,
+  digest: string,
+  format: EntriesFormat,
+): Promise<void> {
   await db
     .update(prizePools)
-    .set({ entriesDigest: digest, updatedAt: new Date() })
+    .set({ entriesDigest: digest, entriesFormat: format, updatedAt: new Date() })
     .where(and(eq(prizePools.id, poolId), isNull(prizePools.entriesDigest)));
 }
 

@@ -250,6 +250,7 @@ export async function getPoolForVerification(db: Db, poolId: string) {
       closedAt: prizePools.closedAt,
       closeReason: prizePools.closeReason,
       entriesDigest: prizePools.entriesDigest,
+      entriesFormat: prizePools.entriesFormat,
       drawBlockHeight: prizePools.drawBlockHeight,
       drawBlockHash: prizePools.drawBlockHash,
       winnerEntryNumber: prizePools.winnerEntryNumber,
@@ -315,8 +316,8 @@ const ENTRY_EXPORT_CHUNK = 5000;
 export async function allPoolEntries(
   db: Db,
   poolId: string,
-): Promise<{ entryNumber: number; sourceKey: string; voided: boolean }[]> {
-  const out: { entryNumber: number; sourceKey: string; voided: boolean }[] = [];
+): Promise<{ entryNumber: number; sourceKey: string; voided: boolean; sourceType: string | null }[]> {
+  const out: { entryNumber: number; sourceKey: string; voided: boolean; sourceType: string | null }[] = [];
   let after = -1;
   for (;;) {
     const rows = await db
@@ -324,13 +325,19 @@ export async function allPoolEntries(
         entryNumber: prizeEntries.entryNumber,
         sourceKey: prizeEntries.sourceKey,
         voidedAt: prizeEntries.voidedAt,
+        sourceType: prizeEntries.sourceType,
       })
       .from(prizeEntries)
       .where(and(eq(prizeEntries.poolId, poolId), sql`${prizeEntries.entryNumber} > ${after}`))
       .orderBy(asc(prizeEntries.entryNumber))
       .limit(ENTRY_EXPORT_CHUNK);
     out.push(
-      ...rows.map((row) => ({ entryNumber: row.entryNumber, sourceKey: row.sourceKey, voided: row.voidedAt !== null })),
+      ...rows.map((row) => ({
+        entryNumber: row.entryNumber,
+        sourceKey: row.sourceKey,
+        voided: row.voidedAt !== null,
+        sourceType: row.sourceType,
+      })),
     );
     if (rows.length < ENTRY_EXPORT_CHUNK) return out;
     after = rows[rows.length - 1]!.entryNumber;

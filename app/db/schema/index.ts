@@ -17,6 +17,7 @@ export * from "./accounts";
 export * from "./profiles";
 export * from "./platform";
 export * from "./pools";
+export * from "./free-entries";
 export * from "./prizes";
 export * from "./products";
 export * from "./games";

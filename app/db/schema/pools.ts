@@ -46,6 +46,8 @@ export const prizePools = sqliteTable(
     drawnAt: timestamp("drawn_at"),
     /** A closed pool whose committed block was refused: why (the pool shows "draw delayed"), until it is drawn. */
     drawDelayReason: text("draw_delay_reason"),
+    /** entries.txt's line form when the list was frozen: 1 before lines named their source, 2 after (decision 530). */
+    entriesFormat: integer("entries_format").notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
