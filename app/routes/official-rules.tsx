@@ -87,7 +87,7 @@ export default function OfficialRules({ loaderData }: Route.ComponentProps) {
             free&quot; button, as prominent as the paid ways in, which leads to a short form at{" "}
             <code>/enter-free/&lt;creator&gt;</code>. A confirmed adult account at least a day old may make one free
             entry per pool per day (UTC). A free entry is a row of the same entry list as a paid one and has exactly the
-            same chance of winning; entries.txt marks each entry free, postal or paid.
+            same chance of winning. entries.txt marks each entry free, postal or paid.
           </p>
           <PostalEntry postalAddress={loaderData.postalAddress} contactEmail={loaderData.contactEmail} />
         </Rule>

@@ -8,6 +8,7 @@ import {
   paymentProcessingFees,
   payouts,
   poolContributionKeys,
+  prizeClaims,
   prizeDraws,
   prizePools,
   prizeWinners,
@@ -16,6 +17,7 @@ import {
 import { saleShares, type EarningKind } from "~/domain/earnings";
 import { LOCAL_MOVEMENT_SIGN } from "~/domain/payments";
 import { PRIZE_SETTLEMENT_DAYS } from "~/domain/pool";
+import { UNCLAIMED_VOID_REASON } from "~/domain/prize-claims";
 import { distributePool } from "~/domain/revenue";
 import { poolStub } from "~/lib/pools.server";
 import { db } from "../helpers";
@@ -138,7 +140,18 @@ async function checkDraws(m: Model, w: World, pools: Awaited<ReturnType<typeof r
       const voided = draws.find((d) => d.id === known.drawId);
       if (!voided?.voidedAt) fail(m, `pool ${pool.id}: its draw ${known.drawId} is gone without a void`);
       const checkout = m.checkouts.find((c) => c.id === known.checkoutId);
-      if (!checkout || checkout.buyerReversals.length === 0) {
+      if (voided.voidReason === UNCLAIMED_VOID_REASON) {
+        // Issue 29: a main prize nobody claimed within the claim window is redrawn (once).
+        const [claim] = await db()
+          .select()
+          .from(prizeClaims)
+          .where(and(eq(prizeClaims.poolId, pool.id), eq(prizeClaims.entryNumber, known.entryNumber)));
+        if (!claim || claim.confirmedAt !== null || claim.claimBy.getTime() > clock.now)
+          fail(
+            m,
+            `pool ${pool.id}: the draw of entry ${known.entryNumber} was voided as unclaimed within its claim window`,
+          );
+      } else if (!checkout || checkout.buyerReversals.length === 0) {
         fail(
           m,
           `pool ${pool.id}: the draw of entry ${known.entryNumber} was voided (${voided.voidReason}), but its payment ${known.checkoutId} had no lost dispute or dashboard refund`,
