@@ -398,6 +398,7 @@ export async function eraseAccount(db: Db, userId: string, now = new Date()): Pr
         pushNotifications: false,
         winnerNotifications: false,
         salesNotifications: false,
+        poolNotifications: false,
         prizePoolAutoRenew: false,
         updatedAt: now,
       })

@@ -26,3 +26,4 @@ export * from "./chat";
 export * from "./payouts";
 export * from "./earnings";
 export * from "./payments";
+export * from "./notifications";
