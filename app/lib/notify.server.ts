@@ -160,8 +160,8 @@ export async function notify(
  * The cron's delivery step: claims the oldest due deliveries (at most DELIVERY_CHUNK a run, each one outgoing mail
  * or push, within the per-invocation subrequest limit) and sends them; a failure is retried with backoff.
  */
-export async function deliverDueNotifications(env: Env, now: Date) {
-  const claimed = await claimDueDeliveries(getDb(env), { now, limit: DELIVERY_CHUNK });
+export async function deliverDueNotifications(env: Env, now: Date, limit = DELIVERY_CHUNK) {
+  const claimed = await claimDueDeliveries(getDb(env), { now, limit });
   const outcomes = await sendDeliveries(env, claimed, now);
   return {
     claimed: claimed.length,

@@ -58,10 +58,14 @@ function hostNotice(origin: string, event: PoolEvent, pool: PoolToTell) {
 }
 
 /** The cron step: tells the next chunk of closed and drawn pools' entrants (and each pool's host once). */
-export async function tellPoolEntrants(env: Env, now: Date): Promise<{ told: number; pools: number }> {
+export async function tellPoolEntrants(
+  env: Env,
+  now: Date,
+  chunk = POOL_NOTICE_CHUNK,
+): Promise<{ told: number; pools: number }> {
   const db = getDb(env);
   const origin = siteOrigin(env);
-  let budget = POOL_NOTICE_CHUNK;
+  let budget = chunk;
   let told = 0;
   let pools = 0;
   for (const event of ["closed", "drawn"] as const) {
