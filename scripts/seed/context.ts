@@ -41,6 +41,7 @@ export type Rows = {
   drawCommitments: Insert<typeof schema.drawCommitments>[];
   payouts: Insert<typeof schema.payouts>[];
   mailOutbox: Insert<typeof schema.mailOutbox>[];
+  notifications: Insert<typeof schema.notifications>[];
   payoutMethods: schema.NewPayoutMethod[];
   chatConversations: Insert<typeof schema.chatConversations>[];
   chatMessages: schema.NewChatMessage[];
@@ -88,6 +89,7 @@ export function emptyRows(): Rows {
     chatMessages: [],
     userActivity: [],
     mailOutbox: [],
+    notifications: [],
     platformSettings: [],
     miniPrizeWinners: [],
     adRevenueReports: [],
