@@ -7,7 +7,8 @@ export const NOTIFICATION_KINDS = [
   "order_confirmed",
   "payment_pending",
   "payment_result",
-  "shipping",
+  // Shipped, tracking updates, delivered, "not received" (the shipping timeline).
+  "order_update",
   "refund",
   "return_decision",
   "group_buy",
@@ -41,7 +42,7 @@ const CATEGORY_OF: Record<NotificationKind, NotificationCategory> = {
   order_confirmed: "transactional",
   payment_pending: "transactional",
   payment_result: "transactional",
-  shipping: "transactional",
+  order_update: "transactional",
   refund: "transactional",
   return_decision: "transactional",
   group_buy: "transactional",

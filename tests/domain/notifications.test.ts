@@ -30,7 +30,7 @@ describe("notification switches", () => {
 
   it("always e-mail mail about a purchase or an account, never push it with push off", () => {
     expect(TRANSACTIONAL).toEqual(
-      expect.arrayContaining(["order_confirmed", "refund", "shipping", "payout_result", "payment_pending"]),
+      expect.arrayContaining(["order_confirmed", "refund", "order_update", "payout_result", "payment_pending"]),
     );
     for (const kind of TRANSACTIONAL) {
       expect(shouldEmail(kind, all(false))).toBe(true);
