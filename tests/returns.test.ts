@@ -53,11 +53,17 @@ async function paidOrder(host: Account, fan: Account) {
   return order!;
 }
 
-/** The host marks the order completed on /orders (the return window starts). */
+/** The host ships the order, then marks it Delivered on /orders (the return window starts; decision 580). */
 async function deliver(host: Account, orderId: string) {
+  const shipped = await postForm(
+    "/orders",
+    { intent: "update-status", orderId, status: "shipped", trackingNumber: "TRK-RET1", carrier: "DHL" },
+    { cookie: host.cookie },
+  );
+  expect(shipped.status).toBe(302);
   const res = await postForm(
     "/orders",
-    { intent: "update-status", orderId, status: "completed" },
+    { intent: "update-status", orderId, status: "delivered" },
     { cookie: host.cookie },
   );
   expect(res.status).toBe(302);

@@ -9,8 +9,9 @@ import { RefundedAmount } from "~/components/refunds";
 import type { searchHostOrders } from "~/db/queries/orders.server";
 import type { listHostOpenReturnRequests } from "~/db/queries/returns.server";
 import { formatAmount, formatCents } from "~/domain/money";
-import { type orderRefundState, RETURN_REASON_MAX_LENGTH } from "~/domain/returns";
+import { NOT_RECEIVED_TEXT, type orderRefundState, RETURN_REASON_MAX_LENGTH } from "~/domain/returns";
 import { orderStatusText } from "~/domain/orders";
+import { CARRIER_NAMES, isCarrierName, TRACKING_DESCRIPTION_MAX, TRACKING_LOCATION_MAX } from "~/domain/shipping";
 import type { StatusUpdateResult } from "~/lib/order-filters";
 
 /** One row of the host's order list as the loader sends it. */
@@ -126,16 +127,9 @@ export function StatusEditor({
             className={inputClass}
           />
           <label className="sr-only" htmlFor={`${fieldId}-carrier`}>
-            Carrier (optional)
+            Carrier
           </label>
-          <input
-            id={`${fieldId}-carrier`}
-            name="carrier"
-            defaultValue={order.carrier ?? ""}
-            placeholder="Carrier (optional)"
-            maxLength={60}
-            className={inputClass}
-          />
+          <CarrierSelect id={`${fieldId}-carrier`} current={order.carrier} />
         </>
       ) : null}
       {error ? (
@@ -162,6 +156,22 @@ export function StatusEditor({
   );
 }
 
+/** The carrier of a shipment, from the list (domain/shipping.ts); a carrier stored before the list stays chosen. */
+function CarrierSelect({ id, current }: { id?: string; current: string | null }) {
+  const known = isCarrierName(current);
+  return (
+    <select id={id} name="carrier" defaultValue={known ? current : ""} aria-label="Carrier" className={inputClass}>
+      {/* Empty keeps the order's carrier (one stored before the list is shown as kept). */}
+      <option value="">{current && !known ? `${current} (keep)` : "Choose a carrier"}</option>
+      {CARRIER_NAMES.map((c) => (
+        <option key={c} value={c}>
+          {c}
+        </option>
+      ))}
+    </select>
+  );
+}
+
 /** Without JavaScript every row has a plain form (status select, tracking, carrier, Save). */
 export function NoScriptStatusForm({ order, redirectTo }: { order: HostOrder; redirectTo: string }) {
   if (order.locked) return null;
@@ -185,18 +195,109 @@ export function NoScriptStatusForm({ order, redirectTo }: { order: HostOrder; re
           aria-label="Tracking number"
           className={inputClass}
         />
-        <input
-          name="carrier"
-          defaultValue={order.carrier ?? ""}
-          placeholder="Carrier (optional)"
-          aria-label="Carrier"
-          className={inputClass}
-        />
+        <CarrierSelect current={order.carrier} />
         <button type="submit" className={buttonClass("primary", "sm")}>
           Save
         </button>
       </form>
     </noscript>
+  );
+}
+
+/**
+ * An order's tracking number (to the tracking page), carrier (with its tracking link) and, for a physical order the
+ * host can still change, the form adding a tracking update (description, optional location, time).
+ */
+export function TrackingCell({
+  order,
+  redirectTo,
+  actionData,
+}: {
+  order: HostOrder & { carrierLink: string | null };
+  redirectTo: string;
+  actionData: StatusUpdateResult | null;
+}) {
+  const fetcher = useFetcher<StatusUpdateResult>();
+  const result = fetcher.state === "idle" ? (fetcher.data ?? actionData) : null;
+  const fieldId = `tracking-${order.id}`;
+  return (
+    <div className="flex min-w-48 flex-col gap-1">
+      {order.trackingNumber ? (
+        <Link
+          to={`/shipping-tracking?tracking=${encodeURIComponent(order.trackingNumber)}`}
+          className="text-brand-700 hover:underline"
+        >
+          {order.trackingNumber}
+        </Link>
+      ) : (
+        <span>—</span>
+      )}
+      {order.carrier ? (
+        <p className="text-xs text-gray-500">
+          {order.carrier}
+          {order.carrierLink ? (
+            <>
+              {" · "}
+              <a href={order.carrierLink} target="_blank" rel="noopener noreferrer" className="hover:underline">
+                carrier's page
+              </a>
+            </>
+          ) : null}
+        </p>
+      ) : null}
+      {order.productCategory === "physical" && !order.locked ? (
+        <details open={result ? true : undefined}>
+          <summary className="cursor-pointer text-sm font-semibold text-brand-700">Add tracking update</summary>
+          <fetcher.Form
+            method="post"
+            className="mt-2 flex flex-col gap-2"
+            aria-label={`Add a tracking update to order ${order.orderNumber}`}
+            onSubmit={(e) => {
+              // The time is the host's wall clock: the server reads it with the browser's offset from UTC.
+              const offset = e.currentTarget.elements.namedItem("tzOffset");
+              if (offset instanceof HTMLInputElement) offset.value = String(new Date().getTimezoneOffset());
+            }}
+          >
+            <input type="hidden" name="intent" value="add-tracking" />
+            <input type="hidden" name="orderId" value={order.id} />
+            <input type="hidden" name="redirectTo" value={redirectTo} />
+            <input type="hidden" name="tzOffset" defaultValue="0" />
+            <label htmlFor={`${fieldId}-description`} className="text-xs text-gray-600">
+              What happened
+            </label>
+            <input
+              id={`${fieldId}-description`}
+              name="description"
+              required
+              maxLength={TRACKING_DESCRIPTION_MAX}
+              placeholder="Arrived at the sorting hub"
+              className={inputClass}
+            />
+            <label htmlFor={`${fieldId}-location`} className="text-xs text-gray-600">
+              Location (optional)
+            </label>
+            <input
+              id={`${fieldId}-location`}
+              name="location"
+              maxLength={TRACKING_LOCATION_MAX}
+              className={inputClass}
+            />
+            <label htmlFor={`${fieldId}-time`} className="text-xs text-gray-600">
+              When (empty: now)
+            </label>
+            <input id={`${fieldId}-time`} name="time" type="datetime-local" className={inputClass} />
+            {result ? (
+              <p role="alert" className="text-xs text-red-700">
+                {result.message}
+              </p>
+            ) : null}
+            <button type="submit" disabled={fetcher.state !== "idle"} className={buttonClass("primary", "sm")}>
+              {fetcher.state !== "idle" ? "Adding..." : "Add update"}
+            </button>
+          </fetcher.Form>
+        </details>
+      ) : null}
+    </div>
   );
 }
 
@@ -293,6 +394,11 @@ function ReturnRequestItem({ request, redirectTo }: { request: ReturnRequestRow;
           Asked <DateText value={request.createdAt} withTime />
         </p>
       </div>
+      {request.kind === "not_received" ? (
+        <p className="mt-1 text-sm font-medium text-amber-800">
+          {NOT_RECEIVED_TEXT}: the sale's earnings are on hold until you answer
+        </p>
+      ) : null}
       <p className="mt-1 text-sm text-gray-700">
         {request.customerName ?? request.customerEmail ?? "The buyer"}: “{request.reason}”
       </p>

@@ -31,3 +31,20 @@ export function ShippingTimeline({ title, updates }: { title: string; updates: r
     </Card>
   );
 }
+
+/** A carrier's name and, when its tracking-link template knows the number, a link to the carrier's tracking page. */
+export function CarrierWithLink({ carrier, link }: { carrier: string | null; link: string | null }) {
+  return (
+    <>
+      {carrier ?? "TBD"}
+      {link ? (
+        <>
+          {" · "}
+          <a href={link} target="_blank" rel="noopener noreferrer" className="text-brand-700 hover:underline">
+            Track on the carrier's site
+          </a>
+        </>
+      ) : null}
+    </>
+  );
+}

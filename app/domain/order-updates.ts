@@ -22,6 +22,8 @@ export function shippingUpdateDescription(
   switch (status) {
     case "shipped":
       return `Shipped${carrier ? ` with ${carrier}` : ""}${trackingNumber ? `, tracking ${trackingNumber}` : ""}`;
+    case "delivered":
+      return "Delivered";
     case "completed":
       return "Order completed";
     case "pending_shipping":

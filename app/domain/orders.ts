@@ -42,8 +42,11 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export const DEFAULT_ORDER_STATUS: OrderStatus = "processing";
 
-/** Statuses a host may set on an order with a physical item. */
-export const PHYSICAL_ORDER_STATUSES = ["processing", "pending_shipping", "shipped", "completed"] as const;
+/**
+ * Statuses a host may set on an order with a physical item. Delivered only after Shipped, and only Delivered
+ * stamps the delivery (docs/product.md#shipping-and-delivery).
+ */
+export const PHYSICAL_ORDER_STATUSES = ["processing", "pending_shipping", "shipped", "delivered", "completed"] as const;
 /** Statuses a host may set on an order with no physical item (digital, voucher). */
 export const NON_PHYSICAL_ORDER_STATUSES = ["processing", "completed"] as const;
 

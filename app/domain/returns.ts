@@ -12,6 +12,7 @@ import {
   type RefundState,
   type ReturnRequestStatus,
 } from "./payments";
+import { effectiveDeliveredAt } from "./shipping";
 
 /** The longest reason a buyer or host may give. */
 export const RETURN_REASON_MAX_LENGTH = 500;
@@ -41,6 +42,8 @@ export function returnEligibility(
   order: {
     status: string;
     deliveredAt: Date | null;
+    /** When it was first shipped: a physical order never marked delivered counts as delivered 30 days later. */
+    shippedAt?: Date | null;
     amountCents: number;
     refundedCents: number;
     hasOpenRequest: boolean;
@@ -54,8 +57,9 @@ export function returnEligibility(
     return { ok: false, message: RETURN_MESSAGES.fullyRefunded };
   if (NOT_RETURNABLE_STATUSES.has(order.status)) return { ok: false, message: RETURN_MESSAGES.notReturnable };
   if (order.voucherRedeemed) return { ok: false, message: RETURN_MESSAGES.voucherUsed };
-  if (!order.deliveredAt) return { ok: false, message: RETURN_MESSAGES.notDelivered };
-  if (!returnWindowOpen(order.deliveredAt, now)) return { ok: false, message: RETURN_MESSAGES.windowClosed };
+  const delivered = effectiveDeliveredAt({ deliveredAt: order.deliveredAt, shippedAt: order.shippedAt ?? null });
+  if (!delivered || delivered.getTime() > now.getTime()) return { ok: false, message: RETURN_MESSAGES.notDelivered };
+  if (!returnWindowOpen(delivered, now)) return { ok: false, message: RETURN_MESSAGES.windowClosed };
   return { ok: true };
 }
 
@@ -98,6 +102,9 @@ export function refundStateText(state: RefundState): string | null {
 export function orderRefundState(order: { amountCents: number; refundedCents: number }): RefundState {
   return refundState(order.amountCents, order.refundedCents);
 }
+
+/** What the host and the buyer read for a "not received" report (a return request of that kind). */
+export const NOT_RECEIVED_TEXT = "Reported not received";
 
 export const RETURN_STATUS_TEXT: Readonly<Record<ReturnRequestStatus, string>> = {
   requested: "Return requested",

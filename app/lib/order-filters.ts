@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { ORDER_STATUSES } from "~/domain/orders";
 import type { VOUCHER_STATUSES } from "~/domain/vouchers";
 import { searchQuerySchema } from "~/domain/search";
+import { CARRIER_NAMES, SHIPPING_MESSAGES, TRACKING_NUMBER } from "~/domain/shipping";
 
 export type OrdersTab = "vouchers" | "orders";
 
@@ -61,8 +62,7 @@ export function filterSearch(f: { tab: OrdersTab; q?: string; status?: string },
   return search.toString();
 }
 
-/** Tracking numbers: letters, digits, '-' and '_', up to 64 characters (the tracking page looks them up exactly). */
-export const TRACKING_NUMBER = /^[A-Za-z0-9_-]{1,64}$/;
+/** Tracking numbers (domain/shipping.ts TRACKING_NUMBER): the tracking page looks them up exactly. */
 export const TRACKING_FORMAT_MESSAGE = "Tracking numbers may only contain letters, digits, '-' and '_' (up to 64)";
 
 export const StatusUpdateSchema = z.object({
@@ -76,7 +76,13 @@ export const StatusUpdateSchema = z.object({
     .refine((v) => v === "" || TRACKING_NUMBER.test(v), TRACKING_FORMAT_MESSAGE)
     .optional()
     .default(""),
-  carrier: z.string().trim().max(60, "Carrier must be at most 60 characters").optional().default(""),
+  /** One of the carriers of the list (domain/shipping.ts), required with Shipped; empty keeps the order's. */
+  carrier: z
+    .union([z.literal(""), z.enum(CARRIER_NAMES, { error: SHIPPING_MESSAGES.carrierRequired })], {
+      error: SHIPPING_MESSAGES.carrierRequired,
+    })
+    .optional()
+    .default(""),
 });
 
 /** The host's result of an inline status change, for the row (fetcher) or the page (no JavaScript). */
@@ -85,7 +91,7 @@ export type StatusUpdateResult = {
   message: string;
   orderId: string | null;
   /** Which form failed: the status editor (default), a refund, or the answer to a return request. */
-  intent?: "update-status" | "refund" | "approve-return" | "decline-return";
+  intent?: "update-status" | "refund" | "approve-return" | "decline-return" | "add-tracking";
   returnId?: string;
   fieldErrors?: Record<string, string>;
 };

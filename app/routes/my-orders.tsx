@@ -1,10 +1,22 @@
 import { data, Form, redirect, useSearchParams } from "react-router";
 import { z } from "zod";
 import { CLIENT_LINKS } from "~/components/link";
-import { DateText, EmptyState, LinkButton, Page, pageMeta, Pagination, Stat, StatusBadge } from "~/components/page";
+import {
+  Badge,
+  Card,
+  DateText,
+  EmptyState,
+  LinkButton,
+  Page,
+  pageMeta,
+  Pagination,
+  Stat,
+  StatusBadge,
+} from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { RefundedAmount, refundSummaryText, ReturnStatusBadge } from "~/components/refunds";
 import { buyerOrderPageIds, buyerOrderStats, getOrderById, listBuyerOrders } from "~/db/queries/orders.server";
+import { listAwaitingPayments } from "~/db/queries/checkout.server";
 import { latestReturnRequests, listOrderRefunds } from "~/db/queries/returns.server";
 import { formatCents } from "~/domain/money";
 import { orderRefundState } from "~/domain/returns";
@@ -43,12 +55,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // One batch with the session's lookup: the orders are read by the session, and the page's refunds and returns for
   // the listed orders through a subquery of their ids.
   const pageIds = buyerOrderPageIds(db, filters);
-  const [, list, stats, refunds, returns] = await Promise.all([
+  const [, list, stats, refunds, returns, awaiting] = await Promise.all([
     requireUser(context, request),
     listBuyerOrders(db, filters),
     buyerOrderStats(db, buyer),
     listOrderRefunds(db, pageIds),
     latestReturnRequests(db, pageIds),
+    // A bank transfer that has not arrived yet (docs/product.md#shipping-and-delivery): shown on the first page.
+    (filters.page ?? 1) === 1 ? listAwaitingPayments(db, buyer) : [],
   ]);
   // Each row carries what the page shows and nothing else: the loader's data is written into the page for hydration.
   const orders = list.orders.map((o) => {
@@ -81,7 +95,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       returnStatus: returns.get(o.id)?.status ?? null,
     };
   });
-  return { ...list, orders, stats, filtered: Boolean(filter.q || filter.type) };
+  const awaitingPayments = awaiting.map((p) => ({
+    id: p.id,
+    description: p.description ?? "Your purchase",
+    amount: formatCents(p.amountCents, p.currency),
+    createdAt: p.createdAt,
+  }));
+  return { ...list, orders, stats, awaitingPayments, filtered: Boolean(filter.q || filter.type) };
 }
 
 /** Orders whose digital file may be downloaded (paid and not closed). */
@@ -149,7 +169,7 @@ function OrderAction({ order }: { order: Order }) {
 }
 
 export default function MyOrders({ loaderData, actionData }: Route.ComponentProps) {
-  const { orders, stats, page, hasNext, filtered } = loaderData;
+  const { orders, stats, page, hasNext, filtered, awaitingPayments } = loaderData;
   const [params] = useSearchParams();
   const hrefFor = (p: number) => {
     const next = new URLSearchParams(params);
@@ -176,6 +196,31 @@ export default function MyOrders({ loaderData, actionData }: Route.ComponentProp
         <p role="alert" className="mb-4 rounded-lg border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-700">
           {actionData.message}
         </p>
+      ) : null}
+      {awaitingPayments.length > 0 ? (
+        <Card className="mb-6">
+          <h2 className="font-semibold text-gray-900">Awaiting payment</h2>
+          <p className="text-xs text-gray-500">
+            Bank transfers that have not arrived yet: your order is confirmed when the money arrives.
+          </p>
+          <ul className="mt-3 space-y-2" aria-label="Awaiting payment">
+            {awaitingPayments.map((p) => (
+              <li key={p.id} className="flex flex-wrap items-center justify-between gap-2 text-sm">
+                <span>
+                  <span className="font-medium text-gray-900">{p.description}</span>
+                  <span className="text-gray-500">
+                    {" · "}
+                    <DateText value={p.createdAt} />
+                  </span>
+                </span>
+                <span className="flex items-center gap-2">
+                  <span className="font-medium">{p.amount}</span>
+                  <Badge tone="yellow">Awaiting payment</Badge>
+                </span>
+              </li>
+            ))}
+          </ul>
+        </Card>
       ) : null}
       <Form method="get" className="mb-6 flex flex-col gap-2 sm:flex-row" role="search">
         <label className="sr-only" htmlFor="orders-q">

@@ -4,17 +4,19 @@ import { ErrorPage, errorTitle } from "~/components/error-page";
 import { FormError } from "~/components/form";
 import { buttonClass, Card, DateText, Page, pageMeta, StatusBadge } from "~/components/page";
 import { RefundedAmount, RefundList, ReturnStatusBadge } from "~/components/refunds";
-import { ShippingTimeline } from "~/components/shipping-timeline";
+import { CarrierWithLink, ShippingTimeline } from "~/components/shipping-timeline";
 import { getDb } from "~/db/client.server";
 import { getOrderByNumber, listShippingUpdates } from "~/db/queries/orders.server";
 import { listOrderRefunds, listOrderReturnRequests } from "~/db/queries/returns.server";
 import { formatCents } from "~/domain/money";
 import { entryStandingText, returnDeadline } from "~/domain/payments";
-import { orderRefundState, RETURN_REASON_MAX_LENGTH, returnEligibility } from "~/domain/returns";
+import { NOT_RECEIVED_TEXT, orderRefundState, RETURN_REASON_MAX_LENGTH, returnEligibility } from "~/domain/returns";
+import { effectiveDeliveredAt, notReceivedRefusal, trackingLink } from "~/domain/shipping";
 import { idParam, notFound, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { isOrderBuyer, requestReturn, ReturnRequestSchema } from "~/lib/returns.server";
 import { flashToastCookie } from "~/lib/toast.server";
+import { reportNotReceived } from "~/lib/shipping.server";
 import { parseSubmission } from "~/lib/validation";
 import type { Route } from "./+types/order";
 
@@ -35,7 +37,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     listOrderReturnRequests(db, order.id),
   ]);
   const isHost = order.hostId === user.id;
-  const eligibility = returnEligibility({ ...order, hasOpenRequest: returns.some((r) => r.status === "requested") });
+  const now = new Date();
+  const hasOpenRequest = returns.some((r) => r.status === "requested");
+  const eligibility = returnEligibility({ ...order, hasOpenRequest }, now);
+  const delivered = effectiveDeliveredAt(order);
   return {
     isHost,
     refund: {
@@ -51,7 +56,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     returnPolicy: {
       // Only the buyer asks for a return; the form shows while the window is open and no request is waiting.
       canRequest: isBuyer && !isHost && eligibility.ok,
-      deadline: order.deliveredAt ? returnDeadline(order.deliveredAt) : null,
+      deadline: delivered ? returnDeadline(delivered) : null,
+      // A shipped order may be reported as not received in the same window (docs/product.md#shipping-and-delivery).
+      canReportNotReceived: isBuyer && !isHost && eligibility.ok && notReceivedRefusal(order, now) === null,
     },
     order: {
       orderNumber: order.orderNumber,
@@ -66,6 +73,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       colorName: order.colorName,
       trackingNumber: order.trackingNumber,
       carrier: order.carrier,
+      carrierLink: trackingLink(order.carrier, order.trackingNumber),
       estimatedDeliveryAt: order.estimatedDeliveryAt,
       entryNumber: order.entryNumber,
       // Why the entry does not count (a refund took it out; a closed pool's draw did not have it), or null.
@@ -85,11 +93,27 @@ type ReturnActionData = {
   values: Record<string, string>;
 };
 
-/** The buyer asks to return the order (intent "request-return"), within 7 days of delivery, with a reason. */
+/**
+ * The buyer asks to return the order (intent "request-return"), within 7 days of delivery, with a reason, or reports
+ * it as not received (intent "not-received") in the same window.
+ */
 export async function action({ params, request, context }: Route.ActionArgs) {
   const user = await requireUser(context, request);
   const env = getEnv(context);
   const form = await request.formData();
+  if (form.get("intent") === "not-received") {
+    const order = await getOrderByNumber(getDb(env), idParam(params.orderNumber));
+    if (!order || !isOrderBuyer(order, user)) notFound();
+    const outcome = await reportNotReceived(env, user, order.id);
+    if (!outcome.ok)
+      return data<ReturnActionData>(
+        { ok: false, message: outcome.message, fieldErrors: {}, values: {} },
+        { status: outcome.status },
+      );
+    return redirect(`/order/${order.orderNumber}`, {
+      headers: { "Set-Cookie": flashToastCookie({ message: outcome.message, type: "success" }) },
+    });
+  }
   if (form.get("intent") !== "request-return") {
     return data<ReturnActionData>(
       { ok: false, message: "Unknown action", fieldErrors: {}, values: {} },
@@ -127,7 +151,7 @@ function ReturnSection({
 }) {
   const { returns, returnPolicy, isHost } = loaderData;
   const submitting = useNavigation().state === "submitting";
-  if (returns.length === 0 && !returnPolicy.canRequest) return null;
+  if (returns.length === 0 && !returnPolicy.canRequest && !actionData) return null;
   return (
     <Card className="mt-4">
       <h2 className="text-base font-semibold text-gray-900">Returns</h2>
@@ -146,6 +170,9 @@ function ReturnSection({
             <li key={r.id} className="rounded-lg border border-gray-200 p-3">
               <div className="flex flex-wrap items-center gap-2">
                 <ReturnStatusBadge status={r.status} />
+                {r.kind === "not_received" ? (
+                  <span className="font-medium text-gray-900">{NOT_RECEIVED_TEXT}</span>
+                ) : null}
                 <span className="text-gray-500">
                   asked <DateText value={r.createdAt} />
                   {r.decidedAt ? (
@@ -194,6 +221,17 @@ function ReturnSection({
         <div className="mt-3">
           <FormError>{actionData.message}</FormError>
         </div>
+      ) : null}
+      {returnPolicy.canReportNotReceived ? (
+        <Form method="post" className="mt-4 border-t border-gray-100 pt-4" aria-label="Report not received">
+          <input type="hidden" name="intent" value="not-received" />
+          <p className="text-sm text-gray-600">
+            Has it not reached you? Tell the host: the payment is held until this is resolved.
+          </p>
+          <button type="submit" disabled={submitting} className={`mt-2 ${buttonClass("secondary", "sm")}`}>
+            Report not received
+          </button>
+        </Form>
       ) : null}
     </Card>
   );
@@ -312,7 +350,9 @@ export default function Order({ loaderData, actionData }: Route.ComponentProps) 
           </div>
           <div>
             <dt className="text-gray-500">Carrier</dt>
-            <dd className="font-medium">{order.carrier ?? "TBD"}</dd>
+            <dd className="font-medium">
+              <CarrierWithLink carrier={order.carrier} link={order.carrierLink} />
+            </dd>
           </div>
           <div>
             <dt className="text-gray-500">Estimated delivery</dt>

@@ -2,19 +2,14 @@ import { data, redirect } from "react-router";
 import { Link } from "~/components/link";
 import { DateText, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
-import {
-  countHostOrdersMatching,
-  EXPORT_ROW_CAP,
-  getHostOrder,
-  searchHostOrders,
-  updateHostOrderStatus,
-} from "~/db/queries/orders.server";
+import { countHostOrdersMatching, EXPORT_ROW_CAP, searchHostOrders } from "~/db/queries/orders.server";
 import { listHostOpenReturnRequests } from "~/db/queries/returns.server";
 import { formatCents } from "~/domain/money";
 import { refundableCents } from "~/domain/payments";
 import { orderRefundState } from "~/domain/returns";
-import { isOrderLocked, ORDER_LOCKED_MESSAGE, shippingUpdateDescription } from "~/domain/order-updates";
-import { allowedOrderStatuses, PURCHASE_MODE_TEXT, validateOrderStatusUpdate } from "~/domain/orders";
+import { isOrderLocked } from "~/domain/order-updates";
+import { allowedOrderStatuses, PURCHASE_MODE_TEXT } from "~/domain/orders";
+import { trackingLink } from "~/domain/shipping";
 import { safeRedirectPath } from "~/lib/auth.server";
 import { pageParam, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
@@ -27,9 +22,16 @@ import {
   hostRefund,
   HostRefundSchema,
 } from "~/lib/returns.server";
+import { addTrackingUpdate, setOrderStatus, TrackingUpdateSchema } from "~/lib/shipping.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import { formText, parseSubmission } from "~/lib/validation";
-import { NoScriptStatusForm, RefundCell, ReturnRequests, StatusEditor } from "~/components/order-management";
+import {
+  NoScriptStatusForm,
+  RefundCell,
+  ReturnRequests,
+  StatusEditor,
+  TrackingCell,
+} from "~/components/order-management";
 import { currentListHref, SalesTable } from "~/components/sales-table";
 import type { Route } from "./+types/orders";
 
@@ -39,7 +41,6 @@ import type { Route } from "./+types/orders";
 
 const PAGE_SIZE = 20;
 
-const ORDER_NOT_FOUND = "Order not found";
 const ORDER_UPDATE_FAILED = "Failed to update order. Please try again.";
 
 export const meta: Route.MetaFunction = () => pageMeta("Customer Orders");
@@ -71,10 +72,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     hasNext: rows.length > PAGE_SIZE,
     orders: rows.slice(0, PAGE_SIZE).map((o) => ({
       ...o,
-      allowed: allowedOrderStatuses(o.productCategory),
+      // Delivered is offered once the order has been shipped (the action refuses it before, too).
+      allowed: allowedOrderStatuses(o.productCategory).filter((st) => st !== "delivered" || o.shippedAt !== null),
       locked: isOrderLocked(o.status),
       refundState: orderRefundState(o),
       refundableCents: o.status === "pending" ? 0 : refundableCents(o.amountCents, o.refundedCents),
+      carrierLink: trackingLink(o.carrier, o.trackingNumber),
     })),
     // The refund forms' idempotency nonce: a double submit of this page's form refunds once.
     refundNonce: crypto.randomUUID(),
@@ -133,6 +136,27 @@ async function approveReturnAction(env: Env, hostId: string, form: FormData) {
   return done(form, outcome.message);
 }
 
+/** The host adds a tracking update (description, optional location, time) to one of their physical orders. */
+async function trackingAction(env: Env, hostId: string, form: FormData) {
+  const orderId = formText(form, "orderId", 64);
+  const submission = parseSubmission(TrackingUpdateSchema, form, [
+    "orderId",
+    "description",
+    "location",
+    "time",
+    "tzOffset",
+  ]);
+  if (!submission.ok) {
+    const f = submission.fieldErrors;
+    const message = f.description ?? f.location ?? f.time ?? f.tzOffset ?? f.orderId ?? "Please check the form";
+    return failure(message, orderId, f.orderId ? 404 : 400, { intent: "add-tracking", fieldErrors: f });
+  }
+  const outcome = await addTrackingUpdate(env, hostId, submission.value);
+  if (!outcome.ok)
+    return failure(outcome.message, submission.value.orderId, outcome.status, { intent: "add-tracking" });
+  return done(form, outcome.message);
+}
+
 /** The host refunds one of their orders in full or in part (amount checked on the server; nonce = idempotency). */
 async function refundAction(env: Env, hostId: string, form: FormData) {
   const orderId = formText(form, "orderId", 64);
@@ -158,44 +182,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "decline-return") return declineReturnAction(getEnv(context), user.id, form);
   if (intent === "approve-return") return approveReturnAction(getEnv(context), user.id, form);
   if (intent === "refund") return refundAction(getEnv(context), user.id, form);
+  if (intent === "add-tracking") return trackingAction(getEnv(context), user.id, form);
   const parsed = StatusUpdateSchema.safeParse(Object.fromEntries(form));
   const orderId = typeof form.get("orderId") === "string" ? String(form.get("orderId")).slice(0, 64) : null;
   if (!parsed.success) {
     const issue = parsed.error.issues.find((i) => i.path[0] === "trackingNumber" || i.path[0] === "carrier");
     return failure(issue?.message ?? "Please choose a valid status", orderId, 400);
   }
-  const input = parsed.data;
-  const db = getDb(getEnv(context));
   try {
-    // Another host's order is answered exactly like a missing one.
-    const order = await getHostOrder(db, user.id, input.orderId);
-    if (!order) return failure(ORDER_NOT_FOUND, input.orderId, 404);
-    if (isOrderLocked(order.status)) return failure(ORDER_LOCKED_MESSAGE, order.id, 409);
-    const valid = validateOrderStatusUpdate(order.productCategory, input.status, input.trackingNumber);
-    if (!valid.ok) return failure(valid.message, order.id, 400);
-    const carrier = input.carrier === "" ? null : input.carrier;
-    const updated = await updateHostOrderStatus(db, {
-      hostId: user.id,
-      orderId: order.id,
-      status: valid.status,
-      trackingNumber: valid.trackingNumber,
-      carrier,
-      description: shippingUpdateDescription(valid.status, valid.trackingNumber, carrier ?? order.carrier),
-    });
-    // Refunded or cancelled between the check above and the write.
-    if (!updated) return failure(ORDER_LOCKED_MESSAGE, order.id, 409);
-    const back = safeRedirectPath(form.get("redirectTo"), "/orders?tab=orders");
-    return redirect(back, {
-      headers: {
-        "Set-Cookie": flashToastCookie({
-          message: `Order ${order.orderNumber} updated successfully!`,
-          type: "success",
-        }),
-      },
-    });
+    const outcome = await setOrderStatus(getEnv(context), user.id, parsed.data);
+    if (!outcome.ok) return failure(outcome.message, parsed.data.orderId, outcome.status);
+    return done(form, outcome.message);
   } catch (error) {
-    console.error("orders: status update failed", { orderId: input.orderId, error });
-    return failure(ORDER_UPDATE_FAILED, input.orderId, 500);
+    console.error("orders: status update failed", { orderId: parsed.data.orderId, error });
+    return failure(ORDER_UPDATE_FAILED, parsed.data.orderId, 500);
   }
 }
 
@@ -242,18 +242,12 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
             <StatusEditor key={`${o.id}:${o.status}`} order={o} redirectTo={current} pageError={rowError(o.id)} />
             <NoScriptStatusForm order={o} redirectTo={current} />
           </td>
-          <td className="px-4 py-2 whitespace-nowrap">
-            {o.trackingNumber ? (
-              <Link
-                to={`/shipping-tracking?tracking=${encodeURIComponent(o.trackingNumber)}`}
-                className="text-brand-700 hover:underline"
-              >
-                {o.trackingNumber}
-              </Link>
-            ) : (
-              "—"
-            )}
-            {o.carrier ? <p className="text-xs text-gray-500">{o.carrier}</p> : null}
+          <td className="px-4 py-2">
+            <TrackingCell
+              order={o}
+              redirectTo={current}
+              actionData={actionData?.intent === "add-tracking" && actionData.orderId === o.id ? actionData : null}
+            />
           </td>
           <td className="px-4 py-2">
             <RefundCell

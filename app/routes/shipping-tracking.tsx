@@ -1,11 +1,11 @@
 import { data, Form, useNavigation } from "react-router";
 import { Badge, Card, DateText, EmptyState, Page, pageMeta } from "~/components/page";
-import { ShippingTimeline } from "~/components/shipping-timeline";
+import { CarrierWithLink, ShippingTimeline } from "~/components/shipping-timeline";
 import { getDb } from "~/db/client.server";
 import { getTrackedOrder, listShippingUpdates } from "~/db/queries/orders.server";
 import { orderStatusText, trackingStatusTone } from "~/domain/orders";
 import { getEnv } from "~/lib/context";
-import { TRACKING_NUMBER } from "~/lib/order-filters";
+import { TRACKING_NUMBER, trackingLink } from "~/domain/shipping";
 import type { Route } from "./+types/shipping-tracking";
 
 const TRACK_FAILED = "Failed to track order. Please try again.";
@@ -35,7 +35,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     const order = await getTrackedOrder(db, tracking);
     if (!order) return notFound;
     const updates = await listShippingUpdates(db, order.id, 50);
-    return { tracking, error: null, order, updates };
+    return {
+      tracking,
+      error: null,
+      order: { ...order, carrierLink: trackingLink(order.carrier, order.trackingNumber) },
+      updates,
+    };
   } catch (error) {
     console.error("shipping-tracking: lookup failed", { error });
     return data({ tracking, error: TRACK_FAILED, order: null, updates: [] }, { status: 500 });
@@ -97,7 +102,9 @@ export default function ShippingTracking({ loaderData }: Route.ComponentProps) {
                 </div>
                 <div>
                   <dt className="text-gray-500">Carrier</dt>
-                  <dd className="font-medium">{order.carrier ?? "TBD"}</dd>
+                  <dd className="font-medium">
+                    <CarrierWithLink carrier={order.carrier} link={order.carrierLink} />
+                  </dd>
                 </div>
                 <div>
                   <dt className="text-gray-500">Ordered</dt>

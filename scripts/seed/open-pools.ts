@@ -3,7 +3,7 @@
 import type { ProductSpec } from "./content";
 import type { Seed } from "./context";
 import { addGame } from "./games";
-import { addOrder, buyerFor } from "./orders";
+import { addAwaitingBankTransfer, addOrder, buyerFor } from "./orders";
 import { chance, daysAgo, daysAhead, HOUR, int, NOW, pick, random } from "./random";
 
 /** Opens every host's pool; returns the pool id by host id. */
@@ -36,6 +36,8 @@ export function addBuyNowOrders(seed: Seed, pools: Map<string, string>): void {
     at: daysAgo(1.3),
     status: "paid",
   });
+  // A bank transfer on its way: "Awaiting payment" on the demo fan's /my-orders until it arrives.
+  addAwaitingBankTransfer(seed, { ...demo, product: demoHost.products[1] ?? demoHost.products[0]!, at: daysAgo(0.4) });
   for (const host of hosts) {
     const hostPoolId = pools.get(host.id)!;
     const pool = seed.rows.prizePools.find((p) => p.id === hostPoolId)!;

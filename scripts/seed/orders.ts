@@ -92,11 +92,13 @@ function checkoutMetadata(seed: Seed, opts: OrderOptions, choice: Choice): Recor
 function addShippingUpdates(seed: Seed, order: schema.NewOrder, opts: OrderOptions, carrier: string): void {
   const { host, buyer, at } = opts;
   const buyerCity = (ADDRESSES[buyer.country] ?? ADDRESSES.MY!).city;
-  const steps: [number, StoredOrderStatus, string, string | null][] = [
+  // A null status is a tracking update the host wrote on /orders (description, location, time).
+  const steps: [number, StoredOrderStatus | null, string, string | null][] = [
     [0.05, "paid", "Order confirmed and payment received", null],
     [1, "processing", "Packed and labelled at the studio", host.spec.city],
     [1.6, "shipped", `Handed to ${carrier}`, host.spec.city],
-    [3.2, "shipped", "In transit: arrived at the sorting hub", buyerCity],
+    [3.2, null, "In transit: arrived at the sorting hub", buyerCity],
+    [4.8, null, "Arrived at the local delivery office", buyerCity],
   ];
   if (order.status === "completed") steps.push([5.5, "delivered", "Delivered and signed for", buyerCity]);
   for (const [day, stepStatus, description, location] of steps) {
@@ -110,6 +112,9 @@ function addShippingUpdates(seed: Seed, order: schema.NewOrder, opts: OrderOptio
         createdAt: when,
       });
       order.updatedAt = when;
+      // Shipped and Delivered stamp the order as the host's status changes do (decision 580).
+      if (stepStatus === "shipped") order.shippedAt ??= when;
+      if (stepStatus === "delivered") order.deliveredAt ??= when;
     }
   }
 }
@@ -231,4 +236,51 @@ export function buyerFor(seed: Seed, host: Host): Person {
   const pool = chance(0.8) && host.members.length ? host.members : seed.fans;
   const local = pool.filter((f) => shipsTo.has(f.country));
   return pick(local.length ? local : pool);
+}
+
+/**
+ * A Buy Now checkout paid by bank transfer that has not arrived yet (complete, unpaid): /my-orders shows it as
+ * "Awaiting payment", and the local checkout page offers "Simulate bank transfer arrival".
+ */
+export function addAwaitingBankTransfer(
+  seed: Seed,
+  opts: Omit<OrderOptions, "poolId" | "status" | "groupBuyId">,
+): void {
+  const { host, buyer, product, at } = opts;
+  const size = product.spec.sizes.find((s) => s[2] > 0) ?? product.spec.sizes[0]!;
+  const colour = product.spec.colors?.[0] ?? null;
+  // Not from the seeded random source: the rest of the demo data stays as it was.
+  const sessionId = `cs_local_${crypto.randomUUID().replace(/-/g, "").slice(0, 24)}`;
+  const metadata = checkoutMetadata(seed, { ...opts, poolId: "" }, { size, colour, quantity: 1 });
+  if (product.spec.category === "physical") {
+    const a = ADDRESSES[buyer.country] ?? ADDRESSES.MY!;
+    metadata.local_shipping = JSON.stringify({
+      name: buyer.name,
+      street: `21 ${a.street}`,
+      city: a.city,
+      state: a.state,
+      postal_code: a.postal,
+      country: buyer.country,
+    });
+  }
+  seed.rows.checkoutSessions.push({
+    ...paidLocalCheckoutRow({
+      sessionId,
+      reference: `chk_${crypto.randomUUID().replace(/-/g, "").slice(0, 24)}`,
+      purpose: "product",
+      userId: buyer.id,
+      hostId: host.id,
+      amountCents: size[1],
+      customerEmail: buyer.email,
+      metadata,
+      origin: seed.siteOrigin,
+      cancelPath: `/buy-now/${product.id}`,
+      paidAt: at,
+      rates: DEFAULT_REVENUE_RULES,
+    }),
+    paymentStatus: "unpaid",
+    paymentIntentId: null,
+    rates: null,
+    completedAt: null,
+  });
 }

@@ -42,11 +42,29 @@ describe("voucherCode", () => {
 
 describe("host status transitions", () => {
   it("offers four statuses for physical orders and two otherwise", () => {
-    expect(allowedOrderStatuses("physical")).toEqual(["processing", "pending_shipping", "shipped", "completed"]);
+    expect(allowedOrderStatuses("physical")).toEqual([
+      "processing",
+      "pending_shipping",
+      "shipped",
+      "delivered",
+      "completed",
+    ]);
     expect(allowedOrderStatuses("digital")).toEqual(["processing", "completed"]);
     expect(allowedOrderStatuses("voucher")).toEqual(["processing", "completed"]);
-    expect(allowedOrderStatuses("mystery")).toEqual(["processing", "pending_shipping", "shipped", "completed"]);
-    expect(allowedOrderStatuses(undefined)).toEqual(["processing", "pending_shipping", "shipped", "completed"]);
+    expect(allowedOrderStatuses("mystery")).toEqual([
+      "processing",
+      "pending_shipping",
+      "shipped",
+      "delivered",
+      "completed",
+    ]);
+    expect(allowedOrderStatuses(undefined)).toEqual([
+      "processing",
+      "pending_shipping",
+      "shipped",
+      "delivered",
+      "completed",
+    ]);
     expect(DEFAULT_ORDER_STATUS).toBe("processing");
   });
 
@@ -55,7 +73,8 @@ describe("host status transitions", () => {
     ["physical", "pending_shipping", true],
     ["physical", "shipped", true],
     ["physical", "completed", true],
-    ["physical", "delivered", false],
+    ["physical", "delivered", true],
+    ["digital", "delivered", false],
     ["physical", "paid", false],
     ["physical", "cancelled", false],
     ["digital", "processing", true],

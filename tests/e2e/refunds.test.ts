@@ -139,12 +139,19 @@ test("a fan asks for a return of a delivered order; the host approves it; the fa
   const fan = await signedIn("fan@demo.tribe");
   const orderNumber = await buyBasket(fan);
 
-  // The host marks it completed (delivered): the 7-day return window opens.
+  // The host ships it, then marks it Delivered: the 7-day return window opens ("completed" alone does not).
   const host = await signedIn("host@demo.tribe");
   const row = await hostOrderRow(host, orderNumber);
   await row.getByRole("button", { name: "Edit" }).click();
-  await row.getByLabel("Status").selectOption("completed");
+  await row.getByLabel("Status").selectOption("shipped");
+  await row.getByPlaceholder("Tracking number").fill("TRK-E2E-RETURN");
+  await row.getByLabel("Carrier").selectOption("DHL");
   await row.getByRole("button", { name: "Save" }).click();
+  await host.getByText(`Order ${orderNumber} updated successfully!`).waitFor();
+  const shipped = await hostOrderRow(host, orderNumber);
+  await shipped.getByRole("button", { name: "Edit" }).click();
+  await shipped.getByLabel("Status").selectOption("delivered");
+  await shipped.getByRole("button", { name: "Save" }).click();
   await host.getByText(`Order ${orderNumber} updated successfully!`).waitFor();
 
   await fan.goto(`/order/${orderNumber}`);

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { reserveContributionStatement, type ContributionKeyValues } from "~/db/queries/contribution-keys.server";
 import {
@@ -10,6 +10,7 @@ import {
   type NewCheckoutSession,
   type NewPaymentProcessingFee,
 } from "~/db/schema";
+import { viewerIdSql, type ViewerKey } from "~/db/queries/sessions.server";
 import type { RevenueRules } from "~/domain/revenue";
 
 // Checkout sessions (one row per hosted checkout, provider 'stripe' or 'local') and webhook events by id.
@@ -164,6 +165,36 @@ export async function markCheckoutAwaitingPayment(db: Db, id: string, paymentInt
     .update(checkoutSessions)
     .set({ status: "complete", paymentIntentId })
     .where(and(eq(checkoutSessions.id, id), eq(checkoutSessions.paymentStatus, "unpaid")));
+}
+
+/** Purchases a buyer's /my-orders lists while their payment is still to come (a guess or a deposit is not one). */
+const PURCHASE_PURPOSES = ["product", "cart", "group_buy"] as const;
+
+/**
+ * The buyer's checkouts awaiting payment (a bank transfer that has not arrived: complete and unpaid), newest
+ * first, at most `limit`. Once paid they are orders; once failed or expired they are no longer listed.
+ */
+export function listAwaitingPayments(db: Db, buyer: ViewerKey, limit = 10) {
+  return db
+    .select({
+      id: checkoutSessions.id,
+      purpose: checkoutSessions.purpose,
+      amountCents: checkoutSessions.amountCents,
+      currency: checkoutSessions.currency,
+      description: sql<string | null>`json_extract(${checkoutSessions.metadata}, '$.description')`,
+      createdAt: checkoutSessions.createdAt,
+    })
+    .from(checkoutSessions)
+    .where(
+      and(
+        eq(checkoutSessions.userId, viewerIdSql(buyer)),
+        eq(checkoutSessions.status, "complete"),
+        eq(checkoutSessions.paymentStatus, "unpaid"),
+        inArray(checkoutSessions.purpose, [...PURCHASE_PURPOSES]),
+      ),
+    )
+    .orderBy(desc(checkoutSessions.createdAt), desc(checkoutSessions.id))
+    .limit(limit);
 }
 
 /** An unpaid checkout that will never be paid (expired, or its delayed payment failed). */

@@ -14,6 +14,7 @@ import {
 } from "~/db/schema";
 import { MS_PER_DAY } from "~/domain/countdown";
 import { RETURN_WINDOW_DAYS } from "~/domain/payments";
+import { DEEMED_DELIVERY_DAYS } from "~/domain/shipping";
 import {
   adRevenueEarning,
   guessEntryEarning,
@@ -76,17 +77,18 @@ export function bookPoolShare(db: Db, pool: Parameters<typeof poolShareEarning>[
 
 /**
  * When a row's money is available (ms), in SQL: its own available_at, else (a physical order) the later of the
- * host's refund window after payment and the buyer's return window after delivery; NULL while undelivered.
+ * host's refund window after payment and the buyer's return window after delivery. Delivery is the order's
+ * Delivered time, else (never marked) Shipped + 30 days; NULL while unshipped, and NULL (held) while the buyer's
+ * "not received" report is open (docs/product.md#shipping-and-delivery, decision 580).
  */
 const availableAtSql = sql<number | null>`coalesce(${L.availableAt}, (
-  select max(${L.occurredAt} + ${HOST_REFUND_WINDOW_DAYS * MS_PER_DAY}, d.delivered_at + ${RETURN_WINDOW_DAYS * MS_PER_DAY})
-  from (
-    select coalesce(
-      (select min(su.created_at) from shipping_updates su where su.order_id = o.id and su.status = 'delivered'),
-      case when o.status in ('delivered', 'completed') then o.updated_at end
-    ) as delivered_at
-    from orders o where o.id = ${L.orderId}
-  ) d
+  select case when exists (
+      select 1 from return_requests r where r.order_id = o.id and r.kind = 'not_received' and r.status = 'requested'
+    ) then null
+    else max(${L.occurredAt} + ${HOST_REFUND_WINDOW_DAYS * MS_PER_DAY},
+      coalesce(o.delivered_at, o.shipped_at + ${DEEMED_DELIVERY_DAYS * MS_PER_DAY}) + ${RETURN_WINDOW_DAYS * MS_PER_DAY})
+    end
+  from orders o where o.id = ${L.orderId}
 ))`;
 
 /** The available balance of a host at `now`, as an SQL scalar (for the atomic withdrawal step). */

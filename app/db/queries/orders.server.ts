@@ -8,6 +8,7 @@ import {
   exists,
   gte,
   inArray,
+  isNotNull,
   isNull,
   lt,
   ne,
@@ -272,6 +273,7 @@ const orderDetail = {
   refundedCents: orders.refundedCents,
   refundReason: orders.refundReason,
   deliveredAt: orders.deliveredAt,
+  shippedAt: orders.shippedAt,
   updatedAt: orders.updatedAt,
   /** A voucher order whose voucher has been used at the host's scanner (1), else 0. */
   voucherRedeemed: sql<number>`exists (select 1 from vouchers v where v.order_id = ${orders.id} and v.status = 'redeemed')`,
@@ -397,6 +399,7 @@ export function searchHostOrders(
       customerEmail: customerEmailShown,
       carrier: orders.carrier,
       refundedCents: orders.refundedCents,
+      shippedAt: orders.shippedAt,
       updatedAt: orders.updatedAt,
     })
     .from(orders)
@@ -489,6 +492,11 @@ export async function getHostOrder(db: Db, hostId: string, orderId: string) {
       amountCents: orders.amountCents,
       refundedCents: orders.refundedCents,
       currency: orders.currency,
+      userId: orders.userId,
+      productName: orders.productName,
+      shippedAt: orders.shippedAt,
+      deliveredAt: orders.deliveredAt,
+      createdAt: orders.createdAt,
     })
     .from(orders)
     .where(and(eq(orders.id, orderId), eq(orders.hostId, hostId)))
@@ -498,7 +506,9 @@ export async function getHostOrder(db: Db, hostId: string, orderId: string) {
 
 /**
  * Sets an order's status (and tracking number and carrier when given) and records the change in its shipping
- * history, in one batch (one transaction in D1).
+ * history, in one batch (one transaction in D1). The first Shipped stamps shipped_at; only Delivered stamps
+ * delivered_at, and only on an order already shipped (docs/product.md#shipping-and-delivery): "completed" alone
+ * stamps nothing. Returns false when nothing changed (locked since the page's check, or Delivered before Shipped).
  */
 export async function updateHostOrderStatus(
   db: Db,
@@ -521,10 +531,9 @@ export async function updateHostOrderStatus(
         status: u.status,
         ...(u.trackingNumber ? { trackingNumber: u.trackingNumber } : {}),
         ...(u.carrier ? { carrier: u.carrier } : {}),
-        // The return window starts when the buyer has it (the first delivered/completed status).
-        ...(u.status === "delivered" || u.status === "completed"
-          ? { deliveredAt: sql`coalesce(${orders.deliveredAt}, ${now.getTime()})` }
-          : {}),
+        ...(u.status === "shipped" ? { shippedAt: sql`coalesce(${orders.shippedAt}, ${now.getTime()})` } : {}),
+        // The return window starts when the buyer has it: the first Delivered.
+        ...(u.status === "delivered" ? { deliveredAt: sql`coalesce(${orders.deliveredAt}, ${now.getTime()})` } : {}),
         updatedAt: now,
       })
       .where(
@@ -532,6 +541,7 @@ export async function updateHostOrderStatus(
           eq(orders.id, u.orderId),
           eq(orders.hostId, u.hostId),
           notInArray(orders.status, [...LOCKED_ORDER_STATUSES]),
+          u.status === "delivered" ? isNotNull(orders.shippedAt) : undefined,
         ),
       ),
     // All of the table's columns, in its order (id, order_id, status, description, location, created_at).
@@ -543,6 +553,29 @@ export async function updateHostOrderStatus(
       .returning({ id: shippingUpdates.id }),
   ]);
   return history.length === 1;
+}
+
+/**
+ * A host's tracking update (description, optional location, the time it happened) added to the shipping history of
+ * their own physical order that is still open to them, in one conditional statement: another host's order, a
+ * locked one, or one that is not physical adds nothing. Returns the update's id, or null.
+ */
+export async function insertTrackingUpdate(
+  db: Db,
+  u: { hostId: string; orderId: string; description: string; location: string | null; at: Date },
+): Promise<string | null> {
+  const id = crypto.randomUUID();
+  // All of the table's columns, in its order (id, order_id, status, description, location, created_at).
+  const rows = await db
+    .insert(shippingUpdates)
+    .select(
+      sql`select ${id}, ${u.orderId}, null, ${u.description}, ${u.location}, ${u.at.getTime()} where exists (
+        select 1 from ${orders} where ${orders.id} = ${u.orderId} and ${orders.hostId} = ${u.hostId}
+          and ${orders.productCategory} = 'physical'
+          and ${notInArray(orders.status, [...LOCKED_ORDER_STATUSES])})`,
+    )
+    .returning({ id: shippingUpdates.id });
+  return rows[0]?.id ?? null;
 }
 
 /** What a download needs: the order's buyer and status and the product's private file. */

@@ -3,6 +3,7 @@ import type { Db } from "~/db/client.server";
 import { isPreparedSubquery, preparedRead, type PreparedSubquery } from "~/db/prepared.server";
 import { orders, refundParts, refunds, returnRequests } from "~/db/schema";
 import { COUNTED_REFUND_STATUSES, FINAL_REFUND_STATUSES } from "~/domain/payments";
+import type { ReturnRequestKind } from "~/domain/shipping";
 
 // Return requests (a buyer asks, the host approves with a refund or declines) and the refunds a buyer and a host
 // see on an order. The refunds themselves are written by the payments pipeline (app/lib/payments/refunds/refunds.server.ts).
@@ -13,7 +14,7 @@ import { COUNTED_REFUND_STATUSES, FINAL_REFUND_STATUSES } from "~/domain/payment
  */
 export async function createReturnRequest(
   db: Db,
-  input: { orderId: string; userId: string; hostId: string; reason: string },
+  input: { orderId: string; userId: string; hostId: string; reason: string; kind?: ReturnRequestKind },
 ): Promise<{ id: string } | null> {
   const [row] = await db
     .insert(returnRequests)
@@ -26,6 +27,7 @@ export async function createReturnRequest(
 const requestColumns = {
   id: returnRequests.id,
   orderId: returnRequests.orderId,
+  kind: returnRequests.kind,
   reason: returnRequests.reason,
   status: returnRequests.status,
   declineReason: returnRequests.declineReason,
@@ -88,6 +90,7 @@ export function listHostOpenReturnRequests(db: Db, hostId: string, limit = 50) {
   return db
     .select({
       id: returnRequests.id,
+      kind: returnRequests.kind,
       reason: returnRequests.reason,
       createdAt: returnRequests.createdAt,
       orderId: orders.id,

@@ -92,8 +92,13 @@ export const orders = sqliteTable(
     refundState: text("refund_state", { enum: REFUND_STATES }).notNull().default("none"),
     /** Why the order was refunded without being fulfilled (shown to the buyer), or null. */
     refundReason: text("refund_reason"),
-    /** When the buyer received it (delivered/completed; payment for items that are never shipped): the return window starts here. */
+    /**
+     * When the buyer received it: stamped by the host's Delivered only (payment for items that are never shipped);
+     * "completed" alone never stamps it (docs/product.md#shipping-and-delivery). The return window starts here.
+     */
     deliveredAt: timestamp("delivered_at"),
+    /** When the host first marked it Shipped; unmarked delivery counts from here + 30 days (domain/shipping.ts). */
+    shippedAt: timestamp("shipped_at"),
     metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown>>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

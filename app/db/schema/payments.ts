@@ -16,6 +16,7 @@ import {
 } from "../../domain/payments";
 import type { RevenueRules } from "../../domain/revenue";
 import { GROUP_BUY_REFUND_KINDS } from "../../domain/group-buy";
+import { RETURN_REQUEST_KINDS } from "../../domain/shipping";
 import { id, timestamp, createdAt, updatedAt, cents, currency, bool } from "./columns";
 import { users } from "./accounts";
 import { groupBuys } from "./group-buys";
@@ -229,6 +230,8 @@ export const returnRequests = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     reason: text("reason").notNull(),
+    /** A return, or the buyer's "not received" report (which holds the sale's earnings while open). */
+    kind: text("kind", { enum: RETURN_REQUEST_KINDS }).notNull().default("return"),
     status: text("status", { enum: RETURN_REQUEST_STATUSES }).notNull().default("requested"),
     declineReason: text("decline_reason"),
     refundId: text("refund_id"),
