@@ -97,12 +97,6 @@ export function isTransactional(kind: NotificationKind): boolean {
   return categoryOf(kind) === "transactional";
 }
 
-/** Notices a self-excluded fan does not get: anything about prize pools (docs/product.md#notifications). */
-export function isPromotional(kind: NotificationKind): boolean {
-  const category = categoryOf(kind);
-  return category === "pool" || category === "winner";
-}
-
 function categorySwitch(kind: NotificationKind, s: NotificationSwitches): boolean {
   const category = categoryOf(kind);
   return category === "transactional" ? true : s[CATEGORY_SWITCH[category]];
@@ -123,7 +117,6 @@ export const DELIVERY_CHANNELS = ["email", "push"] as const;
 export type DeliveryChannel = (typeof DELIVERY_CHANNELS)[number];
 
 export const DELIVERY_STATUSES = ["pending", "sending", "sent", "failed", "skipped"] as const;
-export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** Waits before each retry of a failed delivery (after the 1st, 2nd, ... failed attempt); then it is given up. */
 const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 60 * 60_000, 12 * 60 * 60_000];
