@@ -52,6 +52,8 @@ export default [
     route("voucher/:code", "routes/voucher.tsx"),
     route("chat", "routes/chat-index.tsx"),
     route("chat/:id", "routes/chat.tsx"),
+    route("notifications", "routes/notifications.tsx"),
+    route("unsubscribe", "routes/unsubscribe.tsx"),
 
     // Host tools
     route("dashboard", "routes/dashboard.tsx"),

@@ -12,6 +12,7 @@ const PERSONAL = [
   "/settings",
   "/cart",
   "/chat",
+  "/notifications",
   "/orders",
   "/payouts",
   "/admin",

@@ -141,7 +141,11 @@ describe("push subscriptions in Settings", () => {
       calls.push(input instanceof Request ? input.url : String(input));
       return new Response(null, { status: 201 });
     });
-    const result = await notify(pushEnv, user.id, "sale", { subject: "New order", text: "You sold 1 x Basket." });
+    const result = await notify(pushEnv, user.id, "sale", {
+      key: `new-order:${crypto.randomUUID()}`,
+      subject: "New order",
+      text: "You sold 1 x Basket.",
+    });
     expect(result.pushed).toBe(0);
     expect(calls.filter((url) => url.includes("169.254"))).toEqual([]);
   });

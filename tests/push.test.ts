@@ -265,8 +265,8 @@ describe("delivery to a push service", () => {
       text: "You sold 1 x Rattan Basket.",
       url: "/orders",
     };
-    const result = await notify(pushEnv, host.id, "sale", sale);
-    expect(result).toEqual({ emailed: true, pushed: 2 });
+    const result = await notify(pushEnv, host.id, "sale", { ...sale, key: "new-order:1" });
+    expect(result).toEqual({ created: true, emailed: true, pushed: 2 });
     expect(service.received.map((r) => r.endpoint).sort()).toEqual(
       [phone, laptop].map((b) => b.subscription.endpoint).sort(),
     );
@@ -281,13 +281,21 @@ describe("delivery to a push service", () => {
 
     // Push switched off: nothing is pushed (the e-mail still follows its own switches).
     await db().update(userProfiles).set({ pushNotifications: false }).where(eq(userProfiles.userId, host.id));
-    expect(await notify(pushEnv, host.id, "sale", sale)).toEqual({ emailed: true, pushed: 0 });
+    expect(await notify(pushEnv, host.id, "sale", { ...sale, key: "new-order:2" })).toEqual({
+      created: true,
+      emailed: true,
+      pushed: 0,
+    });
     // Sales switched off: neither.
     await db()
       .update(userProfiles)
       .set({ pushNotifications: true, salesNotifications: false })
       .where(eq(userProfiles.userId, host.id));
-    expect(await notify(pushEnv, host.id, "sale", sale)).toEqual({ emailed: false, pushed: 0 });
+    expect(await notify(pushEnv, host.id, "sale", { ...sale, key: "new-order:3" })).toEqual({
+      created: true,
+      emailed: false,
+      pushed: 0,
+    });
     expect(service.received).toHaveLength(2);
   });
 

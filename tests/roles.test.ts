@@ -53,6 +53,8 @@ const RULES: Record<string, Who> = {
   "routes/guess-win-management.tsx": "owner",
   "routes/guess-win.tsx": "signed-in",
   "routes/my-orders.tsx": "buyer",
+  // One's own inbox only (another's notification is answered as missing).
+  "routes/notifications.tsx": "signed-in",
   "routes/order.tsx": "buyer",
   "routes/orders.tsx": "owner",
   "routes/payment.tsx": "signed-in",
@@ -78,6 +80,8 @@ const RULES: Record<string, Who> = {
   // A fan's own monthly spending limit on entries (decision 520).
   "routes/spending-limit.tsx": "signed-in",
   "routes/tribe-join.tsx": "signed-in",
+  // The signed per-account, per-category URL is the secret.
+  "routes/unsubscribe.tsx": "secret",
   "routes/voucher-scanner.tsx": "owner",
   "POST /api/webhooks/stripe": "secret",
   "POST /api/webhooks/stripe-connect": "secret",

@@ -149,6 +149,7 @@ function routeTable(ids: Fixture["ids"]): string[] {
     "/voucher-management",
     `/voucher/${ids.code}`,
     "/my-orders",
+    "/notifications",
     `/transaction/${ids.orderId}`,
     "/ads-revenue",
     "/payouts",

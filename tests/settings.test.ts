@@ -339,16 +339,22 @@ describe("Notifications tab", () => {
   it("e-mails a fan's win only while winner notifications are on; mail an account needs always goes", async () => {
     const fan = await host("Lucky Fan");
     const message = { subject: "You won the main prize!", text: "Entry #3 won." };
-    expect((await notify(env, fan.id, "winner", message)).emailed).toBe(true);
+    expect((await notify(env, fan.id, "winner", { ...message, key: "prize-won:pool-1" })).emailed).toBe(true);
     await postForm(
       "/settings",
       { intent: "notifications", emailNotifications: "on", salesNotifications: "on" },
       { cookie: fan.cookie },
     );
-    expect((await notify(env, fan.id, "winner", message)).emailed).toBe(false);
+    expect((await notify(env, fan.id, "winner", { ...message, key: "prize-won:pool-2" })).emailed).toBe(false);
     await postForm("/settings", { intent: "notifications" }, { cookie: fan.cookie });
     expect(
-      (await notify(env, fan.id, "refund", { subject: "Your refund", text: "USD 10.00 is on its way." })).emailed,
+      (
+        await notify(env, fan.id, "refund", {
+          key: "refund:re_1",
+          subject: "Your refund",
+          text: "USD 10.00 is on its way.",
+        })
+      ).emailed,
     ).toBe(true);
     const subjects = (await mailsTo(fan.email)).map((m) => m.subject);
     expect(subjects.filter((s) => s === "You won the main prize!")).toHaveLength(1);

@@ -8,6 +8,8 @@ import { applyHeldPaymentEvents } from "~/lib/payments/webhook/webhook.server";
 import { runPrizeCron } from "~/lib/payments/connect/prizes.server";
 import { runUnclaimedPrizeCron } from "~/lib/prize-claims.server";
 import { removeUnattachedUploads } from "~/lib/uploads.server";
+import { deliverDueNotifications } from "~/lib/notify.server";
+import { tellPoolEntrants } from "~/lib/pool-notices.server";
 
 /**
  * The cron trigger: runs every minute (see wrangler.toml). Each step catches its own failure so one broken step
@@ -84,6 +86,13 @@ export async function runScheduled(env: Env, now: Date): Promise<void> {
   } catch (error) {
     console.error("cron: unclaimed prizes step failed", error);
   }
+  // Closed and drawn pools: their entrants (and host) told, a chunk of accounts per run (decision 570).
+  try {
+    const notices = await tellPoolEntrants(env, now);
+    if (notices.pools > 0) console.log("cron: pool notices", JSON.stringify(notices));
+  } catch (error) {
+    console.error("cron: pool notices step failed", error);
+  }
 
   // Winners paid: draw mini prizes, announce new main prizes, transfer those past the settlement period, book the
   // hosts' 25%.
@@ -93,5 +102,14 @@ export async function runScheduled(env: Env, now: Date): Promise<void> {
       console.log("cron: prizes", JSON.stringify(prizes));
   } catch (error) {
     console.error("cron: prizes step failed", error);
+  }
+
+  // Notifications: the due e-mails and pushes (new ones not sent at once, and retries with backoff), a bounded
+  // chunk per run. Last, so the steps above have made theirs.
+  try {
+    const delivered = await deliverDueNotifications(env, now);
+    if (delivered.claimed > 0) console.log("cron: notifications delivered", JSON.stringify(delivered));
+  } catch (error) {
+    console.error("cron: notification delivery step failed", error);
   }
 }

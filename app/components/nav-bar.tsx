@@ -91,6 +91,7 @@ export function NavBar({ user: loadedUser, cartCount = 0 }: { user: SessionUser 
         <CartLink count={cartCount} />
         {user ? (
           <div className="nav-user">
+            <NotificationsLink unread={user.unreadNotifications ?? 0} />
             <MessagesLink unread={user.unreadMessages ?? 0} />
             <AccountMenu user={user} />
           </div>
@@ -128,6 +129,26 @@ function CartLink({ count }: { count: number }) {
             <span className="sr-only">{count === 1 ? " item" : " items"}</span>
           </span>
         </>
+      ) : null}
+    </Link>
+  );
+}
+
+/** The bell: the inbox (/notifications) with the number of notifications not read yet. */
+function NotificationsLink({ unread }: { unread: number }) {
+  return (
+    <Link
+      to="/notifications"
+      aria-label={unread > 0 ? `Notifications, ${unread > 99 ? "99+" : unread} unread` : "Notifications"}
+      className="nav-icon"
+    >
+      <svg aria-hidden="true" viewBox="0 0 20 20" fill="currentColor">
+        <path d="M10 2a5 5 0 0 0-5 5v2.6c0 .5-.2 1-.5 1.4L3.3 12.6A1 1 0 0 0 4.1 14h11.8a1 1 0 0 0 .8-1.4L15.5 11a2.3 2.3 0 0 1-.5-1.4V7a5 5 0 0 0-5-5Zm-2 13.5a2 2 0 0 0 4 0H8Z" />
+      </svg>
+      {unread > 0 ? (
+        <span data-testid="notification-count" className="nav-count">
+          {unread > 99 ? "99+" : unread}
+        </span>
       ) : null}
     </Link>
   );

@@ -541,6 +541,7 @@ export async function drawPool(
   // The winner hears of it once: only the run that moved the pool to drawn tells them.
   if (entry.userId && drawn) {
     await notify(env, entry.userId, "winner", {
+      key: `prize-won:${poolId}`,
       subject: "You won the main prize!",
       text: `Your entry #${entry.entryNumber} won the main prize of ${formatCents(prizeCents, state.currency)}. See how it was drawn: ${siteOrigin(env)}/winner-selection/${poolId}\n\n${poolLogStampText(await getPoolLogStamp(db, poolId))}`,
       url: `/winner-selection/${poolId}`,

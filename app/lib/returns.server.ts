@@ -126,6 +126,16 @@ export async function requestReturn(
     reason: reasonText,
   });
   if (!created) return { ok: false, status: 409, message: RETURN_MESSAGES.alreadyOpen };
+  if (order.hostId) {
+    await notify(env, order.hostId, "return_requested", {
+      key: `return-requested:${created.id}`,
+      subject: `Return requested for order ${order.orderNumber}`,
+      text:
+        `${order.customerName ?? "The buyer"} asked to return ${order.productName} (order ${order.orderNumber}).\n\n` +
+        `Reason: ${reasonText}\n\nAccept or decline it in Customer Orders: ${siteOrigin(env)}/orders`,
+      url: "/orders",
+    });
+  }
   return { ok: true, message: RETURN_MESSAGES.requested };
 }
 
@@ -147,7 +157,7 @@ export async function hostReturnRequest(
 /** Mails the buyer a declined return (always sent: the buyer needs it whatever their notification switches say). */
 export async function mailReturnDecision(
   env: Env,
-  request: Pick<DecidedRequest, "userId" | "customerEmail" | "orderNumber" | "productName">,
+  request: Pick<DecidedRequest, "id" | "userId" | "customerEmail" | "orderNumber" | "productName">,
   decision: { declineReason: string },
 ): Promise<void> {
   const subject = `Your return of order ${request.orderNumber} was declined`;
@@ -156,7 +166,7 @@ export async function mailReturnDecision(
     `Reason: ${decision.declineReason}\n\nSee the order: ${siteOrigin(env)}/order/${request.orderNumber}`;
   const url = `/order/${request.orderNumber}`;
   if (request.userId) {
-    await notify(env, request.userId, "return_decision", { subject, text, url });
+    await notify(env, request.userId, "return_decision", { key: `return-decided:${request.id}`, subject, text, url });
   } else if (request.customerEmail) {
     try {
       await sendMail(env, getDb(env), { to: request.customerEmail, subject, text });

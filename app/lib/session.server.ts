@@ -23,6 +23,8 @@ export type SessionUser = {
   unreadMessages?: number;
   /** Units in the fan's cart (the nav bar's count). */
   cartItems?: number;
+  /** Notifications not read yet (the nav bar's bell; counted up to 100). */
+  unreadNotifications?: number;
   /** The owner confirmed the e-mail address: free guesses count and prizes are paid only then. */
   emailConfirmed: boolean;
 };
@@ -73,6 +75,7 @@ export async function getSessionUserOf(db: Db, viewer: SessionViewer): Promise<S
     ...user,
     unreadMessages: Number(user.unreadMessages) || 0,
     cartItems: Number(user.cartItems) || 0,
+    unreadNotifications: Number(user.unreadNotifications) || 0,
     creatorName: user.creatorName ?? user.email.split("@")[0],
     avatarUrl: user.avatarUrl ?? null,
     emailConfirmed: emailConfirmedAt !== null,

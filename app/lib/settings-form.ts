@@ -72,6 +72,7 @@ export const NotificationsSchema = z.object({
   pushNotifications: checkbox,
   winnerNotifications: checkbox,
   salesNotifications: checkbox,
+  poolNotifications: checkbox,
 });
 
 export const PrivacySchema = z.object({
@@ -173,6 +174,7 @@ export type SettingsPageData = {
     pushNotifications: boolean;
     winnerNotifications: boolean;
     salesNotifications: boolean;
+    poolNotifications: boolean;
   };
   privacy: { profilePublic: boolean; showRevenue: boolean; showFollowers: boolean };
   pushPublicKey: string | null;

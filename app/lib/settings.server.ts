@@ -21,7 +21,7 @@ import { revokeAccountCredentials, setPasswordHash } from "~/db/queries/accounts
 import { getActiveGroupBuyId } from "~/db/queries/profiles.server";
 import { toCsv, type CsvCell } from "~/lib/csv";
 import { randomToken, sha256Hex } from "~/lib/crypto.server";
-import { notify } from "~/lib/notify.server";
+import { sendMail } from "~/lib/mail.server";
 import { hashPassword, verifyPassword } from "~/lib/password.server";
 import { closeGroupBuy } from "~/lib/payments/refunds/group-buy-close.server";
 import { closePool } from "~/lib/pools.server";
@@ -80,7 +80,8 @@ export async function requestEmailChange(
   if (newEmail === user.email) return { ok: false, field: "newEmail", message: SETTINGS_MESSAGES.emailSame };
   if (!(await mayMailAccount(db, "email_change", newEmail))) return { ok: true };
   if (await isEmailTaken(db, newEmail, user.id)) {
-    await notify(env, user.id, "email_confirmation", {
+    // Account mail: sent as it is, to the address it concerns, and kept out of the inbox (it carries a link).
+    await sendMail(env, db, {
       to: newEmail,
       subject: "Someone tried to use your email on Tribe",
       text:
@@ -98,7 +99,7 @@ export async function requestEmailChange(
     new Date(Date.now() + EMAIL_CHANGE_TTL_MS),
   );
   const link = `${origin}/settings/confirm-email?token=${encodeURIComponent(token)}`;
-  await notify(env, user.id, "email_confirmation", {
+  await sendMail(env, db, {
     to: newEmail,
     subject: "Confirm your new Tribe email address",
     text: `Someone (hopefully you) asked to change the email address of a Tribe account to this one.\n\nConfirm the change within 24 hours:\n${link}\n\nIf this wasn't you, ignore this email: nothing changes.`,
@@ -122,7 +123,7 @@ export async function applyEmailChange(env: Env, request: Request, token: string
   const outcome = await confirmEmailChange(db, await sha256Hex(token), new Date());
   if (outcome.ok) {
     await revokeAccountCredentials(db, outcome.userId, await currentSessionId(request));
-    await notify(env, outcome.userId, "email_confirmation", {
+    await sendMail(env, db, {
       to: outcome.oldEmail,
       subject: "Your Tribe email address was changed",
       text: `The email address of your Tribe account is now ${outcome.newEmail}. If you did not make this change, reset your password at once.`,

@@ -13,6 +13,7 @@ import { emptyRows, type Rows, type Seed } from "./context";
 import { addDrawnPools } from "./drawn-pools";
 import { addPlatformSettings, addSaleEarnings } from "./earnings";
 import { addGroupBuy } from "./group-buys";
+import { addNotifications } from "./notifications";
 import { type R2Like, Uploads } from "./media";
 import { addBuyNowOrders, addOpenGames, finishOpenPools, openPools } from "./open-pools";
 import { PoolLedger } from "./pools";
@@ -43,6 +44,7 @@ export async function buildRows(media: R2Like, siteOrigin: string): Promise<{ ro
   addProfiles(seed);
   setProductSales(seed);
   addChat(seed);
+  addNotifications(seed);
   addSaleEarnings(rows);
   addPlatformSettings(rows);
   await addTransparencyLog(rows);

@@ -45,6 +45,7 @@ export type Rows = {
   payouts: Insert<typeof schema.payouts>[];
   prizeClaims: Insert<typeof schema.prizeClaims>[];
   mailOutbox: Insert<typeof schema.mailOutbox>[];
+  notifications: Insert<typeof schema.notifications>[];
   payoutMethods: schema.NewPayoutMethod[];
   chatConversations: Insert<typeof schema.chatConversations>[];
   chatMessages: schema.NewChatMessage[];
@@ -97,6 +98,7 @@ export function emptyRows(): Rows {
     chatMessages: [],
     userActivity: [],
     mailOutbox: [],
+    notifications: [],
     platformSettings: [],
     miniPrizeWinners: [],
     adRevenueReports: [],

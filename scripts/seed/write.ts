@@ -58,6 +58,7 @@ export async function writeRows(db: DrizzleD1Database<typeof schema>, rows: Rows
   insert(schema.chatMessages, rows.chatMessages);
   insert(schema.userActivity, rows.userActivity);
   insert(schema.mailOutbox, rows.mailOutbox);
+  insert(schema.notifications, rows.notifications);
   insert(schema.platformSettings, rows.platformSettings);
   insert(schema.spendLimits, rows.spendLimits);
   const [first, ...rest] = statements;

@@ -17,13 +17,13 @@ export function NotificationsSection({ data: d }: { data: SettingsPageData }) {
             <Switch
               name="emailNotifications"
               label="E-mail notifications"
-              hint="Sales and wins by e-mail."
+              hint="Sales, wins and pool updates by e-mail."
               defaultChecked={n.emailNotifications}
             />
             <Switch
               name="pushNotifications"
               label="Push notifications"
-              hint="Sales and wins on the devices where you turned push on."
+              hint="Sales, wins, pool updates and your orders on the devices where you turned push on."
               defaultChecked={n.pushNotifications}
             />
             <Switch
@@ -38,10 +38,20 @@ export function NotificationsSection({ data: d }: { data: SettingsPageData }) {
               hint="When someone buys from your shop."
               defaultChecked={n.salesNotifications}
             />
+            <Switch
+              name="poolNotifications"
+              label="Pool updates"
+              hint="When a prize pool you hold entries in (or run) closes and is drawn."
+              defaultChecked={n.poolNotifications}
+            />
           </div>
           <p className="mt-2 text-sm text-gray-600">
-            Mail your account needs (password reset, e-mail confirmation, refunds, return decisions and payout results)
-            is always sent.
+            Mail about a purchase or your account (order confirmations, payments, shipping, refunds, returns, payouts,
+            password reset and e-mail confirmation) is always sent. Every notification is also in your{" "}
+            <a href="/notifications" className="underline">
+              notifications
+            </a>
+            .
           </p>
           <div className="mt-4">
             <SaveButton pending={fetcher.state !== "idle"} />

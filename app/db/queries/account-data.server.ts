@@ -32,6 +32,7 @@ import {
   productLikes,
   products,
   productSizes,
+  notifications,
   pushSubscriptions,
   sessions,
   shippingUpdates,
@@ -364,6 +365,8 @@ export async function eraseAccount(db: Db, userId: string, now = new Date()): Pr
         ),
       ),
     db.delete(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)),
+    // The inbox (its deliveries cascade): it quotes orders, names and addresses.
+    db.delete(notifications).where(eq(notifications.userId, userId)),
     // Hosts whose tribes this fan joined lose a member; the fan's own tribe members are removed with the memberships.
     db
       .update(userProfiles)
@@ -400,6 +403,7 @@ export async function eraseAccount(db: Db, userId: string, now = new Date()): Pr
         pushNotifications: false,
         winnerNotifications: false,
         salesNotifications: false,
+        poolNotifications: false,
         prizePoolAutoRenew: false,
         updatedAt: now,
       })

@@ -751,3 +751,29 @@ export function listCheckoutOrders(db: Db, checkoutSessionId: string) {
     .orderBy(asc(orders.line))
     .limit(MAX_CHECKOUT_LINES);
 }
+
+/** A group buy's sales now and the part of them one checkout's orders made (to tell whether it reached a tier). */
+export async function getGroupBuySalesAfterCheckout(db: Db, groupBuyId: string, checkoutSessionId: string) {
+  const [row] = await db
+    .select({
+      name: groupBuys.name,
+      currentSalesCents: groupBuys.currentSalesCents,
+      checkoutSalesCents: sql<number>`(select coalesce(sum(${orders.salesRmCents}), 0) from ${orders} where ${orders.checkoutSessionId} = ${checkoutSessionId} and ${orders.status} <> 'cancelled')`,
+    })
+    .from(groupBuys)
+    .where(eq(groupBuys.id, groupBuyId))
+    .limit(1);
+  return row;
+}
+
+/** The accounts holding a paid order of the group buy (notified when it reaches a tier). */
+export async function listGroupBuyBuyerIds(db: Db, groupBuyId: string, limit = 5000): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ userId: sql<string>`${orders.userId}` })
+    .from(orders)
+    .where(
+      and(eq(orders.groupBuyId, groupBuyId), sql`${orders.userId} is not null`, sql`${orders.status} <> 'cancelled'`),
+    )
+    .limit(limit);
+  return rows.map((r) => r.userId);
+}

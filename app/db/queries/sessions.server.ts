@@ -1,6 +1,7 @@
 import { and, eq, gt, Param, sql, type SQL } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Db } from "~/db/client.server";
+import { unreadNotificationsSql } from "~/db/queries/notifications.server";
 import { chatMessages, sessions, userProfiles, users, type NewSession } from "~/db/schema";
 import { cartCountColumn } from "./cart.server";
 import { columnPlaceholder, preparedRead } from "~/db/prepared.server";
@@ -48,7 +49,8 @@ export async function insertSession(db: Db, row: NewSession): Promise<void> {
 
 /**
  * The account behind an unexpired session id (the token's hash), with its display name, avatar, profile status and
- * count of unread chat messages and the units in the cart (the nav bar's counts, in this one query).
+ * count of unread chat messages and notifications and the units in the cart (the nav bar's counts, in this one
+ * query).
  */
 export async function getSessionAccount(db: Db, sessionId: string, now: Date) {
   return sessionAccountRead(db).get(viewerValues({ sessionId, now }));
@@ -67,6 +69,7 @@ const sessionAccountRead = preparedRead((db) =>
       avatarUrl: userProfiles.avatarUrl,
       unreadMessages: sql<number>`(select count(*) from ${chatMessages} where ${chatMessages.recipientId} = ${users.id} and ${chatMessages.readAt} is null)`,
       cartItems: cartCountColumn(users.id),
+      unreadNotifications: unreadNotificationsSql(users.id),
       // The session's own times, to push its idle deadline forward (lib/session.server.ts).
       sessionCreatedAt: sql<
         number | null

@@ -86,33 +86,6 @@ export async function updatePrivacySwitches(db: Db, userId: string, switches: Pr
     .where(eq(userProfiles.userId, userId));
 }
 
-/** Whom to notify and how: the account's address and switches; null for an unknown or deleted account. */
-export async function getNotificationTarget(db: Db, userId: string) {
-  const [row] = await db
-    .select({
-      email: users.email,
-      deletedAt: users.deletedAt,
-      emailNotifications: userProfiles.emailNotifications,
-      pushNotifications: userProfiles.pushNotifications,
-      winnerNotifications: userProfiles.winnerNotifications,
-      salesNotifications: userProfiles.salesNotifications,
-    })
-    .from(users)
-    .leftJoin(userProfiles, eq(userProfiles.userId, users.id))
-    .where(eq(users.id, userId))
-    .limit(1);
-  if (!row || row.deletedAt) return null;
-  return {
-    email: row.email,
-    switches: {
-      emailNotifications: row.emailNotifications ?? true,
-      pushNotifications: row.pushNotifications ?? true,
-      winnerNotifications: row.winnerNotifications ?? true,
-      salesNotifications: row.salesNotifications ?? true,
-    },
-  };
-}
-
 // --- e-mail changes --------------------------------------------------------------------------------------------
 
 /** True when another account (or a pending change of another account) already uses the address. */
@@ -246,12 +219,4 @@ export async function deletePushSubscription(db: Db, endpoint: string, userId?: 
   await db
     .delete(pushSubscriptions)
     .where(and(eq(pushSubscriptions.endpoint, endpoint), userId ? eq(pushSubscriptions.userId, userId) : undefined));
-}
-
-export function listPushSubscriptions(db: Db, userId: string, limit = 20) {
-  return db
-    .select({ endpoint: pushSubscriptions.endpoint, p256dh: pushSubscriptions.p256dh, auth: pushSubscriptions.auth })
-    .from(pushSubscriptions)
-    .where(eq(pushSubscriptions.userId, userId))
-    .limit(limit);
 }

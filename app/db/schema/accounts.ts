@@ -176,6 +176,10 @@ export const mailOutbox = sqliteTable(
     toAddress: text("to_address").notNull(),
     subject: text("subject").notNull(),
     textBody: text("text_body").notNull(),
+    /** The HTML part beside the text (null: text only). */
+    htmlBody: text("html_body"),
+    /** Extra headers (List-Unsubscribe, List-Unsubscribe-Post) as a JSON object. */
+    headers: text("headers", { mode: "json" }).$type<Record<string, string>>(),
     createdAt: createdAt(),
   },
   (t) => [index("mail_outbox_to_address_idx").on(t.toAddress, t.createdAt)],

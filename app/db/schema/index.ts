@@ -29,3 +29,4 @@ export * from "./earnings";
 export * from "./payments";
 export * from "./limits";
 export * from "./eligibility";
+export * from "./notifications";

@@ -38,6 +38,7 @@ export const userProfiles = sqliteTable(
       .notNull()
       .default(DEFAULT_NOTIFICATION_SWITCHES.winnerNotifications),
     salesNotifications: bool("sales_notifications").notNull().default(DEFAULT_NOTIFICATION_SWITCHES.salesNotifications),
+    poolNotifications: bool("pool_notifications").notNull().default(DEFAULT_NOTIFICATION_SWITCHES.poolNotifications),
     profilePublic: bool("profile_public").notNull().default(true),
     showRevenue: bool("show_revenue").notNull().default(false),
     showFollowers: bool("show_followers").notNull().default(true),

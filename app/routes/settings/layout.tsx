@@ -75,6 +75,7 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Se
       pushNotifications: profile.pushNotifications,
       winnerNotifications: profile.winnerNotifications,
       salesNotifications: profile.salesNotifications,
+      poolNotifications: profile.poolNotifications,
     },
     privacy: {
       profilePublic: profile.profilePublic,

@@ -1,6 +1,7 @@
 import Stripe from "stripe";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
+import { tellPayoutOutcome } from "./payout-notices.server";
 import {
   applyAccountUpdate,
   recordConnectEvent,
@@ -118,6 +119,7 @@ async function dispatch(env: Env, event: ConnectEvent): Promise<string | null> {
         matchTransferId: transfer.data.id,
         failureReason: "The transfer was reversed",
       });
+      await tellPayoutOutcome(env, done);
       return done ? null : "payout not in a reversible state";
     }
     case "transfer.created": {
@@ -129,6 +131,7 @@ async function dispatch(env: Env, event: ConnectEvent): Promise<string | null> {
       if (payout.status !== "processing" || String(payout.attempt) !== (transfer.data.metadata?.attempt ?? "0"))
         return "already settled";
       const done = await applyPayoutEvent(db, payout, "transfer_created", now, { transferId: transfer.data.id });
+      await tellPayoutOutcome(env, done);
       return done ? null : "already settled";
     }
     case "payout.paid":

@@ -2,6 +2,7 @@ import { arePayoutsHeld } from "~/db/queries/admin.server";
 import { prizeClaimCleared } from "~/db/queries/prize-claims.server";
 import { getDb } from "~/db/client.server";
 import { getWithdrawalFeePercent, hostBalances } from "~/db/queries/earnings.server";
+import { tellPayoutOutcome } from "./payout-notices.server";
 import {
   applyPayoutEvent,
   createWithdrawal,
@@ -123,7 +124,11 @@ export async function processPayout(
   if (payout.status === "pending") current = await applyPayoutEvent(db, payout, "start", now);
   if (!current || current.status !== "processing") return (await getPayout(db, payoutId)) ?? null;
   if (!current.connectedAccountId) {
-    return applyPayoutEvent(db, current, "transfer_failed", now, { failureReason: PAYOUT_MESSAGES.noMethod });
+    const failed = await applyPayoutEvent(db, current, "transfer_failed", now, {
+      failureReason: PAYOUT_MESSAGES.noMethod,
+    });
+    await tellPayoutOutcome(env, failed);
+    return failed;
   }
   const connect = provider ?? getConnectProvider(env, origin);
   try {
@@ -138,6 +143,7 @@ export async function processPayout(
       transferId: transfer.id,
       estimatedArrivalAt: new Date(now.getTime() + ESTIMATED_ARRIVAL_DAYS * MS_PER_DAY),
     });
+    await tellPayoutOutcome(env, done);
     if (done && connect.name === "local") {
       try {
         await simulateLocalBankPayout(env, origin, done);
@@ -148,7 +154,9 @@ export async function processPayout(
     return (await getPayout(db, payoutId)) ?? null;
   } catch (error) {
     if (error instanceof TransferRefusedError) {
-      return applyPayoutEvent(db, current, "transfer_failed", now, { failureReason: error.message });
+      const failed = await applyPayoutEvent(db, current, "transfer_failed", now, { failureReason: error.message });
+      await tellPayoutOutcome(env, failed);
+      return failed;
     }
     console.error("payout: transfer call failed; left processing for a retry with the same key", { payoutId, error });
     return (await getPayout(db, payoutId)) ?? null;

@@ -24,7 +24,7 @@ import { drawMiniPrizes, miniPrizeCandidates } from "~/domain/mini-prizes";
 import { formatCents } from "~/domain/money";
 import { PRIZE_MESSAGES, payoutMethodProblem, winnerMail } from "~/domain/payouts";
 import { PRIZE_SETTLEMENT_DAYS } from "~/domain/pool";
-import { sendMail } from "~/lib/mail.server";
+import { notify } from "~/lib/notify.server";
 import { processPayout } from "./payouts.server";
 import { recordAudit } from "~/db/queries/admin.server";
 import { prizeClaimCleared } from "~/db/queries/prize-claims.server";
@@ -80,15 +80,18 @@ export async function runPrizeCron(env: Env, now: Date): Promise<PrizeCronSummar
     });
     if (!created) continue;
     summary.announced++;
-    if (prize.email && prize.winnerNotifications !== false) {
-      const mail = winnerMail(
-        prize.winnerName,
-        formatCents(prize.amountCents, prize.currency),
-        payableAt.toISOString().slice(0, 10),
-        { url: `${siteOrigin(env)}/prize-claim/${prize.poolId}`, by: claimBy.toISOString().slice(0, 10) },
-      );
-      await sendMail(env, db, { to: prize.email, ...mail });
-    }
+    const mail = winnerMail(
+      prize.winnerName,
+      formatCents(prize.amountCents, prize.currency),
+      payableAt.toISOString().slice(0, 10),
+      { url: `${siteOrigin(env)}/prize-claim/${prize.poolId}`, by: claimBy.toISOString().slice(0, 10) },
+    );
+    // The winner's switches decide the channels (the inbox always has it).
+    await notify(env, prize.userId, "winner", {
+      key: `prize-payable:${prize.winnerId}`,
+      ...mail,
+      url: `/prize-claim/${prize.poolId}`,
+    });
   }
 
   for (const { payout, poolWinner, poolStatus } of await listPayablePrizePayouts(db, now)) {

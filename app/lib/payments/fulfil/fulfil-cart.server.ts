@@ -15,10 +15,8 @@ import { insertOrderVoucher } from "~/db/queries/vouchers.server";
 import type { CheckoutSession } from "~/db/schema";
 import { groupByHost } from "~/domain/cart";
 import { productCategory } from "~/domain/catalog";
-import { formatCents } from "~/domain/money";
 import { voucherCode } from "~/domain/orders";
 import { UNFULFILLABLE_REASONS } from "~/domain/payments";
-import { notify } from "~/lib/notify.server";
 import { decodeCheckoutLines } from "../shared/checkout-lines.server";
 import { FulfilmentDataError, paymentIntentOf, type CheckoutSessionObject } from "../shared/events.server";
 import type { FulfilOutcome } from "./fulfil.server";
@@ -148,28 +146,12 @@ export async function fulfilCart(
     if (lead.id === first.id) outcome = { poolId, entryNumber };
   }
 
-  if (result.inserted) {
-    if (row.userId) {
-      await removePurchasedCartLines(
-        db,
-        row.userId,
-        lines.map(([productId, sizeName, colorName, quantity]) => ({ productId, sizeName, colorName, quantity })),
-      );
-    }
-    for (const group of groupByHost(orders)) {
-      const total = group.items.reduce((sum, o) => sum + o.amountCents, 0);
-      const units = group.items.reduce((sum, o) => sum + o.quantity, 0);
-      await notify(env, group.hostId, "sale", {
-        subject: `New order ${group.items[0]!.orderNumber}: ${group.items.map((o) => o.productName).join(", ")}`.slice(
-          0,
-          200,
-        ),
-        text: `You sold ${units} item${units === 1 ? "" : "s"} (${formatCents(total, group.items[0]!.currency)}) in one checkout: ${group.items
-          .map((o) => `${o.quantity} x ${o.productName} (${o.orderNumber})`)
-          .join(", ")}. They are waiting in Customer Orders.`,
-        url: "/orders",
-      });
-    }
+  if (result.inserted && row.userId) {
+    await removePurchasedCartLines(
+      db,
+      row.userId,
+      lines.map(([productId, sizeName, colorName, quantity]) => ({ productId, sizeName, colorName, quantity })),
+    );
   }
 
   return {

@@ -12,13 +12,11 @@ import { getProductVariants } from "~/db/queries/products.server";
 import { insertOrderVoucher, isVoucherCodeTaken } from "~/db/queries/vouchers.server";
 import type { CheckoutSession } from "~/db/schema";
 import { productCategory } from "~/domain/catalog";
-import { formatCents } from "~/domain/money";
 import { orderNumber, voucherCode } from "~/domain/orders";
 import { UNFULFILLABLE_REASONS } from "~/domain/payments";
 import { poolContributionCents } from "~/domain/revenue";
 import { FulfilmentDataError, paymentIntentOf, shippingOf, type CheckoutSessionObject } from "../shared/events.server";
 import type { FulfilOutcome } from "./fulfil.server";
-import { notify } from "~/lib/notify.server";
 import { decodeProductLine } from "../shared/checkout-lines.server";
 import { contributionKey } from "../shared/payment-records";
 import { contribute } from "./pool-ledger.server";
@@ -175,14 +173,6 @@ export async function fulfilProduct(
     poolId = contributed.poolId;
     entryNumber = contributed.entryNumber;
     await setOrderPoolEntry(db, order.id, { poolId, entryNumber });
-  }
-
-  if (result.inserted) {
-    await notify(env, row.hostId, "sale", {
-      subject: `New order ${order.orderNumber}: ${product.name}`,
-      text: `You sold ${quantity} x ${product.name} (${formatCents(order.amountCents, order.currency)}). Order ${order.orderNumber} is waiting in Customer Orders.`,
-      url: "/orders",
-    });
   }
 
   return {

@@ -18,6 +18,7 @@ import { fulfilGroupBuy } from "./fulfil-group-buy.server";
 import { fulfilGuessEntry } from "./fulfil-guess.server";
 import { fulfilProduct } from "./fulfil-product.server";
 import { refundUnfulfillable } from "../refunds/refund-request.server";
+import { tellOrderPlaced, tellPaymentFailed, tellPaymentPending } from "./order-notices.server";
 
 // Applying a paid checkout exactly once, per purpose. Each purpose's first step is one atomic D1 batch whose gate
 // is a conditional UPDATE (payment_status 'unpaid' -> 'paid') plus a unique key of what it creates, so racing or
@@ -85,26 +86,53 @@ export async function fulfilCheckoutSession(env: Env, session: CheckoutSessionOb
       session,
       new FulfilmentDataError(`checkout ${row.id} was refunded as undeliverable`, undeliverable),
     );
+  let outcome: FulfilOutcome;
   try {
-    switch (row.purpose) {
-      case "product":
-        return await fulfilProduct(env, db, row, session);
-      case "host_deposit":
-        return await fulfilHostDeposit(env, db, row, session);
-      case "guess_entry":
-        return await fulfilGuessEntry(env, db, row, session);
-      case "group_buy":
-        return await fulfilGroupBuy(env, db, row, session);
-      case "cart":
-        return await fulfilCart(env, db, row, session);
-      default:
-        throw new FulfilmentDataError(
-          `checkout ${row.id} has purpose ${row.purpose}, which this handler does not fulfil`,
-        );
-    }
+    outcome = await fulfilByPurpose(env, db, row, session);
   } catch (error) {
     if (!(error instanceof FulfilmentDataError)) throw error;
     return refundUndeliverable(env, row, session, error);
+  }
+  // The buyer's confirmation and the hosts' "New order", from here for every purchase mode: keyed by the checkout,
+  // so every delivery (the webhook, the payment page, the cron) may tell and each person hears once.
+  if (
+    (outcome.kind === "fulfilled" || outcome.kind === "already_fulfilled") &&
+    (row.purpose === "product" || row.purpose === "cart" || row.purpose === "group_buy")
+  ) {
+    try {
+      await tellOrderPlaced(env, db, row, session.id, {
+        fulfilledNow: outcome.kind === "fulfilled",
+        // A bank transfer's checkout completed unpaid before: its confirmation says the transfer arrived.
+        transferArrived: row.status === "complete" && row.paymentStatus === "unpaid",
+      });
+    } catch (error) {
+      console.error("fulfilment: order notices failed", { checkout: row.id, error });
+    }
+  }
+  return outcome;
+}
+
+function fulfilByPurpose(
+  env: Env,
+  db: ReturnType<typeof getDb>,
+  row: CheckoutSession,
+  session: CheckoutSessionObject,
+): Promise<FulfilOutcome> {
+  switch (row.purpose) {
+    case "product":
+      return fulfilProduct(env, db, row, session);
+    case "host_deposit":
+      return fulfilHostDeposit(env, db, row, session);
+    case "guess_entry":
+      return fulfilGuessEntry(env, db, row, session);
+    case "group_buy":
+      return fulfilGroupBuy(env, db, row, session);
+    case "cart":
+      return fulfilCart(env, db, row, session);
+    default:
+      throw new FulfilmentDataError(
+        `checkout ${row.id} has purpose ${row.purpose}, which this handler does not fulfil`,
+      );
   }
 }
 
@@ -149,7 +177,28 @@ export async function markAwaitingPayment(env: Env, session: CheckoutSessionObje
   if (!row) return { kind: "unknown_session" };
   checkAmount(row, session);
   await markCheckoutAwaitingPayment(getDb(env), row.id, paymentIntentOf(session));
+  if (row.paymentStatus === "unpaid" && row.purpose !== "host_deposit") {
+    try {
+      await tellPaymentPending(env, row);
+    } catch (error) {
+      console.error("fulfilment: payment pending notice failed", { checkout: row.id, error });
+    }
+  }
   return { kind: "awaiting_payment", checkoutId: row.id };
+}
+
+/** `async_payment_failed`: the delayed payment (a bank transfer) failed; the buyer is told, once. */
+export async function markDelayedPaymentFailed(env: Env, session: CheckoutSessionObject): Promise<FulfilOutcome> {
+  const outcome = await markUnpaidSessionExpired(env, session);
+  const row = outcome.kind === "expired" ? await findRow(env, session) : null;
+  if (row && row.paymentStatus === "unpaid") {
+    try {
+      await tellPaymentFailed(env, row);
+    } catch (error) {
+      console.error("fulfilment: payment failed notice failed", { checkout: row.id, error });
+    }
+  }
+  return outcome;
 }
 
 /** `checkout.session.expired` or `async_payment_failed`: an unpaid session will never be paid. */

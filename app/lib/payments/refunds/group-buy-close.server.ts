@@ -28,6 +28,8 @@ import {
 } from "~/domain/group-buy";
 import { bookGroupBuyEarnings } from "~/lib/payments/refunds/refund-earnings.server";
 import { sendRefund } from "./refund-request.server";
+import { siteOrigin } from "~/lib/config.server";
+import { notify } from "~/lib/notify.server";
 
 export type CloseMode = "end" | "early" | "cancel";
 export type CloseResult = { ok: true; refunded: number } | { ok: false; message: string };
@@ -136,7 +138,27 @@ export async function settleClosedGroupBuy(
   await markGroupBuyFinalised(db, closed.id);
   // Group-buy revenue counts once finalised (decision 340).
   await bookGroupBuyEarnings(env, closed.id);
+  await tellHostGroupBuyFinalised(env, closed, money.length);
   return refunded;
+}
+
+/** The host hears once that the group buy was finalised: its final tier and the refunds it made. */
+async function tellHostGroupBuyFinalised(
+  env: Env,
+  closed: { id: string; name: string; status: string; finalDiscountPercent: number | null },
+  orderCount: number,
+): Promise<void> {
+  const groupBuy = await getGroupBuyForClose(getDb(env), closed.id);
+  if (!groupBuy) return;
+  const cancelled = closed.status === "cancelled";
+  await notify(env, groupBuy.hostId, "group_buy_finalised", {
+    key: `group-buy-finalised:${closed.id}`,
+    subject: `Group buy "${closed.name}" ${cancelled ? "cancelled" : "finalised"}`,
+    text: cancelled
+      ? `Your group buy "${closed.name}" was cancelled: its ${orderCount} paid order${orderCount === 1 ? " is" : "s are"} refunded in full.`
+      : `Your group buy "${closed.name}" ended at ${closed.finalDiscountPercent ?? 0}% off: its ${orderCount} paid order${orderCount === 1 ? " was" : "s were"} refunded the difference, and your share is in your earnings.\n\n${siteOrigin(env)}/group-buy-management`,
+    url: "/group-buy-management",
+  });
 }
 
 /**

@@ -221,12 +221,13 @@ async function mailRefundToBuyer(env: Env, refundId: string): Promise<void> {
   const userId = order ? order.userId : (payment?.userId ?? null);
   const email = order ? order.customerEmail : (payment?.customerEmail ?? null);
   try {
-    if (userId) await notify(env, userId, "refund", mail);
+    if (userId)
+      await notify(env, userId, "refund", { ...mail, key: `${failed ? "refund-failed" : "refund"}:${refundId}` });
     else if (email) await sendMail(env, db, { to: email, subject: mail.subject, text: mail.text });
   } catch (error) {
     console.error("refunds: the buyer's refund mail failed", { refundId, error });
   }
-  if (failed) await tellHostsRefundFailed(env, refund.currency, targets);
+  if (failed) await tellHostsRefundFailed(env, refund.id, refund.currency, targets);
 }
 
 /** The orders a refund is for, each with its part: its one order, or each order of a cart payment it was split over. */
@@ -244,7 +245,12 @@ async function refundOrders(db: Db, refund: { id: string; orderId: string | null
  * A refund that did not go through leaves the buyer unpaid: the host of each order it was for is told once, with
  * the buyer's failure mail, so they can refund it again from Orders.
  */
-async function tellHostsRefundFailed(env: Env, currency: string, targets: Awaited<ReturnType<typeof refundOrders>>) {
+async function tellHostsRefundFailed(
+  env: Env,
+  refundId: string,
+  currency: string,
+  targets: Awaited<ReturnType<typeof refundOrders>>,
+) {
   for (const { order, amountCents } of targets) {
     if (!order.hostId) continue;
     const mail = hostRefundFailedMail({
@@ -254,7 +260,7 @@ async function tellHostsRefundFailed(env: Env, currency: string, targets: Awaite
       customerName: order.customerName,
       siteOrigin: siteOrigin(env),
     });
-    await notify(env, order.hostId, "refund", mail);
+    await notify(env, order.hostId, "refund", { ...mail, key: `refund-failed:${refundId}:${order.id}` });
   }
 }
 
@@ -287,7 +293,30 @@ export async function applyDispute(env: Env, dispute: DisputeObject, event: Disp
   );
   await settleReversal(env, "dispute", dispute.id);
   await bookEndedGroupBuys(env, "dispute", dispute.id);
+  await tellHostsDisputeOpened(env, dispute, orderId);
   return { kind: "applied", id: dispute.id, checkoutSessionId: payment.checkoutSessionId, orderId };
+}
+
+/** The host of each order a dispute is about is told it was opened, once (whichever of its events comes first). */
+async function tellHostsDisputeOpened(env: Env, dispute: DisputeObject, orderId: string | null): Promise<void> {
+  const db = getDb(env);
+  const parts = orderId
+    ? [{ orderId, amountCents: dispute.amount }]
+    : (await listRefundParts(db, "dispute", dispute.id)).filter((part) => part.amountCents > 0);
+  const currency = dispute.currency.toUpperCase();
+  for (const part of parts) {
+    const order = await getOrderById(db, part.orderId);
+    if (!order?.hostId) continue;
+    await notify(env, order.hostId, "dispute", {
+      key: `dispute:${dispute.id}`,
+      subject: `A payment was disputed: order ${order.orderNumber}`,
+      text:
+        `The buyer's bank opened a dispute of ${formatCents(part.amountCents, currency)} on order ${order.orderNumber} ` +
+        `(${order.productName}). While it is open the amount is held from your earnings; if the shop wins it comes back.\n\n` +
+        `${siteOrigin(env)}/orders`,
+      url: "/orders",
+    });
+  }
 }
 
 /**

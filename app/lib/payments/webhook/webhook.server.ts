@@ -8,6 +8,7 @@ import {
 import {
   fulfilCheckoutSession,
   markAwaitingPayment,
+  markDelayedPaymentFailed,
   markUnpaidSessionExpired,
   type FulfilOutcome,
 } from "../fulfil/fulfil.server";
@@ -83,7 +84,7 @@ export const WEBHOOK_HANDLERS: Handlers = {
       : markAwaitingPayment(env, session),
   ),
   "checkout.session.async_payment_succeeded": sessionHandler(fulfilPaid),
-  "checkout.session.async_payment_failed": sessionHandler(markUnpaidSessionExpired),
+  "checkout.session.async_payment_failed": sessionHandler(markDelayedPaymentFailed),
   "checkout.session.expired": sessionHandler(markUnpaidSessionExpired),
   "charge.updated": chargeUpdatedHandler,
   ...MONEY_BACK_HANDLERS,

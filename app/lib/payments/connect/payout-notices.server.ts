@@ -1,0 +1,23 @@
+// A payout's result told to its account once per attempt (docs/product.md#notifications): a host's withdrawal or a
+// prize sent, or failed (its money returned to the balance, to retry from Payouts).
+import type { Payout } from "~/db/schema";
+import { formatCents } from "~/domain/money";
+import { siteOrigin } from "~/lib/config.server";
+import { notify } from "~/lib/notify.server";
+
+/** Tells the payout's account when it has just completed or failed; anything else tells nothing. */
+export async function tellPayoutOutcome(env: Env, payout: Payout | null | undefined): Promise<void> {
+  if (!payout || (payout.status !== "completed" && payout.status !== "failed")) return;
+  const amount = formatCents(payout.amountCents, payout.currency);
+  const what = payout.payoutType === "prize_winner" ? "prize" : "withdrawal";
+  const sent = payout.status === "completed";
+  await notify(env, payout.userId, "payout_result", {
+    key: `payout-${sent ? "sent" : "failed"}:${payout.id}:${payout.attempt}`,
+    subject: sent ? `Your ${what} of ${amount} is on its way` : `Your ${what} of ${amount} did not go through`,
+    text: sent
+      ? `We sent your ${what} of ${amount} to your payout account. Banks usually take a few business days.\n\n${siteOrigin(env)}/payouts`
+      : `Your ${what} of ${amount} did not go through${payout.failureReason ? `: ${payout.failureReason}` : ""}. ` +
+        `The money is back in your balance; check your payout method and try again from Payouts.\n\n${siteOrigin(env)}/payouts`,
+    url: "/payouts",
+  });
+}
