@@ -6,6 +6,7 @@ import { mailOutbox, notificationDeliveries, notifications, prizeEntries, prizeP
 import { MAX_DELIVERY_ATTEMPTS } from "~/domain/notifications";
 import { createNotifications, deliverDueNotifications, notify } from "~/lib/notify.server";
 import { tellPoolEntrants } from "~/lib/pool-notices.server";
+import { excludeSelf } from "~/lib/self-exclusion.server";
 import { base64UrlEncode } from "~/lib/web-push";
 import { db, makeUser } from "./helpers";
 
@@ -237,5 +238,53 @@ describe("the cron's chunks", () => {
       .where(eq(notifications.key, `pool-drawn:${pool!.id}`));
     expect(drawn).toHaveLength(8);
     expect(drawn.find((n) => n.userId === fans[3]!.id)!.text).toContain("entry #4 won the main prize (that's yours!)");
+  });
+
+  it("tells no self-excluded fan of a pool (promotional), and every notice carries the pool's log stamp", async () => {
+    const host = await makeUser({ name: "Stamp Host" });
+    const [fan, excluded] = await Promise.all([makeUser({ name: "Told Fan" }), makeUser({ name: "Excluded Fan" })]);
+    const now = new Date();
+    await excludeSelf(
+      env,
+      { userId: excluded.id, email: excluded.email, names: ["Excluded Fan"], dateOfBirth: null },
+      "6_months",
+      now,
+    );
+    const [pool] = await db()
+      .insert(prizePools)
+      .values({
+        hostId: host.id,
+        status: "closed",
+        targetCents: 100_000,
+        amountCents: 5_000,
+        entriesCount: 2,
+        endAt: now,
+        closedAt: now,
+        drawBlockHeight: 900_003,
+      })
+      .returning();
+    await db()
+      .insert(prizeEntries)
+      .values(
+        [fan, excluded].map((f, entryNumber) => ({
+          poolId: pool!.id,
+          entryNumber,
+          userId: f.id,
+          sourceKey: `src-${crypto.randomUUID()}`,
+        })),
+      );
+    await tellPoolEntrants(env, now, 10);
+    const told = await db()
+      .select()
+      .from(notifications)
+      .where(eq(notifications.key, `pool-closed:${pool!.id}`));
+    expect(told.map((n) => n.userId).sort()).toEqual([fan.id, host.id].sort());
+    for (const n of told) {
+      expect(n.text).toMatch(/The log's head when this was sent: #\d+, SHA-256 [0-9a-f]{64}\./);
+    }
+    // A transactional notice still reaches the self-excluded fan.
+    await notify(env, excluded.id, "refund", { key: `refund:${crypto.randomUUID()}`, subject: "Refund", text: "Sent" });
+    const mine = await db().select().from(notifications).where(eq(notifications.userId, excluded.id));
+    expect(mine.map((n) => n.kind)).toEqual(["refund"]);
   });
 });

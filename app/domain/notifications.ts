@@ -57,6 +57,12 @@ const CATEGORY_OF: Record<NotificationKind, NotificationCategory> = {
   winner: "winner",
 };
 
+/**
+ * Categories that invite play: a self-excluded fan gets none of them (issue 30 item 6, decision 570). A prize already
+ * won, purchases and money are not promotion.
+ */
+export const PROMOTIONAL_CATEGORIES: readonly NotificationCategory[] = ["pool"];
+
 export function categoryOf(kind: NotificationKind): NotificationCategory {
   return CATEGORY_OF[kind];
 }

@@ -25,6 +25,7 @@ import {
   headerText,
   isTransactional,
   nextAttemptAt,
+  PROMOTIONAL_CATEGORIES,
   shouldEmail,
   shouldPush,
   type NotificationKind,
@@ -33,6 +34,7 @@ import { siteOrigin } from "~/lib/config.server";
 import { sendMail, type Mail } from "~/lib/mail.server";
 import { mailHtml } from "~/lib/mail-html";
 import { isAllowedEndpoint } from "~/lib/push-subscriptions.server";
+import { selfExcludedAccounts } from "~/lib/self-exclusion.server";
 import { unsubscribeUrl } from "~/lib/unsubscribe.server";
 import { sendWebPush, type VapidKeys } from "~/lib/web-push";
 
@@ -85,8 +87,12 @@ export async function createNotifications(
       )
     ).map((t) => [t.userId, t]),
   );
+  // Self-excluded fans get no promotional notice (their account or e-mail is under a self-exclusion).
+  const excluded = PROMOTIONAL_CATEGORIES.includes(categoryOf(kind))
+    ? await selfExcludedAccounts(env, [...targets.values()], new Date())
+    : new Set<string>();
   const rows: NewNotification[] = items
-    .filter((item) => targets.has(item.userId))
+    .filter((item) => targets.has(item.userId) && !excluded.has(item.userId))
     .map((item) => ({
       id: crypto.randomUUID(),
       userId: item.userId,

@@ -4,8 +4,10 @@
 // by account id, and the deliveries follow through the cron's delivery step in their own chunks.
 import { getDb } from "~/db/client.server";
 import { listPoolEntrants, listPoolsToTell, recordPoolNoticeProgress } from "~/db/queries/notifications.server";
+import { getPoolLogStamp } from "~/db/queries/transparency.server";
 import { formatCents } from "~/domain/money";
 import { POOL_NOTICE_CHUNK } from "~/domain/notifications";
+import { poolLogStampText } from "~/domain/transparency-log";
 import { siteOrigin } from "~/lib/config.server";
 import { createNotifications } from "~/lib/notify.server";
 
@@ -23,7 +25,7 @@ function entryList(numbers: readonly number[]): string {
   return numbers.length > NUMBERS_SHOWN ? `${shown} and ${numbers.length - NUMBERS_SHOWN} more` : shown;
 }
 
-function fanNotice(origin: string, event: PoolEvent, pool: PoolToTell, numbers: readonly number[]) {
+function fanNotice(origin: string, event: PoolEvent, pool: PoolToTell, numbers: readonly number[], stamp: string) {
   const host = pool.hostName ?? "A host";
   const link = `${origin}/winner-selection/${pool.poolId}`;
   const yours = `Your entr${numbers.length === 1 ? "y" : "ies"}: ${entryList(numbers)}.`;
@@ -32,7 +34,7 @@ function fanNotice(origin: string, event: PoolEvent, pool: PoolToTell, numbers: 
       subject: `${host}'s prize pool closed`,
       text:
         `${host}'s prize pool closed at ${formatCents(pool.amountCents, pool.currency)} with ${pool.entriesCount} entries. ${yours}\n\n` +
-        `The winner is drawn from Bitcoin block ${pool.drawBlockHeight ?? "(being committed)"}; check the entry list and the draw: ${link}`,
+        `The winner is drawn from Bitcoin block ${pool.drawBlockHeight ?? "(being committed)"}; check the entry list and the draw: ${link}\n\n${stamp}`,
     };
   }
   const won = pool.winnerEntryNumber !== null && numbers.includes(pool.winnerEntryNumber);
@@ -40,20 +42,20 @@ function fanNotice(origin: string, event: PoolEvent, pool: PoolToTell, numbers: 
     subject: `${host}'s prize pool was drawn`,
     text:
       `${host}'s prize pool was drawn: entry #${pool.winnerEntryNumber} won the main prize${won ? " (that's yours!)" : ""}. ${yours}\n\n` +
-      `See how it was drawn: ${link}`,
+      `See how it was drawn: ${link}\n\n${stamp}`,
   };
 }
 
-function hostNotice(origin: string, event: PoolEvent, pool: PoolToTell) {
+function hostNotice(origin: string, event: PoolEvent, pool: PoolToTell, stamp: string) {
   const link = `${origin}/winner-selection/${pool.poolId}`;
   return event === "closed"
     ? {
         subject: "Your prize pool closed",
-        text: `Your prize pool closed at ${formatCents(pool.amountCents, pool.currency)} with ${pool.entriesCount} entries. Its winner is drawn from a future Bitcoin block: ${link}`,
+        text: `Your prize pool closed at ${formatCents(pool.amountCents, pool.currency)} with ${pool.entriesCount} entries. Its winner is drawn from a future Bitcoin block: ${link}\n\n${stamp}`,
       }
     : {
         subject: "Your prize pool was drawn",
-        text: `Your prize pool was drawn: entry #${pool.winnerEntryNumber} won the main prize. ${link}`,
+        text: `Your prize pool was drawn: entry #${pool.winnerEntryNumber} won the main prize. ${link}\n\n${stamp}`,
       };
 }
 
@@ -75,15 +77,19 @@ export async function tellPoolEntrants(
       const kind = event === "closed" ? "pool_closed" : "pool_drawn";
       const key = `pool-${event}:${pool.poolId}`;
       const url = `/winner-selection/${pool.poolId}`;
+      // The pool's record in the public commitment log and the head at this moment (issue 29 item 6).
+      const stamp = poolLogStampText(await getPoolLogStamp(db, pool.poolId));
       if (after === "") {
-        await createNotifications(env, kind, [{ userId: pool.hostId, key, url, ...hostNotice(origin, event, pool) }]);
+        await createNotifications(env, kind, [
+          { userId: pool.hostId, key, url, ...hostNotice(origin, event, pool, stamp) },
+        ]);
       }
       const limit = budget;
       const entrants = await listPoolEntrants(db, pool.poolId, after, limit);
       const created = await createNotifications(
         env,
         kind,
-        entrants.map((e) => ({ userId: e.userId, key, url, ...fanNotice(origin, event, pool, e.entryNumbers) })),
+        entrants.map((e) => ({ userId: e.userId, key, url, ...fanNotice(origin, event, pool, e.entryNumbers, stamp) })),
       );
       told += created.length;
       budget -= entrants.length;

@@ -3,7 +3,7 @@
 // rows outlive the account (app/db/schema/eligibility.ts); nothing removes or shortens them.
 
 import { getDb } from "~/db/client.server";
-import { extendSelfExclusion, selfExclusionEndOf } from "~/db/queries/eligibility.server";
+import { extendSelfExclusion, selfExcludedKeyHashes, selfExclusionEndOf } from "~/db/queries/eligibility.server";
 import {
   nameAndBirthText,
   normaliseEmail,
@@ -79,6 +79,31 @@ export async function selfExcludedUntil(
 ): Promise<Date | null> {
   const hashes = (await selfExclusionKeys(env, identity)).map((k) => k.keyHash);
   return selfExclusionEndOf(getDb(env), hashes, now);
+}
+
+/**
+ * Of these accounts, the ones self-excluded at `now`, found by their account and e-mail keys (issue 30: they get no
+ * promotional notices). One read per 99 keys.
+ */
+export async function selfExcludedAccounts(
+  env: SecretEnv & Pick<Env, "DB">,
+  accounts: readonly { userId: string; email: string }[],
+  now: Date,
+): Promise<Set<string>> {
+  if (accounts.length === 0) return new Set();
+  const key = await hmacKey(env);
+  const keyed = await Promise.all(
+    accounts.map(async (a) => ({
+      userId: a.userId,
+      hashes: [await keyHash(key, "account", a.userId), await keyHash(key, "email", normaliseEmail(a.email))],
+    })),
+  );
+  const excluded = await selfExcludedKeyHashes(
+    getDb(env),
+    keyed.flatMap((k) => k.hashes),
+    now,
+  );
+  return new Set(keyed.filter((k) => k.hashes.some((h) => excluded.has(h))).map((k) => k.userId));
 }
 
 /**

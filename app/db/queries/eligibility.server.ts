@@ -145,6 +145,19 @@ export async function selfExclusionEndOf(db: Db, keyHashes: string[], now: Date)
   return row?.endsAt ?? null;
 }
 
+/** Which of these key hashes are kept under a self-exclusion that has not ended by `now` (100 keys a statement). */
+export async function selfExcludedKeyHashes(db: Db, keyHashes: readonly string[], now: Date): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < keyHashes.length; i += 99) {
+    const rows = await db
+      .select({ keyHash: selfExclusions.keyHash })
+      .from(selfExclusions)
+      .where(and(inArray(selfExclusions.keyHash, keyHashes.slice(i, i + 99)), gt(selfExclusions.endsAt, now)));
+    for (const row of rows) found.add(row.keyHash);
+  }
+  return found;
+}
+
 /**
  * Keeps a self-exclusion under each key until `endsAt`: a key already kept until later keeps its later end (an
  * exclusion is extended, never shortened), in one batch.
