@@ -207,6 +207,18 @@ describe("free guess eligibility", () => {
     expect(counted!.participantsCount).toBe(1);
   });
 
+  it("refuses a free guess to a fan who may not enter (under 18): no guess, the reason said", async () => {
+    const youngHost = await makeUser({ name: "Young Host" });
+    const game = await newGame(youngHost.id);
+    const young = await makeSignedInUser({ name: "Young Fan", dateOfBirth: "2015-01-01" });
+    await db().insert(tribeMembers).values({ userId: young.id, hostId: youngHost.id });
+    await db().insert(gameShares).values({ userId: young.id, gameId: game.id, hostId: youngHost.id });
+    const res = await act({ intent: "free-guess", gameId: game.id, answer: CORRECT }, young.cookie);
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain("You must be 18 or over to enter prize draws.");
+    expect(await participants(game.id)).toHaveLength(0);
+  });
+
   it("asks for an answer first", async () => {
     const game = await newGame(host.id);
     const f = await fan();

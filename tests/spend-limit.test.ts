@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { WINNER_PUBLICITY_TEXT } from "~/domain/prize-claims";
 import { entrySpend, guessWinParticipants, prizeEntries } from "~/db/schema";
 import { monthEntrySpend } from "~/db/queries/spend-limits.server";
 import { changeSpendLimit, effectiveSpendLimit, NO_SPEND_LIMIT, spendMonth } from "~/domain/spend-limits";
@@ -150,6 +151,8 @@ describe("the cart", () => {
     expect(added.status).toBeLessThan(400);
     const before = await pageText(await get("/cart", { cookie: fan.cookie }));
     expect(before).toContain("This purchase earns an entry in the prize pool.");
+    // Said before entry: a winner's surname and region are published unless they object (decision 540).
+    expect(before).toContain(WINNER_PUBLICITY_TEXT);
     await setSpendLimit(env, fan.id, 1_000, new Date());
     const after = await pageText(await get("/cart", { cookie: fan.cookie }));
     expect(after).toContain(

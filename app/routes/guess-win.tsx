@@ -17,6 +17,7 @@ import {
 import { CURRENCIES, displayCurrency, isSupportedCurrency, type SupportedCurrency } from "~/domain/currency";
 import { getOptionalUser, viewerSession } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
+import { entryRefusal } from "~/lib/entry-eligibility.server";
 import { describeCheckout } from "~/lib/payments/webhook/confirm.server";
 import { GUESS_MESSAGES } from "~/lib/payments/checkout/quote.server";
 import { getGuessByPaymentKey } from "~/db/queries/guesses.server";
@@ -195,6 +196,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (eligibility === "used") return reply({ ok: false, intent, gameId, message: GUESS_WIN_MESSAGES.freeUsed }, 409);
   if (eligibility !== "eligible")
     return reply({ ok: false, intent, gameId, message: GUESS_WIN_MESSAGES.shareForFree }, 403);
+  // A free guess can earn an entry: the same eligibility as every entry route (age, place, self-exclusion).
+  const refusal = await entryRefusal(getEnv(context), {
+    userId: user.id,
+    hostId: game.hostId,
+    route: "free_entry",
+    now: new Date(),
+  });
+  if (refusal) return reply({ ok: false, intent, gameId, message: refusal.message }, 403);
   const isCorrect = answer === game.correctAnswer;
   let spent: Awaited<ReturnType<typeof insertFreeGuess>>;
   try {
