@@ -52,7 +52,7 @@ export async function workerdTests(options: {
           // mutation four times from one account (about 180). tests/security.test.ts goes over both.
           ratelimits: {
             RATE_LIMIT_ADDRESS: { namespace_id: "1201", simple: { limit: 40, period: 60 } },
-            RATE_LIMIT_ACCOUNT: { namespace_id: "1202", simple: { limit: 200, period: 60 } },
+            RATE_LIMIT_ACCOUNT: { namespace_id: "1202", simple: { limit: 400, period: 60 } },
           },
         },
       }),
