@@ -1,0 +1,452 @@
+import { env } from "cloudflare:test";
+import { and, asc, eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { bookEarning } from "~/db/queries/earnings.server";
+import { getPayout } from "~/db/queries/payouts.server";
+import {
+  checkoutSessions,
+  groupBuyProducts,
+  groupBuyRefunds,
+  groupBuys,
+  groupBuyTiers,
+  mailOutbox,
+  notificationDeliveries,
+  notifications,
+  orders,
+  payoutMethods,
+  products,
+  productSizes,
+  refunds,
+  returnRequests,
+} from "~/db/schema";
+import { createProductCheckout } from "~/lib/payments/checkout/checkout-session.server";
+import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/checkout/group-buy-checkout.server";
+import { localAccountObject, localConnectEvent } from "~/lib/payments/connect/connect-local.server";
+import { processPayout, requestWithdrawal, retryPayout } from "~/lib/payments/connect/payouts.server";
+import { closeGroupBuy } from "~/lib/payments/refunds/group-buy-close.server";
+import { runScheduled } from "../workers/scheduled";
+import { db, makeSignedInUser, makeUser, ORIGIN, postForm, sessionUserOf, withoutNetwork } from "./helpers";
+import { checkoutSessionEvent, deliverConnectWebhook, deliverWebhook, stripeEvent } from "./support/webhooks";
+
+// Each event the app tells, triggered the way the app really meets it (signed webhook events, the pages' form posts,
+// the cron), delivered at once and run again: one notification per recipient under the event's key, one outbox
+// mail for it, and the words the person reads (docs/product.md#notifications, decision 570).
+
+withoutNetwork();
+
+const DAY = 86_400_000;
+
+type Person = { id: string; email: string };
+
+/**
+ * Exactly one notification under `key`, exactly one e-mail delivery of it (sent), and its mail in the outbox: as
+ * many mails with its subject reached the address as the account has notifications with that subject (two failed
+ * attempts of one payout read alike), so a doubled mail fails. Answers the notification and its mail.
+ */
+async function toldOnce(person: Person, key: string) {
+  const rows = await db()
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.userId, person.id), eq(notifications.key, key)));
+  expect(rows).toHaveLength(1);
+  const notice = rows[0]!;
+  const deliveries = await db()
+    .select()
+    .from(notificationDeliveries)
+    .where(and(eq(notificationDeliveries.notificationId, notice.id), eq(notificationDeliveries.channel, "email")));
+  expect(deliveries.map((d) => [d.target, d.status])).toEqual([[person.email, "sent"]]);
+  const alike = await db()
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(and(eq(notifications.userId, person.id), eq(notifications.subject, notice.subject)));
+  const mails = await db()
+    .select()
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.toAddress, person.email), eq(mailOutbox.subject, notice.subject)));
+  expect(mails).toHaveLength(alike.length);
+  const mail = mails.find((m) => m.textBody.startsWith(notice.text));
+  expect(mail).toBeDefined();
+  return { notice, mail: mail! };
+}
+
+/** Every notification an account holds (kind and key), oldest first. */
+async function inbox(person: Person) {
+  return (
+    await db()
+      .select({ kind: notifications.kind, key: notifications.key })
+      .from(notifications)
+      .where(eq(notifications.userId, person.id))
+      .orderBy(asc(notifications.createdAt), asc(notifications.key))
+  ).map((n) => `${n.kind} ${n.key}`);
+}
+
+const times = <T>(n: number, f: () => Promise<T>) => Promise.all(Array.from({ length: n }, f));
+
+/** A host's physical product at USD 40.00 (one size "One", 10 in stock). */
+async function hostProduct(hostId: string, name: string) {
+  const [product] = await db()
+    .insert(products)
+    .values({ hostId, name, category: "physical", status: "active", priceMinCents: 4000, priceMaxCents: 4000 })
+    .returning();
+  await db()
+    .insert(productSizes)
+    .values({ productId: product!.id, name: "One", priceCents: 4000, availableUnits: 10, position: 0 });
+  return product!;
+}
+
+async function startCheckout(fan: Person, productId: string) {
+  const started = await createProductCheckout(env, {
+    user: sessionUserOf(fan),
+    productId,
+    sizeName: "One",
+    quantity: 1,
+    origin: ORIGIN,
+  });
+  if (!started.ok) throw new Error(started.message);
+  return started.sessionId;
+}
+
+async function orderOf(checkoutSessionId: string) {
+  const [order] = await db().select().from(orders).where(eq(orders.checkoutSessionId, checkoutSessionId));
+  expect(order).toBeDefined();
+  return order!;
+}
+
+/** A fan's order of a host's USD 40.00 product, paid by the provider's signed webhook event under its payment intent. */
+async function paidByWebhook(hostName: string, fanName: string) {
+  const host = await makeUser({ name: hostName });
+  const fan = await makeUser({ name: fanName });
+  const product = await hostProduct(host.id, "Rattan Lamp");
+  const sessionId = await startCheckout(fan, product.id);
+  const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, sessionId));
+  const paymentIntent = `pi_test_${crypto.randomUUID().replace(/-/g, "")}`;
+  const paid = checkoutSessionEvent(row!, { address: null, overrides: { payment_intent: paymentIntent } });
+  expect((await deliverWebhook(paid)).status).toBe(200);
+  return { host, fan, paymentIntent, order: await orderOf(sessionId) };
+}
+
+describe("a dispute opened (host)", () => {
+  it("its events delivered three times at once and in any order tell the host once, with the order and amount", async () => {
+    const { host, paymentIntent, order } = await paidByWebhook("Dispute Host", "Dispute Fan");
+    const id = `dp_test_${crypto.randomUUID().replace(/-/g, "")}`;
+    const dispute = (status: string) => ({
+      id,
+      object: "dispute",
+      amount: 4000,
+      currency: "usd",
+      status,
+      payment_intent: paymentIntent,
+      charge: null,
+    });
+    for (const type of ["charge.dispute.created", "charge.dispute.funds_withdrawn", "charge.dispute.closed"]) {
+      const event = stripeEvent(type, dispute(type.endsWith("closed") ? "lost" : "needs_response"));
+      const answers = await times(3, () => deliverWebhook(event));
+      expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
+      // The same news resent under a new event id.
+      expect((await deliverWebhook(stripeEvent(type, dispute("needs_response")))).status).toBe(200);
+    }
+    const { notice, mail } = await toldOnce(host, `dispute:${id}`);
+    expect(notice.kind).toBe("dispute");
+    expect(notice.subject).toBe(`A payment was disputed: order ${order.orderNumber}`);
+    expect(notice.url).toBe("/orders");
+    expect(mail.textBody).toContain(
+      `The buyer's bank opened a dispute of USD 40.00 on order ${order.orderNumber} (Rattan Lamp).`,
+    );
+    expect(mail.textBody).toContain(`${ORIGIN}/orders`);
+    // Mail about money is transactional: no unsubscribe.
+    expect(mail.headers).toBeNull();
+    expect((await inbox(host)).filter((n) => n.startsWith("dispute "))).toEqual([`dispute dispute:${id}`]);
+  });
+});
+
+describe("a refund failed (fan, and the host who must refund again)", () => {
+  it("refund.failed delivered three times at once, then its older news, tells each once", async () => {
+    const { host, fan, paymentIntent, order } = await paidByWebhook("Failed Refund Host", "Failed Refund Fan");
+    const id = `re_test_${crypto.randomUUID().replace(/-/g, "")}`;
+    const refund = (status: string) => ({
+      id,
+      object: "refund",
+      amount: 4000,
+      currency: "usd",
+      status,
+      payment_intent: paymentIntent,
+      charge: null,
+      metadata: { checkout_session_id: order.checkoutSessionId, order_id: order.id, origin: "host", reason: "Chipped" },
+    });
+    const failed = stripeEvent("refund.failed", refund("failed"));
+    expect((await times(3, () => deliverWebhook(failed))).map((r) => r.status)).toEqual([200, 200, 200]);
+    expect((await deliverWebhook(stripeEvent("refund.created", refund("pending")))).status).toBe(200);
+    expect((await deliverWebhook(stripeEvent("refund.failed", refund("failed")))).status).toBe(200);
+    await runScheduled(env, new Date());
+
+    const buyer = await toldOnce(fan, `refund-failed:${id}`);
+    expect(buyer.notice.subject).toBe(`Refund of USD 40.00 for order ${order.orderNumber} did not go through`);
+    expect(buyer.mail.textBody).toContain(
+      `The refund of USD 40.00 for your order ${order.orderNumber} (Rattan Lamp) did not go through`,
+    );
+    expect(buyer.mail.textBody).toContain(`${ORIGIN}/order/${order.orderNumber}`);
+    // No refund was sent, so no "refund sent" notice either.
+    expect(await inbox(fan)).toEqual([
+      `order_confirmed order-confirmed:${order.checkoutSessionId}`,
+      `refund refund-failed:${id}`,
+    ]);
+
+    const seller = await toldOnce(host, `refund-failed:${id}:${order.id}`);
+    expect(seller.notice.subject).toBe(`Refund of USD 40.00 for order ${order.orderNumber} did not go through`);
+    expect(seller.mail.textBody).toContain("refund it again from Orders");
+  });
+});
+
+type Account = Person & { cookie: string };
+
+/** A fan's order paid through the local provider's payment page, shipped then marked Delivered by the host. */
+async function deliveredOrder(host: Account, fan: Account) {
+  const product = await hostProduct(host.id, `Clay Vase ${crypto.randomUUID().slice(0, 4)}`);
+  const sessionId = await startCheckout(fan, product.id);
+  const paid = await postForm(`/api/local-checkout/${sessionId}/pay`, {
+    name: "Ada Buyer",
+    street: "1 Jalan Test",
+    city: "George Town",
+    postal_code: "10200",
+    country: "MY",
+  });
+  expect(paid.status).toBeLessThan(400);
+  await paid.body?.cancel();
+  const order = await orderOf(sessionId);
+  for (const fields of [
+    { intent: "update-status", orderId: order.id, status: "shipped", trackingNumber: "TRK-EV1", carrier: "DHL" },
+    { intent: "update-status", orderId: order.id, status: "delivered" },
+  ])
+    expect((await postForm("/orders", fields, { cookie: host.cookie })).status).toBe(302);
+  return { order, product };
+}
+
+async function returnRequestOf(orderId: string) {
+  const rows = await db().select().from(returnRequests).where(eq(returnRequests.orderId, orderId));
+  expect(rows).toHaveLength(1);
+  return rows[0]!;
+}
+
+describe("a return requested (host) and decided (fan)", () => {
+  it("asked three times at once: the host is told once; declined three times at once: the fan is told once", async () => {
+    const host = await makeSignedInUser({ name: "Return Host" });
+    const fan = await makeSignedInUser({ name: "Return Fan" });
+    const { order, product } = await deliveredOrder(host, fan);
+    const ask = () =>
+      postForm(`/order/${order.orderNumber}`, { intent: "request-return", reason: "It arrived cracked" }, fan);
+    await times(3, ask);
+    await ask();
+    const request = await returnRequestOf(order.id);
+
+    const asked = await toldOnce(host, `return-requested:${request.id}`);
+    expect(asked.notice.kind).toBe("return_requested");
+    expect(asked.notice.subject).toBe(`Return requested for order ${order.orderNumber}`);
+    expect(asked.mail.textBody).toContain(`asked to return ${product.name} (order ${order.orderNumber}).`);
+    expect(asked.mail.textBody).toContain("Reason: It arrived cracked");
+    expect(asked.mail.textBody).toContain(`Accept or decline it in Customer Orders: ${ORIGIN}/orders`);
+
+    const decline = () =>
+      postForm(
+        "/orders",
+        { intent: "decline-return", returnId: request.id, declineReason: "The colour matches the photos" },
+        host,
+      );
+    await times(3, decline);
+    await decline();
+    await runScheduled(env, new Date());
+    const decided = await toldOnce(fan, `return-decided:${request.id}`);
+    expect(decided.notice.kind).toBe("return_decision");
+    expect(decided.notice.subject).toBe(`Your return of order ${order.orderNumber} was declined`);
+    expect(decided.notice.url).toBe(`/order/${order.orderNumber}`);
+    expect(decided.mail.textBody).toContain("Reason: The colour matches the photos");
+    expect(decided.mail.textBody).toContain(`See the order: ${ORIGIN}/order/${order.orderNumber}`);
+    expect(decided.mail.headers).toBeNull();
+  });
+
+  it("approved twice at once: the fan is told once, by the refund it made", async () => {
+    const host = await makeSignedInUser({ name: "Approve Host" });
+    const fan = await makeSignedInUser({ name: "Approve Fan" });
+    const { order } = await deliveredOrder(host, fan);
+    await postForm(`/order/${order.orderNumber}`, { intent: "request-return", reason: "Too small" }, fan);
+    const request = await returnRequestOf(order.id);
+    const approve = () => postForm("/orders", { intent: "approve-return", returnId: request.id }, host);
+    await times(2, approve);
+    await approve();
+    await runScheduled(env, new Date());
+    const made = await db().select().from(refunds).where(eq(refunds.orderId, order.id));
+    expect(made).toHaveLength(1);
+    const { notice, mail } = await toldOnce(fan, `refund:${made[0]!.id}`);
+    expect(notice.kind).toBe("refund");
+    expect(notice.subject).toBe(`Your return of order ${order.orderNumber} is approved`);
+    expect(mail.textBody).toContain("USD 40.00");
+    expect((await inbox(fan)).filter((n) => n.startsWith("refund "))).toEqual([`refund refund:${made[0]!.id}`]);
+  });
+});
+
+describe("a group buy finalised (host) and its final refund (fan)", () => {
+  it("two closes and the cron racing, then the cron twice more: the host told once, each fan's refund once", async () => {
+    const host = await makeUser({ name: "Final Host" });
+    const [mug] = await db()
+      .insert(products)
+      .values({ hostId: host.id, name: "Clay Mug", category: "physical", status: "active" })
+      .returning();
+    await db()
+      .insert(productSizes)
+      .values({ productId: mug!.id, name: "One Size", priceCents: 50_000, availableUnits: 50, position: 0 });
+    const [g] = await db()
+      .insert(groupBuys)
+      .values({
+        hostId: host.id,
+        name: "Kitchen",
+        status: "active",
+        // RM 1,000: the two orders meet it, so the final tier applies.
+        targetCents: 100_000,
+        currency: "MYR",
+        endAt: new Date(Date.now() + DAY),
+      })
+      .returning();
+    await db()
+      .insert(groupBuyTiers)
+      .values({ groupBuyId: g!.id, salesThresholdCents: 0, discountPercent: 10, position: 0 });
+    await db().insert(groupBuyProducts).values({ groupBuyId: g!.id, productId: mug!.id });
+    const fans: Person[] = [];
+    for (const name of ["Final Fan A", "Final Fan B"]) {
+      const fan = await makeUser({ name });
+      const started = await createGroupBuyCheckout(env, {
+        user: sessionUserOf(fan),
+        groupBuyId: g!.id,
+        items: GroupBuySelectionSchema.parse({ items: [{ productId: mug!.id, sizeName: "One Size", quantity: "1" }] })
+          .items,
+        origin: ORIGIN,
+      });
+      if (!started.ok) throw new Error(started.message);
+      const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, started.sessionId));
+      expect((await deliverWebhook(checkoutSessionEvent(row!, { address: null }))).status).toBe(200);
+      fans.push(fan);
+    }
+    // Its end passes.
+    await db()
+      .update(groupBuys)
+      .set({ endAt: new Date(Date.now() - 1000) })
+      .where(eq(groupBuys.id, g!.id));
+    const now = new Date();
+    await Promise.all([
+      closeGroupBuy(env, g!.id, { mode: "end", now }),
+      closeGroupBuy(env, g!.id, { mode: "end", now }),
+      runScheduled(env, now),
+    ]);
+    await runScheduled(env, now);
+    await runScheduled(env, now);
+
+    const finalised = await toldOnce(host, `group-buy-finalised:${g!.id}`);
+    expect(finalised.notice.kind).toBe("group_buy_finalised");
+    expect(finalised.notice.subject).toBe('Group buy "Kitchen" finalised');
+    expect(finalised.mail.textBody).toContain(
+      'Your group buy "Kitchen" ended at 10% off: its 2 paid orders were refunded the difference',
+    );
+    expect(finalised.mail.textBody).toContain(`${ORIGIN}/group-buy-management`);
+    // A sales notice: it carries the one-click unsubscribe.
+    expect(finalised.mail.headers?.["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
+
+    for (const fan of fans) {
+      const [order] = await db().select().from(orders).where(eq(orders.userId, fan.id));
+      const tier = await db().select().from(groupBuyRefunds).where(eq(groupBuyRefunds.orderId, order!.id));
+      expect(tier).toHaveLength(1);
+      expect(tier[0]!.refundId).toBeTruthy();
+      const { notice, mail } = await toldOnce(fan, `refund:${tier[0]!.refundId}`);
+      expect(notice.subject).toBe(`Refund of USD 50.00 for order ${order!.orderNumber}`);
+      expect(mail.textBody).toContain('The group buy "Kitchen" reached a discount tier.');
+      expect((await inbox(fan)).filter((n) => n.startsWith("refund "))).toHaveLength(1);
+    }
+  });
+});
+
+/** A host with USD 100.00 of earnings available and a verified Connect account (through the Connect webhook). */
+async function hostReadyToWithdraw(name: string) {
+  const host = await makeUser({ name });
+  await bookEarning(db(), {
+    hostId: host.id,
+    kind: "ad_revenue",
+    sourceKey: `test-credit:${crypto.randomUUID()}`,
+    amountCents: 10_000,
+    grossCents: 20_000,
+    poolCents: 6_000,
+    platformCents: 4_000,
+    description: "Test ad revenue",
+    availableAt: new Date(Date.now() - 7 * DAY),
+    occurredAt: new Date(Date.now() - 7 * DAY),
+  });
+  const accountId = `acct_local_${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
+  await db()
+    .insert(payoutMethods)
+    .values({ userId: host.id, holderName: name, accountLast4: "", bankName: "", connectedAccountId: accountId });
+  const verified = localConnectEvent(
+    "account.updated",
+    localAccountObject(accountId, { payoutsEnabled: true, holderName: name, country: "US" }),
+    accountId,
+  );
+  expect((await deliverConnectWebhook(verified)).status).toBe(200);
+  return host;
+}
+
+describe("a payout sent or failed (host)", () => {
+  it("sent: the withdrawal, its transfer event three times at once and the step run again tell the host once", async () => {
+    const host = await hostReadyToWithdraw("Payout Host");
+    const requested = await requestWithdrawal(env, ORIGIN, host.id, "40");
+    if (!requested.ok) throw new Error(requested.message);
+    const payout = requested.payout;
+    expect(payout).toMatchObject({ status: "completed", attempt: 0 });
+    const created = localConnectEvent("transfer.created", {
+      id: payout.transferId,
+      object: "transfer",
+      metadata: { payout_id: payout.id, attempt: "0" },
+    });
+    await times(3, () => deliverConnectWebhook(created));
+    for (let i = 0; i < 3; i++) await processPayout(env, ORIGIN, payout.id);
+    await runScheduled(env, new Date());
+
+    const { notice, mail } = await toldOnce(host, `payout-sent:${payout.id}:0`);
+    expect(notice.kind).toBe("payout_result");
+    expect(notice.subject).toBe("Your withdrawal of USD 40.00 is on its way");
+    expect(notice.url).toBe("/payouts");
+    expect(mail.textBody).toContain("We sent your withdrawal of USD 40.00 to your payout account.");
+    expect(mail.textBody).toContain(`${ORIGIN}/payouts`);
+    expect((await inbox(host)).filter((n) => n.startsWith("payout_result "))).toEqual([
+      `payout_result payout-sent:${payout.id}:0`,
+    ]);
+  });
+
+  it("failed: a refused transfer told once per attempt; a reversal delivered three times at once told once", async () => {
+    const host = await hostReadyToWithdraw("Refused Host");
+    // The local provider refuses a transfer of 13.13 every time.
+    const refused = await requestWithdrawal(env, ORIGIN, host.id, "13.13");
+    if (!refused.ok) throw new Error(refused.message);
+    const id = refused.payout.id;
+    expect(refused.payout.status).toBe("failed");
+    const first = await toldOnce(host, `payout-failed:${id}:0`);
+    expect(first.notice.subject).toBe("Your withdrawal of USD 13.13 did not go through");
+    expect(first.mail.textBody).toContain(
+      "Your withdrawal of USD 13.13 did not go through: Payout temporarily unavailable. The money is back in your balance",
+    );
+    // Retried (from Payouts) and refused again: a new attempt, told once; the first is not told again.
+    await retryPayout(env, ORIGIN, host.id, id);
+    await runScheduled(env, new Date());
+    await toldOnce(host, `payout-failed:${id}:1`);
+    await toldOnce(host, `payout-failed:${id}:0`);
+
+    const sent = await requestWithdrawal(env, ORIGIN, host.id, "20");
+    if (!sent.ok) throw new Error(sent.message);
+    const reversal = localConnectEvent("transfer.reversed", {
+      id: sent.payout.transferId,
+      object: "transfer",
+      metadata: { payout_id: sent.payout.id },
+    });
+    await times(3, () => deliverConnectWebhook(reversal));
+    await deliverConnectWebhook({ ...reversal, id: `evt_again_${crypto.randomUUID()}` });
+    expect(await getPayout(db(), sent.payout.id)).toMatchObject({ status: "failed" });
+    const reversed = await toldOnce(host, `payout-failed:${sent.payout.id}:0`);
+    expect(reversed.notice.subject).toBe("Your withdrawal of USD 20.00 did not go through");
+    expect(reversed.mail.textBody).toContain("did not go through: The transfer was reversed.");
+    await toldOnce(host, `payout-sent:${sent.payout.id}:0`);
+  });
+});
