@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { and, asc, eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { bookEarning } from "~/db/queries/earnings.server";
 import { getPayout } from "~/db/queries/payouts.server";
 import {
@@ -14,18 +14,23 @@ import {
   notifications,
   orders,
   payoutMethods,
+  prizePools,
   products,
   productSizes,
   refunds,
   returnRequests,
 } from "~/db/schema";
+import { blockHashFromHeader, buildBlockHeader, sha256Hex } from "~/domain/draw";
+import { explorerBases } from "~/lib/draw.server";
 import { createProductCheckout } from "~/lib/payments/checkout/checkout-session.server";
 import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/checkout/group-buy-checkout.server";
 import { localAccountObject, localConnectEvent } from "~/lib/payments/connect/connect-local.server";
 import { processPayout, requestWithdrawal, retryPayout } from "~/lib/payments/connect/payouts.server";
 import { closeGroupBuy } from "~/lib/payments/refunds/group-buy-close.server";
+import { addContribution, closePool, openPool } from "~/lib/pools.server";
 import { runScheduled } from "../workers/scheduled";
 import { db, makeSignedInUser, makeUser, ORIGIN, postForm, sessionUserOf, withoutNetwork } from "./helpers";
+import { commitToParent, fixtureBlock } from "./support/draw";
 import { checkoutSessionEvent, deliverConnectWebhook, deliverWebhook, stripeEvent } from "./support/webhooks";
 
 // Each event the app tells, triggered the way the app really meets it (signed webhook events, the pages' form posts,
@@ -448,5 +453,152 @@ describe("a payout sent or failed (host)", () => {
     expect(reversed.notice.subject).toBe("Your withdrawal of USD 20.00 did not go through");
     expect(reversed.mail.textBody).toContain("did not go through: The transfer was reversed.");
     await toldOnce(host, `payout-sent:${sent.payout.id}:0`);
+  });
+});
+
+// Real mainnet blocks (tests/fixtures/bitcoin-blocks.json) served by fake Esplora explorers, as in tests/draw.test.ts.
+const BLOCK = fixtureBlock(503252);
+const CONFIRMED_TIP = BLOCK.height + 10;
+const [EXPLORER_A, EXPLORER_B] = explorerBases(env) as [string, string];
+
+/** A made-up header at `height` (the fixture holds none between the block and the tip): its id is its real hash. */
+async function madeUpBlock(height: number) {
+  const fields = {
+    height,
+    version: 0x20000000,
+    previousblockhash: await sha256Hex(`main:parent:${height}`),
+    merkle_root: await sha256Hex(`main:${height}`),
+    timestamp: Math.floor(Date.now() / 60_000) * 60 - 60 - (CONFIRMED_TIP - height) * 600,
+    bits: 0x1d00ffff,
+    nonce: 0,
+  };
+  return { ...fields, id: await blockHashFromHeader(buildBlockHeader(fields)) };
+}
+
+/** Both configured explorers up, agreeing on a chain holding the fixture block with a tip 10 blocks above it. */
+function explorersUp() {
+  vi.restoreAllMocks();
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL) => {
+    const url = input instanceof Request ? input.url : String(input);
+    const base = [EXPLORER_A, EXPLORER_B].find((prefix) => url.startsWith(`${prefix}/`));
+    if (!base) throw new TypeError(`unexpected request in a test: ${url}`);
+    const path = url.slice(base.length);
+    if (path === "/blocks/tip/height") return new Response(String(CONFIRMED_TIP));
+    const atHeight = /^\/block-height\/(\d+)$/.exec(path);
+    if (atHeight) {
+      const height = Number(atHeight[1]);
+      if (height === BLOCK.height) return new Response(BLOCK.id);
+      if (height <= CONFIRMED_TIP) return new Response((await madeUpBlock(height)).id);
+      return new Response("Block not found", { status: 404 });
+    }
+    const byHash = /^\/block\/([0-9a-f]{64})$/.exec(path);
+    if (byHash?.[1] === BLOCK.id) return Response.json(BLOCK);
+    if (byHash)
+      for (let height = CONFIRMED_TIP; height > BLOCK.height; height--) {
+        const madeUp = await madeUpBlock(height);
+        if (madeUp.id === byHash[1]) return Response.json(madeUp);
+      }
+    return new Response("Not found", { status: 404 });
+  });
+}
+
+describe("a pool closed and drawn (fans holding entries, and the host)", () => {
+  it("the cron racing itself and run again tells each once, with their entry numbers and the verification link", async () => {
+    const host = await makeUser({ name: "Pool Host" });
+    const ada = await makeUser({ name: "Pool Fan Ada" });
+    const ben = await makeUser({ name: "Pool Fan Ben" });
+    const pool = await openPool(env, { hostId: host.id, targetCents: 10_000_000 });
+    // Entries #0 and #2 are Ada's, #1 is Ben's; the host's deposit earns none.
+    for (const [i, fan] of [ada, ben, ada].entries())
+      await addContribution(env, {
+        hostId: host.id,
+        sourceType: "product_purchase",
+        sourceKey: `pi_notice_${pool.id}_${i}`,
+        amountCents: 1_000,
+        currency: "USD",
+        userId: fan.id,
+        earnsEntry: true,
+      });
+    await addContribution(env, {
+      hostId: host.id,
+      sourceType: "host_deposit",
+      sourceKey: `dep_notice_${pool.id}`,
+      amountCents: 50_000,
+      currency: "USD",
+      userId: host.id,
+      earnsEntry: false,
+    });
+    // Closed at its end (no explorer answers at that moment), then committed to the fixture block.
+    await closePool(env, pool.id, "timer_expired");
+    await commitToParent(pool.id, BLOCK);
+    const link = `${ORIGIN}/winner-selection/${pool.id}`;
+
+    // The cron twice at once and once more, the explorers still down: closed, not drawn.
+    await Promise.all([runScheduled(env, new Date()), runScheduled(env, new Date())]);
+    await runScheduled(env, new Date());
+    const [closedRow] = await db().select().from(prizePools).where(eq(prizePools.id, pool.id));
+    expect(closedRow!.status).toBe("closed");
+    const closedKey = `pool-closed:${pool.id}`;
+    const closedForAda = await toldOnce(ada, closedKey);
+    expect(closedForAda.notice.kind).toBe("pool_closed");
+    expect(closedForAda.notice.subject).toBe("Pool Host's prize pool closed");
+    expect(closedForAda.notice.url).toBe(`/winner-selection/${pool.id}`);
+    expect(closedForAda.mail.textBody).toContain(
+      "Pool Host's prize pool closed at USD 530.00 with 3 entries. Your entries: #0, #2.",
+    );
+    expect(closedForAda.mail.textBody).toContain(
+      `The winner is drawn from Bitcoin block ${BLOCK.height}; check the entry list and the draw: ${link}`,
+    );
+    // Pool updates can be switched off: the mail carries the one-click unsubscribe.
+    expect(closedForAda.mail.headers?.["List-Unsubscribe"]).toMatch(/c=pool/);
+    expect((await toldOnce(ben, closedKey)).mail.textBody).toContain("Your entry: #1.");
+    const closedForHost = await toldOnce(host, closedKey);
+    expect(closedForHost.notice.subject).toBe("Your prize pool closed");
+    expect(closedForHost.mail.textBody).toContain(`Your prize pool closed at USD 530.00 with 3 entries.`);
+    expect(closedForHost.mail.textBody).toContain(link);
+    for (const person of [host, ada, ben])
+      expect((await inbox(person)).filter((n) => n.startsWith("pool_drawn"))).toEqual([]);
+
+    // The explorers answer: the cron twice at once draws, and once more changes nothing.
+    explorersUp();
+    await Promise.all([runScheduled(env, new Date()), runScheduled(env, new Date())]);
+    await runScheduled(env, new Date());
+    const [drawnRow] = await db().select().from(prizePools).where(eq(prizePools.id, pool.id));
+    const winningEntry = Number(BigInt(`0x${BLOCK.id}`) % 3n);
+    expect(drawnRow).toMatchObject({ status: "drawn", drawBlockHash: BLOCK.id, winnerEntryNumber: winningEntry });
+    const winner = winningEntry === 1 ? ben : ada;
+    const loser = winningEntry === 1 ? ada : ben;
+    const drawnKey = `pool-drawn:${pool.id}`;
+    const won = await toldOnce(winner, drawnKey);
+    expect(won.notice.kind).toBe("pool_drawn");
+    expect(won.notice.subject).toBe("Pool Host's prize pool was drawn");
+    expect(won.mail.textBody).toContain(
+      `Pool Host's prize pool was drawn: entry #${winningEntry} won the main prize (that's yours!).`,
+    );
+    expect(won.mail.textBody).toContain(`See how it was drawn: ${link}`);
+    const lost = await toldOnce(loser, drawnKey);
+    expect(lost.mail.textBody).toContain(`entry #${winningEntry} won the main prize.`);
+    expect(lost.mail.textBody).not.toContain("that's yours");
+    const drawnForHost = await toldOnce(host, drawnKey);
+    expect(drawnForHost.mail.textBody).toContain(
+      `Your prize pool was drawn: entry #${winningEntry} won the main prize. ${link}`,
+    );
+    // The winner's own notices, once each: the prize won, and the prize payable with its claim (the cron's prize
+    // step, racing itself too); nobody else gets either.
+    const prize = await toldOnce(winner, `prize-won:${pool.id}`);
+    expect(prize.notice.subject).toBe("You won the main prize!");
+    expect(prize.mail.textBody).toContain(`Your entry #${winningEntry} won the main prize of USD`);
+    const payable = (await inbox(winner)).find((n) => n.startsWith("winner prize-payable:"));
+    expect(payable).toBeDefined();
+    const claim = await toldOnce(winner, payable!.slice("winner ".length));
+    expect(claim.notice.url).toBe(`/prize-claim/${pool.id}`);
+    for (const person of [host, ada, ben])
+      expect((await inbox(person)).filter((n) => n.startsWith("pool_") || n.startsWith("winner ")).sort()).toEqual(
+        [
+          `pool_closed ${closedKey}`,
+          `pool_drawn ${drawnKey}`,
+          ...(person === winner ? [payable!, `winner prize-won:${pool.id}`] : []),
+        ].sort(),
+      );
   });
 });
