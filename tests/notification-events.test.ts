@@ -14,22 +14,25 @@ import {
   notifications,
   orders,
   payoutMethods,
+  prizeClaims,
   prizePools,
   products,
   productSizes,
   refunds,
   returnRequests,
 } from "~/db/schema";
+import { formatCents } from "~/domain/money";
 import { blockHashFromHeader, buildBlockHeader, sha256Hex } from "~/domain/draw";
 import { explorerBases } from "~/lib/draw.server";
 import { createProductCheckout } from "~/lib/payments/checkout/checkout-session.server";
 import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/checkout/group-buy-checkout.server";
 import { localAccountObject, localConnectEvent } from "~/lib/payments/connect/connect-local.server";
+import { runPrizeCron } from "~/lib/payments/connect/prizes.server";
 import { processPayout, requestWithdrawal, retryPayout } from "~/lib/payments/connect/payouts.server";
 import { closeGroupBuy } from "~/lib/payments/refunds/group-buy-close.server";
 import { addContribution, closePool, openPool } from "~/lib/pools.server";
 import { runScheduled } from "../workers/scheduled";
-import { db, makeSignedInUser, makeUser, ORIGIN, postForm, sessionUserOf, withoutNetwork } from "./helpers";
+import { db, makeSignedInUser, makeUser, ORIGIN, postForm, sessionUserOf, signIn, withoutNetwork } from "./helpers";
 import { commitToParent, fixtureBlock } from "./support/draw";
 import { checkoutSessionEvent, deliverConnectWebhook, deliverWebhook, stripeEvent } from "./support/webhooks";
 
@@ -381,17 +384,22 @@ async function hostReadyToWithdraw(name: string) {
     availableAt: new Date(Date.now() - 7 * DAY),
     occurredAt: new Date(Date.now() - 7 * DAY),
   });
+  await verifiedConnectAccount(host.id, name);
+  return host;
+}
+
+/** A verified, default Connect payout account for the user, through the Connect webhook (as onboarding makes it). */
+async function verifiedConnectAccount(userId: string, name: string) {
   const accountId = `acct_local_${crypto.randomUUID().replace(/-/g, "").slice(0, 16)}`;
   await db()
     .insert(payoutMethods)
-    .values({ userId: host.id, holderName: name, accountLast4: "", bankName: "", connectedAccountId: accountId });
+    .values({ userId, holderName: name, accountLast4: "", bankName: "", connectedAccountId: accountId });
   const verified = localConnectEvent(
     "account.updated",
     localAccountObject(accountId, { payoutsEnabled: true, holderName: name, country: "US" }),
     accountId,
   );
   expect((await deliverConnectWebhook(verified)).status).toBe(200);
-  return host;
 }
 
 describe("a payout sent or failed (host)", () => {
@@ -503,7 +511,7 @@ function explorersUp() {
 }
 
 describe("a pool closed and drawn (fans holding entries, and the host)", () => {
-  it("the cron racing itself and run again tells each once, with their entry numbers and the verification link", async () => {
+  it("the cron racing itself and run again tells each once, with their entry numbers and the verification link; the prize paid, once", async () => {
     const host = await makeUser({ name: "Pool Host" });
     const ada = await makeUser({ name: "Pool Fan Ada" });
     const ben = await makeUser({ name: "Pool Fan Ben" });
@@ -600,5 +608,27 @@ describe("a pool closed and drawn (fans holding entries, and the host)", () => {
           ...(person === winner ? [payable!, `winner prize-won:${pool.id}`] : []),
         ].sort(),
       );
+
+    // The prize paid (a payout sent to a prize winner): the winner claims it, an admin records the ID check, and
+    // after settlement the cron's prize step, racing itself and run again, pays it and tells the winner once.
+    const cookie = await signIn(winner.email);
+    expect((await postForm(`/prize-claim/${pool.id}`, { legalName: "Pool Winner" }, { cookie })).status).toBe(200);
+    const [claimRow] = await db().select().from(prizeClaims).where(eq(prizeClaims.poolId, pool.id));
+    const admin = await makeSignedInUser({ role: "admin", name: "Notice Admin" });
+    const check = { intent: "record-id-check", claimId: claimRow!.id, note: "Passport 123456789, born 1990-04-02" };
+    expect((await postForm("/admin", check, admin)).status).toBe(200);
+    await verifiedConnectAccount(winner.id, "Pool Winner");
+    const afterSettlement = new Date(Date.now() + 31 * DAY);
+    await Promise.all([runPrizeCron(env, afterSettlement), runPrizeCron(env, afterSettlement)]);
+    await runScheduled(env, afterSettlement);
+    const paid = (await getPayout(db(), claimRow!.payoutId!))!;
+    expect(paid).toMatchObject({ status: "completed", payoutType: "prize_winner", attempt: 0 });
+    const sentPrize = await toldOnce(winner, `payout-sent:${paid.id}:0`);
+    const amount = formatCents(paid.amountCents, paid.currency);
+    expect(sentPrize.notice.subject).toBe(`Your prize of ${amount} is on its way`);
+    expect(sentPrize.mail.textBody).toContain(`We sent your prize of ${amount} to your payout account.`);
+    expect((await inbox(winner)).filter((n) => n.startsWith("payout_result "))).toEqual([
+      `payout_result payout-sent:${paid.id}:0`,
+    ]);
   });
 });
