@@ -427,6 +427,32 @@ describe("a payout sent or failed (host)", () => {
     expect((await inbox(host)).filter((n) => n.startsWith("payout_result "))).toEqual([
       `payout_result payout-sent:${payout.id}:0`,
     ]);
+
+    // Its bank payout (paid by the local provider) then fails at the bank: Stripe's payout.failed, delivered three
+    // times at once and again under a new event id, tells the host once.
+    const bankId = (await getPayout(db(), payout.id))!.bankPayoutId!;
+    expect(bankId).toBeTruthy();
+    const account = (await db().select().from(payoutMethods).where(eq(payoutMethods.userId, host.id)))[0]!;
+    const bankFailed = () =>
+      localConnectEvent(
+        "payout.failed",
+        { id: bankId, object: "payout", metadata: { payout_request_id: payout.id } },
+        account.connectedAccountId!,
+      );
+    const failedEvent = bankFailed();
+    expect((await times(3, () => deliverConnectWebhook(failedEvent))).map((r) => r.status)).toEqual([200, 200, 200]);
+    expect((await deliverConnectWebhook(bankFailed())).status).toBe(200);
+    expect(await getPayout(db(), payout.id)).toMatchObject({ status: "completed", bankPayoutStatus: "failed" });
+    const bounced = await toldOnce(host, `bank-payout-failed:${bankId}`);
+    expect(bounced.notice.subject).toBe("Your bank did not accept your withdrawal of USD 40.00");
+    expect(bounced.mail.textBody).toContain(
+      "Your withdrawal of USD 40.00 reached your payout account, but your bank did not accept its payout.",
+    );
+    expect(bounced.mail.textBody).toContain(`${ORIGIN}/payouts`);
+    expect((await inbox(host)).filter((n) => n.startsWith("payout_result "))).toEqual([
+      `payout_result payout-sent:${payout.id}:0`,
+      `payout_result bank-payout-failed:${bankId}`,
+    ]);
   });
 
   it("failed: a refused transfer told once per attempt; a reversal delivered three times at once told once", async () => {
