@@ -291,62 +291,71 @@ describe("a return requested (host) and decided (fan)", () => {
   });
 });
 
+/**
+ * A host's group buy "Kitchen" (target `targetCents` RM cents, one tier: 10% off from the start) of a USD 500.00 mug,
+ * joined and paid by two fans through the signed webhook; then its end passes and two closes and the cron race to
+ * finalise it, and the cron runs twice more.
+ */
+async function endedGroupBuy(hostName: string, targetCents: number) {
+  const host = await makeUser({ name: hostName });
+  const [mug] = await db()
+    .insert(products)
+    .values({ hostId: host.id, name: "Clay Mug", category: "physical", status: "active" })
+    .returning();
+  await db()
+    .insert(productSizes)
+    .values({ productId: mug!.id, name: "One Size", priceCents: 50_000, availableUnits: 50, position: 0 });
+  const [g] = await db()
+    .insert(groupBuys)
+    .values({
+      hostId: host.id,
+      name: "Kitchen",
+      status: "active",
+      targetCents,
+      currency: "MYR",
+      endAt: new Date(Date.now() + DAY),
+    })
+    .returning();
+  await db()
+    .insert(groupBuyTiers)
+    .values({ groupBuyId: g!.id, salesThresholdCents: 0, discountPercent: 10, position: 0 });
+  await db().insert(groupBuyProducts).values({ groupBuyId: g!.id, productId: mug!.id });
+  const fans: Person[] = [];
+  for (const name of ["Final Fan A", "Final Fan B"]) {
+    const fan = await makeUser({ name });
+    const started = await createGroupBuyCheckout(env, {
+      user: sessionUserOf(fan),
+      groupBuyId: g!.id,
+      items: GroupBuySelectionSchema.parse({ items: [{ productId: mug!.id, sizeName: "One Size", quantity: "1" }] })
+        .items,
+      origin: ORIGIN,
+    });
+    if (!started.ok) throw new Error(started.message);
+    const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, started.sessionId));
+    expect((await deliverWebhook(checkoutSessionEvent(row!, { address: null }))).status).toBe(200);
+    fans.push(fan);
+  }
+  // Its end passes.
+  await db()
+    .update(groupBuys)
+    .set({ endAt: new Date(Date.now() - 1000) })
+    .where(eq(groupBuys.id, g!.id));
+  const now = new Date();
+  await Promise.all([
+    closeGroupBuy(env, g!.id, { mode: "end", now }),
+    closeGroupBuy(env, g!.id, { mode: "end", now }),
+    runScheduled(env, now),
+  ]);
+  await runScheduled(env, now);
+  await runScheduled(env, now);
+  return { host, groupBuyId: g!.id, fans };
+}
+
 describe("a group buy finalised (host) and its final refund (fan)", () => {
   it("two closes and the cron racing, then the cron twice more: the host told once, each fan's refund once", async () => {
-    const host = await makeUser({ name: "Final Host" });
-    const [mug] = await db()
-      .insert(products)
-      .values({ hostId: host.id, name: "Clay Mug", category: "physical", status: "active" })
-      .returning();
-    await db()
-      .insert(productSizes)
-      .values({ productId: mug!.id, name: "One Size", priceCents: 50_000, availableUnits: 50, position: 0 });
-    const [g] = await db()
-      .insert(groupBuys)
-      .values({
-        hostId: host.id,
-        name: "Kitchen",
-        status: "active",
-        // RM 1,000: the two orders meet it, so the final tier applies.
-        targetCents: 100_000,
-        currency: "MYR",
-        endAt: new Date(Date.now() + DAY),
-      })
-      .returning();
-    await db()
-      .insert(groupBuyTiers)
-      .values({ groupBuyId: g!.id, salesThresholdCents: 0, discountPercent: 10, position: 0 });
-    await db().insert(groupBuyProducts).values({ groupBuyId: g!.id, productId: mug!.id });
-    const fans: Person[] = [];
-    for (const name of ["Final Fan A", "Final Fan B"]) {
-      const fan = await makeUser({ name });
-      const started = await createGroupBuyCheckout(env, {
-        user: sessionUserOf(fan),
-        groupBuyId: g!.id,
-        items: GroupBuySelectionSchema.parse({ items: [{ productId: mug!.id, sizeName: "One Size", quantity: "1" }] })
-          .items,
-        origin: ORIGIN,
-      });
-      if (!started.ok) throw new Error(started.message);
-      const [row] = await db().select().from(checkoutSessions).where(eq(checkoutSessions.id, started.sessionId));
-      expect((await deliverWebhook(checkoutSessionEvent(row!, { address: null }))).status).toBe(200);
-      fans.push(fan);
-    }
-    // Its end passes.
-    await db()
-      .update(groupBuys)
-      .set({ endAt: new Date(Date.now() - 1000) })
-      .where(eq(groupBuys.id, g!.id));
-    const now = new Date();
-    await Promise.all([
-      closeGroupBuy(env, g!.id, { mode: "end", now }),
-      closeGroupBuy(env, g!.id, { mode: "end", now }),
-      runScheduled(env, now),
-    ]);
-    await runScheduled(env, now);
-    await runScheduled(env, now);
-
-    const finalised = await toldOnce(host, `group-buy-finalised:${g!.id}`);
+    // RM 1,000: the two orders meet it, so the final tier applies.
+    const { host, groupBuyId, fans } = await endedGroupBuy("Final Host", 100_000);
+    const finalised = await toldOnce(host, `group-buy-finalised:${groupBuyId}`);
     expect(finalised.notice.kind).toBe("group_buy_finalised");
     expect(finalised.notice.subject).toBe('Group buy "Kitchen" finalised');
     expect(finalised.mail.textBody).toContain(
@@ -366,6 +375,17 @@ describe("a group buy finalised (host) and its final refund (fan)", () => {
       expect(mail.textBody).toContain('The group buy "Kitchen" reached a discount tier.');
       expect((await inbox(fan)).filter((n) => n.startsWith("refund "))).toHaveLength(1);
     }
+  });
+
+  it("its target not met: the host is told once that the orders keep their price, and no fan hears of a refund", async () => {
+    const { host, groupBuyId, fans } = await endedGroupBuy("Unmet Host", 5_000_000);
+    const { notice, mail } = await toldOnce(host, `group-buy-finalised:${groupBuyId}`);
+    expect(notice.subject).toBe('Group buy "Kitchen" finalised');
+    expect(mail.textBody).toContain(
+      'Your group buy "Kitchen" ended with no discount: its 2 paid orders keep their price, and your share is in your earnings.',
+    );
+    expect(mail.textBody).not.toContain("refunded");
+    for (const fan of fans) expect((await inbox(fan)).filter((n) => n.startsWith("refund "))).toEqual([]);
   });
 });
 
