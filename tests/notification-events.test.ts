@@ -221,11 +221,11 @@ async function deliveredOrder(host: Account, fan: Account) {
   expect(paid.status).toBeLessThan(400);
   await paid.body?.cancel();
   const order = await orderOf(sessionId);
-  for (const fields of [
+  const steps: Record<string, string>[] = [
     { intent: "update-status", orderId: order.id, status: "shipped", trackingNumber: "TRK-EV1", carrier: "DHL" },
     { intent: "update-status", orderId: order.id, status: "delivered" },
-  ])
-    expect((await postForm("/orders", fields, { cookie: host.cookie })).status).toBe(302);
+  ];
+  for (const fields of steps) expect((await postForm("/orders", fields, { cookie: host.cookie })).status).toBe(302);
   return { order, product };
 }
 
