@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { and, asc, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { bookEarning } from "~/db/queries/earnings.server";
+import { savePushSubscription } from "~/db/queries/settings.server";
 import { getPayout } from "~/db/queries/payouts.server";
 import {
   checkoutSessions,
@@ -31,6 +32,7 @@ import { runPrizeCron } from "~/lib/payments/connect/prizes.server";
 import { processPayout, requestWithdrawal, retryPayout } from "~/lib/payments/connect/payouts.server";
 import { closeGroupBuy } from "~/lib/payments/refunds/group-buy-close.server";
 import { addContribution, closePool, openPool } from "~/lib/pools.server";
+import { base64UrlEncode } from "~/lib/web-push";
 import { runScheduled } from "../workers/scheduled";
 import { db, makeSignedInUser, makeUser, ORIGIN, postForm, sessionUserOf, signIn, withoutNetwork } from "./helpers";
 import { commitToParent, fixtureBlock } from "./support/draw";
@@ -556,6 +558,32 @@ function explorersUp() {
   });
 }
 
+/** The worker's bindings with Web Push configured (a fresh VAPID key pair), as notification-delivery.test.ts makes them. */
+async function vapidEnv(): Promise<Env> {
+  const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, [
+    "sign",
+    "verify",
+  ])) as CryptoKeyPair;
+  const privateJwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
+  const publicRaw = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
+  return { ...env, VAPID_PUBLIC_KEY: base64UrlEncode(publicRaw), VAPID_PRIVATE_KEY: privateJwk.d!, VAPID_SUBJECT: "" };
+}
+
+/** A browser's push subscription at the tests' push service (a real P-256 key, so the payload can be encrypted). */
+async function subscribe(userId: string): Promise<string> {
+  const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, [
+    "deriveBits",
+  ])) as CryptoKeyPair;
+  const raw = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
+  const endpoint = `https://push.test/${crypto.randomUUID()}`;
+  await savePushSubscription(db(), userId, {
+    endpoint,
+    p256dh: base64UrlEncode(raw),
+    auth: base64UrlEncode(crypto.getRandomValues(new Uint8Array(16))),
+  });
+  return endpoint;
+}
+
 describe("a pool closed and drawn (fans holding entries, and the host)", () => {
   it("the cron racing itself and run again tells each once, with their entry numbers and the verification link; the prize paid, once", async () => {
     const host = await makeUser({ name: "Pool Host" });
@@ -586,10 +614,22 @@ describe("a pool closed and drawn (fans holding entries, and the host)", () => {
     await closePool(env, pool.id, "timer_expired");
     await commitToParent(pool.id, BLOCK);
     const link = `${ORIGIN}/winner-selection/${pool.id}`;
+    // Ada's browser is subscribed to push and push is configured: her notice also goes there, once.
+    const pushEnv = await vapidEnv();
+    const adaBrowser = await subscribe(ada.id);
+    const pushed: string[] = [];
+    vi.restoreAllMocks();
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (!url.startsWith("https://push.test/")) throw new TypeError("network disabled in tests");
+      pushed.push(url);
+      return new Response(null, { status: 201 });
+    });
 
     // The cron twice at once and once more, the explorers still down: closed, not drawn.
-    await Promise.all([runScheduled(env, new Date()), runScheduled(env, new Date())]);
-    await runScheduled(env, new Date());
+    await Promise.all([runScheduled(pushEnv, new Date()), runScheduled(pushEnv, new Date())]);
+    await runScheduled(pushEnv, new Date());
+    expect(pushed).toEqual([adaBrowser]);
     const [closedRow] = await db().select().from(prizePools).where(eq(prizePools.id, pool.id));
     expect(closedRow!.status).toBe("closed");
     const closedKey = `pool-closed:${pool.id}`;
@@ -605,6 +645,16 @@ describe("a pool closed and drawn (fans holding entries, and the host)", () => {
     );
     // Pool updates can be switched off: the mail carries the one-click unsubscribe.
     expect(closedForAda.mail.headers?.["List-Unsubscribe"]).toMatch(/c=pool/);
+    const adaPushes = await db()
+      .select({ target: notificationDeliveries.target, status: notificationDeliveries.status })
+      .from(notificationDeliveries)
+      .where(
+        and(
+          eq(notificationDeliveries.notificationId, closedForAda.notice.id),
+          eq(notificationDeliveries.channel, "push"),
+        ),
+      );
+    expect(adaPushes).toEqual([{ target: adaBrowser, status: "sent" }]);
     expect((await toldOnce(ben, closedKey)).mail.textBody).toContain("Your entry: #1.");
     const closedForHost = await toldOnce(host, closedKey);
     expect(closedForHost.notice.subject).toBe("Your prize pool closed");
