@@ -507,19 +507,15 @@ export async function recordBankPayout(
   db: Db,
   match: { payoutId?: string; accountId: string },
   bank: { id: string; status: BankPayoutStatus; arrivalAt: Date | null },
-): Promise<boolean> {
+): Promise<Payout | null> {
   const set = {
     bankPayoutId: bank.id,
     bankPayoutStatus: bank.status,
     ...(bank.arrivalAt ? { estimatedArrivalAt: bank.arrivalAt } : {}),
   };
   // Already recorded for this bank payout: a replay (or a later status of the same payout).
-  const byBank = await db
-    .update(payouts)
-    .set(set)
-    .where(eq(payouts.bankPayoutId, bank.id))
-    .returning({ id: payouts.id });
-  if (byBank.length > 0) return true;
+  const byBank = await db.update(payouts).set(set).where(eq(payouts.bankPayoutId, bank.id)).returning();
+  if (byBank[0]) return byBank[0];
   let targetId = match.payoutId;
   if (!targetId) {
     const [latest] = await db
@@ -536,13 +532,13 @@ export async function recordBankPayout(
       .limit(1);
     targetId = latest?.id;
   }
-  if (!targetId) return false;
+  if (!targetId) return null;
   const updated = await db
     .update(payouts)
     .set(set)
     .where(and(eq(payouts.id, targetId), eq(payouts.connectedAccountId, match.accountId), isNull(payouts.bankPayoutId)))
-    .returning({ id: payouts.id });
-  return updated.length > 0;
+    .returning();
+  return updated[0] ?? null;
 }
 
 /** One page of a user's payouts, newest first, with the total count. */

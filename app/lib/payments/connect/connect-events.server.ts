@@ -1,7 +1,7 @@
 import Stripe from "stripe";
 import { z } from "zod";
 import { getDb } from "~/db/client.server";
-import { tellPayoutOutcome } from "./payout-notices.server";
+import { tellBankPayoutFailed, tellPayoutOutcome } from "./payout-notices.server";
 import {
   applyAccountUpdate,
   recordConnectEvent,
@@ -21,7 +21,7 @@ import { localConnectEvent, signedConnectRequest } from "./connect-local.server"
 // - transfer.reversed: fails the payout of that transfer (from processing or completed) and returns its money,
 //   only for the transfer of the payout's current attempt;
 // - transfer.created: completes a payout whose transfer call answered but whose completion was not recorded;
-// - payout.paid / payout.failed: the bank payout's status, shown for information.
+// - payout.paid / payout.failed: the bank payout's status, shown for information; a failed one is told once.
 
 export const CONNECT_TOLERANCE_SECONDS = 300;
 const cryptoProvider = Stripe.createSubtleCryptoProvider();
@@ -147,6 +147,7 @@ async function dispatch(env: Env, event: ConnectEvent): Promise<string | null> {
           arrivalAt: bank.data.arrival_date ? new Date(bank.data.arrival_date * 1000) : null,
         },
       );
+      if (recorded) await tellBankPayoutFailed(env, recorded);
       return recorded ? null : "no payout to record it on";
     }
     default:

@@ -151,12 +151,16 @@ async function tellHostGroupBuyFinalised(
   const groupBuy = await getGroupBuyForClose(getDb(env), closed.id);
   if (!groupBuy) return;
   const cancelled = closed.status === "cancelled";
+  const discount = closed.finalDiscountPercent ?? 0;
+  const orders = `${orderCount} paid order${orderCount === 1 ? "" : "s"}`;
   await notify(env, groupBuy.hostId, "group_buy_finalised", {
     key: `group-buy-finalised:${closed.id}`,
     subject: `Group buy "${closed.name}" ${cancelled ? "cancelled" : "finalised"}`,
     text: cancelled
       ? `Your group buy "${closed.name}" was cancelled: its ${orderCount} paid order${orderCount === 1 ? " is" : "s are"} refunded in full.`
-      : `Your group buy "${closed.name}" ended at ${closed.finalDiscountPercent ?? 0}% off: its ${orderCount} paid order${orderCount === 1 ? " was" : "s were"} refunded the difference, and your share is in your earnings.\n\n${siteOrigin(env)}/group-buy-management`,
+      : discount > 0
+        ? `Your group buy "${closed.name}" ended at ${discount}% off: its ${orders} ${orderCount === 1 ? "was" : "were"} refunded the difference, and your share is in your earnings.\n\n${siteOrigin(env)}/group-buy-management`
+        : `Your group buy "${closed.name}" ended with no discount: its ${orders} ${orderCount === 1 ? "keeps its" : "keep their"} price, and your share is in your earnings.\n\n${siteOrigin(env)}/group-buy-management`,
     url: "/group-buy-management",
   });
 }
