@@ -190,8 +190,11 @@ describe("contribution labels", () => {
   });
 
   it("knows its types", () => {
-    expect(CONTRIBUTION_TYPES).toHaveLength(9);
+    expect(CONTRIBUTION_TYPES).toHaveLength(11);
     expect(isContributionType("refund")).toBe(true);
+    // Issue 29's free routes: entries with no money.
+    expect(contributionLabel("free_entry")).toBe("Free Entries");
+    expect(contributionLabel("postal_entry")).toBe("Postal Entries");
     // A no-entry pool's amount moving to the host's next pool.
     expect(contributionLabel("carry_over")).toBe("Carried Over");
     expect(isContributionType("REFUND")).toBe(false);
