@@ -1,4 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from "react";
+import { CheckList, type CheckResult, type CheckStatus } from "~/components/check-list";
 import { Field } from "~/components/form";
 import { Link } from "~/components/link";
 import { Button, Card } from "~/components/page";
@@ -12,14 +13,8 @@ import {
   type PoolLogStamp,
 } from "~/domain/transparency-log";
 
-type Status = "ok" | "failed" | "skipped";
-type Result = { title: string; status: Status; detail: ReactNode };
-
-const ICON: Record<Status, { text: string; className: string }> = {
-  ok: { text: "✓", className: "bg-green-100 text-green-800" },
-  failed: { text: "✗", className: "bg-red-100 text-red-800" },
-  skipped: { text: "–", className: "bg-yellow-100 text-yellow-800" },
-};
+type Status = Exclude<CheckStatus, "running">;
+type Result = CheckResult & { status: Status };
 
 function Mono({ children }: { children: ReactNode }) {
   return <code className="break-all font-mono text-xs">{children}</code>;
@@ -166,27 +161,7 @@ export function PublicLogCheck({
           {error}
         </p>
       ) : null}
-      {results ? (
-        <ol className="mt-4 space-y-3" aria-live="polite" data-testid="log-checks">
-          {results.map((result) => (
-            <li key={result.title} className="flex gap-3 text-sm">
-              <span
-                aria-hidden="true"
-                className={`flex h-6 w-6 shrink-0 items-center justify-center rounded-full font-bold ${ICON[result.status].className}`}
-              >
-                {ICON[result.status].text}
-              </span>
-              <span className="min-w-0">
-                <span className="block font-medium text-gray-900">
-                  {result.title}
-                  <span className="sr-only">: {result.status}</span>
-                </span>
-                <span className="block text-gray-600">{result.detail}</span>
-              </span>
-            </li>
-          ))}
-        </ol>
-      ) : null}
+      {results ? <CheckList checks={results} testId="log-checks" /> : null}
     </Card>
   );
 }

@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from "react";
+import { CheckList, type CheckResult, type CheckStatus } from "~/components/check-list";
 import { FreeEntryLink } from "~/components/free-entry-link";
 import { Link } from "~/components/link";
 import { MiniPrizeVerification } from "~/components/mini-prize-verification";
@@ -129,8 +130,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 
 // --- browser verification -------------------------------------------------------------------------------------
 
-type CheckStatus = "running" | "ok" | "failed" | "skipped";
-type Check = { title: string; status: CheckStatus; detail: ReactNode };
+type Check = CheckResult;
 
 const BLOCK_FIELDS = ["version", "timestamp", "bits", "nonce"] as const;
 
@@ -347,13 +347,6 @@ function useBrowserVerification(input: VerifyInput) {
 }
 
 // --- page -----------------------------------------------------------------------------------------------------
-
-const statusIcon: Record<CheckStatus, { text: string; className: string }> = {
-  running: { text: "…", className: "bg-gray-100 text-gray-600" },
-  ok: { text: "✓", className: "bg-green-100 text-green-800" },
-  failed: { text: "✗", className: "bg-red-100 text-red-800" },
-  skipped: { text: "–", className: "bg-yellow-100 text-yellow-800" },
-};
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -637,27 +630,7 @@ export default function DrawVerification({ loaderData }: Route.ComponentProps) {
             {verification.running ? "Verifying..." : "Verify in your browser"}
           </Button>
         </div>
-        {verification.checks ? (
-          <ol className="mt-4 space-y-3" aria-live="polite">
-            {verification.checks.map((check) => (
-              <li key={check.title} className="flex gap-3 text-sm">
-                <span
-                  aria-hidden="true"
-                  className={`flex h-6 w-6 shrink-0 items-center justify-center rounded-full font-bold ${statusIcon[check.status].className}`}
-                >
-                  {statusIcon[check.status].text}
-                </span>
-                <span className="min-w-0">
-                  <span className="block font-medium text-gray-900">
-                    {check.title}
-                    <span className="sr-only">: {check.status}</span>
-                  </span>
-                  <span className="block text-gray-600">{check.detail}</span>
-                </span>
-              </li>
-            ))}
-          </ol>
-        ) : null}
+        {verification.checks ? <CheckList checks={verification.checks} /> : null}
       </Card>
 
       <MiniPrizeVerification blockHash={draw.blockHash} data={miniPrizes} />
