@@ -2,8 +2,8 @@
 // /spending-limit and Settings > Responsible play show one. Amounts in USD cents, the checkout currency.
 import type { Seed } from "./context";
 
-/** The demo fan chose USD 150 a month. */
-const DEMO_FAN_LIMIT_USD_CENTS = 15_000;
+/** The demo fan chose USD 2,000 a month (enough for the demo's purchases, so it shows without stopping them). */
+const DEMO_FAN_LIMIT_USD_CENTS = 200_000;
 
 export function addSpendLimits(seed: Seed): void {
   seed.rows.spendLimits.push({

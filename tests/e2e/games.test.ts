@@ -160,7 +160,12 @@ test("a host creates a game that a new fan joins, shares, guesses free and then 
   const fan = await context.newPage();
   const email = `guesser-${Date.now()}@example.com`;
   await signUpAndConfirm(fan, { name: "Guess Fan", email, password: "a-good-password" });
-  await signInWithForm(fan, email, "a-good-password", "/guess-win");
+  // Entries are for adults: the fan gives a date of birth before a first guess (decision 510).
+  await signInWithForm(fan, email, "a-good-password", "/settings/responsible-play");
+  await fan.getByLabel("Date of birth").fill("1996-08-20");
+  await fan.getByRole("button", { name: "Save date of birth" }).click();
+  await fan.getByText("Your date of birth is saved.").first().waitFor();
+  await fan.goto("/guess-win");
   await fan.waitForURL("**/guess-win");
   await fan.waitForLoadState("networkidle");
 
@@ -189,6 +194,9 @@ test("a host creates a game that a new fan joins, shares, guesses free and then 
   await fan.getByRole("heading", { name: /Test checkout/ }).waitFor();
   await fan.getByRole("button", { name: "Pay with card (test)" }).click();
   await fan.getByRole("heading", { name: "Payment successful!" }).waitFor();
+  // A first payment with no spending limit set stays on the page with the prompt to set one (decision 520).
+  await fan.getByTestId("spend-limit-prompt").waitFor();
+  await fan.getByRole("link", { name: "Back to Guess & Win" }).click();
   await fan.waitForURL("**/guess-win?paid=*", { timeout: 15_000 });
   await fan
     .getByText(`Payment successful! You've entered the game "${question}" with answer "36". Good luck!`)

@@ -12,7 +12,10 @@ test("a new fan gives their date of birth and state, then excludes themselves fo
   await signUpAndConfirm(page, { name: "Maya Lopez", email, password: "a-good-password", country: "US" });
   await signInWithForm(page, email, "a-good-password", "/settings/responsible-play");
 
-  await page.getByRole("link", { name: "Responsible play" }).waitFor();
+  await page
+    .getByRole("navigation", { name: "Settings sections" })
+    .getByRole("link", { name: "Responsible play" })
+    .waitFor();
   await page
     .getByText("Please add your date of birth in Settings > Responsible play before your first entry.")
     .waitFor();
