@@ -1,44 +1,20 @@
-import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { mailOutbox, orders, products, productSizes, refunds, returnRequests, vouchers } from "~/db/schema";
+import { mailOutbox, orders, refunds, returnRequests, vouchers } from "~/db/schema";
 import { REFUND_MESSAGES } from "~/domain/payments";
 import { RETURN_MESSAGES } from "~/domain/returns";
-import { createProductCheckout } from "~/lib/payments/checkout/checkout-session.server";
 import { REFUND_FORM_EXPIRED } from "~/lib/returns.server";
-import { db, get, makeSignedInUser, ORIGIN, postForm, sessionUserOf, withRevenueRules } from "./helpers";
+import { startPhysicalCheckout, type Account } from "./support/shipping";
+import { db, get, makeSignedInUser, ORIGIN, postForm, withRevenueRules } from "./helpers";
 
 // Returns and host refunds, through the built worker: the buyer asks on the order page within the 7-day return
 // policy, the host answers on /orders (approve = one refund, decline = a reason), the buyer is mailed either way.
-
-type Account = { id: string; email: string; cookie: string };
 
 const account = (name: string): Promise<Account> => makeSignedInUser({ name });
 
 /** A host's physical product at USD 40.00 and a fan's order of it, paid through the local provider. */
 async function paidOrder(host: Account, fan: Account) {
-  const [product] = await db()
-    .insert(products)
-    .values({
-      hostId: host.id,
-      name: `Rattan Lamp ${crypto.randomUUID().slice(0, 6)}`,
-      category: "physical",
-      status: "active",
-      priceMinCents: 4000,
-      priceMaxCents: 4000,
-    })
-    .returning();
-  await db()
-    .insert(productSizes)
-    .values({ productId: product!.id, name: "One", priceCents: 4000, availableUnits: 10, position: 0 });
-  const started = await createProductCheckout(env, {
-    user: sessionUserOf(fan),
-    productId: product!.id,
-    sizeName: "One",
-    quantity: 1,
-    origin: ORIGIN,
-  });
-  if (!started.ok) throw new Error(started.message);
+  const started = { sessionId: await startPhysicalCheckout(host, fan) };
   const paid = await postForm(`/api/local-checkout/${started.sessionId}/pay`, {
     name: "Ada Buyer",
     street: "1 Jalan Test",
