@@ -1,14 +1,13 @@
 import { env } from "cloudflare:test";
 import { asc, eq, inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { savePushSubscription } from "~/db/queries/settings.server";
 import { mailOutbox, notificationDeliveries, notifications, prizeEntries, prizePools } from "~/db/schema";
 import { MAX_DELIVERY_ATTEMPTS } from "~/domain/notifications";
 import { createNotifications, deliverDueNotifications, notify } from "~/lib/notify.server";
 import { tellPoolEntrants } from "~/lib/pool-notices.server";
 import { excludeSelf } from "~/lib/self-exclusion.server";
-import { base64UrlEncode } from "~/lib/web-push";
 import { db, makeUser } from "./helpers";
+import { subscribe, vapidEnv } from "./support/push";
 
 // Each channel's delivery is its own row: claimed by a conditional update before sending (two senders never send
 // one twice), retried with backoff when it fails, given up after its last attempt, and taken by the cron in bounded
@@ -19,31 +18,6 @@ afterEach(() => {
 });
 
 const MINUTE = 60_000;
-
-async function vapidEnv() {
-  const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, [
-    "sign",
-    "verify",
-  ])) as CryptoKeyPair;
-  const privateJwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
-  const publicRaw = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
-  return { ...env, VAPID_PUBLIC_KEY: base64UrlEncode(publicRaw), VAPID_PRIVATE_KEY: privateJwk.d!, VAPID_SUBJECT: "" };
-}
-
-/** A browser's subscription at the tests' push service (a real P-256 key, so the payload can be encrypted). */
-async function subscribe(userId: string) {
-  const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, [
-    "deriveBits",
-  ])) as CryptoKeyPair;
-  const raw = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
-  const endpoint = `https://push.test/${crypto.randomUUID()}`;
-  await savePushSubscription(db(), userId, {
-    endpoint,
-    p256dh: base64UrlEncode(raw),
-    auth: base64UrlEncode(crypto.getRandomValues(new Uint8Array(16))),
-  });
-  return endpoint;
-}
 
 async function deliveriesOf(userId: string) {
   return db()

@@ -2,7 +2,6 @@ import { env } from "cloudflare:test";
 import { and, asc, eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { bookEarning } from "~/db/queries/earnings.server";
-import { savePushSubscription } from "~/db/queries/settings.server";
 import { getPayout } from "~/db/queries/payouts.server";
 import {
   checkoutSessions,
@@ -23,8 +22,6 @@ import {
   returnRequests,
 } from "~/db/schema";
 import { formatCents } from "~/domain/money";
-import { blockHashFromHeader, buildBlockHeader, sha256Hex } from "~/domain/draw";
-import { explorerBases } from "~/lib/draw.server";
 import { createProductCheckout } from "~/lib/payments/checkout/checkout-session.server";
 import { createGroupBuyCheckout, GroupBuySelectionSchema } from "~/lib/payments/checkout/group-buy-checkout.server";
 import { localAccountObject, localConnectEvent } from "~/lib/payments/connect/connect-local.server";
@@ -32,10 +29,11 @@ import { runPrizeCron } from "~/lib/payments/connect/prizes.server";
 import { processPayout, requestWithdrawal, retryPayout } from "~/lib/payments/connect/payouts.server";
 import { closeGroupBuy } from "~/lib/payments/refunds/group-buy-close.server";
 import { addContribution, closePool, openPool } from "~/lib/pools.server";
-import { base64UrlEncode } from "~/lib/web-push";
 import { runScheduled } from "../workers/scheduled";
 import { db, makeSignedInUser, makeUser, ORIGIN, postForm, sessionUserOf, signIn, withoutNetwork } from "./helpers";
-import { commitToParent, fixtureBlock } from "./support/draw";
+import { commitToParent } from "./support/draw";
+import { bothHealthy, DRAW_BLOCK, stubGlobalFetch } from "./support/explorers";
+import { subscribe, vapidEnv } from "./support/push";
 import { checkoutSessionEvent, deliverConnectWebhook, deliverWebhook, stripeEvent } from "./support/webhooks";
 
 // Each event the app tells, triggered the way the app really meets it (signed webhook events, the pages' form posts,
@@ -512,76 +510,14 @@ describe("a payout sent or failed (host)", () => {
   });
 });
 
-// Real mainnet blocks (tests/fixtures/bitcoin-blocks.json) served by fake Esplora explorers, as in tests/draw.test.ts.
-const BLOCK = fixtureBlock(503252);
+// The draw block, confirmed 10 blocks deep by both explorers once they are up.
+const BLOCK = DRAW_BLOCK;
 const CONFIRMED_TIP = BLOCK.height + 10;
-const [EXPLORER_A, EXPLORER_B] = explorerBases(env) as [string, string];
 
-/** A made-up header at `height` (the fixture holds none between the block and the tip): its id is its real hash. */
-async function madeUpBlock(height: number) {
-  const fields = {
-    height,
-    version: 0x20000000,
-    previousblockhash: await sha256Hex(`main:parent:${height}`),
-    merkle_root: await sha256Hex(`main:${height}`),
-    timestamp: Math.floor(Date.now() / 60_000) * 60 - 60 - (CONFIRMED_TIP - height) * 600,
-    bits: 0x1d00ffff,
-    nonce: 0,
-  };
-  return { ...fields, id: await blockHashFromHeader(buildBlockHeader(fields)) };
-}
-
-/** Both configured explorers up, agreeing on a chain holding the fixture block with a tip 10 blocks above it. */
+/** Both configured explorers up, agreeing on a chain holding the draw block with a tip 10 blocks above it. */
 function explorersUp() {
   vi.restoreAllMocks();
-  vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL) => {
-    const url = input instanceof Request ? input.url : String(input);
-    const base = [EXPLORER_A, EXPLORER_B].find((prefix) => url.startsWith(`${prefix}/`));
-    if (!base) throw new TypeError(`unexpected request in a test: ${url}`);
-    const path = url.slice(base.length);
-    if (path === "/blocks/tip/height") return new Response(String(CONFIRMED_TIP));
-    const atHeight = /^\/block-height\/(\d+)$/.exec(path);
-    if (atHeight) {
-      const height = Number(atHeight[1]);
-      if (height === BLOCK.height) return new Response(BLOCK.id);
-      if (height <= CONFIRMED_TIP) return new Response((await madeUpBlock(height)).id);
-      return new Response("Block not found", { status: 404 });
-    }
-    const byHash = /^\/block\/([0-9a-f]{64})$/.exec(path);
-    if (byHash?.[1] === BLOCK.id) return Response.json(BLOCK);
-    if (byHash)
-      for (let height = CONFIRMED_TIP; height > BLOCK.height; height--) {
-        const madeUp = await madeUpBlock(height);
-        if (madeUp.id === byHash[1]) return Response.json(madeUp);
-      }
-    return new Response("Not found", { status: 404 });
-  });
-}
-
-/** The worker's bindings with Web Push configured (a fresh VAPID key pair), as notification-delivery.test.ts makes them. */
-async function vapidEnv(): Promise<Env> {
-  const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, [
-    "sign",
-    "verify",
-  ])) as CryptoKeyPair;
-  const privateJwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
-  const publicRaw = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
-  return { ...env, VAPID_PUBLIC_KEY: base64UrlEncode(publicRaw), VAPID_PRIVATE_KEY: privateJwk.d!, VAPID_SUBJECT: "" };
-}
-
-/** A browser's push subscription at the tests' push service (a real P-256 key, so the payload can be encrypted). */
-async function subscribe(userId: string): Promise<string> {
-  const pair = (await crypto.subtle.generateKey({ name: "ECDH", namedCurve: "P-256" }, true, [
-    "deriveBits",
-  ])) as CryptoKeyPair;
-  const raw = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
-  const endpoint = `https://push.test/${crypto.randomUUID()}`;
-  await savePushSubscription(db(), userId, {
-    endpoint,
-    p256dh: base64UrlEncode(raw),
-    auth: base64UrlEncode(crypto.getRandomValues(new Uint8Array(16))),
-  });
-  return endpoint;
+  stubGlobalFetch(bothHealthy(CONFIRMED_TIP));
 }
 
 describe("a pool closed and drawn (fans holding entries, and the host)", () => {
