@@ -463,6 +463,14 @@ describe("a payout sent or failed (host)", () => {
     expect((await times(3, () => deliverConnectWebhook(failedEvent))).map((r) => r.status)).toEqual([200, 200, 200]);
     expect((await deliverConnectWebhook(bankFailed())).status).toBe(200);
     expect(await getPayout(db(), payout.id)).toMatchObject({ status: "completed", bankPayoutStatus: "failed" });
+    // A payout.paid for it delivered late (Stripe sends no order): the bank's refusal stands.
+    const latePaid = localConnectEvent(
+      "payout.paid",
+      { id: bankId, object: "payout", metadata: { payout_request_id: payout.id } },
+      account.connectedAccountId!,
+    );
+    expect((await deliverConnectWebhook(latePaid)).status).toBe(200);
+    expect(await getPayout(db(), payout.id)).toMatchObject({ status: "completed", bankPayoutStatus: "failed" });
     const bounced = await toldOnce(host, `bank-payout-failed:${bankId}`);
     expect(bounced.notice.subject).toBe("Your bank did not accept your withdrawal of USD 40.00");
     expect(bounced.mail.textBody).toContain(

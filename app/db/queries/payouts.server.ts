@@ -502,7 +502,10 @@ export async function retryWithdrawal(db: Db, payout: Payout, now: Date): Promis
   return (updated?.meta.changes ?? 0) === 1;
 }
 
-/** Records the bank payout of a connected account on a completed payout (information only). */
+/**
+ * Records the bank payout of a connected account on a completed payout (information only), and returns the payout as
+ * it then stands (null when no payout is its).
+ */
 export async function recordBankPayout(
   db: Db,
   match: { payoutId?: string; accountId: string },
@@ -513,9 +516,23 @@ export async function recordBankPayout(
     bankPayoutStatus: bank.status,
     ...(bank.arrivalAt ? { estimatedArrivalAt: bank.arrivalAt } : {}),
   };
-  // Already recorded for this bank payout: a replay (or a later status of the same payout).
-  const byBank = await db.update(payouts).set(set).where(eq(payouts.bankPayoutId, bank.id)).returning();
-  if (byBank[0]) return byBank[0];
+  // Already recorded for this bank payout: a replay, or a later status of the same payout. A bank payout can fail
+  // after it was paid (the bank returns it), never the other way: a `payout.paid` delivered after its
+  // `payout.failed` (Stripe keeps no order) leaves the failure standing.
+  const [known] = await db.select().from(payouts).where(eq(payouts.bankPayoutId, bank.id)).limit(1);
+  if (known) {
+    const [updated] = await db
+      .update(payouts)
+      .set(set)
+      .where(
+        and(
+          eq(payouts.bankPayoutId, bank.id),
+          bank.status === "failed" ? undefined : sql`coalesce(${payouts.bankPayoutStatus}, '') <> 'failed'`,
+        ),
+      )
+      .returning();
+    return updated ?? known;
+  }
   let targetId = match.payoutId;
   if (!targetId) {
     const [latest] = await db
