@@ -520,6 +520,12 @@ describe("Account tab", () => {
     expect(data.records.products!.map((p) => p.id)).toContain(product.id);
     expect(data.records.orders!.map((o) => o.orderNumber)).toContain(order!.orderNumber);
     expect(data.records.shipping_countries!.map((c) => c.countryCode)).toEqual(["SG"]);
+    // What the app told the account is its data too: the sale's notice is in the export.
+    expect(data.records.notifications!.map((n) => (n as { subject?: string }).subject)).toContain(
+      `New order ${order!.orderNumber}: Export Lamp`,
+    );
+    for (const table of ["spend_limits", "entry_spend", "free_entries", "postal_entries", "prize_claims"])
+      expect(data.records[table]).toEqual([]);
 
     const zipRes = await get("/settings/export?format=zip", { cookie: h.cookie });
     expect(zipRes.status).toBe(200);

@@ -7,6 +7,12 @@ import {
   accountLinkTokens,
   checkoutSessions,
   emailChangeTokens,
+  entrySpend,
+  freeEntries,
+  postalEntries,
+  prizeClaims,
+  returnRequests,
+  spendLimits,
   emailConfirmationTokens,
   freeGuessUsage,
   gameLikes,
@@ -52,7 +58,9 @@ export type AccountRecords = Record<string, Record<string, unknown>[]>;
 /**
  * Every record of the account, by table: what it is (account, profile, sessions), what it made as a host (products,
  * games, pools, group buys, orders received, vouchers issued) and what it did as a fan (orders, guesses, entries,
- * wins, likes, memberships), its messages and payouts. Secrets (password hash, session and token hashes) are left out.
+ * wins, likes, memberships, spending limit, free and postal entries, prize claims, returns), its messages, what the
+ * app told it (notifications) and its payouts. Secrets (password hash, session and token hashes) are left out; a
+ * self-exclusion is kept under keys that name no account (decision 510), so it is not an account record.
  */
 export async function collectAccountRecords(db: Db, userId: string): Promise<AccountRecords> {
   const ownProducts = db.select({ id: products.id }).from(products).where(eq(products.hostId, userId));
@@ -97,6 +105,13 @@ export async function collectAccountRecords(db: Db, userId: string): Promise<Acc
     payoutRows,
     checkouts,
     pushRows,
+    notificationRows,
+    spendLimitRows,
+    entrySpendRows,
+    freeEntryRows,
+    postalEntryRows,
+    prizeClaimRows,
+    returnRequestRows,
   ] = await db.batch([
     db
       .select({
@@ -183,6 +198,16 @@ export async function collectAccountRecords(db: Db, userId: string): Promise<Acc
       .select({ endpoint: pushSubscriptions.endpoint, createdAt: pushSubscriptions.createdAt })
       .from(pushSubscriptions)
       .where(eq(pushSubscriptions.userId, userId)),
+    db.select().from(notifications).where(eq(notifications.userId, userId)),
+    db.select().from(spendLimits).where(eq(spendLimits.userId, userId)),
+    db.select().from(entrySpend).where(eq(entrySpend.userId, userId)),
+    db.select().from(freeEntries).where(eq(freeEntries.userId, userId)),
+    db.select().from(postalEntries).where(eq(postalEntries.userId, userId)),
+    db.select().from(prizeClaims).where(eq(prizeClaims.userId, userId)),
+    db
+      .select()
+      .from(returnRequests)
+      .where(or(eq(returnRequests.userId, userId), eq(returnRequests.hostId, userId))),
   ]);
   return {
     account,
@@ -220,6 +245,13 @@ export async function collectAccountRecords(db: Db, userId: string): Promise<Acc
     payouts: payoutRows,
     checkout_sessions: checkouts,
     push_subscriptions: pushRows,
+    notifications: notificationRows,
+    spend_limits: spendLimitRows,
+    entry_spend: entrySpendRows,
+    free_entries: freeEntryRows,
+    postal_entries: postalEntryRows,
+    prize_claims: prizeClaimRows,
+    return_requests: returnRequestRows,
   } as AccountRecords;
 }
 
