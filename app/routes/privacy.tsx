@@ -28,6 +28,13 @@ export default function Privacy() {
             browser of a sign-in.
           </p>
           <p>
+            To enter prize draws lawfully we also keep your date of birth and region (to check age and where draws are
+            allowed), your monthly spending limit and the spend that counts toward it, and for each free entry the IP
+            address it was sent from (to hold every address to its daily limit). A self-exclusion is kept only as keyed
+            hashes of your account, e-mail address, and name with date of birth, so it still applies if you delete your
+            account and register again.
+          </p>
+          <p>
             Card details go straight to our payment provider. We receive only the result of a payment, never your card
             number.
           </p>
@@ -43,8 +50,8 @@ export default function Privacy() {
           <p>
             A host sees what they need to fulfil your order: your name, e-mail, shipping address and what you bought. A
             public profile shows its name, bio, images and, if you allow it, follower numbers. Prize winners are shown
-            by name on the host's profile. We use service providers for hosting, payments and e-mail; we do not sell
-            your data.
+            on the host's profile and the Winners page by surname and region unless they ask for their name to be
+            withheld. We use service providers for hosting, payments and e-mail; we do not sell your data.
           </p>
         </Clause>
         <Clause title="Cookies">
