@@ -27,6 +27,7 @@ import {
   reapplyReservations,
 } from "~/lib/pools.server";
 import { processStripeEvent } from "~/lib/payments/webhook/webhook.server";
+import { excludeSelf } from "~/lib/self-exclusion.server";
 import {
   db,
   envWithPoolsDown,
@@ -282,6 +283,28 @@ describe("when the game ends", () => {
     // The close later appends nothing twice.
     await closePool(env, pool.id, "timer_expired");
     expect(await poolStub(env, pool.id).entries()).toHaveLength(1);
+  });
+
+  it("a correct guesser who excluded themselves before the game ended earns no entry; the fee stays in the pool", async () => {
+    const host = await newHost();
+    const game = await newGame(host.id);
+    const pool = await ensureOpenPool(env, host.id);
+    const excluded = await paidGuess(game.id, CORRECT);
+    const other = await paidGuess(game.id, CORRECT);
+    await excludeSelf(
+      env,
+      { userId: excluded.f.id, email: excluded.f.email, names: ["Sealed Fan"], dateOfBirth: null },
+      "6_months",
+      new Date(),
+    );
+
+    const res = await postForm("/guess-win-management", { intent: "delete", gameId: game.id }, { cookie: host.cookie });
+    expect(res.status).toBe(200);
+    await closePool(env, pool.id, "timer_expired");
+    const entries = await poolStub(env, pool.id).entries();
+    expect(entries.map((e) => e.sourceKey)).toEqual([`guess:${(await participant(other.row.id)).id}`]);
+    expect(await liveMessage(pool.id)).toMatchObject({ entries: 1, amountCents: 1000 });
+    expect(await participant(excluded.row.id)).toMatchObject({ entryNumber: null });
   });
 
   it("a game's end racing its pool's close appends each entry once", async () => {

@@ -106,11 +106,15 @@ export interface VoidEntryResult {
   entryNumber: number | null;
 }
 
-/** A correct, confirmed guess that earns an entry when its pool round closes. */
+/**
+ * A correct, confirmed guess, appended when its pool round closes: with an entry, unless its guesser may no longer
+ * enter (account closed, or self-excluded since the guess: `earnsEntry` false), when it is recorded without one.
+ */
 export interface SealedGuessEntry {
   /** guess:{guess id} */
   sourceKey: string;
   userId: string;
+  earnsEntry: boolean;
 }
 
 export interface PoolWinner {

@@ -42,6 +42,7 @@ import {
   reversalVoidsEntry,
 } from "~/domain/pool";
 import { CONTRIBUTION_TYPES } from "~/domain/revenue";
+import { selfExcludedAccounts } from "~/lib/self-exclusion.server";
 import {
   poolSocketPath,
   type PoolCloseReason,
@@ -309,12 +310,30 @@ export async function sealRound(
 ): Promise<SealedGuessEntry[]> {
   const db = getDb(env);
   await endRoundGames(db, round.hostId, new Date(round.closedAt));
-  return listSealedGuessEntries(db, round.hostId);
+  return admissibleGuessEntries(env, await listSealedGuessEntries(db, round.hostId));
 }
 
 /** The correct, confirmed guesses of the host's ended games that hold no entry yet (the pool object appends them). */
-export function listRoundGuessEntries(env: Env, hostId: string): Promise<SealedGuessEntry[]> {
-  return listSealedGuessEntries(getDb(env), hostId);
+export async function listRoundGuessEntries(env: Env, hostId: string): Promise<SealedGuessEntry[]> {
+  return admissibleGuessEntries(env, await listSealedGuessEntries(getDb(env), hostId));
+}
+
+/**
+ * Whether each correct guess still earns its entry when it is appended: the guesser was eligible when they guessed
+ * (entryRefusal at checkout), but may have closed their account or excluded themselves from draws since (decision
+ * 510). Such a guess is appended without an entry; its fee stays in the pool.
+ */
+async function admissibleGuessEntries(
+  env: Env,
+  rows: readonly { sourceKey: string; userId: string; email: string; closed: boolean }[],
+): Promise<SealedGuessEntry[]> {
+  const open = rows.filter((row) => !row.closed);
+  const excluded = await selfExcludedAccounts(env, open, new Date());
+  return rows.map((row) => ({
+    sourceKey: row.sourceKey,
+    userId: row.userId,
+    earnsEntry: !row.closed && !excluded.has(row.userId),
+  }));
 }
 
 /**

@@ -271,7 +271,7 @@ export class PoolStorage {
     let appended = 0;
     for (const guess of guesses) {
       if (this.has(guess.sourceKey)) continue;
-      const entryNumber = this.mayEarnEntry(guess.userId, cap) ? this.nextEntryNumber() : null;
+      const entryNumber = guess.earnsEntry && this.mayEarnEntry(guess.userId, cap) ? this.nextEntryNumber() : null;
       this.sql.exec(
         `INSERT INTO ledger (source_key, source_type, amount_cents, currency, user_id, entry_number, created_at)
          VALUES (?, 'guess_entry', 0, ?, ?, ?, ?)`,

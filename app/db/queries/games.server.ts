@@ -13,6 +13,7 @@ import {
   prizePools,
   tribeMembers,
   userProfiles,
+  users,
 } from "~/db/schema";
 
 /** What anyone may see of a game: never the correct answer. */
@@ -373,13 +374,24 @@ export async function endExpiredGames(db: Db, now: Date, limit = 100): Promise<s
 /**
  * The correct guesses on the host's ended games that earn an entry in the pool open when their game ended (or the
  * closing one): paid (or free), not refunded, confirmed by our server while their game ran (confirmed_at is only
- * ever set then; a guess confirmed later is late and refunded), and not yet holding an entry. Oldest first.
+ * ever set then; a guess confirmed later is late and refunded), and not yet holding an entry. Oldest first, with
+ * the guesser's e-mail and whether their account is closed (whether it still earns an entry is asked when it is
+ * appended: app/lib/pools.server.ts).
  */
-export async function listSealedGuessEntries(db: Db, hostId: string): Promise<{ sourceKey: string; userId: string }[]> {
+export async function listSealedGuessEntries(
+  db: Db,
+  hostId: string,
+): Promise<{ sourceKey: string; userId: string; email: string; closed: boolean }[]> {
   const rows = await db
-    .select({ id: guessWinParticipants.id, userId: guessWinParticipants.userId })
+    .select({
+      id: guessWinParticipants.id,
+      userId: guessWinParticipants.userId,
+      email: users.email,
+      deletedAt: users.deletedAt,
+    })
     .from(guessWinParticipants)
     .innerJoin(guessWinGames, eq(guessWinGames.id, guessWinParticipants.gameId))
+    .innerJoin(users, eq(users.id, guessWinParticipants.userId))
     .where(
       and(
         eq(guessWinGames.hostId, hostId),
@@ -395,5 +407,10 @@ export async function listSealedGuessEntries(db: Db, hostId: string): Promise<{ 
       ),
     )
     .orderBy(guessWinParticipants.confirmedAt, guessWinParticipants.id);
-  return rows.map((row) => ({ sourceKey: guessEntryKey(row.id), userId: row.userId }));
+  return rows.map((row) => ({
+    sourceKey: guessEntryKey(row.id),
+    userId: row.userId,
+    email: row.email,
+    closed: row.deletedAt !== null,
+  }));
 }
