@@ -302,6 +302,18 @@ describe("one active group buy per host", () => {
     expect(again.status).toBe(409);
     expect(await hostGroupBuys(host.id)).toHaveLength(1);
   });
+
+  it("notes 'Only one group buy can be active at a time' only while one is active", async () => {
+    const host = await makeHost("Note Host");
+    const note = GROUP_BUY_ACTION_MESSAGES.onlyOneActive;
+    const before = await (await get("/group-buy-management", { cookie: host.cookie })).text();
+    expect(before).not.toContain(note);
+    expect(before).toContain('href="/group-buy-management?new=1"');
+    expect((await post("/group-buy-management", formFields(host.productId), host.cookie)).status).toBe(302);
+    const after = await (await get("/group-buy-management", { cookie: host.cookie })).text();
+    expect(after).toContain(note);
+    expect(after).not.toContain('href="/group-buy-management?new=1"');
+  });
 });
 
 describe("ownership and edits", () => {

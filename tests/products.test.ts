@@ -357,6 +357,33 @@ describe("/edit-product/{id}", () => {
   it("answers 404 for an unknown product", async () => {
     expect((await get(`/edit-product/${crypto.randomUUID()}`, { cookie: hostCookie })).status).toBe(404);
   });
+
+  it("shows each colour as a visible swatch of its hex, with a size, a border and the colour's name", async () => {
+    const name = `Swatched ${token()}`;
+    const id = await addProduct(name, {
+      "colors.1.name": "Teal",
+      "colors.1.hex": "#008080",
+      "colors.1.units": "3",
+    });
+    const html = await decodedHtml(await get(`/edit-product/${id}`, { cookie: hostCookie }));
+    for (const [colour, hex] of [
+      ["Sand", "#c2b280"],
+      ["Teal", "#008080"],
+    ]) {
+      // The element painted with the colour (not the native colour input, which draws a thin grey line).
+      const swatch = [...html.matchAll(/<(?!input)[a-z]+\b[^>]*>/g)]
+        .map((m) => m[0])
+        .find((tag) => new RegExp(`style="[^"]*background-color:\\s*${hex}`, "i").test(tag));
+      expect(swatch, colour).toBeDefined();
+      expect(swatch).toMatch(/class="[^"]*\bh-\d+\b[^"]*"/);
+      expect(swatch).toMatch(/class="[^"]*\bw-\d+\b[^"]*"/);
+      expect(swatch).toMatch(/class="[^"]*\bborder\b[^"]*"/);
+      expect(swatch).toMatch(new RegExp(`aria-label="${colour} \\(${hex}\\)"`, "i"));
+    }
+    // A new product's blank colour row has its swatch too.
+    const blank = await decodedHtml(await get("/add-product", { cookie: hostCookie }));
+    expect(blank).toMatch(/<span[^>]*style="background-color:#000000"[^>]*aria-label="New colour \(#000000\)"/);
+  });
 });
 
 describe("/view-product/{id} and /shop-management", () => {

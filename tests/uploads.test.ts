@@ -5,6 +5,8 @@ import { signedDownloadUrl, verifyDownloadSignature } from "~/lib/downloads.serv
 import { IMAGE_MAX_BYTES, sniffImageType } from "~/lib/uploads.server";
 import { downloads } from "../workers/downloads";
 import { uploads } from "../workers/uploads";
+import { digitalProductFile } from "../scripts/seed/digital-file";
+import { Uploads } from "../scripts/seed/media";
 import { db, get, makeUser, ORIGIN, signIn } from "./helpers";
 
 // The upload and download sub-apps (mounted by workers/api.ts at /api/uploads and /api/downloads), exercised
@@ -180,6 +182,61 @@ describe("GET /api/downloads/:orderId", () => {
     expect(res.headers.get("Content-Disposition")).toMatch(/^attachment; filename="Recipe Book\.pdf"$/);
     expect(res.headers.get("Content-Type")).toBe("application/pdf");
     expect(await res.text()).toBe(content);
+  });
+
+  it("delivers the seeded digital product's file as a real PDF (scripts/seed/digital-file.ts)", async () => {
+    // The file the seed makes for a digital product, stored the way the seed stores it, bought and downloaded.
+    const host = await makeUser({ name: "Seeded Host" });
+    const file = digitalProductFile({
+      name: "Weeknight Dinner Planner",
+      description: "A 12-week printable planner with shopping lists, a pantry tracker and forty weeknight dinners.",
+      hostName: "Kopitiam Kitchen",
+    });
+    const key = `private/digital/${host.id}/${crypto.randomUUID()}.${file.extension}`;
+    const media = new Uploads();
+    media.file(key, file.body, file.contentType);
+    await media.write(env.MEDIA);
+    const productId = crypto.randomUUID();
+    await db().insert(products).values({
+      id: productId,
+      hostId: host.id,
+      name: "Weeknight Dinner Planner",
+      category: "digital",
+      digitalFileKey: key,
+    });
+    const order = await addOrder(buyer.id, productId, host.id, "paid");
+    const res = await fetchLink(signedDownloadUrl(env, { orderId: order, userId: buyer.id }), buyerCookie);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("Content-Type")).toBe("application/pdf");
+    expect(res.headers.get("Content-Disposition")).toBe('attachment; filename="Recipe Book.pdf"');
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(Number(res.headers.get("Content-Length"))).toBe(bytes.length);
+    // One character a byte, so string offsets are byte offsets.
+    const pdf = Array.from(bytes, (b) => String.fromCharCode(b)).join("");
+    expect(pdf.startsWith("%PDF-1.4\n")).toBe(true);
+    expect(pdf).toMatch(/%%EOF\n?$/);
+    // The cross-reference table: startxref names where it starts, and every in-use entry's offset is where its
+    // object starts ("N 0 obj"), for as many objects as the trailer's /Size says.
+    const startxref = Number(/startxref\n(\d+)\n%%EOF\n?$/.exec(pdf)?.[1]);
+    expect(pdf.slice(startxref, startxref + 5)).toBe("xref\n");
+    const [, first, countText, table] = /^xref\n(\d+) (\d+)\n((?:\d{10} \d{5} [nf] ?\n)+)/.exec(pdf.slice(startxref))!;
+    const entries = table!.trim().split("\n");
+    expect(Number(first)).toBe(0);
+    expect(entries).toHaveLength(Number(countText));
+    expect(Number(/trailer\s*<<[^>]*\/Size (\d+)/.exec(pdf)?.[1])).toBe(entries.length);
+    expect(entries[0]).toMatch(/^0000000000 65535 f/);
+    entries.slice(1).forEach((entry, i) => {
+      const offset = Number(entry.slice(0, 10));
+      expect(pdf.slice(offset).startsWith(`${i + 1} 0 obj`), `object ${i + 1} at ${offset}`).toBe(true);
+    });
+    // A catalog, one page, and a content stream (whose /Length is right) that shows the product's name.
+    const root = Number(/\/Root (\d+) 0 R/.exec(pdf)?.[1]);
+    expect(pdf).toMatch(new RegExp(`(^|\\n)${root} 0 obj\\s*<<[^]*?/Type /Catalog`));
+    expect(pdf).toMatch(/\/Type \/Page\b/);
+    const stream = /<<\s*\/Length (\d+)\s*>>\nstream\n([^]*?)\nendstream/.exec(pdf);
+    expect(stream).not.toBeNull();
+    expect(stream![2]!.length).toBe(Number(stream![1]));
+    expect(stream![2]).toContain("(Weeknight Dinner Planner) Tj");
   });
 
   it("refuses an expired link", async () => {

@@ -19,8 +19,9 @@ const account = (name: string): Promise<Account> => makeSignedInUser({ name });
 
 /** A paid voucher order of `host`'s product bought by `buyer`, and its voucher; returns the code. */
 async function makeVoucher(
-  opts: { expiresAt?: Date; status?: "active" | "redeemed" | "expired" } = {},
+  opts: { expiresAt?: Date; status?: "active" | "redeemed" | "expired" | "void"; buyer?: Account } = {},
 ): Promise<string> {
+  const owner = opts.buyer ?? buyer;
   const orderId = crypto.randomUUID();
   const code = voucherCode(orderId);
   await db()
@@ -28,8 +29,8 @@ async function makeVoucher(
     .values({
       id: orderId,
       orderNumber: `ORD-${orderId.slice(-8).toUpperCase()}`,
-      userId: buyer.id,
-      customerEmail: buyer.email,
+      userId: owner.id,
+      customerEmail: owner.email,
       customerName: "Sofia Tan",
       hostId: host.id,
       productId,
@@ -48,7 +49,7 @@ async function makeVoucher(
       orderId,
       productId,
       hostId: host.id,
-      buyerId: buyer.id,
+      buyerId: owner.id,
       valueCents: 5000,
       currency: "USD",
       status: opts.status ?? "active",
@@ -268,6 +269,55 @@ describe("/voucher/{code}", () => {
     expect(await (await get(`/voucher/${expired}`, { cookie: buyer.cookie })).text()).toContain("Expired on");
     const code = await makeVoucher();
     await redeem(code, host.cookie);
-    expect(await (await get(`/voucher/${code}`, { cookie: buyer.cookie })).text()).toContain("Redeemed on");
+    expect(await (await get(`/voucher/${code}`, { cookie: buyer.cookie })).text()).toContain("Used on");
+  });
+});
+
+describe("a voucher's status, one word on every card", () => {
+  /** The buyer's /my-orders card of the voucher `code` (its order number is ORD- and the code's last 8). */
+  function card(html: string, code: string): string {
+    const number = `ORD-${code.slice(-8)}`;
+    const cards = html
+      .split(/<li[\s>]/)
+      .map((li) => li.split("</li>")[0]!)
+      .filter((li) => li.includes(number));
+    expect(cards, number).toHaveLength(1);
+    return cards[0]!;
+  }
+  /** The status words a card shows (badges and the voucher's action), tags stripped. */
+  const words = (html: string) => html.replace(/<[^>]+>/g, " ");
+
+  it("shows Valid, Used, Expired or Refunded alike on the buyer's card, the voucher page and the host's list", async () => {
+    const fan = await account("Card Fan");
+    const valid = await makeVoucher({ buyer: fan });
+    const used = await makeVoucher({ buyer: fan });
+    expect((await redeem(used, host.cookie)).status).toBe(200);
+    const expired = await makeVoucher({ buyer: fan, expiresAt: new Date(Date.now() - DAY) });
+    const refunded = await makeVoucher({ buyer: fan, status: "void" });
+
+    const myOrders = await (await get("/my-orders?type=voucher", { cookie: fan.cookie })).text();
+    const hostList = await (await get("/voucher-management", { cookie: host.cookie })).text();
+    const expected = [
+      [valid, "Valid"],
+      [used, "Used"],
+      [expired, "Expired"],
+      [refunded, "Refunded"],
+    ] as const;
+    for (const [code, label] of expected) {
+      const text = words(card(myOrders, code));
+      // One status per card: its own word, never the order's "Paid" beside it, nor another voucher word.
+      expect(text, code).toContain(label);
+      for (const other of ["Paid", "Valid", "Used", "Expired", "Refunded"].filter((w) => w !== label)) {
+        expect(text, `${code} ${label}`).not.toMatch(new RegExp(`\\b${other}\\b`));
+      }
+      const page = await (await get(`/voucher/${code}`, { cookie: fan.cookie })).text();
+      expect(page, code).toMatch(new RegExp(`>${label}</span>`));
+      const row = hostList.split("<tr").find((tr) => tr.includes(code)) ?? "";
+      expect(words(row), code).toMatch(new RegExp(`\\b${label}\\b`));
+    }
+    // Only a valid voucher offers 'Use Voucher'.
+    expect(card(myOrders, valid)).toContain(`href="/voucher/${valid}"`);
+    expect(card(myOrders, valid)).toContain("Use Voucher");
+    for (const code of [used, expired, refunded]) expect(card(myOrders, code)).not.toContain("Use Voucher");
   });
 });

@@ -9,6 +9,7 @@ import {
   PRODUCT_DESCRIPTION_MAX,
   PRODUCT_NAME_MAX,
   type ProductFormValues,
+  swatchHex,
 } from "~/lib/product-form";
 import { Field, FormError, SelectField } from "./form";
 import { Button, Card, LinkButton } from "./page";
@@ -25,6 +26,47 @@ function FieldError({ id, message }: { id: string; message?: string }) {
     <p id={id} role="alert" className="mt-2 text-sm text-red-600">
       {message}
     </p>
+  );
+}
+
+/**
+ * A colour's hex: a swatch painted with it (bordered, so white shows too, and named for screen readers) beside the
+ * native colour picker, whose own swatch fills its box instead of the thin line the browser's padding leaves.
+ */
+function ColourSwatchInput({
+  index,
+  name,
+  hex,
+  onChange,
+}: {
+  index: number;
+  name: string;
+  hex: string;
+  onChange: (hex: string) => void;
+}) {
+  const id = `colors.${index}.hex`;
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium text-gray-700">
+        Hex
+      </label>
+      <div className="mt-1 flex items-center gap-2">
+        <span
+          className="block h-9 w-9 shrink-0 rounded-full border border-gray-400 shadow-inner"
+          style={{ backgroundColor: hex }}
+          role="img"
+          aria-label={`${name.trim() || "New colour"} (${hex})`}
+        />
+        <input
+          id={id}
+          name={id}
+          type="color"
+          value={hex}
+          onChange={(e) => onChange(e.target.value)}
+          className="block h-9 w-12 cursor-pointer rounded-md border border-gray-300 bg-white p-1 focus:border-brand-500 focus:ring-2 focus:ring-brand-500/30 focus:outline-none [&::-moz-color-swatch]:rounded [&::-moz-color-swatch]:border-0 [&::-webkit-color-swatch]:rounded [&::-webkit-color-swatch]:border-0 [&::-webkit-color-swatch-wrapper]:p-0"
+        />
+      </div>
+    </div>
   );
 }
 
@@ -350,7 +392,7 @@ export function ProductForm({
         <h2 className="text-lg font-semibold text-gray-900">Colours</h2>
         <div className="mt-3 space-y-3">
           {colors.rows.map((row, i) => (
-            <div key={row.key} className="grid grid-cols-2 gap-2 sm:grid-cols-[1fr_5rem_6rem_auto] sm:items-end">
+            <div key={row.key} className="grid grid-cols-2 gap-2 sm:grid-cols-[1fr_6.5rem_6rem_auto] sm:items-end">
               <Field
                 label="Colour"
                 name={`colors.${i}.name`}
@@ -360,13 +402,11 @@ export function ProductForm({
                 onChange={(e) => colors.set(row.key, { ...row.value, name: e.target.value })}
                 required={!isVoucher}
               />
-              <Field
-                label="Hex"
-                name={`colors.${i}.hex`}
-                id={`colors.${i}.hex`}
-                type="color"
-                value={row.value.hex || "#000000"}
-                onChange={(e) => colors.set(row.key, { ...row.value, hex: e.target.value })}
+              <ColourSwatchInput
+                index={i}
+                name={row.value.name}
+                hex={swatchHex(row.value.hex)}
+                onChange={(hex) => colors.set(row.key, { ...row.value, hex })}
               />
               <Field
                 label="Units"

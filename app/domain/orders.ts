@@ -146,14 +146,6 @@ export const PURCHASE_MODE_TEXT: Readonly<Record<PurchaseMode, string>> = {
 
 // --- buyer actions ---------------------------------------------------------------------------------------------
 
-export type VoucherUsability = { usable: true; label: "Use Voucher" } | { usable: false; label: "Used" | "Expired" };
-
-/** A buyer's voucher is usable when its status is active; 'Used' once redeemed, otherwise 'Expired'. */
-export function voucherUsability(status: unknown): VoucherUsability {
-  if (status === "active") return { usable: true, label: "Use Voucher" };
-  return { usable: false, label: status === "redeemed" ? "Used" : "Expired" };
-}
-
 /** A buyer's physical order offers 'Track Order' when shipped or processing, else 'View Order'. */
 export function physicalOrderAction(status: unknown): "Track Order" | "View Order" {
   return status === "shipped" || status === "processing" ? "Track Order" : "View Order";

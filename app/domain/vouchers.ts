@@ -1,4 +1,5 @@
-// Voucher rules shared by the voucher page and the scanner: effective status, scanner messages, camera errors.
+// Voucher rules shared by the voucher pages and the scanner: effective and card status, scanner messages, camera
+// errors.
 
 /** Codes as stored: letters, digits, '-' and '_', at most 64 characters. */
 export const VOUCHER_CODE_PATTERN = /^[A-Z0-9_-]{1,64}$/;
@@ -20,6 +21,32 @@ export function effectiveVoucherStatus(
 ): VoucherStatus {
   if (status !== "active") return status;
   return new Date(expiresAt).getTime() <= new Date(now).getTime() ? "expired" : "active";
+}
+
+/**
+ * A voucher's one status as every card shows it (the buyer's order card, the voucher page, the host's list), never
+ * beside its order's payment status: Valid while usable, Used once redeemed, Expired past its expiry, Refunded when
+ * its order was refunded in full before use (docs/product.md#vouchers).
+ */
+export const VOUCHER_CARD_LABELS = {
+  valid: "Valid",
+  used: "Used",
+  expired: "Expired",
+  refunded: "Refunded",
+} as const;
+export type VoucherCardStatus = keyof typeof VOUCHER_CARD_LABELS;
+
+/** The card status of a voucher stored with `status` that expires at `expiresAt`. */
+export function voucherCardStatus(
+  status: VoucherStatus,
+  expiresAt: Date | number | string,
+  now: Date | number = Date.now(),
+): VoucherCardStatus {
+  const effective = effectiveVoucherStatus(status, expiresAt, now);
+  if (effective === "active") return "valid";
+  if (effective === "redeemed") return "used";
+  if (effective === "void") return "refunded";
+  return "expired";
 }
 
 export const SCANNER_MESSAGES = {

@@ -102,6 +102,11 @@ export function readProductForm(form: FormData): ProductFormValues {
 const UNITS = /^\d{1,7}$/;
 const HEX = /^#[0-9a-fA-F]{6}$/;
 
+/** A colour row's hex as its swatch and picker show it: the row's own when valid, else black (the picker's default). */
+export function swatchHex(hex: string): string {
+  return HEX.test(hex.trim()) ? hex.trim().toLowerCase() : "#000000";
+}
+
 function blank(...values: string[]): boolean {
   return values.every((v) => v.trim() === "");
 }

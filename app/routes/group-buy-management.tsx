@@ -221,17 +221,23 @@ export default function GroupBuyManagement({ loaderData, actionData }: Route.Com
       back={{ to: "/dashboard", label: "Back to Dashboard" }}
       actions={
         <div className="text-right">
+          {/* Create is disabled, with its note, only while a group buy is active (the server refuses a second). */}
           {hasActive ? (
-            <span
-              className={`inline-block cursor-not-allowed rounded-lg bg-gray-300 px-4 py-2 text-sm font-semibold text-gray-600`}
-              aria-disabled="true"
-            >
-              Create Group Buy
-            </span>
+            <>
+              <span
+                className={`inline-block cursor-not-allowed rounded-lg bg-gray-300 px-4 py-2 text-sm font-semibold text-gray-600`}
+                aria-disabled="true"
+                aria-describedby="one-active-note"
+              >
+                Create Group Buy
+              </span>
+              <p id="one-active-note" className="mt-1 text-xs text-gray-500">
+                {GROUP_BUY_ACTION_MESSAGES.onlyOneActive}
+              </p>
+            </>
           ) : (
             <LinkButton to="/group-buy-management?new=1">Create Group Buy</LinkButton>
           )}
-          <p className="mt-1 text-xs text-gray-500">{GROUP_BUY_ACTION_MESSAGES.onlyOneActive}</p>
         </div>
       }
     >

@@ -21,7 +21,9 @@ import { latestReturnRequests, listOrderRefunds } from "~/db/queries/returns.ser
 import { formatCents } from "~/domain/money";
 import { orderRefundState } from "~/domain/returns";
 import { entryStandingText } from "~/domain/payments";
-import { physicalOrderAction, voucherUsability } from "~/domain/orders";
+import { physicalOrderAction } from "~/domain/orders";
+import { voucherCardStatus } from "~/domain/vouchers";
+import { VoucherStatusBadge } from "~/components/voucher-status";
 import { viewerSession } from "~/lib/auth.server";
 import { requireUser, signinRedirectUrl } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
@@ -65,6 +67,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     (filters.page ?? 1) === 1 ? listAwaitingPayments(db, buyer) : [],
   ]);
   // Each row carries what the page shows and nothing else: the loader's data is written into the page for hydration.
+  const now = Date.now();
   const orders = list.orders.map((o) => {
     const lines = refunds.filter((r) => r.orderId === o.id);
     return {
@@ -84,7 +87,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       hostName: o.hostName,
       entryNumber: o.entryNumber,
       voucherCode: o.voucherCode,
-      voucherStatus: o.voucherStatus,
+      // An issued voucher's card shows the voucher's one status (Valid, Used, Expired, Refunded), not the order's.
+      voucherStatus:
+        o.voucherCode && o.voucherStatus && o.voucherExpiresAt
+          ? voucherCardStatus(o.voucherStatus, o.voucherExpiresAt, now)
+          : null,
       refundedCents: o.refundedCents,
       refundState: orderRefundState(o),
       // Why it was refunded: each refund's reason (group-buy tier, return, host), or the undeliverable order's.
@@ -134,13 +141,13 @@ type Order = Route.ComponentProps["loaderData"]["orders"][number];
 function OrderAction({ order }: { order: Order }) {
   const link = "text-sm font-semibold text-brand-700 hover:underline";
   if (order.productCategory === "voucher") {
-    const usability = voucherUsability(order.voucherStatus);
-    return usability.usable && order.voucherCode ? (
+    // The status is the card's badge; the action opens the voucher: to use it while valid, else to see it.
+    if (!order.voucherCode || !order.voucherStatus)
+      return <span className="text-sm text-gray-500">Voucher pending</span>;
+    return (
       <a href={`/voucher/${order.voucherCode}`} className={link}>
-        {usability.label}
+        {order.voucherStatus === "valid" ? "Use Voucher" : "View Voucher"}
       </a>
-    ) : (
-      <span className="text-sm text-gray-500">{order.voucherCode ? usability.label : "Voucher pending"}</span>
     );
   }
   if (order.productCategory === "digital") {
@@ -277,7 +284,11 @@ export default function MyOrders({ loaderData, actionData }: Route.ComponentProp
                       {o.hostName ? ` · ${o.hostName}` : null}
                     </p>
                   </div>
-                  <StatusBadge status={o.status} />
+                  {o.voucherStatus ? (
+                    <VoucherStatusBadge status={o.voucherStatus} />
+                  ) : (
+                    <StatusBadge status={o.status} />
+                  )}
                 </div>
                 <div>
                   <p>

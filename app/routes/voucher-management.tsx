@@ -2,11 +2,13 @@
 // orders tab lives on /orders (routes/orders.tsx); both draw the shared list of components/sales-table.tsx.
 import { redirect } from "react-router";
 import { Link } from "~/components/link";
-import { DateText, pageMeta, StatusBadge } from "~/components/page";
+import { DateText, pageMeta } from "~/components/page";
 import { SalesTable } from "~/components/sales-table";
+import { VoucherStatusBadge } from "~/components/voucher-status";
 import { getDb } from "~/db/client.server";
 import { countHostVouchersMatching, EXPORT_ROW_CAP, searchHostVouchers } from "~/db/queries/orders.server";
 import { formatCents } from "~/domain/money";
+import { voucherCardStatus } from "~/domain/vouchers";
 import { pageParam, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { parseFilters } from "~/lib/order-filters";
@@ -25,11 +27,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const page = pageParam(request);
   const db = getDb(getEnv(context));
   const window = { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE };
+  const now = new Date();
   const f = {
     hostId: user.id,
     q: filter.q,
     status: filter.status as "active" | "redeemed" | "expired" | undefined,
-    now: new Date(),
+    now,
   };
   const [rows, total] = await Promise.all([searchHostVouchers(db, f, window), countHostVouchersMatching(db, f)]);
   return {
@@ -38,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     total,
     exportCount: Math.min(total, EXPORT_ROW_CAP),
     hasNext: rows.length > PAGE_SIZE,
-    vouchers: rows.slice(0, PAGE_SIZE),
+    vouchers: rows.slice(0, PAGE_SIZE).map((v) => ({ ...v, status: voucherCardStatus(v.status, v.expiresAt, now) })),
   };
 }
 
@@ -68,7 +71,7 @@ export default function VoucherManagement({ loaderData }: Route.ComponentProps) 
           </td>
           <td className="px-4 py-2 whitespace-nowrap">{formatCents(v.valueCents, v.currency)}</td>
           <td className="px-4 py-2">
-            <StatusBadge status={v.status} />
+            <VoucherStatusBadge status={v.status} />
           </td>
           <td className="px-4 py-2 whitespace-nowrap">
             <DateText value={v.expiresAt} />

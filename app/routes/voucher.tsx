@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { ErrorPage, errorTitle } from "~/components/error-page";
-import { Button, Card, DateText, LinkButton, Page, pageMeta, StatusBadge } from "~/components/page";
+import { Button, Card, DateText, LinkButton, Page, pageMeta } from "~/components/page";
+import { VoucherStatusBadge } from "~/components/voucher-status";
 import { getDb } from "~/db/client.server";
 import { getVoucherByCode } from "~/db/queries/vouchers.server";
 import { formatCents } from "~/domain/money";
-import { COPY_CONFIRMATION_MS, effectiveVoucherStatus } from "~/domain/vouchers";
+import { COPY_CONFIRMATION_MS, type VoucherCardStatus, voucherCardStatus } from "~/domain/vouchers";
 import { idParam, notFound, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { qrSvg } from "~/lib/qr.server";
@@ -24,7 +25,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     qrSvg: await qrSvg(voucher.code),
     voucher: {
       code: voucher.code,
-      status: effectiveVoucherStatus(voucher.status, voucher.expiresAt),
+      status: voucherCardStatus(voucher.status, voucher.expiresAt),
       value: formatCents(voucher.valueCents, voucher.currency),
       productName: voucher.productName,
       hostName: voucher.hostName,
@@ -128,19 +129,20 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/** The status's line under the value: its date, in the same word as the badge (voucherCardStatus). */
 function StatusLine({
   status,
   redeemedAt,
   expiresAt,
 }: {
-  status: string;
+  status: VoucherCardStatus;
   redeemedAt: Date | string | null;
   expiresAt: Date | string;
 }) {
-  if (status === "redeemed")
+  if (status === "used")
     return (
       <p className="text-sm text-blue-800">
-        Redeemed on <DateText value={redeemedAt} withTime />
+        Used on <DateText value={redeemedAt} withTime />
       </p>
     );
   if (status === "expired")
@@ -149,9 +151,11 @@ function StatusLine({
         Expired on <DateText value={expiresAt} />
       </p>
     );
+  if (status === "refunded")
+    return <p className="text-sm text-gray-700">Refunded: this voucher can no longer be redeemed</p>;
   return (
     <p className="text-sm text-green-800">
-      Active · valid until <DateText value={expiresAt} />
+      Valid until <DateText value={expiresAt} />
     </p>
   );
 }
@@ -202,7 +206,7 @@ export default function Voucher({ loaderData }: Route.ComponentProps) {
           ? { to: "/voucher-management", label: "Back to Vouchers" }
           : { to: "/my-orders", label: "Back to My Orders" }
       }
-      actions={<StatusBadge status={v.status} />}
+      actions={<VoucherStatusBadge status={v.status} />}
     >
       <Card>
         <div className="flex flex-col items-center gap-5 sm:flex-row sm:items-start">
@@ -211,7 +215,7 @@ export default function Voucher({ loaderData }: Route.ComponentProps) {
             role="img"
             aria-label={`QR code for voucher ${v.code}`}
             data-qr
-            className={`w-56 shrink-0 rounded-lg border border-gray-200 bg-white p-1 [&>svg]:block [&>svg]:h-auto [&>svg]:w-full ${v.status === "active" ? "" : "opacity-50"}`}
+            className={`w-56 shrink-0 rounded-lg border border-gray-200 bg-white p-1 [&>svg]:block [&>svg]:h-auto [&>svg]:w-full ${v.status === "valid" ? "" : "opacity-50"}`}
             // The SVG is generated on the server by the qrcode library from the voucher code.
             dangerouslySetInnerHTML={{ __html: svg }}
           />
@@ -236,7 +240,7 @@ export default function Voucher({ loaderData }: Route.ComponentProps) {
           <Button variant="secondary" onClick={onShare} aria-live="polite">
             {shared ?? "Share"}
           </Button>
-          {isHost && v.status === "active" ? (
+          {isHost && v.status === "valid" ? (
             <LinkButton to={`/voucher-scanner?code=${encodeURIComponent(v.code)}`}>Redeem via scanner</LinkButton>
           ) : null}
         </div>
@@ -276,7 +280,7 @@ export default function Voucher({ loaderData }: Route.ComponentProps) {
             </Field>
             <Field label="Order number">{v.orderNumber}</Field>
             <Field label="Status">
-              <StatusBadge status={v.status} />
+              <VoucherStatusBadge status={v.status} />
             </Field>
           </dl>
         </Card>

@@ -2,12 +2,12 @@
 // of every file the seed uploads (images and the digital products' files).
 
 export type R2Like = {
-  put(key: string, value: string, options?: { httpMetadata?: { contentType?: string } }): Promise<unknown>;
+  put(key: string, value: string | Uint8Array, options?: { httpMetadata?: { contentType?: string } }): Promise<unknown>;
 };
 
 /** The files to upload, gathered while the rows are built and written before the database. */
 export class Uploads {
-  readonly files: { key: string; body: string; contentType: string }[] = [];
+  readonly files: { key: string; body: string | Uint8Array; contentType: string }[] = [];
 
   /** Adds an SVG image and returns the URL the app serves it under. */
   svg(key: string, body: string): string {
@@ -15,8 +15,9 @@ export class Uploads {
     return `/media/${key}`;
   }
 
-  text(key: string, body: string): void {
-    this.files.push({ key, body, contentType: "text/plain; charset=utf-8" });
+  /** Adds a file as it is (a digital product's download). */
+  file(key: string, body: string | Uint8Array, contentType: string): void {
+    this.files.push({ key, body, contentType });
   }
 
   /** Writes the files, 16 at a time (overwriting is harmless if the database write then fails). */

@@ -2,12 +2,18 @@
 import type * as schema from "../../app/db/schema";
 import type { ProductSpec } from "./content";
 import type { Host, Seed } from "./context";
+import { digitalProductFile } from "./digital-file";
 import { isLight, productSvg } from "./media";
 import { chance, DAY, daysAgo, daysAhead, int, NOW } from "./random";
 
 function addProduct(seed: Seed, host: Host, spec: ProductSpec, index: number): void {
   const { rows, uploads } = seed;
   const id = crypto.randomUUID();
+  const file =
+    spec.category === "digital"
+      ? digitalProductFile({ name: spec.name, description: spec.description, hostName: host.name })
+      : null;
+  const fileKey = file ? `private/digital/${host.id}/${id}.${file.extension}` : null;
   const colours = spec.colors ?? [];
   const imageUrls = Array.from({ length: spec.images }, (_, n) => {
     const c1 = colours[n % Math.max(colours.length, 1)]?.[1] ?? host.spec.palette[0];
@@ -35,7 +41,7 @@ function addProduct(seed: Seed, host: Host, spec: ProductSpec, index: number): v
     currency: "USD",
     voucherValueCents: spec.voucherValueCents ?? null,
     voucherExpiresAt: spec.category === "voucher" ? daysAhead(int(120, 330)) : null,
-    digitalFileKey: spec.category === "digital" ? `private/digital/${host.id}/${id}.txt` : null,
+    digitalFileKey: fileKey,
     likeCount: likes,
     viewCount: chance(0.15) ? 0 : likes * int(3, 14),
     commentsCount: int(0, Math.ceil(likes / 12)),
@@ -44,12 +50,7 @@ function addProduct(seed: Seed, host: Host, spec: ProductSpec, index: number): v
   };
   rows.products.push(product);
   seed.productRow.set(id, product);
-  if (spec.category === "digital") {
-    uploads.text(
-      `private/digital/${host.id}/${id}.txt`,
-      `${spec.name}\nby ${host.name}\n\n${spec.description}\n\nThank you for supporting the tribe!\n`,
-    );
-  }
+  if (file && fileKey) uploads.file(fileKey, file.body, file.contentType);
   spec.sizes.forEach(([name, priceCents, availableUnits, dimensions], position) =>
     rows.productSizes.push({
       productId: id,

@@ -10,7 +10,6 @@ import {
   trackingStatusTone,
   validateOrderStatusUpdate,
   voucherCode,
-  voucherUsability,
 } from "~/domain/orders";
 
 const orderId = "3f2a9c1e-7b4d-4e1a-9f3b-1234abcd5678";
@@ -140,17 +139,6 @@ describe("order status helpers", () => {
 });
 
 describe("buyer actions", () => {
-  it.each([
-    ["active", { usable: true, label: "Use Voucher" }],
-    ["redeemed", { usable: false, label: "Used" }],
-    ["void", { usable: false, label: "Expired" }],
-    ["expired", { usable: false, label: "Expired" }],
-    ["processing", { usable: false, label: "Expired" }],
-    [undefined, { usable: false, label: "Expired" }],
-  ])("a voucher with status %j -> %j", (status, usability) => {
-    expect(voucherUsability(status)).toEqual(usability);
-  });
-
   it("tracks physical orders that are shipped or processing", () => {
     expect(physicalOrderAction("shipped")).toBe("Track Order");
     expect(physicalOrderAction("processing")).toBe("Track Order");

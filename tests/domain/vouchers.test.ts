@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { CAMERA_ERRORS, cameraErrorMessage, effectiveVoucherStatus, normalizeVoucherCode } from "~/domain/vouchers";
+import {
+  CAMERA_ERRORS,
+  cameraErrorMessage,
+  effectiveVoucherStatus,
+  normalizeVoucherCode,
+  VOUCHER_CARD_LABELS,
+  voucherCardStatus,
+} from "~/domain/vouchers";
 
 describe("effectiveVoucherStatus", () => {
   const now = new Date("2026-06-01T00:00:00Z");
@@ -11,6 +18,22 @@ describe("effectiveVoucherStatus", () => {
   it("keeps redeemed and expired as they are", () => {
     expect(effectiveVoucherStatus("redeemed", new Date("2020-01-01"), now)).toBe("redeemed");
     expect(effectiveVoucherStatus("expired", new Date("2030-01-01"), now)).toBe("expired");
+  });
+});
+
+describe("voucherCardStatus", () => {
+  const now = new Date("2026-06-01T00:00:00Z");
+  const later = new Date("2026-07-01T00:00:00Z");
+  it.each([
+    ["active", later, "valid", "Valid"],
+    ["active", now, "expired", "Expired"],
+    ["redeemed", later, "used", "Used"],
+    ["redeemed", new Date("2026-01-01"), "used", "Used"],
+    ["expired", later, "expired", "Expired"],
+    ["void", later, "refunded", "Refunded"],
+  ] as const)("a voucher stored %s (expiring %s) shows %s", (status, expiresAt, shown, label) => {
+    expect(voucherCardStatus(status, expiresAt, now)).toBe(shown);
+    expect(VOUCHER_CARD_LABELS[voucherCardStatus(status, expiresAt, now)]).toBe(label);
   });
 });
 

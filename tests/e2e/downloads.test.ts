@@ -12,9 +12,11 @@ test("the demo fan downloads a seeded digital order's file from /my-orders", asy
   await button.waitFor();
   const [download] = await Promise.all([page.waitForEvent("download"), button.click()]);
   assert.equal(await download.failure(), null);
-  const text = await readFile((await download.path())!, "utf8");
-  // The seed's file: the product's name, its host, and a thank-you (scripts/seed.ts).
-  assert.match(text, /Thank you for supporting the tribe!/);
-  assert.match(download.suggestedFilename(), /\.txt$/);
+  const text = await readFile((await download.path())!, "latin1");
+  // The seed's file (scripts/seed/digital-file.ts): a PDF of the product's name, its host, and a thank-you.
+  assert.match(text, /^%PDF-1\.4\n/);
+  assert.match(text, /\(Thank you for supporting the tribe!\) Tj/);
+  assert.match(text, /%%EOF\n$/);
+  assert.match(download.suggestedFilename(), /\.pdf$/);
   await page.context().close();
 });

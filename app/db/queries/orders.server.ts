@@ -174,6 +174,7 @@ const buyerOrdersRead = preparedRead(
         hostName: userProfiles.creatorName,
         voucherCode: vouchers.code,
         voucherStatus: vouchers.status,
+        voucherExpiresAt: vouchers.expiresAt,
         refundedCents: orders.refundedCents,
         refundReason: orders.refundReason,
       })
