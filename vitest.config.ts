@@ -66,6 +66,8 @@ export async function workerdTests(options: {
       provide: { testedWorker: options.main.replace(/^\./, "") },
       // Password hashing is deliberately slow (scrypt), so flows with many sign-ins need room.
       testTimeout: 30_000,
+      // Some files sign several accounts up before their tests (tests/vouchers.test.ts): the same room.
+      hookTimeout: 30_000,
       // Vitest runs one file at a time on two cores (its default is one worker fewer than the cores). A file's time is
       // mostly one workerd thread's CPU, so two files at once on two cores take about 0.63 of the time (measured on
       // ten files: 74 s against 47 s); more cores take one worker fewer, as the default.
