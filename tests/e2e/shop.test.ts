@@ -56,7 +56,7 @@ test("a signed-in fan likes and unlikes a card without a reload, opens it on the
 
   // The name link is a plain link that React Router follows without loading a new document.
   const stillSame = await markDocument(page);
-  await card.getByRole("link", { name: PRODUCT }).click();
+  await card.getByRole("link", { name: PRODUCT, exact: true }).click();
   await page.waitForURL("**/product/**");
   await page.getByRole("link", { name: "BUY NOW" }).waitFor();
   assert.ok(await stillSame(), "the product page was rendered on the client");
@@ -187,7 +187,7 @@ test("on a visitor's static product page the total and BUY NOW follow the chosen
   await page
     .locator("li[data-product-card]", { hasText: PRODUCT })
     .first()
-    .getByRole("link", { name: PRODUCT })
+    .getByRole("link", { name: PRODUCT, exact: true })
     .click();
   await page.waitForURL("**/product/**");
   assert.equal(
