@@ -514,16 +514,20 @@ export function ProductTiles({
   products,
   detailsLabel,
   wideActions = false,
+  shipTo = "",
 }: {
   products: readonly ProductTileData[];
   detailsLabel: string;
   wideActions?: boolean;
+  /** The page's Ship-to choice, carried to the product and Buy Now pages ("Does not ship to …" there). */
+  shipTo?: string;
 }) {
+  const search = shipTo ? `?shipTo=${encodeURIComponent(shipTo)}` : "";
   return (
     <ul className={wideActions ? "product-tiles wide-actions" : "product-tiles"} {...CLIENT_LINKS}>
       {products.map((p) => (
         <li key={p.id} data-product-card={p.id}>
-          <a href={`/product/${p.id}`} tabIndex={-1} aria-hidden="true">
+          <a href={`/product/${p.id}${search}`} tabIndex={-1} aria-hidden="true">
             {p.image ? <img src={p.image} alt="" loading="lazy" /> : <span />}
           </a>
           <p>{p.name || "Unnamed Product"}</p>
@@ -532,13 +536,13 @@ export function ProductTiles({
             {p.groupBuyId ? (
               <a href={`/group-buy-product-selection/${p.groupBuyId}`}>Group Buy</a>
             ) : p.inStock ? (
-              <a href={`/buy-now/${p.id}`}>Buy Now</a>
+              <a href={`/buy-now/${p.id}${search}`}>Buy Now</a>
             ) : (
               <button type="button" disabled>
                 {OUT_OF_STOCK}
               </button>
             )}
-            <a href={`/product/${p.id}`}>{detailsLabel}</a>
+            <a href={`/product/${p.id}${search}`}>{detailsLabel}</a>
           </div>
         </li>
       ))}
