@@ -617,6 +617,9 @@ describe("'Does not ship to {country}' before checkout", () => {
       expect(await decodedHtml(await get(path)), path).not.toContain("Does not ship");
       expect(await decodedHtml(await get(`${path}?shipTo=US`)), path).toContain(notice);
     }
+    // The profile shop's Ship-to choice travels on its tiles' links, as /shop's does on its cards'.
+    const tiles = await decodedHtml(await get(`/profile/${h.id}/shop?shipTo=MY`, { cookie: usCookie }));
+    expect(tiles).toContain(`href="/buy-now/${mug.id}?shipTo=MY"`);
     expect((await add(mug.id, {}, usCookie)).status).toBe(303);
     const cart = await decodedHtml(await get("/cart", { cookie: usCookie }));
     expect(cart).toContain(notice);

@@ -115,15 +115,11 @@ export function needsVariantChoice(variants: { sizes: number; colours: number })
 }
 
 /**
- * The size and colour a one-click Add to Cart (a /shop card, which offers no choice) takes: a product's only size
- * and only colour ('' when it has none); null when it has more than one of either, which must be chosen.
+ * What a post without a size (or colour) takes, as a one-click Add to Cart (a /shop card) sends it: the product's
+ * only size (colour); null when it has more than one, which must be chosen, or none.
  */
-export function onlyVariant(
-  sizes: readonly { name: string }[],
-  colours: readonly { name: string }[],
-): { sizeName: string; colorName: string } | null {
-  if (needsVariantChoice({ sizes: sizes.length, colours: colours.length })) return null;
-  return { sizeName: sizes[0]?.name ?? "", colorName: colours[0]?.name ?? "" };
+export function onlyOption(options: readonly { name: string }[]): string | null {
+  return options.length === 1 ? options[0]!.name : null;
 }
 
 export type LineChange =

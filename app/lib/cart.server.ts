@@ -25,7 +25,7 @@ import {
   maxLineQuantity,
   mergeCartLines,
   notShippingMessage,
-  onlyVariant,
+  onlyOption,
   type CartLine,
 } from "~/domain/cart";
 import { productCategory } from "~/domain/catalog";
@@ -156,12 +156,18 @@ export async function addToCart(
   }
   const choice = parsed.data;
   const found = await getProductVariants(db, choice.productId);
-  if (found && (!choice.sizeName || (!choice.colorName && found.colours.length > 0))) {
-    // Only a product with one size and at most one colour is added without a choice (docs/product.md#cart-and-checkout).
-    const only = onlyVariant(found.sizes, found.colours);
-    if (!only) return refuse(400, choice.sizeName ? CHECKOUT_MESSAGES.chooseColour : CHECKOUT_MESSAGES.chooseSize);
-    if (!choice.sizeName) choice.sizeName = only.sizeName;
-    if (!choice.colorName) choice.colorName = only.colorName;
+  if (found) {
+    // Only a product's only size and colour are taken without a choice (docs/product.md#cart-and-checkout).
+    if (!choice.sizeName) {
+      const only = onlyOption(found.sizes);
+      if (only === null) return refuse(400, CHECKOUT_MESSAGES.chooseSize);
+      choice.sizeName = only;
+    }
+    if (!choice.colorName && found.colours.length > 0) {
+      const only = onlyOption(found.colours);
+      if (only === null) return refuse(400, CHECKOUT_MESSAGES.chooseColour);
+      choice.colorName = only;
+    }
   }
   const lines = await loadCartLines(db, holder);
   const key = {
