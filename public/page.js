@@ -143,8 +143,8 @@
   }
 
   /**
-   * A product or buy-now form's total ([data-total]) and BUY NOW link ([data-buy-now]) follow the chosen size and
-   * quantity, as React keeps them on a hydrated page (shop-ui's purchaseTotalAttributes).
+   * A product or buy-now form's total ([data-total]) and BUY NOW link ([data-buy-now]) follow the chosen size,
+   * colour and quantity, as React keeps them on a hydrated page (shop-ui's purchaseTotalAttributes).
    */
   function updatePurchase(form) {
     if (!(form instanceof HTMLFormElement) || !form.querySelector("[data-total], a[data-buy-now]")) return;
@@ -163,7 +163,14 @@
     }
     const link = form.querySelector("a[data-buy-now]");
     if (link instanceof HTMLAnchorElement) {
-      link.href = `${link.dataset.buyNow}?${new URLSearchParams({ size: size.value, quantity: String(quantity) })}`;
+      // The link's own address (its Ship-to choice) with the chosen size, colour and quantity, as the page's React does.
+      const [path, kept] = (link.dataset.buyNow ?? "").split("?");
+      const search = new URLSearchParams({ size: size.value });
+      const colour = form.querySelector('input[name="color"]:checked');
+      if (colour instanceof HTMLInputElement) search.set("color", colour.value);
+      search.set("quantity", String(quantity));
+      for (const [name, value] of new URLSearchParams(kept ?? "")) search.set(name, value);
+      link.href = `${path}?${search}`;
     }
   }
 

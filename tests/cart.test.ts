@@ -25,7 +25,7 @@ import {
 import { cartContributionKey } from "~/lib/payments/shared/payment-records";
 import { requestRefund } from "~/lib/payments/refunds/refund-request.server";
 import { CHECKOUT_MESSAGES } from "~/lib/payments/checkout/quote.server";
-import { cookieFrom, db, envWithPoolsDown, get, makeUser, postForm, signIn } from "./helpers";
+import { cookieFrom, db, decodedHtml, envWithPoolsDown, get, makeUser, postForm, signIn } from "./helpers";
 import { BUYER_ADDRESS, checkoutSessionEvent, deliverWebhook } from "./support/webhooks";
 
 // The cart: a visitor's in a signed cookie, a fan's in D1, merged at sign-in; Add to Cart and /cart check stock,
@@ -86,7 +86,7 @@ const deliverPaid = (row: typeof checkoutSessions.$inferSelect, eventId: string)
   deliverWebhook(checkoutSessionEvent(row, { eventId, buyerName: "Cart Buyer", address: BUYER_ADDRESS }));
 
 describe("a visitor's cart", () => {
-  it("Add to Cart from a /shop card (no choice) adds the first size and colour in stock; the nav bar counts it from the cookie", async () => {
+  it("Add to Cart from a /shop card (no choice) adds a product's only size and colour; the nav bar counts it from the cookie", async () => {
     const h = await host("Cookie Host");
     const mug = await product(h.id, "Visitor Mug", { colour: "Blue" });
     const res = await add(mug.id);
@@ -211,10 +211,10 @@ describe("limits checked on the server", () => {
     const cookie = await signIn(fan.email);
     await add(mug.id, { size: "One Size" }, cookie);
     const page = await (await get("/cart?shipTo=JP", { cookie })).text();
-    expect(page).toContain("Ship Host doesn&#x27;t ship to Japan yet.");
+    expect(page).toContain("Does not ship to Japan");
     const refused = await postForm("/cart", { intent: "checkout", shipTo: "JP" }, { cookie });
     expect(refused.status).toBe(409);
-    expect(await refused.text()).toContain("Local Mug: Ship Host doesn&#x27;t ship to Japan yet.");
+    expect(await refused.text()).toContain("Local Mug: Does not ship to Japan");
     const none = await postForm("/cart", { intent: "checkout", shipTo: "" }, { cookie });
     expect(none.status).toBe(400);
     expect(await none.text()).toContain(CART_MESSAGES.chooseShipTo);
@@ -416,5 +416,222 @@ describe("one checkout for the whole cart", () => {
     const empty = await postForm("/cart", { intent: "checkout", shipTo: "MY" }, { cookie: await signIn(fan.email) });
     expect(empty.status).toBe(400);
     expect(await empty.text()).toContain(CART_MESSAGES.empty);
+  });
+});
+
+// Decision 600: a size and colour are chosen, never guessed; a cart line's size, colour and quantity can be changed
+// on /cart, checked on the server; and "Does not ship to {country}" is said before checkout.
+
+/** A product with sizes S (`units.S` left), M and L, and colours Red and Blue (10 each unless given). */
+async function variantProduct(hostId: string, name: string, units: Partial<Record<string, number>> = {}) {
+  const [p] = await db().insert(products).values({ hostId, name, category: "physical" }).returning();
+  await db()
+    .insert(productSizes)
+    .values(
+      ["S", "M", "L"].map((size, position) => ({
+        productId: p!.id,
+        name: size,
+        priceCents: 2_000 + position * 100,
+        availableUnits: units[size] ?? 10,
+        position,
+      })),
+    );
+  await db()
+    .insert(productColors)
+    .values(
+      ["Red", "Blue"].map((colour, position) => ({
+        productId: p!.id,
+        name: colour,
+        availableUnits: units[colour] ?? 10,
+        position,
+      })),
+    );
+  return p!;
+}
+
+const change = (line: { productId: string; size: string; color: string }, fields: Record<string, string>) => ({
+  intent: "update",
+  ...line,
+  ...fields,
+});
+
+const linesOf = async (userId: string) =>
+  (await listCartLines(db(), userId)).map((l) => [l.sizeName, l.colorName, l.quantity]);
+
+describe("variants are chosen, never guessed", () => {
+  it("refuses a product with more than one size or colour posted without a valid choice, and changes nothing", async () => {
+    const h = await host("Choice Host");
+    const tee = await variantProduct(h.id, "Choice Tee");
+    const fan = await makeUser({ name: "Choice Fan" });
+    const cookie = await signIn(fan.email);
+    for (const [fields, message] of [
+      [{}, CHECKOUT_MESSAGES.chooseSize],
+      [{ size: "M" }, CHECKOUT_MESSAGES.chooseColour],
+      [{ color: "Red" }, CHECKOUT_MESSAGES.chooseSize],
+      [{ size: "XXL", color: "Red" }, CHECKOUT_MESSAGES.chooseSize],
+      [{ size: "M", color: "Green" }, CHECKOUT_MESSAGES.chooseColour],
+    ] as const) {
+      const res = await add(tee.id, fields, cookie);
+      expect(res.status, JSON.stringify(fields)).toBe(400);
+      expect(await res.text()).toContain(message);
+      // A visitor's cookie cart is left as it was too: no cookie is set.
+      const visitor = await add(tee.id, fields);
+      expect(visitor.status).toBe(400);
+      expect(cookieFrom(visitor, CART)).toBeFalsy();
+    }
+    expect(await listCartLines(db(), fan.id)).toEqual([]);
+    expect((await add(tee.id, { size: "M", color: "Blue" }, cookie)).status).toBe(303);
+    expect(await linesOf(fan.id)).toEqual([["M", "Blue", 1]]);
+  });
+
+  it("/shop offers 'Choose options' (a link to the product page) for a product with choices, one-click Add to Cart for one without", async () => {
+    const h = await host("Grid Host");
+    const token = `Gridly${crypto.randomUUID().slice(0, 6)}`;
+    const tee = await variantProduct(h.id, `${token} Tee`);
+    const mug = await product(h.id, `${token} Mug`, { colour: "White" });
+    const card = (page: string, id: string) => {
+      const start = page.indexOf(`data-product-card="${id}"`);
+      return page.slice(start, page.indexOf("</li>", start));
+    };
+    const shop = await decodedHtml(await get(`/shop?q=${token}`));
+    expect(card(shop, tee.id)).toMatch(new RegExp(`<a href="/product/${tee.id}"[^>]*>Choose options</a>`));
+    expect(card(shop, tee.id)).not.toContain('form="cart-add"');
+    expect(card(shop, mug.id)).toMatch(
+      new RegExp(`<button form="cart-add" value="${mug.id}"[^>]*>Add to Cart</button>`),
+    );
+    expect(card(shop, mug.id)).not.toContain("Choose options");
+    // The Ship-to choice travels to the product page.
+    const chosen = await decodedHtml(await get(`/shop?q=${token}&shipTo=MY`));
+    expect(card(chosen, tee.id)).toMatch(
+      new RegExp(`<a href="/product/${tee.id}\\?shipTo=MY"[^>]*>Choose options</a>`),
+    );
+    // The product page asks for both, and adds what was chosen.
+    const page = await decodedHtml(await get(`/product/${tee.id}`));
+    expect(page).toMatch(/<input type="radio"[^>]*name="size"[^>]*value="S"/);
+    expect(page).toMatch(/<input type="radio"[^>]*name="color"[^>]*value="Blue"/);
+    const added = await add(tee.id, { size: "L", color: "Red", quantity: "2" });
+    expect(added.status).toBe(303);
+    const cart = await decodedHtml(await get("/cart", { cookie: cookieFrom(added, CART) }));
+    expect(cart).toContain("Size L · Colour Red");
+  });
+});
+
+describe("a cart line's size, colour and quantity are changed on /cart", () => {
+  it("changes a fan's line, checks the stock, merges into the same size and colour, and refuses past the order maximum", async () => {
+    const h = await host("Edit Host");
+    const tee = await variantProduct(h.id, "Edit Tee", { S: 3, M: 99, L: 0, Blue: 99 });
+    const fan = await makeUser({ name: "Edit Fan" });
+    const cookie = await signIn(fan.email);
+    await add(tee.id, { size: "M", color: "Red", quantity: "2" }, cookie);
+    const line = { productId: tee.id, size: "M", color: "Red" };
+
+    // /cart offers the line's sizes and colours (a sold-out one cannot be chosen) and posts them with Update.
+    const page = await decodedHtml(await get("/cart?shipTo=MY", { cookie }));
+    expect(page).toMatch(/<select name="newSize"[^>]*>.*<option value="L" disabled="">L \(sold out\)<\/option>/s);
+    expect(page).toMatch(/<select name="newColor"/);
+
+    const moved = await postForm("/cart", change(line, { newSize: "S", newColor: "Blue", quantity: "3" }), { cookie });
+    expect(moved.status).toBe(303);
+    expect(await linesOf(fan.id)).toEqual([["S", "Blue", 3]]);
+    const s = { productId: tee.id, size: "S", color: "Blue" };
+
+    // Out of stock, more than the stock, a size or colour the product does not have: refused, nothing changed.
+    for (const [fields, status, message] of [
+      [{ newSize: "L", quantity: "1" }, 409, CHECKOUT_MESSAGES.outOfStock],
+      [{ quantity: "4" }, 409, "Only 3 left in stock"],
+      [{ newSize: "XXL", quantity: "1" }, 400, CHECKOUT_MESSAGES.chooseSize],
+      [{ newColor: "Green", quantity: "1" }, 400, CHECKOUT_MESSAGES.chooseColour],
+      [{ quantity: "0" }, 400, CHECKOUT_MESSAGES.quantity],
+    ] as const) {
+      const res = await postForm("/cart", change(s, fields), { cookie });
+      expect(res.status, JSON.stringify(fields)).toBe(status);
+      expect(await res.text()).toContain(message);
+    }
+    expect(await linesOf(fan.id)).toEqual([["S", "Blue", 3]]);
+
+    // Onto a size and colour already in the cart: the two lines become one, checked together.
+    expect((await add(tee.id, { size: "M", color: "Blue", quantity: "97" }, cookie)).status).toBe(303);
+    const tooMany = await postForm("/cart", change(s, { newSize: "M", quantity: "3" }), { cookie });
+    expect(tooMany.status).toBe(409);
+    expect(await tooMany.text()).toContain("already in your cart (97)");
+    expect(await linesOf(fan.id)).toEqual([
+      ["S", "Blue", 3],
+      ["M", "Blue", 97],
+    ]);
+    const merged = await postForm("/cart", change(s, { newSize: "M", quantity: "2" }), { cookie });
+    expect(merged.status).toBe(303);
+    expect(await linesOf(fan.id)).toEqual([["M", "Blue", 99]]);
+    const after = await decodedHtml(await get("/cart?shipTo=MY", { cookie }));
+    expect(after).toContain("Size M · Colour Blue");
+    expect(after).toMatch(/<input type="number"[^>]*name="quantity" value="99"/);
+  });
+
+  it("never reaches another fan's cart, and changes a visitor's cookie cart the same way", async () => {
+    const h = await host("Other Edit Host");
+    const tee = await variantProduct(h.id, "Other Edit Tee");
+    const owner = await makeUser({ name: "Owner Fan" });
+    const other = await makeUser({ name: "Prying Fan" });
+    await add(tee.id, { size: "S", color: "Red" }, await signIn(owner.email));
+    const line = { productId: tee.id, size: "S", color: "Red" };
+    const prying = await postForm("/cart", change(line, { newSize: "M", quantity: "5" }), {
+      cookie: await signIn(other.email),
+    });
+    expect(prying.status).toBe(404);
+    expect(await prying.text()).toContain(CART_MESSAGES.notInCart);
+    expect(await linesOf(owner.id)).toEqual([["S", "Red", 1]]);
+    expect(await listCartLines(db(), other.id)).toEqual([]);
+
+    const visitor = cookieFrom(await add(tee.id, { size: "S", color: "Red" }), CART);
+    const withBlue = cookieFrom(await add(tee.id, { size: "S", color: "Blue", quantity: "2" }, visitor), CART);
+    const merged = await postForm("/cart", change(line, { newColor: "Blue", quantity: "1" }), { cookie: withBlue });
+    expect(merged.status).toBe(303);
+    const page = await decodedHtml(await get("/cart", { cookie: cookieFrom(merged, CART) }));
+    expect(page).toContain("Size S · Colour Blue");
+    expect(page).not.toContain("Colour Red");
+    expect(page).toMatch(/<input type="number"[^>]*name="quantity" value="3"/);
+    // Without the cookie there is nothing to change.
+    expect((await postForm("/cart", change(line, { quantity: "2" }))).status).toBe(404);
+  });
+});
+
+describe("'Does not ship to {country}' before checkout", () => {
+  it("is said on the product page, Buy Now and the cart for a fan whose country the host does not ship to", async () => {
+    const h = await host("Local Only Host", { country: "MY" });
+    const mug = await product(h.id, "Local Only Mug");
+    const ebook = await product(h.id, "Local Only Ebook", { category: "digital" });
+    const usFan = await makeUser({ name: "Faraway Fan" });
+    await db().update(userProfiles).set({ country: "US" }).where(eq(userProfiles.userId, usFan.id));
+    const usCookie = await signIn(usFan.email);
+    const notice = "Does not ship to United States";
+
+    for (const path of [`/product/${mug.id}`, `/buy-now/${mug.id}`]) {
+      expect(await decodedHtml(await get(path, { cookie: usCookie })), path).toContain(notice);
+      // A digital product ships nowhere; the Ship-to choice wins over the profile country.
+      expect(await decodedHtml(await get(path.replace(mug.id, ebook.id), { cookie: usCookie })), path).not.toContain(
+        "Does not ship",
+      );
+      expect(await decodedHtml(await get(`${path}?shipTo=MY`, { cookie: usCookie })), path).not.toContain(
+        "Does not ship",
+      );
+      // A visitor: nothing without a choice, the message with one.
+      expect(await decodedHtml(await get(path)), path).not.toContain("Does not ship");
+      expect(await decodedHtml(await get(`${path}?shipTo=US`)), path).toContain(notice);
+    }
+    // The profile shop's Ship-to choice travels on its tiles' links, as /shop's does on its cards'.
+    const tiles = await decodedHtml(await get(`/profile/${h.id}/shop?shipTo=MY`, { cookie: usCookie }));
+    expect(tiles).toContain(`href="/buy-now/${mug.id}?shipTo=MY"`);
+    expect((await add(mug.id, {}, usCookie)).status).toBe(303);
+    const cart = await decodedHtml(await get("/cart", { cookie: usCookie }));
+    expect(cart).toContain(notice);
+    expect(cart).toContain(CART_MESSAGES.fixProblems);
+
+    // The host ships to the fan's country: nothing is said.
+    const myFan = await makeUser({ name: "Nearby Fan" });
+    const myCookie = await signIn(myFan.email);
+    for (const path of [`/product/${mug.id}`, `/buy-now/${mug.id}`]) {
+      expect(await decodedHtml(await get(path, { cookie: myCookie })), path).not.toContain("Does not ship");
+    }
+    await add(mug.id, {}, myCookie);
+    expect(await decodedHtml(await get("/cart", { cookie: myCookie }))).not.toContain("Does not ship");
   });
 });

@@ -288,7 +288,8 @@ describe("a sold-out product's card", () => {
       expect(markup).not.toContain("Add to Cart");
       expect(markup).not.toContain('form="cart-add"');
     }
-    expect(card(shop, inStock)).toMatch(/<button form="cart-add"[^>]*>Add to Cart<\/button>/);
+    // Two sizes and two colours to choose from: its Add to Cart is a link to the product page (decision 600).
+    expect(card(shop, inStock)).toMatch(/<a href="\/product\/[^"]+"[^>]*>Choose options<\/a>/);
     expect(card(shop, inStock)).not.toContain("Out of Stock");
 
     // The host's profile (Shop tab) and shop page list the same products with Buy Now: not for a sold-out one.
@@ -305,7 +306,7 @@ describe("a sold-out product's card", () => {
     }
 
     // What the card would have sent is refused: the card's state and the cart's answer agree.
-    const res = await postForm("/cart", { intent: "add", productId: noSizes });
+    const res = await postForm("/cart", { intent: "add", productId: noSizes, size: "One", color: "Red" });
     expect(res.status).toBe(409);
   });
 });

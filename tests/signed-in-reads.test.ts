@@ -138,6 +138,8 @@ describe("a signed-in fan's page", () => {
     const buyNow = await countedPage(`/buy-now/${productId}`, fanCookie);
     expect(buyNow.status).toBe(200);
     expect(buyNow.html).toContain('aria-label="Unlike this product"');
+    // The host (Malaysia, no list of its own) does not ship to the fan's Singapore: said in the same call.
+    expect(buyNow.html).toContain("Does not ship to Singapore");
     expect(buyNow.calls).toBe(1);
 
     const myOrders = await countedPage("/my-orders", fanCookie);

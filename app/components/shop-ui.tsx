@@ -233,6 +233,11 @@ export type ShopCardData = {
   liked: boolean;
   /** Whether anything of it can be bought; a sold-out card shows a disabled 'Out of Stock' instead of Add to Cart. */
   inStock: boolean;
+  /**
+   * More than one size or colour (needsVariantChoice): the card's Add to Cart is a "Choose options" link to the
+   * product page, where they are chosen (decision 600); else it adds the only one in one click.
+   */
+  choose: boolean;
 };
 
 /**
@@ -256,6 +261,7 @@ export type ShopCardRow = [
   viewCount: number,
   liked: boolean,
   inStock: boolean,
+  choose: boolean,
 ];
 
 export function shopCardRow(c: ShopCardData): ShopCardRow {
@@ -275,6 +281,7 @@ export function shopCardRow(c: ShopCardData): ShopCardRow {
     c.viewCount,
     c.liked,
     c.inStock,
+    c.choose,
   ];
 }
 
@@ -295,6 +302,7 @@ export function shopCardData(row: ShopCardRow): ShopCardData {
     viewCount,
     liked,
     inStock,
+    choose,
   ] = row;
   return {
     id,
@@ -312,6 +320,7 @@ export function shopCardData(row: ShopCardRow): ShopCardData {
     viewCount,
     liked,
     inStock,
+    choose,
   };
 }
 
@@ -325,7 +334,8 @@ export const CART_ADD_FORM_ID = "cart-add";
 /**
  * What a /shop grid renders once for all its cards: the hidden "Favourite" text the like buttons name themselves
  * with, the like form and the Add to Cart form. Both forms post natively on a page sent without hydration (Add to
- * Cart always: the first size and colour in stock, one unit).
+ * Cart always: one unit of a product's only size and colour; a product with more to choose from has a link to its
+ * page instead, decision 600).
  */
 export function ShopGridShared() {
   return (
@@ -352,10 +362,13 @@ export function ShopGrid({
   rows,
   currency,
   signedIn,
+  shipTo = "",
 }: {
   rows: readonly ShopCardRow[];
   currency: string;
   signedIn: boolean;
+  /** The grid's Ship-to choice, carried on the links to each product's page ("Does not ship to …" there). */
+  shipTo?: string;
 }) {
   const likes = useLikes(signedIn);
   const now = useNow();
@@ -378,6 +391,7 @@ export function ShopGrid({
             index={index}
             liked={likes.of(row[0], row[13], row[11]).liked}
             countdown={countdownAt(row[9], row[10], now)}
+            shipTo={shipTo}
           />
         ))}
       </ul>
@@ -400,6 +414,7 @@ export const ShopProductCard = memo(function ShopProductCard({
   index,
   liked,
   countdown,
+  shipTo,
 }: {
   row: ShopCardRow;
   index: number;
@@ -407,8 +422,11 @@ export const ShopProductCard = memo(function ShopProductCard({
   liked: boolean;
   /** The countdown's text now (the grid's one ticker). */
   countdown: string;
+  /** The grid's Ship-to choice ('' for none), carried to the product page. */
+  shipTo: string;
 }) {
   const p = shopCardData(row);
+  const productHref = `/product/${p.id}${shipTo ? `?shipTo=${encodeURIComponent(shipTo)}` : ""}`;
   const nameId = `n${index}`;
   const cartId = `c${index}`;
   const show = (field: "amount" | "target") => (p.poolId ? { "data-pool-show": field } : {});
@@ -436,7 +454,7 @@ export const ShopProductCard = memo(function ShopProductCard({
           Ends in<span>{countdown}</span>
         </span>
       </div>
-      <a href={`/product/${p.id}`} id={nameId}>
+      <a href={productHref} id={nameId}>
         {p.name || "Unnamed Product"}
       </a>
       {p.hostName ? (
@@ -451,7 +469,11 @@ export const ShopProductCard = memo(function ShopProductCard({
         <b>{derivedRating(p.likeCount).toFixed(1)}</b>
         {` (${derivedReviewCount(p.viewCount, p.likeCount)} reviews)`}
       </p>
-      {p.inStock ? (
+      {p.inStock && p.choose ? (
+        <a href={productHref} id={cartId} aria-labelledby={`${cartId} ${nameId}`}>
+          Choose options
+        </a>
+      ) : p.inStock ? (
         <button
           form={CART_ADD_FORM_ID}
           name="productId"
@@ -492,16 +514,20 @@ export function ProductTiles({
   products,
   detailsLabel,
   wideActions = false,
+  shipTo = "",
 }: {
   products: readonly ProductTileData[];
   detailsLabel: string;
   wideActions?: boolean;
+  /** The page's Ship-to choice, carried to the product and Buy Now pages ("Does not ship to …" there). */
+  shipTo?: string;
 }) {
+  const search = shipTo ? `?shipTo=${encodeURIComponent(shipTo)}` : "";
   return (
     <ul className={wideActions ? "product-tiles wide-actions" : "product-tiles"} {...CLIENT_LINKS}>
       {products.map((p) => (
         <li key={p.id} data-product-card={p.id}>
-          <a href={`/product/${p.id}`} tabIndex={-1} aria-hidden="true">
+          <a href={`/product/${p.id}${search}`} tabIndex={-1} aria-hidden="true">
             {p.image ? <img src={p.image} alt="" loading="lazy" /> : <span />}
           </a>
           <p>{p.name || "Unnamed Product"}</p>
@@ -510,13 +536,13 @@ export function ProductTiles({
             {p.groupBuyId ? (
               <a href={`/group-buy-product-selection/${p.groupBuyId}`}>Group Buy</a>
             ) : p.inStock ? (
-              <a href={`/buy-now/${p.id}`}>Buy Now</a>
+              <a href={`/buy-now/${p.id}${search}`}>Buy Now</a>
             ) : (
               <button type="button" disabled>
                 {OUT_OF_STOCK}
               </button>
             )}
-            <a href={`/product/${p.id}`}>{detailsLabel}</a>
+            <a href={`/product/${p.id}${search}`}>{detailsLabel}</a>
           </div>
         </li>
       ))}
@@ -721,6 +747,50 @@ export function SizePicker({
           ))}
         </div>
       )}
+    </fieldset>
+  );
+}
+
+/**
+ * The colour choice of a product page and Buy Now: one radio per colour with its swatch; sold-out colours are
+ * disabled. Nothing for a product without colours.
+ */
+export function ColourPicker({
+  colours,
+  selectedId,
+  onSelect,
+}: {
+  colours: readonly { id: string; name: string; hex: string | null; availableUnits: number }[];
+  selectedId: string | null;
+  onSelect: (id: string) => void;
+}) {
+  if (colours.length === 0) return null;
+  return (
+    <fieldset className="mt-4">
+      <legend className="text-sm font-semibold text-gray-900">Colour</legend>
+      <div className="mt-2 flex flex-wrap gap-2">
+        {colours.map((c) => (
+          <label key={c.id} className={`inline-flex items-center gap-2 ${choiceClass}`}>
+            <input
+              type="radio"
+              name="color"
+              value={c.name}
+              className="sr-only"
+              checked={c.id === selectedId}
+              disabled={c.availableUnits <= 0}
+              onChange={() => onSelect(c.id)}
+            />
+            {c.hex ? (
+              <span
+                aria-hidden="true"
+                className="h-4 w-4 rounded-full border border-gray-300"
+                style={{ backgroundColor: c.hex }}
+              />
+            ) : null}
+            {`${c.name}${c.availableUnits <= 0 ? " (sold out)" : ""}`}
+          </label>
+        ))}
+      </div>
     </fieldset>
   );
 }

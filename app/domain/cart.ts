@@ -20,6 +20,11 @@ export const CART_MESSAGES = {
   ownProduct: "You cannot buy your own products.",
   fixProblems: "Please fix the items marked in your cart before checking out",
   signIn: "Please sign in to check out",
+  changed: "Your cart changed in the meantime. Please try again",
+  merged: "That size and colour was already in your cart: the two lines are now one",
+  /** A merge (or a new quantity) past what one line may hold: the order maximum, the stock, one unit. */
+  mergedTooMany: (inCart: number) =>
+    `That size and colour is already in your cart (${inCart}): together it is too many`,
 } as const;
 
 /** One line of a cart: a product with its size and colour ('' when the product has none) and the quantity wanted. */
@@ -95,22 +100,55 @@ export function groupByHost<T extends { hostId: string }>(items: readonly T[]): 
   return [...groups].map(([hostId, grouped]) => ({ hostId, items: grouped }));
 }
 
-/** A physical item whose host does not ship to the country the fan chose (the words of the host's shop page). */
-export function notShippingMessage(hostName: string, countryName: string): string {
-  return `${hostName} doesn't ship to ${countryName} yet.`;
+/**
+ * Said before checkout (docs/product.md#cart-and-checkout) wherever a physical item's host does not ship to the
+ * fan's country (the Ship-to choice, else their profile country): the product page, Buy Now and each cart line.
+ * `countryName` is the country's name as the app shows it (countryByCode).
+ */
+export function notShippingMessage(countryName: string): string {
+  return `Does not ship to ${countryName}`;
+}
+
+/** Whether Add to Cart must ask for a choice: the product has more than one size or more than one colour. */
+export function needsVariantChoice(variants: { sizes: number; colours: number }): boolean {
+  return variants.sizes > 1 || variants.colours > 1;
 }
 
 /**
- * The size and colour a one-click Add to Cart (a /shop card, which offers no choice) takes: the first in stock, in
- * the host's order, else the first; '' when the product has none.
+ * What a post without a size (or colour) takes, as a one-click Add to Cart (a /shop card) sends it: the product's
+ * only size (colour); null when it has more than one, which must be chosen, or none.
  */
-export function defaultVariant(
-  sizes: readonly { name: string; availableUnits: number }[],
-  colours: readonly { name: string; availableUnits: number }[],
-): { sizeName: string; colorName: string } {
-  const size = sizes.find((s) => s.availableUnits > 0) ?? sizes[0];
-  const colour = colours.find((c) => c.availableUnits > 0) ?? colours[0];
-  return { sizeName: size?.name ?? "", colorName: colour?.name ?? "" };
+export function onlyOption(options: readonly { name: string }[]): string | null {
+  return options.length === 1 ? options[0]!.name : null;
+}
+
+export type LineChange =
+  { ok: true; lines: CartLine[]; merged: boolean } | { ok: false; reason: "notInCart" | "tooMany"; inCart: number };
+
+/**
+ * A cart line changed to another size, colour and quantity (docs/decisions/600-variants-chosen-and-editable-cart-lines.md):
+ * the line keeps its place; when the new size and colour are already another line of the cart, the two merge into
+ * that line (quantities added, at most `maxQuantity`, else refused). Never mutates its input.
+ */
+export function changeCartLine(
+  lines: readonly CartLine[],
+  from: Pick<CartLine, "productId" | "sizeName" | "colorName">,
+  to: CartLine,
+  maxQuantity: number,
+): LineChange {
+  const fromKey = cartLineKey(from);
+  const index = lines.findIndex((l) => cartLineKey(l) === fromKey);
+  if (index === -1) return { ok: false, reason: "notInCart", inCart: 0 };
+  const toKey = cartLineKey(to);
+  const other = toKey === fromKey ? -1 : lines.findIndex((l) => cartLineKey(l) === toKey);
+  if (other === -1) {
+    if (to.quantity > maxQuantity) return { ok: false, reason: "tooMany", inCart: 0 };
+    return { ok: true, lines: lines.map((l, i) => (i === index ? { ...to } : l)), merged: false };
+  }
+  const inCart = lines[other]!.quantity;
+  if (inCart + to.quantity > maxQuantity) return { ok: false, reason: "tooMany", inCart };
+  const merged = { ...lines[other]!, quantity: inCart + to.quantity };
+  return { ok: true, lines: lines.flatMap((l, i) => (i === index ? [] : i === other ? [merged] : [l])), merged: true };
 }
 
 // --- the visitor's cart cookie ---------------------------------------------------------------------------------

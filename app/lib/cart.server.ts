@@ -4,28 +4,31 @@ import { z } from "zod";
 import type { Db } from "~/db/client.server";
 import {
   addCartItem,
+  changeCartItem,
   listCartHosts,
   listCartLines,
   removeCartItem,
   replaceCartLines,
-  setCartItemQuantity,
 } from "~/db/queries/cart.server";
-import { getProductVariants, type ProductVariants } from "~/db/queries/products.server";
+import { getProductShipping, getProductVariants, type ProductVariants } from "~/db/queries/products.server";
+import type { ViewerKey } from "~/db/queries/sessions.server";
 import { listShipToCountries } from "~/db/queries/profiles.server";
 import {
   addCartLine,
   CART_MESSAGES,
   cartItemCount,
+  changeCartLine,
   decodeCartLines,
-  defaultVariant,
   encodeCartLines,
   groupByHost,
   MAX_CART_LINES,
   maxLineQuantity,
   mergeCartLines,
   notShippingMessage,
+  onlyOption,
   type CartLine,
 } from "~/domain/cart";
+import { productCategory } from "~/domain/catalog";
 import { countryByCode, isCountryCode } from "~/domain/currency";
 import { MAX_ORDER_QUANTITY } from "~/domain/orders";
 import { MAX_CHARGE_CENTS, MIN_CHARGE_CENTS } from "~/domain/payments";
@@ -111,12 +114,18 @@ export const CartLineSchema = z.object({
   sizeName: lineText,
   colorName: lineText,
 });
-export const CartQuantitySchema = CartLineSchema.extend({
+/**
+ * /cart's change of a line: the line (product, size, colour as it is in the cart), its new quantity, and its new
+ * size and colour (absent: unchanged).
+ */
+export const CartLineChangeSchema = CartLineSchema.extend({
   quantity: z.coerce
     .number({ error: CHECKOUT_MESSAGES.quantity })
     .int(CHECKOUT_MESSAGES.quantity)
     .min(1, CHECKOUT_MESSAGES.quantity)
     .max(MAX_ORDER_QUANTITY, CHECKOUT_MESSAGES.quantity),
+  newSizeName: z.string().trim().max(100, CHECKOUT_MESSAGES.chooseSize).optional(),
+  newColorName: z.string().trim().max(100, CHECKOUT_MESSAGES.chooseColour).optional(),
 });
 
 type Holder = { user: SessionUser | null; request: Request };
@@ -129,8 +138,9 @@ export function loadCartLines(db: Db, holder: Holder): Promise<CartLine[]> {
 
 /**
  * Add to Cart: the choice is parsed with the product-choice schema, the product must be for sale and not the fan's
- * own, the size and colour must exist (a card without a choice takes the first in stock), and the line's quantity
- * never passes the stock, the single-unit rule or the order maximum.
+ * own, the size and colour must exist and be chosen (a post without them, as a /shop card's one-click add sends,
+ * takes the product's only size and colour, and is refused for a product with more than one of either: decision
+ * 600), and the line's quantity never passes the stock, the single-unit rule or the order maximum.
  */
 export async function addToCart(
   db: Db,
@@ -147,10 +157,17 @@ export async function addToCart(
   const choice = parsed.data;
   const found = await getProductVariants(db, choice.productId);
   if (found) {
-    // What the page offered no choice of (a /shop card: size and colour; /product: colour) takes the default.
-    const fallback = defaultVariant(found.sizes, found.colours);
-    if (!choice.sizeName) choice.sizeName = fallback.sizeName;
-    if (!choice.colorName) choice.colorName = fallback.colorName;
+    // Only a product's only size and colour are taken without a choice (docs/product.md#cart-and-checkout).
+    if (!choice.sizeName) {
+      const only = onlyOption(found.sizes);
+      if (only === null) return refuse(400, CHECKOUT_MESSAGES.chooseSize);
+      choice.sizeName = only;
+    }
+    if (!choice.colorName && found.colours.length > 0) {
+      const only = onlyOption(found.colours);
+      if (only === null) return refuse(400, CHECKOUT_MESSAGES.chooseColour);
+      choice.colorName = only;
+    }
   }
   const lines = await loadCartLines(db, holder);
   const key = {
@@ -191,29 +208,64 @@ function availableOf(quote: ProductQuote): number {
   return Math.min(quote.size.availableUnits, quote.colour ? quote.colour.availableUnits : Number.POSITIVE_INFINITY);
 }
 
-/** Changes a line's quantity (1 to the order maximum; stock is shown and checked again at checkout). */
-export async function updateCartQuantity(
+/**
+ * Changes a line of the cart: its quantity, and its size and colour (decision 600). The new choice is checked like
+ * Add to Cart (the product for sale and not the fan's own, the size and colour exist, the stock, the single-unit
+ * rule, the order maximum); a size and colour already in the cart merges the two lines, their quantities added and
+ * checked together. Only the holder's own cart is read and changed: a line of someone else's cart is not in it.
+ */
+export async function updateCartLine(
   db: Db,
   holder: Holder,
   input: Record<string, unknown>,
 ): Promise<CartChange | CartError> {
-  const parsed = CartQuantitySchema.safeParse(input);
+  const parsed = CartLineChangeSchema.safeParse(input);
   if (!parsed.success) {
     const field = String(parsed.error.issues[0]?.path[0] ?? "");
-    return field === "quantity" ? refuse(400, CHECKOUT_MESSAGES.quantity) : refuse(404, CART_MESSAGES.notInCart);
+    if (field === "quantity") return refuse(400, CHECKOUT_MESSAGES.quantity);
+    if (field === "newSizeName") return refuse(400, CHECKOUT_MESSAGES.chooseSize);
+    if (field === "newColorName") return refuse(400, CHECKOUT_MESSAGES.chooseColour);
+    return refuse(404, CART_MESSAGES.notInCart);
   }
-  const line = parsed.data;
-  if (holder.user) {
-    if (!(await setCartItemQuantity(db, holder.user.id, line))) return refuse(404, CART_MESSAGES.notInCart);
-    return { ok: true, message: CART_MESSAGES.updated, setCookie: null };
-  }
-  const lines = readVisitorCart(holder.request);
-  const index = lines.findIndex(
-    (l) => l.productId === line.productId && l.sizeName === line.sizeName && l.colorName === line.colorName,
+  const { newSizeName, newColorName, ...from } = parsed.data;
+  const [lines, found] = await Promise.all([loadCartLines(db, holder), getProductVariants(db, from.productId)]);
+  const current = lines.find(
+    (l) => l.productId === from.productId && l.sizeName === from.sizeName && l.colorName === from.colorName,
   );
-  if (index === -1) return refuse(404, CART_MESSAGES.notInCart);
-  const next = lines.map((l, i) => (i === index ? { ...l, quantity: line.quantity } : l));
-  return { ok: true, message: CART_MESSAGES.updated, setCookie: visitorCartCookie(next) };
+  if (!current) return refuse(404, CART_MESSAGES.notInCart);
+  const to: CartLine = {
+    productId: from.productId,
+    sizeName: newSizeName || from.sizeName,
+    colorName: found?.colours.length ? newColorName || from.colorName : "",
+    quantity: from.quantity,
+  };
+  const sameLine = to.sizeName === from.sizeName && to.colorName === from.colorName;
+  const other = sameLine
+    ? undefined
+    : lines.find((l) => l.productId === to.productId && l.sizeName === to.sizeName && l.colorName === to.colorName);
+  const total = to.quantity + (other?.quantity ?? 0);
+  const quote = quoteVariants(found, { ...to, quantity: Math.min(MAX_ORDER_QUANTITY, total) }, holder.user?.id);
+  if (!quote.ok) {
+    if (quote.status === 409 && quote.field === "quantity" && other)
+      return refuse(409, `${quote.message} (${CART_MESSAGES.mergedTooMany(other.quantity)})`);
+    return refuse(
+      quote.status === 403 ? 403 : quote.status === 404 ? 404 : quote.status === 409 ? 409 : 400,
+      quote.message,
+    );
+  }
+  const max = maxLineQuantity({ singleUnit: quote.category !== "physical", availableUnits: availableOf(quote) });
+  const change = changeCartLine(lines, from, to, max);
+  if (!change.ok) {
+    if (change.reason === "notInCart") return refuse(404, CART_MESSAGES.notInCart);
+    return refuse(409, change.inCart > 0 ? CART_MESSAGES.mergedTooMany(change.inCart) : CHECKOUT_MESSAGES.quantity);
+  }
+  const message = change.merged ? CART_MESSAGES.merged : CART_MESSAGES.updated;
+  if (holder.user) {
+    const done = await changeCartItem(db, holder.user.id, { from, to, max });
+    if (!done) return refuse(409, CART_MESSAGES.changed);
+    return { ok: true, message, setCookie: null };
+  }
+  return { ok: true, message, setCookie: visitorCartCookie(change.lines) };
 }
 
 /** Removes a line from the cart. */
@@ -237,6 +289,35 @@ export async function removeFromCart(
   return { ok: true, message: CART_MESSAGES.removed, setCookie: visitorCartCookie(next) };
 }
 
+// --- shipping, said before checkout ------------------------------------------------------------------------------
+
+/** The Ship-to choice a page's address carries (?shipTo=, an ISO country code in any case), or null. */
+export function shipToChoice(value: string | null | undefined): string | null {
+  const code = (value ?? "").trim().toUpperCase();
+  return isCountryCode(code) ? code : null;
+}
+
+/**
+ * "Does not ship to {country}" for a product page and Buy Now (decision 600): the Ship-to choice, else the signed-in
+ * viewer's profile country, checked by the shop's shipping rule in the page's own D1 batch (call it with the page's
+ * other reads). Null for a product that is not physical, a host who ships there, or without either country (no
+ * query then).
+ */
+export async function productShippingNotice(
+  db: Db,
+  productId: string,
+  input: { shipTo: string | null; viewer: ViewerKey | null },
+): Promise<string | null> {
+  if (!input.shipTo && !input.viewer) return null;
+  const found = await getProductShipping(
+    db,
+    productId,
+    input.shipTo ? { country: input.shipTo } : { viewer: input.viewer! },
+  );
+  if (!found || productCategory(found.category) !== "physical" || found.ships) return null;
+  return isCountryCode(found.country) ? notShippingMessage(countryByCode(found.country).name) : null;
+}
+
 // --- pricing a cart ----------------------------------------------------------------------------------------------
 
 export type PricedCartLine = {
@@ -254,6 +335,9 @@ export type PricedCartLine = {
   quote: ProductQuote | null;
   /** What stops this line from being paid now, or null. */
   problem: string | null;
+  /** The product's sizes and colours with their units left, for changing the line on /cart (empty when gone). */
+  sizes: { name: string; availableUnits: number }[];
+  colours: { name: string; availableUnits: number }[];
 };
 
 export type PricedCart = {
@@ -299,7 +383,7 @@ export async function priceCart(
     let problem: string | null = quote.ok ? null : quote.message;
     if (!problem && suspended.has(hostId)) problem = CHECKOUT_MESSAGES.hostSuspended;
     if (!problem && physical && shipTo && !(shipsTo.get(hostId) ?? []).includes(shipTo)) {
-      problem = notShippingMessage(hostName.get(hostId) ?? "This shop", countryByCode(shipTo).name);
+      problem = notShippingMessage(countryByCode(shipTo).name);
     }
     return {
       line,
@@ -315,6 +399,8 @@ export async function priceCart(
       ),
       quote: quote.ok ? quote : null,
       problem,
+      sizes: (found?.sizes ?? []).map((s) => ({ name: s.name, availableUnits: s.availableUnits })),
+      colours: (found?.colours ?? []).map((c) => ({ name: c.name, availableUnits: c.availableUnits })),
     };
   });
 

@@ -10,7 +10,7 @@ import {
   LikeToggleForm,
   priceRangeText,
   purchaseTotalAttributes,
-  choiceClass,
+  ColourPicker,
   QuantityStepper,
   SizePicker,
   useLikes,
@@ -35,6 +35,7 @@ import { formatCents } from "~/domain/money";
 import { shownPurchaseCents, toCheckoutCents } from "~/domain/payments";
 import { poolShareText } from "~/domain/revenue";
 import { getOptionalUser, viewerSession } from "~/lib/auth.server";
+import { productShippingNotice, shipToChoice } from "~/lib/cart.server";
 import { idParam, notFound } from "~/lib/guards.server";
 import { createProductCheckout, redirectToCheckout } from "~/lib/payments/checkout/checkout-session.server";
 import { CHECKOUT_MESSAGES } from "~/lib/payments/checkout/quote.server";
@@ -61,9 +62,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const id = idParam(params.id);
   const db = getDb(getEnv(context));
   const viewer = viewerSession(context);
+  const search = new URL(request.url).searchParams;
+  // The Ship-to choice (carried from /shop and /product), else the fan's own country (decision 600).
+  const shipTo = shipToChoice(search.get("shipTo"));
   // One batch with the session's lookup: everything else is keyed by the product or, through a subquery, by its host
   // or the viewer's session.
-  const [user, product, sizes, colours, images, more, pool, liked, rules, viewerCountry, viewerEntries] =
+  const [user, product, sizes, colours, images, more, pool, liked, rules, viewerCountry, viewerEntries, shipNotice] =
     await Promise.all([
       getOptionalUser(context),
       getProduct(db, id),
@@ -77,9 +81,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       viewer ? getProfileCountry(db, viewer) : undefined,
       // "Your entries: N of M" for a signed-in fan (their page is never cached; a visitor's shows no one's count).
       viewer ? countViewerEntries(db, { ofProduct: id }, viewer) : null,
+      productShippingNotice(db, id, { shipTo, viewer }),
     ]);
   if (!product || (product.status !== "active" && product.hostId !== user?.id)) notFound();
-  const search = new URL(request.url).searchParams;
   const openPool = pool?.status === "open" ? pool : null;
   // The page has no currency select: the viewer's local currency, else MYR.
   const poolCurrency = displayCurrency(null, viewerCountry);
@@ -119,6 +123,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     more: more.map((m) => ({ id: m.id, name: m.name, image: m.image, price: priceRangeText(m, SHOWN) })),
     liked,
     signedIn: user !== null,
+    shipTo,
+    shipNotice,
     preselect: {
       size: search.get("size"),
       color: search.get("color"),
@@ -132,7 +138,7 @@ type BuyNowActionData = { error: string; signIn?: boolean; back?: string; noEntr
 /** This page with the visitor's choice (what the loader preselects), for the sign-in link to come back to. */
 function choicePath(id: string, form: FormData): string {
   const search = new URLSearchParams();
-  for (const name of ["size", "color", "quantity"]) {
+  for (const name of ["size", "color", "quantity", "shipTo"]) {
     const value = formText(form, name);
     if (value && value.length <= 100) search.set(name, value);
   }
@@ -331,36 +337,10 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
 
           <Form method="post" className="space-y-4">
             <input type="hidden" name="productId" value={product.id} />
+            {loaderData.shipTo ? <input type="hidden" name="shipTo" value={loaderData.shipTo} /> : null}
             <Card>
               <SizePicker sizes={sizes} selectedId={sizeId} onSelect={setSizeId} currency={SHOWN} />
-              {colours.length > 0 ? (
-                <fieldset className="mt-4">
-                  <legend className="text-sm font-semibold text-gray-900">Colour</legend>
-                  <div className="mt-2 flex flex-wrap gap-2">
-                    {colours.map((c) => (
-                      <label key={c.id} className={`inline-flex items-center gap-2 ${choiceClass}`}>
-                        <input
-                          type="radio"
-                          name="color"
-                          value={c.name}
-                          className="sr-only"
-                          checked={c.id === colourId}
-                          disabled={c.availableUnits <= 0}
-                          onChange={() => setColourId(c.id)}
-                        />
-                        {c.hex ? (
-                          <span
-                            aria-hidden="true"
-                            className="h-4 w-4 rounded-full border border-gray-300"
-                            style={{ backgroundColor: c.hex }}
-                          />
-                        ) : null}
-                        {`${c.name}${c.availableUnits <= 0 ? " (sold out)" : ""}`}
-                      </label>
-                    ))}
-                  </div>
-                </fieldset>
-              ) : null}
+              <ColourPicker colours={colours} selectedId={colourId} onSelect={setColourId} />
               <div className="mt-4">
                 <p className="text-sm font-semibold text-gray-900">Quantity</p>
                 <div className="mt-2">
@@ -377,6 +357,11 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
               <p className="mt-1 text-xs text-gray-500">{CREDIT_CARD_CAP_TEXT}</p>
             </Card>
             {actionData?.noEntry ? <input type="hidden" name="noEntryConsent" value="1" /> : null}
+            {loaderData.shipNotice ? (
+              <p role="status" className="text-sm font-medium text-amber-800" data-ship-notice>
+                {loaderData.shipNotice}
+              </p>
+            ) : null}
 
             {actionData ? (
               <p role="alert" className="rounded-lg border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-700">

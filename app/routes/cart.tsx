@@ -19,7 +19,7 @@ import { CHECKOUT_CURRENCY } from "~/domain/payments";
 import { formatCents } from "~/domain/money";
 import { poolShareText } from "~/domain/revenue";
 import { getOptionalUser } from "~/lib/auth.server";
-import { addToCart, loadCartLines, priceCart, removeFromCart, updateCartQuantity } from "~/lib/cart.server";
+import { addToCart, loadCartLines, priceCart, removeFromCart, updateCartLine } from "~/lib/cart.server";
 import { getEnv } from "~/lib/context";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import { createCartCheckout } from "~/lib/payments/checkout/cart-checkout.server";
@@ -106,9 +106,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         unit: l.quote ? shown(l.unitPriceCents) : null,
         amount: l.quote ? shown(l.amountCents) : null,
         problem: l.problem,
+        // A choice to change only where there is one (decision 600); a sold-out option shows, but cannot be chosen.
+        sizes: l.sizes.length > 1 ? variantOptions(l.sizes, l.line.sizeName) : null,
+        colours: l.colours.length > 1 ? variantOptions(l.colours, l.line.colorName) : null,
       })),
     })),
   };
+}
+
+/** A line's size or colour choices on /cart: each name, and whether it can be chosen (units left, or the line's own). */
+function variantOptions(options: readonly { name: string; availableUnits: number }[], current: string) {
+  return options.map((o) => ({
+    name: o.name,
+    label: o.availableUnits > 0 ? o.name : `${o.name} (sold out)`,
+    disabled: o.availableUnits <= 0 && o.name !== current,
+  }));
 }
 
 type CartActionData = { error: string; signIn?: boolean };
@@ -123,8 +135,8 @@ function formFields(form: FormData) {
 }
 
 /**
- * POST /cart: intent add (from /shop, /product and /buy-now), update (quantity), remove, or checkout (the whole
- * cart in one checkout). A visitor's cart lives in a signed cookie; checkout needs a signed-in fan.
+ * POST /cart: intent add (from /shop, /product and /buy-now), update (a line's quantity, size and colour: newSize,
+ * newColor), remove, or checkout (the whole cart in one checkout). A visitor's cart lives in a signed cookie; checkout needs a signed-in fan.
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const env = getEnv(context);
@@ -158,7 +170,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     intent === "add"
       ? await addToCart(db, holder, formFields(form))
       : intent === "update"
-        ? await updateCartQuantity(db, holder, formFields(form))
+        ? await updateCartLine(db, holder, {
+            ...formFields(form),
+            newSizeName: formText(form, "newSize", 200) ?? undefined,
+            newColorName: formText(form, "newColor", 200) ?? undefined,
+          })
         : intent === "remove"
           ? await removeFromCart(db, holder, formFields(form))
           : null;
@@ -168,6 +184,37 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (change.setCookie) headers.append("Set-Cookie", change.setCookie);
   headers.append("Set-Cookie", flashToastCookie({ message: change.message, type: "success", durationMs: 2000 }));
   return redirect(back, { status: 303, headers });
+}
+
+/** A cart line's size or colour select (posted with the line's Update button; works without JavaScript). */
+function VariantSelect({
+  name,
+  label,
+  value,
+  options,
+}: {
+  name: string;
+  label: string;
+  value: string;
+  options: readonly { name: string; label: string; disabled: boolean }[];
+}) {
+  return (
+    <label className="text-sm text-gray-700">
+      <span className="sr-only">{label}</span>
+      <select
+        name={name}
+        defaultValue={value}
+        key={value}
+        className="h-9 max-w-40 rounded-lg border border-gray-300 px-2 text-sm"
+      >
+        {options.map((o) => (
+          <option key={o.name} value={o.name} disabled={o.disabled}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
 }
 
 export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
@@ -247,18 +294,35 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
                           </p>
                         ) : null}
                         <div className="mt-2 flex flex-wrap items-center gap-2">
-                          <Form method="post" className="flex items-center gap-2">
+                          <Form method="post" className="flex flex-wrap items-center gap-2">
                             <input type="hidden" name="productId" value={item.productId} />
                             <input type="hidden" name="size" value={item.sizeName} />
                             <input type="hidden" name="color" value={item.colorName} />
                             {keep}
+                            {item.sizes ? (
+                              <VariantSelect
+                                name="newSize"
+                                label={`Size of ${item.name}`}
+                                value={item.sizeName}
+                                options={item.sizes}
+                              />
+                            ) : null}
+                            {item.colours ? (
+                              <VariantSelect
+                                name="newColor"
+                                label={`Colour of ${item.name}`}
+                                value={item.colorName}
+                                options={item.colours}
+                              />
+                            ) : null}
                             <label className="text-sm text-gray-700">
                               <span className="sr-only">{`Quantity of ${item.name}`}</span>
                               <input
                                 type="number"
                                 name="quantity"
                                 min={1}
-                                max={item.maxQuantity}
+                                // Another size or colour may have more left: the server checks the new choice.
+                                max={item.sizes || item.colours ? undefined : item.maxQuantity}
                                 defaultValue={item.quantity}
                                 key={item.quantity}
                                 className="h-9 w-16 rounded-lg border border-gray-300 px-2 text-center text-sm"

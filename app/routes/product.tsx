@@ -4,6 +4,7 @@ import { Link } from "~/components/link";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { buttonClass, Card, pageMeta } from "~/components/page";
 import {
+  ColourPicker,
   LIKE_SIGN_IN_MESSAGE,
   priceRangeText,
   purchaseTotalAttributes,
@@ -15,6 +16,7 @@ import { getDb } from "~/db/client.server";
 import {
   getProduct,
   incrementProductViews,
+  listProductColors,
   listProductImages,
   listProductSizes,
   setProductLike,
@@ -24,6 +26,7 @@ import { displayCurrency } from "~/domain/currency";
 import { formatCents } from "~/domain/money";
 import { shownPurchaseCents, toCheckoutCents } from "~/domain/payments";
 import { getOptionalUser } from "~/lib/auth.server";
+import { productShippingNotice, shipToChoice } from "~/lib/cart.server";
 import { idParam, notFound } from "~/lib/guards.server";
 import { getCtx, getEnv } from "~/lib/context";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
@@ -41,9 +44,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const db = getDb(getEnv(context));
   const user = await getOptionalUser(context);
   const requestedCurrency = new URL(request.url).searchParams.get("currency");
-  const [product, viewerCountry] = await Promise.all([
+  // The Ship-to choice (from /shop's filter), else the fan's own country: said here before checkout (decision 600).
+  const shipTo = shipToChoice(new URL(request.url).searchParams.get("shipTo"));
+  const [product, viewerCountry, shipNotice] = await Promise.all([
     getProduct(db, id),
     user && !requestedCurrency ? getProfileCountry(db, user.id) : undefined,
+    productShippingNotice(db, id, { shipTo, viewer: user?.id ?? null }),
   ]);
   // Drafts and inactive products are visible to their host only.
   if (!product || (product.status !== "active" && product.hostId !== user?.id)) notFound();
@@ -53,7 +59,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   );
 
   const currency = displayCurrency(requestedCurrency, viewerCountry);
-  const [sizes, images] = await Promise.all([listProductSizes(db, id), listProductImages(db, id, 1)]);
+  const [sizes, colours, images] = await Promise.all([
+    listProductSizes(db, id),
+    listProductColors(db, id),
+    listProductImages(db, id, 1),
+  ]);
   return {
     product: {
       id: product.id,
@@ -71,7 +81,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       unitCents: toCheckoutCents(s.priceCents, s.currency),
       availableUnits: s.availableUnits,
     })),
+    colours: colours.map((c) => ({ id: c.id, name: c.name, hex: c.hex, availableUnits: c.availableUnits })),
     image: images[0]?.url ?? null,
+    shipTo,
+    shipNotice,
   };
 }
 
@@ -94,15 +107,28 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 }
 
 export default function Product({ loaderData, actionData }: Route.ComponentProps) {
-  const { product, sizes, image, currency } = loaderData;
+  const { product, sizes, colours, image, currency, shipTo, shipNotice } = loaderData;
   const firstAvailable = sizes.find((s) => s.availableUnits > 0) ?? sizes[0];
   const [sizeId, setSizeId] = useState(firstAvailable?.id ?? null);
+  const [colourId, setColourId] = useState(colours.find((c) => c.availableUnits > 0)?.id ?? null);
   const [quantity, setQuantity] = useState(1);
   const size = sizes.find((s) => s.id === sizeId) ?? null;
-  // Nothing to buy (no size, or the chosen one is sold out: every size is, since a sold-out size cannot be chosen).
-  const soldOut = !size || size.availableUnits <= 0;
+  const colour = colours.find((c) => c.id === colourId) ?? null;
+  // Nothing to buy (no size, or the chosen one is sold out: every size is, since a sold-out size cannot be chosen;
+  // likewise every colour).
+  const soldOut = !size || size.availableUnits <= 0 || (colours.length > 0 && !colour);
   const name = product.name || "Unnamed Product";
-  const buyHref = `/buy-now/${product.id}${size ? `?${new URLSearchParams({ size: size.name, quantity: String(quantity) })}` : ""}`;
+  const shipToSearch = shipTo ? `?${new URLSearchParams({ shipTo })}` : "";
+  const buyHref = `/buy-now/${product.id}${
+    size
+      ? `?${new URLSearchParams({
+          size: size.name,
+          ...(colour ? { color: colour.name } : {}),
+          quantity: String(quantity),
+          ...(shipTo ? { shipTo } : {}),
+        })}`
+      : shipToSearch
+  }`;
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-6 sm:px-6 sm:py-8">
@@ -153,8 +179,10 @@ export default function Product({ loaderData, actionData }: Route.ComponentProps
           <p className="mt-4 whitespace-pre-line text-gray-700">{product.description || "No description available."}</p>
           <Form method="post" action="/cart">
             <input type="hidden" name="productId" value={product.id} />
+            {shipTo ? <input type="hidden" name="shipTo" value={shipTo} /> : null}
             <Card className="mt-6">
               <SizePicker sizes={sizes} selectedId={sizeId} onSelect={setSizeId} currency={currency} />
+              <ColourPicker colours={colours} selectedId={colourId} onSelect={setColourId} />
               <div className="mt-4">
                 <p className="text-sm font-semibold text-gray-900">Quantity</p>
                 <div className="mt-2">
@@ -172,13 +200,22 @@ export default function Product({ loaderData, actionData }: Route.ComponentProps
                 </span>
               </p>
             </Card>
+            {shipNotice ? (
+              <p role="status" className="mt-4 text-sm font-medium text-amber-800" data-ship-notice>
+                {shipNotice}
+              </p>
+            ) : null}
             <div className="mt-6 flex flex-wrap gap-3">
               {soldOut ? (
                 <button type="button" disabled className={buttonClass("primary")}>
                   BUY NOW
                 </button>
               ) : (
-                <Link to={buyHref} className={buttonClass("primary")} data-buy-now={`/buy-now/${product.id}`}>
+                <Link
+                  to={buyHref}
+                  className={buttonClass("primary")}
+                  data-buy-now={`/buy-now/${product.id}${shipToSearch}`}
+                >
                   BUY NOW
                 </Link>
               )}

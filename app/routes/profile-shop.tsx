@@ -94,7 +94,7 @@ export default function ProfileShop({ loaderData }: Route.ComponentProps) {
           message={shipToName ? `${profile.creatorName} doesn't ship to ${shipToName} yet.` : undefined}
         />
       ) : (
-        <ProductTiles products={products} detailsLabel="View Details" wideActions />
+        <ProductTiles products={products} detailsLabel="View Details" wideActions shipTo={filters.shipTo} />
       )}
       <Pagination page={page} hasNext={hasNext} hrefFor={hrefFor} />
     </Page>

@@ -16,6 +16,7 @@ import { getRevenueRules } from "~/db/queries/platform.server";
 import { poolShareText } from "~/domain/revenue";
 import { countShopProducts, listShopProducts } from "~/db/queries/products.server";
 import { getProfileCountry } from "~/db/queries/profiles.server";
+import { needsVariantChoice } from "~/domain/cart";
 import { ALL_SHOP_CATEGORY, SHOP_CATEGORIES } from "~/domain/catalog";
 import { countdownText } from "~/domain/countdown";
 import { displayCurrency, isCountryCode } from "~/domain/currency";
@@ -97,6 +98,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       viewCount: r.viewCount,
       liked: r.liked,
       inStock: r.inStock,
+      choose: needsVariantChoice({ sizes: r.sizeCount, colours: r.colourCount }),
     });
   });
   return {
@@ -182,7 +184,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
           }
         />
       ) : (
-        <ShopGrid rows={products} currency={filters.currency} signedIn={signedIn} />
+        <ShopGrid rows={products} currency={filters.currency} signedIn={signedIn} shipTo={filters.shipTo} />
       )}
       <Pagination page={page} hasNext={hasNext} hrefFor={hrefFor} />
     </Page>

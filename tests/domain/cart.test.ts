@@ -3,13 +3,16 @@ import {
   addCartLine,
   CART_MESSAGES,
   cartItemCount,
+  changeCartLine,
   decodeCartLines,
-  defaultVariant,
   encodeCartLines,
   groupByHost,
   MAX_CART_LINES,
   maxLineQuantity,
   mergeCartLines,
+  needsVariantChoice,
+  notShippingMessage,
+  onlyOption,
   type CartLine,
 } from "~/domain/cart";
 import { MAX_ORDER_QUANTITY } from "~/domain/orders";
@@ -95,13 +98,31 @@ describe("grouping and counting", () => {
     expect(cartItemCount(items)).toBe(7);
   });
 
-  it("a card's one-click add takes the first size and colour in stock", () => {
-    const sizes = [
-      { name: "S", availableUnits: 0 },
-      { name: "M", availableUnits: 2 },
-    ];
-    const colours = [{ name: "Red", availableUnits: 1 }];
-    expect(defaultVariant(sizes, colours)).toEqual({ sizeName: "M", colorName: "Red" });
-    expect(defaultVariant([{ name: "S", availableUnits: 0 }], [])).toEqual({ sizeName: "S", colorName: "" });
+  it("a card's one-click add takes a product's only size and colour; more than one of either must be chosen", () => {
+    expect(onlyOption([{ name: "One Size" }])).toBe("One Size");
+    expect(onlyOption([{ name: "S" }, { name: "M" }])).toBeNull();
+    expect(onlyOption([])).toBeNull();
+    expect(needsVariantChoice({ sizes: 1, colours: 1 })).toBe(false);
+    expect(needsVariantChoice({ sizes: 2, colours: 0 })).toBe(true);
+    expect(needsVariantChoice({ sizes: 1, colours: 2 })).toBe(true);
+  });
+
+  it("changes a line in place, merges it into the line of the same size and colour, and refuses too many", () => {
+    const cart = [line("a", 2, "S", "Red"), line("b", 1), line("a", 3, "M", "Red")];
+    const moved = changeCartLine(cart, cart[0]!, line("a", 4, "L", "Red"), 10);
+    expect(moved).toEqual({ ok: true, merged: false, lines: [line("a", 4, "L", "Red"), cart[1], cart[2]] });
+    const merged = changeCartLine(cart, cart[0]!, line("a", 2, "M", "Red"), 10);
+    expect(merged).toEqual({ ok: true, merged: true, lines: [cart[1], line("a", 5, "M", "Red")] });
+    expect(changeCartLine(cart, cart[0]!, line("a", 8, "M", "Red"), 10)).toEqual({
+      ok: false,
+      reason: "tooMany",
+      inCart: 3,
+    });
+    expect(changeCartLine(cart, line("z"), line("z", 2), 10)).toMatchObject({ ok: false, reason: "notInCart" });
+    expect(cart[0]).toEqual(line("a", 2, "S", "Red"));
+  });
+
+  it("says where a product does not ship by the country's name", () => {
+    expect(notShippingMessage("United States")).toBe("Does not ship to United States");
   });
 });

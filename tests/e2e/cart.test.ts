@@ -14,11 +14,26 @@ useBrowser();
 test("a visitor's cart is merged at sign-in and paid in one checkout; the orders show on /my-orders", async () => {
   const page = await newPage(browser);
 
-  // A /shop card adds one unit of its first size and colour in stock (a native post: the visitor's shop has no React).
+  // A /shop card of a product with sizes and colours asks for them: "Choose options" leads to the product page, whose
+  // Add to Cart posts the chosen ones (native posts and links: the visitor's pages have no React). Decision 600.
   await page.goto(`/shop?q=${encodeURIComponent(DESK_MAT)}`);
-  await page.getByRole("button", { name: `Add to Cart ${DESK_MAT}` }).click();
+  assert.equal(await page.getByRole("button", { name: `Add to Cart ${DESK_MAT}` }).count(), 0);
+  await page.getByRole("link", { name: `Choose options ${DESK_MAT}` }).click();
+  await page.waitForURL("**/product/**");
+  await page.getByText("1200 x 600 mm", { exact: false }).click();
+  await page.getByText("Monochrome").click();
+  await page.getByRole("button", { name: "Add to Cart" }).click();
   await page.waitForURL("**/cart**");
-  await page.getByRole("region", { name: "Items from Marcus Tan" }).getByRole("link", { name: DESK_MAT }).waitFor();
+  const deskMat = page.getByRole("region", { name: "Items from Marcus Tan" });
+  await deskMat.getByRole("link", { name: DESK_MAT }).waitFor();
+  await deskMat.getByText("Size 1200 x 600 mm · Colour Monochrome").waitFor();
+  await page.getByRole("link", { name: "Cart 1 item" }).waitFor();
+
+  // The line's size and colour change on /cart, without JavaScript too (a plain form).
+  await deskMat.getByRole("combobox", { name: `Size of ${DESK_MAT}` }).selectOption("900 x 400 mm");
+  await deskMat.getByRole("combobox", { name: `Colour of ${DESK_MAT}` }).selectOption("Hawker Teal");
+  await deskMat.getByRole("button", { name: "Update" }).click();
+  await deskMat.getByText("Size 900 x 400 mm · Colour Hawker Teal").waitFor();
   await page.getByRole("link", { name: "Cart 1 item" }).waitFor();
 
   // The purchase page adds the chosen quantity.

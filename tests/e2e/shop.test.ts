@@ -4,8 +4,8 @@ import type { Page } from "playwright-core";
 import { browser, DEMO_PASSWORD, newPage, signInWithForm, useBrowser } from "./browser.ts";
 
 // A signed-in fan's /shop hydrates, with cards that are plain markup (docs/decisions/120-shop-card-markup.md): the
-// like button goes through a fetcher (no reload), the name link navigates on the client, Add to Cart posts the
-// grid's one cart form, the filters submit themselves, and the nav's account menu is the same at every width.
+// like button goes through a fetcher (no reload), the name link navigates on the client, a product with sizes and
+// colours is chosen on its page before it goes in the cart, the filters submit themselves, and the nav's account menu is the same at every width.
 
 const PRODUCT = "Hand-woven Rattan Storage Basket";
 
@@ -56,20 +56,28 @@ test("a signed-in fan likes and unlikes a card without a reload, opens it on the
 
   // The name link is a plain link that React Router follows without loading a new document.
   const stillSame = await markDocument(page);
-  await card.getByRole("link", { name: PRODUCT }).click();
+  await card.getByRole("link", { name: PRODUCT, exact: true }).click();
   await page.waitForURL("**/product/**");
   await page.getByRole("link", { name: "BUY NOW" }).waitFor();
   assert.ok(await stillSame(), "the product page was rendered on the client");
 
-  // Add to Cart from the card (the grid's one cart form, with the card's product id).
+  // The card of a product with sizes and colours asks for them: "Choose options" opens its page, whose Add to Cart
+  // adds the chosen ones (decision 600).
   await page.goBack();
   await page.waitForURL("**/shop**");
   await page
-    .getByRole("button", { name: `Add to Cart ${PRODUCT}` })
+    .getByRole("link", { name: `Choose options ${PRODUCT}` })
     .first()
     .click();
+  await page.waitForURL("**/product/**");
+  await page.getByText("Walnut").click();
+  await page.getByRole("button", { name: "Add to Cart" }).click();
   await page.waitForURL("**/cart**");
   await page.getByRole("link", { name: PRODUCT }).first().waitFor();
+  await page
+    .getByText(/Colour Walnut/)
+    .first()
+    .waitFor();
   await page.context().close();
 });
 
@@ -179,7 +187,7 @@ test("on a visitor's static product page the total and BUY NOW follow the chosen
   await page
     .locator("li[data-product-card]", { hasText: PRODUCT })
     .first()
-    .getByRole("link", { name: PRODUCT })
+    .getByRole("link", { name: PRODUCT, exact: true })
     .click();
   await page.waitForURL("**/product/**");
   assert.equal(

@@ -56,14 +56,45 @@ export async function addCartItem(db: Db, userId: string, line: CartLine, maxQua
   return row?.quantity ?? null;
 }
 
-/** Sets a line's quantity; false when the fan's cart has no such line. */
-export async function setCartItemQuantity(db: Db, userId: string, line: CartLine): Promise<boolean> {
-  const updated = await db
-    .update(cartItems)
-    .set({ quantity: line.quantity, updatedAt: new Date() })
-    .where(lineIs(userId, line))
-    .returning({ productId: cartItems.productId });
-  return updated.length === 1;
+/**
+ * Changes a line of a fan's cart in one batch (decision 600): its quantity, or its size and colour too. A line moved
+ * to another size and colour keeps its place in the cart; moved onto a line the cart already has, the two merge
+ * (quantities added, at most `max`) and the other line keeps its place. False when the fan's cart has no such line.
+ */
+export async function changeCartItem(
+  db: Db,
+  userId: string,
+  change: { from: Pick<CartLine, "productId" | "sizeName" | "colorName">; to: CartLine; max: number },
+): Promise<boolean> {
+  const { from, to } = change;
+  const now = Date.now();
+  if (from.sizeName === to.sizeName && from.colorName === to.colorName) {
+    const updated = await db
+      .update(cartItems)
+      .set({ quantity: to.quantity, updatedAt: new Date(now) })
+      .where(lineIs(userId, from))
+      .returning({ productId: cartItems.productId });
+    return updated.length === 1;
+  }
+  const cap = Math.max(1, Math.min(MAX_ORDER_QUANTITY, change.max));
+  const [, removed] = await db.batch([
+    // The new line takes the old one's place (its created_at); a line already there takes the units (ON CONFLICT).
+    db
+      .insert(cartItems)
+      .select(
+        sql`select ${cartItems.userId}, ${cartItems.productId}, ${to.sizeName}, ${to.colorName}, ${Math.min(cap, to.quantity)}, ${cartItems.createdAt}, ${now}
+          from ${cartItems} where ${lineIs(userId, from)}`,
+      )
+      .onConflictDoUpdate({
+        target: [cartItems.userId, cartItems.productId, cartItems.sizeName, cartItems.colorName],
+        set: {
+          quantity: sql`min(${cap}, ${cartItems.quantity} + excluded.quantity)`,
+          updatedAt: sql`excluded.updated_at`,
+        },
+      }),
+    db.delete(cartItems).where(lineIs(userId, from)).returning({ productId: cartItems.productId }),
+  ]);
+  return removed.length === 1;
 }
 
 /** Removes a line; false when the fan's cart has no such line. */

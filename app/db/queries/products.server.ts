@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { hostNotSuspended } from "~/db/queries/admin.server";
 import {
   hostOfProduct,
@@ -45,6 +46,17 @@ export const inStock =
     Boolean,
   );
 
+/**
+ * How many sizes and colours a product has, as select-list expressions correlated on the product like inStock:
+ * whether a card's Add to Cart must ask for a choice (needsVariantChoice, decision 600).
+ */
+const sizeCount =
+  sql<number>`(select count(*) from ${productSizes} where ${productSizes.productId} = "products"."id")`.mapWith(Number);
+const colourCount =
+  sql<number>`(select count(*) from ${productColors} where ${productColors.productId} = "products"."id")`.mapWith(
+    Number,
+  );
+
 const productCard = {
   id: products.id,
   hostId: products.hostId,
@@ -59,6 +71,8 @@ const productCard = {
   likeCount: products.likeCount,
   image: mainImage,
   inStock,
+  sizeCount,
+  colourCount,
 };
 
 export type ShopQuery = {
@@ -80,10 +94,47 @@ export type ShopQuery = {
  * A host ships to a country when it is in their user_shipping_countries; a host who has not chosen any ships to
  * their own profile country only (the rule checkout applies too).
  */
-function shipsTo(country: string | Placeholder): SQL {
+function shipsTo(country: string | Placeholder | SQL): SQL {
   return sql`(${products.hostId} in (select ${userShippingCountries.hostId} from ${userShippingCountries} where ${userShippingCountries.countryCode} = ${country})
     or (${userProfiles.country} = ${country} and not exists (select 1 from ${userShippingCountries} where ${userShippingCountries.hostId} = ${products.hostId})))`;
 }
+
+const viewerProfiles = alias(userProfiles, "viewer_profiles");
+
+/**
+ * Whether a product's host ships to a country, by the shop filter's rule (shipsTo), for "Does not ship to …" before
+ * checkout (decision 600): the country given (the Ship-to choice), else the viewer's profile country, read by their
+ * session in the page's batch. `country` is null when the viewer has none; undefined when there is no such product.
+ */
+export async function getProductShipping(
+  db: Db,
+  productId: string,
+  to: { country: string } | { viewer: ViewerKey },
+): Promise<{ country: string | null; ships: boolean; category: string } | undefined> {
+  if ("country" in to) return productShippingRead(db, "country").get({ id: productId, country: to.country });
+  return productShippingRead(db, viewerShape(to.viewer)).get({ id: productId, ...viewerValues(to.viewer) });
+}
+
+const productShippingRead = preparedRead(
+  (db, shape: "country" | ViewerShape) => {
+    const country =
+      shape === "country"
+        ? sql<string | null>`${sql.placeholder("country")}`
+        : sql<string | null>`(${db
+            .select({ country: viewerProfiles.country })
+            .from(viewerProfiles)
+            .where(eq(viewerProfiles.userId, viewerParam(shape, viewerProfiles.userId)))
+            .limit(1)})`;
+    return db
+      .select({ country, ships: shipsTo(country).mapWith(Boolean), category: products.category })
+      .from(products)
+      .leftJoin(userProfiles, eq(userProfiles.userId, products.hostId))
+      .where(eq(products.id, columnPlaceholder(products.id, "id")))
+      .limit(1)
+      .prepare();
+  },
+  (shape) => shape,
+);
 
 /**
  * One page of active products for /shop (or one host's shop), newest first, with the host's name and open pool
