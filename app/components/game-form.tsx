@@ -174,6 +174,7 @@ export function GameForm({ defaults, errors, currentVideo, submitLabel, pendingL
     const where = videoUrlKey(url, window.location.origin);
     if (!where.ok) {
       setCheckedUrl(null);
+      setTriedUrl(null);
       return setVideoError(where.message);
     }
     setTriedUrl(url);

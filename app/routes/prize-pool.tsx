@@ -47,10 +47,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         closedAt: p.closedAt?.toISOString() ?? null,
         timeLeft: p.status === "open" ? countdownText(p.endAt, now) : null,
         closeReason: p.closeReason ? CLOSE_REASON_TEXT[p.closeReason] : null,
-        drawBlockHeight: p.drawBlockHeight,
-        drawDelayReason: p.status === "closed" ? p.drawDelayReason : null,
         winnerEntryNumber: p.winnerEntryNumber,
         winnerName: p.winnerName,
+        /** Beside the status badge: where a closed pool's draw stands (the badge alone says Open or Drawn). */
+        drawDetail: drawText({
+          status: p.status,
+          entries: p.entriesCount,
+          drawBlockHeight: p.drawBlockHeight,
+          drawDelayReason: p.drawDelayReason,
+        }),
       };
     }),
   };
@@ -143,7 +148,7 @@ export default function PrizePool({ loaderData }: Route.ComponentProps) {
                     </td>
                     <td className="px-3 py-2">
                       <StatusBadge status={p.status} />
-                      {drawText(p) ? <span className="mt-0.5 block text-xs text-gray-500">{drawText(p)}</span> : null}
+                      {p.drawDetail ? <span className="mt-0.5 block text-xs text-gray-500">{p.drawDetail}</span> : null}
                     </td>
                     <td className="px-3 py-2 text-right font-medium">{p.amount}</td>
                     <td className="px-3 py-2 text-right">{p.entries}</td>
