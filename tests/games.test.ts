@@ -11,6 +11,14 @@ import { db, get, makeUser, ORIGIN, randomIp, signIn } from "./helpers";
 
 type Json = Record<string, unknown>;
 
+// What the form says about a video URL that cannot be used (GAME_MESSAGES in app/lib/game-form.ts).
+const VIDEO_URL_FORMAT =
+  "That video URL is not a link we can use: paste the full address of a video uploaded here, starting with https://";
+const VIDEO_URL_ELSEWHERE =
+  "Only videos you uploaded here can be used: upload the video, or paste the link of a video you uploaded here before.";
+const VIDEO_URL_NOT_LOADING =
+  "That video URL does not load a video you uploaded here. Please check the link, or upload the video instead.";
+
 function api(method: string, path: string, cookie: string, body?: BodyInit, headers: Record<string, string> = {}) {
   return uploads.request(`${ORIGIN}${path}`, { method, body, headers: { Cookie: cookie, ...headers } }, env);
 }
@@ -235,10 +243,7 @@ describe("creating a game", () => {
     const sneaky = `guess-win-videos/${host.id}/sneaky-${crypto.randomUUID()}.mp4`;
     await env.MEDIA.put(sneaky, buildMp4(20));
     await refused(gameFields({ videoKey: sneaky }), "Please upload a video or provide a video URL");
-    await refused(
-      gameFields({ videoUrl: `${ORIGIN}/media/${sneaky}` }),
-      "Please upload a video or provide a video URL",
-    );
+    await refused(gameFields({ videoUrl: `${ORIGIN}/media/${sneaky}` }), VIDEO_URL_NOT_LOADING);
   });
 
   it("refuses someone else's video and outside URLs", async () => {
@@ -246,15 +251,22 @@ describe("creating a game", () => {
     const otherCookie = await signIn(other.email);
     const { key } = await uploadVideo(otherCookie, buildMp4(40));
     await refused(gameFields({ videoKey: key }), "Please upload a video or provide a video URL");
-    await refused(gameFields({ videoUrl: `${ORIGIN}/media/${key}` }), "Please upload a video or provide a video URL");
-    await refused(
-      gameFields({ videoUrl: "https://example.com/video.mp4" }),
-      "Please upload a video or provide a video URL",
-    );
-    await refused(
-      gameFields({ videoUrl: `http://tribe.test/media/${videoKey}` }),
-      "Please upload a video or provide a video URL",
-    );
+    await refused(gameFields({ videoUrl: `${ORIGIN}/media/${key}` }), VIDEO_URL_ELSEWHERE);
+    await refused(gameFields({ videoUrl: "https://example.com/video.mp4" }), VIDEO_URL_ELSEWHERE);
+    await refused(gameFields({ videoUrl: `http://tribe.test/media/${videoKey}` }), VIDEO_URL_FORMAT);
+  });
+
+  it("says why a video URL does not load: not a link, not a video uploaded here, nothing stored there", async () => {
+    for (const url of ["my video", "ftp://tribe.test/media/x.mp4", "javascript:alert(1)"]) {
+      await refused(gameFields({ videoUrl: url }), VIDEO_URL_FORMAT);
+    }
+    for (const url of ["https://youtu.be/dQw4w9WgXcQ", `${ORIGIN}/media/product-images/a.jpg`, `${ORIGIN}/game`]) {
+      await refused(gameFields({ videoUrl: url }), VIDEO_URL_ELSEWHERE);
+    }
+    // The host's own media path, but nothing was uploaded there (a typo, or a deleted video).
+    const missing = `/media/guess-win-videos/${host.id}/gone-${crypto.randomUUID()}.mp4`;
+    await refused(gameFields({ videoUrl: missing }), VIDEO_URL_NOT_LOADING);
+    await refused(gameFields({ videoUrl: `${ORIGIN}${missing}` }), VIDEO_URL_NOT_LOADING);
   });
 
   it("creates an active game with its activity and analytics row, in one go", async () => {

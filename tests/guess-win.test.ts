@@ -430,6 +430,38 @@ describe("paid guess", () => {
 });
 
 describe("the feed", () => {
+  it("offers no guess on the host's own game (feed and profile); the server still refuses one", async () => {
+    const own = await makeSignedInUser({ name: "Own Game Host" });
+    const game = await newGame(own.id);
+    // The host has shared the game and is in their own tribe: nothing but ownership stands in the way.
+    await db().insert(tribeMembers).values({ userId: own.id, hostId: own.id });
+    await db().insert(gameShares).values({ userId: own.id, gameId: game.id, hostId: own.id });
+    const card = cardOf(await (await get("/guess-win", { cookie: own.cookie })).text(), game.question);
+    expect(card).not.toMatch(/>Paid Guess<\/button>/);
+    expect(card).not.toMatch(/>Free Guess<\/button>/);
+    expect(card).not.toContain(FREE_AVAILABLE);
+    expect(card).not.toContain('type="radio"');
+    expect(card.replace(/&#x27;/g, "'")).toContain("You cannot guess on your own game.");
+    expect(card).toContain(`href="/view-game/${game.id}"`);
+    // A fan is offered the paid guess on the same game.
+    const f = await fan();
+    expect(cardOf(await (await get("/guess-win", { cookie: f.cookie })).text(), game.question)).toMatch(
+      />Paid Guess<\/button>/,
+    );
+    // The host's profile lists the game without the Free Guess link; a fan's view of it has the link.
+    const profile = await (await get(`/profile/${own.id}?tab=games`, { cookie: own.cookie })).text();
+    expect(profile).toContain(game.question);
+    expect(profile).not.toMatch(/>Free Guess</);
+    const fanProfile = await (await get(`/profile/${own.id}?tab=games`, { cookie: f.cookie })).text();
+    expect(fanProfile).toMatch(/>Free Guess</);
+    // The server refuses a guess sent anyway.
+    const pay = await get(`/payment?game=${game.id}&answer=${encodeURIComponent(WRONG)}`, { cookie: own.cookie });
+    expect(pay.status).toBe(403);
+    const res = await act({ intent: "free-guess", gameId: game.id, answer: WRONG }, own.cookie);
+    expect(res.status).toBe(403);
+    expect(await participants(game.id)).toHaveLength(0);
+  });
+
   it("never sends the correct answer: HTML, loader data and action responses", async () => {
     const game = await newGame(host.id);
     const f = await fan();

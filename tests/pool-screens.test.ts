@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { and, asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import {
@@ -21,6 +22,7 @@ import {
 } from "~/domain/draw";
 import { POOL_MESSAGES } from "~/domain/pool";
 import fixture from "./fixtures/bitcoin-blocks.json";
+import { closePool } from "~/lib/pools.server";
 import { db, get, makeSignedInUser, makeUser, pageText, postForm, withoutNetwork } from "./helpers";
 
 withoutNetwork();
@@ -231,6 +233,32 @@ describe("/prize-pool-settings", () => {
     expect(await miniPrizeNames(pool.id)).toEqual([["Signed print", "100", "10"]]);
   });
 
+  it("shows the next pool's saved target and duration again, and opens the next pool with them", async () => {
+    const host = await signedInHost("Next Pool Host");
+    const startAt = new Date(Date.now() - 4 * MS_PER_DAY);
+    const pool = await insertPool(host.id, { startAt, targetCents: 200_000 });
+    const res = await postForm("/prize-pool-settings", settingsForm({ targetAmount: "9000", durationDays: "60" }), {
+      cookie: host.cookie,
+    });
+    expect(res.status).toBe(302);
+    // The page shows what was saved for the next pool, not the locked pool's terms or the defaults.
+    const html = await (await get("/prize-pool-settings", { cookie: host.cookie })).text();
+    expect(html).toMatch(/<input[^>]*id="targetAmount"[^>]*value="9000"/);
+    expect(html).toMatch(/<option value="60" selected="">/);
+    expect(html).not.toMatch(/<option value="30" selected="">/);
+    // Another host's settings are their own.
+    const other = await signedInHost("Other Settings Host");
+    const otherHtml = await (await get("/prize-pool-settings", { cookie: other.cookie })).text();
+    expect(otherHtml).toMatch(/<option value="30" selected="">/);
+
+    await closePool(env, pool.id, "timer_expired");
+    const next = (await hostPools(host.id)).find((p) => p.status === "open")!;
+    expect(next.id).not.toBe(pool.id);
+    expect(next.targetCents).toBe(900_000);
+    expect(next.endAt.getTime() - next.startAt.getTime()).toBe(60 * MS_PER_DAY);
+    expect(flashToast(res)?.message).toContain("your new target and duration apply to your next pool");
+  });
+
   it("saves up to 20 mini prizes in order and refuses more, changing nothing", async () => {
     const host = await signedInHost("Many Prizes Host");
     const pool = await insertPool(host.id);
@@ -410,6 +438,34 @@ describe("/prize-pool-details and /prize-pool", () => {
     expect(history).toContain("Timer expired");
     expect(history).toContain("Entry #0");
     expect(history).toContain("Chen Winner");
+  });
+});
+
+describe("/prize-pool status", () => {
+  it("shows each pool's status once, with the draw's detail beside a closed one", async () => {
+    const host = await signedInHost("Status Host");
+    await insertPool(host.id);
+    const closedStart = new Date(Date.now() - 90 * MS_PER_DAY);
+    await insertPool(host.id, {
+      status: "closed",
+      startAt: closedStart,
+      closeReason: "timer_expired",
+      closedAt: new Date(closedStart.getTime() + 30 * MS_PER_DAY),
+    });
+    const html = await (await get("/prize-pool", { cookie: host.cookie })).text();
+    const body = html.slice(html.indexOf("<tbody"), html.indexOf("</tbody>"));
+    const rows = await Promise.all(
+      body
+        .split("</tr>")
+        .slice(0, -1)
+        .map((row) => pageText(new Response(row))),
+    );
+    expect(rows).toHaveLength(2);
+    const open = rows.find((row) => row.includes("Open"))!;
+    const closed = rows.find((row) => row.includes("Closed"))!;
+    expect(open.match(/\bOpen\b/g)).toHaveLength(1);
+    expect(closed.match(/\bClosed\b/g)).toHaveLength(1);
+    expect(closed).toContain("No entries");
   });
 });
 

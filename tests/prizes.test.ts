@@ -24,7 +24,7 @@ import { distributePool } from "~/domain/revenue";
 import { PRIZE_SETTLEMENT_DAYS } from "~/domain/pool";
 import { localAccountObject, localConnectEvent } from "~/lib/payments/connect/connect-local.server";
 import { drawPendingMiniPrizes, runPrizeCron } from "~/lib/payments/connect/prizes.server";
-import { db, get, makeUser, postForm, signIn } from "./helpers";
+import { db, get, makeUser, pageText, postForm, signIn } from "./helpers";
 import { deliverConnectWebhook } from "./support/webhooks";
 
 const DAY = 86_400_000;
@@ -123,7 +123,7 @@ async function drawnPoolWithMiniPrizes() {
         poolId: pool.poolId,
         hostId: pool.host.id,
         name: "Signed poster",
-        amountText: "1",
+        amountText: "26",
         quantityText: "1",
         createdAt: new Date(now),
       },
@@ -309,6 +309,10 @@ describe("mini prizes", () => {
     expect(page).toContain("Sticker pack");
     expect(page).toContain("Candidates (2)");
     expect(page).toContain("Check the mini prize winners");
+    // A mini prize's amount is its value in the pool's currency, said as such (not a bare "(26)").
+    const text = await pageText(new Response(page));
+    expect(text).toContain("Signed poster (worth USD 26.00)");
+    expect(text).not.toContain("(26)");
   });
 
   it("winners see them; the host (only) marks each delivered once", async () => {
@@ -323,6 +327,7 @@ describe("mini prizes", () => {
     const screen = await (await get("/prize-pool-management", { cookie: hostCookie })).text();
     expect(screen).toContain("Mini Prize Winners");
     expect(screen).toContain("Mark delivered");
+    expect(await pageText(new Response(screen))).toContain("Signed poster (worth USD 26.00) · entry #");
     const [row] = (await miniWinnersOf(poolId)).filter((r) => r.userId === ana.id && r.entryNumber === 1);
     const stranger = await makeUser({ name: "Other Host" });
     const refused = await postForm(

@@ -14,7 +14,7 @@ import {
   VIDEO_MIN_SECONDS,
   videoTooShortMessage,
 } from "~/domain/catalog";
-import { firstGameError, GAME_MESSAGES, type GameFormValues } from "~/lib/game-form";
+import { firstGameError, GAME_MESSAGES, type GameFormValues, videoUrlKey } from "~/lib/game-form";
 
 const VIDEO_TYPE_MESSAGE = "Please select a valid video file";
 const VIDEO_SIZE_MESSAGE = "Video file size must be less than 500MB";
@@ -124,13 +124,16 @@ export function GameForm({ defaults, errors, currentVideo, submitLabel, pendingL
   const [videoError, setVideoError] = useState<string | null>(null);
   /** The URL whose length the browser checked and found long enough. */
   const [checkedUrl, setCheckedUrl] = useState<string | null>(defaults.videoUrl || null);
+  /** The pasted URL the preview plays: the last one checked (not every keystroke). */
+  const [triedUrl, setTriedUrl] = useState<string | null>(defaults.videoUrl || null);
   const fileInput = useRef<HTMLInputElement>(null);
 
   const urlOk = !!videoUrl.trim() && checkedUrl === videoUrl.trim();
   const hasVideo = !!videoKey || urlOk || (!videoUrl.trim() && !!currentVideo);
   const uploading = progress !== null;
   const formError = errors ? firstGameError(errors) : undefined;
-  const previewUrl = videoKey ? `/media/${videoKey}` : videoUrl.trim() || currentVideo?.url || "";
+  const previewUrl = videoKey ? `/media/${videoKey}` : (triedUrl ?? "") || currentVideo?.url || "";
+  const videoMessage = videoError ?? errors?.video;
 
   async function onFile(file: File | undefined) {
     setVideoError(null);
@@ -165,7 +168,16 @@ export function GameForm({ defaults, errors, currentVideo, submitLabel, pendingL
   async function checkUrl() {
     const url = videoUrl.trim();
     setVideoError(null);
-    if (!url || url === checkedUrl) return;
+    if (!url) return setTriedUrl(null);
+    if (url === checkedUrl) return;
+    // What the server refuses without loading anything (not a link, not one of ours) is said at once.
+    const where = videoUrlKey(url, window.location.origin);
+    if (!where.ok) {
+      setCheckedUrl(null);
+      setTriedUrl(null);
+      return setVideoError(where.message);
+    }
+    setTriedUrl(url);
     setChecking(true);
     try {
       const seconds = await browserDuration(url);
@@ -177,7 +189,8 @@ export function GameForm({ defaults, errors, currentVideo, submitLabel, pendingL
         setVideoSeconds(seconds);
       }
     } catch {
-      setVideoError(GAME_MESSAGES.video);
+      // The video element's error event: nothing playable at that link.
+      setVideoError(GAME_MESSAGES.videoUrlNotLoading);
       setCheckedUrl(null);
     } finally {
       setChecking(false);
@@ -280,11 +293,13 @@ export function GameForm({ defaults, errors, currentVideo, submitLabel, pendingL
             onChange={(e) => setVideoUrl(e.target.value)}
             onBlur={() => void checkUrl()}
             placeholder="https://…/media/guess-win-videos/…"
+            aria-invalid={videoMessage ? true : undefined}
+            aria-describedby={videoMessage ? "video-error" : undefined}
           />
           <input type="hidden" name="videoKey" value={videoKey} />
-          {videoError || errors?.video ? (
-            <p role="alert" className="mt-1 text-sm text-red-600">
-              {videoError ?? errors?.video}
+          {videoMessage ? (
+            <p id="video-error" role="alert" className="mt-1 text-sm text-red-600">
+              {videoMessage}
             </p>
           ) : null}
         </Card>
@@ -380,7 +395,19 @@ export function GameForm({ defaults, errors, currentVideo, submitLabel, pendingL
         <h2 className="text-sm font-semibold tracking-wide text-gray-500 uppercase">Live preview</h2>
         <Card>
           {previewUrl ? (
-            <video src={previewUrl} controls preload="metadata" className="aspect-video w-full rounded-lg bg-black" />
+            <video
+              src={previewUrl}
+              controls
+              preload="metadata"
+              className="aspect-video w-full rounded-lg bg-black"
+              onError={() => {
+                // A pasted URL that stops loading in the preview is said in the video field's error area.
+                if (!videoKey && triedUrl && previewUrl === triedUrl) {
+                  setVideoError(GAME_MESSAGES.videoUrlNotLoading);
+                  setCheckedUrl(null);
+                }
+              }}
+            />
           ) : (
             <div className="aspect-video w-full rounded-lg bg-gray-100" />
           )}

@@ -242,14 +242,17 @@ export function FeedCard({
                       : "border-gray-200 text-gray-700"
                   }`}
                 >
-                  <input
-                    type="radio"
-                    name={`answer-${game.id}`}
-                    value={option}
-                    checked={answer === option}
-                    onChange={() => setAnswer(option)}
-                    className="sr-only"
-                  />
+                  {/* A host cannot guess on their own game (the server refuses it too): no answer to pick there. */}
+                  {isOwnGame ? null : (
+                    <input
+                      type="radio"
+                      name={`answer-${game.id}`}
+                      value={option}
+                      checked={answer === option}
+                      onChange={() => setAnswer(option)}
+                      className="sr-only"
+                    />
+                  )}
                   {option}
                 </label>
               ))}
@@ -272,15 +275,22 @@ export function FeedCard({
           {currency !== "USD" ? " (charged in USD)" : null} · {game.participantsCount} players
         </p>
         <p className="mt-1 text-xs font-medium text-brand-700">
-          {signedIn && game.freeEligible && !freeDone
-            ? GUESS_WIN_MESSAGES.freeAvailable
-            : freeDone
-              ? "Free guess used · sealed until the game ends"
-              : GUESS_WIN_MESSAGES.shareForFree}
+          {isOwnGame
+            ? GUESS_WIN_MESSAGES.ownGame
+            : signedIn && game.freeEligible && !freeDone
+              ? GUESS_WIN_MESSAGES.freeAvailable
+              : freeDone
+                ? "Free guess used · sealed until the game ends"
+                : GUESS_WIN_MESSAGES.shareForFree}
         </p>
 
         <div className="mt-auto flex gap-2 pt-4">
-          {signedIn && (game.freeEligible || (shared && joined)) && !freeDone ? (
+          {isOwnGame ? (
+            <Link to={`/view-game/${game.id}`} className={buttonClass("secondary", "md", "flex-1")}>
+              View Game
+            </Link>
+          ) : null}
+          {!isOwnGame && signedIn && (game.freeEligible || (shared && joined)) && !freeDone ? (
             <button
               type="button"
               onClick={onFree}
@@ -290,9 +300,16 @@ export function FeedCard({
               {free.state !== "idle" ? "Submitting..." : "Free Guess"}
             </button>
           ) : null}
-          <button type="button" onClick={onPaid} disabled={!answer} className={buttonClass("primary", "md", "flex-1")}>
-            Paid Guess
-          </button>
+          {isOwnGame ? null : (
+            <button
+              type="button"
+              onClick={onPaid}
+              disabled={!answer}
+              className={buttonClass("primary", "md", "flex-1")}
+            >
+              Paid Guess
+            </button>
+          )}
         </div>
       </div>
     </article>

@@ -1,6 +1,7 @@
 import { Form, useNavigation } from "react-router";
 import { Link } from "~/components/link";
 import { Badge, Button, Card, DateText } from "~/components/page";
+import { miniPrizeLabel } from "~/domain/pool";
 
 export type MiniPrizeDelivery = {
   id: string;
@@ -34,7 +35,7 @@ export function MiniPrizeDeliveries({ winners, error }: { winners: MiniPrizeDeli
             <span className="min-w-0 flex-1">
               <span className="block font-medium">{w.winnerName}</span>
               <span className="block text-xs text-gray-500">
-                {`${w.name}${w.amountText ? ` (${w.amountText})` : ""} · entry #${w.entryNumber} · `}
+                {`${miniPrizeLabel(w)} · entry #${w.entryNumber} · `}
                 <Link to={`/winner-selection/${w.poolId}`} className="underline">
                   draw
                 </Link>

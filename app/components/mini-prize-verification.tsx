@@ -2,6 +2,7 @@ import { useState } from "react";
 import { Badge, Button, Card } from "~/components/page";
 // The pure rule that drew the mini prizes on the server runs here again, in the browser.
 import { drawMiniPrizes, miniPrizeQuantity } from "~/domain/mini-prizes";
+import { miniPrizeValueText } from "~/domain/pool";
 
 export type MiniPrizeVerificationData = {
   prizes: {
@@ -84,12 +85,13 @@ export function MiniPrizeVerification({
       <ol className="mt-4 space-y-3 text-sm">
         {data.prizes.map((prize, i) => {
           const quantity = miniPrizeQuantity(prize.quantityText);
+          const value = miniPrizeValueText(prize.amountText);
           const outcome = outcomes?.[i];
           return (
             <li key={i} className="rounded-lg border border-gray-200 p-3">
               <p className="font-medium text-gray-900">
                 {`${i}. ${prize.name}`}
-                {prize.amountText ? <span className="text-gray-600">{` (${prize.amountText})`}</span> : null}
+                {value ? <span className="text-gray-600">{` (${value})`}</span> : null}
                 <span className="ml-2 text-xs text-gray-500">
                   {quantity === "unlimited" ? "unlimited" : `${quantity} to draw`}
                 </span>

@@ -1,6 +1,7 @@
 import { Link } from "~/components/link";
 import { DateText } from "~/components/page";
 import { PRIZE_MESSAGES } from "~/domain/payouts";
+import { miniPrizeLabel } from "~/domain/pool";
 
 export type PrizeNoticeData = {
   amount: string;
@@ -34,7 +35,7 @@ export function PrizeNotice({
     <div role="status" className="mb-6 space-y-2">
       {miniPrizes.map((m) => (
         <div key={m.id} className="rounded-lg border border-brand-200 bg-brand-50 p-4 text-sm text-brand-900">
-          <p className="font-semibold">{`You won a mini prize: ${m.name}${m.amountText ? ` (${m.amountText})` : ""}!`}</p>
+          <p className="font-semibold">{`You won a mini prize: ${miniPrizeLabel(m)}!`}</p>
           <p>
             {m.deliveredAt ? (
               <>

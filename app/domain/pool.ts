@@ -97,6 +97,20 @@ export function isPoolDuration(days: unknown): days is PoolDurationDays {
   return typeof days === "number" && (POOL_DURATION_DAYS as readonly number[]).includes(days);
 }
 
+/**
+ * The terms of a host's next pool (decision 640): the target and duration last saved in prize pool settings; a
+ * stored duration that is not one of the choices (none is written so) falls back to the default.
+ */
+export function nextPoolTerms(saved: { targetCents: number; durationDays: number } | null): {
+  targetCents: number;
+  durationDays: PoolDurationDays;
+} {
+  return {
+    targetCents: saved?.targetCents ?? DEFAULT_PROFILE_POOL_TARGET_CENTS,
+    durationDays: isPoolDuration(saved?.durationDays) ? saved.durationDays : DEFAULT_POOL_DURATION_DAYS,
+  };
+}
+
 /** A duration in days from a select ("30" or 30): one of 7, 14, 30, 60, 90. */
 export function validatePoolDuration(input: unknown): Validated<PoolDurationDays> {
   const days = typeof input === "string" && /^\d+$/.test(input.trim()) ? Number(input.trim()) : input;
@@ -155,6 +169,23 @@ export function miniPrizeQuantityText(quantityText: unknown): string {
         ? String(quantityText)
         : "";
   return /^\d+$/.test(text) ? `${Number(text)} left` : "Unlimited";
+}
+
+/**
+ * What a mini prize's amount means, said with its unit: a plain number is the gift's value in the pool's currency
+ * ("26" reads "worth USD 26.00"); anything else ("15%") is shown as the host typed it; null without an amount.
+ */
+export function miniPrizeValueText(amountText: string): string | null {
+  const text = amountText.trim();
+  if (text === "") return null;
+  const cents = parseMoneyToCents(text);
+  return cents === null ? text : `worth ${formatCents(cents, POOL_CURRENCY)}`;
+}
+
+/** A mini prize as one line: its name and, in brackets, what its amount means ("Signed print (worth USD 26.00)"). */
+export function miniPrizeLabel(prize: { name: string; amountText: string }): string {
+  const value = miniPrizeValueText(prize.amountText);
+  return value ? `${prize.name} (${value})` : prize.name;
 }
 
 export interface PoolSettingsInput {

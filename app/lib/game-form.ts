@@ -17,6 +17,15 @@ export const GAME_MESSAGES = {
   question: "Please enter a question",
   description: "Please enter a description",
   video: "Please upload a video or provide a video URL",
+  /** Our own messages for a video URL that cannot be used (docs/product.md#guess-and-win): not a link we take, */
+  videoUrlFormat:
+    "That video URL is not a link we can use: paste the full address of a video uploaded here, starting with https://",
+  /** a link to somewhere else than the host's own uploads, */
+  videoUrlElsewhere:
+    "Only videos you uploaded here can be used: upload the video, or paste the link of a video you uploaded here before.",
+  /** or a link of theirs where no checked video is stored (the browser says it too when the video does not load). */
+  videoUrlNotLoading:
+    "That video URL does not load a video you uploaded here. Please check the link, or upload the video instead.",
   videoTooShort: "Video must be at least 30 seconds long",
   options: "Please provide at least 2 answer options",
   optionsMax: `Please provide at most ${GAME_OPTIONS_MAX} answer options`,
@@ -59,6 +68,34 @@ export const emptyGameForm = (): GameFormValues => ({
   correctAnswer: "",
   entryFee: String(GAME_ENTRY_FEE_DEFAULT_CENTS / 100),
 });
+
+/**
+ * The storage key of a video URL (docs/product.md#guess-and-win), or why it cannot be used: a Guess & Win video is
+ * only ever one uploaded here, at /media/guess-win-videos/... on this site (relative, or absolute https on `origin`),
+ * because neither the browser nor the Worker can check the length of a video elsewhere. Whose video it is, and
+ * whether it is stored, the server checks after this (and the browser by loading it).
+ */
+export function videoUrlKey(url: string, origin: string): { ok: true; key: string } | { ok: false; message: string } {
+  const text = url.trim();
+  let path = text;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(text)) {
+    let parsed: URL;
+    try {
+      parsed = new URL(text);
+    } catch {
+      return { ok: false, message: GAME_MESSAGES.videoUrlFormat };
+    }
+    if (parsed.protocol !== "https:") return { ok: false, message: GAME_MESSAGES.videoUrlFormat };
+    if (parsed.origin !== origin || parsed.search || parsed.hash)
+      return { ok: false, message: GAME_MESSAGES.videoUrlElsewhere };
+    path = parsed.pathname;
+  } else if (!text.startsWith("/")) {
+    return { ok: false, message: GAME_MESSAGES.videoUrlFormat };
+  }
+  const match = /^\/media\/(guess-win-videos\/[A-Za-z0-9._\-/]+)$/.exec(path);
+  if (!match || match[1]!.includes("..")) return { ok: false, message: GAME_MESSAGES.videoUrlElsewhere };
+  return { ok: true, key: match[1]! };
+}
 
 /** Form values from posted fields (`option` repeated). */
 export function readGameForm(form: FormData): GameFormValues {

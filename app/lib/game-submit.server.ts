@@ -2,8 +2,8 @@
 // must be the host's own upload in R2 whose duration was verified (≥ 30 s) when the upload completed.
 import { isVideoLongEnough } from "~/domain/catalog";
 import type { GameInput } from "~/db/queries/game-host.server";
-import { GAME_MESSAGES, type GameFormValues, readGameForm, validateGameForm } from "~/lib/game-form";
-import { isOwnVideoKey, verifiedVideoDuration, videoKeyFromUrl } from "~/lib/uploads.server";
+import { GAME_MESSAGES, type GameFormValues, readGameForm, validateGameForm, videoUrlKey } from "~/lib/game-form";
+import { isOwnVideoKey, verifiedVideoDuration } from "~/lib/uploads.server";
 
 export type GameSubmission =
   | { ok: true; input: GameInput; values: GameFormValues }
@@ -13,7 +13,8 @@ type CurrentVideo = { videoUrl: string | null; videoKey: string | null; videoDur
 
 /**
  * `current` is the game's video when editing (a new one is optional then). A video URL is accepted only when it
- * is our own /media/guess-win-videos/{userId}/... object: the Worker cannot verify the length of a video elsewhere.
+ * is our own /media/guess-win-videos/{userId}/... object (`videoUrlKey`): the Worker cannot verify the length of a
+ * video elsewhere.
  */
 export async function readGameSubmission(
   request: Request,
@@ -31,15 +32,25 @@ export async function readGameSubmission(
   if (keepCurrent) {
     video = { videoUrl: current!.videoUrl!, videoKey: current!.videoKey, seconds: current!.videoDurationSeconds ?? 0 };
   } else {
+    const refuse = (message: string): GameSubmission => ({ ok: false, errors: { video: message }, values });
     const origin = new URL(request.url).origin;
-    const key = values.videoKey || videoKeyFromUrl(values.videoUrl, origin);
-    if (!key || !isOwnVideoKey(key, userId)) return { ok: false, errors: { video: GAME_MESSAGES.video }, values };
-    if (values.videoKey && values.videoUrl && videoKeyFromUrl(values.videoUrl, origin) !== key) {
-      return { ok: false, errors: { video: GAME_MESSAGES.video }, values };
+    // A fresh upload's key (the form sends its URL empty), or the key behind a pasted video URL, told apart so a URL
+    // that does not load says why.
+    const fromUrl = values.videoUrl ? videoUrlKey(values.videoUrl, origin) : null;
+    let key: string;
+    if (values.videoKey) {
+      if (!isOwnVideoKey(values.videoKey, userId)) return refuse(GAME_MESSAGES.video);
+      if (fromUrl && (!fromUrl.ok || fromUrl.key !== values.videoKey)) return refuse(GAME_MESSAGES.video);
+      key = values.videoKey;
+    } else {
+      if (!fromUrl) return refuse(GAME_MESSAGES.video);
+      if (!fromUrl.ok) return refuse(fromUrl.message);
+      if (!isOwnVideoKey(fromUrl.key, userId)) return refuse(GAME_MESSAGES.videoUrlElsewhere);
+      key = fromUrl.key;
     }
     const seconds = await verifiedVideoDuration(env, userId, key);
-    if (seconds === null) return { ok: false, errors: { video: GAME_MESSAGES.video }, values };
-    if (!isVideoLongEnough(seconds)) return { ok: false, errors: { video: GAME_MESSAGES.videoTooShort }, values };
+    if (seconds === null) return refuse(values.videoKey ? GAME_MESSAGES.video : GAME_MESSAGES.videoUrlNotLoading);
+    if (!isVideoLongEnough(seconds)) return refuse(GAME_MESSAGES.videoTooShort);
     video = { videoUrl: `/media/${key}`, videoKey: key, seconds };
   }
   return {

@@ -15,6 +15,8 @@ export const GUESS_WIN_MESSAGES = {
   linkCopied: "Link copied to clipboard!",
   noOptions: "No options available",
   gameNotFound: "This game is not open for guesses",
+  /** Said on the host's own game instead of the guess buttons (a host never enters their own pool). */
+  ownGame: "You cannot guess on your own game.",
   sealed:
     "Your guess is sealed: nobody learns whether it is right until the game ends, when the answer is published and a correct guess receives its entry in the host's prize pool.",
   unknown: "Unknown action",

@@ -9,7 +9,6 @@ import {
   getDisplayName,
   getHostDebit,
   getHostPoolSettings,
-  getHostPoolTarget,
   getOpenPoolForHost,
   getPaymentContribution,
   getPoolById,
@@ -35,7 +34,7 @@ import type { CommitmentRecord } from "~/domain/draw-commitment";
 import { carryOverKey } from "~/domain/contribution-keys";
 import {
   DEFAULT_POOL_DURATION_DAYS,
-  DEFAULT_PROFILE_POOL_TARGET_CENTS,
+  nextPoolTerms,
   POOL_CURRENCY,
   poolEndAt,
   reversalShareCents,
@@ -124,28 +123,25 @@ export async function hostAutoRenews(env: Env, hostId: string): Promise<boolean>
   return (await getHostPoolSettings(getDb(env), hostId))?.autoRenew ?? true;
 }
 
-/** The host's open pool, opening one (the profile's target, 30 days) when there is none. */
+/** The host's open pool, opening one (the target and duration saved in their settings) when there is none. */
 export async function ensureOpenPool(env: Env, hostId: string): Promise<PoolRow> {
   const open = await getOpenPool(env, hostId);
   if (open) return open;
-  const targetCents = await getHostPoolTarget(getDb(env), hostId);
-  return openPool(env, {
-    hostId,
-    targetCents: targetCents ?? DEFAULT_PROFILE_POOL_TARGET_CENTS,
-    durationDays: DEFAULT_POOL_DURATION_DAYS,
-  });
+  return openPool(env, { hostId, ...nextPoolTerms(await getHostPoolSettings(getDb(env), hostId)) });
 }
 
 /**
- * Opens the host's next pool after a close (unless the host's auto-renew is off): 30 days, with the host's target (the closed pool's target unless the
- * host saved a new one in prize pool settings while the closed pool's terms were locked).
+ * Opens the host's next pool after a close (unless the host's auto-renew is off) with the target and duration saved
+ * in prize pool settings (decision 640; the closed pool's target without a profile).
  */
 export async function openNextPool(env: Env, closed: { hostId: string; targetCents: number }): Promise<PoolRow | null> {
   const settings = await getHostPoolSettings(getDb(env), closed.hostId);
   // Auto-renew stops when the host's account is deleted (the profile's switch is turned off then).
   if (settings && !settings.autoRenew) return null;
-  const targetCents = settings?.targetCents ?? closed.targetCents;
-  return openPool(env, { hostId: closed.hostId, targetCents, durationDays: DEFAULT_POOL_DURATION_DAYS });
+  const terms = nextPoolTerms(
+    settings ?? { targetCents: closed.targetCents, durationDays: DEFAULT_POOL_DURATION_DAYS },
+  );
+  return openPool(env, { hostId: closed.hostId, ...terms });
 }
 
 const contributionSchema = z.object({

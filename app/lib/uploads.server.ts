@@ -253,24 +253,6 @@ export function isOwnVideoKey(key: string, userId: string): boolean {
   return key.startsWith(`guess-win-videos/${userId}/`) && /^[A-Za-z0-9._\-/]+$/.test(key) && !key.includes("..");
 }
 
-/** The R2 key behind a /media URL of our own Guess & Win video (relative or absolute on `origin`), or null. */
-export function videoKeyFromUrl(url: string, origin: string): string | null {
-  let path = url.trim();
-  if (/^https?:\/\//i.test(path)) {
-    let parsed: URL;
-    try {
-      parsed = new URL(path);
-    } catch {
-      return null;
-    }
-    if (parsed.protocol !== "https:" || parsed.origin !== origin || parsed.search || parsed.hash) return null;
-    path = parsed.pathname;
-  }
-  const match = /^\/media\/(guess-win-videos\/[A-Za-z0-9._\-/]+)$/.exec(path);
-  if (!match || match[1]!.includes("..")) return null;
-  return match[1]!;
-}
-
 const VideoStartSchema = z.object({
   fileName: z.string().max(500).optional(),
   size: z.number().int().positive(),

@@ -4,14 +4,9 @@ import { z } from "zod";
 import { FormError } from "~/components/form";
 import { Button, Card, DateText, LinkButton, Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
-import { getCurrentPool } from "~/db/queries/pools.server";
+import { getCurrentPool, getHostPoolSettings } from "~/db/queries/pools.server";
 import { listPoolMiniPrizes } from "~/db/queries/mini-prizes.server";
-import {
-  getProfilePoolTarget,
-  poolHasEntries,
-  replaceMiniPrizes,
-  setProfilePoolTarget,
-} from "~/db/queries/pool-screens.server";
+import { poolHasEntries, replaceMiniPrizes, setProfilePoolTerms } from "~/db/queries/pool-screens.server";
 import { MINI_PRIZES_LOCKED_MESSAGE, sameMiniPrizes } from "~/domain/mini-prizes";
 import { addDays, MS_PER_DAY } from "~/domain/countdown";
 import { formatCents } from "~/domain/money";
@@ -20,6 +15,7 @@ import {
   DEFAULT_POOL_DURATION_DAYS,
   isPoolDuration,
   MAX_MINI_PRIZES,
+  nextPoolTerms,
   POOL_DURATION_DAYS,
   POOL_MESSAGES,
   POOL_TERMS_EDIT_WINDOW_DAYS,
@@ -38,7 +34,7 @@ import type { Route } from "./+types/prize-pool-settings";
 export const meta: Route.MetaFunction = () => pageMeta("Prize Pool Settings");
 
 export const SETTINGS_SAVED = "Settings saved successfully";
-export const TERMS_LOCKED_NOTE = `Your current pool's target and end date are locked after the first ${POOL_TERMS_EDIT_WINDOW_DAYS} days of its run, so they stay as they are; your new target applies to your next pool.`;
+export const TERMS_LOCKED_NOTE = `Your current pool's target and end date are locked after the first ${POOL_TERMS_EDIT_WINDOW_DAYS} days of its run, so they stay as they are; your new target and duration apply to your next pool.`;
 
 /** Rows the form may send; more than this is refused rather than silently cut. */
 const MINI_PRIZE_FIELD = /^miniPrizes\.(\d{1,2})\.(name|amount|quantity)$/;
@@ -94,7 +90,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
   const env = getEnv(context);
   const db = getDb(env);
-  const [profileTargetCents, open] = await Promise.all([getProfilePoolTarget(db, user.id), getOpenPool(env, user.id)]);
+  const [saved, open] = await Promise.all([getHostPoolSettings(db, user.id), getOpenPool(env, user.id)]);
   // Without an open pool, the latest pool's mini prizes are the starting point of the next one.
   const source = open ?? (await getCurrentPool(db, user.id)) ?? null;
   const [miniPrizes, entered] = await Promise.all([
@@ -102,10 +98,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     open ? poolHasEntries(db, open.id, user.id) : false,
   ]);
   const now = new Date();
-  const targetCents = open?.targetCents ?? profileTargetCents ?? 0;
+  // While the open pool's terms can change, the form edits them; otherwise (locked, or no pool) it shows what was
+  // saved for the next pool (decision 640).
+  const editable = open !== null && canEditPoolTerms(open.startAt, now);
+  const next = nextPoolTerms(saved);
+  const targetCents = editable ? open.targetCents : saved ? next.targetCents : 0;
   return {
     targetAmount: targetCents > 0 ? String(Math.floor(targetCents / 100)) : "",
-    durationDays: String(open ? poolDurationDays(open.startAt, open.endAt) : DEFAULT_POOL_DURATION_DAYS),
+    durationDays: String(editable ? poolDurationDays(open.startAt, open.endAt) : next.durationDays),
     miniPrizes: miniPrizes.map((m) => ({ name: m.name, amountText: m.amountText, quantityText: m.quantityText })),
     /** The open pool has an entry: its mini prizes are fixed (decision 560). */
     miniPrizesLocked: entered,
@@ -115,7 +115,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           amount: formatCents(open.amountCents, open.currency),
           startAt: open.startAt.toISOString(),
           endAt: open.endAt.toISOString(),
-          editable: canEditPoolTerms(open.startAt, now),
+          editable,
           editableUntil: addDays(open.startAt, POOL_TERMS_EDIT_WINDOW_DAYS).toISOString(),
         }
       : null,
@@ -199,7 +199,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return refuse({ intent: "save", error: MINI_PRIZES_LOCKED_MESSAGE, values }, 409);
 
   // Every rule has passed: from here on the settings are written.
-  await setProfilePoolTarget(db, user.id, targetCents);
+  await setProfilePoolTerms(db, user.id, { targetCents, durationDays });
   let locked = false;
   let prizesLocked = false;
   if (!pool) {
@@ -207,7 +207,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   } else if (canEditPoolTerms(pool.startAt, new Date())) {
     const updated = await updatePoolTerms(env, pool.id, { targetCents, endAt: poolEndAt(pool.startAt, durationDays) });
     if (!updated) {
-      // The pool closed a moment ago; its successor (same target, 30 days) is the open pool now.
+      // The pool closed a moment ago; its successor (opened with the saved target and duration) is the open pool now.
       locked = true;
       pool = await getOpenPool(env, user.id);
     }
@@ -276,8 +276,8 @@ export default function PrizePoolSettings({ loaderData, actionData }: Route.Comp
           ) : (
             <>
               Your current pool ({pool.amount} of {pool.target}, ends <DateText value={pool.endAt} />) has run for more
-              than {POOL_TERMS_EDIT_WINDOW_DAYS} days, so its target and duration are locked. A new target you save here
-              applies to your next pool.{miniPrizesLocked ? null : " Mini prizes can still be changed."}
+              than {POOL_TERMS_EDIT_WINDOW_DAYS} days, so its target and duration are locked. The target and duration
+              below are your next pool's.{miniPrizesLocked ? null : " Mini prizes can still be changed."}
             </>
           )}
         </p>
@@ -341,8 +341,8 @@ export default function PrizePoolSettings({ loaderData, actionData }: Route.Comp
         <Card>
           <h2 className="font-semibold text-gray-900">Mini prizes</h2>
           <p className="mt-1 text-sm text-gray-600">
-            Extra prizes beside the main prize, for example "Signed print", amount "100" or "15%", quantity "10" or
-            "unlimited". Rows without a name are not saved.
+            Extra prizes beside the main prize, for example "Signed print", amount "100" (its value in USD) or "15%",
+            quantity "10" or "unlimited". Rows without a name are not saved.
           </p>
           {miniPrizesLocked ? (
             <p

@@ -47,27 +47,32 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         closedAt: p.closedAt?.toISOString() ?? null,
         timeLeft: p.status === "open" ? countdownText(p.endAt, now) : null,
         closeReason: p.closeReason ? CLOSE_REASON_TEXT[p.closeReason] : null,
-        drawBlockHeight: p.drawBlockHeight,
-        drawDelayReason: p.status === "closed" ? p.drawDelayReason : null,
         winnerEntryNumber: p.winnerEntryNumber,
         winnerName: p.winnerName,
+        /** Beside the status badge: where a closed pool's draw stands (the badge alone says Open or Drawn). */
+        drawDetail: drawText({
+          status: p.status,
+          entries: p.entriesCount,
+          drawBlockHeight: p.drawBlockHeight,
+          drawDelayReason: p.drawDelayReason,
+        }),
       };
     }),
   };
 }
 
+/** What the status badge does not say: where a closed pool's draw stands (null for an open or drawn pool). */
 function drawText(pool: {
   status: string;
   entries: number;
   drawBlockHeight: number | null;
   drawDelayReason: string | null;
-}): string {
-  if (pool.status === "open") return "Open";
-  if (pool.status === "drawn") return "Drawn";
-  if (pool.entries === 0) return "Closed, no entries";
-  if (pool.drawDelayReason) return `Closed, draw delayed: ${pool.drawDelayReason}`;
-  if (pool.drawBlockHeight === null) return "Closed, committing to a block";
-  return `Closed, waiting for block #${pool.drawBlockHeight}`;
+}): string | null {
+  if (pool.status !== "closed") return null;
+  if (pool.entries === 0) return "No entries";
+  if (pool.drawDelayReason) return `Draw delayed: ${pool.drawDelayReason}`;
+  if (pool.drawBlockHeight === null) return "Committing to a block";
+  return `Waiting for block #${pool.drawBlockHeight}`;
 }
 
 export default function PrizePool({ loaderData }: Route.ComponentProps) {
@@ -143,7 +148,7 @@ export default function PrizePool({ loaderData }: Route.ComponentProps) {
                     </td>
                     <td className="px-3 py-2">
                       <StatusBadge status={p.status} />
-                      <span className="mt-0.5 block text-xs text-gray-500">{drawText(p)}</span>
+                      {p.drawDetail ? <span className="mt-0.5 block text-xs text-gray-500">{p.drawDetail}</span> : null}
                     </td>
                     <td className="px-3 py-2 text-right font-medium">{p.amount}</td>
                     <td className="px-3 py-2 text-right">{p.entries}</td>

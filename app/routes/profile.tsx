@@ -225,7 +225,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 }
 
 export default function Profile({ loaderData }: Route.ComponentProps) {
-  const { profile, tab, country, currency, products, games, winners, comingSoon, page, hasNext } = loaderData;
+  const { profile, own, tab, country, currency, products, games, winners, comingSoon, page, hasNext } = loaderData;
   const base = `/profile/${profile.slug ?? profile.userId}`;
   const tabHref = (id: Tab, pageNumber = 1) => {
     const search = new URLSearchParams();
@@ -348,7 +348,7 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
               <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
                 {games.map((game) => (
                   <li key={game.id}>
-                    <ProfileGameCard game={game} />
+                    <ProfileGameCard game={game} own={own} />
                   </li>
                 ))}
               </ul>
@@ -615,7 +615,8 @@ function ComingSoon() {
 
 type GameCard = NonNullable<Route.ComponentProps["loaderData"]["games"]>[number];
 
-function ProfileGameCard({ game }: { game: GameCard }) {
+/** `own`: the host's own profile, where they cannot guess (the server refuses it too): the game's page instead. */
+function ProfileGameCard({ game, own }: { game: GameCard; own: boolean }) {
   const shown = game.options.slice(0, 4);
   return (
     <article className="flex h-full flex-col overflow-hidden rounded-xl border border-gray-200 bg-white shadow-sm">
@@ -645,17 +646,25 @@ function ProfileGameCard({ game }: { game: GameCard }) {
           Entry fee <span className="font-semibold text-gray-900">{game.entryFee}</span>
         </p>
         <div className="mt-3 flex gap-2">
-          {/* Free guesses are played on the feed: this opens the feed at this game's card. */}
-          <Link
-            to={`/guess-win?game=${encodeURIComponent(game.id)}#game-${game.id}`}
-            className={buttonClass("secondary", "sm", "flex-1")}
-          >
-            Free Guess
-          </Link>
-          {/* The game itself, where a fan picks an answer and pays (free guesses are played on the feed). */}
-          <Link to={`/view-game/${game.id}`} className={buttonClass("primary", "sm", "flex-1")}>
-            Guess Now
-          </Link>
+          {own ? (
+            <Link to={`/view-game/${game.id}`} className={buttonClass("secondary", "sm", "flex-1")}>
+              View Game
+            </Link>
+          ) : (
+            <>
+              {/* Free guesses are played on the feed: this opens the feed at this game's card. */}
+              <Link
+                to={`/guess-win?game=${encodeURIComponent(game.id)}#game-${game.id}`}
+                className={buttonClass("secondary", "sm", "flex-1")}
+              >
+                Free Guess
+              </Link>
+              {/* The game itself, where a fan picks an answer and pays (free guesses are played on the feed). */}
+              <Link to={`/view-game/${game.id}`} className={buttonClass("primary", "sm", "flex-1")}>
+                Guess Now
+              </Link>
+            </>
+          )}
         </div>
       </div>
     </article>

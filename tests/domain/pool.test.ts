@@ -13,7 +13,10 @@ import {
   DEFAULT_PROFILE_POOL_TARGET_CENTS,
   displayedPoolCents,
   HOST_DEPOSIT_MIN_CENTS,
+  miniPrizeLabel,
   miniPrizeQuantityText,
+  miniPrizeValueText,
+  nextPoolTerms,
   POOL_CURRENCY,
   POOL_DURATION_DAYS,
   POOL_TARGET_MIN_CENTS,
@@ -155,6 +158,34 @@ describe("validatePoolSettings", () => {
     expect(miniPrizeQuantityText("unlimited")).toBe("Unlimited");
     expect(miniPrizeQuantityText("")).toBe("Unlimited");
     expect(miniPrizeQuantityText(null)).toBe("Unlimited");
+  });
+
+  it("says what a mini prize's amount means: a number is its value in USD, anything else as typed", () => {
+    expect(miniPrizeValueText("26")).toBe("worth USD 26.00");
+    expect(miniPrizeValueText(" 12.5 ")).toBe("worth USD 12.50");
+    expect(miniPrizeValueText("15%")).toBe("15%");
+    expect(miniPrizeValueText("  ")).toBeNull();
+    expect(miniPrizeLabel({ name: "Batik cushion cover of your choice", amountText: "26" })).toBe(
+      "Batik cushion cover of your choice (worth USD 26.00)",
+    );
+    expect(miniPrizeLabel({ name: "Sticker pack", amountText: "" })).toBe("Sticker pack");
+  });
+});
+
+describe("nextPoolTerms", () => {
+  it("takes the saved target and duration, the defaults without a profile or with a duration not offered", () => {
+    expect(nextPoolTerms({ targetCents: 900_000, durationDays: 60 })).toEqual({
+      targetCents: 900_000,
+      durationDays: 60,
+    });
+    expect(nextPoolTerms(null)).toEqual({
+      targetCents: DEFAULT_PROFILE_POOL_TARGET_CENTS,
+      durationDays: DEFAULT_POOL_DURATION_DAYS,
+    });
+    expect(nextPoolTerms({ targetCents: 200_000, durationDays: 10 })).toEqual({
+      targetCents: 200_000,
+      durationDays: DEFAULT_POOL_DURATION_DAYS,
+    });
   });
 });
 

@@ -82,6 +82,18 @@ test("a host builds a game: options, correct answer, a too-short video refused, 
   await page.getByLabel("Question", { exact: true }).fill("Which colour is the screen?");
   await page.getByLabel("Description").fill("A calm blue screen.");
 
+  // A video URL that cannot be used says why, under the field: not a link at once; a link of ours where no video
+  // loads from the video element's error event.
+  const videoUrl = page.getByLabel(/^Or video URL/);
+  await videoUrl.fill("my holiday video");
+  await videoUrl.blur();
+  await page.getByText("That video URL is not a link we can use", { exact: false }).waitFor();
+  await videoUrl.fill("/media/guess-win-videos/nobody/missing.mp4");
+  await videoUrl.blur();
+  await page.getByText("That video URL does not load a video you uploaded here.", { exact: false }).waitFor();
+  assert.equal(await submit.isDisabled(), true);
+  await videoUrl.fill("");
+
   const short = makeWebm(12);
   const long = makeWebm(35);
   await page.getByLabel("Upload video").setInputFiles(short);

@@ -17,20 +17,15 @@ import type { MiniPrize } from "~/domain/pool";
 
 // --- profile and mini prizes ----------------------------------------------------------------------------------
 
-/** The host's saved pool target (user_profiles.prize_pool_target_cents), or null without a profile. */
-export async function getProfilePoolTarget(db: Db, hostId: string): Promise<number | null> {
-  const [row] = await db
-    .select({ targetCents: userProfiles.prizePoolTargetCents })
-    .from(userProfiles)
-    .where(eq(userProfiles.userId, hostId))
-    .limit(1);
-  return row?.targetCents ?? null;
-}
-
-export async function setProfilePoolTarget(db: Db, hostId: string, targetCents: number): Promise<void> {
+/** Saves the host's pool target and duration (the next pool's terms, decision 640) on their own profile. */
+export async function setProfilePoolTerms(
+  db: Db,
+  hostId: string,
+  terms: { targetCents: number; durationDays: number },
+): Promise<void> {
   await db
     .update(userProfiles)
-    .set({ prizePoolTargetCents: targetCents, updatedAt: new Date() })
+    .set({ prizePoolTargetCents: terms.targetCents, prizePoolDurationDays: terms.durationDays, updatedAt: new Date() })
     .where(eq(userProfiles.userId, hostId));
 }
 

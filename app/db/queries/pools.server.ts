@@ -193,23 +193,20 @@ export async function insertOpenPool(
     .onConflictDoNothing();
 }
 
-/** The host's saved pool target (prize pool settings), or null. */
-export async function getHostPoolTarget(db: Db, hostId: string): Promise<number | null> {
-  const [profile] = await db
-    .select({ targetCents: userProfiles.prizePoolTargetCents })
-    .from(userProfiles)
-    .where(eq(userProfiles.userId, hostId))
-    .limit(1);
-  return profile?.targetCents ?? null;
-}
-
-/** The host's pool settings (target, auto-renew), or null without a profile. */
+/**
+ * The host's pool settings, or null without a profile: the target and duration saved in prize pool settings (the
+ * next pool's terms, decision 640) and whether their pools renew.
+ */
 export async function getHostPoolSettings(
   db: Db,
   hostId: string,
-): Promise<{ targetCents: number; autoRenew: boolean } | null> {
+): Promise<{ targetCents: number; durationDays: number; autoRenew: boolean } | null> {
   const [profile] = await db
-    .select({ targetCents: userProfiles.prizePoolTargetCents, autoRenew: userProfiles.prizePoolAutoRenew })
+    .select({
+      targetCents: userProfiles.prizePoolTargetCents,
+      durationDays: userProfiles.prizePoolDurationDays,
+      autoRenew: userProfiles.prizePoolAutoRenew,
+    })
     .from(userProfiles)
     .where(eq(userProfiles.userId, hostId))
     .limit(1);

@@ -1,9 +1,10 @@
 // A person's public side: the profile, tribe memberships, shipping countries, activity and daily analytics.
-import { index, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { ACTIVITY_TYPES } from "../../domain/accounts";
 import { ACCOUNT_STATUSES } from "../../domain/admin";
 import { DEFAULT_PROFILE_CATEGORY } from "../../domain/catalog";
 import { DEFAULT_NOTIFICATION_SWITCHES } from "../../domain/notifications";
+import { DEFAULT_POOL_DURATION_DAYS } from "../../domain/pool";
 import { TRIBE_MEMBER_STATUSES } from "../../domain/tribe";
 import { id, createdAt, updatedAt, cents, currency, bool, count } from "./columns";
 import { users } from "./accounts";
@@ -31,6 +32,8 @@ export const userProfiles = sqliteTable(
     totalSales: count("total_sales"),
     currency: currency(),
     prizePoolTargetCents: cents("prize_pool_target_cents").notNull().default(1_000_000),
+    /** The duration saved in prize pool settings: the host's next pool runs this many days (decision 640). */
+    prizePoolDurationDays: integer("prize_pool_duration_days").notNull().default(DEFAULT_POOL_DURATION_DAYS),
     prizePoolAutoRenew: bool("prize_pool_auto_renew").notNull().default(true),
     emailNotifications: bool("email_notifications").notNull().default(DEFAULT_NOTIFICATION_SWITCHES.emailNotifications),
     pushNotifications: bool("push_notifications").notNull().default(DEFAULT_NOTIFICATION_SWITCHES.pushNotifications),

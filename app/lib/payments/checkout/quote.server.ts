@@ -5,6 +5,7 @@ import { getProductVariants, type ProductVariants } from "~/db/queries/products.
 import { GAME_ENTRY_FEE_MAX_CENTS, productCategory } from "~/domain/catalog";
 import { MAX_ORDER_QUANTITY } from "~/domain/orders";
 import { MAX_CHARGE_CENTS, MIN_CHARGE_CENTS, purchaseChargeCents, toCheckoutCents } from "~/domain/payments";
+import { GUESS_WIN_MESSAGES } from "~/lib/guess-win";
 
 // Step 1 of the pipeline: pricing a choice from the database (never from the request). The payment review page
 // shows a quote; a checkout session charges it.
@@ -36,7 +37,7 @@ export const GUESS_MESSAGES = {
   gameNotFound: "This game is not open for guesses",
   chooseAnswer: "Please select an answer first!",
   fee: "Please enter an entry fee from the game's minimum up to USD 100",
-  ownGame: "You cannot guess on your own game.",
+  ownGame: GUESS_WIN_MESSAGES.ownGame,
 } as const;
 
 export function onlyLeftMessage(units: number): string {
