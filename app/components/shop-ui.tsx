@@ -258,7 +258,7 @@ export type ShopCardRow = [
   inStock: boolean,
 ];
 
-export function shopCardRow(c: ShopCardData): ShopCardRow {
+function shopCardRow(c: ShopCardData): ShopCardRow {
   return [
     c.id,
     c.name,
@@ -276,6 +276,54 @@ export function shopCardRow(c: ShopCardData): ShopCardRow {
     c.liked,
     c.inStock,
   ];
+}
+
+/** A row of a shop read (listShopProducts, listWishlistProducts in db/queries/products.server.ts). */
+export type ShopListingRow = {
+  id: string;
+  name: string;
+  hostId: string;
+  hostName: string | null;
+  hostSlug: string | null;
+  image: string | null;
+  basePriceCents: number;
+  priceMinCents: number | null;
+  priceMaxCents: number | null;
+  currency: string;
+  hostTargetCents: number | null;
+  hostCurrency: string | null;
+  poolId: string | null;
+  poolAmountCents: number | null;
+  poolTargetCents: number | null;
+  poolCurrency: string | null;
+  poolEndAt: Date | null;
+  likeCount: number;
+  viewCount: number;
+  liked: boolean;
+  inStock: boolean;
+};
+
+/** A shop read's row as its card: amounts in `currency`, the countdown as of `now`. */
+export function shopCardRowOf(r: ShopListingRow, currency: SupportedCurrency, now: Date): ShopCardRow {
+  const hasPool = r.poolId !== null;
+  const poolCurrency = r.poolCurrency ?? r.hostCurrency ?? "USD";
+  return shopCardRow({
+    id: r.id,
+    name: r.name,
+    hostName: r.hostName,
+    hostHref: r.hostName ? `/profile/${r.hostSlug ?? r.hostId}` : null,
+    image: r.image,
+    price: priceRangeText(r, currency),
+    poolId: r.poolId,
+    pool: formatIn(hasPool ? (r.poolAmountCents ?? 0) : 0, poolCurrency, currency),
+    target: formatIn(hasPool ? (r.poolTargetCents ?? 0) : (r.hostTargetCents ?? 0), poolCurrency, currency),
+    endAt: r.poolEndAt ? r.poolEndAt.getTime() : null,
+    countdown: countdownText(r.poolEndAt, now),
+    likeCount: r.likeCount,
+    viewCount: r.viewCount,
+    liked: r.liked,
+    inStock: r.inStock,
+  });
 }
 
 export function shopCardData(row: ShopCardRow): ShopCardData {
@@ -352,10 +400,13 @@ export function ShopGrid({
   rows,
   currency,
   signedIn,
+  removeForm,
 }: {
   rows: readonly ShopCardRow[];
   currency: string;
   signedIn: boolean;
+  /** The id of a form that removes a product from a list (/wishlist): each card then has a Remove button for it. */
+  removeForm?: string;
 }) {
   const likes = useLikes(signedIn);
   const now = useNow();
@@ -378,6 +429,7 @@ export function ShopGrid({
             index={index}
             liked={likes.of(row[0], row[13], row[11]).liked}
             countdown={countdownAt(row[9], row[10], now)}
+            removeForm={removeForm}
           />
         ))}
       </ul>
@@ -400,6 +452,7 @@ export const ShopProductCard = memo(function ShopProductCard({
   index,
   liked,
   countdown,
+  removeForm,
 }: {
   row: ShopCardRow;
   index: number;
@@ -407,10 +460,13 @@ export const ShopProductCard = memo(function ShopProductCard({
   liked: boolean;
   /** The countdown's text now (the grid's one ticker). */
   countdown: string;
+  /** See ShopGrid. */
+  removeForm?: string;
 }) {
   const p = shopCardData(row);
   const nameId = `n${index}`;
   const cartId = `c${index}`;
+  const removeId = `r${index}`;
   const show = (field: "amount" | "target") => (p.poolId ? { "data-pool-show": field } : {});
   return (
     <li data-product-card={p.id}>
@@ -451,6 +507,18 @@ export const ShopProductCard = memo(function ShopProductCard({
         <b>{derivedRating(p.likeCount).toFixed(1)}</b>
         {` (${derivedReviewCount(p.viewCount, p.likeCount)} reviews)`}
       </p>
+      {removeForm ? (
+        <button
+          form={removeForm}
+          name="productId"
+          value={p.id}
+          id={removeId}
+          aria-labelledby={`${removeId} ${nameId}`}
+          data-remove
+        >
+          Remove
+        </button>
+      ) : null}
       {p.inStock ? (
         <button
           form={CART_ADD_FORM_ID}

@@ -50,7 +50,10 @@ export function addBuyNowOrders(seed: Seed, pools: Map<string, string>): void {
   }
 }
 
-/** Guess & Win games with guesses in the open pools; the demo fan has shared (a free guess) and liked the first. */
+/**
+ * Guess & Win games with guesses in the open pools; the demo fan has shared (a free guess) and liked the first, and
+ * saved it and another host's first game (their "Saved" tab on /guess-win).
+ */
 export function addOpenGames(seed: Seed, pools: Map<string, string>): void {
   const { rows, demoHost, demoFan } = seed;
   for (const host of seed.hosts) {
@@ -72,6 +75,9 @@ export function addOpenGames(seed: Seed, pools: Map<string, string>): void {
   first.sharesCount! += 1;
   rows.gameLikes.push({ userId: demoFan.id, gameId: first.id!, createdAt: daysAgo(1) });
   first.likesCount! += 1;
+  const otherFirst = rows.guessWinGames.find((g) => g.hostId !== demoHost.id && g.status === "active");
+  rows.gameSaves.push({ userId: demoFan.id, gameId: first.id!, createdAt: daysAgo(2) });
+  if (otherFirst) rows.gameSaves.push({ userId: demoFan.id, gameId: otherFirst.id!, createdAt: daysAgo(1) });
 }
 
 /** Numbers the open pools' entries and sets their totals, once everything in them is added. */
