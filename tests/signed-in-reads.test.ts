@@ -146,6 +146,13 @@ describe("a signed-in fan's page", () => {
     expect(myOrders.html).not.toContain(`E-mail order ${token}`);
     expect(myOrders.html).not.toContain(`Not the fan's ${token}`);
     expect(myOrders.calls).toBe(1);
+
+    // The fan's wishlist: the liked product as the shop shows it, read by the session in the same batch.
+    const wishlist = await countedPage("/wishlist", fanCookie);
+    expect(wishlist.status).toBe(200);
+    expect(wishlist.html).toContain(`data-product-card="${productId}"`);
+    expect(wishlist.html).toContain("SGD");
+    expect(wishlist.calls).toBe(1);
   });
 
   it("/guess-win reads the fan's country (their currency) without another D1 call", async () => {
