@@ -164,6 +164,13 @@ describe("a signed-in fan's page", () => {
     expect(own.html).toMatch(/<option value="SGD" selected="">/);
     expect(chosen.html).toMatch(/<option value="USD" selected="">/);
     expect(own.calls).toBe(chosen.calls);
+    // The Saved tab reads the fan's saved games by the session, in the session's batch (the fan has saved none, so
+    // there are no pools or game states to read after it): one call.
+    const saved = await countedPage("/guess-win?tab=saved&currency=USD", fanCookie);
+    expect(saved.status).toBe(200);
+    expect(saved.html).toMatch(/<a[^>]*aria-current="page"[^>]*>Saved<\/a>/);
+    expect(saved.html).toContain("No saved games yet");
+    expect(saved.calls).toBe(1);
   });
 
   it("shows nothing of the account for a session that has expired", async () => {

@@ -92,7 +92,12 @@ describe("/wishlist", () => {
     const like = (liked: boolean) =>
       postForm(`/product/${productId}`, { intent: "like", liked: String(liked) }, { cookie: fan.cookie });
 
-    expect((await like(true)).status).toBe(200);
+    // A like posted without JavaScript answers with the product page, which points to the wishlist.
+    const liked = await like(true);
+    expect(liked.status).toBe(200);
+    expect(await liked.text()).toMatch(
+      /Added to your wishlist\.(<!-- -->)? <a[^>]*href="\/wishlist"[^>]*>See your wishlist<\/a>/,
+    );
     let list = await page("/wishlist", fan.cookie);
     expect(list.status).toBe(200);
     expect(cardIds(list.html)).toContain(productId);
