@@ -53,8 +53,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const chosenCurrency = url.searchParams.get("currency");
   const session = viewerSession(context);
-  // "Saved" (?tab=saved): the signed-in fan's saved games, newest save first (docs/decisions/610-wishlist-and-saved-games.md);
-  // a visitor choosing it is asked to sign in first.
+  // "Saved" (?tab=saved): the signed-in fan's saved games, newest save first (docs/product.md#guess-and-win,
+  // decision 610); a visitor choosing it is asked to sign in first.
   const saved = url.searchParams.get("tab") === SAVED_GAMES_TAB;
   if (saved && !session) throw redirect(signinRedirectUrl(request));
   // The viewer's country (for their local currency) and saved games are named by the session, so they go to D1 with

@@ -13,9 +13,9 @@ import { pageParam, requireUser, signinRedirectUrl } from "~/lib/guards.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/wishlist";
 
-// A fan's wishlist (docs/decisions/610-wishlist-and-saved-games.md): the products they liked ("Add to Wishlist" on
-// the product page, the heart on a shop card), newest like first, as the shop shows them. Only their own: the
-// list is read by the session, never by an id in the address.
+// A fan's wishlist (docs/product.md#shop-and-products, docs/decisions/610-wishlist-and-saved-games.md): the
+// products they liked ("Add to Wishlist" on the product page, the heart on a shop card), newest like first, as the
+// shop shows them. Only their own: the list is read by the session, never by an id in the address.
 
 export const meta: Route.MetaFunction = () => pageMeta("Wishlist", "The products you added to your wishlist.");
 
