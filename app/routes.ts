@@ -48,6 +48,7 @@ export default [
 
     // Buyer
     route("my-orders", "routes/my-orders.tsx"),
+    route("wishlist", "routes/wishlist.tsx"),
     route("order/:orderNumber", "routes/order.tsx"),
     route("voucher/:code", "routes/voucher.tsx"),
     route("chat", "routes/chat-index.tsx"),

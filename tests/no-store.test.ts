@@ -7,6 +7,7 @@ import { get, makeSignedInUser } from "./helpers";
 
 const PERSONAL = [
   "/my-orders",
+  "/wishlist",
   "/order/ORD-NOPE",
   "/dashboard",
   "/settings",

@@ -83,6 +83,8 @@ const RULES: Record<string, Who> = {
   // The signed per-account, per-category URL is the secret.
   "routes/unsubscribe.tsx": "secret",
   "routes/voucher-scanner.tsx": "owner",
+  // Remove from one's own wishlist (decision 610): the like removed is always the signed-in fan's.
+  "routes/wishlist.tsx": "signed-in",
   "POST /api/webhooks/stripe": "secret",
   "POST /api/webhooks/stripe-connect": "secret",
   "POST /api/local-checkout/:id/pay": "secret",

@@ -149,6 +149,8 @@ function routeTable(ids: Fixture["ids"]): string[] {
     "/voucher-management",
     `/voucher/${ids.code}`,
     "/my-orders",
+    "/wishlist",
+    "/guess-win?tab=saved",
     "/notifications",
     `/transaction/${ids.orderId}`,
     "/ads-revenue",

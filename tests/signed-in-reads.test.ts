@@ -148,6 +148,13 @@ describe("a signed-in fan's page", () => {
     expect(myOrders.html).not.toContain(`E-mail order ${token}`);
     expect(myOrders.html).not.toContain(`Not the fan's ${token}`);
     expect(myOrders.calls).toBe(1);
+
+    // The fan's wishlist: the liked product as the shop shows it, read by the session in the same batch.
+    const wishlist = await countedPage("/wishlist", fanCookie);
+    expect(wishlist.status).toBe(200);
+    expect(wishlist.html).toContain(`data-product-card="${productId}"`);
+    expect(wishlist.html).toContain("SGD");
+    expect(wishlist.calls).toBe(1);
   });
 
   it("/guess-win reads the fan's country (their currency) without another D1 call", async () => {
@@ -159,6 +166,13 @@ describe("a signed-in fan's page", () => {
     expect(own.html).toMatch(/<option value="SGD" selected="">/);
     expect(chosen.html).toMatch(/<option value="USD" selected="">/);
     expect(own.calls).toBe(chosen.calls);
+    // The Saved tab reads the fan's saved games by the session, in the session's batch (the fan has saved none, so
+    // there are no pools or game states to read after it): one call.
+    const saved = await countedPage("/guess-win?tab=saved&currency=USD", fanCookie);
+    expect(saved.status).toBe(200);
+    expect(saved.html).toMatch(/<a[^>]*aria-current="page"[^>]*>Saved<\/a>/);
+    expect(saved.html).toContain("No saved games yet");
+    expect(saved.calls).toBe(1);
   });
 
   it("shows nothing of the account for a session that has expired", async () => {

@@ -15,6 +15,7 @@ function accountLinks(user: SessionUser) {
   return [
     { to: "/dashboard", label: "Dashboard" },
     { to: `/profile/${user.id}`, label: "Profile" },
+    { to: "/wishlist", label: "Wishlist" },
     { to: "/settings", label: "Settings" },
   ];
 }

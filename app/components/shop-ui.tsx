@@ -7,6 +7,7 @@ import { currencyLabel, formatCents, minorUnitDigits } from "~/domain/money";
 import { CHECKOUT_CURRENCY, shownPurchaseCents } from "~/domain/payments";
 import { derivedRating, derivedReviewCount } from "~/domain/rating";
 import { OUT_OF_STOCK } from "~/domain/stock";
+import { needsVariantChoice } from "~/domain/cart";
 import { useToast } from "./toaster";
 
 // Browser-side pieces of the buyer pages (/shop, /product, /buy-now, /profile): the like toggle, the ticking
@@ -264,7 +265,7 @@ export type ShopCardRow = [
   choose: boolean,
 ];
 
-export function shopCardRow(c: ShopCardData): ShopCardRow {
+function shopCardRow(c: ShopCardData): ShopCardRow {
   return [
     c.id,
     c.name,
@@ -283,6 +284,57 @@ export function shopCardRow(c: ShopCardData): ShopCardRow {
     c.inStock,
     c.choose,
   ];
+}
+
+/** A row of a shop read (listShopProducts, listWishlistProducts in db/queries/products.server.ts). */
+export type ShopListingRow = {
+  id: string;
+  name: string;
+  hostId: string;
+  hostName: string | null;
+  hostSlug: string | null;
+  image: string | null;
+  basePriceCents: number;
+  priceMinCents: number | null;
+  priceMaxCents: number | null;
+  currency: string;
+  hostTargetCents: number | null;
+  hostCurrency: string | null;
+  poolId: string | null;
+  poolAmountCents: number | null;
+  poolTargetCents: number | null;
+  poolCurrency: string | null;
+  poolEndAt: Date | null;
+  likeCount: number;
+  viewCount: number;
+  liked: boolean;
+  inStock: boolean;
+  sizeCount: number;
+  colourCount: number;
+};
+
+/** A shop read's row as its card: amounts in `currency`, the countdown as of `now`. */
+export function shopCardRowOf(r: ShopListingRow, currency: SupportedCurrency, now: Date): ShopCardRow {
+  const hasPool = r.poolId !== null;
+  const poolCurrency = r.poolCurrency ?? r.hostCurrency ?? "USD";
+  return shopCardRow({
+    id: r.id,
+    name: r.name,
+    hostName: r.hostName,
+    hostHref: r.hostName ? `/profile/${r.hostSlug ?? r.hostId}` : null,
+    image: r.image,
+    price: priceRangeText(r, currency),
+    poolId: r.poolId,
+    pool: formatIn(hasPool ? (r.poolAmountCents ?? 0) : 0, poolCurrency, currency),
+    target: formatIn(hasPool ? (r.poolTargetCents ?? 0) : (r.hostTargetCents ?? 0), poolCurrency, currency),
+    endAt: r.poolEndAt ? r.poolEndAt.getTime() : null,
+    countdown: countdownText(r.poolEndAt, now),
+    likeCount: r.likeCount,
+    viewCount: r.viewCount,
+    liked: r.liked,
+    inStock: r.inStock,
+    choose: needsVariantChoice({ sizes: r.sizeCount, colours: r.colourCount }),
+  });
 }
 
 export function shopCardData(row: ShopCardRow): ShopCardData {
@@ -363,12 +415,15 @@ export function ShopGrid({
   currency,
   signedIn,
   shipTo = "",
+  removeForm,
 }: {
   rows: readonly ShopCardRow[];
   currency: string;
   signedIn: boolean;
   /** The grid's Ship-to choice, carried on the links to each product's page ("Does not ship to …" there). */
   shipTo?: string;
+  /** The id of a form that removes a product from a list (/wishlist): each card then has a Remove button for it. */
+  removeForm?: string;
 }) {
   const likes = useLikes(signedIn);
   const now = useNow();
@@ -392,6 +447,7 @@ export function ShopGrid({
             liked={likes.of(row[0], row[13], row[11]).liked}
             countdown={countdownAt(row[9], row[10], now)}
             shipTo={shipTo}
+            removeForm={removeForm}
           />
         ))}
       </ul>
@@ -415,6 +471,7 @@ export const ShopProductCard = memo(function ShopProductCard({
   liked,
   countdown,
   shipTo,
+  removeForm,
 }: {
   row: ShopCardRow;
   index: number;
@@ -424,11 +481,14 @@ export const ShopProductCard = memo(function ShopProductCard({
   countdown: string;
   /** The grid's Ship-to choice ('' for none), carried to the product page. */
   shipTo: string;
+  /** See ShopGrid. */
+  removeForm?: string;
 }) {
   const p = shopCardData(row);
   const productHref = `/product/${p.id}${shipTo ? `?shipTo=${encodeURIComponent(shipTo)}` : ""}`;
   const nameId = `n${index}`;
   const cartId = `c${index}`;
+  const removeId = `r${index}`;
   const show = (field: "amount" | "target") => (p.poolId ? { "data-pool-show": field } : {});
   return (
     <li data-product-card={p.id}>
@@ -469,6 +529,18 @@ export const ShopProductCard = memo(function ShopProductCard({
         <b>{derivedRating(p.likeCount).toFixed(1)}</b>
         {` (${derivedReviewCount(p.viewCount, p.likeCount)} reviews)`}
       </p>
+      {removeForm ? (
+        <button
+          form={removeForm}
+          name="productId"
+          value={p.id}
+          id={removeId}
+          aria-labelledby={`${removeId} ${nameId}`}
+          data-remove
+        >
+          Remove
+        </button>
+      ) : null}
       {p.inStock && p.choose ? (
         <a href={productHref} id={cartId} aria-labelledby={`${cartId} ${nameId}`}>
           Choose options

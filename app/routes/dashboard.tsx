@@ -96,6 +96,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <Tile to="/my-orders" title="My Orders" description="Things you bought." />
         </li>
         <li>
+          <Tile to="/wishlist" title="Wishlist" description="Products you added to your wishlist." />
+        </li>
+        <li>
           <Tile to="/ads-revenue" title="Ads Revenue" description="Ad earnings and their share of your pool." />
         </li>
         <li>

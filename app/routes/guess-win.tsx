@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from "react";
-import { data, useFetcher } from "react-router";
+import { data, redirect, useFetcher } from "react-router";
 import { EmptyState, Page, pageMeta, buttonClass } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import {
@@ -10,12 +10,16 @@ import {
   insertFreeGuess,
   listActiveGamesPage,
   listOpenPoolsForHosts,
+  listSavedGamesPage,
   recordGameShare,
   setGameLike,
   setGameSave,
 } from "~/db/queries/games.server";
 import { CURRENCIES, displayCurrency, isSupportedCurrency, type SupportedCurrency } from "~/domain/currency";
 import { getOptionalUser, viewerSession } from "~/lib/auth.server";
+import { signinRedirectUrl } from "~/lib/guards.server";
+import { TabNav } from "~/components/tab-nav";
+import { SAVED_GAMES_TAB } from "~/domain/saved-lists";
 import { getEnv } from "~/lib/context";
 import { entryRefusal } from "~/lib/entry-eligibility.server";
 import { describeCheckout } from "~/lib/payments/webhook/confirm.server";
@@ -49,18 +53,24 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const chosenCurrency = url.searchParams.get("currency");
   const session = viewerSession(context);
-  // The viewer's country (for their local currency) is named by the session, so it goes to D1 with the session's
-  // lookup; it is not read when a currency was chosen.
-  const [user, viewerCountry] = await Promise.all([
+  // "Saved" (?tab=saved): the signed-in fan's saved games, newest save first (docs/product.md#guess-and-win,
+  // decision 610); a visitor choosing it is asked to sign in first.
+  const saved = url.searchParams.get("tab") === SAVED_GAMES_TAB;
+  if (saved && !session) throw redirect(signinRedirectUrl(request));
+  // The viewer's country (for their local currency) and saved games are named by the session, so they go to D1 with
+  // the session's lookup; the country is not read when a currency was chosen.
+  const [user, viewerCountry, savedPage] = await Promise.all([
     getOptionalUser(context),
     session && !chosenCurrency ? getProfileCountry(db, session) : undefined,
+    saved && session ? listSavedGamesPage(db, session, { page: pageOf(url) }) : null,
   ]);
+  if (saved && !user) throw redirect(signinRedirectUrl(request));
   // ?game={id} (a profile's Free Guess link) opens the page that shows that game; its card is #game-{id}.
-  const linkedGame = url.searchParams.get("game");
+  const linkedGame = saved ? null : url.searchParams.get("game");
   const linkedPage =
     linkedGame && !url.searchParams.has("page") ? await activeGameFeedPage(db, linkedGame.slice(0, 64)) : null;
   const page = linkedPage ? Math.min(linkedPage, MAX_PAGE) : pageOf(url);
-  const { games, hasMore } = await listActiveGamesPage(db, { page });
+  const { games, hasMore } = savedPage ?? (await listActiveGamesPage(db, { page }));
   const hostIds = [...new Set(games.map((g) => g.hostId))];
   const [pools, fan] = await Promise.all([
     listOpenPoolsForHosts(db, hostIds),
@@ -90,6 +100,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
 
   return {
+    tab: saved ? SAVED_GAMES_TAB : null,
     page,
     hasMore,
     // The currency the select starts on and the amounts are shown in (the viewer may switch it in the page).
@@ -244,7 +255,7 @@ export default function GuessWin({ loaderData }: Route.ComponentProps) {
   if (seenLoad !== loaderData) {
     setSeenLoad(loaderData);
     const ids = new Set(games.map((g) => g.id));
-    if (!loaderData.games.every((g) => ids.has(g.id))) {
+    if (loaderData.tab !== seenLoad.tab || !loaderData.games.every((g) => ids.has(g.id))) {
       setGames(loaderData.games);
       setPage(loaderData.page);
       setHasMore(loaderData.hasMore);
@@ -266,6 +277,8 @@ export default function GuessWin({ loaderData }: Route.ComponentProps) {
     setPage(next.page);
     setHasMore(next.hasMore);
   }
+
+  const tabHref = loaderData.tab ? `/guess-win?tab=${loaderData.tab}` : "/guess-win";
 
   const groups = useMemo(() => {
     const byHost = new Map<string, FeedGame[]>();
@@ -304,13 +317,27 @@ export default function GuessWin({ loaderData }: Route.ComponentProps) {
           {loaderData.late ? null : <span className="mt-1 block font-normal">{GUESS_WIN_MESSAGES.sealed}</span>}
         </p>
       ) : null}
+      <TabNav
+        label="Guess & Win lists"
+        tabs={[
+          { id: "all", label: "All Games", href: "/guess-win" },
+          { id: SAVED_GAMES_TAB, label: "Saved", href: `/guess-win?tab=${SAVED_GAMES_TAB}` },
+        ]}
+        current={loaderData.tab ?? "all"}
+      />
       {games.length === 0 ? (
         page > 1 ? (
           // Past the last page (an old or hand-made address): there are games, just not this far.
           <EmptyState
             title="No more games"
             message="There are no more games on this page."
-            action={{ to: "/guess-win", label: "Back to the first page" }}
+            action={{ to: tabHref, label: "Back to the first page" }}
+          />
+        ) : loaderData.tab ? (
+          <EmptyState
+            title="No saved games yet"
+            message="Tap Save on a game to keep it here."
+            action={{ to: "/guess-win", label: "See all games" }}
           />
         ) : (
           <EmptyState title="No active Guess & Win games yet" message="When hosts publish games they appear here." />
@@ -339,6 +366,7 @@ export default function GuessWin({ loaderData }: Route.ComponentProps) {
       {hasMore ? (
         <more.Form method="get" action="/guess-win" className="mt-8 flex justify-center">
           <input type="hidden" name="page" value={page + 1} />
+          {loaderData.tab ? <input type="hidden" name="tab" value={loaderData.tab} /> : null}
           {/* The next page's amounts are formatted here, in the select's currency: its loader need not read the viewer's country. */}
           <input type="hidden" name="currency" value={currency} />
           <button type="submit" className={buttonClass("secondary")} disabled={more.state !== "idle"}>

@@ -156,7 +156,10 @@ export default function Product({ loaderData, actionData }: Route.ComponentProps
           role="status"
           className="mt-4 rounded-lg border border-green-200 bg-green-50 px-3 py-2 text-sm text-green-800"
         >
-          {actionData.liked ? "Added to your favourites." : "Removed from your favourites."}
+          {actionData.liked ? "Added to your wishlist." : "Removed from your wishlist."}{" "}
+          <Link to="/wishlist" className="font-semibold underline">
+            See your wishlist
+          </Link>
         </p>
       ) : null}
       <div className="mt-4 grid gap-8 md:grid-cols-2">

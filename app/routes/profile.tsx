@@ -432,9 +432,14 @@ function ProfileActions({ loaderData }: Pick<Route.ComponentProps, "loaderData">
     <div className="flex flex-col items-end gap-2 pb-1">
       <div className="flex flex-wrap gap-2">
         {own ? (
-          <Link to="/settings" className={buttonClass("secondary", "sm")}>
-            Edit profile
-          </Link>
+          <>
+            <Link to="/settings" className={buttonClass("secondary", "sm")}>
+              Edit profile
+            </Link>
+            <Link to="/wishlist" className={buttonClass("secondary", "sm")}>
+              Wishlist
+            </Link>
+          </>
         ) : (
           <form
             method="post"

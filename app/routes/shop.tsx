@@ -4,21 +4,17 @@ import {
   AutoSubmitSelect,
   currencyOptions,
   fieldClass,
-  formatIn,
   optionList,
-  priceRangeText,
   shipToOptions,
   ShopGrid,
-  shopCardRow,
+  shopCardRowOf,
 } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { poolShareText } from "~/domain/revenue";
 import { countShopProducts, listShopProducts } from "~/db/queries/products.server";
 import { getProfileCountry } from "~/db/queries/profiles.server";
-import { needsVariantChoice } from "~/domain/cart";
 import { ALL_SHOP_CATEGORY, SHOP_CATEGORIES } from "~/domain/catalog";
-import { countdownText } from "~/domain/countdown";
 import { displayCurrency, isCountryCode } from "~/domain/currency";
 import { getOptionalUser, viewerSession } from "~/lib/auth.server";
 import { pageParam } from "~/lib/guards.server";
@@ -79,28 +75,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
   const pageRows = rows.slice(0, PAGE_SIZE);
   const now = new Date();
-  const products = pageRows.map((r) => {
-    const hasPool = r.poolId !== null;
-    const poolCurrency = r.poolCurrency ?? r.hostCurrency ?? "USD";
-    return shopCardRow({
-      id: r.id,
-      name: r.name,
-      hostName: r.hostName,
-      hostHref: r.hostName ? `/profile/${r.hostSlug ?? r.hostId}` : null,
-      image: r.image,
-      price: priceRangeText(r, currency),
-      poolId: r.poolId,
-      pool: formatIn(hasPool ? (r.poolAmountCents ?? 0) : 0, poolCurrency, currency),
-      target: formatIn(hasPool ? (r.poolTargetCents ?? 0) : (r.hostTargetCents ?? 0), poolCurrency, currency),
-      endAt: r.poolEndAt ? r.poolEndAt.getTime() : null,
-      countdown: countdownText(r.poolEndAt, now),
-      likeCount: r.likeCount,
-      viewCount: r.viewCount,
-      liked: r.liked,
-      inStock: r.inStock,
-      choose: needsVariantChoice({ sizes: r.sizeCount, colours: r.colourCount }),
-    });
-  });
+  const products = pageRows.map((r) => shopCardRowOf(r, currency, now));
   return {
     poolShare: poolShareText(rules, "shop_sales"),
     page,

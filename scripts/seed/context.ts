@@ -25,6 +25,7 @@ export type Rows = {
   guessWinParticipants: schema.NewGuessWinParticipant[];
   gameShares: Insert<typeof schema.gameShares>[];
   gameLikes: Insert<typeof schema.gameLikes>[];
+  gameSaves: Insert<typeof schema.gameSaves>[];
   freeGuessUsage: Insert<typeof schema.freeGuessUsage>[];
   groupBuys: schema.NewGroupBuy[];
   groupBuyTiers: schema.NewGroupBuyTier[];
@@ -74,6 +75,7 @@ export function emptyRows(): Rows {
     guessWinParticipants: [],
     gameShares: [],
     gameLikes: [],
+    gameSaves: [],
     freeGuessUsage: [],
     groupBuys: [],
     groupBuyTiers: [],

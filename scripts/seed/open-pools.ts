@@ -50,7 +50,10 @@ export function addBuyNowOrders(seed: Seed, pools: Map<string, string>): void {
   }
 }
 
-/** Guess & Win games with guesses in the open pools; the demo fan has shared (a free guess) and liked the first. */
+/**
+ * Guess & Win games with guesses in the open pools; the demo fan has shared (a free guess) and liked the first, and
+ * saved an open game of the demo host and one of another host (their "Saved" tab on /guess-win).
+ */
 export function addOpenGames(seed: Seed, pools: Map<string, string>): void {
   const { rows, demoHost, demoFan } = seed;
   for (const host of seed.hosts) {
@@ -72,6 +75,12 @@ export function addOpenGames(seed: Seed, pools: Map<string, string>): void {
   first.sharesCount! += 1;
   rows.gameLikes.push({ userId: demoFan.id, gameId: first.id!, createdAt: daysAgo(1) });
   first.likesCount! += 1;
+  // Saved: an open game of the demo host and one of another host (games of drawn pools have ended).
+  const open = rows.guessWinGames.filter((g) => g.status === "active");
+  const saved = [open.find((g) => g.hostId === demoHost.id), open.find((g) => g.hostId !== demoHost.id)];
+  saved.forEach((game, i) => {
+    if (game) rows.gameSaves.push({ userId: demoFan.id, gameId: game.id!, createdAt: daysAgo(2 - i) });
+  });
 }
 
 /** Numbers the open pools' entries and sets their totals, once everything in them is added. */

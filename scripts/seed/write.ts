@@ -31,6 +31,7 @@ export async function writeRows(db: DrizzleD1Database<typeof schema>, rows: Rows
   insert(schema.guessWinParticipants, rows.guessWinParticipants);
   insert(schema.gameShares, rows.gameShares);
   insert(schema.gameLikes, rows.gameLikes);
+  insert(schema.gameSaves, rows.gameSaves);
   insert(schema.freeGuessUsage, rows.freeGuessUsage);
   insert(schema.groupBuys, rows.groupBuys);
   insert(schema.groupBuyTiers, rows.groupBuyTiers);

@@ -3,6 +3,7 @@ import { hostNotSuspended } from "~/db/queries/admin.server";
 import { hostIdSql, type ProfileAddress } from "~/db/queries/host-refs.server";
 import { confirmedWhileRunning } from "~/db/queries/guesses.server";
 import type { Db } from "~/db/client.server";
+import { viewerIdSql, type ViewerKey } from "~/db/queries/sessions.server";
 import {
   freeGuessUsage,
   gameLikes,
@@ -92,6 +93,34 @@ export async function listActiveGamesPage(
     .leftJoin(userProfiles, eq(userProfiles.userId, guessWinGames.hostId))
     .where(and(eq(guessWinGames.status, "active"), hostNotSuspended(guessWinGames.hostId)))
     .orderBy(desc(guessWinGames.createdAt), desc(guessWinGames.id))
+    .limit(pageSize + 1)
+    .offset((page - 1) * pageSize);
+  return { games: rows.slice(0, pageSize), hasMore: rows.length > pageSize };
+}
+
+/**
+ * One page of the viewer's saved games (/guess-win?tab=saved, docs/decisions/610-wishlist-and-saved-games.md),
+ * newest save first: only games on the feed (active, host not suspended); a save of a game that has ended stays
+ * stored but is not listed. Read by the viewer's session, in the session's own batch.
+ */
+export async function listSavedGamesPage(
+  db: Db,
+  viewer: ViewerKey,
+  { page, pageSize = FEED_PAGE_SIZE }: { page: number; pageSize?: number },
+) {
+  const rows = await db
+    .select(publicGame)
+    .from(gameSaves)
+    .innerJoin(guessWinGames, eq(guessWinGames.id, gameSaves.gameId))
+    .leftJoin(userProfiles, eq(userProfiles.userId, guessWinGames.hostId))
+    .where(
+      and(
+        eq(gameSaves.userId, viewerIdSql(viewer)),
+        eq(guessWinGames.status, "active"),
+        hostNotSuspended(guessWinGames.hostId),
+      ),
+    )
+    .orderBy(desc(gameSaves.createdAt), desc(gameSaves.gameId))
     .limit(pageSize + 1)
     .offset((page - 1) * pageSize);
   return { games: rows.slice(0, pageSize), hasMore: rows.length > pageSize };

@@ -75,6 +75,23 @@ const productCard = {
   colourCount,
 };
 
+/**
+ * A /shop card's columns (ShopGrid's cards): the product, its host's name and address, and the host's open pool
+ * (joined as prizePools), with the host's profile joined as userProfiles. /shop and /wishlist select the same.
+ */
+const shopCard = {
+  ...productCard,
+  hostSlug: userProfiles.slug,
+  viewCount: products.viewCount,
+  hostTargetCents: userProfiles.prizePoolTargetCents,
+  hostCurrency: userProfiles.currency,
+  poolId: prizePools.id,
+  poolAmountCents: prizePools.amountCents,
+  poolTargetCents: prizePools.targetCents,
+  poolCurrency: prizePools.currency,
+  poolEndAt: prizePools.endAt,
+};
+
 export type ShopQuery = {
   limit: number;
   offset?: number;
@@ -189,16 +206,7 @@ const shopProductsRead = preparedRead(
     const conditions = shopConditions(shape);
     return db
       .select({
-        ...productCard,
-        hostSlug: userProfiles.slug,
-        viewCount: products.viewCount,
-        hostTargetCents: userProfiles.prizePoolTargetCents,
-        hostCurrency: userProfiles.currency,
-        poolId: prizePools.id,
-        poolAmountCents: prizePools.amountCents,
-        poolTargetCents: prizePools.targetCents,
-        poolCurrency: prizePools.currency,
-        poolEndAt: prizePools.endAt,
+        ...shopCard,
         liked: shape.viewer
           ? sql<boolean>`exists (select 1 from ${productLikes} where ${productLikes.productId} = ${products.id} and ${productLikes.userId} = ${viewerParam(shape.viewer, productLikes.userId)})`.mapWith(
               Boolean,
@@ -261,6 +269,38 @@ const productLikedRead = preparedRead(
         ),
       )
       .limit(1)
+      .prepare(),
+  (shape) => shape,
+);
+
+/**
+ * One page of the viewer's wishlist (docs/decisions/610-wishlist-and-saved-games.md): the products they like, newest
+ * like first, as /shop's cards (`liked` true). Only products the shop lists (active, host not suspended): a like of
+ * a product withdrawn since stays stored and shows again if the product comes back. Read by the viewer's session in
+ * the session's own batch; ask for `limit + 1` rows to learn whether a next page exists.
+ */
+export function listWishlistProducts(db: Db, viewer: ViewerKey, { limit, offset }: { limit: number; offset: number }) {
+  return wishlistRead(db, viewerShape(viewer)).all({ ...viewerValues(viewer), limit, offset });
+}
+
+const wishlistRead = preparedRead(
+  (db, shape: ViewerShape) =>
+    db
+      .select({ ...shopCard, liked: sql<boolean>`1`.mapWith(Boolean) })
+      .from(productLikes)
+      .innerJoin(products, eq(products.id, productLikes.productId))
+      .leftJoin(userProfiles, eq(userProfiles.userId, products.hostId))
+      .leftJoin(prizePools, and(eq(prizePools.hostId, products.hostId), eq(prizePools.status, "open")))
+      .where(
+        and(
+          eq(productLikes.userId, viewerParam(shape, productLikes.userId)),
+          eq(products.status, "active"),
+          hostNotSuspended(products.hostId),
+        ),
+      )
+      .orderBy(desc(productLikes.createdAt), desc(productLikes.productId))
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
       .prepare(),
   (shape) => shape,
 );

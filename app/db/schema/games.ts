@@ -103,7 +103,12 @@ export const gameSaves = sqliteTable(
       .references(() => guessWinGames.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.gameId] }), index("game_saves_game_idx").on(t.gameId)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.gameId] }),
+    index("game_saves_game_idx").on(t.gameId),
+    // A fan's saved games, newest first (/guess-win?tab=saved).
+    index("game_saves_user_created_idx").on(t.userId, t.createdAt),
+  ],
 );
 
 export const gameShares = sqliteTable(

@@ -103,7 +103,12 @@ export const productLikes = sqliteTable(
       .references(() => products.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.productId] }), index("product_likes_product_idx").on(t.productId)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.productId] }),
+    index("product_likes_product_idx").on(t.productId),
+    // A fan's wishlist, newest like first (/wishlist).
+    index("product_likes_user_created_idx").on(t.userId, t.createdAt),
+  ],
 );
 
 export type Product = typeof products.$inferSelect;
