@@ -1,4 +1,5 @@
 import { useState } from "react";
+import { CheckIcon, CrossIcon } from "~/components/icons";
 import { Badge, Button, Card } from "~/components/page";
 // The pure rule that drew the mini prizes on the server runs here again, in the browser.
 import { drawMiniPrizes, miniPrizeQuantity } from "~/domain/mini-prizes";
@@ -109,8 +110,7 @@ export function MiniPrizeVerification({
               )}
               {outcome ? (
                 <p className={`mt-2 ${outcome.status === "ok" ? "text-green-800" : "text-red-700"}`} role="status">
-                  {outcome.status === "ok" ? "✓ " : "✗ "}
-                  {outcome.detail}
+                  {outcome.status === "ok" ? <CheckIcon /> : <CrossIcon />} {outcome.detail}
                 </p>
               ) : null}
             </li>
