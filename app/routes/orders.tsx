@@ -1,5 +1,6 @@
 import { data, redirect } from "react-router";
 import { Link } from "~/components/link";
+import { EmailText } from "~/components/cards";
 import { DateText, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { countHostOrdersMatching, EXPORT_ROW_CAP, searchHostOrders } from "~/db/queries/orders.server";
@@ -225,13 +226,15 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
           <td className="px-4 py-2 whitespace-nowrap">
             <DateText value={o.createdAt} />
           </td>
-          <td className="px-4 py-2">
+          <td className="min-w-40 px-4 py-2">
             <p>{o.customerName ?? "—"}</p>
             {o.customerEmail && o.customerEmail !== o.customerName ? (
-              <p className="text-xs text-gray-500">{o.customerEmail}</p>
+              <p className="text-xs text-gray-500">
+                <EmailText email={o.customerEmail} />
+              </p>
             ) : null}
           </td>
-          <td className="px-4 py-2">
+          <td className="min-w-48 px-4 py-2">
             {o.productName}
             {o.quantity > 1 ? ` × ${o.quantity}` : null}
             <p className="text-xs text-gray-500 capitalize">{o.productCategory}</p>
