@@ -15,7 +15,7 @@ function isPoolMessage(value: unknown, poolId: string): value is PoolLiveMessage
 }
 
 /** Says `text` in the page's polite live region (app-shell.tsx), once: the same text again is not repeated. */
-export function announcePoolState(text: string): void {
+function announcePoolState(text: string): void {
   const region = document.getElementById(POOL_ANNOUNCER_ID);
   if (region && region.textContent !== text) region.textContent = text;
 }

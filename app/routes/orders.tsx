@@ -226,7 +226,7 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
           <td className="px-4 py-2 whitespace-nowrap">
             <DateText value={o.createdAt} />
           </td>
-          <td className="min-w-40 px-4 py-2">
+          <td className="min-w-36 px-4 py-2">
             <p>{o.customerName ?? "—"}</p>
             {o.customerEmail && o.customerEmail !== o.customerName ? (
               <p className="text-xs text-gray-500">
@@ -234,7 +234,7 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
               </p>
             ) : null}
           </td>
-          <td className="min-w-48 px-4 py-2">
+          <td className="min-w-44 px-4 py-2">
             {o.productName}
             {o.quantity > 1 ? ` × ${o.quantity}` : null}
             <p className="text-xs text-gray-500 capitalize">{o.productCategory}</p>
