@@ -1,14 +1,13 @@
 import type { ReactNode } from "react";
-import { CheckIcon, CrossIcon } from "~/components/icons";
 
 /** How a check run in the browser stands (the verification page's draw checks and its public log check). */
 export type CheckStatus = "running" | "ok" | "failed" | "skipped";
 export type CheckResult = { title: string; status: CheckStatus; detail: ReactNode };
 
-const ICON: Record<CheckStatus, { text: ReactNode; className: string }> = {
+const ICON: Record<CheckStatus, { text: string; className: string }> = {
   running: { text: "…", className: "bg-gray-100 text-gray-600" },
-  ok: { text: <CheckIcon />, className: "bg-green-100 text-green-800" },
-  failed: { text: <CrossIcon />, className: "bg-red-100 text-red-800" },
+  ok: { text: "✓", className: "bg-green-100 text-green-800" },
+  failed: { text: "✗", className: "bg-red-100 text-red-800" },
   skipped: { text: "–", className: "bg-yellow-100 text-yellow-800" },
 };
 

@@ -56,20 +56,11 @@ export function ShareIcon({ className }: IconProps) {
   );
 }
 
-/** A tick (a check passed, a verified host). */
+/** A tick (a verified host). */
 export function CheckIcon({ className }: IconProps) {
   return (
     <Svg className={className}>
       <path d="M5 12.5l4.5 4.5L19 7.5" />
-    </Svg>
-  );
-}
-
-/** A cross (a check failed). */
-export function CrossIcon({ className }: IconProps) {
-  return (
-    <Svg className={className}>
-      <path d="M6 6l12 12M18 6 6 18" />
     </Svg>
   );
 }

@@ -1,5 +1,4 @@
 import { useState } from "react";
-import { CheckIcon, CrossIcon } from "~/components/icons";
 import { Badge, Button, Card } from "~/components/page";
 // The pure rule that drew the mini prizes on the server runs here again, in the browser.
 import { drawMiniPrizes, miniPrizeQuantity } from "~/domain/mini-prizes";
@@ -110,7 +109,8 @@ export function MiniPrizeVerification({
               )}
               {outcome ? (
                 <p className={`mt-2 ${outcome.status === "ok" ? "text-green-800" : "text-red-700"}`} role="status">
-                  {outcome.status === "ok" ? <CheckIcon /> : <CrossIcon />} {outcome.detail}
+                  {outcome.status === "ok" ? "✓ " : "✗ "}
+                  {outcome.detail}
                 </p>
               ) : null}
             </li>
