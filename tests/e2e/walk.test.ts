@@ -203,24 +203,24 @@ async function layoutProblems(page: Page): Promise<string[]> {
     const problems: string[] = [];
     const scroller = document.scrollingElement!;
     if (scroller.scrollWidth > scroller.clientWidth) {
-      const wide = [...document.querySelectorAll("body *")]
+      const wide = Array.from(document.querySelectorAll("body *"))
         .filter((e) => e.getBoundingClientRect().right > scroller.clientWidth + 1)
         .slice(-1)
-        .map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].slice(0, 3).join(".")}`);
+        .map((e) => `${e.tagName.toLowerCase()}.${Array.from(e.classList).slice(0, 3).join(".")}`);
       problems.push(`${scroller.scrollWidth - scroller.clientWidth} px wider than the phone (${wide.join(", ")})`);
     }
     // A pool figure ("RM 45,454.55") may wrap between its currency and its number, never inside the number.
-    for (const e of document.querySelectorAll("[data-pool-show]:not([data-pool-show=bar])")) {
+    for (const e of Array.from(document.querySelectorAll("[data-pool-show]:not([data-pool-show=bar])"))) {
       const text = e.firstChild;
       const start = text?.nodeType === Node.TEXT_NODE ? (text.textContent ?? "").search(/[0-9]/) : -1;
       if (!text || start < 0 || (e as HTMLElement).offsetParent === null) continue;
       const range = document.createRange();
       range.setStart(text, start);
       range.setEnd(text, text.textContent!.length);
-      const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+      const lines = new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top)));
       if (lines.size > 1) problems.push(`the figure "${e.textContent}" breaks inside its number`);
     }
-    for (const e of document.querySelectorAll("[tabindex]")) {
+    for (const e of Array.from(document.querySelectorAll("[tabindex]"))) {
       if (Number(e.getAttribute("tabindex")) > 0) problems.push(`positive tabindex on ${e.outerHTML.slice(0, 80)}`);
     }
     return problems;
@@ -404,7 +404,7 @@ async function walk(role: Role, stops: Stop[]): Promise<{ problems: string[]; pa
     await settled(page);
     lap("load");
     const hrefs = await page.evaluate(() =>
-      [...document.querySelectorAll("a[href^='/']")].map((a) => a.getAttribute("href")!),
+      Array.from(document.querySelectorAll("a[href^='/']")).map((a) => a.getAttribute("href")!),
     );
     for (const href of hrefs) {
       const prefix = PREFIXES.find((p) => href.startsWith(p) && href.length > p.length);
