@@ -86,19 +86,3 @@ export function Table({ head, children }: { head: string[]; children: ReactNode 
     </div>
   );
 }
-
-/**
- * An e-mail address that may wrap only at its "@" (a <wbr> there), never mid-word: in a table's column the address
- * keeps its two halves whole.
- */
-export function EmailText({ email }: { email: string }) {
-  const at = email.lastIndexOf("@");
-  if (at <= 0) return email;
-  return (
-    <>
-      {email.slice(0, at)}
-      <wbr />
-      {email.slice(at)}
-    </>
-  );
-}

@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { EmailText, Table } from "./cards";
+import { Table } from "./cards";
 import { DateText, EmptyState } from "./page";
 
 export type UnclaimedPrize = {
@@ -35,11 +35,7 @@ export function UnclaimedPrizes({
         <tr key={p.payoutId}>
           <td className="px-4 py-2">
             <span className="font-medium text-gray-900">{p.winner}</span>
-            {p.email ? (
-              <span className="block text-xs text-gray-500">
-                <EmailText email={p.email} />
-              </span>
-            ) : null}
+            {p.email ? <span className="block text-xs text-gray-500">{p.email}</span> : null}
           </td>
           <td className="px-4 py-2 whitespace-nowrap">{p.amount}</td>
           <td className="px-4 py-2 whitespace-nowrap">

@@ -8,7 +8,7 @@ import { PrizeClaims } from "~/components/admin/prize-claims";
 import { adminClaimsSection, recordPrizeIdCheck } from "~/lib/prize-claims.server";
 import { FreeEntriesAdmin } from "~/components/admin/free-entries";
 import { freeEntriesAdminAction, loadFreeEntriesAdmin } from "~/lib/admin-free-entries.server";
-import { EmailText, Table } from "~/components/cards";
+import { Table } from "~/components/cards";
 import { FormError } from "~/components/form";
 import { Badge, Button, DateText, Page, pageMeta, Pagination, Section, Stat } from "~/components/page";
 import { getDb } from "~/db/client.server";
@@ -310,9 +310,7 @@ export default function Admin({ loaderData, actionData }: Route.ComponentProps) 
                     </span>
                   ) : null}
                 </td>
-                <td className="px-4 py-2">
-                  <EmailText email={u.email} />
-                </td>
+                <td className="px-4 py-2">{u.email}</td>
                 <td className="px-4 py-2">{u.role === "admin" ? <Badge tone="brand">Admin</Badge> : "User"}</td>
                 <td className="px-4 py-2">
                   {u.role === "admin" ? (

@@ -1,6 +1,5 @@
 import { data, redirect } from "react-router";
 import { Link } from "~/components/link";
-import { EmailText } from "~/components/cards";
 import { DateText, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
 import { countHostOrdersMatching, EXPORT_ROW_CAP, searchHostOrders } from "~/db/queries/orders.server";
@@ -229,9 +228,7 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
           <td className="min-w-36 px-4 py-2">
             <p>{o.customerName ?? "—"}</p>
             {o.customerEmail && o.customerEmail !== o.customerName ? (
-              <p className="text-xs text-gray-500">
-                <EmailText email={o.customerEmail} />
-              </p>
+              <p className="text-xs text-gray-500">{o.customerEmail}</p>
             ) : null}
           </td>
           <td className="min-w-44 px-4 py-2">

@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import { Link } from "~/components/link";
-import { EmailText, Table } from "~/components/cards";
+import { Table } from "~/components/cards";
 import { Field } from "~/components/form";
 import { Badge, Button, DateText, Pagination, Section } from "~/components/page";
 import type { FreeEntriesAdminData } from "~/lib/admin-free-entries.server";
@@ -145,9 +145,7 @@ export function FreeEntriesAdmin({
               <tr key={row.id}>
                 <td className="px-4 py-2 font-mono text-xs">{row.cardReference}</td>
                 <td className="px-4 py-2">{row.receivedOn}</td>
-                <td className="px-4 py-2">
-                  {row.entrantEmail ? <EmailText email={row.entrantEmail} /> : "(deleted account)"}
-                </td>
+                <td className="px-4 py-2">{row.entrantEmail ?? "(deleted account)"}</td>
                 <td className="px-4 py-2">{row.hostName}</td>
                 <td className="px-4 py-2">
                   <Link to={`/winner-selection/${row.poolId}`} className="hover:underline">

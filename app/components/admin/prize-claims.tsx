@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import { EmailText, Table } from "~/components/cards";
+import { Table } from "~/components/cards";
 import { Link } from "~/components/link";
 import { Badge, DateText, EmptyState, Pagination } from "~/components/page";
 
@@ -58,11 +58,7 @@ export function PrizeClaims({
               {c.legalName && c.accountName ? (
                 <span className="block text-xs text-gray-500">{`Account: ${c.accountName}`}</span>
               ) : null}
-              {c.email ? (
-                <span className="block text-xs text-gray-500">
-                  <EmailText email={c.email} />
-                </span>
-              ) : null}
+              {c.email ? <span className="block text-xs text-gray-500">{c.email}</span> : null}
               <span className="block text-xs text-gray-500">{`Date of birth: ${c.dateOfBirth ?? "not given"}`}</span>
               {c.withheld ? (
                 <span className="mt-1 inline-block">
