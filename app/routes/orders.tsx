@@ -236,7 +236,7 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
             {o.quantity > 1 ? ` × ${o.quantity}` : null}
             <p className="text-xs text-gray-500 capitalize">{o.productCategory}</p>
           </td>
-          <td className="px-4 py-2 whitespace-nowrap">{PURCHASE_MODE_TEXT[o.purchaseMode]}</td>
+          <td className="px-4 py-2">{PURCHASE_MODE_TEXT[o.purchaseMode]}</td>
           <td className="px-4 py-2 whitespace-nowrap">{formatCents(o.amountCents, o.currency)}</td>
           <td className="px-4 py-2">
             <StatusEditor key={`${o.id}:${o.status}`} order={o} redirectTo={current} pageError={rowError(o.id)} />
