@@ -25,6 +25,18 @@
   /** The pools and currency the server refused (over a budget): not asked again until the page shows others. */
   let refusedKey = "";
 
+  /** The last state text of each pool (the first update only records it: the page already shows that state). */
+  const announced = new Map();
+  /** Says a pool's state change (closed, target reached, drawn) in the page's one polite live region (app-shell.tsx). */
+  function announce(poolId, text) {
+    const seen = announced.has(poolId);
+    const before = announced.get(poolId);
+    announced.set(poolId, text);
+    if (!seen || !text || text === before) return;
+    const region = document.getElementById("pool-announcer");
+    if (region && region.textContent !== text) region.textContent = text;
+  }
+
   function apply(poolId) {
     const display = latest.get(poolId);
     if (!ready || !display) return;
@@ -83,6 +95,7 @@
         if (message?.type !== "pool" || typeof message.poolId !== "string" || !message.display) return;
         latest.set(message.poolId, message.display);
         apply(message.poolId);
+        announce(message.poolId, typeof message.announce === "string" ? message.announce : null);
       } catch {
         // Not JSON: ignore.
       }
@@ -103,6 +116,18 @@
   }
 
   if (!root.hasAttribute("data-hydrate")) enhanceStaticPage();
+
+  // A notice the server sends as <dialog open aria-modal="true"> (the profile's Coming Soon) is shown as a modal:
+  // the page behind it is out of the keyboard's reach, and Escape closes it (on any page, including one opened by a
+  // client-side navigation).
+  for (const dialog of document.querySelectorAll('dialog[open][aria-modal="true"]')) {
+    dialog.close();
+    dialog.showModal();
+  }
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    for (const dialog of document.querySelectorAll("dialog[open]")) dialog.close();
+  });
 
   window.addEventListener("tribe:hydrated", () => {
     ready = true;

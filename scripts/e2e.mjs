@@ -102,7 +102,8 @@ async function main() {
       "--disable-warning=ExperimentalWarning",
       "--test",
       "--test-concurrency=1",
-      "--test-timeout=120000",
+      // The walk (tests/e2e/walk.test.ts) may take up to 5 minutes on a busy machine; the others far less.
+      "--test-timeout=300000",
       "--test-reporter=spec",
       "--test-reporter-destination=stdout",
       "--test-reporter=tap",

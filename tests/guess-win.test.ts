@@ -488,6 +488,21 @@ describe("the feed", () => {
     }
   });
 
+  it("draws its icons (likes, comments, shares) as inline SVG, never emoji, as do the other pages that had emoji", async () => {
+    // An emoji renders as an empty box where no emoji font is installed (docs/decisions/630-phone-and-keyboard.md).
+    const game = await newGame(host.id, { commentsCount: 7 });
+    for (const path of ["/guess-win", "/explore", "/", "/congratulations"]) {
+      const html = (await (await get(path)).text()).replace(/<script[\s\S]*?<\/script>/g, "");
+      if (path === "/guess-win") {
+        expect(html).toContain(game.question);
+        expect(html).toMatch(
+          /<svg aria-hidden="true"[^>]*>.*?<\/svg> (?:<!-- -->)?7<span class="sr-only"> comments<\/span>/,
+        );
+      }
+      expect(html.match(/\p{Extended_Pictographic}/gu) ?? [], path).toEqual([]);
+    }
+  });
+
   it("lists active games only", async () => {
     const listed = await newGame(host.id, { question: `Active one ${token}?` });
     for (const status of ["draft", "paused", "completed"] as const) {

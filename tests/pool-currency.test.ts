@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { guessWinGames, products, productSizes, userProfiles } from "~/db/schema";
 import { formatIn, type SupportedCurrency } from "~/domain/currency";
-import { addContribution, openPool } from "~/lib/pools.server";
+import { addContribution, closePool, openPool } from "~/lib/pools.server";
 import { poolsApi, type MultiplexedPoolMessage } from "../workers/pools-api";
 import { db, decodedHtml, get, makeUser, signIn } from "./helpers";
 
@@ -142,8 +142,13 @@ describe("a pool's amount is shown in one currency on every page", () => {
 
 /** The pool's figures as /api/pools/live sends them to a page in `currency` (what /page.js writes into it). */
 async function liveDisplay(currency: SupportedCurrency) {
+  return (await liveMessage(poolId, currency)).display;
+}
+
+/** The first message /api/pools/live sends a page following `id`. */
+async function liveMessage(id: string, currency: SupportedCurrency) {
   const res = await poolsApi.request(
-    `/live?ids=${poolId}&currency=${currency}`,
+    `/live?ids=${id}&currency=${currency}`,
     { headers: { Upgrade: "websocket" } },
     env,
   );
@@ -159,10 +164,20 @@ async function liveDisplay(currency: SupportedCurrency) {
     if (messages.length === 0) throw new Error("no message yet");
   });
   ws.close(1000, "done");
-  return messages[0]!.display;
+  return messages[0]!;
 }
 
 describe("the live figures", () => {
+  it("carry what the page's one live region says: nothing while the pool is open below its target, then its close", async () => {
+    const other = await makeUser({ name: `Pelican${token} Closing Host` });
+    const pool = await openPool(env, { hostId: other.id, targetCents: 100_000 });
+    expect((await liveMessage(pool.id, "MYR")).announce).toBeNull();
+    await closePool(env, pool.id, "closed_early");
+    const closed = await liveMessage(pool.id, "MYR");
+    expect(closed.status).toBe("closed");
+    expect(closed.announce).toBe("The prize pool has closed.");
+  });
+
   it("are sent in the currency the page shows, with the same text", async () => {
     const myr = await liveDisplay("MYR");
     expect(myr.amount).toBe(rm);

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { isSupportedCurrency, type SupportedCurrency } from "~/domain/currency";
-import { poolDisplay } from "~/domain/pool-display";
+import { poolDisplay, poolStateAnnouncement } from "~/domain/pool-display";
 import { freshBudget, SOCKET_CLOSE_REASONS, SOCKET_POLICY_CLOSE, spendMessage } from "~/domain/socket-budget";
 import {
   frozenEntries,
@@ -35,7 +35,11 @@ const liveQuery = z.object({
 });
 
 /** A message of one pool's object, as the multiplexed socket forwards it: unchanged, plus the page's figures. */
-export type MultiplexedPoolMessage = PoolLiveMessage & { display: ReturnType<typeof poolDisplay> };
+export type MultiplexedPoolMessage = PoolLiveMessage & {
+  display: ReturnType<typeof poolDisplay>;
+  /** What the page's live region says when this text changes (closed, target reached, drawn), or null. */
+  announce: string | null;
+};
 
 function isPoolMessage(value: unknown): value is PoolLiveMessage {
   const message = value as Partial<PoolLiveMessage> | null;
@@ -119,7 +123,11 @@ poolsApi.get("/live", async (c) => {
         return;
       }
       if (!isPoolMessage(message)) return;
-      const out: MultiplexedPoolMessage = { ...message, display: poolDisplay(message, pool.currency, currency) };
+      const out: MultiplexedPoolMessage = {
+        ...message,
+        display: poolDisplay(message, pool.currency, currency),
+        announce: poolStateAnnouncement(message),
+      };
       server.send(JSON.stringify(out));
     });
     socket.addEventListener("close", (event) =>

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { POOL_ANNOUNCER_ID } from "~/domain/pool-display";
 import type { SessionUser } from "~/lib/auth.server";
 import { useAppLinks } from "./link";
 import { NavBar } from "./nav-bar";
@@ -50,6 +51,9 @@ export function AppShell({
           {children}
         </main>
         <footer className="site-footer" dangerouslySetInnerHTML={FOOTER_HTML} />
+        {/* The page's one polite live region: a pool's state changes (closed, target reached, drawn), written by
+            usePoolLive and public/page.js; never the figures' every tick. */}
+        <p id={POOL_ANNOUNCER_ID} className="sr-only" aria-live="polite" aria-atomic="true" />
       </div>
     </ToastProvider>
   );

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { useId, type ReactNode } from "react";
 import { Link } from "~/components/link";
 import { formatCents } from "~/domain/money";
 
@@ -40,21 +40,48 @@ export function Tile({
   );
 }
 
-/** A small table wrapper that scrolls sideways on narrow screens. */
-export function Table({ head, children }: { head: string[]; children: ReactNode }) {
+/** A CSS string literal of `text` (quotes, backslashes and "<" escaped: it is written inside a <style> element). */
+function cssString(text: string): string {
+  return `"${text.replace(/[\\"<\n]/g, (c) => `\\${c.charCodeAt(0).toString(16)} `)}"`;
+}
+
+/**
+ * The labels of a stacked table's cells: below 640 px (app.css, .stack-table) each row is a card and each cell shows
+ * its column's heading before its value. The headings are written once, here, as `td:nth-child(n)::before` rules
+ * scoped to this table, so the rows' markup is the same at every width (docs/decisions/630-phone-and-keyboard.md).
+ */
+function stackLabelsCss(scope: string, head: readonly string[]): string {
+  const labelled = head.flatMap((h, i) => (h ? [{ h, n: i + 1 }] : []));
+  if (labelled.length === 0) return "";
+  const cell = (n: number) => `[data-stack=${cssString(scope)}] td:nth-child(${n})`;
   return (
-    <div className="relative overflow-x-auto rounded-xl border border-gray-200 bg-white shadow-sm">
-      <table className="min-w-full divide-y divide-gray-200 text-sm">
-        <thead className="bg-gray-50">
+    "@media (width < 40rem){" +
+    `${labelled.map(({ n }) => cell(n)).join(",")}{display:grid}` +
+    labelled.map(({ h, n }) => `${cell(n)}::before{content:${cssString(h)}}`).join("") +
+    "}"
+  );
+}
+
+/**
+ * A host's table: columns from 640 px on (scrolling inside its box only where a tablet is too narrow for them), and
+ * below 640 px a stack of cards, one per row, every cell labelled with its heading and every action on screen.
+ */
+export function Table({ head, children }: { head: string[]; children: ReactNode }) {
+  const scope = useId();
+  return (
+    <div className="stack-table-box">
+      <style>{stackLabelsCss(scope, head)}</style>
+      <table className="stack-table" data-stack={scope}>
+        <thead>
           <tr>
-            {head.map((h) => (
-              <th key={h} scope="col" className="px-4 py-2 text-left font-semibold whitespace-nowrap text-gray-700">
-                {h}
+            {head.map((h, i) => (
+              <th key={`${i}:${h}`} scope="col">
+                {h || <span className="sr-only">Actions</span>}
               </th>
             ))}
           </tr>
         </thead>
-        <tbody className="divide-y divide-gray-100">{children}</tbody>
+        <tbody>{children}</tbody>
       </table>
     </div>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useFetcher, useNavigate } from "react-router";
+import { CommentIcon, HeartIcon, ShareIcon } from "~/components/icons";
 import { Link } from "~/components/link";
 import { buttonClass } from "~/components/page";
 import { useToast } from "~/components/toaster";
@@ -204,15 +205,15 @@ export function FeedCard({
         <div className="flex items-center justify-between text-sm text-gray-600">
           <div className="flex items-center gap-3">
             <button type="button" onClick={onLike} aria-pressed={liked} className="hover:text-brand-700">
-              {liked ? "♥" : "♡"} <span>{likes}</span>
+              <HeartIcon filled={liked} /> <span>{likes}</span>
               <span className="sr-only"> likes</span>
             </button>
             <span>
-              💬 {game.commentsCount}
+              <CommentIcon /> {game.commentsCount}
               <span className="sr-only"> comments</span>
             </span>
             <button type="button" onClick={onShare} className="hover:text-brand-700">
-              ↗ <span>{shares}</span>
+              <ShareIcon /> <span>{shares}</span>
               <span className="sr-only"> shares</span>
             </button>
           </div>

@@ -53,7 +53,7 @@ export function MiniPrizeDeliveries({ winners, error }: { winners: MiniPrizeDeli
                   type="submit"
                   variant="secondary"
                   disabled={busyId === w.id}
-                  aria-label={`Mark ${w.name} for ${w.winnerName} delivered`}
+                  aria-label={busyId === w.id ? undefined : `Mark delivered: ${w.name} for ${w.winnerName}`}
                 >
                   {busyId === w.id ? "Saving..." : "Mark delivered"}
                 </Button>

@@ -221,7 +221,7 @@ export function TrackingCell({
   const result = fetcher.state === "idle" ? (fetcher.data ?? actionData) : null;
   const fieldId = `tracking-${order.id}`;
   return (
-    <div className="flex min-w-48 flex-col gap-1">
+    <div className="flex min-w-28 flex-col gap-1">
       {order.trackingNumber ? (
         <Link
           to={`/shipping-tracking?tracking=${encodeURIComponent(order.trackingNumber)}`}
@@ -318,7 +318,7 @@ export function RefundCell({
   const left = formatAmount(order.refundableCents, order.currency).replace(/,/g, "");
   const fieldId = `refund-${order.id}`;
   return (
-    <div className="flex min-w-48 flex-col gap-2">
+    <div className="flex min-w-28 flex-col gap-2">
       {order.refundState === "none" ? null : (
         <RefundedAmount
           state={order.refundState}

@@ -61,6 +61,7 @@ export function SalesTable({
     <Page
       title={vouchers ? "Voucher Management" : "Customer Orders"}
       subtitle="Orders and vouchers for your products, newest first."
+      width="wide"
       back={{ to: "/dashboard", label: "Back to Dashboard" }}
     >
       <TabNav

@@ -39,3 +39,22 @@ export function livePoolAttributes(
     ? { "data-pool": poolId, "data-pool-show": show, "data-pool-currency": currency }
     : { "data-pool": poolId, "data-pool-show": show };
 }
+
+/** The id of the page's one polite live region (app/components/app-shell.tsx) that says a pool's state changed. */
+export const POOL_ANNOUNCER_ID = "pool-announcer";
+
+/**
+ * What the page's live region says of a pool in this state: that it reached its target, closed, or was drawn; null
+ * while it is open below its target. A page announces a change of this text, never the amount's every tick
+ * (docs/decisions/630-phone-and-keyboard.md); /api/pools/live sends it with every update so page.js says the same.
+ */
+export function poolStateAnnouncement(pool: {
+  status: "open" | "closed" | "drawn";
+  amountCents: number;
+  targetCents: number;
+}): string | null {
+  if (pool.status === "drawn") return "The prize pool's winner has been drawn.";
+  if (pool.status === "closed") return "The prize pool has closed.";
+  if (pool.targetCents > 0 && pool.amountCents >= pool.targetCents) return "The prize pool has reached its target.";
+  return null;
+}

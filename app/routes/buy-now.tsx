@@ -232,22 +232,31 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
           's ongoing prize pool
         </p>
         {pool ? (
-          <dl className="mt-3 grid grid-cols-3 gap-3 text-sm">
+          <dl className="mt-3 grid grid-cols-[repeat(auto-fit,minmax(7rem,1fr))] gap-3 text-sm">
             <div>
               <dt className="text-white/80">Prize Pool</dt>
-              <dd className="text-lg font-bold" {...livePoolAttributes(pool.id, "amount", pool.currency)}>
+              <dd
+                className="text-lg font-bold [overflow-wrap:normal]"
+                {...livePoolAttributes(pool.id, "amount", pool.currency)}
+              >
                 {pool.amount}
               </dd>
             </div>
             <div>
               <dt className="text-white/80">Target</dt>
-              <dd className="text-lg font-bold" {...livePoolAttributes(pool.id, "target", pool.currency)}>
+              <dd
+                className="text-lg font-bold [overflow-wrap:normal]"
+                {...livePoolAttributes(pool.id, "target", pool.currency)}
+              >
                 {pool.target}
               </dd>
             </div>
             <div>
               <dt className="text-white/80">Main Prize (60%)</dt>
-              <dd className="text-lg font-bold" {...livePoolAttributes(pool.id, "mainPrize", pool.currency)}>
+              <dd
+                className="text-lg font-bold [overflow-wrap:normal]"
+                {...livePoolAttributes(pool.id, "mainPrize", pool.currency)}
+              >
                 {pool.mainPrize}
               </dd>
             </div>

@@ -227,7 +227,7 @@ function Thread({
                     className={`max-w-[80%] rounded-2xl px-4 py-2 text-sm ${mine ? "bg-brand-600 text-white" : "bg-gray-100 text-gray-900"}`}
                   >
                     <p className="break-words whitespace-pre-line">{m.body}</p>
-                    <p className={`mt-1 text-[11px] ${mine ? "text-brand-100" : "text-gray-500"}`}>
+                    <p className={`mt-1 text-[11px] ${mine ? "text-white" : "text-gray-600"}`}>
                       <DateText value={m.createdAt} withTime />
                     </p>
                   </div>

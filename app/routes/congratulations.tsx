@@ -1,4 +1,5 @@
 import { Link } from "~/components/link";
+import { CelebrateIcon } from "~/components/icons";
 import { SPEND_LIMIT_PROMPT_TEXT } from "~/domain/spend-limits";
 import type { Route } from "./+types/congratulations";
 
@@ -8,8 +9,8 @@ export default function Congratulations() {
   return (
     <div className="mx-auto max-w-lg px-4 py-16 text-center">
       <div className="rounded-2xl bg-white p-8 shadow-sm ring-1 ring-gray-200">
-        <p className="text-5xl" aria-hidden="true">
-          🎉
+        <p className="text-5xl text-brand-600" aria-hidden="true">
+          <CelebrateIcon />
         </p>
         <h1 className="mt-4 text-2xl font-bold">Congratulations! Your account is ready.</h1>
         <p role="status" className="mt-3 font-medium text-gray-800">

@@ -1,5 +1,6 @@
 import { Form } from "react-router";
 import { Link } from "~/components/link";
+import { StarIcon } from "~/components/icons";
 import { Badge, buttonClass, EmptyState, Page, pageMeta, Section } from "~/components/page";
 import { ImageBox } from "~/components/image-box";
 import { formatIn, priceRangeText } from "~/components/shop-ui";
@@ -244,7 +245,7 @@ export default function Explore({ loaderData }: Route.ComponentProps) {
                   ) : null}
                   <p className="mt-1 text-sm font-bold text-brand-700">{p.price}</p>
                   <p className="mt-0.5 text-xs text-gray-500">
-                    ★ {p.rating.toFixed(1)} · {p.likeCount} likes
+                    <StarIcon className="text-amber-500" /> {p.rating.toFixed(1)} · {p.likeCount} likes
                   </p>
                 </div>
               </li>

@@ -1,4 +1,5 @@
 import { Link } from "~/components/link";
+import { CheckIcon } from "~/components/icons";
 import { getDb } from "~/db/client.server";
 import { featuredHosts } from "~/db/queries/home.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
@@ -150,7 +151,8 @@ export default function Home({ loaderData }: Route.ComponentProps) {
                       {host.name}
                       {host.verified ? (
                         <span className="ml-1 text-blue-600" title="Verified">
-                          ✓
+                          <CheckIcon />
+                          <span className="sr-only">Verified</span>
                         </span>
                       ) : null}
                     </span>

@@ -225,18 +225,18 @@ export default function Orders({ loaderData, actionData }: Route.ComponentProps)
           <td className="px-4 py-2 whitespace-nowrap">
             <DateText value={o.createdAt} />
           </td>
-          <td className="px-4 py-2">
+          <td className="min-w-36 px-4 py-2">
             <p>{o.customerName ?? "—"}</p>
             {o.customerEmail && o.customerEmail !== o.customerName ? (
               <p className="text-xs text-gray-500">{o.customerEmail}</p>
             ) : null}
           </td>
-          <td className="px-4 py-2">
+          <td className="min-w-44 px-4 py-2">
             {o.productName}
             {o.quantity > 1 ? ` × ${o.quantity}` : null}
             <p className="text-xs text-gray-500 capitalize">{o.productCategory}</p>
           </td>
-          <td className="px-4 py-2 whitespace-nowrap">{PURCHASE_MODE_TEXT[o.purchaseMode]}</td>
+          <td className="px-4 py-2">{PURCHASE_MODE_TEXT[o.purchaseMode]}</td>
           <td className="px-4 py-2 whitespace-nowrap">{formatCents(o.amountCents, o.currency)}</td>
           <td className="px-4 py-2">
             <StatusEditor key={`${o.id}:${o.status}`} order={o} redirectTo={current} pageError={rowError(o.id)} />

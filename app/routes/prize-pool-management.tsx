@@ -189,7 +189,7 @@ export default function PrizePoolManagement({ loaderData, actionData }: Route.Co
           </Link>
         </p>
       ) : null}
-      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4" aria-live="polite">
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <Stat
           label="Current Pool (USD)"
           value={<span data-testid="pool-amount">{pool ? formatCents(amountCents, currency) : "—"}</span>}

@@ -247,6 +247,9 @@ export default function RevenueManagement({ loaderData, actionData }: Route.Comp
           role="dialog"
           aria-modal="true"
           aria-labelledby="withdraw-title"
+          onKeyDown={(event) => {
+            if (event.key === "Escape") setOpen(false);
+          }}
           className="fixed inset-0 z-40 flex items-center justify-center bg-black/40 p-4"
         >
           <Card className="w-full max-w-md">
