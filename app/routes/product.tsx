@@ -19,11 +19,11 @@ import {
   listProductSizes,
   setProductLike,
 } from "~/db/queries/products.server";
-import { getProfileCountry } from "~/db/queries/profiles.server";
-import { displayCurrency } from "~/domain/currency";
+import { getViewerPlace } from "~/db/queries/profiles.server";
 import { formatCents } from "~/domain/money";
 import { shownPurchaseCents, toCheckoutCents } from "~/domain/payments";
 import { getOptionalUser } from "~/lib/auth.server";
+import { viewerCurrency } from "~/lib/currency.server";
 import { idParam, notFound } from "~/lib/guards.server";
 import { getCtx, getEnv } from "~/lib/context";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
@@ -40,10 +40,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const id = idParam(params.id);
   const db = getDb(getEnv(context));
   const user = await getOptionalUser(context);
-  const requestedCurrency = new URL(request.url).searchParams.get("currency");
-  const [product, viewerCountry] = await Promise.all([
+  const [product, viewerPlace] = await Promise.all([
     getProduct(db, id),
-    user && !requestedCurrency ? getProfileCountry(db, user.id) : undefined,
+    user ? getViewerPlace(db, user.id) : undefined,
   ]);
   // Drafts and inactive products are visible to their host only.
   if (!product || (product.status !== "active" && product.hostId !== user?.id)) notFound();
@@ -52,7 +51,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     incrementProductViews(db, id).catch((error: unknown) => console.error("product: view count failed", { id, error })),
   );
 
-  const currency = displayCurrency(requestedCurrency, viewerCountry);
+  const currency = viewerCurrency(request, viewerPlace);
   const [sizes, images] = await Promise.all([listProductSizes(db, id), listProductImages(db, id, 1)]);
   return {
     product: {

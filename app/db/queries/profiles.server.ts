@@ -116,10 +116,26 @@ export async function getProfileCountry(db: Db, viewer: ViewerKey): Promise<stri
   return row?.country;
 }
 
+/**
+ * A signed-in viewer's country and chosen display currency (null: their country's), in one read with the session's
+ * lookup (decision 620), or undefined without a profile.
+ */
+export async function getViewerPlace(
+  db: Db,
+  viewer: ViewerKey,
+): Promise<{ country: string; currency: string | null } | undefined> {
+  return profileCountryRead(db, viewerShape(viewer)).get(viewerValues(viewer));
+}
+
+/** Remembers the display currency a fan chose (null: their country's). */
+export async function setProfileCurrency(db: Db, userId: string, currency: string | null): Promise<void> {
+  await db.update(userProfiles).set({ displayCurrency: currency }).where(eq(userProfiles.userId, userId));
+}
+
 const profileCountryRead = preparedRead(
   (db, shape: ViewerShape) =>
     db
-      .select({ country: userProfiles.country })
+      .select({ country: userProfiles.country, currency: userProfiles.displayCurrency })
       .from(userProfiles)
       .where(eq(userProfiles.userId, viewerParam(shape, userProfiles.userId)))
       .limit(1)
