@@ -154,8 +154,8 @@ describe("a signed-in fan's page", () => {
     const own = await countedPage("/guess-win", fanCookie);
     expect(chosen.status).toBe(200);
     expect(own.status).toBe(200);
-    expect(own.html).toMatch(/<option value="SGD" selected="">/);
-    expect(chosen.html).toMatch(/<option value="USD" selected="">/);
+    expect(own.html).toMatch(/<option selected(?:="")? value="SGD"/);
+    expect(chosen.html).toMatch(/<option selected(?:="")? value="USD"/);
     expect(own.calls).toBe(chosen.calls);
   });
 
