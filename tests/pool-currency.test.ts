@@ -9,9 +9,10 @@ import { addContribution, openPool } from "~/lib/pools.server";
 import { poolsApi, type MultiplexedPoolMessage } from "../workers/pools-api";
 import { cookieFrom, db, decodedHtml, get, makeUser, postForm, signIn } from "./helpers";
 
-// One rule for the currency a pool is shown in, on every page that shows one (displayCurrency in
-// app/domain/currency.ts): the currency chosen (?currency=, where the page has a select), else the signed-in
-// viewer's local currency (their profile country), else MYR.
+// One rule for the currency a pool and a price are shown in, on every page that shows one (displayCurrency in
+// app/domain/currency.ts, decisions 310 and 620): a currency the address names (?currency=), else the one the viewer
+// chose and the site remembers (a fan's profile, a visitor's cookie), else the signed-in viewer's local currency
+// (their profile country), else MYR.
 
 const token = crypto.randomUUID().slice(0, 6);
 const POOL_CENTS = 12_345; // USD 123.45
