@@ -629,6 +629,12 @@ export function CurrencySelect({ value }: { value: string }) {
         data-auto-submit
         dangerouslySetInnerHTML={currencyOptions(value)}
       />
+      {/* Without JavaScript the choice is sent with its own button. */}
+      <noscript>
+        <button type="submit" form={CURRENCY_FORM_ID} className="mt-1 text-sm font-semibold underline">
+          Set currency
+        </button>
+      </noscript>
     </label>
   );
 }
