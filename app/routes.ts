@@ -41,6 +41,7 @@ export default [
 
     // Payments
     route("cart", "routes/cart.tsx"),
+    route("currency", "routes/currency.tsx"),
     route("payment", "routes/payment.tsx"),
     route("payment/success", "routes/payment-success.tsx"),
     route("payment/cancel", "routes/payment-cancel.tsx"),

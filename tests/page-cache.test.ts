@@ -1,9 +1,18 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CART_COOKIE, PERSONAL_COOKIES, readCookie, SESSION_COOKIE, TOAST_COOKIE } from "~/lib/cookies.server";
+import {
+  CART_COOKIE,
+  CURRENCY_COOKIE,
+  PERSONAL_COOKIES,
+  readCookie,
+  SESSION_COOKIE,
+  TOAST_COOKIE,
+} from "~/lib/cookies.server";
 import { pagePolicy } from "~/lib/security-headers";
 import { isCacheablePageRequest, pageCacheSeconds, pageFromMemory, withPageCache } from "../workers/page-cache";
+import { makeSignedInUser } from "./helpers";
+import { builtWorkerFetch } from "./support/built-worker";
 
 const page = (path: string, init: RequestInit = {}) => new Request(`https://tribe.test${path}`, init);
 
@@ -226,5 +235,67 @@ describe("the page cache and any Cookie header", () => {
     await waitOnExecutionContext(ctx);
     expect(pageFromMemory(page(path), 10)).toBeNull();
     expect(await cache.match(new Request(`https://tribe.test${path}`))).toBeUndefined();
+  });
+});
+
+// --- One cached copy per display currency (decision 620) ----------------------------------------------------------
+
+describe("the page cache and the currency cookie", () => {
+  const CACHE_ON = { PAGE_CACHE_SECONDS: "10" };
+  const visit = async (path: string, cookie?: string) => {
+    const res = await builtWorkerFetch(
+      new Request(`https://tribe.test${path}`, { headers: cookie ? { Cookie: cookie } : {} }),
+      CACHE_ON,
+    );
+    const html = await res.text();
+    return {
+      status: res.status,
+      state: res.headers.get("X-Page-Cache"),
+      cacheControl: res.headers.get("Cache-Control"),
+      currency: /<option selected(?:="")? value="([A-Z]{3})"/.exec(html)?.[1] ?? null,
+      setCookies: res.headers.getSetCookie(),
+    };
+  };
+
+  it("is not a personal cookie: its carrier may be answered from the cache", () => {
+    expect(PERSONAL_COOKIES).not.toContain(CURRENCY_COOKIE);
+    expect(isCacheablePageRequest(page("/shop", { headers: { Cookie: `${CURRENCY_COOKIE}=USD` } }))).toBe(true);
+  });
+
+  it("gives visitors with different currency cookies different copies, each served from the cache", async () => {
+    const path = `/shop?currency-copies=${crypto.randomUUID()}`;
+    const usd = `${CURRENCY_COOKIE}=USD`;
+    const jpy = `theme=dark; ${CURRENCY_COOKIE}=JPY`;
+    expect(await visit(path, usd)).toMatchObject({ status: 200, state: "miss", currency: "USD" });
+    expect(await visit(path, usd)).toMatchObject({
+      status: 200,
+      state: "hit",
+      currency: "USD",
+      cacheControl: "no-cache",
+    });
+    expect(await visit(path, jpy)).toMatchObject({ status: 200, state: "miss", currency: "JPY" });
+    expect(await visit(path, jpy)).toMatchObject({ status: 200, state: "hit", currency: "JPY" });
+    expect(await visit(path)).toMatchObject({ status: 200, state: "miss", currency: "MYR" });
+    expect(await visit(path)).toMatchObject({ state: "hit", currency: "MYR" });
+    expect(await visit(path, usd)).toMatchObject({ state: "hit", currency: "USD" });
+  });
+
+  it("answers a junk currency cookie with the default copy, without an error", async () => {
+    const path = `/shop?currency-junk=${crypto.randomUUID()}`;
+    expect(await visit(path, `${CURRENCY_COOKIE}=MYR`)).toMatchObject({ status: 200, state: "miss", currency: "MYR" });
+    for (const junk of ["XYZ", "usd", "", '"USD', "%", "%E0%A4%A"]) {
+      const answer = await visit(path, `${CURRENCY_COOKIE}=${junk}`);
+      expect(answer, junk).toMatchObject({ status: 200, state: "hit", currency: "MYR" });
+      // One that cannot even be decoded is cleared, as every cookie of ours is.
+      if (junk.startsWith("%")) expect(answer.setCookies.join(), junk).toContain(`${CURRENCY_COOKIE}=;`);
+    }
+  });
+
+  it("never keys a signed-in render by it: a fan's page is never cached", async () => {
+    const fan = await makeSignedInUser({ name: "Currency Cookie Fan" });
+    const path = `/shop?currency-fan=${crypto.randomUUID()}`;
+    const answer = await visit(path, `${CURRENCY_COOKIE}=USD; ${fan.cookie}`);
+    expect(answer).toMatchObject({ status: 200, state: null, cacheControl: "private, no-store" });
+    expect(await visit(path, `${CURRENCY_COOKIE}=USD`)).toMatchObject({ state: "miss", currency: "USD" });
   });
 });

@@ -2,14 +2,17 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { guessWinGames, products, productSizes, userProfiles } from "~/db/schema";
+import { formatCents } from "~/domain/money";
 import { formatIn, type SupportedCurrency } from "~/domain/currency";
+import { shownPurchaseCents } from "~/domain/payments";
 import { addContribution, closePool, openPool } from "~/lib/pools.server";
 import { poolsApi, type MultiplexedPoolMessage } from "../workers/pools-api";
-import { db, decodedHtml, get, makeUser, signIn } from "./helpers";
+import { cookieFrom, db, decodedHtml, get, makeUser, postForm, signIn } from "./helpers";
 
-// One rule for the currency a pool is shown in, on every page that shows one (displayCurrency in
-// app/domain/currency.ts): the currency chosen (?currency=, where the page has a select), else the signed-in
-// viewer's local currency (their profile country), else MYR.
+// One rule for the currency a pool and a price are shown in, on every page that shows one (displayCurrency in
+// app/domain/currency.ts, decisions 310 and 620): a currency the address names (?currency=), else the one the viewer
+// chose and the site remembers (a fan's profile, a visitor's cookie), else the signed-in viewer's local currency
+// (their profile country), else MYR.
 
 const token = crypto.randomUUID().slice(0, 6);
 const POOL_CENTS = 12_345; // USD 123.45
@@ -31,6 +34,9 @@ const poolPages = () => ({
   buyNow: `/buy-now/${productId}`,
   profile: `/profile/${host.id}`,
 });
+
+/** The currency select's chosen option. */
+const selectedOption = (code: string) => new RegExp(`<option selected(?:="")? value="${code}"`);
 
 async function page(path: string, cookie?: string): Promise<string> {
   const res = await get(path, cookie ? { cookie } : {});
@@ -88,7 +94,7 @@ beforeAll(async () => {
   await db().update(userProfiles).set({ country: "SG" }).where(eq(userProfiles.userId, sg.id));
   myCookie = await signIn(my.email);
   sgCookie = await signIn(sg.email);
-});
+}, 30_000);
 
 describe("a pool's amount is shown in one currency on every page", () => {
   it("a signed-in viewer from Malaysia sees the same amount (RM) on /, /guess-win, /shop, /buy-now and /profile", async () => {
@@ -114,7 +120,7 @@ describe("a pool's amount is shown in one currency on every page", () => {
     expect(home).not.toContain(usd);
     const feed = await page("/guess-win");
     expect(feed).toContain(`data-pool="${poolId}" data-pool-show="amount" data-pool-currency="MYR">${rm}<`);
-    expect(feed).toMatch(/<option value="MYR" selected="">/);
+    expect(feed).toMatch(selectedOption("MYR"));
     expect(feed).not.toContain(usd);
   });
 
@@ -122,14 +128,14 @@ describe("a pool's amount is shown in one currency on every page", () => {
     for (const cookie of [undefined, sgCookie]) {
       const feed = await page("/guess-win?currency=USD", cookie);
       expect(feed).toContain(`data-pool="${poolId}" data-pool-show="amount" data-pool-currency="USD">${usd}<`);
-      expect(feed).toMatch(/<option value="USD" selected="">/);
+      expect(feed).toMatch(selectedOption("USD"));
       expect(feed).not.toContain(rm);
       expect(feed).not.toContain(sgd);
     }
     // Any chosen currency, not only the one the select used to start on.
     const yen = await page("/guess-win?currency=JPY", sgCookie);
     expect(yen).toContain(`data-pool-currency="JPY">${formatIn(POOL_CENTS, "USD", "JPY")}<`);
-    expect(yen).toMatch(/<option value="JPY" selected="">/);
+    expect(yen).toMatch(selectedOption("JPY"));
   });
 
   it("the signed-in viewer's home and buy-now mark the live figures with the shown currency", async () => {
@@ -193,5 +199,112 @@ describe("the live figures", () => {
     expect(buyNow).toContain(`data-pool-show="mainPrize" data-pool-currency="SGD">${sg.mainPrize}<`);
     const feed = await page("/guess-win", sgCookie);
     expect(feed).toContain(`data-pool-show="target" data-pool-currency="SGD">${sg.target}<`);
+  });
+});
+
+// --- the viewer's choice, remembered (decision 620) ------------------------------------------------------------
+
+const CURRENCY_COOKIE = "__Host-currency";
+const price = (currency: SupportedCurrency) => formatIn(2_500, "USD", currency); // the mug's USD 25.00
+
+async function storedChoice(userId: string): Promise<string | null> {
+  const [row] = await db()
+    .select({ currency: userProfiles.displayCurrency })
+    .from(userProfiles)
+    .where(eq(userProfiles.userId, userId));
+  return row!.currency;
+}
+
+describe("the currency a viewer chooses is remembered on every page", () => {
+  it("a visitor who chooses USD on /shop sees USD on the next pages through a cookie, the host's shop included", async () => {
+    const chose = await postForm("/currency", { currency: "USD", returnTo: poolPages().shop });
+    expect(chose.status).toBe(303);
+    expect(chose.headers.get("Location")).toBe(poolPages().shop);
+    const cookie = cookieFrom(chose, CURRENCY_COOKIE);
+    expect(cookie).toBe(`${CURRENCY_COOKIE}=USD`);
+    for (const path of ["/", poolPages().guessWin, poolPages().profile, poolPages().buyNow]) {
+      const html = await page(path, cookie!);
+      expect(html, path).toContain(`data-pool-currency="USD">${usd}<`);
+      expect(html, path).not.toContain(rm);
+    }
+    for (const path of [`/product/${productId}`, `/profile/${host.id}/shop`, poolPages().shop]) {
+      const html = await page(path, cookie!);
+      expect(html, path).toContain(price("USD"));
+      expect(html, path).not.toContain(price("MYR"));
+    }
+    // The select on the next page starts on the choice.
+    expect(await page(`/profile/${host.id}/shop`, cookie!)).toMatch(selectedOption("USD"));
+  });
+
+  it("goes back to the page it was made on, never elsewhere, and without a ?currency= that would outvote it", async () => {
+    const back = async (returnTo: string) =>
+      (await postForm("/currency", { currency: "JPY", returnTo })).headers.get("Location");
+    expect(await back("/shop?currency=SGD&q=mug")).toBe("/shop?q=mug");
+    expect(await back("//evil.example/shop")).toBe("/");
+    expect(await back("https://evil.example/")).toBe("/");
+  });
+
+  it("refuses a currency outside the list with a 400 and stores nothing; a junk cookie shows the default", async () => {
+    const fan = await makeUser({ name: `Refused${token} Fan` });
+    const fanCookie = await signIn(fan.email);
+    for (const currency of ["XYZ", "usd", "", "MYR<script>"]) {
+      const visitor = await postForm("/currency", { currency, returnTo: "/shop" });
+      expect(visitor.status, currency).toBe(400);
+      expect(await visitor.text()).toContain("Choose one of the listed currencies.");
+      expect(cookieFrom(visitor, CURRENCY_COOKIE)).toBeNull();
+      expect((await postForm("/currency", { currency, returnTo: "/shop" }, { cookie: fanCookie })).status).toBe(400);
+    }
+    expect(await storedChoice(fan.id)).toBeNull();
+    for (const junk of ["XYZ", "%", "usd"]) {
+      const home = await page("/", `${CURRENCY_COOKIE}=${junk}`);
+      expect(home, junk).toContain(`data-pool-currency="MYR">${rm}<`);
+    }
+  });
+
+  it("a fan's choice is kept on their profile and shown on another device; Settings can set it back to their country's", async () => {
+    const fan = await makeUser({ name: `Traveller${token} Fan` });
+    await db().update(userProfiles).set({ country: "SG" }).where(eq(userProfiles.userId, fan.id));
+    const laptop = await signIn(fan.email);
+    const chose = await postForm("/currency", { currency: "JPY", returnTo: poolPages().shop }, { cookie: laptop });
+    expect(chose.status).toBe(303);
+    expect(cookieFrom(chose, CURRENCY_COOKIE)).toBeNull();
+    expect(await storedChoice(fan.id)).toBe("JPY");
+
+    const phone = await signIn(fan.email);
+    const yen = formatIn(POOL_CENTS, "USD", "JPY");
+    for (const path of ["/", poolPages().guessWin, poolPages().profile, poolPages().buyNow]) {
+      expect(await page(path, phone), path).toContain(yen);
+    }
+    // The host's shop is in the viewer's currency, not the host's (Malaysia's RM).
+    const hostShop = await page(`/profile/${host.id}/shop`, phone);
+    expect(hostShop).toContain(price("JPY"));
+    expect(hostShop).not.toContain(price("MYR"));
+
+    expect((await postForm("/settings", { intent: "currency", currency: "XYZ" }, { cookie: phone })).status).toBe(400);
+    expect(await storedChoice(fan.id)).toBe("JPY");
+    expect((await postForm("/settings", { intent: "currency", currency: "" }, { cookie: phone })).status).toBe(200);
+    expect(await storedChoice(fan.id)).toBeNull();
+    expect(await page("/", laptop)).toContain(`data-pool-currency="SGD">${sgd}<`);
+  });
+
+  it("/buy-now and /cart show totals converted from the USD charge; /payment shows the USD charge", async () => {
+    const fan = await makeUser({ name: `Yen${token} Fan` });
+    await db().update(userProfiles).set({ displayCurrency: "JPY" }).where(eq(userProfiles.userId, fan.id));
+    const cookie = await signIn(fan.email);
+    const buyNow = await page(`/buy-now/${productId}?quantity=3`, cookie);
+    // Each size and the total: what checkout charges (USD 25.00 each) converted once.
+    expect(buyNow).toContain(`One · ${formatCents(shownPurchaseCents(2_500, 1, "JPY"), "JPY")}`);
+    expect(buyNow).toContain(formatCents(shownPurchaseCents(2_500, 3, "JPY"), "JPY"));
+    expect(buyNow).not.toContain(price("MYR"));
+
+    const added = await postForm("/cart", { intent: "add", productId, size: "One", quantity: "3" }, { cookie });
+    expect(added.status).toBe(303);
+    const cart = await page("/cart", cookie);
+    expect(cart).toContain(formatIn(7_500, "USD", "JPY"));
+    expect(cart).toContain("Checkout is processed in USD: USD 75.00");
+
+    const payment = await page(`/payment?product=${productId}&size=One&qty=3`, cookie);
+    expect(payment).toContain("USD 75.00");
+    expect(payment).not.toContain(formatIn(7_500, "USD", "JPY"));
   });
 });

@@ -39,6 +39,8 @@ const RULES: Record<string, Who> = {
   // A visitor's cart is their cookie; a fan's is their own rows: nobody reaches another's cart.
   "routes/cart.tsx": "anyone",
   "routes/chat.tsx": "signed-in",
+  // The currency choice: a visitor's is their cookie, a fan's their own profile row (decision 620).
+  "routes/currency.tsx": "anyone",
   "routes/confirm-email.tsx": "secret",
   "routes/create-guess-win.tsx": "signed-in",
   "routes/delete-product.tsx": "owner",

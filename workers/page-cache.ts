@@ -1,9 +1,11 @@
+import { DEFAULT_CURRENCY } from "~/domain/currency";
 import { carriesPersonalCookie, recordCookieReads } from "~/lib/cookies.server";
+import { cookieCurrency } from "~/lib/currency.server";
 import { newNonce, withNonce } from "~/lib/security-headers";
 
 /**
  * A short edge cache for the public pages a visitor (no session) sees. Every visitor gets the same HTML for the
- * same URL, so rendering it once per few seconds and serving it from the colo's cache keeps busy pages fast; the
+ * same URL and display currency (the currency cookie, decision 620), so rendering it once per few seconds and serving it from the colo's cache keeps busy pages fast; the
  * live parts (pool amounts, entries) update over the pool's WebSocket after load. Signed-in users, and anyone
  * carrying a flash message or a cart, always get a fresh render: whether a request carries one, and whether a render
  * read any cookie at all, is asked of the one cookie reader the app reads with (app/lib/cookies.server.ts, decision
@@ -35,6 +37,20 @@ export function isCacheablePageRequest(request: Request): boolean {
   if (request.method !== "GET") return false;
   if (carriesPersonalCookie(request)) return false;
   return isPublicPagePath(new URL(request.url).pathname);
+}
+
+/**
+ * The copy a visitor's request is answered with: one per URL and display currency (decision 620). The currency
+ * cookie is read by the one reader, as the page reads it; without one, or with one naming no currency of the table,
+ * the visitor gets the default copy, the page's own default. The build is named when known: the shared cache outlives
+ * a deploy, and old pages name old asset files.
+ */
+function pageKey(request: Request, version?: string): string {
+  const key = new URL(request.url);
+  const currency = cookieCurrency(request);
+  if (currency && currency !== DEFAULT_CURRENCY) key.searchParams.set("__currency", currency);
+  if (version) key.searchParams.set("__build", version);
+  return key.toString();
 }
 
 /** Seconds a public page may be served from the cache (PAGE_CACHE_SECONDS; 0 turns the cache off). */
@@ -119,7 +135,7 @@ function served(entry: Stored, state: "hit" | "miss"): Response {
 /** A visitor's page straight from this isolate's memory, or null: the cheapest answer the Worker can give. */
 export function pageFromMemory(request: Request, seconds: number): Response | null {
   if (seconds <= 0 || !isCacheablePageRequest(request)) return null;
-  const entry = memoryGet(new URL(request.url).toString(), Date.now());
+  const entry = memoryGet(pageKey(request), Date.now());
   return entry ? served(entry, "hit") : null;
 }
 
@@ -137,15 +153,14 @@ export async function withPageCache(
 ): Promise<Response> {
   const cache = options.cache ?? (caches as unknown as { default: Cache }).default;
   if (seconds <= 0 || !isCacheablePageRequest(request)) return render();
-  const url = new URL(request.url).toString();
+  // One copy per URL and display currency, whatever else the visitor's headers say. (Memory dies with the
+  // isolate, so with the build.)
+  const url = pageKey(request);
   const now = Date.now();
   const local = memoryGet(url, now);
   if (local) return served(local, "hit");
 
-  // One key per URL and build, whatever the visitor's headers. (Memory dies with the isolate, so with the build.)
-  const keyUrl = new URL(url);
-  if (options.version) keyUrl.searchParams.set("__build", options.version);
-  const key = new Request(keyUrl.toString(), { method: "GET" });
+  const key = new Request(pageKey(request, options.version), { method: "GET" });
   const shared = await cache.match(key);
   if (shared) {
     const entry = toStored(await shared.text(), [...shared.headers], now + seconds * 1000);
@@ -153,7 +168,8 @@ export async function withPageCache(
     return served(entry, "hit");
   }
 
-  // Only a render that read no cookie at all is anonymous (the reader records every cookie it finds for it).
+  // Only a render that read no cookie at all is anonymous (the reader records every cookie it finds for it, but the
+  // currency cookie this copy is keyed by).
   const [rendered, cookiesRead] = recordCookieReads(render);
   const response = await rendered;
   if (response.status !== 200 || response.headers.has("Set-Cookie") || !response.body || cookiesRead.size > 0)

@@ -1,5 +1,5 @@
 import { memo, useEffect, useRef, useState, type FormEvent, type MouseEvent, type ReactNode } from "react";
-import { useFetcher, useSubmit } from "react-router";
+import { useFetcher, useLocation, useSubmit } from "react-router";
 import { CLIENT_LINKS } from "./link";
 import { countdownText, COUNTDOWN_TICK_MS } from "~/domain/countdown";
 import { conversionFactor, CURRENCIES, formatIn, COUNTRIES, type SupportedCurrency } from "~/domain/currency";
@@ -704,6 +704,46 @@ export function AutoSubmitSelect({
         dangerouslySetInnerHTML={options}
       />
     </label>
+  );
+}
+
+/** The id of the form a page's currency select belongs to (CurrencyChoiceForm). */
+const CURRENCY_FORM_ID = "currency-choice";
+
+/**
+ * A page's currency select (decision 620). It belongs to the page's CurrencyChoiceForm wherever it sits (inside a
+ * filter form too): choosing posts the choice to /currency, which remembers it and comes back to this page.
+ */
+export function CurrencySelect({ value }: { value: string }) {
+  return (
+    <label className="field-label">
+      Currency
+      <select
+        name="currency"
+        form={CURRENCY_FORM_ID}
+        key={value}
+        className={`mt-1 ${fieldClass}`}
+        onChange={(event) => event.currentTarget.form?.requestSubmit()}
+        data-auto-submit
+        dangerouslySetInnerHTML={currencyOptions(value)}
+      />
+      {/* Without JavaScript the choice is sent with its own button. */}
+      <noscript>
+        <button type="submit" form={CURRENCY_FORM_ID} className="mt-1 text-sm font-semibold underline">
+          Set currency
+        </button>
+      </noscript>
+    </label>
+  );
+}
+
+/** The form a CurrencySelect posts (place it outside any other form): POST /currency, then back to this page. */
+export function CurrencyChoiceForm() {
+  const location = useLocation();
+  return (
+    <form id={CURRENCY_FORM_ID} method="post" action="/currency" hidden>
+      <input type="hidden" name="returnTo" value={location.pathname + location.search} />
+    </form>
   );
 }
 

@@ -72,18 +72,20 @@ export function resolveCurrency(code: unknown): SupportedCurrency {
 }
 
 /**
- * The currency a page shows amounts in (prices, pool figures), one rule on every page: the currency the viewer chose
- * (`?currency=` on a page with a currency select), else the signed-in viewer's local currency (their profile
- * country's), else the default (MYR). A visitor has no country, so a visitor's page is in MYR unless they choose.
- * `chosen` is the raw choice (an unknown code is MYR, as `resolveCurrency`); empty or missing means none. A page
- * reads the viewer's country only when nothing was chosen, in the batch of its other reads.
+ * The currency a page shows amounts in (prices, pool figures), one rule on every page (decision 620): a currency
+ * named by the address (`?currency=`), else the one the viewer chose and the site remembers (a fan's profile, a
+ * visitor's cookie), else the signed-in viewer's local currency (their profile country's), else the default (MYR).
+ * `chosen` is the raw address choice (an unknown code is MYR, as `resolveCurrency`); empty or missing means none. A
+ * remembered value outside the table counts as none.
  */
-export function displayCurrency(
-  chosen: string | null | undefined,
-  viewerCountry: string | null | undefined,
-): SupportedCurrency {
-  if (chosen) return resolveCurrency(chosen);
-  return viewerCountry ? currencyForCountry(viewerCountry) : DEFAULT_CURRENCY;
+export function displayCurrency(viewer: {
+  chosen?: string | null;
+  remembered?: string | null;
+  country?: string | null;
+}): SupportedCurrency {
+  if (viewer.chosen) return resolveCurrency(viewer.chosen);
+  if (isSupportedCurrency(viewer.remembered)) return viewer.remembered;
+  return viewer.country ? currencyForCountry(viewer.country) : DEFAULT_CURRENCY;
 }
 
 export interface Country {

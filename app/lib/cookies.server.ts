@@ -13,10 +13,18 @@ export const CART_COOKIE = "__Host-cart";
 /** The browser's newest D1 bookmark (app/db/client.server.ts); read before any render, never shown. */
 export const DB_BOOKMARK_COOKIE = "__Host-d1-bookmark";
 
+/** A visitor's chosen display currency (app/lib/currency.server.ts, decision 620); nothing personal. */
+export const CURRENCY_COOKIE = "__Host-currency";
+
 /** Cookies whose presence makes a page this browser's own: never answered from the page cache. */
 export const PERSONAL_COOKIES: readonly string[] = [SESSION_COOKIE, TOAST_COOKIE, CART_COOKIE];
+/**
+ * Cookies the page cache keys its copies by (decision 620): a render that reads one is still shared, with everyone
+ * whose cookie names the same copy (`cacheKeyCookie`), so reading one is not recorded by `recordCookieReads`.
+ */
+const CACHE_KEY_COOKIES: ReadonlySet<string> = new Set([CURRENCY_COOKIE]);
 /** Every cookie this site sets (an undecodable one is cleared). */
-const OWN_COOKIES: readonly string[] = [...PERSONAL_COOKIES, DB_BOOKMARK_COOKIE];
+const OWN_COOKIES: readonly string[] = [...PERSONAL_COOKIES, DB_BOOKMARK_COOKIE, CURRENCY_COOKIE];
 
 /** A header's cookies by name: the first occurrence wins; `undefined` marks a value that cannot be decoded. */
 type Jar = Map<string, string | undefined>;
@@ -92,11 +100,14 @@ export function recordCookieReads<T>(work: () => T): [T, ReadonlySet<string>] {
   return [recordings.run(recording, work), recording.names];
 }
 
-/** Reads one cookie from a request: null when it is absent or cannot be decoded. */
+/**
+ * Reads one cookie from a request: null when it is absent or cannot be decoded. Every read is recorded for the
+ * render (the page is then this browser's own), except a cookie the page cache keys its copies by.
+ */
 export function readCookie(request: Request, name: string): string | null {
   const jar = jarOf(request);
   if (!jar?.has(name)) return null;
-  for (let r = recordings.getStore(); r; r = r.outer) r.names.add(name);
+  if (!CACHE_KEY_COOKIES.has(name)) for (let r = recordings.getStore(); r; r = r.outer) r.names.add(name);
   return jar.get(name) ?? null;
 }
 

@@ -167,6 +167,9 @@ export type SettingsPageData = {
     avatarUrl: string | null;
     coverImageUrl: string | null;
     country: string;
+    /** The display currency chosen (decision 620), "" for the country's; and the country's currency. */
+    currency: string;
+    countryCurrency: string;
   };
   shipping: string[];
   notifications: {

@@ -18,7 +18,7 @@ import {
 import { getDb } from "~/db/client.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { countViewerEntries, getCurrentPool } from "~/db/queries/pools.server";
-import { getProfileCountry } from "~/db/queries/profiles.server";
+import { getViewerPlace } from "~/db/queries/profiles.server";
 import {
   getProduct,
   isProductLiked,
@@ -28,7 +28,6 @@ import {
   listProductSizes,
 } from "~/db/queries/products.server";
 import { productCategory } from "~/domain/catalog";
-import { displayCurrency, type SupportedCurrency } from "~/domain/currency";
 import { WINNER_PUBLICITY_TEXT } from "~/domain/prize-claims";
 import { livePoolAttributes, poolDisplay } from "~/domain/pool-display";
 import { formatCents } from "~/domain/money";
@@ -36,6 +35,7 @@ import { shownPurchaseCents, toCheckoutCents } from "~/domain/payments";
 import { poolShareText } from "~/domain/revenue";
 import { getOptionalUser, viewerSession } from "~/lib/auth.server";
 import { productShippingNotice, shipToChoice } from "~/lib/cart.server";
+import { viewerCurrency } from "~/lib/currency.server";
 import { idParam, notFound } from "~/lib/guards.server";
 import { createProductCheckout, redirectToCheckout } from "~/lib/payments/checkout/checkout-session.server";
 import { CHECKOUT_MESSAGES } from "~/lib/payments/checkout/quote.server";
@@ -45,11 +45,8 @@ import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import { CREDIT_CARD_CAP_TEXT } from "~/domain/spend-limits";
 import type { Route } from "./+types/buy-now";
 
-/**
- * Prices on this page are shown in ringgit (label RM); the checkout itself is in USD. The pool banner is in the
- * viewer's display currency, as on every page that shows a pool (displayCurrency).
- */
-const SHOWN: SupportedCurrency = "MYR";
+// Prices, totals and the pool banner are in the viewer's currency (decision 620); checkout charges USD, and each
+// size's price and the total shown are that USD charge converted (decision 290).
 const MAX_QUANTITY = 99;
 const KEY_FEATURES = ["High-quality materials", "Fast shipping", "7-day return policy"] as const;
 
@@ -67,7 +64,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const shipTo = shipToChoice(search.get("shipTo"));
   // One batch with the session's lookup: everything else is keyed by the product or, through a subquery, by its host
   // or the viewer's session.
-  const [user, product, sizes, colours, images, more, pool, liked, rules, viewerCountry, viewerEntries, shipNotice] =
+  const [user, product, sizes, colours, images, more, pool, liked, rules, viewerPlace, viewerEntries, shipNotice] =
     await Promise.all([
       getOptionalUser(context),
       getProduct(db, id),
@@ -78,15 +75,15 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       getCurrentPool(db, { ofProduct: id }),
       viewer ? isProductLiked(db, viewer, id) : false,
       getRevenueRules(db),
-      viewer ? getProfileCountry(db, viewer) : undefined,
+      viewer ? getViewerPlace(db, viewer) : undefined,
       // "Your entries: N of M" for a signed-in fan (their page is never cached; a visitor's shows no one's count).
       viewer ? countViewerEntries(db, { ofProduct: id }, viewer) : null,
       productShippingNotice(db, id, { shipTo, viewer }),
     ]);
   if (!product || (product.status !== "active" && product.hostId !== user?.id)) notFound();
   const openPool = pool?.status === "open" ? pool : null;
-  // The page has no currency select: the viewer's local currency, else MYR.
-  const poolCurrency = displayCurrency(null, viewerCountry);
+  // The page has no currency select: the viewer's choice made elsewhere, else their local currency, else MYR.
+  const currency = viewerCurrency(request, viewerPlace);
   const quantity = Number(search.get("quantity"));
   return {
     poolShare: poolShareText(rules, "shop_sales"),
@@ -97,7 +94,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       hostName: product.hostName,
       hostHref: `/profile/${product.hostSlug ?? product.hostId}`,
       hostId: product.hostId,
-      price: priceRangeText(product, SHOWN),
+      price: priceRangeText(product, currency),
       likeCount: product.likeCount,
       singleUnit: productCategory(product.category) !== "physical",
     },
@@ -105,22 +102,23 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     pool: openPool
       ? {
           id: openPool.id,
-          currency: poolCurrency,
+          currency,
           entries: openPool.entriesCount,
-          ...poolDisplay(openPool, openPool.currency, poolCurrency),
+          ...poolDisplay(openPool, openPool.currency, currency),
         }
       : null,
     viewerEntries,
     sizes: sizes.map((s) => ({
       id: s.id,
       name: s.name,
-      // What checkout charges for one (in USD cents); the page shows it and the total in RM (shownPurchaseCents).
+      // What checkout charges for one (in USD cents); the page shows it and the total converted (shownPurchaseCents).
       unitCents: toCheckoutCents(s.priceCents, s.currency),
       availableUnits: s.availableUnits,
     })),
     colours: colours.map((c) => ({ id: c.id, name: c.name, hex: c.hex, availableUnits: c.availableUnits })),
     images: images.map((i) => i.url),
-    more: more.map((m) => ({ id: m.id, name: m.name, image: m.image, price: priceRangeText(m, SHOWN) })),
+    more: more.map((m) => ({ id: m.id, name: m.name, image: m.image, price: priceRangeText(m, currency) })),
+    currency,
     liked,
     signedIn: user !== null,
     shipTo,
@@ -185,7 +183,7 @@ export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRe
 }
 
 export default function BuyNow({ loaderData, actionData }: Route.ComponentProps) {
-  const { product, pool, sizes, colours, images, more, liked, signedIn, preselect } = loaderData;
+  const { product, pool, sizes, colours, images, more, liked, signedIn, preselect, currency } = loaderData;
   const navigation = useNavigation();
   const submitting = navigation.state !== "idle" && navigation.formMethod === "POST";
   const likes = useLikes(signedIn);
@@ -348,7 +346,7 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
             <input type="hidden" name="productId" value={product.id} />
             {loaderData.shipTo ? <input type="hidden" name="shipTo" value={loaderData.shipTo} /> : null}
             <Card>
-              <SizePicker sizes={sizes} selectedId={sizeId} onSelect={setSizeId} currency={SHOWN} />
+              <SizePicker sizes={sizes} selectedId={sizeId} onSelect={setSizeId} currency={currency} />
               <ColourPicker colours={colours} selectedId={colourId} onSelect={setColourId} />
               <div className="mt-4">
                 <p className="text-sm font-semibold text-gray-900">Quantity</p>
@@ -358,8 +356,8 @@ export default function BuyNow({ loaderData, actionData }: Route.ComponentProps)
               </div>
               <p className="mt-4 flex items-baseline justify-between border-t border-gray-100 pt-4 text-sm text-gray-700">
                 <span>Total</span>
-                <span className="text-xl font-bold text-gray-900" {...purchaseTotalAttributes(SHOWN)}>
-                  {size ? formatCents(shownPurchaseCents(size.unitCents, shownQuantity, SHOWN), SHOWN) : "—"}
+                <span className="text-xl font-bold text-gray-900" {...purchaseTotalAttributes(currency)}>
+                  {size ? formatCents(shownPurchaseCents(size.unitCents, shownQuantity, currency), currency) : "—"}
                 </span>
               </p>
               <p className="mt-1 text-xs text-gray-500">Prices are shown in RM; checkout is processed in USD.</p>

@@ -1,24 +1,17 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { Link } from "~/components/link";
 import { buttonClass, EmptyState, Page, pageMeta } from "~/components/page";
-import { AutoSubmitSelect, currencyOptions, optionList } from "~/components/shop-ui";
+import { AutoSubmitSelect, CurrencyChoiceForm, CurrencySelect, optionList } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
-import { getProfileCountry } from "~/db/queries/profiles.server";
+import { getViewerPlace } from "~/db/queries/profiles.server";
 import { CART_MESSAGES } from "~/domain/cart";
-import {
-  countryByCode,
-  currencyForCountry,
-  DEFAULT_CURRENCY,
-  formatIn,
-  isCountryCode,
-  resolveCurrency,
-  COUNTRIES,
-} from "~/domain/currency";
+import { countryByCode, formatIn, isCountryCode, COUNTRIES } from "~/domain/currency";
 import { CHECKOUT_CURRENCY } from "~/domain/payments";
 import { formatCents } from "~/domain/money";
 import { poolShareText } from "~/domain/revenue";
 import { getOptionalUser } from "~/lib/auth.server";
+import { viewerCurrency } from "~/lib/currency.server";
 import { addToCart, loadCartLines, priceCart, removeFromCart, updateCartLine } from "~/lib/cart.server";
 import { getEnv } from "~/lib/context";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
@@ -49,18 +42,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = getDb(getEnv(context));
   const user = await getOptionalUser(context);
   const params = new URL(request.url).searchParams;
-  const [lines, viewerCountry, rules] = await Promise.all([
+  const [lines, viewerPlace, rules] = await Promise.all([
     loadCartLines(db, { user, request }),
-    user && !(params.get("shipTo") && params.get("currency")) ? getProfileCountry(db, user.id) : undefined,
+    user ? getViewerPlace(db, user.id) : undefined,
     getRevenueRules(db),
   ]);
-  // The chosen country, else the fan's own; the chosen currency, else the country's, else the default (MYR).
-  const shipTo = shipToOf(params.get("shipTo")) ?? shipToOf(viewerCountry);
-  const currency = params.get("currency")
-    ? resolveCurrency(params.get("currency"))
-    : shipTo
-      ? currencyForCountry(shipTo)
-      : DEFAULT_CURRENCY;
+  // The chosen country, else the fan's own. The viewer's currency as on every page (decision 620); the totals are
+  // the USD charge converted into it (decision 290).
+  const shipTo = shipToOf(params.get("shipTo")) ?? shipToOf(viewerPlace?.country);
+  const currency = viewerCurrency(request, viewerPlace);
   const cart = await priceCart(db, { lines, buyerId: user?.id ?? null, shipTo });
   const shown = (usdCents: number) => formatIn(usdCents, CHECKOUT_CURRENCY, currency);
   // Said before paying (decision 520): whether each host's part earns its entry.
@@ -149,8 +139,6 @@ export async function action({ request, context }: Route.ActionArgs) {
     const search = new URLSearchParams();
     const shipTo = shipToOf(formText(form, "shipTo", 10));
     if (shipTo) search.set("shipTo", shipTo);
-    const currency = formText(form, "currency", 10);
-    if (currency) search.set("currency", resolveCurrency(currency));
     const qs = search.toString();
     return qs ? `/cart?${qs}` : "/cart";
   })();
@@ -221,12 +209,7 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
   const { groups, signedIn, shipTo, currency, total, totalUsd, problem, itemCount, needsShipping } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const keep = (
-    <>
-      {shipTo ? <input type="hidden" name="shipTo" value={shipTo} /> : null}
-      <input type="hidden" name="currency" value={currency} />
-    </>
-  );
+  const keep = <>{shipTo ? <input type="hidden" name="shipTo" value={shipTo} /> : null}</>;
   return (
     <Page
       title="Your Cart"
@@ -366,11 +349,12 @@ export default function Cart({ loaderData, actionData }: Route.ComponentProps) {
           <aside className="h-fit space-y-4 rounded-xl border border-gray-200 bg-white p-4 shadow-sm">
             <Form method="get" className="grid gap-3">
               <AutoSubmitSelect label="Ship to" name="shipTo" value={shipTo} options={cartShipToOptions(shipTo)} />
-              <AutoSubmitSelect label="Currency" name="currency" value={currency} options={currencyOptions(currency)} />
+              <CurrencySelect value={currency} />
               <button type="submit" className={buttonClass("secondary", "sm")}>
                 Apply
               </button>
             </Form>
+            <CurrencyChoiceForm />
             <p className="flex items-baseline justify-between border-t border-gray-100 pt-3 text-sm text-gray-700">
               <span>{`Total (${itemCount} item${itemCount === 1 ? "" : "s"})`}</span>
               <span data-cart-total className="text-xl font-bold text-gray-900">

@@ -6,9 +6,10 @@ import { ImageBox } from "~/components/image-box";
 import { formatIn, priceRangeText } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
 import { listExploreGames, listExploreProducts } from "~/db/queries/explore.server";
-import { listPublicProfiles } from "~/db/queries/profiles.server";
+import { getViewerPlace, listPublicProfiles } from "~/db/queries/profiles.server";
 import { isSignupCategory, SIGNUP_CATEGORIES } from "~/domain/catalog";
-import { DEFAULT_CURRENCY } from "~/domain/currency";
+import { viewerCurrency } from "~/lib/currency.server";
+import { viewerSession } from "~/lib/auth.server";
 import { derivedRating } from "~/domain/rating";
 import { getEnv } from "~/lib/context";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
@@ -36,12 +37,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const category = isSignupCategory(rawCategory) ? rawCategory : null;
   const view: "grid" | "list" = search.get("view") === "list" ? "list" : "grid";
   const db = getDb(getEnv(context));
-  const [hosts, products, games] = await Promise.all([
+  const viewer = viewerSession(context);
+  const [hosts, products, games, viewerPlace] = await Promise.all([
     listPublicProfiles(db, { limit: HOSTS_STEP * page + 1, q, category }),
     listExploreProducts(db, { limit: PRODUCTS_STEP * page + 1, q, category }),
     listExploreGames(db, { limit: GAMES_STEP * page + 1, q, category }),
+    // The viewer's place goes to D1 in the same batch, named by their session (decision 620).
+    viewer ? getViewerPlace(db, viewer) : undefined,
   ]);
-  const currency = DEFAULT_CURRENCY;
+  const currency = viewerCurrency(request, viewerPlace);
   return {
     page,
     filters: { q, category, view },

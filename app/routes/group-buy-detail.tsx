@@ -15,8 +15,11 @@ import {
   LINK_COPIED_MS,
   nextTier,
 } from "~/domain/group-buy";
-import { formatCents, progressPercent } from "~/domain/money";
-import { getOptionalUser } from "~/lib/auth.server";
+import { formatIn } from "~/domain/currency";
+import { progressPercent } from "~/domain/money";
+import { getOptionalUser, viewerSession } from "~/lib/auth.server";
+import { viewerCurrency } from "~/lib/currency.server";
+import { getViewerPlace } from "~/db/queries/profiles.server";
 import { idParam, notFound } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import type { Route } from "./+types/group-buy-detail";
@@ -24,22 +27,26 @@ import type { Route } from "./+types/group-buy-detail";
 export const meta: Route.MetaFunction = ({ loaderData, error }) =>
   pageMeta(loaderData?.groupBuy.name ?? errorTitle(error, "Group buy not found"));
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const id = idParam(params.id);
   const db = getDb(getEnv(context));
   const user = await getOptionalUser(context);
   const groupBuy = await getGroupBuy(db, id);
   // A draft is the host's work in progress: nobody else sees it.
   if (!groupBuy || (groupBuy.status === "draft" && groupBuy.hostId !== user?.id)) notFound();
-  const [tiers, rules, shared] = await Promise.all([
+  const viewer = viewerSession(context);
+  const [tiers, rules, shared, viewerPlace] = await Promise.all([
     listGroupBuyTiers(db, id),
     getRevenueRules(db),
     user ? hasSharedGroupBuy(db, user.id, id) : Promise.resolve(false),
+    viewer ? getViewerPlace(db, viewer) : undefined,
   ]);
   return {
     groupBuy,
     tiers,
     shared,
+    // Amounts in the viewer's currency, as on every page that shows prices (decision 620).
+    currency: viewerCurrency(request, viewerPlace),
     signedIn: user !== null,
     poolPercent: rules.group_buy_sales.prizePoolPercent,
     now: Date.now(),
@@ -99,7 +106,7 @@ function ShareButton({ groupBuyId, shared, signedIn }: { groupBuyId: string; sha
 }
 
 export default function GroupBuyDetail({ loaderData }: Route.ComponentProps) {
-  const { groupBuy: g, tiers, shared, signedIn, poolPercent, now } = loaderData;
+  const { groupBuy: g, tiers, shared, signedIn, poolPercent, now, currency } = loaderData;
   const current = currentTier(tiers, g.currentSalesCents);
   const next = nextTier(tiers, g.currentSalesCents);
   const toNext = amountToNextTier(tiers, g.currentSalesCents);
@@ -118,8 +125,8 @@ export default function GroupBuyDetail({ loaderData }: Route.ComponentProps) {
     >
       {g.description ? <p className="mb-6 max-w-3xl whitespace-pre-line text-gray-700">{g.description}</p> : null}
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-        <Stat label="Current sales" value={formatCents(g.currentSalesCents, g.currency)} />
-        <Stat label="Target" value={formatCents(g.targetCents, g.currency)} />
+        <Stat label="Current sales" value={formatIn(g.currentSalesCents, g.currency, currency)} />
+        <Stat label="Target" value={formatIn(g.targetCents, g.currency, currency)} />
         <Stat label="Participants" value={g.currentParticipants} />
         <Stat
           label="Time left"
@@ -159,12 +166,13 @@ export default function GroupBuyDetail({ loaderData }: Route.ComponentProps) {
             return (
               <li key={t.salesThresholdCents} className="flex items-center justify-between py-2 text-sm">
                 <span>
-                  {formatCents(t.salesThresholdCents, g.currency)} in sales: <strong>{t.discountPercent}% off</strong>
+                  {formatIn(t.salesThresholdCents, g.currency, currency)} in sales:{" "}
+                  <strong>{t.discountPercent}% off</strong>
                 </span>
                 {isCurrent ? (
                   <Badge tone="brand">CURRENT</Badge>
                 ) : togo > 0 ? (
-                  <span className="text-gray-600">{`${formatCents(togo, g.currency)} to go`}</span>
+                  <span className="text-gray-600">{`${formatIn(togo, g.currency, currency)} to go`}</span>
                 ) : null}
               </li>
             );
@@ -173,7 +181,7 @@ export default function GroupBuyDetail({ loaderData }: Route.ComponentProps) {
         {next && toNext !== null ? (
           <div className="mt-3">
             <p className="text-sm text-gray-700">
-              {`Progress to the next tier (${next.discountPercent}% off): ${formatCents(toNext, g.currency)} to go`}
+              {`Progress to the next tier (${next.discountPercent}% off): ${formatIn(toNext, g.currency, currency)} to go`}
             </p>
             <div
               className="mt-1 h-2 overflow-hidden rounded-full bg-gray-200"

@@ -15,7 +15,8 @@ import {
   setGameLike,
   setGameSave,
 } from "~/db/queries/games.server";
-import { CURRENCIES, displayCurrency, isSupportedCurrency, type SupportedCurrency } from "~/domain/currency";
+import { CurrencyChoiceForm, CurrencySelect } from "~/components/shop-ui";
+import { viewerCurrency } from "~/lib/currency.server";
 import { getOptionalUser, viewerSession } from "~/lib/auth.server";
 import { signinRedirectUrl } from "~/lib/guards.server";
 import { TabNav } from "~/components/tab-nav";
@@ -25,7 +26,7 @@ import { entryRefusal } from "~/lib/entry-eligibility.server";
 import { describeCheckout } from "~/lib/payments/webhook/confirm.server";
 import { GUESS_MESSAGES } from "~/lib/payments/checkout/quote.server";
 import { getGuessByPaymentKey } from "~/db/queries/guesses.server";
-import { getProfileCountry } from "~/db/queries/profiles.server";
+import { getViewerPlace } from "~/db/queries/profiles.server";
 import { LATE_GUESS_REASON } from "~/lib/payments/fulfil/fulfil-guess.server";
 import { FeedCard } from "~/components/guess-win-feed-card";
 import {
@@ -51,17 +52,16 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const env = getEnv(context);
   const db = getDb(env);
   const url = new URL(request.url);
-  const chosenCurrency = url.searchParams.get("currency");
   const session = viewerSession(context);
   // "Saved" (?tab=saved): the signed-in fan's saved games, newest save first (docs/product.md#guess-and-win,
   // decision 610); a visitor choosing it is asked to sign in first.
   const saved = url.searchParams.get("tab") === SAVED_GAMES_TAB;
   if (saved && !session) throw redirect(signinRedirectUrl(request));
-  // The viewer's country (for their local currency) and saved games are named by the session, so they go to D1 with
-  // the session's lookup; the country is not read when a currency was chosen.
-  const [user, viewerCountry, savedPage] = await Promise.all([
+  // The viewer's country and chosen currency, and their saved games, are named by the session, so they go to D1 with
+  // the session's lookup; the place is not read when the address names a currency (the feed's Load More).
+  const [user, viewerPlace, savedPage] = await Promise.all([
     getOptionalUser(context),
-    session && !chosenCurrency ? getProfileCountry(db, session) : undefined,
+    session && !url.searchParams.get("currency") ? getViewerPlace(db, session) : undefined,
     saved && session ? listSavedGamesPage(db, session, { page: pageOf(url) }) : null,
   ]);
   if (saved && !user) throw redirect(signinRedirectUrl(request));
@@ -104,7 +104,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     page,
     hasMore,
     // The currency the select starts on and the amounts are shown in (the viewer may switch it in the page).
-    currency: displayCurrency(chosenCurrency, viewerCountry),
+    currency: viewerCurrency(request, viewerPlace),
     banner,
     late,
     signedIn: user !== null,
@@ -245,7 +245,7 @@ export default function GuessWin({ loaderData }: Route.ComponentProps) {
   const [games, setGames] = useState<FeedGame[]>(loaderData.games);
   const [page, setPage] = useState(loaderData.page);
   const [hasMore, setHasMore] = useState(loaderData.hasMore);
-  const [currency, setCurrency] = useState<SupportedCurrency>(loaderData.currency);
+  const currency = loaderData.currency;
   const more = useFetcher<typeof loader>();
   const now = useNow(loaderData.now);
 
@@ -263,8 +263,6 @@ export default function GuessWin({ loaderData }: Route.ComponentProps) {
       const fresh = new Map(loaderData.games.map((g) => [g.id, g]));
       setGames(games.map((g) => fresh.get(g.id) ?? g));
     }
-    // A navigation that names another currency (?currency=) starts the select on it.
-    if (loaderData.currency !== seenLoad.currency) setCurrency(loaderData.currency);
   }
 
   // "Load More": the next page's games are appended once its answer arrives.
@@ -291,21 +289,10 @@ export default function GuessWin({ loaderData }: Route.ComponentProps) {
       title="Guess & Win"
       subtitle="Entry fees go 100% to the host's prize pool. Only a correct guess earns an entry number to the main prize, given when the game ends."
       actions={
-        <label className="flex items-center gap-2 text-sm text-gray-700">
-          Currency
-          <select
-            name="currency"
-            value={currency}
-            onChange={(e) => isSupportedCurrency(e.target.value) && setCurrency(e.target.value)}
-            className="rounded-lg border border-gray-300 bg-white px-2 py-1.5 text-sm"
-          >
-            {CURRENCIES.map((c) => (
-              <option key={c.code} value={c.code}>
-                {c.code} ({c.symbol})
-              </option>
-            ))}
-          </select>
-        </label>
+        <>
+          <CurrencySelect value={currency} />
+          <CurrencyChoiceForm />
+        </>
       }
     >
       {loaderData.banner ? (
@@ -367,7 +354,7 @@ export default function GuessWin({ loaderData }: Route.ComponentProps) {
         <more.Form method="get" action="/guess-win" className="mt-8 flex justify-center">
           <input type="hidden" name="page" value={page + 1} />
           {loaderData.tab ? <input type="hidden" name="tab" value={loaderData.tab} /> : null}
-          {/* The next page's amounts are formatted here, in the select's currency: its loader need not read the viewer's country. */}
+          {/* The next page's amounts are formatted in this page's currency: its loader need not read the viewer's place. */}
           <input type="hidden" name="currency" value={currency} />
           <button type="submit" className={buttonClass("secondary")} disabled={more.state !== "idle"}>
             {more.state !== "idle" ? "Loading..." : "Load More"}

@@ -3,8 +3,8 @@ import { CheckIcon } from "~/components/icons";
 import { getDb } from "~/db/client.server";
 import { featuredHosts } from "~/db/queries/home.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
-import { getProfileCountry } from "~/db/queries/profiles.server";
-import { displayCurrency } from "~/domain/currency";
+import { getViewerPlace } from "~/db/queries/profiles.server";
+import { viewerCurrency } from "~/lib/currency.server";
 import { formatCents, formatCount } from "~/domain/money";
 import { poolShareText } from "~/domain/revenue";
 import { livePoolAttributes, poolDisplay } from "~/domain/pool-display";
@@ -38,17 +38,17 @@ const SOURCE_LABELS = {
 
 export const handle = STATIC_FOR_VISITORS;
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const db = getDb(getEnv(context));
-  // The signed-in viewer's country (for their local currency) is named by the session, so it goes to D1 in the
-  // session's batch; the page has no currency select.
+  // The signed-in viewer's country and chosen currency are named by the session, so they go to D1 in the
+  // session's batch; the page has no currency select (the choice made elsewhere holds, decision 620).
   const viewer = viewerSession(context);
-  const [hosts, rules, viewerCountry] = await Promise.all([
+  const [hosts, rules, viewerPlace] = await Promise.all([
     featuredHosts(db, 3),
     getRevenueRules(db),
-    viewer ? getProfileCountry(db, viewer) : undefined,
+    viewer ? getViewerPlace(db, viewer) : undefined,
   ]);
-  const currency = displayCurrency(null, viewerCountry);
+  const currency = viewerCurrency(request, viewerPlace);
   return {
     currency,
     hosts: hosts.map((h) => ({

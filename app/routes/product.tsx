@@ -21,12 +21,12 @@ import {
   listProductSizes,
   setProductLike,
 } from "~/db/queries/products.server";
-import { getProfileCountry } from "~/db/queries/profiles.server";
-import { displayCurrency } from "~/domain/currency";
+import { getViewerPlace } from "~/db/queries/profiles.server";
 import { formatCents } from "~/domain/money";
 import { shownPurchaseCents, toCheckoutCents } from "~/domain/payments";
 import { getOptionalUser } from "~/lib/auth.server";
 import { productShippingNotice, shipToChoice } from "~/lib/cart.server";
+import { viewerCurrency } from "~/lib/currency.server";
 import { idParam, notFound } from "~/lib/guards.server";
 import { getCtx, getEnv } from "~/lib/context";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
@@ -43,12 +43,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const id = idParam(params.id);
   const db = getDb(getEnv(context));
   const user = await getOptionalUser(context);
-  const requestedCurrency = new URL(request.url).searchParams.get("currency");
   // The Ship-to choice (from /shop's filter), else the fan's own country: said here before checkout (decision 600).
   const shipTo = shipToChoice(new URL(request.url).searchParams.get("shipTo"));
-  const [product, viewerCountry, shipNotice] = await Promise.all([
+  const [product, viewerPlace, shipNotice] = await Promise.all([
     getProduct(db, id),
-    user && !requestedCurrency ? getProfileCountry(db, user.id) : undefined,
+    user ? getViewerPlace(db, user.id) : undefined,
     productShippingNotice(db, id, { shipTo, viewer: user?.id ?? null }),
   ]);
   // Drafts and inactive products are visible to their host only.
@@ -58,7 +57,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     incrementProductViews(db, id).catch((error: unknown) => console.error("product: view count failed", { id, error })),
   );
 
-  const currency = displayCurrency(requestedCurrency, viewerCountry);
+  const currency = viewerCurrency(request, viewerPlace);
   const [sizes, colours, images] = await Promise.all([
     listProductSizes(db, id),
     listProductColors(db, id),

@@ -1,12 +1,20 @@
 import { Form } from "react-router";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { buttonClass, EmptyState, Page, pageMeta, Pagination } from "~/components/page";
-import { AutoSubmitSelect, currencyOptions, priceRangeText, ProductTiles, shipToOptions } from "~/components/shop-ui";
+import {
+  AutoSubmitSelect,
+  CurrencyChoiceForm,
+  CurrencySelect,
+  priceRangeText,
+  ProductTiles,
+  shipToOptions,
+} from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
 import { listShopProducts } from "~/db/queries/products.server";
-import { getActiveGroupBuyOffer, getProfileByIdOrSlug } from "~/db/queries/profiles.server";
-import { countryByCode, isCountryCode, resolveCurrency } from "~/domain/currency";
-import { getOptionalUser } from "~/lib/auth.server";
+import { getActiveGroupBuyOffer, getProfileByIdOrSlug, getViewerPlace } from "~/db/queries/profiles.server";
+import { countryByCode, isCountryCode } from "~/domain/currency";
+import { getOptionalUser, viewerSession } from "~/lib/auth.server";
+import { viewerCurrency } from "~/lib/currency.server";
 import { idParam, notFound, pageParam } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
@@ -30,13 +38,14 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const page = pageParam(request);
   const rawShipTo = (search.get("shipTo") ?? "").trim().toUpperCase();
   const shipTo = isCountryCode(rawShipTo) ? rawShipTo : null;
-  const currency = search.get("currency")
-    ? resolveCurrency(search.get("currency"))
-    : countryByCode(profile.country).currency;
-  const [rows, groupBuy] = await Promise.all([
+  const viewer = viewerSession(context);
+  const [rows, groupBuy, viewerPlace] = await Promise.all([
     listShopProducts(db, { hostId: profile.userId, shipTo, limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }),
     getActiveGroupBuyOffer(db, profile.userId, new Date()),
+    viewer ? getViewerPlace(db, viewer) : undefined,
   ]);
+  // The viewer's currency, as on every page (decision 620; no longer the host's).
+  const currency = viewerCurrency(request, viewerPlace);
   return {
     profile: { userId: profile.userId, slug: profile.slug, creatorName: profile.creatorName },
     products: rows.slice(0, PAGE_SIZE).map((p) => ({
@@ -61,7 +70,6 @@ export default function ProfileShop({ loaderData }: Route.ComponentProps) {
   const hrefFor = (n: number) => {
     const search = new URLSearchParams();
     if (filters.shipTo) search.set("shipTo", filters.shipTo);
-    search.set("currency", filters.currency);
     if (n > 1) search.set("page", String(n));
     return `${base}/shop?${search.toString()}`;
   };
@@ -78,16 +86,12 @@ export default function ProfileShop({ loaderData }: Route.ComponentProps) {
           value={filters.shipTo}
           options={shipToOptions(filters.shipTo)}
         />
-        <AutoSubmitSelect
-          label="Currency"
-          name="currency"
-          value={filters.currency}
-          options={currencyOptions(filters.currency)}
-        />
+        <CurrencySelect value={filters.currency} />
         <button type="submit" className={buttonClass("secondary")}>
           Apply
         </button>
       </Form>
+      <CurrencyChoiceForm />
       {products.length === 0 ? (
         <EmptyState
           title={shipToName ? `Not shipping to ${shipToName} yet` : "No products available yet"}

@@ -1,11 +1,19 @@
 import { useEffect, type ReactNode } from "react";
 import { FreeEntryLink } from "~/components/free-entry-link";
-import { data, Form, isRouteErrorResponse, useFetcher } from "react-router";
+import { data, isRouteErrorResponse, useFetcher } from "react-router";
 import { Link } from "~/components/link";
 import { TabNav } from "~/components/tab-nav";
 import { ErrorPage, errorTitle } from "~/components/error-page";
 import { Badge, Button, buttonClass, Card, DateText, EmptyState, pageMeta, Pagination } from "~/components/page";
-import { currencyOptions, Countdown, displayCents, formatIn, priceRangeText, ProductTiles } from "~/components/shop-ui";
+import {
+  Countdown,
+  CurrencyChoiceForm,
+  CurrencySelect,
+  displayCents,
+  formatIn,
+  priceRangeText,
+  ProductTiles,
+} from "~/components/shop-ui";
 import { useToast } from "~/components/toaster";
 import { usePoolLive } from "~/components/use-pool-live";
 import { getDb } from "~/db/client.server";
@@ -17,14 +25,15 @@ import { listShopProducts } from "~/db/queries/products.server";
 import {
   getActiveGroupBuyOffer,
   getProfileByIdOrSlug,
-  getProfileCountry,
+  getViewerPlace,
   isTribeMember,
   listHostPoolWinners,
   listShippingCountryCodes,
   listUserEntryNumbers,
 } from "~/db/queries/profiles.server";
 import { countdownText } from "~/domain/countdown";
-import { countryByCode, displayCurrency, type SupportedCurrency } from "~/domain/currency";
+import { countryByCode, type SupportedCurrency } from "~/domain/currency";
+import { viewerCurrency } from "~/lib/currency.server";
 import { formatCents, progressPercent } from "~/domain/money";
 import { miniPrizeQuantityText } from "~/domain/pool";
 import { WINNER_PUBLICITY_TEXT } from "~/domain/prize-claims";
@@ -97,7 +106,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     viewer,
     profile,
     pool,
-    viewerCountry,
+    viewerPlace,
     shipsTo,
     member,
     rules,
@@ -112,7 +121,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     getOptionalUser(context),
     getProfileByIdOrSlug(db, key),
     getCurrentPool(db, address),
-    session ? getProfileCountry(db, session) : undefined,
+    session ? getViewerPlace(db, session) : undefined,
     listShippingCountryCodes(db, address),
     session ? isTribeMember(db, session, address) : false,
     getRevenueRules(db),
@@ -130,8 +139,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const own = profile !== undefined && profile.userId === viewer?.id;
   assertVisible(profile, own);
   const country = countryByCode(profile.country);
-  // The chosen currency, else the signed-in viewer's local currency, else MYR (one rule on every page showing a pool).
-  const currency: SupportedCurrency = displayCurrency(search.get("currency"), viewerCountry);
+  // The viewer's currency (decision 620: chosen and remembered, else their country's, else MYR), as on every page.
+  const currency: SupportedCurrency = viewerCurrency(request, viewerPlace);
+  const viewerCountry = viewerPlace?.country;
   // Coming soon: the signed-in viewer's country is not among the countries this host ships to (when they chose any).
   const comingSoon =
     !own && viewerCountry !== undefined && shipsTo.length > 0 && !shipsTo.includes(countryByCode(viewerCountry).code);
@@ -277,25 +287,10 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
           <p className="mt-2 text-sm text-gray-600">{`Ships to: ${loaderData.shipsTo.join(", ")}`}</p>
         ) : null}
 
-        <Form method="get" className="mt-4 flex flex-wrap items-end gap-2">
-          {tab !== "shop" ? <input type="hidden" name="tab" value={tab} /> : null}
-          <label className="text-sm font-medium text-gray-700">
-            Currency
-            <select
-              name="currency"
-              key={currency}
-              onChange={(event) => event.currentTarget.form?.requestSubmit()}
-              data-auto-submit
-              className="mt-1 block rounded-lg border border-gray-300 bg-white px-3 py-1.5 text-sm shadow-sm"
-              dangerouslySetInnerHTML={currencyOptions(currency)}
-            />
-          </label>
-          <noscript>
-            <button type="submit" className={buttonClass("secondary", "sm")}>
-              Apply
-            </button>
-          </noscript>
-        </Form>
+        <div className="mt-4 flex flex-wrap items-end gap-2">
+          <CurrencySelect value={currency} />
+          <CurrencyChoiceForm />
+        </div>
 
         <PoolPanel loaderData={loaderData} />
 

@@ -2,7 +2,8 @@ import { Form, redirect, type ShouldRevalidateFunctionArgs } from "react-router"
 import { EmptyState, Page, pageMeta, Pagination, buttonClass } from "~/components/page";
 import {
   AutoSubmitSelect,
-  currencyOptions,
+  CurrencyChoiceForm,
+  CurrencySelect,
   fieldClass,
   optionList,
   shipToOptions,
@@ -13,9 +14,10 @@ import { getDb } from "~/db/client.server";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { poolShareText } from "~/domain/revenue";
 import { countShopProducts, listShopProducts } from "~/db/queries/products.server";
-import { getProfileCountry } from "~/db/queries/profiles.server";
+import { getViewerPlace } from "~/db/queries/profiles.server";
 import { ALL_SHOP_CATEGORY, SHOP_CATEGORIES } from "~/domain/catalog";
-import { displayCurrency, isCountryCode } from "~/domain/currency";
+import { isCountryCode } from "~/domain/currency";
+import { viewerCurrency } from "~/lib/currency.server";
 import { getOptionalUser, viewerSession } from "~/lib/auth.server";
 import { pageParam } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
@@ -53,14 +55,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const db = getDb(getEnv(context));
   // The viewer's reads name them by their session, so they go to D1 with the session's lookup (lib/auth.server.ts).
   const viewer = viewerSession(context);
-  const chosenCurrency = params.get("currency");
-  const [user, rows, viewerCountry, rules] = await Promise.all([
+  const [user, rows, viewerPlace, rules] = await Promise.all([
     getOptionalUser(context),
     listShopProducts(db, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE, q, category, shipTo, viewer }),
-    viewer && !chosenCurrency ? getProfileCountry(db, viewer) : undefined,
+    viewer ? getViewerPlace(db, viewer) : undefined,
     getRevenueRules(db),
   ]);
-  const currency = displayCurrency(chosenCurrency, viewerCountry);
+  const currency = viewerCurrency(request, viewerPlace);
 
   // Past the last page (an old or hand-made address): go to the last page that has products.
   if (rows.length === 0 && page > 1) {
@@ -99,7 +100,6 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
     if (filters.q) search.set("q", filters.q);
     if (filters.category !== ALL_SHOP_CATEGORY) search.set("category", filters.category);
     if (filters.shipTo) search.set("shipTo", filters.shipTo);
-    search.set("currency", filters.currency);
     if (n > 1) search.set("page", String(n));
     return `/shop?${search.toString()}`;
   };
@@ -137,16 +137,12 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
           value={filters.shipTo}
           options={shipToOptions(filters.shipTo)}
         />
-        <AutoSubmitSelect
-          label="Currency"
-          name="currency"
-          value={filters.currency}
-          options={currencyOptions(filters.currency)}
-        />
+        <CurrencySelect value={filters.currency} />
         <button type="submit" className={buttonClass("primary")}>
           Search
         </button>
       </Form>
+      <CurrencyChoiceForm />
 
       {products.length === 0 ? (
         <EmptyState

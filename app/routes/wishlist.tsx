@@ -3,12 +3,12 @@ import { z } from "zod";
 import { EmptyState, Page, pageMeta, Pagination } from "~/components/page";
 import { ShopGrid, shopCardRowOf } from "~/components/shop-ui";
 import { getDb } from "~/db/client.server";
-import { getProfileCountry } from "~/db/queries/profiles.server";
+import { getViewerPlace } from "~/db/queries/profiles.server";
 import { listWishlistProducts, setProductLike } from "~/db/queries/products.server";
-import { displayCurrency } from "~/domain/currency";
 import { WISHLIST_MESSAGES, WISHLIST_PAGE_SIZE } from "~/domain/saved-lists";
 import { viewerSession } from "~/lib/auth.server";
 import { getEnv } from "~/lib/context";
+import { viewerCurrency } from "~/lib/currency.server";
 import { pageParam, requireUser, signinRedirectUrl } from "~/lib/guards.server";
 import { flashToastCookie } from "~/lib/toast.server";
 import type { Route } from "./+types/wishlist";
@@ -27,18 +27,17 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = viewerSession(context);
   if (!viewer) throw redirect(signinRedirectUrl(request));
   const page = pageParam(request);
-  const chosenCurrency = new URL(request.url).searchParams.get("currency");
   const db = getDb(getEnv(context));
-  // One batch with the session's lookup: the list and the fan's country are read by the session.
-  const [, rows, country] = await Promise.all([
+  // One batch with the session's lookup: the list and the fan's country and chosen currency are read by the session.
+  const [, rows, place] = await Promise.all([
     requireUser(context, request),
     listWishlistProducts(db, viewer, {
       limit: WISHLIST_PAGE_SIZE + 1,
       offset: (page - 1) * WISHLIST_PAGE_SIZE,
     }),
-    chosenCurrency ? undefined : getProfileCountry(db, viewer),
+    getViewerPlace(db, viewer),
   ]);
-  const currency = displayCurrency(chosenCurrency, country);
+  const currency = viewerCurrency(request, place);
   const now = new Date();
   return {
     page,

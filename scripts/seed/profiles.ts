@@ -8,6 +8,8 @@ import { avatarSvg, coverSvg } from "./media";
 export function addProfiles(seed: Seed): void {
   const { rows, hosts, uploads } = seed;
   const followers = new Map(hosts.map((h) => [h.id, h.members.length]));
+  // A Singaporean fan who chose to see prices in US dollars (docs/product.md#currency): every page shows USD to them.
+  const choseUsd = seed.fans.find((f) => f.country === "SG")?.id;
   for (const person of seed.people) {
     const host = hosts.find((h) => h.id === person.id);
     const hostOrders = host ? rows.orders.filter((o) => o.hostId === host.id) : [];
@@ -36,6 +38,7 @@ export function addProfiles(seed: Seed): void {
       profilePublic: person.public,
       country: person.country,
       region: seededRegion(person),
+      displayCurrency: person.id === choseUsd ? "USD" : null,
       createdAt: person.createdAt,
       updatedAt: person.createdAt,
     });

@@ -197,24 +197,31 @@ describe("convertCents", () => {
 });
 
 describe("displayCurrency: the one rule for the currency a page shows", () => {
-  it("takes the chosen currency first, whatever the viewer's country", () => {
-    expect(displayCurrency("USD", "MY")).toBe("USD");
-    expect(displayCurrency("jpy", "SG")).toBe("JPY");
-    expect(displayCurrency("SGD", undefined)).toBe("SGD");
+  it("takes a currency named by the address first, whatever the viewer remembers or their country", () => {
+    expect(displayCurrency({ chosen: "USD", remembered: "JPY", country: "MY" })).toBe("USD");
+    expect(displayCurrency({ chosen: "jpy", country: "SG" })).toBe("JPY");
+    expect(displayCurrency({ chosen: "SGD" })).toBe("SGD");
     // A choice outside the table is MYR, as resolveCurrency reads it, not the viewer's currency.
-    expect(displayCurrency("XYZ", "SG")).toBe("MYR");
+    expect(displayCurrency({ chosen: "XYZ", country: "SG" })).toBe("MYR");
+  });
+
+  it("else the remembered choice (a fan's profile, a visitor's cookie), when it is a code of the table", () => {
+    expect(displayCurrency({ remembered: "USD", country: "MY" })).toBe("USD");
+    expect(displayCurrency({ chosen: "", remembered: "EUR" })).toBe("EUR");
+    expect(displayCurrency({ remembered: "usd", country: "SG" })).toBe("SGD");
+    expect(displayCurrency({ remembered: "XYZ" })).toBe("MYR");
   });
 
   it("else the signed-in viewer's local currency", () => {
-    expect(displayCurrency(null, "MY")).toBe("MYR");
-    expect(displayCurrency(null, "SG")).toBe("SGD");
-    expect(displayCurrency("", "GB")).toBe("GBP");
-    expect(displayCurrency(undefined, "BN")).toBe("USD");
-    expect(displayCurrency(null, "ZZ")).toBe("MYR");
+    expect(displayCurrency({ chosen: null, country: "MY" })).toBe("MYR");
+    expect(displayCurrency({ remembered: null, country: "SG" })).toBe("SGD");
+    expect(displayCurrency({ chosen: "", country: "GB" })).toBe("GBP");
+    expect(displayCurrency({ country: "BN" })).toBe("USD");
+    expect(displayCurrency({ country: "ZZ" })).toBe("MYR");
   });
 
-  it("else MYR, the default (a visitor has no country)", () => {
-    expect(displayCurrency(null, undefined)).toBe(DEFAULT_CURRENCY);
-    expect(displayCurrency("", null)).toBe("MYR");
+  it("else MYR, the default (a visitor without a choice has no country)", () => {
+    expect(displayCurrency({})).toBe(DEFAULT_CURRENCY);
+    expect(displayCurrency({ chosen: "", remembered: null, country: null })).toBe("MYR");
   });
 });

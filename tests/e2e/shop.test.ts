@@ -42,9 +42,10 @@ test("a signed-in fan likes and unlikes a card without a reload, opens it on the
   await back;
   assert.equal(await like.getAttribute("aria-pressed"), before);
 
-  // The currency select submits the filter form by itself; the card shows its prices in that currency.
+  // The currency select posts the choice by itself and comes back; the card shows its prices in that currency.
+  const chosen = page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith("/currency"));
   await page.getByLabel("Currency").selectOption("USD");
-  await page.waitForURL(/currency=USD/);
+  await chosen;
   await card
     .getByText(/USD \d/)
     .first()
@@ -53,6 +54,11 @@ test("a signed-in fan likes and unlikes a card without a reload, opens it on the
   await page.reload();
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
   assert.equal(await page.getByLabel("Currency").inputValue(), "USD", "and still after a reload");
+  // The choice is kept on the fan's profile: back to their own (MYR) for the other tests.
+  const restored = page.waitForResponse((r) => r.request().method() === "POST" && r.url().endsWith("/currency"));
+  await page.getByLabel("Currency").selectOption("MYR");
+  await restored;
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
 
   // The name link is a plain link that React Router follows without loading a new document.
   const stillSame = await markDocument(page);

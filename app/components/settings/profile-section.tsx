@@ -4,6 +4,7 @@ import { Field, FormError, SelectField } from "~/components/form";
 import { Badge, Card } from "~/components/page";
 import { useToast } from "~/components/toaster";
 import { IMAGE_MAX_BYTES } from "~/domain/catalog";
+import { CURRENCIES } from "~/domain/currency";
 import {
   BIO_MAX_LENGTH,
   PROFILE_CATEGORIES,
@@ -85,7 +86,34 @@ export function ProfileSection({ data: d }: { data: SettingsPageData }) {
           <SaveButton pending={fetcher.state !== "idle"} />
         </fetcher.Form>
       </Card>
+      <CurrencyCard data={d} />
     </div>
+  );
+}
+
+/** The currency every page shows prices in (decision 620): chosen here or on any page's currency select. */
+function CurrencyCard({ data: d }: { data: SettingsPageData }) {
+  const fetcher = useSettingsFetcher("settings-currency");
+  const error = fetcher.data?.intent === "currency" ? fetcher.data.errors?.currency : undefined;
+  const options = [
+    { value: "", label: `My country's currency (${d.profile.countryCurrency})` },
+    ...CURRENCIES.map((c) => ({ value: c.code, label: `${c.code} · ${c.name}` })),
+  ];
+  return (
+    <Card>
+      <h2 className="font-semibold text-gray-900">Currency</h2>
+      <fetcher.Form method="post" action={SETTINGS_ACTION} className="mt-4 space-y-4">
+        <input type="hidden" name="intent" value="currency" />
+        <SelectField
+          label="Show prices in"
+          name="currency"
+          options={options}
+          defaultValue={d.profile.currency}
+          error={error}
+        />
+        <SaveButton pending={fetcher.state !== "idle"} />
+      </fetcher.Form>
+    </Card>
   );
 }
 

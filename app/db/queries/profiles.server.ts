@@ -110,16 +110,27 @@ export function listPublicProfiles(
 // ---------------------------------------------------------------------------------------------------------------
 // The profile page
 
-/** A signed-in viewer's profile country (for the display currency and the coming-soon check), or undefined. */
-export async function getProfileCountry(db: Db, viewer: ViewerKey): Promise<string | undefined> {
-  const row = await profileCountryRead(db, viewerShape(viewer)).get(viewerValues(viewer));
-  return row?.country;
+/**
+ * A signed-in viewer's profile country (the display currency, ship-to and coming-soon checks) and chosen display
+ * currency (null: their country's), in one read with the session's lookup (decision 620); undefined without a
+ * profile. (It was getProfileCountry, which read the country alone.)
+ */
+export async function getViewerPlace(
+  db: Db,
+  viewer: ViewerKey,
+): Promise<{ country: string; currency: string | null } | undefined> {
+  return viewerPlaceRead(db, viewerShape(viewer)).get(viewerValues(viewer));
 }
 
-const profileCountryRead = preparedRead(
+/** Remembers the display currency a fan chose (null: their country's). */
+export async function setProfileCurrency(db: Db, userId: string, currency: string | null): Promise<void> {
+  await db.update(userProfiles).set({ displayCurrency: currency }).where(eq(userProfiles.userId, userId));
+}
+
+const viewerPlaceRead = preparedRead(
   (db, shape: ViewerShape) =>
     db
-      .select({ country: userProfiles.country })
+      .select({ country: userProfiles.country, currency: userProfiles.displayCurrency })
       .from(userProfiles)
       .where(eq(userProfiles.userId, viewerParam(shape, userProfiles.userId)))
       .limit(1)

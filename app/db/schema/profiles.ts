@@ -48,6 +48,11 @@ export const userProfiles = sqliteTable(
     country: text("country").notNull().default("MY"),
     /** ISO 3166-2 subdivision (e.g. US-NY), where a country's regions differ on prize draws; null when not given. */
     region: text("region"),
+    /**
+     * The currency pages show prices in for this viewer (a code of CURRENCIES), chosen on a page or in Settings; null
+     * means their country's (decision 620). `currency` above is the currency their own products are priced in.
+     */
+    displayCurrency: text("display_currency"),
     /** Set by the platform owner while the account is suspended: no payout may be started for it. */
     payoutsHeld: bool("payouts_held").notNull().default(false),
     createdAt: createdAt(),

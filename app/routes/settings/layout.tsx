@@ -2,7 +2,7 @@ import { data, Outlet, redirect, useLocation } from "react-router";
 import { TabNav } from "~/components/tab-nav";
 import { Page, pageMeta } from "~/components/page";
 import { getDb } from "~/db/client.server";
-import { getOwnProfile, listShippingCountryCodes } from "~/db/queries/profiles.server";
+import { getOwnProfile, listShippingCountryCodes, setProfileCurrency } from "~/db/queries/profiles.server";
 import {
   deletePushSubscription,
   replaceShippingCountries,
@@ -11,7 +11,8 @@ import {
   updateProfileFields,
 } from "~/db/queries/settings.server";
 import { IMAGE_MAX_BYTES } from "~/domain/catalog";
-import { countryByCode } from "~/domain/currency";
+import { countryByCode, isSupportedCurrency } from "~/domain/currency";
+import { CURRENCY_CHOICE_MESSAGES, ProfileCurrencySchema } from "~/domain/currency-choice";
 import { requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { hostCookie } from "~/lib/cookies.server";
@@ -68,6 +69,8 @@ export async function loader({ request, context }: Route.LoaderArgs): Promise<Se
       avatarUrl: profile.avatarUrl,
       coverImageUrl: profile.coverImageUrl,
       country: countryByCode(profile.country).name,
+      currency: isSupportedCurrency(profile.displayCurrency) ? profile.displayCurrency : "",
+      countryCurrency: countryByCode(profile.country).currency,
     },
     shipping,
     notifications: {
@@ -173,6 +176,23 @@ export async function action({ request, context }: Route.ActionArgs) {
       }
       await replaceShippingCountries(db, user.id, parsed.data.countries);
       return reply({ ok: true, intent, message: SETTINGS_MESSAGES.shippingSaved });
+    }
+    case "currency": {
+      // The display currency every page shows prices in (decision 620); "" is the country's.
+      const parsed = ProfileCurrencySchema.safeParse(text(form, "currency"));
+      if (!parsed.success) {
+        return reply(
+          {
+            ok: false,
+            intent,
+            message: CURRENCY_CHOICE_MESSAGES.unknown,
+            errors: { currency: CURRENCY_CHOICE_MESSAGES.unknown },
+          },
+          400,
+        );
+      }
+      await setProfileCurrency(db, user.id, parsed.data);
+      return reply({ ok: true, intent, message: SETTINGS_MESSAGES.saved });
     }
     case "notifications": {
       const parsed = NotificationsSchema.safeParse(Object.fromEntries(form));
