@@ -24,11 +24,19 @@ import { pageParam } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import type { Route } from "./+types/shop";
-import { SEARCH_MAX_LENGTH, searchText } from "~/domain/search";
+import { PRODUCT_SORT_LABELS, productSort, productSortsFor, SEARCH_MAX_LENGTH, searchText } from "~/domain/search";
 
 const PAGE_SIZE = 24;
 /** The category filter's options: an option's value is its text. */
 const categoryOptions = optionList(() => SHOP_CATEGORIES.map((c) => [c, c]));
+/**
+ * The sort select's options (docs/product.md#shop-and-products): the default (Best match while searching, else
+ * Newest) has the value "", so a new search typed under a default order is ordered by relevance.
+ */
+const sortOptions = (searching: boolean) =>
+  optionList(() => productSortsFor(searching).map((s, i) => [i === 0 ? "" : s, PRODUCT_SORT_LABELS[s]]));
+const searchSortOptions = sortOptions(true);
+const listSortOptions = sortOptions(false);
 
 export const handle = STATIC_FOR_VISITORS;
 
@@ -52,6 +60,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const category = isCategoryFilter(rawCategory) ? rawCategory : null;
   const rawShipTo = (params.get("shipTo") ?? "").trim().toUpperCase();
   const shipTo = isCountryCode(rawShipTo) ? rawShipTo : null;
+  const sort = productSort(params.get("sort"), q !== "");
+  const sortValue = sort === productSortsFor(q !== "")[0] ? "" : sort;
 
   const db = getDb(getEnv(context));
   // The viewer's reads name them by their session, so they go to D1 with the session's lookup (lib/auth.server.ts).
@@ -59,7 +69,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const chosenCurrency = params.get("currency");
   const [user, rows, viewerCountry, rules] = await Promise.all([
     getOptionalUser(context),
-    listShopProducts(db, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE, q, category, shipTo, viewer }),
+    listShopProducts(db, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE, q, sort, category, shipTo, viewer }),
     viewer && !chosenCurrency ? getProfileCountry(db, viewer) : undefined,
     getRevenueRules(db),
   ]);
@@ -104,7 +114,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     page,
     hasNext: rows.length > PAGE_SIZE,
     products,
-    filters: { q, category: category ?? ALL_SHOP_CATEGORY, shipTo: shipTo ?? "", currency },
+    filters: { q, sort: sortValue, category: category ?? ALL_SHOP_CATEGORY, shipTo: shipTo ?? "", currency },
     signedIn: user !== null,
   };
 }
@@ -120,6 +130,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
   const hrefFor = (n: number) => {
     const search = new URLSearchParams();
     if (filters.q) search.set("q", filters.q);
+    if (filters.sort) search.set("sort", filters.sort);
     if (filters.category !== ALL_SHOP_CATEGORY) search.set("category", filters.category);
     if (filters.shipTo) search.set("shipTo", filters.shipTo);
     search.set("currency", filters.currency);
@@ -134,7 +145,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
       <Form
         method="get"
         role="search"
-        className="mb-6 grid gap-3 rounded-xl border border-gray-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end"
+        className="mb-6 grid gap-3 rounded-xl border border-gray-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] lg:items-end"
       >
         <label className="field-label">
           Search
@@ -159,6 +170,12 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
           name="shipTo"
           value={filters.shipTo}
           options={shipToOptions(filters.shipTo)}
+        />
+        <AutoSubmitSelect
+          label="Sort by"
+          name="sort"
+          value={filters.sort}
+          options={(filters.q ? searchSortOptions : listSortOptions)(filters.sort)}
         />
         <AutoSubmitSelect
           label="Currency"
