@@ -270,6 +270,26 @@ describe("product search", () => {
     expect(await searchIds(`cafe creme ${tag}`)).toEqual([cafe]);
   });
 
+  it("searches a host's own products on /shop-management with the same engine, inactive ones included", async () => {
+    const owner = await makeSignedInUser({ name: `Owner${tag}` });
+    const pouch = await addProduct({ hostId: owner.id, name: `Tenun Pouch ${tag}`, status: "inactive" });
+    const basket = await addProduct({ hostId: owner.id, name: `Woven Basket ${tag}`, description: "Tenun trim." });
+    await addProduct({ hostId: host.id, name: `Tenun Wallet ${tag}` });
+    const rows = async (q: string) => {
+      const res = await get(`/shop-management?q=${encodeURIComponent(q)}`, { cookie: owner.cookie });
+      expect(res.status, q).toBe(200);
+      const page = await decodedHtml(res);
+      return { page, ids: [...page.matchAll(/data-product-row="([^"]+)"/g)].map((m) => m[1]!) };
+    };
+    expect((await rows(`ten pou ${tag}`)).ids).toEqual([pouch]);
+    // Another host's product never; the name's match above the description's.
+    expect((await rows(`tenun ${tag}`)).ids).toEqual([pouch, basket]);
+    expect((await rows("")).ids).toEqual([basket, pouch]);
+    const none = await rows(`" NEAR( *`);
+    expect(none.ids).toEqual([]);
+    expect(none.page).toContain("No products found");
+  });
+
   it("shows the unfiltered list for an empty search, and a page past a search's end goes to its last page", async () => {
     expect(await shopIds("q=%20%20")).toEqual(await shopIds(""));
     const res = await get(`/shop?q=${encodeURIComponent(`kopi ${tag}`)}&page=4`);
