@@ -58,7 +58,9 @@ function timedD1(db, log) {
 }
 
 async function profileRoute(env, ctx, path, runs) {
-  const match = ROUTES.map(([pattern, module, param]) => [path.match(pattern), module, param]).find(([m]) => m);
+  // A path may carry a query (the search page, /shop?q=...): the route is matched on its pathname.
+  const pathname = path.split("?")[0];
+  const match = ROUTES.map(([pattern, module, param]) => [pathname.match(pattern), module, param]).find(([m]) => m);
   if (!match) throw new Error(`No route for ${path}`);
   const [found, module, param] = match;
   const params = param ? { [param]: decodeURIComponent(found[1]) } : {};
