@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { groupBuys, products, userProfiles, userShippingCountries } from "~/db/schema";
@@ -288,6 +289,23 @@ describe("product search", () => {
     const none = await rows(`" NEAR( *`);
     expect(none.ids).toEqual([]);
     expect(none.page).toContain("No products found");
+  });
+
+  it("comes back whole after the README's export recipe drops it and migration 0034 runs again", async () => {
+    const triggers = ["insert", "update", "delete", "host_update", "host_insert", "host_delete"];
+    for (const statement of [
+      ...triggers.map((t) => `DROP TRIGGER product_search_${t}`),
+      "DROP TABLE product_search",
+      "DROP VIEW product_search_source",
+    ]) {
+      await env.DB.prepare(statement).run();
+    }
+    // Products are written meanwhile: the rebuild indexes them too.
+    const bell = await addProduct({ hostId: host.id, name: `Gamelan Bell ${tag}` });
+    const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith("0034_"))!;
+    await env.DB.batch(migration.queries.map((q) => env.DB.prepare(q)));
+    expect(await searchIds(`gamelan ${tag}`)).toEqual([bell]);
+    expect(await searchIds(`kopi mug ${tag}`)).toEqual([mug]);
   });
 
   it("shows the unfiltered list for an empty search, and a page past a search's end goes to its last page", async () => {
