@@ -197,8 +197,9 @@ function sortedPage(db: Db, shape: ShopShape) {
     .from(products)
     .$dynamic();
   if (shape.text) page = page.innerJoin(productSearch, productSearchJoin);
+  // The host's profile only for Ship to (their country): one lookup less for every product matched.
+  if (shape.shipTo) page = page.leftJoin(userProfiles, eq(userProfiles.userId, products.hostId));
   return page
-    .leftJoin(userProfiles, eq(userProfiles.userId, products.hostId))
     .where(and(...shopConditions(shape)))
     .orderBy(...productOrder(shape.sort, shape.text))
     .limit(sql.placeholder("limit"))
