@@ -680,7 +680,7 @@ function searchSection(pages, fan, profile) {
   const profiled = (label) => (profile.error ? null : profile.pages.find((p) => p.label === label));
   const search = profiled(SEARCH_LABEL);
   const shop = profiled("/shop");
-  const searchQuery = search?.queries?.find((q) => q.sql.includes("product_search"));
+  const searchQuery = search?.queries?.find((q) => q.search);
   const shopQuery = shop?.queries ? [...shop.queries].sort((a, b) => b.ms - a.ms)[0] : null;
   out(
     searchQuery

@@ -90,6 +90,8 @@ async function profileRoute(env, ctx, path, runs) {
     d1Ms: median(d1Totals),
     queries: [...perQuery].map(([key, times]) => ({
       sql: key.split("\u0000")[1].replace(/\s+/g, " ").slice(0, 160),
+      // Whether it reads the product search index (the bench's search row reports that query's time).
+      search: key.includes("product_search"),
       ms: median(times),
       count: times.length,
     })),
