@@ -35,6 +35,8 @@ function cardIds(page: string): string[] {
 
 const token = crypto.randomUUID().slice(0, 6);
 const pageToken = crypto.randomUUID().slice(0, 6);
+/** A word in both the teapot's and the headset's description: a search finds words by their start (decision 590). */
+const shared = `Shared${token}`;
 const names = {
   hostA: `Zephyr${token} Crafts`,
   hostB: `Quillon${token} Studio`,
@@ -80,7 +82,7 @@ beforeAll(async () => {
     basePriceCents: 1000,
     priceMinCents: 1000,
     priceMaxCents: 1000,
-    description: "A teapot.",
+    description: `A teapot. ${shared}`,
   });
   headsetId = await addProduct({
     hostId: hostB.id,
@@ -89,6 +91,7 @@ beforeAll(async () => {
     basePriceCents: 2000,
     priceMinCents: 2000,
     priceMaxCents: 3000,
+    description: shared,
   });
   await d.insert(productSizes).values([
     { productId: teapotId, name: "Small", priceCents: 1000, availableUnits: 5, position: 0 },
@@ -129,25 +132,25 @@ describe("/shop", () => {
 
   it("filters by category", async () => {
     const tech = cardIds(
-      await decodedHtml(await get(`/shop?q=${token}&category=${encodeURIComponent("Tech & Gaming")}`)),
+      await decodedHtml(await get(`/shop?q=${shared}&category=${encodeURIComponent("Tech & Gaming")}`)),
     );
     expect(tech).toEqual([headsetId]);
     const home = cardIds(
-      await decodedHtml(await get(`/shop?q=${token}&category=${encodeURIComponent("Home & Lifestyle")}`)),
+      await decodedHtml(await get(`/shop?q=${shared}&category=${encodeURIComponent("Home & Lifestyle")}`)),
     );
     expect(home).toEqual([teapotId]);
-    const all = cardIds(await decodedHtml(await get(`/shop?q=${token}&category=All`)));
+    const all = cardIds(await decodedHtml(await get(`/shop?q=${shared}&category=All`)));
     expect(all).toEqual(expect.arrayContaining([teapotId, headsetId]));
   });
 
   it("filters by the countries a host ships to", async () => {
-    const sg = cardIds(await decodedHtml(await get(`/shop?q=${token}&shipTo=SG`)));
+    const sg = cardIds(await decodedHtml(await get(`/shop?q=${shared}&shipTo=SG`)));
     expect(sg).toContain(teapotId);
     expect(sg).not.toContain(headsetId);
-    const jp = cardIds(await decodedHtml(await get(`/shop?q=${token}&shipTo=JP`)));
+    const jp = cardIds(await decodedHtml(await get(`/shop?q=${shared}&shipTo=JP`)));
     expect(jp).toContain(headsetId);
     expect(jp).not.toContain(teapotId);
-    const all = cardIds(await decodedHtml(await get(`/shop?q=${token}&shipTo=`)));
+    const all = cardIds(await decodedHtml(await get(`/shop?q=${shared}&shipTo=`)));
     expect(all).toEqual(expect.arrayContaining([teapotId, headsetId]));
   });
 
@@ -230,21 +233,21 @@ describe("/shop", () => {
 
   it("shows the chosen filters selected, and the defaults when none or an unknown one is chosen", async () => {
     const chosen = await decodedHtml(
-      await get(`/shop?q=${token}&category=${encodeURIComponent("Tech & Gaming")}&shipTo=sg&currency=JPY`),
+      await get(`/shop?q=${shared}&category=${encodeURIComponent("Tech & Gaming")}&shipTo=sg&currency=JPY`),
     );
     expect(selectedOption(chosen, "category")).toBe("Tech & Gaming");
     expect(selectedOption(chosen, "shipTo")).toBe("SG");
     expect(selectedOption(chosen, "currency")).toBe("JPY");
     expect(chosen).toContain(">JPY · Japanese Yen</option>");
 
-    const defaults = await decodedHtml(await get(`/shop?q=${token}&category=Nope&shipTo=XX`));
+    const defaults = await decodedHtml(await get(`/shop?q=${shared}&category=Nope&shipTo=XX`));
     expect(selectedOption(defaults, "category")).toBe("All");
     expect(selectedOption(defaults, "shipTo")).toBe("");
     expect(selectedOption(defaults, "currency")).toBe("MYR");
   });
 
   it("ignores filters it does not know", async () => {
-    const res = await get(`/shop?q=${token}&category=Nope&shipTo=XX&currency=ZZZ&page=abc`);
+    const res = await get(`/shop?q=${shared}&category=Nope&shipTo=XX&currency=ZZZ&page=abc`);
     expect(res.status).toBe(200);
     expect(cardIds(await decodedHtml(res)).length).toBeGreaterThan(0);
   });

@@ -19,3 +19,46 @@ export const searchQuerySchema = z
   .nullish()
   .catch(undefined)
   .transform((v) => searchText(v));
+
+/**
+ * The product search's FTS5 MATCH expression for a typed search (decision 590): each whitespace-separated word
+ * becomes a quoted prefix term (`"word"*`, an embedded `"` doubled), all of them required, so "kopi mug" finds
+ * "Kopitiam Enamel Mug Set" and a typed `AND`, `NEAR(`, `*`, `-` or `:` is only text, never query syntax. A word
+ * with no letter or digit (only punctuation or emoji) holds nothing the index keeps and is left out. Null when
+ * nothing searchable is left: such a search finds no product.
+ */
+export function productMatchQuery(text: string): string | null {
+  const terms = searchText(text)
+    .split(/\s+/u)
+    .filter((word) => /[\p{L}\p{N}]/u.test(word))
+    .map((word) => `"${word.replaceAll('"', '""')}"*`);
+  return terms.length ? terms.join(" ") : null;
+}
+
+/** The orders a product list offers (/shop, /explore's products, a host's lists), as the `sort` query value. */
+export const PRODUCT_SORTS = ["relevance", "newest", "price_asc", "price_desc", "popular"] as const;
+export type ProductSort = (typeof PRODUCT_SORTS)[number];
+
+/** The sort select's option texts. */
+export const PRODUCT_SORT_LABELS: Record<ProductSort, string> = {
+  relevance: "Best match",
+  newest: "Newest",
+  price_asc: "Price: low to high",
+  price_desc: "Price: high to low",
+  popular: "Most popular",
+};
+
+/** The sorts a list offers, its default first: relevance only (and first) when something was searched. */
+export function productSortsFor(searching: boolean): readonly ProductSort[] {
+  return searching ? PRODUCT_SORTS : PRODUCT_SORTS.filter((s) => s !== "relevance");
+}
+
+/**
+ * A list's `sort` query value: one of PRODUCT_SORTS offered for it; anything else (missing, unknown, relevance
+ * without a search) is the default: relevance when something was searched, newest otherwise.
+ */
+export function productSort(raw: string | null | undefined, searching: boolean): ProductSort {
+  const parsed = z.enum(PRODUCT_SORTS).safeParse(raw);
+  if (parsed.success && productSortsFor(searching).includes(parsed.data)) return parsed.data;
+  return searching ? "relevance" : "newest";
+}

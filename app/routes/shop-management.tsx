@@ -1,3 +1,4 @@
+import { Form } from "react-router";
 import { Link } from "~/components/link";
 import { priceText, Table } from "~/components/cards";
 import { Badge, buttonClass, EmptyState, LinkButton, Page, pageMeta, Pagination, StatusBadge } from "~/components/page";
@@ -5,6 +6,7 @@ import { getDb } from "~/db/client.server";
 import { listManagedProducts } from "~/db/queries/product-admin.server";
 import { pageParam, requireUser } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
+import { SEARCH_MAX_LENGTH, searchText } from "~/domain/search";
 import type { Route } from "./+types/shop-management";
 
 export const meta: Route.MetaFunction = () => pageMeta("Shop Management");
@@ -14,11 +16,13 @@ const PAGE_SIZE = 20;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = await requireUser(context, request);
   const page = pageParam(request);
+  const q = searchText(new URL(request.url).searchParams.get("q"));
   const rows = await listManagedProducts(getDb(getEnv(context)), user.id, {
     limit: PAGE_SIZE + 1,
     offset: (page - 1) * PAGE_SIZE,
+    q,
   });
-  return { products: rows.slice(0, PAGE_SIZE), page, hasNext: rows.length > PAGE_SIZE };
+  return { products: rows.slice(0, PAGE_SIZE), page, hasNext: rows.length > PAGE_SIZE, q };
 }
 
 const stockTone = { Digital: "blue", "Out of Stock": "red", "Low Stock": "yellow", "In Stock": "green" } as const;
@@ -43,10 +47,38 @@ function Frame({ children }: { children: React.ReactNode }) {
 }
 
 export default function ShopManagement({ loaderData }: Route.ComponentProps) {
-  const { products, page, hasNext } = loaderData;
+  const { products, page, hasNext, q } = loaderData;
+  const hrefFor = (n: number) => `/shop-management?${new URLSearchParams({ ...(q ? { q } : {}), page: String(n) })}`;
   return (
     <Frame>
-      {products.length === 0 && page === 1 ? (
+      {/* The shop's search engine over the host's own products (decision 590). */}
+      {q || products.length > 0 || page > 1 ? (
+        <Form method="get" role="search" className="mb-4 flex gap-2">
+          <label className="sr-only" htmlFor="shop-management-q">
+            Search your products
+          </label>
+          <input
+            id="shop-management-q"
+            type="search"
+            name="q"
+            defaultValue={q}
+            key={q}
+            maxLength={SEARCH_MAX_LENGTH}
+            placeholder="Search your products"
+            className="block w-full rounded-lg border border-gray-300 bg-white px-3 py-2 text-sm shadow-sm focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30"
+          />
+          <button type="submit" className={buttonClass("secondary")}>
+            Search
+          </button>
+        </Form>
+      ) : null}
+      {products.length === 0 && page === 1 && q ? (
+        <EmptyState
+          title="No products found"
+          message="Try another search."
+          action={{ to: "/shop-management", label: "Clear search" }}
+        />
+      ) : products.length === 0 && page === 1 ? (
         <EmptyState
           title="No products yet"
           message="Add your first product to start selling."
@@ -97,7 +129,7 @@ export default function ShopManagement({ loaderData }: Route.ComponentProps) {
           ))}
         </Table>
       )}
-      <Pagination page={page} hasNext={hasNext} hrefFor={(n) => `/shop-management?page=${n}`} />
+      <Pagination page={page} hasNext={hasNext} hrefFor={hrefFor} />
     </Frame>
   );
 }

@@ -23,11 +23,19 @@ import { pageParam } from "~/lib/guards.server";
 import { getEnv } from "~/lib/context";
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import type { Route } from "./+types/shop";
-import { SEARCH_MAX_LENGTH, searchText } from "~/domain/search";
+import { PRODUCT_SORT_LABELS, productSort, productSortsFor, SEARCH_MAX_LENGTH, searchText } from "~/domain/search";
 
 const PAGE_SIZE = 24;
 /** The category filter's options: an option's value is its text. */
 const categoryOptions = optionList(() => SHOP_CATEGORIES.map((c) => [c, c]));
+/**
+ * The sort select's options (docs/product.md#shop-and-products): the default (Best match while searching, else
+ * Newest) has the value "", so a new search typed under a default order is ordered by relevance.
+ */
+const sortOptions = (searching: boolean) =>
+  optionList(() => productSortsFor(searching).map((s, i) => [i === 0 ? "" : s, PRODUCT_SORT_LABELS[s]]));
+const searchSortOptions = sortOptions(true);
+const listSortOptions = sortOptions(false);
 
 export const handle = STATIC_FOR_VISITORS;
 
@@ -51,13 +59,15 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const category = isCategoryFilter(rawCategory) ? rawCategory : null;
   const rawShipTo = (params.get("shipTo") ?? "").trim().toUpperCase();
   const shipTo = isCountryCode(rawShipTo) ? rawShipTo : null;
+  const sort = productSort(params.get("sort"), q !== "");
+  const sortValue = sort === productSortsFor(q !== "")[0] ? "" : sort;
 
   const db = getDb(getEnv(context));
   // The viewer's reads name them by their session, so they go to D1 with the session's lookup (lib/auth.server.ts).
   const viewer = viewerSession(context);
   const [user, rows, viewerPlace, rules] = await Promise.all([
     getOptionalUser(context),
-    listShopProducts(db, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE, q, category, shipTo, viewer }),
+    listShopProducts(db, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE, q, sort, category, shipTo, viewer }),
     viewer ? getViewerPlace(db, viewer) : undefined,
     getRevenueRules(db),
   ]);
@@ -82,7 +92,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     page,
     hasNext: rows.length > PAGE_SIZE,
     products,
-    filters: { q, category: category ?? ALL_SHOP_CATEGORY, shipTo: shipTo ?? "", currency },
+    filters: { q, sort: sortValue, category: category ?? ALL_SHOP_CATEGORY, shipTo: shipTo ?? "", currency },
     signedIn: user !== null,
   };
 }
@@ -98,6 +108,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
   const hrefFor = (n: number) => {
     const search = new URLSearchParams();
     if (filters.q) search.set("q", filters.q);
+    if (filters.sort) search.set("sort", filters.sort);
     if (filters.category !== ALL_SHOP_CATEGORY) search.set("category", filters.category);
     if (filters.shipTo) search.set("shipTo", filters.shipTo);
     if (n > 1) search.set("page", String(n));
@@ -111,7 +122,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
       <Form
         method="get"
         role="search"
-        className="mb-6 grid gap-3 rounded-xl border border-gray-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_auto] lg:items-end"
+        className="mb-6 grid gap-3 rounded-xl border border-gray-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] lg:items-end"
       >
         <label className="field-label">
           Search
@@ -136,6 +147,12 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
           name="shipTo"
           value={filters.shipTo}
           options={shipToOptions(filters.shipTo)}
+        />
+        <AutoSubmitSelect
+          label="Sort by"
+          name="sort"
+          value={filters.sort}
+          options={(filters.q ? searchSortOptions : listSortOptions)(filters.sort)}
         />
         <CurrencySelect value={filters.currency} />
         <button type="submit" className={buttonClass("primary")}>

@@ -1,8 +1,15 @@
 import { and, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { containsText } from "~/db/text-match.server";
-import { mainImage } from "~/db/queries/products.server";
+import {
+  mainImage,
+  productOrder,
+  productSearch,
+  productSearchJoin,
+  productSearchMatches,
+} from "~/db/queries/products.server";
 import { guessWinGames, products, userProfiles } from "~/db/schema";
+import { productMatchQuery } from "~/domain/search";
 
 // /explore: the latest products and active games of public hosts. Creators come from listPublicProfiles.
 
@@ -10,15 +17,18 @@ type ExploreQuery = { limit: number; q?: string | null; category?: string | null
 
 const publicHost = and(eq(userProfiles.profilePublic, true), eq(userProfiles.status, "active"));
 
-/** The latest active products of public hosts; `category` matches the product's shop category or the host's category. */
-export function listExploreProducts(db: Db, { limit, q, category }: ExploreQuery) {
+/**
+ * The active products of public hosts, newest first; `category` matches the product's shop category or the host's
+ * category. A search goes through the shop's search index (products.server.ts) and orders by relevance.
+ */
+export async function listExploreProducts(db: Db, { limit, q, category }: ExploreQuery) {
   const conditions: (SQL | undefined)[] = [eq(products.status, "active"), publicHost];
   if (category) conditions.push(or(sql`${products.shopCategory} = ${category}`, eq(userProfiles.category, category)));
   const text = q?.trim();
-  if (text) {
-    conditions.push(or(containsText(products.name, text), containsText(userProfiles.creatorName, text)));
-  }
-  return db
+  const match = text ? productMatchQuery(text) : null;
+  if (text && !match) return [];
+  if (match) conditions.push(productSearchMatches(match));
+  let query = db
     .select({
       id: products.id,
       name: products.name,
@@ -34,9 +44,12 @@ export function listExploreProducts(db: Db, { limit, q, category }: ExploreQuery
       image: mainImage,
     })
     .from(products)
+    .$dynamic();
+  if (match) query = query.innerJoin(productSearch, productSearchJoin);
+  return query
     .innerJoin(userProfiles, eq(userProfiles.userId, products.hostId))
     .where(and(...conditions))
-    .orderBy(desc(products.createdAt), desc(products.id))
+    .orderBy(...productOrder(match ? "relevance" : "newest", !!match))
     .limit(limit);
 }
 

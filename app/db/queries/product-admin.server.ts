@@ -1,7 +1,13 @@
 // A host's own products: create, update, archive or delete, and the management lists.
-import { and, count, desc, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, count, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
-import { mainImage } from "~/db/queries/products.server";
+import {
+  mainImage,
+  productOrder,
+  productSearch,
+  productSearchJoin,
+  productSearchMatches,
+} from "~/db/queries/products.server";
 import { payableCheckoutReferences } from "~/db/queries/checkout.server";
 import {
   groupBuyProducts,
@@ -18,6 +24,7 @@ import { STORE_SALE_STATUSES } from "~/domain/orders";
 import type { ProductFormValues, ProductInput } from "~/lib/product-form";
 import { productImageKey } from "~/lib/uploads.server";
 import { formatAmount } from "~/domain/money";
+import { productMatchQuery } from "~/domain/search";
 
 function children(db: Db, productId: string, input: ProductInput, currency: string) {
   const writes = [];
@@ -214,13 +221,18 @@ export async function deleteOrArchiveProduct(
   return { outcome: "deleted", r2Keys: keys };
 }
 
-/** One page of a host's products (archived ones last), each with its stock label from the domain. */
+/**
+ * A page of the host's own products (/shop-management), archived last, newest first; with a search (`q`), only the
+ * products the shop's search index matches, best match first (the same engine as /shop, decision 590).
+ */
 export async function listManagedProducts(
   db: Db,
   hostId: string,
-  { limit, offset }: { limit: number; offset: number },
+  { limit, offset, q }: { limit: number; offset: number; q?: string },
 ) {
-  const rows = await db
+  const match = q ? productMatchQuery(q) : null;
+  if (q && !match) return [];
+  let query = db
     .select({
       id: products.id,
       name: products.name,
@@ -234,8 +246,11 @@ export async function listManagedProducts(
       image: mainImage,
     })
     .from(products)
-    .where(eq(products.hostId, hostId))
-    .orderBy(sql`${products.status} = 'archived'`, desc(products.createdAt), desc(products.id))
+    .$dynamic();
+  if (match) query = query.innerJoin(productSearch, productSearchJoin);
+  const rows = await query
+    .where(and(eq(products.hostId, hostId), match ? productSearchMatches(match) : undefined))
+    .orderBy(sql`${products.status} = 'archived'`, ...productOrder(match ? "relevance" : "newest", !!match))
     .limit(limit)
     .offset(offset);
   const ids = rows.map((r) => r.id);

@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
+import { and, asc, desc, eq, ne, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { alias, integer, sqliteTable } from "drizzle-orm/sqlite-core";
 import { hostNotSuspended } from "~/db/queries/admin.server";
 import {
   hostOfProduct,
@@ -10,7 +10,6 @@ import {
   type ProfileAddress,
 } from "~/db/queries/host-refs.server";
 import type { Db } from "~/db/client.server";
-import { containsText } from "~/db/text-match.server";
 import { columnPlaceholder, preparedRead } from "~/db/prepared.server";
 import { viewerParam, viewerShape, viewerValues, type ViewerKey, type ViewerShape } from "~/db/queries/sessions.server";
 import {
@@ -24,6 +23,7 @@ import {
   userShippingCountries,
 } from "~/db/schema";
 import type { ProductShopCategory } from "~/domain/catalog";
+import { productMatchQuery, type ProductSort } from "~/domain/search";
 
 /**
  * A product's main image (position 0 first), as a correlated subquery for a select list. The product's column is
@@ -95,8 +95,10 @@ const shopCard = {
 export type ShopQuery = {
   limit: number;
   offset?: number;
-  /** Matches the product name or the host's name (case-insensitive substring). */
+  /** A typed search: each word a required prefix of a word of the product's name, description or host's name. */
   q?: string | null;
+  /** The order; newest first when not given (relevance needs a search: without one it is newest too). */
+  sort?: ProductSort;
   /** One of the shop categories; null or undefined for All. */
   category?: ProductShopCategory | null;
   /** An ISO country code; null or undefined for All Countries. */
@@ -106,6 +108,41 @@ export type ShopQuery = {
   /** The signed-in viewer: each row then says whether they like the product (in the same query). */
   viewer?: ViewerKey | null;
 };
+
+/**
+ * The product search index of migration 0034: an external-content FTS5 table over each product's name,
+ * description and host's name (when the host's profile is public), rowid = the product's rowid, kept in step by
+ * triggers. Not in app/db/schema: drizzle-kit cannot describe a virtual table (decision 590).
+ */
+export const productSearch = sqliteTable("product_search", { rowid: integer("rowid").notNull() });
+
+/** Joins a product to its row of the search index (inner join: only products the search matches). */
+export const productSearchJoin = eq(productSearch.rowid, sql`"products"."rowid"`);
+
+/** The search condition for an FTS5 MATCH expression (productMatchQuery's) or a placeholder for one. */
+export function productSearchMatches(match: string | Placeholder): SQL {
+  return sql`${productSearch} match ${match}`;
+}
+
+/** bm25 relevance (lower is better): a word in the name counts ten times one in the description, the host's name three. */
+const searchRank = sql`bm25(${productSearch}, 10.0, 1.0, 3.0)`;
+
+/** The ORDER BY of a product list for each sort; every one ends newest first, then by id, so pages never overlap. */
+export function productOrder(sort: ProductSort, searching: boolean): SQL[] {
+  const newest = [desc(products.createdAt), desc(products.id)];
+  switch (sort) {
+    case "relevance":
+      return searching ? [asc(searchRank), ...newest] : newest;
+    case "price_asc":
+      return [asc(sql`coalesce(${products.priceMinCents}, ${products.basePriceCents})`), ...newest];
+    case "price_desc":
+      return [desc(sql`coalesce(${products.priceMinCents}, ${products.basePriceCents})`), ...newest];
+    case "popular":
+      return [desc(products.likeCount), desc(products.viewCount), ...newest];
+    case "newest":
+      return newest;
+  }
+}
 
 /**
  * A host ships to a country when it is in their user_shipping_countries; a host who has not chosen any ships to
@@ -153,18 +190,31 @@ const productShippingRead = preparedRead(
   (shape) => shape,
 );
 
+/** The request's search, parsed: none (the unfiltered list), a MATCH expression, or nothing searchable (no rows). */
+function shopSearch(q: string | null | undefined): { text: boolean; match?: string; nothing: boolean } {
+  const typed = q?.trim();
+  if (!typed) return { text: false, nothing: false };
+  const match = productMatchQuery(typed);
+  return match ? { text: true, match, nothing: false } : { text: true, nothing: true };
+}
+
 /**
- * One page of active products for /shop (or one host's shop), newest first, with the host's name and open pool
- * joined in, and whether the viewer likes each: one query, whatever the filters. Ask for `limit + 1` rows to learn
- * whether a next page exists.
+ * One page of active products for /shop (or one host's shop) in the chosen order, with the host's name and open
+ * pool joined in, and whether the viewer likes each: one query, whatever the filters (a search joins the FTS5
+ * index). Ask for `limit + 1` rows to learn whether a next page exists.
  */
-export function listShopProducts(db: Db, { limit, offset = 0, q, category, shipTo, hostId, viewer }: ShopQuery) {
-  const text = q?.trim() || null;
+export async function listShopProducts(
+  db: Db,
+  { limit, offset = 0, q, sort = "newest", category, shipTo, hostId, viewer }: ShopQuery,
+) {
+  const search = shopSearch(q);
+  if (search.nothing) return [];
   const shape = {
     host: hostId ? hostShape(hostId) : null,
     category: !!category,
     shipTo: !!shipTo,
-    text: !!text,
+    text: search.text,
+    sort: search.text || sort !== "relevance" ? sort : "newest",
     viewer: viewer ? viewerShape(viewer) : null,
   };
   return shopProductsRead(db, shape).all({
@@ -173,38 +223,61 @@ export function listShopProducts(db: Db, { limit, offset = 0, q, category, shipT
     host: hostId ? hostValue(hostId) : undefined,
     category,
     shipTo,
-    text: text || undefined,
+    match: search.match,
     ...(viewer ? viewerValues(viewer) : {}),
   });
 }
 
 type ShopFilterShape = { host: HostShape | null; category: boolean; shipTo: boolean; text: boolean };
-type ShopShape = ShopFilterShape & { viewer: ViewerShape | null };
+type ShopShape = ShopFilterShape & { sort: ProductSort; viewer: ViewerShape | null };
 
-/** Which products the shop lists for the filters present (the query joins the host's profile as userProfiles). */
+/**
+ * Which products the shop lists for the filters present (the query joins the host's profile as userProfiles and,
+ * with a search, the search index). A host with a private profile is not found by name: the index holds a host's
+ * name only while their profile is public (their products are still found by their own words).
+ */
 function shopConditions(shape: ShopFilterShape): SQL[] {
   const conditions: SQL[] = [eq(products.status, "active"), hostNotSuspended(products.hostId)];
   if (shape.host) conditions.push(eq(products.hostId, hostParam(shape.host, products.hostId)));
   if (shape.category) conditions.push(eq(products.shopCategory, columnPlaceholder(products.shopCategory, "category")));
   if (shape.shipTo) conditions.push(shipsTo(sql.placeholder("shipTo")));
-  if (shape.text) {
-    const typed = sql.placeholder("text");
-    // A host with a private profile is not found by name (their products still are, by their own names).
-    conditions.push(
-      or(
-        containsText(products.name, typed),
-        and(eq(userProfiles.profilePublic, true), containsText(userProfiles.creatorName, typed)),
-      )!,
-    );
-  }
+  if (shape.text) conditions.push(productSearchMatches(sql.placeholder("match")));
   return conditions;
 }
 
-/** The shop's page of cards, prepared once per combination of filters present. */
+const filterKey = (shape: ShopFilterShape) =>
+  `${shape.host}:${Number(shape.category)}${Number(shape.shipTo)}${Number(shape.text)}`;
+
+/**
+ * The rowids of one page of the shop's products in a sorted order (a search's relevance, a price, popularity), as a
+ * subquery: the products matched are sorted on their own columns and only the page's rows go on to the card's
+ * joins and subqueries (image, stock, the viewer's like). Sorting the whole cards instead would compute those for
+ * every match (SQLite keeps each row's result columns in its sorter): 5,000 of them for a search that matches the
+ * whole catalogue. (Newest first needs no sort: an index walks the products in that order and stops at the page.)
+ */
+function sortedPage(db: Db, shape: ShopShape) {
+  let page = db
+    .select({
+      rowid: sql<number>`"products"."rowid"`.as("page_rowid"),
+      rank: (shape.text ? searchRank : sql<number>`0`).as("page_rank"),
+    })
+    .from(products)
+    .$dynamic();
+  if (shape.text) page = page.innerJoin(productSearch, productSearchJoin);
+  // The host's profile only for Ship to (their country): one lookup less for every product matched.
+  if (shape.shipTo) page = page.leftJoin(userProfiles, eq(userProfiles.userId, products.hostId));
+  return page
+    .where(and(...shopConditions(shape)))
+    .orderBy(...productOrder(shape.sort, shape.text))
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset"))
+    .as("page");
+}
+
+/** The shop's page of cards, prepared once per combination of filters present and sort. */
 const shopProductsRead = preparedRead(
   (db, shape: ShopShape) => {
-    const conditions = shopConditions(shape);
-    return db
+    const query = db
       .select({
         ...shopCard,
         liked: shape.viewer
@@ -214,43 +287,60 @@ const shopProductsRead = preparedRead(
           : sql<boolean>`0`.mapWith(Boolean),
       })
       .from(products)
+      .$dynamic();
+    if (shape.text || shape.sort !== "newest") {
+      const page = sortedPage(db, shape);
+      const order =
+        shape.text && shape.sort === "relevance"
+          ? [asc(page.rank), ...productOrder("newest", false)]
+          : productOrder(shape.sort, false);
+      return query
+        .innerJoin(page, eq(page.rowid, sql`"products"."rowid"`))
+        .leftJoin(userProfiles, eq(userProfiles.userId, products.hostId))
+        .leftJoin(prizePools, and(eq(prizePools.hostId, products.hostId), eq(prizePools.status, "open")))
+        .orderBy(...order)
+        .prepare();
+    }
+    return query
       .leftJoin(userProfiles, eq(userProfiles.userId, products.hostId))
       .leftJoin(prizePools, and(eq(prizePools.hostId, products.hostId), eq(prizePools.status, "open")))
-      .where(and(...conditions))
-      .orderBy(desc(products.createdAt), desc(products.id))
+      .where(and(...shopConditions(shape)))
+      .orderBy(...productOrder(shape.sort, shape.text))
       .limit(sql.placeholder("limit"))
       .offset(sql.placeholder("offset"))
       .prepare();
   },
-  (shape) => `${shape.host}:${Number(shape.category)}${Number(shape.shipTo)}${Number(shape.text)}:${shape.viewer}`,
+  (shape) => `${filterKey(shape)}:${shape.sort}:${shape.viewer}`,
 );
 
 /** How many products the shop lists for these filters (one count in SQL), so a page past the end can find the last. */
 export async function countShopProducts(
   db: Db,
-  { q, category, shipTo, hostId }: Omit<ShopQuery, "limit" | "offset" | "viewer">,
+  { q, category, shipTo, hostId }: Omit<ShopQuery, "limit" | "offset" | "viewer" | "sort">,
 ): Promise<number> {
-  const text = q?.trim() || null;
-  const shape = { host: hostId ? hostShape(hostId) : null, category: !!category, shipTo: !!shipTo, text: !!text };
+  const search = shopSearch(q);
+  if (search.nothing) return 0;
+  const shape = { host: hostId ? hostShape(hostId) : null, category: !!category, shipTo: !!shipTo, text: search.text };
   const row = await shopProductCountRead(db, shape).get({
     host: hostId ? hostValue(hostId) : undefined,
     category,
     shipTo,
-    text: text || undefined,
+    match: search.match,
   });
   return row?.count ?? 0;
 }
 
-const shopProductCountRead = preparedRead(
-  (db, shape: ShopFilterShape) =>
-    db
-      .select({ count: sql<number>`count(*)`.mapWith(Number) })
-      .from(products)
-      .leftJoin(userProfiles, eq(userProfiles.userId, products.hostId))
-      .where(and(...shopConditions(shape)))
-      .prepare(),
-  (shape) => `${shape.host}:${Number(shape.category)}${Number(shape.shipTo)}${Number(shape.text)}`,
-);
+const shopProductCountRead = preparedRead((db, shape: ShopFilterShape) => {
+  let query = db
+    .select({ count: sql<number>`count(*)`.mapWith(Number) })
+    .from(products)
+    .$dynamic();
+  if (shape.text) query = query.innerJoin(productSearch, productSearchJoin);
+  return query
+    .leftJoin(userProfiles, eq(userProfiles.userId, products.hostId))
+    .where(and(...shopConditions(shape)))
+    .prepare();
+}, filterKey);
 
 export async function isProductLiked(db: Db, viewer: ViewerKey, productId: string): Promise<boolean> {
   const row = await productLikedRead(db, viewerShape(viewer)).get({ ...viewerValues(viewer), productId });
