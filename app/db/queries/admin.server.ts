@@ -265,7 +265,12 @@ export async function isAccountSuspended(db: Db, userId: string): Promise<boolea
   return row?.status === "suspended";
 }
 
-/** SQL condition for listing queries: the host behind `hostId` is not suspended (their shop, games and group buys show). */
+/**
+ * SQL condition for listing queries: the host behind `hostId` is not suspended (their shop, games and group buys
+ * show). The suspended accounts are read once per query through their partial index (user_profiles_suspended_idx,
+ * migration 0034), not looked up again for every row: a search that matches 5,000 products paid two index lookups
+ * per product for it (decision 590).
+ */
 export function hostNotSuspended(hostId: AnySQLiteColumn) {
-  return sql`not exists (select 1 from ${userProfiles} where ${userProfiles.userId} = ${hostId} and ${userProfiles.status} = 'suspended')`;
+  return sql`${hostId} not in (select ${userProfiles.userId} from ${userProfiles} where ${userProfiles.status} = 'suspended')`;
 }

@@ -1,4 +1,5 @@
 // A person's public side: the profile, tribe memberships, shipping countries, activity and daily analytics.
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { ACTIVITY_TYPES } from "../../domain/accounts";
 import { ACCOUNT_STATUSES } from "../../domain/admin";
@@ -61,6 +62,10 @@ export const userProfiles = sqliteTable(
   (t) => [
     uniqueIndex("user_profiles_slug_unique").on(t.slug),
     index("user_profiles_featured_idx").on(t.profilePublic, t.followersCount),
+    // The suspended accounts (few): listings' hostNotSuspended reads them once per query (migration 0034).
+    index("user_profiles_suspended_idx")
+      .on(t.userId)
+      .where(sql`status = 'suspended'`),
   ],
 );
 
