@@ -218,7 +218,13 @@ function Thread({
         {messages.length === 0 ? (
           <p className="py-8 text-center text-sm text-gray-600">No messages yet. Say hello!</p>
         ) : (
-          <ol className="max-h-[60vh] space-y-3 overflow-y-auto" aria-label="Messages" aria-live="polite">
+          <ol
+            className="max-h-[60vh] space-y-3 overflow-y-auto"
+            aria-label="Messages"
+            aria-live="polite"
+            // A scrolling list takes the keyboard's focus, so its arrow keys scroll it (axe: scrollable-region-focusable).
+            tabIndex={0}
+          >
             {messages.map((m) => {
               const mine = m.senderId === me;
               return (

@@ -57,7 +57,7 @@ test("a visitor's shop needs no React: filters and Buy Now post natively, and th
   await fan.getByRole("button", { name: "Sign In", exact: true }).click();
   await fan.waitForURL("**/dashboard");
   await card
-    .locator(`a[href^="/product/"]`)
+    .getByRole("link", { name: PRODUCT, exact: true })
     .getAttribute("href")
     .then((href) => fan.goto(href!.replace("/product/", "/buy-now/")));
   await fan.getByRole("button", { name: "Buy Now" }).click();
@@ -79,7 +79,7 @@ test("a visitor's shop needs no React: filters and Buy Now post natively, and th
   assert.equal(seen.reactModules, 0, "the visitor's shop loaded no React Router client");
 
   // Buy Now posts natively and the answer is rendered by the server.
-  await card.locator(`a[href^="/product/"]`).click();
+  await card.getByRole("link", { name: PRODUCT, exact: true }).click();
   await shop.getByRole("link", { name: "BUY NOW" }).click();
   await shop.waitForURL("**/buy-now/**");
   await shop.getByRole("button", { name: "Increase quantity" }).click();

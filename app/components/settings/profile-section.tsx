@@ -111,7 +111,8 @@ function CurrencyCard({ data: d }: { data: SettingsPageData }) {
           defaultValue={d.profile.currency}
           error={error}
         />
-        <SaveButton pending={fetcher.state !== "idle"} />
+        {/* Named for what it saves: the profile card above has the page's "Save Changes". */}
+        <SaveButton pending={fetcher.state !== "idle"}>Save currency</SaveButton>
       </fetcher.Form>
     </Card>
   );
