@@ -49,7 +49,7 @@ export async function listExploreProducts(db: Db, { limit, q, category }: Explor
   return query
     .innerJoin(userProfiles, eq(userProfiles.userId, products.hostId))
     .where(and(...conditions))
-    .orderBy(...productOrder(match ? "relevance" : "newest", match))
+    .orderBy(...productOrder(match ? "relevance" : "newest", !!match))
     .limit(limit);
 }
 

@@ -250,7 +250,7 @@ export async function listManagedProducts(
   if (match) query = query.innerJoin(productSearch, productSearchJoin);
   const rows = await query
     .where(and(eq(products.hostId, hostId), match ? productSearchMatches(match) : undefined))
-    .orderBy(sql`${products.status} = 'archived'`, ...productOrder(match ? "relevance" : "newest", match))
+    .orderBy(sql`${products.status} = 'archived'`, ...productOrder(match ? "relevance" : "newest", !!match))
     .limit(limit)
     .offset(offset);
   const ids = rows.map((r) => r.id);

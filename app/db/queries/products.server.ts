@@ -124,27 +124,15 @@ export function productSearchMatches(match: string | Placeholder): SQL {
   return sql`${productSearch} match ${match}`;
 }
 
-/**
- * Relevance (lower is better) for the search `match` (productMatchQuery's, or a placeholder for it): the products
- * whose name or host's name holds every word come first, ranked by bm25, where a word in the name counts ten times
- * one in the description and the host's name three; the products found by their description alone follow, newest
- * first (decision 590). bm25 is computed for the first group only: over a search that every description matches
- * (5,000 products) it alone costs more than the whole unfiltered /shop page.
- */
-function searchRank(match: string | Placeholder): SQL {
-  const inNames = sql`"products"."rowid" in (select rowid from ${productSearch} where ${productSearch} match '{name host_name} : (' || ${match} || ')')`;
-  return sql`(case when ${inNames} then bm25(${productSearch}, 10.0, 1.0, 3.0) else 1e9 end)`;
-}
+/** bm25 relevance (lower is better): a word in the name counts ten times one in the description, the host's name three. */
+const searchRank = sql`bm25(${productSearch}, 10.0, 1.0, 3.0)`;
 
-/**
- * The ORDER BY of a product list for each sort (`match`: the search, for relevance); every one ends newest first,
- * then by id, so pages never overlap.
- */
-export function productOrder(sort: ProductSort, match: string | Placeholder | null): SQL[] {
+/** The ORDER BY of a product list for each sort; every one ends newest first, then by id, so pages never overlap. */
+export function productOrder(sort: ProductSort, searching: boolean): SQL[] {
   const newest = [desc(products.createdAt), desc(products.id)];
   switch (sort) {
     case "relevance":
-      return match !== null ? [asc(searchRank(match)), ...newest] : newest;
+      return searching ? [asc(searchRank), ...newest] : newest;
     case "price_asc":
       return [asc(sql`coalesce(${products.priceMinCents}, ${products.basePriceCents})`), ...newest];
     case "price_desc":
@@ -271,7 +259,7 @@ function sortedPage(db: Db, shape: ShopShape) {
   let page = db
     .select({
       rowid: sql<number>`"products"."rowid"`.as("page_rowid"),
-      rank: (shape.text ? searchRank(sql.placeholder("match")) : sql<number>`0`).as("page_rank"),
+      rank: (shape.text ? searchRank : sql<number>`0`).as("page_rank"),
     })
     .from(products)
     .$dynamic();
@@ -280,7 +268,7 @@ function sortedPage(db: Db, shape: ShopShape) {
   if (shape.shipTo) page = page.leftJoin(userProfiles, eq(userProfiles.userId, products.hostId));
   return page
     .where(and(...shopConditions(shape)))
-    .orderBy(...productOrder(shape.sort, shape.text ? sql.placeholder("match") : null))
+    .orderBy(...productOrder(shape.sort, shape.text))
     .limit(sql.placeholder("limit"))
     .offset(sql.placeholder("offset"))
     .as("page");
@@ -304,8 +292,8 @@ const shopProductsRead = preparedRead(
       const page = sortedPage(db, shape);
       const order =
         shape.text && shape.sort === "relevance"
-          ? [asc(page.rank), ...productOrder("newest", null)]
-          : productOrder(shape.sort, null);
+          ? [asc(page.rank), ...productOrder("newest", false)]
+          : productOrder(shape.sort, false);
       return query
         .innerJoin(page, eq(page.rowid, sql`"products"."rowid"`))
         .leftJoin(userProfiles, eq(userProfiles.userId, products.hostId))
@@ -317,7 +305,7 @@ const shopProductsRead = preparedRead(
       .leftJoin(userProfiles, eq(userProfiles.userId, products.hostId))
       .leftJoin(prizePools, and(eq(prizePools.hostId, products.hostId), eq(prizePools.status, "open")))
       .where(and(...shopConditions(shape)))
-      .orderBy(...productOrder(shape.sort, null))
+      .orderBy(...productOrder(shape.sort, shape.text))
       .limit(sql.placeholder("limit"))
       .offset(sql.placeholder("offset"))
       .prepare();
