@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { pushSubscriptions } from "~/db/schema";
@@ -6,6 +5,7 @@ import { isAllowedPushEndpoint, PUSH_MESSAGES, pushTestHost } from "~/domain/pus
 import { notify } from "~/lib/notify.server";
 import { base64UrlEncode } from "~/lib/web-push";
 import { db, decodedHtml, makeUser, postForm, signIn } from "./helpers";
+import { vapidEnv } from "./support/push";
 
 // Issue 27 item 7 (decision 430): push endpoints are https at a known push service (parsed hostname), never an
 // address; an endpoint stored for another account is refused; signing out deletes the session's subscription.
@@ -124,18 +124,7 @@ describe("push subscriptions in Settings", () => {
         ...(await browserKeys()),
         createdAt: new Date(),
       });
-    const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, [
-      "sign",
-      "verify",
-    ])) as CryptoKeyPair;
-    const privateJwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
-    const publicRaw = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
-    const pushEnv = {
-      ...env,
-      VAPID_PUBLIC_KEY: base64UrlEncode(publicRaw),
-      VAPID_PRIVATE_KEY: privateJwk.d!,
-      VAPID_SUBJECT: "mailto:ops@tribe.test",
-    };
+    const pushEnv = await vapidEnv("mailto:ops@tribe.test");
     const calls: string[] = [];
     vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL) => {
       calls.push(input instanceof Request ? input.url : String(input));

@@ -7,6 +7,7 @@ import { notify } from "~/lib/notify.server";
 import { base64UrlDecode, base64UrlEncode, encryptPushPayload, sendWebPush } from "~/lib/web-push";
 import { concatBytes } from "~/lib/bytes";
 import { db, makeUser, postForm, signIn } from "./helpers";
+import { vapidKeys } from "./support/push";
 
 // Web Push: the payload encryption (RFC 8291, aes128gcm) against the RFC's own example, and delivery to a local
 // push service that checks the VAPID token (RFC 8292) and decrypts the message as a browser would.
@@ -55,17 +56,6 @@ async function browserSubscription(endpoint: string) {
       auth: base64UrlEncode(crypto.getRandomValues(new Uint8Array(16))),
     },
   };
-}
-
-/** A VAPID key pair in the form the secrets hold it (base64url public point and private scalar). */
-async function vapidKeys() {
-  const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, [
-    "sign",
-    "verify",
-  ])) as CryptoKeyPair;
-  const privateJwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
-  const publicRaw = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
-  return { publicKey: base64UrlEncode(publicRaw), privateKey: privateJwk.d!, subject: "mailto:ops@tribe.test" };
 }
 
 async function hmac(key: Uint8Array<ArrayBuffer>, data: Uint8Array<ArrayBuffer>) {
@@ -211,7 +201,7 @@ describe("payload encryption (RFC 8291)", () => {
 
 describe("delivery to a push service", () => {
   it("signs a VAPID token the service verifies and sends a payload only the browser can read", async () => {
-    const keys = await vapidKeys();
+    const keys = await vapidKeys("mailto:ops@tribe.test");
     const browser = await browserSubscription("https://push.test/sub-1");
     const service = localPushService(
       new Map([[browser.subscription.endpoint, { privateKey: browser.privateKey, ...browser.subscription }]]),
@@ -227,7 +217,7 @@ describe("delivery to a push service", () => {
     expect(service.received).toHaveLength(1);
     expect(service.received[0]!.message).toEqual({ title: "New order", body: "Rattan Basket", url: "/orders" });
 
-    const other = await vapidKeys();
+    const other = await vapidKeys("mailto:ops@tribe.test");
     const forged = localPushService(
       new Map([[browser.subscription.endpoint, { privateKey: browser.privateKey, ...browser.subscription }]]),
       keys.publicKey,
@@ -242,7 +232,7 @@ describe("delivery to a push service", () => {
   });
 
   it("notify() pushes to each subscribed browser while the push switch is on, and forgets a gone subscription", async () => {
-    const keys = await vapidKeys();
+    const keys = await vapidKeys("mailto:ops@tribe.test");
     const pushEnv = {
       ...env,
       VAPID_PUBLIC_KEY: keys.publicKey,

@@ -6,15 +6,21 @@ import { db } from "../helpers";
 // Web Push for the notification tests: the Worker's bindings with a fresh VAPID key pair, and browsers subscribed at
 // the tests' push service (PUSH_TEST_HOST, vitest.config.ts).
 
-/** The worker's bindings with Web Push configured (a fresh VAPID key pair). */
-export async function vapidEnv(): Promise<Env> {
+/** A VAPID key pair in the form the secrets hold it (base64url public point and private scalar). */
+export async function vapidKeys(subject = "") {
   const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, [
     "sign",
     "verify",
   ])) as CryptoKeyPair;
   const privateJwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
   const publicRaw = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
-  return { ...env, VAPID_PUBLIC_KEY: base64UrlEncode(publicRaw), VAPID_PRIVATE_KEY: privateJwk.d!, VAPID_SUBJECT: "" };
+  return { publicKey: base64UrlEncode(publicRaw), privateKey: privateJwk.d!, subject };
+}
+
+/** The worker's bindings with Web Push configured (a fresh VAPID key pair). */
+export async function vapidEnv(subject = ""): Promise<Env> {
+  const keys = await vapidKeys(subject);
+  return { ...env, VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey, VAPID_SUBJECT: subject };
 }
 
 /** A browser's subscription at the tests' push service (a real P-256 key, so the payload can be encrypted). */
