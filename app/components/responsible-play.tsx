@@ -1,7 +1,20 @@
 import { SUPPORT_SERVICES } from "~/domain/responsible-play";
 
 // Statements the official rules and the Responsible play page share (docs/product.md#responsible-play), so both say
-// the same thing in the same words.
+// the same thing in the same words, and the sections both are written in.
+
+/** A link inside a rules section. */
+export const rulesLinkClass = "font-medium text-brand-700 hover:underline";
+
+/** One titled section of the official rules or the Responsible play page. */
+export function RulesSection({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <section className="mt-8 first:mt-0">
+      <h2 className="text-lg font-semibold text-gray-900">{title}</h2>
+      <div className="mt-2 space-y-2 text-gray-700">{children}</div>
+    </section>
+  );
+}
 
 /** The places where entries and paid guesses are not offered (the admin's list), or that there are none. */
 export function ExcludedPlacesList({ places }: { places: readonly { code: string; name: string }[] }) {

@@ -15,7 +15,13 @@ import { HOST_POOL_SHARE_PERCENT, MAIN_PRIZE_PERCENT, PLATFORM_POOL_SHARE_PERCEN
 import { STATIC_FOR_VISITORS } from "~/lib/hydration";
 import { getEnv } from "~/lib/context";
 import { loadRulesFacts } from "~/lib/rules-facts.server";
-import { ExcludedPlacesList, PostalEntry, SupportServices } from "~/components/responsible-play";
+import {
+  ExcludedPlacesList,
+  PostalEntry,
+  RulesSection,
+  rulesLinkClass,
+  SupportServices,
+} from "~/components/responsible-play";
 import type { Route } from "./+types/official-rules";
 
 export const handle = STATIC_FOR_VISITORS;
@@ -30,17 +36,6 @@ export const meta: Route.MetaFunction = () =>
     "Eligibility, the free way to enter, sealed guesses, how winners are drawn and redrawn, and the prize.",
   );
 
-function Rule({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <section className="mt-8 first:mt-0">
-      <h2 className="text-lg font-semibold text-gray-900">{title}</h2>
-      <div className="mt-2 space-y-2 text-gray-700">{children}</div>
-    </section>
-  );
-}
-
-const linkClass = "font-medium text-brand-700 hover:underline";
-
 export default function OfficialRules({ loaderData }: Route.ComponentProps) {
   const { cap } = loaderData;
   return (
@@ -51,7 +46,7 @@ export default function OfficialRules({ loaderData }: Route.ComponentProps) {
       back={{ to: "/winner-selection", label: "Winner Selection" }}
     >
       <article className="rounded-xl border border-gray-200 bg-white p-6 shadow-sm">
-        <Rule title="1. Who may take part">
+        <RulesSection title="1. Who may take part">
           <p>
             You must be at least {MIN_ENTRY_AGE} years old and able to enter into a binding agreement where you live. We
             ask for your date of birth before your first entry and refuse entries from an account under {MIN_ENTRY_AGE};
@@ -65,9 +60,9 @@ export default function OfficialRules({ loaderData }: Route.ComponentProps) {
             entry. Platform staff may not enter any pool. One account per person. Entries made through duplicate or fake
             accounts are void, and so is any prize won with them.
           </p>
-        </Rule>
+        </RulesSection>
 
-        <Rule title="2. How to enter">
+        <RulesSection title="2. How to enter">
           <p>
             Each purchase from a creator's shop or group buy earns one entry in that creator's current prize pool. In a
             Guess &amp; Win game you may pay an entry fee to guess; 100% of the fee goes to the creator's prize pool
@@ -79,9 +74,9 @@ export default function OfficialRules({ loaderData }: Route.ComponentProps) {
             account whose e-mail address is confirmed). A correct free guess earns an entry exactly like a paid one,
             with the same chance of winning.
           </p>
-        </Rule>
+        </RulesSection>
 
-        <Rule title="3. Entering for free and by post">
+        <RulesSection title="3. Entering for free and by post">
           <p id="free-entry">
             No purchase or payment is necessary to enter any prize pool. Every pool page offers an &quot;Enter for
             free&quot; button, as prominent as the paid ways in, which leads to a short form at{" "}
@@ -90,9 +85,9 @@ export default function OfficialRules({ loaderData }: Route.ComponentProps) {
             same chance of winning. entries.txt marks each entry free, postal or paid.
           </p>
           <PostalEntry postalAddress={loaderData.postalAddress} contactEmail={loaderData.contactEmail} />
-        </Rule>
+        </RulesSection>
 
-        <Rule title="4. Sealed guesses">
+        <RulesSection title="4. Sealed guesses">
           <p>
             A game runs inside one round of its creator's prize pool: it ends when the creator ends it, at its end date,
             or when the pool closes, whichever comes first. Once anyone has guessed, its answer and options cannot
@@ -105,9 +100,9 @@ export default function OfficialRules({ loaderData }: Route.ComponentProps) {
             whose closing ended it). A guess whose payment we confirm only after its game ended earns no entry and is
             refunded in full automatically.
           </p>
-        </Rule>
+        </RulesSection>
 
-        <Rule title="5. Closing and the frozen entry list">
+        <RulesSection title="5. Closing and the frozen entry list">
           <p>
             A pool closes when it reaches its target or when its end time passes. Closing is one step: the pool stops
             taking contributions, the creator's running games end, the entries of their correct guesses are added, and
@@ -120,9 +115,9 @@ export default function OfficialRules({ loaderData }: Route.ComponentProps) {
             postal, guess or bonus), with void entries marked <code className="rounded bg-gray-100 px-1">void</code>.
             The SHA-256 digest of that file is published at closing.
           </p>
-        </Rule>
+        </RulesSection>
 
-        <Rule title="6. The block">
+        <RulesSection title="6. The block">
           <p>
             At closing the draw is committed to the Bitcoin block {DRAW_COMMIT_MARGIN} past the highest chain tip the
             block explorers report, at least {MIN_AGREEING_EXPLORERS} independent ones (Blockstream's and
@@ -145,9 +140,9 @@ export default function OfficialRules({ loaderData }: Route.ComponentProps) {
             never replaced silently: the pool shows that its draw is delayed and why, and a new commitment to a future
             block is made and recorded in the draw log.
           </p>
-        </Rule>
+        </RulesSection>
 
-        <Rule title="7. How the winner is drawn">
+        <RulesSection title="7. How the winner is drawn">
           <p>
             The block hash is read as a number and the winner is the valid entry at position{" "}
             <code className="rounded bg-gray-100 px-1">BigInt(block hash) mod (number of valid entries)</code>, counting
@@ -155,9 +150,9 @@ export default function OfficialRules({ loaderData }: Route.ComponentProps) {
             verification page recomputes the digest, the block header and the winner in your browser from the published
             entries.txt.
           </p>
-        </Rule>
+        </RulesSection>
 
-        <Rule title="8. Odds and the per-person cap">
+        <RulesSection title="8. Odds and the per-person cap">
           <p>
             Your chance of winning the main prize is the number of valid entries you hold divided by the number of valid
             entries in the pool when it closes. Every pool shows its entry count, and when you are signed in it shows
@@ -169,9 +164,9 @@ export default function OfficialRules({ loaderData }: Route.ComponentProps) {
             {entryCapLimit(1000, cap)}. A payment made while you hold the cap still goes into the pool, but earns no
             entry. Entries for correct guesses, free entries and postal entries count toward the cap like any other.
           </p>
-        </Rule>
+        </RulesSection>
 
-        <Rule title="9. Refunds, voids and redraws">
+        <RulesSection title="9. Refunds, voids and redraws">
           <p>
             While a pool is open, a refund or lost dispute of more than half a payment voids the entry it earned (the
             entry keeps its number and its line, marked void, and can never win), and the pool's share of the refund is
@@ -195,9 +190,9 @@ export default function OfficialRules({ loaderData }: Route.ComponentProps) {
             A pool that closes with no valid entry has no draw: its whole amount is carried over to the creator's next
             pool.
           </p>
-        </Rule>
+        </RulesSection>
 
-        <Rule title="10. The prize">
+        <RulesSection title="10. The prize">
           <p>
             The main prize is {MAIN_PRIZE_PERCENT}% of the pool at closing. The creator's share is{" "}
             {HOST_POOL_SHARE_PERCENT}% and the platform's {PLATFORM_POOL_SHARE_PERCENT}%. A creator may also offer mini
@@ -219,44 +214,44 @@ export default function OfficialRules({ loaderData }: Route.ComponentProps) {
           </p>
           <p>
             Winners are published on the{" "}
-            <Link to="/winners" className={linkClass}>
+            <Link to="/winners" className={rulesLinkClass}>
               winners page
             </Link>{" "}
             with their surname and county or region, the prize and the date, unless they object when entering or on
             winning; then the page says &quot;Name withheld at the winner&apos;s request&quot; (the record stays
             available to a regulator).
           </p>
-        </Rule>
+        </RulesSection>
 
-        <Rule title="11. The public commitment log">
+        <RulesSection title="11. The public commitment log">
           <p>
             Every commitment, void and redraw is appended to a public log in which each record carries the hash of the
             one before, so no record can be changed or removed without it showing. It is published at{" "}
-            <Link to="/transparency" className={linkClass}>
+            <Link to="/transparency" className={rulesLinkClass}>
               /transparency
             </Link>
             ; keep its head, and you can later prove that the log you see extends the one you kept.
           </p>
-        </Rule>
+        </RulesSection>
 
-        <Rule title="12. Limits, self-exclusion and help">
+        <RulesSection title="12. Limits, self-exclusion and help">
           <p>
             You can set a monthly limit on what you spend on entries, lower it at once and raise it after 24 hours;
             credit-card payments that earn entries are capped at £250 a month. You can exclude yourself for 6 months, 1
             year or 5 years; a self-exclusion cannot be undone early and survives deleting your account. Set these in{" "}
-            <Link to="/settings/responsible-play" className={linkClass}>
+            <Link to="/settings/responsible-play" className={rulesLinkClass}>
               Settings &gt; Responsible play
             </Link>
             , and read{" "}
-            <Link to={RESPONSIBLE_PLAY_PAGE_PATH} className={linkClass}>
+            <Link to={RESPONSIBLE_PLAY_PAGE_PATH} className={rulesLinkClass}>
               Responsible play
             </Link>{" "}
             for how each works.
           </p>
           <SupportServices />
-        </Rule>
+        </RulesSection>
 
-        <Rule title="13. More">
+        <RulesSection title="13. More">
           <p>
             See{" "}
             <Link to="/winner-selection" className="font-medium text-brand-700 hover:underline">
@@ -272,7 +267,7 @@ export default function OfficialRules({ loaderData }: Route.ComponentProps) {
             </Link>
             .
           </p>
-        </Rule>
+        </RulesSection>
       </article>
     </Page>
   );

@@ -3,7 +3,13 @@
 // docs/product.md#responsible-play). The fan's own settings are at /settings/responsible-play.
 import { Link } from "~/components/link";
 import { Page, pageMeta } from "~/components/page";
-import { ExcludedPlacesList, PostalEntry, SupportServices } from "~/components/responsible-play";
+import {
+  ExcludedPlacesList,
+  PostalEntry,
+  RulesSection,
+  rulesLinkClass,
+  SupportServices,
+} from "~/components/responsible-play";
 import { MIN_ENTRY_AGE, RESPONSIBLE_PLAY_PATH } from "~/domain/eligibility";
 import { entryCapLimit } from "~/domain/pool-cap";
 import { getEnv } from "~/lib/context";
@@ -23,17 +29,6 @@ export async function loader({ context }: Route.LoaderArgs) {
   return loadRulesFacts(getEnv(context));
 }
 
-const linkClass = "font-medium text-brand-700 hover:underline";
-
-function Part({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <section className="mt-8 first:mt-0">
-      <h2 className="text-lg font-semibold text-gray-900">{title}</h2>
-      <div className="mt-2 space-y-2 text-gray-700">{children}</div>
-    </section>
-  );
-}
-
 export default function ResponsiblePlay({ loaderData }: Route.ComponentProps) {
   const { cap } = loaderData;
   return (
@@ -44,41 +39,41 @@ export default function ResponsiblePlay({ loaderData }: Route.ComponentProps) {
       back={{ to: "/official-rules", label: "Official Rules" }}
     >
       <article className="rounded-xl border border-gray-200 bg-white p-6 shadow-sm">
-        <Part title="You never need to pay to enter">
+        <RulesSection title="You never need to pay to enter">
           <p>
             Every pool can be entered for free, with the same chance as a paid entry. On any pool page, press the
             &quot;Enter for free&quot; button and fill in the short form: a confirmed adult account at least a day old
             may make one free entry per pool per day.
           </p>
           <PostalEntry postalAddress={loaderData.postalAddress} contactEmail={loaderData.contactEmail} />
-        </Part>
+        </RulesSection>
 
-        <Part title="Who may enter">
+        <RulesSection title="Who may enter">
           <p>
             You must be {MIN_ENTRY_AGE} or older. We ask for your date of birth before your first entry, and a winner
             passes an age and identity check before any prize is paid. Creators cannot enter their own pool and platform
             staff cannot enter any pool.
           </p>
           <ExcludedPlacesList places={loaderData.excludedPlaces} />
-        </Part>
+        </RulesSection>
 
-        <Part title="Your odds">
+        <RulesSection title="Your odds">
           <p>
             Each pool shows how many entries it holds, and when you are signed in, &quot;your entries: N of M&quot;:
             your chance of winning the main prize is N divided by M when the pool closes.
           </p>
-        </Part>
+        </RulesSection>
 
-        <Part title="A cap on entries per person">
+        <RulesSection title="A cap on entries per person">
           <p>
             No account may hold more than {cap.percent}% of a pool&apos;s entries, counted when an entry is earned and
             rounded down, or {cap.floor} entries if that is more: in a pool of 1,000 entries that is{" "}
             {entryCapLimit(1000, cap)}. Past the cap a purchase still goes through and adds to the pool, but earns no
             entry, and checkout tells you so before you pay.
           </p>
-        </Part>
+        </RulesSection>
 
-        <Part title="If you win">
+        <RulesSection title="If you win">
           <p>
             Confirm your prize within 30 days of the winner notice, pass the age and identity check, and add a payout
             method; the main prize is paid after the settlement period. A main prize nobody claims in time is redrawn
@@ -86,15 +81,15 @@ export default function ResponsiblePlay({ loaderData }: Route.ComponentProps) {
           </p>
           <p>
             Winners are listed on the{" "}
-            <Link to="/winners" className={linkClass}>
+            <Link to="/winners" className={rulesLinkClass}>
               winners page
             </Link>{" "}
             with their surname and region unless they object, when entering or on winning; then it says &quot;Name
             withheld at the winner&apos;s request&quot;.
           </p>
-        </Part>
+        </RulesSection>
 
-        <Part title="Limits you set">
+        <RulesSection title="Limits you set">
           <p>
             You can set a monthly limit on what you spend on entries (paid guesses and purchases that earn entries),
             including zero. Lowering it takes effect at once; raising it takes effect after 24 hours, so a limit cannot
@@ -102,40 +97,40 @@ export default function ResponsiblePlay({ loaderData }: Route.ComponentProps) {
             earns no entry.
           </p>
           <p>Credit-card payments that earn entries are capped at £250 a month.</p>
-        </Part>
+        </RulesSection>
 
-        <Part title="Taking a break: self-exclusion">
+        <RulesSection title="Taking a break: self-exclusion">
           <p>
             You can exclude yourself from every prize draw for 6 months, 1 year or 5 years. It blocks paid guesses, free
             entries and entries from purchases, it cannot be undone early, and it survives deleting your account.
           </p>
           <p>
             Set a spend limit or exclude yourself in{" "}
-            <Link to={RESPONSIBLE_PLAY_PATH} className={linkClass}>
+            <Link to={RESPONSIBLE_PLAY_PATH} className={rulesLinkClass}>
               Settings &gt; Responsible play
             </Link>
             .
           </p>
-        </Part>
+        </RulesSection>
 
-        <Part title="Draws you can check">
+        <RulesSection title="Draws you can check">
           <p>
             Every commitment, void and redraw is recorded in a public log that nobody can rewrite without it showing:
             see{" "}
-            <Link to="/transparency" className={linkClass}>
+            <Link to="/transparency" className={rulesLinkClass}>
               the public commitment log
             </Link>
             . The{" "}
-            <Link to="/official-rules" className={linkClass}>
+            <Link to="/official-rules" className={rulesLinkClass}>
               official rules
             </Link>{" "}
             say exactly how winners are drawn.
           </p>
-        </Part>
+        </RulesSection>
 
-        <Part title="Where to find help">
+        <RulesSection title="Where to find help">
           <SupportServices />
-        </Part>
+        </RulesSection>
       </article>
     </Page>
   );
