@@ -5,8 +5,9 @@ import { newNonce, withNonce } from "~/lib/security-headers";
 
 /**
  * A short edge cache for the public pages a visitor (no session) sees. Every visitor gets the same HTML for the
- * same URL and display currency (the currency cookie, decision 620), so rendering it once per few seconds and serving it from the colo's cache keeps busy pages fast; the
- * live parts (pool amounts, entries) update over the pool's WebSocket after load. Signed-in users, and anyone
+ * same URL and display currency (the currency cookie, decision 620), so rendering it once per few seconds and
+ * serving it from the colo's cache keeps busy pages fast; the live parts (pool amounts, entries) update over the
+ * pool's WebSocket after load. Signed-in users, and anyone
  * carrying a flash message or a cart, always get a fresh render: whether a request carries one, and whether a render
  * read any cookie at all, is asked of the one cookie reader the app reads with (app/lib/cookies.server.ts, decision
  * 420), so the cache can never disagree with the page about who is asking.
