@@ -47,6 +47,9 @@ test("a purchase rings the bell once; opening the notification reads it", async 
   await page.getByText(/Voucher code: VCH-[A-Z0-9]{8}/).waitFor();
   await entry.click();
   await page.waitForURL("**/order/ORD-*");
+  // The URL changes before React renders the revalidated nav bar: wait for the count to go, then check it is gone.
+  await page.getByTestId("notification-count").waitFor({ state: "detached", timeout: 5_000 });
   assert.equal(await page.getByTestId("notification-count").count(), 0);
+  assert.equal(await bell.getAttribute("aria-label"), "Notifications");
   await page.close();
 });
