@@ -7,7 +7,7 @@ import { formatIn, type SupportedCurrency } from "~/domain/currency";
 import { shownPurchaseCents } from "~/domain/payments";
 import { addContribution, closePool, openPool } from "~/lib/pools.server";
 import { poolsApi, type MultiplexedPoolMessage } from "../workers/pools-api";
-import { cookieFrom, db, decodedHtml, get, makeUser, postForm, signIn } from "./helpers";
+import { cookieFrom, db, decodedHtml, get, makeUser, PASSWORD, postForm, SESSION, signIn } from "./helpers";
 
 // One rule for the currency a pool and a price are shown in, on every page that shows one (displayCurrency in
 // app/domain/currency.ts, decisions 310 and 620): a currency the address names (?currency=), else the one the viewer
@@ -285,6 +285,22 @@ describe("the currency a viewer chooses is remembered on every page", () => {
     expect((await postForm("/settings", { intent: "currency", currency: "" }, { cookie: phone })).status).toBe(200);
     expect(await storedChoice(fan.id)).toBeNull();
     expect(await page("/", laptop)).toContain(`data-pool-currency="SGD">${sgd}<`);
+  });
+
+  it("a visitor's choice goes with them into their account when they sign in, unless the account has its own", async () => {
+    const visitorCookie = `${CURRENCY_COOKIE}=USD`;
+    const fresh = await makeUser({ name: `Arriving${token} Fan` });
+    const signedIn = await postForm("/signin", { email: fresh.email, password: PASSWORD }, { cookie: visitorCookie });
+    expect(signedIn.status).toBe(302);
+    expect(await storedChoice(fresh.id)).toBe("USD");
+    expect(await page(poolPages().shop, cookieFrom(signedIn, SESSION)!)).toMatch(selectedOption("USD"));
+
+    const settled = await makeUser({ name: `Settled${token} Fan` });
+    await db().update(userProfiles).set({ displayCurrency: "JPY" }).where(eq(userProfiles.userId, settled.id));
+    expect(
+      (await postForm("/signin", { email: settled.email, password: PASSWORD }, { cookie: visitorCookie })).status,
+    ).toBe(302);
+    expect(await storedChoice(settled.id)).toBe("JPY");
   });
 
   it("/buy-now and /cart show totals converted from the USD charge; /payment shows the USD charge", async () => {

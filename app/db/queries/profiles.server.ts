@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, or, Param, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, or, Param, sql, type SQL } from "drizzle-orm";
 import type { Db } from "~/db/client.server";
 import { containsText } from "~/db/text-match.server";
 import { columnPlaceholder, preparedRead } from "~/db/prepared.server";
@@ -125,6 +125,17 @@ export async function getViewerPlace(
 /** Remembers the display currency a fan chose (null: their country's). */
 export async function setProfileCurrency(db: Db, userId: string, currency: string | null): Promise<void> {
   await db.update(userProfiles).set({ displayCurrency: currency }).where(eq(userProfiles.userId, userId));
+}
+
+/**
+ * A visitor's currency choice (their cookie) carried into the account they sign in to, unless the account's profile
+ * already remembers one of its own (decision 620): the profile's choice was made signed in, so it stays.
+ */
+export async function adoptVisitorCurrency(db: Db, userId: string, currency: string): Promise<void> {
+  await db
+    .update(userProfiles)
+    .set({ displayCurrency: currency })
+    .where(and(eq(userProfiles.userId, userId), isNull(userProfiles.displayCurrency)));
 }
 
 const viewerPlaceRead = preparedRead(
