@@ -2,7 +2,8 @@ import { env } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { groupBuys, products, userProfiles, userShippingCountries } from "~/db/schema";
-import { SEARCH_MAX_LENGTH, searchText } from "~/domain/search";
+import { isBroadSearch } from "~/db/queries/products.server";
+import { productMatchQuery, SEARCH_MAX_LENGTH, SEARCH_RANK_ALL_MAX, searchText } from "~/domain/search";
 import { db, decodedHtml, get, makeSignedInUser, makeUser } from "./helpers";
 
 // Issue 27: a 50-character search on /group-buy-management answered 500 (`LIKE or GLOB pattern too complex`).
@@ -313,5 +314,75 @@ describe("product search", () => {
     const res = await get(`/shop?q=${encodeURIComponent(`kopi ${tag}`)}&page=4`);
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe(`/shop?q=${encodeURIComponent(`kopi ${tag}`).replaceAll("%20", "+")}`);
+  });
+});
+
+describe("a search found in more than SEARCH_RANK_ALL_MAX products (decision 660)", () => {
+  const word = `broad${crypto.randomUUID().slice(0, 8)}`;
+  let shop: { id: string };
+  let named: { id: string };
+
+  /** `count` active products of the shop with the word in their description only, in one statement. */
+  async function addDescriptionMatches(count: number, from: number) {
+    await env.DB.prepare(
+      `with recursive n(i) as (select ?1 union all select i + 1 from n where i < ?2)
+       insert into products (id, host_id, name, description) select lower(hex(randomblob(16))), ?3, 'Filler ' || cast(i as integer), 'From a ' || ?4 || ' workshop.' from n`,
+    )
+      .bind(from, from + count - 1, shop.id, word)
+      .run();
+  }
+  const byDescription = (limit: number, offset: number) =>
+    env.DB.prepare(
+      `select id from products where host_id = ? and name like 'Filler %' and status = 'active' order by rowid desc limit ? offset ?`,
+    )
+      .bind(shop.id, limit, offset)
+      .all<{ id: string }>()
+      .then((r) => r.results.map((row) => row.id));
+
+  beforeAll(async () => {
+    shop = await makeUser({ name: "Filler Shop" });
+    named = await makeUser({ name: `${word} Studio` });
+  });
+
+  it("ranks the name and host-name matches by bm25 first, then every other match most recently listed first", async () => {
+    const match = productMatchQuery(word)!;
+    await addDescriptionMatches(SEARCH_RANK_ALL_MAX - 4, 1);
+    const older = await addProduct({
+      hostId: shop.id,
+      name: `${word} Lantern`,
+      description: "Brass.",
+      createdAt: new Date(Date.now() - 60_000),
+    });
+    const newer = await addProduct({ hostId: shop.id, name: `${word} Lantern`, description: "Brass." });
+    const byHostName = await addProduct({ hostId: named.id, name: "Plain Cup", description: "Stoneware." });
+    await addProduct({ hostId: shop.id, name: `${word} Hidden`, description: "Brass.", status: "draft" });
+    // At the bound every match is still ranked by bm25: the draft counts (the index holds every status).
+    expect(await isBroadSearch(db(), match)).toBe(false);
+    await addDescriptionMatches(30, SEARCH_RANK_ALL_MAX - 3);
+    expect(await isBroadSearch(db(), match)).toBe(true);
+
+    const first = await searchIds(word);
+    const second = await searchIds(word, "&page=2");
+    // A name match counts ten times a host-name match; equal ones newest first. The draft is never listed.
+    expect(first.slice(0, 3)).toEqual([newer, older, byHostName]);
+    expect(first.slice(3)).toEqual(await byDescription(21, 0));
+    expect(second).toEqual(await byDescription(24, 21));
+    // /explore ranks its products the same way.
+    const explored = [
+      ...new Set(
+        [...(await decodedHtml(await get(`/explore?q=${word}`))).matchAll(/href="\/product\/([^"?#]+)"/g)].map(
+          (m) => m[1]!,
+        ),
+      ),
+    ];
+    expect(explored.slice(0, 5)).toEqual([newer, older, byHostName, ...(await byDescription(2, 0))]);
+    // Every filter still applies in both tiers: Newest, price and the rest sort every match as before.
+    expect(await searchIds(word, "&category=Tech%20%26%20Gaming")).toEqual([]);
+    const newest = await env.DB.prepare(
+      `select id from products where host_id in (?, ?) and status = 'active' order by created_at desc, id desc limit 24`,
+    )
+      .bind(shop.id, named.id)
+      .all<{ id: string }>();
+    expect(await searchIds(word, "&sort=newest")).toEqual(newest.results.map((r) => r.id));
   });
 });

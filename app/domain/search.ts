@@ -35,6 +35,22 @@ export function productMatchQuery(text: string): string | null {
   return terms.length ? terms.join(" ") : null;
 }
 
+/**
+ * Best match ranks every product a search finds by bm25 while its words are found in at most this many products
+ * (decision 660). A search found in more (a word in most descriptions) ranks by bm25 only the products whose name or
+ * host's name holds every word, and lists the others after them, the most recently listed first: bm25 over every
+ * match costs time in proportion to the matches on every page view (about 3 ms of D1 at 5,000).
+ */
+export const SEARCH_RANK_ALL_MAX = 1000;
+
+/**
+ * The MATCH expression for the products whose name or host's name holds every word of a productMatchQuery
+ * expression (FTS5's column filter): the first of Best match's two tiers for a search found in many products.
+ */
+export function nameMatchQuery(match: string): string {
+  return `{name host_name} : (${match})`;
+}
+
 /** The orders a product list offers (/shop, /explore's products, a host's lists), as the `sort` query value. */
 export const PRODUCT_SORTS = ["relevance", "newest", "price_asc", "price_desc", "popular"] as const;
 export type ProductSort = (typeof PRODUCT_SORTS)[number];

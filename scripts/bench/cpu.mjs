@@ -118,6 +118,41 @@ export async function cpuPerRequest(url, pids, { headers = {}, warmup = 30, samp
   };
 }
 
+/**
+ * Several pages measured against each other: `warmup` requests of each, then `samples` rounds in which every page is
+ * requested once, alone, in an order that flips each round (A, B, C, then C, B, A), so all of them see the machine in
+ * the same minutes. Resolves with each page's median CPU ms per request (every thread), in the order given, and
+ * whether every answer was a 200.
+ */
+export async function cpuInterleaved(urls, pids, { headers = {}, warmup = 30, samples = 200 } = {}) {
+  const one = async (url) => {
+    const before = cpuNs(pids);
+    const response = await fetch(url, { headers, redirect: "manual" });
+    await response.arrayBuffer();
+    return { ms: (cpuNs(pids) - before) / 1e6, ok: response.status === 200 };
+  };
+  for (const url of urls) for (let i = 0; i < warmup; i++) await one(url);
+  const ms = urls.map(() => []);
+  let allOk = true;
+  for (let round = 0; round < samples; round++) {
+    const order = urls.map((_, k) => (round % 2 ? urls.length - 1 - k : k));
+    for (const k of order) {
+      const sample = await one(urls[k]);
+      ms[k].push(sample.ms);
+      allOk &&= sample.ok;
+    }
+  }
+  return {
+    medianMs: ms.map((list) =>
+      quantile(
+        [...list].sort((a, b) => a - b),
+        0.5,
+      ),
+    ),
+    allOk,
+  };
+}
+
 /** Signs in through the real form; resolves with the Cookie header value of the session. */
 export async function signInCookie(origin, email, password) {
   const response = await fetch(`${origin}/signin`, {

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, ne, sql, type Placeholder, type SQL } from "drizzle-orm";
-import { alias, integer, sqliteTable } from "drizzle-orm/sqlite-core";
+import { alias, integer, sqliteTable, type SQLiteSelect } from "drizzle-orm/sqlite-core";
 import { hostNotSuspended } from "~/db/queries/admin.server";
 import {
   hostOfProduct,
@@ -23,7 +23,7 @@ import {
   userShippingCountries,
 } from "~/db/schema";
 import type { ProductShopCategory } from "~/domain/catalog";
-import { productMatchQuery, type ProductSort } from "~/domain/search";
+import { nameMatchQuery, productMatchQuery, SEARCH_RANK_ALL_MAX, type ProductSort } from "~/domain/search";
 
 /**
  * A product's main image (position 0 first), as a correlated subquery for a select list. The product's column is
@@ -199,6 +199,29 @@ function shopSearch(q: string | null | undefined): { text: boolean; match?: stri
 }
 
 /**
+ * Whether the search `match` (a placeholder) is found in more than SEARCH_RANK_ALL_MAX products, as a one-row select
+ * of `broad` (0 or 1): the index alone (any status), which stops counting there, so Best match ranks such a search
+ * in two tiers instead of by bm25 over every match (decision 660). relevancePage reads it inside its own statement.
+ */
+function broadSearch(db: Db) {
+  const found = db
+    .select({ one: sql<number>`1`.as("one") })
+    .from(productSearch)
+    .where(productSearchMatches(sql.placeholder("match")))
+    .limit(SEARCH_RANK_ALL_MAX + 1)
+    .as("found");
+  return db.select({ broad: sql<number>`count(*) > ${sql.raw(String(SEARCH_RANK_ALL_MAX))}`.as("broad") }).from(found);
+}
+
+/** Whether a search's words are found in more than SEARCH_RANK_ALL_MAX products (broadSearch, run on its own). */
+export async function isBroadSearch(db: Db, match: string): Promise<boolean> {
+  const row = await broadSearchRead(db).get({ match });
+  return row?.broad === 1;
+}
+
+const broadSearchRead = preparedRead((db) => broadSearch(db).prepare());
+
+/**
  * One page of active products for /shop (or one host's shop) in the chosen order, with the host's name and open
  * pool joined in, and whether the viewer likes each: one query, whatever the filters (a search joins the FTS5
  * index). Ask for `limit + 1` rows to learn whether a next page exists.
@@ -209,17 +232,20 @@ export async function listShopProducts(
 ) {
   const search = shopSearch(q);
   if (search.nothing) return [];
+  const ordered = search.text || sort !== "relevance" ? sort : "newest";
   const shape = {
     host: hostId ? hostShape(hostId) : null,
     category: !!category,
     shipTo: !!shipTo,
     text: search.text,
-    sort: search.text || sort !== "relevance" ? sort : "newest",
+    sort: ordered,
     viewer: viewer ? viewerShape(viewer) : null,
   };
   return shopProductsRead(db, shape).all({
     limit,
     offset,
+    window: limit + offset,
+    nameMatch: search.match ? nameMatchQuery(search.match) : undefined,
     host: hostId ? hostValue(hostId) : undefined,
     category,
     shipTo,
@@ -236,12 +262,15 @@ type ShopShape = ShopFilterShape & { sort: ProductSort; viewer: ViewerShape | nu
  * with a search, the search index). A host with a private profile is not found by name: the index holds a host's
  * name only while their profile is public (their products are still found by their own words).
  */
-function shopConditions(shape: ShopFilterShape): SQL[] {
+function shopConditions(
+  shape: ShopFilterShape,
+  match: SQL | null = shape.text ? productSearchMatches(sql.placeholder("match")) : null,
+): SQL[] {
   const conditions: SQL[] = [eq(products.status, "active"), hostNotSuspended(products.hostId)];
   if (shape.host) conditions.push(eq(products.hostId, hostParam(shape.host, products.hostId)));
   if (shape.category) conditions.push(eq(products.shopCategory, columnPlaceholder(products.shopCategory, "category")));
   if (shape.shipTo) conditions.push(shipsTo(sql.placeholder("shipTo")));
-  if (shape.text) conditions.push(productSearchMatches(sql.placeholder("match")));
+  if (match) conditions.push(match);
   return conditions;
 }
 
@@ -256,9 +285,13 @@ const filterKey = (shape: ShopFilterShape) =>
  * whole catalogue. (Newest first needs no sort: an index walks the products in that order and stops at the page.)
  */
 function sortedPage(db: Db, shape: ShopShape) {
+  // Best match over the whole shop: bm25, or two tiers for a broad search (decision 660). One host's list is short:
+  // every match is ranked.
+  if (shape.text && shape.sort === "relevance" && !shape.host) return shopRelevancePage(db, shape);
   let page = db
     .select({
       rowid: sql<number>`"products"."rowid"`.as("page_rowid"),
+      tier: sql<number>`0`.as("page_tier"),
       rank: (shape.text ? searchRank : sql<number>`0`).as("page_rank"),
     })
     .from(products)
@@ -272,6 +305,80 @@ function sortedPage(db: Db, shape: ShopShape) {
     .limit(sql.placeholder("limit"))
     .offset(sql.placeholder("offset"))
     .as("page");
+}
+
+/** The columns each arm of relevancePage selects. */
+function tierFields(tier: 0 | 1) {
+  return {
+    rowid: sql<number>`"products"."rowid"`.as("tier_rowid"),
+    tier: sql<number>`${sql.raw(String(tier))}`.as("tier_tier"),
+    rank: (tier === 0 ? searchRank : sql<number>`-"products"."rowid"`).as("tier_rank"),
+    createdAt: sql`${products.createdAt}`.as("tier_created_at"),
+    id: sql`${products.id}`.as("tier_id"),
+  };
+}
+export type TierFields = ReturnType<typeof tierFields>;
+
+/**
+ * A list's products that one arm reads: `fields` from products joined to the search index (productSearchJoin) and
+ * whatever the list's own conditions need, filtered by the list's conditions and `match`.
+ */
+type TierRead = (fields: TierFields, match: SQL) => SQLiteSelect;
+
+/**
+ * Best match for any list of products (`read`: its joins and conditions), as a page subquery with sortedPage's
+ * columns plus `page_tier`, in one statement (decision 660). It reads first whether the search is broad (broadSearch,
+ * as the CTE `broad`), then runs the arms that apply; an arm that does not apply matches `""`, which finds nothing
+ * before any row is read (a condition on `broad` elsewhere would be tested row by row, after FTS5 had opened the
+ * MATCH).
+ * - Not broad: every match, by bm25 (`match`), ties newest first: decision 590.
+ * - Broad: first the products whose name or host's name holds every word (`nameMatch`), by the same bm25, ties newest
+ *   first; then every other match, the most recently listed (highest rowid) first, its rank the negated rowid.
+ * Each arm reads the index only as far as the page needs (offset + limit rows, `window`); a broad search computes
+ * no bm25 for the matches found only in descriptions, which is what bounds its cost.
+ */
+export function relevancePage(db: Db, read: TierRead) {
+  // drizzle writes an embedded select in parentheses: the CTE's "as (…)" and each "from (…)" come from it.
+  const broad = sql`(select "broad" from "broad")`;
+  const when = (applies: SQL, placeholder: string) =>
+    productSearchMatches(sql`(case when ${applies} then ${sql.placeholder(placeholder)} else '""' end)`);
+  const isBroad = sql`${broad} = 1`;
+  const notBroad = sql`${broad} = 0`;
+  const byRank = [asc(searchRank), desc(products.createdAt), desc(products.id)];
+  const all = read(tierFields(0), when(notBroad, "match"))
+    .orderBy(...byRank)
+    .limit(sql.placeholder("window"));
+  const named = read(tierFields(0), when(isBroad, "nameMatch"))
+    .orderBy(...byRank)
+    .limit(sql.placeholder("window"));
+  const others = read(
+    tierFields(1),
+    sql`${when(isBroad, "match")} and ${productSearch.rowid} not in (select ${productSearch.rowid} from ${productSearch} where ${when(isBroad, "nameMatch")})`,
+  )
+    .orderBy(desc(productSearch.rowid))
+    .limit(sql.placeholder("window"));
+  return db
+    .select({
+      rowid: sql<number>`"tier_rowid"`.as("page_rowid"),
+      tier: sql<number>`"tier_tier"`.as("page_tier"),
+      rank: sql<number>`"tier_rank"`.as("page_rank"),
+    })
+    .from(
+      sql`(with "broad" as ${broadSearch(db)} select * from ${all} union all select * from ${named} union all select * from ${others})`,
+    )
+    .orderBy(sql`"tier_tier"`, sql`"tier_rank"`, sql`"tier_created_at" desc`, sql`"tier_id" desc`)
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset"))
+    .as("page");
+}
+
+/** The shop's Best match: relevancePage over the shop's filters. */
+function shopRelevancePage(db: Db, shape: ShopShape) {
+  return relevancePage(db, (fields, match) => {
+    let tier = db.select(fields).from(products).innerJoin(productSearch, productSearchJoin).$dynamic();
+    if (shape.shipTo) tier = tier.leftJoin(userProfiles, eq(userProfiles.userId, products.hostId));
+    return tier.where(and(...shopConditions(shape, match)));
+  });
 }
 
 /** The shop's page of cards, prepared once per combination of filters present and sort. */
@@ -292,7 +399,7 @@ const shopProductsRead = preparedRead(
       const page = sortedPage(db, shape);
       const order =
         shape.text && shape.sort === "relevance"
-          ? [asc(page.rank), ...productOrder("newest", false)]
+          ? [asc(page.tier), asc(page.rank), ...productOrder("newest", false)]
           : productOrder(shape.sort, false);
       return query
         .innerJoin(page, eq(page.rowid, sql`"products"."rowid"`))
