@@ -213,14 +213,6 @@ function broadSearch(db: Db) {
   return db.select({ broad: sql<number>`count(*) > ${sql.raw(String(SEARCH_RANK_ALL_MAX))}`.as("broad") }).from(found);
 }
 
-/** Whether a search's words are found in more than SEARCH_RANK_ALL_MAX products (broadSearch, run on its own). */
-export async function isBroadSearch(db: Db, match: string): Promise<boolean> {
-  const row = await broadSearchRead(db).get({ match });
-  return row?.broad === 1;
-}
-
-const broadSearchRead = preparedRead((db) => broadSearch(db).prepare());
-
 /**
  * One page of active products for /shop (or one host's shop) in the chosen order, with the host's name and open
  * pool joined in, and whether the viewer likes each: one query, whatever the filters (a search joins the FTS5
