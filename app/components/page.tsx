@@ -44,10 +44,10 @@ export function Page({
           {back.label}
         </Link>
       ) : null}
-      <header className="mb-6 flex flex-wrap items-start justify-between gap-4">
+      <header className="page-head">
         <div className="min-w-0">
-          <h1 className="text-2xl font-bold tracking-tight text-gray-900 sm:text-3xl">{title}</h1>
-          {subtitle ? <p className="mt-1 text-sm text-gray-600 sm:text-base">{subtitle}</p> : null}
+          <h1 className="page-title">{title}</h1>
+          {subtitle ? <p className="page-subtitle">{subtitle}</p> : null}
         </div>
         {actions ? <div className="flex flex-wrap items-center gap-2">{actions}</div> : null}
       </header>
@@ -121,7 +121,7 @@ const variants: Record<Variant, string> = {
 const sizes: Record<Size, string> = { sm: "px-3 py-1.5 text-sm", md: "px-4 py-2 text-sm" };
 
 export function buttonClass(variant: Variant = "primary", size: Size = "md", extra = "") {
-  return `inline-flex items-center justify-center gap-2 rounded-lg font-semibold transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-500 disabled:cursor-not-allowed disabled:opacity-60 ${variants[variant]} ${sizes[size]} ${extra}`;
+  return `btn ${variants[variant]} ${sizes[size]}${extra ? ` ${extra}` : ""}`;
 }
 
 export function Button({

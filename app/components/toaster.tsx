@@ -76,12 +76,7 @@ export function ToastProvider({ flashToast, children }: { flashToast?: ToastInpu
   return (
     <ToastContext.Provider value={toast}>
       {children}
-      <section
-        aria-label="Notifications"
-        aria-live="polite"
-        aria-relevant="additions"
-        className="pointer-events-none fixed inset-x-4 top-20 z-[60] flex flex-col items-end gap-2 sm:left-auto sm:right-4 sm:w-96"
-      >
+      <section aria-label="Notifications" aria-live="polite" aria-relevant="additions" className="toast-region">
         {toasts.map((t) => (
           <Toast key={t.id} toast={t} onClose={() => dismiss(t.id)} />
         ))}

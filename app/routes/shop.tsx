@@ -119,11 +119,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
       title="Shop"
       subtitle={`${loaderData.poolShare} of every purchase goes to the creator's prize pool, and each buyer gets an entry number to the main prize.`}
     >
-      <Form
-        method="get"
-        role="search"
-        className="mb-6 grid gap-3 rounded-xl border border-gray-200 bg-white p-4 shadow-sm sm:grid-cols-2 lg:grid-cols-[2fr_1fr_1fr_1fr_1fr_auto] lg:items-end"
-      >
+      <Form method="get" role="search" className="shop-filters">
         <label className="field-label">
           Search
           <input
