@@ -119,8 +119,8 @@ export const productSearch = sqliteTable("product_search", { rowid: integer("row
 /** Joins a product to its row of the search index (inner join: only products the search matches). */
 export const productSearchJoin = eq(productSearch.rowid, sql`"products"."rowid"`);
 
-/** The search condition for an FTS5 MATCH expression (productMatchQuery's) or a placeholder for one. */
-export function productSearchMatches(match: string | Placeholder): SQL {
+/** The search condition for an FTS5 MATCH expression (productMatchQuery's), a placeholder for one or SQL giving one. */
+export function productSearchMatches(match: string | Placeholder | SQL): SQL {
   return sql`${productSearch} match ${match}`;
 }
 
