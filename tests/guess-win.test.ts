@@ -462,6 +462,30 @@ describe("the feed", () => {
     expect(await participants(game.id)).toHaveLength(0);
   });
 
+  it("shows platform staff why they cannot guess instead of the guess buttons (feed and game page); checkout refuses them", async () => {
+    const staff = await makeSignedInUser({ name: "Platform Staff", role: "admin" });
+    const game = await newGame(host.id);
+    const staffMessage = "Platform staff cannot enter prize pools.";
+    const card = cardOf(await (await get("/guess-win", { cookie: staff.cookie })).text(), game.question);
+    expect(card).not.toMatch(/>Paid Guess<\/button>/);
+    expect(card).not.toMatch(/>Free Guess<\/button>/);
+    expect(card).not.toContain('type="radio"');
+    expect(card).toContain(staffMessage);
+    const page = await (await get(`/view-game/${game.id}`, { cookie: staff.cookie })).text();
+    expect(page).toContain(staffMessage);
+    expect(page).not.toMatch(/>Guess Now<\/button>/);
+    // A fan is offered both on the same game.
+    const f = await fan();
+    expect(await (await get(`/view-game/${game.id}`, { cookie: f.cookie })).text()).toMatch(/>Guess Now<\/button>/);
+    // A guess sent anyway: the review says why, and paying is refused.
+    const review = `/payment?game=${game.id}&answer=${encodeURIComponent(WRONG)}`;
+    expect(await (await get(review, { cookie: staff.cookie })).text()).toContain(staffMessage);
+    const pay = await postForm(review, { amount: "3" }, { cookie: staff.cookie });
+    expect(pay.status).toBe(403);
+    expect(await pay.text()).toContain(staffMessage);
+    expect(await participants(game.id)).toHaveLength(0);
+  });
+
   it("never sends the correct answer: HTML, loader data and action responses", async () => {
     const game = await newGame(host.id);
     const f = await fan();

@@ -18,13 +18,18 @@ export function FeedCard({
   now,
   signedIn,
   isOwnGame,
+  refusal = null,
 }: {
   game: FeedGame;
   currency: SupportedCurrency;
   now: number;
   signedIn: boolean;
   isOwnGame: boolean;
+  /** Why this viewer may not guess at all (sessionRefusal: staff), shown instead of the guess buttons. */
+  refusal?: string | null;
 }) {
+  // No guess on one's own game, nor by an account that may not enter (the server refuses both too).
+  const barred = isOwnGame || refusal !== null;
   const toast = useToast();
   const navigate = useNavigate();
   const [answer, setAnswer] = useState<string | null>(null);
@@ -243,8 +248,8 @@ export function FeedCard({
                       : "border-gray-200 text-gray-700"
                   }`}
                 >
-                  {/* A host cannot guess on their own game (the server refuses it too): no answer to pick there. */}
-                  {isOwnGame ? null : (
+                  {/* A host cannot guess on their own game, nor staff on any (the server refuses them too). */}
+                  {barred ? null : (
                     <input
                       type="radio"
                       name={`answer-${game.id}`}
@@ -278,11 +283,13 @@ export function FeedCard({
         <p className="mt-1 text-xs font-medium text-brand-700">
           {isOwnGame
             ? GUESS_WIN_MESSAGES.ownGame
-            : signedIn && game.freeEligible && !freeDone
-              ? GUESS_WIN_MESSAGES.freeAvailable
-              : freeDone
-                ? "Free guess used · sealed until the game ends"
-                : GUESS_WIN_MESSAGES.shareForFree}
+            : refusal !== null
+              ? refusal
+              : signedIn && game.freeEligible && !freeDone
+                ? GUESS_WIN_MESSAGES.freeAvailable
+                : freeDone
+                  ? "Free guess used · sealed until the game ends"
+                  : GUESS_WIN_MESSAGES.shareForFree}
         </p>
 
         <div className="mt-auto flex gap-2 pt-4">
@@ -291,7 +298,7 @@ export function FeedCard({
               View Game
             </Link>
           ) : null}
-          {!isOwnGame && signedIn && (game.freeEligible || (shared && joined)) && !freeDone ? (
+          {!barred && signedIn && (game.freeEligible || (shared && joined)) && !freeDone ? (
             <button
               type="button"
               onClick={onFree}
@@ -301,7 +308,7 @@ export function FeedCard({
               {free.state !== "idle" ? "Submitting..." : "Free Guess"}
             </button>
           ) : null}
-          {isOwnGame ? null : (
+          {barred ? null : (
             <button
               type="button"
               onClick={onPaid}

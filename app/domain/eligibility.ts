@@ -40,6 +40,15 @@ export const ENTRY_REFUSAL_MESSAGES: Record<EntryRefusalCode, string> = {
   excluded_place: "Prize draws are not offered where you live, so you cannot enter.",
 };
 
+/**
+ * The refusal a page knows from the session alone, before any read: platform staff (the admin role) may never enter,
+ * so the guess pages show them this instead of Free Guess and Paid Guess (checkout refuses them too). Null for anyone
+ * else, whose refusal (if any) is decided at checkout.
+ */
+export function sessionRefusal(role: "user" | "admin" | undefined): string | null {
+  return role === "admin" ? ENTRY_REFUSAL_MESSAGES.staff : null;
+}
+
 /** The page that lets the fan resolve a refusal, when one can (a link shown beside the message). */
 export const ENTRY_REFUSAL_LINKS: Partial<Record<EntryRefusalCode, { href: string; label: string }>> = {
   dob_required: { href: RESPONSIBLE_PLAY_PATH, label: "Add your date of birth" },

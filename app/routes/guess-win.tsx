@@ -29,6 +29,7 @@ import { getGuessByPaymentKey } from "~/db/queries/guesses.server";
 import { getViewerPlace } from "~/db/queries/profiles.server";
 import { LATE_GUESS_REASON } from "~/lib/payments/fulfil/fulfil-guess.server";
 import { FeedCard } from "~/components/guess-win-feed-card";
+import { sessionRefusal } from "~/domain/eligibility";
 import {
   GUESS_WIN_MESSAGES,
   freeGuessSubmittedMessage,
@@ -109,6 +110,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     late,
     signedIn: user !== null,
     viewerId: user?.id ?? null,
+    // Staff see why they cannot guess instead of the guess buttons (checkout refuses them too).
+    refusal: sessionRefusal(user?.role),
     now: Date.now(),
     games: games.map((game): FeedGame => {
       const pool = poolByHost.get(game.hostId);
@@ -342,6 +345,7 @@ export default function GuessWin({ loaderData }: Route.ComponentProps) {
                       now={now}
                       signedIn={loaderData.signedIn}
                       isOwnGame={game.hostId === loaderData.viewerId}
+                      refusal={loaderData.refusal}
                     />
                   </li>
                 ))}

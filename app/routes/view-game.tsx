@@ -20,6 +20,7 @@ import { getDb } from "~/db/client.server";
 import { dailyParticipation, listGameGuesses, recordGameView } from "~/db/queries/game-host.server";
 import { getGame } from "~/db/queries/games.server";
 import { canEditGame, GAME_DELETE_CONFIRM, shownGameStatus } from "~/domain/catalog";
+import { sessionRefusal } from "~/domain/eligibility";
 import { formatCents } from "~/domain/money";
 import { getRevenueRules } from "~/db/queries/platform.server";
 import { poolShareText } from "~/domain/revenue";
@@ -63,6 +64,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   return {
     game: publicFields,
     own,
+    // Staff see why they cannot guess instead of Guess Now (checkout refuses them too).
+    refusal: sessionRefusal(user?.role),
     signedIn: !!user,
     correctAnswer: answerShown ? correctAnswer : null,
     tab,
@@ -138,10 +141,10 @@ function DailyChart({ daily }: { daily: { date: string; count: number }[] }) {
 }
 
 export default function ViewGame({ loaderData }: Route.ComponentProps) {
-  const { game, own, correctAnswer, tab, page, participants, daily, poolShare } = loaderData;
+  const { game, own, refusal, correctAnswer, tab, page, participants, daily, poolShare } = loaderData;
   const [chosen, setChosen] = useState("");
   const [chooseError, setChooseError] = useState<string | null>(null);
-  const canGuess = !own && game.status === "active";
+  const canGuess = !own && refusal === null && game.status === "active";
   const tabHref = (id: Tab) => (id === "overview" ? `/view-game/${game.id}` : `/view-game/${game.id}?tab=${id}`);
   return (
     <Page
@@ -237,6 +240,9 @@ export default function ViewGame({ loaderData }: Route.ComponentProps) {
                     <p role="alert" className="mt-2 text-sm text-red-600">
                       {chooseError}
                     </p>
+                  ) : null}
+                  {!own && refusal !== null && game.status === "active" ? (
+                    <p className="mt-4 text-sm font-medium text-gray-700">{refusal}</p>
                   ) : null}
                   {canGuess ? (
                     <button
