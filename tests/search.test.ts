@@ -3,6 +3,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { groupBuys, products, userProfiles, userShippingCountries } from "~/db/schema";
 import { SEARCH_MAX_LENGTH, SEARCH_RANK_ALL_MAX, searchText } from "~/domain/search";
+import { DEFAULT_COUNTRY_CODE } from "~/domain/currency";
 import { db, decodedHtml, get, makeSignedInUser, makeUser } from "./helpers";
 
 // Issue 27: a 50-character search on /group-buy-management answered 500 (`LIKE or GLOB pattern too complex`).
@@ -382,7 +383,12 @@ describe("a search found in more than SEARCH_RANK_ALL_MAX products (decision 660
       ),
     ];
     expect(explored.slice(0, 5)).toEqual([newer, older, byHostName, ...(await byDescription(2, 0))]);
-    // Every filter still applies in both tiers: Newest, price and the rest sort every match as before.
+    // A signed-in fan gets the same page. Every filter still applies in both tiers (both hosts ship to their own
+    // country only); Newest, price and the rest sort every match as before.
+    const fanCookie = (await makeSignedInUser({ name: "Broad Fan" })).cookie;
+    expect(cardIds(await decodedHtml(await get(`/shop?q=${word}`, { cookie: fanCookie })))).toEqual(first);
+    expect(await searchIds(word, `&shipTo=${DEFAULT_COUNTRY_CODE}`)).toEqual(first);
+    expect(await searchIds(word, "&shipTo=JP")).toEqual([]);
     expect(await searchIds(word, "&category=Tech%20%26%20Gaming")).toEqual([]);
     const newest = await env.DB.prepare(
       `select id from products where host_id in (?, ?) and status = 'active' order by created_at desc, id desc limit 24`,
