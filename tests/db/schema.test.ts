@@ -344,3 +344,17 @@ describe("checkouts", () => {
     expect(plan.results.map((row) => row.detail).join("\n")).toContain("USING INDEX checkout_sessions_reference_idx");
   });
 });
+
+describe("products", () => {
+  it("pages /shop's Most popular through an index, not a sort of every active product", async () => {
+    // sortedPage's order for "popular" (app/db/queries/products.server.ts: productOrder), with its visibility filter.
+    const plan = await env.DB.prepare(
+      `explain query plan select "rowid" from "products" where "status" = 'active'
+        and "host_id" not in (select "user_id" from "user_profiles" where "status" = 'suspended')
+        order by "like_count" desc, "view_count" desc, "created_at" desc, "id" desc limit 25`,
+    ).all<{ detail: string }>();
+    const details = plan.results.map((row) => row.detail).join("\n");
+    expect(details).toContain("USING INDEX products_status_popular_idx");
+    expect(details).not.toContain("TEMP B-TREE");
+  });
+});
