@@ -336,7 +336,7 @@ export function relevancePage(db: Db, read: TierRead) {
     productSearchMatches(sql`(case when ${applies} then ${sql.placeholder(placeholder)} else '""' end)`);
   const isBroad = sql`${broad} = 1`;
   const notBroad = sql`${broad} = 0`;
-  const byRank = [asc(searchRank), desc(products.createdAt), desc(products.id)];
+  const byRank = productOrder("relevance", true);
   const all = read(tierFields(0), when(notBroad, "match"))
     .orderBy(...byRank)
     .limit(sql.placeholder("window"));
